@@ -14,6 +14,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 State = TypeVar("State")
 
 #: Longest action id an engine may use; it travels inside a Discord custom_id.
+#: Ids use only ASCII letters, digits and ``_.:+-``.
 MAX_ACTION_ID = 40
 
 
@@ -129,10 +130,6 @@ class Engine(Protocol[State]):
         """Return the board as plain text for the terminal."""
         ...
 
-
-class ComputerPlayer(Protocol[State]):
-    """A computer player for a seat: picks one legal action id."""
-
-    def choose(self, state: State, seat: int) -> str:
-        """Return the id of a legal action for ``seat`` in ``state``."""
+    def computer_action(self, state: State, seat: int) -> str:
+        """Return the id of a sensible legal action for a computer player in ``seat``."""
         ...

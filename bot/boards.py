@@ -1,0 +1,269 @@
+"""Boards: rendering a game as one message, answering clicks, posting and reposting.
+
+Each game's cog registers a :class:`Renderer` for its kind; everything else here is
+generic: the click path (one UPDATE_MESSAGE per click), refusals as ephemeral replies,
+reposting a deleted or retired board, and computer players' moves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any, Protocol
+
+import discord
+
+from bot.errors import Refusal, board_link
+from bot.games.protocol import Action
+from bot.layout import action_button, default_items, view_of
+from bot.tables import (
+    LOBBY_CANCEL,
+    LOBBY_COMPUTER,
+    LOBBY_JOIN,
+    LOBBY_LEAVE,
+    LOBBY_START,
+    Actor,
+    LoadedGame,
+    Tables,
+)
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+
+log = logging.getLogger(__name__)
+
+#: Discord error codes the board handles.
+UNKNOWN_MESSAGE = 10008
+UNKNOWN_INTERACTION = 10062
+ALREADY_ACKNOWLEDGED = 40060
+EDIT_CAP = 30046
+
+STATUS_TEXT = {
+    "over": "The game is over.",
+    "abandoned": "This game was abandoned.",
+    "expired": "This game ended after being idle too long.",
+}
+
+COLOUR_OPEN = discord.Colour.from_rgb(88, 101, 242)
+COLOUR_ENDED = discord.Colour.light_grey()
+
+
+class Renderer(Protocol):
+    """How one kind of game looks: its embed and its components."""
+
+    kind: str
+
+    def embed(self, game: LoadedGame) -> discord.Embed:
+        """Return the board embed for ``game`` (any status)."""
+        ...
+
+    def items(self, game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
+        """Return the board's components while the game is active."""
+        ...
+
+
+def actions_for_board(game: LoadedGame) -> list[Action]:
+    """Return the actions the board offers: those of the seat to act."""
+    seat = game.to_act()
+    if seat is None or game.state is None:
+        return []
+    return game.engine.legal_actions(game.state, seat)
+
+
+def generic_items(game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
+    """Return the default layout of the board's legal actions."""
+    return default_items(game.id, game.row.version, actions_for_board(game))
+
+
+def lobby_items(game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
+    """Return the lobby buttons: Join, Leave, Add computer player, Start, Cancel."""
+    v, g = game.row.version, game.id
+    full = len(game.row.seats) >= game.engine.max_seats
+    ready = game.engine.min_seats <= len(game.row.seats) <= game.engine.max_seats
+    style = discord.ButtonStyle
+    return [
+        action_button(g, v, Action(LOBBY_JOIN, "Join"), style=style.success, disabled=full, row=0),
+        action_button(g, v, Action(LOBBY_LEAVE, "Leave"), row=0),
+        action_button(g, v, Action(LOBBY_COMPUTER, "Add computer player"), disabled=full, row=0),
+        action_button(g, v, Action(LOBBY_START, "Start"), style=style.primary,
+                      disabled=not ready, row=1),
+        action_button(g, v, Action(LOBBY_CANCEL, "Cancel"), style=style.danger, row=1),
+    ]
+
+
+def actor_of(interaction: discord.Interaction[Any]) -> Actor:
+    """Return the Actor behind an interaction (with Manage Messages if they have it)."""
+    user = interaction.user
+    perms = interaction.permissions
+    return Actor(user.id, user.display_name, bool(perms.manage_messages))
+
+
+class Boards:
+    """Posts, edits and reposts boards; answers clicks; moves computer players."""
+
+    def __init__(self, bot: TableBot, tables: Tables, computer_delay: float = 1.5) -> None:
+        self.bot = bot
+        self.tables = tables
+        self.computer_delay = computer_delay
+        self.renderers: dict[str, Renderer] = {}
+        self._computers: dict[int, asyncio.Task[None]] = {}
+
+    def register(self, renderer: Renderer) -> None:
+        """Register the renderer of one kind of game."""
+        self.renderers[renderer.kind] = renderer
+
+    # -- rendering ----------------------------------------------------------------------
+
+    def render(self, game: LoadedGame) -> dict[str, Any]:
+        """Return the message body (``embed`` and ``view``) of ``game``'s board."""
+        renderer = self.renderers[game.row.kind]
+        embed = renderer.embed(game)
+        view: discord.ui.View | None = None
+        if game.broken:
+            embed.colour = COLOUR_ENDED
+            embed.set_footer(
+                text=f"This game's saved state is damaged. Use /{game.row.kind} abandon to end it."
+            )
+        elif not game.row.is_open:
+            embed.colour = COLOUR_ENDED
+            embed.set_footer(text=STATUS_TEXT.get(game.row.status, "This game has ended."))
+        else:
+            items = lobby_items(game) if game.row.status == "lobby" else renderer.items(game)
+            view = view_of(items)
+        return {"embed": embed, "view": view}
+
+    # -- clicks -------------------------------------------------------------------------
+
+    async def handle_click(
+        self, interaction: discord.Interaction[Any], game_id: int, version: int, action_id: str
+    ) -> None:
+        """Apply a board click and answer it with one UPDATE_MESSAGE, or refuse privately."""
+        if self.tables.closing:
+            await self._refuse(interaction, "The bot is restarting; try again in a few seconds.")
+            return
+        try:
+            play = await self.tables.act(game_id, version, actor_of(interaction), action_id)
+        except Refusal as refusal:
+            await self._refuse(interaction, str(refusal))
+            return
+        game = play.game
+        try:
+            await interaction.response.edit_message(**self.render(game))
+            if interaction.message is not None and interaction.message.id != (
+                game.row.board_message_id
+            ):
+                await self.tables.set_board(game, interaction.message.channel.id,
+                                            interaction.message.id)
+        except discord.HTTPException as exc:
+            log.warning("could not answer a click on game %s (%s); editing the board instead",
+                        game.id, exc)
+            await self.refresh(game)
+        self.schedule_computers(game)
+
+    async def _refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
+        try:
+            await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.warning("could not send a refusal: %s", exc)
+
+    # -- posting ------------------------------------------------------------------------
+
+    async def send_board(
+        self, interaction: discord.Interaction[Any], game: LoadedGame
+    ) -> None:
+        """Answer a command with a new board for ``game`` and retire the previous one."""
+        old = (game.row.board_channel_id, game.row.board_message_id)
+        response = await interaction.response.send_message(**self.render(game))
+        channel_id = interaction.channel_id or game.row.channel_id
+        if response.message_id is not None:
+            await self.tables.set_board(game, channel_id, response.message_id)
+        await self._retire(old[0], old[1], game)
+        self.schedule_computers(game)
+
+    async def post(self, game: LoadedGame) -> None:
+        """Post a fresh board in the game's channel and retire the previous one."""
+        old = (game.row.board_channel_id, game.row.board_message_id)
+        channel = self.bot.get_partial_messageable(
+            game.row.board_channel_id or game.row.channel_id, guild_id=game.row.guild_id
+        )
+        try:
+            message = await channel.send(**_without_none(self.render(game)))
+        except discord.HTTPException as exc:
+            log.warning("could not post the board of game %s: %s", game.id, exc)
+            return
+        await self.tables.set_board(game, message.channel.id, message.id)
+        await self._retire(old[0], old[1], game)
+
+    async def refresh(self, game: LoadedGame) -> None:
+        """Edit the game's board in place; post a new one if it was deleted or capped."""
+        if game.row.board_message_id is None or game.row.board_channel_id is None:
+            await self.post(game)
+            return
+        channel = self.bot.get_partial_messageable(
+            game.row.board_channel_id, guild_id=game.row.guild_id
+        )
+        message = channel.get_partial_message(game.row.board_message_id)
+        try:
+            await message.edit(**self.render(game))
+        except discord.NotFound:
+            log.info("board of game %s was deleted; posting a new one", game.id)
+            game.row.board_message_id = None
+            await self.post(game)
+        except discord.HTTPException as exc:
+            if exc.code == EDIT_CAP:
+                await self.post(game)
+            else:
+                log.warning("could not edit the board of game %s: %s", game.id, exc)
+
+    async def _retire(self, channel_id: int | None, message_id: int | None,
+                      game: LoadedGame) -> None:
+        if channel_id is None or message_id is None or message_id == game.row.board_message_id:
+            return
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=game.row.guild_id)
+        link = board_link(game.row.guild_id, game.row.board_channel_id, game.row.board_message_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(message_id).edit(
+                content=f"This board moved: {link}", embed=None, view=None
+            )
+
+    # -- computer players ---------------------------------------------------------------
+
+    def schedule_computers(self, game: LoadedGame) -> None:
+        """Start moving computer players of ``game`` if one is to act."""
+        if not game.row.is_open or game.broken or not game.computer_to_act():
+            return
+        task = self._computers.get(game.id)
+        if task is not None and not task.done():
+            return
+        self._computers[game.id] = asyncio.create_task(
+            self._run_computers(game.id), name=f"computer-players-{game.id}"
+        )
+
+    async def _run_computers(self, game_id: int) -> None:
+        try:
+            while not self.tables.closing:
+                await asyncio.sleep(self.computer_delay)
+                try:
+                    play = await self.tables.computer_move(game_id)
+                except Refusal as refusal:
+                    log.warning("computer player in game %s stopped: %s", game_id, refusal)
+                    return
+                if play is None:
+                    return
+                await self.refresh(play.game)
+        finally:
+            self._computers.pop(game_id, None)
+
+    async def stop_computers(self) -> None:
+        """Cancel computer players' pending moves (at shutdown)."""
+        tasks = list(self._computers.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+def _without_none(body: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in body.items() if v is not None}

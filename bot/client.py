@@ -1,0 +1,176 @@
+"""The bot: start-up (storage, buttons, cogs, command sync), housekeeping and shutdown."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Callable, Sequence
+
+import discord
+from discord.ext import commands, tasks
+
+from bot.boards import Boards
+from bot.buttons import ActionButton, ActionSelect
+from bot.config import Settings
+from bot.errors import Refusal
+from bot.tables import Tables
+from db.store import Store
+
+log = logging.getLogger(__name__)
+
+#: The cogs the bot loads, one per game plus the shared ones.
+DEFAULT_COGS: tuple[str, ...] = ("cogs.tinker", "cogs.steam", "cogs.tinrealm")
+
+#: What the bot needs in a channel: see, talk, embed, read back its own boards.
+PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    embed_links=True,
+    read_message_history=True,
+)
+
+
+def invite_url(application_id: int) -> str:
+    """Return the link that adds the bot to a server with the scopes and permissions it needs."""
+    return discord.utils.oauth_url(
+        application_id, permissions=PERMISSIONS, scopes=("bot", "applications.commands")
+    )
+
+
+class TableBot(commands.Bot):
+    """The bot process: owns the store, the game tables and the boards."""
+
+    store: Store
+    tables: Tables
+    boards: Boards
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        cogs: Sequence[str] = DEFAULT_COGS,
+        clock: Callable[[], float] = time.time,
+        force_sync: bool = False,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.none() | discord.Intents(guilds=True),
+            help_command=None,
+        )
+        self.settings = settings
+        self.cog_modules = tuple(cogs)
+        self.clock = clock
+        self.force_sync = force_sync
+        self.synced: list[str] = []
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    async def setup_hook(self) -> None:
+        """Open storage, register persistent buttons, load cogs, sync commands if needed."""
+        self.store = await Store.open(self.settings.database_path, self.clock)
+        self.tables = Tables(self.store, clock=self.clock)
+        self.boards = Boards(self, self.tables, self.settings.computer_delay_seconds)
+        self.add_dynamic_items(ActionButton, ActionSelect)
+        for module in self.cog_modules:
+            await self.load_extension(module)
+        await self.sync_commands()
+        self.sweeper.change_interval(minutes=self.settings.sweep_minutes)
+        self.sweeper.start()
+
+    # -- commands sync ------------------------------------------------------------------
+
+    def command_hash(self, guild: discord.abc.Snowflake | None = None) -> str:
+        """Return a hash of the command set (global, or one guild's)."""
+        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        text = json.dumps(sorted(payload, key=lambda c: c["name"]), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    async def sync_commands(self) -> None:
+        """Sync commands only when they changed since the last sync, or when forced."""
+        targets: list[discord.Object | None] = [None]
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            targets.append(guild)
+        for target in targets:
+            key = "commands:global" if target is None else f"commands:guild:{target.id}"
+            digest = self.command_hash(target)
+            if not self.force_sync and await self.store.get_meta(key) == digest:
+                log.info("application commands unchanged (%s); not syncing", key)
+                continue
+            synced = await self.tree.sync(guild=target)
+            await self.store.set_meta(key, digest)
+            self.synced.append(key)
+            log.info("synced %d application commands (%s)", len(synced), key)
+
+    # -- events -------------------------------------------------------------------------
+
+    async def on_ready(self) -> None:
+        """Log the invite link and how many games were restored."""
+        if self.application_id:
+            log.info("invite link: %s", invite_url(self.application_id))
+        log.info("ready: %d open games restored", await self.store.count_open())
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
+    ) -> None:
+        """Answer every failed command privately: a refusal's reason, or a short apology."""
+        cause = getattr(error, "original", error)
+        if isinstance(cause, Refusal):
+            text = str(cause)
+        elif isinstance(error, discord.app_commands.CheckFailure):
+            text = str(error) or "You cannot use this command here."
+        else:
+            log.error("command %s failed", interaction.command and interaction.command.name,
+                      exc_info=cause)
+            text = "Something went wrong on our side; nothing was changed. Please try again."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.warning("could not report a command error: %s", exc)
+
+    # -- housekeeping -------------------------------------------------------------------
+
+    @tasks.loop(minutes=10)
+    async def sweeper(self) -> None:
+        """End games idle past their age and edit their boards to say so."""
+        await self.sweep_once()
+
+    async def sweep_once(self) -> int:
+        """Run one sweep now; return how many games were ended."""
+        now = self.clock()
+        s = self.settings
+        cutoffs = {
+            "solo": now - s.solo_idle_hours * 3600,
+            "lobby": now - s.lobby_idle_hours * 3600,
+            "multi": now - s.multi_idle_hours * 3600,
+        }
+        ended = await self.tables.expire_idle(cutoffs)
+        for game in ended:
+            await self.boards.refresh(game)
+        if ended:
+            log.info("sweeper ended %d idle games", len(ended))
+        return len(ended)
+
+    # -- shutdown -----------------------------------------------------------------------
+
+    async def close(self) -> None:
+        """Finish clicks in flight, stop background work, close Discord, then the database."""
+        tables = getattr(self, "tables", None)
+        if tables is not None:
+            tables.closing = True
+            if not await tables.drain():
+                log.warning("shutting down with requests still in flight")
+            await self.boards.stop_computers()
+        if self.sweeper.is_running():
+            self.sweeper.cancel()
+        await super().close()
+        store = getattr(self, "store", None)
+        if store is not None:
+            await store.close()
+            log.info("database closed")

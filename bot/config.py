@@ -1,0 +1,111 @@
+"""Settings, read from the environment and an optional ``.env`` file."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+#: What a person needs to do when the token is missing.
+TOKEN_HELP = """\
+DISCORD_TOKEN is not set, so the bot cannot log in to Discord.
+
+To get a token:
+  1. Open https://discord.com/developers/applications and choose "New Application".
+  2. Under "Bot", press "Reset Token" and copy the token. No privileged gateway
+     intents are needed: leave them all off.
+  3. Put it in a file named .env next to pyproject.toml (copy .env.example):
+         DISCORD_TOKEN=your-token-here
+     or export DISCORD_TOKEN in the environment.
+  4. Start the bot again. It logs an invite link (scopes "bot" and
+     "applications.commands"; permissions View Channel, Send Messages, Send Messages
+     in Threads, Embed Links, Read Message History). Open it to add the bot to a server.
+"""
+
+
+class ConfigError(Exception):
+    """A setting is missing or invalid; the message names the setting."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Every setting the bot reads."""
+
+    token: str
+    database_path: Path
+    dev_guild_id: int | None
+    log_level: str
+    solo_idle_hours: float
+    lobby_idle_hours: float
+    multi_idle_hours: float
+    sweep_minutes: float
+    computer_delay_seconds: float
+    tinrealm_content: Path | None
+    api_base: str | None
+
+    def __repr__(self) -> str:
+        return f"Settings(database_path={self.database_path!s}, dev_guild_id={self.dev_guild_id})"
+
+
+def _number(env: Mapping[str, str], name: str, default: float, minimum: float = 0.0) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, got {raw!r}") from None
+    if value < minimum:
+        raise ConfigError(f"{name} must be at least {minimum:g}, got {raw!r}")
+    return value
+
+
+def load_settings(
+    env: Mapping[str, str] | None = None, *, require_token: bool = True, dotenv: bool = True
+) -> Settings:
+    """Read the settings; raise ConfigError naming the setting at fault."""
+    if env is None:
+        if dotenv:
+            from dotenv import load_dotenv
+
+            load_dotenv(override=False)
+        env = os.environ
+    token = env.get("DISCORD_TOKEN", "").strip()
+    if require_token and not token:
+        raise ConfigError(TOKEN_HELP)
+    if token and (any(ch.isspace() for ch in token) or len(token) < 20):
+        raise ConfigError("DISCORD_TOKEN does not look like a bot token (copy it again)")
+
+    dev_raw = env.get("DEV_GUILD_ID", "").strip()
+    dev_guild_id: int | None = None
+    if dev_raw:
+        if not dev_raw.isdigit():
+            raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), got {dev_raw!r}")
+        dev_guild_id = int(dev_raw)
+
+    level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, got {level!r}")
+
+    db_raw = env.get("DATABASE_PATH", "").strip() or "data/tablehouse.db"
+    content_raw = env.get("TINREALM_CONTENT", "").strip()
+    content = Path(content_raw) if content_raw else None
+    if content is not None and not content.is_file():
+        raise ConfigError(f"TINREALM_CONTENT names {content_raw!r}, which is not a file")
+
+    return Settings(
+        token=token,
+        database_path=Path(db_raw),
+        dev_guild_id=dev_guild_id,
+        log_level=level,
+        solo_idle_hours=_number(env, "SOLO_IDLE_HOURS", 7 * 24, 0.01),
+        lobby_idle_hours=_number(env, "LOBBY_IDLE_HOURS", 1, 0.01),
+        multi_idle_hours=_number(env, "MULTI_IDLE_HOURS", 2 * 24, 0.01),
+        sweep_minutes=_number(env, "SWEEP_MINUTES", 10, 0.01),
+        computer_delay_seconds=_number(env, "COMPUTER_DELAY_SECONDS", 1.5),
+        tinrealm_content=content,
+        api_base=env.get("DISCORD_API_BASE", "").strip() or None,
+    )

@@ -1,0 +1,131 @@
+"""Turning legal actions into board components (buttons and selects) within Discord's limits."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from itertools import groupby
+
+import discord
+
+from bot.games.protocol import Action
+
+#: Version tag of the custom_id format; bump it if the format ever changes.
+BUTTON_TAG = "g1"
+SELECT_TAG = "s1"
+
+_ID = r"[A-Za-z0-9_.:+\-]{1,40}"
+BUTTON_TEMPLATE = rf"{BUTTON_TAG}:(?P<game>\d+):(?P<version>\d+):(?P<action>{_ID})"
+SELECT_TEMPLATE = rf"{SELECT_TAG}:(?P<game>\d+):(?P<version>\d+):(?P<group>[A-Za-z0-9_.\-]{{1,40}})"
+
+MAX_ROWS = 5
+MAX_BUTTONS_PER_ROW = 5
+MAX_SELECT_OPTIONS = 25
+MAX_CUSTOM_ID = 100
+
+
+def _checked(custom_id: str, template: str) -> str:
+    assert len(custom_id) <= MAX_CUSTOM_ID, f"custom_id over {MAX_CUSTOM_ID}: {custom_id!r}"
+    assert re.fullmatch(template, custom_id), f"custom_id does not parse: {custom_id!r}"
+    return custom_id
+
+
+def button_id(game_id: int, version: int, action_id: str) -> str:
+    """Return the custom_id of an action button: tag, game, board version, action."""
+    return _checked(f"{BUTTON_TAG}:{game_id}:{version}:{action_id}", BUTTON_TEMPLATE)
+
+
+def select_id(game_id: int, version: int, group: str) -> str:
+    """Return the custom_id of an action select: tag, game, board version, group."""
+    safe = re.sub(r"[^A-Za-z0-9_.\-]", "-", group or "choose")[:40]
+    return _checked(f"{SELECT_TAG}:{game_id}:{version}:{safe}", SELECT_TEMPLATE)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def action_button(
+    game_id: int,
+    version: int,
+    action: Action,
+    *,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    emoji: str | None = None,
+    disabled: bool = False,
+    row: int | None = None,
+) -> discord.ui.Button[discord.ui.View]:
+    """Return a button that applies ``action`` to the board at ``version``."""
+    return discord.ui.Button(
+        label=_clip(action.label, 80),
+        custom_id=button_id(game_id, version, action.id),
+        style=style,
+        emoji=emoji,
+        disabled=disabled,
+        row=row,
+    )
+
+
+def action_select(
+    game_id: int,
+    version: int,
+    group: str,
+    actions: Sequence[Action],
+    *,
+    placeholder: str | None = None,
+    row: int | None = None,
+    part: int = 0,
+) -> discord.ui.Select[discord.ui.View]:
+    """Return a select whose options each apply one of ``actions`` (at most 25)."""
+    assert 0 < len(actions) <= MAX_SELECT_OPTIONS
+    key = f"{group or 'choose'}.{part}" if part else (group or "choose")
+    return discord.ui.Select(
+        custom_id=select_id(game_id, version, key),
+        placeholder=_clip(placeholder or f"Choose ({group})" if group else "Choose…", 150),
+        options=[
+            discord.SelectOption(label=_clip(a.label, 100), value=a.id) for a in actions
+        ],
+        row=row,
+    )
+
+
+def default_items(
+    game_id: int, version: int, actions: Sequence[Action]
+) -> list[discord.ui.Item[discord.ui.View]]:
+    """Lay out ``actions`` in at most five rows: small groups as buttons, big ones as selects.
+
+    Actions are grouped by ``Action.group`` in the order given. A group of up to five
+    actions becomes a row of buttons; a larger one becomes a select (several if needed).
+    If that needs more than five rows, every group becomes part of selects instead.
+    """
+    groups = [(g, list(items)) for g, items in groupby(actions, key=lambda a: a.group)]
+    rows: list[list[discord.ui.Item[discord.ui.View]]] = []
+    for group, items in groups:
+        if len(items) <= MAX_BUTTONS_PER_ROW:
+            rows.append([action_button(game_id, version, a) for a in items])
+        else:
+            for part, start in enumerate(range(0, len(items), MAX_SELECT_OPTIONS)):
+                chunk = items[start : start + MAX_SELECT_OPTIONS]
+                rows.append([action_select(game_id, version, group, chunk, part=part)])
+    if len(rows) > MAX_ROWS:
+        flat = list(actions)
+        rows = []
+        for part, start in enumerate(range(0, len(flat), MAX_SELECT_OPTIONS)):
+            chunk = flat[start : start + MAX_SELECT_OPTIONS]
+            rows.append([action_select(game_id, version, "choose", chunk, part=part)])
+        if len(rows) > MAX_ROWS:
+            raise ValueError(f"{len(flat)} actions do not fit on one board")
+    items: list[discord.ui.Item[discord.ui.View]] = []
+    for index, row in enumerate(rows):
+        for item in row:
+            item.row = index
+            items.append(item)
+    return items
+
+
+def view_of(items: Sequence[discord.ui.Item[discord.ui.View]]) -> discord.ui.View:
+    """Return a persistent view (no timeout) holding ``items``."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view

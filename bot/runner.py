@@ -1,0 +1,59 @@
+"""Running the bot as a process: settings, logging, signals, a clean exit."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+
+import discord
+
+from bot.config import ConfigError, load_settings
+from bot.logs import setup_logging
+from db.migrate import SchemaTooNew
+
+log = logging.getLogger("bot")
+
+
+async def _serve(force_sync: bool) -> int:
+    from bot.client import TableBot
+
+    settings = load_settings()
+    setup_logging(settings.log_level, settings.token)
+    if settings.api_base:
+        discord.http.Route.BASE = settings.api_base
+        log.warning("using the Discord API at %s (testing only)", settings.api_base)
+    bot = TableBot(settings, force_sync=force_sync)
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+
+    def stop() -> None:
+        if not closing:
+            log.info("stopping: finishing clicks in flight")
+            closing.append(loop.create_task(bot.close()))
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop)
+    try:
+        async with bot:
+            await bot.start(settings.token)
+    except discord.LoginFailure:
+        print("Discord refused the token in DISCORD_TOKEN: copy it again from the "
+              "developer portal (Bot > Reset Token).", file=sys.stderr)
+        return 1
+    log.info("stopped")
+    return 0
+
+
+def main(force_sync: bool = False) -> int:
+    """Run the bot until SIGTERM or SIGINT; return the process exit code."""
+    try:
+        load_settings()
+        return asyncio.run(_serve(force_sync))
+    except ConfigError as exc:
+        print(str(exc).rstrip(), file=sys.stderr)
+        return 2
+    except SchemaTooNew as exc:
+        print(f"Cannot open the database: {exc}", file=sys.stderr)
+        return 2

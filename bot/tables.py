@@ -1,0 +1,516 @@
+"""The game table: the generic service between Discord and every engine.
+
+For each request: take the game's lock, load it, refuse a stale board or a player who
+may not act, apply the engine, then save with a compare-and-swap on the version and the
+action-log entry in one transaction. Written once for every engine that follows
+:mod:`bot.games.protocol`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.errors import (
+    BrokenGame,
+    ChannelOccupied,
+    GameEnded,
+    NoSuchGame,
+    NotAllowed,
+    NotYourTurn,
+    Refusal,
+    StaleBoard,
+    Unavailable,
+    board_link,
+)
+from bot.games.protocol import BrokenState, Engine, IllegalAction
+from bot.games.registry import engine as registry_engine
+from db.store import ChannelBusy, GameRow, ResultRow, StorageError, Store, VersionConflict
+
+log = logging.getLogger(__name__)
+
+#: How many recent events a game keeps for its board.
+RECENT_EVENTS = 12
+
+#: Lobby operations, as action ids on lobby boards.
+LOBBY_JOIN = "lobby.join"
+LOBBY_LEAVE = "lobby.leave"
+LOBBY_COMPUTER = "lobby.computer"
+LOBBY_START = "lobby.start"
+LOBBY_CANCEL = "lobby.cancel"
+LOBBY_ACTIONS = (LOBBY_JOIN, LOBBY_LEAVE, LOBBY_COMPUTER, LOBBY_START, LOBBY_CANCEL)
+
+#: Names given to computer players, in order.
+COMPUTER_NAMES = ("Ada (computer)", "Brass (computer)", "Cog (computer)", "Dynamo (computer)")
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who pressed a button or ran a command."""
+
+    user_id: int
+    name: str
+    can_manage: bool = False
+
+
+@dataclass(slots=True)
+class LoadedGame:
+    """A stored game with its engine and its loaded state (None in a lobby or if broken)."""
+
+    row: GameRow
+    engine: Engine
+    state: Any
+    broken: str | None = None
+
+    @property
+    def id(self) -> int:
+        """The game's id."""
+        return self.row.id
+
+    @property
+    def link(self) -> str:
+        """A jump link to the current board, or ""."""
+        r = self.row
+        return board_link(r.guild_id, r.board_channel_id, r.board_message_id)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """Return the seat index of ``user_id``, or None if not seated."""
+        for index, seat in enumerate(self.row.seats):
+            if seat.get("user_id") == user_id and not seat.get("computer"):
+                return index
+        return None
+
+    def seat_name(self, seat: int | None) -> str:
+        """Return the display name of a seat."""
+        if seat is None or not 0 <= seat < len(self.row.seats):
+            return "nobody"
+        return str(self.row.seats[seat].get("name", f"Seat {seat + 1}"))
+
+    def to_act(self) -> int | None:
+        """Return the seat that must act now, or None."""
+        if self.state is None or self.row.status != "active":
+            return None
+        return self.engine.to_act(self.state)
+
+    def computer_to_act(self) -> bool:
+        """Whether the seat to act is a computer player."""
+        seat = self.to_act()
+        return seat is not None and bool(self.row.seats[seat].get("computer"))
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """What a request did: the game afterwards and the events it produced."""
+
+    game: LoadedGame
+    events: tuple[str, ...]
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is no longer open."""
+        return not self.game.row.is_open
+
+
+def _record(row: GameRow, events: tuple[str, ...] | list[str]) -> None:
+    """Append ``events`` to the game's recent events, keeping the last few."""
+    row.events = [*row.events, *events][-RECENT_EVENTS:]
+
+
+class Tables:
+    """The generic game-table service (see the module docstring)."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        engines: Callable[[str], Engine] = registry_engine,
+        seeds: Callable[[], int] | None = None,
+    ) -> None:
+        self.store = store
+        self._clock = clock
+        self._engines = engines
+        self._seeds = seeds or (lambda: random.SystemRandom().randrange(2**31))
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self.closing = False
+
+    # -- loading ------------------------------------------------------------------------
+
+    def _wrap(self, row: GameRow) -> LoadedGame:
+        eng = self._engines(row.kind)
+        if row.status == "lobby":
+            return LoadedGame(row, eng, None)
+        if row.state is None:
+            return LoadedGame(row, eng, None, broken="no state stored")
+        try:
+            return LoadedGame(row, eng, eng.load(row.state))
+        except (BrokenState, KeyError, TypeError, ValueError, IndexError) as exc:
+            log.warning("game %s (%s) has a broken state: %s", row.id, row.kind, exc)
+            return LoadedGame(row, eng, None, broken=str(exc) or type(exc).__name__)
+
+    async def load(self, game_id: int) -> LoadedGame:
+        """Return the game ``game_id``; raise NoSuchGame or Unavailable."""
+        try:
+            row = await self.store.get_game(game_id)
+        except StorageError as exc:
+            log.warning("storage unavailable loading game %s: %s", game_id, exc)
+            raise Unavailable() from exc
+        if row is None:
+            raise NoSuchGame()
+        return self._wrap(row)
+
+    async def open_in_channel(self, channel_id: int) -> LoadedGame | None:
+        """Return the channel's open game, or None."""
+        try:
+            row = await self.store.open_game_in_channel(channel_id)
+        except StorageError as exc:
+            raise Unavailable() from exc
+        return self._wrap(row) if row else None
+
+    # -- in-flight tracking (clean shutdown) --------------------------------------------
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    def _enter(self) -> None:
+        self._in_flight += 1
+        self._idle.clear()
+
+    def _leave(self, game_id: int) -> None:
+        self._in_flight -= 1
+        if self._in_flight == 0:
+            self._idle.set()
+        lock = self._locks.get(game_id)
+        if lock is not None and not lock.locked():
+            del self._locks[game_id]
+
+    async def drain(self, timeout: float = 10.0) -> bool:
+        """Wait until no request is being handled; return False on timeout."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    # -- creating games -----------------------------------------------------------------
+
+    async def start(
+        self,
+        kind: str,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        starter: Actor,
+        options: Mapping[str, Any] | None = None,
+        only_starter: bool = False,
+        seed: int | None = None,
+    ) -> LoadedGame:
+        """Start a one-seat game in a channel, played by the channel (C1) or the starter."""
+        eng = self._engines(kind)
+        opts = dict(options or {})
+        state = eng.new(self._seeds() if seed is None else seed, 1, opts)
+        seats = [{"user_id": starter.user_id, "name": starter.name, "computer": False}]
+        return await self._create(
+            kind, guild_id, channel_id, starter, "active", seats, opts, only_starter,
+            eng.dump(state), [f"{starter.name} started the game."],
+        )
+
+    async def open_lobby(
+        self,
+        kind: str,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host: Actor,
+        options: Mapping[str, Any] | None = None,
+    ) -> LoadedGame:
+        """Open a lobby for a multi-seat game, with the host in the first seat."""
+        seats = [{"user_id": host.user_id, "name": host.name, "computer": False}]
+        return await self._create(
+            kind, guild_id, channel_id, host, "lobby", seats, dict(options or {}), False,
+            None, [f"{host.name} opened a table."],
+        )
+
+    async def _create(
+        self,
+        kind: str,
+        guild_id: int | None,
+        channel_id: int,
+        starter: Actor,
+        status: str,
+        seats: list[dict[str, Any]],
+        options: dict[str, Any],
+        only_starter: bool,
+        state: dict[str, Any] | None,
+        events: list[str],
+    ) -> LoadedGame:
+        try:
+            row = await self.store.create_game(
+                guild_id=guild_id, channel_id=channel_id, kind=kind, status=status,
+                starter_id=starter.user_id, seats=seats, options=options,
+                only_starter=only_starter, state=state, events=events,
+            )
+        except ChannelBusy as busy:
+            existing = await self.load(busy.game_id) if busy.game_id else None
+            title = existing.engine.title if existing else "another game"
+            raise ChannelOccupied(title, existing.link if existing else "") from None
+        except StorageError as exc:
+            log.warning("storage unavailable creating a game: %s", exc)
+            raise Unavailable() from exc
+        return self._wrap(row)
+
+    # -- acting -------------------------------------------------------------------------
+
+    async def act(self, game_id: int, version: int, actor: Actor, action_id: str) -> Play:
+        """Apply ``action_id`` for ``actor`` to the board at ``version``.
+
+        Raise a Refusal (stale board, ended game, player not allowed, illegal action,
+        storage unavailable) and change nothing, or return the game afterwards.
+        """
+        self._enter()
+        try:
+            async with self._lock(game_id):
+                game = await self.load(game_id)
+                self._check_open(game, version)
+                if action_id in LOBBY_ACTIONS:
+                    return await self._lobby(game, actor, action_id)
+                seat = self._seat_for(game, actor, action_id)
+                return await self._apply(game, seat, action_id, actor.user_id)
+        finally:
+            self._leave(game_id)
+
+    async def computer_move(self, game_id: int) -> Play | None:
+        """Let a computer player move if one is to act; return None if none is."""
+        self._enter()
+        try:
+            async with self._lock(game_id):
+                game = await self.load(game_id)
+                if game.broken or not game.computer_to_act():
+                    return None
+                seat = game.to_act()
+                assert seat is not None
+                action_id = game.engine.computer_action(game.state, seat)
+                return await self._apply(game, seat, action_id, None)
+        finally:
+            self._leave(game_id)
+
+    def _check_open(self, game: LoadedGame, version: int) -> None:
+        if not game.row.is_open:
+            raise GameEnded(game.row.status)
+        if game.broken:
+            raise BrokenGame(f"/{game.row.kind} abandon")
+        if version != game.row.version:
+            raise StaleBoard(game.link)
+
+    def _seat_for(self, game: LoadedGame, actor: Actor, action_id: str) -> int:
+        """Return the seat ``actor`` acts for, or refuse (rulings C1 and C2)."""
+        row = game.row
+        if row.status == "lobby":
+            raise NotAllowed("The game has not started yet: join the table or wait for the host.")
+        if len(row.seats) == 1:
+            if row.only_starter and actor.user_id != row.starter_id:
+                raise NotAllowed(
+                    f"Only {game.seat_name(0)} plays this game (they chose \"only me\"). "
+                    "Start your own in another channel or thread!"
+                )
+            return 0
+        seat = game.seat_of(actor.user_id)
+        if seat is None:
+            raise NotAllowed("You are not seated at this table, so you cannot act in it.")
+        legal = {a.id for a in game.engine.legal_actions(game.state, seat)}
+        if action_id not in legal and game.to_act() != seat:
+            raise NotYourTurn(f"It is {game.seat_name(game.to_act())}'s turn, not yours.")
+        return seat
+
+    async def _apply(
+        self, game: LoadedGame, seat: int, action_id: str, actor_id: int | None
+    ) -> Play:
+        try:
+            step = game.engine.apply(game.state, seat, action_id)
+        except IllegalAction as exc:
+            raise Refusal(str(exc)) from exc
+        row = game.row
+        expected = row.version
+        row.version += 1
+        row.state = game.engine.dump(step.state)
+        _record(row, step.events)
+        results: list[ResultRow] = []
+        if game.engine.is_over(step.state):
+            row.status = "over"
+            results = self._results(game, step.state)
+        await self._save(game, expected, {"seat": seat, "action": action_id}, actor_id, results)
+        game.state = step.state
+        return Play(game, step.events)
+
+    def _results(self, game: LoadedGame, state: Any) -> list[ResultRow]:
+        result = game.engine.result(state)
+        if result is None:
+            return []
+        rows = []
+        for outcome in result.outcomes:
+            if not 0 <= outcome.seat < len(game.row.seats):
+                continue
+            seat = game.row.seats[outcome.seat]
+            if seat.get("computer") or seat.get("user_id") is None:
+                continue
+            detail = dict(outcome.detail)
+            rows.append(ResultRow(int(seat["user_id"]), outcome.outcome, outcome.score, detail))
+        return rows
+
+    async def _save(
+        self,
+        game: LoadedGame,
+        expected: int,
+        action: dict[str, Any] | None,
+        actor_id: int | None,
+        results: list[ResultRow] | None = None,
+    ) -> None:
+        try:
+            await self.store.save_game(
+                game.row, expected, action=action, actor_id=actor_id, results=results or ()
+            )
+        except VersionConflict as exc:
+            raise StaleBoard(game.link) from exc
+        except StorageError as exc:
+            log.warning("storage unavailable saving game %s: %s", game.id, exc)
+            raise Unavailable() from exc
+
+    # -- lobbies ------------------------------------------------------------------------
+
+    async def _lobby(self, game: LoadedGame, actor: Actor, op: str) -> Play:
+        row = game.row
+        if row.status != "lobby":
+            raise Refusal("The game has already started; the lobby buttons do nothing now.")
+        eng = game.engine
+        seats = row.seats
+        host = row.starter_id
+        seated = game.seat_of(actor.user_id) is not None
+        if op == LOBBY_JOIN:
+            if seated:
+                raise Refusal("You are already seated at this table.")
+            if len(seats) >= eng.max_seats:
+                raise Refusal(f"The table is full ({eng.max_seats} seats).")
+            seats.append({"user_id": actor.user_id, "name": actor.name, "computer": False})
+            event = f"{actor.name} joined."
+        elif op == LOBBY_LEAVE:
+            if not seated:
+                raise Refusal("You are not seated at this table.")
+            if actor.user_id == host:
+                raise Refusal("You are the host: use Cancel to close the table instead.")
+            row.seats = [
+                s for s in seats if s.get("user_id") != actor.user_id or s.get("computer")
+            ]
+            event = f"{actor.name} left."
+        elif op == LOBBY_COMPUTER:
+            if not seated:
+                raise Refusal("Only players seated at this table can add computer players.")
+            if len(seats) >= eng.max_seats:
+                raise Refusal(f"The table is full ({eng.max_seats} seats).")
+            used = {s["name"] for s in seats}
+            name = next(n for n in COMPUTER_NAMES if n not in used)
+            seats.append({"user_id": None, "name": name, "computer": True})
+            event = f"{actor.name} added {name}."
+        elif op == LOBBY_START:
+            if actor.user_id != host:
+                raise Refusal(f"Only the host, {game.seat_name(0)}, can start the game.")
+            if not eng.min_seats <= len(seats) <= eng.max_seats:
+                raise Refusal(
+                    f"{eng.title} needs {eng.min_seats} to {eng.max_seats} seats; "
+                    f"{len(seats)} taken. Invite someone or add a computer player."
+                )
+            options = {**row.options, "names": [s["name"] for s in seats]}
+            state = eng.new(self._seeds(), len(seats), options)
+            row.state = eng.dump(state)
+            row.status = "active"
+            event = f"{actor.name} started the game with {len(seats)} players."
+        else:  # LOBBY_CANCEL
+            if actor.user_id != host and not actor.can_manage:
+                raise Refusal("Only the host (or a member with Manage Messages) can cancel.")
+            row.status = "abandoned"
+            event = f"{actor.name} closed the table."
+        expected = row.version
+        row.version += 1
+        _record(row, (event,))
+        await self._save(game, expected, {"lobby": op}, actor.user_id)
+        return Play(self._wrap(row), (event,))
+
+    # -- ending and housekeeping --------------------------------------------------------
+
+    async def abandon(self, channel_id: int, actor: Actor) -> LoadedGame:
+        """End the channel's open game for its starter or a member with Manage Messages."""
+        game = await self.open_in_channel(channel_id)
+        if game is None:
+            raise Refusal("There is no game going in this channel.")
+        self._enter()
+        try:
+            async with self._lock(game.id):
+                game = await self.load(game.id)
+                if not game.row.is_open:
+                    raise GameEnded(game.row.status)
+                if actor.user_id != game.row.starter_id and not actor.can_manage:
+                    raise NotAllowed(
+                        f"Only {game.seat_name(0)}, who started it, or a member with "
+                        "Manage Messages can abandon this game."
+                    )
+                return await self._close(game, "abandoned", f"{actor.name} abandoned the game.",
+                                         actor.user_id)
+        finally:
+            self._leave(game.id)
+
+    async def expire_idle(self, cutoffs: dict[str, float]) -> list[LoadedGame]:
+        """End every open game idle past its cutoff; return the games ended."""
+        try:
+            idle = await self.store.idle_games(cutoffs)
+        except StorageError as exc:
+            log.warning("sweeper could not read games: %s", exc)
+            return []
+        ended = []
+        for row in idle:
+            self._enter()
+            try:
+                async with self._lock(row.id):
+                    game = await self.load(row.id)
+                    if not game.row.is_open or game.row.updated_at != row.updated_at:
+                        continue
+                    ended.append(
+                        await self._close(game, "expired", "The game was idle too long and ended.",
+                                          None)
+                    )
+            except Refusal as refusal:
+                log.warning("sweeper could not end game %s: %s", row.id, refusal)
+            finally:
+                self._leave(row.id)
+        return ended
+
+    async def _close(
+        self, game: LoadedGame, status: str, event: str, actor_id: int | None
+    ) -> LoadedGame:
+        row = game.row
+        expected = row.version
+        row.status = status
+        row.version += 1
+        _record(row, (event,))
+        await self._save(game, expected, {"end": status}, actor_id)
+        return game
+
+    async def set_board(self, game: LoadedGame, channel_id: int, message_id: int) -> None:
+        """Record ``message_id`` as the game's current board."""
+        try:
+            await self.store.set_board(game.id, channel_id, message_id)
+        except StorageError as exc:
+            log.warning("could not record the board of game %s: %s", game.id, exc)
+            return
+        game.row.board_channel_id = channel_id
+        game.row.board_message_id = message_id
+        game.row.board_posted_at = self._clock()

@@ -1,0 +1,115 @@
+"""What every game cog shares: starting, reposting and abandoning a game from a command."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.boards import actor_of, generic_items
+from bot.errors import Refusal
+from bot.tables import LoadedGame
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+
+
+def recent_events(game: LoadedGame, count: int = 5, limit: int = 1000) -> str:
+    """Return the last ``count`` events as bullet lines, at most ``limit`` characters."""
+    lines = [f"• {e}" for e in game.row.events[-count:]]
+    text = "\n".join(lines)
+    while len(text) > limit and lines:
+        lines.pop(0)
+        text = "\n".join(lines)
+    return text or "—"
+
+
+def seat_list(game: LoadedGame) -> str:
+    """Return the seats as numbered lines (computer players marked)."""
+    return "\n".join(
+        f"{i + 1}. {s['name']}{' 🤖' if s.get('computer') else ''}"
+        for i, s in enumerate(game.row.seats)
+    ) or "—"
+
+
+class GameCog(commands.Cog):
+    """Base of a game's cog; subclasses set ``kind`` and register their renderer."""
+
+    kind: str = ""
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        """Register this cog as the renderer of its kind."""
+        self.bot.boards.register(self)  # type: ignore[arg-type]
+
+    # Renderer defaults ------------------------------------------------------------------
+
+    def items(self, game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
+        """Return the board's components: by default, the generic layout of legal actions."""
+        return generic_items(game)
+
+    # Command helpers --------------------------------------------------------------------
+
+    async def start_solo(
+        self,
+        interaction: discord.Interaction[Any],
+        options: Mapping[str, Any],
+        *,
+        only_me: bool,
+        seed: int | None = None,
+    ) -> LoadedGame:
+        """Start a one-seat game in the channel and answer with its board."""
+        if interaction.channel_id is None:
+            raise Refusal("Games are played in a server channel or thread.")
+        game = await self.bot.tables.start(
+            self.kind,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            starter=actor_of(interaction),
+            options=options,
+            only_starter=only_me,
+            seed=seed,
+        )
+        await self.bot.boards.send_board(interaction, game)
+        return game
+
+    async def open_lobby(
+        self, interaction: discord.Interaction[Any], options: Mapping[str, Any]
+    ) -> LoadedGame:
+        """Open a lobby in the channel and answer with its board."""
+        if interaction.channel_id is None:
+            raise Refusal("Games are played in a server channel or thread.")
+        game = await self.bot.tables.open_lobby(
+            self.kind,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            host=actor_of(interaction),
+            options=options,
+        )
+        await self.bot.boards.send_board(interaction, game)
+        return game
+
+    async def current(self, interaction: discord.Interaction[Any]) -> LoadedGame:
+        """Return the channel's open game of this cog's kind, or refuse."""
+        game = await self.bot.tables.open_in_channel(interaction.channel_id or 0)
+        if game is None or game.row.kind != self.kind:
+            raise Refusal(f"There is no game of this kind going in this channel. "
+                          f"Start one with /{self.kind} start.")
+        return game
+
+    async def repost(self, interaction: discord.Interaction[Any]) -> None:
+        """Post the current board again here and retire the old message."""
+        await self.bot.boards.send_board(interaction, await self.current(interaction))
+
+    async def abandon(self, interaction: discord.Interaction[Any]) -> None:
+        """End the channel's game (its starter or a member with Manage Messages)."""
+        await self.current(interaction)
+        game = await self.bot.tables.abandon(interaction.channel_id or 0, actor_of(interaction))
+        await interaction.response.send_message(
+            f"{interaction.user.display_name} abandoned the game.", ephemeral=False
+        )
+        await self.bot.boards.refresh(game)

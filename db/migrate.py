@@ -1,0 +1,85 @@
+"""Numbered SQL migrations, tracked by ``PRAGMA user_version``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from importlib import resources
+
+import aiosqlite
+
+_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+class SchemaTooNew(Exception):
+    """The database was written by a newer version of the bot."""
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One numbered migration script."""
+
+    number: int
+    name: str
+    sql: str
+
+
+def migrations() -> list[Migration]:
+    """Return every migration shipped with the code, in order, numbered 1, 2, 3..."""
+    found = []
+    for entry in resources.files("db.migrations").iterdir():
+        match = _NAME.match(entry.name)
+        if match:
+            found.append(Migration(int(match.group(1)), entry.name, entry.read_text("utf-8")))
+    found.sort(key=lambda m: m.number)
+    for expected, migration in enumerate(found, start=1):
+        if migration.number != expected:
+            raise RuntimeError(f"migration {migration.name} is out of sequence")
+    return found
+
+
+LATEST = len(migrations())
+
+
+async def schema_version(conn: aiosqlite.Connection) -> int:
+    """Return the database's schema version (0 for a new file)."""
+    async with conn.execute("PRAGMA user_version") as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def migrate(conn: aiosqlite.Connection, target: int | None = None) -> int:
+    """Apply the migrations the database lacks, up to ``target``; return the new version.
+
+    Each migration runs in its own transaction together with its version bump, so a
+    failure leaves the database at the last complete version.
+    """
+    known = migrations()
+    target = len(known) if target is None else target
+    current = await schema_version(conn)
+    if current > len(known):
+        raise SchemaTooNew(
+            f"the database is at schema version {current}, but this bot only knows up to "
+            f"{len(known)}: update the bot, or point DATABASE_PATH at another file"
+        )
+    for migration in known[current:target]:
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            await _run_script(conn, migration.sql)
+            await conn.execute(f"PRAGMA user_version = {migration.number}")
+            await conn.execute("COMMIT")
+        except BaseException:
+            await conn.execute("ROLLBACK")
+            raise
+    return await schema_version(conn)
+
+
+async def _run_script(conn: aiosqlite.Connection, sql: str) -> None:
+    """Run each statement of ``sql`` inside the caller's open transaction."""
+    for statement in _statements(sql):
+        await conn.execute(statement)
+
+
+def _statements(sql: str) -> list[str]:
+    lines = [line for line in sql.splitlines() if not line.strip().startswith("--")]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]

@@ -1,0 +1,381 @@
+"""The store: one aiosqlite connection, the few queries the game tables need."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from db.migrate import migrate
+
+#: Statuses of a game that still occupies its channel (ruling C3).
+OPEN_STATUSES = ("lobby", "active")
+
+_BUSY_TIMEOUT_MS = 1500
+
+
+class StorageError(Exception):
+    """The database cannot be written or read right now (locked, read-only, broken)."""
+
+
+class ChannelBusy(Exception):
+    """The channel already has an open game (ruling C3)."""
+
+    def __init__(self, game_id: int | None) -> None:
+        super().__init__(f"channel already has open game {game_id}")
+        self.game_id = game_id
+
+
+class VersionConflict(Exception):
+    """The game moved on since it was loaded (compare-and-swap failed)."""
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(slots=True)
+class GameRow:
+    """One game as stored: who, where, which state, which board message."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    kind: str
+    status: str
+    starter_id: int
+    seats: list[dict[str, Any]]
+    options: dict[str, Any]
+    only_starter: bool
+    state: dict[str, Any] | None
+    version: int
+    events: list[str]
+    board_channel_id: int | None
+    board_message_id: int | None
+    board_posted_at: float | None
+    created_at: float
+    updated_at: float
+    raw_state: str | None = field(default=None, repr=False)
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the game still occupies its channel."""
+        return self.status in OPEN_STATUSES
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One player's result of a finished game."""
+
+    user_id: int
+    outcome: str
+    score: int
+    detail: dict[str, Any]
+
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, kind, status, starter_id, seats, options, only_starter, "
+    "state, version, events, board_channel_id, board_message_id, board_posted_at, "
+    "created_at, updated_at"
+)
+
+
+def _row_to_game(row: Sequence[Any]) -> GameRow:
+    raw_state = row[9]
+    try:
+        state = json.loads(raw_state) if raw_state is not None else None
+    except ValueError:
+        state = None
+    return GameRow(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        kind=row[3],
+        status=row[4],
+        starter_id=row[5],
+        seats=json.loads(row[6]),
+        options=json.loads(row[7]),
+        only_starter=bool(row[8]),
+        state=state,
+        version=row[10],
+        events=json.loads(row[11]),
+        board_channel_id=row[12],
+        board_message_id=row[13],
+        board_posted_at=row[14],
+        created_at=row[15],
+        updated_at=row[16],
+        raw_state=raw_state,
+    )
+
+
+class Store:
+    """All database access. Writes are serialised; each save is one transaction."""
+
+    def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], float]) -> None:
+        self._conn = conn
+        self._clock = clock
+        self._write = asyncio.Lock()
+        self.path: str = ""
+
+    @classmethod
+    async def open(cls, path: str | Path, clock: Callable[[], float]) -> Store:
+        """Open (creating if needed) the database at ``path`` and bring its schema up to date."""
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            await conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await migrate(conn)
+        except BaseException:
+            await conn.close()
+            raise
+        store = cls(conn, clock)
+        store.path = str(path)
+        return store
+
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        """The underlying connection (for maintenance and tests)."""
+        return self._conn
+
+    async def close(self) -> None:
+        """Close the connection once pending writes are done."""
+        async with self._write:
+            await self._conn.close()
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._write:
+            try:
+                await self._conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise StorageError(str(exc)) from exc
+            try:
+                yield self._conn
+                await self._conn.execute("COMMIT")
+            except BaseException as exc:
+                with suppress(sqlite3.Error):
+                    await self._conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.IntegrityError | VersionConflict | ChannelBusy):
+                    raise
+                if isinstance(exc, sqlite3.Error):
+                    raise StorageError(str(exc)) from exc
+                raise
+
+    async def _fetchone(self, sql: str, args: Iterable[Any] = ()) -> Any:
+        try:
+            async with self._conn.execute(sql, tuple(args)) as cursor:
+                return await cursor.fetchone()
+        except sqlite3.Error as exc:
+            raise StorageError(str(exc)) from exc
+
+    async def _fetchall(self, sql: str, args: Iterable[Any] = ()) -> list[Any]:
+        try:
+            async with self._conn.execute(sql, tuple(args)) as cursor:
+                return list(await cursor.fetchall())
+        except sqlite3.Error as exc:
+            raise StorageError(str(exc)) from exc
+
+    # -- games ---------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        kind: str,
+        status: str,
+        starter_id: int,
+        seats: list[dict[str, Any]],
+        options: dict[str, Any],
+        only_starter: bool,
+        state: dict[str, Any] | None,
+        events: list[str],
+    ) -> GameRow:
+        """Insert a new open game; raise ChannelBusy if the channel has one (C3)."""
+        now = self._clock()
+        try:
+            async with self._transaction() as conn:
+                cursor = await conn.execute(
+                    "INSERT INTO games (guild_id, channel_id, kind, status, starter_id, seats,"
+                    " options, only_starter, state, version, events, created_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        kind,
+                        status,
+                        starter_id,
+                        _json(seats),
+                        _json(options),
+                        int(only_starter),
+                        None if state is None else _json(state),
+                        _json(events),
+                        now,
+                        now,
+                    ),
+                )
+                game_id = cursor.lastrowid
+        except sqlite3.IntegrityError:
+            existing = await self.open_game_in_channel(channel_id)
+            raise ChannelBusy(existing.id if existing else None) from None
+        game = await self.get_game(int(game_id or 0))
+        assert game is not None
+        return game
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """Return the game with ``game_id``, or None."""
+        row = await self._fetchone(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return _row_to_game(row) if row else None
+
+    async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
+        """Return the channel's open game (lobby or active), or None."""
+        row = await self._fetchone(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ?"
+            " AND status IN ('lobby', 'active')",
+            (channel_id,),
+        )
+        return _row_to_game(row) if row else None
+
+    async def save_game(
+        self,
+        game: GameRow,
+        expected_version: int,
+        *,
+        action: dict[str, Any] | None = None,
+        actor_id: int | None = None,
+        results: Sequence[ResultRow] = (),
+    ) -> None:
+        """Write ``game`` if it is still at ``expected_version``, with its log and results.
+
+        The update, the action-log entry and any results are one transaction: either all
+        are stored or none. Raise VersionConflict if another writer got there first.
+        """
+        now = self._clock()
+        async with self._transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE games SET status = ?, seats = ?, options = ?, state = ?, version = ?,"
+                " events = ?, updated_at = ? WHERE id = ? AND version = ?",
+                (
+                    game.status,
+                    _json(game.seats),
+                    _json(game.options),
+                    game.raw_state if game.state is None else _json(game.state),
+                    game.version,
+                    _json(game.events),
+                    now,
+                    game.id,
+                    expected_version,
+                ),
+            )
+            if cursor.rowcount != 1:
+                raise VersionConflict(f"game {game.id} is no longer at version {expected_version}")
+            if action is not None:
+                await conn.execute(
+                    "INSERT INTO actions (game_id, seq, actor_id, action, at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (game.id, game.version, actor_id, _json(action), now),
+                )
+            for result in results:
+                await conn.execute(
+                    "INSERT INTO results (game_id, guild_id, user_id, kind, outcome, score,"
+                    " detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        game.id,
+                        game.guild_id,
+                        result.user_id,
+                        game.kind,
+                        result.outcome,
+                        result.score,
+                        _json(result.detail),
+                        now,
+                    ),
+                )
+        game.updated_at = now
+
+    async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
+        """Remember which message is the game's current board."""
+        now = self._clock()
+        async with self._transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET board_channel_id = ?, board_message_id = ?, board_posted_at = ?"
+                " WHERE id = ?",
+                (channel_id, message_id, now, game_id),
+            )
+
+    async def idle_games(self, cutoffs: dict[str, float]) -> list[GameRow]:
+        """Return open games idle since before their cutoff; ``cutoffs`` maps a group to it.
+
+        Groups: ``lobby`` (lobbies), ``solo`` (active one-seat games), ``multi`` (active
+        games with several seats).
+        """
+        rows = await self._fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active')"
+            " AND updated_at < ?",
+            (max(cutoffs.values()),),
+        )
+        games = [_row_to_game(r) for r in rows]
+        return [g for g in games if g.updated_at < cutoffs[idle_group(g)]]
+
+    async def count_open(self) -> int:
+        """Return how many games are open (lobby or active)."""
+        row = await self._fetchone("SELECT count(*) FROM games WHERE status IN ('lobby', 'active')")
+        return int(row[0])
+
+    async def actions(self, game_id: int) -> list[dict[str, Any]]:
+        """Return a game's action log in order."""
+        rows = await self._fetchall(
+            "SELECT seq, actor_id, action, at FROM actions WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        return [
+            {"seq": seq, "actor_id": actor, "action": json.loads(action), "at": at}
+            for seq, actor, action, at in rows
+        ]
+
+    async def results(self, user_id: int | None = None) -> list[dict[str, Any]]:
+        """Return stored results, optionally for one user, oldest first."""
+        sql = "SELECT game_id, guild_id, user_id, kind, outcome, score, detail, at FROM results"
+        args: tuple[Any, ...] = ()
+        if user_id is not None:
+            sql += " WHERE user_id = ?"
+            args = (user_id,)
+        rows = await self._fetchall(sql + " ORDER BY id", args)
+        keys = ("game_id", "guild_id", "user_id", "kind", "outcome", "score", "detail", "at")
+        out = [dict(zip(keys, r, strict=True)) for r in rows]
+        for item in out:
+            item["detail"] = json.loads(item["detail"])
+        return out
+
+    # -- meta ----------------------------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        """Return a stored fact, or None."""
+        row = await self._fetchone("SELECT value FROM meta WHERE key = ?", (key,))
+        return row[0] if row else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Store a fact."""
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+
+def idle_group(game: GameRow) -> str:
+    """Return the housekeeping group of a game: ``lobby``, ``solo`` or ``multi``."""
+    if game.status == "lobby":
+        return "lobby"
+    return "solo" if len(game.seats) <= 1 else "multi"
