@@ -255,6 +255,19 @@ class Boards:
         finally:
             self._computers.pop(game_id, None)
 
+    async def resume_computers(self) -> int:
+        """After a restart, let computer players move wherever one is to act; return how many."""
+        resumed = 0
+        for game_id in await self.tables.store.active_multiseat_ids():
+            try:
+                game = await self.tables.load(game_id)
+            except Refusal:
+                continue
+            if game.computer_to_act():
+                self.schedule_computers(game)
+                resumed += 1
+        return resumed
+
     async def stop_computers(self) -> None:
         """Cancel computer players' pending moves (at shutdown)."""
         tasks = list(self._computers.values())

@@ -16,12 +16,12 @@ from bot.buttons import ActionButton, ActionSelect
 from bot.config import Settings
 from bot.errors import Refusal
 from bot.tables import Tables
-from db.store import Store
+from db.store import StorageError, Store
 
 log = logging.getLogger(__name__)
 
 #: The cogs the bot loads, one per game plus the shared ones.
-DEFAULT_COGS: tuple[str, ...] = ("cogs.tinker", "cogs.steam", "cogs.tinrealm")
+DEFAULT_COGS: tuple[str, ...] = ("cogs.tinker",)
 
 #: What the bot needs in a channel: see, talk, embed, read back its own boards.
 PERMISSIONS = discord.Permissions(
@@ -65,11 +65,14 @@ class TableBot(commands.Bot):
         self.clock = clock
         self.force_sync = force_sync
         self.synced: list[str] = []
+        self.restored = 0
+        self._resumed = False
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
         """Open storage, register persistent buttons, load cogs, sync commands if needed."""
         self.store = await Store.open(self.settings.database_path, self.clock)
+        self.restored = await self.store.count_open()
         self.tables = Tables(self.store, clock=self.clock)
         self.boards = Boards(self, self.tables, self.settings.computer_delay_seconds)
         self.add_dynamic_items(ActionButton, ActionSelect)
@@ -111,7 +114,16 @@ class TableBot(commands.Bot):
         """Log the invite link and how many games were restored."""
         if self.application_id:
             log.info("invite link: %s", invite_url(self.application_id))
-        log.info("ready: %d open games restored", await self.store.count_open())
+        log.info("ready: %d open games restored", self.restored)
+        if not self._resumed:
+            self._resumed = True
+            try:
+                resumed = await self.boards.resume_computers()
+            except StorageError as exc:
+                log.warning("could not resume computer players: %s", exc)
+            else:
+                if resumed:
+                    log.info("computer players resumed in %d games", resumed)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError

@@ -45,6 +45,7 @@ class Settings:
     computer_delay_seconds: float
     tinrealm_content: Path | None
     api_base: str | None
+    gateway_url: str | None
 
     def __repr__(self) -> str:
         return f"Settings(database_path={self.database_path!s}, dev_guild_id={self.dev_guild_id})"
@@ -76,8 +77,8 @@ def load_settings(
     token = env.get("DISCORD_TOKEN", "").strip()
     if require_token and not token:
         raise ConfigError(TOKEN_HELP)
-    if token and (any(ch.isspace() for ch in token) or len(token) < 20):
-        raise ConfigError("DISCORD_TOKEN does not look like a bot token (copy it again)")
+    if any(ch.isspace() for ch in token):
+        raise ConfigError("DISCORD_TOKEN must not contain spaces or line breaks (copy it again)")
 
     dev_raw = env.get("DEV_GUILD_ID", "").strip()
     dev_guild_id: int | None = None
@@ -108,4 +109,5 @@ def load_settings(
         computer_delay_seconds=_number(env, "COMPUTER_DELAY_SECONDS", 1.5),
         tinrealm_content=content,
         api_base=env.get("DISCORD_API_BASE", "").strip() or None,
+        gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
     )

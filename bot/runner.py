@@ -6,8 +6,10 @@ import asyncio
 import logging
 import signal
 import sys
+from collections.abc import Sequence
 
 import discord
+import yarl
 
 from bot.config import ConfigError, load_settings
 from bot.logs import setup_logging
@@ -16,15 +18,18 @@ from db.migrate import SchemaTooNew
 log = logging.getLogger("bot")
 
 
-async def _serve(force_sync: bool) -> int:
-    from bot.client import TableBot
+async def serve(force_sync: bool = False, cogs: Sequence[str] | None = None) -> int:
+    """Run the bot with ``cogs`` (default: every game) until it is closed."""
+    from bot.client import DEFAULT_COGS, TableBot
 
     settings = load_settings()
     setup_logging(settings.log_level, settings.token)
     if settings.api_base:
-        discord.http.Route.BASE = settings.api_base
+        discord.http.Route.BASE = settings.api_base.rstrip("/")
         log.warning("using the Discord API at %s (testing only)", settings.api_base)
-    bot = TableBot(settings, force_sync=force_sync)
+    if settings.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+    bot = TableBot(settings, force_sync=force_sync, cogs=cogs or DEFAULT_COGS)
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []
 
@@ -38,6 +43,8 @@ async def _serve(force_sync: bool) -> int:
     try:
         async with bot:
             await bot.start(settings.token)
+        if closing:
+            await closing[0]
     except discord.LoginFailure:
         print("Discord refused the token in DISCORD_TOKEN: copy it again from the "
               "developer portal (Bot > Reset Token).", file=sys.stderr)
@@ -46,11 +53,11 @@ async def _serve(force_sync: bool) -> int:
     return 0
 
 
-def main(force_sync: bool = False) -> int:
+def main(force_sync: bool = False, cogs: Sequence[str] | None = None) -> int:
     """Run the bot until SIGTERM or SIGINT; return the process exit code."""
     try:
         load_settings()
-        return asyncio.run(_serve(force_sync))
+        return asyncio.run(serve(force_sync, cogs))
     except ConfigError as exc:
         print(str(exc).rstrip(), file=sys.stderr)
         return 2

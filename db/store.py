@@ -332,6 +332,13 @@ class Store:
         row = await self._fetchone("SELECT count(*) FROM games WHERE status IN ('lobby', 'active')")
         return int(row[0])
 
+    async def active_multiseat_ids(self) -> list[int]:
+        """Return the ids of running games with more than one seat."""
+        rows = await self._fetchall(
+            "SELECT id FROM games WHERE status = 'active' AND json_array_length(seats) > 1"
+        )
+        return [int(r[0]) for r in rows]
+
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
         """Return a game's action log in order."""
         rows = await self._fetchall(

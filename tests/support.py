@@ -6,6 +6,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from bot.client import TableBot
+from bot.config import Settings, load_settings
 from bot.games import registry
 from bot.tables import Actor, Tables
 from db.store import Store
@@ -41,3 +43,34 @@ async def open_tables(path: Path, clock: Clock | None = None) -> AsyncIterator[T
         yield Tables(store, clock=clock, seeds=lambda: next(seeds))
     finally:
         await store.close()
+
+
+def make_settings(tmp_path: Path, **overrides: object) -> Settings:
+    """Return settings for a bot over a database in ``tmp_path``."""
+    env = {"DISCORD_TOKEN": "fake-bot-token", "DATABASE_PATH": str(tmp_path / "bot.db"),
+           "COMPUTER_DELAY_SECONDS": "0"}
+    env.update({k: str(v) for k, v in overrides.items()})
+    return load_settings(env)
+
+
+def make_bot(tmp_path: Path, *, cogs: tuple[str, ...] = ("tests.toy",),
+             clock: Clock | None = None, **overrides: object) -> TableBot:
+    """Return a new bot instance (not logged in) over the database in ``tmp_path``."""
+    return TableBot(make_settings(tmp_path, **overrides), cogs=cogs, clock=clock or Clock())
+
+
+def board_ids(message: dict) -> list[str]:
+    """Return the custom_ids on a stored message, in order."""
+    return [
+        c["custom_id"]
+        for row in message.get("components") or []
+        for c in row.get("components", [])
+        if "custom_id" in c
+    ]
+
+
+def button(message: dict, action: str) -> str:
+    """Return the custom_id of the button for ``action`` on a stored board."""
+    matches = [cid for cid in board_ids(message) if cid.endswith(":" + action)]
+    assert matches, f"no {action!r} button on the board: {board_ids(message)}"
+    return matches[0]

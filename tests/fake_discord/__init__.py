@@ -1,0 +1,17 @@
+"""An offline Discord for tests: real discord.py over loopback HTTP and websocket.
+
+``FakeDiscord`` is the server and world model, ``Driver`` feeds interactions to an
+in-process client, ``payloads`` builds Discord's JSON, ``limits`` checks LIMITS.md.
+"""
+
+from tests.fake_discord.driver import Driver, InteractionResult
+from tests.fake_discord.server import FakeDiscord, FakeUser, LimitViolation, RecordedRequest
+
+__all__ = [
+    "Driver",
+    "FakeDiscord",
+    "FakeUser",
+    "InteractionResult",
+    "LimitViolation",
+    "RecordedRequest",
+]

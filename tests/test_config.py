@@ -1,0 +1,80 @@
+"""Settings: defaults, clear errors naming the setting, and the friendly missing-token text."""
+
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, load_settings
+from bot.logs import RedactToken
+
+TOKEN = "MTAxMDEwMTAxMDEw.abcdef.ghijklmnopqrstuvwxyz0123456789"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_defaults():
+    """Only the token is required; everything else has a default."""
+    s = load_settings({"DISCORD_TOKEN": TOKEN})
+    assert s.database_path == Path("data/tablehouse.db")
+    assert s.dev_guild_id is None and s.log_level == "INFO"
+    assert (s.solo_idle_hours, s.lobby_idle_hours, s.multi_idle_hours) == (168, 1, 48)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("DEV_GUILD_ID", "my-server"),
+        ("LOG_LEVEL", "LOUD"),
+        ("SOLO_IDLE_HOURS", "a week"),
+        ("LOBBY_IDLE_HOURS", "-1"),
+        ("COMPUTER_DELAY_SECONDS", "soon"),
+        ("TINREALM_CONTENT", "/no/such/file.json"),
+        ("DISCORD_TOKEN", "two words"),
+    ],
+)
+def test_invalid_values_name_the_setting(name, value):
+    """An invalid value raises ConfigError naming the setting."""
+    env = {"DISCORD_TOKEN": TOKEN, name: value}
+    with pytest.raises(ConfigError, match=name):
+        load_settings(env)
+
+
+def test_settings_repr_hides_token():
+    """The settings' repr never shows the token."""
+    assert TOKEN not in repr(load_settings({"DISCORD_TOKEN": TOKEN}))
+
+
+def test_token_is_redacted_from_log_lines():
+    """A log line that contains the token shows a placeholder instead."""
+    record = logging.LogRecord("bot", logging.INFO, __file__, 1, "token is %s", (TOKEN,), None)
+    RedactToken(TOKEN).filter(record)
+    assert TOKEN not in record.getMessage()
+    assert "[token hidden]" in record.getMessage()
+
+
+def test_missing_token_exits_with_friendly_help(tmp_path):
+    """Without DISCORD_TOKEN the bot exits at once with instructions and no traceback."""
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env["PYTHONPATH"] = str(ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True,
+        text=True, timeout=60,
+    )
+    assert proc.returncode == 2
+    assert "DISCORD_TOKEN is not set" in proc.stderr
+    assert "applications.commands" in proc.stderr and ".env" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_invalid_setting_exits_naming_it(tmp_path):
+    """An invalid setting stops the bot with a one-line error naming it."""
+    env = dict(os.environ, DISCORD_TOKEN=TOKEN, LOG_LEVEL="LOUD", PYTHONPATH=str(ROOT))
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True,
+        text=True, timeout=60,
+    )
+    assert proc.returncode == 2
+    assert "LOG_LEVEL" in proc.stderr and "Traceback" not in proc.stderr

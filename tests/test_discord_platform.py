@@ -1,0 +1,227 @@
+"""The platform end to end through the offline Discord, with the toy game."""
+
+import asyncio
+
+import pytest
+
+from tests.support import Clock, board_ids, button, make_bot
+
+pytestmark = pytest.mark.asyncio
+
+
+async def _start(driver, fake, tmp_path, **kw):
+    bot = await driver.login(make_bot(tmp_path, **kw))
+    result = await driver.slash("toy", "start", user="alice")
+    assert result.response_type == 4 and not result.ephemeral
+    return bot, result.message
+
+
+async def test_slash_command_posts_a_board_through_the_real_tree(discord_driver, fake_discord,
+                                                                 tmp_path):
+    """/toy start answers with the board: an embed and one button per legal action."""
+    bot, board = await _start(discord_driver, fake_discord, tmp_path)
+    assert board["embeds"][0]["title"] == "Race to Ten"
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert board_ids(board) == [f"g1:{game.id}:0:add1", f"g1:{game.id}:0:add2"]
+    assert game.row.board_message_id == int(board["id"])
+
+
+async def test_click_is_one_update_message(discord_driver, fake_discord, tmp_path):
+    """A click is answered with exactly one request: UPDATE_MESSAGE with the new board."""
+    _bot, board = await _start(discord_driver, fake_discord, tmp_path)
+    result = await discord_driver.click(board, button(board, "add2"), user="bob")
+    assert result.response_type == 7
+    assert len(result.requests) == 1
+    assert "Count: **2**" in result.message["embeds"][0]["description"]
+    assert all(":1:" in cid for cid in result.custom_ids)
+
+
+async def test_click_after_restart(discord_driver, fake_discord, tmp_path):
+    """A board keeps working after a restart: a new bot over the same database file."""
+    _bot, board = await _start(discord_driver, fake_discord, tmp_path)
+    await discord_driver.click(board, button(board, "add1"), user="alice")
+    board = fake_discord.get_message(board["id"])
+    await discord_driver.restart(make_bot(tmp_path))
+    result = await discord_driver.click(board, button(board, "add2"), user="bob")
+    assert result.response_type == 7
+    assert "Count: **3**" in result.message["embeds"][0]["description"]
+
+
+async def test_twenty_simultaneous_clicks(discord_driver, fake_discord, tmp_path):
+    """20 clicks on one board version: one move, 19 private refusals, one log entry."""
+    bot, board = await _start(discord_driver, fake_discord, tmp_path)
+    cid = button(board, "add1")
+    payloads = [fake_discord.component_payload(board, cid, user="bob") for _ in range(20)]
+    for payload in payloads:
+        bot._connection.parse_interaction_create(payload)
+    await discord_driver.settle()
+    records = [fake_discord.interactions[int(p["id"])] for p in payloads]
+    assert sorted(r.response_type for r in records) == [4] * 19 + [7]
+    refusals = [fake_discord.ephemeral[int(p["id"])] for p in payloads if int(p["id"]) in
+                fake_discord.ephemeral]
+    assert len(refusals) == 19
+    assert all("out of date" in r[0]["content"] for r in refusals)
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.state.count == 1
+    assert len(await bot.store.actions(game.id)) == 1
+
+
+async def test_stale_board_refused_with_link(discord_driver, fake_discord, tmp_path):
+    """A click on an old board version is refused privately with a link to the board."""
+    bot, board = await _start(discord_driver, fake_discord, tmp_path)
+    await discord_driver.click(board, button(board, "add1"), user="alice")
+    old = fake_discord.post_message({k: v for k, v in board.items() if k != "id"})
+    result = await discord_driver.click(old, button(old, "add2"), user="alice")
+    assert result.ephemeral and "out of date" in result.content
+    assert f"/{fake_discord.channel_id}/{board['id']}" in result.content
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.state.count == 1 and game.row.version == 1
+
+
+async def test_only_me_refuses_other_members(discord_driver, fake_discord, tmp_path):
+    """C1: with only_me, another member's click is refused privately and changes nothing."""
+    bot = await discord_driver.login(make_bot(tmp_path))
+    board = (await discord_driver.slash("toy", "start", {"only_me": True}, user="alice")).message
+    result = await discord_driver.click(board, button(board, "add1"), user="bob")
+    assert result.ephemeral and "only me" in result.content
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.row.version == 0
+
+
+async def test_second_game_in_channel_refused(discord_driver, fake_discord, tmp_path):
+    """C3: starting a second game in a channel is refused privately with a link."""
+    await _start(discord_driver, fake_discord, tmp_path)
+    result = await discord_driver.slash("toy", "start", user="bob")
+    assert result.ephemeral and "already has a game" in result.content
+
+
+async def test_ended_game_click_refused(discord_driver, fake_discord, tmp_path):
+    """A click on a board of an abandoned game is refused and says the game ended."""
+    _bot, board = await _start(discord_driver, fake_discord, tmp_path)
+    ids = board_ids(board)
+    refusal = await discord_driver.slash("toy", "abandon", user="bob")
+    assert refusal.ephemeral and "Manage Messages" in refusal.content
+    done = await discord_driver.slash("toy", "abandon", user="mod")
+    assert not done.ephemeral
+    board_now = fake_discord.get_message(board["id"])
+    assert board_ids(board_now) == []
+    assert "abandoned" in board_now["embeds"][0]["footer"]["text"]
+    copy = fake_discord.post_message({k: v for k, v in board.items() if k != "id"})
+    result = await discord_driver.click(copy, ids[0], user="alice")
+    assert result.ephemeral and "abandoned" in result.content
+
+
+async def test_repost_retires_old_board(discord_driver, fake_discord, tmp_path):
+    """/toy board posts a fresh board and turns the old one into a pointer to it."""
+    bot, board = await _start(discord_driver, fake_discord, tmp_path)
+    result = await discord_driver.slash("toy", "board", user="bob")
+    new_id = result.message["id"]
+    assert new_id != board["id"] and board_ids(result.message)
+    old = fake_discord.get_message(board["id"])
+    assert "moved" in old["content"] and board_ids(old) == []
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.row.board_message_id == int(new_id)
+
+
+async def test_deleted_board_is_reposted_on_next_action(discord_driver, fake_discord, tmp_path):
+    """If the board message was deleted, the next board update posts a new one."""
+    bot, board = await _start(discord_driver, fake_discord, tmp_path)
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    fake_discord.delete_message(fake_discord.channel_id, int(board["id"]))
+    await bot.boards.refresh(game)
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.row.board_message_id != int(board["id"])
+    assert board_ids(fake_discord.get_message(game.row.board_message_id))
+
+
+async def test_sweeper_ends_idle_game_and_edits_board(discord_driver, fake_discord, tmp_path):
+    """The sweeper ends a solo game idle for 7 days and its board says so."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
+    board = (await discord_driver.slash("toy", "start", user="alice")).message
+    clock.advance(7 * 86400 + 1)
+    assert await bot.sweep_once() == 1
+    edited = fake_discord.get_message(board["id"])
+    assert board_ids(edited) == []
+    assert "idle" in edited["embeds"][0]["footer"]["text"]
+
+
+async def test_read_only_database_gives_clear_reply(discord_driver, fake_discord, tmp_path):
+    """A database that cannot be written: a clear private reply, nothing lost."""
+    bot, board = await _start(discord_driver, fake_discord, tmp_path)
+    await bot.store.connection.execute("PRAGMA query_only = ON")
+    result = await discord_driver.click(board, button(board, "add1"), user="alice")
+    assert result.ephemeral and "nothing was changed" in result.content
+    await bot.store.connection.execute("PRAGMA query_only = OFF")
+    result = await discord_driver.click(board, button(board, "add1"), user="alice")
+    assert result.response_type == 7
+
+
+async def test_commands_sync_only_when_changed(discord_driver, fake_discord, tmp_path):
+    """Commands are synced on first start, not again when unchanged, and when forced."""
+    bot = await discord_driver.login(make_bot(tmp_path))
+    assert bot.synced == ["commands:global"]
+    assert [c["name"] for c in fake_discord.commands] == ["toy"]
+    bot = await discord_driver.restart(make_bot(tmp_path))
+    assert bot.synced == []
+    forced = make_bot(tmp_path)
+    forced.force_sync = True
+    bot = await discord_driver.restart(forced)
+    assert bot.synced == ["commands:global"]
+
+
+async def test_dev_guild_gets_a_copy(discord_driver, fake_discord, tmp_path):
+    """DEV_GUILD_ID copies the commands to that server for instant testing."""
+    bot = await discord_driver.login(make_bot(tmp_path, DEV_GUILD_ID=fake_discord.guild_id))
+    assert bot.synced == ["commands:global", f"commands:guild:{fake_discord.guild_id}"]
+    assert [c["name"] for c in fake_discord.guild_commands[fake_discord.guild_id]] == ["toy"]
+
+
+async def test_late_click_answer_keeps_the_move(discord_driver, fake_discord, tmp_path):
+    """A click answered too late (10062): the move is kept and the board edited instead."""
+    bot, board = await _start(discord_driver, fake_discord, tmp_path)
+    fake_discord.fail_next("POST", r"/interactions/.*/callback", 404, code=10062)
+    await discord_driver.click(board, button(board, "add2"), user="bob")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.state.count == 2
+    edited = fake_discord.get_message(board["id"])
+    assert "Count: **2**" in edited["embeds"][0]["description"]
+
+
+async def test_lobby_and_computer_players(discord_driver, fake_discord, tmp_path):
+    """A lobby fills with a player and a computer; computers move by themselves."""
+    bot = await discord_driver.login(make_bot(tmp_path))
+    board = (await discord_driver.slash("toy", "new", user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
+    refused = await discord_driver.click(board, button(board, "lobby.start"), user="bob")
+    assert refused.ephemeral and "Only the host" in refused.content
+    board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                        user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.start"),
+                                        user="alice")).message
+    wrong = await discord_driver.click(board, button(board, "add1"), user="bob")
+    assert wrong.ephemeral and "Alice's turn" in wrong.content
+    board = (await discord_driver.click(board, button(board, "add1"), user="alice")).message
+    board = (await discord_driver.click(board, button(board, "add1"), user="bob")).message
+    await asyncio.sleep(0)
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.to_act() == 0 and game.state.count == 3
+
+
+async def test_computer_players_resume_after_restart(discord_driver, fake_discord, tmp_path):
+    """A computer player whose turn came just before a restart moves after it."""
+    bot = await discord_driver.login(make_bot(tmp_path))
+    board = (await discord_driver.slash("toy", "new", user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                        user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.start"),
+                                        user="alice")).message
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    bot.boards.schedule_computers = lambda game: None  # the process "dies" before it moves
+    board = (await discord_driver.click(board, button(board, "add1"), user="alice")).message
+    bot = await discord_driver.restart(make_bot(tmp_path))
+    assert await bot.boards.resume_computers() == 1
+    await discord_driver.settle()
+    game = await bot.tables.load(game.id)
+    assert game.state.count == 2 and game.to_act() == 0

@@ -1,0 +1,90 @@
+"""The bot as a real process on the fake gateway: SIGKILL loses no acknowledged move,
+SIGTERM shuts down cleanly."""
+
+import asyncio
+import signal
+import sqlite3
+
+import pytest
+
+from tests.fake_discord.process import bot_process
+from tests.support import button
+
+pytestmark = pytest.mark.asyncio
+
+
+async def _callback_for(fake, payload, timeout=15):
+    await fake.wait_until(
+        lambda: fake.interactions[int(payload["id"])].response_type is not None, timeout=timeout
+    )
+    return fake.interactions[int(payload["id"])]
+
+
+async def _start_game(fake):
+    payload = fake.slash_payload("toy", path=("start",), user="alice")
+    assert await fake.dispatch_interaction(payload) == 1
+    record = await _callback_for(fake, payload)
+    assert record.response_type == 4
+    return fake.get_message(record.original_message_id)
+
+
+async def _click(fake, board, action):
+    payload = fake.component_payload(board, button(board, action), user="bob")
+    await fake.dispatch_interaction(payload)
+    record = await _callback_for(fake, payload)
+    return record, fake.get_message(board["id"])
+
+
+async def test_sigkill_mid_game_keeps_every_acknowledged_move(fake_discord, tmp_path):
+    """A bot killed with SIGKILL mid-game comes back with every acknowledged move."""
+    env = {"DATABASE_PATH": str(tmp_path / "bot.db"), "LOG_LEVEL": "INFO"}
+    acknowledged = 0
+    async with bot_process(fake_discord, "-m", "tests.run_toy_bot", env=env) as proc:
+        await fake_discord.gateway.wait_for_sessions(1, timeout=30)
+        board = await _start_game(fake_discord)
+        for _ in range(4):
+            record, board = await _click(fake_discord, board, "add1")
+            assert record.response_type == 7
+            acknowledged += 1
+        proc.process.send_signal(signal.SIGKILL)
+        await proc.process.wait()
+    await fake_discord.wait_until(lambda: not fake_discord.gateway.connected, timeout=15)
+    with sqlite3.connect(tmp_path / "bot.db") as conn:
+        count, version, status = conn.execute(
+            "SELECT json_extract(state, '$.count'), version, status FROM games"
+        ).fetchone()
+        log_entries = conn.execute("SELECT count(*) FROM actions").fetchone()[0]
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert (count, version, status, log_entries) == (acknowledged, acknowledged, "active", 4)
+    async with bot_process(fake_discord, "-m", "tests.run_toy_bot", env=env) as proc:
+        await fake_discord.gateway.wait_for_sessions(1, timeout=30)
+        await _wait_for_output(proc, "ready: 1 open games restored")
+        record, board = await _click(fake_discord, board, "add2")
+        assert record.response_type == 7
+        assert f"Count: **{acknowledged + 2}**" in board["embeds"][0]["description"]
+
+
+async def _wait_for_output(proc, text, timeout=15.0):
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while text not in "".join(proc.output):
+        assert loop.time() < deadline, f"{text!r} never appeared:\n{''.join(proc.output)}"
+        await asyncio.sleep(0.05)
+
+
+async def test_sigterm_shuts_down_cleanly(fake_discord, tmp_path):
+    """SIGTERM closes the Discord connection and the database, exit code 0."""
+    env = {"DATABASE_PATH": str(tmp_path / "bot.db"), "LOG_LEVEL": "INFO"}
+    async with bot_process(fake_discord, "-m", "tests.run_toy_bot", env=env) as proc:
+        await fake_discord.gateway.wait_for_sessions(1, timeout=30)
+        await _start_game(fake_discord)
+        await _wait_for_output(proc, "open games restored")
+        proc.process.send_signal(signal.SIGTERM)
+        code = await asyncio.wait_for(proc.process.wait(), 15)
+    text = "".join(proc.output)
+    assert code == 0, text
+    assert "database closed" in text
+    assert "invite link: https://discord.com/oauth2/authorize" in text
+    assert "1 open games restored" not in text and "0 open games restored" in text
+    assert "fake-bot-token" not in text
+    assert "Traceback" not in text
