@@ -9,8 +9,8 @@ from pathlib import Path
 from bot.client import TableBot
 from bot.config import Settings, load_settings
 from bot.games import registry
-from bot.tables import Actor, Tables
-from db.store import Store
+from bot.tables import Actor, LoadedGame, Tables
+from db.store import GameRow, Store
 
 registry.ENGINES.setdefault("toy", "tests.toy:ENGINE")
 
@@ -74,3 +74,29 @@ def button(message: dict, action: str) -> str:
     matches = [cid for cid in board_ids(message) if cid.endswith(":" + action)]
     assert matches, f"no {action!r} button on the board: {board_ids(message)}"
     return matches[0]
+
+
+def loaded(engine: object, state: object, *, version: int = 3, seats: int = 1,
+           status: str = "active", events: list[str] | None = None) -> LoadedGame:
+    """Return a LoadedGame around ``state`` without a database (for rendering tests)."""
+    row = GameRow(
+        id=42, guild_id=1, channel_id=2, kind=engine.kind, status=status,  # type: ignore[attr-defined]
+        starter_id=ALICE.user_id,
+        seats=[{"user_id": 100 + i, "name": f"Player {i + 1} with a rather long display name",
+                "computer": i > 0} for i in range(seats)],
+        options={}, only_starter=False, state=None, version=version,
+        events=events if events is not None else ["An event line that is fairly long. " * 3] * 12,
+        board_channel_id=2, board_message_id=3, board_posted_at=0.0, created_at=0.0,
+        updated_at=0.0,
+    )
+    return LoadedGame(row, engine, state)  # type: ignore[arg-type]
+
+
+def body_problems(embed: object, items: list) -> list:
+    """Return the Discord limit problems of a board made of ``embed`` and ``items``."""
+    from bot.layout import view_of
+    from tests.fake_discord.limits import check_message
+
+    view = view_of(items)
+    body = {"embeds": [embed.to_dict()], "components": view.to_components()}  # type: ignore[attr-defined]
+    return check_message(body)

@@ -2,11 +2,7 @@
 
 import asyncio
 
-import pytest
-
 from tests.support import Clock, board_ids, button, make_bot
-
-pytestmark = pytest.mark.asyncio
 
 
 async def _start(driver, fake, tmp_path, **kw):

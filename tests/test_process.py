@@ -5,12 +5,8 @@ import asyncio
 import signal
 import sqlite3
 
-import pytest
-
 from tests.fake_discord.process import bot_process
 from tests.support import button
-
-pytestmark = pytest.mark.asyncio
 
 
 async def _callback_for(fake, payload, timeout=15):

@@ -1,0 +1,131 @@
+"""Tinker, Sailor, Soldier, Spy in Discord, through the offline fake."""
+
+
+from tests.support import board_ids, button, make_bot
+
+COGS = ("cogs.tinker",)
+
+
+async def _game(bot, fake):
+    return await bot.tables.open_in_channel(fake.channel_id)
+
+
+async def _play_to_the_end(driver, fake, bot, board, *, restart_at=None, tmp_path=None):
+    clicks = 0
+    while True:
+        game = await bot.tables.load(int(board_ids(board)[0].split(":")[1])) if board_ids(
+            board) else None
+        if game is None or not game.row.is_open:
+            return board, clicks
+        action = game.engine.computer_action(game.state, 0)
+        result = await driver.click(board, button(board, action), user="bob")
+        assert result.response_type == 7, result.content
+        assert len(result.requests) == 1
+        board = result.message
+        clicks += 1
+        if restart_at is not None and clicks == restart_at:
+            bot = await driver.restart(make_bot(tmp_path, cogs=COGS))
+
+
+async def test_whole_game_by_clicks(discord_driver, fake_discord, tmp_path):
+    """A whole game from /tinker start to its end by clicks, recorded for the starter."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    start = await discord_driver.slash("tinker", "start", user="alice")
+    board = start.message
+    embed = board["embeds"][0]
+    assert embed["title"].startswith("Tinker, Sailor, Soldier, Spy · Round 1")
+    assert "Personality" in embed["description"] and "Event" in embed["description"]
+    assert len(board_ids(board)) == 2
+    board, clicks = await _play_to_the_end(discord_driver, fake_discord, bot, board)
+    assert clicks > 11
+    final = board["embeds"][0]
+    assert "Victory" in final["description"] or "Defeat" in final["description"]
+    assert "Locations cleared" in final["description"]
+    assert board_ids(board) == []
+    results = await bot.store.results()
+    assert len(results) == 1
+    assert results[0]["user_id"] == fake_discord.user("alice").id
+    assert results[0]["kind"] == "tinker"
+    assert set(results[0]["detail"]) == {"locations_cleared", "chips_left"}
+
+
+async def test_game_goes_on_after_restart(discord_driver, fake_discord, tmp_path):
+    """The board keeps working across a restart in the middle of the game."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("tinker", "start", user="alice")).message
+    board, clicks = await _play_to_the_end(
+        discord_driver, fake_discord, bot, board, restart_at=5, tmp_path=tmp_path
+    )
+    assert clicks > 5 and board_ids(board) == []
+
+
+async def test_only_me_refuses_a_non_starter(discord_driver, fake_discord, tmp_path):
+    """C1: "only me" refuses another member's click privately; nothing changes."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("tinker", "start", {"players": "only me"},
+                                        user="alice")).message
+    assert "only Alice plays" in board["embeds"][0]["footer"]["text"]
+    result = await discord_driver.click(board, board_ids(board)[0], user="bob")
+    assert result.ephemeral and "only me" in result.content
+    assert (await _game(bot, fake_discord)).row.version == 0
+    ok = await discord_driver.click(board, board_ids(board)[0], user="alice")
+    assert ok.response_type == 7
+
+
+async def test_chip_buttons_one_per_suit_disabled_at_zero(discord_driver, fake_discord, tmp_path):
+    """During a challenge: six chip buttons with emoji and count, give up in round 1."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("tinker", "start", user="alice")).message
+    while not any(":chip:" in cid for cid in board_ids(board)):
+        game = await _game(bot, fake_discord)
+        action = game.engine.computer_action(game.state, 0)
+        board = (await discord_driver.click(board, button(board, action), user="alice")).message
+    game = await _game(bot, fake_discord)
+    assert game.engine.view(game.state)["round"] == 1
+    buttons = [c for row in board["components"] for c in row["components"]]
+    chips = [b for b in buttons if ":chip:" in b["custom_id"]]
+    assert [b["emoji"]["name"] for b in chips] == ["🌙", "☀️", "🌊", "🍃", "🐉", "🪢"]
+    counts = game.engine.view(game.state)["chips"]
+    for b, suit in zip(chips, ("Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots"), strict=True):
+        assert b["label"] == str(counts[suit])
+        assert bool(b.get("disabled")) == (counts[suit] == 0)
+    assert any(b["custom_id"].endswith(":give_up") for b in buttons)
+    assert "Sum:" in board["embeds"][0]["description"]
+
+
+async def test_rules_and_repost_and_abandon(discord_driver, fake_discord, tmp_path):
+    """/tinker rules is private; /tinker board reposts; /tinker abandon ends the game."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    rules = await discord_driver.slash("tinker", "rules", user="bob")
+    assert rules.ephemeral and len(rules.embeds[0]["fields"]) >= 4
+    missing = await discord_driver.slash("tinker", "board", user="bob")
+    assert missing.ephemeral and "/tinker start" in missing.content
+    first = (await discord_driver.slash("tinker", "start", user="alice")).message
+    again = await discord_driver.slash("tinker", "board", user="bob")
+    assert board_ids(again.message) and again.message["id"] != first["id"]
+    ended = await discord_driver.slash("tinker", "abandon", user="alice")
+    assert not ended.ephemeral
+    board = fake_discord.get_message(again.message["id"])
+    assert board_ids(board) == [] and "abandoned" in board["embeds"][0]["footer"]["text"]
+
+
+def test_board_fits_discord_limits_at_every_step_of_many_games():
+    """Every board of 150 complete games (embed and buttons) stays within Discord's limits."""
+    from bot.games.tinker import ENGINE
+    from cogs.tinker import TinkerCog
+    from tests.support import body_problems, loaded
+
+    cog = TinkerCog(None)  # rendering needs no bot
+    longest = 0
+    for seed in range(150):
+        state = ENGINE.new(seed)
+        while True:
+            game = loaded(ENGINE, state)
+            embed = cog.embed(game)
+            items = cog.items(game) if not ENGINE.is_over(state) else []
+            assert body_problems(embed, items) == []
+            longest = max(longest, len(embed))
+            if ENGINE.is_over(state):
+                break
+            state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
+    assert 0 < longest <= 6000
