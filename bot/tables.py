@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.daily import daily_key, daily_seed
 from bot.errors import (
     BrokenGame,
     ChannelOccupied,
@@ -30,7 +31,15 @@ from bot.errors import (
 )
 from bot.games.protocol import BrokenState, Engine, IllegalAction
 from bot.games.registry import engine as registry_engine
-from db.store import ChannelBusy, GameRow, ResultRow, StorageError, Store, VersionConflict
+from db.store import (
+    ChannelBusy,
+    DailyPlayed,
+    GameRow,
+    ResultRow,
+    StorageError,
+    Store,
+    VersionConflict,
+)
 
 log = logging.getLogger(__name__)
 
@@ -215,15 +224,24 @@ class Tables:
         options: Mapping[str, Any] | None = None,
         only_starter: bool = False,
         seed: int | None = None,
+        daily: bool = False,
     ) -> LoadedGame:
-        """Start a one-seat game in a channel, played by the channel (C1) or the starter."""
+        """Start a one-seat game in a channel, played by the channel (C1) or the starter.
+
+        With ``daily``, the game is today's daily deal: its seed comes from the date, and
+        each channel gets one daily game of each kind per day.
+        """
         eng = self._engines(kind)
         opts = dict(options or {})
+        day = daily_key(self._clock()) if daily else None
+        if day is not None:
+            seed = daily_seed(kind, day)
         state = eng.new(self._seeds() if seed is None else seed, 1, opts)
         seats = [{"user_id": starter.user_id, "name": starter.name, "computer": False}]
+        what = f"today's daily deal ({day})" if day else "the game"
         return await self._create(
             kind, guild_id, channel_id, starter, "active", seats, opts, only_starter,
-            eng.dump(state), [f"{starter.name} started the game."],
+            eng.dump(state), [f"{starter.name} started {what}."], daily=day,
         )
 
     async def open_lobby(
@@ -254,13 +272,19 @@ class Tables:
         only_starter: bool,
         state: dict[str, Any] | None,
         events: list[str],
+        daily: str | None = None,
     ) -> LoadedGame:
         try:
             row = await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, kind=kind, status=status,
                 starter_id=starter.user_id, seats=seats, options=options,
-                only_starter=only_starter, state=state, events=events,
+                only_starter=only_starter, state=state, events=events, daily=daily,
             )
+        except DailyPlayed:
+            raise Refusal(
+                f"This channel has already played today's daily {self._engines(kind).title} "
+                "deal. A new one comes at midnight UTC; a normal game can start any time."
+            ) from None
         except ChannelBusy as busy:
             existing = await self.load(busy.game_id) if busy.game_id else None
             title = existing.engine.title if existing else "another game"

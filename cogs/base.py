@@ -26,6 +26,11 @@ def recent_events(game: LoadedGame, count: int = 5, limit: int = 1000) -> str:
     return text or "—"
 
 
+def daily_note(game: LoadedGame) -> str:
+    """Return " · 📅 daily deal YYYY-MM-DD" for a daily game, else ""."""
+    return f" · 📅 daily deal {game.row.daily}" if game.row.daily else ""
+
+
 def seat_list(game: LoadedGame) -> str:
     """Return the seats as numbered lines (computer players marked)."""
     return "\n".join(
@@ -61,8 +66,12 @@ class GameCog(commands.Cog):
         *,
         only_me: bool,
         seed: int | None = None,
+        daily: bool = False,
     ) -> LoadedGame:
-        """Start a one-seat game in the channel and answer with its board."""
+        """Start a one-seat game in the channel and answer with its board.
+
+        With ``daily``, it is today's daily deal (the same for every server).
+        """
         if interaction.channel_id is None:
             raise Refusal("Games are played in a server channel or thread.")
         game = await self.bot.tables.start(
@@ -73,6 +82,7 @@ class GameCog(commands.Cog):
             options=options,
             only_starter=only_me,
             seed=seed,
+            daily=daily,
         )
         await self.bot.boards.send_board(interaction, game)
         return game

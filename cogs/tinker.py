@@ -10,7 +10,7 @@ from discord import app_commands
 from bot.games.protocol import Action
 from bot.layout import action_button
 from bot.tables import LoadedGame
-from cogs.base import GameCog, recent_events
+from cogs.base import GameCog, daily_note, recent_events
 from cogs.cards import EMOJI_BY_NAME, SUIT_ORDER, card_text, cards_text, clip
 
 TITLE = "Tinker, Sailor, Soldier, Spy"
@@ -102,7 +102,7 @@ class TinkerCog(GameCog):
         flags = [name for name, on in (("classic journey", view["options"]["classic_journey"]),
                                        ("harsh defeat", view["options"]["harsh_defeat"])) if on]
         extra = f" · {', '.join(flags)}" if flags else ""
-        embed.set_footer(text=f"Started by {starter} · {who}{extra}")
+        embed.set_footer(text=f"Started by {starter} · {who}{extra}{daily_note(game)}")
         return embed
 
     def items(self, game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
@@ -156,6 +156,16 @@ class TinkerCog(GameCog):
         """Start a game in this channel."""
         options = {"classic_journey": classic_journey, "harsh_defeat": harsh_defeat}
         await self.start_solo(interaction, options, only_me=players == "only me")
+
+    @tinker.command(name="daily", description="Play today's daily deal: the same for every server")
+    @app_commands.describe(players="Who may press the buttons (default: everyone in the channel)")
+    async def daily(
+        self,
+        interaction: discord.Interaction,
+        players: Literal["everyone", "only me"] = "everyone",
+    ) -> None:
+        """Start today's daily deal (standard rules) in this channel."""
+        await self.start_solo(interaction, {}, only_me=players == "only me", daily=True)
 
     @tinker.command(name="board", description="Post the game's board again at the bottom")
     async def board(self, interaction: discord.Interaction) -> None:

@@ -33,6 +33,10 @@ class ChannelBusy(Exception):
         self.game_id = game_id
 
 
+class DailyPlayed(Exception):
+    """The channel already played this day's daily deal of this kind."""
+
+
 class VersionConflict(Exception):
     """The game moved on since it was loaded (compare-and-swap failed)."""
 
@@ -62,6 +66,7 @@ class GameRow:
     board_posted_at: float | None
     created_at: float
     updated_at: float
+    daily: str | None = None
     raw_state: str | None = field(default=None, repr=False)
 
     @property
@@ -83,7 +88,7 @@ class ResultRow:
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, kind, status, starter_id, seats, options, only_starter, "
     "state, version, events, board_channel_id, board_message_id, board_posted_at, "
-    "created_at, updated_at"
+    "created_at, updated_at, daily"
 )
 
 
@@ -111,6 +116,7 @@ def _row_to_game(row: Sequence[Any]) -> GameRow:
         board_posted_at=row[14],
         created_at=row[15],
         updated_at=row[16],
+        daily=row[17],
         raw_state=raw_state,
     )
 
@@ -201,15 +207,19 @@ class Store:
         only_starter: bool,
         state: dict[str, Any] | None,
         events: list[str],
+        daily: str | None = None,
     ) -> GameRow:
-        """Insert a new open game; raise ChannelBusy if the channel has one (C3)."""
+        """Insert a new open game; raise ChannelBusy if the channel has one (C3).
+
+        Raise DailyPlayed if ``daily`` is given and the channel already has that day's deal.
+        """
         now = self._clock()
         try:
             async with self._transaction() as conn:
                 cursor = await conn.execute(
                     "INSERT INTO games (guild_id, channel_id, kind, status, starter_id, seats,"
-                    " options, only_starter, state, version, events, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
+                    " options, only_starter, state, version, events, created_at, updated_at,"
+                    " daily) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)",
                     (
                         guild_id,
                         channel_id,
@@ -223,10 +233,13 @@ class Store:
                         _json(events),
                         now,
                         now,
+                        daily,
                     ),
                 )
                 game_id = cursor.lastrowid
-        except sqlite3.IntegrityError:
+        except sqlite3.IntegrityError as exc:
+            if "daily" in str(exc):
+                raise DailyPlayed(daily) from None
             existing = await self.open_game_in_channel(channel_id)
             raise ChannelBusy(existing.id if existing else None) from None
         game = await self.get_game(int(game_id or 0))
@@ -289,7 +302,7 @@ class Store:
             for result in results:
                 await conn.execute(
                     "INSERT INTO results (game_id, guild_id, user_id, kind, outcome, score,"
-                    " detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    " detail, at, daily) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         game.id,
                         game.guild_id,
@@ -299,6 +312,7 @@ class Store:
                         result.score,
                         _json(result.detail),
                         now,
+                        game.daily,
                     ),
                 )
         game.updated_at = now

@@ -263,3 +263,21 @@ async def test_locked_database_refuses_cleanly(tmp_path):
             await other.close()
         await tables.act(game.id, 0, ALICE, "add1")
         assert len(await tables.store.actions(game.id)) == 1
+
+
+async def test_daily_deal_same_seed_everywhere_once_per_channel(tmp_path):
+    """The daily deal has the date's seed everywhere and one game per channel per day."""
+    clock = Clock()
+    async with open_tables(tmp_path / "t.db", clock) as tables:
+        a = await tables.start("toy", guild_id=1, channel_id=1, starter=ALICE, daily=True)
+        b = await tables.start("toy", guild_id=2, channel_id=2, starter=BOB, daily=True)
+        assert a.state.seed == b.state.seed and a.row.daily == b.row.daily
+        await tables.abandon(1, ALICE)
+        with pytest.raises(Refusal, match="already played today's daily"):
+            await tables.start("toy", guild_id=1, channel_id=1, starter=ALICE, daily=True)
+        normal = await tables.start("toy", guild_id=1, channel_id=1, starter=ALICE)
+        assert normal.row.daily is None
+        await tables.abandon(1, ALICE)
+        clock.advance(86400)
+        tomorrow = await tables.start("toy", guild_id=1, channel_id=1, starter=ALICE, daily=True)
+        assert tomorrow.state.seed != a.state.seed

@@ -129,3 +129,15 @@ def test_board_fits_discord_limits_at_every_step_of_many_games():
                 break
             state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
     assert 0 < longest <= 6000
+
+
+async def test_daily_deal_is_marked_and_once_per_day(discord_driver, fake_discord, tmp_path):
+    """/tinker daily: the board says it is the daily deal; a channel gets one per day."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("tinker", "daily", user="alice")).message
+    assert "daily deal" in board["embeds"][0]["footer"]["text"]
+    await discord_driver.slash("tinker", "abandon", user="alice")
+    again = await discord_driver.slash("tinker", "daily", user="bob")
+    assert again.ephemeral and "already played today's daily" in again.content
+    game = (await bot.store.get_game(1))
+    assert game.daily is not None
