@@ -16,7 +16,7 @@ import discord
 
 from bot.errors import Refusal, board_link
 from bot.games.protocol import Action
-from bot.layout import action_button, default_items, view_of
+from bot.layout import ASK_PREFIX, action_button, default_items, view_of
 from bot.tables import (
     LOBBY_CANCEL,
     LOBBY_COMPUTER,
@@ -142,24 +142,42 @@ class Boards:
         if self.tables.closing:
             await self._refuse(interaction, "The bot is restarting; try again in a few seconds.")
             return
+        if action_id.startswith(ASK_PREFIX):
+            await self._ask(interaction, game_id, version, action_id.removeprefix(ASK_PREFIX))
+            return
         try:
             play = await self.tables.act(game_id, version, actor_of(interaction), action_id)
         except Refusal as refusal:
             await self._refuse(interaction, str(refusal))
             return
         game = play.game
+        message = interaction.message
         try:
-            await interaction.response.edit_message(**self.render(game))
-            if interaction.message is not None and interaction.message.id != (
-                game.row.board_message_id
-            ):
-                await self.tables.set_board(game, interaction.message.channel.id,
-                                            interaction.message.id)
+            if message is not None and message.flags.ephemeral:
+                await interaction.response.edit_message(
+                    content=" ".join(play.events) or "Done.", embed=None, view=None
+                )
+                await self.refresh(game)
+            else:
+                await interaction.response.edit_message(**self.render(game))
+                if message is not None and message.id != game.row.board_message_id:
+                    await self.tables.set_board(game, message.channel.id, message.id)
         except discord.HTTPException as exc:
             log.warning("could not answer a click on game %s (%s); editing the board instead",
                         game.id, exc)
             await self.refresh(game)
         self.schedule_computers(game)
+
+    async def _ask(
+        self, interaction: discord.Interaction[Any], game_id: int, version: int, action_id: str
+    ) -> None:
+        """Ask privately to confirm ``action_id``, with a button that applies it."""
+        yes = action_button(game_id, version, Action(action_id, "Yes, I am sure"),
+                            style=discord.ButtonStyle.danger)
+        await interaction.response.send_message(
+            "Are you sure? This cannot be undone. (Dismiss this message to keep playing.)",
+            view=view_of([yes]), ephemeral=True,
+        )
 
     async def _refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
         try:

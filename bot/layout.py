@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import groupby
 
 import discord
@@ -89,8 +89,16 @@ def action_select(
     )
 
 
+#: An action id with this prefix asks for confirmation before applying the rest.
+ASK_PREFIX = "ask."
+
+
 def default_items(
-    game_id: int, version: int, actions: Sequence[Action]
+    game_id: int,
+    version: int,
+    actions: Sequence[Action],
+    *,
+    placeholders: Mapping[str, str] | None = None,
 ) -> list[discord.ui.Item[discord.ui.View]]:
     """Lay out ``actions`` in at most five rows: small groups as buttons, big ones as selects.
 
@@ -106,7 +114,9 @@ def default_items(
         else:
             for part, start in enumerate(range(0, len(items), MAX_SELECT_OPTIONS)):
                 chunk = items[start : start + MAX_SELECT_OPTIONS]
-                rows.append([action_select(game_id, version, group, chunk, part=part)])
+                hint = (placeholders or {}).get(group)
+                rows.append([action_select(game_id, version, group, chunk, part=part,
+                                           placeholder=hint)])
     if len(rows) > MAX_ROWS:
         flat = list(actions)
         rows = []

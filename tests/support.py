@@ -100,3 +100,22 @@ def body_problems(embed: object, items: list) -> list:
     view = view_of(items)
     body = {"embeds": [embed.to_dict()], "components": view.to_components()}  # type: ignore[attr-defined]
     return check_message(body)
+
+
+def choice(message: dict, action: str) -> tuple[str, str, str | None]:
+    """Find ``action`` on a board: ("button", custom_id, None) or ("select", custom_id, value)."""
+    for row in message.get("components") or []:
+        for c in row.get("components", []):
+            if c.get("type") == 2 and c.get("custom_id", "").endswith(":" + action):
+                return "button", c["custom_id"], None
+            if c.get("type") == 3 and any(o["value"] == action for o in c.get("options", [])):
+                return "select", c["custom_id"], action
+    raise AssertionError(f"{action!r} is not offered on the board: {board_ids(message)}")
+
+
+async def press(driver: object, message: dict, action: str, user: str) -> object:
+    """Click the button or pick the select option that applies ``action``."""
+    kind, custom_id, value = choice(message, action)
+    if kind == "button":
+        return await driver.click(message, custom_id, user=user)  # type: ignore[attr-defined]
+    return await driver.select(message, custom_id, [value], user=user)  # type: ignore[attr-defined]

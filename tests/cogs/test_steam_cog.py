@@ -1,0 +1,139 @@
+"""Steam to Solar in Discord, through the offline fake: lobby, turns, restarts, the end."""
+
+from bot.games.steam import ENGINE
+from cogs.steam import SteamCog
+from tests.support import board_ids, body_problems, button, loaded, make_bot, press
+
+COGS = ("cogs.steam",)
+
+
+async def _current_board(bot, fake):
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    if game is None:
+        return None, None
+    return game, fake.get_message(game.row.board_message_id)
+
+
+async def _open_table(driver, fake, tmp_path):
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await driver.slash("steam", "new", user="alice")).message
+    assert "table open" in board["embeds"][0]["title"]
+    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
+    board = (await driver.click(board, button(board, "lobby.computer"), user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.start"), user="alice")).message
+    await driver.settle()
+    return bot
+
+
+async def _human_turns(driver, fake, bot, *, restart_mid_action=False, tmp_path=None):
+    names = {0: "alice", 1: "bob"}
+    restarted = False
+    turns = 0
+    while True:
+        game, board = await _current_board(bot, fake)
+        if game is None:
+            return bot, turns
+        seat = game.to_act()
+        assert seat in names, "the computer player should have moved by itself"
+        other = names[1 - seat]
+        action = game.engine.computer_action(game.state, seat)
+        if turns == 0:
+            kind = "select" if action.startswith(("t1", "t2")) else "button"
+            refused = await press(driver, board, action, other)
+            assert refused.ephemeral and "turn" in refused.content, kind
+        result = await press(driver, board, action, names[seat])
+        assert result.response_type == 7, result.content
+        # one request answers the click; any others are the computer player's board edits
+        assert [r.method for r in result.requests if "/interactions/" in r.path] == ["POST"]
+        assert all(r.method == "PATCH" for r in result.requests if "/interactions/" not in r.path)
+        await driver.settle()
+        turns += 1
+        pending = game.engine.view((await bot.tables.load(game.id)).state)["pending"]
+        if restart_mid_action and not restarted and pending is not None:
+            bot = await driver.restart(make_bot(tmp_path, cogs=COGS))
+            await bot.boards.resume_computers()
+            restarted = True
+        assert turns < 2000
+
+
+async def test_three_seat_game_from_lobby_to_final_scores(discord_driver, fake_discord,
+                                                          tmp_path):
+    """Two people and a computer player play from the lobby to the final scores by clicks."""
+    bot = await _open_table(discord_driver, fake_discord, tmp_path)
+    game, board = await _current_board(bot, fake_discord)
+    assert [s["computer"] for s in game.row.seats] == [False, False, True]
+    assert "turn" in board["embeds"][0]["description"]
+    bot, turns = await _human_turns(discord_driver, fake_discord, bot)
+    assert turns > 10
+    finished = await bot.store.get_game(game.id)
+    assert finished.status == "over"
+    final = fake_discord.get_message(finished.board_message_id)
+    assert "🏁" in final["embeds"][0]["description"] and board_ids(final) == []
+    results = await bot.store.results()
+    assert {r["user_id"] for r in results} == {
+        fake_discord.user("alice").id, fake_discord.user("bob").id
+    }
+    assert all(r["kind"] == "steam" and set(r["detail"]) >= {"points", "tokens"} for r in results)
+
+
+async def test_restart_in_the_middle_of_a_multi_step_action(discord_driver, fake_discord,
+                                                            tmp_path):
+    """A restart while a take or run is half done loses nothing; the game goes on."""
+    bot = await _open_table(discord_driver, fake_discord, tmp_path)
+    bot, turns = await _human_turns(discord_driver, fake_discord, bot, restart_mid_action=True,
+                                    tmp_path=tmp_path)
+    assert turns > 10
+    assert (await bot.store.results())
+
+
+async def test_resign_asks_first_then_ends_a_two_player_game(discord_driver, fake_discord,
+                                                             tmp_path):
+    """Resign asks for confirmation privately; confirmed, a 2-player game ends."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
+    board = (await discord_driver.click(board, button(board, "lobby.start"), user="alice")).message
+    ask = await discord_driver.click(board, button(board, "ask.resign"), user="bob")
+    assert ask.ephemeral and "Are you sure" in ask.content
+    game, _ = await _current_board(bot, fake_discord)
+    assert game.row.version == 2
+    done = await discord_driver.click(ask.message, ask.custom_ids[0], user="bob")
+    assert done.response_type == 7
+    finished = await bot.store.get_game(game.id)
+    assert finished.status == "over"
+    outcomes = {r["user_id"]: r["outcome"] for r in await bot.store.results()}
+    assert outcomes == {fake_discord.user("alice").id: "win", fake_discord.user("bob").id: "loss"}
+    board = fake_discord.get_message(finished.board_message_id)
+    assert board_ids(board) == []
+
+
+async def test_stranger_and_rules(discord_driver, fake_discord, tmp_path):
+    """A member not seated is refused privately; /steam rules is private."""
+    bot = await _open_table(discord_driver, fake_discord, tmp_path)
+    fake_discord.add_user("carol")
+    game, board = await _current_board(bot, fake_discord)
+    action = game.engine.computer_action(game.state, game.to_act())
+    refused = await press(discord_driver, board, action, "carol")
+    assert refused.ephemeral and "not seated" in refused.content
+    rules = await discord_driver.slash("steam", "rules", user="carol")
+    assert rules.ephemeral and len(rules.embeds[0]["fields"]) == 6
+
+
+def test_board_fits_discord_limits_with_five_players():
+    """Every board of 40 five-seat games (embed and components) fits Discord's limits."""
+    cog = SteamCog(None)
+    longest = 0
+    for seed in range(40):
+        names = [f"Player number {i} with a long name!!" for i in range(5)]
+        state = ENGINE.new(seed, 5, {"names": names})
+        while True:
+            game = loaded(ENGINE, state, seats=5)
+            embed = cog.embed(game)
+            items = [] if ENGINE.is_over(state) else cog.items(game)
+            assert body_problems(embed, items) == []
+            longest = max(longest, len(embed))
+            if ENGINE.is_over(state):
+                break
+            seat = ENGINE.to_act(state)
+            state = ENGINE.apply(state, seat, ENGINE.computer_action(state, seat)).state
+    assert 0 < longest <= 6000

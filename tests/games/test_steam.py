@@ -1,0 +1,283 @@
+"""Steam to Solar: setup, the river, taking and rearranging (S1-S7), and the protocol.
+
+Running trains and tokens are in test_steam_run.py, the end of the game and resigning in
+test_steam_end.py, random games in test_steam_props.py, the computer player in
+test_steam_ai.py. States are hand-built with ``build`` (test_steam_build.py).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from bot.games.protocol import MAX_ACTION_ID, BrokenState, Engine, GameError, IllegalAction
+from bot.games.registry import engine
+from bot.games.steam import ENGINE
+from bot.games.steam_state import SUNNY
+from tests.games.test_steam_build import build, ids, names, play
+
+RIVER = ["Ace of Moons", "Mill", "Savage", "Sailor"]
+DECK = ["Forest", "Cave", "Market", "Battle"]
+
+
+def test_engine_satisfies_the_protocol_and_is_registered():
+    """The registry's "steam" engine is ENGINE and follows the Engine protocol."""
+    assert engine("steam") is ENGINE
+    assert isinstance(ENGINE, Engine)
+    assert (ENGINE.kind, ENGINE.title, ENGINE.min_seats, ENGINE.max_seats) == (
+        "steam", "Steam to Solar", 2, 5)
+    assert [o.name for o in ENGINE.options] == ["start_seat", "names"]
+
+
+def test_s1_forty_card_deck():
+    """S1: the 36 basic cards and the 4 Pawns are in play; no Excuse, no Courts."""
+    state = ENGINE.new(1, 3)
+    cards = names(state.deck + state.river + state.sunny)
+    assert len(cards) == len(set(cards)) == 40
+    assert not set(cards) & {"Excuse", "Consul", "Rite", "Island", "Window"}
+    assert {"Harvest", "Watchman", "Light Keeper", "Borderland"} <= set(cards)
+
+
+def test_s2_sunny_cards_set_aside():
+    """S2: the four sunny cards wait aside; the first half uses the other 36."""
+    state = ENGINE.new(2, 2)
+    assert set(names(state.sunny)) == {"Ace of Suns", "Bard", "Harvest", "Light Keeper"}
+    assert len(state.deck) + len(state.river) == 36
+    assert not set(state.deck + state.river) & set(SUNNY)
+    assert [c["name"] for c in ENGINE.view(state)["sunny_aside"]] == names(state.sunny)
+
+
+def test_s3_start_seat_random_or_chosen_and_five_points():
+    """S3: the start seat is drawn from the seed unless chosen; everyone starts with 5."""
+    starts = {ENGINE.new(seed, 4).turn for seed in range(40)}
+    assert starts == {0, 1, 2, 3}
+    assert ENGINE.new(7, 4).turn == ENGINE.new(7, 4).turn
+    state = ENGINE.new(7, 4, {"start_seat": 2})
+    assert state.turn == state.start == 2
+    assert [p.score for p in state.players] == [5, 5, 5, 5]
+
+
+def test_s3_names_option_and_defaults():
+    """Names come from option "names"; the default is Seat 1, Seat 2, ..."""
+    assert [p.name for p in ENGINE.new(1, 3).players] == ["Seat 1", "Seat 2", "Seat 3"]
+    state = ENGINE.new(1, 2, {"names": ["Ann", "Bob"]})
+    assert [p["name"] for p in ENGINE.view(state)["players"]] == ["Ann", "Bob"]
+
+
+@pytest.mark.parametrize(("seats", "options"), [
+    (1, {}), (6, {}), (2, {"names": ["Ann"]}), (2, {"names": ["Ann", " "]}),
+    (3, {"start_seat": 3}), (2, {"start_seat": "0"}), (2, {"colour": "red"}),
+])
+def test_bad_options_are_refused(seats, options):
+    """A seat count outside 2-5 or a bad option raises a readable GameError."""
+    with pytest.raises(GameError):
+        ENGINE.new(1, seats, options)
+
+
+def test_s3_cannot_pay_more_points_than_you_have():
+    """S3: with 1 point, only takes costing at most 1 are offered."""
+    state = build(river=RIVER, scores=[1, 5])
+    takes = [i for i in ids(state) if i.startswith("t")]
+    assert takes == ["t2:1+2", "t2:1+3", "t2:2+3", "t1:1", "t1:2", "t1:3"]
+    broke = build(river=RIVER, scores=[0, 5])
+    assert [i for i in ids(broke) if i.startswith("t")] == ["t2:1+2", "t1:1", "t1:2"]
+
+
+def test_s4_river_costs_in_the_view():
+    """S4: the river positions cost 0, 0, 1, 2, position 1 furthest from the deck."""
+    state = build(river=RIVER)
+    assert [(c["name"], c["cost"]) for c in ENGINE.view(state)["river"]] == [
+        ("Ace of Moons", 0), ("Mill", 0), ("Savage", 1), ("Sailor", 2)]
+
+
+def test_s4_costs_fixed_at_the_start_and_river_slides_and_refills():
+    """S4: taking positions 2 and 4 costs 0 + 2; the rest slide and refill at the end."""
+    state = build(river=RIVER, deck=DECK)
+    state, events = play(state, 0, "t2:2+4")
+    assert state.players[0].score == 3 and state.players[0].paid == 2
+    assert names(state.river) == ["Ace of Moons", "Savage", "Forest", "Cave"]
+    assert names(state.deck) == ["Market", "Battle"]
+    assert "pay 2" in events[0]
+
+
+def test_s4_take_one_from_position_three_costs_one():
+    """S4: taking one card from position 3 costs 1; the card after it slides up."""
+    state, _ = play(build(river=RIVER, deck=DECK), 0, "t1:3")
+    assert state.players[0].score == 4
+    assert names(state.river) == ["Ace of Moons", "Mill", "Sailor", "Forest"]
+
+
+def test_s4_short_river_take_what_is_there():
+    """S4: with one card left in the river, taking two takes that one card."""
+    state = build(river=["Mill"], deck=[], half=2, final=[0, 1])
+    assert [i for i in ids(state) if i.startswith("t")] == ["t2:1", "t1:1"]
+    state, _ = play(state, 0, "t2:1", "p:Mill:n")
+    assert state.river == [] and names(state.players[0].trains[0]) == ["Mill"]
+    assert state.turn == 1
+
+
+def test_s5_take_two_and_place_each():
+    """S5: taking two pays both and places each card: a new train or an existing one."""
+    state = build(river=RIVER, deck=DECK)
+    state, _ = play(state, 0, "t2:1+3")
+    assert state.pending is not None and state.turn == 0
+    assert ids(state)[:1] == ["p:AMoons:n"]
+    state, _ = play(state, 0, "p:AMoons:n")
+    assert [i for i in ids(state) if i.startswith("p:")] == ["p:Savage:1", "p:Savage:n"]
+    state, _ = play(state, 0, "p:Savage:1")
+    assert [names(t) for t in state.players[0].trains] == [["Ace of Moons", "Savage"]]
+    assert state.players[0].score == 4 and state.pending is None and state.turn == 1
+
+
+def test_s5_train_limits_on_placing():
+    """S5: a full train (5 cards) takes no more; a third train cannot be started."""
+    full = ["Ace of Leaves", "End", "Chance Meeting", "Merchant", "Origin"]
+    state = build(river=RIVER, deck=DECK, trains=[[full, ["Journey"]]])
+    state, _ = play(state, 0, "t2:1+2")
+    assert [i for i in ids(state) if i.startswith("p:")] == ["p:AMoons:2"]
+
+
+def test_s5_a_card_that_cannot_be_placed_cannot_be_taken():
+    """S5: with room for one card only take one is offered; with none, no take at all."""
+    five = ["Ace of Leaves", "End", "Chance Meeting", "Merchant", "Origin"]
+    four = ["Ace of Wyrms", "Calamity", "Betrayal", "Darkness"]
+    state = build(river=RIVER, deck=DECK, trains=[[five, four]])
+    takes = [i for i in ids(state) if i.startswith("t")]
+    assert takes == ["t1:1", "t1:2", "t1:3", "t1:4"]
+    state = build(river=RIVER, deck=DECK, trains=[[five, [*four, "Soldier"]]])
+    assert not [i for i in ids(state) if i.startswith("t")]
+    assert "d:Merchant" in ids(state)
+
+
+def test_s6_take_one_then_rearrange_until_done():
+    """S6: take one, place it, move cards between trains or to a new train, then done."""
+    state = build(river=RIVER, deck=DECK, trains=[[["Journey", "Darkness"]]])
+    state, _ = play(state, 0, "t1:2", "p:Mill:1")
+    assert state.turn == 0 and "done" in ids(state)
+    state, _ = play(state, 0, "mv:Darkness:n")
+    assert [names(t) for t in state.players[0].trains] == [["Journey", "Mill"], ["Darkness"]]
+    assert "mv:Mill:n" not in ids(state)
+    state, _ = play(state, 0, "mv:Darkness:1")
+    assert [names(t) for t in state.players[0].trains] == [["Journey", "Mill", "Darkness"]]
+    state, _ = play(state, 0, "done")
+    assert state.turn == 1 and state.pending is None
+
+
+def test_s6_moving_the_last_card_of_a_train_removes_it():
+    """S6: a train emptied by a move is gone; moves into a full train are not offered."""
+    five = ["Ace of Leaves", "End", "Chance Meeting", "Merchant", "Origin"]
+    state = build(river=RIVER, deck=DECK, trains=[[["Journey"], ["Darkness"]]])
+    state, _ = play(state, 0, "t1:1", "p:AMoons:2", "mv:Journey:2")
+    assert [names(t) for t in state.players[0].trains] == [
+        ["Darkness", "Ace of Moons", "Journey"]]
+    state = build(river=RIVER, deck=DECK, trains=[[five, ["Darkness"]]])
+    state, _ = play(state, 0, "t1:1", "p:AMoons:2")
+    assert not [i for i in ids(state) if i.startswith("mv:") and i.endswith(":1")]
+
+
+def test_s7_discard_at_any_point_of_your_turn_does_not_end_it():
+    """S7: discarding at the start, while placing or rearranging keeps the turn."""
+    state = build(river=RIVER, deck=DECK, trains=[[["Journey", "Betrayal"], ["End"]]])
+    state, events = play(state, 0, "d:End")
+    assert state.turn == 0 and state.pending is None
+    assert [names(t) for t in state.players[0].trains] == [["Journey", "Betrayal"]]
+    assert names(state.discard)[-1] == "End" and "discards" in events[0]
+    state, _ = play(state, 0, "t1:1", "d:Betrayal", "p:AMoons:1", "d:Journey", "done")
+    assert [names(t) for t in state.players[0].trains] == [["Ace of Moons"]]
+    assert state.turn == 1
+
+
+def test_s7_only_the_seat_to_act_discards():
+    """S7: discards belong to your own turn; another seat sees only resign."""
+    state = build(river=RIVER, trains=[[], [["Journey"]]])
+    assert ids(state, 1) == ["resign"]
+    with pytest.raises(IllegalAction, match="P0's turn"):
+        ENGINE.apply(state, 1, "d:Journey")
+
+
+def test_action_ids_are_short_ascii_with_groups_and_labels():
+    """Every id is short ASCII from [A-Za-z0-9_.:+-], has a group and a readable label."""
+    state = build(river=RIVER, deck=DECK, trains=[[["Chance Meeting", "Light Keeper"]]])
+    states = [state, play(state, 0, "t1:1")[0], play(state, 0, "run:1")[0]]
+    for s in states:
+        for action in ENGINE.legal_actions(s, 0):
+            assert re.fullmatch(rf"[A-Za-z0-9_.:+-]{{1,{MAX_ACTION_ID}}}", action.id)
+            assert action.group and action.label
+    assert "Take Ace of Moons 🌙 and rearrange (free)" in [
+        a.label for a in ENGINE.legal_actions(state, 0)]
+
+
+@pytest.mark.parametrize("action_id", ["", "t2:1+1", "t9:1", "p:Mill:1", "run:1", "done",
+                                       "mv:Mill:2", "ship", "d:Mill", "pass", "nonsense"])
+def test_illegal_or_unknown_ids_are_refused_and_change_nothing(action_id):
+    """An id that is not legal now raises IllegalAction; the state is unchanged."""
+    state = build(river=RIVER, deck=DECK, trains=[[["Journey"]]])
+    before = ENGINE.dump(state)
+    with pytest.raises(IllegalAction, match="not possible now"):
+        ENGINE.apply(state, 0, action_id)
+    assert ENGINE.dump(state) == before
+
+
+def test_out_of_range_seat_and_finished_game_are_refused():
+    """A seat that does not exist, or any move once the game is over, is refused."""
+    state = build(river=RIVER)
+    with pytest.raises(IllegalAction, match="no seat 7"):
+        ENGINE.apply(state, 7, "t1:1")
+    assert ENGINE.legal_actions(state, 7) == []
+    over, _ = play(state, 1, "resign")
+    with pytest.raises(IllegalAction, match="over"):
+        ENGINE.apply(over, 0, "t1:1")
+
+
+def test_view_has_the_documented_fields_and_is_json():
+    """The view carries the documented fields; cards have name, rank, value and suits."""
+    state = build(3, river=RIVER, deck=DECK, trains=[[["Journey", "Darkness"]]], turn=1)
+    state, _ = play(state, 1, "t2:1+2")
+    view = ENGINE.view(state)
+    json.dumps(view)
+    for key in ("half", "deck_count", "river", "discard_count", "sunny_aside", "players",
+                "turn", "final_round", "pending", "over", "result"):
+        assert key in view
+    assert view["turn"] == 1 and view["half"] == 1 and view["deck_count"] == 2
+    assert view["pending"]["kind"] == "place"
+    assert [c["name"] for c in view["pending"]["cards"]] == ["Ace of Moons", "Mill"]
+    player = view["players"][0]
+    assert {"name", "score", "trains", "tokens", "resigned"} <= set(player)
+    assert player["trains"][0][0] == {
+        "name": "Journey", "rank": "3", "value": None, "suits": ["Moons", "Waves"]}
+    assert view["river"][0]["cost"] == 0 and view["over"] is False and view["result"] is None
+
+
+def test_render_text_shows_the_board():
+    """The text board shows the half, the river with costs, the players and their trains."""
+    state = build(river=RIVER, trains=[[["Journey", "Darkness"]]])
+    text = ENGINE.render_text(state)
+    assert "first half" in text and "[4] Sailor 🌊🍃 (2)" in text
+    assert "> P0: 5 points" in text and "train 1: Journey 🌙🌊, Darkness 🌊🐉" in text
+    placing, _ = play(state, 0, "t1:1")
+    assert "P0 is placing Ace of Moons 🌙 then rearranges." in ENGINE.render_text(placing)
+
+
+@pytest.mark.parametrize("damage", [
+    lambda d: d.update(schema=99),
+    lambda d: d["river"].append(d["deck"][0]),
+    lambda d: d["deck"].pop(),
+    lambda d: d["players"][0].update(score=9),
+    lambda d: d["players"][0]["trains"].append(["Nothing"]),
+    lambda d: d.update(half=3),
+    lambda d: d.update(pending={"kind": "run", "train": 0, "power": "solar", "ship": [],
+                                "confirmed": False}),
+    lambda d: d.update(pending={"kind": "fly"}),
+    lambda d: d.pop("players"),
+    lambda d: d.update(turn="0"),
+    lambda d: d["players"][0].update(resigned=True),
+    lambda d: d.update(final=[1, 1]),
+])
+def test_load_refuses_bad_data(damage):
+    """Loading a damaged save raises BrokenState (schema, cards, points, pending...)."""
+    data = ENGINE.dump(build(river=RIVER, trains=[[["Journey", "Darkness"]]]))
+    damage(data)
+    with pytest.raises(BrokenState):
+        ENGINE.load(data)

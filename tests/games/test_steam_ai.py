@@ -1,0 +1,110 @@
+"""Steam to Solar: the computer player chooses legal, sensible actions quickly."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.games.protocol import IllegalAction
+from bot.games.steam import ENGINE
+from tests.games.test_steam_build import build, ids, play
+
+#: Generous ceiling per decision for a busy test machine (bench/steam_ai.py measures).
+SLOWEST_DECISION = 0.25
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), seats=st.integers(2, 5), data=st.data())
+def test_computer_choices_are_always_legal_and_quick(seed, seats, data):
+    """In mixed games (computer and random seats) every computer choice is legal and fast."""
+    computer = data.draw(st.sets(st.integers(0, seats - 1), min_size=1))
+    chooser = random.Random(seed)
+    state = ENGINE.new(seed, seats)
+    while not ENGINE.is_over(state):
+        seat = ENGINE.to_act(state)
+        legal = ids(state, seat)
+        if seat in computer:
+            began = time.perf_counter()
+            action = ENGINE.computer_action(state, seat)
+            assert time.perf_counter() - began < SLOWEST_DECISION
+            assert action in legal and action != "resign"
+        else:
+            action = chooser.choice([i for i in legal if i != "resign"])
+        state = ENGINE.apply(state, seat, action).state
+
+
+def test_computer_beats_random_players():
+    """Against two random players the computer player wins nearly every game."""
+    wins = 0
+    for seed in range(12):
+        chooser = random.Random(seed)
+        state = ENGINE.new(seed, 3)
+        while not ENGINE.is_over(state):
+            seat = ENGINE.to_act(state)
+            if seat == seed % 3:
+                action = ENGINE.computer_action(state, seat)
+            else:
+                action = chooser.choice([i for i in ids(state, seat) if i != "resign"])
+            state = ENGINE.apply(state, seat, action).state
+        wins += ENGINE.result(state).outcomes[seed % 3].outcome == "win"
+    assert wins >= 11
+
+
+def drive(state, seat=0):
+    """Let the computer play ``seat`` until its turn ends; return the ids it chose."""
+    chosen = []
+    while state.turn == seat and not state.over:
+        action = ENGINE.computer_action(state, seat)
+        chosen.append(action)
+        state = ENGINE.apply(state, seat, action).state
+    return chosen
+
+
+def test_computer_runs_a_ready_train_on_its_last_turn():
+    """On its last turn the computer runs its train, shipping every goods card."""
+    state = build(river=["Ace of Moons", "Mill", "Savage", "Sailor"], half=2, final=[0, 1],
+                  trains=[[["Journey", "Market", "Merchant", "Forest"]]])
+    assert drive(state) == ["run:1", "sh:Market", "sh:Merchant", "sh:Forest", "ship"]
+
+
+def test_computer_takes_steam_for_the_tokens_at_the_end():
+    """With both powers on its last turn in the second half, the computer picks steam."""
+    state = build(river=["Ace of Moons"], deck=[], half=2, final=[0, 1],
+                  trains=[[["Pact", "Sailor", "Market"]]])
+    assert drive(state)[:2] == ["run:1", "pw:steam"]
+
+
+def test_computer_keeps_its_wave_card_with_solar():
+    """Early on, a train with both powers runs on solar when steam would burn a card."""
+    state = build(river=["Ace of Moons", "Mill", "Savage", "Sailor"],
+                  trains=[[["Pact", "Ace of Waves", "Market", "Merchant", "Battle"]]])
+    state, _ = play(state, 0, "run:1")
+    assert ENGINE.computer_action(state, 0) == "pw:solar"
+
+
+def test_computer_burns_the_wave_card_it_needs_least():
+    """Asked which Wave card to burn, the computer keeps its Moon card."""
+    state = build(river=["Ace of Moons", "Mill", "Savage", "Sailor"],
+                  trains=[[["Journey", "Ace of Waves", "Ace of Leaves"]]])
+    state, _ = play(state, 0, "run:1", "sh:ALeaves", "ship")
+    assert ENGINE.computer_action(state, 0) == "wv:AWaves"
+
+
+def test_computer_discards_to_make_room_for_goods():
+    """With full trains and no run, the computer discards before taking."""
+    full = [["Huntress", "Ace of Moons", "Pact", "Diplomat", "Mountain"],
+            ["Sea", "Ace of Waves", "Journey", "Lunatic", "Discovery"]]
+    state = build(river=["Market", "Merchant", "Battle", "Soldier"], trains=[full])
+    first = ENGINE.computer_action(state, 0)
+    assert first.startswith("d:")
+    assert any(i.startswith("t") for i in ids(ENGINE.apply(state, 0, first).state))
+
+
+def test_computer_only_moves_on_its_turn():
+    """Asking the computer to move for a seat not to act is refused."""
+    with pytest.raises(IllegalAction):
+        ENGINE.computer_action(build(river=["Mill"]), 1)

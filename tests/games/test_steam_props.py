@@ -1,0 +1,156 @@
+"""Steam to Solar: properties over thousands of seeded random games (2 to 5 seats).
+
+Random players pick uniformly among their legal ids; now and then a random seat
+resigns. Every step is checked against the invariants below.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.games.steam import ENGINE
+from bot.games.steam_state import CARDS, MAX_TRAIN_CARDS, MAX_TRAINS, Placing, SteamState
+from tests.games.test_steam_build import restart
+
+#: Chance per step that some seat resigns.
+RESIGN_RATE = 1 / 600
+#: No game may take more steps than this.
+MAX_STEPS = 20_000
+
+ALL_NAMES = frozenset(c.name for c in CARDS)
+
+seeds = st.integers(min_value=0, max_value=2**32)
+seat_counts = st.integers(min_value=2, max_value=5)
+
+
+def games(count: int) -> settings:
+    """Hypothesis settings for ``count`` whole games (slow examples, no deadline)."""
+    return settings(max_examples=count, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+
+@dataclass
+class Game:
+    """A random game played to its end: the seed, the seats and the moves made."""
+
+    seed: int
+    seats: int
+    moves: list[tuple[int, str]] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
+
+
+def random_move(state: SteamState, chooser: random.Random) -> tuple[int, str]:
+    """Pick a random legal move: usually the seat to act, rarely someone resigning."""
+    if chooser.random() < RESIGN_RATE:
+        return chooser.choice(state.active()), "resign"
+    seat = state.turn
+    action_ids = [a.id for a in ENGINE.legal_actions(state, seat) if a.id != "resign"]
+    return seat, chooser.choice(action_ids)
+
+
+def play_random(seed: int, seats: int, check=None) -> tuple[Game, SteamState]:
+    """Play a random game to its end, calling ``check(before, move, after)`` each step."""
+    chooser = random.Random(seed)
+    game = Game(seed, seats)
+    state = ENGINE.new(seed, seats)
+    while not state.over:
+        assert len(game.moves) < MAX_STEPS, "the game does not end"
+        move = random_move(state, chooser)
+        step = ENGINE.apply(state, *move)
+        if check is not None:
+            check(state, move, step.state)
+        game.moves.append(move)
+        game.events.extend(step.events)
+        state = step.state
+    return game, state
+
+
+def check_cards(state: SteamState) -> None:
+    """Every one of the 40 cards is in exactly one place."""
+    places = [state.deck, state.river, state.discard, state.sunny]
+    places += [c for p in state.players for c in p.trains]
+    if isinstance(state.pending, Placing):
+        places.append(state.pending.cards)
+    seen = [c.name for place in places for c in place]
+    assert len(seen) == len(ALL_NAMES) and set(seen) == ALL_NAMES
+
+
+def check_players(state: SteamState) -> None:
+    """Train limits, points never negative, and 5 - paid + scored = points."""
+    for p in state.players:
+        assert len(p.trains) <= MAX_TRAINS
+        assert all(0 < len(t) <= MAX_TRAIN_CARDS for t in p.trains)
+        assert p.score >= 0 and p.paid >= 0 and p.scored >= 0
+        assert p.score == 5 - p.paid + p.scored
+        assert not (p.resigned and p.trains)
+    if state.half == 1:
+        assert state.two_stack is None and state.one_stack is None
+    assert state.two_stack is None or state.two_stack != state.one_stack
+
+
+class FinalRoundLog:
+    """Counts, per seat, the turns that began after the end was triggered (S11)."""
+
+    def __init__(self) -> None:
+        self.in_final = False
+        self.turns: Counter[int] = Counter()
+
+    def __call__(self, before: SteamState, move: tuple[int, str], after: SteamState) -> None:
+        """Note a turn played to its end, and whether the next turn is a final one.
+
+        A turn ends when the seat to act changes or the game ends; one ended by its
+        player resigning is not a turn played.
+        """
+        check_cards(after)
+        check_players(after)
+        if not (after.over or after.turn != before.turn):
+            return
+        if self.in_final and move[1] != "resign":
+            self.turns[before.turn] += 1
+        self.in_final = after.final is not None
+
+
+@games(1500)
+@given(seed=seeds, seats=seat_counts)
+def test_random_games_keep_every_invariant_and_end(seed, seats):
+    """Random games end, keep the 40 cards in place, the limits, and the points sum."""
+    log = FinalRoundLog()
+    _, state = play_random(seed, seats, log)
+    if len(state.active()) >= 2:
+        assert {s: log.turns[s] for s in state.active()} == dict.fromkeys(state.active(), 1)
+    result = ENGINE.result(state)
+    assert result is not None and any(o.outcome == "win" for o in result.outcomes)
+    assert all(o.outcome == "loss" for o in result.outcomes if state.players[o.seat].resigned)
+
+
+@games(150)
+@given(seed=seeds, seats=seat_counts)
+def test_replay_from_seed_and_moves_is_identical(seed, seats):
+    """Replaying a game from its seed and its moves gives the same states and events."""
+    game, end = play_random(seed, seats)
+    state = ENGINE.new(seed, seats)
+    events: list[str] = []
+    for move in game.moves:
+        step = ENGINE.apply(state, *move)
+        events.extend(step.events)
+        state = step.state
+    assert ENGINE.dump(state) == ENGINE.dump(end)
+    assert events == game.events
+
+
+@games(100)
+@given(seed=seeds, seats=seat_counts)
+def test_dump_load_round_trip_at_every_step(seed, seats):
+    """At every step the saved state loads back identical and plays on the same way."""
+    def check(before: SteamState, move: tuple[int, str], after: SteamState) -> None:
+        reloaded = restart(before)
+        assert ENGINE.dump(ENGINE.apply(reloaded, *move).state) == ENGINE.dump(after)
+        assert ENGINE.view(reloaded) == ENGINE.view(before)
+
+    play_random(seed, seats, check)
