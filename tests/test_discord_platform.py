@@ -221,3 +221,34 @@ async def test_computer_players_resume_after_restart(discord_driver, fake_discor
     await discord_driver.settle()
     game = await bot.tables.load(game.id)
     assert game.state.count == 2 and game.to_act() == 0
+
+
+async def test_edit_cap_posts_a_fresh_board(discord_driver, fake_discord, tmp_path):
+    """A board past Discord's edit cap (30046) is replaced by a fresh one; the move stays."""
+    bot, board = await _start(discord_driver, fake_discord, tmp_path)
+    fake_discord.fail_next("POST", r"/interactions/.*/callback", 400, code=30046)
+    fake_discord.fail_next("PATCH", rf"/channels/\d+/messages/{board['id']}", 400, code=30046)
+    await discord_driver.click(board, button(board, "add1"), user="bob")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.state.count == 1
+    assert game.row.board_message_id != int(board["id"])
+    fresh = fake_discord.get_message(game.row.board_message_id)
+    assert "Count: **1**" in fresh["embeds"][0]["description"] and board_ids(fresh)
+
+
+async def test_button_on_unknown_game_is_refused(discord_driver, fake_discord, tmp_path):
+    """A button pointing at a game that does not exist gets a clear private reply."""
+    await discord_driver.login(make_bot(tmp_path))
+    ghost = fake_discord.post_message({
+        "content": "old board",
+        "components": [{"type": 1, "components": [
+            {"type": 2, "style": 2, "label": "Add 1", "custom_id": "g1:999:0:add1"}]}],
+    })
+    result = await discord_driver.click(ghost, "g1:999:0:add1", user="alice")
+    assert result.ephemeral and "no longer exists" in result.content
+
+
+def test_no_privileged_intents(tmp_path):
+    """The bot asks for no privileged intent (members, presences, message content)."""
+    bot = make_bot(tmp_path)
+    assert not (bot.intents.members or bot.intents.presences or bot.intents.message_content)
