@@ -58,9 +58,13 @@ def main(args: list[str]) -> int:
         return 0
     seed = random.SystemRandom().randrange(2**31) if parsed.seed is None else parsed.seed
     seating = Seating(game, parsed.game, seed, seats, frozenset(range(people, seats)), options)
-    if parsed.json:
-        return play_json(seating, sys.stdin, sys.stdout)
-    return play_terminal(seating, sys.stdin, sys.stdout)
+    try:
+        if parsed.json:
+            return play_json(seating, sys.stdin, sys.stdout)
+        return play_terminal(seating, sys.stdin, sys.stdout)
+    except BrokenPipeError:  # the reader went away (for example `| head`): stop quietly
+        sys.stderr.close()
+        return 0
 
 
 def list_games() -> str:
