@@ -150,6 +150,12 @@ class Boards:
         except Refusal as refusal:
             await self._refuse(interaction, str(refusal))
             return
+        except Exception:
+            log.exception("click %r on game %s failed", action_id, game_id)
+            await self._refuse(
+                interaction, "Something went wrong on our side; the game was not changed."
+            )
+            return
         game = play.game
         message = interaction.message
         try:

@@ -2,6 +2,8 @@
 
 import asyncio
 
+import pytest
+
 from tests.support import Clock, board_ids, button, make_bot
 
 
@@ -252,3 +254,21 @@ def test_no_privileged_intents(tmp_path):
     """The bot asks for no privileged intent (members, presences, message content)."""
     bot = make_bot(tmp_path)
     assert not (bot.intents.members or bot.intents.presences or bot.intents.message_content)
+
+
+@pytest.mark.error_logs_expected
+async def test_engine_bug_gets_a_private_apology(discord_driver, fake_discord, tmp_path,
+                                                 monkeypatch):
+    """An unexpected error in an engine is logged and the player gets a private reply."""
+    from tests.toy import ENGINE
+
+    bot, board = await _start(discord_driver, fake_discord, tmp_path)
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("bug")
+
+    monkeypatch.setattr(ENGINE, "apply", broken)
+    result = await discord_driver.click(board, button(board, "add1"), user="alice")
+    assert result.ephemeral and "went wrong" in result.content
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.row.version == 0
