@@ -260,14 +260,14 @@ def test_no_privileged_intents(tmp_path):
 async def test_engine_bug_gets_a_private_apology(discord_driver, fake_discord, tmp_path,
                                                  monkeypatch):
     """An unexpected error in an engine is logged and the player gets a private reply."""
-    from tests.toy import ENGINE
+    from bot.games.registry import engine
 
     bot, board = await _start(discord_driver, fake_discord, tmp_path)
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("bug")
 
-    monkeypatch.setattr(ENGINE, "apply", broken)
+    monkeypatch.setattr(engine("toy"), "apply", broken)
     result = await discord_driver.click(board, button(board, "add1"), user="alice")
     assert result.ephemeral and "went wrong" in result.content
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
