@@ -1,0 +1,261 @@
+"""Player records in Discord (/help, /stats, /leaderboard, /forget-me), through the fake."""
+
+from __future__ import annotations
+
+from bot.tables import Actor
+from tests.db.test_records_queries import add_results, tinker
+from tests.support import make_bot
+
+COGS = ("cogs.records", "cogs.tinker")
+
+
+async def _bot(driver, tmp_path):
+    return await driver.login(make_bot(tmp_path, cogs=COGS))
+
+
+def _rows(fake, *rows):
+    """Place result rows in the fake's server."""
+    return [{**row, "guild_id": fake.guild_id} for row in rows]
+
+
+async def test_help_explains_games_rulings_and_where_the_rules_are(discord_driver, tmp_path):
+    """/help is private and names every game's start, the daily deal, C1-C3 and the rules."""
+    await _bot(discord_driver, tmp_path)
+    result = await discord_driver.slash("help", user="bob")
+    assert result.ephemeral
+    text = "\n".join(f"{f['name']}\n{f['value']}" for f in result.embeds[0]["fields"])
+    for command in ("/tinker start", "/tinrealm start", "/steam new", "/tinker daily",
+                    "/tinker rules", "/tinrealm rules", "/steam rules", "/stats",
+                    "/leaderboard", "/forget-me"):
+        assert command in text, command
+    assert '"only me"' in text and "whose turn it is" in text and "thread" in text
+
+
+async def test_stats_when_nobody_played(discord_driver, fake_discord, tmp_path):
+    """Never played: a private friendly line about yourself, a public one about another."""
+    await _bot(discord_driver, tmp_path)
+    mine = await discord_driver.slash("stats", user="alice")
+    assert mine.ephemeral and "You have not finished any game" in mine.content
+    bob = fake_discord.user("bob")
+    theirs = await discord_driver.slash("stats", options={"member": bob}, user="alice")
+    assert not theirs.ephemeral
+    assert theirs.content == "Bob has not finished any game in this server yet."
+    one = await discord_driver.slash("stats", options={"game": "steam"}, user="alice")
+    assert one.ephemeral and "Steam to Solar" in one.content
+
+
+async def test_stats_private_for_yourself_public_about_someone_else(
+    discord_driver, fake_discord, tmp_path
+):
+    """/stats shows played, won, best score and streaks per game; yours privately."""
+    bot = await _bot(discord_driver, tmp_path)
+    alice = fake_discord.user("alice")
+    now = bot.clock()
+    await add_results(bot.store, _rows(
+        fake_discord,
+        tinker(alice.id, 13, 20, now - 30), tinker(alice.id, 13, 10, now - 20),
+        tinker(alice.id, 6, 0, now - 10), tinker(alice.id, 13, 1, now),
+        {"user_id": alice.id, "kind": "steam", "outcome": "win", "score": 70, "at": now},
+    ))
+    mine = await discord_driver.slash("stats", user="alice")
+    assert mine.ephemeral
+    embed = mine.embeds[0]
+    assert embed["title"] == "📊 Records of Alice"
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert list(fields) == ["Steam to Solar", "Tinker, Sailor, Soldier, Spy"]
+    assert "Played **4** · won **3** (75%)" in fields["Tinker, Sailor, Soldier, Spy"]
+    assert "Best score **1320**" in fields["Tinker, Sailor, Soldier, Spy"]
+    assert "current **1** · best **2**" in fields["Tinker, Sailor, Soldier, Spy"]
+    about = await discord_driver.slash("stats", options={"member": alice, "game": "tinker"},
+                                       user="bob")
+    assert not about.ephemeral
+    assert [f["name"] for f in about.embeds[0]["fields"]] == ["Tinker, Sailor, Soldier, Spy"]
+
+
+async def test_long_display_names_stay_within_discord_limits(
+    discord_driver, fake_discord, tmp_path
+):
+    """A 32-character display name in a stats embed of every game and on a leaderboard."""
+    bot = await _bot(discord_driver, tmp_path)
+    long = fake_discord.add_user("w" * 32)
+    rows = [tinker(long.id, 13, 36)]
+    rows += [{"user_id": long.id, "kind": k, "outcome": "win", "score": 10**9}
+             for k in ("tinrealm", "steam")]
+    rows += [tinker(9_000 + n, n % 13, n) for n in range(30)]
+    await add_results(bot.store, _rows(fake_discord, *rows))
+    stats = await discord_driver.slash("stats", options={"member": long}, user="alice")
+    assert stats.embeds[0]["title"] == "📊 Records of " + "W" + "w" * 31
+    assert len(stats.embeds[0]["fields"]) == 3  # one per game: far below Discord's 25
+    board = await discord_driver.slash("leaderboard", options={"game": "tinker"}, user=long)
+    assert board.embeds[0]["description"].startswith(f"**1.** <@{long.id}> · **13**/13 cleared")
+    assert not board.ephemeral and fake_discord.limit_violations == []
+
+
+async def test_leaderboard_top_10_and_the_askers_place_below(
+    discord_driver, fake_discord, tmp_path
+):
+    """A public top 10 by locations cleared then chips, and the asker's own place below."""
+    bot = await _bot(discord_driver, tmp_path)
+    alice = fake_discord.user("alice")
+    rows = [tinker(5_000 + n, 1 + n % 13, n) for n in range(24)]
+    rows.append(tinker(alice.id, 0, 3))
+    await add_results(bot.store, _rows(fake_discord, *rows))
+    result = await discord_driver.slash("leaderboard", options={"game": "tinker"}, user="alice")
+    assert not result.ephemeral
+    embed = result.embeds[0]
+    assert embed["title"] == "🏆 Tinker, Sailor, Soldier, Spy · all time"
+    lines = embed["description"].split("\n")
+    assert len(lines) == 12 and lines[10] == "…"
+    assert lines[0] == f"**1.** <@{5_000 + 12}> · **13**/13 cleared, 12 chips left · 1 game"
+    assert lines[1].startswith(f"**2.** <@{5_000 + 11}> · **12**/13")
+    assert lines[11] == (f"Your place: **25.** <@{alice.id}> · **0**/13 cleared, "
+                         "3 chips left · 1 game")
+    assert embed["footer"]["text"].startswith("25 players ranked")
+    inside = await discord_driver.slash("leaderboard", options={"game": "tinker"},
+                                        user=fake_discord.user("bob"))
+    assert "Your place" not in inside.embeds[0]["description"]
+
+
+async def test_leaderboard_steam_and_this_month(discord_driver, fake_discord, tmp_path):
+    """Steam ranks by wins then average score; "this month" leaves older results out."""
+    bot = await _bot(discord_driver, tmp_path)
+    alice, bob = fake_discord.user("alice"), fake_discord.user("bob")
+    now = bot.clock()
+    old = now - 60 * 86400
+
+    def steam(user, outcome, score, at=now):
+        return {"user_id": user.id, "kind": "steam", "outcome": outcome, "score": score, "at": at}
+
+    await add_results(bot.store, _rows(
+        fake_discord, steam(alice, "win", 40), steam(alice, "win", 50, old),
+        steam(bob, "win", 90), steam(bob, "loss", 80),
+    ))
+    result = await discord_driver.slash("leaderboard", options={"game": "steam"}, user="bob")
+    assert result.embeds[0]["description"].split("\n") == [
+        f"**1.** <@{alice.id}> · **2** won · average 45.0 · 2 games",
+        f"**2.** <@{bob.id}> · **1** won · average 85.0 · 2 games",
+    ]
+    month = await discord_driver.slash(
+        "leaderboard", options={"game": "steam", "period": "month"}, user="bob"
+    )
+    assert month.embeds[0]["title"] == "🏆 Steam to Solar · this month"
+    assert month.embeds[0]["description"].split("\n")[0].startswith(f"**1.** <@{bob.id}>")
+
+
+async def test_leaderboard_with_no_results_is_a_private_friendly_line(discord_driver, tmp_path):
+    """No games yet: a private line inviting to play, not an empty embed."""
+    await _bot(discord_driver, tmp_path)
+    result = await discord_driver.slash("leaderboard", options={"game": "tinrealm"}, user="bob")
+    assert result.ephemeral
+    assert result.content == ("Nobody in this server has finished Tin Realm (all time) yet. "
+                              "Be the first: see /help.")
+
+
+async def test_daily_leaderboard_after_a_daily_deal_is_played(
+    discord_driver, fake_discord, tmp_path
+):
+    """A daily deal played to its end shows on today's daily leaderboard, older days do not."""
+    bot = await _bot(discord_driver, tmp_path)
+    alice = fake_discord.user("alice")
+    await add_results(bot.store, _rows(
+        fake_discord, tinker(fake_discord.user("bob").id, 13, 36, daily="2027-01-14"),
+        tinker(4_242, 13, 36),
+    ))
+    await discord_driver.slash("tinker", "daily", user="alice")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    while game.row.is_open:
+        action = game.engine.computer_action(game.state, 0)
+        game = (await bot.tables.act(game.id, game.row.version, Actor(alice.id, "Alice"),
+                                     action)).game
+    (result,) = await bot.store.results(alice.id)
+    daily = await discord_driver.slash(
+        "leaderboard", options={"game": "tinker", "period": "daily"}, user="bob"
+    )
+    embed = daily.embeds[0]
+    assert embed["title"] == "🏆 Tinker, Sailor, Soldier, Spy · daily deal 2027-01-15"
+    cleared = result["detail"]["locations_cleared"]
+    assert embed["description"] == (
+        f"**1.** <@{alice.id}> · **{cleared}**/13 cleared, "
+        f"{result['detail']['chips_left']} chips left · 1 game"
+    )
+
+
+async def _forget_prompt(driver, fake, bot):
+    alice = fake.user("alice")
+    bob = fake.user("bob")
+    await add_results(bot.store, _rows(
+        fake,
+        {"user_id": alice.id, "kind": "steam", "outcome": "win", "score": 60},
+        {"user_id": bob.id, "kind": "steam", "outcome": "loss", "score": 40},
+        tinker(alice.id, 2, 2), tinker(alice.id, 3, 3, guild_id=1),
+    ))
+    prompt = await driver.slash("forget-me", user="alice")
+    assert prompt.ephemeral and "3 results" in prompt.content
+    assert prompt.custom_ids == [f"fg1:{alice.id}"]
+    return prompt
+
+
+async def test_forget_me_after_confirming_keeps_other_players_rows(
+    discord_driver, fake_discord, tmp_path
+):
+    """Confirming deletes every result of the member, and only theirs."""
+    bot = await _bot(discord_driver, tmp_path)
+    prompt = await _forget_prompt(discord_driver, fake_discord, bot)
+    assert await bot.store.results(fake_discord.user("alice").id) != []
+    done = await discord_driver.click(prompt.message, prompt.custom_ids[0], user="alice")
+    assert done.response_type == 7 and done.ephemeral
+    assert done.content.startswith("Done: 3 results deleted.") and done.custom_ids == []
+    assert await bot.store.results(fake_discord.user("alice").id) == []
+    assert [r["user_id"] for r in await bot.store.results()] == [fake_discord.user("bob").id]
+    stats = await discord_driver.slash("stats", user="alice")
+    assert "You have not finished any game" in stats.content
+    again = await discord_driver.slash("forget-me", user="alice")
+    assert again.ephemeral and again.content == "You have no records to delete."
+
+
+async def test_forget_me_refuses_another_member_pressing_the_button(
+    discord_driver, fake_discord, tmp_path
+):
+    """Someone else pressing the confirmation is refused privately; nothing is deleted."""
+    bot = await _bot(discord_driver, tmp_path)
+    prompt = await _forget_prompt(discord_driver, fake_discord, bot)
+    refused = await discord_driver.click(prompt.message, prompt.custom_ids[0], user="bob")
+    assert refused.ephemeral and refused.response_type == 4
+    assert "someone else's" in refused.content and "/forget-me" in refused.content
+    assert len(await bot.store.results()) == 4
+    assert fake_discord.get_message(prompt.message["id"])["components"] != []
+
+
+async def test_forget_me_button_works_after_a_restart(discord_driver, fake_discord, tmp_path):
+    """The confirmation is a DynamicItem: it still works with a new bot process."""
+    bot = await _bot(discord_driver, tmp_path)
+    prompt = await _forget_prompt(discord_driver, fake_discord, bot)
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS))
+    done = await discord_driver.click(prompt.message, prompt.custom_ids[0], user="alice")
+    assert done.content.startswith("Done: 3 results deleted.")
+    assert len(await bot.store.results()) == 1
+
+
+async def test_storage_trouble_is_a_private_apology(
+    discord_driver, fake_discord, tmp_path, monkeypatch
+):
+    """If the database cannot be read or written, the member is told privately."""
+    from db import records
+    from db.store import StorageError
+
+    bot = await _bot(discord_driver, tmp_path)
+    prompt = await _forget_prompt(discord_driver, fake_discord, bot)
+
+    async def locked(*args, **kwargs):
+        raise StorageError("database is locked")
+
+    for name in ("player_stats", "leaderboard", "count_results", "forget_player"):
+        monkeypatch.setattr(records, name, locked)
+    for result in (
+        await discord_driver.slash("stats", user="alice"),
+        await discord_driver.slash("leaderboard", options={"game": "tinker"}, user="alice"),
+        await discord_driver.slash("forget-me", user="alice"),
+        await discord_driver.click(prompt.message, prompt.custom_ids[0], user="alice"),
+    ):
+        assert result.ephemeral and "could not reach its game storage" in result.content
+    assert len(await bot.store.results()) == 4
