@@ -21,7 +21,7 @@ from db.store import StorageError, Store
 log = logging.getLogger(__name__)
 
 #: The cogs the bot loads, one per game plus the shared ones.
-DEFAULT_COGS: tuple[str, ...] = ("cogs.records", "cogs.tinker", "cogs.steam")
+DEFAULT_COGS: tuple[str, ...] = ("cogs.records", "cogs.tinker", "cogs.tinrealm", "cogs.steam")
 
 #: What the bot needs in a channel: see, talk, embed, read back its own boards.
 PERMISSIONS = discord.Permissions(

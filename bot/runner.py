@@ -56,10 +56,17 @@ async def serve(force_sync: bool = False, cogs: Sequence[str] | None = None) -> 
 def main(force_sync: bool = False, cogs: Sequence[str] | None = None) -> int:
     """Run the bot until SIGTERM or SIGINT; return the process exit code."""
     try:
-        load_settings()
+        settings = load_settings()
+        if settings.tinrealm_content is not None:
+            from bot.games.tinrealm.content import load_content
+
+            load_content(settings.tinrealm_content)
         return asyncio.run(serve(force_sync, cogs))
     except ConfigError as exc:
         print(str(exc).rstrip(), file=sys.stderr)
+        return 2
+    except ValueError as exc:  # a Tin Realm content file that does not validate
+        print(f"TINREALM_CONTENT is not usable: {exc}", file=sys.stderr)
         return 2
     except SchemaTooNew as exc:
         print(f"Cannot open the database: {exc}", file=sys.stderr)

@@ -78,3 +78,17 @@ def test_invalid_setting_exits_naming_it(tmp_path):
     )
     assert proc.returncode == 2
     assert "LOG_LEVEL" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_broken_tinrealm_content_stops_the_bot(tmp_path):
+    """A TINREALM_CONTENT file that does not validate stops the bot, naming the fault."""
+    broken = tmp_path / "content.json"
+    broken.write_text('{"exploration": []}', encoding="utf-8")
+    env = dict(os.environ, DISCORD_TOKEN=TOKEN, TINREALM_CONTENT=str(broken),
+               PYTHONPATH=str(ROOT))
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True,
+        text=True, timeout=60,
+    )
+    assert proc.returncode == 2
+    assert "TINREALM_CONTENT is not usable" in proc.stderr and "Traceback" not in proc.stderr

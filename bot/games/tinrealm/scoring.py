@@ -1,0 +1,48 @@
+"""Scoring and ranks at the end of the journey (R10)."""
+
+from __future__ import annotations
+
+from bot.games.tinrealm.state import TinState
+
+#: Points for reaching Oakinshelm.
+OAKINSHELM_POINTS = 10
+#: Points per map node reached beyond S.
+NODE_POINTS = 2
+#: Points lost per day ended.
+DAY_PENALTY = 2
+#: Highest score of each rank, lowest rank first; above the last is Mayor (R10).
+RANKS: tuple[tuple[int, str], ...] = (
+    (20, "Ratcatcher"),
+    (30, "Laborer"),
+    (40, "Guard"),
+    (50, "Performer"),
+    (60, "Merchant"),
+)
+TOP_RANK = "Mayor"
+
+
+def score_parts(s: TinState) -> dict[str, int]:
+    """Return each part of the score, named, with its sign."""
+    return {
+        "oakinshelm": OAKINSHELM_POINTS if s.end == "won" else 0,
+        "health": s.health,
+        "energy": s.energy,
+        "food": s.food,
+        "favor": s.favor,
+        "nodes": NODE_POINTS * s.furthest,
+        "poison": -s.poison,
+        "days": -DAY_PENALTY * (s.day - 1),
+    }
+
+
+def score(s: TinState) -> int:
+    """Return the score: the sum of its parts."""
+    return sum(score_parts(s).values())
+
+
+def rank(points: int) -> str:
+    """Return the rank a score earns."""
+    for highest, name in RANKS:
+        if points <= highest:
+            return name
+    return TOP_RANK

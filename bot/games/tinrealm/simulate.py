@@ -1,0 +1,209 @@
+"""Balance simulation: many seeded games by a computer player, summed up.
+
+Run ``python -m bot.games.tinrealm.simulate 10000`` to print, for the easy and the hard
+map, the win rate, the score distribution, the rank counts, the win rate of every race
+and class combination and how often placements match edges. Game ``i`` uses seed
+``seed + i`` and the race/class combination ``i`` modulo 9, so every combination gets the
+same share of games and any run can be repeated exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from bot.games.rng import SeededRandom
+from bot.games.tinrealm import actions, heuristic
+from bot.games.tinrealm.engine import ENGINE
+from bot.games.tinrealm.journey import edge_match
+from bot.games.tinrealm.scoring import RANKS, TOP_RANK, rank, score
+from bot.games.tinrealm.state import TinState
+
+#: The ways a game can end.
+ENDS = ("won", "dead", "time")
+#: Score buckets for the distribution: (lowest, highest) inclusive.
+BUCKETS = ((-99, 0), (1, 10), (11, 20), (21, 30), (31, 40), (41, 50), (51, 60), (61, 999))
+
+
+@dataclass
+class Report:
+    """What a batch of games came to."""
+
+    preset: str
+    policy: str
+    games: int = 0
+    wins: int = 0
+    ends: Counter[str] = field(default_factory=Counter)
+    scores: list[int] = field(default_factory=list)
+    ranks: Counter[str] = field(default_factory=Counter)
+    combos: dict[str, list[int]] = field(default_factory=dict)
+    placements: int = 0
+    advances: int = 0
+    skulls: int = 0
+    days_won: list[int] = field(default_factory=list)
+
+    @property
+    def win_rate(self) -> float:
+        """Share of games that reached Oakinshelm."""
+        return self.wins / self.games if self.games else 0.0
+
+    def combo_rate(self, combo: str) -> float:
+        """Win rate of one "race+class" combination."""
+        games, wins = self.combos[combo]
+        return wins / games if games else 0.0
+
+    def merge(self, other: Report) -> None:
+        """Add another report's games to this one."""
+        self.games += other.games
+        self.wins += other.wins
+        self.ends.update(other.ends)
+        self.scores += other.scores
+        self.ranks.update(other.ranks)
+        for combo, (games, wins) in other.combos.items():
+            mine = self.combos.setdefault(combo, [0, 0])
+            mine[0] += games
+            mine[1] += wins
+        self.placements += other.placements
+        self.advances += other.advances
+        self.skulls += other.skulls
+        self.days_won += other.days_won
+
+
+def play(seed: int, preset: str, race: str, klass: str, policy: str, report: Report) -> TinState:
+    """Play one game to its end, adding it to ``report``; return the final state."""
+    c = ENGINE.content()
+    state = ENGINE.new(seed, options={"preset": preset})
+    chooser = SeededRandom(seed)
+    log: list[str] = []
+    for action in (f"race:{race}", f"class:{klass}"):
+        actions.carry_out(c, state, action, log)
+    while state.queue:
+        legal = actions.legal(c, state)
+        if policy == "random":
+            action = chooser.choice(legal).id
+        else:
+            action = heuristic.choose(c, state, legal)
+        if action.startswith("place:"):
+            matched = edge_match(c, state.tableau, c.exploration[state.location or ""], action[6:])
+            report.placements += 1
+            report.advances += matched not in (None, "skull")
+            report.skulls += matched == "skull"
+        actions.carry_out(c, state, action, log)
+        log.clear()
+    points = score(state)
+    report.games += 1
+    report.wins += state.end == "won"
+    report.ends[state.end] += 1
+    report.scores.append(points)
+    report.ranks[rank(points)] += 1
+    entry = report.combos.setdefault(f"{race}+{klass}", [0, 0])
+    entry[0] += 1
+    entry[1] += state.end == "won"
+    if state.end == "won":
+        report.days_won.append(state.day)
+    return state
+
+
+def _batch(args: tuple[int, int, int, str, str]) -> Report:
+    """Play games ``start``..``stop``-1 (a unit of work for a worker process)."""
+    start, stop, seed, preset, policy = args
+    c = ENGINE.content()
+    combos = [(r, k) for k in c.classes for r in c.races]
+    report = Report(preset, policy)
+    for i in range(start, stop):
+        race, klass = combos[i % len(combos)]
+        play(seed + i, preset, race, klass, policy, report)
+    return report
+
+
+def simulate(
+    n: int, seed: int = 0, preset: str = "easy", policy: str = "heuristic", workers: int = 1
+) -> Report:
+    """Play ``n`` games from ``seed`` on ``preset`` and return the report."""
+    chunks = max(1, workers) * 4
+    bounds = [n * i // chunks for i in range(chunks + 1)]
+    jobs = [(bounds[i], bounds[i + 1], seed, preset, policy) for i in range(chunks)]
+    report = Report(preset, policy)
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            parts = list(pool.map(_batch, jobs))
+    else:
+        parts = [_batch(job) for job in jobs]
+    for part in parts:
+        report.merge(part)
+    return report
+
+
+def format_report(report: Report) -> str:
+    """Return the report as readable text."""
+    total = report.games or 1
+    lines = [
+        f"== preset {report.preset}, {report.policy} player, {report.games} games ==",
+        f"win rate {report.win_rate:.1%}  ("
+        + ", ".join(f"{end} {report.ends[end] / total:.1%}" for end in ENDS)
+        + ")",
+    ]
+    if report.days_won:
+        lines.append(f"mean day of a win {statistics.mean(report.days_won):.2f}")
+    if report.scores:
+        quartiles = statistics.quantiles(report.scores, n=4)
+        lines.append(
+            f"score mean {statistics.mean(report.scores):.1f}, quartiles "
+            + " / ".join(f"{q:g}" for q in quartiles)
+            + f", min {min(report.scores)}, max {max(report.scores)}"
+        )
+    counts = Counter(
+        next(f"{lo}..{hi}" for lo, hi in BUCKETS if lo <= p <= hi) for p in report.scores
+    )
+    lines.append(
+        "scores: " + ", ".join(f"{lo}..{hi}: {counts[f'{lo}..{hi}']}" for lo, hi in BUCKETS)
+    )
+    names = [name for _, name in RANKS] + [TOP_RANK]
+    lines.append("ranks: " + ", ".join(f"{name} {report.ranks[name]}" for name in names))
+    placed = report.placements or 1
+    lines.append(
+        f"placements {report.placements}: advancing matches "
+        f"{report.advances / placed:.1%}, skull matches {report.skulls / placed:.2%}"
+    )
+    lines.append("race+class                  games   wins   rate  x overall")
+    for combo in sorted(report.combos):
+        games, wins = report.combos[combo]
+        ratio = report.combo_rate(combo) / report.win_rate if report.win_rate else 0.0
+        lines.append(
+            f"{combo:<26} {games:>6} {wins:>6} {report.combo_rate(combo):>6.1%} {ratio:>6.2f}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: ``python -m bot.games.tinrealm.simulate N [options]``."""
+    parser = argparse.ArgumentParser(description="Tin Realm balance simulation")
+    parser.add_argument("games", type=int, help="games per preset")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    parser.add_argument(
+        "--preset",
+        action="append",
+        choices=("easy", "hard"),
+        help="preset to play (repeatable; default easy and hard)",
+    )
+    parser.add_argument(
+        "--policy",
+        choices=("heuristic", "random"),
+        default="heuristic",
+        help="who plays: the built-in heuristic or random legal choices",
+    )
+    parser.add_argument("--workers", type=int, default=1, help="processes to use")
+    args = parser.parse_args(argv)
+    for preset in args.preset or ["easy", "hard"]:
+        report = simulate(args.games, args.seed, preset, args.policy, args.workers)
+        print(format_report(report))
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""Tin Realm in Discord, through the offline fake: a whole journey, restarts, limits."""
+
+from bot.games.tinrealm.engine import ENGINE
+from cogs.tinrealm import TinRealmCog
+from tests.support import board_ids, body_problems, loaded, make_bot, press
+
+COGS = ("cogs.tinrealm",)
+
+
+async def _play(driver, fake, bot, board, *, restart_at=None, tmp_path=None):
+    clicks = 0
+    game_id = int(board_ids(board)[0].split(":")[1])
+    while True:
+        game = await bot.tables.load(game_id)
+        if not game.row.is_open:
+            return bot, board, clicks
+        action = game.engine.computer_action(game.state, 0)
+        result = await press(driver, board, action, "bob")
+        assert result.response_type == 7, result.content
+        assert len(result.requests) == 1
+        board = result.message
+        clicks += 1
+        if restart_at is not None and clicks == restart_at:
+            bot = await driver.restart(make_bot(tmp_path, cogs=COGS))
+        assert clicks < 1000
+
+
+async def test_whole_journey_by_clicks(discord_driver, fake_discord, tmp_path):
+    """A whole game from /tinrealm start to its end by clicks, recorded for the starter."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("tinrealm", "start", user="alice")).message
+    embed = board["embeds"][0]
+    assert embed["title"].startswith("Tin Realm · day 1 of 7")
+    assert "race" in embed["description"]
+    assert len(board_ids(board)) == 3
+    bot, board, clicks = await _play(discord_driver, fake_discord, bot, board)
+    assert clicks > 10
+    final = board["embeds"][0]["description"]
+    assert "Score" in final and "rank" in final
+    assert board_ids(board) == []
+    results = await bot.store.results()
+    assert [(r["user_id"], r["kind"]) for r in results] == [
+        (fake_discord.user("alice").id, "tinrealm")
+    ]
+    assert results[0]["detail"]["rank"]
+
+
+async def test_journey_goes_on_after_restart(discord_driver, fake_discord, tmp_path):
+    """The board keeps working across a restart in the middle of the journey."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("tinrealm", "start", {"map": "hard"},
+                                        user="alice")).message
+    bot, board, clicks = await _play(discord_driver, fake_discord, bot, board, restart_at=8,
+                                     tmp_path=tmp_path)
+    assert clicks > 8 and board_ids(board) == []
+
+
+async def test_only_me_rules_daily(discord_driver, fake_discord, tmp_path):
+    """Only-me refuses others; /tinrealm rules is private; the daily deal is marked."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("tinrealm", "start", {"players": "only me"},
+                                        user="alice")).message
+    refused = await discord_driver.click(board, board_ids(board)[0], user="bob")
+    assert refused.ephemeral and "only me" in refused.content
+    rules = await discord_driver.slash("tinrealm", "rules", user="bob")
+    assert rules.ephemeral and len(rules.embeds[0]["fields"]) == 6
+    await discord_driver.slash("tinrealm", "abandon", user="alice")
+    daily = (await discord_driver.slash("tinrealm", "daily", user="bob")).message
+    assert "daily deal" in daily["embeds"][0]["footer"]["text"]
+
+
+def test_board_fits_discord_limits_at_every_step():
+    """Every board of 60 journeys on both maps (embed and buttons) fits Discord's limits."""
+    cog = TinRealmCog(None)
+    longest = 0
+    for seed in range(60):
+        state = ENGINE.new(seed, 1, {"preset": "hard" if seed % 2 else "easy"})
+        while True:
+            game = loaded(ENGINE, state)
+            embed = cog.embed(game)
+            items = [] if ENGINE.is_over(state) else cog.items(game)
+            assert body_problems(embed, items) == []
+            longest = max(longest, len(embed))
+            if ENGINE.is_over(state):
+                break
+            state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
+    assert 0 < longest <= 6000
+
+
+async def test_content_setting_reaches_the_game(discord_driver, fake_discord, tmp_path):
+    """TINREALM_CONTENT: games started in Discord play with that content file."""
+    import json
+
+    from bot.games.tinrealm.content import DEFAULT_PATH
+
+    data = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    data["races"][0]["name"] = "Tinfolk"
+    custom = tmp_path / "my-content.json"
+    custom.write_text(json.dumps(data), encoding="utf-8")
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS, TINREALM_CONTENT=custom))
+    board = (await discord_driver.slash("tinrealm", "start", user="alice")).message
+    labels = [c["label"] for row in board["components"] for c in row["components"]]
+    assert any(label.startswith("Tinfolk") for label in labels)

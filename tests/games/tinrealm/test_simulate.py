@@ -1,0 +1,44 @@
+"""The balance simulation runs and reports (the real measurement is in docs/tinrealm.md)."""
+
+from __future__ import annotations
+
+from bot.games.tinrealm.engine import ENGINE
+from bot.games.tinrealm.simulate import Report, format_report, main, play, simulate
+
+
+def test_simulate_smoke():
+    """simulate(20) plays 20 games, spreads them over the 9 race/class combinations."""
+    report = simulate(20, seed=5, preset="easy")
+    assert report.games == 20 == sum(games for games, _ in report.combos.values())
+    assert len(report.combos) == 9
+    assert report.wins == report.ends["won"]
+    assert sum(report.ranks.values()) == 20
+    assert report.placements > 0
+    text = format_report(report)
+    assert "win rate" in text and "stoneborn+warden" in text
+
+
+def test_simulate_is_repeatable():
+    """The same seed gives the same report."""
+    first, second = simulate(12, seed=7, preset="hard"), simulate(12, seed=7, preset="hard")
+    assert first.scores == second.scores and first.ends == second.ends
+
+
+def test_simulate_command_prints_both_presets(capsys):
+    """python -m bot.games.tinrealm.simulate N prints a report per preset."""
+    assert main(["9", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "preset easy" in out and "preset hard" in out
+
+
+def test_simulated_games_match_the_engine():
+    """A simulated game ends exactly as the same choices made through ENGINE.apply."""
+    report = Report("easy", "heuristic")
+    simulated = play(11, "easy", "marshkin", "warden", "heuristic", report)
+    state = ENGINE.new(11, options={"preset": "easy"})
+    for action in ("race:marshkin", "class:warden"):
+        state = ENGINE.apply(state, 0, action).state
+    while not ENGINE.is_over(state):
+        state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
+    assert ENGINE.dump(simulated) == ENGINE.dump(state)
+    assert report.games == 1 and report.scores == [ENGINE.result(state).outcomes[0].score]
