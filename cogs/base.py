@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -29,6 +29,12 @@ def recent_events(game: LoadedGame, count: int = 5, limit: int = 1000) -> str:
 def daily_note(game: LoadedGame) -> str:
     """Return " · 📅 daily deal YYYY-MM-DD" for a daily game, else ""."""
     return f" · 📅 daily deal {game.row.daily}" if game.row.daily else ""
+
+
+def who_plays(game: LoadedGame) -> str:
+    """Return "only <starter> plays" or "everyone here may play" (ruling C1)."""
+    starter = game.seat_name(0)
+    return f"only {starter} plays" if game.row.only_starter else "everyone here may play"
 
 
 def seat_list(game: LoadedGame) -> str:
@@ -110,6 +116,19 @@ class GameCog(commands.Cog):
             raise Refusal(f"There is no game of this kind going in this channel. "
                           f"Start one with /{self.kind} start.")
         return game
+
+    async def send_rules(
+        self,
+        interaction: discord.Interaction[Any],
+        title: str,
+        rules: Sequence[tuple[str, str]],
+        colour: int,
+    ) -> None:
+        """Explain a game privately: one embed, a field per part of the rules."""
+        embed = discord.Embed(title=f"{title}: how to play", colour=colour)
+        for name, text in rules:
+            embed.add_field(name=name, value=text, inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def repost(self, interaction: discord.Interaction[Any]) -> None:
         """Post the current board again here and retire the old message."""

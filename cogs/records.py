@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.daily import daily_key
 from bot.errors import Unavailable
+from bot.games.registry import engine
 from db import records
 from db.records import RANKED_BY_WINS, GameStats, Leaderboard, Standing
 from db.store import StorageError
@@ -24,11 +25,7 @@ from db.store import StorageError
 COLOUR = discord.Colour.from_rgb(88, 101, 242)
 
 #: The games with records, by kind, and their names.
-TITLES = {
-    "tinker": "Tinker, Sailor, Soldier, Spy",
-    "tinrealm": "Tin Realm",
-    "steam": "Steam to Solar",
-}
+TITLES = {kind: engine(kind).title for kind in ("tinker", "tinrealm", "steam")}
 GAME_CHOICES = [app_commands.Choice(name=title, value=kind) for kind, title in TITLES.items()]
 
 #: Leaderboard periods: the choice's value and its name in titles.

@@ -12,7 +12,7 @@ from bot.games.protocol import Action
 from bot.layout import ASK_PREFIX, action_button, default_items
 from bot.tables import LoadedGame
 from cogs.base import GameCog, recent_events, seat_list
-from cogs.cards import card_text, clip, suit_emoji
+from cogs.cards import card_text, clip
 
 TITLE = "Steam to Solar"
 
@@ -106,8 +106,8 @@ class SteamCog(GameCog):
             )
         sunny = ""
         if view["sunny_aside"]:
-            sunny = " · sunny cards aside: " + "".join(
-                suit_emoji(c["suits"])[:2] for c in view["sunny_aside"]
+            sunny = " · set aside until the second half: " + ", ".join(
+                card_text(c, value=False) for c in view["sunny_aside"]
             )
         embed.add_field(
             name="Deck",
@@ -149,10 +149,7 @@ class SteamCog(GameCog):
     @steam.command(name="rules", description="How Steam to Solar is played")
     async def rules(self, interaction: discord.Interaction) -> None:
         """Explain the game privately."""
-        embed = discord.Embed(title=f"{TITLE}: how to play", colour=0x2B8A3E)
-        for name, text in RULES:
-            embed.add_field(name=name, value=text, inline=False)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await self.send_rules(interaction, TITLE, RULES, 0x2B8A3E)
 
     @steam.command(name="abandon", description="End this channel's table (host or moderators)")
     async def abandon_command(self, interaction: discord.Interaction) -> None:

@@ -10,7 +10,7 @@ from discord import app_commands
 from bot.games.protocol import Action
 from bot.layout import action_button
 from bot.tables import LoadedGame
-from cogs.base import GameCog, daily_note, recent_events
+from cogs.base import GameCog, daily_note, recent_events, who_plays
 from cogs.cards import EMOJI_BY_NAME, SUIT_ORDER, card_text, cards_text, clip
 
 TITLE = "Tinker, Sailor, Soldier, Spy"
@@ -98,7 +98,7 @@ class TinkerCog(GameCog):
             )
         embed.add_field(name="Recent events", value=recent_events(game, 5), inline=False)
         starter = game.seat_name(0)
-        who = f"only {starter} plays" if game.row.only_starter else "everyone here may play"
+        who = who_plays(game)
         flags = [name for name, on in (("classic journey", view["options"]["classic_journey"]),
                                        ("harsh defeat", view["options"]["harsh_defeat"])) if on]
         extra = f" · {', '.join(flags)}" if flags else ""
@@ -175,10 +175,7 @@ class TinkerCog(GameCog):
     @tinker.command(name="rules", description="How Tinker, Sailor, Soldier, Spy is played")
     async def rules(self, interaction: discord.Interaction) -> None:
         """Explain the game privately."""
-        embed = discord.Embed(title=f"{TITLE}: how to play", colour=0x5865F2)
-        for name, text in RULES:
-            embed.add_field(name=name, value=text, inline=False)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await self.send_rules(interaction, TITLE, RULES, 0x5865F2)
 
     @tinker.command(name="abandon", description="End this channel's game (starter or moderators)")
     async def abandon_command(self, interaction: discord.Interaction) -> None:

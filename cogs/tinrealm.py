@@ -10,7 +10,7 @@ from discord import app_commands
 from bot.boards import actions_for_board
 from bot.layout import default_items
 from bot.tables import LoadedGame
-from cogs.base import GameCog, daily_note, recent_events
+from cogs.base import GameCog, daily_note, recent_events, who_plays
 from cogs.cards import clip
 
 TITLE = "Tin Realm"
@@ -127,9 +127,8 @@ class TinRealmCog(GameCog):
         dice = f" · last roll {' '.join(f'🎲{d}' for d in v['dice'])}" if v["dice"] else ""
         embed.add_field(name=f"Recent events{dice}", value=recent_events(game, 6),
                         inline=False)
-        starter = game.seat_name(0)
-        plays = f"only {starter} plays" if game.row.only_starter else "everyone here may play"
-        embed.set_footer(text=f"Started by {starter} · {plays} · deck {v['deck_left']} cards"
+        embed.set_footer(text=f"Started by {game.seat_name(0)} · {who_plays(game)} · "
+                              f"deck {v['deck_left']} cards"
                               f"{daily_note(game)}")
         return embed
 
@@ -181,10 +180,7 @@ class TinRealmCog(GameCog):
     @tinrealm.command(name="rules", description="How Tin Realm is played")
     async def rules(self, interaction: discord.Interaction) -> None:
         """Explain the game privately."""
-        embed = discord.Embed(title=f"{TITLE}: how to play", colour=0xB08D57)
-        for name, text in RULES:
-            embed.add_field(name=name, value=text, inline=False)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await self.send_rules(interaction, TITLE, RULES, 0xB08D57)
 
     @tinrealm.command(name="abandon", description="End this channel's journey (starter or mods)")
     async def abandon_command(self, interaction: discord.Interaction) -> None:

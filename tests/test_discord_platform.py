@@ -122,14 +122,25 @@ async def test_repost_retires_old_board(discord_driver, fake_discord, tmp_path):
 
 
 async def test_deleted_board_is_reposted_on_next_action(discord_driver, fake_discord, tmp_path):
-    """If the board message was deleted, the next board update posts a new one."""
-    bot, board = await _start(discord_driver, fake_discord, tmp_path)
-    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    """If the board message was deleted, the next move (a computer's) posts a new board."""
+    bot = await discord_driver.login(make_bot(tmp_path))
+    board = (await discord_driver.slash("toy", "new", user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                        user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.start"),
+                                        user="alice")).message
+    schedule = bot.boards.schedule_computers
+    bot.boards.schedule_computers = lambda game: None
+    board = (await discord_driver.click(board, button(board, "add1"), user="alice")).message
     fake_discord.delete_message(fake_discord.channel_id, int(board["id"]))
-    await bot.boards.refresh(game)
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    schedule(game)
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.state.count == 2
     assert game.row.board_message_id != int(board["id"])
-    assert board_ids(fake_discord.get_message(game.row.board_message_id))
+    fresh = fake_discord.get_message(game.row.board_message_id)
+    assert "Count: **2**" in fresh["embeds"][0]["description"] and board_ids(fresh)
 
 
 async def test_sweeper_ends_idle_game_and_edits_board(discord_driver, fake_discord, tmp_path):

@@ -32,6 +32,7 @@ async def _human_turns(driver, fake, bot, *, restart_mid_action=False, tmp_path=
     while True:
         game, board = await _current_board(bot, fake)
         if game is None:
+            assert restarted or not restart_mid_action, "no multi-step action to restart in"
             return bot, turns
         seat = game.to_act()
         assert seat in names, "the computer player should have moved by itself"

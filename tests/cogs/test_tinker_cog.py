@@ -141,3 +141,28 @@ async def test_daily_deal_is_marked_and_once_per_day(discord_driver, fake_discor
     assert again.ephemeral and "already played today's daily" in again.content
     game = (await bot.store.get_game(1))
     assert game.daily is not None
+
+
+def test_chip_button_of_an_empty_suit_is_disabled():
+    """A suit with no chips left keeps its button, disabled, labelled 0."""
+    from bot.games.tinker import ENGINE
+    from cogs.tinker import TinkerCog
+    from tests.support import loaded
+
+    cog = TinkerCog(None)
+    checked = 0
+    for seed in range(40):
+        state = ENGINE.new(seed)
+        while not ENGINE.is_over(state):
+            view = ENGINE.view(state)
+            empty = [s for s, n in view["chips"].items() if n == 0]
+            if view["challenge"] and not view["offer"] and empty:
+                buttons = {b.custom_id.rsplit(":", 1)[1]: b
+                           for b in cog.items(loaded(ENGINE, state))}
+                for suit, count in view["chips"].items():
+                    chip = buttons[suit]
+                    assert chip.disabled == (count == 0)
+                    assert chip.label.endswith(str(count))
+                checked += 1
+            state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
+    assert checked > 0
