@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import sqlite3
 import time
 from collections.abc import Callable, Sequence
 
@@ -13,7 +14,7 @@ from discord.ext import commands, tasks
 
 from bot.boards import Boards
 from bot.buttons import ActionButton, ActionSelect
-from bot.config import Settings
+from bot.config import ConfigError, Settings
 from bot.errors import Refusal
 from bot.tables import Tables
 from db.store import StorageError, Store
@@ -69,18 +70,29 @@ class TableBot(commands.Bot):
         self._resumed = False
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
+    async def open_store(self) -> None:
+        """Open the database (once); raise ConfigError naming DATABASE_PATH if it is unusable."""
+        if getattr(self, "store", None) is not None:
+            return
+        path = self.settings.database_path
+        try:
+            self.store = await Store.open(path, self.clock)
+        except (OSError, sqlite3.Error) as exc:
+            raise ConfigError(f"DATABASE_PATH {str(path)!r} cannot be used: {exc}") from None
+        self.restored = await self.store.count_open()
+
     async def setup_hook(self) -> None:
         """Open storage, register persistent buttons, load cogs, sync commands if needed."""
-        self.store = await Store.open(self.settings.database_path, self.clock)
-        self.restored = await self.store.count_open()
+        await self.open_store()
         self.tables = Tables(self.store, clock=self.clock)
         self.boards = Boards(self, self.tables, self.settings.computer_delay_seconds)
         self.add_dynamic_items(ActionButton, ActionSelect)
         for module in self.cog_modules:
             await self.load_extension(module)
         await self.sync_commands()
-        self.sweeper.change_interval(minutes=self.settings.sweep_minutes)
-        self.sweeper.start()
+        if not self.force_sync:
+            self.sweeper.change_interval(minutes=self.settings.sweep_minutes)
+            self.sweeper.start()
 
     # -- commands sync ------------------------------------------------------------------
 

@@ -19,7 +19,10 @@ log = logging.getLogger("bot")
 
 
 async def serve(force_sync: bool = False, cogs: Sequence[str] | None = None) -> int:
-    """Run the bot with ``cogs`` (default: every game) until it is closed."""
+    """Run the bot with ``cogs`` (default: every game) until it is closed.
+
+    With ``force_sync``, only sync the application commands with Discord, then exit.
+    """
     from bot.client import DEFAULT_COGS, TableBot
 
     settings = load_settings()
@@ -41,6 +44,12 @@ async def serve(force_sync: bool = False, cogs: Sequence[str] | None = None) -> 
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop)
     try:
+        await bot.open_store()
+        if force_sync:
+            async with bot:
+                await bot.login(settings.token)  # runs setup_hook, which syncs
+            log.info("application commands synced; exiting")
+            return 0
         async with bot:
             await bot.start(settings.token)
         if closing:

@@ -92,3 +92,21 @@ def test_broken_tinrealm_content_stops_the_bot(tmp_path):
     )
     assert proc.returncode == 2
     assert "TINREALM_CONTENT is not usable" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("kind", ["not a database", "a folder"])
+def test_unusable_database_path_stops_the_bot_naming_it(tmp_path, kind):
+    """A DATABASE_PATH that is not a database or is a folder stops the bot, naming it."""
+    target = tmp_path / "bad.db"
+    if kind == "a folder":
+        target.mkdir()
+    else:
+        target.write_text("hello, this is not SQLite" * 100, encoding="utf-8")
+    env = dict(os.environ, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(target),
+               DISCORD_API_BASE="http://127.0.0.1:9/api/v10", PYTHONPATH=str(ROOT))
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True,
+        text=True, timeout=60,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "DATABASE_PATH" in proc.stderr and "Traceback" not in proc.stderr

@@ -84,3 +84,15 @@ async def test_sigterm_shuts_down_cleanly(fake_discord, tmp_path):
     assert "1 open games restored" not in text and "0 open games restored" in text
     assert "fake-bot-token" not in text
     assert "Traceback" not in text
+
+
+async def test_sync_command_syncs_and_exits(fake_discord, tmp_path):
+    """`python -m bot sync` pushes every game's commands to Discord, then exits 0."""
+    env = {"DATABASE_PATH": str(tmp_path / "bot.db")}
+    async with bot_process(fake_discord, "-m", "bot", "sync", env=env) as proc:
+        code = await asyncio.wait_for(proc.process.wait(), 30)
+    text = "".join(proc.output)
+    assert code == 0, text
+    assert "application commands synced; exiting" in text
+    names = {c["name"] for c in fake_discord.commands}
+    assert {"tinker", "tinrealm", "steam", "help", "stats", "leaderboard"} <= names
