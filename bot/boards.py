@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
-from bot.errors import Refusal, board_link
+from bot.errors import NotYourTurn, Refusal, StaleBoard, Unavailable, board_link
 from bot.games.protocol import Action
 from bot.layout import ASK_PREFIX, action_button, default_items, view_of
 from bot.tables import (
@@ -33,11 +33,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Discord error codes the board handles.
-UNKNOWN_MESSAGE = 10008
-UNKNOWN_INTERACTION = 10062
-ALREADY_ACKNOWLEDGED = 40060
+#: Discord's error code for a message past its edit limit.
 EDIT_CAP = 30046
+
+#: How often a computer player retries after the database was busy, and the first pause.
+COMPUTER_RETRIES = 5
+COMPUTER_RETRY_SECONDS = 1.0
 
 STATUS_TEXT = {
     "over": "The game is over.",
@@ -45,7 +46,6 @@ STATUS_TEXT = {
     "expired": "This game ended after being idle too long.",
 }
 
-COLOUR_OPEN = discord.Colour.from_rgb(88, 101, 242)
 COLOUR_ENDED = discord.Colour.light_grey()
 
 
@@ -139,6 +139,12 @@ class Boards:
         self, interaction: discord.Interaction[Any], game_id: int, version: int, action_id: str
     ) -> None:
         """Apply a board click and answer it with one UPDATE_MESSAGE, or refuse privately."""
+        with self.tables.busy():  # a clean shutdown waits for the answer too
+            await self._click(interaction, game_id, version, action_id)
+
+    async def _click(
+        self, interaction: discord.Interaction[Any], game_id: int, version: int, action_id: str
+    ) -> None:
         if self.tables.closing:
             await self._refuse(interaction, "The bot is restarting; try again in a few seconds.")
             return
@@ -149,6 +155,8 @@ class Boards:
             play = await self.tables.act(game_id, version, actor_of(interaction), action_id)
         except Refusal as refusal:
             await self._refuse(interaction, str(refusal))
+            if isinstance(refusal, NotYourTurn):
+                await self._wake_computers(game_id)
             return
         except Exception:
             log.exception("click %r on game %s failed", action_id, game_id)
@@ -185,6 +193,14 @@ class Boards:
             view=view_of([yes]), ephemeral=True,
         )
 
+    async def _wake_computers(self, game_id: int) -> None:
+        """Make sure a computer player whose turn it is gets moving (after a hiccup)."""
+        try:
+            game = await self.tables.load(game_id)
+        except Refusal:
+            return
+        self.schedule_computers(game)
+
     async def _refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
         try:
             await interaction.response.send_message(text, ephemeral=True)
@@ -198,11 +214,17 @@ class Boards:
     ) -> None:
         """Answer a command with a new board for ``game`` and retire the previous one."""
         old = (game.row.board_channel_id, game.row.board_message_id)
-        response = await interaction.response.send_message(**self.render(game))
-        channel_id = interaction.channel_id or game.row.channel_id
-        if response.message_id is not None:
-            await self.tables.set_board(game, channel_id, response.message_id)
-        await self._retire(old[0], old[1], game)
+        try:
+            response = await interaction.response.send_message(**_without_none(self.render(game)))
+        except discord.HTTPException as exc:
+            log.warning("could not answer with the board of game %s (%s); posting it", game.id,
+                        exc)
+            await self.post(game)
+        else:
+            channel_id = interaction.channel_id or game.row.channel_id
+            if response.message_id is not None:
+                await self.tables.set_board(game, channel_id, response.message_id)
+            await self._retire(old[0], old[1], game)
         self.schedule_computers(game)
 
     async def post(self, game: LoadedGame) -> None:
@@ -265,17 +287,28 @@ class Boards:
         )
 
     async def _run_computers(self, game_id: int) -> None:
+        failures = 0
         try:
             while not self.tables.closing:
-                await asyncio.sleep(self.computer_delay)
+                pause = self.computer_delay + COMPUTER_RETRY_SECONDS * (2**failures - 1)
+                await asyncio.sleep(pause)
                 try:
                     play = await self.tables.computer_move(game_id)
+                except (Unavailable, StaleBoard) as refusal:
+                    failures += 1
+                    if failures > COMPUTER_RETRIES:
+                        log.warning("computer player in game %s gave up: %s", game_id, refusal)
+                        return
+                    continue
                 except Refusal as refusal:
                     log.warning("computer player in game %s stopped: %s", game_id, refusal)
                     return
+                failures = 0
                 if play is None:
                     return
                 await self.refresh(play.game)
+        except Exception:
+            log.exception("computer player in game %s failed", game_id)
         finally:
             self._computers.pop(game_id, None)
 

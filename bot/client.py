@@ -75,6 +75,8 @@ class TableBot(commands.Bot):
         if getattr(self, "store", None) is not None:
             return
         path = self.settings.database_path
+        if path.is_dir():
+            raise ConfigError(f"DATABASE_PATH {str(path)!r} is a folder; name a file in it")
         try:
             self.store = await Store.open(path, self.clock)
         except (OSError, sqlite3.Error) as exc:

@@ -134,8 +134,15 @@ def default_items(
 
 
 def view_of(items: Sequence[discord.ui.Item[discord.ui.View]]) -> discord.ui.View:
-    """Return a persistent view (no timeout) holding ``items``."""
+    """Return a view holding ``items``, used only to lay the board's components out.
+
+    The view is stopped before it is sent: clicks are routed by the DynamicItems
+    registered in ``setup_hook``, and discord.py keeps no stopped view. A live view
+    would be stored per message on every send or edit, its buttons of every board
+    version kept for the life of the process and each click dispatched to it too.
+    """
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)
+    view.stop()
     return view

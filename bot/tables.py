@@ -9,11 +9,12 @@ action-log entry in one transaction. Written once for every engine that follows
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.daily import daily_key, daily_seed
@@ -125,6 +126,14 @@ class Play:
         return not self.game.row.is_open
 
 
+@dataclass(slots=True)
+class _GameLock:
+    """One game's lock and how many requests hold or wait for it."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
 def _record(row: GameRow, events: tuple[str, ...] | list[str]) -> None:
     """Append ``events`` to the game's recent events, keeping the last few."""
     row.events = [*row.events, *events][-RECENT_EVENTS:]
@@ -145,7 +154,7 @@ class Tables:
         self._clock = clock
         self._engines = engines
         self._seeds = seeds or (lambda: random.SystemRandom().randrange(2**31))
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: dict[int, _GameLock] = {}
         self._in_flight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -186,23 +195,33 @@ class Tables:
 
     # -- in-flight tracking (clean shutdown) --------------------------------------------
 
-    def _lock(self, game_id: int) -> asyncio.Lock:
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
-        return lock
-
-    def _enter(self) -> None:
+    @contextlib.contextmanager
+    def busy(self) -> Iterator[None]:
+        """Count a request as in flight until the block ends (see :meth:`drain`)."""
         self._in_flight += 1
         self._idle.clear()
+        try:
+            yield
+        finally:
+            self._in_flight -= 1
+            if self._in_flight == 0:
+                self._idle.set()
 
-    def _leave(self, game_id: int) -> None:
-        self._in_flight -= 1
-        if self._in_flight == 0:
-            self._idle.set()
-        lock = self._locks.get(game_id)
-        if lock is not None and not lock.locked():
-            del self._locks[game_id]
+    @contextlib.asynccontextmanager
+    async def _game(self, game_id: int) -> AsyncIterator[None]:
+        """Hold the game's lock (one request per game at a time) and count it in flight."""
+        entry = self._locks.get(game_id)
+        if entry is None:
+            entry = self._locks[game_id] = _GameLock()
+        entry.users += 1
+        try:
+            with self.busy():
+                async with entry.lock:
+                    yield
+        finally:
+            entry.users -= 1
+            if entry.users == 0:
+                del self._locks[game_id]
 
     async def drain(self, timeout: float = 10.0) -> bool:
         """Wait until no request is being handled; return False on timeout."""
@@ -302,32 +321,24 @@ class Tables:
         Raise a Refusal (stale board, ended game, player not allowed, illegal action,
         storage unavailable) and change nothing, or return the game afterwards.
         """
-        self._enter()
-        try:
-            async with self._lock(game_id):
-                game = await self.load(game_id)
-                self._check_open(game, version)
-                if action_id in LOBBY_ACTIONS:
-                    return await self._lobby(game, actor, action_id)
-                seat = self._seat_for(game, actor, action_id)
-                return await self._apply(game, seat, action_id, actor.user_id)
-        finally:
-            self._leave(game_id)
+        async with self._game(game_id):
+            game = await self.load(game_id)
+            self._check_open(game, version)
+            if action_id in LOBBY_ACTIONS:
+                return await self._lobby(game, actor, action_id)
+            seat = self._seat_for(game, actor, action_id)
+            return await self._apply(game, seat, action_id, actor.user_id)
 
     async def computer_move(self, game_id: int) -> Play | None:
         """Let a computer player move if one is to act; return None if none is."""
-        self._enter()
-        try:
-            async with self._lock(game_id):
-                game = await self.load(game_id)
-                if game.broken or not game.computer_to_act():
-                    return None
-                seat = game.to_act()
-                assert seat is not None
-                action_id = game.engine.computer_action(game.state, seat)
-                return await self._apply(game, seat, action_id, None)
-        finally:
-            self._leave(game_id)
+        async with self._game(game_id):
+            game = await self.load(game_id)
+            if game.broken or not game.computer_to_act():
+                return None
+            seat = game.to_act()
+            assert seat is not None
+            action_id = game.engine.computer_action(game.state, seat)
+            return await self._apply(game, seat, action_id, None)
 
     def _check_open(self, game: LoadedGame, version: int) -> None:
         if not game.row.is_open:
@@ -351,7 +362,10 @@ class Tables:
             return 0
         seat = game.seat_of(actor.user_id)
         if seat is None:
-            raise NotAllowed("You are not seated at this table, so you cannot act in it.")
+            raise NotAllowed(
+                "You are not seated at this table, so you cannot act in it. "
+                f"It is {game.seat_name(game.to_act())}'s turn."
+            )
         legal = {a.id for a in game.engine.legal_actions(game.state, seat)}
         if action_id not in legal and game.to_act() != seat:
             raise NotYourTurn(f"It is {game.seat_name(game.to_act())}'s turn, not yours.")
@@ -476,21 +490,17 @@ class Tables:
         game = await self.open_in_channel(channel_id)
         if game is None:
             raise Refusal("There is no game going in this channel.")
-        self._enter()
-        try:
-            async with self._lock(game.id):
-                game = await self.load(game.id)
-                if not game.row.is_open:
-                    raise GameEnded(game.row.status)
-                if actor.user_id != game.row.starter_id and not actor.can_manage:
-                    raise NotAllowed(
-                        f"Only {game.seat_name(0)}, who started it, or a member with "
-                        "Manage Messages can abandon this game."
-                    )
-                return await self._close(game, "abandoned", f"{actor.name} abandoned the game.",
-                                         actor.user_id)
-        finally:
-            self._leave(game.id)
+        async with self._game(game.id):
+            game = await self.load(game.id)
+            if not game.row.is_open:
+                raise GameEnded(game.row.status)
+            if actor.user_id != game.row.starter_id and not actor.can_manage:
+                raise NotAllowed(
+                    f"Only {game.seat_name(0)}, who started it, or a member with "
+                    "Manage Messages can abandon this game."
+                )
+            return await self._close(game, "abandoned", f"{actor.name} abandoned the game.",
+                                     actor.user_id)
 
     async def expire_idle(self, cutoffs: dict[str, float]) -> list[LoadedGame]:
         """End every open game idle past its cutoff; return the games ended."""
@@ -501,9 +511,8 @@ class Tables:
             return []
         ended = []
         for row in idle:
-            self._enter()
             try:
-                async with self._lock(row.id):
+                async with self._game(row.id):
                     game = await self.load(row.id)
                     if not game.row.is_open or game.row.updated_at != row.updated_at:
                         continue
@@ -513,8 +522,6 @@ class Tables:
                     )
             except Refusal as refusal:
                 log.warning("sweeper could not end game %s: %s", row.id, refusal)
-            finally:
-                self._leave(row.id)
         return ended
 
     async def _close(

@@ -283,3 +283,47 @@ async def test_engine_bug_gets_a_private_apology(discord_driver, fake_discord, t
     assert result.ephemeral and "went wrong" in result.content
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert game.row.version == 0
+
+
+async def _computer_table(driver, tmp_path):
+    bot = await driver.login(make_bot(tmp_path))
+    board = (await driver.slash("toy", "new", user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.computer"), user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.start"), user="alice")).message
+    return bot, board
+
+
+async def test_computer_retries_after_a_busy_database(discord_driver, fake_discord, tmp_path,
+                                                      monkeypatch):
+    """A computer player whose move hits a busy database tries again and moves."""
+    import bot.boards
+    from bot.errors import Unavailable
+
+    monkeypatch.setattr(bot.boards, "COMPUTER_RETRY_SECONDS", 0.01)
+    table_bot, board = await _computer_table(discord_driver, tmp_path)
+    real = table_bot.tables.computer_move
+    calls = []
+
+    async def flaky(game_id):
+        calls.append(game_id)
+        if len(calls) == 1:
+            raise Unavailable()
+        return await real(game_id)
+
+    monkeypatch.setattr(table_bot.tables, "computer_move", flaky)
+    await discord_driver.click(board, button(board, "add1"), user="alice")
+    game = await table_bot.tables.open_in_channel(fake_discord.channel_id)
+    assert len(calls) >= 2 and game.state.count == 2 and game.to_act() == 0
+
+
+async def test_stalled_computer_is_woken_by_a_click(discord_driver, fake_discord, tmp_path):
+    """If a computer player stalled, the next out-of-turn click gets it moving again."""
+    table_bot, board = await _computer_table(discord_driver, tmp_path)
+    schedule = table_bot.boards.schedule_computers
+    table_bot.boards.schedule_computers = lambda game: None
+    board = (await discord_driver.click(board, button(board, "add1"), user="alice")).message
+    table_bot.boards.schedule_computers = schedule
+    refused = await discord_driver.click(board, button(board, "add1"), user="alice")
+    assert refused.ephemeral and "computer)'s turn" in refused.content
+    game = await table_bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.state.count == 2 and game.to_act() == 0

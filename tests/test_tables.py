@@ -281,3 +281,27 @@ async def test_daily_deal_same_seed_everywhere_once_per_channel(tmp_path):
         clock.advance(86400)
         tomorrow = await tables.start("toy", guild_id=1, channel_id=1, starter=ALICE, daily=True)
         assert tomorrow.state.seed != a.state.seed
+
+
+async def test_one_request_per_game_at_a_time(tmp_path):
+    """The per-game lock admits one request at a time, however many queue behind it."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        inside = 0
+        most = 0
+
+        async def request() -> None:
+            nonlocal inside, most
+            async with tables._game(7):
+                inside += 1
+                most = max(most, inside)
+                await asyncio.sleep(0.01)
+                inside -= 1
+
+        tasks = []
+        for _ in range(6):  # newcomers keep arriving while others wait
+            tasks.append(asyncio.create_task(request()))
+            await asyncio.sleep(0.006)
+        await asyncio.gather(*tasks)
+        assert most == 1
+        assert tables._locks == {}
+        assert await tables.drain(0.1)

@@ -1,0 +1,1 @@
+"""Fault drills: the bot killed, Discord failing, interactions lost, stored games damaged."""
