@@ -107,6 +107,8 @@ class Boards:
         self.tables = tables
         self.computer_delay = computer_delay
         self.renderers: dict[str, Renderer] = {}
+        #: The version each board message shows, as far as this process knows.
+        self._shown: dict[int, int] = {}
         self._computers: dict[int, asyncio.Task[None]] = {}
 
     def register(self, renderer: Renderer) -> None:
@@ -154,6 +156,8 @@ class Boards:
         try:
             play = await self.tables.act(game_id, version, actor_of(interaction), action_id)
         except Refusal as refusal:
+            if isinstance(refusal, StaleBoard) and await self._heal(interaction, game_id):
+                return
             await self._refuse(interaction, str(refusal))
             if isinstance(refusal, NotYourTurn):
                 await self._wake_computers(game_id)
@@ -174,13 +178,42 @@ class Boards:
                 await self.refresh(game)
             else:
                 await interaction.response.edit_message(**self.render(game))
+                self._shown[game.id] = game.row.version
                 if message is not None and message.id != game.row.board_message_id:
                     await self.tables.set_board(game, message.channel.id, message.id)
         except discord.HTTPException as exc:
             log.warning("could not answer a click on game %s (%s); editing the board instead",
                         game.id, exc)
             await self.refresh(game)
+        if not game.row.is_open:
+            self._shown.pop(game.id, None)
         self.schedule_computers(game)
+
+    async def _heal(self, interaction: discord.Interaction[Any], game_id: int) -> bool:
+        """Bring a board left behind (the bot stopped before answering) up to date.
+
+        A stale click on the game's current board message, when this process has not
+        shown the current version on it, means the answer to the last move was lost: the
+        click is answered with the current board instead of a refusal. Nothing is applied.
+        """
+        message = interaction.message
+        try:
+            game = await self.tables.load(game_id)
+        except Refusal:
+            return False
+        if (
+            message is None
+            or message.id != game.row.board_message_id
+            or self._shown.get(game_id) == game.row.version
+        ):
+            return False
+        try:
+            await interaction.response.edit_message(**self.render(game))
+        except discord.HTTPException as exc:
+            log.warning("could not bring the board of game %s up to date: %s", game_id, exc)
+            return False
+        self._shown[game_id] = game.row.version
+        return True
 
     async def _ask(
         self, interaction: discord.Interaction[Any], game_id: int, version: int, action_id: str
@@ -224,6 +257,7 @@ class Boards:
             channel_id = interaction.channel_id or game.row.channel_id
             if response.message_id is not None:
                 await self.tables.set_board(game, channel_id, response.message_id)
+                self._shown[game.id] = game.row.version
             await self._retire(old[0], old[1], game)
         self.schedule_computers(game)
 
@@ -239,6 +273,7 @@ class Boards:
             log.warning("could not post the board of game %s: %s", game.id, exc)
             return
         await self.tables.set_board(game, message.channel.id, message.id)
+        self._shown[game.id] = game.row.version
         await self._retire(old[0], old[1], game)
 
     async def refresh(self, game: LoadedGame) -> None:
@@ -252,6 +287,7 @@ class Boards:
         message = channel.get_partial_message(game.row.board_message_id)
         try:
             await message.edit(**self.render(game))
+            self._shown[game.id] = game.row.version
         except discord.NotFound:
             log.info("board of game %s was deleted; posting a new one", game.id)
             game.row.board_message_id = None

@@ -60,6 +60,8 @@ class TableBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.none() | discord.Intents(guilds=True),
             help_command=None,
+            # We only need guilds for names in logs, not before answering: be ready sooner.
+            guild_ready_timeout=0.5,
         )
         self.settings = settings
         self.cog_modules = tuple(cogs)

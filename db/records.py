@@ -166,6 +166,6 @@ async def forget_player(store: Store, user_id: int) -> int:
     """
     # The store's own transaction keeps this delete from landing inside another
     # request's transaction on the shared connection (and being rolled back with it).
-    async with store._transaction() as conn:
+    async with store.transaction() as conn:
         cursor = await conn.execute("DELETE FROM results WHERE user_id = ?", (user_id,))
         return cursor.rowcount

@@ -162,7 +162,12 @@ class Store:
             await self._conn.close()
 
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """Run the block as one write transaction (serialised with every other write).
+
+        Commits at the end of the block and rolls back on an error; sqlite errors come out
+        as StorageError.
+        """
         async with self._write:
             try:
                 await self._conn.execute("BEGIN IMMEDIATE")
@@ -245,7 +250,7 @@ class Store:
         """
         now = self._clock()
         try:
-            async with self._transaction() as conn:
+            async with self.transaction() as conn:
                 cursor = await conn.execute(
                     "INSERT INTO games (guild_id, channel_id, kind, status, starter_id, seats,"
                     " options, only_starter, state, version, events, created_at, updated_at,"
@@ -352,7 +357,7 @@ class Store:
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message is the game's current board."""
         now = self._clock()
-        async with self._transaction() as conn:
+        async with self.transaction() as conn:
             await conn.execute(
                 "UPDATE games SET board_channel_id = ?, board_message_id = ?, board_posted_at = ?"
                 " WHERE id = ?",
@@ -419,7 +424,7 @@ class Store:
 
     async def set_meta(self, key: str, value: str) -> None:
         """Store a fact."""
-        async with self._transaction() as conn:
+        async with self.transaction() as conn:
             await conn.execute(
                 "INSERT INTO meta (key, value) VALUES (?, ?)"
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",

@@ -4,7 +4,7 @@ import asyncio
 
 import pytest
 
-from tests.support import Clock, board_ids, button, make_bot
+from tests.support import ALICE, Clock, board_ids, button, make_bot
 
 
 async def _start(driver, fake, tmp_path, **kw):
@@ -327,3 +327,20 @@ async def test_stalled_computer_is_woken_by_a_click(discord_driver, fake_discord
     assert refused.ephemeral and "computer)'s turn" in refused.content
     game = await table_bot.tables.open_in_channel(fake_discord.channel_id)
     assert game.state.count == 2 and game.to_act() == 0
+
+
+async def test_board_left_behind_by_a_crash_is_brought_up_to_date(discord_driver, fake_discord,
+                                                                  tmp_path):
+    """A move saved but never answered (crash): the next click shows the current board."""
+    table_bot, board = await _start(discord_driver, fake_discord, tmp_path)
+    game = await table_bot.tables.open_in_channel(fake_discord.channel_id)
+    await table_bot.tables.act(game.id, 0, ALICE, "add2")  # saved; the board never edited
+    table_bot = await discord_driver.restart(make_bot(tmp_path))
+    result = await discord_driver.click(board, button(board, "add1"), user="bob")
+    assert result.response_type == 7
+    assert "Count: **2**" in result.message["embeds"][0]["description"]
+    assert all(":1:" in cid for cid in result.custom_ids)
+    assert len(await table_bot.store.actions(game.id)) == 1
+    again = await discord_driver.click(result.message, button(result.message, "add1"),
+                                       user="bob")
+    assert "Count: **3**" in again.message["embeds"][0]["description"]
