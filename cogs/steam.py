@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -137,9 +137,14 @@ class SteamCog(GameCog):
     # -- commands -------------------------------------------------------------------------
 
     @steam.command(name="new", description="Open a Steam to Solar table in this channel")
-    async def new(self, interaction: discord.Interaction) -> None:
-        """Open a lobby."""
-        await self.open_lobby(interaction, {})
+    @app_commands.describe(first="Who takes the first turn (default: drawn at random)")
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        first: Literal["random", "me (the host)"] = "random",
+    ) -> None:
+        """Open a lobby; the host may take the first turn instead of drawing it (S3)."""
+        await self.open_lobby(interaction, {"start_seat": 0} if first != "random" else {})
 
     @steam.command(name="board", description="Post the table's board again at the bottom")
     async def board(self, interaction: discord.Interaction) -> None:

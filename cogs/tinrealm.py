@@ -107,8 +107,12 @@ class TinRealmCog(GameCog):
             colour=0xB08D57,
         )
         who = " ".join(x for x in (v["race"], v["class"]) if x) or "a new adventurer"
+        days = v["last_day"]
+        day = min(v["day"], days)
+        sundial = "🌕" * (day - 1) + "🌗" + "🌑" * (days - day)
         trackers = [
             f"**{who}**",
+            f"🕰️ sundial {sundial}",
             f"❤️ {_bar(v['health'], v['max_health'], '🟥')}",
             f"⚡ {_bar(v['energy'], v['max_energy'], '🟨')}",
             f"🍖 {v['food']}/{v['food_cap']} · ☠️ poison {v['poison']} · ⭐ favor {v['favor']}",

@@ -138,3 +138,15 @@ def test_board_fits_discord_limits_with_five_players():
             seat = ENGINE.to_act(state)
             state = ENGINE.apply(state, seat, ENGINE.computer_action(state, seat)).state
     assert 0 < longest <= 6000
+
+
+async def test_s3_host_may_take_the_first_turn(discord_driver, fake_discord, tmp_path):
+    """S3: the host can choose to start instead of drawing the first player."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
+                                        user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
+    await discord_driver.click(board, button(board, "lobby.start"), user="alice")
+    game, _ = await _current_board(bot, fake_discord)
+    assert game.to_act() == 0
+    assert ENGINE.view(game.state)["start_seat"] == 0
