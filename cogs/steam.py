@@ -56,7 +56,7 @@ def _train_text(train: list[dict[str, Any]]) -> str:
     power = " ".join(p for p, s in (("🚂steam", "Waves"), ("🔆solar", "Suns")) if s in suits)
     ready = "Moons" in suits and power and suits & {"Leaves", "Wyrms", "Knots"}
     cards = ", ".join(card_text(c, value=False) for c in train)
-    mark = " ✅ can run" if ready else ""
+    mark = f" ✅ can run: {power}" if ready else ""
     return f"[{cards}]{mark}"
 
 
