@@ -177,8 +177,10 @@ class Boards:
                 )
                 await self.refresh(game)
             else:
-                await interaction.response.edit_message(**self.render(game))
+                # Known as shown before the answer leaves, so a click racing this one is
+                # refused as stale rather than taken for a board left behind.
                 self._shown[game.id] = game.row.version
+                await interaction.response.edit_message(**self.render(game))
                 if message is not None and message.id != game.row.board_message_id:
                     await self.tables.set_board(game, message.channel.id, message.id)
         except discord.HTTPException as exc:
@@ -207,12 +209,13 @@ class Boards:
             or self._shown.get(game_id) == game.row.version
         ):
             return False
+        self._shown[game_id] = game.row.version
         try:
             await interaction.response.edit_message(**self.render(game))
         except discord.HTTPException as exc:
             log.warning("could not bring the board of game %s up to date: %s", game_id, exc)
+            self._shown.pop(game_id, None)
             return False
-        self._shown[game_id] = game.row.version
         return True
 
     async def _ask(
