@@ -36,8 +36,9 @@ What is measured, in this (the bot's) process, with ``time.perf_counter``:
 
 With ``--profile``, the all-at-once phase runs under cProfile, timed by the event loop
 thread's CPU time (``time.thread_time``, so waits while the scheduler runs another
-process are not charged to whatever was running) and shared out by part of the program; ``--profile-out FILE`` also saves the raw profile
-(``python -m pstats FILE``).
+process are not charged to whatever was running) and shared out by part of the program
+(the profiler's own overhead inflates every part, about 2.5x); ``--profile-out FILE``
+also saves the raw profile (``python -m pstats FILE``).
 
 Run from the repository root: ``python -m bench.clicks [--games 10,100,1000] [--profile]``.
 """

@@ -22,6 +22,7 @@ BENCHMARKS = {
     "clicks": "board clicks: latency, clicks per second, requests per click, the floor",
     "startup": "start-up time and peak memory with 10,000 and 100,000 games stored",
     "engines": "each engine's complete games per second on one core",
+    "click_parts": "the cost of each piece of one click, timed on its own",
 }
 """The benchmarks ``all`` runs, in order, with what each measures."""
 

@@ -76,6 +76,15 @@ class LoadedGame:
     engine: Engine
     state: Any
     broken: str | None = None
+    _view: dict[str, Any] | None = field(default=None, repr=False)
+    _view_of: Any = field(default=None, repr=False)
+
+    def view(self) -> dict[str, Any]:
+        """Return the engine's public view of the state (computed once per state)."""
+        if self._view is None or self._view_of is not self.state:
+            self._view = self.engine.view(self.state)
+            self._view_of = self.state
+        return self._view
 
     @property
     def id(self) -> int:

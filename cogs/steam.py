@@ -84,7 +84,7 @@ class SteamCog(GameCog):
                             inline=False)
             embed.add_field(name="Recent events", value=recent_events(game, 4), inline=False)
             return embed
-        view = game.engine.view(game.state)
+        view = game.view()
         half = "first half" if view["half"] == 1 else "second half"
         embed = discord.Embed(title=f"{TITLE} · {half}", colour=0x2B8A3E)
         embed.description = clip(_status(view), 4096)

@@ -72,7 +72,7 @@ class TinkerCog(GameCog):
         """Return the Tinker board: the offer or challenge, sum, chips, piles, events."""
         if game.state is None:
             return discord.Embed(title=TITLE, description="This game cannot be shown.")
-        view = game.engine.view(game.state)
+        view = game.view()
         round_name = "Round 1: recruiting" if view["round"] == 1 else "Round 2: the journey"
         embed = discord.Embed(title=f"{TITLE} · {round_name}", colour=0x5865F2)
         embed.description = _situation(view)
@@ -112,7 +112,7 @@ class TinkerCog(GameCog):
         actions = game.engine.legal_actions(game.state, 0)
         by_id = {a.id: a for a in actions}
         g, v = game.id, game.row.version
-        chips = game.engine.view(game.state)["chips"]
+        chips = game.view()["chips"]
         items: list[discord.ui.Item[discord.ui.View]] = []
         if any(a.group == "choose" for a in actions):
             for a in actions:

@@ -100,7 +100,7 @@ class TinRealmCog(GameCog):
         """Return the journey: day, trackers, map, tableau, the current card, events."""
         if game.state is None:
             return discord.Embed(title=TITLE, description="This game cannot be shown.")
-        v = game.engine.view(game.state)
+        v = game.view()
         embed = discord.Embed(
             title=f"{TITLE} · day {min(v['day'], v['last_day'])} of {v['last_day']} · "
                   f"location {v['location_in_day']} of 6",

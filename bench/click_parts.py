@@ -1,0 +1,178 @@
+"""Benchmark: the pieces of one board click, each timed on its own (no profiler overhead).
+
+Plays a few clicks of one Tinker game on the real bot (fake Discord in-process: only
+the pieces below are timed, on the game and board as they stand after those clicks),
+then times each piece of the click path in a loop and prints the median microseconds
+per call: discord.py's parsing of the interaction and of the callback's answer, the
+bot's load, engine, render and save, and discord.py's building and encoding of the
+answer. Pieces that change the database (the save) run on a copy of the game row, one
+version at a time, so each call is a real compare-and-swap save.
+
+Run from the repository root: ``python -m bench.click_parts [--repeat 2000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import copy
+import json
+import logging
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord.webhook.async_ import interaction_message_response_params
+
+from bench.clicks import Bench, Probe, running_fake
+from bench.common import machine, table
+from bot.client import TableBot
+from bot.config import load_settings
+from bot.layout import view_of
+
+
+def per_call(function: Callable[[], object], repeat: int) -> float:
+    """Return the median microseconds of ``function()`` over ``repeat`` calls (in 20 batches)."""
+    batch = max(1, repeat // 20)
+    samples = []
+    for _ in range(20):
+        began = time.perf_counter()
+        for _ in range(batch):
+            function()
+        samples.append((time.perf_counter() - began) / batch)
+    return statistics.median(samples) * 1e6
+
+
+async def per_await(function: Callable[[], Awaitable[object]], repeat: int) -> float:
+    """Return the median microseconds of ``await function()`` over ``repeat`` calls."""
+    samples = []
+    for _ in range(repeat):
+        began = time.perf_counter()
+        await function()
+        samples.append(time.perf_counter() - began)
+    return statistics.median(samples) * 1e6
+
+
+async def measure(repeat: int) -> list[tuple[str, float]]:
+    """Set up one game a few clicks in and time every piece; return (piece, µs) pairs."""
+    rows: list[tuple[str, float]] = []
+    async with contextlib.AsyncExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-parts-"))
+        fake = await stack.enter_async_context(running_fake(same_process=True))
+        assert fake.local is not None
+        world = json.loads(json.dumps({
+            "token": fake.local.token, "guild_id": str(fake.local.guild_id),
+            "application_id": str(fake.local.application_id),
+            "members": {n: {"id": str(u.id), "member": u.member_payload()}
+                        for n, u in fake.local.users.items()},
+        }))
+        channel = fake.local.channels[fake.local.add_channel("table")]
+        previous = discord.http.Route.BASE
+        discord.http.Route.BASE = fake.api_base
+        stack.callback(setattr, discord.http.Route, "BASE", previous)
+        settings = load_settings({"DISCORD_TOKEN": world["token"],
+                                  "DATABASE_PATH": str(Path(tmp) / "bot.db"),
+                                  "COMPUTER_DELAY_SECONDS": "0", "LOG_LEVEL": "WARNING"})
+        bot = TableBot(settings, cogs=("cogs.tinker",))
+        probe = Probe()
+        bot.http.http_trace = probe.trace()
+        await bot.login(world["token"])
+        stack.push_async_callback(bot.close)
+        probe.install(bot)
+        stack.callback(probe.close)
+        bench = Bench(bot, probe, world, [channel], seed=3)
+        channel_id = int(channel["id"])
+        await bench.start_game(channel_id)
+        for _ in range(4):
+            await bench.click(channel_id)
+            await bench.handlers_done()
+        state = bot._connection
+        board = bench.boards[channel_id]
+        payload = bench.next_click(channel_id)
+        assert payload is not None
+        game_id = next(iter(bot.boards._shown))
+        tables, boards = bot.tables, bot.boards
+        game = await tables.load(game_id)
+        renderer = boards.renderers[game.row.kind]
+        engine = game.engine
+        assert game.row.state is not None
+        stored = game.row.state
+        interaction: discord.Interaction[Any] = discord.Interaction(data=payload, state=state)
+        assert interaction.message is not None
+        answer_channel = interaction.channel
+
+        rows.append(("discord.py: Interaction(payload) (with its Message)",
+                     per_call(lambda: discord.Interaction(data=payload, state=state), repeat)))
+        rows.append(("discord.py: View.from_message (finds the DynamicItem)",
+                     per_call(lambda: discord.ui.View.from_message(interaction.message), repeat)))
+        rows.append(("discord.py: Message(answer's message) (InteractionCallbackResponse)",
+                     per_call(lambda: discord.Message(state=state, channel=answer_channel,
+                                                      data=board), repeat)))
+        rows.append(("bot: tables.load (one read: SELECT, JSON, engine.load)",
+                     await per_await(lambda: tables.load(game_id), repeat)))
+        rows.append(("bot: engine.load(state JSON)",
+                     per_call(lambda: engine.load(stored), repeat)))
+        rows.append(("bot: engine.dump(state)",
+                     per_call(lambda: engine.dump(game.state), repeat)))
+        action = engine.legal_actions(game.state, 0)[0].id
+        rows.append((f"bot: engine.apply ({action})",
+                     per_call(lambda: engine.apply(game.state, 0, action), repeat)))
+        rows.append(("bot: engine.view(state)", per_call(lambda: engine.view(game.state), repeat)))
+        rows.append(("bot: renderer.embed(game)", per_call(lambda: renderer.embed(game), repeat)))
+        rows.append(("bot: renderer.items(game)", per_call(lambda: renderer.items(game), repeat)))
+        rows.append(("bot: view_of(items)",
+                     per_call(lambda: view_of(renderer.items(game)), repeat)
+                     - per_call(lambda: renderer.items(game), repeat)))
+        rows.append(("bot: boards.render(game) (all of the above three)",
+                     per_call(lambda: boards.render(game), repeat)))
+        body = boards.render(game)
+
+        def params() -> Any:
+            return interaction_message_response_params(type=7, embed=body["embed"],
+                                                       view=body["view"])
+
+        rows.append(("discord.py: callback params (embed.to_dict, view.to_components)",
+                     per_call(params, repeat)))
+        encoded = params().payload
+        rows.append((f"discord.py: encode the callback body ({len(discord.utils._to_json(encoded))}"
+                     " bytes)", per_call(lambda: discord.utils._to_json(encoded), repeat)))
+        answer = {"interaction": {"id": "1", "type": 3}, "resource": {"type": 7,
+                                                                       "message": board}}
+        raw = json.dumps(answer)
+        rows.append(("discord.py: decode the callback answer",
+                     per_call(lambda: discord.utils._from_json(raw), repeat)))
+        row = copy.deepcopy(game.row)
+
+        async def save() -> None:
+            expected = row.version
+            row.version += 1
+            await tables.store.save_game(row, expected, action={"seat": 0, "action": action},
+                                         actor_id=1)
+
+        rows.append(("bot: store.save_game (one transaction: UPDATE, INSERT, COMMIT)",
+                     await per_await(save, min(repeat, 500))))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Time the pieces of a click and print them."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=2000,
+                        help="calls of each piece (default 2000)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    json_library = "orjson" if discord.utils.HAS_ORJSON else "json"
+    print(f"The pieces of one Tinker click, each alone.\n{machine()}; discord.py "
+          f"{discord.__version__} with {json_library}\n")
+    rows = asyncio.run(measure(args.repeat))
+    print(table(["piece", "µs per call (median)"], [[name, f"{us:.0f}"] for name, us in rows]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
