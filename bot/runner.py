@@ -8,6 +8,7 @@ import signal
 import sys
 from collections.abc import Sequence
 
+import aiohttp
 import discord
 import yarl
 
@@ -54,6 +55,10 @@ async def serve(force_sync: bool = False, cogs: Sequence[str] | None = None) -> 
             await bot.start(settings.token)
         if closing:
             await closing[0]
+    except (aiohttp.ClientError, OSError) as exc:
+        print(f"Could not reach Discord ({exc}). Check the network connection and try again.",
+              file=sys.stderr)
+        return 1
     except discord.LoginFailure:
         print("Discord refused the token in DISCORD_TOKEN: copy it again from the "
               "developer portal (Bot > Reset Token).", file=sys.stderr)

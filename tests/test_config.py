@@ -110,3 +110,15 @@ def test_unusable_database_path_stops_the_bot_naming_it(tmp_path, kind):
     )
     assert proc.returncode == 2, proc.stderr
     assert "DATABASE_PATH" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_unreachable_discord_is_a_clear_message(tmp_path):
+    """When Discord cannot be reached, the bot says so in one line, without a traceback."""
+    env = dict(os.environ, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(tmp_path / "bot.db"),
+               DISCORD_API_BASE="http://127.0.0.1:9/api/v10", PYTHONPATH=str(ROOT))
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True,
+        text=True, timeout=60,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "Could not reach Discord" in proc.stderr and "Traceback" not in proc.stderr
