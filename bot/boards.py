@@ -221,7 +221,15 @@ class Boards:
     async def _ask(
         self, interaction: discord.Interaction[Any], game_id: int, version: int, action_id: str
     ) -> None:
-        """Ask privately to confirm ``action_id``, with a button that applies it."""
+        """Ask privately to confirm ``action_id``, with a button that applies it.
+
+        A player who could not take the action is refused at once instead.
+        """
+        try:
+            await self.tables.check(game_id, version, actor_of(interaction), action_id)
+        except Refusal as refusal:
+            await self._refuse(interaction, str(refusal))
+            return
         yes = action_button(game_id, version, Action(action_id, "Yes, I am sure"),
                             style=discord.ButtonStyle.danger)
         await interaction.response.send_message(

@@ -173,8 +173,8 @@ class Tables:
 
     def _wrap(self, row: GameRow) -> LoadedGame:
         eng = self._engines(row.kind)
-        if row.status == "lobby":
-            return LoadedGame(row, eng, None)
+        if row.status == "lobby" or (row.state is None and not row.is_open):
+            return LoadedGame(row, eng, None)  # a lobby, or one closed before it started
         if row.state is None:
             return LoadedGame(row, eng, None, broken="no state stored")
         try:
@@ -217,8 +217,11 @@ class Tables:
                 self._idle.set()
 
     @contextlib.asynccontextmanager
-    async def _game(self, game_id: int) -> AsyncIterator[None]:
-        """Hold the game's lock (one request per game at a time) and count it in flight."""
+    async def hold(self, game_id: int) -> AsyncIterator[None]:
+        """Hold the game's lock (one request per game at a time) and count it in flight.
+
+        Not re-entrant: code holding it must not call act(), abandon() or computer_move().
+        """
         entry = self._locks.get(game_id)
         if entry is None:
             entry = self._locks[game_id] = _GameLock()
@@ -330,7 +333,7 @@ class Tables:
         Raise a Refusal (stale board, ended game, player not allowed, illegal action,
         storage unavailable) and change nothing, or return the game afterwards.
         """
-        async with self._game(game_id):
+        async with self.hold(game_id):
             game = await self.load(game_id)
             self._check_open(game, version)
             if action_id in LOBBY_ACTIONS:
@@ -340,7 +343,7 @@ class Tables:
 
     async def computer_move(self, game_id: int) -> Play | None:
         """Let a computer player move if one is to act; return None if none is."""
-        async with self._game(game_id):
+        async with self.hold(game_id):
             game = await self.load(game_id)
             if game.broken or not game.computer_to_act():
                 return None
@@ -377,8 +380,19 @@ class Tables:
             )
         legal = {a.id for a in game.engine.legal_actions(game.state, seat)}
         if action_id not in legal and game.to_act() != seat:
+            players = game.view().get("players") or []
+            if not legal and seat < len(players) and players[seat].get("resigned"):
+                raise NotAllowed("You resigned from this game, so you cannot act in it.")
             raise NotYourTurn(f"It is {game.seat_name(game.to_act())}'s turn, not yours.")
         return seat
+
+    async def check(self, game_id: int, version: int, actor: Actor, action_id: str) -> None:
+        """Refuse as :meth:`act` would, without applying anything (before asking to confirm)."""
+        game = await self.load(game_id)
+        self._check_open(game, version)
+        seat = self._seat_for(game, actor, action_id)
+        if action_id not in {a.id for a in game.engine.legal_actions(game.state, seat)}:
+            raise Refusal("That move is not possible now.")
 
     async def _apply(
         self, game: LoadedGame, seat: int, action_id: str, actor_id: int | None
@@ -499,7 +513,7 @@ class Tables:
         game = await self.open_in_channel(channel_id)
         if game is None:
             raise Refusal("There is no game going in this channel.")
-        async with self._game(game.id):
+        async with self.hold(game.id):
             game = await self.load(game.id)
             if not game.row.is_open:
                 raise GameEnded(game.row.status)
@@ -521,7 +535,7 @@ class Tables:
         ended = []
         for row in idle:
             try:
-                async with self._game(row.id):
+                async with self.hold(row.id):
                     game = await self.load(row.id)
                     if not game.row.is_open or game.row.updated_at != row.updated_at:
                         continue

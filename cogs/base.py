@@ -49,6 +49,8 @@ class GameCog(commands.Cog):
     """Base of a game's cog; subclasses set ``kind`` and register their renderer."""
 
     kind: str = ""
+    #: The command that starts a game of this kind, for hints in replies.
+    start_command: str = ""
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
@@ -113,8 +115,9 @@ class GameCog(commands.Cog):
         """Return the channel's open game of this cog's kind, or refuse."""
         game = await self.bot.tables.open_in_channel(interaction.channel_id or 0)
         if game is None or game.row.kind != self.kind:
+            start = self.start_command or f"/{self.kind} start"
             raise Refusal(f"There is no game of this kind going in this channel. "
-                          f"Start one with /{self.kind} start.")
+                          f"Start one with {start}.")
         return game
 
     async def send_rules(
@@ -132,7 +135,9 @@ class GameCog(commands.Cog):
 
     async def repost(self, interaction: discord.Interaction[Any]) -> None:
         """Post the current board again here and retire the old message."""
-        await self.bot.boards.send_board(interaction, await self.current(interaction))
+        game = await self.current(interaction)
+        async with self.bot.tables.hold(game.id):  # no move slips in between load and post
+            await self.bot.boards.send_board(interaction, await self.bot.tables.load(game.id))
 
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:
         """End the channel's game (its starter or a member with Manage Messages)."""

@@ -26,6 +26,9 @@ COLOUR = discord.Colour.from_rgb(88, 101, 242)
 
 #: The games with records, by kind, and their names.
 TITLES = {kind: engine(kind).title for kind in ("tinker", "tinrealm", "steam")}
+
+#: The games with a daily deal (a /<game> daily command).
+DAILY_GAMES = ("tinker", "tinrealm")
 GAME_CHOICES = [app_commands.Choice(name=title, value=kind) for kind, title in TITLES.items()]
 
 #: Leaderboard periods: the choice's value and its name in titles.
@@ -234,6 +237,12 @@ class RecordsCog(commands.Cog):
         self, interaction: discord.Interaction, game: str, period: str = "all"
     ) -> None:
         """Show the server's leaderboard of a game, with the asker's place."""
+        if period == "daily" and game not in DAILY_GAMES:
+            await interaction.response.send_message(
+                f"{TITLES[game]} has no daily deal; try all time or this month.",
+                ephemeral=True,
+            )
+            return
         now = self.bot.clock()
         day = daily_key(now) if period == "daily" else None
         since = month_start(now) if period == "month" else 0.0

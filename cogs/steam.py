@@ -64,6 +64,7 @@ class SteamCog(GameCog):
     """The /steam commands and the Steam to Solar board."""
 
     kind = "steam"
+    start_command = "/steam new"
 
     steam = app_commands.Group(
         name="steam", description="Steam to Solar: a railroad game for 2 to 5 players",
@@ -75,7 +76,8 @@ class SteamCog(GameCog):
     def embed(self, game: LoadedGame) -> discord.Embed:
         """Return the lobby or the table: river, players, trains, turn and events."""
         if game.row.status == "lobby" or game.state is None:
-            embed = discord.Embed(title=f"{TITLE} · table open", colour=0x2B8A3E)
+            state = "table open" if game.row.status == "lobby" else "table closed"
+            embed = discord.Embed(title=f"{TITLE} · {state}", colour=0x2B8A3E)
             embed.description = (
                 "Press **Join** to take a seat (2 to 5 players). The host can add computer "
                 "players, then press **Start**."

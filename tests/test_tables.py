@@ -291,7 +291,7 @@ async def test_one_request_per_game_at_a_time(tmp_path):
 
         async def request() -> None:
             nonlocal inside, most
-            async with tables._game(7):
+            async with tables.hold(7):
                 inside += 1
                 most = max(most, inside)
                 await asyncio.sleep(0.01)

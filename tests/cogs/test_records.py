@@ -259,3 +259,11 @@ async def test_storage_trouble_is_a_private_apology(
     ):
         assert result.ephemeral and "could not reach its game storage" in result.content
     assert len(await bot.store.results()) == 4
+
+
+async def test_steam_has_no_daily_leaderboard(discord_driver, fake_discord, tmp_path):
+    """Asking for Steam to Solar's daily deal says there is none, privately."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    result = await discord_driver.slash("leaderboard", None, {"game": "steam", "period": "daily"},
+                                        user="alice")
+    assert result.ephemeral and "has no daily deal" in result.content

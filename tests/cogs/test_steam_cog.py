@@ -150,3 +150,35 @@ async def test_s3_host_may_take_the_first_turn(discord_driver, fake_discord, tmp
     game, _ = await _current_board(bot, fake_discord)
     assert game.to_act() == 0
     assert ENGINE.view(game.state)["start_seat"] == 0
+
+
+async def test_cancelled_lobby_says_so(discord_driver, fake_discord, tmp_path):
+    """The host's Cancel leaves a board saying the table was abandoned, nothing damaged."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    closed = (await discord_driver.click(board, button(board, "lobby.cancel"),
+                                         user="alice")).message
+    embed = closed["embeds"][0]
+    assert embed["title"].endswith("table closed")
+    assert embed["footer"]["text"] == "This game was abandoned."
+    hint = await discord_driver.slash("steam", "board", user="bob")
+    assert hint.ephemeral and "/steam new" in hint.content
+
+
+async def test_resign_refused_at_once_for_those_who_cannot(discord_driver, fake_discord,
+                                                           tmp_path):
+    """Resign is refused straight away for a member not seated, or one who resigned."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    fake_discord.add_user("carol")
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"), user="carol")).message
+    board = (await discord_driver.click(board, button(board, "lobby.start"), user="alice")).message
+    fake_discord.add_user("dave")
+    stranger = await discord_driver.click(board, button(board, "ask.resign"), user="dave")
+    assert stranger.ephemeral and "not seated" in stranger.content
+    ask = await discord_driver.click(board, button(board, "ask.resign"), user="bob")
+    await discord_driver.click(ask.message, ask.custom_ids[0], user="bob")
+    _game, board = await _current_board(bot, fake_discord)
+    again = await discord_driver.click(board, button(board, "ask.resign"), user="bob")
+    assert again.ephemeral and "resigned" in again.content

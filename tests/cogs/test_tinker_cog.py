@@ -166,3 +166,21 @@ def test_chip_button_of_an_empty_suit_is_disabled():
                 checked += 1
             state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
     assert checked > 0
+
+
+async def test_repost_racing_a_click_shows_the_move(discord_driver, fake_discord, tmp_path):
+    """/tinker board arriving together with a click posts a board that shows the move."""
+    import asyncio
+
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("tinker", "start", user="alice")).message
+    click = fake_discord.component_payload(board, board_ids(board)[0], user="alice")
+    repost = fake_discord.slash_payload("tinker", path=["board"], options=[], user="bob")
+    before = asyncio.all_tasks()
+    bot._connection.parse_interaction_create(click)
+    bot._connection.parse_interaction_create(repost)
+    await discord_driver.settle(before)
+    game = await _game(bot, fake_discord)
+    current = fake_discord.get_message(game.row.board_message_id)
+    assert game.row.version == 1
+    assert all(":1:" in cid for cid in board_ids(current))
