@@ -29,10 +29,8 @@ from typing import Any
 import discord
 from discord.webhook.async_ import interaction_message_response_params
 
-from bench.clicks import Bench, Probe, running_fake
+from bench.clicks import Bench, logged_in_bot, running_fake
 from bench.common import machine, table
-from bot.client import TableBot
-from bot.config import load_settings
 from bot.layout import view_of
 
 
@@ -72,19 +70,8 @@ async def measure(repeat: int) -> list[tuple[str, float]]:
                         for n, u in fake.local.users.items()},
         }))
         channel = fake.local.channels[fake.local.add_channel("table")]
-        previous = discord.http.Route.BASE
-        discord.http.Route.BASE = fake.api_base
-        stack.callback(setattr, discord.http.Route, "BASE", previous)
-        settings = load_settings({"DISCORD_TOKEN": world["token"],
-                                  "DATABASE_PATH": str(Path(tmp) / "bot.db"),
-                                  "COMPUTER_DELAY_SECONDS": "0", "LOG_LEVEL": "WARNING"})
-        bot = TableBot(settings, cogs=("cogs.tinker",))
-        probe = Probe()
-        bot.http.http_trace = probe.trace()
-        await bot.login(world["token"])
-        stack.push_async_callback(bot.close)
-        probe.install(bot)
-        stack.callback(probe.close)
+        bot, probe = await logged_in_bot(stack, fake.api_base, world["token"],
+                                         Path(tmp) / "bot.db")
         bench = Bench(bot, probe, world, [channel], seed=3)
         channel_id = int(channel["id"])
         await bench.start_game(channel_id)

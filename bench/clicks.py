@@ -495,6 +495,28 @@ def row_size(path: Path) -> int:
     return int(size)
 
 
+async def logged_in_bot(
+    stack: contextlib.AsyncExitStack, api_base: str, token: str, path: Path
+) -> tuple[TableBot, Probe]:
+    """Log a Tinker bot over ``path`` in to the fake at ``api_base``, with its probe.
+
+    Everything is undone when ``stack`` closes.
+    """
+    previous = discord.http.Route.BASE
+    discord.http.Route.BASE = api_base
+    stack.callback(setattr, discord.http.Route, "BASE", previous)
+    settings = load_settings({"DISCORD_TOKEN": token, "DATABASE_PATH": str(path),
+                              "COMPUTER_DELAY_SECONDS": "0", "LOG_LEVEL": "WARNING"})
+    bot = TableBot(settings, cogs=("cogs.tinker",))
+    probe = Probe()
+    bot.http.http_trace = probe.trace()
+    await bot.login(token)
+    stack.push_async_callback(bot.close)
+    probe.install(bot)
+    stack.callback(probe.close)
+    return bot, probe
+
+
 async def run_size(games: int, alone: int, seconds: float, seed: int,
                    profile: cProfile.Profile | None, same_process: bool) -> SizeResult:
     """Measure one size with a fresh fake, bot and database; return its figures."""
@@ -505,18 +527,7 @@ async def run_size(games: int, alone: int, seconds: float, seed: int,
         session = await stack.enter_async_context(aiohttp.ClientSession())
         world = await fake.call(session, "GET", "/bench/world")
         channels = await fake.call(session, "POST", "/bench/channels", {"count": games})
-        previous = discord.http.Route.BASE
-        discord.http.Route.BASE = fake.api_base
-        stack.callback(setattr, discord.http.Route, "BASE", previous)
-        settings = load_settings({"DISCORD_TOKEN": world["token"], "DATABASE_PATH": str(path),
-                                  "COMPUTER_DELAY_SECONDS": "0", "LOG_LEVEL": "WARNING"})
-        bot = TableBot(settings, cogs=("cogs.tinker",))
-        probe = Probe()
-        bot.http.http_trace = probe.trace()
-        await bot.login(world["token"])
-        stack.push_async_callback(bot.close)
-        probe.install(bot)
-        stack.callback(probe.close)
+        bot, probe = await logged_in_bot(stack, fake.api_base, world["token"], path)
         bench = Bench(bot, probe, world, channels, seed)
         for channel_id in bench.channels:
             await bench.start_game(channel_id)
