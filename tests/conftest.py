@@ -10,8 +10,9 @@ import pytest
 
 from tests.fake_discord import Driver, FakeDiscord
 
-WATCHED_LOGGERS = ("discord", "bot", "cogs", "db")
-"""Loggers (and their children) whose ERROR records fail the test that produced them."""
+WATCHED_LOGGERS = ("discord", "bot", "cogs", "db", "asyncio")
+"""Loggers (and their children) whose ERROR records fail the test that produced them
+(asyncio: a background task that died with an exception nobody retrieved)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
