@@ -1,6 +1,6 @@
 """Steam to Solar: the railroad card game for 2 to 5 players as a pure engine.
 
-Rules: /work/shared/rules/seed-steam-to-solar.txt as read by rulings S1-S13
+Rules: the published rule text as read by the project's rulings S1-S13
 (RULINGS.md); our own summary, the view fields and the pending steps are in
 docs/steam.md. The modules beside this one hold the state (``steam_state``), the rules
 (``steam_rules``), scoring (``steam_score``), saving (``steam_store``), the board

@@ -1,7 +1,6 @@
 """Tinker, Sailor, Soldier, Spy: the solo Decktet adventure as a pure engine.
 
-Rules: /work/shared/rules/seed-tinker-sailor-soldier-spy.txt as read by rulings T1-T11
-(RULINGS.md); our own summary is docs/tinker.md. The modules beside this one hold the
+Rules: the published rule text as read by the project's rulings T1-T11; our own summary is docs/tinker.md. The modules beside this one hold the
 state (``tinker_state``), the rules (``tinker_rules``), the deal (``tinker_setup``) and
 the computer player (``tinker_ai``).
 """
