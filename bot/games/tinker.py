@@ -1,8 +1,9 @@
 """Tinker, Sailor, Soldier, Spy: the solo Decktet adventure as a pure engine.
 
-Rules: the published rule text as read by the project's rulings T1-T11; our own summary is docs/tinker.md. The modules beside this one hold the
-state (``tinker_state``), the rules (``tinker_rules``), the deal (``tinker_setup``) and
-the computer player (``tinker_ai``).
+Rules: the published rule text as read by the project's rulings T1-T11; our own summary
+is docs/tinker.md. The modules beside this one hold the state (``tinker_state``), the
+rules (``tinker_rules``), the deal (``tinker_setup``) and the computer player
+(``tinker_ai``).
 """
 
 from __future__ import annotations
