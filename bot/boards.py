@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
-from bot.errors import NotYourTurn, Refusal, StaleBoard, Unavailable, board_link
+from bot.errors import (
+    GameEnded,
+    NotYourTurn,
+    Refusal,
+    StaleBoard,
+    Unavailable,
+    board_link,
+)
 from bot.games.protocol import Action
 from bot.layout import ASK_PREFIX, action_button, default_items, view_of
 from bot.tables import (
@@ -156,7 +163,9 @@ class Boards:
         try:
             play = await self.tables.act(game_id, version, actor_of(interaction), action_id)
         except Refusal as refusal:
-            if isinstance(refusal, StaleBoard) and await self._heal(interaction, game_id):
+            if isinstance(refusal, StaleBoard | GameEnded) and await self._heal(
+                interaction, game_id
+            ):
                 return
             await self._refuse(interaction, str(refusal))
             if isinstance(refusal, NotYourTurn):
@@ -179,17 +188,23 @@ class Boards:
             else:
                 # Known as shown before the answer leaves, so a click racing this one is
                 # refused as stale rather than taken for a board left behind.
-                self._shown[game.id] = game.row.version
+                self._mark_shown(game)
                 await interaction.response.edit_message(**self.render(game))
                 if message is not None and message.id != game.row.board_message_id:
                     await self.tables.set_board(game, message.channel.id, message.id)
         except discord.HTTPException as exc:
             log.warning("could not answer a click on game %s (%s); editing the board instead",
                         game.id, exc)
+            self._shown.pop(game.id, None)  # not shown after all, unless refresh manages
             await self.refresh(game)
-        if not game.row.is_open:
-            self._shown.pop(game.id, None)
         self.schedule_computers(game)
+
+    def _mark_shown(self, game: LoadedGame) -> None:
+        """Remember the version on the game's board (forgotten once the game has ended)."""
+        if game.row.is_open:
+            self._shown[game.id] = game.row.version
+        else:
+            self._shown.pop(game.id, None)
 
     async def _heal(self, interaction: discord.Interaction[Any], game_id: int) -> bool:
         """Bring a board left behind (the bot stopped before answering) up to date.
@@ -209,7 +224,7 @@ class Boards:
             or self._shown.get(game_id) == game.row.version
         ):
             return False
-        self._shown[game_id] = game.row.version
+        self._mark_shown(game)
         try:
             await interaction.response.edit_message(**self.render(game))
         except discord.HTTPException as exc:
@@ -230,12 +245,19 @@ class Boards:
         except Refusal as refusal:
             await self._refuse(interaction, str(refusal))
             return
+        except Exception:
+            log.exception("checking %r on game %s failed", action_id, game_id)
+            await self._refuse(interaction, "Something went wrong on our side; nothing changed.")
+            return
         yes = action_button(game_id, version, Action(action_id, "Yes, I am sure"),
                             style=discord.ButtonStyle.danger)
-        await interaction.response.send_message(
-            "Are you sure? This cannot be undone. (Dismiss this message to keep playing.)",
-            view=view_of([yes]), ephemeral=True,
-        )
+        try:
+            await interaction.response.send_message(
+                "Are you sure? This cannot be undone. (Dismiss this message to keep playing.)",
+                view=view_of([yes]), ephemeral=True,
+            )
+        except discord.HTTPException as exc:
+            log.warning("could not ask to confirm %r on game %s: %s", action_id, game_id, exc)
 
     async def _wake_computers(self, game_id: int) -> None:
         """Make sure a computer player whose turn it is gets moving (after a hiccup)."""
@@ -268,7 +290,7 @@ class Boards:
             channel_id = interaction.channel_id or game.row.channel_id
             if response.message_id is not None:
                 await self.tables.set_board(game, channel_id, response.message_id)
-                self._shown[game.id] = game.row.version
+                self._mark_shown(game)
             await self._retire(old[0], old[1], game)
         self.schedule_computers(game)
 
@@ -284,7 +306,7 @@ class Boards:
             log.warning("could not post the board of game %s: %s", game.id, exc)
             return
         await self.tables.set_board(game, message.channel.id, message.id)
-        self._shown[game.id] = game.row.version
+        self._mark_shown(game)
         await self._retire(old[0], old[1], game)
 
     async def refresh(self, game: LoadedGame) -> None:
@@ -298,7 +320,7 @@ class Boards:
         message = channel.get_partial_message(game.row.board_message_id)
         try:
             await message.edit(**self.render(game))
-            self._shown[game.id] = game.row.version
+            self._mark_shown(game)
         except discord.NotFound:
             log.info("board of game %s was deleted; posting a new one", game.id)
             game.row.board_message_id = None

@@ -41,6 +41,32 @@ def invite_url(application_id: int) -> str:
     )
 
 
+class TableTree(discord.app_commands.CommandTree):
+    """The command tree: commands count as work in flight, and none start while closing."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Refuse new commands privately once the bot is shutting down."""
+        tables = getattr(self.client, "tables", None)
+        if tables is None or not tables.closing:
+            return True
+        try:
+            await interaction.response.send_message(
+                "The bot is restarting; try again in a few seconds.", ephemeral=True
+            )
+        except discord.HTTPException as exc:
+            log.warning("could not refuse a command while closing: %s", exc)
+        return False
+
+    async def _call(self, interaction: discord.Interaction) -> None:
+        # A clean shutdown waits for commands as it does for clicks (Tables.drain).
+        tables = getattr(self.client, "tables", None)
+        if tables is None:
+            await super()._call(interaction)
+            return
+        with tables.busy():
+            await super()._call(interaction)
+
+
 class TableBot(commands.Bot):
     """The bot process: owns the store, the game tables and the boards."""
 
@@ -60,6 +86,7 @@ class TableBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.none() | discord.Intents(guilds=True),
             help_command=None,
+            tree_cls=TableTree,
             # We only need guilds for names in logs, not before answering: be ready sooner.
             guild_ready_timeout=0.5,
         )

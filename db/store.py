@@ -173,6 +173,10 @@ class Store:
                 await self._conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
                 raise StorageError(str(exc)) from exc
+            except BaseException:  # cancelled: the queued BEGIN may still run; undo it
+                with suppress(sqlite3.Error, ValueError):
+                    await asyncio.shield(self._conn.execute("ROLLBACK"))
+                raise
             try:
                 yield self._conn
                 await self._conn.execute("COMMIT")
