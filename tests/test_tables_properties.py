@@ -1,0 +1,81 @@
+"""Property test of the table service: any sequence of requests keeps the store coherent."""
+
+import asyncio
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, event, example, given, settings
+from hypothesis import strategies as st
+
+from bot.errors import Refusal
+from bot.tables import LOBBY_ACTIONS
+from tests.support import ALICE, BOB, CAROL, MOD, Clock, open_tables
+
+PLAYED_OUT = [("act", ALICE, "add2", 0)] * 6
+LOBBY_PLAYED_OUT = [
+    ("act", BOB, "lobby.join", 0), ("act", ALICE, "lobby.computer", 0),
+    ("act", ALICE, "lobby.start", 0),
+    *[("act", ALICE, "add2", 0), ("act", BOB, "add2", 0), ("computer", None, None, None)] * 2,
+    ("act", ALICE, "add2", 0), ("act", BOB, "add2", 0),
+]
+
+ACTORS = (ALICE, BOB, CAROL, MOD)
+ACTIONS = ("add1", "add2", "add2", "add2", "add2", "resign", "bogus", *LOBBY_ACTIONS)
+
+clicks = st.tuples(st.just("act"), st.sampled_from(ACTORS), st.sampled_from(ACTIONS),
+                   st.sampled_from([0, 0, 0, 0, -1, 1]))
+request = st.one_of(
+    *[clicks] * 16,
+    st.tuples(st.just("computer"), st.none(), st.none(), st.none()),
+    st.tuples(st.just("abandon"), st.sampled_from(ACTORS), st.none(), st.none()),
+    st.tuples(st.just("sweep"), st.none(), st.none(), st.integers(0, 3)),
+)
+
+
+async def _run(kind: str, requests: list[tuple]) -> None:
+    clock = Clock()
+    with tempfile.TemporaryDirectory() as tmp:
+        async with open_tables(Path(tmp) / "t.db", clock) as tables:
+            if kind == "solo":
+                game = await tables.start("toy", guild_id=1, channel_id=9, starter=ALICE)
+            else:
+                game = await tables.open_lobby("toy", guild_id=1, channel_id=9, host=ALICE)
+            for op, actor, action, skew in requests:
+                current = await tables.load(game.id)
+                try:
+                    if op == "act":
+                        await tables.act(game.id, current.row.version + skew, actor, action)
+                    elif op == "computer":
+                        await tables.computer_move(game.id)
+                    elif op == "abandon":
+                        await tables.abandon(9, actor)
+                    else:
+                        clock.advance(skew * 86400)
+                        await tables.expire_idle({"solo": clock.now - 7 * 86400,
+                                                  "lobby": clock.now - 3600,
+                                                  "multi": clock.now - 2 * 86400})
+                except Refusal:
+                    pass
+                after = await tables.load(game.id)
+                log = await tables.store.actions(game.id)
+                # every saved change is logged once, in order, with no gap
+                assert [e["seq"] for e in log] == list(range(1, after.row.version + 1))
+                assert after.broken is None
+                if after.row.status in ("active", "over"):
+                    assert after.state is not None
+                    assert after.engine.is_over(after.state) == (after.row.status == "over")
+                results = await tables.store.results()
+                assert bool(results) == (after.row.status == "over")
+                assert all(r["user_id"] in {a.user_id for a in ACTORS} for r in results)
+                assert await tables.store.count_open() == int(after.row.is_open)
+            event(f"ended {(await tables.load(game.id)).row.status}")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(["solo", "lobby"]), requests=st.lists(request, max_size=60))
+@example(kind="solo", requests=PLAYED_OUT)
+@example(kind="lobby", requests=LOBBY_PLAYED_OUT)
+def test_any_sequence_of_requests_keeps_the_store_coherent(kind, requests):
+    """Random clicks, stale versions, lobby moves, computers, abandons and sweeps never
+    leave a gap in the action log, a half-saved game or a result of an open game."""
+    asyncio.run(_run(kind, requests))
