@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.boards import actions_for_board
+from bot.games.protocol import Action
 from bot.layout import default_items
 from bot.tables import LoadedGame
 from cogs.base import GameCog, daily_note, recent_events, who_plays
@@ -20,6 +21,9 @@ ICONS = {
     "none": "·", "enemy": "👹", "trap": "🪤", "encounter": "❔", "loot": "💰",
     "campsite": "🏕️", "S": "🚩", "F": "🏰", "-": "·",
 }
+
+#: Decisions whose full text goes on the board and only the name on the button.
+CHOICES = ("race", "class")
 
 PLACEHOLDERS = {"item": "Use an item…", "eat": "Eat…", "race": "Choose your race…",
                 "class": "Choose your class…"}
@@ -118,7 +122,13 @@ class TinRealmCog(GameCog):
             f"🍖 {v['food']}/{v['food_cap']} · ☠️ poison {v['poison']} · ⭐ favor {v['favor']}",
             f"🗺️ {_map(v)} (node {v['node']} of {v['nodes_total'] - 1})",
         ]
-        embed.description = clip("\n".join([*trackers, "", _situation(v)]), 4096)
+        situation = _situation(v)
+        choices = [a for a in actions_for_board(game) if a.group in CHOICES]
+        if choices:
+            situation += "\n" + "\n".join(f"• **{a.label.split(' (', 1)[0]}** "
+                                           f"({a.label.split(' (', 1)[1]}" for a in choices
+                                           if " (" in a.label)
+        embed.description = clip("\n".join([*trackers, "", situation]), 4096)
         if v["tableau"]:
             embed.add_field(name="Tableau",
                             value=clip(" ".join(_card(c) for c in v["tableau"]), 1024),
@@ -137,9 +147,15 @@ class TinRealmCog(GameCog):
         return embed
 
     def items(self, game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
-        """Return every decision the rules give now, grouped in rows."""
-        return default_items(game.id, game.row.version, actions_for_board(game),
-                             placeholders=PLACEHOLDERS)
+        """Return every decision the rules give now, grouped in rows.
+
+        Race and class buttons carry just the name; the board lists what each gives.
+        """
+        actions = [
+            Action(a.id, a.label.split(" (", 1)[0], a.group) if a.group in CHOICES else a
+            for a in actions_for_board(game)
+        ]
+        return default_items(game.id, game.row.version, actions, placeholders=PLACEHOLDERS)
 
     # -- commands -------------------------------------------------------------------------
 
