@@ -73,6 +73,7 @@ from bench.fake_server import BenchFake, bench_token
 from bot.client import TableBot
 from bot.config import load_settings
 from tests.fake_discord import payloads
+from tests.fake_discord.process import stop_process
 
 USER = "bob"
 """The member who clicks (games are started by alice)."""
@@ -123,13 +124,7 @@ async def running_fake(same_process: bool) -> AsyncIterator[FakeHandle]:
         where = json.loads(line)
         yield FakeHandle(where["api_base"], where["api_base"].split("/api/")[0], process)
     finally:
-        if process.returncode is None:
-            process.terminate()
-            try:
-                await asyncio.wait_for(process.wait(), 5)
-            except TimeoutError:
-                process.kill()
-                await process.wait()
+        await stop_process(process)
 
 
 # ----------------------------------------------------------------- probes in discord.py

@@ -119,3 +119,23 @@ async def press(driver: object, message: dict, action: str, user: str) -> object
     if kind == "button":
         return await driver.click(message, custom_id, user=user)  # type: ignore[attr-defined]
     return await driver.select(message, custom_id, [value], user=user)  # type: ignore[attr-defined]
+
+
+def longest_board_within_limits(cog: object, engine: object, states: list, seats: int = 1) -> int:
+    """Play each state to its end with computer moves, checking every board against
+    Discord's limits; return the longest embed seen."""
+    longest = 0
+    for state in states:
+        while True:
+            game = loaded(engine, state, seats=seats)
+            embed = cog.embed(game)  # type: ignore[attr-defined]
+            over = engine.is_over(state)  # type: ignore[attr-defined]
+            items = [] if over else cog.items(game)  # type: ignore[attr-defined]
+            assert body_problems(embed, items) == []
+            longest = max(longest, len(embed))
+            if over:
+                break
+            seat = engine.to_act(state)  # type: ignore[attr-defined]
+            action = engine.computer_action(state, seat)  # type: ignore[attr-defined]
+            state = engine.apply(state, seat, action).state  # type: ignore[attr-defined]
+    return longest

@@ -2,7 +2,7 @@
 
 from bot.games.steam import ENGINE
 from cogs.steam import SteamCog
-from tests.support import board_ids, body_problems, button, loaded, make_bot, press
+from tests.support import board_ids, button, longest_board_within_limits, make_bot, press
 
 COGS = ("cogs.steam",)
 
@@ -122,22 +122,9 @@ async def test_stranger_and_rules(discord_driver, fake_discord, tmp_path):
 
 def test_board_fits_discord_limits_with_five_players():
     """Every board of 40 five-seat games (embed and components) fits Discord's limits."""
-    cog = SteamCog(None)
-    longest = 0
-    for seed in range(40):
-        names = [f"Player number {i} with a long name!!" for i in range(5)]
-        state = ENGINE.new(seed, 5, {"names": names})
-        while True:
-            game = loaded(ENGINE, state, seats=5)
-            embed = cog.embed(game)
-            items = [] if ENGINE.is_over(state) else cog.items(game)
-            assert body_problems(embed, items) == []
-            longest = max(longest, len(embed))
-            if ENGINE.is_over(state):
-                break
-            seat = ENGINE.to_act(state)
-            state = ENGINE.apply(state, seat, ENGINE.computer_action(state, seat)).state
-    assert 0 < longest <= 6000
+    names = [f"Player number {i} with a long name!!" for i in range(5)]
+    states = [ENGINE.new(seed, 5, {"names": names}) for seed in range(40)]
+    assert 0 < longest_board_within_limits(SteamCog(None), ENGINE, states, seats=5) <= 6000
 
 
 async def test_s3_host_may_take_the_first_turn(discord_driver, fake_discord, tmp_path):

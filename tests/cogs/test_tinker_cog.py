@@ -113,22 +113,10 @@ def test_board_fits_discord_limits_at_every_step_of_many_games():
     """Every board of 150 complete games (embed and buttons) stays within Discord's limits."""
     from bot.games.tinker import ENGINE
     from cogs.tinker import TinkerCog
-    from tests.support import body_problems, loaded
+    from tests.support import longest_board_within_limits
 
-    cog = TinkerCog(None)  # rendering needs no bot
-    longest = 0
-    for seed in range(150):
-        state = ENGINE.new(seed)
-        while True:
-            game = loaded(ENGINE, state)
-            embed = cog.embed(game)
-            items = cog.items(game) if not ENGINE.is_over(state) else []
-            assert body_problems(embed, items) == []
-            longest = max(longest, len(embed))
-            if ENGINE.is_over(state):
-                break
-            state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
-    assert 0 < longest <= 6000
+    states = [ENGINE.new(seed) for seed in range(150)]
+    assert 0 < longest_board_within_limits(TinkerCog(None), ENGINE, states) <= 6000
 
 
 async def test_daily_deal_is_marked_and_once_per_day(discord_driver, fake_discord, tmp_path):

@@ -2,7 +2,7 @@
 
 from bot.games.tinrealm.engine import ENGINE
 from cogs.tinrealm import TinRealmCog
-from tests.support import board_ids, body_problems, loaded, make_bot, press
+from tests.support import board_ids, longest_board_within_limits, make_bot, press
 
 COGS = ("cogs.tinrealm",)
 
@@ -71,20 +71,9 @@ async def test_only_me_rules_daily(discord_driver, fake_discord, tmp_path):
 
 def test_board_fits_discord_limits_at_every_step():
     """Every board of 60 journeys on both maps (embed and buttons) fits Discord's limits."""
-    cog = TinRealmCog(None)
-    longest = 0
-    for seed in range(60):
-        state = ENGINE.new(seed, 1, {"preset": "hard" if seed % 2 else "easy"})
-        while True:
-            game = loaded(ENGINE, state)
-            embed = cog.embed(game)
-            items = [] if ENGINE.is_over(state) else cog.items(game)
-            assert body_problems(embed, items) == []
-            longest = max(longest, len(embed))
-            if ENGINE.is_over(state):
-                break
-            state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
-    assert 0 < longest <= 6000
+    states = [ENGINE.new(seed, 1, {"preset": "hard" if seed % 2 else "easy"})
+              for seed in range(60)]
+    assert 0 < longest_board_within_limits(TinRealmCog(None), ENGINE, states) <= 6000
 
 
 async def test_content_setting_reaches_the_game(discord_driver, fake_discord, tmp_path):

@@ -28,6 +28,18 @@ class BotProcess:
         return "".join(self.output)
 
 
+async def stop_process(process: asyncio.subprocess.Process, grace: float = 5.0) -> None:
+    """Ask a child process to stop (SIGTERM), and kill it if it has not after ``grace`` s."""
+    if process.returncode is not None:
+        return
+    process.terminate()
+    try:
+        await asyncio.wait_for(process.wait(), grace)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+
+
 @contextlib.asynccontextmanager
 async def bot_process(
     fake: FakeDiscord, *args: str, env: Mapping[str, str] | None = None
@@ -58,11 +70,5 @@ async def bot_process(
     try:
         yield running
     finally:
-        if process.returncode is None:
-            process.terminate()
-            try:
-                await asyncio.wait_for(process.wait(), 5)
-            except TimeoutError:
-                process.kill()
-                await process.wait()
+        await stop_process(process)
         await reader

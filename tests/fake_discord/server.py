@@ -888,6 +888,10 @@ class FakeDiscord:
         message = self.messages.get(message_id) if message_id in owned else None
         if message is None:
             raise ApiError(404, 10008)
+        return self._message_call(call, message)
+
+    def _message_call(self, call: _Call, message: dict[str, Any]) -> web.Response:
+        """Answer GET, DELETE or PATCH (an edit, limits checked) on a stored message."""
         method = call.request.method
         if method == "GET":
             return json_response(message)
@@ -921,13 +925,4 @@ class FakeDiscord:
     async def _channel_message(self, call: _Call) -> web.Response:
         channel_id = self._channel(call)
         message = self._message_in(channel_id, call.id("message"))
-        method = call.request.method
-        if method == "GET":
-            return json_response(message)
-        if method == "DELETE":
-            del self.messages[int(message["id"])]
-            return web.Response(status=204)
-        body = call.body or {}
-        self._check(call, limits.check_message(body))
-        self._apply_edit(message, body)
-        return json_response(message)
+        return self._message_call(call, message)
