@@ -35,9 +35,9 @@ async def test_burst_of_429_and_5xx_on_answers(discord_driver, fake_discord, tmp
     """429s then 5xx on click answers: answered once Discord recovers or told, applied once.
 
     discord.py retries a 429 after its retry_after and a 5xx after 1 + 2 x attempt
-    seconds, so a click that met a 429 and then a 5xx is retried after the 3 s an
-    interaction lives: that player sees "This interaction failed" and the board, edited
-    through the channel, showing their move.
+    seconds, so a click that met a 5xx may be retried after the 3 s an interaction
+    lives (how late depends on the machine's load): then that player sees "This
+    interaction failed" and the board, edited through the channel, shows their move.
     """
     fake = fake_discord
     await discord_driver.login(make_bot(tmp_path, cogs=COGS))
@@ -48,8 +48,7 @@ async def test_burst_of_429_and_5xx_on_answers(discord_driver, fake_discord, tmp
     met_5xx = {int(r.path.split("/")[2]) for r in fake.requests if r.status == 503}
     assert len(met_5xx) == 3
     for record, board in zip(records, boards, strict=True):
-        if record.id in met_5xx:
-            assert record.response_type is None
+        if record.id in met_5xx and record.response_type is None:  # retried too late
             edits = [r for r in fake.requests if r.method == "PATCH"
                      and r.path.endswith(f"/messages/{board['id']}") and r.status == 200]
             assert len(edits) == 1
