@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from bench.common import machine, peak_rss_mb, table
-from bot.games.tinker import ENGINE
+from bot.games.tinker.engine import ENGINE
 from db.store import Store
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.process import bot_process

@@ -18,7 +18,7 @@ import statistics
 import time
 from collections import defaultdict
 
-from bot.games.steam import ENGINE
+from bot.games.steam.engine import ENGINE
 
 
 def random_choice(chooser: random.Random, ids: list[str], tidy: bool) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import discord
 
@@ -34,9 +34,6 @@ from bot.tables import (
     LoadedGame,
     Tables,
 )
-
-if TYPE_CHECKING:
-    from bot.client import TableBot
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +106,7 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
 class Boards:
     """Posts, edits and reposts boards; answers clicks; moves computer players."""
 
-    def __init__(self, bot: TableBot, tables: Tables, computer_delay: float = 1.5) -> None:
+    def __init__(self, bot: discord.Client, tables: Tables, computer_delay: float = 1.5) -> None:
         self.bot = bot
         self.tables = tables
         self.computer_delay = computer_delay

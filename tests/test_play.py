@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from bot.games.registry import ENGINES
-from bot.games.tinker import ENGINE as TINKER
+from bot.games.tinker.engine import ENGINE as TINKER
 
 
 def run(*args, stdin=""):

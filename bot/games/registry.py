@@ -8,8 +8,8 @@ from bot.games.protocol import Engine
 
 #: kind -> "module:attribute" of the engine object. Engines load on first use.
 ENGINES: dict[str, str] = {
-    "tinker": "bot.games.tinker:ENGINE",
-    "steam": "bot.games.steam:ENGINE",
+    "tinker": "bot.games.tinker.engine:ENGINE",
+    "steam": "bot.games.steam.engine:ENGINE",
     "tinrealm": "bot.games.tinrealm.engine:ENGINE",
 }
 

@@ -1,6 +1,6 @@
 """Steam to Solar in Discord, through the offline fake: lobby, turns, restarts, the end."""
 
-from bot.games.steam import ENGINE
+from bot.games.steam.engine import ENGINE
 from cogs.steam import SteamCog
 from tests.support import board_ids, button, longest_board_within_limits, make_bot, press
 

@@ -111,7 +111,7 @@ async def test_rules_and_repost_and_abandon(discord_driver, fake_discord, tmp_pa
 
 def test_board_fits_discord_limits_at_every_step_of_many_games():
     """Every board of 150 complete games (embed and buttons) stays within Discord's limits."""
-    from bot.games.tinker import ENGINE
+    from bot.games.tinker.engine import ENGINE
     from cogs.tinker import TinkerCog
     from tests.support import longest_board_within_limits
 
@@ -133,7 +133,7 @@ async def test_daily_deal_is_marked_and_once_per_day(discord_driver, fake_discor
 
 def test_chip_button_of_an_empty_suit_is_disabled():
     """A suit with no chips left keeps its button, disabled, labelled 0."""
-    from bot.games.tinker import ENGINE
+    from bot.games.tinker.engine import ENGINE
     from cogs.tinker import TinkerCog
     from tests.support import loaded
 

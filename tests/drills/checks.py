@@ -6,7 +6,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from bot.games.tinker import ENGINE
+from bot.games.tinker.engine import ENGINE
 
 
 def replay(seed: int, options: dict, actions: list[str]) -> dict:

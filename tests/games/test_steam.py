@@ -14,8 +14,8 @@ import pytest
 
 from bot.games.protocol import MAX_ACTION_ID, BrokenState, Engine, GameError, IllegalAction
 from bot.games.registry import engine
-from bot.games.steam import ENGINE
-from bot.games.steam_state import SUNNY
+from bot.games.steam.engine import ENGINE
+from bot.games.steam.state import SUNNY
 from tests.games.test_steam_build import build, ids, names, play
 
 RIVER = ["Ace of Moons", "Mill", "Savage", "Sailor"]

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.games.protocol import IllegalAction
-from bot.games.steam import ENGINE
+from bot.games.steam.engine import ENGINE
 from tests.games.test_steam_build import build, ids, play
 
 #: Generous ceiling per decision for a busy test machine (bench/steam_ai.py measures).

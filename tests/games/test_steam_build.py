@@ -13,8 +13,8 @@ import pytest
 from bot.games.decktet import Card, card
 from bot.games.protocol import BrokenState
 from bot.games.rng import SeededRandom
-from bot.games.steam import ENGINE
-from bot.games.steam_state import CARDS, SUNNY, Player, SteamState
+from bot.games.steam.engine import ENGINE
+from bot.games.steam.state import CARDS, SUNNY, Player, SteamState
 
 
 def build(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.games.protocol import IllegalAction
-from bot.games.steam import ENGINE
+from bot.games.steam.engine import ENGINE
 from tests.games.test_steam_build import build, ids, names, play
 
 RIVER = ["Ace of Moons", "Mill", "Savage", "Sailor"]

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.games.steam import ENGINE
-from bot.games.steam_state import CARDS, MAX_TRAIN_CARDS, MAX_TRAINS, Placing, SteamState
+from bot.games.steam.engine import ENGINE
+from bot.games.steam.state import CARDS, MAX_TRAIN_CARDS, MAX_TRAINS, Placing, SteamState
 from tests.games.test_steam_build import restart
 
 #: Chance per step that some seat resigns.

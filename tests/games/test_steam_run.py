@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.games.protocol import IllegalAction
-from bot.games.steam import ENGINE
-from bot.games.steam_state import can_run
+from bot.games.steam.engine import ENGINE
+from bot.games.steam.state import can_run
 from tests.games.test_steam_build import build, ids, names, play
 
 RIVER = ["Ace of Knots", "Painter", "Castle", "Windfall"]

@@ -8,9 +8,9 @@ import pytest
 from bot.games.decktet import DECK, SUITS, card
 from bot.games.protocol import MAX_ACTION_ID, BrokenState, Engine, GameError, IllegalAction
 from bot.games.registry import engine
-from bot.games.tinker import ENGINE
-from bot.games.tinker_setup import arranged
-from bot.games.tinker_state import ACES, COMPANY, EVENTS, LOCATIONS, PERSONALITIES, value
+from bot.games.tinker.engine import ENGINE
+from bot.games.tinker.setup import arranged
+from bot.games.tinker.state import ACES, COMPANY, EVENTS, LOCATIONS, PERSONALITIES, value
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9_.:+\-]+")
 

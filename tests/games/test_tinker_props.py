@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bot.games.decktet import DECK
 from bot.games.protocol import MAX_ACTION_ID
-from bot.games.tinker import ENGINE
+from bot.games.tinker.engine import ENGINE
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9_.:+\-]+")
 PILES = ("deck", "discard", "aces", "personalities", "events", "locations", "offer",

@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from bot.games.decktet import Card, Suit
-from bot.games.steam_legal import legal_actions
-from bot.games.steam_score import TOKEN_POINTS
-from bot.games.steam_state import (
+from bot.games.steam.legal import legal_actions
+from bot.games.steam.score import TOKEN_POINTS
+from bot.games.steam.state import (
     BY_CODE,
     CARDS,
     MAX_TRAIN_CARDS,

@@ -2,9 +2,9 @@
 
 Rules: the published rule text as read by the project's rulings S1-S13
 (RULINGS.md); our own summary, the view fields and the pending steps are in
-docs/steam.md. The modules beside this one hold the state (``steam_state``), the rules
-(``steam_rules``), scoring (``steam_score``), saving (``steam_store``), the board
-(``steam_text``) and the computer player (``steam_ai``).
+docs/steam.md. The modules beside this one hold the state (``state``), the rules
+(``rules``), scoring (``score``), saving (``store``), the board
+(``text``) and the computer player (``ai``).
 
 Seats are 0..n-1 and carry names given by the caller through option ``names``
 (default ``Seat 1``, ``Seat 2``, ...). Any seat still in the game may resign at any
@@ -17,13 +17,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.games.protocol import Action, IllegalAction, OptionSpec, Result, Step
-from bot.games.steam_ai import choose_action
-from bot.games.steam_legal import legal_actions
-from bot.games.steam_rules import apply_action, check_options, new_game
-from bot.games.steam_score import game_result
-from bot.games.steam_state import SCHEMA_VERSION, SteamState
-from bot.games.steam_store import dump_state, load_state
-from bot.games.steam_text import render_text, view
+from bot.games.steam.ai import choose_action
+from bot.games.steam.legal import legal_actions
+from bot.games.steam.rules import apply_action, check_options, new_game
+from bot.games.steam.score import game_result
+from bot.games.steam.state import SCHEMA_VERSION, SteamState
+from bot.games.steam.store import dump_state, load_state
+from bot.games.steam.text import render_text, view
 
 
 class SteamEngine:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.decktet import Card, card_json
-from bot.games.steam_legal import POWER_LABEL
-from bot.games.steam_score import game_result
-from bot.games.steam_state import (
+from bot.games.steam.legal import POWER_LABEL
+from bot.games.steam.score import game_result
+from bot.games.steam.state import (
     RIVER_COSTS,
     Arranging,
     Placing,

@@ -1,9 +1,9 @@
 """Tinker, Sailor, Soldier, Spy: the solo Decktet adventure as a pure engine.
 
 Rules: the published rule text as read by the project's rulings T1-T11; our own summary
-is docs/tinker.md. The modules beside this one hold the state (``tinker_state``), the
-rules (``tinker_rules``), the deal (``tinker_setup``) and the computer player
-(``tinker_ai``).
+is docs/tinker.md. The modules beside this one hold the state (``state``), the
+rules (``rules``), the deal (``setup``) and the computer player
+(``ai``).
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from typing import Any
 
 from bot.games.decktet import Card, card_json
 from bot.games.protocol import Action, GameError, IllegalAction, OptionSpec, Outcome, Result, Step
-from bot.games.tinker_ai import choose_action
-from bot.games.tinker_rules import apply_action, chips_left, legal_actions, running_sum
-from bot.games.tinker_setup import deal
-from bot.games.tinker_state import (
+from bot.games.tinker.ai import choose_action
+from bot.games.tinker.rules import apply_action, chips_left, legal_actions, running_sum
+from bot.games.tinker.setup import deal
+from bot.games.tinker.state import (
     LOCATIONS,
     SCHEMA_VERSION,
     Phase,
@@ -167,7 +167,7 @@ class TinkerEngine:
         return "\n".join(lines)
 
     def computer_action(self, state: TinkerState, seat: int) -> str:
-        """Return the heuristic's choice (see :mod:`bot.games.tinker_ai`)."""
+        """Return the heuristic's choice (see :mod:`bot.games.tinker.ai`)."""
         if seat != 0 or state.phase is Phase.OVER:
             raise IllegalAction(f"Seat {seat} has nothing to choose.")
         return choose_action(state)

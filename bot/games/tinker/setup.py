@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 
 from bot.games.decktet import DECK, SUITS, Card, card
 from bot.games.rng import SeededRandom
-from bot.games.tinker_rules import begin
-from bot.games.tinker_state import (
+from bot.games.tinker.rules import begin
+from bot.games.tinker.state import (
     ACES,
     CHIPS_PER_SUIT,
     COMPANY,

@@ -13,7 +13,7 @@ discard pile (not their order), which locations remain, the chips. The ideas:
 from __future__ import annotations
 
 from bot.games.decktet import Card, Suit
-from bot.games.tinker_rules import (
+from bot.games.tinker.rules import (
     CHIP_PREFIX,
     CHOOSE_EVENT,
     CHOOSE_PERSONALITY,
@@ -23,7 +23,7 @@ from bot.games.tinker_rules import (
     chip_points,
     running_sum,
 )
-from bot.games.tinker_state import LOCATIONS, Phase, TinkerState, value
+from bot.games.tinker.state import LOCATIONS, Phase, TinkerState, value
 
 #: Points of expected use in round 2 one chip is worth when weighing a round 1 challenge
 #: (tuned by simulation: 3 and 5 win less often).

@@ -12,7 +12,7 @@ from typing import Any
 from bot.games.decktet import Card
 from bot.games.protocol import BrokenState
 from bot.games.rng import SeededRandom
-from bot.games.steam_state import (
+from bot.games.steam.state import (
     CARDS,
     MAX_TRAIN_CARDS,
     MAX_TRAINS,

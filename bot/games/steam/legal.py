@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from bot.games.decktet import Card, Suit
 from bot.games.protocol import Action
-from bot.games.steam_state import (
+from bot.games.steam.state import (
     MAX_TRAIN_CARDS,
     MAX_TRAINS,
     RIVER_COSTS,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.games.protocol import Outcome, Result
-from bot.games.steam_state import SteamState
+from bot.games.steam.state import SteamState
 
 #: S12: points each Wave token adds to the final score.
 TOKEN_POINTS = 2

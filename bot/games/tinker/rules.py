@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot.games.decktet import SUITS, Card, Suit
 from bot.games.protocol import Action, IllegalAction
-from bot.games.tinker_state import LOCATIONS, Phase, TinkerState, value
+from bot.games.tinker.state import LOCATIONS, Phase, TinkerState, value
 
 CHOOSE_PERSONALITY = "choose:personality"
 CHOOSE_EVENT = "choose:event"

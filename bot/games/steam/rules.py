@@ -1,7 +1,7 @@
 """Steam to Solar: the deal and what each action does to the state.
 
 Rulings S1-S13 of RULINGS.md are the law here; docs/steam.md says how we read them.
-The legal actions and their ids are in ``steam_legal``; an id is applied only if it is
+The legal actions and their ids are in ``legal``; an id is applied only if it is
 among them.
 """
 
@@ -13,9 +13,9 @@ from typing import Any
 from bot.games.decktet import Card, Suit
 from bot.games.protocol import GameError, IllegalAction
 from bot.games.rng import SeededRandom
-from bot.games.steam_legal import POWER_LABEL, cost_label, legal_actions
-from bot.games.steam_score import game_result
-from bot.games.steam_state import (
+from bot.games.steam.legal import POWER_LABEL, cost_label, legal_actions
+from bot.games.steam.score import game_result
+from bot.games.steam.state import (
     BY_CODE,
     CARDS,
     RIVER_COSTS,

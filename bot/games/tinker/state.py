@@ -1,6 +1,6 @@
 """Tinker, Sailor, Soldier, Spy: card values, the game state and its stored form.
 
-The rules that move cards live in :mod:`bot.games.tinker_rules`; this module only knows
+The rules that move cards live in :mod:`bot.games.tinker.rules`; this module only knows
 what a state holds (every pile of T2, the chips, the phase) and how it is stored.
 """
 
