@@ -70,6 +70,10 @@ class GameRow:
     updated_at: float
     daily: str | None = None
     raw_state: str | None = field(default=None, repr=False)
+    #: The table's own data beside the engine's state: votes, players, timers, notices.
+    extra: dict[str, Any] = field(default_factory=dict)
+    #: When the game next needs the bot without a click (a vote window, a turn timer).
+    deadline: float | None = None
 
     @property
     def is_open(self) -> bool:
@@ -85,12 +89,14 @@ class ResultRow:
     outcome: str
     score: int
     detail: dict[str, Any]
+    #: Whether the result is shared by a group that played a channel game together (C5).
+    together: bool = False
 
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, kind, status, starter_id, seats, options, only_starter, "
     "state, version, events, board_channel_id, board_message_id, board_posted_at, "
-    "created_at, updated_at, daily"
+    "created_at, updated_at, daily, extra, deadline"
 )
 
 
@@ -120,6 +126,8 @@ def _row_to_game(row: Sequence[Any]) -> GameRow:
         updated_at=row[16],
         daily=row[17],
         raw_state=raw_state,
+        extra=json.loads(row[18]),
+        deadline=row[19],
     )
 
 
@@ -321,6 +329,8 @@ class Store:
             game.raw_state if game.state is None else _json(game.state),
             game.version,
             _json(game.events),
+            _json(game.extra),
+            game.deadline,
             now,
             game.id,
             expected_version,
@@ -330,14 +340,14 @@ class Store:
         )
         result_args = [
             (game.id, game.guild_id, r.user_id, game.kind, r.outcome, r.score, _json(r.detail),
-             now, game.daily)
+             now, game.daily, int(r.together))
             for r in results
         ]
 
         def work(conn: sqlite3.Connection) -> None:
             cursor = conn.execute(
                 "UPDATE games SET status = ?, seats = ?, options = ?, state = ?, version = ?,"
-                " events = ?, updated_at = ? WHERE id = ? AND version = ?",
+                " events = ?, extra = ?, deadline = ?, updated_at = ? WHERE id = ? AND version = ?",
                 game_args,
             )
             if cursor.rowcount != 1:
@@ -351,7 +361,7 @@ class Store:
             if result_args:
                 conn.executemany(
                     "INSERT INTO results (game_id, guild_id, user_id, kind, outcome, score,"
-                    " detail, at, daily) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " detail, at, daily, together) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     result_args,
                 )
 
@@ -381,6 +391,27 @@ class Store:
         )
         games = [_row_to_game(r) for r in rows]
         return [g for g in games if g.updated_at < cutoffs[idle_group(g)]]
+
+    async def due_games(self, now: float, limit: int = 100) -> list[tuple[int, float]]:
+        """Return up to ``limit`` open games whose deadline has come, earliest first.
+
+        Each is ``(game id, deadline)``; the deadline index makes this cheap however many
+        games are open.
+        """
+        rows = await self._fetchall(
+            "SELECT id, deadline FROM games WHERE deadline IS NOT NULL AND deadline <= ?"
+            " AND status IN ('lobby', 'active') ORDER BY deadline LIMIT ?",
+            (now, limit),
+        )
+        return [(int(r[0]), float(r[1])) for r in rows]
+
+    async def next_deadline(self) -> float | None:
+        """Return the earliest deadline of any open game, or None."""
+        row = await self._fetchone(
+            "SELECT min(deadline) FROM games WHERE deadline IS NOT NULL"
+            " AND status IN ('lobby', 'active')"
+        )
+        return None if row is None or row[0] is None else float(row[0])
 
     async def count_open(self) -> int:
         """Return how many games are open (lobby or active)."""
