@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot [run|sync|play|bench]``."""
+"""Command line: ``python -m bot [run|sync|play|bench|render|migrate|backup|health]``."""
 
 from __future__ import annotations
 
@@ -17,11 +17,20 @@ def main(argv: list[str] | None = None) -> int:
         from bot.bench import main as bench_main
 
         return bench_main(args)
+    if command == "render":
+        from bot.render import main as render_main
+
+        return render_main(args)
+    if command in ("migrate", "backup", "health"):
+        from bot.admin import main as admin_main
+
+        return admin_main(command, args)
     if command in ("run", "sync"):
         from bot.runner import main as run_main
 
         return run_main(force_sync=command == "sync")
-    print(f"unknown command {command!r}; use run, sync, play or bench", file=sys.stderr)
+    known = "run, sync, play, bench, render, migrate, backup or health"
+    print(f"unknown command {command!r}; use {known}", file=sys.stderr)
     return 2
 
 

@@ -17,6 +17,9 @@ State = TypeVar("State")
 #: Ids use only ASCII letters, digits and ``_.:+-``.
 MAX_ACTION_ID = 40
 
+#: Longest action label: a button stays readable on a phone.
+MAX_LABEL = 40
+
 
 class GameError(Exception):
     """A domain error whose message a player can read."""
@@ -32,11 +35,18 @@ class BrokenState(GameError):
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One legal choice: a short stable ``id`` and a ``label`` a player reads."""
+    """One legal choice: a short stable ``id`` and a ``label`` a player reads.
+
+    ``label`` fits a button (at most :data:`MAX_LABEL` characters); ``description`` says
+    what the choice does where a board has room for it (a select option's description,
+    the embed); ``primary`` marks the main choice of a decision.
+    """
 
     id: str
     label: str
     group: str = ""
+    description: str = ""
+    primary: bool = False
 
     def __post_init__(self) -> None:
         if not 0 < len(self.id) <= MAX_ACTION_ID:
