@@ -255,6 +255,7 @@ class Store:
         state: dict[str, Any] | None,
         events: list[str],
         daily: str | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> GameRow:
         """Insert a new open game; raise ChannelBusy if the channel has one (C3).
 
@@ -266,7 +267,7 @@ class Store:
                 cursor = await conn.execute(
                     "INSERT INTO games (guild_id, channel_id, kind, status, starter_id, seats,"
                     " options, only_starter, state, version, events, created_at, updated_at,"
-                    " daily) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)",
+                    " daily, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)",
                     (
                         guild_id,
                         channel_id,
@@ -281,6 +282,7 @@ class Store:
                         now,
                         now,
                         daily,
+                        _json(extra or {}),
                     ),
                 )
                 game_id = cursor.lastrowid
