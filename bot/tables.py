@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot import votes
 from bot.daily import daily_key, daily_seed
 from bot.errors import (
     BrokenGame,
@@ -123,11 +124,38 @@ class LoadedGame:
 
 
 @dataclass(frozen=True, slots=True)
+class Ballot:
+    """A vote recorded without a move yet: what the voter is told privately (C4)."""
+
+    label: str
+    votes: int
+    active: int
+    needed: int
+    closes: float | None
+    changed: bool
+
+    def text(self, now: float) -> str:
+        """Return the private acknowledgement, e.g. "Your vote: X. 2 of 3 so far; ..."."""
+        head = f"Your vote: {self.label}." if self.changed else (
+            f"You already voted for {self.label}.")
+        tally = f" {self.votes} of {self.active} so far ({self.needed} make a majority)"
+        if self.closes is None:
+            when = "; it needs a majority, so the vote stays open until one agrees."
+        else:
+            when = f"; the vote closes in {max(0, round(self.closes - now))} s."
+        return head + tally + when + " Click another button to change your vote."
+
+
+@dataclass(frozen=True, slots=True)
 class Play:
-    """What a request did: the game afterwards and the events it produced."""
+    """What a request did: the game afterwards and the events it produced.
+
+    ``ballot`` is set when the click was a vote and no move happened yet.
+    """
 
     game: LoadedGame
     events: tuple[str, ...]
+    ballot: Ballot | None = None
 
     @property
     def finished(self) -> bool:
@@ -148,6 +176,32 @@ def _record(row: GameRow, events: tuple[str, ...] | list[str]) -> None:
     row.events = [*row.events, *events][-RECENT_EVENTS:]
 
 
+def _deadlines(extra: Mapping[str, Any]) -> list[float | None]:
+    """Return every deadline the table's own data holds (vote windows, turn timers)."""
+    poll = extra.get("poll") or {}
+    timer = extra.get("timer") or {}
+    return [poll.get("closes"), timer.get("at")]
+
+
+def _shared_results(row: GameRow, outcome: Any) -> list[ResultRow]:
+    """Return a channel game's result for everyone who played it (C5).
+
+    An "only me" game credits its player; a channel game credits its starter and
+    every member who voted or clicked, as a game played together when they were several.
+    """
+    if row.only_starter:
+        players = {str(row.starter_id): ""}
+    else:
+        players = dict(row.extra.get("players") or {})
+        players.setdefault(str(row.starter_id), "")
+    together = len(players) > 1
+    detail = dict(outcome.detail)
+    return [
+        ResultRow(int(user), outcome.outcome, outcome.score, detail, together)
+        for user in sorted(players, key=int)
+    ]
+
+
 class Tables:
     """The generic game-table service (see the module docstring)."""
 
@@ -158,8 +212,12 @@ class Tables:
         clock: Callable[[], float] = time.time,
         engines: Callable[[str], Engine] = registry_engine,
         seeds: Callable[[], int] | None = None,
+        vote_window: float = 30.0,
     ) -> None:
         self.store = store
+        self.vote_window = vote_window
+        #: Called with a deadline whenever a saved game's deadline is earlier than before.
+        self.on_deadline: Callable[[float], None] = lambda _when: None
         self._clock = clock
         self._engines = engines
         self._seeds = seeds or (lambda: random.SystemRandom().randrange(2**31))
@@ -256,12 +314,25 @@ class Tables:
         only_starter: bool = False,
         seed: int | None = None,
         daily: bool = False,
+        mode: str | None = None,
+        window: float | None = None,
     ) -> LoadedGame:
         """Start a one-seat game in a channel, played by the channel (C1) or the starter.
 
-        With ``daily``, the game is today's daily deal: its seed comes from the date, and
-        each channel gets one daily game of each kind per day.
+        ``mode`` is how the channel decides: ``vote`` (the default), ``fast`` (anyone's
+        click moves at once) or ``solo`` (only the starter plays; also ``only_starter``).
+        ``window`` is the voting window in seconds (C4). With ``daily``, the game is
+        today's daily deal: its seed comes from the date, and each channel gets one daily
+        game of each kind per day.
         """
+        mode = "solo" if only_starter else (mode or "vote")
+        if mode not in votes.MODES:
+            raise Refusal(f"Unknown way to play {mode!r}: choose vote, fast or only me.")
+        extra = {
+            "mode": mode,
+            "window": votes.window_seconds(window, self.vote_window),
+            "players": {str(starter.user_id): starter.name},
+        }
         eng = self._engines(kind)
         opts = dict(options or {})
         day = daily_key(self._clock()) if daily else None
@@ -271,8 +342,8 @@ class Tables:
         seats = [{"user_id": starter.user_id, "name": starter.name, "computer": False}]
         what = f"today's daily deal ({day})" if day else "the game"
         return await self._create(
-            kind, guild_id, channel_id, starter, "active", seats, opts, only_starter,
-            eng.dump(state), [f"{starter.name} started {what}."], daily=day,
+            kind, guild_id, channel_id, starter, "active", seats, opts, mode == "solo",
+            eng.dump(state), [f"{starter.name} started {what}."], daily=day, extra=extra,
         )
 
     async def open_lobby(
@@ -304,12 +375,14 @@ class Tables:
         state: dict[str, Any] | None,
         events: list[str],
         daily: str | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> LoadedGame:
         try:
             row = await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, kind=kind, status=status,
                 starter_id=starter.user_id, seats=seats, options=options,
                 only_starter=only_starter, state=state, events=events, daily=daily,
+                extra=extra,
             )
         except DailyPlayed:
             raise Refusal(
@@ -339,7 +412,101 @@ class Tables:
             if action_id in LOBBY_ACTIONS:
                 return await self._lobby(game, actor, action_id)
             seat = self._seat_for(game, actor, action_id)
+            if len(game.row.seats) == 1:
+                return await self._channel_move(game, actor, action_id)
             return await self._apply(game, seat, action_id, actor.user_id)
+
+    # -- channel play (C1, C4, C5) ------------------------------------------------------
+
+    def _label(self, game: LoadedGame, action_id: str) -> str:
+        """Return the label of a legal action of seat 0; refuse, in the engine's words, if not."""
+        for action in game.engine.legal_actions(game.state, 0):
+            if action.id == action_id:
+                return action.label
+        try:
+            game.engine.apply(game.state, 0, action_id)
+        except IllegalAction as exc:
+            raise Refusal(str(exc)) from exc
+        return action_id
+
+    async def _channel_move(self, game: LoadedGame, actor: Actor, action_id: str) -> Play:
+        """A click on a channel-played solo game: a vote (C4), or a move at once."""
+        row = game.row
+        extra = row.extra
+        label = self._label(game, action_id)
+        extra.setdefault("players", {})[str(actor.user_id)] = actor.name
+        if extra.get("mode", "vote") != "vote":
+            return await self._apply(
+                game, 0, action_id, actor.user_id, lead=f"{actor.name} chose: {label}."
+            )
+        now = self._clock()
+        poll = extra.get("poll")
+        if not poll or poll.get("version") != row.version:
+            poll = extra["poll"] = votes.new_poll(row.version)
+        changed = votes.cast(poll, actor.user_id, actor.name, action_id, label, now)
+        active = votes.active_players(extra.get("recent", []), poll)
+        winner = votes.majority(poll, active)
+        if winner is not None:
+            return await self._decide(game, poll, winner)
+        if poll["closes"] is None and votes.plurality(poll) is not None:
+            poll["closes"] = now + float(extra.get("window", self.vote_window))
+        await self._save_table(game)
+        mine = next(c for c in votes.counts(poll) if c.action == action_id)
+        ballot = Ballot(label, mine.votes, len(active), votes.needed_for_majority(active),
+                        poll["closes"], changed)
+        return Play(game, (), ballot)
+
+    async def _decide(self, game: LoadedGame, poll: dict[str, Any], chosen: votes.Count) -> Play:
+        """Make the poll's decision: apply ``chosen`` and say who chose it."""
+        extra = game.row.extra
+        extra["recent"] = votes.decided(extra.get("recent", []), poll)
+        extra.pop("poll", None)
+        lead = votes.attribution(poll, chosen)
+        first = next(int(b["user"]) for b in poll["ballots"] if b["action"] == chosen.action)
+        return await self._apply(game, 0, chosen.action, first, lead=lead)
+
+    async def close_vote(self, game_id: int) -> Play | None:
+        """Close the game's voting window if it is due: the plurality's move happens (C4).
+
+        Return the move made, or None when nothing was due or nothing could be chosen
+        (only moves needing a majority have votes: the decision stays open).
+        """
+        async with self.hold(game_id):
+            game = await self.load(game_id)
+            row = game.row
+            poll = row.extra.get("poll")
+            if not row.is_open or game.broken or not poll:
+                return None
+            if poll.get("version") != row.version:
+                row.extra.pop("poll", None)  # the game moved on some other way
+                await self._save_table(game)
+                return None
+            closes = poll.get("closes")
+            if closes is None or closes > self._clock():
+                return None
+            chosen = votes.plurality(poll)
+            if chosen is None:
+                poll["closes"] = None
+                await self._save_table(game)
+                return None
+            return await self._decide(game, poll, chosen)
+
+    async def fire_deadline(self, game_id: int) -> Play | None:
+        """Do what a game's due deadline asks for (close its vote); return any move made."""
+        return await self.close_vote(game_id)
+
+    async def _save_table(self, game: LoadedGame) -> None:
+        """Save the table's own data (votes, timers) without a move: the version stays."""
+        self._schedule(game.row)
+        await self._save(game, game.row.version, None, None)
+
+    def _schedule(self, row: GameRow) -> None:
+        """Set the row's stored deadline from its pending vote; tell the scheduler."""
+        due = [t for t in _deadlines(row.extra) if t is not None]
+        before = row.deadline
+        row.deadline = min(due) if due and row.is_open else None
+        if row.deadline is not None and (before is None or row.deadline < before):
+            self.on_deadline(row.deadline)
 
     async def computer_move(self, game_id: int) -> Play | None:
         """Let a computer player move if one is to act; return None if none is."""
@@ -395,7 +562,13 @@ class Tables:
             raise Refusal("That move is not possible now.")
 
     async def _apply(
-        self, game: LoadedGame, seat: int, action_id: str, actor_id: int | None
+        self,
+        game: LoadedGame,
+        seat: int,
+        action_id: str,
+        actor_id: int | None,
+        *,
+        lead: str | None = None,
     ) -> Play:
         try:
             step = game.engine.apply(game.state, seat, action_id)
@@ -405,20 +578,26 @@ class Tables:
         expected = row.version
         row.version += 1
         row.state = game.engine.dump(step.state)
-        _record(row, step.events)
+        events = (lead, *step.events) if lead else step.events
+        _record(row, events)
         results: list[ResultRow] = []
         if game.engine.is_over(step.state):
             row.status = "over"
             results = self._results(game, step.state)
+        if row.extra.get("poll", {}).get("version") not in (None, row.version):
+            row.extra.pop("poll", None)
+        self._schedule(row)
         await self._save(game, expected, {"seat": seat, "action": action_id}, actor_id, results)
         game.state = step.state
-        return Play(game, step.events)
+        return Play(game, events)
 
     def _results(self, game: LoadedGame, state: Any) -> list[ResultRow]:
         result = game.engine.result(state)
         if result is None:
             return []
         rows = []
+        if len(game.row.seats) == 1 and result.outcomes:
+            return _shared_results(game.row, result.outcomes[0])
         for outcome in result.outcomes:
             if not 0 <= outcome.seat < len(game.row.seats):
                 continue
@@ -527,25 +706,29 @@ class Tables:
 
     async def expire_idle(self, cutoffs: dict[str, float]) -> list[LoadedGame]:
         """End every open game idle past its cutoff; return the games ended."""
-        try:
-            idle = await self.store.idle_games(cutoffs)
-        except StorageError as exc:
-            log.warning("sweeper could not read games: %s", exc)
-            return []
-        ended = []
-        for row in idle:
+        ended: list[LoadedGame] = []
+        last_id = 0
+        while True:
             try:
-                async with self.hold(row.id):
-                    game = await self.load(row.id)
-                    if not game.row.is_open or game.row.updated_at != row.updated_at:
-                        continue
-                    ended.append(
-                        await self._close(game, "expired", "The game was idle too long and ended.",
-                                          None)
-                    )
-            except Refusal as refusal:
-                log.warning("sweeper could not end game %s: %s", row.id, refusal)
-        return ended
+                idle = await self.store.idle_games(cutoffs, after_id=last_id)
+            except StorageError as exc:
+                log.warning("sweeper could not read games: %s", exc)
+                return ended
+            if not idle:
+                return ended
+            last_id = idle[-1]
+            for game_id in idle:
+                try:
+                    async with self.hold(game_id):
+                        game = await self.load(game_id)
+                        group = "lobby" if game.row.status == "lobby" else (
+                            "solo" if len(game.row.seats) <= 1 else "multi")
+                        if not game.row.is_open or game.row.updated_at >= cutoffs[group]:
+                            continue
+                        ended.append(await self._close(
+                            game, "expired", "The game was idle too long and ended.", None))
+                except Refusal as refusal:
+                    log.warning("sweeper could not end game %s: %s", game_id, refusal)
 
     async def _close(
         self, game: LoadedGame, status: str, event: str, actor_id: int | None
@@ -554,6 +737,8 @@ class Tables:
         expected = row.version
         row.status = status
         row.version += 1
+        row.extra.pop("poll", None)
+        row.deadline = None
         _record(row, (event,))
         await self._save(game, expected, {"end": status}, actor_id)
         return game

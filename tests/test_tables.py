@@ -71,10 +71,11 @@ async def test_c1_only_me_refuses_other_players(tmp_path):
         await tables.act(game.id, 0, ALICE, "add1")
 
 
-async def test_c1_channel_plays_together(tmp_path):
-    """C1: by default any member may press a solo game's buttons."""
+async def test_c1_fast_channel_plays_together(tmp_path):
+    """C1: in a "fast" game any member's click is a move at once."""
     async with open_tables(tmp_path / "t.db") as tables:
-        game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE)
+        game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE,
+                                  mode="fast")
         await tables.act(game.id, 0, BOB, "add1")
         await tables.act(game.id, 1, CAROL, "add1")
         assert (await tables.load(game.id)).state.count == 2
@@ -104,7 +105,7 @@ async def test_c3_one_open_game_per_channel_in_the_database(tmp_path):
 
 
 async def test_finished_game_frees_channel_and_records_result(tmp_path):
-    """A finished game records the starter's result and frees the channel."""
+    """C5: a finished game credits its starter and every player, and frees the channel."""
     async with open_tables(tmp_path / "t.db") as tables:
         game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE)
         version = 0
@@ -113,8 +114,8 @@ async def test_finished_game_frees_channel_and_records_result(tmp_path):
             version = play.game.row.version
         assert play.finished and play.game.row.status == "over"
         results = await tables.store.results()
-        assert [(r["user_id"], r["outcome"], r["kind"]) for r in results] == [
-            (ALICE.user_id, "win", "toy")
+        assert sorted((r["user_id"], r["outcome"], r["kind"]) for r in results) == [
+            (ALICE.user_id, "win", "toy"), (BOB.user_id, "win", "toy")
         ]
         with pytest.raises(GameEnded, match="is over"):
             await tables.act(game.id, version, BOB, "add1")

@@ -1,0 +1,316 @@
+"""Channel votes (rulings C1, C4, C5): the pure rules and the table's vote path."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from bot import votes
+from bot.errors import StaleBoard
+from bot.games.protocol import Action, Step
+from bot.tables import Actor, Tables
+from db.store import Store
+from tests.support import ALICE, BOB, CAROL, Clock
+from tests.toy import ToyEngine, ToyState
+
+CHANNEL = 700
+DAVE = Actor(104, "Dave")
+
+
+class GiveUpToy(ToyEngine):
+    """The toy race with a solo "resign" (giving up), which needs a majority by vote."""
+
+    def legal_actions(self, state: ToyState, seat: int) -> list[Action]:
+        actions = super().legal_actions(state, seat)
+        if state.seats == 1 and actions:
+            actions.append(Action("resign", "Give up", "end"))
+        return actions
+
+    def apply(self, state: ToyState, seat: int, action_id: str) -> Step:
+        if action_id == "resign" and state.seats == 1:
+            return Step(replace(state, winner=-1), ("The player gave up.",))
+        return super().apply(state, seat, action_id)
+
+    def result(self, state: ToyState) -> Any:
+        if state.winner == -1:
+            from bot.games.protocol import Outcome, Result
+
+            return Result("Gave up.", (Outcome(0, "loss", state.count, {}),))
+        return super().result(state)
+
+
+async def _tables(path, clock: Clock) -> Tables:
+    store = await Store.open(path, clock)
+    seeds = iter(range(1, 1000))
+    return Tables(store, clock=clock, engines=lambda kind: GiveUpToy(), seeds=lambda: next(seeds))
+
+
+async def _three_active(tables: Tables) -> int:
+    """Start a vote game and make Alice, Bob and Carol active players; return its id."""
+    game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE)
+    await tables.act(game.id, 0, ALICE, "add1")  # alone: a move at once
+    first = await tables.act(game.id, 1, BOB, "add1")  # Alice and Bob active: a vote
+    assert first.ballot is not None and first.game.row.version == 1
+    made = await tables.act(game.id, 1, CAROL, "add1")  # 2 of 3: a majority
+    assert made.ballot is None and made.game.row.version == 2
+    return game.id
+
+
+# -- the pure rules -------------------------------------------------------------------
+
+
+def test_c4_changing_a_vote_replaces_it():
+    """C4: clicking again changes the member's vote; the same click changes nothing."""
+    poll = votes.new_poll(3)
+    assert votes.cast(poll, 1, "Alice", "a", "A", 0.0)
+    assert not votes.cast(poll, 1, "Alice", "a", "A", 1.0)
+    assert votes.cast(poll, 1, "Alice", "b", "B", 2.0)
+    assert [(c.action, c.votes) for c in votes.counts(poll)] == [("b", 1)]
+
+
+def test_c4_plurality_ties_go_to_the_move_voted_for_first():
+    """C4: at the close the most votes win; a tie goes to the move voted for first."""
+    poll = votes.new_poll(0)
+    votes.cast(poll, 1, "Alice", "b", "B", 0.0)
+    votes.cast(poll, 2, "Bob", "a", "A", 1.0)
+    chosen = votes.plurality(poll)
+    assert chosen is not None and chosen.action == "b"
+    votes.cast(poll, 3, "Carol", "a", "A", 2.0)
+    chosen = votes.plurality(poll)
+    assert chosen is not None and chosen.action == "a"
+    assert votes.attribution(poll, chosen) == "Bob and Carol chose: A (2 votes to 1)."
+
+
+def test_c4_moves_needing_confirmation_are_left_out_of_the_plurality():
+    """C4: giving up needs a majority; at the close it is left out of the count."""
+    poll = votes.new_poll(0)
+    votes.cast(poll, 1, "Alice", "give_up", "Give up", 0.0)
+    votes.cast(poll, 2, "Bob", "give_up", "Give up", 0.0)
+    assert votes.plurality(poll) is None
+    votes.cast(poll, 3, "Carol", "x", "X", 0.0)
+    chosen = votes.plurality(poll)
+    assert chosen is not None and chosen.action == "x"
+
+
+def test_c4_active_players_are_the_last_five_decisions_voters():
+    """C4: voters of the last five decisions plus whoever votes now are active."""
+    recent: list[list[int]] = []
+    for user in range(1, 8):
+        poll = votes.new_poll(user)
+        votes.cast(poll, user, str(user), "a", "A", 0.0)
+        recent = votes.decided(recent, poll)
+    assert votes.active_players(recent, None) == {3, 4, 5, 6, 7}
+    now = votes.new_poll(9)
+    votes.cast(now, 42, "New", "a", "A", 0.0)
+    assert votes.active_players(recent, now) == {3, 4, 5, 6, 7, 42}
+    assert votes.needed_for_majority({1, 2, 3, 4}) == 3
+
+
+def test_window_is_kept_within_ten_seconds_and_ten_minutes():
+    """C4: the starter may choose 10 s to 10 min; the setting is the default."""
+    assert votes.window_seconds(None, 30) == 30
+    assert votes.window_seconds(1, 30) == 10
+    assert votes.window_seconds(3600, 30) == 600
+    assert votes.window_seconds("junk", 45) == 45
+
+
+# -- the table ------------------------------------------------------------------------
+
+
+async def test_c1_one_active_player_moves_at_once(tmp_path):
+    """C1: with one active player every click is a move, as in a fast game."""
+    tables = await _tables(tmp_path / "v.db", Clock())
+    try:
+        game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE)
+        play = await tables.act(game.id, 0, ALICE, "add2")
+        assert play.ballot is None and play.game.row.version == 1
+        assert play.events[0] == "Alice chose: Add 2."
+        play = await tables.act(game.id, 1, ALICE, "add1")
+        assert play.ballot is None and play.game.state.count == 3
+    finally:
+        await tables.store.close()
+
+
+async def test_c4_majority_of_three_moves_at_once(tmp_path):
+    """C4: a move voted by a majority of three active players happens at once."""
+    tables = await _tables(tmp_path / "v.db", Clock())
+    try:
+        game_id = await _three_active(tables)
+        vote = await tables.act(game_id, 2, CAROL, "add2")
+        assert vote.ballot is not None
+        assert vote.ballot.votes == 1 and vote.ballot.active == 3 and vote.ballot.needed == 2
+        play = await tables.act(game_id, 2, BOB, "add2")
+        assert play.ballot is None and play.game.row.version == 3
+        assert play.events[0] == "Carol and Bob chose: Add 2."
+        log = await tables.store.actions(game_id)
+        assert [entry["seq"] for entry in log] == [1, 2, 3]
+    finally:
+        await tables.store.close()
+
+
+async def test_c4_window_closes_on_a_plurality(tmp_path):
+    """C4: without a majority, the move with most votes happens when the window closes."""
+    clock = Clock()
+    tables = await _tables(tmp_path / "v.db", clock)
+    try:
+        game_id = await _three_active(tables)
+        await tables.act(game_id, 2, DAVE, "add2")  # four active now: three make a majority
+        await tables.act(game_id, 2, ALICE, "add1")
+        await tables.act(game_id, 2, BOB, "add2")
+        game = await tables.load(game_id)
+        assert game.row.version == 2 and game.row.deadline == pytest.approx(clock.now + 30)
+        assert await tables.close_vote(game_id) is None  # not due yet
+        clock.advance(30)
+        play = await tables.close_vote(game_id)
+        assert play is not None and play.game.row.version == 3
+        assert play.events[0] == "Dave and Bob chose: Add 2 (2 votes to 1)."
+        assert play.game.row.deadline is None and "poll" not in play.game.row.extra
+        assert await tables.close_vote(game_id) is None  # exactly one move per decision
+    finally:
+        await tables.store.close()
+
+
+async def test_c4_tie_goes_to_the_first_voted_move(tmp_path):
+    """C4: a tie at the close goes to the move that was voted for first."""
+    clock = Clock()
+    tables = await _tables(tmp_path / "v.db", clock)
+    try:
+        game_id = await _three_active(tables)
+        await tables.act(game_id, 2, BOB, "add2")
+        await tables.act(game_id, 2, ALICE, "add1")
+        clock.advance(31)
+        play = await tables.close_vote(game_id)
+        assert play is not None and play.events[0] == "Bob chose: Add 2 (1 vote to 1)."
+    finally:
+        await tables.store.close()
+
+
+async def test_c4_changed_vote_counts_once(tmp_path):
+    """C4: a member who changes their vote is counted for the new move only."""
+    clock = Clock()
+    tables = await _tables(tmp_path / "v.db", clock)
+    try:
+        game_id = await _three_active(tables)
+        first = await tables.act(game_id, 2, ALICE, "add1")
+        assert first.ballot is not None and first.ballot.changed
+        again = await tables.act(game_id, 2, ALICE, "add1")
+        assert again.ballot is not None and not again.ballot.changed
+        await tables.act(game_id, 2, ALICE, "add2")
+        game = await tables.load(game_id)
+        assert [(c.action, c.votes) for c in votes.counts(game.row.extra["poll"])] == [
+            ("add2", 1)
+        ]
+        play = await tables.act(game_id, 2, CAROL, "add2")
+        assert play.ballot is None and play.game.state.count == 4
+    finally:
+        await tables.store.close()
+
+
+async def test_c4_give_up_without_majority_stays_open(tmp_path):
+    """C4: giving up needs a majority; at the close nothing happens and the vote stays open."""
+    clock = Clock()
+    tables = await _tables(tmp_path / "v.db", clock)
+    try:
+        game_id = await _three_active(tables)
+        vote = await tables.act(game_id, 2, ALICE, "resign")
+        assert vote.ballot is not None and vote.ballot.closes is None
+        assert (await tables.load(game_id)).row.deadline is None
+        clock.advance(600)
+        assert await tables.close_vote(game_id) is None
+        game = await tables.load(game_id)
+        assert game.row.version == 2 and game.row.extra["poll"]["ballots"]
+        play = await tables.act(game_id, 2, BOB, "resign")
+        assert play.ballot is None and play.finished
+        assert play.events[0] == "Alice and Bob chose: Give up."
+    finally:
+        await tables.store.close()
+
+
+async def test_c4_open_window_survives_a_restart(tmp_path):
+    """C4: votes and the window's end are stored; after a restart the move happens once."""
+    clock = Clock()
+    tables = await _tables(tmp_path / "v.db", clock)
+    game_id = await _three_active(tables)
+    await tables.act(game_id, 2, ALICE, "add2")
+    await tables.store.close()
+    clock.advance(120)
+    tables = await _tables(tmp_path / "v.db", clock)
+    try:
+        assert await tables.store.due_games(clock.now) == [(game_id, clock.now - 90)]
+        play = await tables.close_vote(game_id)
+        assert play is not None and play.game.state.count == 4
+        assert await tables.close_vote(game_id) is None
+        assert await tables.store.due_games(clock.now) == []
+    finally:
+        await tables.store.close()
+
+
+async def test_c4_stale_board_refused_during_a_vote(tmp_path):
+    """A vote on an older board version is refused and changes nothing."""
+    tables = await _tables(tmp_path / "v.db", Clock())
+    try:
+        game_id = await _three_active(tables)
+        with pytest.raises(StaleBoard):
+            await tables.act(game_id, 1, ALICE, "add1")
+        assert "poll" not in (await tables.load(game_id)).row.extra
+    finally:
+        await tables.store.close()
+
+
+async def test_c5_everyone_who_voted_shares_the_result(tmp_path):
+    """C5: every voter (and the starter) gets the result, marked as played together."""
+    clock = Clock()
+    tables = await _tables(tmp_path / "v.db", clock)
+    try:
+        game_id = await _three_active(tables)
+        version = 2
+        while True:
+            await tables.act(game_id, version, ALICE, "add2")
+            play = await tables.act(game_id, version, BOB, "add2")
+            version = play.game.row.version
+            if play.finished:
+                break
+        rows = await tables.store.connection.execute_fetchall(
+            "SELECT user_id, outcome, together FROM results ORDER BY user_id"
+        )
+        assert [tuple(r) for r in rows] == [
+            (ALICE.user_id, "win", 1), (BOB.user_id, "win", 1), (CAROL.user_id, "win", 1)
+        ]
+    finally:
+        await tables.store.close()
+
+
+async def test_c5_only_me_credits_the_starter_alone(tmp_path):
+    """C5: an "only me" game credits its player, not as a game played together."""
+    tables = await _tables(tmp_path / "v.db", Clock())
+    try:
+        game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE,
+                                  mode="solo")
+        version = 0
+        while True:
+            play = await tables.act(game.id, version, ALICE, "add2")
+            version = play.game.row.version
+            if play.finished:
+                break
+        rows = await tables.store.connection.execute_fetchall(
+            "SELECT user_id, together FROM results"
+        )
+        assert [tuple(r) for r in rows] == [(ALICE.user_id, 0)]
+    finally:
+        await tables.store.close()
+
+
+async def test_fast_mode_attributes_every_move(tmp_path):
+    """C1: a fast game moves at every click and says who chose what."""
+    tables = await _tables(tmp_path / "v.db", Clock())
+    try:
+        game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE,
+                                  mode="fast")
+        await tables.act(game.id, 0, BOB, "add1")
+        play = await tables.act(game.id, 1, CAROL, "add2")
+        assert play.ballot is None and play.game.state.count == 3
+        assert play.events[0] == "Carol chose: Add 2."
+    finally:
+        await tables.store.close()
