@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from itertools import groupby
+from typing import NamedTuple
 
 import discord
 
@@ -14,9 +15,61 @@ from bot.games.protocol import Action
 BUTTON_TAG = "g1"
 SELECT_TAG = "s1"
 
-_ID = r"[A-Za-z0-9_.:+\-]{1,40}"
-BUTTON_TEMPLATE = rf"{BUTTON_TAG}:(?P<game>\d+):(?P<version>\d+):(?P<action>{_ID})"
-SELECT_TEMPLATE = rf"{SELECT_TAG}:(?P<game>\d+):(?P<version>\d+):(?P<group>[A-Za-z0-9_.\-]{{1,40}})"
+#: The largest game id or board version a custom_id may carry (SQLite's 63-bit integers).
+MAX_NUMBER = 2**63 - 1
+
+#: An action id (also a select's chosen value): ASCII letters, digits and ``_.:+-``.
+ACTION_ID = r"[A-Za-z0-9_.:+\-]{1,40}"
+#: A game id or board version: ASCII digits, no leading zero, at most 19 of them.
+_NUMBER = r"(?:0|[1-9][0-9]{0,18})"
+_GROUP = r"[A-Za-z0-9_.\-]{1,40}"
+
+#: The exact shape of the custom_ids the bot draws (checked when a board is built).
+_BOARD = rf"(?P<game>{_NUMBER}):(?P<version>{_NUMBER})"
+BUTTON_TEMPLATE = rf"{BUTTON_TAG}:{_BOARD}:(?P<action>{ACTION_ID})"
+SELECT_TEMPLATE = rf"{SELECT_TAG}:{_BOARD}:(?P<group>{_GROUP})"
+
+#: What routes a click to the board's DynamicItems: every custom_id with the board's tag,
+#: so a forged or damaged one is answered ("not valid") rather than silently dropped.
+BUTTON_ROUTE = rf"(?s){BUTTON_TAG}:.*"
+SELECT_ROUTE = rf"(?s){SELECT_TAG}:.*"
+
+
+class BoardId(NamedTuple):
+    """A parsed board custom_id: the game, the board version, and the action or group."""
+
+    game_id: int
+    version: int
+    key: str
+
+
+def _parse(custom_id: str, template: str) -> BoardId | None:
+    match = re.fullmatch(template, custom_id, re.ASCII)
+    if match is None:
+        return None
+    game_id, version = int(match["game"]), int(match["version"])
+    if game_id > MAX_NUMBER or version > MAX_NUMBER:
+        return None
+    return BoardId(game_id, version, match.group(3))
+
+
+def parse_button_id(custom_id: str) -> BoardId | None:
+    """Return the parts of a board button's custom_id, or None if the bot never drew it.
+
+    Strict: ASCII digits only (``int()`` and ``\\d`` would also take other scripts'
+    digits), no leading zeros, numbers within 63 bits, an action id of the allowed shape.
+    """
+    return _parse(custom_id, BUTTON_TEMPLATE)
+
+
+def parse_select_id(custom_id: str) -> BoardId | None:
+    """Return the parts of a board select's custom_id (the key is its group), or None."""
+    return _parse(custom_id, SELECT_TEMPLATE)
+
+
+def is_action_id(value: str) -> bool:
+    """Whether ``value`` has the shape of an action id (a select's chosen value must)."""
+    return re.fullmatch(ACTION_ID, value, re.ASCII) is not None
 
 MAX_ROWS = 5
 MAX_BUTTONS_PER_ROW = 5
