@@ -1,0 +1,68 @@
+"""Board pictures: a PNG of every game's board, drawn with Pillow from the engine's view.
+
+The Discord side calls :func:`render_board` with the game's kind, its public view
+(``engine.view(state)``) and its status, and attaches the bytes as :data:`FILENAME`.
+Pictures of unchanged views come from a bounded cache. See docs/pictures.md.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.pictures.cache import PictureCache, picture_key
+from bot.pictures.endings import Ending, ending
+
+FILENAME = "board.png"
+"""The attachment name boards use (``attachment://board.png`` in the embed)."""
+
+CACHE = PictureCache(128)
+"""Finished pictures by view hash, kind and status (least recently used dropped first)."""
+
+log = logging.getLogger(__name__)
+
+Drawer = Callable[[Mapping[str, Any], Ending], bytes]
+
+
+def _drawer(kind: str, status: str) -> Drawer | None:
+    """Return the function that draws ``kind`` in ``status``, or None if nothing is drawn."""
+    if status == "lobby":
+        from bot.pictures.lobby import draw as lobby
+
+        return lobby
+    if kind == "tinker":
+        from bot.pictures.tinker import draw as tinker
+
+        return tinker
+    if kind == "steam":
+        from bot.pictures.steam import draw as steam
+
+        return steam
+    if kind == "tinrealm":
+        from bot.pictures.tinrealm import draw as tinrealm
+
+        return tinrealm
+    return None
+
+
+def render_board(kind: str, view: dict, *, status: str = "active") -> bytes:
+    """Return the board of game ``kind`` as PNG bytes, or ``b""`` when there is nothing to draw.
+
+    ``view`` is the engine's public view; ``status`` the game's status (``active``,
+    ``over``, ``abandoned``, ``expired`` or ``lobby``). Missing or odd view fields still
+    give a picture; an unknown kind gives ``b""``.
+    """
+    draw = _drawer(kind, status)
+    if draw is None or not isinstance(view, Mapping):
+        return b""
+    key = picture_key(kind, view, status)
+    cached = CACHE.get(key)
+    if cached is not None:
+        return cached
+    png = draw(view, ending(kind, view, status))
+    CACHE.put(key, png)
+    return png
+
+
+__all__ = ["CACHE", "FILENAME", "render_board"]

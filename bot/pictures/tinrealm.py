@@ -1,0 +1,228 @@
+"""The Tin Realm board: sundial, map track with the meeple, the day's tableau, the bars."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from bot.pictures.canvas import MARGIN, Canvas
+from bot.pictures.endings import Ending
+from bot.pictures.palette import CARD_EDGE, CARD_FACE, CARD_INK, HIGHLIGHT, RGB
+from bot.pictures.shapes import paste_icon
+from bot.pictures.viewdata import items, mapping, mappings, number
+
+LAST_DAY = 7
+"""Days of the journey when the view does not say."""
+
+CARD_W, CARD_H = 114, 118
+"""A tableau card's size."""
+
+BARS: tuple[tuple[str, str, str, RGB], ...] = (
+    ("health", "health", "max_health", (220, 64, 72)),
+    ("energy", "energy", "max_energy", (240, 196, 40)),
+    ("food", "food", "food_cap", (214, 120, 60)),
+    ("poison", "poison", "max_health", (130, 196, 60)),
+    ("favor", "favor", "", (176, 140, 240)),
+)
+"""Each bar: its icon, the view's value, the view's maximum, its colour."""
+
+
+def _sundial(c: Canvas, view: Mapping[str, Any], x: float, y: float) -> None:
+    """A half dial of the journey's days, those gone shaded, today's ray bright."""
+    last = max(1, number(view.get("last_day"), LAST_DAY))
+    day = number(view.get("day"), 1)
+    r = 46
+    cx, cy = x, y + r + 4
+    for i in range(last):
+        start = 180 + i * 180 / last
+        colour = (224, 176, 60) if i + 1 < day else ((255, 220, 120) if i + 1 == day
+                                                      else (80, 84, 94))
+        c.draw.pieslice((cx - r, cy - r, cx + r, cy + r), start, start + 180 / last,
+                        fill=colour, outline=c.theme.background, width=2)
+    hand = 180 + (min(day, last) - 0.5) * 180 / last
+    c.draw.line([(cx, cy), (cx + math.cos(math.radians(hand)) * (r + 6),
+                            cy + math.sin(math.radians(hand)) * (r + 6))],
+                fill=(40, 30, 20), width=4)
+    c.draw.ellipse((cx - 7, cy - 7, cx + 7, cy + 7), fill=(40, 30, 20))
+    label = f"day {day} of {last}" if day <= last else "day 7 is over"
+    c.text(cx, cy + 8, label, 21, bold=True, anchor="ma")
+
+
+def _map(c: Canvas, view: Mapping[str, Any], y: int) -> int:
+    """The map track: every node's mark, the map cards' names, the meeple above its node."""
+    nodes: list[str] = []
+    bounds: list[tuple[int, str]] = []
+    for card in mappings(view.get("map")):
+        marks = [str(n) for n in items(card.get("nodes"))]
+        bounds.append((len(nodes), str(card.get("name") or "")))
+        nodes.extend(marks)
+    if not nodes:
+        nodes = ["S", *["-"] * 10, "F"]
+        bounds = [(0, "")]
+    here = number(view.get("node"), 0)
+    furthest = number(view.get("furthest"), here)
+    icon = 36
+    step = (c.width - 2 * MARGIN - icon) / max(1, len(nodes) - 1)
+    track_y = y + 62
+    centres = [MARGIN + icon / 2 + i * step for i in range(len(nodes))]
+    c.draw.line([(centres[0], track_y), (centres[-1], track_y)], fill=(86, 90, 100), width=6)
+    reach = min(len(nodes) - 1, max(0, furthest))
+    if reach:
+        c.draw.line([(centres[0], track_y), (centres[reach], track_y)], fill=(170, 140, 80),
+                    width=6)
+    for i, (start, name) in enumerate(bounds):
+        end = bounds[i + 1][0] if i + 1 < len(bounds) else len(nodes)
+        if i:
+            divider = (centres[start - 1] + centres[start]) / 2
+            c.draw.line([(divider, track_y - 22), (divider, track_y + 22)], fill=(120, 124, 134),
+                        width=2)
+        middle = (centres[start] + centres[max(start, end - 1)]) / 2
+        c.text(middle, track_y + 26, name, 18, fill=c.theme.muted, anchor="ma",
+               max_width=int(step * max(1, end - start)) - 6)
+    for i, mark in enumerate(nodes):
+        cx = centres[i]
+        c.draw.ellipse((cx - 22, track_y - 22, cx + 22, track_y + 22),
+                       fill=(62, 66, 76) if i != here else (120, 96, 30),
+                       outline=HIGHLIGHT if i == here else (96, 100, 110), width=3)
+        paste_icon(c.image, mark, cx - 15, track_y - 15, 30)
+    if 0 <= here < len(nodes):
+        paste_icon(c.image, "meeple", centres[here] - 20, track_y - 66, 40)
+    return track_y + 56
+
+
+def _tableau_card(c: Canvas, card: Mapping[str, Any], x: float, y: float, mark: str) -> None:
+    """One exploration card: name, icons in the middle, edge marks at both sides."""
+    outline = HIGHLIGHT if mark else CARD_EDGE
+    c.draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), radius=10, fill=CARD_FACE,
+                             outline=outline, width=4 if mark else 2)
+    name = str(card.get("name") or "?")
+    words = name.split()
+    lines = [name] if len(words) < 2 or c.measure(name, 18, bold=True) <= CARD_W - 10 else [
+        " ".join(words[:-1]), words[-1]]
+    for i, line in enumerate(lines):
+        c.text(x + CARD_W / 2, y + 6 + i * 21, line, 18, bold=True, fill=CARD_INK, anchor="ma",
+               max_width=CARD_W - 10)
+    icons = [str(i) for i in items(card.get("icons"))][:3]
+    size = 34
+    row = len(icons) * size + max(0, len(icons) - 1) * 4
+    ix = x + (CARD_W - row) / 2
+    for name in icons:
+        paste_icon(c.image, name, ix, y + 52, size)
+        ix += size + 4
+    edges = items(card.get("edges"))[:2]
+    for side, edge in zip(("left", "right"), edges, strict=False):
+        if not edge or edge == "none":
+            continue
+        ex = x + 4 if side == "left" else x + CARD_W - 30
+        paste_icon(c.image, f"edge:{edge}", ex, y + CARD_H - 30, 26)
+    if mark:
+        c.tag(x + 6, y + CARD_H + 4, mark, (150, 110, 20), size=16, max_width=CARD_W - 6)
+
+
+def _tableau(c: Canvas, view: Mapping[str, Any], y: int) -> int:
+    """Today's tableau in order, then the card being resolved or decided on."""
+    tableau = mappings(view.get("tableau"))
+    location, top = mapping(view.get("location")), mapping(view.get("top_card"))
+    extra = [(card, label) for card, label in ((location, "here"), (top, "next")) if card]
+    where = number(view.get("location_in_day"), 0)
+    title = "Today's tableau" + (f" · location {where} of 6" if where else "")
+    c.text(MARGIN, y, title, 20, bold=True, fill=c.theme.muted)
+    y += 28
+    count = len(tableau) + len(extra)
+    gap = 8
+    room = c.width - 2 * MARGIN - (18 if extra else 0)
+    step = CARD_W + gap if count * (CARD_W + gap) <= room else (room - CARD_W) / max(1, count - 1)
+    x = MARGIN
+    if not tableau:
+        c.text(x, y + 40, "empty", 22, fill=c.theme.muted)
+        x += 110
+    for card in tableau:
+        _tableau_card(c, card, x, y, "")
+        x += step
+    if extra:
+        x += 18
+        for card, label in extra:
+            _tableau_card(c, card, x, y, label)
+            x += step
+    return y + CARD_H + (34 if extra else 12)
+
+
+def _combat(c: Canvas, view: Mapping[str, Any], y: int) -> int:
+    """The enemy being fought: name, health bar, attack and defence."""
+    fight = mapping(view.get("combat"))
+    if not fight:
+        return y
+    c.panel((MARGIN, y, c.width - MARGIN, y + 58), fill=(92, 44, 44))
+    paste_icon(c.image, "enemy", MARGIN + 10, y + 11, 36)
+    name = str(fight.get("name") or "An enemy")
+    c.text(MARGIN + 56, y + 29, name, 24, bold=True, anchor="lm", max_width=250)
+    health, top = number(fight.get("health")), number(fight.get("max_health"), 1)
+    c.bar(MARGIN + 320, y + 20, 200, 18, health, top, (220, 64, 72))
+    c.text(MARGIN + 530, y + 29, f"{health}/{top}", 22, bold=True, anchor="lm")
+    c.text(c.width - MARGIN - 12, y + 29,
+           f"atk {fight.get('attack', '?')} · def {fight.get('defense', '?')}", 20,
+           anchor="rm", fill=c.theme.muted)
+    return y + 68
+
+
+def _bars(c: Canvas, view: Mapping[str, Any], y: int) -> int:
+    """Health, energy, food, poison and favor as bars in two columns; dice and items."""
+    column = (c.width - 2 * MARGIN - 16) // 2
+    for i, (icon, key, top_key, colour) in enumerate(BARS):
+        x = MARGIN + (i % 2) * (column + 16)
+        row = y + (i // 2) * 40
+        value = number(view.get(key))
+        top = number(view.get(top_key), 0) if top_key else max(10, value)
+        paste_icon(c.image, icon, x, row + 2, 30)
+        c.text(x + 38, row + 17, key, 20, anchor="lm", fill=c.theme.muted)
+        c.bar(x + 118, row + 8, column - 208, 18, value, top or 1, colour)
+        shown = f"{value}/{top}" if top_key else str(value)
+        c.text(x + column, row + 17, shown, 24, bold=True, anchor="rm")
+    x = MARGIN + column + 16
+    row = y + 80
+    dice = [d for d in items(view.get("dice")) if isinstance(d, int)][:4]
+    if dice:
+        c.text(x + 38, row + 17, "dice", 20, anchor="lm", fill=c.theme.muted)
+        for j, pips in enumerate(dice):
+            _die(c, x + 118 + j * 40, row + 1, pips)
+    y += 3 * 40
+    pack = mappings(view.get("items"))
+    if pack:
+        names = ", ".join(str(i.get("name") or "?") for i in pack)
+        c.text(MARGIN, y + 2, f"Pack: {names}", 20, fill=c.theme.muted,
+               max_width=c.width - 2 * MARGIN)
+        y += 30
+    return y
+
+
+def _die(c: Canvas, x: float, y: float, pips: int) -> None:
+    """A die face showing ``pips``."""
+    size = 32
+    c.draw.rounded_rectangle((x, y, x + size, y + size), radius=6, fill=(240, 240, 236))
+    spots = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],
+             4: [(0, 0), (0, 2), (2, 0), (2, 2)], 5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)],
+             6: [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)]}.get(pips, [])
+    for col, row in spots:
+        px, py = x + 7 + col * 9, y + 7 + row * 9
+        c.draw.ellipse((px - 3, py - 3, px + 5, py + 5), fill=(30, 30, 30))
+    if not spots:
+        c.text(x + size / 2, y + size / 2, str(pips), 18, bold=True, fill=(30, 30, 30),
+               anchor="mm")
+
+
+def draw(view: Mapping[str, Any], end: Ending) -> bytes:
+    """Return the Tin Realm board as PNG bytes."""
+    c = Canvas(end.theme)
+    who = " ".join(str(view.get(k)) for k in ("race", "class") if view.get(k))
+    c.text(MARGIN, 12, "Tin Realm", 30, bold=True)
+    c.text(MARGIN, 52, who or "choosing an adventurer", 22, fill=c.theme.muted)
+    _sundial(c, view, c.width - MARGIN - 60, 8)
+    y = 86
+    if end.headline:
+        y = c.banner(y + 8, end.headline, end.detail)
+    y = _map(c, view, y)
+    y = _combat(c, view, y)
+    y = _tableau(c, view, y)
+    y = _bars(c, view, y)
+    return c.png(y)
