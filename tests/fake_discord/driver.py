@@ -172,7 +172,8 @@ class Driver:
         """
         client = self._require_client()
         path = sub.split() if sub else []
-        guild = discord.Object(self.fake.guild_id)
+        channel_id = self._channel_id(channel)
+        guild = discord.Object(self.fake.guild_of_channel(channel_id or self.fake.channel_id).id)
         tree = getattr(client, "tree", None)
         command: Any = None
         if isinstance(tree, app_commands.CommandTree):
@@ -191,7 +192,7 @@ class Driver:
             path=path,
             options=typed,
             user=user,
-            channel_id=self._channel_id(channel),
+            channel_id=channel_id,
             guild_scoped=bool(guild_scoped),
             resolved=resolved,
         )

@@ -4,6 +4,11 @@ discord.py decompresses only binary frames, so text frames work whatever ``compr
 for. The flow: HELLO; IDENTIFY answered by READY (guilds unavailable) and a GUILD_CREATE;
 heartbeats ACKed; RESUME replays the events the session missed, then RESUMED; an unknown
 session gets INVALID_SESSION.
+
+Sharding: IDENTIFY may carry ``shard: [shard_id, shard_count]``. A session then gets only
+the guilds with ``(guild_id >> 22) % shard_count == shard_id`` in READY and GUILD_CREATE,
+and only their events afterwards; events without a guild (DMs) go to shard 0. A bad shard
+pair closes the socket with 4010 (Invalid shard), as Discord does.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
+from tests.fake_discord.payloads import shard_of
+
 if TYPE_CHECKING:
     from tests.fake_discord.server import FakeDiscord
 
@@ -23,6 +30,19 @@ HEARTBEAT_INTERVAL_MS = 41_250
 
 OP_DISPATCH, OP_HEARTBEAT, OP_IDENTIFY, OP_RESUME = 0, 1, 2, 6
 OP_RECONNECT, OP_INVALID_SESSION, OP_HELLO, OP_HEARTBEAT_ACK = 7, 9, 10, 11
+
+CLOSE_INVALID_SHARD = 4010
+
+GUILD_OBJECT_EVENTS = frozenset({"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"})
+"""Events whose ``d`` is the guild itself (its ``id`` is the guild id)."""
+
+
+def event_guild_id(event: str, data: dict[str, Any]) -> int | None:
+    """The guild an event belongs to, or None (a DM, a user update)."""
+    if event in GUILD_OBJECT_EVENTS:
+        return int(data["id"])
+    guild_id = data.get("guild_id")
+    return int(guild_id) if guild_id else None
 
 
 @dataclass
@@ -35,6 +55,23 @@ class GatewaySession:
     events: list[dict[str, Any]] = field(default_factory=list)
     heartbeats: int = 0
     resumes: int = 0
+    shard_id: int = 0
+    shard_count: int = 1
+
+    @property
+    def shard(self) -> tuple[int, int]:
+        """``(shard_id, shard_count)`` as identified (``(0, 1)`` when unsharded)."""
+        return self.shard_id, self.shard_count
+
+    def handles(self, guild_id: int | None) -> bool:
+        """Whether this session's shard receives the events of ``guild_id`` (None: DMs)."""
+        if guild_id is None:
+            return self.shard_id == 0
+        return shard_of(guild_id, self.shard_count) == self.shard_id
+
+    def received(self, event: str) -> list[dict[str, Any]]:
+        """The ``d`` of every ``event`` dispatched to this session, oldest first."""
+        return [f["d"] for f in self.events if f["t"] == event]
 
     async def send(self, frame: dict[str, Any]) -> None:
         """Send one frame if the socket is open."""
@@ -64,9 +101,25 @@ class FakeGateway:
         """Sessions with an open socket."""
         return [s for s in self.sessions.values() if s.ws is not None and not s.ws.closed]
 
+    def sessions_for(self, guild_id: int | None) -> list[GatewaySession]:
+        """Connected sessions whose shard owns ``guild_id`` (None: shard 0, for DMs)."""
+        return [s for s in self.connected if s.handles(guild_id)]
+
+    def session_for_shard(self, shard_id: int) -> GatewaySession | None:
+        """The connected session identified as shard ``shard_id``, if any."""
+        for session in self.connected:
+            if session.shard_id == shard_id:
+                return session
+        return None
+
     async def dispatch(self, event: str, data: dict[str, Any]) -> int:
-        """Send an event to every connected session; returns how many got it."""
-        sessions = self.connected
+        """Send an event to the connected sessions that should get it; returns how many did.
+
+        A guild's event (``guild_id`` in ``d``, or the guild object itself) goes to the
+        sessions of the shard that owns the guild; any other event to shard 0's. Every
+        unsharded session is shard 0 of 1, so it gets everything.
+        """
+        sessions = self.sessions_for(event_guild_id(event, data))
         for session in sessions:
             await session.dispatch(event, data)
         return len(sessions)
@@ -111,7 +164,11 @@ class FakeGateway:
                     if data.get("token") != self.fake.token:
                         await ws.close(code=4004, message=b"Authentication failed.")
                         break
-                    session = await self._identify(ws)
+                    shard = data.get("shard") or [0, 1]
+                    if len(shard) != 2 or not 0 <= int(shard[0]) < int(shard[1]):
+                        await ws.close(code=CLOSE_INVALID_SHARD, message=b"Invalid shard.")
+                        break
+                    session = await self._identify(ws, int(shard[0]), int(shard[1]))
                 elif op == OP_RESUME:
                     session = await self._resume(ws, data)
                 await self.fake.notify()
@@ -122,18 +179,24 @@ class FakeGateway:
             await self.fake.notify()
         return ws
 
-    async def _identify(self, ws: web.WebSocketResponse) -> GatewaySession:
+    async def _identify(
+        self, ws: web.WebSocketResponse, shard_id: int = 0, shard_count: int = 1
+    ) -> GatewaySession:
         fake = self.fake
-        session = GatewaySession(f"fake-session-{next(self._serial)}", ws)
+        fake.session_starts += 1
+        session = GatewaySession(
+            f"fake-session-{next(self._serial)}", ws, shard_id=shard_id, shard_count=shard_count
+        )
         self.sessions[session.session_id] = session
+        guild_ids = [g for g in fake.guilds if session.handles(g)]
         ready = {
             "v": 10,
             "user": fake.bot_user,
-            "guilds": [{"id": str(fake.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(g), "unavailable": True} for g in guild_ids],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": fake.gateway_url,
-            "shard": [0, 1],
+            "shard": [shard_id, shard_count],
             "application": {"id": str(fake.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
@@ -145,7 +208,8 @@ class FakeGateway:
             "_trace": ["fake-gateway"],
         }
         await session.dispatch("READY", ready)
-        await session.dispatch("GUILD_CREATE", fake.guild_payload())
+        for guild_id in guild_ids:
+            await session.dispatch("GUILD_CREATE", fake.guild_payload(guild_id))
         return session
 
     async def _resume(

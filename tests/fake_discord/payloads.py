@@ -48,6 +48,8 @@ COMPONENT_TYPE_NAMES = {
 }
 """Message component types a user can interact with, by their Discord type number."""
 
+MENTION_EVERYONE = 1 << 17
+
 MESSAGE_FLAG_EPHEMERAL = 1 << 6
 MESSAGE_FLAG_LOADING = 1 << 7
 MESSAGE_FLAG_COMPONENTS_V2 = 1 << 15
@@ -65,6 +67,28 @@ class SnowflakeFactory:
         candidate = now_ms << 22
         self._last = max(candidate, self._last + 1)
         return self._last
+
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A new snowflake that, as a guild id, belongs to ``shard_id`` of ``shard_count``.
+
+        Discord routes a guild to shard ``(guild_id >> 22) % shard_count``: the timestamp
+        part is moved forward (by at most ``shard_count - 1`` ms) until it lands there.
+        """
+        if not 0 <= shard_id < shard_count:
+            raise ValueError(f"shard {shard_id} is not one of {shard_count} shards")
+        candidate = self.next()
+        stamp = candidate >> 22
+        if stamp % shard_count == shard_id:
+            return candidate
+        while stamp % shard_count != shard_id:
+            stamp += 1
+        self._last = stamp << 22
+        return self._last
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that receives a guild's events: ``(guild_id >> 22) % shard_count``."""
+    return (int(guild_id) >> 22) % max(1, shard_count)
 
 
 def iso_now() -> str:
@@ -88,7 +112,9 @@ def user(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
     return data
 
 
-def role(role_id: int, name: str, permissions: int, position: int) -> dict[str, Any]:
+def role(
+    role_id: int, name: str, permissions: int, position: int, *, mentionable: bool = False
+) -> dict[str, Any]:
     """A guild role object."""
     return {
         "id": str(role_id),
@@ -101,7 +127,7 @@ def role(role_id: int, name: str, permissions: int, position: int) -> dict[str, 
         "position": position,
         "permissions": str(permissions),
         "managed": False,
-        "mentionable": False,
+        "mentionable": mentionable,
         "flags": 0,
     }
 
@@ -261,6 +287,7 @@ def interaction(
     message_data: Mapping[str, Any] | None = None,
     token: str | None = None,
     locale: str = "en-US",
+    attachment_size_limit: int = 10 * 1024 * 1024,
 ) -> dict[str, Any]:
     """A complete INTERACTION_CREATE ``d`` payload from a member in a guild channel."""
     payload: dict[str, Any] = {
@@ -270,7 +297,7 @@ def interaction(
         "data": dict(data),
         "token": token or f"fake-token-{interaction_id}-{next(_interaction_serial)}",
         "version": 1,
-        "attachment_size_limit": 10 * 1024 * 1024,
+        "attachment_size_limit": attachment_size_limit,
         "guild_id": str(guild_id),
         "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
         "guild_locale": "en-US",

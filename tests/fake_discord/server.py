@@ -6,10 +6,14 @@ build their URLs from ``Route.BASE``, so nothing else needs patching for REST. T
 URL of a plain ``discord.Client`` is hard-coded (``DiscordWebSocket.DEFAULT_GATEWAY``), so a
 process that connects must also set that (see ``sample_bot.py``).
 
-The fake keeps a small model of Discord: one guild with channels, roles and members, the
-messages the bot posted, the ephemeral replies per interaction, the synced application
-commands, and a log of every request. Every outgoing message body is checked against
-LIMITS.md and refused with 400/50035 the way Discord refuses it.
+The fake keeps a small model of Discord: guilds (one by default, more with
+``add_guild``) with channels, roles and members, the messages the bot posted with their
+attachments (and the uploaded bytes), the ephemeral replies per interaction, the synced
+application commands, and a log of every request. Every outgoing message body is checked
+against LIMITS.md and Discord's attachment rules and refused with 400/50035 the way
+Discord refuses it (413/40005 for a file over the upload limit). ``pings`` tells who a
+message notifies under its ``allowed_mentions``. The gateway routes each guild's events
+to the shard that owns it.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.fake_discord import limits, payloads
+from tests.fake_discord import attachments, limits, mentions, payloads
 from tests.fake_discord.gateway import FakeGateway
 
 API_PREFIX = "/api/v10"
@@ -36,6 +40,7 @@ ERROR_MESSAGES = {
     10008: "Unknown Message",
     10015: "Unknown Webhook",
     10062: "Unknown interaction",
+    40005: "Request entity too large",
     30046: "Maximum number of edits to messages older than 1 hour reached. Try again later",
     40060: "Interaction has already been acknowledged.",
     50001: "Missing Access",
@@ -44,6 +49,10 @@ ERROR_MESSAGES = {
     50035: "Invalid Form Body",
 }
 """Discord's messages for the JSON error codes the fake answers with."""
+
+MAX_REQUEST_BYTES = 128 * 1024 * 1024
+"""The largest request body the loopback server reads (above any upload limit Discord has),
+so that an oversized file reaches the upload-limit check instead of aiohttp's own cap."""
 
 RESPONSE_DEADLINE = 3.0
 """Seconds Discord waits for the first response to an interaction before the token dies."""
@@ -60,6 +69,8 @@ class RecordedRequest:
     time: float
     status: int = 0
     files: list[str] = field(default_factory=list)
+    uploads: list[attachments.Upload] = field(default_factory=list)
+    """The files of a multipart request (index, filename, bytes), in the order sent."""
 
 
 @dataclass
@@ -113,6 +124,48 @@ class FakeUser:
 
 
 @dataclass
+class FakeGuild:
+    """A guild of the fake: its roles, its members' roles and its channels.
+
+    Every :class:`FakeUser` is a member of every guild; in the first guild their roles are
+    ``FakeUser.role_ids``, elsewhere ``member_roles`` (none by default).
+    """
+
+    id: int
+    name: str
+    owner_id: int
+    roles: list[dict[str, Any]]
+    bot_role_id: int
+    channel_ids: list[int] = field(default_factory=list)
+    member_roles: dict[int, list[int]] = field(default_factory=dict)
+
+    @property
+    def channel_id(self) -> int:
+        """The guild's first channel (``games``)."""
+        return self.channel_ids[0]
+
+    def shard(self, shard_count: int) -> int:
+        """The shard that receives this guild's events when the bot runs ``shard_count``."""
+        return payloads.shard_of(self.id, shard_count)
+
+
+@dataclass
+class MentionRecord:
+    """The mentions of one message as sent (created or edited), and who they notify."""
+
+    message_id: int
+    method: str
+    path: str
+    content: str
+    allowed_mentions: dict[str, Any] | None
+    """The ``allowed_mentions`` object of the request (None when it had none)."""
+    effective: dict[str, Any] | None
+    """The object in force for the message after this request (kept across edits)."""
+    pinged: frozenset[int]
+    """User ids notified by the content under ``effective``."""
+
+
+@dataclass
 class InteractionRecord:
     """What the fake knows of one interaction it issued, and how it was answered."""
 
@@ -152,6 +205,10 @@ class _Call:
     def id(self, group: str) -> int:
         return int(self.match.group(group))
 
+    @property
+    def uploads(self) -> list[attachments.Upload]:
+        return self.record.uploads
+
 
 _Handler = Callable[[_Call], Awaitable[web.Response]]
 
@@ -185,6 +242,11 @@ class FakeDiscord:
             payloads.role(self.bot_role_id, "TableBot", payloads.MODERATOR_PERMISSIONS, 2),
         ]
         self.channels: dict[int, dict[str, Any]] = {}
+        self.guilds: dict[int, FakeGuild] = {
+            self.guild_id: FakeGuild(
+                self.guild_id, "Table House Test", self.owner.id, self.roles, self.bot_role_id
+            )
+        }
         self.channel_id = self.add_channel("games")
         self.add_channel("general")
         self.users: dict[str, FakeUser] = {}
@@ -193,6 +255,18 @@ class FakeDiscord:
         self.add_user("mod", moderator=True)
 
         self.messages: dict[int, dict[str, Any]] = {}
+        self.files: dict[int, bytes] = {}
+        """The bytes of every stored attachment, by attachment id."""
+        self.upload_limit = attachments.DEFAULT_UPLOAD_LIMIT
+        """Bytes per file (also the ``attachment_size_limit`` interaction payloads carry)."""
+        self.mention_log: list[MentionRecord] = []
+        self._allowed_mentions: dict[int, dict[str, Any] | None] = {}
+        self.recommended_shards = 1
+        """The ``shards`` count GET /gateway/bot recommends."""
+        self.max_concurrency = 1
+        self.session_start_total = 1000
+        self.session_starts = 0
+        """IDENTIFYs received (each uses one of ``session_start_total``)."""
         self.ephemeral: dict[int, list[dict[str, Any]]] = {}
         self.commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
@@ -215,7 +289,7 @@ class FakeDiscord:
 
     async def start(self) -> None:
         """Listen on 127.0.0.1 on a free port."""
-        app = web.Application()
+        app = web.Application(client_max_size=MAX_REQUEST_BYTES)
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._handle)
         self._runner = web.AppRunner(app, shutdown_timeout=1.0, access_log=None)
@@ -259,13 +333,108 @@ class FakeDiscord:
 
     # ----------------------------------------------------------------- the world
 
-    def add_channel(self, name: str) -> int:
-        """Create a text channel in the guild; returns its id."""
+    def add_channel(self, name: str, guild_id: int | None = None) -> int:
+        """Create a text channel in the guild (default: the first guild); returns its id."""
+        guild = self.guilds[guild_id or self.guild_id]
         channel_id = self.snowflakes.next()
         self.channels[channel_id] = payloads.text_channel(
-            channel_id, self.guild_id, name, len(self.channels)
+            channel_id, guild.id, name, len(guild.channel_ids)
         )
+        guild.channel_ids.append(channel_id)
         return channel_id
+
+    def add_guild(
+        self,
+        name: str = "Other Server",
+        *,
+        shard: int | None = None,
+        shard_count: int | None = None,
+        channels: Sequence[str] = ("games",),
+    ) -> FakeGuild:
+        """Create another guild the bot is in (with @everyone, the bot's role and channels).
+
+        With ``shard`` and ``shard_count`` its id is chosen so that the guild belongs to
+        that shard (``(id >> 22) % shard_count == shard``). Connected sessions only learn
+        of it from :meth:`announce_guild`.
+        """
+        if (shard is None) != (shard_count is None):
+            raise ValueError("give both shard and shard_count, or neither")
+        if shard is not None and shard_count is not None:
+            guild_id = self.snowflakes.next_on_shard(shard, shard_count)
+        else:
+            guild_id = self.snowflakes.next()
+        bot_role_id = self.snowflakes.next()
+        roles = [
+            payloads.role(guild_id, "@everyone", payloads.EVERYONE_PERMISSIONS, 0),
+            payloads.role(bot_role_id, "TableBot", payloads.MODERATOR_PERMISSIONS, 1),
+        ]
+        guild = FakeGuild(guild_id, name, self.owner.id, roles, bot_role_id)
+        self.guilds[guild_id] = guild
+        for channel in channels:
+            self.add_channel(channel, guild_id)
+        return guild
+
+    async def announce_guild(self, guild_id: int) -> int:
+        """Send GUILD_CREATE for a guild to the shard that owns it (the bot joined it)."""
+        return await self.gateway.dispatch("GUILD_CREATE", self.guild_payload(guild_id))
+
+    def guild_of_channel(self, channel_id: int | str) -> FakeGuild:
+        """The guild a channel belongs to."""
+        return self.guilds[int(self.channels[int(channel_id)]["guild_id"])]
+
+    def add_role(
+        self,
+        name: str,
+        *,
+        guild_id: int | None = None,
+        mentionable: bool = False,
+        permissions: int = payloads.EVERYONE_PERMISSIONS,
+    ) -> int:
+        """Create a role in a guild (default: the first); returns its id."""
+        guild = self.guilds[guild_id or self.guild_id]
+        role_id = self.snowflakes.next()
+        guild.roles.append(
+            payloads.role(role_id, name, permissions, len(guild.roles), mentionable=mentionable)
+        )
+        return role_id
+
+    def give_role(
+        self, who: FakeUser | str | None, role_id: int, guild_id: int | None = None
+    ) -> None:
+        """Give a member a role in a guild (default: the first)."""
+        member = self.user(who)
+        guild_id = guild_id or self.guild_id
+        roles = self.member_role_ids(guild_id, member)
+        if role_id not in roles:
+            roles.append(role_id)
+
+    def member_role_ids(self, guild_id: int, who: FakeUser | str | None) -> list[int]:
+        """The (mutable) list of role ids a member has in a guild."""
+        member = self.user(who)
+        if guild_id == self.guild_id:
+            return member.role_ids
+        return self.guilds[guild_id].member_roles.setdefault(member.id, [])
+
+    def member_payload(
+        self,
+        who: FakeUser | str | None,
+        guild_id: int | None = None,
+        *,
+        with_permissions: bool = True,
+    ) -> dict[str, Any]:
+        """A member object for a guild (default: the first), as interactions carry it."""
+        member = self.user(who)
+        guild_id = guild_id or self.guild_id
+        if guild_id == self.guild_id:
+            return member.member_payload(with_permissions=with_permissions)
+        role_ids = self.member_role_ids(guild_id, member)
+        permissions = 0
+        for data in self.guilds[guild_id].roles:
+            if int(data["id"]) in (guild_id, *role_ids):
+                permissions |= int(data["permissions"])
+        return payloads.member(
+            member.user_payload, role_ids, permissions=permissions if with_permissions else None
+        )
 
     def add_user(
         self, name: str, *, moderator: bool = False, permissions: int | None = None
@@ -283,18 +452,19 @@ class FakeDiscord:
             return who
         return self.users[who or "alice"]
 
-    def guild_payload(self) -> dict[str, Any]:
-        """The complete guild as GUILD_CREATE sends it."""
-        bot_member = payloads.member(self.bot_user, [self.bot_role_id])
+    def guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
+        """The complete guild (default: the first) as GUILD_CREATE sends it."""
+        guild = self.guilds[guild_id or self.guild_id]
+        bot_member = payloads.member(self.bot_user, [guild.bot_role_id])
         members = [bot_member] + [
-            u.member_payload(with_permissions=False) for u in self.users.values()
+            self.member_payload(u, guild.id, with_permissions=False) for u in self.users.values()
         ]
         return payloads.guild(
-            self.guild_id,
-            "Table House Test",
-            owner_id=self.owner.id,
-            roles=self.roles,
-            channels=list(self.channels.values()),
+            guild.id,
+            guild.name,
+            owner_id=guild.owner_id,
+            roles=guild.roles,
+            channels=[self.channels[c] for c in guild.channel_ids],
             members=members,
         )
 
@@ -343,7 +513,62 @@ class FakeDiscord:
         message = self.messages.get(int(message_id))
         if message is None or message["channel_id"] != str(channel_id):
             raise KeyError(f"no message {message_id} in channel {channel_id}")
-        del self.messages[int(message_id)]
+        self._forget_message(message)
+
+    def message_attachments(self, message: Mapping[str, Any] | int | str) -> list[dict[str, Any]]:
+        """The attachment objects of a stored message (id, filename, size, url, width...)."""
+        return list(self._stored(message).get("attachments") or [])
+
+    def attachment_bytes(self, message: Mapping[str, Any] | int | str, filename: str) -> bytes:
+        """The uploaded bytes of the attachment ``filename`` of a stored message."""
+        for attachment in self.message_attachments(message):
+            if attachment["filename"] == filename:
+                return self.files[int(attachment["id"])]
+        names = [a["filename"] for a in self.message_attachments(message)]
+        raise KeyError(f"message has no attachment {filename!r} (it has {names})")
+
+    def embed_attachment(
+        self, message: Mapping[str, Any] | int | str, embed: int = 0, slot: str = "image"
+    ) -> dict[str, Any] | None:
+        """The attachment an embed's ``image`` (or ``thumbnail``) shows, or None.
+
+        Discord rewrites ``attachment://NAME`` to the attachment's CDN URL when it stores
+        the message; this maps it back.
+        """
+        stored = self._stored(message)
+        embeds = stored.get("embeds") or []
+        if embed >= len(embeds):
+            return None
+        url = (embeds[embed].get(slot) or {}).get("url")
+        for attachment in stored.get("attachments") or []:
+            if attachment["url"] == url:
+                return dict(attachment)
+        return None
+
+    def pings(self, message: Mapping[str, Any] | int | str) -> set[int]:
+        """The user ids a message notifies, as Discord works it out.
+
+        From the ``<@id>``, ``<@&role>``, ``@everyone``/``@here`` in its current content,
+        filtered by the ``allowed_mentions`` in force (none: Discord parses everything),
+        the roles' ``mentionable`` flag and the bot's Mention Everyone permission; plus
+        the author of the message a reply points to when ``replied_user`` allows. Only
+        members of the guild count, never the bot itself; an ephemeral message can only
+        notify the user who caused it.
+        """
+        stored = self._stored(message)
+        return set(self._pinged(stored, self._allowed_mentions.get(int(stored["id"]))))
+
+    def _stored(self, message: Mapping[str, Any] | int | str) -> dict[str, Any]:
+        message_id = message["id"] if isinstance(message, Mapping) else message
+        stored = self.get_message(message_id)
+        if stored is None:
+            raise KeyError(f"no message {message_id} (deleted?)")
+        return stored
+
+    def _forget_message(self, message: Mapping[str, Any]) -> None:
+        del self.messages[int(message["id"])]
+        for attachment in message.get("attachments") or []:
+            self.files.pop(int(attachment["id"]), None)
 
     def expire_interaction(self, interaction_id: int | str) -> None:
         """Kill an interaction token, as 15 minutes would (401/50027 on its webhook)."""
@@ -460,9 +685,12 @@ class FakeDiscord:
         self.interactions[record.id] = record
         return record
 
-    def command_id(self, name: str, *, guild_scoped: bool = False) -> int | None:
+    def command_id(
+        self, name: str, *, guild_scoped: bool = False, guild_id: int | None = None
+    ) -> int | None:
         """The id Discord gave the synced command ``name``, if it was synced."""
-        scope = self.guild_commands.get(self.guild_id, []) if guild_scoped else self.commands
+        guild_id = guild_id or self.guild_id
+        scope = self.guild_commands.get(guild_id, []) if guild_scoped else self.commands
         for command in scope:
             if command["name"] == name:
                 return int(command["id"])
@@ -479,16 +707,24 @@ class FakeDiscord:
         guild_scoped: bool = False,
         resolved: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """A registered INTERACTION_CREATE payload for ``/name path... options``."""
+        """A registered INTERACTION_CREATE payload for ``/name path... options``.
+
+        The guild is the channel's (default channel: #games of the first guild).
+        """
         member = self.user(user)
+        channel = self.channels[channel_id or self.channel_id]
+        guild_id = int(channel["guild_id"])
         interaction_id = self.snowflakes.next()
-        command_id = self.command_id(name, guild_scoped=guild_scoped) or self.snowflakes.next()
+        command_id = (
+            self.command_id(name, guild_scoped=guild_scoped, guild_id=guild_id)
+            or self.snowflakes.next()
+        )
         data = payloads.slash_data(
             command_id,
             name,
             options,
             path=path,
-            guild_id=self.guild_id if guild_scoped else None,
+            guild_id=guild_id if guild_scoped else None,
             resolved=resolved,
         )
         payload = payloads.interaction(
@@ -496,10 +732,11 @@ class FakeDiscord:
             application_id=self.application_id,
             interaction_type=2,
             data=data,
-            guild_id=self.guild_id,
-            channel=self.channels[channel_id or self.channel_id],
-            member_data=member.member_payload(),
+            guild_id=guild_id,
+            channel=channel,
+            member_data=self.member_payload(member, guild_id),
             app_permissions=payloads.MODERATOR_PERMISSIONS,
+            attachment_size_limit=self.upload_limit,
         )
         self.register_interaction(payload)
         return payload
@@ -532,22 +769,28 @@ class FakeDiscord:
         if kind == 2 and values is not None:
             raise ValueError("a button click carries no values")
         member = self.user(user)
+        channel = self.channels[int(stored["channel_id"])]
+        guild_id = int(channel["guild_id"])
         payload = payloads.interaction(
             interaction_id=self.snowflakes.next(),
             application_id=self.application_id,
             interaction_type=3,
             data=payloads.component_data(custom_id, kind, values),
-            guild_id=self.guild_id,
-            channel=self.channels[int(stored["channel_id"])],
-            member_data=member.member_payload(),
+            guild_id=guild_id,
+            channel=channel,
+            member_data=self.member_payload(member, guild_id),
             app_permissions=payloads.MODERATOR_PERMISSIONS,
             message_data=json.loads(json.dumps(stored)),
+            attachment_size_limit=self.upload_limit,
         )
         self.register_interaction(payload)
         return payload
 
     async def dispatch_interaction(self, payload: Mapping[str, Any]) -> int:
-        """Send INTERACTION_CREATE to every identified gateway session; returns how many got it."""
+        """Send INTERACTION_CREATE to the sessions of the shard owning its guild (DMs: shard 0).
+
+        Returns how many sessions got it (every unsharded session counts as shard 0 of 1).
+        """
         if int(payload["id"]) not in self.interactions:
             self.register_interaction(payload)
         return await self.gateway.dispatch("INTERACTION_CREATE", dict(payload))
@@ -590,10 +833,10 @@ class FakeDiscord:
         if not request.can_read_body:
             return None
         if request.content_type.startswith("multipart/"):
-            form = await request.post()
-            body: Any = json.loads(str(form.get("payload_json") or "{}"))
-            record.files += [v.filename for v in form.values() if isinstance(v, web.FileField)]
-            return body
+            multipart = await attachments.read_multipart(request)
+            record.uploads = multipart.uploads
+            record.files += [u.filename for u in multipart.uploads]
+            return multipart.json if multipart.json is not None else {}
         raw = await request.read()
         return json.loads(raw) if raw else None
 
@@ -635,12 +878,152 @@ class FakeDiscord:
             body["errors"] = error.errors
         return json_response(body, error.status)
 
-    def _check(self, call: _Call, problems: list[limits.Problem]) -> None:
+    def _check(
+        self,
+        call: _Call,
+        problems: list[limits.Problem],
+        *,
+        status: int = 400,
+        code: int = 50035,
+    ) -> None:
         if problems:
             self.limit_violations.append(
                 LimitViolation(call.record.method, call.record.path, problems, call.body)
             )
-            raise ApiError(400, 50035, limits.errors_tree(problems))
+            errors = limits.errors_tree(problems) if code == 50035 else None
+            raise ApiError(status, code, errors)
+
+    def _prepare_body(
+        self,
+        call: _Call,
+        body: Mapping[str, Any],
+        *,
+        channel_id: int,
+        existing: Mapping[str, Any] | None,
+        at: tuple[str, ...] = (),
+        ephemeral: bool = False,
+    ) -> dict[str, Any]:
+        """Check a message body's files, attachments and mentions; return it as stored.
+
+        ``existing`` is the message an edit applies to (None: a new message); ``at`` the
+        path of the message body inside the request (``("data",)`` in a callback). The
+        returned body has ``attachments`` as attachment objects (absent: unchanged) and
+        embeds with ``attachment://`` rewritten to CDN URLs. Uploaded bytes are kept.
+        """
+
+        def placed(problems: list[limits.Problem]) -> list[limits.Problem]:
+            return [limits.Problem((*at, *p.path), p.code, p.message) for p in problems]
+
+        self._check(
+            call,
+            attachments.check_sizes(call.uploads, self.upload_limit),
+            status=413,
+            code=40005,
+        )
+        before = (existing or {}).get("attachments") or []
+        resolution = attachments.resolve(
+            body,
+            call.uploads,
+            before if existing is not None else None,
+            channel_id=channel_id,
+            new_id=self.snowflakes.next,
+            ephemeral=ephemeral,
+        )
+        final = resolution.attachments if resolution.attachments is not None else before
+        problems = list(resolution.problems)
+        embeds = body.get("embeds") or []
+        problems += attachments.check_references(embeds, final)
+        problems += mentions.check_allowed_mentions(body.get("allowed_mentions"))
+        self._check(call, placed(problems))
+        prepared = dict(body)
+        if resolution.attachments is not None:
+            prepared["attachments"] = resolution.attachments
+            kept = {a["id"] for a in resolution.attachments}
+            for old in before:
+                if old["id"] not in kept:
+                    self.files.pop(int(old["id"]), None)
+        else:
+            prepared.pop("attachments", None)
+        if embeds:
+            prepared["embeds"] = attachments.link_embeds(embeds, final)
+        for created, upload in resolution.new:
+            self.files[int(created["id"])] = upload.data
+        return prepared
+
+    # ----------------------------------------------------------------- mentions
+
+    def _bot_permissions(self, guild: FakeGuild) -> int:
+        permissions = 0
+        for data in guild.roles:
+            if int(data["id"]) in (guild.id, guild.bot_role_id):
+                permissions |= int(data["permissions"])
+        return permissions
+
+    def _pinged(
+        self, message: Mapping[str, Any], allowed_mentions: Mapping[str, Any] | None
+    ) -> frozenset[int]:
+        channel = self.channels.get(int(message["channel_id"]))
+        if channel is None:
+            return frozenset()
+        guild = self.guilds[int(channel["guild_id"])]
+        mentionable = frozenset(int(r["id"]) for r in guild.roles if r.get("mentionable"))
+        found = mentions.allowed(
+            str(message.get("content") or ""),
+            allowed_mentions,
+            mentionable_roles=mentionable,
+            can_mention_everyone=mentions.can_mention_everyone(self._bot_permissions(guild)),
+        )
+        members = {u.id: u for u in self.users.values()}
+        notified = set(found.users)
+        for user_id, member in members.items():
+            if found.everyone or set(self.member_role_ids(guild.id, member)) & found.roles:
+                notified.add(user_id)
+        reference = message.get("message_reference") or {}
+        replied = self.messages.get(int(reference.get("message_id") or 0))
+        if replied is not None and found.replied_user:
+            notified.add(int(replied["author"]["id"]))
+        notified &= set(members)
+        notified.discard(self.application_id)
+        if message["flags"] & payloads.MESSAGE_FLAG_EPHEMERAL:
+            viewer = ((message.get("interaction_metadata") or {}).get("user") or {}).get("id")
+            notified &= {int(viewer)} if viewer else set()
+        return frozenset(notified)
+
+    def _record_mentions(
+        self, call: _Call | None, message: dict[str, Any], body: Mapping[str, Any], *, edit: bool
+    ) -> None:
+        """Remember the allowed_mentions in force and fill the message's mention fields."""
+        message_id = int(message["id"])
+        given = body.get("allowed_mentions")
+        if "allowed_mentions" in body or not edit:
+            self._allowed_mentions[message_id] = dict(given) if given is not None else None
+        effective = self._allowed_mentions.get(message_id)
+        channel = self.channels.get(int(message["channel_id"]))
+        if channel is not None:
+            guild = self.guilds[int(channel["guild_id"])]
+            found = mentions.allowed(
+                str(message.get("content") or ""),
+                effective,
+                mentionable_roles=frozenset(
+                    int(r["id"]) for r in guild.roles if r.get("mentionable")
+                ),
+                can_mention_everyone=mentions.can_mention_everyone(self._bot_permissions(guild)),
+            )
+            known = {u.id: u for u in self.users.values()}
+            message["mentions"] = [known[u].user_payload for u in sorted(found.users) if u in known]
+            message["mention_roles"] = [str(r) for r in sorted(found.roles)]
+            message["mention_everyone"] = found.everyone
+        self.mention_log.append(
+            MentionRecord(
+                message_id=message_id,
+                method=call.record.method if call is not None else "",
+                path=call.record.path if call is not None else "",
+                content=str(message.get("content") or ""),
+                allowed_mentions=dict(given) if isinstance(given, Mapping) else None,
+                effective=dict(effective) if effective is not None else None,
+                pinged=self._pinged(message, effective),
+            )
+        )
 
     # ----------------------------------------------------------------- messages
 
@@ -651,7 +1034,13 @@ class FakeDiscord:
         *,
         interaction: InteractionRecord | None = None,
         message_type: int = 0,
+        call: _Call | None = None,
     ) -> dict[str, Any]:
+        guild_id = (
+            int(self.channels[channel_id]["guild_id"])
+            if channel_id in self.channels
+            else (self.guild_id)
+        )
         metadata = None
         if interaction is not None:
             member = interaction.payload.get("member") or {}
@@ -659,27 +1048,31 @@ class FakeDiscord:
                 "id": str(interaction.id),
                 "type": interaction.type,
                 "user": member.get("user") or interaction.payload.get("user"),
-                "authorizing_integration_owners": {"0": str(self.guild_id)},
+                "authorizing_integration_owners": {"0": str(guild_id)},
             }
             if interaction.message_id is not None:
                 metadata["interacted_message_id"] = str(interaction.message_id)
         message = payloads.message(
             self.snowflakes.next(),
             channel_id,
-            self.guild_id,
+            guild_id,
             self.bot_user,
             body,
             message_type=message_type,
             application_id=self.application_id if interaction is not None else None,
             interaction_metadata=metadata,
         )
+        if body.get("message_reference"):
+            message["message_reference"] = dict(body["message_reference"])
         self.messages[int(message["id"])] = message
         if interaction is not None and message["flags"] & payloads.MESSAGE_FLAG_EPHEMERAL:
             self.ephemeral.setdefault(interaction.id, []).append(message)
+        self._record_mentions(call, message, body, edit=False)
         return message
 
-    @staticmethod
-    def _apply_edit(message: dict[str, Any], body: Mapping[str, Any]) -> None:
+    def _apply_edit(
+        self, message: dict[str, Any], body: Mapping[str, Any], call: _Call | None = None
+    ) -> None:
         for key in ("content", "embeds", "components", "attachments", "poll"):
             if key in body:
                 message[key] = (
@@ -690,6 +1083,7 @@ class FakeDiscord:
             message["flags"] = keep | (int(body["flags"]) & ~payloads.MESSAGE_FLAG_EPHEMERAL)
         message["flags"] &= ~payloads.MESSAGE_FLAG_LOADING
         message["edited_timestamp"] = payloads.iso_now()
+        self._record_mentions(call, message, body, edit=True)
 
     def _channel(self, call: _Call) -> int:
         channel_id = call.id("channel")
@@ -714,12 +1108,12 @@ class FakeDiscord:
         data: dict[str, Any] = {"url": self.gateway_url}
         if call.match.group(1):
             data.update(
-                shards=1,
+                shards=self.recommended_shards,
                 session_start_limit={
-                    "total": 1000,
-                    "remaining": 999,
-                    "reset_after": 0,
-                    "max_concurrency": 1,
+                    "total": self.session_start_total,
+                    "remaining": max(0, self.session_start_total - self.session_starts),
+                    "reset_after": 86_400_000 if self.session_starts else 0,
+                    "max_concurrency": self.max_concurrency,
                 },
             )
         return json_response(data)
@@ -799,11 +1193,20 @@ class FakeDiscord:
         ephemeral = bool(int(data.get("flags") or 0) & payloads.MESSAGE_FLAG_EPHEMERAL)
         message: dict[str, Any] | None = None
         if kind == 4:
+            data = self._prepare_body(
+                call,
+                data,
+                channel_id=record.channel_id,
+                existing=None,
+                at=("data",),
+                ephemeral=ephemeral,
+            )
             message = self._store_message(
                 record.channel_id,
                 data,
                 interaction=record,
                 message_type=20 if record.type == 2 else 0,
+                call=call,
             )
         elif kind == 5:
             flags = payloads.MESSAGE_FLAG_LOADING | (int(data.get("flags") or 0))
@@ -834,7 +1237,15 @@ class FakeDiscord:
                 raise ApiError(404, 10008)
             ephemeral = bool(message["flags"] & payloads.MESSAGE_FLAG_EPHEMERAL)
             if kind == 7:
-                self._apply_edit(message, data)
+                data = self._prepare_body(
+                    call,
+                    data,
+                    channel_id=int(message["channel_id"]),
+                    existing=message,
+                    at=("data",),
+                    ephemeral=ephemeral,
+                )
+                self._apply_edit(message, data, call)
         elif kind == 8:
             record.autocomplete_choices = list(data.get("choices") or [])
         elif kind == 9:
@@ -874,9 +1285,20 @@ class FakeDiscord:
             and original["flags"] & payloads.MESSAGE_FLAG_LOADING
         ):
             # The first follow-up after a "thinking" defer replaces the loading message.
-            self._apply_edit(original, body)
+            body = self._prepare_body(
+                call,
+                body,
+                channel_id=record.channel_id,
+                existing=original,
+                ephemeral=bool(original["flags"] & payloads.MESSAGE_FLAG_EPHEMERAL),
+            )
+            self._apply_edit(original, body, call)
             return json_response(original)
-        message = self._store_message(record.channel_id, body, interaction=record)
+        ephemeral = bool(int(body.get("flags") or 0) & payloads.MESSAGE_FLAG_EPHEMERAL)
+        body = self._prepare_body(
+            call, body, channel_id=record.channel_id, existing=None, ephemeral=ephemeral
+        )
+        message = self._store_message(record.channel_id, body, interaction=record, call=call)
         record.followup_ids.append(int(message["id"]))
         return json_response(message)
 
@@ -896,11 +1318,18 @@ class FakeDiscord:
         if method == "GET":
             return json_response(message)
         if method == "DELETE":
-            del self.messages[int(message["id"])]
+            self._forget_message(message)
             return web.Response(status=204)
         body = call.body or {}
         self._check(call, limits.check_message(body))
-        self._apply_edit(message, body)
+        body = self._prepare_body(
+            call,
+            body,
+            channel_id=int(message["channel_id"]),
+            existing=message,
+            ephemeral=bool(message["flags"] & payloads.MESSAGE_FLAG_EPHEMERAL),
+        )
+        self._apply_edit(message, body, call)
         return json_response(message)
 
     async def _get_channel(self, call: _Call) -> web.Response:
@@ -920,7 +1349,8 @@ class FakeDiscord:
         channel_id = self._channel(call)
         body = call.body or {}
         self._check(call, limits.check_message(body))
-        return json_response(self._store_message(channel_id, body))
+        body = self._prepare_body(call, body, channel_id=channel_id, existing=None)
+        return json_response(self._store_message(channel_id, body, call=call))
 
     async def _channel_message(self, call: _Call) -> web.Response:
         channel_id = self._channel(call)
