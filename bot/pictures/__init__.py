@@ -20,6 +20,10 @@ FILENAME = "board.png"
 CACHE = PictureCache(128)
 """Finished pictures by view hash, kind and status (least recently used dropped first)."""
 
+TITLES = {"tinker": "Tinker, Sailor, Soldier, Spy", "steam": "Steam to Solar",
+          "tinrealm": "Tin Realm"}
+"""Each game's title, for the plain picture."""
+
 log = logging.getLogger(__name__)
 
 Drawer = Callable[[Mapping[str, Any], Ending], bytes]
@@ -60,9 +64,25 @@ def render_board(kind: str, view: dict, *, status: str = "active") -> bytes:
     cached = CACHE.get(key)
     if cached is not None:
         return cached
-    png = draw(view, ending(kind, view, status))
+    look = ending(kind, view, status)
+    try:
+        png = draw(view, look)
+    except Exception:
+        log.exception("the %s board could not be drawn; drawing a plain one", kind)
+        png = plain(kind, look)
     CACHE.put(key, png)
     return png
+
+
+def plain(kind: str, look: Ending) -> bytes:
+    """Return a plain picture naming the game, for a view no board could be drawn from."""
+    from bot.pictures.canvas import Canvas
+
+    c = Canvas(look.theme, height=200)
+    y = c.header(TITLES.get(kind, kind), "")
+    if look.headline:
+        y = c.banner(y, look.headline, look.detail)
+    return c.png(y)
 
 
 __all__ = ["CACHE", "FILENAME", "render_board"]

@@ -15,8 +15,6 @@ from bot.pictures.viewdata import items, mapping, mappings
 LOCATIONS = 13
 """Locations on the journey (round 2)."""
 
-PHASES = {"choose": "choose a card", "play": "challenge", "lose_chip": "pick a chip to lose",
-          "over": "over"}
 
 
 def _suits(card: Any) -> set[str]:
@@ -43,8 +41,9 @@ def _offer(c: Canvas, view: Mapping[str, Any], y: int) -> int:
         c.text(x + FULL.width + 12, y + 28 + FULL.height / 2, f"target {target}", 22,
                anchor="lm")
         x += FULL.width + 150
-    c.text(x, y + 28 + FULL.height / 2, "Challenge one,\nthe other is trashed.", 21,
-           fill=c.theme.muted, anchor="lm")
+    for i, line in enumerate(("Challenge one,", "the other", "is trashed.")):
+        c.text(x - 20, y + 28 + FULL.height / 2 + (i - 1) * 28, line, 21, fill=c.theme.muted,
+               anchor="lm")
     return y + 28 + FULL.height + 14
 
 
@@ -140,10 +139,8 @@ def draw(view: Mapping[str, Any], end: Ending) -> bytes:
     """Return the Tinker board as PNG bytes."""
     c = Canvas(end.theme)
     round_no = view.get("round")
-    stage = {1: "Round 1 · recruiting", 2: "Round 2 · the journey"}.get(round_no, "")
-    phase = PHASES.get(str(view.get("phase")), "")
-    y = c.header("Tinker, Sailor, Soldier, Spy",
-                 " · ".join(p for p in (stage, phase) if p and phase != "over"))
+    stage = {1: "Round 1 · recruiting", 2: "Round 2 · journey"}.get(round_no, "")
+    y = c.header("Tinker, Sailor, Soldier, Spy", stage)
     if end.headline:
         y = c.banner(y, end.headline, end.detail)
     y = _challenge(c, view, y)
