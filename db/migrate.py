@@ -1,4 +1,4 @@
-"""Numbered SQL migrations, tracked by ``PRAGMA user_version``."""
+"""Numbered SQL migrations of the SQLite database, tracked by ``PRAGMA user_version``."""
 
 from __future__ import annotations
 
@@ -24,10 +24,10 @@ class Migration:
     sql: str
 
 
-def migrations() -> list[Migration]:
-    """Return every migration shipped with the code, in order, numbered 1, 2, 3..."""
+def migrations(package: str = "db.migrations") -> list[Migration]:
+    """Return every migration of ``package`` shipped with the code, in order, numbered 1, 2..."""
     found = []
-    for entry in resources.files("db.migrations").iterdir():
+    for entry in resources.files(package).iterdir():
         match = _NAME.match(entry.name)
         if match:
             found.append(Migration(int(match.group(1)), entry.name, entry.read_text("utf-8")))
@@ -41,6 +41,14 @@ def migrations() -> list[Migration]:
 LATEST = len(migrations())
 
 
+def too_new(current: int, known: int, setting: str) -> SchemaTooNew:
+    """Return the error for a database at ``current`` when the code knows up to ``known``."""
+    return SchemaTooNew(
+        f"the database is at schema version {current}, but this bot only knows up to "
+        f"{known}: update the bot, or point {setting} at another database"
+    )
+
+
 async def schema_version(conn: aiosqlite.Connection) -> int:
     """Return the database's schema version (0 for a new file)."""
     async with conn.execute("PRAGMA user_version") as cursor:
@@ -52,21 +60,21 @@ async def migrate(conn: aiosqlite.Connection, target: int | None = None) -> int:
     """Apply the migrations the database lacks, up to ``target``; return the new version.
 
     Each migration runs in its own transaction together with its version bump, so a
-    failure leaves the database at the last complete version.
+    failure leaves the database at the last complete version. The version is read again
+    inside that (immediate, so exclusive to writers) transaction: two processes opening
+    a new database at once never run the same migration twice.
     """
     known = migrations()
     target = len(known) if target is None else target
     current = await schema_version(conn)
     if current > len(known):
-        raise SchemaTooNew(
-            f"the database is at schema version {current}, but this bot only knows up to "
-            f"{len(known)}: update the bot, or point DATABASE_PATH at another file"
-        )
+        raise too_new(current, len(known), "DATABASE_PATH")
     for migration in known[current:target]:
         await conn.execute("BEGIN IMMEDIATE")
         try:
-            await _run_script(conn, migration.sql)
-            await conn.execute(f"PRAGMA user_version = {migration.number}")
+            if await schema_version(conn) < migration.number:
+                await _run_script(conn, migration.sql)
+                await conn.execute(f"PRAGMA user_version = {migration.number}")
             await conn.execute("COMMIT")
         except BaseException:
             await conn.execute("ROLLBACK")
@@ -76,10 +84,11 @@ async def migrate(conn: aiosqlite.Connection, target: int | None = None) -> int:
 
 async def _run_script(conn: aiosqlite.Connection, sql: str) -> None:
     """Run each statement of ``sql`` inside the caller's open transaction."""
-    for statement in _statements(sql):
+    for statement in statements(sql):
         await conn.execute(statement)
 
 
-def _statements(sql: str) -> list[str]:
+def statements(sql: str) -> list[str]:
+    """Split a migration script into statements (comment lines dropped)."""
     lines = [line for line in sql.splitlines() if not line.strip().startswith("--")]
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]

@@ -8,11 +8,11 @@ The ranking of each game is described in docs/records.md.
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from db.store import StorageError, Store
+from db.base import GameStore
+from db.forget import FORMER_PLAYER
 
 #: How each game ranks its players: by best single game, or by wins then average score.
 RANKED_BY_WINS = frozenset({"steam"})
@@ -31,6 +31,19 @@ class GameStats:
     best_score: int
     current_streak: int
     best_streak: int
+    #: Of ``played`` and ``won``: the games played together by a channel group (C5).
+    played_together: int = 0
+    won_together: int = 0
+
+    @property
+    def played_solo(self) -> int:
+        """Games the player finished on their own (not shared by a group)."""
+        return self.played - self.played_together
+
+    @property
+    def won_solo(self) -> int:
+        """Wins of the games the player finished on their own."""
+        return self.won - self.won_together
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,26 +68,27 @@ class Leaderboard:
     players: int
 
 
-async def _rows(store: Store, sql: str, args: tuple[Any, ...] | dict[str, Any]) -> list[Any]:
-    try:
-        async with store.connection.execute(sql, args) as cursor:
-            return list(await cursor.fetchall())
-    except sqlite3.Error as exc:
-        raise StorageError(str(exc)) from exc
+async def _rows(store: GameStore, sql: str, args: dict[str, Any]) -> list[Any]:
+    return await store.query(sql, args)
 
 
 _STATS_SQL = """
 WITH mine AS (
-    SELECT kind, outcome, score,
-           SUM(outcome <> 'win') OVER (PARTITION BY kind ORDER BY at, id) AS breaks
+    SELECT kind, outcome, score, together,
+           SUM(CASE WHEN outcome <> 'win' THEN 1 ELSE 0 END)
+               OVER (PARTITION BY kind ORDER BY at, id) AS breaks
     FROM results
-    WHERE user_id = ? AND guild_id = ? AND (? IS NULL OR kind = ?)
+    WHERE user_id = :user AND guild_id = :guild
+      AND (CAST(:kind AS TEXT) IS NULL OR kind = :kind)
 ), runs AS (
-    SELECT kind, breaks, SUM(outcome = 'win') AS wins FROM mine GROUP BY kind, breaks
+    SELECT kind, breaks, SUM(CASE WHEN outcome = 'win' THEN 1 ELSE 0 END) AS wins
+    FROM mine GROUP BY kind, breaks
 )
-SELECT m.kind, COUNT(*), SUM(m.outcome = 'win'), MAX(m.score),
+SELECT m.kind, COUNT(*), SUM(CASE WHEN m.outcome = 'win' THEN 1 ELSE 0 END), MAX(m.score),
        (SELECT r.wins FROM runs r WHERE r.kind = m.kind ORDER BY r.breaks DESC LIMIT 1),
-       (SELECT MAX(r.wins) FROM runs r WHERE r.kind = m.kind)
+       (SELECT MAX(r.wins) FROM runs r WHERE r.kind = m.kind),
+       SUM(CASE WHEN m.together <> 0 THEN 1 ELSE 0 END),
+       SUM(CASE WHEN m.together <> 0 AND m.outcome = 'win' THEN 1 ELSE 0 END)
 FROM mine m
 GROUP BY m.kind
 ORDER BY m.kind
@@ -82,20 +96,20 @@ ORDER BY m.kind
 
 
 async def player_stats(
-    store: Store, guild_id: int, user_id: int, kind: str | None = None
+    store: GameStore, guild_id: int, user_id: int, kind: str | None = None
 ) -> list[GameStats]:
     """Return ``user_id``'s record in each game they finished in the server (or in ``kind``).
 
     A streak is a run of consecutive wins in time order; a loss or a draw ends it. The
     current streak is the run that ends with the player's latest game.
     """
-    rows = await _rows(store, _STATS_SQL, (user_id, guild_id, kind, kind))
+    rows = await _rows(store, _STATS_SQL, {"user": user_id, "guild": guild_id, "kind": kind})
     return [GameStats(*row) for row in rows]
 
 
 _BOARD_SQL = """
 WITH players AS (
-    SELECT r.user_id, COUNT(*) AS played, SUM(r.outcome = 'win') AS won,
+    SELECT r.user_id, COUNT(*) AS played, SUM(CASE WHEN r.outcome = 'win' THEN 1 ELSE 0 END) AS won,
            AVG(r.score) AS average, MAX(r.score) AS best
     FROM results r
     WHERE r.guild_id = :guild AND r.kind = :kind AND {period}
@@ -119,11 +133,16 @@ FROM ranked WHERE place <= :size OR user_id = :asker ORDER BY place
 """
 
 _SINCE = "r.at >= :since"
-_DAILY = "r.daily = :daily"
+#: A daily leaderboard counts each member's first result of that day's deal only,
+#: wherever (in whichever server or channel) it was played.
+_DAILY = (
+    "r.daily = :daily AND r.id = (SELECT MIN(f.id) FROM results f"
+    " WHERE f.user_id = r.user_id AND f.kind = r.kind AND f.daily = r.daily)"
+)
 
 
 async def leaderboard(
-    store: Store,
+    store: GameStore,
     guild_id: int,
     kind: str,
     *,
@@ -152,20 +171,18 @@ async def leaderboard(
     return Leaderboard(top, mine, int(rows[0][6]) if rows else 0)
 
 
-async def count_results(store: Store, user_id: int) -> int:
+async def count_results(store: GameStore, user_id: int) -> int:
     """Return how many results ``user_id`` has, in every server."""
-    rows = await _rows(store, "SELECT COUNT(*) FROM results WHERE user_id = ?", (user_id,))
+    rows = await _rows(store, "SELECT COUNT(*) FROM results WHERE user_id = :user",
+                       {"user": user_id})
     return int(rows[0][0])
 
 
-async def forget_player(store: Store, user_id: int) -> int:
+async def forget_player(store: GameStore, user_id: int) -> int:
     """Delete every result of ``user_id`` (every server, every game); return how many.
 
-    Other players' results of the same games stay. The games themselves keep their seats
-    (names and ids) as the history of who played; only the records go.
+    Other players' results of the same games stay. In finished games the member's seats
+    are renamed "a former player" and lose their user id, and their id leaves the action
+    logs; games still being played keep their seat until they end.
     """
-    # The store's own transaction keeps this delete from landing inside another
-    # request's transaction on the shared connection (and being rolled back with it).
-    async with store.transaction() as conn:
-        cursor = await conn.execute("DELETE FROM results WHERE user_id = ?", (user_id,))
-        return cursor.rowcount
+    return await store.forget_player(user_id, FORMER_PLAYER)

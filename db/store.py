@@ -1,4 +1,8 @@
-"""The store: one aiosqlite connection, the few queries the game tables need."""
+"""The SQLite store: one aiosqlite connection, the queries the game tables need.
+
+This is the zero-setup backend (``DATABASE_PATH``); ``db/postgres.py`` is the other one.
+Both implement :class:`db.base.GameStore`.
+"""
 
 from __future__ import annotations
 
@@ -7,137 +11,59 @@ import json
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
 
+from db.base import TABLES
+from db.errors import ChannelBusy, DailyPlayed, StorageError, VersionConflict
+from db.forget import FORMER_PLAYER, forget_in_seats, seats_needle
 from db.migrate import migrate
+from db.rows import (
+    GAME_COLUMNS,
+    OPEN_STATUSES,
+    GameRow,
+    ResultRow,
+    Shards,
+    idle_group,
+    idle_sql,
+    row_to_game,
+    shard_sql,
+    to_json,
+)
+from db.sqlite_file import FileWatch
 
-#: Statuses of a game that still occupies its channel (ruling C3).
-OPEN_STATUSES = ("lobby", "active")
+__all__ = [
+    "OPEN_STATUSES",
+    "ChannelBusy",
+    "DailyPlayed",
+    "GameRow",
+    "ResultRow",
+    "SqliteStore",
+    "StorageError",
+    "Store",
+    "VersionConflict",
+    "idle_group",
+]
 
 _BUSY_TIMEOUT_MS = 1500
 
 _T = TypeVar("_T")
 
-
-class StorageError(Exception):
-    """The database cannot be written or read right now (locked, read-only, broken)."""
-
-
-class ChannelBusy(Exception):
-    """The channel already has an open game (ruling C3)."""
-
-    def __init__(self, game_id: int | None) -> None:
-        super().__init__(f"channel already has open game {game_id}")
-        self.game_id = game_id
-
-
-class DailyPlayed(Exception):
-    """The channel already played this day's daily deal of this kind."""
-
-
-class VersionConflict(Exception):
-    """The game moved on since it was loaded (compare-and-swap failed)."""
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-@dataclass(slots=True)
-class GameRow:
-    """One game as stored: who, where, which state, which board message."""
-
-    id: int
-    guild_id: int | None
-    channel_id: int
-    kind: str
-    status: str
-    starter_id: int
-    seats: list[dict[str, Any]]
-    options: dict[str, Any]
-    only_starter: bool
-    state: dict[str, Any] | None
-    version: int
-    events: list[str]
-    board_channel_id: int | None
-    board_message_id: int | None
-    board_posted_at: float | None
-    created_at: float
-    updated_at: float
-    daily: str | None = None
-    raw_state: str | None = field(default=None, repr=False)
-    #: The table's own data beside the engine's state: votes, players, timers, notices.
-    extra: dict[str, Any] = field(default_factory=dict)
-    #: When the game next needs the bot without a click (a vote window, a turn timer).
-    deadline: float | None = None
-
-    @property
-    def is_open(self) -> bool:
-        """Whether the game still occupies its channel."""
-        return self.status in OPEN_STATUSES
-
-
-@dataclass(frozen=True, slots=True)
-class ResultRow:
-    """One player's result of a finished game."""
-
-    user_id: int
-    outcome: str
-    score: int
-    detail: dict[str, Any]
-    #: Whether the result is shared by a group that played a channel game together (C5).
-    together: bool = False
-
-
-_GAME_COLUMNS = (
-    "id, guild_id, channel_id, kind, status, starter_id, seats, options, only_starter, "
-    "state, version, events, board_channel_id, board_message_id, board_posted_at, "
-    "created_at, updated_at, daily, extra, deadline"
-)
-
-
-def _row_to_game(row: Sequence[Any]) -> GameRow:
-    raw_state = row[9]
-    try:
-        state = json.loads(raw_state) if raw_state is not None else None
-    except ValueError:
-        state = None
-    return GameRow(
-        id=row[0],
-        guild_id=row[1],
-        channel_id=row[2],
-        kind=row[3],
-        status=row[4],
-        starter_id=row[5],
-        seats=json.loads(row[6]),
-        options=json.loads(row[7]),
-        only_starter=bool(row[8]),
-        state=state,
-        version=row[10],
-        events=json.loads(row[11]),
-        board_channel_id=row[12],
-        board_message_id=row[13],
-        board_posted_at=row[14],
-        created_at=row[15],
-        updated_at=row[16],
-        daily=row[17],
-        raw_state=raw_state,
-        extra=json.loads(row[18]),
-        deadline=row[19],
-    )
+_json = to_json
 
 
 class Store:
-    """All database access. Writes are serialised; each save is one transaction."""
+    """All SQLite access. Writes are serialised; each save is one transaction."""
+
+    backend = "sqlite"
 
     def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], float]) -> None:
         self._conn = conn
         self._clock = clock
         self._write = asyncio.Lock()
+        self._watch: FileWatch | None = None
         self.path: str = ""
 
     @classmethod
@@ -152,11 +78,13 @@ class Store:
             await conn.execute("PRAGMA synchronous = NORMAL")
             await conn.execute("PRAGMA foreign_keys = ON")
             await migrate(conn)
+            watch = FileWatch(path)
         except BaseException:
             await conn.close()
             raise
         store = cls(conn, clock)
         store.path = str(path)
+        store._watch = watch
         return store
 
     @property
@@ -168,6 +96,14 @@ class Store:
         """Close the connection once pending writes are done."""
         async with self._write:
             await self._conn.close()
+            if self._watch is not None:
+                self._watch.close()
+
+    def _check_file(self) -> None:
+        """Raise StorageError when the path no longer names the file being written."""
+        problem = self._watch.problem() if self._watch is not None else None
+        if problem is not None:
+            raise StorageError(problem)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -177,6 +113,7 @@ class Store:
         as StorageError.
         """
         async with self._write:
+            self._check_file()
             try:
                 await self._conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
@@ -222,6 +159,7 @@ class Store:
             return result
 
         async with self._write:
+            self._check_file()
             try:
                 return await self._conn._execute(transaction)  # type: ignore[no-any-return]
             except (sqlite3.IntegrityError, VersionConflict, ChannelBusy, StorageError):
@@ -233,11 +171,16 @@ class Store:
         rows = await self._fetchall(sql, args)
         return rows[0] if rows else None
 
-    async def _fetchall(self, sql: str, args: Iterable[Any] = ()) -> list[Any]:
+    async def _fetchall(self, sql: str, args: Iterable[Any] | dict[str, Any] = ()) -> list[Any]:
         try:
-            return list(await self._conn.execute_fetchall(sql, tuple(args)))
+            params = args if isinstance(args, dict) else tuple(args)
+            return list(await self._conn.execute_fetchall(sql, params))
         except sqlite3.Error as exc:
             raise StorageError(str(exc)) from exc
+
+    async def query(self, sql: str, params: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
+        """Run one read-only portable query with ``:name`` parameters; return its rows."""
+        return [tuple(row) for row in await self._fetchall(sql, params or {})]
 
     # -- games ---------------------------------------------------------------------------
 
@@ -262,52 +205,43 @@ class Store:
         Raise DailyPlayed if ``daily`` is given and the channel already has that day's deal.
         """
         now = self._clock()
+        args = (guild_id, channel_id, kind, status, starter_id, _json(seats), _json(options),
+                int(only_starter), None if state is None else _json(state), _json(events),
+                now, now, daily, _json(extra or {}))
+
+        def work(conn: sqlite3.Connection) -> int:
+            cursor = conn.execute(
+                "INSERT INTO games (guild_id, channel_id, kind, status, starter_id, seats,"
+                " options, only_starter, state, version, events, created_at, updated_at,"
+                " daily, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)",
+                args,
+            )
+            return int(cursor.lastrowid or 0)
+
         try:
-            async with self.transaction() as conn:
-                cursor = await conn.execute(
-                    "INSERT INTO games (guild_id, channel_id, kind, status, starter_id, seats,"
-                    " options, only_starter, state, version, events, created_at, updated_at,"
-                    " daily, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)",
-                    (
-                        guild_id,
-                        channel_id,
-                        kind,
-                        status,
-                        starter_id,
-                        _json(seats),
-                        _json(options),
-                        int(only_starter),
-                        None if state is None else _json(state),
-                        _json(events),
-                        now,
-                        now,
-                        daily,
-                        _json(extra or {}),
-                    ),
-                )
-                game_id = cursor.lastrowid
+            game_id = await self._in_transaction(work)
         except sqlite3.IntegrityError as exc:
             if "daily" in str(exc):
                 raise DailyPlayed(daily) from None
             existing = await self.open_game_in_channel(channel_id)
             raise ChannelBusy(existing.id if existing else None) from None
-        game = await self.get_game(int(game_id or 0))
+        game = await self.get_game(game_id)
         assert game is not None
         return game
 
     async def get_game(self, game_id: int) -> GameRow | None:
         """Return the game with ``game_id``, or None."""
-        row = await self._fetchone(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-        return _row_to_game(row) if row else None
+        row = await self._fetchone(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return row_to_game(row) if row else None
 
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
         """Return the channel's open game (lobby or active), or None."""
         row = await self._fetchone(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ?"
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ?"
             " AND status IN ('lobby', 'active')",
             (channel_id,),
         )
-        return _row_to_game(row) if row else None
+        return row_to_game(row) if row else None
 
     async def save_game(
         self,
@@ -373,28 +307,41 @@ class Store:
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message is the game's current board."""
         now = self._clock()
-        async with self.transaction() as conn:
-            await conn.execute(
-                "UPDATE games SET board_channel_id = ?, board_message_id = ?, board_posted_at = ?"
-                " WHERE id = ?",
-                (channel_id, message_id, now, game_id),
-            )
+        await self._in_transaction(lambda conn: conn.execute(
+            "UPDATE games SET board_channel_id = ?, board_message_id = ?, board_posted_at = ?"
+            " WHERE id = ?",
+            (channel_id, message_id, now, game_id),
+        ))
 
-    async def idle_games(self, cutoffs: dict[str, float]) -> list[GameRow]:
-        """Return open games idle since before their cutoff; ``cutoffs`` maps a group to it.
+    # -- background work -----------------------------------------------------------------
 
-        Groups: ``lobby`` (lobbies), ``solo`` (active one-seat games), ``multi`` (active
-        games with several seats).
+    async def idle_games(
+        self,
+        cutoffs: dict[str, float],
+        *,
+        limit: int = 500,
+        after_id: int = 0,
+        shards: Shards | None = None,
+    ) -> list[int]:
+        """Return the ids of open games idle since before their group's cutoff.
+
+        ``cutoffs`` maps a group to its cutoff: ``lobby`` (lobbies), ``solo`` (active
+        one-seat games), ``multi`` (active games with several seats). At most ``limit``
+        ids above ``after_id``, ascending: the caller loads and ends each, then asks for
+        the next batch after the last id. Only ids travel, so a sweep of many games never
+        holds their states.
         """
+        condition, args = idle_sql(cutoffs, "json_array_length(seats)")
         rows = await self._fetchall(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active')"
-            " AND updated_at < ?",
-            (max(cutoffs.values()),),
+            f"SELECT id FROM games WHERE {condition}"
+            f" AND id > ? AND {shard_sql(shards)} ORDER BY id LIMIT ?",
+            (*args, after_id, limit),
         )
-        games = [_row_to_game(r) for r in rows]
-        return [g for g in games if g.updated_at < cutoffs[idle_group(g)]]
+        return [int(r[0]) for r in rows]
 
-    async def due_games(self, now: float, limit: int = 100) -> list[tuple[int, float]]:
+    async def due_games(
+        self, now: float, limit: int = 100, *, shards: Shards | None = None
+    ) -> list[tuple[int, float]]:
         """Return up to ``limit`` open games whose deadline has come, earliest first.
 
         Each is ``(game id, deadline)``; the deadline index makes this cheap however many
@@ -402,16 +349,17 @@ class Store:
         """
         rows = await self._fetchall(
             "SELECT id, deadline FROM games WHERE deadline IS NOT NULL AND deadline <= ?"
-            " AND status IN ('lobby', 'active') ORDER BY deadline LIMIT ?",
+            f" AND status IN ('lobby', 'active') AND {shard_sql(shards)}"
+            " ORDER BY deadline LIMIT ?",
             (now, limit),
         )
         return [(int(r[0]), float(r[1])) for r in rows]
 
-    async def next_deadline(self) -> float | None:
+    async def next_deadline(self, *, shards: Shards | None = None) -> float | None:
         """Return the earliest deadline of any open game, or None."""
         row = await self._fetchone(
             "SELECT min(deadline) FROM games WHERE deadline IS NOT NULL"
-            " AND status IN ('lobby', 'active')"
+            f" AND status IN ('lobby', 'active') AND {shard_sql(shards)}"
         )
         return None if row is None or row[0] is None else float(row[0])
 
@@ -420,12 +368,15 @@ class Store:
         row = await self._fetchone("SELECT count(*) FROM games WHERE status IN ('lobby', 'active')")
         return int(row[0])
 
-    async def active_multiseat_ids(self) -> list[int]:
+    async def active_multiseat_ids(self, *, shards: Shards | None = None) -> list[int]:
         """Return the ids of running games with more than one seat."""
         rows = await self._fetchall(
             "SELECT id FROM games WHERE status = 'active' AND json_array_length(seats) > 1"
+            f" AND {shard_sql(shards)}"
         )
         return [int(r[0]) for r in rows]
+
+    # -- history -------------------------------------------------------------------------
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
         """Return a game's action log in order."""
@@ -440,17 +391,82 @@ class Store:
 
     async def results(self, user_id: int | None = None) -> list[dict[str, Any]]:
         """Return stored results, optionally for one user, oldest first."""
-        sql = "SELECT game_id, guild_id, user_id, kind, outcome, score, detail, at FROM results"
+        sql = ("SELECT game_id, guild_id, user_id, kind, outcome, score, detail, at, together"
+               " FROM results")
         args: tuple[Any, ...] = ()
         if user_id is not None:
             sql += " WHERE user_id = ?"
             args = (user_id,)
         rows = await self._fetchall(sql + " ORDER BY id", args)
-        keys = ("game_id", "guild_id", "user_id", "kind", "outcome", "score", "detail", "at")
+        keys = ("game_id", "guild_id", "user_id", "kind", "outcome", "score", "detail", "at",
+                "together")
         out = [dict(zip(keys, r, strict=True)) for r in rows]
         for item in out:
             item["detail"] = json.loads(item["detail"])
+            item["together"] = bool(item["together"])
         return out
+
+    async def forget_player(self, user_id: int, former: str = FORMER_PLAYER) -> int:
+        """Delete ``user_id``'s results; in finished games name their seats ``former``.
+
+        Their id also leaves the action logs (``actor_id`` becomes empty). Games still
+        being played keep the seat until they end, so the table can go on. Returns how
+        many results were deleted.
+        """
+        candidates = await self._fetchall(
+            "SELECT id, seats FROM games WHERE status NOT IN ('lobby', 'active')"
+            " AND instr(seats, ?) > 0",
+            (seats_needle(user_id),),
+        )
+        rewritten = [
+            (new, game_id)
+            for game_id, raw in candidates
+            if (new := forget_in_seats(raw, user_id, former)) is not None
+        ]
+
+        def work(conn: sqlite3.Connection) -> int:
+            deleted = conn.execute("DELETE FROM results WHERE user_id = ?", (user_id,)).rowcount
+            conn.executemany("UPDATE games SET seats = ? WHERE id = ?", rewritten)
+            conn.execute(
+                "UPDATE actions SET actor_id = NULL WHERE actor_id = ? AND game_id IN"
+                " (SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))",
+                (user_id,),
+            )
+            return int(deleted)
+
+        return await self._in_transaction(work)
+
+    async def prune_finished(self, before: float, limit: int = 500) -> int:
+        """Drop the state, events and action log of up to ``limit`` games that finished
+        before ``before``; results stay. Return how many games were pruned."""
+
+        def work(conn: sqlite3.Connection) -> int:
+            ids = [r[0] for r in conn.execute(
+                "SELECT id FROM games WHERE state IS NOT NULL"
+                " AND status IN ('over', 'abandoned', 'expired') AND updated_at < ?"
+                " ORDER BY updated_at LIMIT ?",
+                (before, limit),
+            )]
+            if not ids:
+                return 0
+            marks = ", ".join("?" * len(ids))
+            conn.execute(f"DELETE FROM actions WHERE game_id IN ({marks})", ids)
+            conn.execute(
+                "UPDATE games SET state = NULL, events = '[]', extra = '{}'"
+                f" WHERE id IN ({marks})",
+                ids,
+            )
+            return len(ids)
+
+        return await self._in_transaction(work)
+
+    async def count_rows(self) -> dict[str, int]:
+        """Return how many rows each table holds."""
+        counts = {}
+        for table in TABLES:
+            row = await self._fetchone(f"SELECT count(*) FROM {table}")
+            counts[table] = int(row[0])
+        return counts
 
     # -- meta ----------------------------------------------------------------------------
 
@@ -461,16 +477,12 @@ class Store:
 
     async def set_meta(self, key: str, value: str) -> None:
         """Store a fact."""
-        async with self.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO meta (key, value) VALUES (?, ?)"
-                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
+        await self._in_transaction(lambda conn: conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        ))
 
 
-def idle_group(game: GameRow) -> str:
-    """Return the housekeeping group of a game: ``lobby``, ``solo`` or ``multi``."""
-    if game.status == "lobby":
-        return "lobby"
-    return "solo" if len(game.seats) <= 1 else "multi"
+#: The SQLite backend by the name that says which it is.
+SqliteStore = Store

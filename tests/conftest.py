@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
+import asyncpg
 import discord.http
 import pytest
 
+from db.store import Store
+from tests.db.pg_server import PgServer, find_bin
+from tests.db.sql_console import ConsoleStore, SqlConsole
 from tests.fake_discord import Driver, FakeDiscord
 
 WATCHED_LOGGERS = ("discord", "bot", "cogs", "db", "asyncio")
@@ -22,6 +29,9 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers", "error_logs_expected: the test means to make the bot log errors"
+    )
+    config.addinivalue_line(
+        "markers", "sqlite_only: the test is about SQLite itself; not run on PostgreSQL"
     )
 
 
@@ -76,3 +86,107 @@ async def discord_driver(fake_discord: FakeDiscord) -> AsyncIterator[Driver]:
         yield driver
     finally:
         await driver.close()
+
+
+# -- both database backends ---------------------------------------------------------------
+
+BACKENDS = ("sqlite", "postgresql")
+
+#: Modules whose every test runs once on SQLite and once on PostgreSQL.
+BOTH_BACKENDS = (
+    "tests/test_tables.py",
+    "tests/cogs/test_records.py",
+    "tests/db/",
+)
+
+#: Tests that are about SQLite itself, with the reason they do not run on PostgreSQL.
+SQLITE_ONLY = {
+    "test_locked_database_refuses_cleanly": "a second SQLite connection holds the file lock",
+    "test_leaderboard_reads_only_the_covering_index": "reads SQLite's query plan",
+}
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run the database tests on both backends (``backend`` is "sqlite" or "postgresql")."""
+    path = metafunc.definition.path.as_posix()
+    wanted = "backend" in metafunc.fixturenames or (
+        any(part in path for part in BOTH_BACKENDS)
+        and metafunc.definition.originalname not in SQLITE_ONLY
+        and not metafunc.definition.get_closest_marker("sqlite_only")
+    )
+    if wanted and "backend" not in metafunc.fixturenames:
+        metafunc.fixturenames.append("backend")
+    if wanted:
+        metafunc.parametrize("backend", BACKENDS, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def _database_backend(request: pytest.FixtureRequest) -> None:
+    """Set up ``backend`` for tests parametrized over it without asking for it."""
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is not None and "backend" in callspec.params:
+        request.getfixturevalue("backend")
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """A throwaway PostgreSQL server for the whole session (see tests/db/pg_server.py).
+
+    In CI (``CI=true``) a server that cannot start fails the tests; elsewhere it skips the
+    PostgreSQL half of them, saying why.
+    """
+    bindir = find_bin()
+    if bindir is None:
+        reason = "PostgreSQL is not installed (apt-get install postgresql): pg_ctl not found"
+        if IN_CI:
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason)
+    server = PgServer(bindir)
+    try:
+        server.start()
+    except Exception as exc:
+        tail = server.log_tail()
+        server.stop()
+        reason = f"the test PostgreSQL server did not start: {exc}\n{tail}"
+        if IN_CI:
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason)
+    yield server
+    server.stop()
+
+
+async def _drop(admin_url: str, url: str) -> None:
+    admin = await asyncpg.connect(admin_url)
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {url.rsplit('/', 1)[1]} WITH (FORCE)")
+    finally:
+        await admin.close()
+
+
+@pytest.fixture
+def pg_url(pg_server: PgServer) -> Iterator[str]:
+    """The URL of a fresh, migrated PostgreSQL database, dropped after the test."""
+    url = asyncio.run(pg_server.new_database())
+    yield url
+    asyncio.run(_drop(pg_server.admin_url, url))
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Which database the test runs on. For "postgresql", every ``Store.open(path)`` in
+    the test (the table helpers, the bot's start) opens a fresh PostgreSQL database
+    instead, whose ``connection`` is a console for the few direct SQL pokes."""
+    if request.param == "sqlite":
+        return "sqlite"
+    server: PgServer = request.getfixturevalue("pg_server")
+    url: str = request.getfixturevalue("pg_url")
+
+    async def open_postgres(cls: Any, path: Any, clock: Any) -> ConsoleStore:
+        store = await ConsoleStore.open(url, clock)
+        store.console = SqlConsole(store, server.admin_url, url.rsplit("/", 1)[1])
+        return store
+
+    monkeypatch.setattr(Store, "open", classmethod(open_postgres))
+    return "postgresql"

@@ -6,6 +6,9 @@ import pytest
 from db.migrate import LATEST, SchemaTooNew, migrate, migrations, schema_version
 from db.store import Store
 
+#: These are SQLite's migrations; PostgreSQL's are tested in test_pg_migrate.py.
+pytestmark = pytest.mark.sqlite_only
+
 
 async def _tables(conn: aiosqlite.Connection) -> set[str]:
     async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur:

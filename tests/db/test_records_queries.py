@@ -164,7 +164,8 @@ async def test_forget_deletes_only_that_players_rows(tmp_path):
         remaining = await store.results()
         assert [(r["user_id"], r["game_id"]) for r in remaining] == [(2, game.id)]
         kept = await store.get_game(game.id)
-        assert [s["user_id"] for s in kept.seats] == [1, 2]
+        assert [(s["user_id"], s["name"]) for s in kept.seats] == [
+            (None, "a former player"), (2, "B")]
         assert await forget_player(store, 1) == 0
     finally:
         await store.close()

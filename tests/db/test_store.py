@@ -1,0 +1,166 @@
+"""The store's guarantees, on both backends: compare-and-swap saves with their log and
+results, C3 and the daily deal, shard filters, idle batches, retention, forgetting."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from db.errors import ChannelBusy, DailyPlayed, VersionConflict
+from db.rows import GameRow, ResultRow
+from db.store import Store
+from tests.support import Clock
+
+SHARD_BIT = 1 << 22
+
+
+async def _new(store: Any, channel: int, *, guild: int | None = 1, seats: int = 1,
+               status: str = "active", daily: str | None = None) -> GameRow:
+    return await store.create_game(
+        guild_id=guild, channel_id=channel, kind="toy", status=status, starter_id=7,
+        seats=[{"user_id": 100 + i, "name": f"P{i}"} for i in range(seats)], options={},
+        only_starter=False, state={"count": 0}, events=[], daily=daily,
+    )
+
+
+async def test_save_is_compare_and_swap_with_log_and_results(tmp_path, backend):
+    """A save at the right version stores the move, its log entry and results together."""
+    store = await Store.open(tmp_path / "s.db", Clock())
+    try:
+        game = await _new(store, 1)
+        game.state, game.version, game.status = {"count": 1}, 1, "over"
+        await store.save_game(game, 0, action={"id": "add1"}, actor_id=100,
+                              results=[ResultRow(100, "win", 5, {"x": 1}, together=True)])
+        stale = await store.get_game(game.id)
+        assert stale is not None and stale.version == 1 and stale.state == {"count": 1}
+        assert [a["action"] for a in await store.actions(game.id)] == [{"id": "add1"}]
+        (result,) = await store.results(100)
+        assert result["together"] is True and result["detail"] == {"x": 1}
+        game.version = 2
+        with pytest.raises(VersionConflict):
+            await store.save_game(game, 0, action={"id": "add2"}, actor_id=100,
+                                  results=[ResultRow(100, "win", 9, {})])
+        assert len(await store.actions(game.id)) == 1 and len(await store.results()) == 1
+    finally:
+        await store.close()
+
+
+async def test_one_open_game_per_channel_and_one_daily(tmp_path, backend):
+    """C3 and the daily deal are enforced by the database on both backends."""
+    store = await Store.open(tmp_path / "s.db", Clock())
+    try:
+        first = await _new(store, 5, daily="2027-01-01")
+        with pytest.raises(ChannelBusy) as busy:
+            await _new(store, 5)
+        assert busy.value.game_id == first.id
+        first.status, first.version = "over", 1
+        await store.save_game(first, 0)
+        with pytest.raises(DailyPlayed):
+            await _new(store, 5, daily="2027-01-01")
+        assert (await _new(store, 5)).channel_id == 5
+    finally:
+        await store.close()
+
+
+async def test_shard_filters_keep_only_this_process_games(tmp_path, backend):
+    """Background queries with a shard filter see only games of those shards (DMs: 0)."""
+    clock = Clock()
+    store = await Store.open(tmp_path / "s.db", clock)
+    try:
+        on_shard = {}
+        for channel, guild in ((1, 0 * SHARD_BIT), (2, 1 * SHARD_BIT), (3, 2 * SHARD_BIT),
+                               (4, 3 * SHARD_BIT), (5, None)):
+            game = await _new(store, channel, guild=guild, seats=2)
+            game.deadline, game.version = clock.now - 1, 1
+            await store.save_game(game, 0)
+            on_shard[game.id] = 0 if guild is None else (guild >> 22) % 2
+        clock.advance(10 * 86400)
+        cutoffs = {"lobby": clock.now, "solo": clock.now, "multi": clock.now}
+        for shard in (0, 1):
+            wanted = sorted(i for i, s in on_shard.items() if s == shard)
+            assert sorted(g for g, _ in await store.due_games(clock.now, shards=(shard, 2))) \
+                == wanted
+            assert await store.idle_games(cutoffs, shards=(shard, 2)) == wanted
+            assert sorted(await store.active_multiseat_ids(shards=(shard, 2))) == wanted
+        assert len(await store.idle_games(cutoffs, shards=((0, 1), 2))) == 5
+        assert len(await store.due_games(clock.now)) == 5
+    finally:
+        await store.close()
+
+
+async def test_idle_games_come_in_batches_of_ids_by_group(tmp_path, backend):
+    """Idle games are ids in ascending batches; each group has its own cutoff."""
+    clock = Clock()
+    store = await Store.open(tmp_path / "s.db", clock)
+    try:
+        solo = [await _new(store, c) for c in range(10, 15)]
+        multi = await _new(store, 20, seats=3)
+        lobby = await _new(store, 21, seats=2, status="lobby")
+        clock.advance(3600)
+        cutoffs = {"lobby": clock.now - 60, "solo": clock.now - 7200, "multi": clock.now}
+        assert await store.idle_games(cutoffs) == sorted([multi.id, lobby.id])
+        cutoffs["solo"] = clock.now
+        first = await store.idle_games(cutoffs, limit=3)
+        rest = await store.idle_games(cutoffs, limit=4, after_id=first[-1])
+        assert first + rest == sorted([g.id for g in solo] + [multi.id, lobby.id])
+    finally:
+        await store.close()
+
+
+async def test_retention_prunes_state_and_log_but_keeps_results(tmp_path, backend):
+    """Finished games past retention lose state and log; open games and results stay."""
+    clock = Clock()
+    store = await Store.open(tmp_path / "s.db", clock)
+    try:
+        done = await _new(store, 1)
+        done.status, done.version = "over", 1
+        await store.save_game(done, 0, action={"id": "x"}, actor_id=100,
+                              results=[ResultRow(100, "win", 3, {})])
+        playing = await _new(store, 2)
+        playing.version = 1
+        await store.save_game(playing, 0, action={"id": "y"}, actor_id=100)
+        assert await store.prune_finished(clock.now - 1) == 0
+        clock.advance(1)
+        assert await store.prune_finished(clock.now, limit=10) == 1
+        assert await store.prune_finished(clock.now, limit=10) == 0
+        pruned = await store.get_game(done.id)
+        assert pruned is not None and pruned.state is None and pruned.raw_state is None
+        assert await store.actions(done.id) == [] and len(await store.results()) == 1
+        assert len(await store.actions(playing.id)) == 1
+    finally:
+        await store.close()
+
+
+async def test_forget_player_leaves_a_former_player_in_finished_games(tmp_path, backend):
+    """Forgetting renames the member's seats and clears their id in finished games' logs."""
+    store = await Store.open(tmp_path / "s.db", Clock())
+    try:
+        done = await _new(store, 1, seats=2)
+        done.status, done.version = "over", 1
+        await store.save_game(done, 0, action={"id": "x"}, actor_id=100,
+                              results=[ResultRow(100, "win", 3, {}), ResultRow(101, "loss", 1, {})])
+        playing = await _new(store, 2, seats=2)
+        assert await store.forget_player(100, "a former player") == 1
+        seats = (await store.get_game(done.id)).seats
+        assert seats[0] == {"user_id": None, "name": "a former player"}
+        assert seats[1]["user_id"] == 101
+        assert [a["actor_id"] for a in await store.actions(done.id)] == [None]
+        assert (await store.get_game(playing.id)).seats[0]["user_id"] == 100
+        assert [r["user_id"] for r in await store.results()] == [101]
+    finally:
+        await store.close()
+
+
+async def test_counts_and_meta(tmp_path, backend):
+    """Row counts cover every table; meta facts round-trip and update."""
+    store = await Store.open(tmp_path / "s.db", Clock())
+    try:
+        await store.set_meta("k", "1")
+        await store.set_meta("k", "2")
+        assert await store.get_meta("k") == "2" and await store.get_meta("none") is None
+        await _new(store, 1)
+        assert await store.count_rows() == {"games": 1, "actions": 0, "results": 0, "meta": 1}
+        assert await store.count_open() == 1
+    finally:
+        await store.close()
