@@ -90,6 +90,14 @@ def help_embed(tree: app_commands.CommandTree[Any]) -> discord.Embed:
     return embed
 
 
+def _split_line(game: GameStats) -> str:
+    """Return the solo / played-together line (C5), or nothing when all were solo."""
+    if not game.played_together:
+        return ""
+    return (f"Solo **{game.played_solo}** (won {game.won_solo}) · played together "
+            f"**{game.played_together}** (won {game.won_together})\n")
+
+
 def stats_embed(name: str, stats: list[GameStats]) -> discord.Embed:
     """Return the /stats embed: one field per game (at most one per known game)."""
     embed = discord.Embed(title=f"📊 Records of {name}", colour=COLOUR)
@@ -99,6 +107,7 @@ def stats_embed(name: str, stats: list[GameStats]) -> discord.Embed:
             name=TITLES.get(game.kind, game.kind),
             value=(
                 f"Played **{game.played}** · won **{game.won}** ({rate}%)\n"
+                f"{_split_line(game)}"
                 f"Best score **{game.best_score}**\n"
                 f"Winning streak: current **{game.current_streak}** · "
                 f"best **{game.best_streak}**"

@@ -190,3 +190,51 @@ async def test_leaderboard_reads_only_the_covering_index(tmp_path):
         assert not any(p == "SCAN r" for p in plans["since"] + plans["daily"])
     finally:
         await store.close()
+
+
+async def test_results_played_together_are_shown_apart_and_counted_on_boards(tmp_path):
+    """C5: stats split shared results from solo ones; leaderboards count both."""
+    store = await _store(tmp_path)
+    try:
+        game = await store.create_game(
+            guild_id=GUILD, channel_id=5, kind="tinker", status="active", starter_id=1,
+            seats=[{"user_id": 1, "name": "A"}], options={}, only_starter=False, state={},
+            events=[],
+        )
+        game.status, game.version = "over", 1
+        await store.save_game(game, 0, results=[
+            ResultRow(1, "win", 1305, {"locations_cleared": 13, "chips_left": 5}, together=True),
+            ResultRow(2, "win", 1305, {"locations_cleared": 13, "chips_left": 5}, together=True),
+        ])
+        await add_results(store, [tinker(1, 4, 2), tinker(1, 5, 0)])
+        (stats,) = await player_stats(store, GUILD, 1)
+        assert (stats.played, stats.won) == (3, 1)
+        assert (stats.played_together, stats.won_together) == (1, 1)
+        assert (stats.played_solo, stats.won_solo) == (2, 0)
+        board = await leaderboard(store, GUILD, "tinker", asker_id=1)
+        assert [(s.user_id, s.played, s.best_score) for s in board.top] == [
+            (1, 3, 1305), (2, 1, 1305)]
+    finally:
+        await store.close()
+
+
+async def test_daily_leaderboard_counts_each_members_first_daily_only(tmp_path):
+    """Retrying the daily deal in other channels (or servers) does not improve the day."""
+    store = await _store(tmp_path)
+    try:
+        day = "2027-01-15"
+        await add_results(store, [
+            tinker(1, 3, 0, at=NOW, daily=day),
+            tinker(1, 13, 9, at=NOW + 10, daily=day),
+            tinker(2, 6, 0, at=NOW + 5, daily=day, guild_id=GUILD + 1),
+            tinker(2, 12, 0, at=NOW + 20, daily=day),
+            tinker(3, 7, 1, at=NOW + 30, daily=day),
+            tinker(3, 13, 0, at=NOW + 40, daily="2027-01-16"),
+        ])
+        board = await leaderboard(store, GUILD, "tinker", asker_id=1, daily=day)
+        assert [(s.user_id, s.best_score, s.played) for s in board.top] == [(3, 701, 1),
+                                                                             (1, 300, 1)]
+        month = await leaderboard(store, GUILD, "tinker", asker_id=1, since=0.0)
+        assert month.top[0].user_id == 1 and month.top[0].best_score == 1309
+    finally:
+        await store.close()
