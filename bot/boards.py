@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 import discord
 
+from bot import votes
 from bot.errors import (
     GameEnded,
     NotYourTurn,
@@ -114,6 +115,11 @@ class Boards:
         #: The version each board message shows, as far as this process knows.
         self._shown: dict[int, int] = {}
         self._computers: dict[int, asyncio.Task[None]] = {}
+        #: Boards waiting for an edit (votes, closed windows), and the task editing each.
+        self._dirty: set[int] = set()
+        self._updaters: dict[int, asyncio.Task[None]] = {}
+        #: Pause between two edits of one board made by the bot itself (not a click's answer).
+        self.edit_interval = 1.0
 
     def register(self, renderer: Renderer) -> None:
         """Register the renderer of one kind of game."""
@@ -136,6 +142,9 @@ class Boards:
             embed.set_footer(text=STATUS_TEXT.get(game.row.status, "This game has ended."))
         else:
             items = lobby_items(game) if game.row.status == "lobby" else renderer.items(game)
+            poll = game.row.extra.get("poll")
+            if poll and poll.get("version") == game.row.version and poll.get("ballots"):
+                _show_votes(embed, items, game, poll)
             view = view_of(items)
         return {"embed": embed, "view": view}
 
@@ -164,7 +173,11 @@ class Boards:
                 interaction, game_id
             ):
                 return
-            await self._refuse(interaction, str(refusal))
+            text = str(refusal)
+            if isinstance(refusal, StaleBoard) and interaction.message is not None:
+                on_board = refusal.link.endswith(f"/{interaction.message.id}")
+                text = refusal.text(show_link=not on_board)
+            await self._refuse(interaction, text)
             if isinstance(refusal, NotYourTurn):
                 await self._wake_computers(game_id)
             return
@@ -176,6 +189,16 @@ class Boards:
             return
         game = play.game
         message = interaction.message
+        if play.ballot is not None:
+            try:
+                await interaction.response.send_message(
+                    play.ballot.text(self.tables.now()), ephemeral=True
+                )
+            except discord.HTTPException as exc:
+                log.warning("could not acknowledge a vote in game %s: %s", game.id, exc)
+            if message is not None and not message.flags.ephemeral:
+                self.update_soon(game.id)
+            return
         try:
             if message is not None and message.flags.ephemeral:
                 await interaction.response.edit_message(
@@ -339,6 +362,56 @@ class Boards:
                 content=f"This board moved: {link}", embed=None, view=None
             )
 
+    # -- edits the bot makes by itself ---------------------------------------------------
+
+    def update_soon(self, game_id: int) -> None:
+        """Edit the game's board soon; edits asked for meanwhile are made as one.
+
+        Votes and closed windows change a board without a click to answer: at most one
+        edit per board is in flight, and a burst of votes costs one or two edits.
+        """
+        self._dirty.add(game_id)
+        task = self._updaters.get(game_id)
+        if task is None or task.done():
+            self._updaters[game_id] = asyncio.create_task(
+                self._update(game_id), name=f"board-update-{game_id}"
+            )
+
+    async def _update(self, game_id: int) -> None:
+        try:
+            while game_id in self._dirty and not self.tables.closing:
+                self._dirty.discard(game_id)
+                try:
+                    game = await self.tables.load(game_id)
+                except Refusal:
+                    return
+                if self._shown.get(game_id, -1) > game.row.version:
+                    continue  # a newer board is already shown
+                await self.refresh(game)
+                if game_id in self._dirty:
+                    await asyncio.sleep(self.edit_interval)
+        except Exception:
+            log.warning("could not update the board of game %s", game_id, exc_info=True)
+        finally:
+            self._updaters.pop(game_id, None)
+
+    async def fire_deadline(self, game_id: int) -> None:
+        """Handle a game's due deadline (a vote window closing) and show what it did."""
+        play = await self.tables.fire_deadline(game_id)
+        if play is None:
+            return
+        self.update_soon(game_id)
+        self.schedule_computers(play.game)
+
+    async def stop_updates(self) -> None:
+        """Cancel pending board edits (at shutdown)."""
+        tasks = list(self._updaters.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
     # -- computer players ---------------------------------------------------------------
 
     def schedule_computers(self, game: LoadedGame) -> None:
@@ -399,6 +472,38 @@ class Boards:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+
+def _show_votes(
+    embed: discord.Embed,
+    items: list[discord.ui.Item[discord.ui.View]],
+    game: LoadedGame,
+    poll: dict[str, Any],
+) -> None:
+    """Put the tally on the buttons and who voted for what, with the countdown, in the embed."""
+    standing = votes.counts(poll)
+    tally = {c.action: c.votes for c in standing}
+    for item in items:
+        if isinstance(item, discord.ui.Button) and item.custom_id:
+            action = item.custom_id.split(":", 3)[-1]
+            if action in tally:
+                item.label = f"{item.label or ''} · {tally[action]}"[:80]
+        elif isinstance(item, discord.ui.Select):
+            for option in item.options:
+                if option.value in tally:
+                    option.label = f"{option.label} · {tally[option.value]}"[:100]
+    active = votes.active_players(game.row.extra.get("recent", []), poll)
+    lines = [f"**{c.label}** · {c.votes}: {votes.join_names(c.names)}" for c in standing]
+    closes = poll.get("closes")
+    needed = votes.needed_for_majority(active)
+    if closes is not None:
+        lines.append(f"Closes <t:{int(closes)}:R>, or at once when {needed} agree.")
+    else:
+        lines.append(f"Giving up needs a majority: {needed} of {len(active)} active players.")
+    text = "\n".join(lines)
+    if len(text) > 1024:
+        text = text[:1023] + "…"
+    embed.add_field(name="🗳️ The channel is voting", value=text, inline=False)
 
 
 def _without_none(body: dict[str, Any]) -> dict[str, Any]:

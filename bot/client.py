@@ -15,8 +15,10 @@ from discord.ext import commands, tasks
 from bot.boards import Boards
 from bot.buttons import ActionButton, ActionSelect
 from bot.config import ConfigError, Settings
+from bot.deadlines import Deadlines
 from bot.errors import Refusal
 from bot.tables import Tables
+from db.connect import open_store
 from db.store import StorageError, Store
 
 log = logging.getLogger(__name__)
@@ -73,6 +75,7 @@ class TableBot(commands.Bot):
     store: Store
     tables: Tables
     boards: Boards
+    deadlines: Deadlines
 
     def __init__(
         self,
@@ -104,10 +107,17 @@ class TableBot(commands.Bot):
         if getattr(self, "store", None) is not None:
             return
         path = self.settings.database_path
+        if self.settings.database_url:
+            try:
+                self.store = await open_store(self.settings, self.clock)
+            except StorageError as exc:
+                raise ConfigError(f"DATABASE_URL cannot be used: {exc}") from None
+            self.restored = await self.store.count_open()
+            return
         if path.is_dir():
             raise ConfigError(f"DATABASE_PATH {str(path)!r} is a folder; name a file in it")
         try:
-            self.store = await Store.open(path, self.clock)
+            self.store = await open_store(path, self.clock)
         except (OSError, sqlite3.Error) as exc:
             raise ConfigError(f"DATABASE_PATH {str(path)!r} cannot be used: {exc}") from None
         self.restored = await self.store.count_open()
@@ -115,8 +125,11 @@ class TableBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open storage, register persistent buttons, load cogs, sync commands if needed."""
         await self.open_store()
-        self.tables = Tables(self.store, clock=self.clock)
+        self.tables = Tables(self.store, clock=self.clock,
+                             vote_window=self.settings.vote_window_seconds)
         self.boards = Boards(self, self.tables, self.settings.computer_delay_seconds)
+        self.deadlines = Deadlines(self.store, self.boards.fire_deadline, self.clock)
+        self.tables.on_deadline = self.deadlines.wake
         self.add_dynamic_items(ActionButton, ActionSelect)
         for module in self.cog_modules:
             await self.load_extension(module)
@@ -124,6 +137,7 @@ class TableBot(commands.Bot):
         if not self.force_sync:
             self.sweeper.change_interval(minutes=self.settings.sweep_minutes)
             self.sweeper.start()
+            self.deadlines.start()
 
     # -- commands sync ------------------------------------------------------------------
 
@@ -222,6 +236,8 @@ class TableBot(commands.Bot):
             if not await tables.drain():
                 log.warning("shutting down with requests still in flight")
             await self.boards.stop_computers()
+            await self.deadlines.stop()
+            await self.boards.stop_updates()
         if self.sweeper.is_running():
             self.sweeper.cancel()
         await super().close()

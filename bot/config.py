@@ -46,6 +46,14 @@ class Settings:
     tinrealm_content: Path | None
     api_base: str | None
     gateway_url: str | None
+    #: Seconds a vote stays open by default (C4); a starter may choose 10 s to 10 min.
+    vote_window_seconds: float = 30.0
+    #: Whether boards carry a picture (text-only boards stay complete without it).
+    board_images: bool = True
+    #: A ``postgresql://`` URL; when set the bot uses PostgreSQL instead of DATABASE_PATH.
+    database_url: str | None = None
+    #: Days a finished game's state and action log are kept (results are kept for good).
+    retention_days: float = 30.0
 
     def __repr__(self) -> str:
         return f"Settings(database_path={self.database_path!s}, dev_guild_id={self.dev_guild_id})"
@@ -97,6 +105,10 @@ def load_settings(
     if content is not None and not content.is_file():
         raise ConfigError(f"TINREALM_CONTENT names {content_raw!r}, which is not a file")
 
+    url = env.get("DATABASE_URL", "").strip() or None
+    if url is not None and not url.startswith(("postgresql://", "postgres://")):
+        raise ConfigError("DATABASE_URL must start with postgresql:// (or leave it unset)")
+
     return Settings(
         token=token,
         database_path=Path(db_raw),
@@ -110,4 +122,26 @@ def load_settings(
         tinrealm_content=content,
         api_base=env.get("DISCORD_API_BASE", "").strip() or None,
         gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
+        vote_window_seconds=_window(env),
+        board_images=_flag(env, "BOARD_IMAGES", True),
+        database_url=url,
+        retention_days=_number(env, "RETENTION_DAYS", 30, 1),
     )
+
+
+def _window(env: Mapping[str, str]) -> float:
+    value = _number(env, "VOTE_WINDOW_SECONDS", 30, 10)
+    if value > 600:
+        raise ConfigError(f"VOTE_WINDOW_SECONDS must be at most 600, got {value:g}")
+    return value
+
+
+def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"{name} must be on or off (true/false, 1/0), got {raw!r}")

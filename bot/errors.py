@@ -37,14 +37,24 @@ class GameEnded(Refusal):
 
 
 class StaleBoard(Refusal):
-    """The clicked board is older than the game: someone moved first."""
+    """The clicked board is older than the game: someone moved first.
 
-    def __init__(self, link: str) -> None:
-        where = f" The current board is here: {link}" if link else ""
-        super().__init__(
-            "That board is out of date: the game moved on before your click arrived, "
-            f"so nothing was done.{where}"
-        )
+    ``last`` says what the move was and who made it ("Alice chose: X."), when known.
+    """
+
+    def __init__(self, link: str, last: str = "") -> None:
+        self.link = link
+        self.last = last
+        super().__init__(self.text(show_link=True))
+
+    def text(self, *, show_link: bool) -> str:
+        """Return the reply; the link is left out when the clicked message is the board."""
+        where = f" The current board is here: {self.link}" if show_link and self.link else (
+            " The board now shows the new position." if not show_link else "")
+        if self.last:
+            return f"That board is out of date: {self.last} Your click did nothing.{where}"
+        return ("That board is out of date: the game moved on before your click arrived, "
+                f"so nothing was done.{where}")
 
 
 class NotAllowed(Refusal):

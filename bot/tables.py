@@ -227,6 +227,10 @@ class Tables:
         self._idle.set()
         self.closing = False
 
+    def now(self) -> float:
+        """Return the table's clock reading (seconds since the epoch)."""
+        return self._clock()
+
     # -- loading ------------------------------------------------------------------------
 
     def _wrap(self, row: GameRow) -> LoadedGame:
@@ -525,7 +529,7 @@ class Tables:
         if game.broken:
             raise BrokenGame(f"/{game.row.kind} abandon")
         if version != game.row.version:
-            raise StaleBoard(game.link)
+            raise StaleBoard(game.link, str(game.row.extra.get("last", "")))
 
     def _seat_for(self, game: LoadedGame, actor: Actor, action_id: str) -> int:
         """Return the seat ``actor`` acts for, or refuse (rulings C1 and C2)."""
@@ -580,6 +584,8 @@ class Tables:
         row.state = game.engine.dump(step.state)
         events = (lead, *step.events) if lead else step.events
         _record(row, events)
+        if lead:
+            row.extra["last"] = lead
         results: list[ResultRow] = []
         if game.engine.is_over(step.state):
             row.status = "over"

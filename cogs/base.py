@@ -31,10 +31,31 @@ def daily_note(game: LoadedGame) -> str:
     return f" · 📅 daily deal {game.row.daily}" if game.row.daily else ""
 
 
+#: The start commands' "players" choice, and the mode it stands for (ruling C1).
+PLAYERS_CHOICES = {"vote": "vote", "fast": "fast", "only me": "solo"}
+#: How the start commands describe the "players" and "vote_seconds" options.
+PLAYERS_HELP = ("How the channel plays: vote (default: a majority or the most votes when "
+                "the window closes), fast (any click moves) or only me")
+WINDOW_HELP = "Seconds a vote stays open, 10 to 600 (default 30)"
+#: Two sentences on the ways to play, for /help and each game's rules.
+MODES_TEXT = (
+    "By default the channel votes: a click is a vote (click again to change it), a move "
+    "with a majority of the active players happens at once, otherwise the most-voted move "
+    "happens when the vote closes; giving up needs a majority. Start with players: fast "
+    "to let any click move at once, or only me to play alone."
+)
+
+
 def who_plays(game: LoadedGame) -> str:
-    """Return "only <starter> plays" or "everyone here may play" (ruling C1)."""
+    """Return how the game is played: by vote, fast, or only its starter (ruling C1)."""
     starter = game.seat_name(0)
-    return f"only {starter} plays" if game.row.only_starter else "everyone here may play"
+    mode = "solo" if game.row.only_starter else game.row.extra.get("mode", "vote")
+    if mode == "solo":
+        return f"only {starter} plays"
+    if mode == "fast":
+        return "anyone's click moves"
+    window = int(game.row.extra.get("window", 30))
+    return f"the channel votes ({window} s)"
 
 
 def seat_list(game: LoadedGame) -> str:
@@ -72,14 +93,19 @@ class GameCog(commands.Cog):
         interaction: discord.Interaction[Any],
         options: Mapping[str, Any],
         *,
-        only_me: bool,
+        only_me: bool = False,
         seed: int | None = None,
         daily: bool = False,
+        players: str = "vote",
+        window: int | None = None,
     ) -> LoadedGame:
         """Start a one-seat game in the channel and answer with its board.
 
-        With ``daily``, it is today's daily deal (the same for every server).
+        ``players`` is the start command's choice (vote, fast, only me) and ``window`` the
+        voting window in seconds. With ``daily``, it is today's daily deal (the same for
+        every server).
         """
+        mode = "solo" if only_me else PLAYERS_CHOICES.get(players, "vote")
         if interaction.channel_id is None:
             raise Refusal("Games are played in a server channel or thread.")
         game = await self.bot.tables.start(
@@ -88,9 +114,10 @@ class GameCog(commands.Cog):
             channel_id=interaction.channel_id,
             starter=actor_of(interaction),
             options=options,
-            only_starter=only_me,
             seed=seed,
             daily=daily,
+            mode=mode,
+            window=window,
         )
         await self.bot.boards.send_board(interaction, game)
         return game

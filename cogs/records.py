@@ -47,8 +47,9 @@ HELP_GAMES = (
     "like. Open a table with `/steam new`; players join with its buttons."
 )
 HELP_WHO = (
-    "• Solo games are played by the whole channel: anyone here may press the buttons, "
-    "unless the starter chose \"only me\".\n"
+    "• Solo games are played by the whole channel, by vote: a majority moves at once, "
+    "otherwise the most-voted move happens when the vote closes (start with players: fast "
+    "for first-click-wins, or \"only me\" to play alone).\n"
     "• Steam to Solar: only the seated player whose turn it is can act.\n"
     "• One game at a time per channel; a thread counts as its own channel, so start a "
     "thread for a second game.\n"

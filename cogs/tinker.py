@@ -10,7 +10,15 @@ from discord import app_commands
 from bot.games.protocol import Action
 from bot.layout import action_button
 from bot.tables import LoadedGame
-from cogs.base import GameCog, daily_note, recent_events, who_plays
+from cogs.base import (
+    MODES_TEXT,
+    PLAYERS_HELP,
+    WINDOW_HELP,
+    GameCog,
+    daily_note,
+    recent_events,
+    who_plays,
+)
 from cogs.cards import EMOJI_BY_NAME, SUIT_ORDER, card_text, cards_text, clip
 
 TITLE = "Tinker, Sailor, Soldier, Spy"
@@ -50,8 +58,7 @@ RULES = (
     ),
     (
         "Who plays",
-        "Everyone in the channel may press the buttons, unless the starter chose "
-        "\"only me\". Full rules: docs/tinker.md in the bot's repository.",
+        MODES_TEXT,
     ),
 )
 
@@ -142,30 +149,34 @@ class TinkerCog(GameCog):
 
     @tinker.command(name="start", description="Start Tinker, Sailor, Soldier, Spy here")
     @app_commands.describe(
-        players="Who may press the buttons (default: everyone in the channel)",
+        players=PLAYERS_HELP,
+        vote_seconds=WINDOW_HELP,
         classic_journey="Origin is the first location and End the last",
         harsh_defeat="Lose one more chip of your choice when you give up a fight",
     )
     async def start(
         self,
         interaction: discord.Interaction,
-        players: Literal["everyone", "only me"] = "everyone",
+        players: Literal["vote", "fast", "only me"] = "vote",
+        vote_seconds: app_commands.Range[int, 10, 600] | None = None,
         classic_journey: bool = False,
         harsh_defeat: bool = False,
     ) -> None:
         """Start a game in this channel."""
         options = {"classic_journey": classic_journey, "harsh_defeat": harsh_defeat}
-        await self.start_solo(interaction, options, only_me=players == "only me")
+        await self.start_solo(interaction, options, players=players, window=vote_seconds)
 
     @tinker.command(name="daily", description="Play today's daily deal: the same for every server")
-    @app_commands.describe(players="Who may press the buttons (default: everyone in the channel)")
+    @app_commands.describe(players=PLAYERS_HELP, vote_seconds=WINDOW_HELP)
     async def daily(
         self,
         interaction: discord.Interaction,
-        players: Literal["everyone", "only me"] = "everyone",
+        players: Literal["vote", "fast", "only me"] = "vote",
+        vote_seconds: app_commands.Range[int, 10, 600] | None = None,
     ) -> None:
         """Start today's daily deal (standard rules) in this channel."""
-        await self.start_solo(interaction, {}, only_me=players == "only me", daily=True)
+        await self.start_solo(interaction, {}, players=players, window=vote_seconds,
+                              daily=True)
 
     @tinker.command(name="board", description="Post the game's board again at the bottom")
     async def board(self, interaction: discord.Interaction) -> None:

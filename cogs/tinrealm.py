@@ -11,7 +11,15 @@ from bot.boards import actions_for_board
 from bot.games.protocol import Action
 from bot.layout import default_items
 from bot.tables import LoadedGame
-from cogs.base import GameCog, daily_note, recent_events, who_plays
+from cogs.base import (
+    MODES_TEXT,
+    PLAYERS_HELP,
+    WINDOW_HELP,
+    GameCog,
+    daily_note,
+    recent_events,
+    who_plays,
+)
 from cogs.cards import clip
 
 TITLE = "Tin Realm"
@@ -56,7 +64,8 @@ RULES = (
                "food or take 3 damage. You die when health is at or below poison."),
     ("Score", "10 for Oakinshelm + health + energy + food + favor + 2 per node reached "
               "- poison - 2 per day ended. Ranks: Ratcatcher, Laborer, Guard, Performer, "
-              "Merchant, Mayor (61+). Full rules: docs/tinrealm.md in the bot's repository."),
+              "Merchant, Mayor (61+)."),
+    ("Who plays", MODES_TEXT),
 )
 
 
@@ -162,28 +171,32 @@ class TinRealmCog(GameCog):
     @tinrealm.command(name="start", description="Start a Tin Realm journey here")
     @app_commands.rename(preset="map")
     @app_commands.describe(
-        players="Who may press the buttons (default: everyone in the channel)",
+        players=PLAYERS_HELP,
+        vote_seconds=WINDOW_HELP,
         preset="Map preset: easy (all 3-space sides) or hard (all 4-space sides)",
     )
     async def start(
         self,
         interaction: discord.Interaction,
-        players: Literal["everyone", "only me"] = "everyone",
+        players: Literal["vote", "fast", "only me"] = "vote",
+        vote_seconds: app_commands.Range[int, 10, 600] | None = None,
         preset: Literal["easy", "hard"] = "easy",
     ) -> None:
         """Start a journey in this channel."""
-        await self.start_solo(interaction, self._options(preset), only_me=players == "only me")
+        await self.start_solo(interaction, self._options(preset), players=players,
+                              window=vote_seconds)
 
     @tinrealm.command(name="daily", description="Play today's daily journey: the same everywhere")
-    @app_commands.describe(players="Who may press the buttons (default: everyone in the channel)")
+    @app_commands.describe(players=PLAYERS_HELP, vote_seconds=WINDOW_HELP)
     async def daily(
         self,
         interaction: discord.Interaction,
-        players: Literal["everyone", "only me"] = "everyone",
+        players: Literal["vote", "fast", "only me"] = "vote",
+        vote_seconds: app_commands.Range[int, 10, 600] | None = None,
     ) -> None:
         """Start today's daily journey (easy map) in this channel."""
         await self.start_solo(interaction, self._options("easy"),
-                              only_me=players == "only me", daily=True)
+                              players=players, window=vote_seconds, daily=True)
 
     def _options(self, preset: str) -> dict[str, Any]:
         options: dict[str, Any] = {"preset": preset}

@@ -131,9 +131,13 @@ class ToyCog(GameCog):
         return embed
 
     @toy.command(name="start", description="Start a game of Race to Ten")
-    @app_commands.describe(only_me="Only you may press the buttons")
-    async def start(self, interaction: discord.Interaction, only_me: bool = False) -> None:
-        await self.start_solo(interaction, {}, only_me=only_me)
+    @app_commands.describe(only_me="Only you may press the buttons",
+                           players="vote, fast (the toy's default) or only me",
+                           vote_seconds="Seconds a vote stays open")
+    async def start(self, interaction: discord.Interaction, only_me: bool = False,
+                    players: str = "fast", vote_seconds: int | None = None) -> None:
+        await self.start_solo(interaction, {}, only_me=only_me, players=players,
+                              window=vote_seconds)
 
     @toy.command(name="new", description="Open a table for Race to Ten")
     async def new(self, interaction: discord.Interaction) -> None:

@@ -28,7 +28,7 @@ async def _play_to_the_end(driver, fake, bot, board, *, restart_at=None, tmp_pat
 
 
 async def test_whole_game_by_clicks(discord_driver, fake_discord, tmp_path):
-    """A whole game from /tinker start to its end by clicks, recorded for the starter."""
+    """A whole game from /tinker start to its end by clicks, shared by its players (C5)."""
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     start = await discord_driver.slash("tinker", "start", user="alice")
     board = start.message
@@ -43,9 +43,10 @@ async def test_whole_game_by_clicks(discord_driver, fake_discord, tmp_path):
     assert "Locations cleared" in final["description"]
     assert board_ids(board) == []
     results = await bot.store.results()
-    assert len(results) == 1
-    assert results[0]["user_id"] == fake_discord.user("alice").id
-    assert results[0]["kind"] == "tinker"
+    assert sorted(r["user_id"] for r in results) == sorted(
+        [fake_discord.user("alice").id, fake_discord.user("bob").id]
+    )
+    assert {r["kind"] for r in results} == {"tinker"}
     assert set(results[0]["detail"]) == {"locations_cleared", "chips_left"}
 
 

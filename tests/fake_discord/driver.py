@@ -43,8 +43,14 @@ _LIBRARY_DIRS = tuple(
 _OPTION_TYPES: dict[type, int] = {bool: 5, int: 4, float: 10, str: 3}
 
 
+BACKGROUND_TASKS = ("stored-deadlines",)
+"""Names of the bot's long-lived loops, which never end while it runs: not waited for."""
+
+
 def _is_handler_task(task: asyncio.Task[Any]) -> bool:
     """A task that belongs to handling an interaction (not a View timer, not aiohttp's)."""
+    if task.get_name() in BACKGROUND_TASKS:
+        return False
     if task.get_name().startswith(DISCORD_TASK_PREFIXES):
         return True
     code = getattr(task.get_coro(), "cr_code", None)

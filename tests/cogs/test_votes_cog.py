@@ -1,0 +1,173 @@
+"""Channel votes through the offline Discord (rulings C1, C4, C5), with Tinker and the toy."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.support import Clock, board_ids, button, make_bot
+
+TOY = ("tests.toy",)
+
+
+def _answers(fake, result) -> list:
+    """The requests that answered the interaction (its callback and follow-ups)."""
+    marker = f"/interactions/{result.record.id}/"
+    return [r for r in result.requests if r.path.startswith(marker)]
+
+
+async def _vote_game(driver, fake, tmp_path, clock, users=("alice", "bob", "carol")):
+    """Start a toy game by vote and make ``users`` its active players; return bot, board."""
+    for name in users:
+        if name not in fake.users:
+            fake.add_user(name)
+    bot = await driver.login(make_bot(tmp_path, clock=clock))
+    start = await driver.slash("toy", "start", {"players": "vote"}, user=users[0])
+    board = start.message
+    assert "the channel votes (30 s)" in str(start.message["embeds"][0]) or board_ids(board)
+    first = await driver.click(board, button(board, "add1"), user=users[0])
+    assert first.response_type == 7  # one active player: a move at once
+    board = first.message
+    # Everyone else votes, alternating, so no move gets a majority; the window closes.
+    for index, name in enumerate(users[1:]):
+        action = "add1" if index % 2 == 0 else "add2"
+        vote = await driver.click(fake.get_message(board["id"]), button(board, action), user=name)
+        assert vote.ephemeral and "Your vote" in vote.content, vote.content
+    if len(users) > 2:
+        clock.advance(31)
+        await bot.deadlines.run_due()
+        await driver.settle()
+    board = fake.get_message(board["id"])
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    return bot, board, game
+
+
+async def test_c4_majority_of_three_through_discord(discord_driver, fake_discord, tmp_path):
+    """C4: with three active players, two votes for a move make it happen at once."""
+    clock = Clock()
+    bot, board, game = await _vote_game(discord_driver, fake_discord, tmp_path, clock)
+    version = game.row.version
+    vote = await discord_driver.click(board, button(board, "add2"), user="carol")
+    assert vote.ephemeral and len(_answers(fake_discord, vote)) == 1
+    assert "Your vote: Add 2. 1 of 3 so far (2 make a majority)" in vote.content
+    assert "the vote closes in 30 s" in vote.content
+    board = fake_discord.get_message(board["id"])
+    labels = [c.get("label") for row in board["components"] for c in row["components"]]
+    assert "Add 2 · 1" in labels
+    field = next(f for f in board["embeds"][0]["fields"] if "voting" in f["name"])
+    assert "Carol" in field["value"] and "<t:" in field["value"] and ":R>" in field["value"]
+    move = await discord_driver.click(board, button(board, "add2"), user="bob")
+    assert move.response_type == 7 and len(_answers(fake_discord, move)) == 1
+    game = await bot.tables.load(game.id)
+    assert game.row.version == version + 1
+    assert "Carol and Bob chose: Add 2." in game.row.events
+
+
+async def test_c4_window_closes_on_a_plurality_and_edits_the_board(discord_driver, fake_discord,
+                                                                    tmp_path):
+    """C4: without a majority the most-voted move happens when the window closes."""
+    clock = Clock()
+    users = ("alice", "bob", "carol", "dave")
+    bot, board, game = await _vote_game(discord_driver, fake_discord, tmp_path, clock, users)
+    await discord_driver.click(board, button(board, "add2"), user="alice")
+    await discord_driver.click(fake_discord.get_message(board["id"]), button(board, "add2"),
+                               user="bob")
+    await discord_driver.click(fake_discord.get_message(board["id"]), button(board, "add1"),
+                               user="carol")
+    assert (await bot.tables.load(game.id)).row.version == game.row.version
+    clock.advance(31)
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    game = await bot.tables.load(game.id)
+    assert "Alice and Bob chose: Add 2 (2 votes to 1)." in game.row.events
+    board = fake_discord.get_message(board["id"])
+    assert all(f":{game.row.version}:" in cid for cid in board_ids(board))
+    assert "Alice and Bob chose" in str(board["embeds"][0])
+
+
+async def test_c4_stale_vote_says_what_was_chosen(discord_driver, fake_discord, tmp_path):
+    """A vote that arrives after the decision is refused privately, naming the choice."""
+    clock = Clock()
+    bot, board, game = await _vote_game(discord_driver, fake_discord, tmp_path, clock)
+    old = fake_discord.get_message(board["id"])
+    clicks = [fake_discord.component_payload(old, button(old, action), user=user)
+              for user, action in (("carol", "add2"), ("bob", "add2"), ("alice", "add1"))]
+    await discord_driver.feed(clicks[0])
+    await discord_driver.feed(clicks[1])
+    late = await discord_driver.feed(clicks[2])
+    assert late.ephemeral
+    assert late.content.startswith("That board is out of date: Carol and Bob chose: Add 2.")
+    assert "https://" not in late.content  # the clicked message is the board itself
+
+
+async def test_c4_twenty_members_vote_at_once(discord_driver, fake_discord, tmp_path):
+    """C4: 20 members vote at once: one move; every voter is answered with one request."""
+    clock = Clock()
+    users = tuple(f"m{i:02d}" for i in range(20))
+    bot, board, game = await _vote_game(discord_driver, fake_discord, tmp_path, clock, users)
+    version = game.row.version
+    active = {u for d in game.row.extra["recent"] for u in d}
+    assert len(active) == 20
+    cid = button(board, "add2")
+    payloads = [fake_discord.component_payload(board, cid, user=u) for u in users]
+    for payload in payloads:
+        bot._connection.parse_interaction_create(payload)
+    await discord_driver.settle()
+    records = [fake_discord.interactions[int(p["id"])] for p in payloads]
+    assert all(r.response_type in (4, 7) for r in records)
+    answers = {
+        int(p["id"]): [r for r in fake_discord.requests
+                       if r.path.startswith(f"/interactions/{p['id']}/")
+                       and 200 <= r.status < 300]
+        for p in payloads
+    }
+    assert all(len(a) == 1 for a in answers.values()), answers
+    game = await bot.tables.load(game.id)
+    assert game.row.version == version + 1
+    log = await bot.store.actions(game.id)
+    assert [e["seq"] for e in log] == list(range(1, version + 2))
+
+
+async def test_c4_open_window_survives_a_restart(discord_driver, fake_discord, tmp_path):
+    """C4: after a restart the stored window closes when due, and the move happens once."""
+    clock = Clock()
+    bot, board, game = await _vote_game(discord_driver, fake_discord, tmp_path, clock)
+    await discord_driver.click(board, button(board, "add2"), user="carol")
+    bot = await discord_driver.restart(make_bot(tmp_path, clock=clock))
+    clock.advance(40)
+    assert await bot.deadlines.run_due() == 1
+    assert await bot.deadlines.run_due() == 0
+    await discord_driver.settle()
+    after = await bot.tables.load(game.id)
+    assert after.row.version == game.row.version + 1
+    assert "Carol chose: Add 2." in after.row.events
+
+
+async def test_deadline_loop_wakes_and_fires_by_itself(discord_driver, fake_discord, tmp_path):
+    """The one deadline loop closes a due window without being called by the test."""
+    clock = Clock()
+    bot, board, game = await _vote_game(discord_driver, fake_discord, tmp_path, clock)
+    await discord_driver.click(board, button(board, "add1"), user="carol")
+    clock.advance(31)
+    bot.deadlines.wake(None)
+    for _ in range(200):
+        if (await bot.tables.load(game.id)).row.version > game.row.version:
+            break
+        await discord_driver.settle()
+        await asyncio.sleep(0.02)
+    assert (await bot.tables.load(game.id)).row.version == game.row.version + 1
+    assert bot.deadlines.fired >= 1
+
+
+async def test_tinker_start_offers_the_three_ways_to_play(discord_driver, fake_discord, tmp_path):
+    """/tinker start: vote by default (with its window), fast, and only me, on the board."""
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    board = (await discord_driver.slash("tinker", "start", {"vote_seconds": 45},
+                                        user="alice")).message
+    assert "the channel votes (45 s)" in board["embeds"][0]["footer"]["text"]
+    await discord_driver.slash("tinker", "abandon", user="alice")
+    fast = (await discord_driver.slash("tinker", "start", {"players": "fast"},
+                                       user="alice")).message
+    assert "anyone's click moves" in fast["embeds"][0]["footer"]["text"]
+    rules = await discord_driver.slash("tinker", "rules", user="bob")
+    who = next(f for f in rules.embeds[0]["fields"] if f["name"] == "Who plays")
+    assert "vote" in who["value"] and "majority" in who["value"] and "fast" in who["value"]
