@@ -87,7 +87,7 @@ async def test_c4_window_closes_on_a_plurality_and_edits_the_board(discord_drive
 async def test_c4_stale_vote_says_what_was_chosen(discord_driver, fake_discord, tmp_path):
     """A vote that arrives after the decision is refused privately, naming the choice."""
     clock = Clock()
-    bot, board, game = await _vote_game(discord_driver, fake_discord, tmp_path, clock)
+    _bot, board, _game = await _vote_game(discord_driver, fake_discord, tmp_path, clock)
     old = fake_discord.get_message(board["id"])
     clicks = [fake_discord.component_payload(old, button(old, action), user=user)
               for user, action in (("carol", "add2"), ("bob", "add2"), ("alice", "add1"))]
