@@ -113,80 +113,154 @@ def test_s4_short_river_take_what_is_there():
     """S4: with one card left in the river, taking two takes that one card."""
     state = build(river=["Mill"], deck=[], half=2, final=[0, 1])
     assert [i for i in ids(state) if i.startswith("t")] == ["t2:1", "t1:1"]
-    state, _ = play(state, 0, "t2:1", "p:Mill:n")
+    state, events = play(state, 0, "t2:1")
     assert state.river == [] and names(state.players[0].trains[0]) == ["Mill"]
+    assert "by itself" in events[-1]
     assert state.turn == 1
 
 
 def test_s5_take_two_and_place_each():
     """S5: taking two pays both and places each card: a new train or an existing one."""
-    state = build(river=RIVER, deck=DECK)
+    state = build(river=RIVER, deck=DECK, trains=[[["Journey"]]])
     state, _ = play(state, 0, "t2:1+3")
     assert state.pending is not None and state.turn == 0
-    assert ids(state)[:1] == ["p:AMoons:n"]
+    assert ids(state)[:2] == ["p:AMoons:1", "p:AMoons:n"]
     state, _ = play(state, 0, "p:AMoons:n")
-    assert [i for i in ids(state) if i.startswith("p:")] == ["p:Savage:1", "p:Savage:n"]
+    assert [i for i in ids(state) if i.startswith("p:")] == ["p:Savage:1", "p:Savage:2"]
     state, _ = play(state, 0, "p:Savage:1")
-    assert [names(t) for t in state.players[0].trains] == [["Ace of Moons", "Savage"]]
+    assert [names(t) for t in state.players[0].trains] == [["Journey", "Savage"],
+                                                           ["Ace of Moons"]]
     assert state.players[0].score == 4 and state.pending is None and state.turn == 1
+
+
+def test_s5_a_placement_with_one_possible_place_happens_by_itself():
+    """S5: with no train the first card starts one by itself; the second is asked."""
+    state, events = play(build(river=RIVER, deck=DECK), 0, "t2:1+3")
+    assert [names(t) for t in state.players[0].trains] == [["Ace of Moons"]]
+    assert events[-1] == "P0 puts Ace of Moons 🌙 on a new train by itself (the only place for it)."
+    assert [i for i in ids(state) if i.startswith("p:")] == ["p:Savage:1", "p:Savage:n"]
 
 
 def test_s5_train_limits_on_placing():
     """S5: a full train (5 cards) takes no more; a third train cannot be started."""
     full = ["Ace of Leaves", "End", "Chance Meeting", "Merchant", "Origin"]
     state = build(river=RIVER, deck=DECK, trains=[[full, ["Journey"]]])
-    state, _ = play(state, 0, "t2:1+2")
-    assert [i for i in ids(state) if i.startswith("p:")] == ["p:AMoons:2"]
+    state, events = play(state, 0, "t2:1+2")
+    assert [names(t) for t in state.players[0].trains][1] == ["Journey", "Ace of Moons", "Mill"]
+    assert sum("by itself" in e for e in events) == 2 and state.turn == 1
 
 
 def test_s5_a_card_that_cannot_be_placed_cannot_be_taken():
-    """S5: with room for one card only take one is offered; with none, no take at all."""
+    """S5: with room for one card take two is not offered; take one (S6) still is."""
     five = ["Ace of Leaves", "End", "Chance Meeting", "Merchant", "Origin"]
     four = ["Ace of Wyrms", "Calamity", "Betrayal", "Darkness"]
     state = build(river=RIVER, deck=DECK, trains=[[five, four]])
     takes = [i for i in ids(state) if i.startswith("t")]
     assert takes == ["t1:1", "t1:2", "t1:3", "t1:4"]
     state = build(river=RIVER, deck=DECK, trains=[[five, [*four, "Soldier"]]])
-    assert not [i for i in ids(state) if i.startswith("t")]
+    assert [i for i in ids(state) if i.startswith("t")] == ["t1:1", "t1:2", "t1:3", "t1:4"]
     assert "d:Merchant" in ids(state)
+
+
+def trains_of(state, seat=0):
+    """Return a seat's trains as lists of card names."""
+    return [names(t) for t in state.players[seat].trains]
 
 
 def test_s6_take_one_then_rearrange_until_done():
     """S6: take one, place it, move cards between trains or to a new train, then done."""
     state = build(river=RIVER, deck=DECK, trains=[[["Journey", "Darkness"]]])
-    state, _ = play(state, 0, "t1:2", "p:Mill:1")
+    state, _ = play(state, 0, "t1:2")
+    assert names(state.pending.hand) == ["Mill"] and "done" not in ids(state)
+    state, _ = play(state, 0, "mv:Mill:1")
     assert state.turn == 0 and "done" in ids(state)
     state, _ = play(state, 0, "mv:Darkness:n")
-    assert [names(t) for t in state.players[0].trains] == [["Journey", "Mill"], ["Darkness"]]
+    assert trains_of(state) == [["Journey", "Mill"], ["Darkness"]]
     assert "mv:Mill:n" not in ids(state)
     state, _ = play(state, 0, "mv:Darkness:1")
-    assert [names(t) for t in state.players[0].trains] == [["Journey", "Mill", "Darkness"]]
-    state, _ = play(state, 0, "done")
+    assert trains_of(state) == [["Journey", "Mill", "Darkness"]]
+    state, events = play(state, 0, "done")
     assert state.turn == 1 and state.pending is None
+    assert events == ["P0 is done rearranging: train 1 Journey 🌙🌊, Mill 🌊🍃, Darkness 🌊🐉."]
 
 
 def test_s6_moving_the_last_card_of_a_train_removes_it():
-    """S6: a train emptied by a move is gone; moves into a full train are not offered."""
-    five = ["Ace of Leaves", "End", "Chance Meeting", "Merchant", "Origin"]
+    """S6: a train emptied by a move is gone."""
     state = build(river=RIVER, deck=DECK, trains=[[["Journey"], ["Darkness"]]])
-    state, _ = play(state, 0, "t1:1", "p:AMoons:2", "mv:Journey:2")
-    assert [names(t) for t in state.players[0].trains] == [
-        ["Darkness", "Ace of Moons", "Journey"]]
-    state = build(river=RIVER, deck=DECK, trains=[[five, ["Darkness"]]])
-    state, _ = play(state, 0, "t1:1", "p:AMoons:2")
-    assert not [i for i in ids(state) if i.startswith("mv:") and i.endswith(":1")]
+    state, _ = play(state, 0, "t1:1", "mv:AMoons:2", "mv:Journey:2")
+    assert trains_of(state) == [["Darkness", "Ace of Moons", "Journey"]]
+
+
+FIVE = ["Ace of Leaves", "End", "Chance Meeting", "Merchant", "Origin"]
+FOUR = ["Ace of Wyrms", "Calamity", "Betrayal", "Darkness"]
+
+
+def test_s6_only_the_result_respects_the_limits_two_full_trains_swap():
+    """S6 (revised): on the way a train may hold 6 cards; two full trains swap cards."""
+    state = build(river=RIVER, deck=DECK, trains=[[FIVE, FOUR]])
+    state, _ = play(state, 0, "t1:1", "mv:AMoons:1")
+    assert len(state.players[0].trains[0]) == 6 and "done" not in ids(state)
+    assert ENGINE.view(state)["pending"]["problem"] == "train 1 has 6 cards; at most 5"
+    state, _ = play(state, 0, "mv:End:2")
+    assert "done" in ids(state)
+    state, _ = play(state, 0, "mv:Darkness:1", "mv:Origin:2")
+    assert [len(t) for t in state.players[0].trains] == [5, 5]
+    assert "Darkness" in trains_of(state)[0] and "End" in trains_of(state)[1]
+    state, _ = play(state, 0, "done")
+    assert state.turn == 1
+
+
+def test_s6_done_only_within_the_limits_a_full_table_discards():
+    """S6 + S7: with 10 cards a take one is allowed; done waits until a discard."""
+    state = build(river=RIVER, deck=DECK, trains=[[FIVE, [*FOUR, "Soldier"]]])
+    state, _ = play(state, 0, "t1:1", "mv:AMoons:1")
+    assert "done" not in ids(state) and not [i for i in ids(state) if i.startswith("ar:")]
+    state, _ = play(state, 0, "d:End")
+    assert "done" in ids(state) and [i for i in ids(state) if i.startswith("ar:")]
+    state, _ = play(state, 0, "done")
+    assert state.turn == 1 and [len(t) for t in state.players[0].trains] == [5, 5]
+
+
+def test_s6_a_suggested_arrangement_is_one_click():
+    """S6: a plan arranges every card at once within the limits and ends the turn."""
+    state = build(river=RIVER, deck=DECK, trains=[[["Journey", "Darkness"], ["Sea"]]])
+    state, _ = play(state, 0, "t1:1")
+    plans = [a for a in ENGINE.legal_actions(state, 0) if a.id.startswith("ar:")]
+    assert 1 <= len(plans) <= 3 and all(a.group == "plan" for a in plans)
+    assert all(re.fullmatch(r"ar:[0-9a-f]+", a.id) for a in plans)
+    state, events = play(state, 0, plans[0].id)
+    assert state.turn == 1 and state.pending is None
+    cards = sorted(c for t in trains_of(state) for c in t)
+    assert cards == ["Ace of Moons", "Darkness", "Journey", "Sea"]
+    assert "arranges their trains" in events[0]
+
+
+def test_s6_the_only_card_goes_on_a_new_train_by_itself():
+    """S6: with no train, the taken card's only place is a new train: the take ends."""
+    state, events = play(build(river=RIVER, deck=DECK), 0, "t1:2")
+    assert trains_of(state) == [["Mill"]] and state.turn == 1
+    assert "by itself" in events[-1]
 
 
 def test_s7_discard_at_any_point_of_your_turn_does_not_end_it():
-    """S7: discarding at the start, while placing or rearranging keeps the turn."""
+    """S7: discarding at the start, while placing, arranging or running keeps the turn."""
     state = build(river=RIVER, deck=DECK, trains=[[["Journey", "Betrayal"], ["End"]]])
     state, events = play(state, 0, "d:End")
     assert state.turn == 0 and state.pending is None
-    assert [names(t) for t in state.players[0].trains] == [["Journey", "Betrayal"]]
+    assert trains_of(state) == [["Journey", "Betrayal"]]
     assert names(state.discard)[-1] == "End" and "discards" in events[0]
-    state, _ = play(state, 0, "t1:1", "d:Betrayal", "p:AMoons:1", "d:Journey", "done")
-    assert [names(t) for t in state.players[0].trains] == [["Ace of Moons"]]
+    state, _ = play(state, 0, "t1:1", "d:Betrayal", "mv:AMoons:1", "d:Journey", "done")
+    assert trains_of(state) == [["Ace of Moons"]]
     assert state.turn == 1
+
+
+def test_s7_discards_offered_before_a_take_two_ends_by_itself():
+    """S7: while placing the last card of a take two, discards are offered."""
+    state = build(river=RIVER, deck=DECK, trains=[[["Journey", "Betrayal"]]])
+    state, _ = play(state, 0, "t2:1+2", "p:AMoons:n")
+    assert "d:Betrayal" in ids(state) and "d:AMoons" in ids(state)
+    state, _ = play(state, 0, "d:Betrayal", "p:Mill:1")
+    assert trains_of(state) == [["Journey", "Mill"], ["Ace of Moons"]] and state.turn == 1
 
 
 def test_s7_only_the_seat_to_act_discards():
@@ -205,7 +279,7 @@ def test_action_ids_are_short_ascii_with_groups_and_labels():
         for action in ENGINE.legal_actions(s, 0):
             assert re.fullmatch(rf"[A-Za-z0-9_.:+-]{{1,{MAX_ACTION_ID}}}", action.id)
             assert action.group and action.label
-    assert "Take Ace of Moons 🌙 and rearrange (free)" in [
+    assert "Take Ace of Moons 🌙 + rearrange (free)" in [
         a.label for a in ENGINE.legal_actions(state, 0)]
 
 
@@ -233,7 +307,8 @@ def test_out_of_range_seat_and_finished_game_are_refused():
 
 def test_view_has_the_documented_fields_and_is_json():
     """The view carries the documented fields; cards have name, rank, value and suits."""
-    state = build(3, river=RIVER, deck=DECK, trains=[[["Journey", "Darkness"]]], turn=1)
+    state = build(3, river=RIVER, deck=DECK, trains=[[["Journey", "Darkness"]], [["Sea"]]],
+                  turn=1)
     state, _ = play(state, 1, "t2:1+2")
     view = ENGINE.view(state)
     json.dumps(view)
@@ -257,7 +332,8 @@ def test_render_text_shows_the_board():
     assert "first half" in text and "[4] Sailor 🌊🍃 (2)" in text
     assert "> P0: 5 points" in text and "train 1: Journey 🌙🌊, Darkness 🌊🐉" in text
     placing, _ = play(state, 0, "t1:1")
-    assert "P0 is placing Ace of Moons 🌙 then rearranges." in ENGINE.render_text(placing)
+    assert ("P0 is rearranging their trains (place Ace of Moons 🌙 first)."
+            in ENGINE.render_text(placing))
 
 
 @pytest.mark.parametrize("damage", [

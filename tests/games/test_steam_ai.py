@@ -65,10 +65,10 @@ def drive(state, seat=0):
 
 
 def test_computer_runs_a_ready_train_on_its_last_turn():
-    """On its last turn the computer runs its train, shipping every goods card."""
+    """On its last turn the computer runs its train, shipping every goods card at once."""
     state = build(river=["Ace of Moons", "Mill", "Savage", "Sailor"], half=2, final=[0, 1],
                   trains=[[["Journey", "Market", "Merchant", "Forest"]]])
-    assert drive(state) == ["run:1", "sh:Market", "sh:Merchant", "sh:Forest", "ship"]
+    assert drive(state) == ["run:1", "all"]
 
 
 def test_computer_takes_steam_for_the_tokens_at_the_end():
@@ -95,13 +95,17 @@ def test_computer_burns_the_wave_card_it_needs_least():
 
 
 def test_computer_discards_to_make_room_for_goods():
-    """With full trains and no run, the computer discards before taking."""
+    """S6, S7: with full trains and no run, it takes goods and discards to fit (10 cards)."""
     full = [["Huntress", "Ace of Moons", "Pact", "Diplomat", "Mountain"],
             ["Sea", "Ace of Waves", "Journey", "Lunatic", "Discovery"]]
     state = build(river=["Market", "Merchant", "Battle", "Soldier"], trains=[full])
-    first = ENGINE.computer_action(state, 0)
-    assert first.startswith("d:")
-    assert any(i.startswith("t") for i in ids(ENGINE.apply(state, 0, first).state))
+    chosen = drive(state)
+    assert chosen[0].startswith(("t1:", "d:")) and any(c.startswith("d:") for c in chosen)
+    after = state
+    for action in chosen:
+        after = ENGINE.apply(after, 0, action).state
+    cards = [c.name for t in after.players[0].trains for c in t]
+    assert len(cards) == 10 and set(cards) & {"Market", "Merchant", "Battle", "Soldier"}
 
 
 def test_computer_only_moves_on_its_turn():

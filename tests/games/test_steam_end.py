@@ -19,11 +19,11 @@ def test_s9_half_time_when_the_river_cannot_be_refilled():
     assert names(state.river)[:3] == ["Savage", "Sailor", "Forest"] and len(state.river) == 4
     drawable = set(names(state.deck + state.river[3:]))
     assert drawable >= {"Ace of Suns", "Bard", "Harvest", "Light Keeper"}
-    assert len(state.deck) + len(state.river) + 2 == 40 - sum(
+    assert len(state.deck) + len(state.river) + 1 == 40 - sum(
         len(p.train_cards()) for p in state.players)
     assert state.final is None
-    assert "P2 starts the second half" in events[-1]
-    state, _ = play(state, 1, "p:AMoons:n", "p:Mill:1")
+    assert "P2 starts the second half" in events[-2] and "by itself" in events[-1]
+    state, _ = play(state, 1, "p:Mill:1")
     assert state.turn == 2
 
 
@@ -51,11 +51,11 @@ def test_s11_take_that_cannot_be_refilled_triggers_the_final_round():
 
 def test_s11_each_player_one_more_turn_ending_with_the_trigger():
     """S11: after the trigger, the next player, then the others, then the trigger play once."""
-    state, _ = play(final_round_state(), 1, "t2:1+2", "p:AMoons:n", "p:Mill:1")
+    state, _ = play(final_round_state(), 1, "t2:1+2", "p:Mill:1")
     assert state.turn == 2
-    state, _ = play(state, 2, "t1:1", "p:Savage:n", "done")
+    state, _ = play(state, 2, "t1:1")
     assert (state.turn, state.final) == (0, [0, 1])
-    state, _ = play(state, 0, "t2:1", "p:Sailor:n")
+    state, _ = play(state, 0, "t2:1")
     assert (state.turn, state.final) == (1, [1]) and not state.river
     state, _ = play(state, 1, "run:1", "sh:Mill", "ship")
     assert state.over and ENGINE.to_act(state) is None
@@ -64,8 +64,8 @@ def test_s11_each_player_one_more_turn_ending_with_the_trigger():
 
 def test_s11_only_one_trigger():
     """S11: takes during the final round do not restart it."""
-    state, _ = play(final_round_state(), 1, "t2:1+2", "p:AMoons:n", "p:Mill:1")
-    state, _ = play(state, 2, "t2:1+2", "p:Savage:n", "p:Sailor:1")
+    state, _ = play(final_round_state(), 1, "t2:1+2", "p:Mill:1")
+    state, _ = play(state, 2, "t2:1+2", "p:Sailor:1")
     assert state.final == [0, 1]
 
 
@@ -124,19 +124,19 @@ def test_resign_out_of_turn_discards_trains_and_skips_the_seat():
     state, events = play(state, 1, "resign")
     assert events == ["P1 resigns."]
     assert state.players[1].resigned and state.players[1].trains == []
-    assert state.two_stack is None and names(state.discard)[-2:] == ["Journey", "Cave"]
+    assert state.two_stack == 1 and names(state.discard)[-2:] == ["Journey", "Cave"]
     assert state.turn == 0 and ENGINE.legal_actions(state, 1) == []
     with pytest.raises(IllegalAction, match="resigned"):
         ENGINE.apply(state, 1, "resign")
-    state, _ = play(state, 0, "t1:1", "p:AMoons:n", "done")
+    state, _ = play(state, 0, "t1:1")
     assert state.turn == 2
 
 
 def test_resign_while_placing_discards_the_taken_cards():
     """The seat to act may resign mid-action; cards in hand go to the discard pile."""
-    state = build(3, river=RIVER)
+    state = build(3, river=RIVER, trains=[[["Sea"]]])
     state, _ = play(state, 0, "t2:1+2", "resign")
-    assert names(state.discard)[-2:] == ["Ace of Moons", "Mill"]
+    assert names(state.discard)[-3:] == ["Ace of Moons", "Mill", "Sea"]
     assert state.pending is None and state.turn == 1
 
 
@@ -153,7 +153,7 @@ def test_resign_leaving_one_player_ends_the_game():
 
 def test_game_ended_by_another_resignation_mid_take_discards_the_cards_in_hand():
     """If the last opponent resigns while you hold taken cards, those cards are discarded."""
-    state, _ = play(build(2, river=RIVER), 0, "t2:1+2")
+    state, _ = play(build(2, river=RIVER, trains=[[["Sea"]]]), 0, "t2:1+2")
     state, _ = play(state, 1, "resign")
     assert state.over and state.pending is None
     assert names(state.discard)[-2:] == ["Ace of Moons", "Mill"]
@@ -161,7 +161,7 @@ def test_game_ended_by_another_resignation_mid_take_discards_the_cards_in_hand()
 
 def test_resign_in_the_final_round_removes_the_last_turn():
     """A player resigning in the final round gives up their last turn; the round goes on."""
-    state, _ = play(final_round_state(), 1, "t2:1+2", "p:AMoons:n", "p:Mill:1")
+    state, _ = play(final_round_state(), 1, "t2:1+2", "p:Mill:1")
     state, _ = play(state, 0, "resign")
     assert state.final == [2, 1] and state.turn == 2
     state, _ = play(state, 2, "resign")

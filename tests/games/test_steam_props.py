@@ -1,7 +1,8 @@
 """Steam to Solar: properties over thousands of seeded random games (2 to 5 seats).
 
-Random players pick uniformly among their legal ids; now and then a random seat
-resigns. Every step is checked against the invariants below.
+Random players pick among their legal ids (half the time they run a train, ship
+everything or pick steam when they can, so that the Wave token race happens); now and
+then a random seat resigns. Every step is checked against the invariants below.
 """
 
 from __future__ import annotations
@@ -13,12 +14,15 @@ from dataclasses import dataclass, field
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.games.protocol import MAX_LABEL
 from bot.games.steam.engine import ENGINE
-from bot.games.steam.state import CARDS, MAX_TRAIN_CARDS, MAX_TRAINS, Placing, SteamState
+from bot.games.steam.state import CARDS, MAX_TRAIN_CARDS, MAX_TRAINS, Arranging, SteamState
 from tests.games.test_steam_build import restart
 
-#: Chance per step that some seat resigns.
-RESIGN_RATE = 1 / 600
+#: Chance per step that some seat resigns (often enough to reach the S10 cases).
+RESIGN_RATE = 1 / 150
+#: Chance that a random player picks a run, ship-all or steam when one is offered.
+EAGER_RATE = 0.5
 #: No game may take more steps than this.
 MAX_STEPS = 20_000
 
@@ -50,7 +54,12 @@ def random_move(state: SteamState, chooser: random.Random) -> tuple[int, str]:
     if chooser.random() < RESIGN_RATE:
         return chooser.choice(state.active()), "resign"
     seat = state.turn
-    action_ids = [a.id for a in ENGINE.legal_actions(state, seat) if a.id != "resign"]
+    actions = ENGINE.legal_actions(state, seat)
+    assert all(len(a.label) <= MAX_LABEL for a in actions)
+    action_ids = [a.id for a in actions if a.id != "resign"]
+    eager = [i for i in action_ids if i.startswith(("run:", "all", "pw:steam"))]
+    if eager and chooser.random() < EAGER_RATE:
+        return seat, chooser.choice(eager)
     return seat, chooser.choice(action_ids)
 
 
@@ -75,17 +84,17 @@ def check_cards(state: SteamState) -> None:
     """Every one of the 40 cards is in exactly one place."""
     places = [state.deck, state.river, state.discard, state.sunny]
     places += [c for p in state.players for c in p.trains]
-    if isinstance(state.pending, Placing):
-        places.append(state.pending.cards)
+    places.append(state.in_hand())
     seen = [c.name for place in places for c in place]
     assert len(seen) == len(ALL_NAMES) and set(seen) == ALL_NAMES
 
 
 def check_players(state: SteamState) -> None:
-    """Train limits, points never negative, and 5 - paid + scored = points."""
-    for p in state.players:
-        assert len(p.trains) <= MAX_TRAINS
-        assert all(0 < len(t) <= MAX_TRAIN_CARDS for t in p.trains)
+    """Train limits (S6: not while arranging), points never negative, points add up."""
+    for seat, p in enumerate(state.players):
+        assert len(p.trains) <= MAX_TRAINS and all(p.trains)
+        arranging = seat == state.turn and isinstance(state.pending, Arranging)
+        assert arranging or all(len(t) <= MAX_TRAIN_CARDS for t in p.trains)
         assert p.score >= 0 and p.paid >= 0 and p.scored >= 0
         assert p.score == 5 - p.paid + p.scored
         assert not (p.resigned and p.trains)
@@ -154,3 +163,40 @@ def test_dump_load_round_trip_at_every_step(seed, seats):
         assert ENGINE.view(reloaded) == ENGINE.view(before)
 
     play_random(seed, seats, check)
+
+
+class TokenLog:
+    """Counts the S10 cases around resigned players, checking them on the way."""
+
+    def __init__(self) -> None:
+        self.cases: Counter[str] = Counter()
+
+    def __call__(self, before: SteamState, move: tuple[int, str], after: SteamState) -> None:
+        """Note a resigned player holding, losing or receiving a Wave token stack."""
+        check_cards(after)
+        check_players(after)
+        gone = {s for s, p in enumerate(after.players) if p.resigned}
+        if move[1] == "resign" and move[0] in (before.two_stack, before.one_stack):
+            assert (after.two_stack, after.one_stack) == (before.two_stack, before.one_stack)
+            self.cases["resigns holding a stack"] += 1
+        if before.two_stack in gone and after.two_stack != before.two_stack:
+            assert after.one_stack == before.two_stack and after.two_stack == before.turn
+            self.cases["stack of two taken from a resigned player"] += 1
+        if after.one_stack in gone and after.one_stack != before.one_stack:
+            self.cases["resigned player receives the stack of one"] += 1
+        if before.one_stack in gone and after.one_stack != before.one_stack:
+            self.cases["stack of one taken from a resigned player"] += 1
+        for seat in gone:
+            if after.over:
+                assert ENGINE.result(after).outcomes[seat].score == 0
+
+
+def test_s10_resigned_players_keep_lose_and_receive_stacks():
+    """S10: over 400 seeded 3-5 seat games every resignation case is reached and holds."""
+    log = TokenLog()
+    for seed in range(400):
+        play_random(seed, 3 + seed % 3, log)
+    assert set(log.cases) == {
+        "resigns holding a stack", "stack of two taken from a resigned player",
+        "resigned player receives the stack of one", "stack of one taken from a resigned player",
+    }, log.cases

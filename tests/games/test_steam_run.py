@@ -34,14 +34,14 @@ def test_s8_run_offered_and_steam_chosen_by_itself():
     assert "run:1" in ids(state)
     state, _ = play(state, 0, "run:1")
     assert state.pending.power == "steam"
-    assert ids(state) == ["sh:Market", "cancel", "resign"]
+    assert ids(state) == ["all", "sh:Market", "cancel", "d:Journey", "d:Market", "resign"]
 
 
 def test_s8_with_both_powers_the_player_chooses():
     """S8: a train with a Wave and a Sun asks which power to use."""
     state = build(river=RIVER, trains=[[["Pact", "Sailor"]]])
     state, _ = play(state, 0, "run:1")
-    assert ids(state) == ["pw:steam", "pw:solar", "cancel", "resign"]
+    assert ids(state)[:3] == ["pw:steam", "pw:solar", "cancel"]
     assert ENGINE.view(state)["pending"]["step"] == "power"
     state, _ = play(state, 0, "pw:solar")
     assert state.pending.power == "solar"
@@ -57,7 +57,7 @@ def test_s8_ship_toggles_and_needs_at_least_one_card():
     assert "ship" in ids(state)
     labels = {a.id: a.label for a in ENGINE.legal_actions(state, 0)}
     assert labels["sh:Market"].startswith("Don't ship")
-    assert labels["ship"] == "Ship 2 card(s) for 4 points"
+    assert labels["ship"] == "Ship 2 cards for 4"
     state, _ = play(state, 0, "sh:Market")
     assert names(state.pending.ship) == ["Merchant"]
 
@@ -101,7 +101,7 @@ def test_s8_steam_with_several_wave_cards_the_player_picks():
     """S8: with several Wave cards and none shipped, the player picks the one to burn."""
     state = build(river=RIVER, trains=[[["Journey", "Ace of Waves", "Ace of Leaves"]]])
     state, _ = play(state, 0, "run:1", "sh:ALeaves", "ship")
-    assert ids(state) == ["wv:Journey", "wv:AWaves", "cancel", "resign"]
+    assert ids(state)[:3] == ["wv:Journey", "wv:AWaves", "cancel"]
     assert ENGINE.view(state)["pending"]["step"] == "wave"
     state, _ = play(state, 0, "wv:AWaves")
     assert trains_of(state) == [["Journey"]]
@@ -133,12 +133,38 @@ def test_s8_cancel_leaves_everything_as_it_was():
     assert ENGINE.dump(ran) == ENGINE.dump(state)
 
 
-def test_s8_no_discard_during_a_run():
-    """S7/S8: discards are not offered in the middle of a run (cancel first)."""
-    state = build(river=RIVER, trains=[[["Journey", "Market"], ["End"]]])
-    state, _ = play(state, 0, "run:1")
+def test_s7_discard_during_a_run_keeps_the_run():
+    """S7: a discard in the middle of a run keeps the run when the train still can run."""
+    state = build(river=RIVER, trains=[[["End"], ["Journey", "Market", "Forest"]]])
+    state, _ = play(state, 0, "run:2", "sh:Forest", "d:End")
+    assert state.pending.train == 0 and names(state.pending.ship) == ["Forest"]
+    state, _ = play(state, 0, "d:Forest")
+    assert state.pending.ship == [] and "ship" not in ids(state)
+    state, _ = play(state, 0, "all")
+    assert trains_of(state) == [] and state.players[0].score == 7 and state.turn == 1
+
+
+def test_s7_discard_that_stops_the_train_calls_the_run_off():
+    """S7: discarding the train's only Moon calls the run off; the turn goes on."""
+    state = build(river=RIVER, trains=[[["Journey", "Market"]]])
+    state, events = play(state, 0, "run:1", "d:Journey")
+    assert state.pending is None and state.turn == 0
+    assert "the run is called off" in events[-1]
     with pytest.raises(IllegalAction):
-        ENGINE.apply(state, 0, "d:End")
+        ENGINE.apply(state, 0, "ship")
+
+
+def test_ship_all_goods_is_one_click():
+    """S8: "all" ships every goods card at once, and says what it burns and loses."""
+    state = build(river=RIVER, trains=[[["Ace of Moons", "Sailor", "Forest", "Market"]]])
+    state, _ = play(state, 0, "run:1", "sh:Forest")
+    action = next(a for a in ENGINE.legal_actions(state, 0) if a.id == "ship")
+    assert action.description == (
+        "Ships Forest for 1; burns Sailor 🌊🍃, losing its 🍃; the train can no longer run.")
+    everything = next(a for a in ENGINE.legal_actions(state, 0) if a.id == "all")
+    assert everything.primary and everything.label == "Ship all 3 goods cards for 5"
+    state, _ = play(state, 0, "all")
+    assert trains_of(state) == [["Ace of Moons"]] and state.players[0].score == 10
 
 
 def steam_state(two=None, one=None, half=2, seats=3, seat=0):

@@ -1,20 +1,32 @@
 """Steam to Solar: the computer player.
 
-It looks one turn ahead. Every way to finish the current turn (each take with each
-placement, each run with each choice of power, goods and Wave card) is scored with
-:func:`_worth`: points in hand, plus the Wave tokens, plus what the trains promise:
-the goods sets they could ship (3 and 4 of a kind score more), discounted when the
-train still lacks its Moon or power, and shrinking as the game nears its end (on the
-last turn only points count). The same evaluation drives every pending step, so the
-player keeps to the plan it chose at the start of the turn, one click at a time.
+It looks at every way to finish the current turn (each take with each placement or
+arrangement, each run with each choice of power, goods and Wave card, discards that
+make room) and scores the result against the best opponent: its own points, Wave
+tokens and what its trains promise, less the same for the strongest other player.
+
+Two things decide most games near their end, and it plans for both:
+
+- **The token race (S10).** When the remaining turns are known (the final round, or a
+  take that triggers it), it plays the race out: in turn order, each player with a
+  train ready to run on steam is expected to run it, and the stacks move as the rule
+  says. Taking the stack of two from the leader counts twice: 4 for it, 2 less for them.
+- **The end trigger (S11).** A take that the river cannot refill ends the game after one
+  more turn each, the trigger's own turn last. It weighs that against playing on, with
+  the opponents' last turn (their best ready train) and its own.
+
+It uses only what a player knows: the deck's size, never its order or its cards.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from itertools import combinations
 
 from bot.games.decktet import Card, Suit
+from bot.games.steam.arrange import mask_of, ordered, split
 from bot.games.steam.legal import legal_actions
 from bot.games.steam.score import TOKEN_POINTS
 from bot.games.steam.state import (
@@ -37,11 +49,14 @@ from bot.games.steam.state import (
 )
 
 Trains = list[list[Card]]
+Stacks = tuple[int | None, int | None]
 
-#: Per card name: (Moon, Sun, Wave, Leaves, Wyrms, Knots) as 0/1.
-_FEATURES: dict[str, tuple[int, ...]] = {
-    c.name: tuple(int(s in c.suits) for s in
-                  (Suit.MOONS, Suit.SUNS, Suit.WAVES, Suit.LEAVES, Suit.WYRMS, Suit.KNOTS))
+#: Per card name, its Moon, Sun, Wave, Leaf, Wyrm and Knot symbols packed 4 bits each,
+#: so that the sum over a train's cards counts each symbol.
+_PACK: dict[str, int] = {
+    c.name: sum(1 << (4 * k) for k, suit in enumerate(
+        (Suit.MOONS, Suit.SUNS, Suit.WAVES, Suit.LEAVES, Suit.WYRMS, Suit.KNOTS))
+        if suit in c.suits)
     for c in CARDS
 }
 #: Share of a train's goods value counted, by how many of Moon and power it lacks.
@@ -50,23 +65,20 @@ _READINESS = (0.9, 0.55, 0.3)
 _FIRST_HALF_TURNS = 12
 #: Cards a turn takes from the deck on average (to guess how many turns are left).
 _CARDS_PER_TURN = 1.6
+#: How much a Wave token held now is worth while many turns are still to come.
+_TOKEN_WEIGHT = 0.6
+#: Chance that a player with a train ready for steam runs it on a known last turn.
+_LAST_STEAM = 0.9
 #: How many of the cheapest train cards are tried as a discard to make room.
 _DISCARD_TRIES = 3
-#: How many rearranging moves the plan looks at, at most.
-_ARRANGE_STEPS = 6
+#: How many cards with the fewest goods are tried as the one to drop from 11 (S6).
+_DROP_TRIES = 4
 
 
-def _train_value(train: list[Card], future: int) -> float:
-    """What a train promises with ``future`` turns left after this one."""
-    moon = sun = wave = leaves = wyrms = knots = 0
-    for c in train:
-        m, s, w, lf, wy, kn = _FEATURES[c.name]
-        moon |= m
-        sun |= s
-        wave |= w
-        leaves += lf
-        wyrms += wy
-        knots += kn
+@cache
+def _packed_value(packed: int, future: int) -> float:
+    """What a train with the symbols ``packed`` promises with ``future`` turns left."""
+    moon, sun, wave, leaves, wyrms, knots = ((packed >> (4 * k)) & 15 for k in range(6))
     goods = leaves + wyrms + knots
     if future == 0:
         return 0.01 * goods
@@ -74,13 +86,136 @@ def _train_value(train: list[Card], future: int) -> float:
     missing = (not moon) + (not (sun or wave))
     if missing and future < 2:
         return 0.01 * goods
-    engine = min(1.0, (future - 1) / 3) * (0.8 * moon + 1.2 * sun + 0.4 * wave)
+    engine = min(1.0, (future - 1) / 3) * (0.8 * (moon > 0) + 1.2 * (sun > 0) + 0.4 * (wave > 0))
     return _READINESS[missing] * sets + engine
+
+
+def _train_value(train: list[Card], future: int) -> float:
+    """What a train promises with ``future`` turns left after this one."""
+    return _packed_value(sum(_PACK[c.name] for c in train), future)
 
 
 def _trains_value(trains: Trains, future: int) -> float:
     values = [_train_value(t, future) for t in trains]
     return (max(values) if future == 1 else sum(values)) if values else 0.0
+
+
+def steam_ready(trains: Trains) -> bool:
+    """Whether one of the trains can run on steam now (Moon, Wave and goods)."""
+    for t in trains:
+        packed = sum(_PACK[c.name] for c in t)
+        if packed & 0xF and packed & 0xF00 and packed & 0xFFF000:
+            return True
+    return False
+
+
+def best_run_points(trains: Trains) -> int:
+    """The most a single run of one of the trains could score now."""
+    best = 0
+    for t in trains:
+        feats = {s for c in t for s in c.suits}
+        if Suit.MOONS in feats and feats & {Suit.WAVES, Suit.SUNS}:
+            best = max(best, goods_points([c for c in t if goods_count(c)]))
+    return best
+
+
+def race(order: list[int], stacks: Stacks, chance: dict[int, float]) -> dict[int, float]:
+    """S10 played out: expected Wave tokens per seat after ``order`` takes its turns.
+
+    Each seat in ``order`` runs on steam with probability ``chance[seat]``.
+    """
+    outcomes: dict[Stacks, float] = {stacks: 1.0}
+    for seat in order:
+        p = chance.get(seat, 0.0)
+        if p <= 0:
+            continue
+        nxt: dict[Stacks, float] = {}
+        for (two, one), q in outcomes.items():
+            ran = (seat, one if two in (None, seat) else two)
+            nxt[ran] = nxt.get(ran, 0.0) + q * p
+            nxt[(two, one)] = nxt.get((two, one), 0.0) + q * (1 - p)
+        outcomes = nxt
+    tokens: dict[int, float] = {}
+    for (two, one), q in outcomes.items():
+        if two is not None:
+            tokens[two] = tokens.get(two, 0.0) + 2 * q
+        if one is not None:
+            tokens[one] = tokens.get(one, 0.0) + q
+    return tokens
+
+
+@dataclass
+class _Context:
+    """What the evaluation needs, worked out once per decision from public facts."""
+
+    state: SteamState
+    seat: int
+    future: int
+    rivals: list[int]
+    rivals_in_order: list[int] = field(default_factory=list)
+    last_turn: bool = False
+    after: list[int] = field(default_factory=list)
+    chance: dict[int, float] = field(default_factory=dict)
+    rival_last: dict[int, float] = field(default_factory=dict)
+    rival_far: dict[int, float] = field(default_factory=dict)
+    cache: dict[tuple[Stacks, bool], float] = field(default_factory=dict)
+
+
+def _context(state: SteamState, seat: int) -> _Context:
+    rivals = [s for s in state.active() if s != seat]
+    ctx = _Context(state, seat, _future_turns(state, seat), rivals)
+    ctx.rivals_in_order = [s for s in state.seats_after(seat) if s != seat]
+    ctx.last_turn = state.final is not None
+    if state.final is not None:
+        ctx.after = [s for s in state.final if s != seat]
+    for s in rivals:
+        trains = state.players[s].trains
+        ctx.chance[s] = _LAST_STEAM if state.half == 2 and steam_ready(trains) else 0.0
+        ctx.rival_last[s] = best_run_points(trains) * _LAST_STEAM
+        ctx.rival_far[s] = _trains_value(trains, max(1, ctx.future))
+    return ctx
+
+
+def _rivals_value(ctx: _Context, stacks: Stacks, trigger: bool) -> float:
+    """The best other player's expected worth, given the stacks after this turn."""
+    key = (stacks, trigger)
+    if key in ctx.cache:
+        return ctx.cache[key]
+    state = ctx.state
+    best = 0.0
+    if ctx.last_turn or trigger:
+        order = ctx.after if ctx.last_turn else ctx.rivals_in_order
+        tokens = race(order, stacks, ctx.chance)
+        for s in ctx.rivals:
+            gain = ctx.rival_last[s] if s in order else 0.0
+            worth = state.players[s].score + TOKEN_POINTS * tokens.get(s, 0.0) + gain
+            best = max(best, worth)
+    else:
+        for s in ctx.rivals:
+            held = 2 * (stacks[0] == s) + (stacks[1] == s)
+            worth = (state.players[s].score + TOKEN_POINTS * held * _TOKEN_WEIGHT
+                     + ctx.rival_far[s])
+            best = max(best, worth)
+    ctx.cache[key] = best
+    return best
+
+
+def _worth(ctx: _Context, points: int, trains: Trains, stacks: Stacks,
+           trigger: bool = False) -> float:
+    """Own points, tokens and trains, less the best rival's, after this turn."""
+    seat = ctx.seat
+    if ctx.last_turn:
+        tokens = race(ctx.after, stacks, ctx.chance).get(seat, 0.0)
+        own = points + TOKEN_POINTS * tokens + _trains_value(trains, 0)
+    elif trigger:
+        order = [*ctx.rivals_in_order, seat]
+        mine = 1.0 if steam_ready(trains) else 0.0
+        tokens = race(order, stacks, {**ctx.chance, seat: mine}).get(seat, 0.0)
+        own = points + TOKEN_POINTS * tokens + _trains_value(trains, 1)
+    else:
+        held = 2 * (stacks[0] == seat) + (stacks[1] == seat)
+        own = points + TOKEN_POINTS * held * _TOKEN_WEIGHT + _trains_value(trains, ctx.future)
+    return own - _rivals_value(ctx, stacks, trigger)
 
 
 def _future_turns(state: SteamState, seat: int, taking: int = 0) -> int:
@@ -95,13 +230,14 @@ def _future_turns(state: SteamState, seat: int, taking: int = 0) -> int:
     return 1 + int((len(state.deck) - needed) / (_CARDS_PER_TURN * len(state.active())))
 
 
-def _token_weight(future: int) -> float:
-    return 1.0 if future == 0 else 0.6
+def _triggers(state: SteamState, taking: int) -> bool:
+    """S11: whether taking ``taking`` cards now starts the final round."""
+    needed = RIVER_SIZE - len(state.river) + taking
+    return state.half == 2 and state.final is None and len(state.deck) < needed
 
 
-def _worth(points: int, tokens: int, trains: Trains, future: int) -> float:
-    """The evaluation: points, tokens as points, and the trains' promise."""
-    return points + TOKEN_POINTS * tokens * _token_weight(future) + _trains_value(trains, future)
+def _stacks(state: SteamState) -> Stacks:
+    return state.two_stack, state.one_stack
 
 
 def _placements(trains: Trains, cards: list[Card]) -> Iterator[Trains]:
@@ -117,120 +253,149 @@ def _placements(trains: Trains, cards: list[Card]) -> Iterator[Trains]:
         yield from _placements([*trains, [c]], rest)
 
 
-def _moves(trains: Trains) -> Iterator[tuple[str, Trains]]:
-    """Every single rearranging move (S6) as (action id, trains after)."""
-    for i, t in enumerate(trains):
-        for c in t:
-            left = [x for x in t if x is not c]
-            for j, other in enumerate(trains):
-                if j != i and len(other) < MAX_TRAIN_CARDS:
-                    after = [[*o, c] if k == j else (left if k == i else o)
-                             for k, o in enumerate(trains)]
-                    yield f"mv:{card_code(c)}:{j + 1}", [x for x in after if x]
-            if len(trains) < MAX_TRAINS and len(t) > 1:
-                after = [left if k == i else o for k, o in enumerate(trains)]
-                yield f"mv:{card_code(c)}:n", [*after, [c]]
+@lru_cache(maxsize=4096)
+def _best_split(names: tuple[str, ...], future: int) -> tuple[float, int]:
+    """The best arrangement of the cards ``names`` (in card order): (value, mask)."""
+    packs = [_PACK[n] for n in names]
+    size = len(packs)
+    total = sum(packs)
+    sums = [0] * (1 << size)
+    best, best_mask = float("-inf"), 0
+    full = (1 << size) - 1
+    for mask in range(1, 1 << size):
+        low = mask & -mask
+        sums[mask] = sums[mask ^ low] + packs[low.bit_length() - 1]
+        if not mask & 1:
+            continue
+        ones = mask.bit_count()
+        if ones > MAX_TRAIN_CARDS or size - ones > MAX_TRAIN_CARDS:
+            continue
+        first = _packed_value(sums[mask], future)
+        if mask == full:
+            value = first
+        else:
+            second = _packed_value(total - sums[mask], future)
+            value = max(first, second) if future == 1 else first + second
+        if value > best:
+            best, best_mask = value, mask
+    return best, best_mask
 
 
-def _arranged(trains: Trains, future: int) -> float:
-    """The value of ``trains`` after greedy improving moves."""
-    best = _trains_value(trains, future)
-    for _ in range(_ARRANGE_STEPS):
-        step = max(((_trains_value(t, future), t) for _, t in _moves(trains)),
-                   key=lambda vt: vt[0], default=None)
-        if step is None or step[0] <= best + 1e-9:
-            break
-        best, trains = step
+def _best_arrangement(cards: list[Card], future: int) -> tuple[float, Trains, Card | None]:
+    """S6: the best arrangement of ``cards``, dropping one card if they do not fit."""
+    if not cards:
+        return 0.0, [], None
+    order = ordered(cards)
+    if len(order) <= MAX_TRAINS * MAX_TRAIN_CARDS:
+        value, mask = _best_split(tuple(c.name for c in order), future)
+        return value, split(order, mask), None
+    best: tuple[float, Trains, Card | None] | None = None
+    for c in sorted(order, key=goods_count)[:_DROP_TRIES]:
+        value, trains, _ = _best_arrangement([x for x in order if x != c], future)
+        if best is None or value > best[0]:
+            best = (value, trains, c)
+    assert best is not None
     return best
 
 
-def _take_worth(state: SteamState, seat: int, action_id: str, trains: Trains) -> float:
+def _take_worth(ctx: _Context, action_id: str, trains: Trains) -> float:
     """The best result of a take (``t2:..`` or ``t1:..``) onto ``trains``."""
+    state, seat = ctx.state, ctx.seat
     head, _, rest = action_id.partition(":")
     positions = [int(p) - 1 for p in rest.split("+")]
     cards = [state.river[i] for i in positions]
     points = state.players[seat].score - sum(RIVER_COSTS[i] for i in positions)
-    future = _future_turns(state, seat, len(cards))
-    base = points + TOKEN_POINTS * state.tokens(seat) * _token_weight(future)
+    trigger = _triggers(state, len(cards))
+    future = 1 if trigger else ctx.future if not ctx.last_turn else 0
     if head == "t2":
-        return base + max(_trains_value(t, future) for t in _placements(trains, cards))
-    placed = max(_placements(trains, cards), key=lambda t: _trains_value(t, future))
-    return base + _arranged(placed, future)
+        placed = max(_placements(trains, cards), key=lambda t: _trains_value(t, future))
+    else:
+        _, placed, _ = _best_arrangement([*cards, *(c for t in trains for c in t)], future)
+    return _worth(ctx, points, placed, _stacks(state), trigger)
 
 
-def _runs(state: SteamState, seat: int, index: int, only: str | None = None
+def _after_run(state: SteamState, seat: int, power: str) -> Stacks:
+    """S10: the stacks after ``seat`` runs on ``power``."""
+    two, one = _stacks(state)
+    if power == STEAM and state.half == 2 and two != seat:
+        return seat, (one if two is None else two)
+    return two, one
+
+
+def _runs(ctx: _Context, index: int, only: str | None = None
           ) -> Iterator[tuple[float, str, list[Card], Card | None]]:
     """Every way to run train ``index``: (worth, power, cards shipped, Wave card burnt)."""
+    state, seat = ctx.state, ctx.seat
     player = state.players[seat]
     train = player.trains[index]
-    future = _future_turns(state, seat)
     waves = [c for c in train if Suit.WAVES in c.suits]
     goods = [c for c in train if goods_count(c)]
     for power in powers(train):
         if only is not None and power != only:
             continue
-        steam_tokens = 2 if state.half == 2 and power == STEAM else state.tokens(seat)
-        for size in range(1, len(goods) + 1):
+        stacks = _after_run(state, seat, power)
+        for size in range(len(goods), 0, -1):
             for ship in combinations(goods, size):
                 covered = power != STEAM or any(Suit.WAVES in c.suits for c in ship)
                 for burn in [None] if covered else waves:
                     gone = [*ship, burn] if burn is not None else list(ship)
                     left = [c for c in train if c not in gone]
                     trains = [left if k == index else t for k, t in enumerate(player.trains)]
-                    worth = _worth(player.score + goods_points(ship), steam_tokens,
-                                   [t for t in trains if t], future)
+                    worth = _worth(ctx, player.score + goods_points(ship),
+                                   [t for t in trains if t], stacks)
                     yield worth, power, list(ship), burn
 
 
-def _best_run(state: SteamState, seat: int, index: int, only: str | None = None
+def _best_run(ctx: _Context, index: int, only: str | None = None
               ) -> tuple[float, str, list[Card], Card | None]:
-    return max(_runs(state, seat, index, only), key=lambda r: r[0])
+    return max(_runs(ctx, index, only), key=lambda r: r[0])
 
 
-def _start_choice(state: SteamState, seat: int, ids: list[str]) -> str:
+def _start_choice(ctx: _Context, ids: list[str]) -> str:
+    state, seat = ctx.state, ctx.seat
     player = state.players[seat]
-    future = _future_turns(state, seat)
     options: list[tuple[float, str]] = []
     for aid in ids:
         head, _, rest = aid.partition(":")
         if head in ("t1", "t2"):
-            options.append((_take_worth(state, seat, aid, player.trains), aid))
+            options.append((_take_worth(ctx, aid, player.trains), aid))
         elif head == "run":
-            options.append((_best_run(state, seat, int(rest) - 1)[0], aid))
+            options.append((_best_run(ctx, int(rest) - 1)[0], aid))
         elif head == "pass":
-            options.append((_worth(player.score, state.tokens(seat), player.trains, future), aid))
+            options.append((_worth(ctx, player.score, player.trains, _stacks(state)), aid))
     if state.river and room(player.trains) < 2:
-        options.extend(_discard_options(state, seat))
+        options.extend(_discard_options(ctx))
     return max(options, key=lambda o: o[0])[1]
 
 
-def _discard_options(state: SteamState, seat: int) -> list[tuple[float, str]]:
-    """Discards that make room for a take, worth the best take afterwards (less a hair)."""
+def _discard_options(ctx: _Context) -> list[tuple[float, str]]:
+    """Discards that make room for a take two, worth the best take afterwards (less a hair)."""
+    state, seat = ctx.state, ctx.seat
     trains = state.players[seat].trains
-    future = _future_turns(state, seat)
 
     def without(c: Card) -> Trains:
-        return [t for t in ([x for x in tr if x is not c] for tr in trains) if t]
+        return [t for t in ([x for x in tr if x != c] for tr in trains) if t]
 
     cheapest = sorted((c for t in trains for c in t),
-                      key=lambda c: -_trains_value(without(c), future))[:_DISCARD_TRIES]
+                      key=lambda c: -_trains_value(without(c), ctx.future))[:_DISCARD_TRIES]
     river = len(state.river)
+    score = state.players[seat].score
     options = []
     for c in cheapest:
         after = without(c)
-        takes = [f"t1:{i + 1}" for i in range(river)
-                 if RIVER_COSTS[i] <= state.players[seat].score]
-        if room(after) >= 2:
-            takes += [f"t2:{i + 1}+{j + 1}" for i, j in combinations(range(river), 2)
-                      if RIVER_COSTS[i] + RIVER_COSTS[j] <= state.players[seat].score]
-        worth = max(_take_worth(state, seat, t, after) for t in takes)
-        options.append((worth - 0.01, f"d:{card_code(c)}"))
+        if room(after) < 2:
+            continue
+        takes = [f"t2:{i + 1}+{j + 1}" for i, j in combinations(range(river), 2)
+                 if RIVER_COSTS[i] + RIVER_COSTS[j] <= score]
+        if takes:
+            worth = max(_take_worth(ctx, t, after) for t in takes)
+            options.append((worth - 0.01, f"d:{card_code(c)}"))
     return options
 
 
-def _place_choice(state: SteamState, seat: int, ids: list[str], pending: Placing) -> str:
-    trains = state.players[seat].trains
-    future = _future_turns(state, seat)
+def _place_choice(ctx: _Context, ids: list[str], pending: Placing) -> str:
+    trains = ctx.state.players[ctx.seat].trains
+    future = 0 if ctx.last_turn else ctx.future
     c, rest = pending.cards[0], pending.cards[1:]
     options = []
     for aid in ids:
@@ -240,38 +405,74 @@ def _place_choice(state: SteamState, seat: int, ids: list[str], pending: Placing
         placed = [*trains, [c]] if dest == "n" else [
             [*t, c] if k == int(dest) - 1 else t for k, t in enumerate(trains)
         ]
-        if pending.arrange:
-            worth = _arranged(placed, future)
-        else:
-            worth = max(_trains_value(t, future) for t in _placements(placed, rest))
+        worth = max(_trains_value(t, future) for t in _placements(placed, rest))
         options.append((worth, aid))
     return max(options, key=lambda o: o[0])[1]
 
 
-def _arrange_choice(state: SteamState, seat: int) -> str:
-    trains = state.players[seat].trains
-    future = _future_turns(state, seat)
-    best, choice = _trains_value(trains, future) + 1e-9, "done"
-    for aid, after in _moves(trains):
-        worth = _trains_value(after, future)
-        if worth > best:
-            best, choice = worth, aid
-    return choice
+def _arrange_choice(ctx: _Context, ids: list[str], pending: Arranging) -> str:
+    """Head for the best arrangement: one plan click if offered, else card by card."""
+    trains = ctx.state.players[ctx.seat].trains
+    future = 0 if ctx.last_turn else ctx.future
+    cards = [*pending.hand, *(c for t in trains for c in t)]
+    _, target, drop = _best_arrangement(cards, future)
+    if drop is not None and f"d:{card_code(drop)}" in ids:
+        return f"d:{card_code(drop)}"
+    plan = f"ar:{mask_of(target):x}"
+    if plan in ids:
+        return plan
+    move = _move_towards(trains, pending.hand, target, drop)
+    if move is not None and move in ids:
+        return move
+    return "done" if "done" in ids else next(i for i in ids if i.startswith("mv:"))
 
 
-def _run_choice(state: SteamState, seat: int, ids: list[str]) -> str:
-    run = state.pending
+def _move_towards(trains: Trains, hand: list[Card], target: Trains,
+                  drop: Card | None) -> str | None:
+    """The next card move that brings ``trains`` and ``hand`` closer to ``target``."""
+    pairs: list[tuple[int, int]] = []
+    if len(target) == 2 and len(trains) == 2:
+        keep = sum(len(set(map(id, target[k])) & set(map(id, trains[k]))) for k in (0, 1))
+        swap = sum(len(set(map(id, target[1 - k])) & set(map(id, trains[k]))) for k in (0, 1))
+        pairs = [(0, 1), (1, 0)] if swap > keep else [(0, 0), (1, 1)]
+    else:
+        used: set[int] = set()
+        for k, group in enumerate(target):
+            overlap = [(len([c for c in t if c in group]), i) for i, t in enumerate(trains)
+                       if i not in used]
+            if overlap:
+                _, i = max(overlap)
+                used.add(i)
+                pairs.append((k, i))
+    where = {k: i for k, i in pairs}
+    for k, group in enumerate(target):
+        dest = str(where[k] + 1) if k in where else "n"
+        for c in group:
+            here = next((str(i + 1) for i, t in enumerate(trains) if c in t), None)
+            if here != dest:
+                return f"mv:{card_code(c)}:{dest}"
+    if drop is not None and drop in hand and trains:
+        return f"mv:{card_code(drop)}:1"
+    return None
+
+
+def _run_choice(ctx: _Context, ids: list[str]) -> str:
+    run = ctx.state.pending
     assert isinstance(run, Running)
     if run.power is None:
         return max((aid for aid in ids if aid.startswith("pw:")),
-                   key=lambda aid: _best_run(state, seat, run.train, aid[3:])[0])
+                   key=lambda aid: _best_run(ctx, run.train, aid[3:])[0])
     if run.confirmed:
-        burns = {b.name: w for w, _, ship, b in _runs(state, seat, run.train, run.power)
+        burns = {b.name: w for w, _, ship, b in _runs(ctx, run.train, run.power)
                  if b is not None and ship == run.ship}
         return max((aid for aid in ids if aid.startswith("wv:")),
-                   key=lambda aid: burns[BY_CODE[aid[3:]].name])
-    _, _, target, _ = _best_run(state, seat, run.train, run.power)
-    for c in state.players[seat].trains[run.train]:
+                   key=lambda aid: burns.get(BY_CODE[aid[3:]].name, float("-inf")))
+    train = ctx.state.players[ctx.seat].trains[run.train]
+    _, _, target, _ = _best_run(ctx, run.train, run.power)
+    goods = [c for c in train if goods_count(c)]
+    if len(target) == len(goods) and "all" in ids:
+        return "all"
+    for c in train:
         if (c in target) != (c in run.ship):
             return f"sh:{card_code(c)}"
     return "ship"
@@ -280,11 +481,13 @@ def _run_choice(state: SteamState, seat: int, ids: list[str]) -> str:
 def choose_action(state: SteamState, seat: int) -> str:
     """Return the computer player's action id for ``seat``, the seat to act."""
     ids = [a.id for a in legal_actions(state, seat)]
+    ctx = _context(state, seat)
     pending = state.pending
     if pending is None:
-        return _start_choice(state, seat, ids)
+        return _start_choice(ctx, ids)
     if isinstance(pending, Placing):
-        return _place_choice(state, seat, ids, pending)
+        return _place_choice(ctx, ids, pending)
     if isinstance(pending, Arranging):
-        return _arrange_choice(state, seat)
-    return _run_choice(state, seat, ids)
+        return _arrange_choice(ctx, ids, pending)
+    return _run_choice(ctx, ids)
+

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.games.decktet import Card, Suit
+from bot.games.decktet import Card
 from bot.games.protocol import GameError, IllegalAction
 from bot.games.rng import SeededRandom
-from bot.games.steam.legal import POWER_LABEL, cost_label, legal_actions
+from bot.games.steam.arrange import ordered, split
+from bot.games.steam.legal import POWER_LABEL, burn_of, cost_label, legal_actions, place_choices
 from bot.games.steam.score import game_result
 from bot.games.steam.state import (
     BY_CODE,
@@ -27,6 +28,8 @@ from bot.games.steam.state import (
     Player,
     Running,
     SteamState,
+    can_run,
+    goods_count,
     goods_points,
     label,
     powers,
@@ -67,7 +70,9 @@ def check_options(seats: int, options: Mapping[str, Any]) -> tuple[list[str], in
 def apply_action(state: SteamState, seat: int, action_id: str, events: list[str]) -> None:
     """Apply a legal ``action_id`` for ``seat`` to ``state`` in place, noting ``events``.
 
-    Raise IllegalAction (before changing anything) if the id is not legal now.
+    Raise IllegalAction (before changing anything) if the id is not legal now. Then
+    resolve the forced steps that follow (a card with one possible place, a run with
+    one power left), each with an event saying it happened by itself.
     """
     legal = {a.id for a in legal_actions(state, seat)}
     if action_id not in legal:
@@ -82,16 +87,54 @@ def apply_action(state: SteamState, seat: int, action_id: str, events: list[str]
         _place(state, seat, rest.split(":")[1], events)
     elif head == "mv":
         code, dest = rest.split(":")
-        _move(player, BY_CODE[code], dest)
+        _move(state, player, BY_CODE[code], dest)
+    elif head == "ar":
+        _arrange_all(state, seat, int(rest, 16), events)
     elif head == "d":
-        _discard_from_trains(state, player, BY_CODE[rest])
-        events.append(f"{player.name} discards {label(BY_CODE[rest])}.")
+        _discard(state, player, BY_CODE[rest], events)
     elif head in ("done", "pass"):
         if head == "pass":
             events.append(f"{player.name} has no move and passes.")
+        else:
+            events.append(f"{player.name} is done rearranging: {_trains_text(player)}.")
         _end_turn(state, seat, events)
     else:
         _run_step(state, seat, head, rest, events)
+    _resolve_forced(state, events)
+
+
+def _trains_text(player: Player) -> str:
+    return "; ".join(
+        f"train {i + 1} {', '.join(label(c) for c in t)}" for i, t in enumerate(player.trains)
+    ) or "no trains"
+
+
+def _resolve_forced(state: SteamState, events: list[str]) -> None:
+    """Play the steps that have exactly one possible outcome, saying so in the events."""
+    while not state.over:
+        pending = state.pending
+        player = state.players[state.turn]
+        if isinstance(pending, Placing):
+            dests = place_choices(player.trains)
+            if len(dests) != 1:
+                return
+            _place(state, state.turn, dests[0], events, forced=True)
+        elif isinstance(pending, Arranging):
+            if len(pending.hand) != 1 or player.trains:
+                return
+            c = pending.hand.pop()
+            player.trains.append([c])
+            events.append(
+                f"{label(c)} goes on a new train by itself: it is {player.name}'s only card."
+            )
+            _end_turn(state, state.turn, events)
+        elif isinstance(pending, Running) and pending.power is None:
+            kinds = powers(player.trains[pending.train])
+            if len(kinds) != 1:
+                return
+            pending.power = kinds[0]
+        else:
+            return
 
 
 def _refusal(state: SteamState, seat: int, action_id: str) -> str:
@@ -118,7 +161,7 @@ def _take(
     player.paid += cost
     names = " and ".join(label(c) for c in taken)
     events.append(f"{player.name} takes {names} ({cost_label(cost)}).")
-    state.pending = Placing(taken, arrange)
+    state.pending = Arranging(taken) if arrange else Placing(taken)
     _after_take(state, seat, events)
 
 
@@ -152,7 +195,9 @@ def _after_take(state: SteamState, seat: int, events: list[str]) -> None:
         )
 
 
-def _place(state: SteamState, seat: int, dest: str, events: list[str]) -> None:
+def _place(
+    state: SteamState, seat: int, dest: str, events: list[str], forced: bool = False
+) -> None:
     player = state.players[seat]
     pending = state.pending
     assert isinstance(pending, Placing)
@@ -162,25 +207,60 @@ def _place(state: SteamState, seat: int, dest: str, events: list[str]) -> None:
     else:
         player.trains[int(dest) - 1].append(c)
     where = "a new train" if dest == "n" else f"train {dest}"
-    events.append(f"{player.name} puts {label(c)} on {where}.")
-    if pending.cards:
-        return
-    if pending.arrange:
-        state.pending = Arranging()
-    else:
+    how = " by itself (the only place for it)" if forced else ""
+    events.append(f"{player.name} puts {label(c)} on {where}{how}.")
+    if not pending.cards:
         _end_turn(state, seat, events)
 
 
-def _move(player: Player, c: Card, dest: str) -> None:
+def _move(state: SteamState, player: Player, c: Card, dest: str) -> None:
+    """S6: move the taken card or a train card; sizes are checked only at done."""
+    pending = state.pending
+    assert isinstance(pending, Arranging)
     target = None if dest == "n" else player.trains[int(dest) - 1]
-    source = next(t for t in player.trains if c in t)
-    source.remove(c)
+    if c in pending.hand:
+        pending.hand.remove(c)
+    else:
+        source = next(t for t in player.trains if c in t)
+        source.remove(c)
+        if not source:
+            player.trains.remove(source)
     if target is None:
         player.trains.append([c])
     else:
         target.append(c)
-    if not source:
-        player.trains.remove(source)
+
+
+def _arrange_all(state: SteamState, seat: int, mask: int, events: list[str]) -> None:
+    """S6: arrange the taken card and every train card as ``mask`` says, and end the turn."""
+    player = state.players[seat]
+    pending = state.pending
+    assert isinstance(pending, Arranging)
+    cards = [*pending.hand, *player.train_cards()]
+    pending.hand.clear()
+    player.trains = split(ordered(cards), mask)
+    events.append(f"{player.name} arranges their trains: {_trains_text(player)}.")
+    _end_turn(state, seat, events)
+
+
+def _discard(state: SteamState, player: Player, c: Card, events: list[str]) -> None:
+    """S7: discard a train card at any point of the turn; a run under way follows suit."""
+    run = state.pending if isinstance(state.pending, Running) else None
+    running = player.trains[run.train] if run is not None else None
+    _discard_from_trains(state, player, c)
+    events.append(f"{player.name} discards {label(c)}.")
+    if run is None or running is None:
+        return
+    still = next((i for i, t in enumerate(player.trains) if t is running), None)
+    if still is None or not can_run(running) or (
+        run.power is not None and run.power not in powers(running)
+    ):
+        state.pending = None
+        events.append(f"Train {run.train + 1} can no longer run that way: the run is called off.")
+        return
+    run.train = still
+    run.ship = [x for x in run.ship if x != c]
+    run.confirmed = False
 
 
 def _discard_from_trains(state: SteamState, player: Player, c: Card) -> None:
@@ -211,16 +291,23 @@ def _run_step(state: SteamState, seat: int, head: str, rest: str, events: list[s
     elif head == "sh":
         c = BY_CODE[rest]
         run.ship = [x for x in train if (x in run.ship) != (x == c)]
+    elif head == "all":
+        run.ship = [x for x in train if goods_count(x)]
+        _confirm(state, seat, run, events)
     elif head == "wv":
         _ship(state, seat, run, BY_CODE[rest], events)
     else:
-        waves = [c for c in train if Suit.WAVES in c.suits]
-        covered = any(Suit.WAVES in c.suits for c in run.ship)
-        if run.power == STEAM and not covered and len(waves) > 1:
-            run.confirmed = True
-        else:
-            burn = waves[0] if run.power == STEAM and not covered else None
-            _ship(state, seat, run, burn, events)
+        _confirm(state, seat, run, events)
+
+
+def _confirm(state: SteamState, seat: int, run: Running, events: list[str]) -> None:
+    """S8: ship now, or ask for the Wave card to burn when steam has several."""
+    assert run.power is not None
+    burn, pick = burn_of(state.players[seat].trains[run.train], run.power, run.ship)
+    if pick:
+        run.confirmed = True
+    else:
+        _ship(state, seat, run, burn, events)
 
 
 def _ship(
@@ -276,21 +363,19 @@ def _next_in_final_round(state: SteamState, events: list[str]) -> None:
 
 
 def _resign(state: SteamState, seat: int, events: list[str]) -> None:
-    """A resigned player loses: trains and any cards in hand discarded, tokens returned."""
+    """A resigned player loses: trains and any cards in hand discarded.
+
+    S10: Wave token stacks stay with the resigned player until someone takes them.
+    """
     player = state.players[seat]
     player.resigned = True
     acting = seat == state.turn
     if acting:
-        if isinstance(state.pending, Placing):
-            state.discard.extend(state.pending.cards)
+        state.discard.extend(state.in_hand())
         state.pending = None
     for c in player.train_cards():
         state.discard.append(c)
     player.trains = []
-    if state.two_stack == seat:
-        state.two_stack = None
-    if state.one_stack == seat:
-        state.one_stack = None
     events.append(f"{player.name} resigns.")
     if state.final is not None and seat in state.final:
         state.final.remove(seat)
@@ -305,8 +390,7 @@ def _resign(state: SteamState, seat: int, events: list[str]) -> None:
 
 def _finish(state: SteamState, events: list[str]) -> None:
     """End the game; cards still in hand (another seat resigned mid-take) are discarded."""
-    if isinstance(state.pending, Placing):
-        state.discard.extend(state.pending.cards)
+    state.discard.extend(state.in_hand())
     state.over = True
     state.pending = None
     events.append(f"Game over. {game_result(state).summary}")

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from bot.games.decktet import DECK, Card, Rank, Suit, card
 from bot.games.rng import SeededRandom
 
-#: Version of the dumped state; bump it when the dump format changes.
-SCHEMA_VERSION = 1
+#: Version of the dumped state; bump it when the dump format changes. Schema 1 saves
+#: (placing the taken card of a take one before rearranging) still load.
+SCHEMA_VERSION = 2
 
 #: S1: the 36 basic cards and the 4 Pawns (no Excuse, no Courts).
 CARDS: tuple[Card, ...] = tuple(c for c in DECK if c.is_basic or c.rank is Rank.PAWN)
@@ -39,6 +40,9 @@ STEAM = "steam"
 SOLAR = "solar"
 #: The suit that gives each kind of power.
 POWER_SUIT: dict[str, Suit] = {STEAM: Suit.WAVES, SOLAR: Suit.SUNS}
+#: The one emoji of each kind of power, in labels, events, the view and the text board:
+#: the emoji of the suit that gives it.
+POWER_EMOJI: dict[str, str] = {kind: suit.emoji for kind, suit in POWER_SUIT.items()}
 
 
 def _code(c: Card) -> str:
@@ -92,6 +96,11 @@ def can_run(train: list[Card]) -> bool:
     )
 
 
+def fits(trains: list[list[Card]]) -> bool:
+    """Whether trains respect the limits: at most 2 trains of 1 to 5 cards."""
+    return len(trains) <= MAX_TRAINS and all(0 < len(t) <= MAX_TRAIN_CARDS for t in trains)
+
+
 def room(trains: list[list[Card]]) -> int:
     """Return how many more cards the trains can take (free places plus new trains)."""
     free = sum(MAX_TRAIN_CARDS - len(t) for t in trains)
@@ -100,15 +109,19 @@ def room(trains: list[list[Card]]) -> int:
 
 @dataclass(slots=True)
 class Placing:
-    """Taken cards waiting to be placed, first card first; ``arrange`` follows for take one."""
+    """Take two (S5): taken cards waiting to be placed, first card first."""
 
     cards: list[Card]
-    arrange: bool
 
 
 @dataclass(slots=True)
 class Arranging:
-    """Take one: the card is placed; the player moves cards until done."""
+    """Take one (S6): the taken card in ``hand`` until placed; cards move freely until done.
+
+    While arranging, a train may hold more than 5 cards; done needs the limits again.
+    """
+
+    hand: list[Card] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -182,7 +195,9 @@ class SteamState:
         """Return an independent copy (apply never changes the state it is given)."""
         pending = self.pending
         if isinstance(pending, Placing):
-            pending = Placing(list(pending.cards), pending.arrange)
+            pending = Placing(list(pending.cards))
+        elif isinstance(pending, Arranging):
+            pending = Arranging(list(pending.hand))
         elif isinstance(pending, Running):
             pending = Running(pending.train, pending.power, list(pending.ship), pending.confirmed)
         return SteamState(
@@ -205,6 +220,14 @@ class SteamState:
     def tokens(self, seat: int) -> int:
         """S10: how many Wave tokens ``seat`` holds (2 for the stack of two, 1 for one)."""
         return 2 * (self.two_stack == seat) + (self.one_stack == seat)
+
+    def in_hand(self) -> list[Card]:
+        """Return the taken cards not yet on a train (placing or arranging)."""
+        if isinstance(self.pending, Placing):
+            return self.pending.cards
+        if isinstance(self.pending, Arranging):
+            return self.pending.hand
+        return []
 
     def active(self) -> list[int]:
         """Return the seats still playing (not resigned), in seat order."""

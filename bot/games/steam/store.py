@@ -1,5 +1,8 @@
 """Steam to Solar: the state as compact JSON (cards by name) and back, with checks.
 
+Schema 2 (now) keeps the taken card of a take one in hand while arranging; schema 1
+saves (which placed it first) load into the same steps.
+
 Loading checks everything a bad save could get wrong (every card of the 40 in exactly
 one place, the train limits, the points sum) and raises BrokenState when it is wrong.
 """
@@ -40,9 +43,9 @@ def _names(cards: list[Card]) -> list[str]:
 
 def _dump_pending(pending: Pending | None) -> dict[str, Any] | None:
     if isinstance(pending, Placing):
-        return {"kind": "place", "cards": _names(pending.cards), "arrange": pending.arrange}
+        return {"kind": "place", "cards": _names(pending.cards)}
     if isinstance(pending, Arranging):
-        return {"kind": "arrange"}
+        return {"kind": "arrange", "hand": _names(pending.hand)}
     if isinstance(pending, Running):
         return {
             "kind": "run", "train": pending.train, "power": pending.power,
@@ -101,7 +104,7 @@ def _load_player(data: Mapping[str, Any]) -> Player:
     if not isinstance(name, str) or not name:
         raise BrokenState(f"a player's name must be a non-empty text, not {name!r}")
     trains = [_cards(t) for t in data["trains"]]
-    if len(trains) > MAX_TRAINS or any(not 0 < len(t) <= MAX_TRAIN_CARDS for t in trains):
+    if len(trains) > MAX_TRAINS or any(not t for t in trains):
         raise BrokenState(f"{name} has trains outside the limits")
     player = Player(
         name=name,
@@ -116,7 +119,7 @@ def _load_player(data: Mapping[str, Any]) -> Player:
     return player
 
 
-def _load_pending(data: Any, state: SteamState) -> Pending | None:
+def _load_pending(data: Any, state: SteamState, schema: int) -> Pending | None:
     if data is None:
         return None
     kind = data["kind"]
@@ -124,9 +127,13 @@ def _load_pending(data: Any, state: SteamState) -> Pending | None:
         cards = _cards(data["cards"])
         if not cards:
             raise BrokenState("nothing left to place")
-        return Placing(cards, bool(data["arrange"]))
+        if schema == 1 and data["arrange"]:
+            # Schema 1 placed the card of a take one before rearranging; now it waits
+            # in hand while arranging (S6 as revised).
+            return Arranging(cards)
+        return Placing(cards)
     if kind == "arrange":
-        return Arranging()
+        return Arranging(_cards(data.get("hand", [])) if schema > 1 else [])
     if kind == "run":
         trains = state.players[state.turn].trains
         index = _int(data["train"], 0, len(trains) - 1, "run train")
@@ -145,8 +152,7 @@ def _load_pending(data: Any, state: SteamState) -> Pending | None:
 def _check_cards(state: SteamState) -> None:
     places = [state.deck, state.river, state.discard, state.sunny]
     places += [p.train_cards() for p in state.players]
-    if isinstance(state.pending, Placing):
-        places.append(state.pending.cards)
+    places.append(state.in_hand())
     names = [c.name for place in places for c in place]
     if len(names) != len(CARDS) or set(names) != _IN_PLAY.keys():
         raise BrokenState("the 40 cards are not each in exactly one place")
@@ -154,6 +160,16 @@ def _check_cards(state: SteamState) -> None:
         raise BrokenState("the river holds more than four cards")
     if state.sunny and (state.half != 1 or {c.name for c in state.sunny} != _SUNNY_NAMES):
         raise BrokenState("only the four sunny cards are set aside, in the first half")
+
+
+def _check_limits(state: SteamState) -> None:
+    """Train limits hold, except for the player arranging (S6) or when a game ended so."""
+    for seat, player in enumerate(state.players):
+        loose = seat == state.turn and (isinstance(state.pending, Arranging) or state.over)
+        if not loose and any(len(t) > MAX_TRAIN_CARDS for t in player.trains):
+            raise BrokenState(f"{player.name} has trains outside the limits")
+        if player.resigned and player.trains:
+            raise BrokenState(f"{player.name} resigned but still has trains")
 
 
 def _check_turns(state: SteamState) -> None:
@@ -170,8 +186,9 @@ def _check_turns(state: SteamState) -> None:
 def load_state(data: Mapping[str, Any]) -> SteamState:
     """Rebuild a state from :func:`dump_state` output; raise BrokenState on bad data."""
     try:
-        if data.get("schema") != SCHEMA_VERSION:
-            raise BrokenState(f"unknown Steam to Solar schema {data.get('schema')!r}")
+        schema = data.get("schema")
+        if schema not in (1, SCHEMA_VERSION):
+            raise BrokenState(f"unknown Steam to Solar schema {schema!r}")
         players = [_load_player(p) for p in data["players"]]
         seats = _int(len(players), 2, 5, "number of players")
         seed, draws = data["rng"]
@@ -192,11 +209,12 @@ def load_state(data: Mapping[str, Any]) -> SteamState:
             one_stack=_seat_or_none(one, seats, "stack of one"),
             over=bool(data["over"]),
         )
-        state.pending = _load_pending(data["pending"], state)
+        state.pending = _load_pending(data["pending"], state, schema)
     except BrokenState:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         raise BrokenState(f"bad Steam to Solar data: {exc!r}") from None
     _check_cards(state)
+    _check_limits(state)
     _check_turns(state)
     return state

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.decktet import Card, card_json
-from bot.games.steam.legal import POWER_LABEL
-from bot.games.steam.score import game_result
+from bot.games.steam.legal import POWER_LABEL, arrange_problem
+from bot.games.steam.score import final_score, game_result, places
 from bot.games.steam.state import (
+    POWER_EMOJI,
     RIVER_COSTS,
     Arranging,
     Placing,
@@ -27,10 +28,14 @@ def _pending_view(state: SteamState) -> dict[str, Any] | None:
     if isinstance(pending, Placing):
         return {
             "kind": "place", "seat": state.turn, "cards": _cards(pending.cards),
-            "rearrange": pending.arrange,
+            "rearrange": False,
         }
     if isinstance(pending, Arranging):
-        return {"kind": "arrange", "seat": state.turn}
+        problem = arrange_problem(state.players[state.turn], pending)
+        return {
+            "kind": "arrange", "seat": state.turn, "hand": _cards(pending.hand),
+            "can_finish": problem is None, "problem": problem,
+        }
     if isinstance(pending, Running):
         step = "power" if pending.power is None else "wave" if pending.confirmed else "ship"
         return {
@@ -52,7 +57,9 @@ def view(state: SteamState) -> dict[str, Any]:
                 {"seat": o.seat, "outcome": o.outcome, "score": o.score, "detail": dict(o.detail)}
                 for o in res.outcomes
             ],
+            "places": places(state),
         }
+    still = still_to_play(state)
     return {
         "kind": "steam",
         "half": state.half,
@@ -65,7 +72,8 @@ def view(state: SteamState) -> dict[str, Any]:
                 "seat": seat, "name": p.name, "score": p.score, "paid": p.paid,
                 "scored": p.scored, "trains": [_cards(t) for t in p.trains],
                 "tokens": state.tokens(seat), "goods_left": p.goods_left(),
-                "resigned": p.resigned,
+                "resigned": p.resigned, "total": final_score(state, seat),
+                "last_turn_left": seat in still,
             }
             for seat, p in enumerate(state.players)
         ],
@@ -73,11 +81,20 @@ def view(state: SteamState) -> dict[str, Any]:
         "start_seat": state.start,
         "final_round": state.final is not None,
         "final_turns_left": list(state.final or []),
+        "still_to_play": [state.players[seat].name for seat in still],
+        "power_emoji": dict(POWER_EMOJI),
         "wave_stacks": {"two": state.two_stack, "one": state.one_stack},
         "pending": _pending_view(state),
         "over": state.over,
         "result": result,
     }
+
+
+def still_to_play(state: SteamState) -> list[int]:
+    """S11: in the final round, the seats still owed their last turn (the one acting first)."""
+    if state.over or state.final is None:
+        return []
+    return list(state.final)
 
 
 def _line(cards: list[Card]) -> str:
@@ -91,7 +108,8 @@ def _pending_text(state: SteamState) -> str | None:
         then = " then rearranges" if pending.arrange else ""
         return f"{name} is placing {_line(pending.cards)}{then}."
     if isinstance(pending, Arranging):
-        return f"{name} is rearranging their trains."
+        problem = arrange_problem(state.players[state.turn], pending)
+        return f"{name} is rearranging their trains" + (f" ({problem})." if problem else ".")
     if isinstance(pending, Running):
         power = "choosing power" if pending.power is None else POWER_LABEL[pending.power]
         return (
@@ -120,13 +138,18 @@ def render_text(state: SteamState) -> str:
     for seat, p in enumerate(state.players):
         mark = ">" if seat == state.turn and not state.over else " "
         out = " (resigned)" if p.resigned else ""
-        lines.append(f"{mark} {p.name}{out}: {p.score} points · Wave tokens {state.tokens(seat)}")
+        lines.append(
+            f"{mark} {p.name}{out}: {p.score} points · Wave tokens {state.tokens(seat)} "
+            f"· total {final_score(state, seat)} · goods left {p.goods_left()}"
+        )
         lines.extend(f"    train {i + 1}: {_line(t)}" for i, t in enumerate(p.trains))
     if state.over:
         lines.append(f"Game over. {game_result(state).summary}")
+        lines.extend(f"  {row['ordinal']} {row['name']}: {row['breakdown']}"
+                     for row in places(state))
         return "\n".join(lines)
     if state.final is not None:
-        left = ", ".join(state.players[s].name for s in state.final)
+        left = ", ".join(state.players[s].name for s in still_to_play(state))
         lines.append(f"Final round: still to play {left}")
     doing = _pending_text(state)
     if doing:
