@@ -53,6 +53,10 @@ STATUS_TEXT = {
 
 COLOUR_ENDED = discord.Colour.light_grey()
 
+#: Board buttons the table answers itself: the private rules and details, a new game.
+TABLE_RULES = "table.rules"
+TABLE_AGAIN = "table.again"
+
 
 class Renderer(Protocol):
     """How one kind of game looks: its embed and its components."""
@@ -65,6 +69,16 @@ class Renderer(Protocol):
 
     def items(self, game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
         """Return the board's components while the game is active."""
+        ...
+
+    def details(self, game: LoadedGame) -> list[discord.Embed]:
+        """Return the private "Rules & details" answer."""
+        ...
+
+    async def play_again(
+        self, interaction: discord.Interaction[Any], game: LoadedGame
+    ) -> LoadedGame:
+        """Start the same game again in the channel and answer with its board."""
         ...
 
 
@@ -138,14 +152,20 @@ class Boards:
                 text=f"This game's saved state is damaged. Use /{game.row.kind} abandon to end it."
             )
         elif not game.row.is_open:
-            embed.colour = COLOUR_ENDED
-            embed.set_footer(text=STATUS_TEXT.get(game.row.status, "This game has ended."))
+            if game.row.status != "over":
+                embed.colour = COLOUR_ENDED
+            footer = STATUS_TEXT.get(game.row.status, "This game has ended.")
+            if embed.footer.text and game.row.status == "over":
+                footer = f"{embed.footer.text} · {footer}"
+            embed.set_footer(text=footer[:2048])
+            if game.row.state is not None or game.row.status == "over":
+                view = view_of(_table_buttons(game, again=True))
         else:
             items = lobby_items(game) if game.row.status == "lobby" else renderer.items(game)
             poll = game.row.extra.get("poll")
             if poll and poll.get("version") == game.row.version and poll.get("ballots"):
                 _show_votes(embed, items, game, poll)
-            view = view_of(items)
+            view = view_of(_with_rules_button(items, game))
         return {"embed": embed, "view": view}
 
     # -- clicks -------------------------------------------------------------------------
@@ -165,6 +185,9 @@ class Boards:
             return
         if action_id.startswith(ASK_PREFIX):
             await self._ask(interaction, game_id, version, action_id.removeprefix(ASK_PREFIX))
+            return
+        if action_id in (TABLE_RULES, TABLE_AGAIN):
+            await self._table_button(interaction, game_id, action_id)
             return
         try:
             play = await self.tables.act(game_id, version, actor_of(interaction), action_id)
@@ -278,6 +301,26 @@ class Boards:
             )
         except discord.HTTPException as exc:
             log.warning("could not ask to confirm %r on game %s: %s", action_id, game_id, exc)
+
+    async def _table_button(
+        self, interaction: discord.Interaction[Any], game_id: int, action_id: str
+    ) -> None:
+        """Answer "Rules & details" privately, or start the same game again."""
+        try:
+            game = await self.tables.load(game_id)
+            renderer = self.renderers[game.row.kind]
+            if action_id == TABLE_RULES:
+                await interaction.response.send_message(
+                    embeds=renderer.details(game)[:10], ephemeral=True
+                )
+                return
+            if game.row.is_open:
+                raise Refusal("This game is still going: finish or abandon it first.")
+            await renderer.play_again(interaction, game)
+        except Refusal as refusal:
+            await self._refuse(interaction, str(refusal))
+        except discord.HTTPException as exc:
+            log.warning("could not answer %s on game %s: %s", action_id, game_id, exc)
 
     async def _wake_computers(self, game_id: int) -> None:
         """Make sure a computer player whose turn it is gets moving (after a hiccup)."""
@@ -472,6 +515,37 @@ class Boards:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+
+def _table_buttons(game: LoadedGame, *, again: bool) -> list[discord.ui.Item[discord.ui.View]]:
+    """Return the buttons every board has: "Rules & details" (and "Play again" at the end)."""
+    g, v = game.id, game.row.version
+    items: list[discord.ui.Item[discord.ui.View]] = []
+    if again:
+        items.append(action_button(g, v, Action(TABLE_AGAIN, "Play again"),
+                                   style=discord.ButtonStyle.success, row=0))
+    items.append(action_button(g, v, Action(TABLE_RULES, "Rules & details"), row=0))
+    return items
+
+
+def _with_rules_button(
+    items: list[discord.ui.Item[discord.ui.View]], game: LoadedGame
+) -> list[discord.ui.Item[discord.ui.View]]:
+    """Add "Rules & details" to a board's components where there is room for it."""
+    rules = _table_buttons(game, again=False)[0]
+    rows: dict[int, list[discord.ui.Item[discord.ui.View]]] = {}
+    for item in items:
+        rows.setdefault(item.row or 0, []).append(item)
+    last = max(rows, default=-1)
+    if last >= 0 and len(rows[last]) < 5 and all(
+        isinstance(i, discord.ui.Button) for i in rows[last]
+    ):
+        rules.row = last
+    elif last < 4:
+        rules.row = last + 1
+    else:
+        return items
+    return [*items, rules]
 
 
 def _show_votes(

@@ -358,9 +358,16 @@ class Tables:
         channel_id: int,
         host: Actor,
         options: Mapping[str, Any] | None = None,
+        computers: int = 0,
     ) -> LoadedGame:
-        """Open a lobby for a multi-seat game, with the host in the first seat."""
+        """Open a lobby for a multi-seat game, with the host in the first seat.
+
+        ``computers`` computer players are seated at once (a rematch brings them along).
+        """
         seats = [{"user_id": host.user_id, "name": host.name, "computer": False}]
+        eng = self._engines(kind)
+        for name in COMPUTER_NAMES[: max(0, min(computers, eng.max_seats - 1))]:
+            seats.append({"user_id": None, "name": name, "computer": True})
         return await self._create(
             kind, guild_id, channel_id, host, "lobby", seats, dict(options or {}), False,
             None, [f"{host.name} opened a table."],

@@ -72,6 +72,10 @@ class GameCog(commands.Cog):
     kind: str = ""
     #: The command that starts a game of this kind, for hints in replies.
     start_command: str = ""
+    #: The game's name, its rules in the bot's words (name, text) and its board colour.
+    title: str = ""
+    rules_text: Sequence[tuple[str, str]] = ()
+    colour: int = 0x5865F2
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
@@ -85,6 +89,37 @@ class GameCog(commands.Cog):
     def items(self, game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
         """Return the board's components: by default, the generic layout of legal actions."""
         return generic_items(game)
+
+    def legend(self, game: LoadedGame) -> str:
+        """Return what every icon on the board means ("" when the board has none)."""
+        return ""
+
+    def details(self, game: LoadedGame) -> list[discord.Embed]:
+        """Return the private "Rules & details" answer: rules, legend, the last turns."""
+        rules = discord.Embed(title=f"{self.title or self.kind}: how to play", colour=self.colour)
+        for name, text in self.rules_text:
+            rules.add_field(name=name, value=text, inline=False)
+        embeds = [rules]
+        legend = self.legend(game)
+        events = "\n".join(f"• {e}" for e in game.row.events) or "—"
+        more = discord.Embed(title="This game", colour=self.colour)
+        if legend:
+            more.add_field(name="What the icons mean", value=legend[:1024], inline=False)
+        more.add_field(name="The last turns", value=events[-1024:], inline=False)
+        more.set_footer(text=f"Ways to play: {MODES_TEXT}"[:2048])
+        embeds.append(more)
+        return embeds
+
+    async def play_again(
+        self, interaction: discord.Interaction[Any], game: LoadedGame
+    ) -> LoadedGame:
+        """Start the same game again in the channel, with the same options (a solo game)."""
+        mode = "solo" if game.row.only_starter else game.row.extra.get("mode", "vote")
+        return await self.start_solo(
+            interaction, dict(game.row.options), only_me=mode == "solo",
+            players={"vote": "vote", "fast": "fast"}.get(mode, "vote"),
+            window=int(game.row.extra.get("window", 0)) or None,
+        )
 
     # Command helpers --------------------------------------------------------------------
 

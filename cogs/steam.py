@@ -7,7 +7,8 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot.boards import actions_for_board
+from bot.boards import actions_for_board, actor_of
+from bot.errors import Refusal
 from bot.games.protocol import Action
 from bot.layout import ASK_PREFIX, action_button, default_items
 from bot.tables import LoadedGame
@@ -64,12 +65,30 @@ class SteamCog(GameCog):
     """The /steam commands and the Steam to Solar board."""
 
     kind = "steam"
+    title = TITLE
+    rules_text = RULES
+    colour = 0x2B8A3E
     start_command = "/steam new"
 
     steam = app_commands.Group(
         name="steam", description="Steam to Solar: a railroad game for 2 to 5 players",
         guild_only=True,
     )
+
+    async def play_again(
+        self, interaction: discord.Interaction[Any], game: LoadedGame
+    ) -> LoadedGame:
+        """Open a new table with the same options; computers come along, people join again."""
+        if interaction.channel_id is None:
+            raise Refusal("Games are played in a server channel or thread.")
+        computers = sum(1 for s in game.row.seats if s.get("computer"))
+        options = {k: v for k, v in game.row.options.items() if k != "names"}
+        new = await self.bot.tables.open_lobby(
+            self.kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            host=actor_of(interaction), options=options, computers=computers,
+        )
+        await self.bot.boards.send_board(interaction, new)
+        return new
 
     # -- board ----------------------------------------------------------------------------
 

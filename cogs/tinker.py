@@ -67,6 +67,9 @@ class TinkerCog(GameCog):
     """The /tinker commands and the Tinker board."""
 
     kind = "tinker"
+    title = TITLE
+    rules_text = RULES
+    colour = 0x5865F2
 
     tinker = app_commands.Group(
         name="tinker", description="Tinker, Sailor, Soldier, Spy: a solo Decktet adventure",

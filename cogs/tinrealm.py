@@ -101,6 +101,9 @@ class TinRealmCog(GameCog):
     """The /tinrealm commands and the Tin Realm board."""
 
     kind = "tinrealm"
+    title = TITLE
+    rules_text = RULES
+    colour = 0xB08D57
 
     tinrealm = app_commands.Group(
         name="tinrealm", description="Tin Realm: a solo journey to Oakinshelm within 7 days",

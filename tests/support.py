@@ -59,19 +59,23 @@ def make_bot(tmp_path: Path, *, cogs: tuple[str, ...] = ("tests.toy",),
     return TableBot(make_settings(tmp_path, **overrides), cogs=cogs, clock=clock or Clock())
 
 
-def board_ids(message: dict) -> list[str]:
-    """Return the custom_ids on a stored message, in order."""
+def board_ids(message: dict, *, table: bool = False) -> list[str]:
+    """Return the game's custom_ids on a stored message, in order.
+
+    The buttons every board carries ("Rules & details", "Play again") are left out
+    unless ``table`` is true.
+    """
     return [
         c["custom_id"]
         for row in message.get("components") or []
         for c in row.get("components", [])
-        if "custom_id" in c
+        if "custom_id" in c and (table or ":table." not in c["custom_id"])
     ]
 
 
 def button(message: dict, action: str) -> str:
     """Return the custom_id of the button for ``action`` on a stored board."""
-    matches = [cid for cid in board_ids(message) if cid.endswith(":" + action)]
+    matches = [cid for cid in board_ids(message, table=True) if cid.endswith(":" + action)]
     assert matches, f"no {action!r} button on the board: {board_ids(message)}"
     return matches[0]
 

@@ -37,7 +37,7 @@ async def test_board_of_a_game_ended_before_its_answer_is_healed(discord_driver,
     assert play.finished
     await discord_driver.restart(make_bot(tmp_path))
     result = await discord_driver.click(board, button(board, "add1"), user="alice")
-    assert result.response_type == 7 and result.custom_ids == []
+    assert result.response_type == 7 and board_ids(result.message) == []
     assert "over" in result.message["embeds"][0]["footer"]["text"]
 
 
