@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 from typing import Any, Protocol
 
 import discord
 
-from bot import votes
+from bot import pictures, votes
 from bot.errors import (
     GameEnded,
     NotYourTurn,
@@ -121,10 +122,19 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
 class Boards:
     """Posts, edits and reposts boards; answers clicks; moves computer players."""
 
-    def __init__(self, bot: discord.Client, tables: Tables, computer_delay: float = 1.5) -> None:
+    def __init__(
+        self,
+        bot: discord.Client,
+        tables: Tables,
+        computer_delay: float = 1.5,
+        *,
+        images: bool = True,
+    ) -> None:
         self.bot = bot
         self.tables = tables
         self.computer_delay = computer_delay
+        #: Whether boards carry a picture (BOARD_IMAGES); the text stays complete without.
+        self.images = images
         self.renderers: dict[str, Renderer] = {}
         #: The version each board message shows, as far as this process knows.
         self._shown: dict[int, int] = {}
@@ -141,8 +151,34 @@ class Boards:
 
     # -- rendering ----------------------------------------------------------------------
 
-    def render(self, game: LoadedGame) -> dict[str, Any]:
-        """Return the message body (``embed`` and ``view``) of ``game``'s board."""
+    def render(self, game: LoadedGame, *, edit: bool = False) -> dict[str, Any]:
+        """Return the message body (``embed``, ``view`` and the picture) of ``game``'s board.
+
+        The picture goes as ``attachments`` when ``edit`` (it replaces the last one) and
+        as ``file`` for a new message; a board without a picture clears old ones on edit.
+        """
+        body = self._body(game)
+        picture = self._picture(game) if self.images else b""
+        if picture:
+            body["embed"].set_image(url=f"attachment://{pictures.FILENAME}")
+            file = discord.File(io.BytesIO(picture), filename=pictures.FILENAME)
+            body["attachments" if edit else "file"] = [file] if edit else file
+        elif edit:
+            body["attachments"] = []
+        return body
+
+    def _picture(self, game: LoadedGame) -> bytes:
+        """Return the board's picture as PNG bytes, or b"" (a lobby, a broken game)."""
+        if game.state is None or game.broken:
+            return b""
+        try:
+            return pictures.render_board(game.row.kind, game.view(), status=game.row.status)
+        except Exception:
+            log.warning("could not draw the board of game %s", game.id, exc_info=True)
+            return b""
+
+    def _body(self, game: LoadedGame) -> dict[str, Any]:
+        """Return the board's embed and view, without the picture."""
         renderer = self.renderers[game.row.kind]
         embed = renderer.embed(game)
         view: discord.ui.View | None = None
@@ -232,7 +268,7 @@ class Boards:
                 # Known as shown before the answer leaves, so a click racing this one is
                 # refused as stale rather than taken for a board left behind.
                 self._mark_shown(game)
-                await interaction.response.edit_message(**self.render(game))
+                await interaction.response.edit_message(**self.render(game, edit=True))
                 if message is not None and message.id != game.row.board_message_id:
                     await self.tables.set_board(game, message.channel.id, message.id)
         except discord.HTTPException as exc:
@@ -269,7 +305,7 @@ class Boards:
             return False
         self._mark_shown(game)
         try:
-            await interaction.response.edit_message(**self.render(game))
+            await interaction.response.edit_message(**self.render(game, edit=True))
         except discord.HTTPException as exc:
             log.warning("could not bring the board of game %s up to date: %s", game_id, exc)
             self._shown.pop(game_id, None)
@@ -382,7 +418,7 @@ class Boards:
         )
         message = channel.get_partial_message(game.row.board_message_id)
         try:
-            await message.edit(**self.render(game))
+            await message.edit(**self.render(game, edit=True))
             self._mark_shown(game)
         except discord.NotFound:
             log.info("board of game %s was deleted; posting a new one", game.id)
@@ -402,7 +438,7 @@ class Boards:
         link = board_link(game.row.guild_id, game.row.board_channel_id, game.row.board_message_id)
         with contextlib.suppress(discord.HTTPException):
             await channel.get_partial_message(message_id).edit(
-                content=f"This board moved: {link}", embed=None, view=None
+                content=f"This board moved: {link}", embed=None, view=None, attachments=[]
             )
 
     # -- edits the bot makes by itself ---------------------------------------------------

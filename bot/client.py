@@ -17,6 +17,7 @@ from bot.buttons import ActionButton, ActionSelect
 from bot.config import ConfigError, Settings
 from bot.deadlines import Deadlines
 from bot.errors import Refusal
+from bot.health import HeartbeatWriter, health_file
 from bot.tables import Tables
 from db.connect import open_store
 from db.store import StorageError, Store
@@ -127,7 +128,8 @@ class TableBot(commands.Bot):
         await self.open_store()
         self.tables = Tables(self.store, clock=self.clock,
                              vote_window=self.settings.vote_window_seconds)
-        self.boards = Boards(self, self.tables, self.settings.computer_delay_seconds)
+        self.boards = Boards(self, self.tables, self.settings.computer_delay_seconds,
+                             images=self.settings.board_images)
         self.deadlines = Deadlines(self.store, self.boards.fire_deadline, self.clock)
         self.tables.on_deadline = self.deadlines.wake
         self.add_dynamic_items(ActionButton, ActionSelect)
@@ -138,6 +140,8 @@ class TableBot(commands.Bot):
             self.sweeper.change_interval(minutes=self.settings.sweep_minutes)
             self.sweeper.start()
             self.deadlines.start()
+            self.heartbeat = HeartbeatWriter(self, health_file(self.settings.database_path))
+            self.heartbeat.start()
 
     # -- commands sync ------------------------------------------------------------------
 
@@ -224,12 +228,20 @@ class TableBot(commands.Bot):
             await self.boards.refresh(game)
         if ended:
             log.info("sweeper ended %d idle games", len(ended))
+        try:  # retention: finished games' states and logs go after RETENTION_DAYS
+            while await self.store.prune_finished(now - s.retention_days * 86400) == 500:
+                pass
+        except StorageError as exc:
+            log.warning("sweeper could not prune finished games: %s", exc)
         return len(ended)
 
     # -- shutdown -----------------------------------------------------------------------
 
     async def close(self) -> None:
         """Finish clicks in flight, stop background work, close Discord, then the database."""
+        heartbeat = getattr(self, "heartbeat", None)
+        if heartbeat is not None:  # from now on the health check says not connected
+            await heartbeat.stop()
         tables = getattr(self, "tables", None)
         if tables is not None:
             tables.closing = True
