@@ -5,10 +5,21 @@ on loopback), so its HTTP server, JSON and limit checks use the machine's other 
 are not charged to the bot; ``--same-process`` runs it in the bot's event loop instead,
 as earlier versions of this benchmark did, for comparison.
 
-For each size (default 10, 100 and 1,000 games at once, one per channel) a fresh bot
-with the Tinker cog runs over a fresh database file in a temporary directory, with a
-fresh fake; the games are started with ``/tinker start`` and then played by random
-clicks on their boards (a finished game is started again, outside the timings). Each
+For each size (default 10, 100 and 1,000 games at once, one per channel) and each kind
+of click, a fresh bot with the Tinker cog runs over a fresh database (a file in a
+temporary directory, or with ``--backend postgresql`` a fresh database on a throwaway
+PostgreSQL server on loopback), with a fresh fake; the games are started with
+``/tinker start`` (the channel votes, ruling C1) and then played by random clicks on
+their boards (a finished game is started again, outside the timings). Two kinds of
+click (``--kinds``):
+
+* **move**: the clicking member is the only active player, so the vote is a majority
+  and the move happens at once; the answer is the edited board (UPDATE_MESSAGE);
+* **vote**: the starter made the game's first decision alone, so the clicking member is
+  one of two active players and the click is recorded as a vote without a move (C4); the
+  answer is a private acknowledgement and the bot edits the board by itself soon after
+  (``Boards.update_soon``). Its CPU counts that edit: one at a time, every vote's edit is
+  waited for; all at once, edits of one board within a second are made as one. Each
 interaction is built in this process from the board as the fake last answered it
 (Discord returns the edited message with the callback's answer, ``with_response=1``)
 and fed to discord.py's real parser (``parse_interaction_create``), as the gateway would.
@@ -40,7 +51,9 @@ process are not charged to whatever was running) and shared out by part of the p
 (the profiler's own overhead inflates every part, about 2.5x); ``--profile-out FILE``
 also saves the raw profile (``python -m pstats FILE``).
 
-Run from the repository root: ``python -m bench.clicks [--games 10,100,1000] [--profile]``.
+Run from the repository root:
+``python -m bench.clicks [--games 10,100,1000] [--kinds move,vote] [--backend sqlite]
+[--images on] [--profile]``.
 """
 
 from __future__ import annotations
@@ -48,6 +61,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import contextvars
 import cProfile
 import json
 import logging
@@ -58,7 +72,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -130,6 +144,21 @@ async def running_fake(same_process: bool) -> AsyncIterator[FakeHandle]:
 # ----------------------------------------------------------------- probes in discord.py
 
 
+CURRENT_CLICK: contextvars.ContextVar[Click | None] = contextvars.ContextVar(
+    "bench_click", default=None)
+"""The click whose handler runs in this task (set by the probe's handler wrapper)."""
+
+
+def body_of(params: Any) -> dict[str, Any]:
+    """Return the JSON body of discord.py's request parameters, also when multipart."""
+    if params.payload is not None:
+        return dict(params.payload)
+    for part in params.multipart or ():
+        if part.get("name") == "payload_json":
+            return dict(json.loads(part["value"]))
+    return {}
+
+
 @dataclass
 class Click:
     """One fed interaction and the moments of its way through this process."""
@@ -142,6 +171,7 @@ class Click:
     answered: float = 0.0
     kind: int = 0
     body: dict[str, Any] | None = None
+    ballot: bool = False
 
 
 class Probe:
@@ -180,8 +210,12 @@ class Probe:
         config.freeze()
         return config
 
-    def install(self, bot: TableBot) -> None:
-        """Wrap discord.py's callback adapter, the bot's click handler and edit_message."""
+    def install(self, bot: discord.Client) -> None:
+        """Wrap discord.py's callback adapter, the bot's click handler and edit_message.
+
+        For a :class:`TableBot` the click handler is marked too, and each click notes
+        whether the table recorded it as a vote without a move (``Click.ballot``).
+        """
         pending = self.pending
         create = AsyncWebhookAdapter.create_interaction_response
 
@@ -202,20 +236,11 @@ class Probe:
             return data
 
         def create_response(adapter: Any, interaction_id: int, token: str, **kwargs: Any) -> Any:
-            payload = kwargs["params"].payload or {}
+            payload = body_of(kwargs["params"])
             coro = create(adapter, interaction_id, token, **kwargs)
             return answered(int(interaction_id), payload, coro)
 
         self._patch(AsyncWebhookAdapter, "create_interaction_response", create_response)
-        handle_click = bot.boards.handle_click
-
-        async def marked_click(interaction: discord.Interaction[Any], *args: Any) -> None:
-            click = pending.get(interaction.id)
-            if click is not None:
-                click.handler = time.perf_counter()
-            await handle_click(interaction, *args)
-
-        bot.boards.handle_click = marked_click  # type: ignore[method-assign]
         edit_message = discord.InteractionResponse.edit_message
 
         async def marked_edit(response: Any, **kwargs: Any) -> Any:
@@ -225,6 +250,31 @@ class Probe:
             return await edit_message(response, **kwargs)
 
         self._patch(discord.InteractionResponse, "edit_message", marked_edit)
+        if isinstance(bot, TableBot):
+            self._install_table(bot)
+
+    def _install_table(self, bot: TableBot) -> None:
+        """Mark when the bot's click handler starts and whether the click was a vote."""
+        pending = self.pending
+        handle_click = bot.boards.handle_click
+        act = bot.tables.act
+
+        async def marked_click(interaction: discord.Interaction[Any], *args: Any) -> None:
+            click = pending.get(interaction.id)
+            if click is not None:
+                click.handler = time.perf_counter()
+                CURRENT_CLICK.set(click)
+            await handle_click(interaction, *args)
+
+        async def marked_act(*args: Any, **kwargs: Any) -> Any:
+            play = await act(*args, **kwargs)
+            click = CURRENT_CLICK.get()
+            if click is not None:
+                click.ballot = play.ballot is not None
+            return play
+
+        bot.boards.handle_click = marked_click  # type: ignore[method-assign]
+        bot.tables.act = marked_act  # type: ignore[method-assign]
 
     def _patch(self, owner: Any, name: str, value: Any) -> None:
         self._undo.append((owner, name, getattr(owner, name)))
@@ -263,6 +313,10 @@ class SizeResult:
     fake_alone_cpu: float | None = None
     fake_load_cpu: float | None = None
     limit_violations: int = 0
+    kind: str = "move"
+    votes: int = 0
+    setup_requests: int = 0
+    backend: str = "sqlite"
 
     @property
     def clicks(self) -> int:
@@ -273,9 +327,12 @@ class SizeResult:
 class Bench:
     """One bot over one database, with ``games`` boards in as many channels."""
 
-    def __init__(self, bot: TableBot, probe: Probe, world: dict[str, Any],
-                 channels: list[dict[str, Any]], seed: int) -> None:
+    def __init__(self, bot: discord.Client, probe: Probe, world: dict[str, Any],
+                 channels: list[dict[str, Any]], seed: int, kind: str = "move",
+                 window: int | None = None) -> None:
         self.bot = bot
+        self.kind = kind
+        self.window = window
         self.probe = probe
         self.random = random.Random(seed)
         self.guild_id = int(world["guild_id"])
@@ -285,7 +342,7 @@ class Bench:
         self.boards: dict[int, dict[str, Any]] = {}
         self.snowflakes = payloads.SnowflakeFactory()
         self.serial = 0
-        self.result = SizeResult(len(channels))
+        self.result = SizeResult(len(channels), kind=kind)
         self.last_update: tuple[int, dict[str, Any]] | None = None
 
     def _payload(self, kind: int, channel_id: int, user: str, data: dict[str, Any],
@@ -315,13 +372,36 @@ class Bench:
 
     async def start_game(self, channel_id: int) -> None:
         """Start a Tinker game in ``channel_id`` with the slash command; remember its board."""
-        data = payloads.slash_data(self.snowflakes.next(), "tinker", (), path=("start",))
+        options = ([{"name": "vote_seconds", "type": 4, "value": self.window}]
+                   if self.window else [])
+        data = payloads.slash_data(self.snowflakes.next(), "tinker", options, path=("start",))
         click = await self.feed(self._payload(2, channel_id, STARTER, data))
+        self.result.setup_requests += 1
         answer = click.answered_future.result()
         assert click.kind == 4 and answer is not None, (click, answer)
         self.boards[channel_id] = answer["resource"]["message"]
+        if self.kind == "vote":
+            await self.decide(channel_id)
 
-    def next_click(self, channel_id: int) -> dict[str, Any] | None:
+    async def decide(self, channel_id: int) -> None:
+        """Let the starter make one decision alone, so the starter counts as active (C4).
+
+        Afterwards the clicking member's votes are one of two active players': recorded
+        as votes, never a majority, until the window closes.
+        """
+        for _ in range(50):
+            payload = self.next_click(channel_id, STARTER)
+            if payload is None:
+                break
+            click = await self.feed(payload)
+            self.result.setup_requests += 1
+            answer = click.answered_future.result()
+            if click.kind == 7 and answer is not None:
+                self.boards[channel_id] = answer["resource"]["message"]
+                return
+        raise RuntimeError(f"the starter could not move in channel {channel_id}")
+
+    def next_click(self, channel_id: int, user: str = USER) -> dict[str, Any] | None:
         """Return a click on a random enabled component of the channel's board, or None."""
         board = self.boards[channel_id]
         live = [c for c in payloads.iter_components(board.get("components") or [])
@@ -333,7 +413,7 @@ class Bench:
         if chosen["type"] == 3:
             values = [self.random.choice(chosen["options"])["value"]]
         data = payloads.component_data(chosen["custom_id"], chosen["type"], values)
-        return self._payload(3, channel_id, USER, data, board)
+        return self._payload(3, channel_id, user, data, board)
 
     async def click(self, channel_id: int, *, alone: bool = False) -> Click:
         """Click once on the channel's board (restarting a finished game); return its record.
@@ -348,25 +428,31 @@ class Bench:
             assert payload is not None
         click = await self.feed(payload)
         answer = click.answered_future.result()
+        if click.ballot:
+            self.result.votes += 1
         if answer is None:
             self.result.errors += 1
         elif click.kind == 7:
             self.result.updates += 1
             self.boards[channel_id] = answer["resource"]["message"]
             self.last_update = (channel_id, click.body or {})
-        else:
+        elif not click.ballot:
             self.result.refusals += 1
         if alone and click.handler and click.answer and click.sent:
             self.result.stages.append((click.handler - click.fed, click.answer - click.handler,
                                        click.sent - click.answer, click.answered - click.sent))
         return click
 
-    async def handlers_done(self) -> None:
-        """Wait until the bot's click handlers (answers still in flight) are finished."""
+    async def handlers_done(self, edits: bool = False) -> None:
+        """Wait until the bot's click handlers (answers still in flight) are finished.
+
+        With ``edits``, also until the board edits the clicks asked for (votes) are made.
+        """
         me = asyncio.current_task()
+        names = HANDLER_TASKS + (EDIT_TASKS if edits else ())
         while True:
             busy = [t for t in asyncio.all_tasks() if t is not me and not t.done()
-                    and t.get_name().startswith("discord-ui-")]
+                    and t.get_name().startswith(names)]
             if not busy:
                 return
             await asyncio.wait(busy)
@@ -377,7 +463,7 @@ class Bench:
         cpu = time.process_time()
         for index in range(clicks):
             click = await self.click(channels[index % len(channels)], alone=True)
-            await self.handlers_done()
+            await self.handlers_done(edits=True)
             if click.sent:
                 self.result.alone.append(click.sent - click.fed)
                 self.result.alone_answered.append(click.answered - click.fed)
@@ -402,11 +488,19 @@ class Bench:
             profile.enable()
         await asyncio.gather(*(player(c) for c in self.channels))
         await self.handlers_done()
+        self.result.load_seconds = time.perf_counter() - began
+        await self.handlers_done(edits=True)  # the board edits the votes asked for
         if profile is not None:
             profile.disable()
-        self.result.load_seconds = time.perf_counter() - began
         self.result.load_cpu = time.process_time() - cpu
         self.result.load_clicks = len(latencies)
+
+
+HANDLER_TASKS = ("discord-ui-", "discord.py: on_interaction")
+"""Names of the tasks discord.py runs click handlers in (DynamicItems, on_interaction)."""
+
+EDIT_TASKS = ("board-update-",)
+"""Names of the tasks the bot edits boards in by itself (after votes, closed windows)."""
 
 
 SHARES = (
@@ -454,14 +548,45 @@ async def floor(path: Path, row_bytes: int, times: int) -> list[float]:
         return spent
 
 
+async def floor_postgres(url: str, row_bytes: int, times: int) -> list[float]:
+    """Time ``times`` bare asyncpg updates of a ``row_bytes`` row (autocommit) on ``url``."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("CREATE TABLE IF NOT EXISTS bench_floor (id INTEGER PRIMARY KEY,"
+                           " body TEXT)")
+        await conn.execute("INSERT INTO bench_floor VALUES (1, '') ON CONFLICT DO NOTHING")
+        spent = []
+        for index in range(times):
+            body = str(index % 10) * row_bytes
+            began = time.perf_counter()
+            await conn.execute("UPDATE bench_floor SET body = $1 WHERE id = 1", body)
+            spent.append(time.perf_counter() - began)
+        return spent
+    finally:
+        await conn.close()
+
+
+def json_body(body: dict[str, Any]) -> dict[str, Any]:
+    """Return a callback body without its uploaded files (for a plain JSON re-send)."""
+    data = dict(body.get("data") or {})
+    data.pop("attachments", None)
+    data["embeds"] = [{k: v for k, v in embed.items() if k != "image"}
+                      for embed in data.get("embeds") or []]
+    return {**body, "data": data}
+
+
 async def bare_posts(bench: Bench, api_base: str, times: int) -> list[float]:
     """Time ``times`` raw aiohttp callback POSTs of the last board update, until answered.
 
-    Each re-sends the body of the last UPDATE_MESSAGE the bot sent, on a new interaction
-    on the same board, so the board is unchanged.
+    Each re-sends the body of the last UPDATE_MESSAGE the bot sent (as JSON, without the
+    picture), on a new interaction on the same board, so the board is unchanged.
     """
-    assert bench.last_update is not None, "no UPDATE_MESSAGE was sent"
+    if bench.last_update is None:
+        return []
     channel_id, body = bench.last_update
+    text = json.dumps(json_body(body))
     board = bench.boards[channel_id]
     spent = []
     async with aiohttp.ClientSession() as session:
@@ -469,7 +594,7 @@ async def bare_posts(bench: Bench, api_base: str, times: int) -> list[float]:
             payload = bench._payload(3, channel_id, USER, {"custom_id": "x"}, board)
             url = f"{api_base}/interactions/{payload['id']}/{payload['token']}/callback"
             began = time.perf_counter()
-            async with session.post(url, data=json.dumps(body),
+            async with session.post(url, data=text,
                                     headers={"Content-Type": "application/json"},
                                     params={"with_response": "1"}) as response:
                 await response.read()
@@ -483,26 +608,84 @@ def row_size(path: Path) -> int:
     import sqlite3
 
     with sqlite3.connect(path) as conn:
-        size = conn.execute(
-            "SELECT avg(length(seats) + length(options) + length(state) + length(events) + 80)"
-            " FROM games"
-        ).fetchone()[0]
-    return int(size)
+        return int(conn.execute(ROW_SIZE).fetchone()[0])
+
+
+ROW_SIZE = ("SELECT avg(length(seats::text) + length(options::text) + length(state::text)"
+            " + length(events::text) + 80) FROM games")
+"""The mean stored size of a game row (``::text`` is dropped for SQLite)."""
+ROW_SIZE_SQLITE = ROW_SIZE.replace("::text", "")
+
+
+@contextlib.contextmanager
+def postgres_server() -> Iterator[Any]:
+    """Start a throwaway PostgreSQL server on loopback (as the tests do); stop it on exit.
+
+    Yields the server (``tests.db.pg_server.PgServer``), or None when PostgreSQL is not
+    installed.
+    """
+    from tests.db.pg_server import PgServer, find_bin
+
+    bindir = find_bin()
+    if bindir is None:
+        yield None
+        return
+    server = PgServer(bindir)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+@dataclass
+class Backend:
+    """Where the bot stores its games: an SQLite file, or a PostgreSQL database."""
+
+    name: str
+    path: Path
+    url: str | None = None
+
+    def env(self) -> dict[str, str]:
+        """Return the settings that select this backend."""
+        env = {"DATABASE_PATH": str(self.path)}
+        if self.url:
+            env["DATABASE_URL"] = self.url
+        return env
+
+    async def floor(self, times: int) -> list[float]:
+        """Time one bare update of a stored game's size, ``times`` times."""
+        if self.url is None:
+            import sqlite3
+
+            with sqlite3.connect(self.path) as conn:
+                size = int(conn.execute(ROW_SIZE_SQLITE).fetchone()[0])
+            return await floor(self.path, size, times)
+        import asyncpg
+
+        conn = await asyncpg.connect(self.url)
+        try:
+            size = int(await conn.fetchval(ROW_SIZE))
+        finally:
+            await conn.close()
+        return await floor_postgres(self.url, size, times)
 
 
 async def logged_in_bot(
-    stack: contextlib.AsyncExitStack, api_base: str, token: str, path: Path
+    stack: contextlib.AsyncExitStack, api_base: str, token: str, backend: Backend, *,
+    clock: Callable[[], float] | None = None, images: bool = True,
 ) -> tuple[TableBot, Probe]:
-    """Log a Tinker bot over ``path`` in to the fake at ``api_base``, with its probe.
+    """Log a Tinker bot over ``backend`` in to the fake at ``api_base``, with its probe.
 
     Everything is undone when ``stack`` closes.
     """
     previous = discord.http.Route.BASE
     discord.http.Route.BASE = api_base
     stack.callback(setattr, discord.http.Route, "BASE", previous)
-    settings = load_settings({"DISCORD_TOKEN": token, "DATABASE_PATH": str(path),
+    settings = load_settings({"DISCORD_TOKEN": token, **backend.env(),
+                              "BOARD_IMAGES": "on" if images else "off",
                               "COMPUTER_DELAY_SECONDS": "0", "LOG_LEVEL": "WARNING"})
-    bot = TableBot(settings, cogs=("cogs.tinker",))
+    bot = TableBot(settings, cogs=("cogs.tinker",), **({"clock": clock} if clock else {}))
     probe = Probe()
     bot.http.http_trace = probe.trace()
     await bot.login(token)
@@ -512,22 +695,47 @@ async def logged_in_bot(
     return bot, probe
 
 
+@contextlib.asynccontextmanager
+async def backend_for(name: str, tmp: str, server: Any) -> AsyncIterator[Backend]:
+    """Yield a fresh database of backend ``name`` (a new PostgreSQL database on ``server``)."""
+    path = Path(tmp) / "bot.db"
+    if name == "sqlite":
+        yield Backend(name, path)
+        return
+    import asyncpg
+
+    url = await server.new_database()
+    try:
+        yield Backend(name, path, url)
+    finally:
+        admin = await asyncpg.connect(server.admin_url)
+        try:
+            await admin.execute(f"DROP DATABASE IF EXISTS {url.rsplit('/', 1)[1]} WITH (FORCE)")
+        finally:
+            await admin.close()
+
+
 async def run_size(games: int, alone: int, seconds: float, seed: int,
-                   profile: cProfile.Profile | None, same_process: bool) -> SizeResult:
-    """Measure one size with a fresh fake, bot and database; return its figures."""
+                   profile: cProfile.Profile | None, same_process: bool, *,
+                   kind: str = "move", backend: str = "sqlite", server: Any = None,
+                   images: bool = True) -> SizeResult:
+    """Measure one size and kind of click with a fresh fake, bot and database."""
     async with contextlib.AsyncExitStack() as stack:
         tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-clicks-"))
-        path = Path(tmp) / "bot.db"
+        store = await stack.enter_async_context(backend_for(backend, tmp, server))
         fake = await stack.enter_async_context(running_fake(same_process))
         session = await stack.enter_async_context(aiohttp.ClientSession())
         world = await fake.call(session, "GET", "/bench/world")
         channels = await fake.call(session, "POST", "/bench/channels", {"count": games})
-        bot, probe = await logged_in_bot(stack, fake.api_base, world["token"], path)
-        bench = Bench(bot, probe, world, channels, seed)
+        bot, probe = await logged_in_bot(stack, fake.api_base, world["token"], store,
+                                         images=images)
+        # Vote games get the longest window, so none closes during the measurement.
+        bench = Bench(bot, probe, world, channels, seed, kind,
+                      window=600 if kind == "vote" else None)
         for channel_id in bench.channels:
             await bench.start_game(channel_id)
         await bench.alone(min(200, 10 * games))  # warm-up
-        bench.result = result = SizeResult(games)
+        bench.result = result = SizeResult(games, kind=kind, backend=backend)
         before = await fake.call(session, "GET", "/bench/stats")
         await bench.alone(alone)
         middle = await fake.call(session, "GET", "/bench/stats")
@@ -536,11 +744,11 @@ async def run_size(games: int, alone: int, seconds: float, seed: int,
         if not same_process:
             result.fake_alone_cpu = middle["cpu_seconds"] - before["cpu_seconds"]
             result.fake_load_cpu = after["cpu_seconds"] - middle["cpu_seconds"]
-        # Restarted games' /tinker start answers are requests too; count them out.
-        result.requests = after["requests"] - before["requests"] - result.restarts
+        # Restarted games' /tinker start answers (and first moves) are requests too.
+        result.requests = after["requests"] - before["requests"] - result.setup_requests
         result.limit_violations = after["limit_violations"]
         result.post = await bare_posts(bench, fake.api_base, 300)
-        result.floor = await floor(path, row_size(path), 1000)
+        result.floor = await store.floor(1000)
         return result
 
 
@@ -561,6 +769,11 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f}"
 
 
+def median_ms(values: Sequence[float]) -> str:
+    """Format the median of ``values`` (seconds) in ms, or a dash when there are none."""
+    return ms(statistics.median(values)) if values else "—"
+
+
 def report(results: list[SizeResult], same_process: bool) -> str:
     """Return the figures as Markdown tables."""
     rows = []
@@ -569,38 +782,73 @@ def report(results: list[SizeResult], same_process: bool) -> str:
         floor_median = statistics.median(r.floor)
         fake_cpu = "—" if r.fake_alone_cpu is None else ms(r.fake_alone_cpu / len(r.alone))
         rows.append([
-            r.games, len(r.alone), ms(median), ms(percentile(r.alone, 0.99)),
-            ms(statistics.median(r.alone_answered)), ms(floor_median),
-            f"{median / floor_median:.1f}x", ms(r.alone_cpu / len(r.alone)), fake_cpu,
+            r.games, r.kind, r.backend, len(r.alone), ms(median),
+            ms(percentile(r.alone, 0.99)), ms(statistics.median(r.alone_answered)),
+            ms(floor_median), f"{median / floor_median:.1f}x",
+            ms(r.alone_cpu / len(r.alone)), fake_cpu,
         ])
-    alone = table(["games", "clicks", "click median ms", "click p99 ms", "answered median ms",
-                   "floor median ms", "click / floor", "bot process CPU ms per click",
-                   "fake CPU ms per click"], rows)
+    alone = table(["games", "click", "database", "clicks", "click median ms", "click p99 ms",
+                   "answered median ms", "floor median ms", "click / floor",
+                   "bot process CPU ms per click", "fake CPU ms per click"], rows)
     rows = []
     for r in results:
+        if not r.stages:
+            continue
         parts = [statistics.median(s[i] for s in r.stages) for i in range(4)]
-        rows.append([r.games, *(ms(p) for p in parts), ms(statistics.median(r.post))])
-    stages = table(["games", "discord.py intake ms", "bot (tables + render) ms",
-                    "discord.py answer until the socket ms", "round trip to the fake ms",
-                    "bare aiohttp POST and answer ms"], rows)
+        rows.append([r.games, r.kind, r.backend, *(ms(p) for p in parts), median_ms(r.post)])
+    stages = table(["games", "click", "database", "discord.py intake ms",
+                    "bot (tables + render) ms", "discord.py answer until the socket ms",
+                    "round trip to the fake ms", "bare aiohttp POST and answer ms"], rows)
     rows = []
     for r in results:
         fake_cpu = "—" if r.fake_load_cpu is None else ms(r.fake_load_cpu / r.load_clicks)
         rows.append([
-            r.games, r.load_clicks, f"{r.load_clicks / r.load_seconds:.0f}",
+            r.games, r.kind, r.backend, r.load_clicks, f"{r.load_clicks / r.load_seconds:.0f}",
             f"{r.load_clicks / r.load_cpu:.0f}", ms(r.load_cpu / r.load_clicks), fake_cpu,
             ms(statistics.median(r.loaded)), ms(percentile(r.loaded, 0.99)),
-            f"{r.requests / r.clicks:.3f}", r.refusals, r.errors, r.restarts,
-            r.limit_violations,
+            f"{r.requests / r.clicks:.3f}", f"{r.votes / r.clicks:.2f}", r.refusals, r.errors,
+            r.restarts, r.limit_violations,
         ])
-    loaded = table(["games", "clicks", "clicks/s", "clicks per bot CPU-second",
-                    "bot process CPU ms per click", "fake CPU ms per click",
-                    "median ms under load", "p99 ms under load", "requests/click", "refused",
-                    "errors", "games restarted", "limit violations"], rows)
+    loaded = table(["games", "click", "database", "clicks", "clicks/s",
+                    "clicks per bot CPU-second", "bot process CPU ms per click",
+                    "fake CPU ms per click", "median ms under load", "p99 ms under load",
+                    "requests/click", "votes/click", "refused", "errors", "games restarted",
+                    "limit violations"], rows)
     where = "in the bot's event loop" if same_process else "in its own process"
-    return (f"Fake Discord {where}.\n\nOne click at a time:\n\n{alone}\n\n"
-            f"Where one click's time goes (medians):\n\n{stages}\n\n"
-            f"Every game clicking at once:\n\n{loaded}")
+    text = (f"Fake Discord {where}.\n\nOne click at a time:\n\n{alone}\n\n"
+            f"Where one click's time goes (medians; a vote's answer is not an edit, so it"
+            f" has no stages):\n\n{stages}\n\nEvery game clicking at once:\n\n{loaded}")
+    side = side_by_side(results)
+    return text + (f"\n\nMove and vote clicks side by side:\n\n{side}" if side else "")
+
+
+def side_by_side(results: list[SizeResult]) -> str:
+    """Return a table comparing move and vote clicks of the same size and database."""
+    rows = []
+    for move in results:
+        if move.kind != "move":
+            continue
+        vote = next((r for r in results if r.kind == "vote" and r.games == move.games
+                     and r.backend == move.backend), None)
+        if vote is None:
+            continue
+        move_cpu, vote_cpu = move.alone_cpu / len(move.alone), vote.alone_cpu / len(vote.alone)
+        move_load = move.load_cpu / move.load_clicks
+        vote_load = vote.load_cpu / vote.load_clicks
+        rows.append([
+            move.games, move.backend,
+            f"{ms(statistics.median(move.alone))} / {ms(statistics.median(vote.alone))}",
+            f"{statistics.median(vote.alone) / statistics.median(move.alone):.2f}",
+            f"{ms(percentile(move.alone, 0.99))} / {ms(percentile(vote.alone, 0.99))}",
+            f"{ms(move_cpu)} / {ms(vote_cpu)}", f"{vote_cpu / move_cpu:.2f}",
+            f"{ms(move_load)} / {ms(vote_load)}", f"{vote_load / move_load:.2f}",
+        ])
+    if not rows:
+        return ""
+    return table(["games", "database", "median ms move / vote", "vote ÷ move",
+                  "p99 ms move / vote", "CPU ms per click, one at a time, move / vote",
+                  "vote ÷ move", "CPU ms per click under load, move / vote", "vote ÷ move"],
+                 rows)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -608,10 +856,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="10,100,1000",
                         help="comma-separated numbers of games at once (default 10,100,1000)")
-    parser.add_argument("--clicks", type=int, default=1000,
-                        help="clicks measured one at a time per size (default 1000)")
-    parser.add_argument("--seconds", type=float, default=5.0,
-                        help="seconds of every game clicking at once per size (default 5)")
+    parser.add_argument("--clicks", type=int, default=500,
+                        help="clicks measured one at a time per size and kind (default 500)")
+    parser.add_argument("--seconds", type=float, default=3.0,
+                        help="seconds of every game clicking at once per size and kind"
+                             " (default 3)")
+    parser.add_argument("--kinds", default="move,vote",
+                        help="which clicks: move (a vote that is a majority alone: the move"
+                             " happens), vote (recorded without a move), or both (default)")
+    parser.add_argument("--backend", default="sqlite",
+                        choices=("sqlite", "postgresql", "both"),
+                        help="the database (postgresql starts a throwaway server on"
+                             " loopback; default sqlite)")
+    parser.add_argument("--images", choices=("on", "off"), default="on",
+                        help="boards with their picture (BOARD_IMAGES; default on)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--same-process", action="store_true",
                         help="run the fake Discord in the bot's event loop (for comparison)")
@@ -624,32 +882,55 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --profile, also save the last size's raw profile here")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("discord.client").setLevel(logging.ERROR)  # no voice warnings
     sizes = [int(part) for part in args.games.split(",") if part]
+    kinds = [part for part in args.kinds.split(",") if part]
+    if set(kinds) - {"move", "vote"}:
+        parser.error("--kinds takes move, vote or move,vote")
+    backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
     if args.no_orjson:
         use_stdlib_json()
     json_library = "orjson" if discord.utils.HAS_ORJSON else "json"
     print("Clicks on the Tinker board, bot in-process, fake Discord on loopback "
-          f"({'same process' if args.same_process else 'separate process'}).")
+          f"({'same process' if args.same_process else 'separate process'}), boards "
+          f"{'with' if args.images == 'on' else 'without'} their picture.")
     print(f"{machine()}; discord.py {discord.__version__} with {json_library}; "
           f"load average before: {os.getloadavg()[0]:.2f}\n")
     results = []
-    for games in sizes:
-        profile = cProfile.Profile(time.thread_time) if args.profile else None
-        results.append(asyncio.run(run_size(games, args.clicks, args.seconds, args.seed,
-                                            profile, args.same_process)))
-        if profile is not None:
-            spent = shares(profile)
-            total = sum(spent.values())
-            clicks = results[-1].load_clicks
-            rows = [[part, f"{100 * own / total:.1f}%", ms(own / clicks)]
-                    for part, own in sorted(spent.items(), key=lambda item: -item[1])]
-            print(f"Profile of this process, {games} games clicking at once ({clicks} clicks):\n")
-            print(table(["part", "share of the time", "profiled ms per click"], rows) + "\n")
-            if args.profile_out:
-                profile.dump_stats(args.profile_out)
+    with contextlib.ExitStack() as stack:
+        server = None
+        if "postgresql" in backends:
+            server = stack.enter_context(postgres_server())
+            if server is None:
+                print("PostgreSQL is not installed (no pg_ctl): its runs are skipped.\n")
+                backends.remove("postgresql")
+        for backend in backends:
+            for games in sizes:
+                for kind in kinds:
+                    profile = cProfile.Profile(time.thread_time) if args.profile else None
+                    results.append(asyncio.run(run_size(
+                        games, args.clicks, args.seconds, args.seed, profile,
+                        args.same_process, kind=kind, backend=backend, server=server,
+                        images=args.images == "on")))
+                    if profile is not None:
+                        print_profile(profile, results[-1], args.profile_out)
     print(report(results, args.same_process))
     print(f"\nload average after: {os.getloadavg()[0]:.2f}")
     return 0
+
+
+def print_profile(profile: cProfile.Profile, result: SizeResult, out: str | None) -> None:
+    """Print where the profiled all-at-once phase spent its time; save it to ``out``."""
+    spent = shares(profile)
+    total = sum(spent.values())
+    clicks = result.load_clicks
+    rows = [[part, f"{100 * own / total:.1f}%", ms(own / clicks)]
+            for part, own in sorted(spent.items(), key=lambda item: -item[1])]
+    print(f"Profile of this process, {result.games} games, {result.kind} clicks, all at once"
+          f" ({clicks} clicks):\n")
+    print(table(["part", "share of the time", "profiled ms per click"], rows) + "\n")
+    if out:
+        profile.dump_stats(out)
 
 
 if __name__ == "__main__":
