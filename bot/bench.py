@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 """The repository root, where ``bench/`` and ``tests/`` are expected."""
 
 BENCHMARKS = {
-    "clicks": "board clicks: latency, clicks per second, requests per click, the floor",
+    "clicks": "board clicks, move and vote side by side: latency, CPU, requests per click",
+    "votes": "1,000 voting windows closing at once while other games are clicked",
     "startup": "start-up time and peak memory with 10,000 and 100,000 games stored",
     "engines": "each engine's complete games per second on one core",
     "click_parts": "the cost of each piece of one click, timed on its own",
