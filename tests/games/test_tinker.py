@@ -215,12 +215,14 @@ def test_t7_give_up_not_offered_before_the_first_card():
         ENGINE.apply(state, 0, "give_up")
 
 
-def test_t7_give_up_is_the_only_action_without_chips():
-    """T7: in round 1 with no chips left the player can still give up."""
+def test_t7_give_up_happens_by_itself_without_chips():
+    """T7: in round 1 with no chips left, giving up is the only choice: it happens by itself."""
     state = arranged(deck=["Savage", "Author", "Painter", *COMPANY], personalities=["Merchant"],
                      chips={})
-    state, _ = act(state, "choose:personality")
-    assert ids(state) == ["give_up"]
+    state, events = act(state, "choose:personality")
+    assert "Give up the Merchant: happened by itself (the only choice)." in events
+    assert "Merchant" in names(ENGINE.view(state)["trashed"])
+    assert state.phase.value == "choose"
 
 
 def test_t7_harsh_defeat_asks_which_chip_to_lose():
@@ -244,7 +246,8 @@ def test_t7_harsh_defeat_without_chips_moves_on():
     """T7 option harsh_defeat: with no chip left there is nothing to lose and no pending choice."""
     state = arranged(deck=["Savage", "Author", "Painter", *COMPANY], personalities=["Merchant"],
                      chips={}, harsh_defeat=True)
-    state, _ = act(state, "choose:personality", "give_up")
+    state, events = act(state, "choose:personality")
+    assert "Give up the Merchant: happened by itself (the only choice)." in events
     assert ENGINE.view(state)["offer"] is not None
 
 
@@ -444,11 +447,14 @@ def test_action_ids_and_labels():
     for action in ENGINE.legal_actions(state, 0):
         assert ID_PATTERN.fullmatch(action.id) and len(action.id) <= MAX_ACTION_ID
     labels = {a.id: a.label for a in ENGINE.legal_actions(state, 0)}
-    assert labels["chip:Moons"] == "Pay 🌙 chip (6 left, +0), play next card"
-    assert labels["chip:Leaves"] == "Pay 🍃 chip (6 left, +1), play next card"
+    assert labels["chip:Moons"] == "🌙 draws"
+    assert labels["chip:Leaves"] == "🍃 +1, draws"
     assert labels["give_up"] == "Give up the Merchant"
-    choose = {a.id: a.label for a in ENGINE.legal_actions(merchant_example(), 0)}
-    assert choose["choose:personality"] == "Challenge Merchant 9 🍃🪢, trash Journey"
+    described = {a.id: a.description for a in ENGINE.legal_actions(state, 0)}
+    assert "6 left" in described["chip:Moons"] and "+0" in described["chip:Moons"]
+    choose = {a.id: a for a in ENGINE.legal_actions(merchant_example(), 0)}
+    assert choose["choose:personality"].label == "Challenge Merchant 9 🍃🪢"
+    assert "Journey is trashed" in choose["choose:personality"].description
 
 
 def test_view_fields_and_cards():

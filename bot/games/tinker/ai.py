@@ -1,7 +1,8 @@
 """Tinker, Sailor, Soldier, Spy: the computer player's heuristic.
 
 It only uses what a player at the table knows: which cards are in the deck and the
-discard pile (not their order), which locations remain, the chips. The ideas:
+discard pile (not their order), which Aces and locations remain (not their order), the
+chips. It never reads the order of a face-down pile. The ideas:
 
 * Recruit a card whose value will count against the locations still ahead, and whose
   target the deck can reach for few chips (:func:`_choice_score`).
@@ -53,8 +54,20 @@ def _owned(state: TinkerState) -> list[Card]:
 
 
 def _draw_mean(state: TinkerState, challenge: Card) -> float:
-    """Expected points of one card drawn from the cards the player owns."""
-    cards = state.deck or state.discard + state.aces[:1] or _owned(state)
+    """Expected points of the next card drawn, from what a player knows (T8).
+
+    The deck's contents are known (not their order). With an empty deck the next deck is
+    the discard pile plus one Ace from the face-down Ace pile: any of the Aces left,
+    equally likely, since their order is hidden.
+    """
+    if state.deck:
+        return sum(card_points(c, challenge) for c in state.deck) / len(state.deck)
+    if state.discard or state.aces:
+        total = float(sum(card_points(c, challenge) for c in state.discard))
+        if state.aces:
+            total += sum(card_points(a, challenge) for a in state.aces) / len(state.aces)
+        return total / (len(state.discard) + (1 if state.aces else 0))
+    cards = _owned(state)
     return sum(card_points(c, challenge) for c in cards) / max(len(cards), 1)
 
 

@@ -70,12 +70,19 @@ class TinkerEngine:
         return legal_actions(state) if seat == 0 else []
 
     def apply(self, state: TinkerState, seat: int, action_id: str) -> Step:
-        """Apply ``action_id`` to a copy of ``state``; raise IllegalAction if not legal."""
+        """Apply ``action_id`` to a copy of ``state``; raise IllegalAction if not legal.
+
+        A decision left with a single legal action then happens by itself, and so on,
+        each said in the events ("... happened by itself").
+        """
         if seat != 0:
             raise IllegalAction(f"{self.title} has one seat (seat 0), not seat {seat}.")
         new = state.copy()
         events: list[str] = []
         apply_action(new, action_id, events)
+        while len(forced := legal_actions(new)) == 1:
+            events.append(f"{forced[0].label}: happened by itself (the only choice).")
+            apply_action(new, forced[0].id, events)
         return Step(new, tuple(events))
 
     def view(self, state: TinkerState) -> dict[str, Any]:
@@ -97,13 +104,21 @@ class TinkerEngine:
             "chips": {s.value: n for s, n in state.chips.items()},
             "spent_chips": {s.value: n for s, n in state.spent.items()},
             "deck_count": len(state.deck),
+            "deck_cards": [_card(c) for c in _sorted(state.deck)],
             "discard": [_card(c) for c in state.discard],
             "aces_left": len(state.aces),
             "personalities_left": len(state.personalities),
             "events_left": len(state.events),
             "locations_left": len(state.locations),
+            "aces_cards": [_card(c) for c in _sorted(state.aces)],
             "cleared": [_card(c) for c in state.cleared],
             "trashed": [_card(c) for c in state.trashed],
+            "locations": {
+                "cleared": [c.name for c in state.cleared],
+                "trashed": [c.name for c in state.trashed if c.name in LOCATIONS],
+                "remaining": _location_names(state),
+            },
+            "note": _note(state),
             "over": result is not None,
             "result": None if result is None else {
                 "summary": result.summary,
@@ -159,9 +174,15 @@ class TinkerEngine:
         lines.append(f"Deck: {len(state.deck)}   Aces left: {len(state.aces)}   "
                      f"Personalities: {len(state.personalities)}   "
                      f"Events: {len(state.events)}   Locations: {len(state.locations)}")
+        lines.append("In the deck (order hidden): "
+                     f"{', '.join(map(_name, _sorted(state.deck))) or '-'}")
         lines.append(f"Discard: {', '.join(map(_name, state.discard)) or '-'}")
         lines.append(f"Cleared: {', '.join(map(_name, state.cleared)) or '-'}")
+        lines.append(f"Locations ahead (order hidden): {', '.join(_location_names(state)) or '-'}")
         lines.append(f"Trashed: {', '.join(c.name for c in state.trashed) or '-'}")
+        note = _note(state)
+        if note:
+            lines.append(note)
         if state.phase is Phase.OVER:
             lines.append("Game over: " + ("won." if state.won else "lost."))
         return "\n".join(lines)
@@ -175,6 +196,32 @@ class TinkerEngine:
 
 def _name(c: Card) -> str:
     return c.label(value(c))
+
+
+def _sorted(cards: list[Card]) -> list[Card]:
+    """A face-down pile's contents in a fixed order (value, then name), never its own (T8)."""
+    return sorted(cards, key=lambda c: (value(c), c.name))
+
+
+def _location_names(state: TinkerState) -> list[str]:
+    """The locations still ahead, by name in alphabetical order (their order is hidden).
+
+    With the classic journey, the End is known to be last, so it is listed last.
+    """
+    names = sorted(c.name for c in state.locations)
+    if state.classic_journey and "End" in names:
+        names.remove("End")
+        names.append("End")
+    return names
+
+
+def _note(state: TinkerState) -> str:
+    """What the next play does, in words, while a challenge needs more (T5, T6)."""
+    if state.phase is not Phase.PLAY or state.challenge is None:
+        return ""
+    needed = value(state.challenge) - running_sum(state)
+    return (f"Needs {needed} more. Each chip paid draws and plays the next card; a chip "
+            "whose +1 alone reaches the target still draws its card (T5, T6).")
 
 
 #: The engine the registry loads for kind "tinker".

@@ -7,7 +7,7 @@ causes, short sentences for the players, to ``events``.
 from __future__ import annotations
 
 from bot.games.decktet import SUITS, Card, Suit
-from bot.games.protocol import Action, IllegalAction
+from bot.games.protocol import MAX_LABEL, Action, IllegalAction
 from bot.games.tinker.state import LOCATIONS, Phase, TinkerState, value
 
 CHOOSE_PERSONALITY = "choose:personality"
@@ -66,37 +66,70 @@ def begin(state: TinkerState, events: list[str]) -> None:
 
 
 def legal_actions(state: TinkerState) -> list[Action]:
-    """Return the actions open to the player (seat 0) in ``state``."""
+    """Return the actions open to the player (seat 0) in ``state``.
+
+    Labels stay within :data:`MAX_LABEL`; the description says what the choice does.
+    """
     if state.phase is Phase.CHOOSE:
         personality, event = state.offer
         return [
-            Action(CHOOSE_PERSONALITY, f"Challenge {_label(personality)}, trash {event.name}",
-                   "choose"),
-            Action(CHOOSE_EVENT, f"Challenge {_label(event)}, trash {personality.name}",
-                   "choose"),
+            _choose_action(CHOOSE_PERSONALITY, personality, event),
+            _choose_action(CHOOSE_EVENT, event, personality),
         ]
     if state.phase is Phase.LOSE_CHIP:
         return [
-            Action(f"{LOSE_PREFIX}{s.value}", f"Lose a {s.emoji} chip ({n} left)", "lose")
+            Action(f"{LOSE_PREFIX}{s.value}", f"Lose a {s.emoji} chip ({n} left)", "lose",
+                   f"Harsh defeat: one {s.value} chip is lost with the fight (T7).")
             for s, n in state.chips.items()
             if n
         ]
     if state.phase is Phase.PLAY:
         assert state.challenge is not None
-        actions = [
-            Action(
-                f"{CHIP_PREFIX}{s.value}",
-                f"Pay {s.emoji} chip ({n} left, +{chip_points(s, state.challenge)}), "
-                "play next card",
-                "chip",
-            )
-            for s, n in state.chips.items()
-            if n
-        ]
+        actions = [_chip_action(state, s, n) for s, n in state.chips.items() if n]
         if state.round == 1:
-            actions.append(Action(GIVE_UP, f"Give up the {state.challenge.name}", "give_up"))
+            actions.append(Action(
+                GIVE_UP, _fit(f"Give up the {state.challenge.name}"), "give_up",
+                f"Trash the {state.challenge.name}; the played cards go to your discard pile, "
+                "spent chips stay spent (T7).",
+            ))
         return actions
     return []
+
+
+def _fit(label: str) -> str:
+    """Cut a label to :data:`MAX_LABEL` characters."""
+    return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
+
+
+def _choose_action(action_id: str, chosen: Card, other: Card) -> Action:
+    """Challenge ``chosen``; ``other`` is trashed (T3)."""
+    return Action(
+        action_id,
+        _fit(f"Challenge {_label(chosen)}"),
+        "choose",
+        f"Target {value(chosen)}; the {other.name} is trashed. Your first card is played "
+        "for free (T3, T5).",
+    )
+
+
+def _chip_action(state: TinkerState, suit: Suit, held: int) -> Action:
+    """Pay one chip of ``suit``: "🌙 +1, draws" when it counts for the challenge (T4, T5)."""
+    assert state.challenge is not None
+    point = chip_points(suit, state.challenge)
+    needed = value(state.challenge) - running_sum(state)
+    label = f"{suit.emoji} +1, draws" if point else f"{suit.emoji} draws"
+    if point and needed <= 1:
+        effect = (f"this chip alone reaches the target ({needed} needed), and it still draws "
+                  "and plays the next card (T5, T6)")
+    elif point:
+        effect = f"+1 for the {suit.value} chip, then the next card is drawn and played"
+    else:
+        effect = (f"{suit.value} is not a suit of the {state.challenge.name}: +0, the next "
+                  "card is drawn and played")
+    return Action(
+        f"{CHIP_PREFIX}{suit.value}", label, "chip",
+        f"Pay a {suit.value} chip ({held} left, gone for good): {effect}.",
+    )
 
 
 def apply_action(state: TinkerState, action_id: str, events: list[str]) -> None:
@@ -149,7 +182,11 @@ def _pay_chip(state: TinkerState, suit: Suit, events: list[str]) -> None:
     state.chips[suit] -= 1
     state.spent[suit] += 1
     state.paid.append(suit)
-    events.append(f"Paid a {suit.emoji} chip: {running_sum(state)} / {value(state.challenge)}")
+    total, target = running_sum(state), value(state.challenge)
+    events.append(f"Paid a {suit.emoji} chip: {total} / {target}")
+    if total >= target:
+        events.append("The chip alone reaches the target; a chip always comes with a card, "
+                      "so the next card is still drawn and played (T5).")
     _play_next(state, events)
 
 
