@@ -316,6 +316,7 @@ class SizeResult:
     kind: str = "move"
     votes: int = 0
     setup_requests: int = 0
+    last_body: dict[str, Any] | None = None
     backend: str = "sqlite"
 
     @property
@@ -747,6 +748,7 @@ async def run_size(games: int, alone: int, seconds: float, seed: int,
         # Restarted games' /tinker start answers (and first moves) are requests too.
         result.requests = after["requests"] - before["requests"] - result.setup_requests
         result.limit_violations = after["limit_violations"]
+        result.last_body = bench.last_update[1] if bench.last_update else None
         result.post = await bare_posts(bench, fake.api_base, 300)
         result.floor = await store.floor(1000)
         return result
