@@ -1,11 +1,18 @@
-"""Benchmark: the Steam to Solar computer player against random legal players.
+"""Benchmark: the Steam to Solar computer player against the previous one and a greedy one.
 
-Plays ``--games`` games (default 600) with 2, 3 and 4 seats in turn; one seat (moving
-round the table from game to game) is the computer player. The others are "random"
-players, picking uniformly among their legal actions (never resigning), and then, in a
-second series, "tidy random" players, which also pick at random but never discard or
-cancel when anything else is legal (a tougher baseline). Prints the computer player's
-win rate (shared wins count as wins) per table size and the time of its decisions.
+For each table size from 2 to 5 seats, plays ``--games`` games (default 300) with one
+seat (moving round the table from game to game) held by the current computer player
+(``bot.games.steam.ai``) and every other seat by an opponent:
+
+- ``previous``: the first computer player (``bot.games.steam.ai_v1``), which looks one
+  turn ahead and counts Wave tokens at 0.6 until its last turn;
+- ``greedy``: takes the points it can score this turn: it runs the train that scores
+  most (shipping everything), otherwise takes the cheapest cards and does whatever the
+  first offered choice is.
+
+Prints the current player's win rate (shared wins count as wins) with a 95% confidence
+interval (Wilson), its mean score against the best opponent's, and the median, p99 and
+maximum time of its decisions. Figures only: nothing here is asserted.
 
 Run from the repository root: ``.venv/bin/python bench/steam_ai.py [--games N]``.
 """
@@ -13,82 +20,95 @@ Run from the repository root: ``.venv/bin/python bench/steam_ai.py [--games N]``
 from __future__ import annotations
 
 import argparse
-import random
+import math
 import statistics
 import time
-from collections import defaultdict
+from collections.abc import Callable
 
+from bot.games.steam import ai, ai_v1
 from bot.games.steam.engine import ENGINE
+from bot.games.steam.state import SteamState
+
+Chooser = Callable[[SteamState, int], str]
 
 
-def random_choice(chooser: random.Random, ids: list[str], tidy: bool) -> str:
-    """Pick a legal id at random; a tidy player avoids discards and cancels if it can."""
-    if tidy:
-        kept = [i for i in ids if not i.startswith(("d:", "cancel"))]
-        ids = kept or ids
-    return chooser.choice(ids)
+def greedy(state: SteamState, seat: int) -> str:
+    """Run the best-scoring train with everything on it, else take the first take offered."""
+    ids = [a.id for a in ENGINE.legal_actions(state, seat) if a.id != "resign"]
+    for wanted in ("all", "ship", "pw:steam", "done"):
+        if wanted in ids:
+            return wanted
+    runs = [i for i in ids if i.startswith("run:")]
+    if runs:
+        return max(runs, key=lambda i: ai.best_run_points(
+            [state.players[seat].trains[int(i[4:]) - 1]]))
+    plans = [i for i in ids if i.startswith("ar:")]
+    if plans:
+        return plans[0]
+    return next((i for i in ids if i.startswith(("t2:", "t1:", "p:", "wv:"))), ids[0])
 
 
-def play(
-    seed: int, seats: int, ai_seat: int, tidy: bool, times: list[float]
-) -> tuple[bool, int, int]:
-    """Play one game; return (computer won, its score, best other score)."""
-    chooser = random.Random(seed)
+def wilson(wins: int, games: int) -> tuple[float, float]:
+    """The 95% Wilson interval of a win rate, as percentages."""
+    if not games:
+        return 0.0, 0.0
+    z = 1.96
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return 100 * (centre - half), 100 * (centre + half)
+
+
+def play(seed: int, seats: int, seat: int, opponent: Chooser, times: list[float]
+         ) -> tuple[bool, int, int]:
+    """Play one game; return (current player won, its score, best other score)."""
     state = ENGINE.new(seed, seats)
     while not ENGINE.is_over(state):
-        seat = ENGINE.to_act(state)
-        assert seat is not None
-        if seat == ai_seat:
-            start = time.perf_counter()
-            action = ENGINE.computer_action(state, seat)
-            times.append(time.perf_counter() - start)
+        acting = ENGINE.to_act(state)
+        assert acting is not None
+        if acting == seat:
+            began = time.perf_counter()
+            action = ai.choose_action(state, acting)
+            times.append(time.perf_counter() - began)
         else:
-            ids = [a.id for a in ENGINE.legal_actions(state, seat) if a.id != "resign"]
-            action = random_choice(chooser, ids, tidy)
-        state = ENGINE.apply(state, seat, action).state
+            action = opponent(state, acting)
+        state = ENGINE.apply(state, acting, action).state
     result = ENGINE.result(state)
     assert result is not None
-    outcomes = result.outcomes
-    best_other = max(o.score for o in outcomes if o.seat != ai_seat)
-    return outcomes[ai_seat].outcome == "win", outcomes[ai_seat].score, best_other
+    best_other = max(o.score for o in result.outcomes if o.seat != seat)
+    mine = result.outcomes[seat]
+    return mine.outcome == "win", mine.score, best_other
 
 
-def series(games: int, seed: int, tidy: bool, times: list[float]) -> None:
-    """Play ``games`` games against one kind of opponent and print the win rates."""
-    wins: dict[int, list[bool]] = defaultdict(list)
-    scores: dict[int, list[int]] = defaultdict(list)
-    others: dict[int, list[int]] = defaultdict(list)
-    began = time.perf_counter()
-    for game in range(games):
-        seats = 2 + game % 3
-        won, score, other = play(seed * 1_000_003 + game, seats, game % seats, tidy, times)
-        wins[seats].append(won)
-        scores[seats].append(score)
-        others[seats].append(other)
-    kind = "tidy random" if tidy else "random"
-    print(f"Computer player vs {kind} legal players, {games} games "
-          f"(seed {seed}, {time.perf_counter() - began:.1f} s)")
-    for seats in sorted(wins):
-        rate = 100 * sum(wins[seats]) / len(wins[seats])
-        print(f"  {seats} seats: {len(wins[seats])} games, computer wins {rate:.1f}% "
-              f"(chance {100 / seats:.0f}%), mean score {statistics.mean(scores[seats]):.1f} "
-              f"vs best other {statistics.mean(others[seats]):.1f}")
-    total = sum(sum(w) for w in wins.values())
-    print(f"  all: computer wins {100 * total / games:.1f}%")
+def series(name: str, opponent: Chooser, games: int, seed: int, times: list[float]) -> None:
+    """Play ``games`` games at each table size against ``opponent`` and print the figures."""
+    print(f"Current computer player vs {name}, {games} games per table size (seed {seed})")
+    for seats in range(2, 6):
+        began = time.perf_counter()
+        wins, scores, others = 0, [], []
+        for game in range(games):
+            won, score, other = play(seed * 1_000_003 + seats * 10_007 + game, seats,
+                                     game % seats, opponent, times)
+            wins += won
+            scores.append(score)
+            others.append(other)
+        low, high = wilson(wins, games)
+        print(f"  {seats} seats: wins {100 * wins / games:.1f}% (95% CI {low:.1f}-{high:.1f}; "
+              f"chance {100 / seats:.0f}%), mean score {statistics.mean(scores):.1f} vs best "
+              f"other {statistics.mean(others):.1f} ({time.perf_counter() - began:.0f} s)")
 
 
 def main() -> None:
     """Run both series and print the figures and the decision times."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=600)
+    parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     times: list[float] = []
     print("Steam to Solar, bench/steam_ai.py")
-    series(args.games, args.seed, False, times)
-    series(args.games, args.seed, True, times)
-    times.sort()
-    ms = [t * 1000 for t in times]
+    series("previous (ai_v1)", ai_v1.choose_action, args.games, args.seed, times)
+    series("greedy", greedy, args.games, args.seed, times)
+    ms = sorted(t * 1000 for t in times)
     print(f"  decisions: {len(ms)}, median {statistics.median(ms):.2f} ms, "
           f"p99 {ms[int(0.99 * (len(ms) - 1))]:.2f} ms, max {ms[-1]:.2f} ms")
 

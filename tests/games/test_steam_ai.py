@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.games.protocol import IllegalAction
+from bot.games.steam.ai import race
 from bot.games.steam.engine import ENGINE
 from tests.games.test_steam_build import build, ids, play
 
@@ -112,3 +113,63 @@ def test_computer_only_moves_on_its_turn():
     """Asking the computer to move for a seat not to act is refused."""
     with pytest.raises(IllegalAction):
         ENGINE.computer_action(build(river=["Mill"]), 1)
+
+
+def _random_position(seed: int, seats: int, steps: int):
+    """A position reached by random legal moves (never resigning) from ``seed``."""
+    chooser = random.Random(seed)
+    state = ENGINE.new(seed, seats)
+    for _ in range(steps):
+        if state.over:
+            break
+        seat = state.turn
+        state = ENGINE.apply(state, seat, chooser.choice(
+            [i for i in ids(state, seat) if i != "resign"])).state
+    return state
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), seats=st.integers(2, 5), steps=st.integers(0, 220),
+       order=st.randoms(use_true_random=False))
+def test_reshuffling_the_hidden_deck_never_changes_the_choice(seed, seats, steps, order):
+    """The computer sees only the deck's size: any other order of the deck, any other
+    future shuffle (the seed's draws), gives the same choice."""
+    state = _random_position(seed, seats, steps)
+    if state.over:
+        state = ENGINE.new(seed, seats)
+    other = state.copy()
+    order.shuffle(other.deck)
+    other.rng = type(other.rng)(order.randrange(2**32), other.rng.draws)
+    seat = state.turn
+    assert ENGINE.computer_action(other, seat) == ENGINE.computer_action(state, seat)
+
+
+def test_s10_race_plays_the_token_stacks_out_in_turn_order():
+    """S10: the race gives the last steam runner the two and the one before it the one."""
+    assert race([1, 0], (None, None), {0: 1.0, 1: 1.0}) == {0: 2.0, 1: 1.0}
+    assert race([1], (0, 2), {1: 1.0}) == {1: 2.0, 0: 1.0}
+    assert race([0], (0, 1), {0: 1.0}) == {0: 2.0, 1: 1.0}
+    half = race([1], (0, None), {1: 0.5})
+    assert half == {0: 1.5, 1: 1.0}
+
+
+def test_s11_computer_triggers_the_end_to_run_steam_last():
+    """S11 + S10: with a steam train ready and the rival holding the stack of two, it
+    takes two to end the game (its own turn comes last) rather than run now and lose
+    the stack to the rival's ready steam train."""
+    state = build(river=["Ace of Knots", "Painter", "Castle", "Windfall"], deck=["Sea"],
+                  half=2, two_stack=1, scores=[10, 10],
+                  trains=[[["Journey", "Market"]], [["Lunatic", "Merchant"]]])
+    first = ENGINE.computer_action(state, 0)
+    assert first.startswith("t2:")
+    after = ENGINE.apply(state, 0, first).state
+    while after.turn == 0 and not after.over:
+        after = ENGINE.apply(after, 0, ENGINE.computer_action(after, 0)).state
+    assert after.final == [1, 0]
+
+
+def test_computer_on_its_last_turn_runs_steam_after_the_rival():
+    """S10: on the very last turn it takes the stack of two with a steam run."""
+    state = build(river=["Ace of Knots"], deck=[], half=2, final=[0], two_stack=1,
+                  scores=[10, 10], trains=[[["Journey", "Market"]], [["Lunatic"]]])
+    assert drive(state) == ["run:1", "all"]

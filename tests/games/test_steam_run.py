@@ -213,3 +213,39 @@ def test_s10_no_tokens_in_the_first_half_or_for_solar():
     solar = build(3, river=RIVER, trains=[[["Diplomat", "Market"]]], half=2)
     solar, _ = play(solar, 0, "run:1", "sh:Market", "ship")
     assert (solar.two_stack, solar.one_stack) == (None, None)
+
+
+def test_s10_a_resigned_player_keeps_the_stack_until_someone_takes_it():
+    """S10: resigning keeps the stack of two; a steam run takes it, they get the one."""
+    state = steam_state(two=1, one=2)
+    state, _ = play(state, 1, "resign")
+    assert (state.two_stack, state.one_stack) == (1, 2) and state.tokens(1) == 2
+    state, events = run_steam(state)
+    assert (state.two_stack, state.one_stack) == (0, 1)
+    assert "P1 takes the Wave token stack of one." in events
+
+
+def test_s10_a_resigned_player_receives_the_single_stack_as_anyone_would():
+    """S10: the holder of the one who runs steam hands the one to the resigned holder."""
+    state = steam_state(two=2, one=0)
+    state, _ = play(state, 2, "resign")
+    state, _ = run_steam(state)
+    assert (state.two_stack, state.one_stack) == (0, 2)
+    assert state.two_stack != state.one_stack
+
+
+def test_s10_a_resigned_player_scores_nothing_and_comes_last():
+    """S10, S12: tokens held by a resigned player count for nobody; they place last."""
+    state = build(3, river=[], deck=[], half=2, final=[0], scores=[6, 4, 9],
+                  two_stack=2, one_stack=1)
+    state, _ = play(state, 2, "resign")
+    state, _ = play(state, 0, "pass")
+    result = ENGINE.result(state)
+    assert [o.score for o in result.outcomes] == [6, 6, 0]
+    assert result.outcomes[2].detail == {
+        "points": 9, "tokens": 2, "goods_left": 0, "resigned": True}
+    places = ENGINE.view(state)["result"]["places"]
+    assert [(p["ordinal"], p["name"]) for p in places] == [
+        ("1st", "P0"), ("1st", "P1"), ("3rd", "P2")]
+    assert places[1]["breakdown"] == "4 points + 2 for 1 Wave token = 6; 0 goods left"
+    assert places[2]["breakdown"].startswith("resigned: scores nothing")

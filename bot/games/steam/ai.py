@@ -65,10 +65,13 @@ _READINESS = (0.9, 0.55, 0.3)
 _FIRST_HALF_TURNS = 12
 #: Cards a turn takes from the deck on average (to guess how many turns are left).
 _CARDS_PER_TURN = 1.6
-#: How much a Wave token held now is worth while many turns are still to come.
-_TOKEN_WEIGHT = 0.6
 #: Chance that a player with a train ready for steam runs it on a known last turn.
 _LAST_STEAM = 0.9
+#: Rounds of the token race played out while the end is not yet in sight.
+_RACE_ROUNDS = 1
+#: Chance per turn of a steam run, with a steam train ready or still to build.
+_RUN_READY = 0.45
+_RUN_LATER = 0.15
 #: How many of the cheapest train cards are tried as a discard to make room.
 _DISCARD_TRIES = 3
 #: How many cards with the fewest goods are tried as the one to drop from 11 (S6).
@@ -133,7 +136,8 @@ def race(order: list[int], stacks: Stacks, chance: dict[int, float]) -> dict[int
         for (two, one), q in outcomes.items():
             ran = (seat, one if two in (None, seat) else two)
             nxt[ran] = nxt.get(ran, 0.0) + q * p
-            nxt[(two, one)] = nxt.get((two, one), 0.0) + q * (1 - p)
+            if p < 1:
+                nxt[(two, one)] = nxt.get((two, one), 0.0) + q * (1 - p)
         outcomes = nxt
     tokens: dict[int, float] = {}
     for (two, one), q in outcomes.items():
@@ -158,7 +162,8 @@ class _Context:
     chance: dict[int, float] = field(default_factory=dict)
     rival_last: dict[int, float] = field(default_factory=dict)
     rival_far: dict[int, float] = field(default_factory=dict)
-    cache: dict[tuple[Stacks, bool], float] = field(default_factory=dict)
+    running: dict[int, float] = field(default_factory=dict)
+    cache: dict[tuple[Stacks, bool, bool], dict[int, float]] = field(default_factory=dict)
 
 
 def _context(state: SteamState, seat: int) -> _Context:
@@ -170,52 +175,60 @@ def _context(state: SteamState, seat: int) -> _Context:
         ctx.after = [s for s in state.final if s != seat]
     for s in rivals:
         trains = state.players[s].trains
-        ctx.chance[s] = _LAST_STEAM if state.half == 2 and steam_ready(trains) else 0.0
+        ready = steam_ready(trains)
+        ctx.chance[s] = _LAST_STEAM if state.half == 2 and ready else 0.0
+        ctx.running[s] = _RUN_READY if ready else _RUN_LATER
         ctx.rival_last[s] = best_run_points(trains) * _LAST_STEAM
         ctx.rival_far[s] = _trains_value(trains, max(1, ctx.future))
     return ctx
 
 
-def _rivals_value(ctx: _Context, stacks: Stacks, trigger: bool) -> float:
-    """The best other player's expected worth, given the stacks after this turn."""
-    key = (stacks, trigger)
-    if key in ctx.cache:
-        return ctx.cache[key]
-    state = ctx.state
-    best = 0.0
-    if ctx.last_turn or trigger:
-        order = ctx.after if ctx.last_turn else ctx.rivals_in_order
-        tokens = race(order, stacks, ctx.chance)
-        for s in ctx.rivals:
-            gain = ctx.rival_last[s] if s in order else 0.0
-            worth = state.players[s].score + TOKEN_POINTS * tokens.get(s, 0.0) + gain
-            best = max(best, worth)
+def _tokens(ctx: _Context, stacks: Stacks, trigger: bool, ready: bool) -> dict[int, float]:
+    """S10: the expected Wave tokens per seat at the end, given the stacks after this turn.
+
+    Known last turns (final round, or this take triggers it) use each player's ready
+    steam train; otherwise the next few rounds are played out with guessed chances.
+    """
+    key = (stacks, trigger, ready)
+    cached = ctx.cache.get(key)
+    if cached is not None:
+        return cached
+    seat = ctx.seat
+    if ctx.last_turn:
+        tokens = race(ctx.after, stacks, ctx.chance)
+    elif trigger:
+        tokens = race([*ctx.rivals_in_order, seat], stacks,
+                      {**ctx.chance, seat: 1.0 if ready else 0.0})
+    elif ctx.state.half == 1:
+        tokens = {}
     else:
-        for s in ctx.rivals:
-            held = 2 * (stacks[0] == s) + (stacks[1] == s)
-            worth = (state.players[s].score + TOKEN_POINTS * held * _TOKEN_WEIGHT
-                     + ctx.rival_far[s])
-            best = max(best, worth)
-    ctx.cache[key] = best
-    return best
+        rounds = min(ctx.future, _RACE_ROUNDS)
+        chance = {**ctx.running, seat: _RUN_READY if ready else _RUN_LATER}
+        tokens = race([*ctx.rivals_in_order, seat] * rounds, stacks, chance)
+    ctx.cache[key] = tokens
+    return tokens
 
 
 def _worth(ctx: _Context, points: int, trains: Trains, stacks: Stacks,
            trigger: bool = False) -> float:
     """Own points, tokens and trains, less the best rival's, after this turn."""
-    seat = ctx.seat
+    tokens = _tokens(ctx, stacks, trigger, steam_ready(trains))
     if ctx.last_turn:
-        tokens = race(ctx.after, stacks, ctx.chance).get(seat, 0.0)
-        own = points + TOKEN_POINTS * tokens + _trains_value(trains, 0)
+        future = 0
     elif trigger:
-        order = [*ctx.rivals_in_order, seat]
-        mine = 1.0 if steam_ready(trains) else 0.0
-        tokens = race(order, stacks, {**ctx.chance, seat: mine}).get(seat, 0.0)
-        own = points + TOKEN_POINTS * tokens + _trains_value(trains, 1)
+        future = 1
     else:
-        held = 2 * (stacks[0] == seat) + (stacks[1] == seat)
-        own = points + TOKEN_POINTS * held * _TOKEN_WEIGHT + _trains_value(trains, ctx.future)
-    return own - _rivals_value(ctx, stacks, trigger)
+        future = ctx.future
+    own = points + TOKEN_POINTS * tokens.get(ctx.seat, 0.0) + _trains_value(trains, future)
+    rival = 0.0
+    for s in ctx.rivals:
+        if ctx.last_turn or trigger:
+            order = ctx.after if ctx.last_turn else ctx.rivals_in_order
+            gain = ctx.rival_last[s] if s in order else 0.0
+        else:
+            gain = ctx.rival_far[s]
+        rival = max(rival, ctx.state.players[s].score + TOKEN_POINTS * tokens.get(s, 0.0) + gain)
+    return own - rival
 
 
 def _future_turns(state: SteamState, seat: int, taking: int = 0) -> int:
