@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot import pictures, votes
+from bot import pictures, turns, votes
 from bot.errors import (
     GameEnded,
     NotYourTurn,
@@ -25,17 +25,17 @@ from bot.errors import (
     board_link,
 )
 from bot.games.protocol import Action
-from bot.layout import ASK_PREFIX, action_button, default_items, view_of
-from bot.tables import (
+from bot.layout import ASK_PREFIX, action_button, action_select, default_items, view_of
+from bot.lobby import (
     LOBBY_CANCEL,
     LOBBY_COMPUTER,
+    LOBBY_DROP,
+    LOBBY_HOST,
     LOBBY_JOIN,
     LOBBY_LEAVE,
     LOBBY_START,
-    Actor,
-    LoadedGame,
-    Tables,
 )
+from bot.tables import Actor, LoadedGame, Tables
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,8 @@ EDIT_CAP = 30046
 #: How often a computer player retries after the database was busy, and the first pause.
 COMPUTER_RETRIES = 5
 COMPUTER_RETRY_SECONDS = 1.0
+#: How many times a computer player that died of an error is started again per process.
+COMPUTER_RESTARTS = 100
 
 STATUS_TEXT = {
     "over": "The game is over.",
@@ -97,12 +99,14 @@ def generic_items(game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
 
 
 def lobby_items(game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
-    """Return the lobby buttons: Join, Leave, Add computer player, Start, Cancel."""
+    """Return the lobby: Join, Leave, Add computer player, Start, Cancel, and the host's
+    selects to remove a computer player or hand the host role on."""
     v, g = game.row.version, game.id
-    full = len(game.row.seats) >= game.engine.max_seats
-    ready = game.engine.min_seats <= len(game.row.seats) <= game.engine.max_seats
+    seats = game.row.seats
+    full = len(seats) >= game.engine.max_seats
+    ready = game.engine.min_seats <= len(seats) <= game.engine.max_seats
     style = discord.ButtonStyle
-    return [
+    items: list[discord.ui.Item[discord.ui.View]] = [
         action_button(g, v, Action(LOBBY_JOIN, "Join"), style=style.success, disabled=full, row=0),
         action_button(g, v, Action(LOBBY_LEAVE, "Leave"), row=0),
         action_button(g, v, Action(LOBBY_COMPUTER, "Add computer player"), disabled=full, row=0),
@@ -110,6 +114,18 @@ def lobby_items(game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
                       disabled=not ready, row=1),
         action_button(g, v, Action(LOBBY_CANCEL, "Cancel"), style=style.danger, row=1),
     ]
+    host = turns.host_id(game.row)
+    drop = [Action(f"{LOBBY_DROP}{i}", f"Remove {s['name']}"[:100])
+            for i, s in enumerate(seats) if s.get("computer")]
+    heirs = [Action(f"{LOBBY_HOST}{i}", f"Make {s['name']} the host"[:100])
+             for i, s in enumerate(seats) if not s.get("computer") and s.get("user_id") != host]
+    if drop:
+        items.append(action_select(g, v, "drop", drop, row=2,
+                                   placeholder="Host: remove a computer player…"))
+    if heirs:
+        items.append(action_select(g, v, "host", heirs, row=3,
+                                   placeholder="Host: hand the host role to…"))
+    return items
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
@@ -144,6 +160,11 @@ class Boards:
         self._updaters: dict[int, asyncio.Task[None]] = {}
         #: Pause between two edits of one board made by the bot itself (not a click's answer).
         self.edit_interval = 1.0
+        #: Each table's current turn notice, and a lock so notices go out one at a time.
+        self._notices: dict[int, dict[str, int]] = {}
+        self._background: set[asyncio.Task[None]] = set()
+        self._restarts = 0
+        self._notice_locks: dict[int, asyncio.Lock] = {}
 
     def register(self, renderer: Renderer) -> None:
         """Register the renderer of one kind of game."""
@@ -198,6 +219,10 @@ class Boards:
                 view = view_of(_table_buttons(game, again=True))
         else:
             items = lobby_items(game) if game.row.status == "lobby" else renderer.items(game)
+            if game.row.status == "active" and game.computer_to_act():
+                for item in items:  # a computer is choosing: its options are not live
+                    if isinstance(item, discord.ui.Button | discord.ui.Select):
+                        item.disabled = True
             poll = game.row.extra.get("poll")
             if poll and poll.get("version") == game.row.version and poll.get("ballots"):
                 _show_votes(embed, items, game, poll)
@@ -276,6 +301,7 @@ class Boards:
                         game.id, exc)
             self._shown.pop(game.id, None)  # not shown after all, unless refresh manages
             await self.refresh(game)
+        await self.announce(game, play.notice)
         self.schedule_computers(game)
 
     def _mark_shown(self, game: LoadedGame) -> None:
@@ -349,6 +375,7 @@ class Boards:
                 await interaction.response.send_message(
                     embeds=renderer.details(game)[:10], ephemeral=True
                 )
+                self.schedule_computers(game)  # a stalled computer player moves on
                 return
             if game.row.is_open:
                 raise Refusal("This game is still going: finish or abandon it first.")
@@ -375,12 +402,26 @@ class Boards:
     # -- posting ------------------------------------------------------------------------
 
     async def send_board(
-        self, interaction: discord.Interaction[Any], game: LoadedGame
+        self,
+        interaction: discord.Interaction[Any],
+        game: LoadedGame,
+        *,
+        invite: tuple[int, ...] = (),
     ) -> None:
-        """Answer a command with a new board for ``game`` and retire the previous one."""
+        """Answer a command with a new board for ``game`` and retire the previous one.
+
+        ``invite`` names members the board's message mentions (once, when it is posted).
+        """
         old = (game.row.board_channel_id, game.row.board_message_id)
+        body = _without_none(self.render(game))
+        if invite:
+            body["content"] = "Invited: " + " ".join(f"<@{u}>" for u in invite)
+            body["allowed_mentions"] = discord.AllowedMentions(
+                everyone=False, roles=False, replied_user=False,
+                users=[discord.Object(u) for u in invite],
+            )
         try:
-            response = await interaction.response.send_message(**_without_none(self.render(game)))
+            response = await interaction.response.send_message(**body)
         except discord.HTTPException as exc:
             log.warning("could not answer with the board of game %s (%s); posting it", game.id,
                         exc)
@@ -479,8 +520,66 @@ class Boards:
         play = await self.tables.fire_deadline(game_id)
         if play is None:
             return
-        self.update_soon(game_id)
+        if play.events:
+            self.update_soon(game_id)
+        await self.announce(play.game, play.notice)
         self.schedule_computers(play.game)
+
+    async def announce(self, game: LoadedGame, notice: tuple[int, str] | None) -> None:
+        """Tell a person it is their turn: one short message that mentions only them.
+
+        The table's previous notice is deleted first, so a channel holds at most one per
+        table; a finished table's last notice goes too. Nothing is sent for a table started
+        with notices off.
+        """
+        if len(game.row.seats) < 2:
+            return
+        if notice is None and game.row.is_open:
+            return
+        async with self._notice_lock(game.id):
+            try:
+                stored = (await self.tables.load(game.id)).row.extra.get("notice")
+            except Refusal:
+                stored = None
+            old = self._notices.pop(game.id, None) or stored
+            if old:
+                channel = self.bot.get_partial_messageable(int(old["channel"]),
+                                                           guild_id=game.row.guild_id)
+                with contextlib.suppress(discord.HTTPException, OSError, ValueError):
+                    await channel.get_partial_message(int(old["message"])).delete()
+            if not game.row.is_open or notice is None or not game.row.extra.get("notices", True):
+                if stored:
+                    await self.tables.remember(game.id, "notice", None)
+                return
+            user_id, text = notice
+            channel = self.bot.get_partial_messageable(
+                game.row.board_channel_id or game.row.channel_id, guild_id=game.row.guild_id
+            )
+            link = game.link
+            try:
+                message = await channel.send(
+                    f"{text} {link}".strip(),
+                    allowed_mentions=discord.AllowedMentions(
+                        everyone=False, roles=False, replied_user=False,
+                        users=[discord.Object(user_id)],
+                    ),
+                )
+            except (discord.HTTPException, OSError, ValueError) as exc:
+                log.warning("could not post a turn notice in game %s: %s", game.id, exc)
+                return
+            note = {"channel": message.channel.id, "message": message.id}
+            self._notices[game.id] = note
+            await self.tables.remember(game.id, "notice", note)
+
+    def _notice_lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._notice_locks.get(game_id)
+        if lock is None:
+            lock = self._notice_locks[game_id] = asyncio.Lock()
+            if len(self._notice_locks) > 1000:  # forget idle tables' locks
+                for gid in [g for g, lk in self._notice_locks.items() if not lk.locked()][:500]:
+                    if gid != game_id:
+                        del self._notice_locks[gid]
+        return lock
 
     async def stop_updates(self) -> None:
         """Cancel pending board edits (at shutdown)."""
@@ -525,10 +624,27 @@ class Boards:
                 if play is None:
                     return
                 await self.refresh(play.game)
+                await self.announce(play.game, play.notice)
         except Exception:
-            log.exception("computer player in game %s failed", game_id)
-        finally:
+            log.exception("computer player in game %s failed; it starts again shortly", game_id)
             self._computers.pop(game_id, None)
+            if not self.tables.closing:
+                self._restart_computers(game_id)
+        finally:
+            if self._computers.get(game_id) is asyncio.current_task():
+                self._computers.pop(game_id, None)
+
+    def _restart_computers(self, game_id: int) -> None:
+        """Start a computer player again a little later, after it died of an error."""
+        async def later() -> None:
+            await asyncio.sleep(COMPUTER_RETRY_SECONDS * 5)
+            await self._wake_computers(game_id)
+
+        self._restarts += 1
+        if self._restarts <= COMPUTER_RESTARTS:
+            task = asyncio.create_task(later(), name=f"computer-restart-{game_id}")
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
 
     async def resume_computers(self) -> int:
         """After a restart, let computer players move wherever one is to act; return how many."""
@@ -545,7 +661,7 @@ class Boards:
 
     async def stop_computers(self) -> None:
         """Cancel computer players' pending moves (at shutdown)."""
-        tasks = list(self._computers.values())
+        tasks = [*self._computers.values(), *self._background]
         for task in tasks:
             task.cancel()
         for task in tasks:

@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import votes
+from bot import turns, votes
 from bot.daily import daily_key, daily_seed
 from bot.errors import (
     BrokenGame,
@@ -33,6 +33,7 @@ from bot.errors import (
 )
 from bot.games.protocol import BrokenState, Engine, IllegalAction
 from bot.games.registry import engine as registry_engine
+from bot.lobby import LOBBY_PREFIX, LOBBY_START, computer_names, lobby_step
 from db.store import (
     ChannelBusy,
     DailyPlayed,
@@ -48,16 +49,6 @@ log = logging.getLogger(__name__)
 #: How many recent events a game keeps for its board.
 RECENT_EVENTS = 12
 
-#: Lobby operations, as action ids on lobby boards.
-LOBBY_JOIN = "lobby.join"
-LOBBY_LEAVE = "lobby.leave"
-LOBBY_COMPUTER = "lobby.computer"
-LOBBY_START = "lobby.start"
-LOBBY_CANCEL = "lobby.cancel"
-LOBBY_ACTIONS = (LOBBY_JOIN, LOBBY_LEAVE, LOBBY_COMPUTER, LOBBY_START, LOBBY_CANCEL)
-
-#: Names given to computer players, in order.
-COMPUTER_NAMES = ("Ada (computer)", "Brass (computer)", "Cog (computer)", "Dynamo (computer)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,9 +109,19 @@ class LoadedGame:
         return self.engine.to_act(self.state)
 
     def computer_to_act(self) -> bool:
-        """Whether the seat to act is a computer player."""
+        """Whether a computer makes the next move: a computer player's, or an away seat's."""
         seat = self.to_act()
-        return seat is not None and bool(self.row.seats[seat].get("computer"))
+        if seat is None or len(self.row.seats) < 2:
+            return False
+        return turns.played_by_computer(self.row.seats, seat, turns.resigned_seats(self.view()))
+
+    def person_to_act(self) -> int | None:
+        """Return the user id of the person whose turn it is (None for a computer or nobody)."""
+        seat = self.to_act()
+        if seat is None or len(self.row.seats) < 2 or self.computer_to_act():
+            return None
+        user = self.row.seats[seat].get("user_id")
+        return int(user) if user else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +157,8 @@ class Play:
     game: LoadedGame
     events: tuple[str, ...]
     ballot: Ballot | None = None
+    #: A person to tell, by a mention, that it is their turn (or still their turn).
+    notice: tuple[int, str] | None = None
 
     @property
     def finished(self) -> bool:
@@ -359,18 +362,24 @@ class Tables:
         host: Actor,
         options: Mapping[str, Any] | None = None,
         computers: int = 0,
+        turn_seconds: float = 0,
+        notices: bool = True,
     ) -> LoadedGame:
         """Open a lobby for a multi-seat game, with the host in the first seat.
 
-        ``computers`` computer players are seated at once (a rematch brings them along).
+        ``computers`` computer players are seated at once (a rematch brings them along);
+        ``turn_seconds`` is the turn timer (0: off) and ``notices`` whether people are
+        told by a mention when their turn comes (ruling C6).
         """
         seats = [{"user_id": host.user_id, "name": host.name, "computer": False}]
         eng = self._engines(kind)
-        for name in COMPUTER_NAMES[: max(0, min(computers, eng.max_seats - 1))]:
-            seats.append({"user_id": None, "name": name, "computer": True})
+        names = computer_names()
+        for _ in range(max(0, min(computers, eng.max_seats - 1))):
+            seats.append({"user_id": None, "name": next(names), "computer": True})
+        extra = {"turn_seconds": float(turn_seconds), "notices": bool(notices)}
         return await self._create(
             kind, guild_id, channel_id, host, "lobby", seats, dict(options or {}), False,
-            None, [f"{host.name} opened a table."],
+            None, [f"{host.name} opened a table."], extra=extra,
         )
 
     async def _create(
@@ -420,12 +429,121 @@ class Tables:
         async with self.hold(game_id):
             game = await self.load(game_id)
             self._check_open(game, version)
-            if action_id in LOBBY_ACTIONS:
+            if action_id.startswith(LOBBY_PREFIX):
                 return await self._lobby(game, actor, action_id)
+            if len(game.row.seats) > 1:
+                back = game.seat_of(actor.user_id)
+                if back is not None and game.row.seats[back].get("away"):
+                    return await self._back(game, back, actor, action_id)
             seat = self._seat_for(game, actor, action_id)
             if len(game.row.seats) == 1:
                 return await self._channel_move(game, actor, action_id)
             return await self._apply(game, seat, action_id, actor.user_id)
+
+    # -- turns at a shared table (C2, C6) -----------------------------------------------
+
+    async def _back(self, game: LoadedGame, seat: int, actor: Actor, action_id: str) -> Play:
+        """An away person clicked: they play their seat again, and their move is tried."""
+        row = game.row
+        row.seats[seat].pop("away", None)
+        event = f"{actor.name} is back and plays their own seat again."
+        turns.start_timer(row.extra, game.to_act(), row.seats, self._clock())
+        back = await self._table_move(game, (event,), {"back": seat}, actor.user_id)
+        try:
+            seat = self._seat_for(back, actor, action_id)
+            play = await self._apply(back, seat, action_id, actor.user_id)
+        except Refusal:
+            return Play(back, (event,))
+        return Play(play.game, (event, *play.events), notice=play.notice)
+
+    async def _table_move(
+        self, game: LoadedGame, events: tuple[str, ...], action: dict[str, Any],
+        actor_id: int | None,
+    ) -> LoadedGame:
+        """Save a change of the table itself (not an engine move) as a new board version."""
+        row = game.row
+        expected = row.version
+        row.version += 1
+        _record(row, events)
+        self._schedule(row)
+        await self._save(game, expected, action, actor_id)
+        return game
+
+    async def fire_timer(self, game_id: int) -> Play | None:
+        """Handle a due turn timer (C6): remind once, then let a computer play the seat."""
+        async with self.hold(game_id):
+            game = await self.load(game_id)
+            row = game.row
+            timer = row.extra.get("timer")
+            now = self._clock()
+            if not row.is_open or game.broken or not timer or timer.get("at", now + 1) > now:
+                if row.is_open and row.deadline is not None and row.deadline <= now:
+                    await self._save_table(game)  # a deadline nothing waits for any more
+                return None
+            seat = game.to_act()
+            if seat != timer.get("seat") or game.computer_to_act() or seat is None:
+                turns.start_timer(row.extra, None if game.computer_to_act() else seat,
+                                  row.seats, now)
+                await self._save_table(game)
+                return None
+            name = game.seat_name(seat)
+            user = int(row.seats[seat]["user_id"])
+            if not timer.get("strikes"):
+                timer["strikes"] = 1
+                timer["at"] = now + float(row.extra.get("turn_seconds") or 0)
+                await self._save_table(game)
+                text = (f"⏰ <@{user}>, it is still your turn. If the timer runs out again, "
+                        "a computer plays your seat until you click.")
+                return Play(game, (), notice=(user, text))
+            row.seats[seat]["away"] = True
+            row.extra.pop("timer", None)
+            event = (f"{name}'s turn timer ran out twice: a computer plays their seat "
+                     "until they click again.")
+            await self._table_move(game, (event,), {"away": seat}, None)
+            return Play(game, (event,))
+
+    async def hand_to_computer(self, channel_id: int, actor: Actor, absent_user: int) -> Play:
+        """Vote to hand an absent player's seat to a computer; a majority of the others does.
+
+        Only seated people who still play may vote (C6); the absent player gets the seat
+        back by clicking any button of the table.
+        """
+        found = await self.open_in_channel(channel_id)
+        if found is None or len(found.row.seats) < 2 or found.row.status != "active":
+            raise Refusal("There is no running table in this channel.")
+        async with self.hold(found.id):
+            game = await self.load(found.id)
+            if game.row.status != "active" or game.broken:
+                raise Refusal("There is no running table in this channel.")
+            row = game.row
+            resigned = turns.resigned_seats(game.view())
+            mine = game.seat_of(actor.user_id)
+            absent = game.seat_of(absent_user)
+            present = turns.present_people(row.seats, resigned)
+            if mine is None or mine not in present:
+                raise NotAllowed("Only people playing at this table can hand a seat on.")
+            if absent is None or absent == mine:
+                raise Refusal("Name another person seated at this table.")
+            if row.seats[absent].get("away") or absent in resigned:
+                raise Refusal(f"{game.seat_name(absent)} is not playing their seat already.")
+            ballots = row.extra.setdefault("away_votes", {}).setdefault(str(absent_user), [])
+            if actor.user_id not in ballots:
+                ballots.append(actor.user_id)
+            needed = turns.away_votes_needed(row.seats, resigned, absent)
+            ballots[:] = [u for u in ballots if game.seat_of(u) in present]
+            if len(ballots) < needed:
+                await self._save_table(game)
+                return Play(game, (f"{actor.name} asks to hand {game.seat_name(absent)}'s seat "
+                                   f"to a computer ({len(ballots)} of {needed} needed).",))
+            names = votes.join_names(game.seat_name(game.seat_of(u)) for u in ballots)
+            row.extra["away_votes"].pop(str(absent_user), None)
+            row.seats[absent]["away"] = True
+            if game.to_act() == absent:
+                row.extra.pop("timer", None)
+            event = (f"{names} handed {game.seat_name(absent)}'s seat to a computer until "
+                     "they click again.")
+            await self._table_move(game, (event,), {"away": absent}, actor.user_id)
+            return Play(game, (event,))
 
     # -- channel play (C1, C4, C5) ------------------------------------------------------
 
@@ -503,8 +621,11 @@ class Tables:
             return await self._decide(game, poll, chosen)
 
     async def fire_deadline(self, game_id: int) -> Play | None:
-        """Do what a game's due deadline asks for (close its vote); return any move made."""
-        return await self.close_vote(game_id)
+        """Do what a game's due deadline asks for: close its vote, or run its turn timer."""
+        play = await self.close_vote(game_id)
+        if play is not None:
+            return play
+        return await self.fire_timer(game_id)
 
     async def _save_table(self, game: LoadedGame) -> None:
         """Save the table's own data (votes, timers) without a move: the version stays."""
@@ -587,22 +708,44 @@ class Tables:
             raise Refusal(str(exc)) from exc
         row = game.row
         expected = row.version
+        before = game.to_act()
         row.version += 1
         row.state = game.engine.dump(step.state)
         events = (lead, *step.events) if lead else step.events
-        _record(row, events)
         if lead:
             row.extra["last"] = lead
         results: list[ResultRow] = []
+        notice = None
         if game.engine.is_over(step.state):
             row.status = "over"
             results = self._results(game, step.state)
+        elif len(row.seats) > 1:
+            events, notice = self._after_turn(game, step.state, before, events)
+        _record(row, events)
         if row.extra.get("poll", {}).get("version") not in (None, row.version):
             row.extra.pop("poll", None)
         self._schedule(row)
         await self._save(game, expected, {"seat": seat, "action": action_id}, actor_id, results)
         game.state = step.state
-        return Play(game, events)
+        return Play(game, events, notice=notice)
+
+    def _after_turn(
+        self, game: LoadedGame, state: Any, before: int | None, events: tuple[str, ...]
+    ) -> tuple[tuple[str, ...], tuple[int, str] | None]:
+        """Restart the turn timer, end a table no person plays, and say whose turn it is."""
+        row = game.row
+        view = game.engine.view(state)
+        resigned = turns.resigned_seats(view)
+        if not any(s not in resigned for s in turns.person_seats(row.seats)):
+            row.status = "abandoned"
+            row.extra.pop("timer", None)
+            return (*events, "No person is left at the table, so the game ended."), None
+        seat = game.engine.to_act(state)
+        turns.start_timer(row.extra, seat, row.seats, self._clock())
+        if seat is None or seat == before or turns.played_by_computer(row.seats, seat, resigned):
+            return events, None
+        user = int(row.seats[seat]["user_id"])
+        return events, (user, f"<@{user}>, it is your turn.")
 
     def _results(self, game: LoadedGame, state: Any) -> list[ResultRow]:
         result = game.engine.result(state)
@@ -643,60 +786,22 @@ class Tables:
 
     async def _lobby(self, game: LoadedGame, actor: Actor, op: str) -> Play:
         row = game.row
-        if row.status != "lobby":
-            raise Refusal("The game has already started; the lobby buttons do nothing now.")
-        eng = game.engine
-        seats = row.seats
-        host = row.starter_id
-        seated = game.seat_of(actor.user_id) is not None
-        if op == LOBBY_JOIN:
-            if seated:
-                raise Refusal("You are already seated at this table.")
-            if len(seats) >= eng.max_seats:
-                raise Refusal(f"The table is full ({eng.max_seats} seats).")
-            seats.append({"user_id": actor.user_id, "name": actor.name, "computer": False})
-            event = f"{actor.name} joined."
-        elif op == LOBBY_LEAVE:
-            if not seated:
-                raise Refusal("You are not seated at this table.")
-            if actor.user_id == host:
-                raise Refusal("You are the host: use Cancel to close the table instead.")
-            row.seats = [
-                s for s in seats if s.get("user_id") != actor.user_id or s.get("computer")
-            ]
-            event = f"{actor.name} left."
-        elif op == LOBBY_COMPUTER:
-            if not seated:
-                raise Refusal("Only players seated at this table can add computer players.")
-            if len(seats) >= eng.max_seats:
-                raise Refusal(f"The table is full ({eng.max_seats} seats).")
-            used = {s["name"] for s in seats}
-            name = next(n for n in COMPUTER_NAMES if n not in used)
-            seats.append({"user_id": None, "name": name, "computer": True})
-            event = f"{actor.name} added {name}."
-        elif op == LOBBY_START:
-            if actor.user_id != host:
-                raise Refusal(f"Only the host, {game.seat_name(0)}, can start the game.")
-            if not eng.min_seats <= len(seats) <= eng.max_seats:
-                raise Refusal(
-                    f"{eng.title} needs {eng.min_seats} to {eng.max_seats} seats; "
-                    f"{len(seats)} taken. Invite someone or add a computer player."
-                )
-            options = {**row.options, "names": [s["name"] for s in seats]}
-            state = eng.new(self._seeds(), len(seats), options)
-            row.state = eng.dump(state)
-            row.status = "active"
-            event = f"{actor.name} started the game with {len(seats)} players."
-        else:  # LOBBY_CANCEL
-            if actor.user_id != host and not actor.can_manage:
-                raise Refusal("Only the host (or a member with Manage Messages) can cancel.")
-            row.status = "abandoned"
-            event = f"{actor.name} closed the table."
+        event = lobby_step(row, game.engine, actor.user_id, actor.name, actor.can_manage, op,
+                           self._seeds)
         expected = row.version
         row.version += 1
         _record(row, (event,))
+        notice = None
+        if op == LOBBY_START:
+            started = self._wrap(row)
+            seat = started.to_act()
+            turns.start_timer(row.extra, seat, row.seats, self._clock())
+            user = started.person_to_act()
+            if user is not None:
+                notice = (user, f"<@{user}>, the game has started and it is your turn.")
+        self._schedule(row)
         await self._save(game, expected, {"lobby": op}, actor.user_id)
-        return Play(self._wrap(row), (event,))
+        return Play(self._wrap(row), (event,), notice=notice)
 
     # -- ending and housekeeping --------------------------------------------------------
 
@@ -751,10 +856,27 @@ class Tables:
         row.status = status
         row.version += 1
         row.extra.pop("poll", None)
+        row.extra.pop("timer", None)
         row.deadline = None
         _record(row, (event,))
         await self._save(game, expected, {"end": status}, actor_id)
         return game
+
+    async def remember(self, game_id: int, key: str, value: Any) -> None:
+        """Keep ``value`` under ``key`` in the game's table data (None removes it).
+
+        For what the bot itself posted (the turn notice); the board's version stays.
+        """
+        try:
+            async with self.hold(game_id):
+                game = await self.load(game_id)
+                if value is None:
+                    game.row.extra.pop(key, None)
+                else:
+                    game.row.extra[key] = value
+                await self._save_table(game)
+        except Refusal as refusal:
+            log.warning("could not remember %s of game %s: %s", key, game_id, refusal)
 
     async def set_board(self, game: LoadedGame, channel_id: int, message_id: int) -> None:
         """Record ``message_id`` as the game's current board."""

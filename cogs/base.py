@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
 
+from bot import turns
 from bot.boards import actor_of, generic_items
 from bot.errors import Refusal
 from bot.tables import LoadedGame
@@ -24,6 +27,87 @@ def recent_events(game: LoadedGame, count: int = 5, limit: int = 1000) -> str:
         lines.pop(0)
         text = "\n".join(lines)
     return text or "—"
+
+
+#: A phone shows about this many characters on a line of a board embed...
+PHONE_WIDTH = 38
+#: ...and a board's text (title, description, fields, footer) should fit in this many lines.
+PHONE_LINES = 30
+
+
+def phone_lines(text: str, width: int = PHONE_WIDTH) -> int:
+    """Return how many lines ``text`` takes at ``width`` characters, each line wrapped alone."""
+    if not text:
+        return 0
+    return sum(
+        1 if len(line) <= width else _wrapped(line, width) for line in text.split("\n")
+    )
+
+
+@lru_cache(maxsize=8192)
+def _wrapped(line: str, width: int) -> int:
+    """Return how many lines textwrap makes of one long line (boards repeat many lines)."""
+    return len(textwrap.wrap(line, width)) or 1
+
+
+def embed_lines(embed: discord.Embed, width: int = PHONE_WIDTH) -> int:
+    """Return how many phone lines an embed's text takes: title, description, fields, footer."""
+    texts = [embed.title or "", embed.description or ""]
+    for f in embed.fields:
+        texts += [f.name or "", f.value or ""]
+    texts.append(embed.footer.text or "")
+    return sum(phone_lines(t, width) for t in texts)
+
+
+def last_move_events(game: LoadedGame) -> list[str]:
+    """Return the events of the last move: those since its lead line ("X chose: ...").
+
+    Without the lead among the kept events (a long move, or no move yet), every kept
+    event belongs to it.
+    """
+    events = list(game.row.events)
+    lead = game.row.extra.get("last")
+    if lead and lead in events:
+        return events[len(events) - 1 - events[::-1].index(lead):]
+    return events
+
+
+def fit_events(events: Sequence[str], budget: int, width: int = PHONE_WIDTH) -> str:
+    """Return ``events`` as bullet lines within ``budget`` phone lines.
+
+    Older events give way first: each is cut to one line, then the oldest are left out
+    (one line says how many, they stay in "Rules & details"). The newest stay whole
+    as long as they fit.
+    """
+    lines = [f"• {e}" for e in events]
+    if not lines:
+        return "—"
+    budget = max(budget, 1)
+    cost = [phone_lines(line, width) for line in lines]
+    for i in range(len(lines) - 1):
+        if sum(cost) <= budget:
+            break
+        if cost[i] > 1:
+            lines[i], cost[i] = _clip_line(lines[i], width), 1
+    dropped = 0
+    while len(lines) > 1 and sum(cost) + (1 if dropped else 0) > budget:
+        lines.pop(0)
+        cost.pop(0)
+        dropped += 1
+    if sum(cost) + (1 if dropped else 0) > budget:
+        room = max(1, budget - (1 if dropped else 0))
+        limit = width * room
+        while limit > width and phone_lines(_clip_line(lines[-1], limit), width) > room:
+            limit -= 8
+        lines[-1] = _clip_line(lines[-1], limit)
+    if dropped:
+        lines.insert(0, f"… {dropped} earlier, in Rules & details")
+    return "\n".join(lines)
+
+
+def _clip_line(text: str, limit: int) -> str:
+    """Cut ``text`` to ``limit`` characters at most, marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def daily_note(game: LoadedGame) -> str:
@@ -59,11 +143,17 @@ def who_plays(game: LoadedGame) -> str:
 
 
 def seat_list(game: LoadedGame) -> str:
-    """Return the seats as numbered lines (computer players marked)."""
-    return "\n".join(
-        f"{i + 1}. {s['name']}{' 🤖' if s.get('computer') else ''}"
-        for i, s in enumerate(game.row.seats)
-    ) or "—"
+    """Return the seats as numbered lines: the host 👑, computer players 🤖, away 💤."""
+    host = turns.host_id(game.row)
+    lines = []
+    for i, seat in enumerate(game.row.seats):
+        marks = "".join(mark for mark, on in (
+            (" 👑", seat.get("user_id") == host and not seat.get("computer")),
+            (" 🤖", bool(seat.get("computer"))),
+            (" 💤", bool(seat.get("away"))),
+        ) if on)
+        lines.append(f"{i + 1}. {seat['name']}{marks}")
+    return "\n".join(lines) or "—"
 
 
 class GameCog(commands.Cog):

@@ -7,6 +7,7 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
+from bot import turns
 from bot.boards import actions_for_board, actor_of
 from bot.errors import Refusal
 from bot.games.protocol import Action
@@ -47,18 +48,29 @@ RULES = (
                    "river cannot be refilled again, everyone gets one last turn."),
     ("At the table", "Only the player whose turn it is can act; anyone seated may resign "
                      "(their trains are discarded). Ties: most goods left on your trains. "
-                     "Full rules: docs/steam.md in the bot's repository."),
+                     "When your turn comes you get one mention. With a turn timer, a player "
+                     "is reminded once, then a computer plays their seat until they click "
+                     "again; `/steam away` lets the others hand an absent player's seat to a "
+                     "computer by majority."),
+)
+
+#: What the board's icons mean (the "Rules & details" legend).
+LEGEND = (
+    "▶️ whose turn · 👑 the host · 🤖 computer player · 💤 away (a computer plays the seat) · "
+    "🏳️ resigned · 🌊 Wave token (2 points each) · ✅ the train can run · 🚂 steam · "
+    "🔆 solar · 🌙 Moons (locomotive) · 🍃 Leaves, 🐉 Wyrms, 🪢 Knots (goods) · "
+    "⏳ final round · ⏰ turn timer"
 )
 
 
 def _train_text(train: list[dict[str, Any]]) -> str:
     """Return a train as its cards, with what it can do marked."""
     suits = {s for c in train for s in c["suits"]}
-    power = " ".join(p for p, s in (("🚂steam", "Waves"), ("🔆solar", "Suns")) if s in suits)
+    power = " ".join(p for p, s in (("🚂", "Waves"), ("🔆", "Suns")) if s in suits)
     ready = "Moons" in suits and power and suits & {"Leaves", "Wyrms", "Knots"}
     cards = ", ".join(card_text(c, value=False) for c in train)
-    mark = f" ✅ can run: {power}" if ready else ""
-    return f"[{cards}]{mark}"
+    mark = f" ✅{power}" if ready else ""
+    return f"{cards}{mark}"
 
 
 class SteamCog(GameCog):
@@ -75,6 +87,10 @@ class SteamCog(GameCog):
         guild_only=True,
     )
 
+    def legend(self, game: LoadedGame) -> str:
+        """Return what the board's icons mean."""
+        return LEGEND
+
     async def play_again(
         self, interaction: discord.Interaction[Any], game: LoadedGame
     ) -> LoadedGame:
@@ -86,6 +102,8 @@ class SteamCog(GameCog):
         new = await self.bot.tables.open_lobby(
             self.kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             host=actor_of(interaction), options=options, computers=computers,
+            turn_seconds=float(game.row.extra.get("turn_seconds") or 0),
+            notices=bool(game.row.extra.get("notices", True)),
         )
         await self.bot.boards.send_board(interaction, new)
         return new
@@ -108,34 +126,42 @@ class SteamCog(GameCog):
         view = game.view()
         half = "first half" if view["half"] == 1 else "second half"
         embed = discord.Embed(title=f"{TITLE} · {half}", colour=0x2B8A3E)
-        embed.description = clip(_status(view), 4096)
-        river = "\n".join(
-            f"**{i}.** {card_text(c, value=False)} — cost {c['cost']}"
-            for i, c in enumerate(view["river"], start=1)
-        ) or "empty"
-        embed.add_field(name="River", value=river, inline=False)
+        embed.description = clip(_status(game, view), 4096)
+        if not view["over"]:
+            river = " · ".join(
+                f"**{i}.** {card_text(c, value=False)} ({c['cost']})"
+                for i, c in enumerate(view["river"], start=1)
+            ) or "empty"
+            deck = f"deck {view['deck_count']} · discard {view['discard_count']}"
+            embed.add_field(name=f"River (cost) · {deck}", value=clip(river, 1024), inline=False)
         for player in view["players"]:
-            trains = "\n".join(f"{i}. {_train_text(t)}" for i, t in enumerate(player["trains"], 1))
-            tokens = "🌊" * player["tokens"]
-            turn = "▶️ " if view["turn"] == player["seat"] else ""
-            gone = " (resigned)" if player["resigned"] else ""
-            embed.add_field(
-                name=clip(f"{turn}{player['name']}{gone} · {player['score']} points "
-                          f"{tokens}".rstrip(), 256),
-                value=clip(trains or "no trains", 1024),
-                inline=False,
-            )
-        sunny = ""
-        if view["sunny_aside"]:
-            sunny = " · set aside until the second half: " + ", ".join(
-                card_text(c, value=False) for c in view["sunny_aside"]
-            )
-        embed.add_field(
-            name="Deck",
-            value=f"{view['deck_count']} cards · discard {view['discard_count']}{sunny}",
-            inline=False,
-        )
-        embed.add_field(name="Recent events", value=recent_events(game, 5), inline=False)
+            seat = game.row.seats[player["seat"]] if player["seat"] < len(game.row.seats) else {}
+            marks = "".join(m for m, on in (
+                ("▶️ ", view["turn"] == player["seat"]),
+                ("👑 ", seat.get("user_id") == turns.host_id(game.row)
+                 and not seat.get("computer")),
+                ("🤖 ", bool(seat.get("computer"))),
+                ("💤 ", bool(seat.get("away"))),
+                ("🏳️ ", bool(player["resigned"])),
+            ) if on)
+            tokens = f" + {'🌊' * player['tokens']}" if player["tokens"] else ""
+            total = player.get("total", player["score"])
+            goods = player.get("goods_left", 0)
+            name = (f"{marks}{player['name']} · {total} ({player['score']}{tokens})"
+                    f" · {goods} goods")
+            trains = "\n".join(f"{i}. {_train_text(t)}"
+                               for i, t in enumerate(player["trains"], 1))
+            embed.add_field(name=clip(name, 256), value=clip(trains or "no trains", 1024),
+                            inline=False)
+        embed.add_field(name="Last move", value=recent_events(game, 4, 600), inline=False)
+        notes = []
+        seconds = float(game.row.extra.get("turn_seconds") or 0)
+        if seconds:
+            notes.append(f"⏰ turn timer {turns.timer_name(seconds)}")
+        if not game.row.extra.get("notices", True):
+            notes.append("turn notices off")
+        if notes:
+            embed.set_footer(text=" · ".join(notes))
         return embed
 
     def items(self, game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
@@ -158,14 +184,53 @@ class SteamCog(GameCog):
     # -- commands -------------------------------------------------------------------------
 
     @steam.command(name="new", description="Open a Steam to Solar table in this channel")
-    @app_commands.describe(first="Who takes the first turn (default: drawn at random)")
+    @app_commands.describe(
+        first="Who takes the first turn (default: drawn at random)",
+        turn_timer="Remind a player once, then let a computer play their seat (default off)",
+        notices="Mention each player when their turn comes (default on)",
+        invite="A member to invite (mentioned once)",
+        invite2="Another member to invite",
+        invite3="Another member to invite",
+    )
     async def new(
         self,
         interaction: discord.Interaction,
         first: Literal["random", "me (the host)"] = "random",
+        turn_timer: Literal["off", "2 min", "10 min", "1 h", "24 h"] = "off",
+        notices: bool = True,
+        invite: discord.Member | None = None,
+        invite2: discord.Member | None = None,
+        invite3: discord.Member | None = None,
     ) -> None:
         """Open a lobby; the host may take the first turn instead of drawing it (S3)."""
-        await self.open_lobby(interaction, {"start_seat": 0} if first != "random" else {})
+        if interaction.channel_id is None:
+            raise Refusal("Games are played in a server channel or thread.")
+        game = await self.bot.tables.open_lobby(
+            self.kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            host=actor_of(interaction),
+            options={"start_seat": 0} if first != "random" else {},
+            turn_seconds=turns.TIMERS[turn_timer], notices=notices,
+        )
+        invited = tuple(dict.fromkeys(
+            m.id for m in (invite, invite2, invite3)
+            if m is not None and not m.bot and m.id != interaction.user.id
+        ))
+        await self.bot.boards.send_board(interaction, game, invite=invited)
+
+    @steam.command(name="away", description="Hand an absent player's seat to a computer (by "
+                   "majority of the others)")
+    @app_commands.describe(player="The seated player who is away")
+    async def away(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        """Vote to let a computer play an absent player's seat until they click again (C6)."""
+        play = await self.bot.tables.hand_to_computer(
+            interaction.channel_id or 0, actor_of(interaction), player.id
+        )
+        await interaction.response.send_message(
+            " ".join(play.events), allowed_mentions=discord.AllowedMentions.none()
+        )
+        if play.game.row.seats and any(s.get("away") for s in play.game.row.seats):
+            self.bot.boards.update_soon(play.game.id)
+            self.bot.boards.schedule_computers(play.game)
 
     @steam.command(name="board", description="Post the table's board again at the bottom")
     async def board(self, interaction: discord.Interaction) -> None:
@@ -183,33 +248,37 @@ class SteamCog(GameCog):
         await self.abandon(interaction)
 
 
-def _status(view: dict[str, Any]) -> str:
-    """Return whose turn it is and what they are doing, or the final scores."""
+def _status(game: LoadedGame, view: dict[str, Any]) -> str:
+    """Return whose turn it is and what they are doing, or the places at the end."""
     players = view["players"]
     if view["over"]:
         result = view["result"]
         lines = [f"🏁 **{result['summary']}**"]
-        ranked = sorted(result["outcomes"], key=lambda o: -o["score"])
-        for o in ranked:
-            d = o["detail"]
-            crown = "🏆 " if o["outcome"] == "win" else ""
-            lines.append(
-                f"{crown}**{players[o['seat']]['name']}**: {o['score']} "
-                f"({d['points']} points + {2 * d['tokens']} for tokens; "
-                f"{d['goods_left']} goods left)"
-            )
+        for place in result.get("places") or []:
+            crown = "🏆 " if place["place"] == 1 and not place["resigned"] else ""
+            lines.append(f"{crown}**{place['ordinal']}** {place['name']}: {place['total']}"
+                         f" — {place['breakdown']}")
         return "\n".join(lines)
-    name = players[view["turn"]]["name"]
-    lines = [f"🚂 It is **{name}**'s turn."]
+    seat = view["turn"]
+    name = players[seat]["name"]
+    away = game.row.seats[seat].get("away") if seat < len(game.row.seats) else False
+    who = f"a computer plays for **{name}**" if away else f"it is **{name}**'s turn"
+    lines = [f"🚂 {who[0].upper()}{who[1:]}."]
+    timer = game.row.extra.get("timer")
+    if timer and timer.get("seat") == seat:
+        lines[0] += f" ⏰ <t:{int(timer['at'])}:R>"
     if view["final_round"]:
-        lines.append("⏳ Final round: everyone takes one last turn.")
+        still = ", ".join(view.get("still_to_play") or []) or "nobody"
+        lines.append(f"⏳ Final round: still to play: {still}.")
     pending = view["pending"]
     if pending:
         if pending["kind"] == "place":
             lines.append("Placing: " + ", ".join(card_text(c, value=False)
                                                  for c in pending["cards"]))
         elif pending["kind"] == "arrange":
-            lines.append("Rearranging trains; press **done** to end the turn.")
+            problem = pending.get("problem")
+            lines.append("Rearranging trains; press **Done** when they are right."
+                         + (f" ({problem})" if problem else ""))
         elif pending["kind"] == "run":
             power = f" on {pending['power']}" if pending.get("power") else ""
             ship = ", ".join(card_text(c, value=False) for c in pending.get("ship") or [])

@@ -14,7 +14,7 @@ from bot.errors import (
     StaleBoard,
     Unavailable,
 )
-from bot.tables import LOBBY_COMPUTER, LOBBY_JOIN, LOBBY_LEAVE, LOBBY_START
+from bot.lobby import LOBBY_COMPUTER, LOBBY_JOIN, LOBBY_LEAVE, LOBBY_START
 from tests.support import ALICE, BOB, CAROL, MOD, Clock, open_tables
 
 CHANNEL = 500
@@ -159,7 +159,7 @@ async def test_lobby_seat_limits_and_computers(tmp_path):
     async with open_tables(tmp_path / "t.db") as tables:
         game = await tables.open_lobby("toy", guild_id=1, channel_id=CHANNEL, host=ALICE)
         v = 0
-        with pytest.raises(Refusal, match="host"):
+        with pytest.raises(Refusal, match="only person"):
             await tables.act(game.id, v, ALICE, LOBBY_LEAVE)
         with pytest.raises(Refusal, match="Only players seated"):
             await tables.act(game.id, v, BOB, LOBBY_COMPUTER)

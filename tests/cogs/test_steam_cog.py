@@ -44,9 +44,12 @@ async def _human_turns(driver, fake, bot, *, restart_mid_action=False, tmp_path=
             assert refused.ephemeral and "turn" in refused.content, kind
         result = await press(driver, board, action, names[seat])
         assert result.response_type == 7, result.content
-        # one request answers the click; any others are the computer player's board edits
+        # one request answers the click; the others are the computer player's board edits
+        # and the turn notices (one posted, the one before deleted)
         assert [r.method for r in result.requests if "/interactions/" in r.path] == ["POST"]
-        assert all(r.method == "PATCH" for r in result.requests if "/interactions/" not in r.path)
+        others = [r for r in result.requests if "/interactions/" not in r.path]
+        assert all(r.method in ("PATCH", "POST", "DELETE") for r in others)
+        assert all("/messages" in r.path for r in others)
         await driver.settle()
         turns += 1
         pending = game.engine.view((await bot.tables.load(game.id)).state)["pending"]

@@ -1,0 +1,196 @@
+"""A Steam to Solar table that keeps moving (rulings C2, C6): notices, timers, seats, endings."""
+
+from __future__ import annotations
+
+from bot.games.steam.engine import ENGINE
+from tests.support import Clock, board_ids, button, loaded, make_bot, press
+
+COGS = ("cogs.steam",)
+
+
+def _notices(fake) -> list[dict]:
+    """The turn notices in the channel (messages that mention someone)."""
+    return [m for m in fake.channel_messages() if "it is your turn" in (m.get("content") or "")
+            or "still your turn" in (m.get("content") or "")]
+
+
+async def _table(driver, fake, tmp_path, *, clock=None, options=None, people=("bob",),
+                 computers=0):
+    """Open a table as Alice, seat ``people`` and computers, start it with Alice first."""
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS, clock=clock or Clock()))
+    opts = {"first": "me (the host)", **(options or {})}
+    board = (await driver.slash("steam", "new", opts, user="alice")).message
+    for name in people:
+        board = (await driver.click(board, button(board, "lobby.join"), user=name)).message
+    for _ in range(computers):
+        board = (await driver.click(board, button(board, "lobby.computer"),
+                                    user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.start"), user="alice")).message
+    await driver.settle()
+    return bot, board
+
+
+async def _play_turn(driver, fake, bot, seat_user: dict[int, str]):
+    """Let the person to act play one action chosen by the computer player's logic."""
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    board = fake.get_message(game.row.board_message_id)
+    seat = game.to_act()
+    action = game.engine.computer_action(game.state, seat)
+    result = await press(driver, board, action, seat_user[seat])
+    await driver.settle()
+    return result
+
+
+async def test_c6_turn_notice_mentions_only_the_player_and_replaces_the_last(
+    discord_driver, fake_discord, tmp_path
+):
+    """C6: when the turn passes to a person they get one mention; the last notice is deleted."""
+    bot, _board = await _table(discord_driver, fake_discord, tmp_path)
+    alice, bob = fake_discord.user("alice").id, fake_discord.user("bob").id
+    notices = _notices(fake_discord)
+    assert len(notices) == 1 and fake_discord.pings(notices[0]) == {alice}
+    seen = set()
+    for _ in range(12):
+        await _play_turn(discord_driver, fake_discord, bot, {0: "alice", 1: "bob"})
+        notices = _notices(fake_discord)
+        assert len(notices) <= 1
+        if notices:
+            seen |= fake_discord.pings(notices[0])
+    assert seen == {alice, bob}
+
+
+async def test_c6_notices_can_be_turned_off(discord_driver, fake_discord, tmp_path):
+    """A table started with notices off posts none."""
+    bot, _board = await _table(discord_driver, fake_discord, tmp_path,
+                               options={"notices": False})
+    for _ in range(4):
+        await _play_turn(discord_driver, fake_discord, bot, {0: "alice", 1: "bob"})
+    assert _notices(fake_discord) == []
+
+
+async def test_c6_turn_timer_reminds_then_a_computer_plays_until_the_person_clicks(
+    discord_driver, fake_discord, tmp_path
+):
+    """C6: the timer reminds once, then a computer plays the seat until its person clicks."""
+    clock = Clock()
+    bot, _board = await _table(discord_driver, fake_discord, tmp_path, clock=clock,
+                               options={"turn_timer": "2 min"})
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.to_act() == 0 and game.row.deadline == clock.now + 120
+    clock.advance(121)
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    reminder = _notices(fake_discord)
+    assert len(reminder) == 1 and "still your turn" in reminder[0]["content"]
+    assert fake_discord.pings(reminder[0]) == {fake_discord.user("alice").id}
+    clock.advance(121)
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    game = await bot.tables.load(game.id)
+    assert game.row.seats[0].get("away")
+    assert any("turn timer ran out twice" in e for e in game.row.events)
+    assert game.to_act() == 1 or game.row.seats[0].get("away")  # the computer moved for Alice
+    board = fake_discord.get_message(game.row.board_message_id)
+    assert "💤" in str(board["embeds"][0])
+    while game.to_act() != 1:
+        await discord_driver.settle()
+        game = await bot.tables.load(game.id)
+    await _play_turn(discord_driver, fake_discord, bot, {0: "alice", 1: "bob"})
+    game = await bot.tables.load(game.id)
+    board = fake_discord.get_message(game.row.board_message_id)
+    # Alice clicks any button of the table: she is back.
+    cid = board_ids(board, table=True)[0]
+    await discord_driver.click(board, cid, user="alice")
+    game = await bot.tables.load(game.id)
+    assert not game.row.seats[0].get("away")
+    assert any("is back" in e for e in game.row.events)
+
+
+async def test_c6_majority_hands_an_absent_seat_to_a_computer(discord_driver, fake_discord,
+                                                                tmp_path):
+    """C6: the other seated players, by majority, hand an absent player's seat to a computer."""
+    fake_discord.add_user("carol")
+    bot, _board = await _table(discord_driver, fake_discord, tmp_path, people=("bob", "carol"))
+    first = await discord_driver.slash("steam", "away", {"player": fake_discord.user("bob")},
+                                       user="alice")
+    assert "1 of 2 needed" in first.content and not first.ephemeral
+    assert fake_discord.pings(first.message) == set()
+    stranger = await discord_driver.slash("steam", "away", {"player": fake_discord.user("bob")},
+                                          user="dave" if "dave" in fake_discord.users else "bob")
+    assert stranger.ephemeral
+    done = await discord_driver.slash("steam", "away", {"player": fake_discord.user("bob")},
+                                      user="carol")
+    assert "handed Bob's seat to a computer" in done.content
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.row.seats[1].get("away")
+
+
+async def test_lobby_host_removes_computers_and_hands_the_host_role(discord_driver,
+                                                                     fake_discord, tmp_path):
+    """C6: the host is marked, may remove a computer player and hand the host role on."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
+    board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                        user="bob")).message
+    seated = board["embeds"][0]["fields"][0]["value"]
+    assert "Alice 👑" in seated and "(computer) 🤖" in seated
+    refused = await press(discord_driver, board, "lobby.drop.2", "bob")
+    assert refused.ephemeral and "Only the host" in refused.content
+    board = (await press(discord_driver, board, "lobby.drop.2", "alice")).message
+    assert "🤖" not in board["embeds"][0]["fields"][0]["value"]
+    board = (await press(discord_driver, board, "lobby.host.1", "alice")).message
+    assert "Bob 👑" in board["embeds"][0]["fields"][0]["value"]
+    board = (await discord_driver.click(board, button(board, "lobby.leave"), user="bob")).message
+    assert "Alice 👑" in board["embeds"][0]["fields"][0]["value"]
+    alone = await discord_driver.click(board, button(board, "lobby.leave"), user="alice")
+    assert alone.ephemeral and "Cancel" in alone.content
+
+
+async def test_new_table_invites_members_with_one_mention(discord_driver, fake_discord, tmp_path):
+    """/steam new may name members to invite: the lobby's message mentions them once."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    result = await discord_driver.slash("steam", "new", {"invite": fake_discord.user("bob")},
+                                        user="alice")
+    assert fake_discord.pings(result.message) == {fake_discord.user("bob").id}
+    board = (await discord_driver.click(result.message, button(result.message, "lobby.join"),
+                                        user="bob")).message
+    assert fake_discord.pings(board) == {fake_discord.user("bob").id}  # edits ping nobody new
+
+
+async def test_end_shows_places_and_play_again_brings_the_computers(discord_driver,
+                                                                    fake_discord, tmp_path):
+    """The end lists places 1st to Nth in words; Play again opens a lobby with the computers."""
+    bot, _board = await _table(discord_driver, fake_discord, tmp_path, people=(), computers=1)
+    while True:
+        game = await bot.tables.open_in_channel(fake_discord.channel_id)
+        if game is None:
+            break
+        if game.to_act() == 0:
+            await _play_turn(discord_driver, fake_discord, bot, {0: "alice"})
+        else:
+            await discord_driver.settle()
+    ended = await bot.store.get_game(game_id := 1)
+    board = fake_discord.get_message(ended.board_message_id)
+    text = board["embeds"][0]["description"]
+    assert "**1st**" in text and "**2nd**" in text
+    again = await discord_driver.click(board, button(board, "table.again"), user="alice")
+    assert again.response_type == 4
+    lobby = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert lobby.id != game_id and lobby.row.status == "lobby"
+    assert [s.get("computer") for s in lobby.row.seats] == [False, True]
+
+
+def test_computer_options_are_not_live_during_its_turn():
+    """While a computer player is choosing, the board's options are disabled."""
+    from bot.boards import Boards
+    from cogs.steam import SteamCog
+
+    state = ENGINE.new(5, 2, {"names": ["Alice", "Ada (computer)"], "start_seat": 1})
+    game = loaded(ENGINE, state, seats=2)
+    game.row.seats[1]["computer"] = True
+    boards = Boards(None, None, images=False)  # type: ignore[arg-type]
+    boards.register(SteamCog(None))
+    body = boards.render(game)
+    items = [i for i in body["view"].children if "table." not in (i.custom_id or "")]
+    assert items and all(i.disabled for i in items)
