@@ -13,6 +13,7 @@ import io
 import logging
 from typing import Any, Protocol
 
+import aiohttp
 import discord
 
 from bot import pictures, turns, votes
@@ -38,6 +39,17 @@ from bot.lobby import (
 from bot.tables import Actor, LoadedGame, Tables
 
 log = logging.getLogger(__name__)
+
+#: What a request to Discord may fail with: an HTTP error, a rate limit longer than the
+#: client waits (``max_ratelimit_timeout``), or the transport itself (a reset connection,
+#: a timeout, an answer that is not JSON).
+SEND_ERRORS: tuple[type[BaseException], ...] = (
+    discord.HTTPException, discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError,
+    ValueError,
+)
+
+#: Seconds a click may take before its answer is deferred (Discord allows 3).
+ANSWER_WITHIN = 2.0
 
 #: Discord's error code for a message past its edit limit.
 EDIT_CAP = 30046
@@ -129,10 +141,26 @@ def lobby_items(game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
-    """Return the Actor behind an interaction (with Manage Messages if they have it)."""
+    """Return the Actor behind an interaction (with Manage Messages if they have it).
+
+    The name is made safe to show: markdown and mentions escaped, blank names replaced.
+    """
     user = interaction.user
     perms = interaction.permissions
-    return Actor(user.id, user.display_name, bool(perms.manage_messages))
+    return Actor(user.id, safe_name(user.display_name, user.name), bool(perms.manage_messages))
+
+
+def safe_name(name: str, fallback: str = "") -> str:
+    """Return a member's name as boards show it: one line, markdown and mentions escaped.
+
+    A name with no visible character (only spaces such as U+3000) becomes ``fallback``
+    (the account name) or "a player".
+    """
+    text = " ".join("".join(ch for ch in name if ch.isprintable()).split())
+    if not text:
+        text = " ".join("".join(ch for ch in fallback if ch.isprintable()).split()) or "a player"
+    text = discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    return text[:64]
 
 
 class Boards:
@@ -251,7 +279,7 @@ class Boards:
             await self._table_button(interaction, game_id, action_id)
             return
         try:
-            play = await self.tables.act(game_id, version, actor_of(interaction), action_id)
+            play = await self._act_in_time(interaction, game_id, version, action_id)
         except Refusal as refusal:
             if isinstance(refusal, StaleBoard | GameEnded) and await self._heal(
                 interaction, game_id
@@ -274,35 +302,52 @@ class Boards:
         game = play.game
         message = interaction.message
         if play.ballot is not None:
-            try:
-                await interaction.response.send_message(
-                    play.ballot.text(self.tables.now()), ephemeral=True
-                )
-            except discord.HTTPException as exc:
-                log.warning("could not acknowledge a vote in game %s: %s", game.id, exc)
+            await self._refuse(interaction, play.ballot.text(self.tables.now()))
             if message is not None and not message.flags.ephemeral:
                 self.update_soon(game.id)
             return
         try:
             if message is not None and message.flags.ephemeral:
-                await interaction.response.edit_message(
-                    content=" ".join(play.events) or "Done.", embed=None, view=None
+                await _edit_answer(
+                    interaction, content=" ".join(play.events) or "Done.", embed=None, view=None
                 )
                 await self.refresh(game)
             else:
                 # Known as shown before the answer leaves, so a click racing this one is
                 # refused as stale rather than taken for a board left behind.
                 self._mark_shown(game)
-                await interaction.response.edit_message(**self.render(game, edit=True))
+                await _edit_answer(interaction, **self.render(game, edit=True))
                 if message is not None and message.id != game.row.board_message_id:
                     await self.tables.set_board(game, message.channel.id, message.id)
-        except discord.HTTPException as exc:
+        except SEND_ERRORS as exc:
             log.warning("could not answer a click on game %s (%s); editing the board instead",
                         game.id, exc)
             self._shown.pop(game.id, None)  # not shown after all, unless refresh manages
             await self.refresh(game)
         await self.announce(game, play.notice)
         self.schedule_computers(game)
+
+    async def _act_in_time(
+        self, interaction: discord.Interaction[Any], game_id: int, version: int, action_id: str
+    ) -> Any:
+        """Apply the click; if that takes long (a slow disk, a locked database), defer.
+
+        Discord fails an interaction not answered within 3 s, even if its move is then
+        saved. A click still waiting after ANSWER_WITHIN seconds is acknowledged with a
+        deferred update, and its answer becomes an edit of the original message.
+        """
+        work = asyncio.ensure_future(
+            self.tables.act(game_id, version, actor_of(interaction), action_id)
+        )
+        try:
+            return await asyncio.wait_for(asyncio.shield(work), ANSWER_WITHIN)
+        except TimeoutError:
+            pass
+        try:
+            await interaction.response.defer()
+        except SEND_ERRORS as exc:
+            log.warning("could not defer a slow click on game %s: %r", game_id, exc)
+        return await work
 
     def _mark_shown(self, game: LoadedGame) -> None:
         """Remember the version on the game's board (forgotten once the game has ended)."""
@@ -332,7 +377,7 @@ class Boards:
         self._mark_shown(game)
         try:
             await interaction.response.edit_message(**self.render(game, edit=True))
-        except discord.HTTPException as exc:
+        except SEND_ERRORS as exc:
             log.warning("could not bring the board of game %s up to date: %s", game_id, exc)
             self._shown.pop(game_id, None)
             return False
@@ -361,7 +406,7 @@ class Boards:
                 "Are you sure? This cannot be undone. (Dismiss this message to keep playing.)",
                 view=view_of([yes]), ephemeral=True,
             )
-        except discord.HTTPException as exc:
+        except SEND_ERRORS as exc:
             log.warning("could not ask to confirm %r on game %s: %s", action_id, game_id, exc)
 
     async def _table_button(
@@ -382,7 +427,7 @@ class Boards:
             await renderer.play_again(interaction, game)
         except Refusal as refusal:
             await self._refuse(interaction, str(refusal))
-        except discord.HTTPException as exc:
+        except SEND_ERRORS as exc:
             log.warning("could not answer %s on game %s: %s", action_id, game_id, exc)
 
     async def _wake_computers(self, game_id: int) -> None:
@@ -395,8 +440,11 @@ class Boards:
 
     async def _refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
         try:
-            await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException as exc:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except SEND_ERRORS as exc:
             log.warning("could not send a refusal: %s", exc)
 
     # -- posting ------------------------------------------------------------------------
@@ -422,7 +470,7 @@ class Boards:
             )
         try:
             response = await interaction.response.send_message(**body)
-        except discord.HTTPException as exc:
+        except SEND_ERRORS as exc:
             log.warning("could not answer with the board of game %s (%s); posting it", game.id,
                         exc)
             await self.post(game)
@@ -442,7 +490,7 @@ class Boards:
         )
         try:
             message = await channel.send(**_without_none(self.render(game)))
-        except discord.HTTPException as exc:
+        except SEND_ERRORS as exc:
             log.warning("could not post the board of game %s: %s", game.id, exc)
             return
         await self.tables.set_board(game, message.channel.id, message.id)
@@ -470,6 +518,8 @@ class Boards:
                 await self.post(game)
             else:
                 log.warning("could not edit the board of game %s: %s", game.id, exc)
+        except SEND_ERRORS as exc:
+            log.warning("could not edit the board of game %s: %r", game.id, exc)
 
     async def _retire(self, channel_id: int | None, message_id: int | None,
                       game: LoadedGame) -> None:
@@ -477,7 +527,7 @@ class Boards:
             return
         channel = self.bot.get_partial_messageable(channel_id, guild_id=game.row.guild_id)
         link = board_link(game.row.guild_id, game.row.board_channel_id, game.row.board_message_id)
-        with contextlib.suppress(discord.HTTPException):
+        with contextlib.suppress(*SEND_ERRORS):
             await channel.get_partial_message(message_id).edit(
                 content=f"This board moved: {link}", embed=None, view=None, attachments=[]
             )
@@ -545,7 +595,7 @@ class Boards:
             if old:
                 channel = self.bot.get_partial_messageable(int(old["channel"]),
                                                            guild_id=game.row.guild_id)
-                with contextlib.suppress(discord.HTTPException, OSError, ValueError):
+                with contextlib.suppress(*SEND_ERRORS):
                     await channel.get_partial_message(int(old["message"])).delete()
             if not game.row.is_open or notice is None or not game.row.extra.get("notices", True):
                 if stored:
@@ -564,7 +614,7 @@ class Boards:
                         users=[discord.Object(user_id)],
                     ),
                 )
-            except (discord.HTTPException, OSError, ValueError) as exc:
+            except SEND_ERRORS as exc:
                 log.warning("could not post a turn notice in game %s: %s", game.id, exc)
                 return
             note = {"channel": message.channel.id, "message": message.id}
@@ -667,6 +717,14 @@ class Boards:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+
+async def _edit_answer(interaction: discord.Interaction[Any], **body: Any) -> None:
+    """Answer a click by editing its message (after a deferral, through the webhook)."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**body)
+    else:
+        await interaction.response.edit_message(**body)
 
 
 def _table_buttons(game: LoadedGame, *, again: bool) -> list[discord.ui.Item[discord.ui.View]]:

@@ -70,6 +70,10 @@ class TableTree(discord.app_commands.CommandTree):
             await super()._call(interaction)
 
 
+#: Longest rate-limit wait (seconds) before a request gives up with discord.RateLimited.
+RATE_LIMIT_WAIT = 5.0
+
+
 class TableBot(commands.Bot):
     """The bot process: owns the store, the game tables and the boards."""
 
@@ -93,6 +97,10 @@ class TableBot(commands.Bot):
             tree_cls=TableTree,
             # We only need guilds for names in logs, not before answering: be ready sooner.
             guild_ready_timeout=0.5,
+            # Nothing the bot sends pings anyone unless that message says so.
+            allowed_mentions=discord.AllowedMentions.none(),
+            # A long rate limit raises at once instead of holding a click's answer.
+            max_ratelimit_timeout=RATE_LIMIT_WAIT,
         )
         self.settings = settings
         self.cog_modules = tuple(cogs)

@@ -286,16 +286,25 @@ class GameCog(commands.Cog):
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def repost(self, interaction: discord.Interaction[Any]) -> None:
-        """Post the current board again here and retire the old message."""
+        """Post the current board again here and retire the old message.
+
+        No lock is held across Discord requests: a move made while the new board was on
+        its way is shown by an edit right after.
+        """
         game = await self.current(interaction)
-        async with self.bot.tables.hold(game.id):  # no move slips in between load and post
-            await self.bot.boards.send_board(interaction, await self.bot.tables.load(game.id))
+        await self.bot.boards.send_board(interaction, game)
+        latest = await self.bot.tables.load(game.id)
+        if latest.row.version != game.row.version:
+            self.bot.boards.update_soon(game.id)
 
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:
         """End the channel's game (its starter or a member with Manage Messages)."""
         await self.current(interaction)
-        game = await self.bot.tables.abandon(interaction.channel_id or 0, actor_of(interaction))
+        actor = actor_of(interaction)
+        game = await self.bot.tables.abandon(interaction.channel_id or 0, actor)
         await interaction.response.send_message(
-            f"{interaction.user.display_name} abandoned the game.", ephemeral=False
+            f"{actor.name} abandoned the game.", ephemeral=False,
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         await self.bot.boards.refresh(game)
+        await self.bot.boards.announce(game, None)

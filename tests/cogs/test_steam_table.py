@@ -155,7 +155,7 @@ async def test_new_table_invites_members_with_one_mention(discord_driver, fake_d
     assert fake_discord.pings(result.message) == {fake_discord.user("bob").id}
     board = (await discord_driver.click(result.message, button(result.message, "lobby.join"),
                                         user="bob")).message
-    assert fake_discord.pings(board) == {fake_discord.user("bob").id}  # edits ping nobody new
+    assert fake_discord.pings(board) <= {fake_discord.user("bob").id}  # edits ping nobody new
 
 
 async def test_end_shows_places_and_play_again_brings_the_computers(discord_driver,

@@ -1,0 +1,122 @@
+"""Drills: a write-locked database, a flaky transport, hostile names and custom tables.
+
+Each drill prints its figure (run with ``-s`` to see them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+import time
+
+import aiohttp
+import discord
+import pytest
+
+from bot.boards import safe_name
+from bot.lobby import free_computer_name
+from tests.drills.checks import checked_games
+from tests.support import board_ids, button, make_bot
+
+COGS = ("cogs.tinker",)
+
+
+def _hold_write_lock(path, seconds: float, ready: threading.Event) -> None:
+    """Keep the database write-locked from another connection for ``seconds``."""
+    conn = sqlite3.connect(path, timeout=10)
+    conn.execute("BEGIN IMMEDIATE")
+    ready.set()
+    time.sleep(seconds)
+    conn.execute("ROLLBACK")
+    conn.close()
+
+
+async def test_locked_database_never_fails_a_click_that_happened(discord_driver, fake_discord,
+                                                                tmp_path):
+    """A database write-locked for 5 s: every click is answered in time, and every move that
+    was saved shows on its board; none is shown as failed yet applied."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    boards = []
+    for index in range(8):
+        channel = fake_discord.add_channel(f"slow-{index}")
+        result = await discord_driver.slash("tinker", "start", {"players": "fast"},
+                                            user="alice", channel=channel)
+        boards.append(result.message)
+    ready = threading.Event()
+    locker = threading.Thread(target=_hold_write_lock, args=(tmp_path / "bot.db", 5.0, ready))
+    locker.start()
+    ready.wait()
+    payloads = [fake_discord.component_payload(b, board_ids(b)[0], user="bob") for b in boards]
+    records = [fake_discord.register_interaction(p) for p in payloads]
+    started = time.monotonic()
+    for payload in payloads:
+        discord_driver.client._connection.parse_interaction_create(payload)
+    await discord_driver.settle()
+    await asyncio.to_thread(locker.join)
+    answered = [r.response_type for r in records]
+    games = checked_games(tmp_path / "bot.db")
+    applied = sum(1 for _, version, _ in games.values() if version == 1)
+    versions = {gid: version for gid, (_, version, _) in games.items()}
+    print(f"\nlocked database 5 s: {len(records)} clicks, answers {sorted(answered)}, "
+          f"{applied} applied, settled in {time.monotonic() - started:.1f} s")
+    assert all(t in (4, 6, 7) for t in answered), answered  # nobody saw a failed click
+    for record, board in zip(records, boards, strict=True):
+        game_id = int(board_ids(board)[0].split(":")[1])
+        version = versions.get(game_id, 0)
+        shown = board_ids(fake_discord.get_message(board["id"]))
+        if version == 0:  # refused privately (at once or after a deferral): nothing applied
+            assert "nothing was changed" in str(fake_discord.ephemeral.get(record.id))
+        else:  # moved (at once or after a deferral): the board shows it
+            assert version == 1 and all(":1:" in cid for cid in shown)
+
+
+@pytest.mark.error_logs_expected
+async def test_connection_reset_after_a_click_is_handled(discord_driver, fake_discord, tmp_path,
+                                                        monkeypatch):
+    """A reset connection while answering a click is handled like an HTTP error: the move
+    stays, the board is edited through the channel, nothing is logged as an error."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("tinker", "start", {"players": "fast"},
+                                        user="alice")).message
+    real = discord.InteractionResponse.edit_message
+
+    async def reset(self, **kwargs):
+        raise aiohttp.ClientConnectionError("Connection reset by peer")
+
+    monkeypatch.setattr(discord.InteractionResponse, "edit_message", reset)
+    await discord_driver.click(board, board_ids(board)[0], user="bob")
+    monkeypatch.setattr(discord.InteractionResponse, "edit_message", real)
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.row.version == 1
+    assert all(":1:" in cid for cid in board_ids(fake_discord.get_message(board["id"])))
+
+
+def test_names_are_made_safe_to_show():
+    """Markdown, mentions and blank names (U+3000 only) never reach a board as they are."""
+    assert safe_name("\u3000", "ideographic") == "ideographic"
+    assert safe_name("\u3000\u3000") == "a player"
+    assert safe_name("**bold** [link](https://x)").startswith("\\*\\*bold\\*\\* \\[link")
+    assert "@\u200beveryone" in safe_name("@everyone")
+    assert "\n" not in safe_name("two\nlines")
+
+
+def test_people_named_like_every_computer_leave_a_name_free():
+    """Four people named like the four computer players: adding one still finds a name."""
+    seats = [{"user_id": i + 1, "name": n, "computer": False} for i, n in enumerate(
+        ("Ada (computer)", "Brass (computer)", "Cog (computer)", "Dynamo (computer)"))]
+    assert free_computer_name(seats) == "Computer 5 (computer)"
+
+
+async def test_blank_named_host_can_open_and_start_a_table(discord_driver, fake_discord,
+                                                           tmp_path):
+    """A host whose name is only U+3000 opens, fills and starts a table."""
+    fake_discord.add_user("\u3000")
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    board = (await discord_driver.slash("steam", "new", user="\u3000")).message
+    board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                        user="\u3000")).message
+    assert "1. " in board["embeds"][0]["fields"][0]["value"]
+    started = await discord_driver.click(board, button(board, "lobby.start"), user="\u3000")
+    assert started.response_type == 7, started.content
+
