@@ -8,11 +8,17 @@ Ids are short and stable (they travel in Discord custom_ids): ``race:<id>``,
 
 from __future__ import annotations
 
-from bot.games.protocol import Action, IllegalAction
+from bot.games.protocol import MAX_LABEL, Action, IllegalAction
 from bot.games.tinrealm import combat, journey
 from bot.games.tinrealm.adventurer import change, move, spend, usable
-from bot.games.tinrealm.content import Content, Item
-from bot.games.tinrealm.state import TinState
+from bot.games.tinrealm.content import LANDSCAPES, AdventurerClass, Content, Item
+from bot.games.tinrealm.state import FOOD_CAP, LOCATIONS_PER_DAY, TinState
+
+
+def fit(label: str) -> str:
+    """Cut a label to :data:`MAX_LABEL` characters (a replacement content file may use long
+    names; the full text is always in the description)."""
+    return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
 
 
 def legal(c: Content, s: TinState) -> list[Action]:
@@ -22,25 +28,32 @@ def legal(c: Content, s: TinState) -> list[Action]:
         return [
             Action(
                 f"race:{r.id}",
-                f"{r.name} (health {r.health}, energy {r.energy}, food {r.food}): {r.text}",
+                fit(f"{r.name} (health {r.health}, energy {r.energy}, food {r.food})"),
                 "race",
+                f"{r.text} Then a class from the other cards' backs: "
+                + " or ".join(c.classes[k].name for k in c.classes_for(r.id))
+                + ".",
             )
             for r in c.races.values()
         ]
     if kind == "class":
-        return [
-            Action(
-                f"class:{k.id}",
-                f"{k.name} (health {k.health}, energy {k.energy}, "
-                f"chart {'/'.join(map(str, k.chart))}, "
-                f"{' + '.join(c.items[t].name for t in k.trappings)})",
-                "class",
-            )
-            for k in c.classes.values()
-        ]
+        return [_class_action(c, c.classes[k]) for k in c.classes_for(s.race or "")]
     if not kind:
         return []
     return _choices(c, s, kind, arg) + _food(s) + _item_actions(c, s)
+
+
+def _class_action(c: Content, k: AdventurerClass) -> Action:
+    """One class on offer (R1: only the backs of the two cards the race is not on)."""
+    return Action(
+        f"class:{k.id}",
+        fit(f"{k.name} (health {k.health}, energy {k.energy})"),
+        "class",
+        f"Damage chart {'/'.join(map(str, k.chart))} for 1/2/3 energy; starts with "
+        + " and ".join(
+            f"{c.items[t].name} ({c.items[t].text})" for t in k.trappings
+        ),
+    )
 
 
 def _choices(c: Content, s: TinState, kind: str, arg: str) -> list[Action]:
@@ -48,8 +61,19 @@ def _choices(c: Content, s: TinState, kind: str, arg: str) -> list[Action]:
     if kind == "decide":
         top = c.exploration[s.deck[0]]
         return [
-            Action("resolve", f"Resolve {top.name} ({', '.join(top.icons)})", "decide"),
-            Action("skip", f"Skip {top.name} (the next card is the location)", "decide"),
+            Action(
+                "resolve",
+                fit(f"Resolve {top.name}"),
+                "decide",
+                f"{top.name} is the location: {', '.join(top.icons)}, against the next "
+                "card's result side.",
+            ),
+            Action(
+                "skip",
+                fit(f"Skip {top.name}"),
+                "decide",
+                f"{top.name} turns to its result side; the next card is the location.",
+            ),
         ]
     if kind == "camp":
         return [
@@ -58,15 +82,14 @@ def _choices(c: Content, s: TinState, kind: str, arg: str) -> list[Action]:
         ]
     if kind == "offer":
         encounter = c.encounters[arg]
-        return [
-            Action("offer:yes", f"{encounter.name}: {encounter.text}", "offer"),
-            Action("offer:no", "Walk on", "offer"),
-        ]
+        accept = (
+            [Action("offer:yes", fit(f"Accept the {encounter.name}"), "offer", encounter.text)]
+            if journey.can_pay(s, encounter)
+            else []
+        )
+        return [*accept, Action("offer:no", "Walk on", "offer", f"Leave the {encounter.name}.")]
     if kind == "place":
-        return [
-            Action("place:left", f"Place on the left{_match_note(c, s, 'left')}", "place"),
-            Action("place:right", f"Place on the right{_match_note(c, s, 'right')}", "place"),
-        ]
+        return [_place_action(c, s, end) for end in ("left", "right")]
     strikes = (
         [
             Action(
@@ -74,30 +97,52 @@ def _choices(c: Content, s: TinState, kind: str, arg: str) -> list[Action]:
                 f"Strike with {energy} energy"
                 + (f" (+{combat.energy_bonus(c, s, energy)})" if energy else ""),
                 "combat",
+                "Roll two dice: doubles miss, else the difference"
+                + (f" + {combat.energy_bonus(c, s, energy)}" if energy else "")
+                + " - the enemy's defense.",
             )
             for energy in range(min(3, s.energy) + 1)
         ]
         if s.energy
         else []
     )
-    return [*strikes, Action("blow", "Sure blow: 1 damage, ignores defense", "combat")]
+    return [
+        *strikes,
+        Action("blow", "Sure blow: 1 damage", "combat", "No roll: 1 damage that ignores defense."),
+    ]
 
 
-def _match_note(c: Content, s: TinState, end: str) -> str:
-    """Say what placing at ``end`` would match."""
+def _place_action(c: Content, s: TinState, end: str) -> Action:
+    """Placing the location at one end; the label says what the edges would do (R4)."""
     matched = journey.edge_match(c, s.tableau, c.exploration[s.location or ""], end)
+    other = journey.edge_match(
+        c, s.tableau, c.exploration[s.location or ""], "right" if end == "left" else "left"
+    )
+    side = end.capitalize()
     if matched == "skull":
-        return " (skull meets skull!)"
-    return f" ({matched} match: advance)" if matched else ""
+        label, note = f"{side}: skull meets skull!", "lose half your health and go back 3 nodes"
+    elif matched:
+        label, note = f"{side}: {matched} match, advance", "move 1 node forward"
+    else:
+        label, note = f"{side}: no match", "nothing happens"
+    return Action(
+        f"place:{end}",
+        label,
+        "place",
+        f"Place the location at the {end} end of the tableau: {note}.",
+        primary=matched in LANDSCAPES and other not in LANDSCAPES,
+    )
 
 
 def _food(s: TinState) -> list[Action]:
     """Eating 1 food for +1 health or +1 energy, when it would help (R7)."""
     actions = []
     if s.food and s.health < s.max_health:
-        actions.append(Action("eat:health", f"Eat 1 food: +1 health ({s.food} food)", "eat"))
+        actions.append(Action("eat:health", f"Eat: +1 health ({s.food} food)", "eat",
+                              "Eat 1 food for 1 health (R7)."))
     if s.food and s.energy < s.max_energy:
-        actions.append(Action("eat:energy", f"Eat 1 food: +1 energy ({s.food} food)", "eat"))
+        actions.append(Action("eat:energy", f"Eat: +1 energy ({s.food} food)", "eat",
+                              "Eat 1 food for 1 energy (R7)."))
     return actions
 
 
@@ -118,7 +163,7 @@ def _helps(s: TinState, item: Item) -> bool:
 def _item_actions(c: Content, s: TinState) -> list[Action]:
     """Items the player can use now (automatic items are never offered)."""
     return [
-        Action(f"use:{item.id}", f"Use {item.name}: {item.text}", "item")
+        Action(f"use:{item.id}", fit(f"Use {item.name}"), "item", item.text)
         for item in (c.items[i] for i in s.items)
         if item.when != "auto" and usable(c, s, item.id) and _helps(s, item)
     ]
@@ -132,11 +177,52 @@ def perform(c: Content, s: TinState, action_id: str, log: list[str]) -> None:
 
 
 def carry_out(c: Content, s: TinState, action_id: str, log: list[str]) -> None:
-    """Carry out an action already known to be legal, then run the automatic tasks.
+    """Carry out an action already known to be legal, then every step that follows by itself.
 
-    Changes ``s`` in place; the simulation calls this directly on its own state to
-    skip the copy and the second legality check.
+    After the action, the automatic tasks run; then, as long as the next decision is
+    forced (:func:`forced`), it is taken too and said in the log. Changes ``s`` in place;
+    the simulation calls this directly on its own state to skip the copy and the second
+    legality check.
     """
+    _do(c, s, action_id, log)
+    while (step := forced(c, s)) is not None:
+        action, why = step
+        log.append(f"{action.label}: happened by itself ({why}).")
+        _do(c, s, action.id, log)
+
+
+def forced(c: Content, s: TinState) -> tuple[Action, str] | None:
+    """Return the action a decision takes by itself, and why, or None if the player chooses.
+
+    A decision is forced when exactly one action is legal, or when nothing but the
+    decision's own options is legal and they all lead to the same result: the day's last
+    placement when both ends match alike (the tableau is cleared at dawn), or a campsite
+    where neither resting nor searching would change anything. While eating or an item is
+    possible the player keeps the choice, since doing those first can matter.
+    """
+    if not s.queue or s.waiting_for in ("race", "class"):
+        return None
+    options = legal(c, s)
+    if len(options) == 1:
+        return options[0], "the only choice"
+    if any(a.group in ("eat", "item") for a in options):
+        return None
+    kind = s.waiting_for
+    if kind == "place" and len(s.tableau) == LOCATIONS_PER_DAY - 1:
+        card = c.exploration[s.location or ""]
+        if journey.edge_match(c, s.tableau, card, "left") == journey.edge_match(
+            c, s.tableau, card, "right"
+        ):
+            return options[1], "both ends give the same result"
+    if kind == "camp" and s.health == s.max_health and s.energy == s.max_energy and (
+        s.food == FOOD_CAP
+    ):
+        return options[0], "resting and searching would change nothing"
+    return None
+
+
+def _do(c: Content, s: TinState, action_id: str, log: list[str]) -> None:
+    """Carry out one action, then the automatic tasks that follow it."""
     head, _, arg = action_id.partition(":")
     if head == "race":
         s.race = arg
@@ -169,6 +255,14 @@ def _why_illegal(s: TinState, action_id: str) -> str:
     """A readable reason an action cannot be taken."""
     if not s.queue:
         return "The journey is over."
+    if action_id == "offer:yes" and s.waiting_for.startswith("offer:"):
+        return "You can no longer pay what this offer asks."
+    if s.waiting_for in ("race", "class") and action_id.startswith("class:"):
+        return (
+            f"{action_id[6:]!r} is not on the back of the two other cards (R1)."
+            if s.race
+            else "Choose a race first."
+        )
     return f"{action_id!r} is not something you can do now (waiting for: {s.waiting_for})."
 
 

@@ -114,24 +114,31 @@ def water(c: Content, s: TinState, log: list[str]) -> None:
 
 
 def move(c: Content, s: TinState, steps: int, log: list[str]) -> None:
-    """Move the meeple; forward moves trigger the nodes' icons and reaching F wins (R2)."""
+    """Move the meeple ``steps`` nodes (negative: back, never behind S) (R2).
+
+    Every node passed or landed on, forward or back, triggers its icon: water rolls for
+    food at once, a campsite offers rest or search (in the order they were met) before
+    the game goes on. Reaching F wins at once.
+    """
     nodes = c.nodes(s.sides)
-    if steps < 0:
-        before = s.node
-        s.node = max(0, s.node + steps)
-        log.append(f"You are driven back {before - s.node} node(s) to node {s.node}.")
-        return
-    for _ in range(steps):
-        s.node += 1
+    step = 1 if steps > 0 else -1
+    camps = 0
+    for _ in range(abs(steps)):
+        if s.node + step < 0:
+            log.append("You are back at the start and can go back no further.")
+            break
+        s.node += step
         s.furthest = max(s.furthest, s.node)
         mark = nodes[s.node]
         if mark == "F":
             log.append("You reach Oakinshelm! The Baron hears your news.")
             finish(s, "won")
             return
-        log.append(f"You advance to node {s.node} of {len(nodes) - 1}.")
+        verb = "advance" if step > 0 else "are driven back"
+        log.append(f"You {verb} to node {s.node} of {len(nodes) - 1}.")
         if mark == "water":
             water(c, s, log)
         elif mark == "campsite":
             log.append("This node has a campsite.")
-            s.queue.insert(0, "camp")
+            camps += 1
+    s.queue[0:0] = ["camp"] * camps

@@ -73,6 +73,8 @@ COUNTS = {
     "classes": 3,
     "reference": 4,
 }
+#: The content format this bot reads (2: race/class cards name their backs, R1).
+FORMAT = 2
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,19}$")
 
 
@@ -143,11 +145,24 @@ class Item:
     text: str
     trapping: bool
     when: str
+    card: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TrappingCard:
+    """A trapping card: two item sides, each taken by a different class (R1)."""
+
+    id: str
+    name: str
+    sides: tuple[str, str]
 
 
 @dataclass(frozen=True, slots=True)
 class Race:
-    """A race: health, energy, starting food and one special ability."""
+    """A race: health, energy, starting food, one special ability, and its card's back.
+
+    ``back`` is the id of the class printed on the back of this race's card (R1).
+    """
 
     id: str
     name: str
@@ -157,6 +172,7 @@ class Race:
     ability: str
     amount: int
     text: str
+    back: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +213,15 @@ class Content:
     races: Mapping[str, Race]
     classes: Mapping[str, AdventurerClass]
     encounters: Mapping[str, Encounter]
+    trapping_cards: Mapping[str, TrappingCard]
+
+    def classes_for(self, race: str) -> tuple[str, ...]:
+        """Return the classes open to ``race``: the backs of the two other cards (R1)."""
+        return tuple(r.back for r in self.races.values() if r.id != race)
+
+    def pairs(self) -> list[tuple[str, str]]:
+        """Return every possible (race, class) pair, race by race (6 with 3 cards, R1)."""
+        return [(race, klass) for race in self.races for klass in self.classes_for(race)]
 
     def nodes(self, sides: list[int]) -> list[str]:
         """Return the marks of every map node, S first and F last, for these sides."""
@@ -310,7 +335,7 @@ def _unique(entries: list[Any], what: str) -> dict[str, Any]:
     return result
 
 
-def _item(entry: _Entry, trapping: bool) -> Item:
+def _item(entry: _Entry, card: str = "") -> Item:
     """Read one loot card or trapping side."""
     effect = entry.entry("effect")
     kind = effect.choice("kind", tuple(ITEM_KINDS))
@@ -325,8 +350,9 @@ def _item(entry: _Entry, trapping: bool) -> Item:
         amount,
         effect.choice("uses", uses),
         entry.text("text"),
-        trapping,
+        bool(card),
         when,
+        card,
     )
 
 
@@ -412,18 +438,25 @@ def _exploration(
 def parse_content(data: Any, source: str = "<data>") -> Content:
     """Validate already-decoded content data and return it as :class:`Content`."""
     root = _Entry(source, data)
-    if root.raw("format") != 1:
-        raise root.fail("format", f"unknown format {root.raw('format')!r}; this bot reads 1")
+    if root.raw("format") != FORMAT:
+        old = " (format 1 predates the double-sided race/class cards of ruling R1)"
+        raise root.fail(
+            "format",
+            f"unknown format {root.raw('format')!r}; this bot reads {FORMAT}"
+            + (old if root.raw("format") == 1 else ""),
+        )
     enemies = _unique([_enemy(e) for e in _section(root, "enemies", "enemy")], "enemy")
-    loot_items = [_item(e, False) for e in _section(root, "loot", "loot card")]
+    loot_items = [_item(e) for e in _section(root, "loot", "loot card")]
     trapping_items: list[Item] = []
+    cards: list[TrappingCard] = []
     for card in _section(root, "trappings", "trapping card"):
-        card.ident()
-        card.text("name")
+        card_id = card.ident()
+        name = card.text("name")
         sides = card.items("sides", 2, 2)
-        trapping_items += [
-            _item(_Entry(_label("trapping", s, i), s), True) for i, s in enumerate(sides)
-        ]
+        read = [_item(_Entry(_label("trapping", s, i), s), card_id) for i, s in enumerate(sides)]
+        trapping_items += read
+        cards.append(TrappingCard(card_id, name, (read[0].id, read[1].id)))
+    trapping_cards = _unique(cards, "trapping card")
     items = _unique(loot_items + trapping_items, "item")
     encounter_list: list[Encounter] = []
     for card in _section(root, "reference", "reference card"):
@@ -446,7 +479,57 @@ def parse_content(data: Any, source: str = "<data>") -> Content:
     _unique(list(maps), "map card")
     races = _unique([_race(e) for e in _section(root, "races", "race")], "race")
     classes = _unique([_class(e, items) for e in _section(root, "classes", "class")], "class")
-    return Content(source, exploration, maps, enemies, loot, items, races, classes, encounters)
+    _check_backs(races, classes)
+    _check_trappings(classes, items, trapping_cards)
+    return Content(
+        source, exploration, maps, enemies, loot, items, races, classes, encounters,
+        trapping_cards,
+    )
+
+
+def _check_backs(races: Mapping[str, Race], classes: Mapping[str, AdventurerClass]) -> None:
+    """R1: every race card carries one class on its back, and every class is on one back."""
+    seen: dict[str, str] = {}
+    for race in races.values():
+        if race.back not in classes:
+            raise ContentError(
+                f"race {race.name!r}: field 'back': {race.back!r} is not a class id "
+                f"(one of {', '.join(classes)})"
+            )
+        if race.back in seen:
+            raise ContentError(
+                f"race {race.name!r}: field 'back': class {race.back!r} is already on the back "
+                f"of {seen[race.back]!r}; each class is on the back of exactly one race card"
+            )
+        seen[race.back] = race.name
+
+
+def _check_trappings(
+    classes: Mapping[str, AdventurerClass],
+    items: Mapping[str, Item],
+    cards: Mapping[str, TrappingCard],
+) -> None:
+    """R1: a class takes one side of two different trapping cards, no side twice.
+
+    With three classes of two sides each and six sides in all, that gives every side
+    exactly one class, so each card gives one side to each of two classes.
+    """
+    taken: dict[str, str] = {}
+    for klass in classes.values():
+        first, second = (items[t] for t in klass.trappings)
+        if first.card == second.card:
+            raise ContentError(
+                f"class {klass.name!r}: field 'trappings': {first.id!r} and {second.id!r} are "
+                f"both sides of trapping card {cards[first.card].name!r}; a class takes one "
+                "side of two different cards"
+            )
+        for item in (first, second):
+            if item.id in taken:
+                raise ContentError(
+                    f"class {klass.name!r}: field 'trappings': {item.id!r} is already the "
+                    f"starting trapping of {taken[item.id]!r}; each side belongs to one class"
+                )
+            taken[item.id] = klass.name
 
 
 def _race(entry: _Entry) -> Race:
@@ -461,6 +544,7 @@ def _race(entry: _Entry) -> Race:
         ability.choice("kind", ABILITIES),
         ability.number("amount", 1, 9),
         entry.text("text"),
+        entry.ident("back"),
     )
 
 

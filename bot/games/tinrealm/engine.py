@@ -18,7 +18,7 @@ from bot.games.protocol import (
 from bot.games.rng import SeededRandom
 from bot.games.tinrealm import actions, heuristic, serial
 from bot.games.tinrealm.content import Content, load_content
-from bot.games.tinrealm.scoring import rank, score, score_parts
+from bot.games.tinrealm.scoring import end_words, rank, score, score_parts, score_words
 from bot.games.tinrealm.state import TinState
 from bot.games.tinrealm.text import render
 from bot.games.tinrealm.view import view
@@ -130,20 +130,18 @@ class TinRealmEngine:
             return None
         points = score(state)
         title = rank(points)
-        summary = {
-            "won": f"Reached Oakinshelm on day {state.day}",
-            "dead": f"Died on the road on day {state.day}",
-            "time": "The seventh day ended on the road",
-        }[state.end]
+        words = score_words(state)
         detail = {
             "parts": score_parts(state),
+            "words": words,
             "rank": title,
             "end": state.end,
             "race": state.race,
             "class": state.klass,
         }
         outcome = Outcome(0, "win" if state.end == "won" else "loss", points, detail)
-        return Result(f"{summary}: {points} points, {title}.", (outcome,))
+        summary = f"{end_words(state)}: {points} points, {title}. {words}."
+        return Result(summary, (outcome,))
 
     def dump(self, state: TinState) -> dict[str, Any]:
         """Return the state as compact JSON-able data carrying ``schema``."""

@@ -1,5 +1,9 @@
 """The built-in computer player: simple rules of thumb, no look-ahead, no randomness.
 
+It decides only from what a player at the table can see: the top exploration card, the
+day's remaining cards as a set (not their order), the face-up result card, its own
+trackers and items. It never reads the order of the deck or the dice to come.
+
 It keeps itself fed and healed, uses map items at once, resolves a location when the
 top card looks better than an average card left in the deck, places cards where the
 edges match, and spends energy in combat when the extra damage is worth it.
@@ -43,7 +47,7 @@ def choose(c: Content, s: TinState, legal: list[Action]) -> str:
     if kind == "camp":
         return _camp(s)
     if kind == "offer":
-        return _offer(c, s)
+        return _offer(c, s) if "offer:yes" in ids else "offer:no"
     return _strike(c, s, ids)
 
 
@@ -107,7 +111,9 @@ def _card_value(c: Content, s: TinState, card: ExplorationCard) -> float:
 def _decide(c: Content, s: TinState) -> str:
     """Resolve the top card unless an average card below it looks better."""
     top = _card_value(c, s, c.exploration[s.deck[0]])
-    rest = [_card_value(c, s, c.exploration[i]) for i in s.deck[1:]]
+    # Only the top card is seen; the rest are known as a set (the day's cards not yet
+    # used), never in order: sorting makes the sum the same whatever their order.
+    rest = sorted(_card_value(c, s, c.exploration[i]) for i in s.deck[1:])
     return "resolve" if top >= sum(rest) / len(rest) else "skip"
 
 

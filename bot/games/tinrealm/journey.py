@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.games.protocol import IllegalAction
 from bot.games.tinrealm import combat
 from bot.games.tinrealm.adventurer import (
     ability,
@@ -96,8 +97,8 @@ def place(c: Content, s: TinState, end: str, log: list[str]) -> None:
     if matched == "skull":
         lost = -change(s, "health", -(s.health // 2))
         log.append(f"Skull meets skull! You lose {lost} health.")
-        move(c, s, -SKULL_SETBACK, log)
-        check_death(s, log)
+        if not check_death(s, log):
+            move(c, s, -SKULL_SETBACK, log)
     elif matched:
         log.append(f"The {matched} edges match.")
         move(c, s, 1, log)
@@ -111,7 +112,10 @@ def camp(s: TinState, resting: bool, log: list[str]) -> None:
 
 def offer(c: Content, s: TinState, accept: bool, log: list[str]) -> None:
     """Accept or decline an offer encounter (the Altar, the Peddler)."""
-    encounter = c.encounters[s.queue.pop(0).partition(":")[2]]
+    encounter = c.encounters[s.queue[0].partition(":")[2]]
+    if accept and not can_pay(s, encounter):
+        raise IllegalAction(f"You cannot pay {_stats(encounter.pay)} for the {encounter.name}.")
+    s.queue.pop(0)
     if not accept:
         log.append(f"You leave the {encounter.name} behind.")
         return

@@ -35,6 +35,38 @@ def score_parts(s: TinState) -> dict[str, int]:
     }
 
 
+def score_words(s: TinState) -> str:
+    """Return the score as R10 adds it up, in words: "Reached Oakinshelm +10, ... = 37"."""
+    parts = score_parts(s)
+    days = s.day - 1
+    words = [
+        f"Reached Oakinshelm +{parts['oakinshelm']}"
+        if s.end == "won"
+        else "Oakinshelm not reached +0",
+        f"health +{parts['health']}",
+        f"energy +{parts['energy']}",
+        f"food +{parts['food']}",
+        f"favor +{parts['favor']}",
+        f"{s.furthest} node{'s' if s.furthest != 1 else ''} reached +{parts['nodes']}",
+        f"poison -{s.poison}",
+        f"{days} day{'s' if days != 1 else ''} ended -{DAY_PENALTY * days}",
+    ]
+    return ", ".join(words) + f" = {score(s)}"
+
+
+def end_words(s: TinState) -> str:
+    """Say how the journey ended, telling death (and from what) from time running out."""
+    if s.end == "won":
+        return f"Reached Oakinshelm on day {s.day}"
+    if s.end == "dead" and s.health <= 0:
+        return f"Died on day {s.day}: health ran out"
+    if s.end == "dead":
+        return f"Died on day {s.day}: the poison ({s.poison}) reached your health ({s.health})"
+    if s.end == "time":
+        return "Time ran out: the seventh day ended on the road"
+    return "The journey goes on"
+
+
 def score(s: TinState) -> int:
     """Return the score: the sum of its parts."""
     return sum(score_parts(s).values())

@@ -6,6 +6,8 @@ from typing import Any
 
 #: One character per map node mark; the meeple shows as "@".
 NODE_CHARS = {"S": "S", "F": "F", "campsite": "C", "water": "~", "-": "."}
+#: The map's key, one line on every text board.
+KEY = "S start, F Oakinshelm, C campsite, ~ water, . road, @ you"
 
 
 def _card(card: dict[str, Any]) -> str:
@@ -37,6 +39,7 @@ def render(v: dict[str, Any]) -> str:
             f"food {v['food']}/{v['food_cap']}, favor {v['favor']}"
         )
     lines.append(f"Map: {_map(v)}   (node {v['node']} of {v['nodes_total'] - 1})")
+    lines.append(f"Key: {KEY}")
     if v["tableau"]:
         lines.append("Tableau: " + " ".join(_card(card) for card in v["tableau"]))
     if v["top_card"]:
@@ -62,10 +65,6 @@ def render(v: dict[str, Any]) -> str:
     if v["dice"]:
         lines.append("Last roll: " + " ".join(map(str, v["dice"])))
     if v["over"]:
-        how = {
-            "won": "You reached Oakinshelm!",
-            "dead": "You died on the road.",
-            "time": "The seventh day ended on the road.",
-        }[v["end"]]
-        lines.append(f"{how} Score {v['score']}: {v['rank']}.")
+        lines.append(f"{v['end_text']}. Score {v['score']}: {v['rank']}.")
+        lines.append(f"Score: {v['score_words']}")
     return "\n".join(lines)

@@ -6,8 +6,48 @@ from typing import Any
 
 from bot.games.tinrealm.adventurer import usable
 from bot.games.tinrealm.content import Content, ExplorationCard
-from bot.games.tinrealm.scoring import rank, score, score_parts
+from bot.games.tinrealm.scoring import end_words, rank, score, score_parts, score_words
 from bot.games.tinrealm.state import FOOD_CAP, LAST_DAY, TinState
+
+#: Every symbol a board uses: (key, emoji, text-board character, meaning). Edge icons,
+#: exploration icons and map marks share one entry where they share a symbol.
+LEGEND: tuple[tuple[str, str, str, str], ...] = (
+    ("forest", "🌲", "forest", "forest edge: two side by side move you 1 node forward"),
+    ("mountain", "⛰️", "mountain", "mountain edge: two side by side move you 1 node forward"),
+    ("water", "💧", "~", "water: two water edges side by side move you 1 node forward; "
+     "as an icon or a map node, roll a die, 5-6 finds 1 food"),
+    ("skull", "💀", "skull", "half a skull on an edge: two halves side by side cost half "
+     "your health and move you back 3 nodes"),
+    ("none", "·", ".", "a plain edge or road node: nothing happens"),
+    ("enemy", "👹", "enemy", "enemy icon: fight the enemy the result card names"),
+    ("trap", "🪤", "trap", "trap icon: lose what the result card's trap says"),
+    ("encounter", "❔", "encounter", "random encounter icon: the result card names an enemy "
+     "or a reference card"),
+    ("loot", "💰", "loot", "loot icon: take the loot card the result card names"),
+    ("campsite", "🏕️", "C", "campsite (icon or map node): rest (+2 health, +1 energy) or "
+     "search (+1 food)"),
+    ("S", "🚩", "S", "the start of the map"),
+    ("F", "🏰", "F", "Oakinshelm: reaching it wins at once"),
+    ("meeple", "🧍", "@", "you, on the map"),
+    ("health", "❤️", "health", "health; you die when it is at or below your poison"),
+    ("energy", "⚡", "energy", "energy, spent on strikes"),
+    ("food", "🍖", "food", "food: eat 1 for +1 health or energy; 1 is eaten each night"),
+    ("poison", "☠️", "poison", "poison: you die when health is at or below it"),
+    ("favor", "⭐", "favor", "favor won from enemies, counted in the score"),
+    ("sundial", "🕰️", "day", "the sundial: the day of 7"),
+    ("dice", "🎲", "roll", "the last dice rolled"),
+)
+
+#: The emoji of each key of :data:`LEGEND` (edge, icon and map mark names included).
+EMOJI: dict[str, str] = {key: emoji for key, emoji, _, _ in LEGEND} | {"-": "·"}
+
+
+def legend() -> list[dict[str, str]]:
+    """Return the legend: every symbol the boards use and what it means."""
+    return [
+        {"key": key, "emoji": emoji, "text": text, "meaning": meaning}
+        for key, emoji, text, meaning in LEGEND
+    ]
 
 
 def card_view(card: ExplorationCard) -> dict[str, Any]:
@@ -98,8 +138,12 @@ def view(c: Content, s: TinState) -> dict[str, Any]:
         "waiting": s.waiting_for.partition(":")[0],
         "over": over,
         "end": s.end or None,
+        "end_text": end_words(s) if over else None,
+        "legend": legend(),
     }
     if over:
         points = score(s)
-        data.update(score=points, rank=rank(points), score_parts=score_parts(s))
+        data.update(
+            score=points, rank=rank(points), score_parts=score_parts(s), score_words=score_words(s)
+        )
     return data

@@ -125,10 +125,24 @@ BROKEN = [
     (_set(["loot", 1, "effect", "kind"], "wish"), ["Salve Jar", "effect", "'kind'", "wish"]),
     (_set(["loot", 1, "effect", "uses"], "passive"), ["Salve Jar", "effect", "'uses'"]),
     (_set(["loot", 5, "effect", "amount"], 2), ["Grapple Line", "'amount'", "no amount"]),
-    (_set(["trappings", 0, "sides", 1, "effect", "uses"], "twice"), ["Buckler", "'uses'", "twice"]),
+    (_set(["trappings", 2, "sides", 1, "effect", "uses"], "twice"), ["Buckler", "'uses'", "twice"]),
     (
-        _set(["classes", 0, "trappings"], ["iron-cap", "salve-jar"]),
+        _set(["classes", 0, "trappings"], ["throwing-axe", "salve-jar"]),
         ["Warden", "'trappings'", "salve-jar"],
+    ),
+    (_set(["races", 0, "back"], "bard"), ["Cinderfolk", "'back'", "bard", "not a class"]),
+    (_delete(["races", 1, "back"]), ["Marshkin", "'back'", "missing"]),
+    (
+        _set(["races", 1, "back"], "pathfinder"),
+        ["Marshkin", "'back'", "already on the back of 'Cinderfolk'"],
+    ),
+    (
+        _set(["classes", 0, "trappings"], ["throwing-axe", "waybread-tin"]),
+        ["Warden", "'trappings'", "both sides of trapping card", "Hunter's Roll"],
+    ),
+    (
+        _set(["classes", 0, "trappings"], ["trail-chart", "buckler"]),
+        ["'trappings'", "'trail-chart' is already the starting trapping of 'Warden'"],
     ),
     (_set(["classes", 0, "chart"], [5, 4, 6]), ["Warden", "'chart'"]),
     (_set(["classes", 1, "chart"], [1, 2]), ["Pathfinder", "'chart'"]),
@@ -151,7 +165,8 @@ BROKEN = [
     (_set(["exploration", 1, "id"], "mossy-ford"), ["Cinder Pass", "'id'", "twice"]),
     (_set(["exploration", 1, "id"], "Bad Id!"), ["Cinder Pass", "'id'"]),
     (_set(["exploration"], RAW["exploration"][:11]), ["'exploration'", "12"]),
-    (_set(["format"], 2), ["'format'", "2"]),
+    (_set(["format"], 3), ["'format'", "3", "reads 2"]),
+    (_set(["format"], 1), ["'format'", "predates", "R1"]),
     (_set(["enemies", 3], "Hollow Knight"), ["enemy #4", "must be an object"]),
 ]
 

@@ -65,7 +65,9 @@ def _states():
     state.items += ["salve-jar", "spark-tonic", "bitterroot", "pitch-flask", "lodestone"]
     state.health, state.energy, state.poison, state.food = 4, 3, 1, 3
     yield state
-    state, _ = fight("moss-troll", klass="chanter", food=3, health=5, energy=4, poison=1)
+    state, _ = fight(
+        "moss-troll", race="marshkin", klass="chanter", food=3, health=5, energy=4, poison=1
+    )
     state.items += ["salve-jar", "spark-tonic", "bitterroot", "pitch-flask", "lodestone"]
     yield state
 

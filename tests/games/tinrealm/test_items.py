@@ -37,10 +37,10 @@ def meet(state, encounter: str) -> list[str]:
     return run(state, "icon:encounter")
 
 
-def test_helms_do_not_stack():
-    """Helm (Iron Cap, Dented Helm): two helms still take only 1 off a hit."""
+def test_dented_helm_takes_one_off_every_hit():
+    """Helm (Dented Helm, the only helm): every enemy hit deals 1 less (R6)."""
     state, _ = fight("hollow-knight", 1, 1, 6, 1, klass="pathfinder")
-    state.items += ["iron-cap", "dented-helm"]
+    state.items += ["dented-helm"]
     health = state.health
     state, _ = act(state, "strike:0")
     assert state.health == health - (5 + C.enemies["hollow-knight"].attack - 1)
@@ -86,7 +86,7 @@ def test_whetstone_adds_to_landed_rolled_strikes_only():
 @pytest.mark.parametrize(("enemy", "undead"), [("lantern-wisp", True), ("larder-goblin", False)])
 def test_blessed_chalk_wards_against_undead_only(enemy, undead):
     """Ward (Blessed Chalk): extra damage against undead foes only."""
-    state, _ = fight(enemy, 6, 1, 1, 1, klass="chanter")
+    state, _ = fight(enemy, 6, 1, 1, 1, race="marshkin", klass="chanter")
     state.fight.health = 20
     state, _ = act(state, "strike:0")
     bonus = C.items["blessed-chalk"].amount if undead else 0
@@ -96,7 +96,7 @@ def test_blessed_chalk_wards_against_undead_only(enemy, undead):
 @pytest.mark.parametrize(("enemy", "undead"), [("barrow-wight", True), ("larder-goblin", False)])
 def test_cinderfolk_undead_bane(enemy, undead):
     """Race ability undead_bane (Cinderfolk): extra damage against undead foes only."""
-    state, _ = fight(enemy, 6, 1, 1, 1, race="cinderfolk", klass="pathfinder")
+    state, _ = fight(enemy, 6, 1, 1, 1, race="cinderfolk", klass="warden")
     state.fight.health = 20
     state, _ = act(state, "strike:0")
     bonus = C.races["cinderfolk"].amount if undead else 0
@@ -120,7 +120,7 @@ def test_stoneborn_traps_cost_less():
 @pytest.mark.parametrize("kind", ["health", "energy", "poison"])
 def test_traps_cost_their_kind(kind):
     """Traps: the result card's trap costs health or energy, or gives poison."""
-    state = hero("marshkin", "warden")
+    state = hero("marshkin", "pathfinder")
     state.poison = 0
     card = trap_card(kind)
     amount = C.exploration[card].trap.amount
@@ -132,24 +132,14 @@ def test_traps_cost_their_kind(kind):
     assert after == expected
 
 
-def test_grapple_line_cancels_one_trap_then_is_gone():
-    """Trap guard, once (Grapple Line): the next trap does nothing; the line is discarded."""
-    state = hero("marshkin", "warden")
+def test_grapple_line_cancels_the_first_trap_each_day():
+    """Trap guard, per day (Grapple Line): once a day; it is ready again the next day."""
+    state = hero("marshkin", "pathfinder")
     state.items.append("grapple-line")
     health = state.health
     events = spring(state, trap_card("health"))
     assert state.health == health and "Grapple Line cancels" in events[0]
-    assert "grapple-line" not in state.items
-    spring(state, trap_card("health"))
-    assert state.health < health
-
-
-def test_snare_kit_cancels_the_first_trap_each_day():
-    """Trap guard, per day (Snare Kit): once a day; it is ready again the next day."""
-    state = hero("marshkin", "pathfinder")
-    health = state.health
-    spring(state, trap_card("health"))
-    assert state.health == health and "snare-kit" in state.spent_today
+    assert "grapple-line" in state.spent_today and "grapple-line" in state.items
     spring(state, trap_card("health"))
     assert state.health < health
     state.spent_today.clear()
@@ -245,7 +235,7 @@ def test_an_advance_item_can_win():
 
 def test_auto_items_are_never_offered():
     """Helms, weapons, wards, blocks and trap guards work by themselves: no button."""
-    state = hero("marshkin", "warden")
+    state = hero("marshkin", "chanter")
     state.items += ["dented-helm", "whetstone", "blessed-chalk", "grapple-line"]
     assert not [i for i in ids(state) if i.startswith("use:")]
 

@@ -12,8 +12,7 @@ from bot.games.tinrealm.scoring import rank, score, score_parts
 from .helpers import C, act, deciding, fight, hero, ids, placing, scripted
 
 
-@pytest.mark.parametrize("race", sorted(C.races))
-@pytest.mark.parametrize("klass", sorted(C.classes))
+@pytest.mark.parametrize(("race", "klass"), C.pairs())
 def test_r1_adventurer_sums_race_and_class(race, klass):
     """R1: health and energy are the race+class sums; food from the race; class trappings."""
     state = hero(race, klass)
@@ -25,12 +24,12 @@ def test_r1_adventurer_sums_race_and_class(race, klass):
 
 
 def test_r1_race_then_class_are_the_first_choices():
-    """R1: a new game offers the races, then the classes, before any exploring."""
+    """R1: a new game offers the races, then two classes, before any exploring."""
     state = ENGINE.new(4)
     assert ids(state) == [f"race:{r}" for r in C.races]
     assert {a.group for a in ENGINE.legal_actions(state, 0)} == {"race"}
     state, _ = act(state, "race:marshkin")
-    assert ids(state) == [f"class:{k}" for k in C.classes]
+    assert ids(state) == [f"class:{k}" for k in C.classes_for("marshkin")]
     state, events = act(state, "class:chanter")
     assert "Marshkin Chanter" in events[-1]
     assert ENGINE.view(state)["top_card"] is not None
@@ -116,15 +115,19 @@ def test_r2_map_nodes_passed_give_water_and_campsite():
     assert any("water you roll 6" in e for e in log)
 
 
-def test_r2_moving_back_never_goes_behind_s_and_triggers_nothing():
-    """R2/R4: moving back stops at S and ignores the icons it passes."""
+def test_r2_moving_back_never_goes_behind_s_and_triggers_what_it_passes():
+    """R2 (revised)/R4: moving back stops at S; the nodes passed on the way back trigger
+    too (easy map: node 2 is water)."""
     state = hero()
+    state.rng = scripted(5)
     state.node = state.furthest = 4
     state.queue = ["decide"]
     log: list[str] = []
     adventurer.move(C, state, -9, log)
     assert state.node == 0 and state.furthest == 4
+    assert state.food == 1 and any("water you roll 5" in e for e in log)
     assert state.queue == ["decide"]
+    assert log[-1] == "You are back at the start and can go back no further."
 
 
 def test_r3_resolve_uses_the_top_card_as_location():
@@ -257,7 +260,7 @@ def test_r5_rest_and_search():
 )
 def test_r5_water_finds_food_on_five_or_six(race, roll, food):
     """R5: water rolls one die: 5-6 gives 1 food (the Marshkin forager: 4-6)."""
-    state = hero(race, "warden")
+    state = hero(race, "pathfinder")
     state.rng = scripted(roll)
     log: list[str] = []
     adventurer.water(C, state, log)

@@ -7,12 +7,14 @@ from bot.games.tinrealm.simulate import Report, format_report, main, play, simul
 
 
 def test_simulate_smoke():
-    """simulate(20) plays 20 games, spreads them over the 9 race/class combinations."""
-    report = simulate(20, seed=5, preset="easy")
-    assert report.games == 20 == sum(games for games, _ in report.combos.values())
-    assert len(report.combos) == 9
+    """simulate(24) plays 24 games, spread evenly over the 6 possible pairs (R1)."""
+    report = simulate(24, seed=5, preset="easy")
+    assert report.games == 24 == sum(games for games, _ in report.combos.values())
+    assert len(report.combos) == 6
+    assert {games for games, _ in report.combos.values()} == {4}
+    assert set(report.combos) == {f"{r}+{k}" for r, k in ENGINE.content().pairs()}
     assert report.wins == report.ends["won"]
-    assert sum(report.ranks.values()) == 20
+    assert sum(report.ranks.values()) == 24
     assert report.placements > 0
     text = format_report(report)
     assert "win rate" in text and "stoneborn+warden" in text
@@ -34,9 +36,9 @@ def test_simulate_command_prints_both_presets(capsys):
 def test_simulated_games_match_the_engine():
     """A simulated game ends exactly as the same choices made through ENGINE.apply."""
     report = Report("easy", "heuristic")
-    simulated = play(11, "easy", "marshkin", "warden", "heuristic", report)
+    simulated = play(11, "easy", "marshkin", "pathfinder", "heuristic", report)
     state = ENGINE.new(11, options={"preset": "easy"})
-    for action in ("race:marshkin", "class:warden"):
+    for action in ("race:marshkin", "class:pathfinder"):
         state = ENGINE.apply(state, 0, action).state
     while not ENGINE.is_over(state):
         state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
