@@ -135,7 +135,8 @@ class TableBot(commands.Bot):
         """Open storage, register persistent buttons, load cogs, sync commands if needed."""
         await self.open_store()
         self.tables = Tables(self.store, clock=self.clock,
-                             vote_window=self.settings.vote_window_seconds)
+                             vote_window=self.settings.vote_window_seconds,
+                             max_open_games=self.settings.max_open_games)
         self.boards = Boards(self, self.tables, self.settings.computer_delay_seconds,
                              images=self.settings.board_images)
         self.deadlines = Deadlines(self.store, self.boards.fire_deadline, self.clock)

@@ -50,6 +50,8 @@ class Settings:
     vote_window_seconds: float = 30.0
     #: Whether boards carry a picture (text-only boards stay complete without it).
     board_images: bool = True
+    #: Open games a member may have started in one server (0: no limit).
+    max_open_games: int = 5
     #: A ``postgresql://`` URL; when set the bot uses PostgreSQL instead of DATABASE_PATH.
     database_url: str | None = None
     #: Days a finished game's state and action log are kept (results are kept for good).
@@ -124,6 +126,7 @@ def load_settings(
         gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
         vote_window_seconds=_window(env),
         board_images=_flag(env, "BOARD_IMAGES", True),
+        max_open_games=int(_number(env, "MAX_OPEN_GAMES", 5, 0)),
         database_url=url,
         retention_days=_number(env, "RETENTION_DAYS", 30, 1),
     )

@@ -216,9 +216,12 @@ class Tables:
         engines: Callable[[str], Engine] = registry_engine,
         seeds: Callable[[], int] | None = None,
         vote_window: float = 30.0,
+        max_open_games: int = 0,
     ) -> None:
         self.store = store
         self.vote_window = vote_window
+        #: Open games a member may have started in one server (0: no limit).
+        self.max_open_games = max_open_games
         #: Called with a deadline whenever a saved game's deadline is earlier than before.
         self.on_deadline: Callable[[float], None] = lambda _when: None
         self._clock = clock
@@ -397,6 +400,7 @@ class Tables:
         daily: str | None = None,
         extra: dict[str, Any] | None = None,
     ) -> LoadedGame:
+        await self._check_open_games(guild_id, starter)
         try:
             row = await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, kind=kind, status=status,
@@ -417,6 +421,24 @@ class Tables:
             log.warning("storage unavailable creating a game: %s", exc)
             raise Unavailable() from exc
         return self._wrap(row)
+
+    async def _check_open_games(self, guild_id: int | None, starter: Actor) -> None:
+        """Refuse a member who already has the most open games a server allows."""
+        if not self.max_open_games or guild_id is None:
+            return
+        try:
+            rows = await self.store.query(
+                "SELECT count(*) FROM games WHERE guild_id = :guild AND starter_id = :user"
+                " AND status IN ('lobby', 'active')",
+                {"guild": guild_id, "user": starter.user_id},
+            )
+        except StorageError as exc:
+            raise Unavailable() from exc
+        if rows and int(rows[0][0]) >= self.max_open_games:
+            raise Refusal(
+                f"You already have {self.max_open_games} games going in this server. Finish "
+                "or abandon one (/<game> abandon in its channel) before starting another."
+            )
 
     # -- acting -------------------------------------------------------------------------
 

@@ -314,3 +314,20 @@ async def test_fast_mode_attributes_every_move(tmp_path):
         assert play.events[0] == "Carol chose: Add 2."
     finally:
         await tables.store.close()
+
+
+async def test_a_member_has_a_bounded_number_of_open_games(tmp_path):
+    """A member may have at most MAX_OPEN_GAMES open games in one server."""
+    from bot.errors import Refusal
+
+    tables = await _tables(tmp_path / "v.db", Clock())
+    tables.max_open_games = 2
+    try:
+        await tables.start("toy", guild_id=1, channel_id=1, starter=ALICE)
+        await tables.open_lobby("toy", guild_id=1, channel_id=2, host=ALICE)
+        with pytest.raises(Refusal, match="already have 2 games"):
+            await tables.start("toy", guild_id=1, channel_id=3, starter=ALICE)
+        await tables.start("toy", guild_id=2, channel_id=4, starter=ALICE)  # another server
+        await tables.start("toy", guild_id=1, channel_id=5, starter=BOB)
+    finally:
+        await tables.store.close()
