@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -70,6 +70,29 @@ def last_move_events(game: LoadedGame) -> list[str]:
     if lead and lead in events:
         return events[len(events) - 1 - events[::-1].index(lead):]
     return events
+
+
+def choose_level(
+    cost: Callable[[int], int], levels: int, events: Sequence[str], limit: int = PHONE_LINES
+) -> int:
+    """Return the richest level of detail (0 richest) at which a board fits ``limit`` lines.
+
+    ``cost(level)`` is the board's lines at that level, without its events. The last
+    move's events are shown whole if any level leaves room for them; else older events
+    are cut to a line each (see :func:`fit_events`) at the richest level leaving room for
+    that; else the leanest level is used and older events are left out.
+    """
+    lines = [f"• {e}" for e in events] or ["—"]
+    full = sum(phone_lines(line) for line in lines)
+    compact = len(lines) - 1 + phone_lines(lines[-1])
+    costs: list[int] = []
+    for need in (full, compact):
+        for level in range(levels):
+            if level == len(costs):
+                costs.append(cost(level))
+            if costs[level] + need <= limit:
+                return level
+    return levels - 1
 
 
 def fit_events(events: Sequence[str], budget: int, width: int = PHONE_WIDTH) -> str:

@@ -39,8 +39,10 @@ async def test_whole_game_by_clicks(discord_driver, fake_discord, tmp_path):
     board, clicks = await _play_to_the_end(discord_driver, fake_discord, bot, board)
     assert clicks > 11
     final = board["embeds"][0]
-    assert "Victory" in final["description"] or "Defeat" in final["description"]
+    assert final["title"].split(" · ")[0] in ("🏆 Victory", "💀 Defeat")
+    assert final["color"] == (0x2ECC71 if "Victory" in final["title"] else 0x992D22)
     assert "Locations cleared" in final["description"]
+    assert any(f["name"] == "Last move" for f in final["fields"])
     assert board_ids(board) == []
     results = await bot.store.results()
     assert sorted(r["user_id"] for r in results) == sorted(
@@ -74,7 +76,11 @@ async def test_only_me_refuses_a_non_starter(discord_driver, fake_discord, tmp_p
 
 
 async def test_chip_buttons_one_per_suit_disabled_at_zero(discord_driver, fake_discord, tmp_path):
-    """During a challenge: six chip buttons with emoji and count, give up in round 1."""
+    """During a challenge: six chip buttons with emoji, effect and count, give up in round 1.
+
+    A chip whose suit is on the challenge card says "+1, draws" and is the primary style;
+    the others say "draws".
+    """
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     board = (await discord_driver.slash("tinker", "start", user="alice")).message
     while not any(":chip:" in cid for cid in board_ids(board)):
@@ -86,12 +92,15 @@ async def test_chip_buttons_one_per_suit_disabled_at_zero(discord_driver, fake_d
     buttons = [c for row in board["components"] for c in row["components"]]
     chips = [b for b in buttons if ":chip:" in b["custom_id"]]
     assert [b["emoji"]["name"] for b in chips] == ["🌙", "☀️", "🌊", "🍃", "🐉", "🪢"]
-    counts = game.engine.view(game.state)["chips"]
+    view = game.engine.view(game.state)
+    counts, counting = view["chips"], set(view["challenge"]["suits"])
     for b, suit in zip(chips, ("Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots"), strict=True):
-        assert b["label"] == str(counts[suit])
+        effect = "+1, draws" if suit in counting else "draws"
+        assert b["label"] == f"{effect} ({counts[suit]} left)"
+        assert b["style"] == (1 if suit in counting and counts[suit] else 2)
         assert bool(b.get("disabled")) == (counts[suit] == 0)
     assert any(b["custom_id"].endswith(":give_up") for b in buttons)
-    assert "Sum:" in board["embeds"][0]["description"]
+    assert "**Sum " in board["embeds"][0]["description"]
 
 
 async def test_rules_and_repost_and_abandon(discord_driver, fake_discord, tmp_path):
@@ -133,7 +142,7 @@ async def test_daily_deal_is_marked_and_once_per_day(discord_driver, fake_discor
 
 
 def test_chip_button_of_an_empty_suit_is_disabled():
-    """A suit with no chips left keeps its button, disabled, labelled 0."""
+    """A suit with no chips left keeps its button, disabled, labelled "(0 left)"."""
     from bot.games.tinker.engine import ENGINE
     from cogs.tinker import TinkerCog
     from tests.support import loaded
@@ -151,7 +160,8 @@ def test_chip_button_of_an_empty_suit_is_disabled():
                 for suit, count in view["chips"].items():
                     chip = buttons[suit]
                     assert chip.disabled == (count == 0)
-                    assert chip.label.endswith(str(count))
+                    assert chip.label.endswith(f"({count} left)")
+                    assert len(chip.label) <= 40
                 checked += 1
             state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
     assert checked > 0
