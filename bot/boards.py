@@ -699,7 +699,7 @@ class Boards:
     async def resume_computers(self) -> int:
         """After a restart, let computer players move wherever one is to act; return how many."""
         resumed = 0
-        for game_id in await self.tables.store.active_multiseat_ids():
+        for game_id in await self.tables.store.active_multiseat_ids(shards=self.tables.shards):
             try:
                 game = await self.tables.load(game_id)
             except Refusal:

@@ -8,6 +8,7 @@ import logging
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import discord
 from discord.ext import commands, tasks
@@ -70,6 +71,13 @@ class TableTree(discord.app_commands.CommandTree):
             await super()._call(interaction)
 
 
+def create_bot(settings: Settings, **kwargs: Any) -> TableBot:
+    """Return the bot for ``settings``: sharded when SHARD_COUNT is set."""
+    if settings.shard_count:
+        return ShardedTableBot(settings, **kwargs)
+    return TableBot(settings, **kwargs)
+
+
 #: Longest rate-limit wait (seconds) before a request gives up with discord.RateLimited.
 RATE_LIMIT_WAIT = 5.0
 
@@ -89,6 +97,7 @@ class TableBot(commands.Bot):
         cogs: Sequence[str] = DEFAULT_COGS,
         clock: Callable[[], float] = time.time,
         force_sync: bool = False,
+        **client_options: Any,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -101,6 +110,7 @@ class TableBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
             # A long rate limit raises at once instead of holding a click's answer.
             max_ratelimit_timeout=RATE_LIMIT_WAIT,
+            **client_options,
         )
         self.settings = settings
         self.cog_modules = tuple(cogs)
@@ -137,9 +147,15 @@ class TableBot(commands.Bot):
         self.tables = Tables(self.store, clock=self.clock,
                              vote_window=self.settings.vote_window_seconds,
                              max_open_games=self.settings.max_open_games)
+        self.tables.shards = self.shard_filter
         self.boards = Boards(self, self.tables, self.settings.computer_delay_seconds,
                              images=self.settings.board_images)
-        self.deadlines = Deadlines(self.store, self.boards.fire_deadline, self.clock)
+        shards = self.shard_filter
+        self.deadlines = Deadlines(
+            self.store, self.boards.fire_deadline, self.clock,
+            due=lambda now, limit: self.store.due_games(now, limit, shards=shards),
+            following=lambda: self.store.next_deadline(shards=shards),
+        )
         self.tables.on_deadline = self.deadlines.wake
         self.add_dynamic_items(ActionButton, ActionSelect)
         for module in self.cog_modules:
@@ -160,8 +176,28 @@ class TableBot(commands.Bot):
         text = json.dumps(sorted(payload, key=lambda c: c["name"]), sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()
 
+    @property
+    def shard_filter(self) -> tuple[tuple[int, ...], int] | None:
+        """This process's shards and the shard count, for background work (None: all)."""
+        count = self.settings.shard_count
+        if not count:
+            return None
+        return (self.settings.shard_ids or tuple(range(count)), count)
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Whether this process syncs application commands: only the one running shard 0."""
+        shards = self.shard_filter
+        return shards is None or 0 in shards[0]
+
     async def sync_commands(self) -> None:
-        """Sync commands only when they changed since the last sync, or when forced."""
+        """Sync commands only when they changed since the last sync, or when forced.
+
+        With several processes (shards), only the one that runs shard 0 syncs.
+        """
+        if not self.syncs_commands:
+            log.info("application commands are synced by the process running shard 0")
+            return
         targets: list[discord.Object | None] = [None]
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
@@ -266,3 +302,15 @@ class TableBot(commands.Bot):
         if store is not None:
             await store.close()
             log.info("database closed")
+
+
+class ShardedTableBot(TableBot, commands.AutoShardedBot):
+    """The bot process running some of the bot's shards (SHARD_COUNT, SHARD_IDS)."""
+
+    def __init__(self, settings: Settings, **kwargs: Any) -> None:
+        super().__init__(
+            settings,
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) or None,
+            **kwargs,
+        )

@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -52,6 +53,10 @@ class Settings:
     board_images: bool = True
     #: Open games a member may have started in one server (0: no limit).
     max_open_games: int = 5
+    #: Sharding: how many shards the bot has in all (0: not sharded), and which of them
+    #: this process runs (empty: all of them).
+    shard_count: int = 0
+    shard_ids: tuple[int, ...] = ()
     #: A ``postgresql://`` URL; when set the bot uses PostgreSQL instead of DATABASE_PATH.
     database_url: str | None = None
     #: Days a finished game's state and action log are kept (results are kept for good).
@@ -127,9 +132,30 @@ def load_settings(
         vote_window_seconds=_window(env),
         board_images=_flag(env, "BOARD_IMAGES", True),
         max_open_games=int(_number(env, "MAX_OPEN_GAMES", 5, 0)),
+        **_shards(env),
         database_url=url,
         retention_days=_number(env, "RETENTION_DAYS", 30, 1),
     )
+
+
+def _shards(env: Mapping[str, str]) -> dict[str, Any]:
+    count_raw = env.get("SHARD_COUNT", "").strip()
+    ids_raw = env.get("SHARD_IDS", "").strip()
+    if not count_raw:
+        if ids_raw:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT (how many shards there are in all)")
+        return {}
+    if not (count_raw.isascii() and count_raw.isdigit()) or int(count_raw) < 1:
+        raise ConfigError(f"SHARD_COUNT must be a whole number of at least 1, got {count_raw!r}")
+    count = int(count_raw)
+    ids: list[int] = []
+    for part in filter(None, (p.strip() for p in ids_raw.split(","))):
+        if not (part.isascii() and part.isdigit()) or int(part) >= count:
+            raise ConfigError(
+                f"SHARD_IDS must list shard numbers from 0 to {count - 1}, got {ids_raw!r}"
+            )
+        ids.append(int(part))
+    return {"shard_count": count, "shard_ids": tuple(sorted(set(ids)))}
 
 
 def _window(env: Mapping[str, str]) -> float:

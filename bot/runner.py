@@ -24,7 +24,7 @@ async def serve(force_sync: bool = False, cogs: Sequence[str] | None = None) -> 
 
     With ``force_sync``, only sync the application commands with Discord, then exit.
     """
-    from bot.client import DEFAULT_COGS, TableBot
+    from bot.client import DEFAULT_COGS, create_bot
 
     settings = load_settings()
     setup_logging(settings.log_level, settings.token)
@@ -33,7 +33,7 @@ async def serve(force_sync: bool = False, cogs: Sequence[str] | None = None) -> 
         log.warning("using the Discord API at %s (testing only)", settings.api_base)
     if settings.gateway_url:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
-    bot = TableBot(settings, force_sync=force_sync, cogs=cogs or DEFAULT_COGS)
+    bot = create_bot(settings, force_sync=force_sync, cogs=cogs or DEFAULT_COGS)
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []
 

@@ -222,6 +222,8 @@ class Tables:
         self.vote_window = vote_window
         #: Open games a member may have started in one server (0: no limit).
         self.max_open_games = max_open_games
+        #: This process's shards (ids, count) for background work; None: every game.
+        self.shards: tuple[tuple[int, ...], int] | None = None
         #: Called with a deadline whenever a saved game's deadline is earlier than before.
         self.on_deadline: Callable[[float], None] = lambda _when: None
         self._clock = clock
@@ -850,7 +852,8 @@ class Tables:
         last_id = 0
         while True:
             try:
-                idle = await self.store.idle_games(cutoffs, after_id=last_id)
+                idle = await self.store.idle_games(cutoffs, after_id=last_id,
+                                                   shards=self.shards)
             except StorageError as exc:
                 log.warning("sweeper could not read games: %s", exc)
                 return ended

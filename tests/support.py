@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from bot.client import TableBot
+from bot.client import TableBot, create_bot
 from bot.config import Settings, load_settings
 from bot.games import registry
 from bot.tables import Actor, LoadedGame, Tables
@@ -56,7 +56,7 @@ def make_settings(tmp_path: Path, **overrides: object) -> Settings:
 def make_bot(tmp_path: Path, *, cogs: tuple[str, ...] = ("tests.toy",),
              clock: Clock | None = None, **overrides: object) -> TableBot:
     """Return a new bot instance (not logged in) over the database in ``tmp_path``."""
-    return TableBot(make_settings(tmp_path, **overrides), cogs=cogs, clock=clock or Clock())
+    return create_bot(make_settings(tmp_path, **overrides), cogs=cogs, clock=clock or Clock())
 
 
 def board_ids(message: dict, *, table: bool = False) -> list[str]:
