@@ -1,6 +1,6 @@
 """Benchmark: our board click against a bare discord.py bot sending the same board (#16).
 
-``python -m bench.bare [--games 1000] [--clicks 500] [--seconds 3] [--rounds 2]``, from
+``python -m bench.bare [--games 1000] [--clicks 300] [--seconds 2] [--rounds 1]``, from
 the repository root.
 
 The bare bot is a plain ``discord.Client`` with one ``on_interaction`` listener that
@@ -137,12 +137,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000,
                         help="boards clicked, one per channel (default 1000)")
-    parser.add_argument("--clicks", type=int, default=500,
-                        help="clicks measured one at a time (default 500)")
-    parser.add_argument("--seconds", type=float, default=3.0,
-                        help="seconds of every board clicking at once (default 3)")
-    parser.add_argument("--rounds", type=int, default=2,
-                        help="rounds of ours then the bare one (default 2)")
+    parser.add_argument("--clicks", type=int, default=300,
+                        help="clicks measured one at a time (default 300)")
+    parser.add_argument("--seconds", type=float, default=2.0,
+                        help="seconds of every board clicking at once (default 2)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="rounds of ours then the bare one (default 1)")
     parser.add_argument("--images", choices=("on", "off"), default="on",
                         help="boards with their picture (default on; the bare bot attaches"
                              " one drawn beforehand)")

@@ -5,7 +5,7 @@ on loopback), so its HTTP server, JSON and limit checks use the machine's other 
 are not charged to the bot; ``--same-process`` runs it in the bot's event loop instead,
 as earlier versions of this benchmark did, for comparison.
 
-For each size (default 10, 100 and 1,000 games at once, one per channel) and each kind
+For each size (default 100 and 1,000 games at once, one per channel) and each kind
 of click, a fresh bot with the Tinker cog runs over a fresh database (a file in a
 temporary directory, or with ``--backend postgresql`` a fresh database on a throwaway
 PostgreSQL server on loopback), with a fresh fake; the games are started with
@@ -856,13 +856,13 @@ def side_by_side(results: list[SizeResult]) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Run the click benchmark and print its tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", default="10,100,1000",
-                        help="comma-separated numbers of games at once (default 10,100,1000)")
-    parser.add_argument("--clicks", type=int, default=500,
-                        help="clicks measured one at a time per size and kind (default 500)")
-    parser.add_argument("--seconds", type=float, default=3.0,
+    parser.add_argument("--games", default="100,1000",
+                        help="comma-separated numbers of games at once (default 100,1000)")
+    parser.add_argument("--clicks", type=int, default=300,
+                        help="clicks measured one at a time per size and kind (default 300)")
+    parser.add_argument("--seconds", type=float, default=2.0,
                         help="seconds of every game clicking at once per size and kind"
-                             " (default 3)")
+                             " (default 2)")
     parser.add_argument("--kinds", default="move,vote",
                         help="which clicks: move (a vote that is a majority alone: the move"
                              " happens), vote (recorded without a move), or both (default)")
