@@ -200,14 +200,28 @@ class Boards:
 
     # -- rendering ----------------------------------------------------------------------
 
-    def render(self, game: LoadedGame, *, edit: bool = False) -> dict[str, Any]:
+    def render(
+        self,
+        game: LoadedGame,
+        *,
+        edit: bool = False,
+        picture: bytes | None = None,
+        keep: bool = False,
+    ) -> dict[str, Any]:
         """Return the message body (``embed``, ``view`` and the picture) of ``game``'s board.
 
         The picture goes as ``attachments`` when ``edit`` (it replaces the last one) and
         as ``file`` for a new message; a board without a picture clears old ones on edit.
+        ``picture`` is the drawn picture (drawn here when None); with ``keep``, an edit
+        keeps the picture the message already has (the board's version is unchanged).
         """
         body = self._body(game)
-        picture = self._picture(game) if self.images else b""
+        if keep and self.images:
+            if picture if picture is not None else self._picture(game):  # not sent again
+                body["embed"].set_image(url=f"attachment://{pictures.FILENAME}")
+            return body
+        if picture is None:
+            picture = self._picture(game) if self.images else b""
         if picture:
             body["embed"].set_image(url=f"attachment://{pictures.FILENAME}")
             file = discord.File(io.BytesIO(picture), filename=pictures.FILENAME)
@@ -216,9 +230,21 @@ class Boards:
             body["attachments"] = []
         return body
 
+    async def _render(self, game: LoadedGame, *, edit: bool = False,
+                      keep: bool = False) -> dict[str, Any]:
+        """Return :meth:`render`'s body, drawing the picture off the event loop."""
+        picture = b""
+        if self.images:
+            picture = await asyncio.to_thread(self._picture, game)
+        return self.render(game, edit=edit, picture=picture, keep=keep)
+
+    @staticmethod
+    def _has_picture(game: LoadedGame) -> bool:
+        return game.state is not None and not game.broken
+
     def _picture(self, game: LoadedGame) -> bytes:
         """Return the board's picture as PNG bytes, or b"" (a lobby, a broken game)."""
-        if game.state is None or game.broken:
+        if not self._has_picture(game):
             return b""
         try:
             return pictures.render_board(game.row.kind, game.view(), status=game.row.status)
@@ -316,7 +342,7 @@ class Boards:
                 # Known as shown before the answer leaves, so a click racing this one is
                 # refused as stale rather than taken for a board left behind.
                 self._mark_shown(game)
-                await _edit_answer(interaction, **self.render(game, edit=True))
+                await _edit_answer(interaction, **(await self._render(game, edit=True)))
                 if message is not None and message.id != game.row.board_message_id:
                     await self.tables.set_board(game, message.channel.id, message.id)
         except SEND_ERRORS as exc:
@@ -376,7 +402,7 @@ class Boards:
             return False
         self._mark_shown(game)
         try:
-            await interaction.response.edit_message(**self.render(game, edit=True))
+            await interaction.response.edit_message(**(await self._render(game, edit=True)))
         except SEND_ERRORS as exc:
             log.warning("could not bring the board of game %s up to date: %s", game_id, exc)
             self._shown.pop(game_id, None)
@@ -461,7 +487,7 @@ class Boards:
         ``invite`` names members the board's message mentions (once, when it is posted).
         """
         old = (game.row.board_channel_id, game.row.board_message_id)
-        body = _without_none(self.render(game))
+        body = _without_none(await self._render(game))
         if invite:
             body["content"] = "Invited: " + " ".join(f"<@{u}>" for u in invite)
             body["allowed_mentions"] = discord.AllowedMentions(
@@ -489,7 +515,7 @@ class Boards:
             game.row.board_channel_id or game.row.channel_id, guild_id=game.row.guild_id
         )
         try:
-            message = await channel.send(**_without_none(self.render(game)))
+            message = await channel.send(**_without_none(await self._render(game)))
         except SEND_ERRORS as exc:
             log.warning("could not post the board of game %s: %s", game.id, exc)
             return
@@ -497,8 +523,11 @@ class Boards:
         self._mark_shown(game)
         await self._retire(old[0], old[1], game)
 
-    async def refresh(self, game: LoadedGame) -> None:
-        """Edit the game's board in place; post a new one if it was deleted or capped."""
+    async def refresh(self, game: LoadedGame, *, keep: bool = False) -> None:
+        """Edit the game's board in place; post a new one if it was deleted or capped.
+
+        With ``keep`` the message keeps its picture (only the text changed: a vote).
+        """
         if game.row.board_message_id is None or game.row.board_channel_id is None:
             await self.post(game)
             return
@@ -507,7 +536,7 @@ class Boards:
         )
         message = channel.get_partial_message(game.row.board_message_id)
         try:
-            await message.edit(**self.render(game, edit=True))
+            await message.edit(**(await self._render(game, edit=True, keep=keep)))
             self._mark_shown(game)
         except discord.NotFound:
             log.info("board of game %s was deleted; posting a new one", game.id)
@@ -555,9 +584,10 @@ class Boards:
                     game = await self.tables.load(game_id)
                 except Refusal:
                     return
-                if self._shown.get(game_id, -1) > game.row.version:
+                shown = self._shown.get(game_id, -1)
+                if shown > game.row.version:
                     continue  # a newer board is already shown
-                await self.refresh(game)
+                await self.refresh(game, keep=shown == game.row.version)
                 if game_id in self._dirty:
                     await asyncio.sleep(self.edit_interval)
         except Exception:

@@ -171,3 +171,21 @@ async def test_tinker_start_offers_the_three_ways_to_play(discord_driver, fake_d
     rules = await discord_driver.slash("tinker", "rules", user="bob")
     who = next(f for f in rules.embeds[0]["fields"] if f["name"] == "Who plays")
     assert "vote" in who["value"] and "majority" in who["value"] and "fast" in who["value"]
+
+
+async def test_a_vote_edit_keeps_the_picture_without_sending_it_again(discord_driver,
+                                                                     fake_discord, tmp_path):
+    """A vote changes only the text: the board keeps its picture and no file is re-sent."""
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    board = (await discord_driver.slash("tinker", "start", user="alice")).message
+    moved = await discord_driver.click(board, board_ids(board)[0], user="alice")
+    assert moved.response_type == 7
+    assert [u.filename for r in moved.requests for u in r.uploads] == ["board.png"]
+    board = moved.message
+    vote = await discord_driver.click(board, board_ids(board)[0], user="bob")
+    assert vote.ephemeral and "Your vote" in vote.content
+    edits = [r for r in vote.requests if r.method == "PATCH"]
+    assert len(edits) == 1 and edits[0].uploads == []
+    stored = fake_discord.get_message(board["id"])
+    assert fake_discord.embed_attachment(stored) is not None
+    assert "voting" in str(stored["embeds"][0])
