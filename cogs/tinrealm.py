@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 import discord
@@ -13,11 +14,15 @@ from bot.layout import default_items
 from bot.tables import LoadedGame
 from cogs.base import (
     MODES_TEXT,
+    PHONE_LINES,
     PLAYERS_HELP,
     WINDOW_HELP,
     GameCog,
+    choose_level,
     daily_note,
-    recent_events,
+    embed_lines,
+    fit_events,
+    last_move_events,
     who_plays,
 )
 from cogs.cards import clip
@@ -37,15 +42,30 @@ PLACEHOLDERS = {"item": "Use an item…", "eat": "Eat…", "race": "Choose your 
                 "class": "Choose your class…"}
 
 WAITING = {
-    "race": "Choose your adventurer's **race**.",
-    "class": "Choose your adventurer's **class**.",
-    "decide": "Look at the top card: **resolve** it here, or **skip** it (it becomes the "
-              "result card for the next one).",
-    "place": "Place the location at the **left** or **right** end of the tableau.",
-    "camp": "A campsite: **rest** (+2 health, +1 energy) or **search** (+1 food).",
-    "fight": "Fight! Choose the energy for your strike (0-3), or deal a sure 1-damage blow.",
-    "offer": "Something is offered: take it or leave it.",
+    "race": "**Choose your adventurer's race**; a class follows.",
+    "class": "**Choose your adventurer's class.**",
+    "decide": "**Resolve** the top card here, or **skip** it (it turns to its result side "
+              "for the next one).",
+    "place": "**Place** the location at the left or right end of the tableau.",
+    "camp": "**A campsite**: rest (+2 health, +1 energy) or search (+1 food).",
+    "fight": "**Fight!** Strike with 0-3 energy ⚡ (bonus damage after +), or a sure "
+             "1-damage blow.",
+    "offer": "**Something is offered**: take it or leave it.",
 }
+
+#: Groups that are side options, never the decision itself (food and items, any time).
+SIDE_GROUPS = ("eat", "item")
+
+#: Colours of the board: on the road, and ended boards by how the journey ended.
+COLOUR = 0xB08D57
+WON_COLOUR = 0x2ECC71
+LOST_COLOUR = 0x992D22
+#: Headlines of an ended journey: reaching Oakinshelm, death, time running out.
+HEADLINES = {"won": "🏆 Victory", "dead": "💀 Defeat: died on the road",
+             "time": "⌛ Defeat: out of time"}
+#: How far a board gives way to fit a phone: 0 everything, 1 the tableau's ends only,
+#: 2 item names only, 3 the race and class choices without their abilities.
+LEVELS = 4
 
 RULES = (
     ("Goal", "Lead your adventurer to Oakinshelm (🏰, the last node of the map) within 7 "
@@ -103,7 +123,7 @@ class TinRealmCog(GameCog):
     kind = "tinrealm"
     title = TITLE
     rules_text = RULES
-    colour = 0xB08D57
+    colour = COLOUR
 
     tinrealm = app_commands.Group(
         name="tinrealm", description="Tin Realm: a solo journey to Oakinshelm within 7 days",
@@ -113,61 +133,86 @@ class TinRealmCog(GameCog):
     # -- board ----------------------------------------------------------------------------
 
     def embed(self, game: LoadedGame) -> discord.Embed:
-        """Return the journey: day, trackers, map, tableau, the current card, events."""
+        """Return the journey, phone first: the decision, trackers, map, items, last move.
+
+        The board fits :data:`~cogs.base.PHONE_LINES` lines at phone width: the tableau
+        shrinks to its two ends and items to their names first (all in "Rules &
+        details"), then older events are cut.
+        """
         if game.state is None:
             return discord.Embed(title=TITLE, description="This game cannot be shown.")
         v = game.view()
-        embed = discord.Embed(
-            title=f"{TITLE} · day {min(v['day'], v['last_day'])} of {v['last_day']} · "
-                  f"location {v['location_in_day']} of 6",
-            colour=0xB08D57,
-        )
-        who = " ".join(x for x in (v["race"], v["class"]) if x) or "a new adventurer"
-        days = v["last_day"]
-        day = min(v["day"], days)
-        sundial = "🌕" * (day - 1) + "🌗" + "🌑" * (days - day)
-        trackers = [
-            f"**{who}**",
-            f"🕰️ sundial {sundial}",
-            f"❤️ {_bar(v['health'], v['max_health'], '🟥')}",
-            f"⚡ {_bar(v['energy'], v['max_energy'], '🟨')}",
-            f"🍖 {v['food']}/{v['food_cap']} · ☠️ poison {v['poison']} · ⭐ favor {v['favor']}",
-            f"🗺️ {_map(v)} (node {v['node']} of {v['nodes_total'] - 1})",
-        ]
-        situation = _situation(v)
+        events = last_move_events(game)
         choices = [a for a in actions_for_board(game) if a.group in CHOICES]
-        if choices:
-            situation += "\n" + "\n".join(f"• **{a.label.split(' (', 1)[0]}** "
-                                           f"({a.label.split(' (', 1)[1]}" for a in choices
-                                           if " (" in a.label)
-        embed.description = clip("\n".join([*trackers, "", situation]), 4096)
-        if v["tableau"]:
-            embed.add_field(name="Tableau",
-                            value=clip(" ".join(_card(c) for c in v["tableau"]), 1024),
-                            inline=False)
-        if v["items"]:
-            items = "\n".join(
-                f"{'✅' if i['ready'] else '▫️'} **{i['name']}**: {i['text']}" for i in v["items"]
-            )
-            embed.add_field(name="Items", value=clip(items, 1024), inline=False)
-        dice = f" · last roll {' '.join(f'🎲{d}' for d in v['dice'])}" if v["dice"] else ""
-        embed.add_field(name=f"Recent events{dice}", value=recent_events(game, 6),
+        built: dict[int, discord.Embed] = {}
+
+        def cost(level: int) -> int:
+            built[level] = _board(game, v, choices, level)
+            return embed_lines(built[level]) + 1
+
+        level = choose_level(cost, LEVELS, events)
+        embed = built.get(level) or _board(game, v, choices, level)
+        embed.add_field(name="Last move",
+                        value=fit_events(events, PHONE_LINES - embed_lines(embed) - 1),
                         inline=False)
-        embed.set_footer(text=f"Started by {game.seat_name(0)} · {who_plays(game)} · "
-                              f"deck {v['deck_left']} cards"
-                              f"{daily_note(game)}")
         return embed
+
+    def legend(self, game: LoadedGame) -> str:
+        """Return every symbol the board uses and its meaning (the engine's legend)."""
+        v = game.view() if game.state is not None else {}
+        entries = v.get("legend") or [
+            {"emoji": emoji, "meaning": key} for key, emoji in ICONS.items() if key != "-"
+        ]
+        lines = [f"{e['emoji']} {e['meaning']}" for e in entries]
+        lines += ["🗺️ the map: a mark per node, ┃ between two map cards",
+                  "`🌲|Name 👹💰|💧` a card: left edge | name and icons | right edge",
+                  "✅ an item you can use now · ▫️ one you cannot (used up or not now)",
+                  "🏆 reached Oakinshelm · 💀 died · ⌛ the seventh day ended on the road"]
+        return "\n".join(lines)
+
+    def details(self, game: LoadedGame) -> list[discord.Embed]:
+        """Return the rules, then the whole tableau, the items and the score so far."""
+        embeds = super().details(game)
+        if game.state is None:
+            return embeds
+        v = game.view()
+        more = discord.Embed(title="The journey in full", colour=self.colour)
+        more.add_field(name="Tableau, left to right",
+                       value=clip("\n".join(_card(c) for c in v["tableau"]) or "—", 1024),
+                       inline=False)
+        items = "\n".join(f"{'✅' if i.get('ready') else '▫️'} **{i['name']}**: {i['text']}"
+                          for i in v["items"])
+        more.add_field(name="Items", value=clip(items or "—", 1024), inline=False)
+        if v.get("dice"):
+            more.add_field(name="Last roll", value=" ".join(f"🎲{d}" for d in v["dice"]),
+                           inline=False)
+        return [*embeds[:-1], more, embeds[-1]]
 
     def items(self, game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
         """Return every decision the rules give now, grouped in rows.
 
-        Race and class buttons carry just the name; the board lists what each gives.
+        Race and class buttons carry just the name; the board lists what each gives. The
+        decision's buttons use the primary style (only the engine's primary choice when it
+        marks one); eating and items stay secondary. Select options carry the action's
+        description.
         """
-        actions = [
-            Action(a.id, a.label.split(" (", 1)[0], a.group) if a.group in CHOICES else a
-            for a in actions_for_board(game)
-        ]
-        return default_items(game.id, game.row.version, actions, placeholders=PLACEHOLDERS)
+        actions = [_short_label(a) for a in actions_for_board(game)]
+        items = default_items(game.id, game.row.version, actions, placeholders=PLACEHOLDERS)
+        by_id = {a.id: a for a in actions}
+        marked = any(a.primary for a in actions)
+        for item in items:
+            if isinstance(item, discord.ui.Button) and item.custom_id:
+                action = by_id.get(item.custom_id.split(":", 3)[-1])
+                if action is not None and (
+                    action.primary if marked else action.group not in SIDE_GROUPS
+                ):
+                    item.style = discord.ButtonStyle.primary
+            elif isinstance(item, discord.ui.Select):
+                for option in item.options:
+                    chosen = by_id.get(option.value)
+                    if chosen is not None and chosen.description:
+                        option.description = clip(chosen.description, 100)
+        return items
 
     # -- commands -------------------------------------------------------------------------
 
@@ -224,31 +269,124 @@ class TinRealmCog(GameCog):
         await self.abandon(interaction)
 
 
-def _situation(v: dict[str, Any]) -> str:
-    """Return what is happening now: the card, the fight, or the final score."""
+#: A strike's engine label ("Strike with 2 energy (+4)"), shortened to fit a phone row.
+STRIKE = re.compile(r"Strike with (\d+) energy(?: \((\+\d+)\))?")
+
+
+def _short_label(action: Action) -> Action:
+    """Return ``action`` with a label short enough for two buttons a row on a phone.
+
+    Race and class keep just their name (the board lists what each gives); strikes say
+    "Strike 2⚡ +4"; other labels stay as the engine wrote them.
+    """
+    label = action.label
+    if action.group in CHOICES:
+        label = label.split(" (", 1)[0]
+    elif match := STRIKE.fullmatch(label):
+        label = f"Strike {match[1]}⚡{' ' + match[2] if match[2] else ''}"
+    if label == action.label:
+        return action
+    return Action(action.id, label, action.group, action.description, action.primary)
+
+
+def _trackers(v: dict[str, Any]) -> list[str]:
+    """Return the adventurer's lines: who, health and energy, food, poison, favor, the map."""
+    who = " ".join(x for x in (v.get("race"), v.get("class")) if x)
+    lines = [f"**{who}**"] if who else []
+    if v.get("class"):
+        lines.append(f"❤️ health {v['health']}/{v['max_health']} · "
+                     f"⚡ energy {v['energy']}/{v['max_energy']}")
+        lines.append(f"🍖 food {v['food']}/{v['food_cap']} · ☠️ poison {v['poison']} · "
+                     f"⭐ favor {v['favor']}")
+    lines.append(f"🗺️ {_map(v)} (node {v['node']} of {v['nodes_total'] - 1})")
+    return lines
+
+
+def _choice_lines(choices: list[Action], level: int) -> list[str]:
+    """Return the race or class choices: name, numbers and (room allowing) the ability."""
+    lines = []
+    for a in choices:
+        name, _, rest = a.label.partition(" (")
+        numbers = f" ({rest}" if rest else ""
+        ability = f": {a.description}" if a.description and level < 3 else ""
+        lines.append(f"• **{name}**{numbers}{ability}")
+    return lines
+
+
+def _board(game: LoadedGame, v: dict[str, Any], choices: list[Action],
+           level: int) -> discord.Embed:
+    """Return the board without its events, at a level of detail (see :data:`LEVELS`)."""
+    footer = (f"Started by {game.seat_name(0)} · {who_plays(game)} · "
+              f"deck {v['deck_left']} cards{daily_note(game)}")
     if v["over"]:
-        parts = v["score_parts"]
-        verdict = ("🏰 **You reached Oakinshelm!**" if v["end"] == "won"
-                   else "💀 **The journey ended.**")
-        detail = " ".join(f"{k} {'+' if n >= 0 else ''}{n}" for k, n in parts.items())
-        return f"{verdict}\nScore **{v['score']}**: rank **{v['rank']}**\n{detail}"
+        embed = _ended(v)
+        embed.set_footer(text=footer)
+        return embed
+    embed = discord.Embed(
+        title=f"{TITLE} · day {min(v['day'], v['last_day'])} of {v['last_day']} · "
+              f"location {v['location_in_day']}/6",
+        colour=COLOUR,
+    )
     lines = [WAITING.get(v["waiting"], "")]
+    lines += _choice_lines(choices, level)
+    lines += _situation(v)
+    if v["tableau"] and level >= 1:
+        ends = v["tableau"][0]["edges"][0], v["tableau"][-1]["edges"][1]
+        left, right = (ICONS.get(e, e) for e in ends)
+        lines.append(f"Tableau: {len(v['tableau'])} cards, ends {left} … {right}")
+    lines += ["", *_trackers(v)]
+    embed.description = clip("\n".join(line for line in lines if line is not None), 4096)
+    if v["tableau"] and level == 0:
+        embed.add_field(name="Tableau, left to right",
+                        value=clip(" ".join(_card(c) for c in v["tableau"]), 1024),
+                        inline=False)
+    if v["items"]:
+        if level < 2:
+            items = "\n".join(f"{'✅' if i.get('ready') else '▫️'} **{i['name']}**: {i['text']}"
+                              for i in v["items"])
+        else:
+            items = " · ".join(f"{'✅' if i.get('ready') else '▫️'} {i['name']}"
+                               for i in v["items"])
+        embed.add_field(name="Items", value=clip(items, 1024), inline=False)
+    embed.set_footer(text=footer)
+    return embed
+
+
+def _situation(v: dict[str, Any]) -> list[str]:
+    """Return what is in front of the adventurer: the card, the location, the fight."""
+    lines = []
     if v["top_card"]:
         lines.append(f"Top card: {_card(v['top_card'])}")
     if v["location"]:
         lines.append(f"Location: {_card(v['location'])}")
-    if v["result"]:
+    if v["result"] and v["waiting"] not in ("race", "class"):
         r = v["result"]
-        lines.append(f"Result card: {r['name']} (👹 {r['enemy']} · 🪤 {r['trap']} · "
-                     f"❔ {r['encounter']} · 💰 {r['loot']})")
+        lines.append(f"Result card {r['name']}: 👹 {r['enemy']} · 🪤 {r['trap']} · "
+                     f"❔ {r['encounter']} · 💰 {r['loot']}")
     if v["combat"]:
         c = v["combat"]
-        undead = " (undead)" if c["undead"] else ""
+        undead = " (undead)" if c.get("undead") else ""
         lines.append(
-            f"👹 **{c['name']}**{undead}: health {c['health']}/{c['max_health']}, attack "
-            f"{c['attack']}, defense {c['defense']}, favor {c['favor']}. {c['power']}"
+            f"👹 **{c['name']}**{undead}: health **{c['health']}/{c['max_health']}**, "
+            f"attack {c['attack']}, defense {c['defense']}, favor {c['favor']}. {c['power']}"
         )
-    return "\n".join(line for line in lines if line)
+    return lines
+
+
+def _ended(v: dict[str, Any]) -> discord.Embed:
+    """Return an ended journey: how it ended, the score in words, the map."""
+    end = v.get("end") or "dead"
+    embed = discord.Embed(title=f"{HEADLINES.get(end, '💀 Defeat')} · {TITLE}",
+                          colour=WON_COLOUR if end == "won" else LOST_COLOUR)
+    how = v.get("end_text") or {"won": "You reached Oakinshelm", "dead": "You died on the road",
+                                "time": "The seventh day ended on the road"}.get(end, "")
+    parts = v.get("score_parts") or {}
+    words = v.get("score_words") or ", ".join(
+        f"{k} {'+' if n >= 0 else ''}{n}" for k, n in parts.items())
+    lines = [f"**{how}.**", f"Score **{v.get('score', 0)}**, rank **{v.get('rank', '—')}**",
+             words, "", *_trackers(v)]
+    embed.description = clip("\n".join(lines), 4096)
+    return embed
 
 
 async def setup(bot: Any) -> None:

@@ -1,5 +1,7 @@
 """Tin Realm in Discord, through the offline fake: a whole journey, restarts, limits."""
 
+import discord
+
 from bot.games.tinrealm.engine import ENGINE
 from cogs.tinrealm import TinRealmCog
 from tests.support import board_ids, longest_board_within_limits, make_bot, press
@@ -90,3 +92,64 @@ async def test_content_setting_reaches_the_game(discord_driver, fake_discord, tm
     board = (await discord_driver.slash("tinrealm", "start", user="alice")).message
     labels = [c["label"] for row in board["components"] for c in row["components"]]
     assert any(label.startswith("Tinfolk") for label in labels)
+
+
+def _ends(count: int = 200) -> dict[str, object]:
+    """Return one ended journey of each kind (won, dead, time) among ``count`` seeds."""
+    found: dict[str, object] = {}
+    for seed in range(count):
+        state = ENGINE.new(seed, 1, {"preset": "easy"})
+        while not ENGINE.is_over(state):
+            state = ENGINE.apply(state, 0, ENGINE.legal_actions(state, 0)[
+                seed % len(ENGINE.legal_actions(state, 0))].id).state
+        found.setdefault(ENGINE.view(state)["end"], state)
+        if len(found) == 3:
+            break
+    return found
+
+
+def test_endings_look_different_and_give_the_score_in_words():
+    """Won, died and out of time: each its headline; won is green, the others dark red."""
+    from tests.support import loaded
+
+    cog = TinRealmCog(None)
+    ends = _ends()
+    assert "dead" in ends
+    heads = {"won": "🏆 Victory", "dead": "💀 Defeat: died on the road",
+             "time": "⌛ Defeat: out of time"}
+    for end, state in ends.items():
+        embed = cog.embed(loaded(ENGINE, state, status="over"))
+        view = ENGINE.view(state)
+        assert embed.title.startswith(heads[end])
+        assert embed.colour.value == (0x2ECC71 if end == "won" else 0x992D22)
+        assert view["end_text"] in embed.description
+        assert view["score_words"] in embed.description
+        assert f"Score **{view['score']}**, rank **{view['rank']}**" in embed.description
+
+
+def test_buttons_fit_a_phone_the_decision_is_primary_selects_explain():
+    """Labels are at most 40 characters; the decision is primary, eating and items are
+    not (or only the engine's primary choice is); select options carry descriptions."""
+    from tests.support import loaded
+
+    cog = TinRealmCog(None)
+    checked = {"primary": 0, "described": 0, "strike": 0}
+    for seed in range(30):
+        state = ENGINE.new(seed, 1, {"preset": "hard" if seed % 2 else "easy"})
+        while not ENGINE.is_over(state):
+            actions = {a.id: a for a in ENGINE.legal_actions(state, 0)}
+            marked = any(a.primary for a in actions.values())
+            for item in cog.items(loaded(ENGINE, state)):
+                if isinstance(item, discord.ui.Button):
+                    action = actions[item.custom_id.split(":", 3)[-1]]
+                    assert len(item.label) <= 40
+                    primary = action.primary if marked else action.group not in ("eat", "item")
+                    assert (item.style is discord.ButtonStyle.primary) == primary
+                    checked["primary"] += primary
+                    checked["strike"] += item.label.startswith("Strike ")
+                else:
+                    for option in item.options:
+                        assert option.description == actions[option.value].description[:100]
+                        checked["described"] += bool(option.description)
+            state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
+    assert checked["primary"] and checked["strike"]

@@ -1,0 +1,109 @@
+"""Phone first, the rest: the last move's events, the legend and "Rules & details"."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import discord
+
+from bot.games.tinker.engine import ENGINE as TINKER
+from bot.games.tinrealm.engine import ENGINE as TINREALM
+from cogs.base import fit_events, last_move_events, phone_lines
+from cogs.tinker import TinkerCog
+from cogs.tinrealm import TinRealmCog
+from tests.cogs.test_phone_first import boards
+from tests.support import loaded
+
+#: Characters boards use as punctuation, not as icons needing a legend.
+PUNCTUATION = set("·…→×┃—•–’“”")
+
+
+def _icons(text: str) -> set[str]:
+    """Return the pictographs in ``text`` (emoji without their variation selectors)."""
+    return {c for c in text if ord(c) > 0x2000 and c not in PUNCTUATION
+            and c not in "\ufe0f\u200d"}
+
+
+def _text(embed: discord.Embed) -> str:
+    parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
+    for f in embed.fields:
+        parts += [f.name or "", f.value or ""]
+    return "\n".join(parts)
+
+
+def test_events_of_the_last_move_start_at_its_lead() -> None:
+    """The last move's events are those since its lead line; without it, all kept events."""
+    game = loaded(TINKER, TINKER.new(1), events=["a", "Alice chose: X.", "b", "Bob chose: X.",
+                                                 "c", "d"])
+    game.row.extra["last"] = "Bob chose: X."
+    assert last_move_events(game) == ["Bob chose: X.", "c", "d"]
+    game.row.extra["last"] = "Carol chose: Y."
+    assert last_move_events(game) == game.row.events
+
+
+def test_fit_events_keeps_all_when_they_fit_and_cuts_older_first() -> None:
+    """Short events are all shown; long ones lose their older lines first, the newest stays."""
+    short = ["one", "two", "three"]
+    assert fit_events(short, 3) == "• one\n• two\n• three"
+    long = [f"Event {i}: " + "a fairly long sentence about what happened " * 2 for i in range(8)]
+    text = fit_events(long, 12)
+    assert phone_lines(text) <= 12
+    assert text.splitlines()[-1].startswith("• Event 7")
+    assert "happened a fairly long" in text.splitlines()[-1] or phone_lines(long[-1]) > 3
+    tight = fit_events(long, 5)
+    assert phone_lines(tight) <= 5
+    assert tight.startswith("… ") and "Rules & details" in tight.splitlines()[0]
+    assert "Event 7" in tight and "Event 0" not in tight
+
+
+def test_every_icon_on_the_boards_is_in_the_legend() -> None:
+    """Every pictograph a board shows is explained by the cog's legend (Rules & details)."""
+    for cog, engine, new in (
+        (TinkerCog(None), TINKER, lambda s: TINKER.new(s)),
+        (TinRealmCog(None), TINREALM,
+         lambda s: TINREALM.new(s, 1, {"preset": "hard" if s % 2 else "easy"})),
+    ):
+        missing: set[str] = set()
+        checked = 0
+        for seed in range(40):
+            for game in boards(engine, new(seed), random.Random(seed)):
+                board = _text(cog.embed(game))
+                legend = cog.legend(game)
+                missing |= _icons(board) - _icons(legend)
+                checked += 1
+        assert checked > 100
+        assert missing == set(), (cog.kind, missing)
+
+
+def test_details_fit_discords_limits_and_list_the_piles() -> None:
+    """"Rules & details" is at most 10 embeds of at most 6000 characters together."""
+    for cog, engine, new, needle in (
+        (TinkerCog(None), TINKER, lambda s: TINKER.new(s), "Deck:"),
+        (TinRealmCog(None), TINREALM, lambda s: TINREALM.new(s, 1, {}), "Tableau"),
+    ):
+        for seed in range(15):
+            for game in boards(engine, new(seed), random.Random(seed)):
+                embeds = cog.details(game)
+                assert 2 <= len(embeds) <= 10
+                assert sum(len(e) for e in embeds) <= 6000
+                for e in embeds:
+                    assert len(e.fields) <= 25
+                    assert all(0 < len(f.value) <= 1024 for f in e.fields)
+                names = [f.name for e in embeds for f in e.fields]
+                assert any(n.startswith(needle) for n in names), names
+                assert any("icons mean" in n for n in names)
+
+
+def test_tinker_details_list_locations_and_the_deck_in_order_of_value() -> None:
+    """Tinker's details: the deck sorted by value (its own order hidden), every location."""
+    state = TINKER.new(3)
+    for _ in range(30):
+        state = TINKER.apply(state, 0, TINKER.computer_action(state, 0)).state
+    embeds = TinkerCog(None).details(loaded(TINKER, state))
+    fields = {f.name.split(":")[0]: f.value for e in embeds for f in e.fields}
+    view = TINKER.view(state)
+    deck = fields["Deck"]
+    values = [int(v) for v in re.findall(r" (\d+)(?= |,|$)", deck)]
+    assert values == sorted(values) and len(values) == view["deck_count"]
+    assert fields["Locations ahead"] == ", ".join(view["locations"]["remaining"]) or "—"
