@@ -11,6 +11,7 @@ from bot import turns
 from bot.boards import actions_for_board, actor_of
 from bot.errors import Refusal
 from bot.games.protocol import Action
+from bot.games.steam.state import POWER_EMOJI
 from bot.layout import ASK_PREFIX, action_button, default_items
 from bot.tables import LoadedGame
 from cogs.base import GameCog, recent_events, seat_list
@@ -57,8 +58,9 @@ RULES = (
 #: What the board's icons mean (the "Rules & details" legend).
 LEGEND = (
     "▶️ whose turn · 👑 the host · 🤖 computer player · 💤 away (a computer plays the seat) · "
-    "🏳️ resigned · 🌊 Wave token (2 points each) · ✅ the train can run · 🚂 steam · "
-    "🔆 solar · 🌙 Moons (locomotive) · 🍃 Leaves, 🐉 Wyrms, 🪢 Knots (goods) · "
+    "🏳️ resigned · 🎫 Wave token (2 points each) · ✅ the train can run, on 🌊 steam "
+    "(Waves) or ☀️ solar (Suns) · 🌙 Moons (locomotive) · 🍃 Leaves, 🐉 Wyrms, 🪢 Knots "
+    "(goods) · 🚂 the turn · "
     "⏳ final round · ⏰ turn timer"
 )
 
@@ -66,7 +68,8 @@ LEGEND = (
 def _train_text(train: list[dict[str, Any]]) -> str:
     """Return a train as its cards, with what it can do marked."""
     suits = {s for c in train for s in c["suits"]}
-    power = " ".join(p for p, s in (("🚂", "Waves"), ("🔆", "Suns")) if s in suits)
+    power = " ".join(p for p, s in ((POWER_EMOJI["steam"], "Waves"),
+                                    (POWER_EMOJI["solar"], "Suns")) if s in suits)
     ready = "Moons" in suits and power and suits & {"Leaves", "Wyrms", "Knots"}
     cards = ", ".join(card_text(c, value=False) for c in train)
     mark = f" ✅{power}" if ready else ""
@@ -144,7 +147,7 @@ class SteamCog(GameCog):
                 ("💤 ", bool(seat.get("away"))),
                 ("🏳️ ", bool(player["resigned"])),
             ) if on)
-            tokens = f" + {'🌊' * player['tokens']}" if player["tokens"] else ""
+            tokens = f" + {'🎫' * player['tokens']}" if player["tokens"] else ""
             total = player.get("total", player["score"])
             goods = player.get("goods_left", 0)
             name = (f"{marks}{player['name']} · {total} ({player['score']}{tokens})"
