@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 from bot.games.steam import ai, ai_v1
 from bot.games.steam.engine import ENGINE
-from bot.games.steam.state import SteamState
+from bot.games.steam.state import Arranging, SteamState
 
 Chooser = Callable[[SteamState, int], str]
 
@@ -45,6 +45,10 @@ def greedy(state: SteamState, seat: int) -> str:
     plans = [i for i in ids if i.startswith("ar:")]
     if plans:
         return plans[0]
+    if isinstance(state.pending, Arranging):
+        # eleven cards do not fit: place the taken card, then discard the first one
+        wanted = "mv:" if state.pending.hand else "d:"
+        return next(i for i in ids if i.startswith(wanted))
     return next((i for i in ids if i.startswith(("t2:", "t1:", "p:", "wv:"))), ids[0])
 
 
