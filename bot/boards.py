@@ -255,6 +255,7 @@ class Boards:
     def _body(self, game: LoadedGame) -> dict[str, Any]:
         """Return the board's embed and view, without the picture."""
         renderer = self.renderers[game.row.kind]
+        game.pictured = self.images and self._has_picture(game)
         embed = renderer.embed(game)
         view: discord.ui.View | None = None
         if game.broken:

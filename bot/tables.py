@@ -68,6 +68,9 @@ class LoadedGame:
     engine: Engine
     state: Any
     broken: str | None = None
+    #: Whether the board is shown with its picture (the text may then leave out what the
+    #: picture shows in full; a text-only board stays complete).
+    pictured: bool = False
     _view: dict[str, Any] | None = field(default=None, repr=False)
     _view_of: Any = field(default=None, repr=False)
 

@@ -12,7 +12,7 @@ from bot.boards import actions_for_board, actor_of
 from bot.errors import Refusal
 from bot.games.protocol import Action
 from bot.games.steam.state import POWER_EMOJI
-from bot.layout import ASK_PREFIX, action_button, default_items
+from bot.layout import ASK_PREFIX, action_button, action_select, default_items
 from bot.tables import LoadedGame
 from cogs.base import GameCog, recent_events, seat_list
 from cogs.cards import card_text, clip
@@ -137,6 +137,7 @@ class SteamCog(GameCog):
             ) or "empty"
             deck = f"deck {view['deck_count']} · discard {view['discard_count']}"
             embed.add_field(name=f"River (cost) · {deck}", value=clip(river, 1024), inline=False)
+        lines: list[str] = []
         for player in view["players"]:
             seat = game.row.seats[player["seat"]] if player["seat"] < len(game.row.seats) else {}
             marks = "".join(m for m, on in (
@@ -154,8 +155,21 @@ class SteamCog(GameCog):
                     f" · {goods} goods")
             trains = "\n".join(f"{i}. {_train_text(t)}"
                                for i, t in enumerate(player["trains"], 1))
+            if game.pictured and view["turn"] != player["seat"]:
+                # The picture shows everyone's trains; the text keeps the one who decides.
+                ready = sum(1 for t in player["trains"] if "✅" in _train_text(t))
+                summary = f"{len(player['trains'])} train(s)" + (f", {ready} can run"
+                                                                 if ready else "")
+                lines.append(f"{name} · {summary}")
+                continue
+            if game.pictured:
+                lines.append(name)
+                lines.extend(trains.split("\n") if trains else ["no trains"])
+                continue
             embed.add_field(name=clip(name, 256), value=clip(trains or "no trains", 1024),
                             inline=False)
+        if lines:
+            embed.add_field(name="Players", value=clip("\n".join(lines), 1024), inline=False)
         embed.add_field(name="Last move", value=recent_events(game, 4, 600), inline=False)
         notes = []
         seconds = float(game.row.extra.get("turn_seconds") or 0)
@@ -170,9 +184,20 @@ class SteamCog(GameCog):
     def items(self, game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
         """Return the acting player's choices: selects for long lists, buttons otherwise."""
         actions = actions_for_board(game)
-        main = [a for a in actions if a.id not in CONTROLS]
+        discards = [a for a in actions if a.id.startswith("d:")]
+        main = [a for a in actions if a.id not in CONTROLS and not a.id.startswith("d:")]
         controls = [a for a in actions if a.id in CONTROLS]
         items = default_items(game.id, game.row.version, main, placeholders=PLACEHOLDERS)
+        for item in items:
+            if isinstance(item, discord.ui.Button) and item.custom_id:
+                action = item.custom_id.split(":", 3)[-1]
+                if any(a.id == action and a.primary for a in main) or len(main) <= 2:
+                    item.style = discord.ButtonStyle.primary
+        if discards:
+            row = 1 + max((i.row or 0 for i in items), default=-1)
+            if row <= 3:
+                items.append(action_select(game.id, game.row.version, "discard", discards[:25],
+                                           placeholder=PLACEHOLDERS["discard"], row=row))
         row = 1 + max((i.row or 0 for i in items), default=-1)
         for action in controls:
             style = discord.ButtonStyle.primary
