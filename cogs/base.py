@@ -130,7 +130,7 @@ def fit_events(events: Sequence[str], budget: int, width: int = PHONE_WIDTH) -> 
 
 def _clip_line(text: str, limit: int) -> str:
     """Cut ``text`` to ``limit`` characters at most, marking the cut."""
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    return text if len(text) <= limit else text[: limit - 1].rstrip(" .,;:") + "…"
 
 
 def daily_note(game: LoadedGame) -> str:

@@ -348,6 +348,8 @@ def _decision(view: dict[str, Any]) -> str:
             lines.append(f"{icon} {kind} **{card_text(card)}**{adds}")
         return "\n".join(lines)
     challenge = view["challenge"]
+    if view.get("phase") == "lose_chip" and not challenge:
+        return "**Harsh defeat: choose the chip you lose** with the fight (a red button)."
     if not challenge:
         return "Waiting for the next card."
     icon, what = ("🗺️", "Location") if view["round"] == 2 else ("⚔️", "Challenge")

@@ -64,8 +64,9 @@ LOST_COLOUR = 0x992D22
 HEADLINES = {"won": "🏆 Victory", "dead": "💀 Defeat: died on the road",
              "time": "⌛ Defeat: out of time"}
 #: How far a board gives way to fit a phone: 0 everything, 1 the tableau's ends only,
-#: 2 item names only, 3 the race and class choices without their abilities.
-LEVELS = 4
+#: 2 item names only, 3 the trackers on one line and the race and class choices without
+#: their abilities, 4 the footer without the starter.
+LEVELS = 5
 
 RULES = (
     ("Goal", "Lead your adventurer to Oakinshelm (🏰, the last node of the map) within 7 "
@@ -289,11 +290,17 @@ def _short_label(action: Action) -> Action:
     return Action(action.id, label, action.group, action.description, action.primary)
 
 
-def _trackers(v: dict[str, Any]) -> list[str]:
-    """Return the adventurer's lines: who, health and energy, food, poison, favor, the map."""
+def _trackers(v: dict[str, Any], short: bool = False) -> list[str]:
+    """Return the adventurer's lines: who, health and energy, food, poison, favor, the map.
+
+    ``short`` puts the trackers on one line, by their icons only.
+    """
     who = " ".join(x for x in (v.get("race"), v.get("class")) if x)
     lines = [f"**{who}**"] if who else []
-    if v.get("class"):
+    if v.get("class") and short:
+        lines.append(f"❤️ {v['health']}/{v['max_health']} ⚡ {v['energy']}/{v['max_energy']} "
+                     f"🍖 {v['food']}/{v['food_cap']} ☠️ {v['poison']} ⭐ {v['favor']}")
+    elif v.get("class"):
         lines.append(f"❤️ health {v['health']}/{v['max_health']} · "
                      f"⚡ energy {v['energy']}/{v['max_energy']}")
         lines.append(f"🍖 food {v['food']}/{v['food_cap']} · ☠️ poison {v['poison']} · "
@@ -316,8 +323,8 @@ def _choice_lines(choices: list[Action], level: int) -> list[str]:
 def _board(game: LoadedGame, v: dict[str, Any], choices: list[Action],
            level: int) -> discord.Embed:
     """Return the board without its events, at a level of detail (see :data:`LEVELS`)."""
-    footer = (f"Started by {game.seat_name(0)} · {who_plays(game)} · "
-              f"deck {v['deck_left']} cards{daily_note(game)}")
+    started = f"Started by {game.seat_name(0)} · " if level < 4 else ""
+    footer = f"{started}{who_plays(game)} · deck {v['deck_left']} cards{daily_note(game)}"
     if v["over"]:
         embed = _ended(v)
         embed.set_footer(text=footer)
@@ -333,8 +340,9 @@ def _board(game: LoadedGame, v: dict[str, Any], choices: list[Action],
     if v["tableau"] and level >= 1:
         ends = v["tableau"][0]["edges"][0], v["tableau"][-1]["edges"][1]
         left, right = (ICONS.get(e, e) for e in ends)
-        lines.append(f"Tableau: {len(v['tableau'])} cards, ends {left} … {right}")
-    lines += ["", *_trackers(v)]
+        count = len(v["tableau"])
+        lines.append(f"Tableau: {count} card{'' if count == 1 else 's'}, ends {left} … {right}")
+    lines += ["", *_trackers(v, short=level >= 3)]
     embed.description = clip("\n".join(line for line in lines if line is not None), 4096)
     if v["tableau"] and level == 0:
         embed.add_field(name="Tableau, left to right",

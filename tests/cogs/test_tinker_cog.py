@@ -1,6 +1,8 @@
 """Tinker, Sailor, Soldier, Spy in Discord, through the offline fake."""
 
 
+import discord
+
 from tests.support import board_ids, button, make_bot
 
 COGS = ("cogs.tinker",)
@@ -183,3 +185,22 @@ async def test_repost_racing_a_click_shows_the_move(discord_driver, fake_discord
     current = fake_discord.get_message(game.row.board_message_id)
     assert game.row.version == 1
     assert all(":1:" in cid for cid in board_ids(current))
+
+
+def test_harsh_defeat_asks_for_the_chip_to_lose():
+    """After giving up with harsh defeat, the board asks for the chip; its buttons are red."""
+    from bot.games.tinker.engine import ENGINE
+    from cogs.tinker import TinkerCog
+    from tests.support import loaded
+
+    cog = TinkerCog(None)
+    state = ENGINE.new(5, 1, {"harsh_defeat": True})
+    while ENGINE.view(state)["phase"] != "lose_chip":
+        ids = [a.id for a in ENGINE.legal_actions(state, 0)]
+        state = ENGINE.apply(state, 0, "give_up" if "give_up" in ids else ids[0]).state
+    game = loaded(ENGINE, state)
+    assert "choose the chip you lose" in cog.embed(game).description
+    buttons = cog.items(game)
+    assert len(buttons) == 6
+    assert all(b.style is discord.ButtonStyle.danger and b.label.startswith("Lose one (")
+               for b in buttons)
