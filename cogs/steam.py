@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any, Literal
 
 import discord
@@ -130,7 +131,7 @@ class SteamCog(GameCog):
         half = "first half" if view["half"] == 1 else "second half"
         embed = discord.Embed(title=f"{TITLE} · {half}", colour=0x2B8A3E)
         embed.description = clip(_status(game, view), 4096)
-        if not view["over"]:
+        if not view["over"] and not game.pictured:
             river = " · ".join(
                 f"**{i}.** {card_text(c, value=False)} ({c['cost']})"
                 for i, c in enumerate(view["river"], start=1)
@@ -138,7 +139,7 @@ class SteamCog(GameCog):
             deck = f"deck {view['deck_count']} · discard {view['discard_count']}"
             embed.add_field(name=f"River (cost) · {deck}", value=clip(river, 1024), inline=False)
         lines: list[str] = []
-        for player in view["players"]:
+        for player in [] if view["over"] and game.pictured else view["players"]:
             seat = game.row.seats[player["seat"]] if player["seat"] < len(game.row.seats) else {}
             marks = "".join(m for m, on in (
                 ("▶️ ", view["turn"] == player["seat"]),
@@ -170,8 +171,15 @@ class SteamCog(GameCog):
                             inline=False)
         if lines:
             embed.add_field(name="Players", value=clip("\n".join(lines), 1024), inline=False)
-        embed.add_field(name="Last move", value=recent_events(game, 4, 600), inline=False)
+        if game.pictured:
+            budget = max(2, PHONE_LINES - 2 - phone_lines(embed))
+            embed.add_field(name="Last move", value=last_events(game.row.events, budget),
+                            inline=False)
+        else:
+            embed.add_field(name="Last move", value=recent_events(game, 4, 600), inline=False)
         notes = []
+        if game.pictured and not view["over"]:
+            notes.append(f"deck {view['deck_count']} · discard {view['discard_count']}")
         seconds = float(game.row.extra.get("turn_seconds") or 0)
         if seconds:
             notes.append(f"⏰ turn timer {turns.timer_name(seconds)}")
@@ -276,6 +284,43 @@ class SteamCog(GameCog):
         await self.abandon(interaction)
 
 
+#: A phone shows about this many lines of an embed at 38 characters a line.
+PHONE_LINES = 30
+PHONE_WIDTH = 38
+
+
+def _wrapped(text: str) -> int:
+    """Return how many lines ``text`` takes at a phone's width."""
+    return sum(max(1, len(textwrap.wrap(line, PHONE_WIDTH))) for line in text.split("\n")
+               if line)
+
+
+def phone_lines(embed: discord.Embed) -> int:
+    """Return how many lines the embed's text takes on a phone (38 characters a line)."""
+    data = embed.to_dict()
+    parts = [data.get("title", ""), data.get("description", "")]
+    for field in data.get("fields", []):
+        parts += [field["name"], field["value"]]
+    parts.append((data.get("footer") or {}).get("text", ""))
+    return sum(_wrapped(str(p)) for p in parts if p)
+
+
+def last_events(events: list[str], budget: int) -> str:
+    """Return the newest events as bullets, as many as fit ``budget`` phone lines."""
+    chosen: list[str] = []
+    used = 0
+    for event in reversed(events):
+        line = f"• {event}"
+        cost = _wrapped(line)
+        if used + cost > budget:
+            if not chosen:  # the newest event always shows, cut to the budget
+                chosen.append(clip(line, budget * PHONE_WIDTH - 10))
+            break
+        chosen.append(line)
+        used += cost
+    return "\n".join(reversed(chosen)) or "—"
+
+
 def _status(game: LoadedGame, view: dict[str, Any]) -> str:
     """Return whose turn it is and what they are doing, or the places at the end."""
     players = view["players"]
@@ -284,8 +329,13 @@ def _status(game: LoadedGame, view: dict[str, Any]) -> str:
         lines = [f"🏁 **{result['summary']}**"]
         for place in result.get("places") or []:
             crown = "🏆 " if place["place"] == 1 and not place["resigned"] else ""
+            words = place["breakdown"]
+            if game.pictured:  # short: the picture has the details
+                words = "resigned" if place["resigned"] else (
+                    f"{place['points']} + {2 * place['tokens']} for tokens; "
+                    f"{place['goods_left']} goods")
             lines.append(f"{crown}**{place['ordinal']}** {place['name']}: {place['total']}"
-                         f" — {place['breakdown']}")
+                         f" — {words}")
         return "\n".join(lines)
     seat = view["turn"]
     name = players[seat]["name"]
