@@ -243,7 +243,7 @@ def ablation(n: int, seed: int = 0, preset: str = "easy", workers: int = 1) -> l
     wins = {(pair, thing): won for pair, thing, _, won in results}
     lines = [
         f"== ablation, preset {preset}, {n} games per pair and thing (same seeds) ==",
-        "race+class            without                with  without  change",
+        "race+class            thing removed          with  without  change",
     ]
     worthless = 0
     for race, klass in c.pairs():
