@@ -1,0 +1,128 @@
+"""The heartbeat the running bot writes, and how the health check judges it."""
+
+import json
+import time
+
+from bot.health import (
+    Heartbeat,
+    HeartbeatWriter,
+    check,
+    database_ok,
+    gateway_state,
+    health_file,
+    judge,
+    read_heartbeat,
+    write_heartbeat,
+)
+from tests.support import make_bot
+
+
+class FakeStore:
+    """A store whose ``query`` answers ``SELECT 1`` or fails like a dropped database."""
+
+    def __init__(self, fail=False):
+        self.fail = fail
+        self.queries = []
+
+    async def query(self, sql, params=None):
+        self.queries.append(sql)
+        if self.fail:
+            raise OSError("connection refused")
+        return [(1,)]
+
+
+class FakeClient:
+    """The parts of a discord.Client the heartbeat reads."""
+
+    def __init__(self, ready=True, closed=False, latency=0.0421, store=None):
+        self.ready, self.closed, self.latency = ready, closed, latency
+        self.store = store if store is not None else FakeStore()
+
+    def is_ready(self):
+        return self.ready
+
+    def is_closed(self):
+        return self.closed
+
+
+def test_heartbeat_round_trip(tmp_path):
+    """A written heartbeat reads back equal; the file is one line of JSON."""
+    beat = Heartbeat(1_800_000_000.5, True, True, 42.1, 77)
+    path = tmp_path / "sub" / "health.json"
+    write_heartbeat(path, beat)
+    assert read_heartbeat(path) == beat
+    assert json.loads(path.read_text())["connected"] is True
+    assert [p.name for p in path.parent.iterdir()] == ["health.json"]  # no partial file left
+
+
+def test_judge_names_every_problem():
+    """Stale, disconnected and database down are each reported; a good beat has none."""
+    now = 1000.0
+    assert judge(Heartbeat(now - 89, True, True), now) == []
+    problems = judge(Heartbeat(now - 91, False, False), now)
+    assert len(problems) == 3
+    assert "91 s old" in problems[0]
+
+
+def test_check_reports_a_missing_or_foreign_file(tmp_path):
+    """No file, or a JSON file that is not a heartbeat, is a problem, not an exception."""
+    assert "no heartbeat file" in check(tmp_path / "none.json")[0]
+    other = tmp_path / "other.json"
+    other.write_text('{"time": "soon"}')
+    assert "not valid" in check(other)[0]
+
+
+def test_health_file_default_and_setting(tmp_path):
+    """Default: health.json beside the database; HEALTH_FILE wins."""
+    assert health_file("data/tablehouse.db", {}).as_posix() == "data/health.json"
+    assert health_file("data/x.db", {"HEALTH_FILE": "/run/beat.json"}).as_posix() == (
+        "/run/beat.json")
+
+
+def test_gateway_state():
+    """Connected only when ready and not closed; latency in ms, None before the first ack."""
+    assert gateway_state(FakeClient()) == (True, 42.1)
+    assert gateway_state(FakeClient(ready=False))[0] is False
+    assert gateway_state(FakeClient(closed=True))[0] is False
+    assert gateway_state(FakeClient(latency=float("nan"))) == (True, None)
+    assert gateway_state(object()) == (False, None)
+
+
+async def test_database_check():
+    """SELECT 1 through the store's query; a failure or no store at all is False."""
+    store = FakeStore()
+    assert await database_ok(store) is True and store.queries == ["SELECT 1"]
+    assert await database_ok(FakeStore(fail=True)) is False
+    assert await database_ok(None) is False
+    assert await database_ok(object()) is False
+
+
+async def test_writer_beats_and_stops(tmp_path):
+    """The writer's beat is at once on the file; stopping leaves a 'not connected' beat."""
+    path = tmp_path / "health.json"
+    client = FakeClient()
+    writer = HeartbeatWriter(client, path, interval=0.01, clock=lambda: 1234.0)
+    beat = await writer.beat()
+    assert beat.connected and beat.database and read_heartbeat(path) == beat
+    client.store.fail = True
+    assert (await writer.beat()).database is False
+    writer.start()
+    await writer.stop()
+    assert read_heartbeat(path).connected is False
+    assert check(path, now=1234.0) == [
+        "the bot is not connected to Discord", "the last database check failed"]
+
+
+async def test_the_bot_writes_its_heartbeat_beside_the_database(discord_driver, fake_discord,
+                                                                tmp_path):
+    """A logged-in bot writes a fresh, healthy heartbeat; closing it turns the check red."""
+    bot = make_bot(tmp_path)
+    await discord_driver.login(bot)
+    path = tmp_path / "health.json"
+    beat = await bot.heartbeat.beat()
+    assert beat.database is True
+    assert read_heartbeat(path) == beat
+    assert abs(beat.time - time.time()) < 60
+    await discord_driver.close_client(bot)
+    assert check(path) == [
+        "the bot is not connected to Discord", "the last database check failed"]
