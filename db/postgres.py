@@ -30,6 +30,17 @@ _NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 _QMARK = re.compile(r"\?")
 
 #: Failures that mean "the database cannot be used right now".
+#: Errors of a connection that died under a request: a read is tried once more.
+_LOST = (
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.AdminShutdownError,
+    ConnectionError,
+)
+#: Pause before that second try, while the pool replaces the dead connection.
+RECONNECT_PAUSE = 0.05
+
 _UNAVAILABLE = (
     asyncpg.PostgresError,
     asyncpg.InterfaceError,
@@ -74,7 +85,7 @@ class PostgresStore:
 
     @classmethod
     async def open(
-        cls, url: str, clock: Callable[[], float], *, max_size: int = 5
+        cls, url: str, clock: Callable[[], float], *, max_size: int = 10
     ) -> PostgresStore:
         """Connect to ``url`` and bring the schema up to date; StorageError if unreachable."""
         try:
@@ -119,6 +130,14 @@ class PostgresStore:
             raise StorageError(str(exc) or type(exc).__name__) from exc
 
     async def _fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+        """Run a read; a connection lost under it (a server restart) is replaced once."""
+        try:
+            async with self.acquire() as conn:
+                return list(await conn.fetch(sql, *args))
+        except StorageError as exc:
+            if not isinstance(exc.__cause__, _LOST):
+                raise
+        await asyncio.sleep(RECONNECT_PAUSE)
         async with self.acquire() as conn:
             return list(await conn.fetch(sql, *args))
 
