@@ -159,7 +159,7 @@ def _health_command(args: Sequence[str]) -> int:
                         help="how old the heartbeat may be (default 90)")
     options = parser.parse_args(args)
     try:
-        path = health_file(_settings().database_path)
+        path = health_file(_settings())
     except ConfigError as exc:
         print(f"unhealthy: {str(exc).strip()}", file=sys.stderr)
         return 1

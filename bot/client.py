@@ -165,7 +165,7 @@ class TableBot(commands.Bot):
             self.sweeper.change_interval(minutes=self.settings.sweep_minutes)
             self.sweeper.start()
             self.deadlines.start()
-            self.heartbeat = HeartbeatWriter(self, health_file(self.settings.database_path))
+            self.heartbeat = HeartbeatWriter(self, health_file(self.settings))
             self.heartbeat.start()
 
     # -- commands sync ------------------------------------------------------------------

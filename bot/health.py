@@ -1,7 +1,8 @@
 """The heartbeat file the running bot writes, and the check ``python -m bot health`` makes.
 
 Every :data:`HEARTBEAT_SECONDS` the bot writes one small JSON file (``HEALTH_FILE``;
-default ``health.json`` beside the SQLite database, so ``data/health.json``): the time,
+default ``health.json`` beside the SQLite database, so ``data/health.json``, or one
+per process with ``SHARD_IDS``, see :func:`health_file`): the time,
 whether the Discord gateway is connected, its latency, and whether a ``SELECT 1`` through
 the store just succeeded. The check passes when that file is fresh (under
 :data:`MAX_AGE_SECONDS`) and says connected and database up. A process that hangs or
@@ -74,10 +75,21 @@ class Heartbeat:
             raise HealthError(f"the heartbeat file is not valid ({exc!r})") from None
 
 
-def health_file(database_path: Path | str, env: Mapping[str, str] | None = None) -> Path:
-    """Return the heartbeat file: ``HEALTH_FILE``, or ``health.json`` beside the database."""
+def health_file(target: Any, env: Mapping[str, str] | None = None) -> Path:
+    """Return the heartbeat file for ``target`` (the settings, or the database's path).
+
+    ``HEALTH_FILE`` if set; else ``health.json`` beside the SQLite database, or
+    ``health-shards-0-1.json`` there for a process running only some shards
+    (``SHARD_IDS``), so that processes sharing one folder never share one heartbeat.
+    """
     raw = (os.environ if env is None else env).get("HEALTH_FILE", "").strip()
-    return Path(raw) if raw else Path(database_path).parent / "health.json"
+    if raw:
+        return Path(raw)
+    folder = Path(getattr(target, "database_path", target)).parent
+    shard_ids = tuple(getattr(target, "shard_ids", ()) or ())
+    if shard_ids:
+        return folder / f"health-shards-{'-'.join(str(i) for i in shard_ids)}.json"
+    return folder / "health.json"
 
 
 def write_heartbeat(path: Path, beat: Heartbeat) -> None:

@@ -14,7 +14,7 @@ from bot.health import (
     read_heartbeat,
     write_heartbeat,
 )
-from tests.support import make_bot
+from tests.support import make_bot, make_settings
 
 
 class FakeStore:
@@ -77,6 +77,14 @@ def test_health_file_default_and_setting(tmp_path):
     assert health_file("data/tablehouse.db", {}).as_posix() == "data/health.json"
     assert health_file("data/x.db", {"HEALTH_FILE": "/run/beat.json"}).as_posix() == (
         "/run/beat.json")
+
+
+def test_health_file_per_shard_process(tmp_path):
+    """With SHARD_IDS, each process's default file names its shards; HEALTH_FILE still wins."""
+    sharded = make_settings(tmp_path, SHARD_COUNT=4, SHARD_IDS="3,2")
+    assert health_file(sharded, {}) == tmp_path / "health-shards-2-3.json"
+    assert health_file(make_settings(tmp_path, SHARD_COUNT=4), {}) == tmp_path / "health.json"
+    assert health_file(sharded, {"HEALTH_FILE": "beat.json"}).as_posix() == "beat.json"
 
 
 def test_gateway_state():
