@@ -185,6 +185,7 @@ class Boards:
         self._computers: dict[int, asyncio.Task[None]] = {}
         #: Boards waiting for an edit (votes, closed windows), and the task editing each.
         self._dirty: set[int] = set()
+        self._latest: dict[int, LoadedGame] = {}
         self._updaters: dict[int, asyncio.Task[None]] = {}
         #: Pause between two edits of one board made by the bot itself (not a click's answer).
         self.edit_interval = 1.0
@@ -331,7 +332,7 @@ class Boards:
         if play.ballot is not None:
             await self._refuse(interaction, play.ballot.text(self.tables.now()))
             if message is not None and not message.flags.ephemeral:
-                self.update_soon(game.id)
+                self.update_soon(game.id, game)
             return
         try:
             if message is not None and message.flags.ephemeral:
@@ -564,12 +565,17 @@ class Boards:
 
     # -- edits the bot makes by itself ---------------------------------------------------
 
-    def update_soon(self, game_id: int) -> None:
+    def update_soon(self, game_id: int, game: LoadedGame | None = None) -> None:
         """Edit the game's board soon; edits asked for meanwhile are made as one.
 
         Votes and closed windows change a board without a click to answer: at most one
         edit per board is in flight, and a burst of votes costs one or two edits.
+        ``game`` is the game as just saved, which spares reading it again.
         """
+        if game is not None:
+            self._latest[game_id] = game
+        else:
+            self._latest.pop(game_id, None)
         self._dirty.add(game_id)
         task = self._updaters.get(game_id)
         if task is None or task.done():
@@ -581,10 +587,12 @@ class Boards:
         try:
             while game_id in self._dirty and not self.tables.closing:
                 self._dirty.discard(game_id)
-                try:
-                    game = await self.tables.load(game_id)
-                except Refusal:
-                    return
+                game = self._latest.pop(game_id, None)
+                if game is None:
+                    try:
+                        game = await self.tables.load(game_id)
+                    except Refusal:
+                        return
                 shown = self._shown.get(game_id, -1)
                 if shown > game.row.version:
                     continue  # a newer board is already shown
@@ -595,6 +603,7 @@ class Boards:
             log.warning("could not update the board of game %s", game_id, exc_info=True)
         finally:
             self._updaters.pop(game_id, None)
+            self._latest.pop(game_id, None)
 
     async def fire_deadline(self, game_id: int) -> None:
         """Handle a game's due deadline (a vote window closing) and show what it did."""
@@ -602,7 +611,7 @@ class Boards:
         if play is None:
             return
         if play.events:
-            self.update_soon(game_id)
+            self.update_soon(game_id, play.game)
         await self.announce(play.game, play.notice)
         self.schedule_computers(play.game)
 
