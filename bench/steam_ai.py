@@ -4,7 +4,7 @@ For each table size from 2 to 5 seats, plays ``--games`` games (default 300) wit
 seat (moving round the table from game to game) held by the current computer player
 (``bot.games.steam.ai``) and every other seat by an opponent:
 
-- ``previous``: the first computer player (``bot.games.steam.ai_v1``), which looks one
+- ``previous``: the first computer player (``bench/steam_ai_v1.py``), which looks one
   turn ahead and counts Wave tokens at 0.6 until its last turn;
 - ``greedy``: takes the points it can score this turn: it runs the train that scores
   most (shipping everything), otherwise takes the cheapest cards and does whatever the
@@ -25,7 +25,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from bot.games.steam import ai, ai_v1
+from bench import steam_ai_v1 as ai_v1
+from bot.games.steam import ai
 from bot.games.steam.engine import ENGINE
 from bot.games.steam.state import Arranging, SteamState
 
