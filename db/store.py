@@ -54,6 +54,30 @@ _T = TypeVar("_T")
 _json = to_json
 
 
+#: How long opening waits for another process that is creating the same database.
+_OPEN_PATIENCE_SECONDS = 15.0
+
+
+async def _while_locked(conn: aiosqlite.Connection, pragma: str | None) -> None:
+    """Run ``pragma`` (or the migrations, for None), retrying while another process that
+    opens the same fresh file holds it: switching to WAL does not wait by itself."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + _OPEN_PATIENCE_SECONDS
+    pause = 0.02
+    while True:
+        try:
+            if pragma is None:
+                await migrate(conn)
+            else:
+                await conn.execute(pragma)
+            return
+        except sqlite3.OperationalError as exc:
+            if ("locked" not in str(exc) and "busy" not in str(exc)) or loop.time() > give_up:
+                raise
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, 0.5)
+
+
 class Store:
     """All SQLite access. Writes are serialised; each save is one transaction."""
 
@@ -74,10 +98,10 @@ class Store:
         conn = await aiosqlite.connect(str(path), isolation_level=None)
         try:
             await conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
-            await conn.execute("PRAGMA journal_mode = WAL")
+            await _while_locked(conn, "PRAGMA journal_mode = WAL")
             await conn.execute("PRAGMA synchronous = NORMAL")
             await conn.execute("PRAGMA foreign_keys = ON")
-            await migrate(conn)
+            await _while_locked(conn, None)
             watch = FileWatch(path)
         except BaseException:
             await conn.close()

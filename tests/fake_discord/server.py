@@ -329,6 +329,8 @@ class FakeDiscord:
             "DISCORD_API_BASE": self.api_base,
             "DISCORD_GATEWAY_URL": self.gateway_url,
             "DISCORD_TOKEN": self.token,
+            # The fake's few members open many games each (drills, benchmarks).
+            "MAX_OPEN_GAMES": "0",
         }
 
     # ----------------------------------------------------------------- the world
