@@ -29,11 +29,13 @@ from bot.errors import (
     Refusal,
     StaleBoard,
     Unavailable,
-    board_link,
 )
 from bot.games.protocol import BrokenState, Engine, IllegalAction
 from bot.games.registry import engine as registry_engine
+from bot.loaded import Actor, Ballot, LoadedGame, Play
 from bot.lobby import LOBBY_PREFIX, LOBBY_START, computer_names, lobby_step
+from bot.table_turns import SharedTable
+from bot.table_votes import ChannelPlay, shared_results
 from db.store import (
     ChannelBusy,
     DailyPlayed,
@@ -44,129 +46,13 @@ from db.store import (
     VersionConflict,
 )
 
+__all__ = ["Actor", "Ballot", "LoadedGame", "Play", "Tables"]
+
 log = logging.getLogger(__name__)
 
 #: How many recent events a game keeps for its board.
 RECENT_EVENTS = 12
 
-
-
-@dataclass(frozen=True, slots=True)
-class Actor:
-    """Who pressed a button or ran a command."""
-
-    user_id: int
-    name: str
-    can_manage: bool = False
-
-
-@dataclass(slots=True)
-class LoadedGame:
-    """A stored game with its engine and its loaded state (None in a lobby or if broken)."""
-
-    row: GameRow
-    engine: Engine
-    state: Any
-    broken: str | None = None
-    #: Whether the board is shown with its picture (the text may then leave out what the
-    #: picture shows in full; a text-only board stays complete).
-    pictured: bool = False
-    _view: dict[str, Any] | None = field(default=None, repr=False)
-    _view_of: Any = field(default=None, repr=False)
-
-    def view(self) -> dict[str, Any]:
-        """Return the engine's public view of the state (computed once per state)."""
-        if self._view is None or self._view_of is not self.state:
-            self._view = self.engine.view(self.state)
-            self._view_of = self.state
-        return self._view
-
-    @property
-    def id(self) -> int:
-        """The game's id."""
-        return self.row.id
-
-    @property
-    def link(self) -> str:
-        """A jump link to the current board, or ""."""
-        r = self.row
-        return board_link(r.guild_id, r.board_channel_id, r.board_message_id)
-
-    def seat_of(self, user_id: int) -> int | None:
-        """Return the seat index of ``user_id``, or None if not seated."""
-        for index, seat in enumerate(self.row.seats):
-            if seat.get("user_id") == user_id and not seat.get("computer"):
-                return index
-        return None
-
-    def seat_name(self, seat: int | None) -> str:
-        """Return the display name of a seat."""
-        if seat is None or not 0 <= seat < len(self.row.seats):
-            return "nobody"
-        return str(self.row.seats[seat].get("name", f"Seat {seat + 1}"))
-
-    def to_act(self) -> int | None:
-        """Return the seat that must act now, or None."""
-        if self.state is None or self.row.status != "active":
-            return None
-        return self.engine.to_act(self.state)
-
-    def computer_to_act(self) -> bool:
-        """Whether a computer makes the next move: a computer player's, or an away seat's."""
-        seat = self.to_act()
-        if seat is None or len(self.row.seats) < 2:
-            return False
-        return turns.played_by_computer(self.row.seats, seat, turns.resigned_seats(self.view()))
-
-    def person_to_act(self) -> int | None:
-        """Return the user id of the person whose turn it is (None for a computer or nobody)."""
-        seat = self.to_act()
-        if seat is None or len(self.row.seats) < 2 or self.computer_to_act():
-            return None
-        user = self.row.seats[seat].get("user_id")
-        return int(user) if user else None
-
-
-@dataclass(frozen=True, slots=True)
-class Ballot:
-    """A vote recorded without a move yet: what the voter is told privately (C4)."""
-
-    label: str
-    votes: int
-    active: int
-    needed: int
-    closes: float | None
-    changed: bool
-
-    def text(self, now: float) -> str:
-        """Return the private acknowledgement, e.g. "Your vote: X. 2 of 3 so far; ..."."""
-        head = f"Your vote: {self.label}." if self.changed else (
-            f"You already voted for {self.label}.")
-        tally = f" {self.votes} of {self.active} so far ({self.needed} make a majority)"
-        if self.closes is None:
-            when = "; it needs a majority, so the vote stays open until one agrees."
-        else:
-            when = f"; the vote closes in {max(0, round(self.closes - now))} s."
-        return head + tally + when + " Click another button to change your vote."
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """What a request did: the game afterwards and the events it produced.
-
-    ``ballot`` is set when the click was a vote and no move happened yet.
-    """
-
-    game: LoadedGame
-    events: tuple[str, ...]
-    ballot: Ballot | None = None
-    #: A person to tell, by a mention, that it is their turn (or still their turn).
-    notice: tuple[int, str] | None = None
-
-    @property
-    def finished(self) -> bool:
-        """Whether the game is no longer open."""
-        return not self.game.row.is_open
 
 
 @dataclass(slots=True)
@@ -189,26 +75,7 @@ def _deadlines(extra: Mapping[str, Any]) -> list[float | None]:
     return [poll.get("closes"), timer.get("at")]
 
 
-def _shared_results(row: GameRow, outcome: Any) -> list[ResultRow]:
-    """Return a channel game's result for everyone who played it (C5).
-
-    An "only me" game credits its player; a channel game credits its starter and
-    every member who voted or clicked, as a game played together when they were several.
-    """
-    if row.only_starter:
-        players = {str(row.starter_id): ""}
-    else:
-        players = dict(row.extra.get("players") or {})
-        players.setdefault(str(row.starter_id), "")
-    together = len(players) > 1
-    detail = dict(outcome.detail)
-    return [
-        ResultRow(int(user), outcome.outcome, outcome.score, detail, together)
-        for user in sorted(players, key=int)
-    ]
-
-
-class Tables:
+class Tables(ChannelPlay, SharedTable):
     """The generic game-table service (see the module docstring)."""
 
     def __init__(
@@ -467,22 +334,6 @@ class Tables:
                 return await self._channel_move(game, actor, action_id)
             return await self._apply(game, seat, action_id, actor.user_id)
 
-    # -- turns at a shared table (C2, C6) -----------------------------------------------
-
-    async def _back(self, game: LoadedGame, seat: int, actor: Actor, action_id: str) -> Play:
-        """An away person clicked: they play their seat again, and their move is tried."""
-        row = game.row
-        row.seats[seat].pop("away", None)
-        event = f"{actor.name} is back and plays their own seat again."
-        turns.start_timer(row.extra, game.to_act(), row.seats, self._clock())
-        back = await self._table_move(game, (event,), {"back": seat}, actor.user_id)
-        try:
-            seat = self._seat_for(back, actor, action_id)
-            play = await self._apply(back, seat, action_id, actor.user_id)
-        except Refusal:
-            return Play(back, (event,))
-        return Play(play.game, (event, *play.events), notice=play.notice)
-
     async def _table_move(
         self, game: LoadedGame, events: tuple[str, ...], action: dict[str, Any],
         actor_id: int | None,
@@ -495,157 +346,6 @@ class Tables:
         self._schedule(row)
         await self._save(game, expected, action, actor_id)
         return game
-
-    async def fire_timer(self, game_id: int) -> Play | None:
-        """Handle a due turn timer (C6): remind once, then let a computer play the seat."""
-        async with self.hold(game_id):
-            game = await self.load(game_id)
-            row = game.row
-            timer = row.extra.get("timer")
-            now = self._clock()
-            if not row.is_open or game.broken or not timer or timer.get("at", now + 1) > now:
-                if row.is_open and row.deadline is not None and row.deadline <= now:
-                    await self._save_table(game)  # a deadline nothing waits for any more
-                return None
-            seat = game.to_act()
-            if seat != timer.get("seat") or game.computer_to_act() or seat is None:
-                turns.start_timer(row.extra, None if game.computer_to_act() else seat,
-                                  row.seats, now)
-                await self._save_table(game)
-                return None
-            name = game.seat_name(seat)
-            user = int(row.seats[seat]["user_id"])
-            if not timer.get("strikes"):
-                timer["strikes"] = 1
-                timer["at"] = now + float(row.extra.get("turn_seconds") or 0)
-                await self._save_table(game)
-                text = (f"⏰ <@{user}>, it is still your turn. If the timer runs out again, "
-                        "a computer plays your seat until you click.")
-                return Play(game, (), notice=(user, text))
-            row.seats[seat]["away"] = True
-            row.extra.pop("timer", None)
-            event = (f"{name}'s turn timer ran out twice: a computer plays their seat "
-                     "until they click again.")
-            await self._table_move(game, (event,), {"away": seat}, None)
-            return Play(game, (event,))
-
-    async def hand_to_computer(self, channel_id: int, actor: Actor, absent_user: int) -> Play:
-        """Vote to hand an absent player's seat to a computer; a majority of the others does.
-
-        Only seated people who still play may vote (C6); the absent player gets the seat
-        back by clicking any button of the table.
-        """
-        found = await self.open_in_channel(channel_id)
-        if found is None or len(found.row.seats) < 2 or found.row.status != "active":
-            raise Refusal("There is no running table in this channel.")
-        async with self.hold(found.id):
-            game = await self.load(found.id)
-            if game.row.status != "active" or game.broken:
-                raise Refusal("There is no running table in this channel.")
-            row = game.row
-            resigned = turns.resigned_seats(game.view())
-            mine = game.seat_of(actor.user_id)
-            absent = game.seat_of(absent_user)
-            present = turns.present_people(row.seats, resigned)
-            if mine is None or mine not in present:
-                raise NotAllowed("Only people playing at this table can hand a seat on.")
-            if absent is None or absent == mine:
-                raise Refusal("Name another person seated at this table.")
-            if row.seats[absent].get("away") or absent in resigned:
-                raise Refusal(f"{game.seat_name(absent)} is not playing their seat already.")
-            ballots = row.extra.setdefault("away_votes", {}).setdefault(str(absent_user), [])
-            if actor.user_id not in ballots:
-                ballots.append(actor.user_id)
-            needed = turns.away_votes_needed(row.seats, resigned, absent)
-            ballots[:] = [u for u in ballots if game.seat_of(u) in present]
-            if len(ballots) < needed:
-                await self._save_table(game)
-                return Play(game, (f"{actor.name} asks to hand {game.seat_name(absent)}'s seat "
-                                   f"to a computer ({len(ballots)} of {needed} needed).",))
-            names = votes.join_names(game.seat_name(game.seat_of(u)) for u in ballots)
-            row.extra["away_votes"].pop(str(absent_user), None)
-            row.seats[absent]["away"] = True
-            if game.to_act() == absent:
-                row.extra.pop("timer", None)
-            event = (f"{names} handed {game.seat_name(absent)}'s seat to a computer until "
-                     "they click again.")
-            await self._table_move(game, (event,), {"away": absent}, actor.user_id)
-            return Play(game, (event,))
-
-    # -- channel play (C1, C4, C5) ------------------------------------------------------
-
-    def _label(self, game: LoadedGame, action_id: str) -> str:
-        """Return the label of a legal action of seat 0; refuse, in the engine's words, if not."""
-        for action in game.engine.legal_actions(game.state, 0):
-            if action.id == action_id:
-                return action.label
-        try:
-            game.engine.apply(game.state, 0, action_id)
-        except IllegalAction as exc:
-            raise Refusal(str(exc)) from exc
-        return action_id
-
-    async def _channel_move(self, game: LoadedGame, actor: Actor, action_id: str) -> Play:
-        """A click on a channel-played solo game: a vote (C4), or a move at once."""
-        row = game.row
-        extra = row.extra
-        label = self._label(game, action_id)
-        extra.setdefault("players", {})[str(actor.user_id)] = actor.name
-        if extra.get("mode", "vote") != "vote":
-            return await self._apply(
-                game, 0, action_id, actor.user_id, lead=f"{actor.name} chose: {label}."
-            )
-        now = self._clock()
-        poll = extra.get("poll")
-        if not poll or poll.get("version") != row.version:
-            poll = extra["poll"] = votes.new_poll(row.version)
-        changed = votes.cast(poll, actor.user_id, actor.name, action_id, label, now)
-        active = votes.active_players(extra.get("recent", []), poll)
-        winner = votes.majority(poll, active)
-        if winner is not None:
-            return await self._decide(game, poll, winner)
-        if poll["closes"] is None and votes.plurality(poll) is not None:
-            poll["closes"] = now + float(extra.get("window", self.vote_window))
-        await self._save_table(game)
-        mine = next(c for c in votes.counts(poll) if c.action == action_id)
-        ballot = Ballot(label, mine.votes, len(active), votes.needed_for_majority(active),
-                        poll["closes"], changed)
-        return Play(game, (), ballot)
-
-    async def _decide(self, game: LoadedGame, poll: dict[str, Any], chosen: votes.Count) -> Play:
-        """Make the poll's decision: apply ``chosen`` and say who chose it."""
-        extra = game.row.extra
-        extra["recent"] = votes.decided(extra.get("recent", []), poll)
-        extra.pop("poll", None)
-        lead = votes.attribution(poll, chosen)
-        first = next(int(b["user"]) for b in poll["ballots"] if b["action"] == chosen.action)
-        return await self._apply(game, 0, chosen.action, first, lead=lead)
-
-    async def close_vote(self, game_id: int) -> Play | None:
-        """Close the game's voting window if it is due: the plurality's move happens (C4).
-
-        Return the move made, or None when nothing was due or nothing could be chosen
-        (only moves needing a majority have votes: the decision stays open).
-        """
-        async with self.hold(game_id):
-            game = await self.load(game_id)
-            row = game.row
-            poll = row.extra.get("poll")
-            if not row.is_open or game.broken or not poll:
-                return None
-            if poll.get("version") != row.version:
-                row.extra.pop("poll", None)  # the game moved on some other way
-                await self._save_table(game)
-                return None
-            closes = poll.get("closes")
-            if closes is None or closes > self._clock():
-                return None
-            chosen = votes.plurality(poll)
-            if chosen is None:
-                poll["closes"] = None
-                await self._save_table(game)
-                return None
-            return await self._decide(game, poll, chosen)
 
     async def fire_deadline(self, game_id: int) -> Play | None:
         """Do what a game's due deadline asks for: close its vote, or run its turn timer."""
@@ -756,31 +456,13 @@ class Tables:
         game.state = step.state
         return Play(game, events, notice=notice)
 
-    def _after_turn(
-        self, game: LoadedGame, state: Any, before: int | None, events: tuple[str, ...]
-    ) -> tuple[tuple[str, ...], tuple[int, str] | None]:
-        """Restart the turn timer, end a table no person plays, and say whose turn it is."""
-        row = game.row
-        view = game.engine.view(state)
-        resigned = turns.resigned_seats(view)
-        if not any(s not in resigned for s in turns.person_seats(row.seats)):
-            row.status = "abandoned"
-            row.extra.pop("timer", None)
-            return (*events, "No person is left at the table, so the game ended."), None
-        seat = game.engine.to_act(state)
-        turns.start_timer(row.extra, seat, row.seats, self._clock())
-        if seat is None or seat == before or turns.played_by_computer(row.seats, seat, resigned):
-            return events, None
-        user = int(row.seats[seat]["user_id"])
-        return events, (user, f"<@{user}>, it is your turn.")
-
     def _results(self, game: LoadedGame, state: Any) -> list[ResultRow]:
         result = game.engine.result(state)
         if result is None:
             return []
         rows = []
         if len(game.row.seats) == 1 and result.outcomes:
-            return _shared_results(game.row, result.outcomes[0])
+            return shared_results(game.row, result.outcomes[0])
         for outcome in result.outcomes:
             if not 0 <= outcome.seat < len(game.row.seats):
                 continue

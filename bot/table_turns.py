@@ -1,0 +1,129 @@
+"""The game table's part for seated games (rulings C2, C6): returning players, turn
+timers, absent seats handed to a computer, and whose turn it is after a move."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot import turns, votes
+from bot.errors import NotAllowed, Refusal
+from bot.loaded import Actor, LoadedGame, Play
+
+if TYPE_CHECKING:
+    from bot.tables import Tables
+
+
+class SharedTable:
+    """Turns at a shared table; mixed into :class:`bot.tables.Tables`."""
+
+    async def _back(
+        self: Tables, game: LoadedGame, seat: int, actor: Actor, action_id: str
+    ) -> Play:
+        """An away person clicked: they play their seat again, and their move is tried."""
+        row = game.row
+        row.seats[seat].pop("away", None)
+        event = f"{actor.name} is back and plays their own seat again."
+        turns.start_timer(row.extra, game.to_act(), row.seats, self._clock())
+        back = await self._table_move(game, (event,), {"back": seat}, actor.user_id)
+        try:
+            seat = self._seat_for(back, actor, action_id)
+            play = await self._apply(back, seat, action_id, actor.user_id)
+        except Refusal:
+            return Play(back, (event,))
+        return Play(play.game, (event, *play.events), notice=play.notice)
+
+    async def fire_timer(self: Tables, game_id: int) -> Play | None:
+        """Handle a due turn timer (C6): remind once, then let a computer play the seat."""
+        async with self.hold(game_id):
+            game = await self.load(game_id)
+            row = game.row
+            timer = row.extra.get("timer")
+            now = self._clock()
+            if not row.is_open or game.broken or not timer or timer.get("at", now + 1) > now:
+                if row.is_open and row.deadline is not None and row.deadline <= now:
+                    await self._save_table(game)  # a deadline nothing waits for any more
+                return None
+            seat = game.to_act()
+            if seat != timer.get("seat") or game.computer_to_act() or seat is None:
+                turns.start_timer(row.extra, None if game.computer_to_act() else seat,
+                                  row.seats, now)
+                await self._save_table(game)
+                return None
+            name = game.seat_name(seat)
+            user = int(row.seats[seat]["user_id"])
+            if not timer.get("strikes"):
+                timer["strikes"] = 1
+                timer["at"] = now + float(row.extra.get("turn_seconds") or 0)
+                await self._save_table(game)
+                text = (f"⏰ <@{user}>, it is still your turn. If the timer runs out again, "
+                        "a computer plays your seat until you click.")
+                return Play(game, (), notice=(user, text))
+            row.seats[seat]["away"] = True
+            row.extra.pop("timer", None)
+            event = (f"{name}'s turn timer ran out twice: a computer plays their seat "
+                     "until they click again.")
+            await self._table_move(game, (event,), {"away": seat}, None)
+            return Play(game, (event,))
+
+    async def hand_to_computer(
+        self: Tables, channel_id: int, actor: Actor, absent_user: int
+    ) -> Play:
+        """Vote to hand an absent player's seat to a computer; a majority of the others does.
+
+        Only seated people who still play may vote (C6); the absent player gets the seat
+        back by clicking any button of the table.
+        """
+        found = await self.open_in_channel(channel_id)
+        if found is None or len(found.row.seats) < 2 or found.row.status != "active":
+            raise Refusal("There is no running table in this channel.")
+        async with self.hold(found.id):
+            game = await self.load(found.id)
+            if game.row.status != "active" or game.broken:
+                raise Refusal("There is no running table in this channel.")
+            row = game.row
+            resigned = turns.resigned_seats(game.view())
+            mine = game.seat_of(actor.user_id)
+            absent = game.seat_of(absent_user)
+            present = turns.present_people(row.seats, resigned)
+            if mine is None or mine not in present:
+                raise NotAllowed("Only people playing at this table can hand a seat on.")
+            if absent is None or absent == mine:
+                raise Refusal("Name another person seated at this table.")
+            if row.seats[absent].get("away") or absent in resigned:
+                raise Refusal(f"{game.seat_name(absent)} is not playing their seat already.")
+            ballots = row.extra.setdefault("away_votes", {}).setdefault(str(absent_user), [])
+            if actor.user_id not in ballots:
+                ballots.append(actor.user_id)
+            needed = turns.away_votes_needed(row.seats, resigned, absent)
+            ballots[:] = [u for u in ballots if game.seat_of(u) in present]
+            if len(ballots) < needed:
+                await self._save_table(game)
+                return Play(game, (f"{actor.name} asks to hand {game.seat_name(absent)}'s seat "
+                                   f"to a computer ({len(ballots)} of {needed} needed).",))
+            names = votes.join_names(game.seat_name(game.seat_of(u)) for u in ballots)
+            row.extra["away_votes"].pop(str(absent_user), None)
+            row.seats[absent]["away"] = True
+            if game.to_act() == absent:
+                row.extra.pop("timer", None)
+            event = (f"{names} handed {game.seat_name(absent)}'s seat to a computer until "
+                     "they click again.")
+            await self._table_move(game, (event,), {"away": absent}, actor.user_id)
+            return Play(game, (event,))
+
+    def _after_turn(
+        self, game: LoadedGame, state: Any, before: int | None, events: tuple[str, ...]
+    ) -> tuple[tuple[str, ...], tuple[int, str] | None]:
+        """Restart the turn timer, end a table no person plays, and say whose turn it is."""
+        row = game.row
+        view = game.engine.view(state)
+        resigned = turns.resigned_seats(view)
+        if not any(s not in resigned for s in turns.person_seats(row.seats)):
+            row.status = "abandoned"
+            row.extra.pop("timer", None)
+            return (*events, "No person is left at the table, so the game ended."), None
+        seat = game.engine.to_act(state)
+        turns.start_timer(row.extra, seat, row.seats, self._clock())
+        if seat is None or seat == before or turns.played_by_computer(row.seats, seat, resigned):
+            return events, None
+        user = int(row.seats[seat]["user_id"])
+        return events, (user, f"<@{user}>, it is your turn.")
