@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.games.protocol import Action
-from bot.layout import action_button
+from bot.layout import ASK_PREFIX, action_button
 from bot.tables import LoadedGame
 from cogs.base import (
     MODES_TEXT,
@@ -184,8 +184,12 @@ class TinkerCog(GameCog):
                 )
             )
         if "give_up" in by_id:
+            give_up = by_id["give_up"]
+            if game.row.only_starter or game.row.extra.get("mode") == "fast":
+                # No vote protects it: one click would give up at once, so ask first.
+                give_up = Action(ASK_PREFIX + give_up.id, give_up.label, give_up.group)
             items.append(
-                action_button(g, v, by_id["give_up"], style=discord.ButtonStyle.danger, row=3)
+                action_button(g, v, give_up, style=discord.ButtonStyle.danger, row=3)
             )
         return items
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.support import Clock, board_ids, button, make_bot
+from tests.support import Clock, board_ids, button, make_bot, press
 
 TOY = ("tests.toy",)
 
@@ -189,3 +189,23 @@ async def test_a_vote_edit_keeps_the_picture_without_sending_it_again(discord_dr
     stored = fake_discord.get_message(board["id"])
     assert fake_discord.embed_attachment(stored) is not None
     assert "voting" in str(stored["embeds"][0])
+
+
+async def test_giving_up_without_a_vote_asks_first(discord_driver, fake_discord, tmp_path):
+    """In a fast or "only me" game, giving up asks "Are you sure?" before it happens."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    board = (await discord_driver.slash("tinker", "start", {"players": "fast"},
+                                        user="alice")).message
+    while not any(cid.endswith("give_up") for cid in board_ids(board)):
+        game = await bot.tables.open_in_channel(fake_discord.channel_id)
+        action = game.engine.computer_action(game.state, 0)
+        if action == "give_up":
+            break
+        board = (await press(discord_driver, board, action, "alice")).message
+    cid = next(c for c in board_ids(board) if c.endswith("give_up"))
+    assert ":ask.give_up" in cid
+    asked = await discord_driver.click(board, cid, user="bob")
+    assert asked.ephemeral and "Are you sure" in asked.content
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None and "give_up" in {a.id for a in game.engine.legal_actions(
+        game.state, 0)}
