@@ -685,7 +685,9 @@ async def logged_in_bot(
     stack.callback(setattr, discord.http.Route, "BASE", previous)
     settings = load_settings({"DISCORD_TOKEN": token, **backend.env(),
                               "BOARD_IMAGES": "on" if images else "off",
-                              "COMPUTER_DELAY_SECONDS": "0", "LOG_LEVEL": "WARNING"})
+                              "COMPUTER_DELAY_SECONDS": "0", "LOG_LEVEL": "WARNING",
+                              # one member opens every game of the benchmark
+                              "MAX_OPEN_GAMES": "0"})
     bot = TableBot(settings, cogs=("cogs.tinker",), **({"clock": clock} if clock else {}))
     probe = Probe()
     bot.http.http_trace = probe.trace()
