@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import discord
 
-from bot.games.protocol import Action
+from bot.games.protocol import MAX_LABEL, Action
 
 #: Version tag of the custom_id format; bump it if the format ever changes.
 BUTTON_TAG = "g1"
@@ -110,7 +110,7 @@ def action_button(
 ) -> discord.ui.Button[discord.ui.View]:
     """Return a button that applies ``action`` to the board at ``version``."""
     return discord.ui.Button(
-        label=_clip(action.label, 80),
+        label=_clip(action.label, MAX_LABEL),
         custom_id=button_id(game_id, version, action.id),
         style=style,
         emoji=emoji,
@@ -136,7 +136,9 @@ def action_select(
         custom_id=select_id(game_id, version, key),
         placeholder=_clip(placeholder or f"Choose ({group})" if group else "Choose…", 150),
         options=[
-            discord.SelectOption(label=_clip(a.label, 100), value=a.id) for a in actions
+            discord.SelectOption(label=_clip(a.label, 100), value=a.id,
+                                 description=_clip(a.description, 100) or None)
+            for a in actions
         ],
         row=row,
     )
@@ -163,7 +165,11 @@ def default_items(
     rows: list[list[discord.ui.Item[discord.ui.View]]] = []
     for group, items in groups:
         if len(items) <= MAX_BUTTONS_PER_ROW:
-            rows.append([action_button(game_id, version, a) for a in items])
+            rows.append([
+                action_button(game_id, version, a, style=discord.ButtonStyle.primary
+                              if a.primary else discord.ButtonStyle.secondary)
+                for a in items
+            ])
         else:
             for part, start in enumerate(range(0, len(items), MAX_SELECT_OPTIONS)):
                 chunk = items[start : start + MAX_SELECT_OPTIONS]

@@ -208,11 +208,6 @@ class TinRealmCog(GameCog):
                     action.primary if marked else action.group not in SIDE_GROUPS
                 ):
                     item.style = discord.ButtonStyle.primary
-            elif isinstance(item, discord.ui.Select):
-                for option in item.options:
-                    chosen = by_id.get(option.value)
-                    if chosen is not None and chosen.description:
-                        option.description = clip(chosen.description, 100)
         return items
 
     # -- commands -------------------------------------------------------------------------
