@@ -95,6 +95,24 @@ class SteamCog(GameCog):
         """Return what the board's icons mean."""
         return LEGEND
 
+    def details(self, game: LoadedGame) -> list[discord.Embed]:
+        """Return the rules, the legend, the last turns, and every train and the river."""
+        embeds = super().details(game)
+        if game.state is None:
+            return embeds
+        view = game.view()
+        table = discord.Embed(title="The table", colour=self.colour)
+        river = "\n".join(f"{i}. {card_text(c, value=False)} (cost {c['cost']})"
+                          for i, c in enumerate(view["river"], start=1)) or "empty"
+        table.add_field(name=f"River · deck {view['deck_count']} · discard "
+                             f"{view['discard_count']}", value=clip(river, 1024), inline=False)
+        for player in view["players"][:20]:
+            trains = "\n".join(f"{i}. {_train_text(t)}"
+                               for i, t in enumerate(player["trains"], 1)) or "no trains"
+            table.add_field(name=clip(f"{player['name']} · {player.get('total', 0)}", 256),
+                            value=clip(trains, 1024), inline=False)
+        return [*embeds, table]
+
     async def play_again(
         self, interaction: discord.Interaction[Any], game: LoadedGame
     ) -> LoadedGame:

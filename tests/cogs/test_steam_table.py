@@ -194,3 +194,16 @@ def test_computer_options_are_not_live_during_its_turn():
     body = boards.render(game)
     items = [i for i in body["view"].children if "table." not in (i.custom_id or "")]
     assert items and all(i.disabled for i in items)
+
+
+async def test_rules_and_details_list_every_train(discord_driver, fake_discord, tmp_path):
+    """With the picture the board is short; "Rules & details" lists the river and all trains."""
+    _bot, board = await _table(discord_driver, fake_discord, tmp_path, people=(), computers=1)
+    game_board = fake_discord.get_message(board["id"])
+    result = await discord_driver.click(game_board, button(game_board, "table.rules"),
+                                        user="alice")
+    assert result.ephemeral
+    table = next(e for e in result.embeds if e["title"] == "The table")
+    names = [f["name"] for f in table["fields"]]
+    assert names[0].startswith("River") and any("Alice" in n for n in names)
+    assert any("(computer)" in n for n in names)
