@@ -7,7 +7,6 @@ byte the dead process sent, not from the players' own bookkeeping, which can lag
 """
 
 import asyncio
-import contextlib
 import random
 import signal
 
@@ -17,11 +16,34 @@ from tests.fake_discord.process import bot_process
 
 GAMES = 100
 CLICKS_BEFORE_KILL = 3 * GAMES
+#: Every click moves at once (the default, a channel vote, answers a click privately).
+FAST = [{"name": "players", "type": 3, "value": "fast"}]
+#: Action prefixes that are not moves: the table's own buttons and confirmations.
+NOT_MOVES = ("table.", "ask.")
 
 
-def _live_ids(message):
-    return [c["custom_id"] for c in iter_components(message.get("components") or [])
-            if c.get("type") == 2 and not c.get("disabled")]
+def _moves(message):
+    """The enabled game moves on a stored board: (custom_id, select values or None).
+
+    Buttons and select options of the board's own tags; not the table's buttons
+    (``table.rules``, ``table.again``) nor confirmations (``ask.``), which answer privately.
+    """
+    found = []
+    for c in iter_components(message.get("components") or []):
+        custom_id = str(c.get("custom_id", ""))
+        if c.get("disabled") or not custom_id.startswith(("g1:", "s1:")):
+            continue
+        if c.get("type") == 2 and not custom_id.split(":", 3)[3].startswith(NOT_MOVES):
+            found.append((custom_id, None))
+        elif c.get("type") == 3:
+            found.extend((custom_id, [str(o["value"])]) for o in c.get("options") or []
+                         if not str(o["value"]).startswith(NOT_MOVES))
+    return found
+
+
+def _click(fake, board, move):
+    custom_id, values = move
+    return fake.component_payload(board, custom_id, values=values, user="bob")
 
 
 def _version(custom_id):
@@ -36,15 +58,36 @@ def _shown_version(message):
     return versions.pop() if versions else None
 
 
-async def _answer(fake, payload, timeout=30):
+async def _answer(fake, payload, timeout=30, stop=None):
+    """Send a click and wait for its answer (or, with ``stop``, until it is set)."""
     record = fake.register_interaction(payload)
     await fake.dispatch_interaction(payload)
-    await fake.wait_until(lambda: record.response_type is not None, timeout=timeout)
+    await fake.wait_until(
+        lambda: record.response_type is not None or (stop is not None and stop.is_set()),
+        timeout=timeout,
+    )
     return record
 
 
+async def _edited(fake, board, version, stop, timeout=30):
+    """Wait until the stored board shows a version other than ``version`` (or ``stop``)."""
+    await fake.wait_until(
+        lambda: stop.is_set() or _shown_version(fake.get_message(board)) != version,
+        timeout=timeout,
+    )
+
+
+async def _play(fake, board, move):
+    """Click ``move`` and wait until the board is answered (at once, or deferred then edited)."""
+    record = await _answer(fake, _click(fake, board, move))
+    assert record.response_type in (6, 7), (move, record, fake.ephemeral.get(record.id))
+    if record.response_type == 6:
+        await _edited(fake, board, _version(move[0]), asyncio.Event())
+
+
 async def _start(fake, channel_id):
-    payload = fake.slash_payload("tinker", path=("start",), user="alice", channel_id=channel_id)
+    payload = fake.slash_payload("tinker", path=("start",), options=FAST, user="alice",
+                                 channel_id=channel_id)
     record = await _answer(fake, payload)
     assert record.response_type == 4, record
     return record.original_message_id
@@ -74,6 +117,23 @@ def _fake_connections(fake):
     return len(fake._runner.server.connections)
 
 
+async def _end_players(fake, players, stop):
+    """Let every player return by itself, then (only if one does not) cancel it, bounded.
+
+    Players wait on the fake's condition. Cancelling many tasks waiting on one
+    asyncio.Condition can lose a wake-up on Python 3.11, and the event loop's own
+    clean-up then waits forever: that is how one failed run used to become a 300 s
+    stall. So they are told to stop and woken instead.
+    """
+    stop.set()
+    await fake.notify()
+    _, pending = await asyncio.wait(players, timeout=10)
+    for task in pending:
+        task.cancel()
+    if pending:
+        await asyncio.wait(pending, timeout=5)
+
+
 async def test_sigkill_while_100_games_are_clicked(fake_discord, tmp_path):
     """SIGKILL mid-clicks: every acknowledged move kept, nothing corrupt, every board works."""
     fake = fake_discord
@@ -87,38 +147,57 @@ async def test_sigkill_while_100_games_are_clicked(fake_discord, tmp_path):
     chooser = random.Random(7)
     stop = asyncio.Event()
     answered = 0
+    failures: list[BaseException] = []
 
     async def player(channel_id):
         nonlocal answered
-        while not stop.is_set():
-            live = _live_ids(fake.get_message(boards[channel_id]))
-            if not live:
-                return
-            custom_id = chooser.choice(live)
-            payload = fake.component_payload(boards[channel_id], custom_id, user="bob")
-            clicked[int(payload["id"])] = (channel_id, _version(custom_id))
-            record = await _answer(fake, payload)
-            assert record.response_type == 7, record
-            answered += 1
+        try:
+            while not stop.is_set():
+                moves = _moves(fake.get_message(boards[channel_id]))
+                if not moves:
+                    return
+                move = chooser.choice(moves)
+                payload = _click(fake, boards[channel_id], move)
+                clicked[int(payload["id"])] = (channel_id, _version(move[0]))
+                try:
+                    record = await _answer(fake, payload, stop=stop)
+                except ConnectionError:  # sent as the process died
+                    if stop.is_set():
+                        return
+                    raise
+                if record.response_type is None:  # stopped with this click in flight
+                    return
+                assert record.response_type in (6, 7), (move, fake.ephemeral.get(record.id))
+                if record.response_type == 6:  # a slow click, deferred: its edit comes later
+                    await _edited(fake, boards[channel_id], _version(move[0]), stop)
+                answered += 1
+        except Exception as exc:  # reported by the main task
+            failures.append(exc)
+            await fake.notify()  # wake the main task: the drill has failed
 
     async with bot_process(fake, "-m", "tests.run_tinker_bot", env=env) as proc:
         await _new_session(fake, proc)
         starts = await asyncio.gather(*(_start(fake, c) for c in channels))
         boards.update(zip(channels, starts, strict=True))
         players = [asyncio.create_task(player(c)) for c in channels]
-        await fake.wait_until(lambda: answered >= CLICKS_BEFORE_KILL, timeout=90)
-        stop.set()  # no new click from now on; those dispatched stay in flight
-        in_flight = [i for i in clicked if fake.interactions[i].response_type is None]
-        proc.process.send_signal(signal.SIGKILL)
-        await proc.process.wait()
-        # The fake may still be reading what the process wrote before it died: wait until
-        # it has closed every connection (gateway and HTTP), so the boards it stores are final.
-        await _until(lambda: _fake_connections(fake) == 0, "the fake closing the connections")
-        for task in players:
-            task.cancel()
-        for task in players:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        try:
+            await fake.wait_until(lambda: answered >= CLICKS_BEFORE_KILL or bool(failures),
+                                  timeout=90)
+            if failures:
+                raise failures[0]
+            stop.set()  # no new click from now on; those dispatched stay in flight
+            in_flight = [i for i in clicked if fake.interactions[i].response_type is None]
+            proc.process.send_signal(signal.SIGKILL)
+            await proc.process.wait()
+            # The fake may still be reading what the process wrote before it died: wait
+            # until it has closed every connection (gateway and HTTP), so that the boards
+            # it stores are final.
+            await _until(lambda: _fake_connections(fake) == 0,
+                         "the fake closing the connections")
+        finally:
+            await _end_players(fake, players, stop)
+    if failures:
+        raise failures[0]
     assert in_flight, "the kill came when no click was in flight"
 
     games = checked_games(tmp_path / "bot.db")
@@ -126,7 +205,10 @@ async def test_sigkill_while_100_games_are_clicked(fake_discord, tmp_path):
     assert set(by_channel) == set(channels)
     acknowledged: dict[int, int] = {}
     for interaction_id, (channel_id, version) in clicked.items():
-        if fake.interactions[interaction_id].response_type == 7:
+        # 7: answered with the new board. 6 (deferred) counts once its edit is on the board.
+        answer = fake.interactions[interaction_id].response_type
+        shown = _shown_version(fake.get_message(boards[channel_id]))
+        if answer == 7 or (answer == 6 and (shown is None or shown > version)):
             acknowledged[channel_id] = max(acknowledged.get(channel_id, 0), version + 1)
     behind = set()
     for channel_id in channels:
@@ -147,13 +229,11 @@ async def test_sigkill_while_100_games_are_clicked(fake_discord, tmp_path):
         await _new_session(fake, proc, known)
         for channel_id in channels:
             status, version = by_channel[channel_id]
-            live = _live_ids(fake.get_message(boards[channel_id]))
-            if not live:
+            moves = _moves(fake.get_message(boards[channel_id]))
+            if not moves:
                 assert status == "over"
                 continue
-            payload = fake.component_payload(boards[channel_id], live[0], user="bob")
-            record = await _answer(fake, payload)
-            assert record.response_type == 7, (channel_id, record)
+            await _play(fake, boards[channel_id], moves[0])
             if channel_id not in behind:
                 continue
             # The kill came after this move was saved and before its answer: the board
@@ -161,12 +241,11 @@ async def test_sigkill_while_100_games_are_clicked(fake_discord, tmp_path):
             # date, and the board works from then on.
             healed = fake.get_message(boards[channel_id])
             assert _shown_version(healed) in (version, None)
-            healed_live = _live_ids(healed)
-            if not healed_live:  # the move in flight was the game's last
+            healed_moves = _moves(healed)
+            if not healed_moves:  # the move in flight was the game's last
                 assert status == "over"
                 continue
-            click = fake.component_payload(healed, healed_live[0], user="bob")
-            assert (await _answer(fake, click)).response_type == 7
+            await _play(fake, boards[channel_id], healed_moves[0])
         await _until(lambda: f"ready: {open_games} open games restored" in proc.text,
                      "the restarted bot logging ready")
         assert "Traceback" not in proc.text and " ERROR " not in proc.text, proc.text
