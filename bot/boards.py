@@ -798,26 +798,17 @@ def _with_rules_button(
     return [*items, rules]
 
 
-def _show_votes(
-    embed: discord.Embed,
-    items: list[discord.ui.Item[discord.ui.View]],
-    game: LoadedGame,
-    poll: dict[str, Any],
-) -> None:
-    """Put the tally on the buttons and who voted for what, with the countdown, in the embed."""
-    standing = votes.counts(poll)
-    tally = {c.action: c.votes for c in standing}
-    for item in items:
-        if isinstance(item, discord.ui.Button) and item.custom_id:
-            action = item.custom_id.split(":", 3)[-1]
-            if action in tally:
-                item.label = f"{item.label or ''} · {tally[action]}"[:80]
-        elif isinstance(item, discord.ui.Select):
-            for option in item.options:
-                if option.value in tally:
-                    option.label = f"{option.label} · {tally[option.value]}"[:100]
+def vote_field(game: LoadedGame) -> tuple[str, str] | None:
+    """Return the board's vote field (name, text) while the channel is voting, else None.
+
+    Who voted for what, and the countdown (``<t:…:R>``, counted down by Discord itself).
+    """
+    poll = game.row.extra.get("poll")
+    if not poll or poll.get("version") != game.row.version or not poll.get("ballots"):
+        return None
     active = votes.active_players(game.row.extra.get("recent", []), poll)
-    lines = [f"**{c.label}** · {c.votes}: {votes.join_names(c.names)}" for c in standing]
+    lines = [f"**{c.label}** · {c.votes}: {votes.join_names(c.names)}"
+             for c in votes.counts(poll)]
     closes = poll.get("closes")
     needed = votes.needed_for_majority(active)
     if closes is not None:
@@ -827,7 +818,29 @@ def _show_votes(
     text = "\n".join(lines)
     if len(text) > 1024:
         text = text[:1023] + "…"
-    embed.add_field(name="🗳️ The channel is voting", value=text, inline=False)
+    return "🗳️ The channel is voting", text
+
+
+def _show_votes(
+    embed: discord.Embed,
+    items: list[discord.ui.Item[discord.ui.View]],
+    game: LoadedGame,
+    poll: dict[str, Any],
+) -> None:
+    """Put the tally on the buttons and the vote field in the embed."""
+    tally = {c.action: c.votes for c in votes.counts(poll)}
+    for item in items:
+        if isinstance(item, discord.ui.Button) and item.custom_id:
+            action = item.custom_id.split(":", 3)[-1]
+            if action in tally:
+                item.label = f"{item.label or ''} · {tally[action]}"[:80]
+        elif isinstance(item, discord.ui.Select):
+            for option in item.options:
+                if option.value in tally:
+                    option.label = f"{option.label} · {tally[option.value]}"[:100]
+    field = vote_field(game)
+    if field is not None:
+        embed.add_field(name=field[0], value=field[1], inline=False)
 
 
 def _without_none(body: dict[str, Any]) -> dict[str, Any]:

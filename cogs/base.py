@@ -11,7 +11,7 @@ import discord
 from discord.ext import commands
 
 from bot import turns
-from bot.boards import actor_of, generic_items
+from bot.boards import actor_of, generic_items, vote_field
 from bot.errors import Refusal
 from bot.tables import LoadedGame
 
@@ -57,6 +57,15 @@ def embed_lines(embed: discord.Embed, width: int = PHONE_WIDTH) -> int:
         texts += [f.name or "", f.value or ""]
     texts.append(embed.footer.text or "")
     return sum(phone_lines(t, width) for t in texts)
+
+
+def room(game: LoadedGame) -> int:
+    """Return the phone lines a board's own text may take: PHONE_LINES less what the table
+    adds to every board (the vote field while the channel is voting)."""
+    field = vote_field(game)
+    if field is None:
+        return PHONE_LINES
+    return PHONE_LINES - phone_lines(field[0]) - phone_lines(field[1])
 
 
 def last_move_events(game: LoadedGame) -> list[str]:

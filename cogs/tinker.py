@@ -12,7 +12,6 @@ from bot.layout import ASK_PREFIX, action_button
 from bot.tables import LoadedGame
 from cogs.base import (
     MODES_TEXT,
-    PHONE_LINES,
     PLAYERS_HELP,
     WINDOW_HELP,
     GameCog,
@@ -22,6 +21,7 @@ from cogs.base import (
     fit_events,
     last_move_events,
     phone_lines,
+    room,
     who_plays,
 )
 from cogs.cards import EMOJI_BY_NAME, SUIT_ORDER, card_text, cards_text, clip, suit_emoji
@@ -100,7 +100,8 @@ class TinkerCog(GameCog):
                 embed.set_footer(text=footer)
                 return embed
 
-            embed = ended(choose_level(lambda n: embed_lines(ended(n)) + 1, LEVELS, events))
+            embed = ended(choose_level(lambda n: embed_lines(ended(n)) + 1, LEVELS, events,
+                                       room(game)))
         else:
             embed = _head(view)
             count = view["deck_count"]
@@ -108,14 +109,14 @@ class TinkerCog(GameCog):
             fixed = embed_lines(embed) + phone_lines(footer) + phone_lines(deck_name) + 3
             level = choose_level(
                 lambda n: fixed + phone_lines(_deck_text(view, n)) + phone_lines(_piles(view, n)),
-                LEVELS, events,
+                LEVELS, events, room(game),
             )
             embed.add_field(name=deck_name, value=clip(_deck_text(view, level), 1024),
                             inline=False)
             embed.add_field(name="Piles", value=clip(_piles(view, level), 1024), inline=False)
             embed.set_footer(text=footer)
         embed.add_field(name="Last move",
-                        value=fit_events(events, PHONE_LINES - embed_lines(embed) - 1),
+                        value=fit_events(events, room(game) - embed_lines(embed) - 1),
                         inline=False)
         return embed
 

@@ -14,7 +14,6 @@ from bot.layout import default_items
 from bot.tables import LoadedGame
 from cogs.base import (
     MODES_TEXT,
-    PHONE_LINES,
     PLAYERS_HELP,
     WINDOW_HELP,
     GameCog,
@@ -23,6 +22,7 @@ from cogs.base import (
     embed_lines,
     fit_events,
     last_move_events,
+    room,
     who_plays,
 )
 from cogs.cards import clip
@@ -151,10 +151,10 @@ class TinRealmCog(GameCog):
             built[level] = _board(game, v, choices, level)
             return embed_lines(built[level]) + 1
 
-        level = choose_level(cost, LEVELS, events)
+        level = choose_level(cost, LEVELS, events, room(game))
         embed = built.get(level) or _board(game, v, choices, level)
         embed.add_field(name="Last move",
-                        value=fit_events(events, PHONE_LINES - embed_lines(embed) - 1),
+                        value=fit_events(events, room(game) - embed_lines(embed) - 1),
                         inline=False)
         return embed
 
