@@ -713,7 +713,7 @@ class Boards:
                 failures = 0
                 if play is None:
                     return
-                await self.refresh(play.game)
+                self.update_soon(game_id, play.game)  # at most one edit a second per board
                 await self.announce(play.game, play.notice)
         except Exception:
             log.exception("computer player in game %s failed; it starts again shortly", game_id)

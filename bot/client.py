@@ -150,6 +150,7 @@ class TableBot(commands.Bot):
         self.tables.shards = self.shard_filter
         self.boards = Boards(self, self.tables, self.settings.computer_delay_seconds,
                              images=self.settings.board_images)
+        self.boards.edit_interval = self.settings.board_edit_seconds
         shards = self.shard_filter
         self.deadlines = Deadlines(
             self.store, self.boards.fire_deadline, self.clock,

@@ -53,6 +53,9 @@ class Settings:
     board_images: bool = True
     #: Open games a member may have started in one server (0: no limit).
     max_open_games: int = 5
+    #: Least seconds between two edits the bot makes to one board by itself (votes,
+    #: computer players), within Discord's rate of edits per channel.
+    board_edit_seconds: float = 1.0
     #: Sharding: how many shards the bot has in all (0: not sharded), and which of them
     #: this process runs (empty: all of them).
     shard_count: int = 0
@@ -132,6 +135,7 @@ def load_settings(
         vote_window_seconds=_window(env),
         board_images=_flag(env, "BOARD_IMAGES", True),
         max_open_games=int(_number(env, "MAX_OPEN_GAMES", 5, 0)),
+        board_edit_seconds=_number(env, "BOARD_EDIT_SECONDS", 1.0, 0.0),
         **_shards(env),
         database_url=url,
         retention_days=_number(env, "RETENTION_DAYS", 30, 1),

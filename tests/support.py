@@ -48,7 +48,7 @@ async def open_tables(path: Path, clock: Clock | None = None) -> AsyncIterator[T
 def make_settings(tmp_path: Path, **overrides: object) -> Settings:
     """Return settings for a bot over a database in ``tmp_path``."""
     env = {"DISCORD_TOKEN": "fake-bot-token", "DATABASE_PATH": str(tmp_path / "bot.db"),
-           "COMPUTER_DELAY_SECONDS": "0", "MAX_OPEN_GAMES": "0"}
+           "COMPUTER_DELAY_SECONDS": "0", "MAX_OPEN_GAMES": "0", "BOARD_EDIT_SECONDS": "0.01"}
     env.update({k: str(v) for k, v in overrides.items()})
     return load_settings(env)
 

@@ -207,3 +207,40 @@ async def test_rules_and_details_list_every_train(discord_driver, fake_discord, 
     names = [f["name"] for f in table["fields"]]
     assert names[0].startswith("River") and any("Alice" in n for n in names)
     assert any("(computer)" in n for n in names)
+
+
+async def test_computer_moves_edit_a_board_at_most_once_per_interval(discord_driver,
+                                                                     fake_discord, tmp_path):
+    """Computer players moving at once cost at most one board edit per BOARD_EDIT_SECONDS."""
+    import time
+
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, BOARD_EDIT_SECONDS=0.5))
+    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
+                                        user="alice")).message
+    for _ in range(3):
+        board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                            user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.start"),
+                                        user="alice")).message
+    started = time.monotonic()
+    before = len(fake_discord.requests)
+    moves = 0
+    for _ in range(3):
+        game = await bot.tables.open_in_channel(fake_discord.channel_id)
+        if game is None:
+            break
+        version = game.row.version
+        await _play_turn(discord_driver, fake_discord, bot, {0: "alice"})
+        game = await bot.tables.load(game.id)
+        moves += game.row.version - version
+    elapsed = time.monotonic() - started
+    edits = [r for r in fake_discord.requests[before:]
+             if r.method == "PATCH" and "/channels/" in r.path and "/messages/" in r.path]
+    print(f"\n{moves} moves (3 by Alice), {len(edits)} board edits in {elapsed:.1f} s")
+    assert moves > len(edits) >= 1
+    assert len(edits) <= elapsed / 0.5 + 3
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    if game is not None:  # the board ends up showing the latest move
+        shown = board_ids(fake_discord.get_message(game.row.board_message_id))
+        assert shown and all(f":{game.row.version}:" in cid for cid in shown)
