@@ -144,6 +144,10 @@ class SteamCog(GameCog):
             embed.add_field(name=f"Seated ({len(game.row.seats)}/5)", value=seat_list(game),
                             inline=False)
             embed.add_field(name="Recent events", value=recent_events(game, 4), inline=False)
+            seconds = float(game.row.extra.get("turn_seconds") or 0)
+            notices = "on" if game.row.extra.get("notices", True) else "off"
+            embed.set_footer(text=f"Turn timer {turns.timer_name(seconds)} · turn notices "
+                                  f"{notices} · 👑 host · 🤖 computer player")
             return embed
         view = game.view()
         half = "first half" if view["half"] == 1 else "second half"
