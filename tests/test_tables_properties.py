@@ -29,6 +29,7 @@ request = st.one_of(
     st.tuples(st.just("computer"), st.none(), st.none(), st.none()),
     st.tuples(st.just("abandon"), st.sampled_from(ACTORS), st.none(), st.none()),
     st.tuples(st.just("sweep"), st.none(), st.none(), st.integers(0, 3)),
+    st.tuples(st.just("deadline"), st.none(), st.none(), st.integers(0, 40)),
 )
 
 
@@ -49,6 +50,10 @@ async def _run(kind: str, requests: list[tuple]) -> None:
                         await tables.computer_move(game.id)
                     elif op == "abandon":
                         await tables.abandon(9, actor)
+                    elif op == "deadline":  # time passes; a due vote window closes
+                        clock.advance(skew)
+                        for game_id, _ in await tables.store.due_games(clock.now):
+                            await tables.fire_deadline(game_id)
                     else:
                         clock.advance(skew * 86400)
                         await tables.expire_idle({"solo": clock.now - 7 * 86400,
@@ -68,6 +73,12 @@ async def _run(kind: str, requests: list[tuple]) -> None:
                 assert bool(results) == (after.row.status == "over")
                 assert all(r["user_id"] in {a.user_id for a in ACTORS} for r in results)
                 assert await tables.store.count_open() == int(after.row.is_open)
+                # a stored deadline belongs to an open game with something pending
+                poll = after.row.extra.get("poll") or {}
+                if after.row.deadline is not None:
+                    assert after.row.is_open and after.row.deadline == poll.get("closes")
+                if poll:
+                    assert poll["version"] == after.row.version
             event(f"ended {(await tables.load(game.id)).row.status}")
 
 
