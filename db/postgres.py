@@ -18,7 +18,7 @@ import asyncpg
 
 from db.base import TABLES
 from db.errors import ChannelBusy, DailyPlayed, StorageError, VersionConflict
-from db.forget import FORMER_PLAYER, forget_in_seats, seats_needle
+from db.forget import FORMER_PLAYER, forget_in_game, seats_needle
 from db.pg_migrate import pg_migrate
 from db.rows import GAME_COLUMNS, GameRow, ResultRow, Shards, idle_sql, row_to_game, shard_sql
 from db.rows import to_json as _json
@@ -338,19 +338,22 @@ class PostgresStore:
         """Delete ``user_id``'s results; in finished games name their seats ``former`` and
         drop their id from the action logs. Return how many results were deleted."""
         candidates = await self._fetch(
-            "SELECT id, seats FROM games WHERE status NOT IN ('lobby', 'active')"
-            " AND strpos(seats, $1) > 0",
-            seats_needle(user_id),
+            "SELECT id, seats, extra, events FROM games WHERE status NOT IN ('lobby', 'active')"
+            " AND (strpos(seats, $1) > 0 OR strpos(extra, $2) > 0)",
+            seats_needle(user_id), str(user_id),
         )
         rewritten = [
-            (new, game_id)
-            for game_id, raw in candidates
-            if (new := forget_in_seats(raw, user_id, former)) is not None
+            (*new, game_id)
+            for game_id, seats, extra, events in candidates
+            if (new := forget_in_game(seats, extra, events, user_id, former)) is not None
         ]
         async with self.acquire(write=True) as conn:
             status = await conn.execute("DELETE FROM results WHERE user_id = $1", user_id)
             if rewritten:
-                await conn.executemany("UPDATE games SET seats = $1 WHERE id = $2", rewritten)
+                await conn.executemany(
+                    "UPDATE games SET seats = $1, extra = $2, events = $3 WHERE id = $4",
+                    rewritten,
+                )
             await conn.execute(
                 "UPDATE actions SET actor_id = NULL WHERE actor_id = $1 AND game_id IN"
                 " (SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))",

@@ -18,7 +18,7 @@ import aiosqlite
 
 from db.base import TABLES
 from db.errors import ChannelBusy, DailyPlayed, StorageError, VersionConflict
-from db.forget import FORMER_PLAYER, forget_in_seats, seats_needle
+from db.forget import FORMER_PLAYER, forget_in_game, seats_needle
 from db.migrate import migrate
 from db.rows import (
     GAME_COLUMNS,
@@ -446,19 +446,20 @@ class Store:
         many results were deleted.
         """
         candidates = await self._fetchall(
-            "SELECT id, seats FROM games WHERE status NOT IN ('lobby', 'active')"
-            " AND instr(seats, ?) > 0",
-            (seats_needle(user_id),),
+            "SELECT id, seats, extra, events FROM games WHERE status NOT IN ('lobby', 'active')"
+            " AND (instr(seats, ?) > 0 OR instr(extra, ?) > 0)",
+            (seats_needle(user_id), str(user_id)),
         )
         rewritten = [
-            (new, game_id)
-            for game_id, raw in candidates
-            if (new := forget_in_seats(raw, user_id, former)) is not None
+            (*new, game_id)
+            for game_id, seats, extra, events in candidates
+            if (new := forget_in_game(seats, extra, events, user_id, former)) is not None
         ]
 
         def work(conn: sqlite3.Connection) -> int:
             deleted = conn.execute("DELETE FROM results WHERE user_id = ?", (user_id,)).rowcount
-            conn.executemany("UPDATE games SET seats = ? WHERE id = ?", rewritten)
+            conn.executemany("UPDATE games SET seats = ?, extra = ?, events = ? WHERE id = ?",
+                             rewritten)
             conn.execute(
                 "UPDATE actions SET actor_id = NULL WHERE actor_id = ? AND game_id IN"
                 " (SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))",

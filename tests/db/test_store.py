@@ -164,3 +164,24 @@ async def test_counts_and_meta(tmp_path, backend):
         assert await store.count_open() == 1
     finally:
         await store.close()
+
+
+async def test_forget_player_leaves_no_id_or_name_in_a_shared_game(tmp_path, backend):
+    """A channel game played together: the member's votes, credit and name go too."""
+    store = await Store.open(tmp_path / "s.db", Clock())
+    try:
+        done = await _new(store, 1)
+        done.status, done.version = "over", 1
+        done.events = ["Zed and Bob chose: Add 2 (2 votes to 1).", "Bob chose: Add 1."]
+        done.extra = {"players": {"100": "Zed", "101": "Bob"}, "recent": [[100, 101], [101]],
+                      "last": "Zed and Bob chose: Add 2 (2 votes to 1).",
+                      "poll": {"version": 1, "ballots": [{"user": 100, "name": "Zed"}]}}
+        await store.save_game(done, 0, action={"id": "x"}, actor_id=100)
+        await store.forget_player(100, "a former player")
+        after = await store.get_game(done.id)
+        text = str(after.extra) + str(after.events) + str(after.seats)
+        assert "100" not in text and "Zed" not in text
+        assert after.events[0] == "a former player and Bob chose: Add 2 (2 votes to 1)."
+        assert after.extra["players"] == {"101": "Bob"}
+    finally:
+        await store.close()
