@@ -355,6 +355,10 @@ class PostgresStore:
                     rewritten,
                 )
             await conn.execute(
+                "UPDATE games SET starter_id = 0 WHERE starter_id = $1"
+                " AND status NOT IN ('lobby', 'active')", user_id,
+            )
+            await conn.execute(
                 "UPDATE actions SET actor_id = NULL WHERE actor_id = $1 AND game_id IN"
                 " (SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))",
                 user_id,

@@ -460,6 +460,8 @@ class Store:
             deleted = conn.execute("DELETE FROM results WHERE user_id = ?", (user_id,)).rowcount
             conn.executemany("UPDATE games SET seats = ?, extra = ?, events = ? WHERE id = ?",
                              rewritten)
+            conn.execute("UPDATE games SET starter_id = 0 WHERE starter_id = ?"
+                         " AND status NOT IN ('lobby', 'active')", (user_id,))
             conn.execute(
                 "UPDATE actions SET actor_id = NULL WHERE actor_id = ? AND game_id IN"
                 " (SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))",

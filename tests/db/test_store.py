@@ -183,5 +183,7 @@ async def test_forget_player_leaves_no_id_or_name_in_a_shared_game(tmp_path, bac
         assert "100" not in text and "Zed" not in text
         assert after.events[0] == "a former player and Bob chose: Add 2 (2 votes to 1)."
         assert after.extra["players"] == {"101": "Bob"}
+        await store.forget_player(7, "a former player")
+        assert (await store.get_game(done.id)).starter_id == 0
     finally:
         await store.close()
