@@ -298,7 +298,7 @@ class Boards:
         self, interaction: discord.Interaction[Any], game_id: int, version: int, action_id: str
     ) -> None:
         if self.tables.closing:
-            await self._refuse(interaction, "The bot is restarting; try again in a few seconds.")
+            await self._closing(interaction)
             return
         if action_id.startswith(ASK_PREFIX):
             await self._ask(interaction, game_id, version, action_id.removeprefix(ASK_PREFIX))
@@ -354,6 +354,22 @@ class Boards:
             await self.refresh(game)
         await self.announce(game, play.notice)
         self.schedule_computers(game)
+
+    async def _closing(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer a click that reaches a process on its way out.
+
+        During a deployment overlap the new process may be applying this very click, so
+        the answer claims nothing: a silent acknowledgement, then a private word that the
+        click may need repeating if the board did not change.
+        """
+        try:
+            await interaction.response.defer()
+            await interaction.followup.send(
+                "The bot is restarting: if the board did not change, press again in a few "
+                "seconds.", ephemeral=True,
+            )
+        except SEND_ERRORS as exc:
+            log.warning("could not answer a click while stopping: %r", exc)
 
     async def _act_in_time(
         self, interaction: discord.Interaction[Any], game_id: int, version: int, action_id: str

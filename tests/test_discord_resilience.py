@@ -90,3 +90,20 @@ async def test_no_new_command_while_closing(discord_driver, fake_discord, tmp_pa
     result = await discord_driver.slash("toy", "start", user="alice")
     assert result.ephemeral and "restarting" in result.content
     assert await bot.store.count_open() == 0
+
+
+async def test_click_while_closing_claims_nothing(discord_driver, fake_discord, tmp_path):
+    """A click reaching a stopping process is acknowledged silently and told, privately,
+    to press again if the board did not change (another process may have applied it)."""
+    bot = await discord_driver.login(make_bot(tmp_path))
+    board = (await discord_driver.slash("toy", "start", user="alice")).message
+    bot.tables.closing = True
+    result = await discord_driver.click(board, button(board, "add1"), user="bob")
+    assert result.response_type == 6
+    assert [f["content"] for f in result.followups] == [
+        "The bot is restarting: if the board did not change, press again in a few seconds."
+    ]
+    assert all(f["flags"] & 64 for f in result.followups)
+    bot.tables.closing = False
+    assert (await bot.tables.open_in_channel(fake_discord.channel_id)).row.version == 0
+    assert board_ids(fake_discord.get_message(board["id"]))  # the board itself is untouched

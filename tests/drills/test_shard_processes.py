@@ -204,6 +204,10 @@ class Drill:
             except TimeoutError:
                 raise AssertionError(f"{click} was not answered within {WAIT} s") from None
             self.answered[game.shard] += 1
+            if self.phase == "old stopping":
+                # A stopping process answers at once without moving: pace the players so
+                # the games last until the new process is alone.
+                await asyncio.sleep(0.02)
 
     def start_players(self, shard: int) -> None:
         """Let the players of every game of ``shard`` click."""
