@@ -28,12 +28,14 @@ log = logging.getLogger(__name__)
 #: The cogs the bot loads, one per game plus the shared ones.
 DEFAULT_COGS: tuple[str, ...] = ("cogs.records", "cogs.tinker", "cogs.tinrealm", "cogs.steam")
 
-#: What the bot needs in a channel: see, talk, embed, read back its own boards.
+#: What the bot needs in a channel: see, talk, embed, attach the board's picture (when it
+#: posts a board itself rather than answering a click), read back its own boards.
 PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
     send_messages_in_threads=True,
     embed_links=True,
+    attach_files=True,
     read_message_history=True,
 )
 

@@ -23,7 +23,8 @@ To get a token:
      or export DISCORD_TOKEN in the environment.
   4. Start the bot again. It logs an invite link (scopes "bot" and
      "applications.commands"; permissions View Channel, Send Messages, Send Messages
-     in Threads, Embed Links, Read Message History). Open it to add the bot to a server.
+     in Threads, Embed Links, Attach Files, Read Message History). Open it to add the
+     bot to a server.
 """
 
 
