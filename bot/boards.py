@@ -232,12 +232,16 @@ class Boards:
         return body
 
     async def _render(self, game: LoadedGame, *, edit: bool = False,
-                      keep: bool = False) -> dict[str, Any]:
-        """Return :meth:`render`'s body, drawing the picture off the event loop."""
+                      keep: bool = False, pictured: bool = True) -> dict[str, Any]:
+        """Return :meth:`render`'s body, drawing the picture off the event loop.
+
+        ``pictured`` false leaves the picture out (a channel where the bot may not attach
+        files); the text board is complete without it.
+        """
         picture = b""
-        if self.images:
+        if self.images and pictured:
             picture = await asyncio.to_thread(self._picture, game)
-        return self.render(game, edit=edit, picture=picture, keep=keep)
+        return self.render(game, edit=edit, picture=picture, keep=keep and pictured)
 
     @staticmethod
     def _has_picture(game: LoadedGame) -> bool:
@@ -533,7 +537,12 @@ class Boards:
             game.row.board_channel_id or game.row.channel_id, guild_id=game.row.guild_id
         )
         try:
-            message = await channel.send(**_without_none(await self._render(game)))
+            try:
+                message = await channel.send(**_without_none(await self._render(game)))
+            except discord.Forbidden:  # no Attach Files here: the board goes as text
+                message = await channel.send(
+                    **_without_none(await self._render(game, pictured=False))
+                )
         except SEND_ERRORS as exc:
             log.warning("could not post the board of game %s: %s", game.id, exc)
             return
@@ -554,7 +563,10 @@ class Boards:
         )
         message = channel.get_partial_message(game.row.board_message_id)
         try:
-            await message.edit(**(await self._render(game, edit=True, keep=keep)))
+            try:
+                await message.edit(**(await self._render(game, edit=True, keep=keep)))
+            except discord.Forbidden:  # no Attach Files here: the board goes as text
+                await message.edit(**(await self._render(game, edit=True, pictured=False)))
             self._mark_shown(game)
         except discord.NotFound:
             log.info("board of game %s was deleted; posting a new one", game.id)

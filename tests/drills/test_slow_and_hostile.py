@@ -120,3 +120,20 @@ async def test_blank_named_host_can_open_and_start_a_table(discord_driver, fake_
     started = await discord_driver.click(board, button(board, "lobby.start"), user="\u3000")
     assert started.response_type == 7, started.content
 
+
+
+async def test_board_goes_as_text_where_files_are_not_allowed(discord_driver, fake_discord,
+                                                             tmp_path):
+    """No Attach Files in a channel (403/50013): a board the bot posts or edits itself
+    goes without its picture rather than not at all."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", user="alice")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    fake_discord.fail_next("POST", r"/channels/\d+/messages$", 403, 50013)
+    await bot.boards.post(game)
+    posted = fake_discord.get_message(game.row.board_message_id)
+    assert posted["embeds"] and board_ids(posted)
+    assert fake_discord.message_attachments(posted) == []
+    fake_discord.fail_next("PATCH", r"/channels/\d+/messages/\d+$", 403, 50013)
+    await bot.boards.refresh(await bot.tables.load(game.id))
+    assert fake_discord.get_message(game.row.board_message_id)["embeds"]
