@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from typing import Any, Literal
 
 import discord
@@ -15,7 +14,7 @@ from bot.games.protocol import Action
 from bot.games.steam.state import POWER_EMOJI
 from bot.layout import ASK_PREFIX, action_button, action_select, default_items
 from bot.tables import LoadedGame
-from cogs.base import GameCog, recent_events, seat_list
+from cogs.base import PHONE_LINES, GameCog, embed_lines, fit_events, recent_events, seat_list
 from cogs.cards import card_text, clip
 
 TITLE = "Steam to Solar"
@@ -194,8 +193,8 @@ class SteamCog(GameCog):
         if lines:
             embed.add_field(name="Players", value=clip("\n".join(lines), 1024), inline=False)
         if game.pictured:
-            budget = max(2, PHONE_LINES - 2 - phone_lines(embed))
-            embed.add_field(name="Last move", value=last_events(game.row.events, budget),
+            budget = max(2, PHONE_LINES - 2 - embed_lines(embed))
+            embed.add_field(name="Last move", value=fit_events(game.row.events, budget),
                             inline=False)
         else:
             embed.add_field(name="Last move", value=recent_events(game, 4, 600), inline=False)
@@ -304,43 +303,6 @@ class SteamCog(GameCog):
     async def abandon_command(self, interaction: discord.Interaction) -> None:
         """Abandon the game."""
         await self.abandon(interaction)
-
-
-#: A phone shows about this many lines of an embed at 38 characters a line.
-PHONE_LINES = 30
-PHONE_WIDTH = 38
-
-
-def _wrapped(text: str) -> int:
-    """Return how many lines ``text`` takes at a phone's width."""
-    return sum(max(1, len(textwrap.wrap(line, PHONE_WIDTH))) for line in text.split("\n")
-               if line)
-
-
-def phone_lines(embed: discord.Embed) -> int:
-    """Return how many lines the embed's text takes on a phone (38 characters a line)."""
-    data = embed.to_dict()
-    parts = [data.get("title", ""), data.get("description", "")]
-    for field in data.get("fields", []):
-        parts += [field["name"], field["value"]]
-    parts.append((data.get("footer") or {}).get("text", ""))
-    return sum(_wrapped(str(p)) for p in parts if p)
-
-
-def last_events(events: list[str], budget: int) -> str:
-    """Return the newest events as bullets, as many as fit ``budget`` phone lines."""
-    chosen: list[str] = []
-    used = 0
-    for event in reversed(events):
-        line = f"• {event}"
-        cost = _wrapped(line)
-        if used + cost > budget:
-            if not chosen:  # the newest event always shows, cut to the budget
-                chosen.append(clip(line, budget * PHONE_WIDTH - 10))
-            break
-        chosen.append(line)
-        used += cost
-    return "\n".join(reversed(chosen)) or "—"
 
 
 def _status(game: LoadedGame, view: dict[str, Any]) -> str:

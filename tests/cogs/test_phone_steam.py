@@ -3,28 +3,14 @@
 from __future__ import annotations
 
 import random
-import textwrap
 
 from bot.games.steam.engine import ENGINE
+from cogs.base import PHONE_LINES as MAX_LINES
+from cogs.base import embed_lines
 from cogs.steam import SteamCog
 from tests.support import loaded
 
 WIDTH = 38
-MAX_LINES = 30
-
-
-def embed_lines(embed) -> int:
-    """Lines the embed's text takes when wrapped at a phone's 38 characters."""
-    data = embed.to_dict()
-    parts = [data.get("title", ""), data.get("description", "")]
-    for field in data.get("fields", []):
-        parts += [field["name"], field["value"]]
-    parts.append((data.get("footer") or {}).get("text", ""))
-    total = 0
-    for part in parts:
-        for line in str(part).split("\n"):
-            total += len(textwrap.wrap(line, WIDTH)) or 1 if line else 0
-    return total
 
 
 def test_every_steam_board_fits_thirty_phone_lines():
