@@ -51,6 +51,9 @@ SEND_ERRORS: tuple[type[BaseException], ...] = (
 #: Seconds a click may take before its answer is deferred (Discord allows 3).
 ANSWER_WITHIN = 2.0
 
+#: Discord's error code for a permission the bot lacks (such as Attach Files).
+MISSING_PERMISSIONS = 50013
+
 #: Discord's error code for a message past its edit limit.
 EDIT_CAP = 30046
 
@@ -539,7 +542,10 @@ class Boards:
         try:
             try:
                 message = await channel.send(**_without_none(await self._render(game)))
-            except discord.Forbidden:  # no Attach Files here: the board goes as text
+            except discord.Forbidden as exc:
+                if exc.code != MISSING_PERMISSIONS:
+                    raise
+                # no Attach Files here: the board goes as text
                 message = await channel.send(
                     **_without_none(await self._render(game, pictured=False))
                 )
@@ -565,7 +571,10 @@ class Boards:
         try:
             try:
                 await message.edit(**(await self._render(game, edit=True, keep=keep)))
-            except discord.Forbidden:  # no Attach Files here: the board goes as text
+            except discord.Forbidden as exc:
+                if exc.code != MISSING_PERMISSIONS:
+                    raise
+                # no Attach Files here: the board goes as text
                 await message.edit(**(await self._render(game, edit=True, pictured=False)))
             self._mark_shown(game)
         except discord.NotFound:
