@@ -71,12 +71,22 @@ class Deadlines:
                 await task
 
     async def run_due(self) -> int:
-        """Fire every deadline due now (in batches); return how many games were handled."""
+        """Fire every deadline due now (in batches); return how many games were handled.
+
+        A game still due with the same deadline after being handled waits RETRY_SECONDS,
+        so nothing can keep the loop busy.
+        """
         handled = 0
+        fired: dict[int, float] = {}
         while True:
             now = self._clock()
-            due = [gid for gid, _ in await self._due(now, BATCH)
-                   if self._retry.get(gid, 0.0) <= now]
+            due = []
+            for gid, when in await self._due(now, BATCH):
+                if fired.get(gid) == when:
+                    self._retry[gid] = now + RETRY_SECONDS
+                elif self._retry.get(gid, 0.0) <= now:
+                    due.append(gid)
+                    fired[gid] = when
             if not due:
                 return handled
             await self._fire_all(due)

@@ -77,6 +77,11 @@ class ChannelPlay:
             game = await self.load(game_id)
             row = game.row
             poll = row.extra.get("poll")
+            if row.is_open and game.broken and row.deadline is not None:
+                row.extra.pop("poll", None)  # a damaged game waits for /abandon, not a vote
+                row.extra.pop("timer", None)
+                await self._save_table(game)
+                return None
             if not row.is_open or game.broken or not poll:
                 return None
             if poll.get("version") != row.version:

@@ -331,3 +331,52 @@ async def test_a_member_has_a_bounded_number_of_open_games(tmp_path):
         await tables.start("toy", guild_id=1, channel_id=5, starter=BOB)
     finally:
         await tables.store.close()
+
+
+async def test_a_damaged_game_with_an_open_vote_never_keeps_the_deadline_loop_busy(tmp_path):
+    """A vote window on a game whose state is damaged is dropped, not fired forever."""
+    from bot.deadlines import Deadlines
+
+    clock = Clock()
+    tables = await _tables(tmp_path / "v.db", clock)
+    try:
+        game_id = await _three_active(tables)
+        await tables.act(game_id, 2, ALICE, "add2")
+        await tables.store.connection.execute(
+            """UPDATE games SET state = '{"schema": 999}' WHERE id = ?""", (game_id,))
+        clock.advance(60)
+        fired = []
+
+        async def fire(gid: int) -> None:
+            fired.append(gid)
+            await tables.fire_deadline(gid)
+
+        loop = Deadlines(tables.store, fire, clock)
+        assert await loop.run_due() == 1
+        assert await loop.run_due() == 0 and fired == [game_id]
+        assert (await tables.store.get_game(game_id)).deadline is None
+    finally:
+        await tables.store.close()
+
+
+async def test_a_deadline_that_stays_due_waits_before_another_try(tmp_path):
+    """A game still due with the same deadline after firing is retried later, not at once."""
+    from bot.deadlines import RETRY_SECONDS, Deadlines
+
+    clock = Clock()
+    calls = []
+
+    async def due(now: float, limit: int) -> list[tuple[int, float]]:
+        return [(7, 1.0)]
+
+    async def fire(gid: int) -> None:
+        calls.append(gid)
+
+    async def following() -> float | None:
+        return 1.0
+
+    loop = Deadlines(None, fire, clock, due=due, following=following)
+    assert await loop.run_due() == 1
+    assert calls == [7] and await loop.run_due() == 0
+    clock.advance(RETRY_SECONDS + 1)
+    assert await loop.run_due() == 1 and calls == [7, 7]
