@@ -109,6 +109,15 @@ def test_computer_discards_to_make_room_for_goods():
     assert len(cards) == 10 and set(cards) & {"Market", "Merchant", "Battle", "Soldier"}
 
 
+def test_computer_takes_the_moon_card_the_next_rival_lacks():
+    """S4, S8: paying 1 for the only Moon card in the river, which the next player's long
+    train lacks, beats taking two free goods cards it would use just as well."""
+    state = build(river=["Ace of Leaves", "Savage", "Huntress", "Mill"],
+                  trains=[[["Lunatic", "Market"]], [["Sailor", "Merchant", "End", "Origin"]]])
+    first = ENGINE.computer_action(state, 0)
+    assert first.startswith("t") and "3" in first.partition(":")[2].split("+")
+
+
 def test_computer_only_moves_on_its_turn():
     """Asking the computer to move for a seat not to act is refused."""
     with pytest.raises(IllegalAction):

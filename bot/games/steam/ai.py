@@ -15,6 +15,13 @@ Two things decide most games near their end, and it plans for both:
   more turn each, the trigger's own turn last. It weighs that against playing on, with
   the opponents' last turn (their best ready train) and its own.
 
+At a table of two, before the end is in sight, it also counts what it leaves the
+rival: each river card is worth what it would add to their trains, a card still to come
+from the deck what an unseen card adds on average (the unseen cards are those in no
+river, train, discard pile or sunny set aside), and the rival's best take from the
+river left, less its cost (S4), counts against the choice. Taking the card the rival's
+train lacks denies it.
+
 It uses only what a player knows: the deck's size, never its order or its cards.
 """
 
@@ -65,6 +72,10 @@ _READINESS = (0.9, 0.55, 0.3)
 _FIRST_HALF_TURNS = 12
 #: Cards a turn takes from the deck on average (to guess how many turns are left).
 _CARDS_PER_TURN = 1.6
+#: The same guess at a table of two, deliberately high: planning for a shorter game
+#: there makes it complete and run its trains sooner, which wins more two-player games
+#: (measured with bench/steam_ai.py; at bigger tables the plain average does better).
+_CARDS_PER_TURN_TWO = 3.0
 #: Chance that a player with a train ready for steam runs it on a known last turn.
 _LAST_STEAM = 0.9
 #: Rounds of the token race played out while the end is not yet in sight.
@@ -72,6 +83,10 @@ _RACE_ROUNDS = 1
 #: Chance per turn of a steam run, with a steam train ready or still to build.
 _RUN_READY = 0.45
 _RUN_LATER = 0.15
+#: Share of the rival's best gain from the river left to them that counts against a
+#: choice at a table of two (taking what they need denies it to them). At bigger tables
+#: a card denied to the next player helps the others as much, so it is not counted.
+_DENY = 1.0
 #: How many of the cheapest train cards are tried as a discard to make room.
 _DISCARD_TRIES = 3
 #: How many cards with the fewest goods are tried as the one to drop from 11 (S6).
@@ -164,6 +179,9 @@ class _Context:
     rival_far: dict[int, float] = field(default_factory=dict)
     running: dict[int, float] = field(default_factory=dict)
     cache: dict[tuple[Stacks, bool, bool], dict[int, float]] = field(default_factory=dict)
+    rival: int | None = None
+    gains: dict[str, float] = field(default_factory=dict)
+    unseen_gain: float = 0.0
 
 
 def _context(state: SteamState, seat: int) -> _Context:
@@ -180,7 +198,45 @@ def _context(state: SteamState, seat: int) -> _Context:
         ctx.running[s] = _RUN_READY if ready else _RUN_LATER
         ctx.rival_last[s] = best_run_points(trains) * _LAST_STEAM
         ctx.rival_far[s] = _trains_value(trains, max(1, ctx.future))
+    if len(rivals) == 1 and not ctx.last_turn and state.pending is None:
+        _deny_setup(ctx, ctx.rivals_in_order[0])
     return ctx
+
+
+def _deny_setup(ctx: _Context, rival: int) -> None:
+    """What each card would add to the rival's trains, and an unseen card on average."""
+    state = ctx.state
+    trains = state.players[rival].trains
+    future = max(1, ctx.future)
+    base = _trains_value(trains, future)
+
+    def gain(c: Card) -> float:
+        placed = (_trains_value(t, future) for t in _placements(trains, [c]))
+        return max(placed, default=base) - base
+
+    ctx.rival = rival
+    ctx.gains = {c.name: gain(c) for c in state.river}
+    seen = {c.name for c in (*state.river, *state.discard, *state.sunny)}
+    seen.update(c.name for p in state.players for t in p.trains for c in t)
+    unseen = [c for c in CARDS if c.name not in seen]
+    if unseen:
+        ctx.unseen_gain = sum(gain(c) for c in unseen) / len(unseen)
+
+
+def _rival_river_gain(ctx: _Context, taken: tuple[int, ...]) -> float:
+    """The rival's best gain from the river once positions ``taken`` are gone."""
+    if ctx.rival is None:
+        return 0.0
+    state = ctx.state
+    left = [ctx.gains[c.name] for i, c in enumerate(state.river) if i not in taken]
+    refill = min(len(state.deck), RIVER_SIZE - len(left))
+    values = [*left, *[ctx.unseen_gain] * refill]
+    score = state.players[ctx.rival].score
+    nets = sorted((v - RIVER_COSTS[i] for i, v in enumerate(values) if RIVER_COSTS[i] <= score),
+                  reverse=True)
+    if not nets:
+        return 0.0
+    return max(0.0, nets[0], sum(nets[:2]))
 
 
 def _tokens(ctx: _Context, stacks: Stacks, trigger: bool, ready: bool) -> dict[int, float]:
@@ -210,7 +266,7 @@ def _tokens(ctx: _Context, stacks: Stacks, trigger: bool, ready: bool) -> dict[i
 
 
 def _worth(ctx: _Context, points: int, trains: Trains, stacks: Stacks,
-           trigger: bool = False) -> float:
+           trigger: bool = False, taken: tuple[int, ...] = ()) -> float:
     """Own points, tokens and trains, less the best rival's, after this turn."""
     tokens = _tokens(ctx, stacks, trigger, steam_ready(trains))
     if ctx.last_turn:
@@ -227,6 +283,8 @@ def _worth(ctx: _Context, points: int, trains: Trains, stacks: Stacks,
             gain = ctx.rival_last[s] if s in order else 0.0
         else:
             gain = ctx.rival_far[s]
+            if s == ctx.rival:
+                gain += _DENY * _rival_river_gain(ctx, taken)
         rival = max(rival, ctx.state.players[s].score + TOKEN_POINTS * tokens.get(s, 0.0) + gain)
     return own - rival
 
@@ -240,7 +298,9 @@ def _future_turns(state: SteamState, seat: int, taking: int = 0) -> int:
     needed = RIVER_SIZE - len(state.river) + taking
     if len(state.deck) < needed:
         return 1
-    return 1 + int((len(state.deck) - needed) / (_CARDS_PER_TURN * len(state.active())))
+    players = len(state.active())
+    per_turn = _CARDS_PER_TURN_TWO if players == 2 else _CARDS_PER_TURN
+    return 1 + int((len(state.deck) - needed) / (per_turn * players))
 
 
 def _triggers(state: SteamState, taking: int) -> bool:
@@ -324,7 +384,7 @@ def _take_worth(ctx: _Context, action_id: str, trains: Trains) -> float:
         placed = max(_placements(trains, cards), key=lambda t: _trains_value(t, future))
     else:
         _, placed, _ = _best_arrangement([*cards, *(c for t in trains for c in t)], future)
-    return _worth(ctx, points, placed, _stacks(state), trigger)
+    return _worth(ctx, points, placed, _stacks(state), trigger, tuple(positions))
 
 
 def _after_run(state: SteamState, seat: int, power: str) -> Stacks:
