@@ -17,14 +17,18 @@ class SharedTable:
     """Turns at a shared table; mixed into :class:`bot.tables.Tables`."""
 
     async def _back(
-        self: Tables, game: LoadedGame, seat: int, actor: Actor, action_id: str
+        self: Tables, game: LoadedGame, seat: int, actor: Actor, action_id: str, *,
+        fresh: bool = True,
     ) -> Play:
-        """An away person clicked: they play their seat again, and their move is tried."""
+        """An away person clicked: they play their seat again, and their move is tried
+        when it was made on the current board (``fresh``); the answer shows the board."""
         row = game.row
         row.seats[seat].pop("away", None)
         event = f"{actor.name} is back and plays their own seat again."
         turns.start_timer(row.extra, game.to_act(), row.seats, self._clock())
         back = await self._table_move(game, (event,), {"back": seat}, actor.user_id)
+        if not fresh or action_id.startswith("lobby."):
+            return Play(back, (event,))
         try:
             seat = self._seat_for(back, actor, action_id)
             play = await self._apply(back, seat, action_id, actor.user_id)
@@ -126,4 +130,4 @@ class SharedTable:
         if seat is None or seat == before or turns.played_by_computer(row.seats, seat, resigned):
             return events, None
         user = int(row.seats[seat]["user_id"])
-        return events, (user, f"<@{user}>, it is your turn.")
+        return events, (user, f"<@{user}>, it is your turn at {game.engine.title}:")

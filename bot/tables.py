@@ -322,13 +322,15 @@ class Tables(ChannelPlay, SharedTable):
         """
         async with self.hold(game_id):
             game = await self.load(game_id)
+            if game.row.status == "active" and not game.broken and len(game.row.seats) > 1:
+                back = game.seat_of(actor.user_id)
+                if back is not None and game.row.seats[back].get("away"):
+                    # Any click brings an away player back, even on a board left behind.
+                    return await self._back(game, back, actor, action_id,
+                                            fresh=version == game.row.version)
             self._check_open(game, version)
             if action_id.startswith(LOBBY_PREFIX):
                 return await self._lobby(game, actor, action_id)
-            if len(game.row.seats) > 1:
-                back = game.seat_of(actor.user_id)
-                if back is not None and game.row.seats[back].get("away"):
-                    return await self._back(game, back, actor, action_id)
             seat = self._seat_for(game, actor, action_id)
             if len(game.row.seats) == 1:
                 return await self._channel_move(game, actor, action_id)
@@ -507,7 +509,8 @@ class Tables(ChannelPlay, SharedTable):
             turns.start_timer(row.extra, seat, row.seats, self._clock())
             user = started.person_to_act()
             if user is not None:
-                notice = (user, f"<@{user}>, the game has started and it is your turn.")
+                title = started.engine.title
+                notice = (user, f"<@{user}>, {title} has started and it is your turn:")
         self._schedule(row)
         await self._save(game, expected, {"lobby": op}, actor.user_id)
         return Play(self._wrap(row), (event,), notice=notice)

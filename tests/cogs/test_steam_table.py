@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from bot.games.steam.engine import ENGINE
 from tests.support import Clock, board_ids, button, loaded, make_bot, press
 
@@ -98,11 +100,22 @@ async def test_c6_turn_timer_reminds_then_a_computer_plays_until_the_person_clic
     await _play_turn(discord_driver, fake_discord, bot, {0: "alice", 1: "bob"})
     game = await bot.tables.load(game.id)
     board = fake_discord.get_message(game.row.board_message_id)
-    # Alice clicks any button of the table: she is back.
-    cid = board_ids(board, table=True)[0]
-    await discord_driver.click(board, cid, user="alice")
+    # Alice clicks a button of the table, even on a board a move behind: she is back.
+    stale = copy.deepcopy(board)
+    chosen = next(c for row in stale["components"] for c in row["components"]
+                  if c["custom_id"].startswith(("g1:", "s1:")) and ":ask." not in c["custom_id"]
+                  and ":table." not in c["custom_id"])
+    cid = chosen["custom_id"]
+    version = int(cid.split(":")[2])
+    values = [chosen["options"][0]["value"]] if chosen["type"] == 3 else None
+    for row in stale["components"]:  # as the player's phone still shows it
+        for c in row["components"]:
+            c.pop("disabled", None)
+    payload = fake_discord.component_payload(stale, cid, values=values, user="alice")
+    result = await discord_driver.feed(payload)
     game = await bot.tables.load(game.id)
-    assert not game.row.seats[0].get("away")
+    assert not game.row.seats[0].get("away"), (version, game.row.version)
+    assert result.response_type == 7
     assert any("is back" in e for e in game.row.events)
 
 
