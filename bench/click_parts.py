@@ -29,7 +29,7 @@ from typing import Any
 import discord
 from discord.webhook.async_ import interaction_message_response_params
 
-from bench.clicks import Bench, logged_in_bot, running_fake
+from bench.clicks import Backend, Bench, logged_in_bot, running_fake
 from bench.common import machine, table
 from bot.layout import view_of
 
@@ -71,7 +71,7 @@ async def measure(repeat: int) -> list[tuple[str, float]]:
         }))
         channel = fake.local.channels[fake.local.add_channel("table")]
         bot, probe = await logged_in_bot(stack, fake.api_base, world["token"],
-                                         Path(tmp) / "bot.db")
+                                         Backend("sqlite", Path(tmp) / "bot.db"))
         bench = Bench(bot, probe, world, [channel], seed=3)
         channel_id = int(channel["id"])
         await bench.start_game(channel_id)
