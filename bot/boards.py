@@ -387,18 +387,25 @@ class Boards:
         saved. A click still waiting after ANSWER_WITHIN seconds is acknowledged with a
         deferred update, and its answer becomes an edit of the original message.
         """
-        work = asyncio.ensure_future(
-            self.tables.act(game_id, version, actor_of(interaction), action_id)
+        deferring: list[asyncio.Task[None]] = []
+        timer = asyncio.get_running_loop().call_later(
+            ANSWER_WITHIN,
+            lambda: deferring.append(asyncio.ensure_future(self._defer(interaction, game_id))),
         )
         try:
-            return await asyncio.wait_for(asyncio.shield(work), ANSWER_WITHIN)
-        except TimeoutError:
-            pass
+            return await self.tables.act(game_id, version, actor_of(interaction), action_id)
+        finally:
+            timer.cancel()
+            if deferring:  # the answer that follows must know the click was acknowledged
+                await deferring[0]
+
+    @staticmethod
+    async def _defer(interaction: discord.Interaction[Any], game_id: int) -> None:
+        """Acknowledge a slow click (a deferred update); never raise."""
         try:
             await interaction.response.defer()
         except SEND_ERRORS as exc:
             log.warning("could not defer a slow click on game %s: %r", game_id, exc)
-        return await work
 
     def _mark_shown(self, game: LoadedGame) -> None:
         """Remember the version on the game's board (forgotten once the game has ended)."""
@@ -441,6 +448,7 @@ class Boards:
 
         A player who could not take the action is refused at once instead.
         """
+        await self._come_back(interaction, game_id)
         try:
             await self.tables.check(game_id, version, actor_of(interaction), action_id)
         except Refusal as refusal:
@@ -464,6 +472,8 @@ class Boards:
         self, interaction: discord.Interaction[Any], game_id: int, action_id: str
     ) -> None:
         """Answer "Rules & details" privately, or start the same game again."""
+        if action_id == TABLE_RULES:
+            await self._come_back(interaction, game_id)
         try:
             game = await self.tables.load(game_id)
             renderer = self.renderers[game.row.kind]
@@ -480,6 +490,19 @@ class Boards:
             await self._refuse(interaction, str(refusal))
         except SEND_ERRORS as exc:
             log.warning("could not answer %s on game %s: %s", action_id, game_id, exc)
+
+    async def _come_back(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """Bring an away player back when they use a button that is not a move (C6): the
+        board is brought up to date and whose turn it is announced; never raise."""
+        try:
+            play = await self.tables.come_back(game_id, actor_of(interaction))
+        except Refusal:
+            return
+        if play is None:
+            return
+        self.update_soon(play.game.id, play.game)
+        await self.announce(play.game, play.notice)
+        self.schedule_computers(play.game)
 
     async def _wake_computers(self, game_id: int) -> None:
         """Make sure a computer player whose turn it is gets moving (after a hiccup)."""

@@ -36,6 +36,19 @@ class SharedTable:
             return Play(back, (event,))
         return Play(play.game, (event, *play.events), notice=play.notice)
 
+    async def come_back(self: Tables, game_id: int, actor: Actor) -> Play | None:
+        """An away person used a button that is not a move (the rules, a confirmation):
+        they play their own seat again. Return the change, or None if they were not away."""
+        async with self.hold(game_id):
+            game = await self.load(game_id)
+            row = game.row
+            if row.status != "active" or game.broken or len(row.seats) < 2:
+                return None
+            seat = game.seat_of(actor.user_id)
+            if seat is None or not row.seats[seat].get("away"):
+                return None
+            return await self._back(game, seat, actor, "", fresh=False)
+
     async def fire_timer(self: Tables, game_id: int) -> Play | None:
         """Handle a due turn timer (C6): remind once, then let a computer play the seat."""
         async with self.hold(game_id):

@@ -63,6 +63,11 @@ class _GameLock:
     users: int = 0
 
 
+class SaveConflict(StaleBoard):
+    """A save found the game written since it was read: refused as a stale board, or
+    retried from a fresh read where the request allows it (:meth:`Tables.act`)."""
+
+
 def _record(row: GameRow, events: tuple[str, ...] | list[str]) -> None:
     """Append ``events`` to the game's recent events, keeping the last few."""
     row.events = [*row.events, *events][-RECENT_EVENTS:]
@@ -321,20 +326,29 @@ class Tables(ChannelPlay, SharedTable):
         storage unavailable) and change nothing, or return the game afterwards.
         """
         async with self.hold(game_id):
-            game = await self.load(game_id)
-            if game.row.status == "active" and not game.broken and len(game.row.seats) > 1:
-                back = game.seat_of(actor.user_id)
-                if back is not None and game.row.seats[back].get("away"):
-                    # Any click brings an away player back, even on a board left behind.
-                    return await self._back(game, back, actor, action_id,
-                                            fresh=version == game.row.version)
-            self._check_open(game, version)
-            if action_id.startswith(LOBBY_PREFIX):
-                return await self._lobby(game, actor, action_id)
-            seat = self._seat_for(game, actor, action_id)
-            if len(game.row.seats) == 1:
-                return await self._channel_move(game, actor, action_id)
-            return await self._apply(game, seat, action_id, actor.user_id)
+            kept = self.store.kept_game(game_id)
+            game = self._wrap(kept) if kept is not None else await self.load(game_id)
+            try:
+                return await self._act(game, version, actor, action_id)
+            except SaveConflict:
+                # Something wrote the game since it was read (or kept): read it again.
+                return await self._act(await self.load(game_id), version, actor, action_id)
+
+    async def _act(self, game: LoadedGame, version: int, actor: Actor, action_id: str) -> Play:
+        """Do :meth:`act`'s work on ``game`` as read (the lock is held)."""
+        if game.row.status == "active" and not game.broken and len(game.row.seats) > 1:
+            back = game.seat_of(actor.user_id)
+            if back is not None and game.row.seats[back].get("away"):
+                # Any click brings an away player back, even on a board left behind.
+                return await self._back(game, back, actor, action_id,
+                                        fresh=version == game.row.version)
+        self._check_open(game, version)
+        if action_id.startswith(LOBBY_PREFIX):
+            return await self._lobby(game, actor, action_id)
+        seat = self._seat_for(game, actor, action_id)
+        if len(game.row.seats) == 1:
+            return await self._channel_move(game, actor, action_id)
+        return await self._apply(game, seat, action_id, actor.user_id)
 
     async def _table_move(
         self, game: LoadedGame, events: tuple[str, ...], action: dict[str, Any],
@@ -488,7 +502,7 @@ class Tables(ChannelPlay, SharedTable):
                 game.row, expected, action=action, actor_id=actor_id, results=results or ()
             )
         except VersionConflict as exc:
-            raise StaleBoard(game.link) from exc
+            raise SaveConflict(game.link) from exc
         except StorageError as exc:
             log.warning("storage unavailable saving game %s: %s", game.id, exc)
             raise Unavailable() from exc

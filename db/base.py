@@ -2,9 +2,9 @@
 
 Two backends implement it: SQLite (``db/store.py``, the zero-setup default) and
 PostgreSQL (``db/postgres.py``). Both keep the same rules: a save is one transaction
-(compare-and-swap on the version, the action log entry and any results), ruling C3 and
-the daily deal are unique indexes, and every connection or timeout failure comes out as
-:class:`~db.errors.StorageError`.
+(compare-and-swap on the version and the last save's time, the action log entry and any
+results), ruling C3 and the daily deal are unique indexes, and every connection or
+timeout failure comes out as :class:`~db.errors.StorageError`.
 """
 
 from __future__ import annotations
@@ -49,6 +49,13 @@ class GameStore(Protocol):
     async def get_game(self, game_id: int) -> GameRow | None:
         """Return the game with ``game_id``, or None."""
 
+    def kept_game(self, game_id: int) -> GameRow | None:
+        """Return the open game as this process last saved it (no read), or None.
+
+        Only for a change that ends in :meth:`save_game`: its compare-and-swap on the
+        version and ``updated_at`` refuses the save if anything wrote the game since.
+        """
+
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
         """Return the channel's open game (lobby or active), or None."""
 
@@ -61,8 +68,8 @@ class GameStore(Protocol):
         actor_id: int | None = None,
         results: Sequence[ResultRow] = (),
     ) -> None:
-        """Write ``game`` if still at ``expected_version`` with its log and results, or
-        raise VersionConflict."""
+        """Write ``game`` if still at ``expected_version`` (and at the ``updated_at`` it was
+        read or last saved with) with its log and results, or raise VersionConflict."""
 
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message is the game's current board."""

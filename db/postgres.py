@@ -20,7 +20,17 @@ from db.base import TABLES
 from db.errors import ChannelBusy, DailyPlayed, StorageError, VersionConflict
 from db.forget import FORMER_PLAYER, forget_in_game, seats_needle
 from db.pg_migrate import pg_migrate
-from db.rows import GAME_COLUMNS, GameRow, ResultRow, Shards, idle_sql, row_to_game, shard_sql
+from db.rows import (
+    GAME_COLUMNS,
+    GameRow,
+    KeptRows,
+    ResultRow,
+    Shards,
+    idle_sql,
+    row_to_game,
+    save_time,
+    shard_sql,
+)
 from db.rows import to_json as _json
 
 #: Seconds any one statement (or waiting for a pooled connection) may take.
@@ -82,6 +92,8 @@ class PostgresStore:
         self._pool = pool
         self._clock = clock
         self.url = ""
+        #: The rows this process last saved of recently played games (see KeptRows).
+        self.kept = KeptRows()
 
     @classmethod
     async def open(
@@ -194,6 +206,10 @@ class PostgresStore:
         row = await self._fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
         return row_to_game(row) if row else None
 
+    def kept_game(self, game_id: int) -> GameRow | None:
+        """Return the open game as this process last saved it (no read), or None."""
+        return self.kept.take(game_id)
+
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
         """Return the channel's open game (lobby or active), or None."""
         row = await self._fetchrow(
@@ -214,16 +230,30 @@ class PostgresStore:
     ) -> None:
         """Write ``game`` if it is still at ``expected_version``, with its log and results,
         in one transaction; raise VersionConflict if another writer got there first."""
-        now = self._clock()
+        now = save_time(self._clock(), game.updated_at)
+        columns = (_json(game.seats), _json(game.options),
+                   game.raw_state if game.state is None else _json(game.state),
+                   _json(game.events), _json(game.extra))
+        try:
+            await self._save(game, expected_version, now, columns, action, actor_id, results)
+        except BaseException:
+            self.kept.drop(game.id)
+            raise
+        game.updated_at = now
+        self.kept.keep(game, columns, now)
+
+    async def _save(
+        self, game: GameRow, expected_version: int, now: float, columns: Sequence[str | None],
+        action: dict[str, Any] | None, actor_id: int | None, results: Sequence[ResultRow],
+    ) -> None:
+        seats, options, state, events, extra = columns
         async with self.acquire(write=True) as conn:
             status = await conn.execute(
                 "UPDATE games SET status = $1, seats = $2, options = $3, state = $4,"
                 " version = $5, events = $6, extra = $7, deadline = $8, updated_at = $9"
-                " WHERE id = $10 AND version = $11",
-                game.status, _json(game.seats), _json(game.options),
-                game.raw_state if game.state is None else _json(game.state), game.version,
-                _json(game.events), _json(game.extra), game.deadline, now, game.id,
-                expected_version,
+                " WHERE id = $10 AND version = $11 AND updated_at = $12",
+                game.status, seats, options, state, game.version, events, extra,
+                game.deadline, now, game.id, expected_version, game.updated_at,
             )
             if status != "UPDATE 1":
                 raise VersionConflict(f"game {game.id} is no longer at version {expected_version}")
@@ -241,16 +271,17 @@ class PostgresStore:
                     [(game.id, game.guild_id, r.user_id, game.kind, r.outcome, r.score,
                       _json(r.detail), now, game.daily, int(r.together)) for r in results],
                 )
-        game.updated_at = now
 
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message is the game's current board."""
+        now = self._clock()
         async with self.acquire(write=True) as conn:
             await conn.execute(
                 "UPDATE games SET board_channel_id = $1, board_message_id = $2,"
                 " board_posted_at = $3 WHERE id = $4",
-                channel_id, message_id, self._clock(), game_id,
+                channel_id, message_id, now, game_id,
             )
+        self.kept.board(game_id, channel_id, message_id, now)
 
     # -- background work -----------------------------------------------------------------
 
@@ -337,6 +368,7 @@ class PostgresStore:
     async def forget_player(self, user_id: int, former: str = FORMER_PLAYER) -> int:
         """Delete ``user_id``'s results; in finished games name their seats ``former`` and
         drop their id from the action logs. Return how many results were deleted."""
+        self.kept.drop()
         candidates = await self._fetch(
             "SELECT id, seats, extra, events FROM games WHERE status NOT IN ('lobby', 'active')"
             " AND (strpos(seats, $1) > 0 OR strpos(extra, $2) > 0)",
@@ -368,6 +400,7 @@ class PostgresStore:
     async def prune_finished(self, before: float, limit: int = 500) -> int:
         """Drop the state, events and action log of up to ``limit`` games that finished
         before ``before``; results stay. Return how many games were pruned."""
+        self.kept.drop()
         async with self.acquire(write=True) as conn:
             ids = [r[0] for r in await conn.fetch(
                 "SELECT id FROM games WHERE state IS NOT NULL"

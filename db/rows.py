@@ -15,6 +15,17 @@ OPEN_STATUSES = ("lobby", "active")
 Shards = tuple[int | tuple[int, ...], int]
 
 
+#: The least a save moves a game's ``updated_at`` on (seconds), so that every save of a
+#: game leaves a different one, even with a clock that stands still or steps back.
+SAVE_STEP = 0.001
+
+
+def save_time(now: float, last: float) -> float:
+    """Return the ``updated_at`` a save made at ``now`` writes over ``last``: later than
+    ``last`` by :data:`SAVE_STEP` at least, as the save's compare-and-swap needs."""
+    return now if now >= last + SAVE_STEP else last + SAVE_STEP
+
+
 def to_json(value: Any) -> str:
     """Return ``value`` as compact JSON text, as every JSON column stores it."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
@@ -148,3 +159,60 @@ def idle_sql(cutoffs: dict[str, float], seat_count: str) -> tuple[str, list[floa
     lobby, solo, multi = (cutoffs.get(g, never) for g in ("lobby", "solo", "multi"))
     args = [max(lobby, solo, multi), lobby, multi, solo]
     return sql, args
+
+
+class KeptRows:
+    """The row this process last saved of each recently played open game, as stored.
+
+    A click on a game this process has just saved is served from here instead of a read
+    (the read is a round trip to the database's thread or server, the largest single
+    piece of a click after the save itself). It cannot serve anything stale for long:
+    every save is a compare-and-swap on the version *and* ``updated_at``, which every
+    save changes, so a row another process (or anything else) wrote since fails the save
+    and the caller reads the game again. Only open games are kept: nothing but a save
+    rewrites them. Each :meth:`take` builds a fresh :class:`GameRow` from the stored
+    text, so callers may change what they get freely.
+    """
+
+    def __init__(self, capacity: int = 4096) -> None:
+        #: How many games are kept at most; the least recently saved go first.
+        self.capacity = capacity
+        self._rows: dict[int, tuple[Any, ...]] = {}
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def keep(self, game: GameRow, columns: Sequence[Any], now: float) -> None:
+        """Remember ``game`` as just saved at ``now``, with ``columns`` (seats, options,
+        state, events, extra) as the text written; a finished game is forgotten."""
+        rows = self._rows
+        rows.pop(game.id, None)
+        if not game.is_open:
+            return
+        seats, options, state, events, extra = columns
+        rows[game.id] = (
+            game.id, game.guild_id, game.channel_id, game.kind, game.status, game.starter_id,
+            seats, options, int(game.only_starter), state, game.version, events,
+            game.board_channel_id, game.board_message_id, game.board_posted_at,
+            game.created_at, now, game.daily, extra, game.deadline,
+        )
+        if len(rows) > self.capacity:
+            del rows[next(iter(rows))]
+
+    def take(self, game_id: int) -> GameRow | None:
+        """Return a fresh copy of the game's kept row, or None when it is not kept."""
+        row = self._rows.get(game_id)
+        return None if row is None else row_to_game(row)
+
+    def board(self, game_id: int, channel_id: int, message_id: int, posted_at: float) -> None:
+        """Note a new board message of a kept game."""
+        row = self._rows.get(game_id)
+        if row is not None:
+            self._rows[game_id] = (*row[:12], channel_id, message_id, posted_at, *row[15:])
+
+    def drop(self, game_id: int | None = None) -> None:
+        """Forget one game (after a failed save), or every game (``None``)."""
+        if game_id is None:
+            self._rows.clear()
+        else:
+            self._rows.pop(game_id, None)

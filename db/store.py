@@ -24,11 +24,13 @@ from db.rows import (
     GAME_COLUMNS,
     OPEN_STATUSES,
     GameRow,
+    KeptRows,
     ResultRow,
     Shards,
     idle_group,
     idle_sql,
     row_to_game,
+    save_time,
     shard_sql,
     to_json,
 )
@@ -89,6 +91,8 @@ class Store:
         self._write = asyncio.Lock()
         self._watch: FileWatch | None = None
         self.path: str = ""
+        #: The rows this process last saved of recently played games (see KeptRows).
+        self.kept = KeptRows()
 
     @classmethod
     async def open(cls, path: str | Path, clock: Callable[[], float]) -> Store:
@@ -258,6 +262,10 @@ class Store:
         row = await self._fetchone(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return row_to_game(row) if row else None
 
+    def kept_game(self, game_id: int) -> GameRow | None:
+        """Return the open game as this process last saved it (no read), or None."""
+        return self.kept.take(game_id)
+
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
         """Return the channel's open game (lobby or active), or None."""
         row = await self._fetchone(
@@ -281,20 +289,13 @@ class Store:
         The update, the action-log entry and any results are one transaction: either all
         are stored or none. Raise VersionConflict if another writer got there first.
         """
-        now = self._clock()
-        game_args = (
-            game.status,
-            _json(game.seats),
-            _json(game.options),
-            game.raw_state if game.state is None else _json(game.state),
-            game.version,
-            _json(game.events),
-            _json(game.extra),
-            game.deadline,
-            now,
-            game.id,
-            expected_version,
-        )
+        now = save_time(self._clock(), game.updated_at)
+        columns = (_json(game.seats), _json(game.options),
+                   game.raw_state if game.state is None else _json(game.state),
+                   _json(game.events), _json(game.extra))
+        seats, options, state, events, extra = columns
+        game_args = (game.status, seats, options, state, game.version, events, extra,
+                     game.deadline, now, game.id, expected_version, game.updated_at)
         action_args = None if action is None else (
             game.id, game.version, actor_id, _json(action), now
         )
@@ -307,7 +308,8 @@ class Store:
         def work(conn: sqlite3.Connection) -> None:
             cursor = conn.execute(
                 "UPDATE games SET status = ?, seats = ?, options = ?, state = ?, version = ?,"
-                " events = ?, extra = ?, deadline = ?, updated_at = ? WHERE id = ? AND version = ?",
+                " events = ?, extra = ?, deadline = ?, updated_at = ?"
+                " WHERE id = ? AND version = ? AND updated_at = ?",
                 game_args,
             )
             if cursor.rowcount != 1:
@@ -325,8 +327,13 @@ class Store:
                     result_args,
                 )
 
-        await self._in_transaction(work)
+        try:
+            await self._in_transaction(work)
+        except BaseException:
+            self.kept.drop(game.id)
+            raise
         game.updated_at = now
+        self.kept.keep(game, columns, now)
 
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message is the game's current board."""
@@ -336,6 +343,7 @@ class Store:
             " WHERE id = ?",
             (channel_id, message_id, now, game_id),
         ))
+        self.kept.board(game_id, channel_id, message_id, now)
 
     # -- background work -----------------------------------------------------------------
 
@@ -469,6 +477,7 @@ class Store:
             )
             return int(deleted)
 
+        self.kept.drop()
         return await self._in_transaction(work)
 
     async def prune_finished(self, before: float, limit: int = 500) -> int:
@@ -493,6 +502,7 @@ class Store:
             )
             return len(ids)
 
+        self.kept.drop()
         return await self._in_transaction(work)
 
     async def count_rows(self) -> dict[str, int]:

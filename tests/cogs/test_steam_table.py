@@ -138,6 +138,37 @@ async def test_c6_majority_hands_an_absent_seat_to_a_computer(discord_driver, fa
     assert game.row.seats[1].get("away")
 
 
+async def test_c6_rules_button_brings_an_away_player_back(discord_driver, fake_discord,
+                                                           tmp_path):
+    """C6: an away player who only opens "Rules & details" plays their own seat again;
+    the rules are still answered privately and the board says they are back."""
+    fake_discord.add_user("carol")
+    bot, _board = await _table(discord_driver, fake_discord, tmp_path, people=("bob", "carol"))
+    for voter in ("alice", "carol"):
+        await discord_driver.slash("steam", "away", {"player": fake_discord.user("bob")},
+                                   user=voter)
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.row.seats[1].get("away")
+    board = fake_discord.get_message(game.row.board_message_id)
+    rules = next(c["custom_id"] for row in board["components"] for c in row["components"]
+                 if c.get("custom_id", "").endswith(":table.rules"))
+    answer = await discord_driver.click(board, rules, user="bob")
+    await discord_driver.settle()
+    assert answer.ephemeral and answer.embeds  # the rules, privately
+    game = await bot.tables.load(game.id)
+    assert not game.row.seats[1].get("away")
+    assert any("Bob is back" in e for e in game.row.events)
+    board = fake_discord.get_message(game.row.board_message_id)
+    assert "💤" not in str(board["embeds"][0])
+    rules = next(c["custom_id"] for row in board["components"] for c in row["components"]
+                 if c.get("custom_id", "").endswith(":table.rules"))
+    again = await discord_driver.click(board, rules, user="bob")  # not away: nothing changes
+    await discord_driver.settle()
+    assert again.ephemeral
+    assert (await bot.tables.load(game.id)).row.version == game.row.version
+
+
 async def test_lobby_host_removes_computers_and_hands_the_host_role(discord_driver,
                                                                      fake_discord, tmp_path):
     """C6: the host is marked, may remove a computer player and hand the host role on."""

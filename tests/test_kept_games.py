@@ -1,0 +1,194 @@
+"""A click on a game this process just saved skips the read: the kept row (db.rows.KeptRows).
+
+Run on both database backends. "Another process" is a second store on the same database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+
+from bot.errors import StaleBoard, Unavailable
+from bot.loaded import LoadedGame
+from bot.tables import Tables
+from db.errors import StorageError, VersionConflict
+from db.rows import SAVE_STEP, KeptRows, save_time
+from tests.support import ALICE, BOB, Clock, open_tables
+
+CHANNEL = 700
+
+
+@asynccontextmanager
+async def one_move_in(tmp_path: Any) -> AsyncIterator[tuple[Tables, LoadedGame, Clock]]:
+    """Yield a table service, a "fast" game on it after one move (so it is kept), its clock."""
+    clock = Clock()
+    async with open_tables(tmp_path / "t.db", clock) as tables:
+        game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE,
+                                  mode="fast")
+        await tables.act(game.id, 0, ALICE, "add1")
+        yield tables, game, clock
+
+
+@asynccontextmanager
+async def other_process(tables: Tables, clock: Clock) -> AsyncIterator[Tables]:
+    """Yield a second table service over the same database, as another process has."""
+    store = tables.store
+    target = store.path if store.backend == "sqlite" else store.url  # type: ignore[attr-defined]
+    other = Tables(await type(store).open(target, clock), clock=clock)
+    try:
+        yield other
+    finally:
+        await other.store.close()
+
+
+async def test_a_kept_game_is_played_without_a_read(tmp_path: Any, backend: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a save, the next click on the game is served from the kept row, not a read."""
+    async with one_move_in(tmp_path) as (tables, game, _clock):
+        reads: list[int] = []
+        real_get = tables.store.get_game
+
+        async def counted(game_id: int) -> Any:
+            reads.append(game_id)
+            return await real_get(game_id)
+
+        monkeypatch.setattr(tables.store, "get_game", counted)
+        play = await tables.act(game.id, 1, BOB, "add2")
+        assert reads == [] and play.game.state.count == 3
+        monkeypatch.undo()
+        stored = await tables.load(game.id)
+        assert stored.row.version == 2 and stored.state.count == 3
+        assert [e["action"]["action"] for e in await tables.store.actions(game.id)] == [
+            "add1", "add2"]
+
+
+async def test_each_kept_read_is_a_fresh_copy(tmp_path: Any, backend: str) -> None:
+    """Changing what a click returned (a board being drawn) cannot change the next click."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE,
+                                  mode="fast")
+        play = await tables.act(game.id, 0, ALICE, "add1")
+        play.game.row.version = 99
+        play.game.row.extra["players"]["666"] = "Mallory"
+        play.game.row.seats.append({"user_id": 666})
+        again = await tables.act(game.id, 1, ALICE, "add1")
+        assert again.game.row.version == 2
+        assert "666" not in again.game.row.extra["players"]
+        assert len(again.game.row.seats) == 1
+
+
+async def test_another_process_saving_table_data_is_not_overwritten(tmp_path: Any,
+                                                                    backend: str) -> None:
+    """Another writer saved the game without a move (same version): the kept row fails
+    the save's compare-and-swap, the click is applied to a fresh read, nothing is lost."""
+    async with one_move_in(tmp_path) as (tables, game, clock):
+        async with other_process(tables, clock) as other:
+            theirs = await other.load(game.id)
+            theirs.row.extra["note"] = "written elsewhere"
+            await other.store.save_game(theirs.row, theirs.row.version)
+        play = await tables.act(game.id, 1, BOB, "add2")
+        assert play.game.row.version == 2
+        stored = await tables.load(game.id)
+        assert stored.state.count == 3 and stored.row.extra["note"] == "written elsewhere"
+        assert len(await tables.store.actions(game.id)) == 2
+
+
+async def test_another_process_moving_the_game_makes_the_click_stale(tmp_path: Any,
+                                                                    backend: str) -> None:
+    """Another process moved the game on: a click on the board this process last showed
+    is refused as stale (after a fresh read), and nothing of it is saved."""
+    async with one_move_in(tmp_path) as (tables, game, clock):
+        async with other_process(tables, clock) as other:
+            await other.act(game.id, 1, BOB, "add2")
+        with pytest.raises(StaleBoard):
+            await tables.act(game.id, 1, ALICE, "add1")
+        stored = await tables.load(game.id)
+        assert stored.row.version == 2 and stored.state.count == 3
+        assert len(await tables.store.actions(game.id)) == 2
+        played = await tables.act(game.id, 2, ALICE, "add1")  # the current board still plays
+        assert played.game.state.count == 4
+
+
+async def test_a_failed_save_forgets_the_kept_row(tmp_path: Any, backend: str) -> None:
+    """A save that fails (here a version conflict) drops the kept row: the next click reads."""
+    async with one_move_in(tmp_path) as (tables, game, _clock):
+        row = tables.store.kept_game(game.id)
+        assert row is not None and row.version == 1
+        with pytest.raises(VersionConflict):
+            await tables.store.save_game(row, 0)
+        assert tables.store.kept_game(game.id) is None
+
+
+async def test_a_finished_game_is_not_kept(tmp_path: Any, backend: str) -> None:
+    """Only open games are kept; an abandoned one is read from the database."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE)
+        await tables.abandon(CHANNEL, ALICE)
+        assert tables.store.kept_game(game.id) is None
+
+
+async def test_forgetting_a_player_drops_every_kept_row(tmp_path: Any, backend: str) -> None:
+    """/forget-me rewrites rows outside a save: nothing kept from before survives it."""
+    async with one_move_in(tmp_path) as (tables, game, _clock):
+        assert tables.store.kept_game(game.id) is not None
+        await tables.store.forget_player(BOB.user_id)
+        assert tables.store.kept_game(game.id) is None
+
+
+async def test_a_storage_error_while_saving_forgets_the_kept_row(
+        tmp_path: Any, backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A save the database refuses leaves nothing kept, so nothing unsaved is served."""
+    async with one_move_in(tmp_path) as (tables, game, _clock):
+        store = tables.store
+        name = "_in_transaction" if backend == "sqlite" else "_save"
+
+        async def refuse(*args: Any, **kwargs: Any) -> None:
+            raise StorageError("disk I/O error")
+
+        monkeypatch.setattr(store, name, refuse)
+        with pytest.raises(Unavailable):
+            await tables.act(game.id, 1, ALICE, "add1")
+        assert store.kept_game(game.id) is None
+        monkeypatch.undo()
+        assert (await tables.act(game.id, 1, ALICE, "add1")).game.state.count == 2
+
+
+def test_save_time_always_moves_on() -> None:
+    """Every save of a game writes a later ``updated_at``, even on a clock standing still
+    or stepping back, so the compare-and-swap tells two saves apart."""
+    assert save_time(100.0, 50.0) == 100.0
+    assert save_time(100.0, 100.0) == 100.0 + SAVE_STEP
+    assert save_time(90.0, 100.0) == 100.0 + SAVE_STEP
+    stamps = [0.0]
+    for _ in range(1000):
+        stamps.append(save_time(1_800_000_000.0, stamps[-1] or 1_800_000_000.0))
+    assert len(set(stamps)) == len(stamps)
+
+
+def test_kept_rows_keep_the_most_recent_games_only() -> None:
+    """The least recently saved game goes first once the capacity is reached."""
+    from db.rows import GameRow
+
+    def row(game_id: int, status: str = "active") -> GameRow:
+        return GameRow(id=game_id, guild_id=1, channel_id=game_id, kind="toy", status=status,
+                       starter_id=1, seats=[], options={}, only_starter=False, state={},
+                       version=0, events=[], board_channel_id=None, board_message_id=None,
+                       board_posted_at=None, created_at=0.0, updated_at=0.0)
+
+    kept = KeptRows(capacity=2)
+    columns = ("[]", "{}", "{}", "[]", "{}")
+    for game_id in (1, 2, 3):
+        kept.keep(row(game_id), columns, 5.0)
+    assert kept.take(1) is None and len(kept) == 2
+    kept.keep(row(2), columns, 6.0)  # saved again: now the most recent
+    kept.keep(row(4), columns, 7.0)
+    assert kept.take(3) is None and kept.take(2) is not None
+    kept.board(2, 10, 20, 8.0)
+    taken = kept.take(2)
+    assert taken is not None and (taken.board_channel_id, taken.board_message_id) == (10, 20)
+    assert taken.updated_at == 6.0
+    kept.keep(row(2, "over"), columns, 9.0)
+    assert kept.take(2) is None
