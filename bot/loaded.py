@@ -7,7 +7,7 @@ from typing import Any
 
 from bot import turns
 from bot.errors import board_link
-from bot.games.protocol import Engine
+from bot.games.protocol import Action, Engine
 from db.store import GameRow
 
 
@@ -31,8 +31,14 @@ class LoadedGame:
     #: Whether the board is shown with its picture (the text may then leave out what the
     #: picture shows in full; a text-only board stays complete).
     pictured: bool = False
+    # What the engine said of a state, kept while ``state`` is that very object: the
+    # table replaces the state (``game.state = step.state``) and never changes one in
+    # place, and holding the state it was computed for keeps its identity from being
+    # reused by a new object.
     _view: dict[str, Any] | None = field(default=None, repr=False)
     _view_of: Any = field(default=None, repr=False)
+    _legal: dict[int, list[Action]] = field(default_factory=dict, repr=False)
+    _legal_of: Any = field(default=None, repr=False)
 
     def view(self) -> dict[str, Any]:
         """Return the engine's public view of the state (computed once per state)."""
@@ -40,6 +46,20 @@ class LoadedGame:
             self._view = self.engine.view(self.state)
             self._view_of = self.state
         return self._view
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Return ``engine.legal_actions(state, seat)`` (computed once per state and seat).
+
+        Each call returns a new list (of the same immutable actions), so a caller may
+        change its list without changing what the next caller gets.
+        """
+        if self._legal_of is not self.state:
+            self._legal = {}
+            self._legal_of = self.state
+        actions = self._legal.get(seat)
+        if actions is None:
+            actions = self._legal[seat] = list(self.engine.legal_actions(self.state, seat))
+        return list(actions)
 
     @property
     def id(self) -> int:

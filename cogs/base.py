@@ -39,6 +39,8 @@ def phone_lines(text: str, width: int = PHONE_WIDTH) -> int:
     """Return how many lines ``text`` takes at ``width`` characters, each line wrapped alone."""
     if not text:
         return 0
+    if len(text) <= width:  # no line of it can be too long
+        return text.count("\n") + 1
     return sum(
         1 if len(line) <= width else _wrapped(line, width) for line in text.split("\n")
     )

@@ -94,29 +94,50 @@ class TinkerCog(GameCog):
         view = game.view()
         events = last_move_events(game)
         footer = _footer(game, view)
+        space = room(game)
         if view["over"]:
-            def ended(level: int) -> discord.Embed:
-                embed = _ended(view, level)
-                embed.set_footer(text=footer)
-                return embed
+            ends: dict[int, tuple[discord.Embed, int]] = {}
 
-            embed = ended(choose_level(lambda n: embed_lines(ended(n)) + 1, LEVELS, events,
-                                       room(game)))
+            def ended(level: int) -> tuple[discord.Embed, int]:
+                """Return the ended board at ``level`` and its lines (each made once)."""
+                if level not in ends:
+                    embed = _ended(view, level)
+                    embed.set_footer(text=footer)
+                    ends[level] = embed, embed_lines(embed)
+                return ends[level]
+
+            embed, used = ended(choose_level(lambda n: ended(n)[1] + 1, LEVELS, events, space))
         else:
-            embed = _head(view)
+            deck = _deck(view)
+            embed = _head(view, deck)
             count = view["deck_count"]
             deck_name = f"Deck: {count} card{'' if count == 1 else 's'}, order hidden"
-            fixed = embed_lines(embed) + phone_lines(footer) + phone_lines(deck_name) + 3
-            level = choose_level(
-                lambda n: fixed + phone_lines(_deck_text(view, n)) + phone_lines(_piles(view, n)),
-                LEVELS, events, room(game),
-            )
-            embed.add_field(name=deck_name, value=clip(_deck_text(view, level), 1024),
-                            inline=False)
-            embed.add_field(name="Piles", value=clip(_piles(view, level), 1024), inline=False)
+            head = embed_lines(embed) + phone_lines(footer) + phone_lines(deck_name)
+            texts: dict[int, tuple[str, str, int, int]] = {}
+
+            def texts_at(level: int) -> tuple[str, str, int, int]:
+                """Return the deck and piles texts at ``level`` and their lines (made once)."""
+                if level not in texts:
+                    deck_text, piles = _deck_text(view, level, deck), _piles(view, level)
+                    texts[level] = deck_text, piles, phone_lines(deck_text), phone_lines(piles)
+                return texts[level]
+
+            def cost(level: int) -> int:
+                _, _, deck_lines, piles_lines = texts_at(level)
+                return head + deck_lines + piles_lines + 3
+
+            deck_text, piles, deck_lines, piles_lines = texts_at(
+                choose_level(cost, LEVELS, events, space))
+            deck_value, piles_value = clip(deck_text, 1024), clip(piles, 1024)
+            embed.add_field(name=deck_name, value=deck_value, inline=False)
+            embed.add_field(name="Piles", value=piles_value, inline=False)
             embed.set_footer(text=footer)
-        embed.add_field(name="Last move",
-                        value=fit_events(events, room(game) - embed_lines(embed) - 1),
+            if deck_value != deck_text:
+                deck_lines = phone_lines(deck_value)
+            if piles_value != piles:
+                piles_lines = phone_lines(piles_value)
+            used = head + deck_lines + phone_lines("Piles") + piles_lines
+        embed.add_field(name="Last move", value=fit_events(events, space - used - 1),
                         inline=False)
         return embed
 
@@ -155,7 +176,7 @@ class TinkerCog(GameCog):
         """
         if game.state is None:
             return []
-        actions = game.engine.legal_actions(game.state, 0)
+        actions = game.legal_actions(0)
         by_id = {a.id: a for a in actions}
         g, v = game.id, game.row.version
         view = game.view()
@@ -307,10 +328,13 @@ def _footer(game: LoadedGame, view: dict[str, Any]) -> str:
     return f"Started by {game.seat_name(0)} · {who_plays(game)}{extra}{daily_note(game)}"
 
 
-def _head(view: dict[str, Any]) -> discord.Embed:
-    """Return the board's top: the round, the decision and the chips."""
+def _head(view: dict[str, Any], deck: list[dict[str, Any]]) -> discord.Embed:
+    """Return the board's top: the round, the decision and the chips.
+
+    ``deck`` is :func:`_deck` of ``view``.
+    """
     embed = discord.Embed(title=f"{TITLE} · Round {view['round']}", colour=0x5865F2)
-    embed.description = clip(_decision(view), 4096)
+    embed.description = clip(_decision(view, deck), 4096)
     chips = view["chips"]
     embed.add_field(
         name=f"Chips: {sum(chips.values())} left",
@@ -320,9 +344,11 @@ def _head(view: dict[str, Any]) -> discord.Embed:
     return embed
 
 
-def _deck_text(view: dict[str, Any], level: int) -> str:
-    """Return the deck's contents, sorted; in a challenge, those that count apart."""
-    deck = _deck(view)
+def _deck_text(view: dict[str, Any], level: int, deck: list[dict[str, Any]]) -> str:
+    """Return the deck's contents, sorted; in a challenge, those that count apart.
+
+    ``deck`` is :func:`_deck` of ``view``.
+    """
     if "deck_cards" not in view:
         return f"{view['deck_count']} cards"
     if not deck:
@@ -330,17 +356,21 @@ def _deck_text(view: dict[str, Any], level: int) -> str:
                 "and shuffles it into a new deck.")
     if view["challenge"] and level < 2:
         suits = set(view["challenge"].get("suits") or ())
-        counting = [c for c in deck if _shares(c, suits)]
-        others = [c for c in deck if not _shares(c, suits)]
+        counting: list[dict[str, Any]] = []
+        others: list[dict[str, Any]] = []
+        for c in deck:
+            (counting if _shares(c, suits) else others).append(c)
         return (f"Counts: {_cards(counting, level) if counting else 'none'}\n"
                 f"Adds 0: {_cards(others, level) if others else 'none'}")
     return _cards(deck, max(level, 1))
 
 
-def _decision(view: dict[str, Any]) -> str:
-    """Return the decision in front of the player: the offer, the challenge, a chip to lose."""
+def _decision(view: dict[str, Any], deck: list[dict[str, Any]]) -> str:
+    """Return the decision in front of the player: the offer, the challenge, a chip to lose.
+
+    ``deck`` is :func:`_deck` of ``view``.
+    """
     lines: list[str] = []
-    deck = _deck(view)
     if view["offer"]:
         offer = view["offer"]
         lines.append("**Choose your next challenge**; the other card is trashed.")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.games.decktet import Card, card_json
+from bot.games.decktet import DECK, SUITS, Card, Suit, card_json
 from bot.games.protocol import Action, GameError, IllegalAction, OptionSpec, Outcome, Result, Step
 from bot.games.tinker.ai import choose_action
 from bot.games.tinker.rules import apply_action, chips_left, legal_actions, running_sum
@@ -26,9 +26,22 @@ from bot.games.tinker.state import (
     value,
 )
 
+#: Each card of the deck with what its view data is made of: name, rank, value, suits.
+_CARD_DATA: dict[str, tuple[Card, str, str, int, tuple[str, ...]]] = {
+    c.name: (c, c.name, c.rank.value, value(c), tuple(s.value for s in c.suits)) for c in DECK
+}
+
+#: Each suit's name, as the view writes it.
+_SUIT_NAME: dict[Suit, str] = {s: s.value for s in SUITS}
+
 
 def _card(c: Card) -> dict[str, object]:
-    return card_json(c, value(c))
+    """Return ``c`` as view data, as :func:`~bot.games.decktet.card_json` with its value."""
+    data = _CARD_DATA.get(c.name)
+    if data is None or data[0] is not c:
+        return card_json(c, value(c))
+    _, name, rank, worth, suits = data
+    return {"name": name, "rank": rank, "value": worth, "suits": list(suits)}
 
 
 class TinkerEngine:
@@ -89,6 +102,7 @@ class TinkerEngine:
         """Return the public board: piles, challenge, sum and chips (docs/tinker.md)."""
         result = self.result(state)
         challenge = state.challenge
+        total = running_sum(state)
         return {
             "round": state.round,
             "phase": state.phase.value,
@@ -99,10 +113,10 @@ class TinkerEngine:
             "challenge": _card(challenge) if challenge else None,
             "target": value(challenge) if challenge else None,
             "played": [_card(c) for c in state.played],
-            "paid": [s.value for s in state.paid],
-            "sum": running_sum(state),
-            "chips": {s.value: n for s, n in state.chips.items()},
-            "spent_chips": {s.value: n for s, n in state.spent.items()},
+            "paid": [_SUIT_NAME[s] for s in state.paid],
+            "sum": total,
+            "chips": {_SUIT_NAME[s]: n for s, n in state.chips.items()},
+            "spent_chips": {_SUIT_NAME[s]: n for s, n in state.spent.items()},
             "deck_count": len(state.deck),
             "deck_cards": [_card(c) for c in _sorted(state.deck)],
             "discard": [_card(c) for c in state.discard],
@@ -118,7 +132,7 @@ class TinkerEngine:
                 "trashed": [c.name for c in state.trashed if c.name in LOCATIONS],
                 "remaining": _location_names(state),
             },
-            "note": _note(state),
+            "note": _note(state, total),
             "over": result is not None,
             "result": None if result is None else {
                 "summary": result.summary,
@@ -180,7 +194,7 @@ class TinkerEngine:
         lines.append(f"Cleared: {', '.join(map(_name, state.cleared)) or '-'}")
         lines.append(f"Locations ahead (order hidden): {', '.join(_location_names(state)) or '-'}")
         lines.append(f"Trashed: {', '.join(c.name for c in state.trashed) or '-'}")
-        note = _note(state)
+        note = _note(state, running_sum(state))
         if note:
             lines.append(note)
         if state.phase is Phase.OVER:
@@ -200,7 +214,12 @@ def _name(c: Card) -> str:
 
 def _sorted(cards: list[Card]) -> list[Card]:
     """A face-down pile's contents in a fixed order (value, then name), never its own (T8)."""
-    return sorted(cards, key=lambda c: (value(c), c.name))
+    return sorted(cards, key=_order)
+
+
+def _order(c: Card) -> tuple[int, str]:
+    """The fixed order of :func:`_sorted`: value, then name."""
+    return (value(c), c.name)
 
 
 def _location_names(state: TinkerState) -> list[str]:
@@ -215,11 +234,14 @@ def _location_names(state: TinkerState) -> list[str]:
     return names
 
 
-def _note(state: TinkerState) -> str:
-    """What the next play does, in words, while a challenge needs more (T5, T6)."""
+def _note(state: TinkerState, total: int) -> str:
+    """What the next play does, in words, while a challenge needs more (T5, T6).
+
+    ``total`` is the challenge's sum so far (:func:`~bot.games.tinker.rules.running_sum`).
+    """
     if state.phase is not Phase.PLAY or state.challenge is None:
         return ""
-    needed = value(state.challenge) - running_sum(state)
+    needed = value(state.challenge) - total
     return (f"Needs {needed} more. Each chip paid draws and plays the next card; a chip "
             "whose +1 alone reaches the target still draws its card (T5, T6).")
 

@@ -6,6 +6,8 @@ causes, short sentences for the players, to ``events``.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from bot.games.decktet import SUITS, Card, Suit
 from bot.games.protocol import MAX_LABEL, Action, IllegalAction
 from bot.games.tinker.state import LOCATIONS, Phase, TinkerState, value
@@ -28,12 +30,17 @@ def chip_points(suit: Suit, challenge: Card) -> int:
 
 
 def running_sum(state: TinkerState) -> int:
-    """Return the sum of the current challenge (T4), 0 when no challenge is under way."""
-    if state.challenge is None:
+    """Return the sum of the current challenge (T4), 0 when no challenge is under way.
+
+    The same sum as :func:`card_points` of every played card plus :func:`chip_points` of
+    every paid chip, with the challenge card's suits looked up once.
+    """
+    challenge = state.challenge
+    if challenge is None:
         return 0
-    return sum(card_points(c, state.challenge) for c in state.played) + sum(
-        chip_points(s, state.challenge) for s in state.paid
-    )
+    suits = challenge.suits
+    cards = sum(value(c) for c in state.played if any(s in suits for s in c.suits))
+    return cards + sum(1 for s in state.paid if s in suits)
 
 
 def chips_left(state: TinkerState) -> int:
@@ -70,29 +77,23 @@ def legal_actions(state: TinkerState) -> list[Action]:
 
     Labels stay within :data:`MAX_LABEL`; the description says what the choice does.
     """
-    if state.phase is Phase.CHOOSE:
+    phase = state.phase
+    if phase is Phase.PLAY:
+        challenge = state.challenge
+        assert challenge is not None
+        needed = value(challenge) - running_sum(state)
+        actions = [_chip_action(challenge, s, n, needed) for s, n in state.chips.items() if n]
+        if state.round == 1:
+            actions.append(_give_up_action(challenge))
+        return actions
+    if phase is Phase.CHOOSE:
         personality, event = state.offer
         return [
             _choose_action(CHOOSE_PERSONALITY, personality, event),
             _choose_action(CHOOSE_EVENT, event, personality),
         ]
-    if state.phase is Phase.LOSE_CHIP:
-        return [
-            Action(f"{LOSE_PREFIX}{s.value}", f"Lose a {s.emoji} chip ({n} left)", "lose",
-                   f"Harsh defeat: one {s.value} chip is lost with the fight (T7).")
-            for s, n in state.chips.items()
-            if n
-        ]
-    if state.phase is Phase.PLAY:
-        assert state.challenge is not None
-        actions = [_chip_action(state, s, n) for s, n in state.chips.items() if n]
-        if state.round == 1:
-            actions.append(Action(
-                GIVE_UP, _fit(f"Give up the {state.challenge.name}"), "give_up",
-                f"Trash the {state.challenge.name}; the played cards go to your discard pile, "
-                "spent chips stay spent (T7).",
-            ))
-        return actions
+    if phase is Phase.LOSE_CHIP:
+        return [_lose_action(s, n) for s, n in state.chips.items() if n]
     return []
 
 
@@ -101,6 +102,14 @@ def _fit(label: str) -> str:
     return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
 
 
+# The actions below are built from cards, suits and counts only, and an Action cannot
+# change: each is made once and handed out again whenever the same choice comes back.
+
+#: How many different actions of each kind are kept (a game meets a few hundred).
+_KEPT_ACTIONS = 4096
+
+
+@lru_cache(maxsize=_KEPT_ACTIONS)
 def _choose_action(action_id: str, chosen: Card, other: Card) -> Action:
     """Challenge ``chosen``; ``other`` is trashed (T3)."""
     return Action(
@@ -112,11 +121,14 @@ def _choose_action(action_id: str, chosen: Card, other: Card) -> Action:
     )
 
 
-def _chip_action(state: TinkerState, suit: Suit, held: int) -> Action:
-    """Pay one chip of ``suit``: "🌙 +1, draws" when it counts for the challenge (T4, T5)."""
-    assert state.challenge is not None
-    point = chip_points(suit, state.challenge)
-    needed = value(state.challenge) - running_sum(state)
+@lru_cache(maxsize=_KEPT_ACTIONS)
+def _chip_action(challenge: Card, suit: Suit, held: int, needed: int) -> Action:
+    """Pay one chip of ``suit``: "🌙 +1, draws" when it counts for the challenge (T4, T5).
+
+    ``held`` is how many chips of ``suit`` are left, ``needed`` what the challenge still
+    needs to reach its target.
+    """
+    point = chip_points(suit, challenge)
     label = f"{suit.emoji} +1, draws" if point else f"{suit.emoji} draws"
     if point and needed <= 1:
         effect = (f"this chip alone reaches the target ({needed} needed), and it still draws "
@@ -124,12 +136,29 @@ def _chip_action(state: TinkerState, suit: Suit, held: int) -> Action:
     elif point:
         effect = f"+1 for the {suit.value} chip, then the next card is drawn and played"
     else:
-        effect = (f"{suit.value} is not a suit of the {state.challenge.name}: +0, the next "
+        effect = (f"{suit.value} is not a suit of the {challenge.name}: +0, the next "
                   "card is drawn and played")
     return Action(
         f"{CHIP_PREFIX}{suit.value}", label, "chip",
         f"Pay a {suit.value} chip ({held} left, gone for good): {effect}.",
     )
+
+
+@lru_cache(maxsize=_KEPT_ACTIONS)
+def _give_up_action(challenge: Card) -> Action:
+    """Give up a round 1 ``challenge`` (T7)."""
+    return Action(
+        GIVE_UP, _fit(f"Give up the {challenge.name}"), "give_up",
+        f"Trash the {challenge.name}; the played cards go to your discard pile, "
+        "spent chips stay spent (T7).",
+    )
+
+
+@lru_cache(maxsize=_KEPT_ACTIONS)
+def _lose_action(suit: Suit, held: int) -> Action:
+    """Harsh defeat: lose one chip of ``suit``, of which ``held`` are left (T7)."""
+    return Action(f"{LOSE_PREFIX}{suit.value}", f"Lose a {suit.emoji} chip ({held} left)",
+                  "lose", f"Harsh defeat: one {suit.value} chip is lost with the fight (T7).")
 
 
 def apply_action(state: TinkerState, action_id: str, events: list[str]) -> None:

@@ -199,9 +199,13 @@ def _build(data: Mapping[str, Any]) -> TinkerState:
     return state
 
 
+#: The names of the 45 cards, sorted: every game holds each of them once.
+_DECK_NAMES: list[str] = sorted(c.name for c in DECK)
+
+
 def _check_consistent(state: TinkerState) -> None:
     names = [c.name for pile in state.places().values() for c in pile]
-    if sorted(names) != sorted(c.name for c in DECK):
+    if sorted(names) != _DECK_NAMES:
         raise BrokenState("broken Tinker game: the 45 cards are not each in one place")
     for suit in SUITS:
         if min(state.chips[suit], state.spent[suit]) < 0 or (
