@@ -105,7 +105,7 @@ def actions_for_board(game: LoadedGame) -> list[Action]:
     seat = game.to_act()
     if seat is None or game.state is None:
         return []
-    return game.engine.legal_actions(game.state, seat)
+    return game.legal_actions(seat)
 
 
 def generic_items(game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
@@ -448,7 +448,8 @@ class Boards:
 
         A player who could not take the action is refused at once instead.
         """
-        await self._come_back(interaction, game_id)
+        with contextlib.suppress(Refusal):
+            await self._come_back(interaction, await self.tables.load(game_id))
         try:
             await self.tables.check(game_id, version, actor_of(interaction), action_id)
         except Refusal as refusal:
@@ -472,12 +473,11 @@ class Boards:
         self, interaction: discord.Interaction[Any], game_id: int, action_id: str
     ) -> None:
         """Answer "Rules & details" privately, or start the same game again."""
-        if action_id == TABLE_RULES:
-            await self._come_back(interaction, game_id)
         try:
             game = await self.tables.load(game_id)
             renderer = self.renderers[game.row.kind]
             if action_id == TABLE_RULES:
+                await self._come_back(interaction, game)
                 await interaction.response.send_message(
                     embeds=renderer.details(game)[:10], ephemeral=True
                 )
@@ -491,11 +491,17 @@ class Boards:
         except SEND_ERRORS as exc:
             log.warning("could not answer %s on game %s: %s", action_id, game_id, exc)
 
-    async def _come_back(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+    async def _come_back(self, interaction: discord.Interaction[Any], game: LoadedGame) -> None:
         """Bring an away player back when they use a button that is not a move (C6): the
-        board is brought up to date and whose turn it is announced; never raise."""
+        board is brought up to date and whose turn it is announced; never raise.
+
+        ``game`` as just read tells whether they are away at all (usually not: no more work).
+        """
+        seat = game.seat_of(interaction.user.id) if len(game.row.seats) > 1 else None
+        if seat is None or not game.row.seats[seat].get("away"):
+            return
         try:
-            play = await self.tables.come_back(game_id, actor_of(interaction))
+            play = await self.tables.come_back(game.id, actor_of(interaction))
         except Refusal:
             return
         if play is None:

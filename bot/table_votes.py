@@ -20,7 +20,7 @@ class ChannelPlay:
 
     def _label(self: Tables, game: LoadedGame, action_id: str) -> str:
         """Return the label of a legal action of seat 0; refuse, in the engine's words, if not."""
-        for action in game.engine.legal_actions(game.state, 0):
+        for action in game.legal_actions(0):
             if action.id == action_id:
                 return action.label
         try:

@@ -420,7 +420,7 @@ class Tables(ChannelPlay, SharedTable):
                 "You are not seated at this table, so you cannot act in it. "
                 f"It is {game.seat_name(game.to_act())}'s turn."
             )
-        legal = {a.id for a in game.engine.legal_actions(game.state, seat)}
+        legal = {a.id for a in game.legal_actions(seat)}
         if action_id not in legal and game.to_act() != seat:
             players = game.view().get("players") or []
             if not legal and seat < len(players) and players[seat].get("resigned"):
@@ -433,7 +433,7 @@ class Tables(ChannelPlay, SharedTable):
         game = await self.load(game_id)
         self._check_open(game, version)
         seat = self._seat_for(game, actor, action_id)
-        if action_id not in {a.id for a in game.engine.legal_actions(game.state, seat)}:
+        if action_id not in {a.id for a in game.legal_actions(seat)}:
             raise Refusal("That move is not possible now.")
 
     async def _apply(

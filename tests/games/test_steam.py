@@ -336,6 +336,22 @@ def test_render_text_shows_the_board():
             in ENGINE.render_text(placing))
 
 
+def test_render_text_works_at_every_step_of_computer_games():
+    """The text board can be drawn at every position of whole games, whatever is pending
+    (taking two leaves cards being placed; S5)."""
+    pending = set()
+    for seed in range(20):
+        state = ENGINE.new(seed, 3, {})
+        while not ENGINE.is_over(state):
+            assert ENGINE.render_text(state)
+            if state.pending is not None:
+                pending.add(type(state.pending).__name__)
+            seat = ENGINE.to_act(state)
+            state = ENGINE.apply(state, seat, ENGINE.computer_action(state, seat)).state
+        assert ENGINE.render_text(state)
+    assert "Placing" in pending
+
+
 @pytest.mark.parametrize("damage", [
     lambda d: d.update(schema=99),
     lambda d: d["river"].append(d["deck"][0]),

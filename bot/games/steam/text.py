@@ -105,8 +105,7 @@ def _pending_text(state: SteamState) -> str | None:
     name = state.players[state.turn].name
     pending = state.pending
     if isinstance(pending, Placing):
-        then = " then rearranges" if pending.arrange else ""
-        return f"{name} is placing {_line(pending.cards)}{then}."
+        return f"{name} is placing {_line(pending.cards)}."
     if isinstance(pending, Arranging):
         problem = arrange_problem(state.players[state.turn], pending)
         return f"{name} is rearranging their trains" + (f" ({problem})." if problem else ".")
