@@ -10,8 +10,10 @@ of click, a fresh bot with the Tinker cog runs over a fresh database (a file in 
 temporary directory, or with ``--backend postgresql`` a fresh database on a throwaway
 PostgreSQL server on loopback), with a fresh fake; the games are started with
 ``/tinker start`` (the channel votes, ruling C1) and then played by random clicks on
-their boards (a finished game is started again, outside the timings). Two kinds of
-click (``--kinds``):
+their boards' moves (a finished game is started again, outside the timings; "Rules &
+details" and buttons that ask to confirm first are not clicked: they are answered with
+other messages than the board, which the bare baseline of ``bench.bare`` could not
+match). Two kinds of click (``--kinds``):
 
 * **move**: the clicking member is the only active player, so the vote is a majority
   and the move happens at once; the answer is the edited board (UPDATE_MESSAGE);
@@ -86,6 +88,7 @@ from bench.common import ROOT, machine, percentile, table
 from bench.fake_server import BenchFake, bench_token
 from bot.client import TableBot
 from bot.config import load_settings
+from bot.layout import ASK_PREFIX
 from tests.fake_discord import payloads
 from tests.fake_discord.process import stop_process
 
@@ -93,6 +96,9 @@ USER = "bob"
 """The member who clicks (games are started by alice)."""
 
 STARTER = "alice"
+
+#: Action ids that are not moves: the table's own buttons and those that ask to confirm.
+NOT_MOVES = ("table.", ASK_PREFIX)
 
 
 # ----------------------------------------------------------------- the fake, either way
@@ -403,10 +409,16 @@ class Bench:
         raise RuntimeError(f"the starter could not move in channel {channel_id}")
 
     def next_click(self, channel_id: int, user: str = USER) -> dict[str, Any] | None:
-        """Return a click on a random enabled component of the channel's board, or None."""
+        """Return a click on a random enabled move of the channel's board, or None.
+
+        Moves only: "Rules & details", "Play again" and buttons that first ask to confirm
+        are answered with other messages than the board, so they are not clicked (a
+        board with nothing else, a finished game's, is started again).
+        """
         board = self.boards[channel_id]
         live = [c for c in payloads.iter_components(board.get("components") or [])
-                if c.get("type") in (2, 3) and not c.get("disabled")]
+                if c.get("type") in (2, 3) and not c.get("disabled")
+                and not c["custom_id"].split(":")[-1].startswith(NOT_MOVES)]
         if not live:
             return None
         chosen = self.random.choice(live)
