@@ -117,7 +117,7 @@ async def run_bare(games: int, alone: int, seconds: float, seed: int,
             ) as params:
                 bench.boards[channel_id] = await client.http.send_message(
                     channel_id, params=params)
-        await bench.alone(min(200, 10 * games))  # warm-up
+        await bench.alone(max(200, games))  # warm-up, as for our bot
         bench.result = result = SizeResult(games, kind="bare", backend="none")
         await bench.alone(alone)
         await bench.loaded(seconds)

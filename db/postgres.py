@@ -199,7 +199,10 @@ class PostgresStore:
             existing = await self.open_game_in_channel(channel_id)
             raise ChannelBusy(existing.id if existing else None) from None
         assert row is not None
-        return row_to_game(row)
+        game = row_to_game(row)
+        self.kept.keep(game, (row["seats"], row["options"], row["state"], row["events"],
+                              row["extra"]), game.updated_at)
+        return game
 
     async def get_game(self, game_id: int) -> GameRow | None:
         """Return the game with ``game_id``, or None."""

@@ -253,8 +253,10 @@ class Store:
                 raise DailyPlayed(daily) from None
             existing = await self.open_game_in_channel(channel_id)
             raise ChannelBusy(existing.id if existing else None) from None
-        game = await self.get_game(game_id)
-        assert game is not None
+        # The row as stored, without reading it back (deadline and board are still empty).
+        game = row_to_game((game_id, *args[:5], args[5], args[6], args[7], args[8], 0, args[9],
+                            None, None, None, now, now, daily, args[13], None))
+        self.kept.keep(game, (args[5], args[6], args[8], args[9], args[13]), now)
         return game
 
     async def get_game(self, game_id: int) -> GameRow | None:

@@ -222,8 +222,11 @@ async def test_broken_state_is_reported_and_can_be_abandoned(tmp_path):
     async with open_tables(tmp_path / "t.db") as tables:
         game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE)
         other = await tables.start("toy", guild_id=1, channel_id=CHANNEL + 1, starter=BOB)
+        # Damaged behind the bot's back; the save's compare-and-swap on updated_at is what
+        # notices it for a game this process keeps in memory (db.rows.KeptRows).
         await tables.store.connection.execute(
-            "UPDATE games SET state = '{not json' WHERE id = ?", (game.id,)
+            "UPDATE games SET state = '{not json', updated_at = updated_at + 1 WHERE id = ?",
+            (game.id,),
         )
         loaded = await tables.load(game.id)
         assert loaded.broken

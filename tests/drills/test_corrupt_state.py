@@ -31,8 +31,9 @@ async def test_damaged_game_is_reported_and_can_be_abandoned(
     healthy = (await discord_driver.slash("tinker", "start", user="alice")).message
     game = await bot.tables.open_in_channel(damaged_channel)
     raw = game.row.raw_state
-    await bot.store.connection.execute(
-        "UPDATE games SET state = ? WHERE id = ?", (damage(raw), game.id)
+    await bot.store.connection.execute(  # noticed by the save's compare-and-swap (KeptRows)
+        "UPDATE games SET state = ?, updated_at = updated_at + 1 WHERE id = ?",
+        (damage(raw), game.id),
     )
 
     click = await discord_driver.click(damaged, board_ids(damaged)[0], user="bob")
