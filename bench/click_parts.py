@@ -4,9 +4,10 @@ Plays a few clicks of one Tinker game on the real bot (fake Discord in-process: 
 the pieces below are timed, on the game and board as they stand after those clicks),
 then times each piece of the click path in a loop and prints the median microseconds
 per call: discord.py's parsing of the interaction and of the callback's answer, the
-bot's load, engine, render and save, and discord.py's building and encoding of the
-answer. Pieces that change the database (the save) run on a copy of the game row, one
-version at a time, so each call is a real compare-and-swap save.
+bot's routing of the click to its game, load, engine, render and save, and
+discord.py's building and encoding of the answer. Pieces that change the database
+(the save) run on a copy of the game row, one version at a time, so each call is a
+real compare-and-swap save.
 
 Run from the repository root: ``python -m bench.click_parts [--repeat 2000]``.
 """
@@ -31,6 +32,7 @@ from discord.webhook.async_ import interaction_message_response_params
 
 from bench.clicks import Backend, Bench, logged_in_bot, running_fake
 from bench.common import machine, table
+from bot.buttons import Click, read_click, route_click
 from bot.layout import view_of
 
 
@@ -54,6 +56,14 @@ async def per_await(function: Callable[[], Awaitable[object]], repeat: int) -> f
         await function()
         samples.append(time.perf_counter() - began)
     return statistics.median(samples) * 1e6
+
+
+class NoBoards:
+    """Takes a routed click and does nothing, so only the routing is timed."""
+
+    async def handle_click(self, interaction: Any, game_id: int, version: int,
+                           action_id: str) -> None:
+        """Do nothing."""
 
 
 async def measure(repeat: int) -> list[tuple[str, float]]:
@@ -95,8 +105,10 @@ async def measure(repeat: int) -> list[tuple[str, float]]:
 
         rows.append(("discord.py: Interaction(payload) (with its Message)",
                      per_call(lambda: discord.Interaction(data=payload, state=state), repeat)))
-        rows.append(("discord.py: View.from_message (finds the DynamicItem)",
-                     per_call(lambda: discord.ui.View.from_message(interaction.message), repeat)))
+        no_boards = NoBoards()
+        assert isinstance(read_click(payload["data"]), Click)  # a board click, routed in full
+        rows.append(("bot: route_click (reads the custom_id; handle_click a no-op)",
+                     await per_await(lambda: route_click(no_boards, interaction), repeat)))
         rows.append(("discord.py: Message(answer's message) (InteractionCallbackResponse)",
                      per_call(lambda: discord.Message(state=state, channel=answer_channel,
                                                       data=board), repeat)))

@@ -1,112 +1,141 @@
-"""Board components that survive restarts: DynamicItems parsing their custom_id.
+"""Board clicks: routed straight from the interaction to the boards, by their custom_id.
 
 A custom_id carries a format tag, the game id, the board version and the action (or,
-for a select, the group; the chosen option is the action). They are registered in the
-bot's ``setup_hook``, so every board works after a restart.
+for a select, the group; the chosen option is the action). The bot keeps nothing per
+message: ``TableBot.on_interaction`` (``bot/client.py``) passes every component
+interaction to :func:`route_click`, which takes those whose custom_id starts with a
+board's tag (``g1:`` buttons, ``s1:`` selects), reads them with :func:`read_click` and
+calls ``Boards.handle_click``. So every board works after a restart, in the sharded
+client too, and each click is handled once, in the one task discord.py starts for
+``on_interaction``. Other components (the DynamicItems of ``cogs/``) are left to
+discord.py.
 
-Every custom_id with a board's tag is routed here, and parsed strictly
-(``bot.layout.parse_button_id``): one the bot could not have drawn (forged, damaged,
-out-of-range numbers, other scripts' digits) is answered privately with
-:data:`NOT_VALID` and never reaches the game table.
+Board components are not DynamicItems: for each click on one, discord.py would rebuild
+every component of the message as a ``View`` (``View.from_message``) only to find the
+one clicked, and run it in a task of its own.
+
+Every custom_id with a board's tag is parsed strictly (``bot.layout.parse_button_id``):
+one the bot could not have drawn (forged, damaged, out-of-range numbers, other scripts'
+digits, a button's tag on a select or the other way round) is answered privately with
+:data:`NOT_VALID` and never reaches the game table. A click whose handling raises is
+logged with its traceback and answered privately when it has no answer yet (or only a
+deferral).
 """
 
 from __future__ import annotations
 
 import logging
-import re
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, NamedTuple, Protocol
 
 import discord
 
-from bot.layout import BUTTON_ROUTE, SELECT_ROUTE, is_action_id, parse_button_id, parse_select_id
+from bot.layout import BUTTON_TAG, SELECT_TAG, is_action_id, parse_button_id, parse_select_id
 
 log = logging.getLogger(__name__)
 
 #: The private answer to a component whose custom_id (or chosen value) the bot never drew.
 NOT_VALID = "That button is not valid."
+#: The private answer to a board select sent with no chosen value.
+NOTHING_CHOSEN = "Nothing was chosen."
+#: The private answer to a click whose handling failed before it was answered.
+FAILED = "Something went wrong on our side. If the board did not change, please try again."
+
+#: The starts of the custom_ids routed to the boards (every one of them is answered).
+BUTTON_PREFIX = f"{BUTTON_TAG}:"
+SELECT_PREFIX = f"{SELECT_TAG}:"
+
+_BUTTON = discord.ComponentType.button.value
+_SELECT = discord.ComponentType.select.value
+_DEFERRED = (
+    discord.InteractionResponseType.deferred_channel_message,
+    discord.InteractionResponseType.deferred_message_update,
+)
 
 
-async def refuse_invalid(interaction: discord.Interaction[Any]) -> None:
-    """Answer a forged or damaged component privately; never raise."""
-    try:
-        await interaction.response.send_message(NOT_VALID, ephemeral=True)
-    except discord.HTTPException as exc:
-        log.warning("could not refuse an invalid component: %s", exc)
+class Click(NamedTuple):
+    """A board click to apply: the game, the board version it was drawn for, the action."""
+
+    game_id: int
+    version: int
+    action: str
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_ROUTE):
-    """A board button: applies its action to the board version it was drawn for.
+class ClickHandler(Protocol):
+    """What board clicks are handed to (``bot.boards.Boards``)."""
 
-    ``game_id`` is None when the custom_id does not parse: the click is refused.
-    """
-
-    def __init__(
-        self, item: discord.ui.Button[Any], game_id: int | None, version: int, action: str
+    async def handle_click(
+        self, interaction: discord.Interaction[Any], game_id: int, version: int, action_id: str
     ) -> None:
-        super().__init__(item)
-        self.game_id = game_id
-        self.version = version
-        self.action = action
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ActionButton:
-        """Rebuild the button from its custom_id (a refused one if it does not parse)."""
-        assert isinstance(item, discord.ui.Button)
-        parsed = parse_button_id(match.string)
-        if parsed is None:
-            return cls(item, None, 0, "")
-        return cls(item, parsed.game_id, parsed.version, parsed.key)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hand the click to the boards service, or refuse an invalid button."""
-        if self.game_id is None:
-            await refuse_invalid(interaction)
-            return
-        await interaction.client.boards.handle_click(  # type: ignore[attr-defined]
-            interaction, self.game_id, self.version, self.action
-        )
+        """Apply the click's action to the board at ``version`` and answer it."""
 
 
-class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_ROUTE):
-    """A board select: the chosen option's value is the action to apply.
+def read_click(data: Mapping[str, Any]) -> Click | str | None:
+    """Read a component interaction's ``data``: what it asks of a board.
 
-    ``game_id`` is None when the custom_id does not parse: the choice is refused.
+    None when the custom_id has no board's tag (not a board's component); the private
+    answer (:data:`NOT_VALID`, :data:`NOTHING_CHOSEN`) when it has one but cannot be
+    applied; else the :class:`Click`, a select's chosen value being its action.
     """
-
-    def __init__(
-        self, item: discord.ui.Select[Any], game_id: int | None, version: int, group: str
-    ) -> None:
-        super().__init__(item)
-        self.game_id = game_id
-        self.version = version
-        self.group = group
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ActionSelect:
-        """Rebuild the select from its custom_id (a refused one if it does not parse)."""
-        assert isinstance(item, discord.ui.Select)
-        parsed = parse_select_id(match.string)
-        if parsed is None:
-            return cls(item, None, 0, "")
-        return cls(item, parsed.game_id, parsed.version, parsed.key)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hand the chosen action to the boards service, or refuse an invalid select."""
-        if self.game_id is None:
-            await refuse_invalid(interaction)
-            return
-        values = (interaction.data or {}).get("values") or []
+    custom_id = data.get("custom_id")
+    if not isinstance(custom_id, str):
+        return None
+    if custom_id.startswith(BUTTON_PREFIX):
+        parsed = parse_button_id(custom_id)
+        if parsed is None or data.get("component_type") != _BUTTON:
+            return NOT_VALID
+        return Click(parsed.game_id, parsed.version, parsed.key)
+    if custom_id.startswith(SELECT_PREFIX):
+        parsed = parse_select_id(custom_id)
+        if parsed is None or data.get("component_type") != _SELECT:
+            return NOT_VALID
+        values = data.get("values")
         if not values:
-            await interaction.response.send_message("Nothing was chosen.", ephemeral=True)
-            return
+            return NOTHING_CHOSEN
         value = values[0]
         if not isinstance(value, str) or not is_action_id(value):
-            await refuse_invalid(interaction)
-            return
-        await interaction.client.boards.handle_click(  # type: ignore[attr-defined]
-            interaction, self.game_id, self.version, value
-        )
+            return NOT_VALID
+        return Click(parsed.game_id, parsed.version, value)
+    return None
+
+
+async def refuse(interaction: discord.Interaction[Any], text: str = NOT_VALID) -> None:
+    """Answer a click privately with ``text`` (by default :data:`NOT_VALID`); never raise."""
+    try:
+        await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException as exc:
+        log.warning("could not refuse a board component: %s", exc)
+
+
+async def route_click(boards: ClickHandler, interaction: discord.Interaction[Any]) -> bool:
+    """Handle ``interaction`` if it is a click on a board; return whether it was one.
+
+    Called for every interaction; anything but a component with a board's tag is left
+    alone (False). A click whose handling raises is logged and, when it was not answered
+    yet (or only deferred), answered privately; the exception goes no further.
+    """
+    if interaction.type is not discord.InteractionType.component:
+        return False
+    click = read_click(interaction.data or {})
+    if click is None:
+        return False
+    if isinstance(click, str):
+        await refuse(interaction, click)
+        return True
+    try:
+        await boards.handle_click(interaction, click.game_id, click.version, click.action)
+    except Exception:
+        log.exception("board click %r failed", (interaction.data or {}).get("custom_id"))
+        await _report_failure(interaction)
+    return True
+
+
+async def _report_failure(interaction: discord.Interaction[Any]) -> None:
+    """Tell the clicker privately that their click failed, unless it was answered."""
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(FAILED, ephemeral=True)
+        elif interaction.response.type in _DEFERRED:
+            await interaction.followup.send(FAILED, ephemeral=True)
+    except discord.HTTPException as exc:
+        log.warning("could not report a failed board click: %s", exc)

@@ -1,4 +1,9 @@
-"""The bot: start-up (storage, buttons, cogs, command sync), housekeeping and shutdown."""
+"""The bot: start-up (storage, cogs, command sync), board clicks, housekeeping and shutdown.
+
+Board clicks are routed by the bot itself, not by discord.py's View store: its
+``on_interaction`` hands every component interaction to ``bot.buttons.route_click``,
+which answers those with a board's tag (see ``bot/buttons.py``).
+"""
 
 from __future__ import annotations
 
@@ -14,7 +19,7 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.boards import Boards
-from bot.buttons import ActionButton, ActionSelect
+from bot.buttons import route_click
 from bot.config import ConfigError, Settings
 from bot.deadlines import Deadlines
 from bot.errors import Refusal
@@ -144,7 +149,7 @@ class TableBot(commands.Bot):
         self.restored = await self.store.count_open()
 
     async def setup_hook(self) -> None:
-        """Open storage, register persistent buttons, load cogs, sync commands if needed."""
+        """Open storage, set up the tables and boards, load cogs, sync commands if needed."""
         await self.open_store()
         self.tables = Tables(self.store, clock=self.clock,
                              vote_window=self.settings.vote_window_seconds,
@@ -160,7 +165,6 @@ class TableBot(commands.Bot):
             following=lambda: self.store.next_deadline(shards=shards),
         )
         self.tables.on_deadline = self.deadlines.wake
-        self.add_dynamic_items(ActionButton, ActionSelect)
         for module in self.cog_modules:
             await self.load_extension(module)
         await self.sync_commands()
@@ -233,6 +237,16 @@ class TableBot(commands.Bot):
             else:
                 if resumed:
                     log.info("computer players resumed in %d games", resumed)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Route a click on a board to the boards (other interactions: discord.py's).
+
+        discord.py runs this event in one task per interaction; board components are not
+        registered as DynamicItems, so that task is the only one a board click gets, and
+        no ``View`` of the message is rebuilt to find the component. A failing click is
+        logged and answered by ``route_click``; nothing it raises reaches discord.py.
+        """
+        await route_click(self.boards, interaction)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError

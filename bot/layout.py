@@ -29,8 +29,9 @@ _BOARD = rf"(?P<game>{_NUMBER}):(?P<version>{_NUMBER})"
 BUTTON_TEMPLATE = rf"{BUTTON_TAG}:{_BOARD}:(?P<action>{ACTION_ID})"
 SELECT_TEMPLATE = rf"{SELECT_TAG}:{_BOARD}:(?P<group>{_GROUP})"
 
-#: What routes a click to the board's DynamicItems: every custom_id with the board's tag,
-#: so a forged or damaged one is answered ("not valid") rather than silently dropped.
+#: The custom_ids the bot routes to the boards (``bot.buttons.route_click`` checks their
+#: prefix): every one with a board's tag, so a forged or damaged one is answered ("not
+#: valid") rather than silently dropped.
 BUTTON_ROUTE = rf"(?s){BUTTON_TAG}:.*"
 SELECT_ROUTE = rf"(?s){SELECT_TAG}:.*"
 
@@ -195,10 +196,10 @@ def default_items(
 def view_of(items: Sequence[discord.ui.Item[discord.ui.View]]) -> discord.ui.View:
     """Return a view holding ``items``, used only to lay the board's components out.
 
-    The view is stopped before it is sent: clicks are routed by the DynamicItems
-    registered in ``setup_hook``, and discord.py keeps no stopped view. A live view
-    would be stored per message on every send or edit, its buttons of every board
-    version kept for the life of the process and each click dispatched to it too.
+    The view is stopped before it is sent: the bot routes board clicks itself by their
+    custom_id (``bot.buttons.route_click``), and discord.py keeps no stopped view. A
+    live view would be stored per message on every send or edit, its buttons of every
+    board version kept for the life of the process and each click dispatched to it too.
     """
     view = discord.ui.View(timeout=None)
     for item in items:
