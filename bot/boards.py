@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import logging
 from typing import Any, Protocol
@@ -153,11 +154,13 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
     return Actor(user.id, safe_name(user.display_name, user.name), bool(perms.manage_messages))
 
 
+@functools.lru_cache(maxsize=4096)
 def safe_name(name: str, fallback: str = "") -> str:
     """Return a member's name as boards show it: one line, markdown and mentions escaped.
 
     A name with no visible character (only spaces such as U+3000) becomes ``fallback``
-    (the account name) or "a player".
+    (the account name) or "a player". Remembered for the last few thousand names: every
+    click asks for its member's.
     """
     text = " ".join("".join(ch for ch in name if ch.isprintable()).split())
     if not text:
