@@ -309,6 +309,8 @@ class SizeResult:
     requests: int = 0
     updates: int = 0
     refusals: int = 0
+    #: Clicks acknowledged late (deferred after 2 s) and answered by an edit.
+    deferred: int = 0
     restarts: int = 0
     errors: int = 0
     floor: list[float] = field(default_factory=list)
@@ -351,6 +353,8 @@ class Bench:
         self.serial = 0
         self.result = SizeResult(len(channels), kind=kind)
         self.last_update: tuple[int, dict[str, Any]] | None = None
+        #: Reads a message as the fake holds it now (for clicks answered late), if given.
+        self.fetch: Callable[[int], Awaitable[dict[str, Any]]] | None = None
 
     def _payload(self, kind: int, channel_id: int, user: str, data: dict[str, Any],
                  message: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -449,12 +453,28 @@ class Bench:
             self.result.updates += 1
             self.boards[channel_id] = answer["resource"]["message"]
             self.last_update = (channel_id, click.body or {})
+        elif click.kind == 6:  # a slow click, deferred: the bot edits the board after
+            self.result.deferred += 1
+            await self.edited_later(channel_id)
         elif not click.ballot:
             self.result.refusals += 1
         if alone and click.handler and click.answer and click.sent:
             self.result.stages.append((click.handler - click.fed, click.answer - click.handler,
                                        click.sent - click.answer, click.answered - click.sent))
         return click
+
+    async def edited_later(self, channel_id: int, patience: float = 10.0) -> None:
+        """Wait until the board of a deferred click is edited; then click that board."""
+        board = self.boards[channel_id]
+        if self.fetch is None:
+            return
+        give_up = time.perf_counter() + patience
+        while time.perf_counter() < give_up:
+            current = await self.fetch(int(board["id"]))
+            if current.get("edited_timestamp") != board.get("edited_timestamp"):
+                self.boards[channel_id] = current
+                return
+            await asyncio.sleep(0.05)
 
     async def handlers_done(self, edits: bool = False) -> None:
         """Wait until the bot's click handlers (answers still in flight) are finished.
@@ -747,6 +767,7 @@ async def run_size(games: int, alone: int, seconds: float, seed: int,
         # Vote games get the longest window, so none closes during the measurement.
         bench = Bench(bot, probe, world, channels, seed, kind,
                       window=600 if kind == "vote" else None)
+        bench.fetch = lambda message_id: fake.call(session, "GET", f"/bench/message/{message_id}")
         for channel_id in bench.channels:
             await bench.start_game(channel_id)
         # Warm-up: every game is clicked once, so the measured clicks meet the bot in its
@@ -824,13 +845,14 @@ def report(results: list[SizeResult], same_process: bool) -> str:
             r.games, r.kind, r.backend, r.load_clicks, f"{r.load_clicks / r.load_seconds:.0f}",
             f"{r.load_clicks / r.load_cpu:.0f}", ms(r.load_cpu / r.load_clicks), fake_cpu,
             ms(statistics.median(r.loaded)), ms(percentile(r.loaded, 0.99)),
-            f"{r.requests / r.clicks:.3f}", f"{r.votes / r.clicks:.2f}", r.refusals, r.errors,
-            r.restarts, r.limit_violations,
+            f"{r.requests / r.clicks:.3f}", f"{r.votes / r.clicks:.2f}", r.deferred,
+            r.refusals, r.errors, r.restarts, r.limit_violations,
         ])
     loaded = table(["games", "click", "database", "clicks", "clicks/s",
                     "clicks per bot CPU-second", "bot process CPU ms per click",
                     "fake CPU ms per click", "median ms under load", "p99 ms under load",
-                    "requests/click", "votes/click", "refused", "errors", "games restarted",
+                    "requests/click", "votes/click", "deferred (answered after 2 s)", "refused",
+                    "errors", "games restarted",
                     "limit violations"], rows)
     where = "in the bot's event loop" if same_process else "in its own process"
     text = (f"Fake Discord {where}.\n\nOne click at a time:\n\n{alone}\n\n"

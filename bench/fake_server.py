@@ -16,9 +16,10 @@ see:
 * no 3-second deadline (queueing with 1,000 clicks in flight is measured, not refused);
 * a few plain routes under ``/bench/`` (outside ``/api/v10``, so never counted as the
   bot's requests): ``GET /bench/world`` (ids, members), ``POST /bench/channels``
-  (``{"count": n}``: create channels, returns their payloads) and ``GET /bench/stats``
+  (``{"count": n}``: create channels, returns their payloads), ``GET /bench/stats``
   (requests received so far by kind and status, limit violations, this process's CPU
-  seconds).
+  seconds) and ``GET /bench/message/<id>`` (a message as it stands, for a benchmark
+  whose click was answered late: deferred, then edited).
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ class BenchFake(FakeDiscord):
         app.router.add_get("/bench/world", self._world)
         app.router.add_post("/bench/channels", self._channels)
         app.router.add_get("/bench/stats", self._stats)
+        app.router.add_get("/bench/message/{message_id}", self._message)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._handle)
         self._runner = web.AppRunner(app, shutdown_timeout=1.0, access_log=None)
         await self._runner.setup()
@@ -113,6 +115,12 @@ class BenchFake(FakeDiscord):
         count = int((await request.json())["count"])
         created = [self.add_channel(f"table-{len(self.channels) + i}") for i in range(count)]
         return json_response([self.channels[c] for c in created])
+
+    async def _message(self, request: web.Request) -> web.Response:
+        message = self.get_message(int(request.match_info["message_id"]))
+        if message is None:
+            raise web.HTTPNotFound()
+        return json_response(message)
 
     async def _stats(self, request: web.Request) -> web.Response:
         return json_response(self.stats())
