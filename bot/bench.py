@@ -22,6 +22,7 @@ BENCHMARKS = {
     "clicks": "board clicks, move and vote side by side: latency, CPU, requests per click",
     "votes": "1,000 voting windows closing at once while other games are clicked",
     "bare": "our click against a bare discord.py bot sending the same board (issue #16)",
+    "side_by_side": "SQLite and PostgreSQL, one process and two, beside the bare bot (#16)",
     "startup": "start-up time and peak memory with 10,000 and 100,000 games stored",
     "engines": "each engine's complete games per second on one core",
     "click_parts": "the cost of each piece of one click, timed on its own",

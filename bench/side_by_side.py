@@ -1,0 +1,225 @@
+"""Benchmark: our click on SQLite and PostgreSQL, one process and two, beside a bare bot.
+
+``python -m bench.side_by_side [--games 1000] [--clicks 300] [--seconds 2] [--images off]``,
+from the repository root. One run, four rows, each measured as ``bench.clicks`` measures
+(the fake Discord in its own process, interactions fed to discord.py's parser, move
+clicks, every game warmed up once first):
+
+* **bare**: ``bench.bare``'s minimal discord.py bot answering every click with the same
+  prebuilt board (no database, engine or rendering);
+* **SQLite, one process**: our bot over a database file;
+* **PostgreSQL, one process**: our bot over a fresh database on a throwaway server on
+  loopback (``tests/db/pg_server.py``, as the tests use);
+* **PostgreSQL, two processes**: two bot processes over **one** database and one fake,
+  each serving half the boards. They start their measured phases together (each waits
+  for the other's warm-up), so "one at a time" means one click in flight per process.
+  Their clicks, CPU and latencies are added up; clicks per second is the sum of both.
+
+Printed: each row's click median and p99 one at a time, CPU per click, clicks per second
+and per CPU-second with every board clicking at once, and the two ratios to the bare bot
+that issue #16 sets targets for (median at most 1.6x, clicks per CPU-second at least
+0.6x). PostgreSQL rows are left out, saying so, where PostgreSQL is not installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from bench.bare import run_bare
+from bench.clicks import (
+    Backend,
+    Bench,
+    FakeHandle,
+    SizeResult,
+    backend_for,
+    logged_in_bot,
+    ms,
+    postgres_server,
+    run_size,
+    running_fake,
+)
+from bench.common import ROOT, machine, percentile, table
+from tests.fake_discord import payloads
+
+
+class WorkerSnowflakes(payloads.SnowflakeFactory):
+    """Snowflakes that carry a worker number (bits 17 to 21, as Discord's ids do), so two
+    processes making interactions at the same millisecond never make the same id."""
+
+    def __init__(self, worker_id: int) -> None:
+        super().__init__()
+        self.worker_id = worker_id
+
+    def next(self) -> int:
+        """Return a new snowflake of this worker's."""
+        return (super().next() & ~(0x1F << 17)) | (self.worker_id << 17)
+
+
+#: The figures a worker process sends back (the rest of SizeResult stays behind).
+SENT = ("games", "alone", "loaded", "load_clicks", "load_seconds", "alone_cpu", "load_cpu",
+        "deferred", "refusals", "errors", "restarts", "updates", "backend")
+
+
+async def worker(spec: dict[str, Any]) -> None:
+    """One of the two processes: serve ``spec["games"]`` boards, measure, print the figures.
+
+    Prints ``{"ready": true}`` after the warm-up and waits for a line on stdin before the
+    measured phases, so both processes measure at the same time.
+    """
+    async with contextlib.AsyncExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-side-"))
+        session = await stack.enter_async_context(aiohttp.ClientSession())
+        fake = FakeHandle(spec["api_base"], spec["origin"])
+        world = await fake.call(session, "GET", "/bench/world")
+        channels = await fake.call(session, "POST", "/bench/channels",
+                                   {"count": spec["games"]})
+        backend = Backend("postgresql", Path(tmp) / "unused.db", spec["url"])
+        bot, probe = await logged_in_bot(stack, fake.api_base, world["token"], backend,
+                                         images=spec["images"])
+        bench = Bench(bot, probe, world, channels, spec["seed"])
+        bench.snowflakes = WorkerSnowflakes(spec["worker"])
+        bench.fetch = lambda message_id: fake.call(session, "GET",
+                                                   f"/bench/message/{message_id}")
+        for channel_id in bench.channels:
+            await bench.start_game(channel_id)
+        await bench.alone(max(200, spec["games"]))
+        bench.result = result = SizeResult(spec["games"], backend="postgresql")
+        print(json.dumps({"ready": True}), flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        await bench.alone(spec["clicks"])
+        await bench.loaded(spec["seconds"])
+        print(json.dumps({name: getattr(result, name) for name in SENT}), flush=True)
+
+
+async def run_two(server: Any, games: int, clicks: int, seconds: float, seed: int,
+                  images: bool) -> SizeResult:
+    """Measure two bot processes over one PostgreSQL database; return their sum."""
+    async with contextlib.AsyncExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-side-"))
+        backend = await stack.enter_async_context(backend_for("postgresql", tmp, server))
+        fake = await stack.enter_async_context(running_fake(False))
+        processes = []
+        for index in range(2):
+            spec = {"api_base": fake.api_base, "origin": fake.origin, "url": backend.url,
+                    "games": games // 2, "clicks": clicks // 2, "seconds": seconds,
+                    "seed": seed + index, "images": images, "worker": index + 1}
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bench.side_by_side", "--worker", json.dumps(spec),
+                cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            )
+            stack.push_async_callback(_stop, process)
+            processes.append(process)
+        for process in processes:
+            await _line(process)  # ready
+        for process in processes:
+            assert process.stdin is not None
+            process.stdin.write(b"go\n")
+            await process.stdin.drain()
+        parts = [await _line(process) for process in processes]
+    total = SizeResult(games, backend="postgresql")
+    for part in parts:
+        total.alone += part["alone"]
+        total.loaded += part["loaded"]
+        for name in ("load_clicks", "alone_cpu", "load_cpu", "deferred", "refusals", "errors",
+                     "restarts", "updates"):
+            setattr(total, name, getattr(total, name) + part[name])
+    total.load_seconds = max(part["load_seconds"] for part in parts)
+    return total
+
+
+async def _line(process: asyncio.subprocess.Process) -> dict[str, Any]:
+    """Return the next JSON line a worker prints (fail if it exits instead)."""
+    assert process.stdout is not None
+    line = await asyncio.wait_for(process.stdout.readline(), 600)
+    if not line:
+        raise RuntimeError(f"a worker process exited early (code {await process.wait()})")
+    return dict(json.loads(line))
+
+
+async def _stop(process: asyncio.subprocess.Process) -> None:
+    if process.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.terminate()
+    await process.wait()
+
+
+def row(name: str, processes: int, r: SizeResult, bare: SizeResult) -> list[object]:
+    """Return one configuration's row, with its ratios to the bare bot."""
+    median = statistics.median(r.alone)
+    per_cpu = r.load_clicks / r.load_cpu
+    bare_per_cpu = bare.load_clicks / bare.load_cpu
+    ratio_median = median / statistics.median(bare.alone)
+    ratio_cpu = per_cpu / bare_per_cpu
+    return [name, processes, len(r.alone), ms(median), ms(percentile(r.alone, 0.99)),
+            ms(r.alone_cpu / len(r.alone)), r.load_clicks,
+            f"{r.load_clicks / r.load_seconds:.0f}", f"{per_cpu:.0f}", r.deferred,
+            f"{ratio_median:.2f}x" + ("" if ratio_median <= 1.6 else " (no)"),
+            f"{ratio_cpu:.2f}x" + ("" if ratio_cpu >= 0.6 else " (no)")]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the four configurations and print them side by side."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000,
+                        help="boards clicked, one per channel (default 1000; two processes"
+                             " serve half each)")
+    parser.add_argument("--clicks", type=int, default=300,
+                        help="clicks measured one at a time (default 300)")
+    parser.add_argument("--seconds", type=float, default=2.0,
+                        help="seconds of every board clicking at once (default 2)")
+    parser.add_argument("--images", choices=("on", "off"), default="off",
+                        help="boards with their picture (default off)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("discord.client").setLevel(logging.ERROR)  # no voice warnings
+    if args.worker:
+        asyncio.run(worker(json.loads(args.worker)))
+        return 0
+    images = args.images == "on"
+    print(f"Side by side: {args.games} boards, move clicks, fake Discord in its own process,"
+          f" boards {'with' if images else 'without'} their picture.")
+    print(f"{machine()}; load average before: {os.getloadavg()[0]:.2f}\n")
+    sqlite = asyncio.run(run_size(args.games, args.clicks, args.seconds, args.seed, None,
+                                  False, kind="move", images=images))
+    assert sqlite.last_body is not None, "our bot sent no board"
+    bare = asyncio.run(run_bare(args.games, args.clicks, args.seconds, args.seed,
+                                sqlite.last_body, images))
+    rows = [row("bare discord.py bot", 1, bare, bare),
+            row("ours, SQLite", 1, sqlite, bare)]
+    with postgres_server() as server:
+        if server is None:
+            print("PostgreSQL is not installed (no pg_ctl): its rows are left out.\n")
+        else:
+            one = asyncio.run(run_size(args.games, args.clicks, args.seconds, args.seed,
+                                       None, False, kind="move", backend="postgresql",
+                                       server=server, images=images))
+            two = asyncio.run(run_two(server, args.games, args.clicks, args.seconds,
+                                      args.seed, images))
+            rows += [row("ours, PostgreSQL", 1, one, bare),
+                     row("ours, PostgreSQL", 2, two, bare)]
+    print(table(["bot", "processes", "clicks one at a time", "click median ms",
+                 "click p99 ms", "CPU ms per click, one at a time", "clicks at once",
+                 "clicks/s", "clicks per CPU-second", "deferred (after 2 s)",
+                 "median ÷ bare (target ≤ 1.6x)",
+                 "clicks per CPU-second ÷ bare (target ≥ 0.6x)"], rows))
+    print(f"\nload average after: {os.getloadavg()[0]:.2f}; {time.strftime('%Y-%m-%d %H:%M')}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
