@@ -27,7 +27,17 @@ from bot.errors import (
     board_link,
 )
 from bot.games.protocol import Action
-from bot.layout import ASK_PREFIX, action_button, action_select, default_items, view_of
+from bot.layout import (
+    ASK_PREFIX,
+    BoardButton,
+    BoardItem,
+    BoardSelect,
+    BoardView,
+    action_button,
+    action_select,
+    default_items,
+    view_of,
+)
 from bot.lobby import (
     LOBBY_CANCEL,
     LOBBY_COMPUTER,
@@ -86,7 +96,7 @@ class Renderer(Protocol):
         """Return the board embed for ``game`` (any status)."""
         ...
 
-    def items(self, game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
+    def items(self, game: LoadedGame) -> list[BoardItem]:
         """Return the board's components while the game is active."""
         ...
 
@@ -109,12 +119,12 @@ def actions_for_board(game: LoadedGame) -> list[Action]:
     return game.legal_actions(seat)
 
 
-def generic_items(game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
+def generic_items(game: LoadedGame) -> list[BoardItem]:
     """Return the default layout of the board's legal actions."""
     return default_items(game.id, game.row.version, actions_for_board(game))
 
 
-def lobby_items(game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
+def lobby_items(game: LoadedGame) -> list[BoardItem]:
     """Return the lobby: Join, Leave, Add computer player, Start, Cancel, and the host's
     selects to remove a computer player or hand the host role on."""
     v, g = game.row.version, game.id
@@ -122,7 +132,7 @@ def lobby_items(game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
     full = len(seats) >= game.engine.max_seats
     ready = game.engine.min_seats <= len(seats) <= game.engine.max_seats
     style = discord.ButtonStyle
-    items: list[discord.ui.Item[discord.ui.View]] = [
+    items: list[BoardItem] = [
         action_button(g, v, Action(LOBBY_JOIN, "Join"), style=style.success, disabled=full, row=0),
         action_button(g, v, Action(LOBBY_LEAVE, "Leave"), row=0),
         action_button(g, v, Action(LOBBY_COMPUTER, "Add computer player"), disabled=full, row=0),
@@ -268,7 +278,7 @@ class Boards:
         renderer = self.renderers[game.row.kind]
         game.pictured = self.images and self._has_picture(game)
         embed = renderer.embed(game)
-        view: discord.ui.View | None = None
+        view: BoardView | None = None
         if game.broken:
             embed.colour = COLOUR_ENDED
             embed.set_footer(
@@ -287,8 +297,7 @@ class Boards:
             items = lobby_items(game) if game.row.status == "lobby" else renderer.items(game)
             if game.row.status == "active" and game.computer_to_act():
                 for item in items:  # a computer is choosing: its options are not live
-                    if isinstance(item, discord.ui.Button | discord.ui.Select):
-                        item.disabled = True
+                    item.disabled = True
             poll = game.row.extra.get("poll")
             if poll and poll.get("version") == game.row.version and poll.get("ballots"):
                 _show_votes(embed, items, game, poll)
@@ -836,10 +845,10 @@ async def _edit_answer(interaction: discord.Interaction[Any], **body: Any) -> No
         await interaction.response.edit_message(**body)
 
 
-def _table_buttons(game: LoadedGame, *, again: bool) -> list[discord.ui.Item[discord.ui.View]]:
+def _table_buttons(game: LoadedGame, *, again: bool) -> list[BoardItem]:
     """Return the buttons every board has: "Rules & details" (and "Play again" at the end)."""
     g, v = game.id, game.row.version
-    items: list[discord.ui.Item[discord.ui.View]] = []
+    items: list[BoardItem] = []
     if again:
         items.append(action_button(g, v, Action(TABLE_AGAIN, "Play again"),
                                    style=discord.ButtonStyle.success, row=0))
@@ -847,17 +856,15 @@ def _table_buttons(game: LoadedGame, *, again: bool) -> list[discord.ui.Item[dis
     return items
 
 
-def _with_rules_button(
-    items: list[discord.ui.Item[discord.ui.View]], game: LoadedGame
-) -> list[discord.ui.Item[discord.ui.View]]:
+def _with_rules_button(items: list[BoardItem], game: LoadedGame) -> list[BoardItem]:
     """Add "Rules & details" to a board's components where there is room for it."""
     rules = _table_buttons(game, again=False)[0]
-    rows: dict[int, list[discord.ui.Item[discord.ui.View]]] = {}
+    rows: dict[int, list[BoardItem]] = {}
     for item in items:
         rows.setdefault(item.row or 0, []).append(item)
     last = max(rows, default=-1)
     if last >= 0 and len(rows[last]) < 5 and all(
-        isinstance(i, discord.ui.Button) for i in rows[last]
+        isinstance(i, BoardButton) for i in rows[last]
     ):
         rules.row = last
     elif last < 4:
@@ -892,18 +899,18 @@ def vote_field(game: LoadedGame) -> tuple[str, str] | None:
 
 def _show_votes(
     embed: discord.Embed,
-    items: list[discord.ui.Item[discord.ui.View]],
+    items: list[BoardItem],
     game: LoadedGame,
     poll: dict[str, Any],
 ) -> None:
     """Put the tally on the buttons and the vote field in the embed."""
     tally = {c.action: c.votes for c in votes.counts(poll)}
     for item in items:
-        if isinstance(item, discord.ui.Button) and item.custom_id:
+        if isinstance(item, BoardButton) and item.custom_id:
             action = item.custom_id.split(":", 3)[-1]
             if action in tally:
                 item.label = f"{item.label or ''} · {tally[action]}"[:80]
-        elif isinstance(item, discord.ui.Select):
+        elif isinstance(item, BoardSelect):
             for option in item.options:
                 if option.value in tally:
                     option.label = f"{option.label} · {tally[option.value]}"[:100]

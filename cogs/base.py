@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot import turns
 from bot.boards import actor_of, generic_items, vote_field
 from bot.errors import Refusal
+from bot.layout import BoardItem
 from bot.tables import LoadedGame
 
 if TYPE_CHECKING:
@@ -210,7 +211,7 @@ class GameCog(commands.Cog):
 
     # Renderer defaults ------------------------------------------------------------------
 
-    def items(self, game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
+    def items(self, game: LoadedGame) -> list[BoardItem]:
         """Return the board's components: by default, the generic layout of legal actions."""
         return generic_items(game)
 

@@ -12,7 +12,14 @@ from bot.boards import actions_for_board, actor_of
 from bot.errors import Refusal
 from bot.games.protocol import Action
 from bot.games.steam.state import POWER_EMOJI
-from bot.layout import ASK_PREFIX, action_button, action_select, default_items
+from bot.layout import (
+    ASK_PREFIX,
+    BoardButton,
+    BoardItem,
+    action_button,
+    action_select,
+    default_items,
+)
 from bot.tables import LoadedGame
 from cogs.base import PHONE_LINES, GameCog, embed_lines, fit_events, recent_events, seat_list
 from cogs.cards import card_text, clip
@@ -210,7 +217,7 @@ class SteamCog(GameCog):
             embed.set_footer(text=" · ".join(notes))
         return embed
 
-    def items(self, game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
+    def items(self, game: LoadedGame) -> list[BoardItem]:
         """Return the acting player's choices: selects for long lists, buttons otherwise."""
         actions = actions_for_board(game)
         discards = [a for a in actions if a.id.startswith("d:")]
@@ -218,7 +225,7 @@ class SteamCog(GameCog):
         controls = [a for a in actions if a.id in CONTROLS]
         items = default_items(game.id, game.row.version, main, placeholders=PLACEHOLDERS)
         for item in items:
-            if isinstance(item, discord.ui.Button) and item.custom_id:
+            if isinstance(item, BoardButton) and item.custom_id:
                 action = item.custom_id.split(":", 3)[-1]
                 if any(a.id == action and a.primary for a in main) or len(main) <= 2:
                     item.style = discord.ButtonStyle.primary

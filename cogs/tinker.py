@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.games.protocol import Action
-from bot.layout import ASK_PREFIX, action_button
+from bot.layout import ASK_PREFIX, BoardItem, action_button
 from bot.tables import LoadedGame
 from cogs.base import (
     MODES_TEXT,
@@ -167,7 +167,7 @@ class TinkerCog(GameCog):
             piles.add_field(name=name, value=clip(value, 1024), inline=False)
         return [*embeds[:-1], piles, embeds[-1]]
 
-    def items(self, game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
+    def items(self, game: LoadedGame) -> list[BoardItem]:
         """Return the board's buttons: the two challenges, or a chip button per suit.
 
         Chip buttons say what the chip does ("+1, draws" when its suit is on the
@@ -181,7 +181,7 @@ class TinkerCog(GameCog):
         g, v = game.id, game.row.version
         view = game.view()
         chips = view["chips"]
-        items: list[discord.ui.Item[discord.ui.View]] = []
+        items: list[BoardItem] = []
         if any(a.group == "choose" for a in actions):
             for a in actions:
                 items.append(action_button(g, v, a, style=discord.ButtonStyle.primary, row=0))

@@ -10,7 +10,7 @@ from discord import app_commands
 
 from bot.boards import actions_for_board
 from bot.games.protocol import Action
-from bot.layout import default_items
+from bot.layout import BoardButton, BoardItem, default_items
 from bot.tables import LoadedGame
 from cogs.base import (
     MODES_TEXT,
@@ -189,7 +189,7 @@ class TinRealmCog(GameCog):
                            inline=False)
         return [*embeds[:-1], more, embeds[-1]]
 
-    def items(self, game: LoadedGame) -> list[discord.ui.Item[discord.ui.View]]:
+    def items(self, game: LoadedGame) -> list[BoardItem]:
         """Return every decision the rules give now, grouped in rows.
 
         Race and class buttons carry just the name; the board lists what each gives. The
@@ -202,7 +202,7 @@ class TinRealmCog(GameCog):
         by_id = {a.id: a for a in actions}
         marked = any(a.primary for a in actions)
         for item in items:
-            if isinstance(item, discord.ui.Button) and item.custom_id:
+            if isinstance(item, BoardButton) and item.custom_id:
                 action = by_id.get(item.custom_id.split(":", 3)[-1])
                 if action is not None and (
                     action.primary if marked else action.group not in SIDE_GROUPS
