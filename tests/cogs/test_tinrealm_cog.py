@@ -3,6 +3,7 @@
 import discord
 
 from bot.games.tinrealm.engine import ENGINE
+from bot.layout import BoardButton
 from cogs.tinrealm import TinRealmCog
 from tests.support import board_ids, longest_board_within_limits, make_bot, press
 
@@ -140,7 +141,7 @@ def test_buttons_fit_a_phone_the_decision_is_primary_selects_explain():
             actions = {a.id: a for a in ENGINE.legal_actions(state, 0)}
             marked = any(a.primary for a in actions.values())
             for item in cog.items(loaded(ENGINE, state)):
-                if isinstance(item, discord.ui.Button):
+                if isinstance(item, BoardButton):
                     action = actions[item.custom_id.split(":", 3)[-1]]
                     assert len(item.label) <= 40
                     primary = action.primary if marked else action.group not in ("eat", "item")
