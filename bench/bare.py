@@ -37,7 +37,7 @@ from discord.components import _component_factory
 from discord.ui.view import _component_to_item
 
 from bench.clicks import Bench, Probe, SizeResult, ms, run_size, running_fake
-from bench.common import machine, percentile, table
+from bench.common import add_collector_option, apply_collector, machine, percentile, table
 from bot.games import registry
 from bot.pictures import FILENAME, render_board
 
@@ -147,13 +147,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="boards with their picture (default on; the bare bot attaches"
                              " one drawn beforehand)")
     parser.add_argument("--seed", type=int, default=1)
+    add_collector_option(parser)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    collector = apply_collector(args.gc)
     logging.getLogger("discord.client").setLevel(logging.ERROR)  # no voice warnings
     images = args.images == "on"
     print(f"Our click against a bare discord.py bot, {args.games} boards, fake Discord in its"
           f" own process; boards {'with' if images else 'without'} their picture.")
-    print(f"{machine()}; discord.py {discord.__version__}; "
+    print(f"{machine()}; discord.py {discord.__version__}; {collector}; "
           f"load average before: {os.getloadavg()[0]:.2f}\n")
     rows, ratios = [], []
     for round_no in range(1, args.rounds + 1):

@@ -84,7 +84,7 @@ import aiosqlite
 import discord
 from discord.webhook.async_ import AsyncWebhookAdapter
 
-from bench.common import ROOT, machine, percentile, table
+from bench.common import ROOT, add_collector_option, apply_collector, machine, percentile, table
 from bench.fake_server import BenchFake, bench_token
 from bot.client import TableBot
 from bot.config import load_settings
@@ -920,8 +920,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="profile the all-at-once phase and print where its time went")
     parser.add_argument("--profile-out", metavar="FILE",
                         help="with --profile, also save the last size's raw profile here")
+    add_collector_option(parser)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    collector = apply_collector(args.gc)
     logging.getLogger("discord.client").setLevel(logging.ERROR)  # no voice warnings
     sizes = [int(part) for part in args.games.split(",") if part]
     kinds = [part for part in args.kinds.split(",") if part]
@@ -934,7 +936,7 @@ def main(argv: list[str] | None = None) -> int:
     print("Clicks on the Tinker board, bot in-process, fake Discord on loopback "
           f"({'same process' if args.same_process else 'separate process'}), boards "
           f"{'with' if args.images == 'on' else 'without'} their picture.")
-    print(f"{machine()}; discord.py {discord.__version__} with {json_library}; "
+    print(f"{machine()}; discord.py {discord.__version__} with {json_library}; {collector}; "
           f"load average before: {os.getloadavg()[0]:.2f}\n")
     results = []
     with contextlib.ExitStack() as stack:

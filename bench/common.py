@@ -7,6 +7,8 @@ all import; ``python -m bot bench`` runs them that way.
 
 from __future__ import annotations
 
+import argparse
+import gc
 import os
 import platform
 import sqlite3
@@ -55,3 +57,20 @@ def machine() -> str:
         pass
     return (f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}, "
             f"SQLite {sqlite3.sqlite_version}")
+
+
+def add_collector_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--gc``: the garbage collector's settings for the whole benchmark process."""
+    parser.add_argument("--gc", choices=("bot", "python"), default="bot",
+                        help="collector thresholds: the bot's (as python -m bot runs; the"
+                             " default) or Python's own; they apply to every bot measured"
+                             " in the process, the bare one too")
+
+
+def apply_collector(choice: str) -> str:
+    """Set the collector as ``--gc`` says; return a few words saying which, for headers."""
+    if choice == "bot":
+        from bot.runner import tune_collector
+
+        tune_collector()
+    return f"garbage collector thresholds {gc.get_threshold()} ({choice})"

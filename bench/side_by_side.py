@@ -51,7 +51,7 @@ from bench.clicks import (
     run_size,
     running_fake,
 )
-from bench.common import ROOT, machine, percentile, table
+from bench.common import ROOT, add_collector_option, apply_collector, machine, percentile, table
 from tests.fake_discord import payloads
 
 
@@ -105,7 +105,7 @@ async def worker(spec: dict[str, Any]) -> None:
 
 
 async def run_two(server: Any, games: int, clicks: int, seconds: float, seed: int,
-                  images: bool) -> SizeResult:
+                  images: bool, collector_choice: str = "bot") -> SizeResult:
     """Measure two bot processes over one PostgreSQL database; return their sum."""
     async with contextlib.AsyncExitStack() as stack:
         tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-side-"))
@@ -118,6 +118,7 @@ async def run_two(server: Any, games: int, clicks: int, seconds: float, seed: in
                     "seed": seed + index, "images": images, "worker": index + 1}
             process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bench.side_by_side", "--worker", json.dumps(spec),
+                "--gc", collector_choice,
                 cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             )
             stack.push_async_callback(_stop, process)
@@ -184,8 +185,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="boards with their picture (default off)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--worker", help=argparse.SUPPRESS)
+    add_collector_option(parser)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    collector = apply_collector(args.gc)
     logging.getLogger("discord.client").setLevel(logging.ERROR)  # no voice warnings
     if args.worker:
         asyncio.run(worker(json.loads(args.worker)))
@@ -193,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     images = args.images == "on"
     print(f"Side by side: {args.games} boards, move clicks, fake Discord in its own process,"
           f" boards {'with' if images else 'without'} their picture.")
-    print(f"{machine()}; load average before: {os.getloadavg()[0]:.2f}\n")
+    print(f"{machine()}; {collector}; load average before: {os.getloadavg()[0]:.2f}\n")
     sqlite = asyncio.run(run_size(args.games, args.clicks, args.seconds, args.seed, None,
                                   False, kind="move", images=images))
     assert sqlite.last_body is not None, "our bot sent no board"
@@ -209,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
                                        None, False, kind="move", backend="postgresql",
                                        server=server, images=images))
             two = asyncio.run(run_two(server, args.games, args.clicks, args.seconds,
-                                      args.seed, images))
+                                      args.seed, images, args.gc))
             rows += [row("ours, PostgreSQL", 1, one, bare),
                      row("ours, PostgreSQL", 2, two, bare)]
     print(table(["bot", "processes", "clicks one at a time", "click median ms",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import signal
 import sys
@@ -18,6 +19,23 @@ from db.migrate import SchemaTooNew
 
 log = logging.getLogger("bot")
 
+#: The cyclic garbage collector's thresholds for a serving bot (Python's own: 700, 10, 10).
+GC_THRESHOLDS = (700, 20, 100)
+
+
+def tune_collector() -> None:
+    """Make the garbage collector's full collections rarer, for a long-running bot.
+
+    A serving bot holds a large heap that lives as long as the process (discord.py's
+    caches of servers, channels and members, the games kept in memory). With Python's
+    own thresholds the whole heap is scanned after every hundred young collections, here
+    after every two thousand; with 1,000 boards clicking at once that saved a fifth of a
+    click's CPU (docs/performance.md, "The garbage collector"). Young collections are
+    unchanged, reference counting still frees almost everything at once, and cycles are
+    still collected, only later.
+    """
+    gc.set_threshold(*GC_THRESHOLDS)
+
 
 async def serve(force_sync: bool = False, cogs: Sequence[str] | None = None) -> int:
     """Run the bot with ``cogs`` (default: every game) until it is closed.
@@ -28,6 +46,7 @@ async def serve(force_sync: bool = False, cogs: Sequence[str] | None = None) -> 
 
     settings = load_settings()
     setup_logging(settings.log_level, settings.token)
+    tune_collector()
     if settings.api_base:
         discord.http.Route.BASE = settings.api_base.rstrip("/")
         log.warning("using the Discord API at %s (testing only)", settings.api_base)
