@@ -469,12 +469,14 @@ class Bench:
         if self.fetch is None:
             return
         give_up = time.perf_counter() + patience
+        pause = 0.25  # a few reads only: they cost this process CPU too
         while time.perf_counter() < give_up:
+            await asyncio.sleep(pause)
             current = await self.fetch(int(board["id"]))
             if current.get("edited_timestamp") != board.get("edited_timestamp"):
                 self.boards[channel_id] = current
                 return
-            await asyncio.sleep(0.05)
+            pause = min(pause * 2, 1.0)
 
     async def handlers_done(self, edits: bool = False) -> None:
         """Wait until the bot's click handlers (answers still in flight) are finished.
