@@ -29,8 +29,8 @@ def tune_collector() -> None:
     A serving bot holds a large heap that lives as long as the process (discord.py's
     caches of servers, channels and members, the games kept in memory). With Python's
     own thresholds the whole heap is scanned after every hundred young collections, here
-    after every two thousand; with 1,000 boards clicking at once that saved a fifth of a
-    click's CPU (docs/performance.md, "The garbage collector"). Young collections are
+    after every two thousand; with 1,000 boards clicking at once that saves about a tenth
+    of a click's CPU (docs/performance.md, "The garbage collector"). Young collections are
     unchanged, reference counting still frees almost everything at once, and cycles are
     still collected, only later.
     """
