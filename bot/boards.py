@@ -18,6 +18,7 @@ import aiohttp
 import discord
 
 from bot import pictures, turns, votes
+from bot.answer_clock import AnswerClock
 from bot.errors import (
     GameEnded,
     NotYourTurn,
@@ -58,9 +59,6 @@ SEND_ERRORS: tuple[type[BaseException], ...] = (
     discord.HTTPException, discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError,
     ValueError,
 )
-
-#: Seconds a click may take before its answer is deferred (Discord allows 3).
-ANSWER_WITHIN = 2.0
 
 #: Discord's error code for a permission the bot lacks (such as Attach Files).
 MISSING_PERMISSIONS = 50013
@@ -325,23 +323,38 @@ class Boards:
         if action_id in (TABLE_RULES, TABLE_AGAIN):
             await self._table_button(interaction, game_id, action_id)
             return
+        clock = AnswerClock(interaction, game_id)
         try:
-            play = await self._act_in_time(interaction, game_id, version, action_id)
+            await self._move(interaction, clock, game_id, version, action_id)
+        finally:
+            clock.stop()
+
+    async def _move(self, interaction: discord.Interaction[Any], clock: AnswerClock,
+                    game_id: int, version: int, action_id: str) -> None:
+        """Apply a move click and answer it; ``clock`` defers it if the answer is late.
+
+        The clock runs until the answer leaves, the board's drawing included: under a
+        burst of clicks, or with a slow picture, a saved move is never shown as failed.
+        """
+        try:
+            play = await self.tables.act(game_id, version, actor_of(interaction), action_id)
         except Refusal as refusal:
             if isinstance(refusal, StaleBoard | GameEnded) and await self._heal(
-                interaction, game_id
+                interaction, game_id, clock
             ):
                 return
             text = str(refusal)
             if isinstance(refusal, StaleBoard) and interaction.message is not None:
                 on_board = refusal.link.endswith(f"/{interaction.message.id}")
                 text = refusal.text(show_link=not on_board)
+            await clock.settle()
             await self._refuse(interaction, text)
             if isinstance(refusal, NotYourTurn):
                 await self._wake_computers(game_id)
             return
         except Exception:
             log.exception("click %r on game %s failed", action_id, game_id)
+            await clock.settle()
             await self._refuse(
                 interaction, "Something went wrong on our side; the game was not changed."
             )
@@ -349,12 +362,14 @@ class Boards:
         game = play.game
         message = interaction.message
         if play.ballot is not None:
+            await clock.settle()
             await self._refuse(interaction, play.ballot.text(self.tables.now()))
             if message is not None and not message.flags.ephemeral:
                 self.update_soon(game.id, game)
             return
         try:
             if message is not None and message.flags.ephemeral:
+                await clock.settle()
                 await _edit_answer(
                     interaction, content=" ".join(play.events) or "Done.", embed=None, view=None
                 )
@@ -363,7 +378,9 @@ class Boards:
                 # Known as shown before the answer leaves, so a click racing this one is
                 # refused as stale rather than taken for a board left behind.
                 self._mark_shown(game)
-                await _edit_answer(interaction, **(await self._render(game, edit=True)))
+                body = await self._render(game, edit=True)
+                await clock.settle()
+                await _edit_answer(interaction, **body)
                 if message is not None and message.id != game.row.board_message_id:
                     await self.tables.set_board(game, message.channel.id, message.id)
         except SEND_ERRORS as exc:
@@ -390,35 +407,6 @@ class Boards:
         except SEND_ERRORS as exc:
             log.warning("could not answer a click while stopping: %r", exc)
 
-    async def _act_in_time(
-        self, interaction: discord.Interaction[Any], game_id: int, version: int, action_id: str
-    ) -> Any:
-        """Apply the click; if that takes long (a slow disk, a locked database), defer.
-
-        Discord fails an interaction not answered within 3 s, even if its move is then
-        saved. A click still waiting after ANSWER_WITHIN seconds is acknowledged with a
-        deferred update, and its answer becomes an edit of the original message.
-        """
-        deferring: list[asyncio.Task[None]] = []
-        timer = asyncio.get_running_loop().call_later(
-            ANSWER_WITHIN,
-            lambda: deferring.append(asyncio.ensure_future(self._defer(interaction, game_id))),
-        )
-        try:
-            return await self.tables.act(game_id, version, actor_of(interaction), action_id)
-        finally:
-            timer.cancel()
-            if deferring:  # the answer that follows must know the click was acknowledged
-                await deferring[0]
-
-    @staticmethod
-    async def _defer(interaction: discord.Interaction[Any], game_id: int) -> None:
-        """Acknowledge a slow click (a deferred update); never raise."""
-        try:
-            await interaction.response.defer()
-        except SEND_ERRORS as exc:
-            log.warning("could not defer a slow click on game %s: %r", game_id, exc)
-
     def _mark_shown(self, game: LoadedGame) -> None:
         """Remember the version on the game's board (forgotten once the game has ended)."""
         if game.row.is_open:
@@ -426,7 +414,8 @@ class Boards:
         else:
             self._shown.pop(game.id, None)
 
-    async def _heal(self, interaction: discord.Interaction[Any], game_id: int) -> bool:
+    async def _heal(self, interaction: discord.Interaction[Any], game_id: int,
+                    clock: AnswerClock) -> bool:
         """Bring a board left behind (the bot stopped before answering) up to date.
 
         A stale click on the game's current board message, when this process has not
@@ -446,7 +435,9 @@ class Boards:
             return False
         self._mark_shown(game)
         try:
-            await interaction.response.edit_message(**(await self._render(game, edit=True)))
+            body = await self._render(game, edit=True)
+            await clock.settle()
+            await _edit_answer(interaction, **body)
         except SEND_ERRORS as exc:
             log.warning("could not bring the board of game %s up to date: %s", game_id, exc)
             self._shown.pop(game_id, None)

@@ -14,6 +14,7 @@ import aiohttp
 import discord
 import pytest
 
+from bot import answer_clock
 from bot.boards import safe_name
 from bot.lobby import free_computer_name
 from tests.drills.checks import checked_games
@@ -90,6 +91,40 @@ async def test_connection_reset_after_a_click_is_handled(discord_driver, fake_di
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert game.row.version == 1
     assert all(":1:" in cid for cid in board_ids(fake_discord.get_message(board["id"])))
+
+
+@pytest.mark.parametrize("stale", [False, True], ids=["move", "board-left-behind"])
+async def test_slow_board_picture_never_fails_a_click_that_happened(
+    discord_driver, fake_discord, tmp_path, monkeypatch, stale
+):
+    """A board picture that takes longer than Discord waits (a busy process): the answer
+    clock runs until the answer leaves, so the click is deferred in time and its board
+    edited afterwards. The same for a board left behind (its last answer lost), which a
+    stale click brings up to date."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("tinker", "start", {"players": "fast"},
+                                        user="alice")).message
+    click = fake_discord.component_payload(board, board_ids(board)[0], user="bob")
+    if stale:  # a move whose answer was lost: the board still shows the version before
+        await discord_driver.click(board, board_ids(board)[0], user="alice")
+        bot.boards._shown.clear()
+    real = type(bot.boards)._picture
+
+    def slow_picture(self, game):
+        time.sleep(0.5)
+        return real(self, game)
+
+    monkeypatch.setattr(answer_clock, "ANSWER_WITHIN", 0.1)
+    fake_discord.response_deadline = 0.3
+    monkeypatch.setattr(type(bot.boards), "_picture", slow_picture)
+    result = await discord_driver.feed(click)
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert result.response_type == 6  # acknowledged in time: nobody sees a failed click
+    assert game.row.version == 1  # applied once (or, stale, not at all)
+    shown = fake_discord.get_message(board["id"])
+    assert all(":1:" in cid for cid in board_ids(shown))
+    assert fake_discord.message_attachments(shown)  # the board kept its picture
+    assert result.followups == []  # no refusal: the click was answered with the board
 
 
 def test_names_are_made_safe_to_show():
