@@ -19,6 +19,7 @@ import asyncpg
 from db.base import TABLES
 from db.errors import ChannelBusy, DailyPlayed, StorageError, VersionConflict
 from db.forget import FORMER_PLAYER, forget_in_game, seats_needle
+from db.pg_batch import SaveQueue
 from db.pg_migrate import pg_migrate
 from db.rows import (
     GAME_COLUMNS,
@@ -83,6 +84,16 @@ def qmarks_to_numbered(sql: str) -> str:
     return _QMARK.sub(lambda _m: f"${next(counter)}", sql)
 
 
+
+_UPDATE = (
+    "UPDATE games SET status = $1, seats = $2, options = $3, state = $4,"
+    " version = $5, events = $6, extra = $7, deadline = $8, updated_at = $9"
+    " WHERE id = $10 AND version = $11 AND updated_at = $12"
+)
+"""A game's compare-and-swap save: it changes one row, or none when another writer won."""
+
+
+
 class PostgresStore:
     """All PostgreSQL access, through a small pool of connections."""
 
@@ -94,6 +105,7 @@ class PostgresStore:
         self.url = ""
         #: The rows this process last saved of recently played games (see KeptRows).
         self.kept = KeptRows()
+        self._saves = SaveQueue(self.acquire)
 
     @classmethod
     async def open(
@@ -250,14 +262,17 @@ class PostgresStore:
         action: dict[str, Any] | None, actor_id: int | None, results: Sequence[ResultRow],
     ) -> None:
         seats, options, state, events, extra = columns
+        game_args = (game.status, seats, options, state, game.version, events, extra,
+                     game.deadline, now, game.id, expected_version, game.updated_at)
+        if not results:  # a move: one statement, shared with saves queued meanwhile
+            await self._saves.save((
+                game.id, game.status, seats, options, state, game.version, events, extra,
+                game.deadline, now, expected_version, game.updated_at, actor_id,
+                None if action is None else _json(action),
+            ))
+            return
         async with self.acquire(write=True) as conn:
-            status = await conn.execute(
-                "UPDATE games SET status = $1, seats = $2, options = $3, state = $4,"
-                " version = $5, events = $6, extra = $7, deadline = $8, updated_at = $9"
-                " WHERE id = $10 AND version = $11 AND updated_at = $12",
-                game.status, seats, options, state, game.version, events, extra,
-                game.deadline, now, game.id, expected_version, game.updated_at,
-            )
+            status = await conn.execute(_UPDATE, *game_args)
             if status != "UPDATE 1":
                 raise VersionConflict(f"game {game.id} is no longer at version {expected_version}")
             if action is not None:
@@ -266,14 +281,13 @@ class PostgresStore:
                     " VALUES ($1, $2, $3, $4, $5)",
                     game.id, game.version, actor_id, _json(action), now,
                 )
-            if results:
-                await conn.executemany(
-                    "INSERT INTO results (game_id, guild_id, user_id, kind, outcome, score,"
-                    " detail, at, daily, together)"
-                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                    [(game.id, game.guild_id, r.user_id, game.kind, r.outcome, r.score,
-                      _json(r.detail), now, game.daily, int(r.together)) for r in results],
-                )
+            await conn.executemany(
+                "INSERT INTO results (game_id, guild_id, user_id, kind, outcome, score,"
+                " detail, at, daily, together)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                [(game.id, game.guild_id, r.user_id, game.kind, r.outcome, r.score,
+                  _json(r.detail), now, game.daily, int(r.together)) for r in results],
+            )
 
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message is the game's current board."""

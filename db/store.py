@@ -34,6 +34,7 @@ from db.rows import (
     shard_sql,
     to_json,
 )
+from db.sqlite_batch import WriteQueue
 from db.sqlite_file import FileWatch
 
 __all__ = [
@@ -90,6 +91,7 @@ class Store:
         self._clock = clock
         self._write = asyncio.Lock()
         self._watch: FileWatch | None = None
+        self._writes = WriteQueue(conn, self._write, self._check_file)
         self.path: str = ""
         #: The rows this process last saved of recently played games (see KeptRows).
         self.kept = KeptRows()
@@ -163,37 +165,14 @@ class Store:
                 raise
 
     async def _in_transaction(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Run ``work`` inside BEGIN IMMEDIATE ... COMMIT on aiosqlite's thread, in one trip.
+        """Run ``work`` inside BEGIN IMMEDIATE ... COMMIT on aiosqlite's thread.
 
         Every awaited aiosqlite call is a hand-off to its thread and back; a save made
         of BEGIN, UPDATE, INSERT and COMMIT took four (see docs/performance.md). Here the
-        whole transaction is one call, through aiosqlite's queue (``_execute``), so it
-        runs in order with every other statement on the connection.
+        whole transaction is one call, and writes queued meanwhile share it (group
+        commit, :mod:`db.sqlite_batch`), in order with every other write.
         """
-
-        def transaction() -> _T:
-            conn = self._conn._conn
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                raise StorageError(str(exc)) from exc
-            try:
-                result = work(conn)
-                conn.execute("COMMIT")
-            except BaseException:
-                with suppress(sqlite3.Error):
-                    conn.execute("ROLLBACK")
-                raise
-            return result
-
-        async with self._write:
-            self._check_file()
-            try:
-                return await self._conn._execute(transaction)  # type: ignore[no-any-return]
-            except (sqlite3.IntegrityError, VersionConflict, ChannelBusy, StorageError):
-                raise
-            except sqlite3.Error as exc:
-                raise StorageError(str(exc)) from exc
+        return await self._writes.run(work)  # type: ignore[no-any-return]
 
     async def _fetchone(self, sql: str, args: Iterable[Any] = ()) -> Any:
         rows = await self._fetchall(sql, args)
