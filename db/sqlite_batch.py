@@ -9,11 +9,16 @@ only its caller sees the error. Every caller is answered only after the COMMIT t
 holds its write, so nothing is acknowledged before it is stored. When many clicks
 arrive at once, this is the difference between a thread hop and a commit per click and
 one per batch.
+
+Before any of that, a write that finds the queue empty and the database free is made at
+once on the event loop (:mod:`db.sqlite_direct`): no hand-off at all. Only when that
+would mean waiting does the write join the queue.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import Callable, Sequence
 from contextlib import suppress
@@ -23,11 +28,14 @@ import aiosqlite
 
 from db.batches import Batcher, give_up, settle
 from db.errors import ChannelBusy, StorageError, VersionConflict
+from db.sqlite_direct import BUSY, DirectWriter
 
 #: Errors a write's caller handles itself; any other ``sqlite3.Error`` is a StorageError.
 _PASSED_ON = (sqlite3.IntegrityError, VersionConflict, ChannelBusy, StorageError)
 
 Work = Callable[[sqlite3.Connection], Any]
+
+log = logging.getLogger(__name__)
 
 
 class _Failed:
@@ -88,15 +96,55 @@ class WriteQueue(Batcher[Work]):
     """Runs the store's writes in order, as few transactions as the traffic allows."""
 
     def __init__(self, conn: aiosqlite.Connection, lock: asyncio.Lock,
-                 check: Callable[[], None]) -> None:
+                 check: Callable[[], None], direct: DirectWriter | None = None) -> None:
         super().__init__()
         self._conn = conn
         self._lock = lock
         self._check = check
+        #: Where writes are made at once when nothing waits (None: always queued).
+        self.direct = direct
+        self._checkpoint: asyncio.Task[None] | None = None
 
     async def run(self, work: Work) -> Any:
-        """Run ``work`` in a committed transaction (shared with writes queued meanwhile)."""
+        """Run ``work`` in a committed transaction: at once when the database is free,
+        else shared with the writes queued meanwhile."""
+        direct = self.direct
+        if direct is not None and not self._pending and self._flusher is None \
+                and not self._lock.locked():
+            self._check()
+            try:
+                outcome = direct.write(work)
+            except Exception as exc:
+                error = _storage_error(exc)
+                if error is exc:
+                    raise
+                raise error from exc
+            if outcome is not BUSY:
+                self.batches += 1
+                self.writes += 1
+                if direct.checkpoint_due() and self._checkpoint is None:
+                    self._checkpoint = asyncio.ensure_future(self._checkpoint_wal())
+                return outcome
         return await self.submit(work)
+
+    async def _checkpoint_wal(self) -> None:
+        """Copy the WAL back into the database file on the database thread (passive: it
+        waits for no writer and no reader); a failure is logged and tried again later."""
+        try:
+            await self._conn.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+        except (sqlite3.Error, ValueError) as exc:  # ValueError: the connection closed
+            log.warning("could not checkpoint the database: %s", exc)
+        finally:
+            self._checkpoint = None
+
+    async def close(self) -> None:
+        """Wait for a checkpoint under way; close the direct connection."""
+        if self._checkpoint is not None:
+            with suppress(Exception):
+                await self._checkpoint
+        if self.direct is not None:
+            self.direct.close()
+            self.direct = None
 
     async def run_batch(self, batch: Sequence[tuple[Work, asyncio.Future[Any]]]) -> None:
         """Run one batch on the database thread and answer its callers."""

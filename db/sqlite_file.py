@@ -24,6 +24,11 @@ class FileWatch:
         if self.path != ":memory:" and not self.path.startswith("file:"):
             self._fd = os.open(self.path, os.O_RDONLY)
 
+    @property
+    def watched(self) -> bool:
+        """Whether this is a file on disk (not an in-memory database or a URI)."""
+        return self._fd is not None
+
     def problem(self) -> str | None:
         """Return why the path no longer names the open file, or None when it does.
 

@@ -35,6 +35,7 @@ from db.rows import (
     to_json,
 )
 from db.sqlite_batch import WriteQueue
+from db.sqlite_direct import DirectWriter
 from db.sqlite_file import FileWatch
 
 __all__ = [
@@ -86,19 +87,25 @@ class Store:
 
     backend = "sqlite"
 
-    def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], float]) -> None:
+    def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], float],
+                 direct: DirectWriter | None = None) -> None:
         self._conn = conn
         self._clock = clock
         self._write = asyncio.Lock()
         self._watch: FileWatch | None = None
-        self._writes = WriteQueue(conn, self._write, self._check_file)
+        self._writes = WriteQueue(conn, self._write, self._check_file, direct)
         self.path: str = ""
         #: The rows this process last saved of recently played games (see KeptRows).
         self.kept = KeptRows()
 
     @classmethod
-    async def open(cls, path: str | Path, clock: Callable[[], float]) -> Store:
-        """Open (creating if needed) the database at ``path`` and bring its schema up to date."""
+    async def open(cls, path: str | Path, clock: Callable[[], float], *,
+                   direct: bool = True) -> Store:
+        """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+
+        ``direct`` false sends every write through aiosqlite's thread (no direct writes,
+        :mod:`db.sqlite_direct`); an in-memory database never has them.
+        """
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(str(path), isolation_level=None)
@@ -109,10 +116,11 @@ class Store:
             await conn.execute("PRAGMA foreign_keys = ON")
             await _while_locked(conn, None)
             watch = FileWatch(path)
+            writer = DirectWriter.open(str(path)) if direct and watch.watched else None
         except BaseException:
             await conn.close()
             raise
-        store = cls(conn, clock)
+        store = cls(conn, clock, writer)
         store.path = str(path)
         store._watch = watch
         return store
@@ -125,6 +133,7 @@ class Store:
     async def close(self) -> None:
         """Close the connection once pending writes are done."""
         async with self._write:
+            await self._writes.close()
             await self._conn.close()
             if self._watch is not None:
                 self._watch.close()

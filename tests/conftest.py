@@ -183,7 +183,7 @@ def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
     server: PgServer = request.getfixturevalue("pg_server")
     url: str = request.getfixturevalue("pg_url")
 
-    async def open_postgres(cls: Any, path: Any, clock: Any) -> ConsoleStore:
+    async def open_postgres(cls: Any, path: Any, clock: Any, **_sqlite: Any) -> ConsoleStore:
         store = await ConsoleStore.open(url, clock)
         store.console = SqlConsole(store, server.admin_url, url.rsplit("/", 1)[1])
         return store

@@ -34,10 +34,14 @@ class Clock:
 
 
 @asynccontextmanager
-async def open_tables(path: Path, clock: Clock | None = None) -> AsyncIterator[Tables]:
-    """Open a table service over a database file; close it afterwards."""
+async def open_tables(path: Path, clock: Clock | None = None, *,
+                      direct: bool = True) -> AsyncIterator[Tables]:
+    """Open a table service over a database file; close it afterwards.
+
+    ``direct`` false makes every write go through the database thread's queue.
+    """
     clock = clock or Clock()
-    store = await Store.open(path, clock)
+    store = await Store.open(path, clock, direct=direct)
     seeds = iter(range(1, 1_000_000))
     try:
         yield Tables(store, clock=clock, seeds=lambda: next(seeds))

@@ -1,0 +1,255 @@
+"""Direct writes on SQLite (db.sqlite_direct): a save the database can take at once is made
+on the event loop, and only then; everything that would wait goes to the queue."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from db import sqlite_direct
+from db.errors import StorageError, VersionConflict
+from db.sqlite_direct import BUSY, DirectWriter
+from db.store import Store
+from tests.support import ALICE, BOB, Clock, open_tables
+
+
+def _stored(path: Path) -> dict[int, int]:
+    """Each game's version as another connection reads it from the file."""
+    with sqlite3.connect(path) as conn:
+        return dict(conn.execute("SELECT id, version FROM games"))
+
+
+def _logged(path: Path) -> int:
+    with sqlite3.connect(path) as conn:
+        return int(conn.execute("SELECT count(*) FROM actions").fetchone()[0])
+
+
+async def _started(tables, count: int) -> list[int]:
+    return [(await tables.start("toy", guild_id=1, channel_id=900 + n, starter=ALICE,
+                                mode="fast")).id for n in range(count)]
+
+
+class _Disk:
+    """A clock for DirectWriter, and a write that takes ``delay`` seconds of it."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+        self.delay = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def work(self, conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT INTO t VALUES (1)")
+        self.now += self.delay
+
+
+def _writer(path: Path, disk: _Disk) -> DirectWriter:
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("CREATE TABLE t (x INTEGER)")
+    writer = DirectWriter.open(str(path))
+    writer._clock = disk  # type: ignore[assignment]
+    return writer
+
+
+async def test_a_move_alone_is_written_at_once_and_stored(tmp_path: Path) -> None:
+    """A save with nothing else writing goes straight to the file: no hand-off to the
+    database thread, committed (another connection sees it) before act() returns."""
+    path = tmp_path / "d.db"
+    async with open_tables(path) as tables:
+        ids = await _started(tables, 3)
+        writer = tables.store._writes.direct  # type: ignore[attr-defined]
+        assert writer is not None
+        written = writer.written
+        for game_id in ids:
+            play = await tables.act(game_id, 0, BOB, "add1")
+            assert play.game.row.version == 1
+            assert _stored(path)[game_id] == 1  # committed before act() returned
+        assert writer.written - written == 3
+        assert writer.busy == 0
+        assert _logged(path) == 3
+
+
+async def test_the_event_loop_never_waits_for_another_writer(tmp_path: Path) -> None:
+    """Another connection holds the write lock: the direct write gives up at once (BUSY),
+    the saves queue on the database thread, and all of them land once the lock is gone,
+    sharing transactions."""
+    path = tmp_path / "d.db"
+    async with open_tables(path) as tables:
+        ids = await _started(tables, 6)
+        queue = tables.store._writes  # type: ignore[attr-defined]
+        other = sqlite3.connect(path)
+        other.execute("BEGIN IMMEDIATE")
+        acts = [asyncio.ensure_future(tables.act(g, 0, BOB, "add1")) for g in ids]
+        await asyncio.sleep(0.05)  # every act has tried the direct write and queued
+        assert not any(a.done() for a in acts)
+        assert queue.direct.busy >= 1
+        batches = queue.batches
+        other.execute("ROLLBACK")
+        other.close()
+        plays = await asyncio.gather(*acts)
+        assert [p.game.row.version for p in plays] == [1] * 6
+        assert queue.batches - batches < 6  # the queued saves shared transactions
+        assert _stored(path) == dict.fromkeys(ids, 1)
+        assert _logged(path) == 6
+
+
+async def test_writes_queued_meanwhile_keep_their_order(tmp_path: Path) -> None:
+    """While a write waits in the queue, a new one joins the queue rather than jumping it:
+    the same setting written twice ends with the second value."""
+    path = tmp_path / "d.db"
+    store = await Store.open(path, Clock())
+    try:
+        other = sqlite3.connect(path)
+        other.execute("BEGIN IMMEDIATE")
+        first = asyncio.ensure_future(store.set_meta("order", "first"))
+        await asyncio.sleep(0.02)  # the first write found the database busy and queued
+        second = asyncio.ensure_future(store.set_meta("order", "second"))
+        await asyncio.sleep(0)
+        other.execute("ROLLBACK")
+        other.close()
+        await asyncio.gather(first, second)
+        assert await store.get_meta("order") == "second"
+    finally:
+        await store.close()
+
+
+async def test_a_conflict_on_the_direct_path_changes_nothing(tmp_path: Path) -> None:
+    """A save that lost its compare-and-swap is undone whole: no row, no log entry kept."""
+    path = tmp_path / "d.db"
+    async with open_tables(path) as tables:
+        store = tables.store
+        (game_id,) = await _started(tables, 1)
+        row = await store.get_game(game_id)
+        assert row is not None
+        row.version = 1
+        with pytest.raises(VersionConflict):
+            await store.save_game(row, 5, action={"id": "add1"}, actor_id=2)
+        assert _stored(path)[game_id] == 0
+        assert _logged(path) == 0
+        assert store.kept_game(game_id) is None
+        await store.save_game(row, 0, action={"id": "add1"}, actor_id=2)  # still works
+        assert _stored(path)[game_id] == 1
+
+
+async def test_a_failing_write_on_the_direct_path_is_a_storage_error(tmp_path: Path) -> None:
+    """SQL that fails on the direct path reaches its caller as StorageError and leaves no
+    transaction open behind it."""
+    path = tmp_path / "d.db"
+    async with open_tables(path) as tables:
+        store = tables.store
+
+        def broken(conn: sqlite3.Connection) -> None:
+            conn.execute("UPDATE games SET version = version + 1")
+            conn.execute("UPDATE no_such_table SET x = 1")
+
+        (game_id,) = await _started(tables, 1)
+        with pytest.raises(StorageError, match="no_such_table"):
+            await store._in_transaction(broken)  # type: ignore[attr-defined]
+        assert _stored(path)[game_id] == 0  # the first UPDATE was rolled back
+        assert (await tables.act(game_id, 0, BOB, "add1")).game.row.version == 1
+
+
+@pytest.mark.error_logs_expected
+async def test_a_deleted_file_refuses_direct_writes(tmp_path: Path) -> None:
+    """The database file deleted under the bot: the direct path refuses the write too."""
+    path = tmp_path / "d.db"
+    async with open_tables(path) as tables:
+        (game_id,) = await _started(tables, 1)
+        writer = tables.store._writes.direct  # type: ignore[attr-defined]
+        written = writer.written
+        path.unlink()
+        with pytest.raises(Exception, match="storage"):
+            await tables.act(game_id, 0, BOB, "add1")
+        assert writer.written == written
+
+
+def test_slow_writes_in_a_row_rest_the_direct_path(tmp_path: Path, caplog) -> None:
+    """Three slow direct writes in a row (a stalling disk) send writes to the thread for
+    REST_SECONDS, with one warning; one slow write alone does not."""
+    path = tmp_path / "d.db"
+    disk = _Disk()
+    writer = _writer(path, disk)
+    slow = sqlite_direct.SLOW_SECONDS * 1.5
+    try:
+        disk.delay = slow
+        writer.write(disk.work)
+        disk.delay = 0.0
+        writer.write(disk.work)  # fast again: the slow one was a hiccup
+        assert not writer.resting
+        disk.delay = slow
+        with caplog.at_level(logging.WARNING, logger="db.sqlite_direct"):
+            for _ in range(sqlite_direct.SLOW_IN_A_ROW):
+                assert writer.write(disk.work) is None
+        disk.delay = 0.0
+        assert writer.resting
+        assert writer.write(disk.work) is BUSY  # resting: nothing written
+        assert len([r for r in caplog.records if "database thread" in r.message]) == 1
+        disk.now += sqlite_direct.REST_SECONDS
+        assert not writer.resting
+        assert writer.write(disk.work) is None
+        with sqlite3.connect(path) as conn:
+            assert conn.execute("SELECT count(*) FROM t").fetchone()[0] == 6
+    finally:
+        writer.close()
+
+
+def test_one_stalled_write_rests_the_direct_path(tmp_path: Path) -> None:
+    """A single write longer than STALL_SECONDS rests direct writes at once."""
+    disk = _Disk()
+    writer = _writer(tmp_path / "d.db", disk)
+    try:
+        disk.delay = sqlite_direct.STALL_SECONDS * 1.5
+        writer.write(disk.work)
+        assert writer.resting
+    finally:
+        writer.close()
+
+
+def test_direct_writes_need_wal(tmp_path: Path) -> None:
+    """A file not in WAL mode (where a commit would flush the disk) gets no direct writes."""
+    path = tmp_path / "d.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE t (x INTEGER)")
+    with pytest.raises(sqlite3.OperationalError, match="WAL"):
+        DirectWriter.open(str(path))
+
+
+async def test_the_wal_is_checkpointed_while_writing_directly(tmp_path: Path) -> None:
+    """The direct connection never checkpoints, so the store asks the database thread for
+    passive checkpoints: after thousands of saves the WAL stays small (without them it
+    would hold every page written, about 40 MB here)."""
+    path = tmp_path / "d.db"
+    clock = Clock()
+    store = await Store.open(path, clock)
+    try:
+        game = await store.create_game(
+            guild_id=1, channel_id=1, kind="toy", status="active", starter_id=1,
+            seats=[{"user_id": 1, "name": "A"}], options={}, only_starter=False,
+            state={"count": 0, "pad": "x" * 1200}, events=[])
+        for version in range(1, 3001):
+            game.version = version
+            await store.save_game(game, version - 1, action={"n": version}, actor_id=1)
+            if version % 100 == 0:
+                await asyncio.sleep(0.01)  # room for the checkpoint to run
+        writer = store._writes.direct  # type: ignore[attr-defined]
+        assert writer is not None and writer.written >= 3000
+        wal = Path(f"{path}-wal").stat().st_size
+        assert wal < 12_000_000, wal
+    finally:
+        await store.close()
+    assert _stored(path) == {game.id: 3000}
+
+
+async def test_an_in_memory_database_has_no_direct_writes() -> None:
+    """A second connection to ":memory:" would be another database: none is opened."""
+    store = await Store.open(":memory:", Clock())
+    try:
+        assert store._writes.direct is None  # type: ignore[attr-defined]
+    finally:
+        await store.close()
