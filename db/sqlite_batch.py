@@ -28,7 +28,7 @@ import aiosqlite
 
 from db.batches import Batcher, give_up, settle
 from db.errors import ChannelBusy, StorageError, VersionConflict
-from db.sqlite_direct import BUSY, DirectWriter
+from db.sqlite_direct import BUSY, CHECKPOINT_EVERY, DirectWriter
 
 #: Errors a write's caller handles itself; any other ``sqlite3.Error`` is a StorageError.
 _PASSED_ON = (sqlite3.IntegrityError, VersionConflict, ChannelBusy, StorageError)
@@ -128,10 +128,13 @@ class WriteQueue(Batcher[Work]):
         return await self.submit(work)
 
     async def _checkpoint_wal(self) -> None:
-        """Copy the WAL back into the database file on the database thread (passive: it
-        waits for no writer and no reader); a failure is logged and tried again later."""
+        """Copy the WAL back into the database file on the database thread, and have the
+        next write start the WAL from its beginning (``RESTART``: while it runs it holds
+        the write lock, so direct writes meanwhile find the database busy and queue up
+        behind it, on the thread, instead of growing the WAL past it). A failure is
+        logged and tried again after the next :data:`CHECKPOINT_EVERY` direct writes."""
         try:
-            await self._conn.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+            await self._conn.execute_fetchall("PRAGMA wal_checkpoint(RESTART)")
         except (sqlite3.Error, ValueError) as exc:  # ValueError: the connection closed
             log.warning("could not checkpoint the database: %s", exc)
         finally:

@@ -11,8 +11,8 @@ thread, **only where SQLite never waits**:
   goes to the queue on aiosqlite's thread (:mod:`db.sqlite_batch`), which may wait;
 * in WAL mode with ``synchronous = NORMAL`` a commit does not flush the disk; only a
   checkpoint does, and this connection never checkpoints (``wal_autocheckpoint = 0``):
-  the store asks aiosqlite's thread for a passive checkpoint every
-  :data:`CHECKPOINT_EVERY` direct writes instead;
+  the store asks aiosqlite's thread for a checkpoint every :data:`CHECKPOINT_EVERY`
+  direct writes instead (the writes made meanwhile queue behind it);
 * when direct writes are slow anyway (a disk so slow that even the page cache stalls):
   :data:`SLOW_IN_A_ROW` writes in a row over :data:`SLOW_SECONDS`, or one over
   :data:`STALL_SECONDS`, turn direct writes off for :data:`REST_SECONDS`; meanwhile every

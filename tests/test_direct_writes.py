@@ -222,8 +222,9 @@ def test_direct_writes_need_wal(tmp_path: Path) -> None:
 
 async def test_the_wal_is_checkpointed_while_writing_directly(tmp_path: Path) -> None:
     """The direct connection never checkpoints, so the store asks the database thread for
-    passive checkpoints: after thousands of saves the WAL stays small (without them it
-    would hold every page written, about 40 MB here)."""
+    checkpoints that let the WAL start over: after thousands of saves made without a
+    pause the WAL stays small (without them it would hold every page written, about
+    50 MB here)."""
     path = tmp_path / "d.db"
     clock = Clock()
     store = await Store.open(path, clock)
@@ -235,10 +236,10 @@ async def test_the_wal_is_checkpointed_while_writing_directly(tmp_path: Path) ->
         for version in range(1, 3001):
             game.version = version
             await store.save_game(game, version - 1, action={"n": version}, actor_id=1)
-            if version % 100 == 0:
-                await asyncio.sleep(0.01)  # room for the checkpoint to run
-        writer = store._writes.direct  # type: ignore[attr-defined]
-        assert writer is not None and writer.written >= 3000
+            await asyncio.sleep(0)  # a click's other awaits: the checkpoint gets its turn
+        queue = store._writes  # type: ignore[attr-defined]
+        # Most saves were direct; those made while a checkpoint ran were queued behind it.
+        assert queue.direct is not None and 2500 <= queue.direct.written < 3000
         wal = Path(f"{path}-wal").stat().st_size
         assert wal < 12_000_000, wal
     finally:
