@@ -1,9 +1,9 @@
 """Benchmark: our click on SQLite and PostgreSQL, one process and two, beside a bare bot.
 
-``python -m bench.side_by_side [--games 1000] [--clicks 300] [--seconds 2] [--images off]``,
-from the repository root. One run, four rows, each measured as ``bench.clicks`` measures
-(the fake Discord in its own process, interactions fed to discord.py's parser, move
-clicks, every game warmed up once first):
+``python -m bench.side_by_side [--games 1000] [--clicks 300] [--seconds 2] [--images off]
+[--rounds 1]``, from the repository root. One run, four rows, each measured as
+``bench.clicks`` measures (the fake Discord in its own process, interactions fed to
+discord.py's parser, move clicks, every game warmed up once first):
 
 * **bare**: ``bench.bare``'s minimal discord.py bot answering every click with the same
   prebuilt board (no database, engine or rendering);
@@ -19,6 +19,10 @@ Printed: each row's click median and p99 one at a time, CPU per click, clicks pe
 and per CPU-second with every board clicking at once, and the two ratios to the bare bot
 that issue #16 sets targets for (median at most 1.6x, clicks per CPU-second at least
 0.6x). PostgreSQL rows are left out, saying so, where PostgreSQL is not installed.
+
+The bare bot's own figures move by up to a factor of two between runs on a shared
+machine, so a single ratio says little: ``--rounds N`` measures everything N times, the
+bare bot again in each round, and ends with each ratio's range and median over the rounds.
 """
 
 from __future__ import annotations
@@ -157,22 +161,73 @@ async def _stop(process: asyncio.subprocess.Process) -> None:
     await process.wait()
 
 
+def ratios(r: SizeResult, bare: SizeResult) -> tuple[float, float]:
+    """Return (click median ÷ the bare one, clicks per CPU-second ÷ the bare one)."""
+    median = statistics.median(r.alone) / statistics.median(bare.alone)
+    per_cpu = (r.load_clicks / r.load_cpu) / (bare.load_clicks / bare.load_cpu)
+    return median, per_cpu
+
+
+def _verdicts(median: float, per_cpu: float) -> list[str]:
+    return [f"{median:.2f}x" + ("" if median <= 1.6 else " (no)"),
+            f"{per_cpu:.2f}x" + ("" if per_cpu >= 0.6 else " (no)")]
+
+
 def row(name: str, processes: int, r: SizeResult, bare: SizeResult) -> list[object]:
     """Return one configuration's row, with its ratios to the bare bot."""
     median = statistics.median(r.alone)
     per_cpu = r.load_clicks / r.load_cpu
-    bare_per_cpu = bare.load_clicks / bare.load_cpu
-    ratio_median = median / statistics.median(bare.alone)
-    ratio_cpu = per_cpu / bare_per_cpu
     return [name, processes, len(r.alone), ms(median), ms(percentile(r.alone, 0.99)),
             ms(r.alone_cpu / len(r.alone)), r.load_clicks,
             f"{r.load_clicks / r.load_seconds:.0f}", f"{per_cpu:.0f}", r.deferred,
-            f"{ratio_median:.2f}x" + ("" if ratio_median <= 1.6 else " (no)"),
-            f"{ratio_cpu:.2f}x" + ("" if ratio_cpu >= 0.6 else " (no)")]
+            *_verdicts(*ratios(r, bare))]
+
+
+HEADERS = ["bot", "processes", "clicks one at a time", "click median ms", "click p99 ms",
+           "CPU ms per click, one at a time", "clicks at once", "clicks/s",
+           "clicks per CPU-second", "deferred (after 2 s)", "median ÷ bare (target ≤ 1.6x)",
+           "clicks per CPU-second ÷ bare (target ≥ 0.6x)"]
+
+
+def one_round(args: argparse.Namespace, server: Any, seed: int
+              ) -> tuple[SizeResult, list[tuple[str, int, SizeResult]]]:
+    """Measure the bare bot and each of our configurations once; return them."""
+    images = args.images == "on"
+    sqlite = asyncio.run(run_size(args.games, args.clicks, args.seconds, seed, None,
+                                  False, kind="move", images=images))
+    assert sqlite.last_body is not None, "our bot sent no board"
+    bare = asyncio.run(run_bare(args.games, args.clicks, args.seconds, seed,
+                                sqlite.last_body, images))
+    ours = [("ours, SQLite", 1, sqlite)]
+    if server is not None:
+        one = asyncio.run(run_size(args.games, args.clicks, args.seconds, seed, None, False,
+                                   kind="move", backend="postgresql", server=server,
+                                   images=images))
+        two = asyncio.run(run_two(server, args.games, args.clicks, args.seconds, seed,
+                                  images, args.gc))
+        ours += [("ours, PostgreSQL", 1, one), ("ours, PostgreSQL", 2, two)]
+    return bare, ours
+
+
+def summary(rounds: list[tuple[SizeResult, list[tuple[str, int, SizeResult]]]]) -> str:
+    """Return the table of each configuration's ratios over every round (their medians)."""
+    lines = []
+    for index, (name, processes, _) in enumerate(rounds[0][1]):
+        pairs = [ratios(ours[index][2], bare) for bare, ours in rounds]
+        medians = sorted(p[0] for p in pairs)
+        per_cpu = sorted(p[1] for p in pairs)
+        lines.append([name, processes, len(pairs),
+                      f"{medians[0]:.2f}x to {medians[-1]:.2f}x",
+                      f"{per_cpu[0]:.2f}x to {per_cpu[-1]:.2f}x",
+                      *_verdicts(statistics.median(medians), statistics.median(per_cpu))])
+    return table(["bot", "processes", "rounds", "median ÷ bare, each round",
+                  "per CPU-second ÷ bare, each round", "median ÷ bare, median of rounds"
+                  " (target ≤ 1.6x)", "per CPU-second ÷ bare, median of rounds"
+                  " (target ≥ 0.6x)"], lines)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the four configurations and print them side by side."""
+    """Run the four configurations (``--rounds`` times) and print them side by side."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000,
                         help="boards clicked, one per channel (default 1000; two processes"
@@ -183,6 +238,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds of every board clicking at once (default 2)")
     parser.add_argument("--images", choices=("on", "off"), default="off",
                         help="boards with their picture (default off)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="measure everything this many times (the bare bot in each"
+                             " round too) and summarise the ratios (default 1)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     add_collector_option(parser)
@@ -193,33 +251,25 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         asyncio.run(worker(json.loads(args.worker)))
         return 0
-    images = args.images == "on"
     print(f"Side by side: {args.games} boards, move clicks, fake Discord in its own process,"
-          f" boards {'with' if images else 'without'} their picture.")
+          f" boards {'with' if args.images == 'on' else 'without'} their picture.")
     print(f"{machine()}; {collector}; load average before: {os.getloadavg()[0]:.2f}\n")
-    sqlite = asyncio.run(run_size(args.games, args.clicks, args.seconds, args.seed, None,
-                                  False, kind="move", images=images))
-    assert sqlite.last_body is not None, "our bot sent no board"
-    bare = asyncio.run(run_bare(args.games, args.clicks, args.seconds, args.seed,
-                                sqlite.last_body, images))
-    rows = [row("bare discord.py bot", 1, bare, bare),
-            row("ours, SQLite", 1, sqlite, bare)]
+    rounds = []
     with postgres_server() as server:
         if server is None:
             print("PostgreSQL is not installed (no pg_ctl): its rows are left out.\n")
-        else:
-            one = asyncio.run(run_size(args.games, args.clicks, args.seconds, args.seed,
-                                       None, False, kind="move", backend="postgresql",
-                                       server=server, images=images))
-            two = asyncio.run(run_two(server, args.games, args.clicks, args.seconds,
-                                      args.seed, images, args.gc))
-            rows += [row("ours, PostgreSQL", 1, one, bare),
-                     row("ours, PostgreSQL", 2, two, bare)]
-    print(table(["bot", "processes", "clicks one at a time", "click median ms",
-                 "click p99 ms", "CPU ms per click, one at a time", "clicks at once",
-                 "clicks/s", "clicks per CPU-second", "deferred (after 2 s)",
-                 "median ÷ bare (target ≤ 1.6x)",
-                 "clicks per CPU-second ÷ bare (target ≥ 0.6x)"], rows))
+        for number in range(args.rounds):
+            bare, ours = one_round(args, server, args.seed + number)
+            rounds.append((bare, ours))
+            if args.rounds > 1:
+                print(f"Round {number + 1} of {args.rounds} (load average"
+                      f" {os.getloadavg()[0]:.2f}):\n")
+            rows = [row("bare discord.py bot", 1, bare, bare)]
+            rows += [row(name, processes, r, bare) for name, processes, r in ours]
+            print(table(HEADERS, rows) + "\n", flush=True)
+    if args.rounds > 1:
+        print("Every round:\n")
+        print(summary(rounds))
     print(f"\nload average after: {os.getloadavg()[0]:.2f}; {time.strftime('%Y-%m-%d %H:%M')}")
     return 0
 

@@ -1,8 +1,9 @@
 """Noticing that the SQLite file was deleted or replaced while the bot holds it open.
 
 SQLite keeps writing to an unlinked file, so every later save would be acknowledged and
-then lost. The store keeps its own descriptor of the file it opened and, before each
-write, compares its inode and device with what the path names now: two ``stat`` calls.
+then lost. The store keeps its own descriptor of the file it opened (so its inode cannot be
+reused by another file while the bot runs) and, before each write, compares that
+inode and device with what the path names now: one ``stat`` call.
 """
 
 from __future__ import annotations
@@ -21,8 +22,11 @@ class FileWatch:
         self.path = str(path)
         self._fd: int | None = None
         self._reported = False
+        self._identity: tuple[int, int] = (0, 0)
         if self.path != ":memory:" and not self.path.startswith("file:"):
             self._fd = os.open(self.path, os.O_RDONLY)
+            opened = os.fstat(self._fd)
+            self._identity = (opened.st_ino, opened.st_dev)
 
     @property
     def watched(self) -> bool:
@@ -36,7 +40,6 @@ class FileWatch:
         """
         if self._fd is None:
             return None
-        opened = os.fstat(self._fd)
         try:
             now = os.stat(self.path)
         except FileNotFoundError:
@@ -44,7 +47,7 @@ class FileWatch:
         except OSError as exc:
             reason = f"the database file {self.path} cannot be checked: {exc}"
         else:
-            if (now.st_ino, now.st_dev) == (opened.st_ino, opened.st_dev):
+            if (now.st_ino, now.st_dev) == self._identity:
                 return None
             reason = f"the database file {self.path} was replaced by another file while in use"
         if not self._reported:

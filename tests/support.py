@@ -147,3 +147,14 @@ def longest_board_within_limits(cog: object, engine: object, states: list, seats
             action = engine.computer_action(state, seat)  # type: ignore[attr-defined]
             state = engine.apply(state, seat, action).state  # type: ignore[attr-defined]
     return longest
+
+
+async def set_read_only(store: object, on: bool) -> None:
+    """Make the store's database refuse (or accept again) every write, as a read-only file
+    would: ``PRAGMA query_only`` on each of its connections (SQLite's direct-write
+    connection too; on PostgreSQL the test console understands the same pragma)."""
+    pragma = f"PRAGMA query_only = {'ON' if on else 'OFF'}"
+    await store.connection.execute(pragma)  # type: ignore[attr-defined]
+    direct = getattr(getattr(store, "_writes", None), "direct", None)
+    if direct is not None:
+        direct._conn.execute(pragma)

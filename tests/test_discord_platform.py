@@ -4,7 +4,7 @@ import asyncio
 
 import pytest
 
-from tests.support import ALICE, Clock, board_ids, button, make_bot
+from tests.support import ALICE, Clock, board_ids, button, make_bot, set_read_only
 
 
 async def _start(driver, fake, tmp_path, **kw):
@@ -158,10 +158,10 @@ async def test_sweeper_ends_idle_game_and_edits_board(discord_driver, fake_disco
 async def test_read_only_database_gives_clear_reply(discord_driver, fake_discord, tmp_path):
     """A database that cannot be written: a clear private reply, nothing lost."""
     bot, board = await _start(discord_driver, fake_discord, tmp_path)
-    await bot.store.connection.execute("PRAGMA query_only = ON")
+    await set_read_only(bot.store, True)
     result = await discord_driver.click(board, button(board, "add1"), user="alice")
     assert result.ephemeral and "nothing was changed" in result.content
-    await bot.store.connection.execute("PRAGMA query_only = OFF")
+    await set_read_only(bot.store, False)
     result = await discord_driver.click(board, button(board, "add1"), user="alice")
     assert result.response_type == 7
 

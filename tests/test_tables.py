@@ -15,7 +15,7 @@ from bot.errors import (
     Unavailable,
 )
 from bot.lobby import LOBBY_COMPUTER, LOBBY_JOIN, LOBBY_LEAVE, LOBBY_START
-from tests.support import ALICE, BOB, CAROL, MOD, Clock, open_tables
+from tests.support import ALICE, BOB, CAROL, MOD, Clock, open_tables, set_read_only
 
 CHANNEL = 500
 
@@ -242,10 +242,10 @@ async def test_read_only_database_refuses_cleanly(tmp_path):
     async with open_tables(tmp_path / "t.db") as tables:
         game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE)
         await tables.act(game.id, 0, ALICE, "add1")
-        await tables.store.connection.execute("PRAGMA query_only = ON")
+        await set_read_only(tables.store, True)
         with pytest.raises(Unavailable, match="nothing was changed"):
             await tables.act(game.id, 1, ALICE, "add1")
-        await tables.store.connection.execute("PRAGMA query_only = OFF")
+        await set_read_only(tables.store, False)
         assert (await tables.load(game.id)).state.count == 1
         await tables.act(game.id, 1, ALICE, "add1")
         assert (await tables.load(game.id)).state.count == 2
