@@ -28,7 +28,7 @@ import aiosqlite
 
 from db.batches import Batcher, give_up, settle
 from db.errors import ChannelBusy, StorageError, VersionConflict
-from db.sqlite_direct import BUSY, CHECKPOINT_EVERY, DirectWriter
+from db.sqlite_direct import BUSY, DirectWriter
 
 #: Errors a write's caller handles itself; any other ``sqlite3.Error`` is a StorageError.
 _PASSED_ON = (sqlite3.IntegrityError, VersionConflict, ChannelBusy, StorageError)
@@ -128,23 +128,32 @@ class WriteQueue(Batcher[Work]):
         return await self.submit(work)
 
     async def _checkpoint_wal(self) -> None:
-        """Copy the WAL back into the database file on the database thread, and have the
-        next write start the WAL from its beginning (``RESTART``: while it runs it holds
-        the write lock, so direct writes meanwhile find the database busy and queue up
-        behind it, on the thread, instead of growing the WAL past it). A failure is
-        logged and tried again after the next :data:`CHECKPOINT_EVERY` direct writes."""
+        """Copy the WAL back into the database file on the database thread.
+
+        It holds the store's write lock meanwhile, so this process's writes queue behind
+        it rather than adding to the WAL while it is copied; once it is all copied, the
+        next write starts the WAL from its beginning. It is passive: it waits for no
+        other connection (a reader of another process, a backup, keeps what it still
+        reads and only delays the WAL's restart). A failure is logged and tried again
+        after the next ``db.sqlite_direct.CHECKPOINT_EVERY`` direct writes.
+        """
         try:
-            await self._conn.execute_fetchall("PRAGMA wal_checkpoint(RESTART)")
+            async with self._lock:
+                await self._conn.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
         except (sqlite3.Error, ValueError) as exc:  # ValueError: the connection closed
             log.warning("could not checkpoint the database: %s", exc)
         finally:
             self._checkpoint = None
 
     async def close(self) -> None:
-        """Wait for a checkpoint under way; close the direct connection."""
+        """Drop a checkpoint not yet made; close the direct connection.
+
+        Called by the store holding its write lock, which a checkpoint waits for; SQLite
+        checkpoints by itself when the last connection closes.
+        """
         if self._checkpoint is not None:
-            with suppress(Exception):
-                await self._checkpoint
+            self._checkpoint.cancel()
+            await asyncio.wait({self._checkpoint})
         if self.direct is not None:
             self.direct.close()
             self.direct = None

@@ -247,6 +247,32 @@ async def test_the_wal_is_checkpointed_while_writing_directly(tmp_path: Path) ->
     assert _stored(path) == {game.id: 3000}
 
 
+async def test_closing_with_a_checkpoint_due_does_not_hang(tmp_path: Path) -> None:
+    """A checkpoint asked for just before the store closes (it waits for the write lock
+    that closing holds) is dropped; the store closes and every write is in the file."""
+    path = tmp_path / "d.db"
+    store = await Store.open(path, Clock())
+    writer = store._writes.direct  # type: ignore[attr-defined]
+    assert writer is not None
+    writer.since_checkpoint = sqlite_direct.CHECKPOINT_EVERY - 1
+    asked = []
+
+    async def write_and_close() -> None:
+        await store.set_meta("last", "written")  # the 250th direct write: a checkpoint
+        asked.append(store._writes._checkpoint is not None)  # type: ignore[attr-defined]
+        await store.close()  # before the checkpoint's task had a turn
+
+    try:
+        await asyncio.wait_for(write_and_close(), 5)
+    except TimeoutError:
+        await store.connection.close()  # let the database thread end, then fail
+        pytest.fail("closing the store hung on its own checkpoint")
+    assert asked == [True]
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT value FROM meta WHERE key = 'last'").fetchone() == (
+            "written",)
+
+
 async def test_an_in_memory_database_has_no_direct_writes() -> None:
     """A second connection to ":memory:" would be another database: none is opened."""
     store = await Store.open(":memory:", Clock())
