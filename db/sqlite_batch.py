@@ -104,13 +104,16 @@ class WriteQueue(Batcher[Work]):
         #: Where writes are made at once when nothing waits (None: always queued).
         self.direct = direct
         self._checkpoint: asyncio.Task[None] | None = None
+        #: Set by a checkpoint: the next write starts the WAL over, which flushes the
+        #: disk, so it goes through the thread rather than the event loop.
+        self._wal_restarts = False
 
     async def run(self, work: Work) -> Any:
         """Run ``work`` in a committed transaction: at once when the database is free,
         else shared with the writes queued meanwhile."""
         direct = self.direct
         if direct is not None and not self._pending and self._flusher is None \
-                and not self._lock.locked():
+                and not self._lock.locked() and not self._wal_restarts:
             self._check()
             try:
                 outcome = direct.write(work)
@@ -132,7 +135,8 @@ class WriteQueue(Batcher[Work]):
 
         It holds the store's write lock meanwhile, so this process's writes queue behind
         it rather than adding to the WAL while it is copied; once it is all copied, the
-        next write starts the WAL from its beginning. It is passive: it waits for no
+        next write starts the WAL from its beginning, on the thread too (that flushes
+        the disk). It is passive: it waits for no
         other connection (a reader of another process, a backup, keeps what it still
         reads and only delays the WAL's restart). A failure is logged and tried again
         after the next ``db.sqlite_direct.CHECKPOINT_EVERY`` direct writes.
@@ -140,6 +144,7 @@ class WriteQueue(Batcher[Work]):
         try:
             async with self._lock:
                 await self._conn.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+                self._wal_restarts = True
         except (sqlite3.Error, ValueError) as exc:  # ValueError: the connection closed
             log.warning("could not checkpoint the database: %s", exc)
         finally:
@@ -165,6 +170,7 @@ class WriteQueue(Batcher[Work]):
                 self._check()
                 works = [work for work, _ in batch]
                 outcomes = await self._conn._execute(_run_batch, self._conn._conn, works)
+                self._wal_restarts = False
         except BaseException as exc:
             give_up(batch, _storage_error(exc))
             if not isinstance(exc, Exception):

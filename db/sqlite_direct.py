@@ -10,9 +10,11 @@ thread, **only where SQLite never waits**:
   (another process, a backup, a long transaction), BEGIN fails at once and the write
   goes to the queue on aiosqlite's thread (:mod:`db.sqlite_batch`), which may wait;
 * in WAL mode with ``synchronous = NORMAL`` a commit does not flush the disk; only a
-  checkpoint does, and this connection never checkpoints (``wal_autocheckpoint = 0``):
-  the store asks aiosqlite's thread for a checkpoint every :data:`CHECKPOINT_EVERY`
-  direct writes instead (the writes made meanwhile queue behind it);
+  checkpoint does, and the first write after one (it starts the WAL over and flushes
+  its header). This connection never checkpoints (``wal_autocheckpoint = 0``): the store
+  asks aiosqlite's thread for a checkpoint every :data:`CHECKPOINT_EVERY` direct writes
+  instead, and sends the writes made meanwhile and the first one after it to the
+  thread too (:mod:`db.sqlite_batch`);
 * when direct writes are slow anyway (a disk so slow that even the page cache stalls):
   :data:`SLOW_IN_A_ROW` writes in a row over :data:`SLOW_SECONDS`, or one over
   :data:`STALL_SECONDS`, turn direct writes off for :data:`REST_SECONDS`; meanwhile every
@@ -35,9 +37,10 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-#: Direct writes between two checkpoints asked of the database thread (each write adds
-#: a few pages to the WAL; SQLite's own automatic checkpoint comes at 1,000 pages).
-CHECKPOINT_EVERY = 250
+#: Direct writes between two checkpoints asked of the database thread (a game's save
+#: adds about five pages to the WAL; this stays below the 1,000 pages at which the
+#: thread's connection would checkpoint by itself).
+CHECKPOINT_EVERY = 100
 #: A direct write slower than this is slow; so many in a row turn direct writes off.
 SLOW_SECONDS = 0.02
 SLOW_IN_A_ROW = 3
@@ -55,8 +58,9 @@ Work = Callable[[sqlite3.Connection], Any]
 def _is_busy(exc: sqlite3.Error) -> bool:
     """Whether ``exc`` says another connection holds a lock (so waiting would be needed)."""
     code = getattr(exc, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    if code is not None:  # PROTOCOL: the WAL's locks kept changing (another process)
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED,
+                               sqlite3.SQLITE_PROTOCOL)
     return "locked" in str(exc) or "busy" in str(exc)
 
 
@@ -69,6 +73,9 @@ class DirectWriter:
         self._clock = clock
         self._resting_until = 0.0
         self._slow = 0
+        #: Set when the connection could not be brought out of a transaction: no more
+        #: direct writes from it.
+        self.broken = False
         #: Direct writes made since the last checkpoint was asked for.
         self.since_checkpoint = 0
         #: Direct writes made, and writes that found the database busy (tests, benchmarks).
@@ -103,20 +110,20 @@ class DirectWriter:
         """Run ``work`` in BEGIN IMMEDIATE ... COMMIT at once, or return :data:`BUSY`.
 
         :data:`BUSY` means nothing was done: the database is locked by another
-        connection, or direct writes are resting. An error of ``work`` rolls the
-        transaction back and is raised; so is any other SQLite error (a full disk).
+        connection, or direct writes are resting or broken. An error of ``work`` rolls
+        the transaction back and is raised; so is any other SQLite error (a full disk).
         """
-        if self.resting:
+        if self.broken or self.resting or not self._out_of_transaction():
             return BUSY
         started = self._clock()
         try:
-            self._conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            if _is_busy(exc):
-                self.busy += 1
-                return BUSY
-            raise
-        try:
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if _is_busy(exc):
+                    self.busy += 1
+                    return BUSY
+                raise
             outcome = work(self._conn)
             self._conn.execute("COMMIT")
         except BaseException:
@@ -129,6 +136,21 @@ class DirectWriter:
         self.written += 1
         self.since_checkpoint += 1
         return outcome
+
+    def _out_of_transaction(self) -> bool:
+        """Make sure no transaction is left open on the connection (one interrupted between
+        BEGIN and COMMIT, or whose ROLLBACK failed); when it cannot be rolled back, direct
+        writes stop for good and every write goes through the database thread."""
+        if not self._conn.in_transaction:
+            return True
+        try:
+            self._conn.execute("ROLLBACK")
+        except sqlite3.Error as exc:
+            self.broken = True
+            log.error("the direct database connection is stuck in a transaction (%s); every"
+                      " write goes through the database thread from now on", exc)
+            return False
+        return True
 
     def _after(self, started: float) -> None:
         """Rest direct writes when this one stalled, or was the last of slow ones in a row."""

@@ -109,10 +109,9 @@ async def test_writes_queued_meanwhile_keep_their_order(tmp_path: Path) -> None:
         other.execute("BEGIN IMMEDIATE")
         first = asyncio.ensure_future(store.set_meta("order", "first"))
         await asyncio.sleep(0.02)  # the first write found the database busy and queued
-        second = asyncio.ensure_future(store.set_meta("order", "second"))
-        await asyncio.sleep(0)
-        other.execute("ROLLBACK")
+        other.execute("ROLLBACK")  # free again, while the first still waits on the thread
         other.close()
+        second = asyncio.ensure_future(store.set_meta("order", "second"))
         await asyncio.gather(first, second)
         assert await store.get_meta("order") == "second"
     finally:
@@ -128,8 +127,11 @@ async def test_a_conflict_on_the_direct_path_changes_nothing(tmp_path: Path) -> 
         row = await store.get_game(game_id)
         assert row is not None
         row.version = 1
+        writer = store._writes.direct  # type: ignore[attr-defined]
+        written = writer.written
         with pytest.raises(VersionConflict):
             await store.save_game(row, 5, action={"id": "add1"}, actor_id=2)
+        assert writer.written == written and writer.busy == 0  # tried directly, undone
         assert _stored(path)[game_id] == 0
         assert _logged(path) == 0
         assert store.kept_game(game_id) is None
@@ -149,10 +151,16 @@ async def test_a_failing_write_on_the_direct_path_is_a_storage_error(tmp_path: P
             conn.execute("UPDATE no_such_table SET x = 1")
 
         (game_id,) = await _started(tables, 1)
+        queue = store._writes  # type: ignore[attr-defined]
+        batches = queue.batches
         with pytest.raises(StorageError, match="no_such_table"):
             await store._in_transaction(broken)  # type: ignore[attr-defined]
+        assert queue.batches == batches  # it failed on the direct path, not the thread
+        assert not queue.direct._conn.in_transaction
         assert _stored(path)[game_id] == 0  # the first UPDATE was rolled back
+        written = queue.direct.written
         assert (await tables.act(game_id, 0, BOB, "add1")).game.row.version == 1
+        assert queue.direct.written == written + 1
 
 
 @pytest.mark.error_logs_expected
@@ -271,6 +279,81 @@ async def test_closing_with_a_checkpoint_due_does_not_hang(tmp_path: Path) -> No
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT value FROM meta WHERE key = 'last'").fetchone() == (
             "written",)
+
+
+async def test_the_write_after_a_checkpoint_goes_through_the_thread(tmp_path: Path) -> None:
+    """The first write after a checkpoint starts the WAL over and flushes the disk: it
+    is made on the database thread, and the writes after it go direct again."""
+    path = tmp_path / "d.db"
+    store = await Store.open(path, Clock())
+    try:
+        queue = store._writes  # type: ignore[attr-defined]
+        writer = queue.direct
+        writer.since_checkpoint = sqlite_direct.CHECKPOINT_EVERY - 1
+        await store.set_meta("n", "0")  # asks for the checkpoint
+        assert queue._checkpoint is not None
+        await queue._checkpoint
+        written, batches = writer.written, queue.batches
+        await store.set_meta("n", "1")
+        assert writer.written == written and queue.batches == batches + 1  # on the thread
+        await store.set_meta("n", "2")
+        assert writer.written == written + 1  # direct again
+        assert await store.get_meta("n") == "2"
+    finally:
+        await store.close()
+
+
+class _Stuck:
+    """A connection left inside a transaction that it cannot roll back."""
+
+    in_transaction = True
+
+    def execute(self, sql: str, *args: object) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    def close(self) -> None:
+        pass
+
+
+async def test_a_transaction_left_open_is_rolled_back_first(tmp_path: Path) -> None:
+    """A direct connection found inside a transaction (interrupted between BEGIN and
+    COMMIT) is rolled back before the next write, which then goes direct as usual."""
+    path = tmp_path / "d.db"
+    store = await Store.open(path, Clock())
+    try:
+        writer = store._writes.direct  # type: ignore[attr-defined]
+        writer._conn.execute("BEGIN IMMEDIATE")
+        writer._conn.execute("INSERT INTO meta (key, value) VALUES ('half', 'done')")
+        written = writer.written
+        await store.set_meta("next", "write")
+        assert writer.written == written + 1
+        assert await store.get_meta("half") is None  # the interrupted write was undone
+        assert await store.get_meta("next") == "write"
+    finally:
+        await store.close()
+
+
+@pytest.mark.error_logs_expected
+async def test_a_stuck_direct_connection_hands_every_write_to_the_thread(
+        tmp_path: Path, caplog) -> None:
+    """When the open transaction cannot be rolled back, direct writes stop for good
+    (one error logged) and every write goes through the database thread."""
+    path = tmp_path / "d.db"
+    store = await Store.open(path, Clock())
+    try:
+        queue = store._writes  # type: ignore[attr-defined]
+        real = queue.direct._conn
+        queue.direct._conn = _Stuck()
+        batches = queue.batches
+        for n in range(3):
+            await store.set_meta("k", str(n))
+        assert queue.direct.broken
+        assert queue.batches == batches + 3
+        assert await store.get_meta("k") == "2"
+        assert len([r for r in caplog.records if "stuck" in r.message]) == 1
+        queue.direct._conn = real
+    finally:
+        await store.close()
 
 
 async def test_an_in_memory_database_has_no_direct_writes() -> None:
