@@ -32,7 +32,7 @@ from bot.errors import (
 )
 from bot.games.protocol import BrokenState, Engine, IllegalAction
 from bot.games.registry import engine as registry_engine
-from bot.loaded import Actor, Ballot, LoadedGame, Play
+from bot.loaded import Actor, Ballot, KeptStates, LoadedGame, Play
 from bot.lobby import LOBBY_PREFIX, LOBBY_START, computer_names, lobby_step
 from bot.table_turns import SharedTable
 from bot.table_votes import ChannelPlay, shared_results
@@ -105,6 +105,8 @@ class Tables(ChannelPlay, SharedTable):
         self._engines = engines
         self._seeds = seeds or (lambda: random.SystemRandom().randrange(2**31))
         self._locks: dict[int, _GameLock] = {}
+        #: The loaded states of the games this process last saved (see KeptStates).
+        self.kept_states = KeptStates()
         self._in_flight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -327,7 +329,11 @@ class Tables(ChannelPlay, SharedTable):
         """
         async with self.hold(game_id):
             kept = self.store.kept_game(game_id)
-            game = self._wrap(kept) if kept is not None else await self.load(game_id)
+            if kept is None:
+                game = await self.load(game_id)
+            else:
+                eng = self._engines(kept.kind)
+                game = self.kept_states.resume(kept, eng) or self._wrap(kept)
             try:
                 return await self._act(game, version, actor, action_id)
             except SaveConflict:
@@ -374,6 +380,7 @@ class Tables(ChannelPlay, SharedTable):
         """Save the table's own data (votes, timers) without a move: the version stays."""
         self._schedule(game.row)
         await self._save(game, game.row.version, None, None)
+        self.kept_states.keep(game)
 
     def _schedule(self, row: GameRow) -> None:
         """Set the row's stored deadline from its pending vote; tell the scheduler."""
@@ -470,6 +477,7 @@ class Tables(ChannelPlay, SharedTable):
         self._schedule(row)
         await self._save(game, expected, {"seat": seat, "action": action_id}, actor_id, results)
         game.state = step.state
+        self.kept_states.keep(game)
         return Play(game, events, notice=notice)
 
     def _results(self, game: LoadedGame, state: Any) -> list[ResultRow]:
