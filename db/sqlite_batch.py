@@ -37,6 +37,10 @@ Work = Callable[[sqlite3.Connection], Any]
 
 log = logging.getLogger(__name__)
 
+#: A WAL this long (pages; about 40 MB) that a checkpoint could not copy back in full
+#: is worth a warning.
+LARGE_WAL_FRAMES = 10_000
+
 
 class _Failed:
     """What a write raised on the database thread, to be raised again for its caller."""
@@ -107,6 +111,7 @@ class WriteQueue(Batcher[Work]):
         #: Set by a checkpoint: the next write starts the WAL over, which flushes the
         #: disk, so it goes through the thread rather than the event loop.
         self._wal_restarts = False
+        self._wal_held = False
 
     async def run(self, work: Work) -> Any:
         """Run ``work`` in a committed transaction: at once when the database is free,
@@ -136,19 +141,33 @@ class WriteQueue(Batcher[Work]):
         It holds the store's write lock meanwhile, so this process's writes queue behind
         it rather than adding to the WAL while it is copied; once it is all copied, the
         next write starts the WAL from its beginning, on the thread too (that flushes
-        the disk). It is passive: it waits for no
-        other connection (a reader of another process, a backup, keeps what it still
-        reads and only delays the WAL's restart). A failure is logged and tried again
-        after the next ``db.sqlite_direct.CHECKPOINT_EVERY`` direct writes.
+        the disk). It is passive: it waits for no other connection (a reader of another
+        process, a backup, keeps what it still reads and only delays the WAL's restart;
+        see :meth:`_note_checkpoint`). A failure is logged and tried again after the
+        next ``db.sqlite_direct.CHECKPOINT_EVERY`` direct writes.
         """
         try:
             async with self._lock:
-                await self._conn.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+                rows = await self._conn.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
                 self._wal_restarts = True
         except (sqlite3.Error, ValueError) as exc:  # ValueError: the connection closed
             log.warning("could not checkpoint the database: %s", exc)
+            return
         finally:
             self._checkpoint = None
+        self._note_checkpoint(*next(iter(rows), (0, 0, 0)))
+
+    def _note_checkpoint(self, _busy: int, frames: int, copied: int) -> None:
+        """Warn once when the WAL stays large because a checkpoint cannot copy it all
+        (another connection keeps reading an old snapshot); say when that is over."""
+        held = frames >= LARGE_WAL_FRAMES and copied < frames
+        if held and not self._wal_held:
+            log.warning("the database's WAL holds %d pages that cannot be copied back yet:"
+                        " another connection (a backup, another process) is still reading"
+                        " them; it keeps growing until that connection lets go", frames)
+        elif not held and self._wal_held:
+            log.info("the database's WAL could be copied back again")
+        self._wal_held = held
 
     async def close(self) -> None:
         """Drop a checkpoint not yet made; close the direct connection.

@@ -120,19 +120,19 @@ class DirectWriter:
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
-                if _is_busy(exc):
-                    self.busy += 1
-                    return BUSY
-                raise
+                if not _is_busy(exc):
+                    raise
+                self.busy += 1  # nothing written: not timed as a write
+                return BUSY
             outcome = work(self._conn)
             self._conn.execute("COMMIT")
         except BaseException:
             with suppress(sqlite3.Error):
                 if self._conn.in_transaction:
                     self._conn.execute("ROLLBACK")
-            raise
-        finally:
             self._after(started)
+            raise
+        self._after(started)
         self.written += 1
         self.since_checkpoint += 1
         return outcome

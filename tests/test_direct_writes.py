@@ -303,6 +303,39 @@ async def test_the_write_after_a_checkpoint_goes_through_the_thread(tmp_path: Pa
         await store.close()
 
 
+async def test_a_reader_holding_the_wal_is_reported_once(
+        tmp_path: Path, caplog, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another connection keeps reading an old snapshot: checkpoints cannot copy the WAL
+    back, which is warned about once; when it lets go, the next checkpoint says so."""
+    from db import sqlite_batch
+
+    monkeypatch.setattr(sqlite_batch, "LARGE_WAL_FRAMES", 50)
+    path = tmp_path / "d.db"
+    store = await Store.open(path, Clock())
+    reader = sqlite3.connect(path, isolation_level=None)
+    try:
+        await store.set_meta("k", "0")
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM meta").fetchone()  # holds this snapshot
+        queue = store._writes  # type: ignore[attr-defined]
+        with caplog.at_level(logging.INFO, logger="db.sqlite_batch"):
+            for n in range(3 * sqlite_direct.CHECKPOINT_EVERY):
+                await store.set_meta("k", "x" * 3000 + str(n))
+                if queue._checkpoint is not None:
+                    await queue._checkpoint
+            held = [r for r in caplog.records if "still reading" in r.message]
+            assert len(held) == 1
+            reader.execute("COMMIT")
+            for n in range(sqlite_direct.CHECKPOINT_EVERY + 1):
+                await store.set_meta("k", str(n))
+                if queue._checkpoint is not None:
+                    await queue._checkpoint
+            assert [r for r in caplog.records if "copied back again" in r.message]
+    finally:
+        reader.close()
+        await store.close()
+
+
 class _Stuck:
     """A connection left inside a transaction that it cannot roll back."""
 
