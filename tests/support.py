@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -158,3 +159,15 @@ async def set_read_only(store: object, on: bool) -> None:
     direct = getattr(getattr(store, "_writes", None), "direct", None)
     if direct is not None:
         direct._conn.execute(pragma)
+
+
+def stored_versions(path: Path) -> dict[int, int]:
+    """Return each game's version as another connection reads it from the SQLite file."""
+    with sqlite3.connect(path) as conn:
+        return dict(conn.execute("SELECT id, version FROM games"))
+
+
+def logged_actions(path: Path) -> int:
+    """Return how many action-log entries another connection reads from the SQLite file."""
+    with sqlite3.connect(path) as conn:
+        return int(conn.execute("SELECT count(*) FROM actions").fetchone()[0])

@@ -14,18 +14,7 @@ from db import sqlite_direct
 from db.errors import StorageError, VersionConflict
 from db.sqlite_direct import BUSY, DirectWriter
 from db.store import Store
-from tests.support import ALICE, BOB, Clock, open_tables
-
-
-def _stored(path: Path) -> dict[int, int]:
-    """Each game's version as another connection reads it from the file."""
-    with sqlite3.connect(path) as conn:
-        return dict(conn.execute("SELECT id, version FROM games"))
-
-
-def _logged(path: Path) -> int:
-    with sqlite3.connect(path) as conn:
-        return int(conn.execute("SELECT count(*) FROM actions").fetchone()[0])
+from tests.support import ALICE, BOB, Clock, logged_actions, open_tables, stored_versions
 
 
 async def _started(tables, count: int) -> list[int]:
@@ -57,7 +46,7 @@ def _writer(path: Path, disk: _Disk) -> DirectWriter:
     return writer
 
 
-async def test_a_move_alone_is_written_at_once_and_stored(tmp_path: Path) -> None:
+async def test_a_move_alone_is_written_at_once_andstored_versions(tmp_path: Path) -> None:
     """A save with nothing else writing goes straight to the file: no hand-off to the
     database thread, committed (another connection sees it) before act() returns."""
     path = tmp_path / "d.db"
@@ -69,10 +58,10 @@ async def test_a_move_alone_is_written_at_once_and_stored(tmp_path: Path) -> Non
         for game_id in ids:
             play = await tables.act(game_id, 0, BOB, "add1")
             assert play.game.row.version == 1
-            assert _stored(path)[game_id] == 1  # committed before act() returned
+            assert stored_versions(path)[game_id] == 1  # committed before act() returned
         assert writer.written - written == 3
         assert writer.busy == 0
-        assert _logged(path) == 3
+        assert logged_actions(path) == 3
 
 
 async def test_the_event_loop_never_waits_for_another_writer(tmp_path: Path) -> None:
@@ -95,8 +84,8 @@ async def test_the_event_loop_never_waits_for_another_writer(tmp_path: Path) -> 
         plays = await asyncio.gather(*acts)
         assert [p.game.row.version for p in plays] == [1] * 6
         assert queue.batches - batches < 6  # the queued saves shared transactions
-        assert _stored(path) == dict.fromkeys(ids, 1)
-        assert _logged(path) == 6
+        assert stored_versions(path) == dict.fromkeys(ids, 1)
+        assert logged_actions(path) == 6
 
 
 async def test_writes_queued_meanwhile_keep_their_order(tmp_path: Path) -> None:
@@ -132,11 +121,11 @@ async def test_a_conflict_on_the_direct_path_changes_nothing(tmp_path: Path) -> 
         with pytest.raises(VersionConflict):
             await store.save_game(row, 5, action={"id": "add1"}, actor_id=2)
         assert writer.written == written and writer.busy == 0  # tried directly, undone
-        assert _stored(path)[game_id] == 0
-        assert _logged(path) == 0
+        assert stored_versions(path)[game_id] == 0
+        assert logged_actions(path) == 0
         assert store.kept_game(game_id) is None
         await store.save_game(row, 0, action={"id": "add1"}, actor_id=2)  # still works
-        assert _stored(path)[game_id] == 1
+        assert stored_versions(path)[game_id] == 1
 
 
 async def test_a_failing_write_on_the_direct_path_is_a_storage_error(tmp_path: Path) -> None:
@@ -157,7 +146,7 @@ async def test_a_failing_write_on_the_direct_path_is_a_storage_error(tmp_path: P
             await store._in_transaction(broken)  # type: ignore[attr-defined]
         assert queue.batches == batches  # it failed on the direct path, not the thread
         assert not queue.direct._conn.in_transaction
-        assert _stored(path)[game_id] == 0  # the first UPDATE was rolled back
+        assert stored_versions(path)[game_id] == 0  # the first UPDATE was rolled back
         written = queue.direct.written
         assert (await tables.act(game_id, 0, BOB, "add1")).game.row.version == 1
         assert queue.direct.written == written + 1
@@ -252,7 +241,7 @@ async def test_the_wal_is_checkpointed_while_writing_directly(tmp_path: Path) ->
         assert wal < 12_000_000, wal
     finally:
         await store.close()
-    assert _stored(path) == {game.id: 3000}
+    assert stored_versions(path) == {game.id: 3000}
 
 
 async def test_closing_with_a_checkpoint_due_does_not_hang(tmp_path: Path) -> None:

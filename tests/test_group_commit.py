@@ -21,7 +21,7 @@ from db.errors import StorageError, VersionConflict
 from db.pg_batch import SaveQueue
 from db.postgres import PostgresStore
 from db.store import Store
-from tests.support import ALICE, BOB, Clock, open_tables
+from tests.support import ALICE, BOB, Clock, logged_actions, open_tables, stored_versions
 
 GAMES = 30
 
@@ -32,15 +32,6 @@ async def _started(tables: Tables, count: int = GAMES) -> list[int]:
                                 mode="fast")).id for n in range(count)]
 
 
-def _stored(path: Path) -> dict[int, int]:
-    """Return each game's version as another connection reads it from the file."""
-    with sqlite3.connect(path) as conn:
-        return dict(conn.execute("SELECT id, version FROM games"))
-
-
-def _logged(path: Path) -> int:
-    with sqlite3.connect(path) as conn:
-        return int(conn.execute("SELECT count(*) FROM actions").fetchone()[0])
 
 
 async def test_clicks_at_once_share_transactions_and_all_land(tmp_path: Path) -> None:
@@ -53,8 +44,8 @@ async def test_clicks_at_once_share_transactions_and_all_land(tmp_path: Path) ->
         assert [p.game.row.version for p in plays] == [1] * GAMES
         assert queue.writes - writes == GAMES
         assert queue.batches - batches < GAMES  # some writes shared a transaction
-        assert _stored(tmp_path / "g.db") == dict.fromkeys(ids, 1)
-        assert _logged(tmp_path / "g.db") == GAMES
+        assert stored_versions(tmp_path / "g.db") == dict.fromkeys(ids, 1)
+        assert logged_actions(tmp_path / "g.db") == GAMES
 
 
 async def test_a_conflict_fails_only_its_own_write(tmp_path: Path) -> None:
@@ -73,8 +64,8 @@ async def test_a_conflict_fails_only_its_own_write(tmp_path: Path) -> None:
         outcomes = await asyncio.gather(*saves, return_exceptions=True)
         assert isinstance(outcomes[2], VersionConflict)
         assert [o for i, o in enumerate(outcomes) if i != 2] == [None] * 4
-        assert _stored(path) == {g: (0 if i == 2 else 1) for i, g in enumerate(ids)}
-        assert _logged(path) == 4  # the failed save's log entry went with it
+        assert stored_versions(path) == {g: (0 if i == 2 else 1) for i, g in enumerate(ids)}
+        assert logged_actions(path) == 4  # the failed save's log entry went with it
         assert store.kept_game(ids[2]) is None  # nothing kept of a save that failed
 
 
@@ -99,7 +90,7 @@ async def test_an_error_in_one_write_spares_the_others(tmp_path: Path) -> None:
         )
         assert isinstance(outcomes[1], StorageError) and "no_such_table" in str(outcomes[1])
         assert outcomes[0] is None and outcomes[2] is None and outcomes[3] is None
-        assert _stored(tmp_path / "g.db") == dict.fromkeys(ids, 1)
+        assert stored_versions(tmp_path / "g.db") == dict.fromkeys(ids, 1)
 
 
 @pytest.mark.error_logs_expected
@@ -143,7 +134,7 @@ async def test_a_locked_database_fails_the_batch_cleanly(tmp_path: Path) -> None
         assert play.game.row.version == 1
 
 
-async def test_a_cancelled_caller_still_gets_its_write_stored(tmp_path: Path) -> None:
+async def test_a_cancelled_caller_still_gets_its_writestored_versions(tmp_path: Path) -> None:
     """A caller gone while its write waits in the queue (a handler cancelled): the write
     is stored all the same and the others are answered."""
     path = tmp_path / "g.db"
@@ -167,7 +158,7 @@ async def test_a_cancelled_caller_still_gets_its_write_stored(tmp_path: Path) ->
         await store.save_game(rows[0], 1)  # the queue still works afterwards
     finally:
         await store.close()
-    assert _stored(path) == {ids[0]: 2, ids[1]: 1, ids[2]: 1}
+    assert stored_versions(path) == {ids[0]: 2, ids[1]: 1, ids[2]: 1}
 
 
 @pytest.mark.parametrize("count", [1, 2])
