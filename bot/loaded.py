@@ -116,9 +116,13 @@ class KeptStates:
     :class:`LoadedGame`), so the state object this process saved can serve the next
     click as it is, with what was computed of it, as long as the row is the one saved
     with it: the same version and ``updated_at`` (every save moves the latter on).
+
+    An entry holds the loaded game (row, state, what was worked out of it): about 17 KB
+    for a Tinker game, so at most ``capacity`` games (1,024 by default) are kept, those
+    being played now; an older one's next click loads its state from the row as before.
     """
 
-    def __init__(self, capacity: int = 4096) -> None:
+    def __init__(self, capacity: int = 1024) -> None:
         #: How many games are kept at most; the least recently saved go first.
         self.capacity = capacity
         self._games: dict[int, tuple[int, float, LoadedGame]] = {}
