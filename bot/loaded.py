@@ -117,9 +117,9 @@ class KeptStates:
     click as it is, with what was computed of it, as long as the row is the one saved
     with it: the same version and ``updated_at`` (every save moves the latter on).
 
-    An entry holds the loaded game (row, state, what was worked out of it): about 17 KB
-    for a Tinker game, so at most ``capacity`` games (1,024 by default) are kept, those
-    being played now; an older one's next click loads its state from the row as before.
+    An entry holds the whole loaded game (row, state, what was worked out of it: some
+    kilobytes), so at most ``capacity`` games (1,024 by default) are kept, those being
+    played now; an older one's next click loads its state from the row as before.
     """
 
     def __init__(self, capacity: int = 1024) -> None:
