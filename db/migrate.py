@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 from dataclasses import dataclass
 from importlib import resources
 
@@ -89,6 +90,25 @@ async def _run_script(conn: aiosqlite.Connection, sql: str) -> None:
 
 
 def statements(sql: str) -> list[str]:
-    """Split a migration script into statements (comment lines dropped)."""
+    """Split a migration script into statements (comment lines dropped).
+
+    A semicolon ends a statement only where the text before it is complete SQL
+    (``sqlite3.complete_statement``): not inside a quoted string, such as a PostgreSQL
+    function's body, nor inside an SQLite trigger's BEGIN ... END. (It takes any
+    CREATE TRIGGER for SQLite's, which ends with END: a PostgreSQL one is written last
+    in its script.)
+    """
     lines = [line for line in sql.splitlines() if not line.strip().startswith("--")]
-    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+    found: list[str] = []
+    pending = ""
+    for piece in "\n".join(lines).split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            statement = pending.strip().removesuffix(";").strip()
+            if statement:
+                found.append(statement)
+            pending = ""
+    rest = pending.strip().rstrip(";").rstrip()  # PostgreSQL's CREATE TRIGGER has no END
+    if rest:
+        found.append(rest)
+    return found

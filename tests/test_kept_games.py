@@ -275,3 +275,55 @@ def test_kept_states_match_version_and_save_time_and_forget_ended_games() -> Non
     assert kept.resume(loaded(3).row, eng) is not None
     kept.drop()
     assert kept.resume(loaded(3).row, eng) is None
+
+
+# -- rows changed elsewhere (migration 7) ------------------------------------------------
+
+
+async def test_a_row_edited_by_hand_is_read_again_not_written_over(
+        tmp_path: Any, backend: str) -> None:
+    """A hand edit of a kept game's state that leaves updated_at alone moves updated_at
+    all the same (a trigger), so the next click finds its kept row out of date and plays
+    on the edited game instead of writing over the edit."""
+    async with one_move_in(tmp_path) as (tables, game, _clock):
+        stored = await tables.store.get_game(game.id)
+        assert stored is not None and stored.state is not None
+        edited = dict(stored.state, count=10)
+        import json
+
+        await tables.store.connection.execute(  # type: ignore[attr-defined]
+            "UPDATE games SET state = ? WHERE id = ?", (json.dumps(edited), game.id))
+        after_edit = await tables.store.get_game(game.id)
+        assert after_edit is not None and after_edit.updated_at > stored.updated_at
+        play = await tables.act(game.id, 1, BOB, "add1")
+        assert play.game.state.count == 11  # 10 as edited, plus this click
+        assert (await tables.load(game.id)).state.count == 11
+
+
+async def test_the_bots_own_writes_do_not_touch_updated_at(
+        tmp_path: Any, backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Saves move updated_at themselves and a new board message leaves it alone, so the
+    trigger never makes the bot read its own games again."""
+    async with one_move_in(tmp_path) as (tables, game, _clock):
+        kept = tables.store.kept_game(game.id)
+        assert kept is not None
+        await tables.set_board(tables.kept_states.resume(kept, kept_engine(tables, game))
+                               or await tables.load(game.id), CHANNEL, 4242)
+        reads: list[int] = []
+        real_get = tables.store.get_game
+
+        async def counted(game_id: int) -> Any:
+            reads.append(game_id)
+            return await real_get(game_id)
+
+        monkeypatch.setattr(tables.store, "get_game", counted)
+        for version in (1, 2, 3):
+            await tables.act(game.id, version, BOB, "add1")
+        assert reads == []
+        monkeypatch.undo()
+        assert (await tables.load(game.id)).row.board_message_id == 4242
+
+
+def kept_engine(tables: Tables, game: LoadedGame) -> Any:
+    """The engine of ``game``'s kind, as the table has it."""
+    return tables._engines(game.row.kind)  # type: ignore[attr-defined]

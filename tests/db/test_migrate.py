@@ -74,3 +74,27 @@ async def test_database_folder_is_created(tmp_path):
     store = await Store.open(tmp_path / "deep" / "er" / "bot.db", clock=lambda: 1.0)
     await store.close()
     assert (tmp_path / "deep" / "er" / "bot.db").exists()
+
+
+def test_statements_end_only_where_the_sql_is_complete():
+    """A script splits at semicolons outside strings and trigger bodies; comment lines go."""
+    from db.migrate import statements
+
+    script = (
+        "-- a comment; with a semicolon\n"
+        "CREATE TABLE t (x TEXT DEFAULT 'a;b'); CREATE INDEX i ON t (x);\n"
+        "CREATE TRIGGER tr AFTER UPDATE ON t BEGIN\n"
+        "    UPDATE t SET x = 'c;d';\n"
+        "    UPDATE t SET x = x;\n"
+        "END;\n"
+        "CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS '\n"
+        "BEGIN RETURN NEW; END';\n"
+    )
+    found = statements(script)
+    assert found == [
+        "CREATE TABLE t (x TEXT DEFAULT 'a;b')",
+        "CREATE INDEX i ON t (x)",
+        "CREATE TRIGGER tr AFTER UPDATE ON t BEGIN\n    UPDATE t SET x = 'c;d';\n"
+        "    UPDATE t SET x = x;\nEND",
+        "CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS '\nBEGIN RETURN NEW; END'",
+    ]
