@@ -327,3 +327,19 @@ async def test_the_bots_own_writes_do_not_touch_updated_at(
 def kept_engine(tables: Tables, game: LoadedGame) -> Any:
     """The engine of ``game``'s kind, as the table has it."""
     return tables._engines(game.row.kind)  # type: ignore[attr-defined]
+
+
+async def test_a_hand_edit_of_who_may_play_is_noticed(tmp_path: Any, backend: str) -> None:
+    """The trigger watches who may play too: an "only me" game opened up by hand lets
+    another member's click through at once."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE,
+                                  only_starter=True)
+        await tables.act(game.id, 0, ALICE, "add1")
+        await tables.store.connection.execute(  # type: ignore[attr-defined]
+            "UPDATE games SET only_starter = ? WHERE id = ?", (False, game.id))
+        with pytest.raises(Exception, match="Only"):
+            await tables.act(game.id, 1, BOB, "add1")  # refused from the kept row
+        play = await tables.act(game.id, 1, ALICE, "add1")  # the next save notices the edit
+        assert play.game.row.only_starter is False
+        assert (await tables.act(game.id, 2, BOB, "add1")).game.state.count == 3

@@ -10,5 +10,6 @@ BEGIN
     RETURN NEW;
 END';
 CREATE TRIGGER games_changed_elsewhere
-    BEFORE UPDATE OF status, seats, options, state, version, events, extra, deadline ON games
+    BEFORE UPDATE OF status, starter_id, only_starter, seats, options, state, version, events,
+        extra, deadline ON games
     FOR EACH ROW EXECUTE FUNCTION games_changed_elsewhere();
