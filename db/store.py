@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
@@ -51,6 +52,8 @@ __all__ = [
     "idle_group",
 ]
 
+log = logging.getLogger(__name__)
+
 _BUSY_TIMEOUT_MS = 1500
 
 _T = TypeVar("_T")
@@ -80,6 +83,18 @@ async def _while_locked(conn: aiosqlite.Connection, pragma: str | None) -> None:
                 raise
         await asyncio.sleep(pause)
         pause = min(pause * 2, 0.5)
+
+
+def _direct_writer(path: str | Path) -> DirectWriter | None:
+    """Open the connection for direct writes, or None (every write then goes through the
+    database thread) where the file cannot have one, such as a file SQLite keeps out of
+    WAL mode on some network filesystems."""
+    try:
+        return DirectWriter.open(str(path))
+    except sqlite3.Error as exc:
+        log.warning("the database %s gets no direct writes (%s); every write goes through"
+                    " the database thread", path, exc)
+        return None
 
 
 class Store:
@@ -116,7 +131,7 @@ class Store:
             await conn.execute("PRAGMA foreign_keys = ON")
             await _while_locked(conn, None)
             watch = FileWatch(path)
-            writer = DirectWriter.open(str(path)) if direct and watch.watched else None
+            writer = _direct_writer(path) if direct and watch.watched else None
         except BaseException:
             await conn.close()
             raise

@@ -378,6 +378,27 @@ async def test_a_stuck_direct_connection_hands_every_write_to_the_thread(
         await store.close()
 
 
+async def test_a_file_without_direct_writes_still_opens(
+        tmp_path: Path, caplog, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the second connection cannot be had (a file kept out of WAL mode), the store
+    opens all the same, says so once, and every write goes through the database thread."""
+
+    def refuse(path: str) -> DirectWriter:
+        raise sqlite3.OperationalError("direct writes need WAL, the file is in delete")
+
+    monkeypatch.setattr(DirectWriter, "open", staticmethod(refuse))
+    path = tmp_path / "d.db"
+    with caplog.at_level(logging.WARNING, logger="db.store"):
+        store = await Store.open(path, Clock())
+    try:
+        assert store._writes.direct is None  # type: ignore[attr-defined]
+        assert [r for r in caplog.records if "no direct writes" in r.message]
+        await store.set_meta("k", "v")
+        assert await store.get_meta("k") == "v"
+    finally:
+        await store.close()
+
+
 async def test_an_in_memory_database_has_no_direct_writes() -> None:
     """A second connection to ":memory:" would be another database: none is opened."""
     store = await Store.open(":memory:", Clock())

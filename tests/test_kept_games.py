@@ -44,18 +44,24 @@ async def other_process(tables: Tables, clock: Clock) -> AsyncIterator[Tables]:
         await other.store.close()
 
 
+def counted_reads(tables: Tables, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the store's reads of games from now on; return the list they go to."""
+    reads: list[int] = []
+    real_get = tables.store.get_game
+
+    async def counted(game_id: int) -> Any:
+        reads.append(game_id)
+        return await real_get(game_id)
+
+    monkeypatch.setattr(tables.store, "get_game", counted)
+    return reads
+
+
 async def test_a_kept_game_is_played_without_a_read(tmp_path: Any, backend: str,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """After a save, the next click on the game is served from the kept row, not a read."""
     async with one_move_in(tmp_path) as (tables, game, _clock):
-        reads: list[int] = []
-        real_get = tables.store.get_game
-
-        async def counted(game_id: int) -> Any:
-            reads.append(game_id)
-            return await real_get(game_id)
-
-        monkeypatch.setattr(tables.store, "get_game", counted)
+        reads = counted_reads(tables, monkeypatch)
         play = await tables.act(game.id, 1, BOB, "add2")
         assert reads == [] and play.game.state.count == 3
         monkeypatch.undo()
@@ -305,28 +311,14 @@ async def test_the_bots_own_writes_do_not_touch_updated_at(
     """Saves move updated_at themselves and a new board message leaves it alone, so the
     trigger never makes the bot read its own games again."""
     async with one_move_in(tmp_path) as (tables, game, _clock):
-        kept = tables.store.kept_game(game.id)
-        assert kept is not None
-        await tables.set_board(tables.kept_states.resume(kept, kept_engine(tables, game))
-                               or await tables.load(game.id), CHANNEL, 4242)
-        reads: list[int] = []
-        real_get = tables.store.get_game
-
-        async def counted(game_id: int) -> Any:
-            reads.append(game_id)
-            return await real_get(game_id)
-
-        monkeypatch.setattr(tables.store, "get_game", counted)
+        await tables.set_board(game, CHANNEL, 4242)
+        reads = counted_reads(tables, monkeypatch)
         for version in (1, 2, 3):
             await tables.act(game.id, version, BOB, "add1")
         assert reads == []
         monkeypatch.undo()
         assert (await tables.load(game.id)).row.board_message_id == 4242
 
-
-def kept_engine(tables: Tables, game: LoadedGame) -> Any:
-    """The engine of ``game``'s kind, as the table has it."""
-    return tables._engines(game.row.kind)  # type: ignore[attr-defined]
 
 
 async def test_a_hand_edit_of_who_may_play_is_noticed(tmp_path: Any, backend: str) -> None:
