@@ -32,8 +32,8 @@ from discord.webhook.async_ import interaction_message_response_params
 
 from bench.clicks import Backend, Bench, logged_in_bot, running_fake
 from bench.common import machine, table
-from bot.buttons import Click, read_click, route_click
-from bot.layout import view_of
+from bot.boards.layout import view_of
+from bot.boards.routing import Click, read_click, route_click
 
 
 def per_call(function: Callable[[], object], repeat: int) -> float:

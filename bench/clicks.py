@@ -86,9 +86,9 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bench.common import ROOT, add_collector_option, apply_collector, machine, percentile, table
 from bench.fake_server import BenchFake, bench_token
+from bot.boards.layout import ASK_PREFIX
 from bot.client import TableBot
 from bot.config import load_settings
-from bot.layout import ASK_PREFIX
 from tests.fake_discord import payloads
 from tests.fake_discord.process import stop_process
 

@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bot.daily import daily_key
+from bot.table.daily import daily_key
 from db.records import _BEST_ORDER, _BOARD_SQL, _SINCE, count_results, leaderboard, player_stats
 from db.store import Store
 

@@ -50,9 +50,9 @@ from bench.clicks import (
     running_fake,
 )
 from bench.common import machine, percentile, table
-from bot import votes
 from bot.client import TableBot
-from bot.tables import Actor
+from bot.table import polls
+from bot.table.service import Actor
 
 WINDOW = 600
 """The voting window of the closing games, in seconds (the longest allowed)."""
@@ -106,7 +106,7 @@ class Outcome:
 def playable(game: Any) -> str:
     """Return a legal action of seat 0 that needs no confirmation (a plain move)."""
     for action in game.engine.legal_actions(game.state, 0):
-        if action.id not in votes.CONFIRMED_MOVES and not action.id.startswith("ask."):
+        if action.id not in polls.CONFIRMED_MOVES and not action.id.startswith("ask."):
             return str(action.id)
     raise RuntimeError(f"game {game.id} has no plain move")
 

@@ -10,15 +10,15 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     command = args.pop(0) if args and not args[0].startswith("-") else "run"
     if command == "play":
-        from bot.play import main as play_main
+        from bot.tools.play import main as play_main
 
         return play_main(args)
     if command == "bench":
-        from bot.bench import main as bench_main
+        from bot.tools.bench import main as bench_main
 
         return bench_main(args)
     if command == "render":
-        from bot.render import main as render_main
+        from bot.tools.render import main as render_main
 
         return render_main(args)
     if command in ("migrate", "backup", "health"):

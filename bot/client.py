@@ -1,7 +1,7 @@
 """The bot: start-up (storage, cogs, command sync), board clicks, housekeeping and shutdown.
 
 Board clicks are routed by the bot itself, not by discord.py's View store: its
-``on_interaction`` hands every component interaction to ``bot.buttons.route_click``,
+``on_interaction`` hands every component interaction to ``bot.boards.routing.route_click``,
 which answers those with a board's tag (see ``bot/buttons.py``).
 """
 
@@ -18,13 +18,13 @@ from typing import Any
 import discord
 from discord.ext import commands, tasks
 
-from bot.boards import Boards
-from bot.buttons import route_click
+from bot.boards.routing import route_click
+from bot.boards.service import Boards
 from bot.config import ConfigError, Settings
-from bot.deadlines import Deadlines
-from bot.errors import Refusal
 from bot.health import HeartbeatWriter, health_file
-from bot.tables import Tables
+from bot.table.deadlines import Deadlines
+from bot.table.errors import Refusal
+from bot.table.service import Tables
 from db.connect import open_store
 from db.store import StorageError, Store
 

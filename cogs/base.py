@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot import turns
-from bot.boards import actor_of, generic_items, vote_field
-from bot.errors import Refusal
-from bot.layout import BoardItem
-from bot.tables import LoadedGame
+from bot.boards.layout import BoardItem
+from bot.boards.service import actor_of, generic_items, vote_field
+from bot.table import seating
+from bot.table.errors import Refusal
+from bot.table.service import LoadedGame
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -179,7 +179,7 @@ def who_plays(game: LoadedGame) -> str:
 
 def seat_list(game: LoadedGame) -> str:
     """Return the seats as numbered lines: the host 👑, computer players 🤖, away 💤."""
-    host = turns.host_id(game.row)
+    host = seating.host_id(game.row)
     lines = []
     for i, seat in enumerate(game.row.seats):
         marks = "".join(mark for mark, on in (
@@ -220,7 +220,7 @@ class GameCog(commands.Cog):
         return ""
 
     def details(self, game: LoadedGame) -> list[discord.Embed]:
-        """Return the private "Rules & details" answer: rules, legend, the last turns."""
+        """Return the private "Rules & details" answer: rules, legend, the last seating."""
         rules = discord.Embed(title=f"{self.title or self.kind}: how to play", colour=self.colour)
         for name, text in self.rules_text:
             rules.add_field(name=name, value=text, inline=False)

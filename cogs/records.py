@@ -15,9 +15,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.daily import daily_key
-from bot.errors import Unavailable
 from bot.games.registry import engine
+from bot.table.daily import daily_key
+from bot.table.errors import Unavailable
 from db import records
 from db.records import RANKED_BY_WINS, GameStats, Leaderboard, Standing
 from db.store import StorageError

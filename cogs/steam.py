@@ -7,12 +7,7 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot import turns
-from bot.boards import actions_for_board, actor_of
-from bot.errors import Refusal
-from bot.games.protocol import Action
-from bot.games.steam.state import POWER_EMOJI
-from bot.layout import (
+from bot.boards.layout import (
     ASK_PREFIX,
     BoardButton,
     BoardItem,
@@ -20,7 +15,12 @@ from bot.layout import (
     action_select,
     default_items,
 )
-from bot.tables import LoadedGame
+from bot.boards.service import actions_for_board, actor_of
+from bot.games.protocol import Action
+from bot.games.steam.state import POWER_EMOJI
+from bot.table import seating
+from bot.table.errors import Refusal
+from bot.table.service import LoadedGame
 from cogs.base import PHONE_LINES, GameCog, embed_lines, fit_events, recent_events, seat_list
 from cogs.cards import card_text, clip
 
@@ -152,7 +152,7 @@ class SteamCog(GameCog):
             embed.add_field(name="Recent events", value=recent_events(game, 4), inline=False)
             seconds = float(game.row.extra.get("turn_seconds") or 0)
             notices = "on" if game.row.extra.get("notices", True) else "off"
-            embed.set_footer(text=f"Turn timer {turns.timer_name(seconds)} · turn notices "
+            embed.set_footer(text=f"Turn timer {seating.timer_name(seconds)} · turn notices "
                                   f"{notices} · 👑 host · 🤖 computer player")
             return embed
         view = game.view()
@@ -171,7 +171,7 @@ class SteamCog(GameCog):
             seat = game.row.seats[player["seat"]] if player["seat"] < len(game.row.seats) else {}
             marks = "".join(m for m, on in (
                 ("▶️ ", view["turn"] == player["seat"]),
-                ("👑 ", seat.get("user_id") == turns.host_id(game.row)
+                ("👑 ", seat.get("user_id") == seating.host_id(game.row)
                  and not seat.get("computer")),
                 ("🤖 ", bool(seat.get("computer"))),
                 ("💤 ", bool(seat.get("away"))),
@@ -210,7 +210,7 @@ class SteamCog(GameCog):
             notes.append(f"deck {view['deck_count']} · discard {view['discard_count']}")
         seconds = float(game.row.extra.get("turn_seconds") or 0)
         if seconds:
-            notes.append(f"⏰ turn timer {turns.timer_name(seconds)}")
+            notes.append(f"⏰ turn timer {seating.timer_name(seconds)}")
         if not game.row.extra.get("notices", True):
             notes.append("turn notices off")
         if notes:
@@ -273,7 +273,7 @@ class SteamCog(GameCog):
             self.kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             host=actor_of(interaction),
             options={"start_seat": 0} if first != "random" else {},
-            turn_seconds=turns.TIMERS[turn_timer], notices=notices,
+            turn_seconds=seating.TIMERS[turn_timer], notices=notices,
         )
         invited = tuple(dict.fromkeys(
             m.id for m in (invite, invite2, invite3)

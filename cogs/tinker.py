@@ -7,9 +7,9 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
+from bot.boards.layout import ASK_PREFIX, BoardItem, action_button
 from bot.games.protocol import Action
-from bot.layout import ASK_PREFIX, BoardItem, action_button
-from bot.tables import LoadedGame
+from bot.table.service import LoadedGame
 from cogs.base import (
     MODES_TEXT,
     PLAYERS_HELP,

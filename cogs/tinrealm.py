@@ -8,10 +8,10 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot.boards import actions_for_board
+from bot.boards.layout import BoardButton, BoardItem, default_items
+from bot.boards.service import actions_for_board
 from bot.games.protocol import Action
-from bot.layout import BoardButton, BoardItem, default_items
-from bot.tables import LoadedGame
+from bot.table.service import LoadedGame
 from cogs.base import (
     MODES_TEXT,
     PLAYERS_HELP,

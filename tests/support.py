@@ -10,7 +10,7 @@ from pathlib import Path
 from bot.client import TableBot, create_bot
 from bot.config import Settings, load_settings
 from bot.games import registry
-from bot.tables import Actor, LoadedGame, Tables
+from bot.table.service import Actor, LoadedGame, Tables
 from db.store import GameRow, Store
 
 registry.ENGINES.setdefault("toy", "tests.toy:ENGINE")
@@ -103,7 +103,7 @@ def loaded(engine: object, state: object, *, version: int = 3, seats: int = 1,
 
 def body_problems(embed: object, items: list) -> list:
     """Return the Discord limit problems of a board made of ``embed`` and ``items``."""
-    from bot.layout import view_of
+    from bot.boards.layout import view_of
     from tests.fake_discord.limits import check_message
 
     view = view_of(items)

@@ -2,8 +2,7 @@
 
 import pytest
 
-from bot.buttons import NOT_VALID
-from bot.layout import (
+from bot.boards.layout import (
     MAX_NUMBER,
     BoardId,
     button_id,
@@ -12,6 +11,7 @@ from bot.layout import (
     parse_select_id,
     select_id,
 )
+from bot.boards.routing import NOT_VALID
 from tests.support import button, make_bot
 
 FORGED_BUTTONS = [

@@ -14,10 +14,10 @@ from typing import Any
 import discord
 import pytest
 
-from bot.buttons import FAILED, NOT_VALID, NOTHING_CHOSEN, Click, read_click
+from bot.boards.layout import action_select, button_id, select_id, view_of
+from bot.boards.routing import FAILED, NOT_VALID, NOTHING_CHOSEN, Click, read_click
 from bot.client import ShardedTableBot, TableBot
 from bot.games.protocol import Action
-from bot.layout import action_select, button_id, select_id, view_of
 from tests.support import button, make_bot
 
 SHARDING = pytest.mark.parametrize(
@@ -201,7 +201,7 @@ async def test_a_failing_click_is_logged_and_answered_and_the_next_one_works(
         failed = await discord_driver.click(started.message, custom_id, user="alice")
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1
-    assert errors[0].name == "bot.buttons" and custom_id in errors[0].getMessage()
+    assert errors[0].name == "bot.boards.routing" and custom_id in errors[0].getMessage()
     assert errors[0].exc_info is not None and "the engine broke" in str(errors[0].exc_info[1])
     if defer:
         assert failed.response_type == 6

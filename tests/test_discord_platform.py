@@ -296,10 +296,10 @@ async def _computer_table(driver, tmp_path):
 async def test_computer_retries_after_a_busy_database(discord_driver, fake_discord, tmp_path,
                                                       monkeypatch):
     """A computer player whose move hits a busy database tries again and moves."""
-    import bot.boards
-    from bot.errors import Unavailable
+    import bot.boards.service
+    from bot.table.errors import Unavailable
 
-    monkeypatch.setattr(bot.boards, "COMPUTER_RETRY_SECONDS", 0.01)
+    monkeypatch.setattr(bot.boards.service, "COMPUTER_RETRY_SECONDS", 0.01)
     table_bot, board = await _computer_table(discord_driver, tmp_path)
     real = table_bot.tables.computer_move
     calls = []

@@ -16,7 +16,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.tables import Tables
+from bot.table.service import Tables
 from db.errors import StorageError, VersionConflict
 from db.pg_batch import SaveQueue
 from db.postgres import PostgresStore

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from bot.errors import StaleBoard, Unavailable
-from bot.loaded import LoadedGame
-from bot.tables import Tables
+from bot.table.errors import StaleBoard, Unavailable
+from bot.table.loaded import LoadedGame
+from bot.table.service import Tables
 from db.errors import StorageError, VersionConflict
 from db.rows import SAVE_STEP, KeptRows, save_time
 from tests.support import ALICE, BOB, Clock, open_tables
@@ -200,7 +200,7 @@ def test_kept_rows_keep_the_most_recent_games_only() -> None:
     assert kept.take(2) is None
 
 
-# -- kept states (bot.loaded.KeptStates) -------------------------------------------------
+# -- kept states (bot.table.loaded.KeptStates) -------------------------------------------------
 
 
 async def test_a_kept_game_resumes_its_state_without_loading_it(
@@ -239,7 +239,7 @@ def test_kept_states_match_version_and_save_time_and_forget_ended_games() -> Non
     """A kept state is handed out only for the row saved with it; lobbies, ended and
     broken games are not kept; the oldest go first past the capacity."""
     from bot.games.registry import engine as registry_engine
-    from bot.loaded import KeptStates
+    from bot.table.loaded import KeptStates
     from db.rows import GameRow
 
     eng = registry_engine("toy")

@@ -27,13 +27,7 @@ import pytest
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import interaction_message_response_params
 
-from bot import votes
-from bot.boards import Boards
-from bot.games.protocol import Action
-from bot.games.steam.engine import ENGINE as STEAM
-from bot.games.tinker.engine import ENGINE as TINKER
-from bot.games.tinrealm.engine import ENGINE as TINREALM
-from bot.layout import (
+from bot.boards.layout import (
     BoardButton,
     BoardItem,
     BoardOption,
@@ -44,7 +38,13 @@ from bot.layout import (
     default_items,
     view_of,
 )
-from bot.loaded import LoadedGame
+from bot.boards.service import Boards
+from bot.games.protocol import Action
+from bot.games.steam.engine import ENGINE as STEAM
+from bot.games.tinker.engine import ENGINE as TINKER
+from bot.games.tinrealm.engine import ENGINE as TINREALM
+from bot.table import polls
+from bot.table.loaded import LoadedGame
 from cogs.steam import SteamCog
 from cogs.tinker import TinkerCog
 from cogs.tinrealm import TinRealmCog
@@ -74,10 +74,10 @@ def _vote(game: LoadedGame, rng: random.Random) -> None:
     actions = [] if seat is None else game.legal_actions(seat)
     if not actions:
         return
-    poll = votes.new_poll(game.row.version)
+    poll = polls.new_poll(game.row.version)
     for voter in range(rng.randint(1, 4)):
         chosen = rng.choice(actions)
-        votes.cast(poll, 500 + voter, f"Voter {voter}", chosen.id, chosen.label,
+        polls.cast(poll, 500 + voter, f"Voter {voter}", chosen.id, chosen.label,
                    1_800_000_000.0 + voter)
     if rng.random() < 0.5:
         poll["closes"] = 1_800_000_030.0

@@ -97,7 +97,7 @@ def test_list_names_every_registered_game():
 
 def test_list_survives_a_game_that_does_not_import(monkeypatch, capsys):
     """--list marks a game whose module is missing instead of crashing."""
-    from bot import play
+    from bot.tools import play
 
     monkeypatch.setitem(ENGINES, "ghost", "bot.games.no_such_game:ENGINE")
     assert play.main(["--list"]) == 0
@@ -165,7 +165,7 @@ def test_option_values_convert_generically():
     import argparse
 
     from bot.games.protocol import OptionSpec
-    from bot.play import _converter
+    from bot.tools.play import _converter
 
     preset = _converter(OptionSpec("preset", "map", "easy", ("easy", "hard")))
     assert preset("HARD") == "hard"

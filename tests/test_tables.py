@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from bot.errors import (
+from bot.table.errors import (
     ChannelOccupied,
     GameEnded,
     NotAllowed,
@@ -14,7 +14,7 @@ from bot.errors import (
     StaleBoard,
     Unavailable,
 )
-from bot.lobby import LOBBY_COMPUTER, LOBBY_JOIN, LOBBY_LEAVE, LOBBY_START
+from bot.table.lobby import LOBBY_COMPUTER, LOBBY_JOIN, LOBBY_LEAVE, LOBBY_START
 from tests.support import ALICE, BOB, CAROL, MOD, Clock, open_tables, set_read_only
 
 CHANNEL = 500

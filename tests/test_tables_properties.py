@@ -7,8 +7,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
-from bot.errors import Refusal
-from bot.lobby import LOBBY_ACTIONS
+from bot.table.errors import Refusal
+from bot.table.lobby import LOBBY_ACTIONS
 from tests.support import ALICE, BOB, CAROL, MOD, Clock, open_tables
 
 PLAYED_OUT = [("act", ALICE, "add2", 0)] * 6

@@ -22,11 +22,11 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from bot import votes
+from bot.boards.layout import view_of
 from bot.games.protocol import Action, IllegalAction
 from bot.games.tinker.engine import ENGINE as TINKER
-from bot.layout import view_of
-from bot.loaded import LoadedGame
+from bot.table import polls
+from bot.table.loaded import LoadedGame
 from cogs.tinker import TinkerCog
 from tests.support import loaded
 
@@ -62,10 +62,10 @@ def _table(game: LoadedGame, rng: random.Random, actions: list[Action]) -> None:
     if rng.random() < 0.1:
         row.daily = "2025-03-14"
     if mode == "vote" and actions and rng.random() < 0.4:
-        poll = votes.new_poll(row.version)
+        poll = polls.new_poll(row.version)
         for voter in range(rng.randint(1, 4)):
             chosen = rng.choice(actions)
-            votes.cast(poll, 500 + voter, f"Voter {voter} with a name", chosen.id,
+            polls.cast(poll, 500 + voter, f"Voter {voter} with a name", chosen.id,
                        chosen.label, 1_800_000_000.0 + voter)
         if rng.random() < 0.7:
             poll["closes"] = 1_800_000_030.0

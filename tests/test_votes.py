@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from bot import votes
-from bot.errors import StaleBoard
 from bot.games.protocol import Action, Step
-from bot.tables import Actor, Tables
+from bot.table import polls
+from bot.table.errors import StaleBoard
+from bot.table.service import Actor, Tables
 from db.store import Store
 from tests.support import ALICE, BOB, CAROL, Clock
 from tests.toy import ToyEngine, ToyState
@@ -63,34 +63,34 @@ async def _three_active(tables: Tables) -> int:
 
 def test_c4_changing_a_vote_replaces_it():
     """C4: clicking again changes the member's vote; the same click changes nothing."""
-    poll = votes.new_poll(3)
-    assert votes.cast(poll, 1, "Alice", "a", "A", 0.0)
-    assert not votes.cast(poll, 1, "Alice", "a", "A", 1.0)
-    assert votes.cast(poll, 1, "Alice", "b", "B", 2.0)
-    assert [(c.action, c.votes) for c in votes.counts(poll)] == [("b", 1)]
+    poll = polls.new_poll(3)
+    assert polls.cast(poll, 1, "Alice", "a", "A", 0.0)
+    assert not polls.cast(poll, 1, "Alice", "a", "A", 1.0)
+    assert polls.cast(poll, 1, "Alice", "b", "B", 2.0)
+    assert [(c.action, c.votes) for c in polls.counts(poll)] == [("b", 1)]
 
 
 def test_c4_plurality_ties_go_to_the_move_voted_for_first():
     """C4: at the close the most votes win; a tie goes to the move voted for first."""
-    poll = votes.new_poll(0)
-    votes.cast(poll, 1, "Alice", "b", "B", 0.0)
-    votes.cast(poll, 2, "Bob", "a", "A", 1.0)
-    chosen = votes.plurality(poll)
+    poll = polls.new_poll(0)
+    polls.cast(poll, 1, "Alice", "b", "B", 0.0)
+    polls.cast(poll, 2, "Bob", "a", "A", 1.0)
+    chosen = polls.plurality(poll)
     assert chosen is not None and chosen.action == "b"
-    votes.cast(poll, 3, "Carol", "a", "A", 2.0)
-    chosen = votes.plurality(poll)
+    polls.cast(poll, 3, "Carol", "a", "A", 2.0)
+    chosen = polls.plurality(poll)
     assert chosen is not None and chosen.action == "a"
-    assert votes.attribution(poll, chosen) == "Bob and Carol chose: A (2 votes to 1)."
+    assert polls.attribution(poll, chosen) == "Bob and Carol chose: A (2 votes to 1)."
 
 
 def test_c4_moves_needing_confirmation_are_left_out_of_the_plurality():
     """C4: giving up needs a majority; at the close it is left out of the count."""
-    poll = votes.new_poll(0)
-    votes.cast(poll, 1, "Alice", "give_up", "Give up", 0.0)
-    votes.cast(poll, 2, "Bob", "give_up", "Give up", 0.0)
-    assert votes.plurality(poll) is None
-    votes.cast(poll, 3, "Carol", "x", "X", 0.0)
-    chosen = votes.plurality(poll)
+    poll = polls.new_poll(0)
+    polls.cast(poll, 1, "Alice", "give_up", "Give up", 0.0)
+    polls.cast(poll, 2, "Bob", "give_up", "Give up", 0.0)
+    assert polls.plurality(poll) is None
+    polls.cast(poll, 3, "Carol", "x", "X", 0.0)
+    chosen = polls.plurality(poll)
     assert chosen is not None and chosen.action == "x"
 
 
@@ -98,22 +98,22 @@ def test_c4_active_players_are_the_last_five_decisions_voters():
     """C4: voters of the last five decisions plus whoever votes now are active."""
     recent: list[list[int]] = []
     for user in range(1, 8):
-        poll = votes.new_poll(user)
-        votes.cast(poll, user, str(user), "a", "A", 0.0)
-        recent = votes.decided(recent, poll)
-    assert votes.active_players(recent, None) == {3, 4, 5, 6, 7}
-    now = votes.new_poll(9)
-    votes.cast(now, 42, "New", "a", "A", 0.0)
-    assert votes.active_players(recent, now) == {3, 4, 5, 6, 7, 42}
-    assert votes.needed_for_majority({1, 2, 3, 4}) == 3
+        poll = polls.new_poll(user)
+        polls.cast(poll, user, str(user), "a", "A", 0.0)
+        recent = polls.decided(recent, poll)
+    assert polls.active_players(recent, None) == {3, 4, 5, 6, 7}
+    now = polls.new_poll(9)
+    polls.cast(now, 42, "New", "a", "A", 0.0)
+    assert polls.active_players(recent, now) == {3, 4, 5, 6, 7, 42}
+    assert polls.needed_for_majority({1, 2, 3, 4}) == 3
 
 
 def test_window_is_kept_within_ten_seconds_and_ten_minutes():
     """C4: the starter may choose 10 s to 10 min; the setting is the default."""
-    assert votes.window_seconds(None, 30) == 30
-    assert votes.window_seconds(1, 30) == 10
-    assert votes.window_seconds(3600, 30) == 600
-    assert votes.window_seconds("junk", 45) == 45
+    assert polls.window_seconds(None, 30) == 30
+    assert polls.window_seconds(1, 30) == 10
+    assert polls.window_seconds(3600, 30) == 600
+    assert polls.window_seconds("junk", 45) == 45
 
 
 # -- the table ------------------------------------------------------------------------
@@ -199,7 +199,7 @@ async def test_c4_changed_vote_counts_once(tmp_path):
         assert again.ballot is not None and not again.ballot.changed
         await tables.act(game_id, 2, ALICE, "add2")
         game = await tables.load(game_id)
-        assert [(c.action, c.votes) for c in votes.counts(game.row.extra["poll"])] == [
+        assert [(c.action, c.votes) for c in polls.counts(game.row.extra["poll"])] == [
             ("add2", 1)
         ]
         play = await tables.act(game_id, 2, CAROL, "add2")
@@ -318,7 +318,7 @@ async def test_fast_mode_attributes_every_move(tmp_path):
 
 async def test_a_member_has_a_bounded_number_of_open_games(tmp_path):
     """A member may have at most MAX_OPEN_GAMES open games in one server."""
-    from bot.errors import Refusal
+    from bot.table.errors import Refusal
 
     tables = await _tables(tmp_path / "v.db", Clock())
     tables.max_open_games = 2
@@ -335,7 +335,7 @@ async def test_a_member_has_a_bounded_number_of_open_games(tmp_path):
 
 async def test_a_damaged_game_with_an_open_vote_never_keeps_the_deadline_loop_busy(tmp_path):
     """A vote window on a game whose state is damaged is dropped, not fired forever."""
-    from bot.deadlines import Deadlines
+    from bot.table.deadlines import Deadlines
 
     clock = Clock()
     tables = await _tables(tmp_path / "v.db", clock)
@@ -361,7 +361,7 @@ async def test_a_damaged_game_with_an_open_vote_never_keeps_the_deadline_loop_bu
 
 async def test_a_deadline_that_stays_due_waits_before_another_try(tmp_path):
     """A game still due with the same deadline after firing is retried later, not at once."""
-    from bot.deadlines import RETRY_SECONDS, Deadlines
+    from bot.table.deadlines import RETRY_SECONDS, Deadlines
 
     clock = Clock()
     calls = []

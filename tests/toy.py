@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.games.protocol import Action, BrokenState, IllegalAction, Outcome, Result, Step
-from bot.tables import LoadedGame
+from bot.table.service import LoadedGame
 from cogs.base import GameCog, recent_events, seat_list
 
 TARGET = 10

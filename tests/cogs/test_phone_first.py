@@ -17,7 +17,7 @@ import discord
 
 from bot.games.tinker.engine import ENGINE as TINKER
 from bot.games.tinrealm.engine import ENGINE as TINREALM
-from bot.tables import LoadedGame
+from bot.table.service import LoadedGame
 from cogs.tinker import TinkerCog
 from cogs.tinrealm import TinRealmCog
 from tests.support import loaded

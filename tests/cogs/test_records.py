@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.tables import Actor
+from bot.table.service import Actor
 from tests.db.test_records_queries import add_results, tinker
 from tests.support import make_bot
 

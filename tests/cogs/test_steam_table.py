@@ -227,7 +227,7 @@ async def test_end_shows_places_and_play_again_brings_the_computers(discord_driv
 
 def test_computer_options_are_not_live_during_its_turn():
     """While a computer player is choosing, the board's options are disabled."""
-    from bot.boards import Boards
+    from bot.boards.service import Boards
     from cogs.steam import SteamCog
 
     state = ENGINE.new(5, 2, {"names": ["Alice", "Ada (computer)"], "start_seat": 1})

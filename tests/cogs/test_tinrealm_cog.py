@@ -2,8 +2,8 @@
 
 import discord
 
+from bot.boards.layout import BoardButton
 from bot.games.tinrealm.engine import ENGINE
-from bot.layout import BoardButton
 from cogs.tinrealm import TinRealmCog
 from tests.support import board_ids, longest_board_within_limits, make_bot, press
 

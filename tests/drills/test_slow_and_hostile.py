@@ -14,9 +14,9 @@ import aiohttp
 import discord
 import pytest
 
-from bot import answer_clock
-from bot.boards import safe_name
-from bot.lobby import free_computer_name
+from bot.boards import answer_clock
+from bot.boards.service import safe_name
+from bot.table.lobby import free_computer_name
 from tests.drills.checks import checked_games
 from tests.support import board_ids, button, make_bot
 

@@ -2,7 +2,7 @@
 
 Board components are the bot's own small types (:class:`BoardButton`, :class:`BoardSelect`
 and its :class:`BoardOption`), not ``discord.ui`` items: board clicks are routed by their
-custom_id (``bot.buttons.route_click``), so no component needs a discord.py callback, and
+custom_id (``bot.boards.routing.route_click``), so no component needs a discord.py callback, and
 building a ``discord.ui.Button`` costs several times the dict Discord gets. Each
 type's ``to_component_dict`` returns exactly the dict the equivalent ``discord.ui`` item
 would (``tests/test_layout_dicts.py`` checks it), and :func:`view_of` wraps them in a
@@ -40,7 +40,7 @@ _BOARD = rf"(?P<game>{_NUMBER}):(?P<version>{_NUMBER})"
 BUTTON_TEMPLATE = rf"{BUTTON_TAG}:{_BOARD}:(?P<action>{ACTION_ID})"
 SELECT_TEMPLATE = rf"{SELECT_TAG}:{_BOARD}:(?P<group>{_GROUP})"
 
-#: The custom_ids the bot routes to the boards (``bot.buttons.route_click`` checks their
+#: The custom_ids the bot routes to the boards (``bot.boards.routing.route_click`` checks their
 #: prefix): every one with a board's tag, so a forged or damaged one is answered ("not
 #: valid") rather than silently dropped.
 BUTTON_ROUTE = rf"(?s){BUTTON_TAG}:.*"
@@ -325,7 +325,7 @@ class BoardView(discord.ui.View):
     not finished (stored per message, its items dispatched clicks). A board view answers
     with its action rows, built from its items' dicts at that moment; no components v2;
     finished (as a stopped view) and not dispatchable, so it is never stored. The bot
-    routes board clicks itself by their custom_id (``bot.buttons.route_click``).
+    routes board clicks itself by their custom_id (``bot.boards.routing.route_click``).
 
     ``discord.ui.View.__init__`` is not run: a view's set-up (its id, a future to wait
     on, its items' places) is what a board does not need, and costs more than the
@@ -393,7 +393,7 @@ def view_of(items: Sequence[BoardItem]) -> BoardView:
     """Return a view holding ``items``, used only to send the board's components.
 
     The view is stopped from the start: the bot routes board clicks itself by their
-    custom_id (``bot.buttons.route_click``), and discord.py keeps no stopped view. A
+    custom_id (``bot.boards.routing.route_click``), and discord.py keeps no stopped view. A
     live view would be stored per message on every send or edit, its buttons of every
     board version kept for the life of the process and each click dispatched to it too.
     """

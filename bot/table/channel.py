@@ -5,18 +5,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot import votes
-from bot.errors import Refusal
 from bot.games.protocol import IllegalAction
-from bot.loaded import Actor, Ballot, LoadedGame, Play
+from bot.table import polls
+from bot.table.errors import Refusal
+from bot.table.loaded import Actor, Ballot, LoadedGame, Play
 from db.store import GameRow, ResultRow
 
 if TYPE_CHECKING:
-    from bot.tables import Tables
+    from bot.table.service import Tables
 
 
 class ChannelPlay:
-    """Channel votes; mixed into :class:`bot.tables.Tables`."""
+    """Channel votes; mixed into :class:`bot.table.service.Tables`."""
 
     def _label(self: Tables, game: LoadedGame, action_id: str) -> str:
         """Return the label of a legal action of seat 0; refuse, in the engine's words, if not."""
@@ -42,28 +42,28 @@ class ChannelPlay:
         now = self._clock()
         poll = extra.get("poll")
         if not poll or poll.get("version") != row.version:
-            poll = extra["poll"] = votes.new_poll(row.version)
-        changed = votes.cast(poll, actor.user_id, actor.name, action_id, label, now)
-        active = votes.active_players(extra.get("recent", []), poll)
-        winner = votes.majority(poll, active)
+            poll = extra["poll"] = polls.new_poll(row.version)
+        changed = polls.cast(poll, actor.user_id, actor.name, action_id, label, now)
+        active = polls.active_players(extra.get("recent", []), poll)
+        winner = polls.majority(poll, active)
         if winner is not None:
             return await self._decide(game, poll, winner)
-        if poll["closes"] is None and votes.plurality(poll) is not None:
+        if poll["closes"] is None and polls.plurality(poll) is not None:
             poll["closes"] = now + float(extra.get("window", self.vote_window))
         await self._save_table(game)
-        mine = next(c for c in votes.counts(poll) if c.action == action_id)
-        ballot = Ballot(label, mine.votes, len(active), votes.needed_for_majority(active),
+        mine = next(c for c in polls.counts(poll) if c.action == action_id)
+        ballot = Ballot(label, mine.votes, len(active), polls.needed_for_majority(active),
                         poll["closes"], changed)
         return Play(game, (), ballot)
 
     async def _decide(
-        self: Tables, game: LoadedGame, poll: dict[str, Any], chosen: votes.Count
+        self: Tables, game: LoadedGame, poll: dict[str, Any], chosen: polls.Count
     ) -> Play:
         """Make the poll's decision: apply ``chosen`` and say who chose it."""
         extra = game.row.extra
-        extra["recent"] = votes.decided(extra.get("recent", []), poll)
+        extra["recent"] = polls.decided(extra.get("recent", []), poll)
         extra.pop("poll", None)
-        lead = votes.attribution(poll, chosen)
+        lead = polls.attribution(poll, chosen)
         first = next(int(b["user"]) for b in poll["ballots"] if b["action"] == chosen.action)
         return await self._apply(game, 0, chosen.action, first, lead=lead)
 
@@ -91,7 +91,7 @@ class ChannelPlay:
             closes = poll.get("closes")
             if closes is None or closes > self._clock():
                 return None
-            chosen = votes.plurality(poll)
+            chosen = polls.plurality(poll)
             if chosen is None:
                 poll["closes"] = None
                 await self._save_table(game)

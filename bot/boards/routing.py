@@ -14,7 +14,7 @@ Board components are not DynamicItems: for each click on one, discord.py would r
 every component of the message as a ``View`` (``View.from_message``) only to find the
 one clicked, and run it in a task of its own.
 
-Every custom_id with a board's tag is parsed strictly (``bot.layout.parse_button_id``):
+Every custom_id with a board's tag is parsed strictly (``bot.boards.layout.parse_button_id``):
 one the bot could not have drawn (forged, damaged, out-of-range numbers, other scripts'
 digits, a button's tag on a select or the other way round) is answered privately with
 :data:`NOT_VALID` and never reaches the game table. A click whose handling raises is
@@ -30,7 +30,7 @@ from typing import Any, NamedTuple, Protocol
 
 import discord
 
-from bot.layout import BUTTON_TAG, SELECT_TAG, is_action_id, parse_button_id, parse_select_id
+from bot.boards.layout import BUTTON_TAG, SELECT_TAG, is_action_id, parse_button_id, parse_select_id
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ class Click(NamedTuple):
 
 
 class ClickHandler(Protocol):
-    """What board clicks are handed to (``bot.boards.Boards``)."""
+    """What board clicks are handed to (``bot.boards.service.Boards``)."""
 
     async def handle_click(
         self, interaction: discord.Interaction[Any], game_id: int, version: int, action_id: str

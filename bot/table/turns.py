@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot import turns, votes
-from bot.errors import NotAllowed, Refusal
-from bot.loaded import Actor, LoadedGame, Play
+from bot.table import polls, seating
+from bot.table.errors import NotAllowed, Refusal
+from bot.table.loaded import Actor, LoadedGame, Play
 
 if TYPE_CHECKING:
-    from bot.tables import Tables
+    from bot.table.service import Tables
 
 
 class SharedTable:
-    """Turns at a shared table; mixed into :class:`bot.tables.Tables`."""
+    """Turns at a shared table; mixed into :class:`bot.table.service.Tables`."""
 
     async def _back(
         self: Tables, game: LoadedGame, seat: int, actor: Actor, action_id: str, *,
@@ -25,7 +25,7 @@ class SharedTable:
         row = game.row
         row.seats[seat].pop("away", None)
         event = f"{actor.name} is back and plays their own seat again."
-        turns.start_timer(row.extra, game.to_act(), row.seats, self._clock())
+        seating.start_timer(row.extra, game.to_act(), row.seats, self._clock())
         back = await self._table_move(game, (event,), {"back": seat}, actor.user_id)
         if not fresh or action_id.startswith("lobby."):
             return Play(back, (event,))
@@ -62,7 +62,7 @@ class SharedTable:
                 return None
             seat = game.to_act()
             if seat != timer.get("seat") or game.computer_to_act() or seat is None:
-                turns.start_timer(row.extra, None if game.computer_to_act() else seat,
+                seating.start_timer(row.extra, None if game.computer_to_act() else seat,
                                   row.seats, now)
                 await self._save_table(game)
                 return None
@@ -98,10 +98,10 @@ class SharedTable:
             if game.row.status != "active" or game.broken:
                 raise Refusal("There is no running table in this channel.")
             row = game.row
-            resigned = turns.resigned_seats(game.view())
+            resigned = seating.resigned_seats(game.view())
             mine = game.seat_of(actor.user_id)
             absent = game.seat_of(absent_user)
-            present = turns.present_people(row.seats, resigned)
+            present = seating.present_people(row.seats, resigned)
             if mine is None or mine not in present:
                 raise NotAllowed("Only people playing at this table can hand a seat on.")
             if absent is None or absent == mine:
@@ -111,13 +111,13 @@ class SharedTable:
             ballots = row.extra.setdefault("away_votes", {}).setdefault(str(absent_user), [])
             if actor.user_id not in ballots:
                 ballots.append(actor.user_id)
-            needed = turns.away_votes_needed(row.seats, resigned, absent)
+            needed = seating.away_votes_needed(row.seats, resigned, absent)
             ballots[:] = [u for u in ballots if game.seat_of(u) in present]
             if len(ballots) < needed:
                 await self._save_table(game)
                 return Play(game, (f"{actor.name} asks to hand {game.seat_name(absent)}'s seat "
                                    f"to a computer ({len(ballots)} of {needed} needed).",))
-            names = votes.join_names(game.seat_name(game.seat_of(u)) for u in ballots)
+            names = polls.join_names(game.seat_name(game.seat_of(u)) for u in ballots)
             row.extra["away_votes"].pop(str(absent_user), None)
             row.seats[absent]["away"] = True
             if game.to_act() == absent:
@@ -133,14 +133,14 @@ class SharedTable:
         """Restart the turn timer, end a table no person plays, and say whose turn it is."""
         row = game.row
         view = game.engine.view(state)
-        resigned = turns.resigned_seats(view)
-        if not any(s not in resigned for s in turns.person_seats(row.seats)):
+        resigned = seating.resigned_seats(view)
+        if not any(s not in resigned for s in seating.person_seats(row.seats)):
             row.status = "abandoned"
             row.extra.pop("timer", None)
             return (*events, "No person is left at the table, so the game ended."), None
         seat = game.engine.to_act(state)
-        turns.start_timer(row.extra, seat, row.seats, self._clock())
-        if seat is None or seat == before or turns.played_by_computer(row.seats, seat, resigned):
+        seating.start_timer(row.extra, seat, row.seats, self._clock())
+        if seat is None or seat == before or seating.played_by_computer(row.seats, seat, resigned):
             return events, None
         user = int(row.seats[seat]["user_id"])
         return events, (user, f"<@{user}>, it is your turn at {game.engine.title}:")

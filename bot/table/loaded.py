@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import turns
-from bot.errors import board_link
 from bot.games.protocol import Action, Engine
+from bot.table import seating
+from bot.table.errors import board_link
 from db.store import GameRow
 
 
@@ -96,7 +96,7 @@ class LoadedGame:
         seat = self.to_act()
         if seat is None or len(self.row.seats) < 2:
             return False
-        return turns.played_by_computer(self.row.seats, seat, turns.resigned_seats(self.view()))
+        return seating.played_by_computer(self.row.seats, seat, seating.resigned_seats(self.view()))
 
     def person_to_act(self) -> int | None:
         """Return the user id of the person whose turn it is (None for a computer or nobody)."""

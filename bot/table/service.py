@@ -17,9 +17,12 @@ from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import turns, votes
-from bot.daily import daily_key, daily_seed
-from bot.errors import (
+from bot.games.protocol import BrokenState, Engine, IllegalAction
+from bot.games.registry import engine as registry_engine
+from bot.table import polls, seating
+from bot.table.channel import ChannelPlay, shared_results
+from bot.table.daily import daily_key, daily_seed
+from bot.table.errors import (
     BrokenGame,
     ChannelOccupied,
     GameEnded,
@@ -30,12 +33,9 @@ from bot.errors import (
     StaleBoard,
     Unavailable,
 )
-from bot.games.protocol import BrokenState, Engine, IllegalAction
-from bot.games.registry import engine as registry_engine
-from bot.loaded import Actor, Ballot, KeptStates, LoadedGame, Play
-from bot.lobby import LOBBY_PREFIX, LOBBY_START, computer_names, lobby_step
-from bot.table_turns import SharedTable
-from bot.table_votes import ChannelPlay, shared_results
+from bot.table.loaded import Actor, Ballot, KeptStates, LoadedGame, Play
+from bot.table.lobby import LOBBY_PREFIX, LOBBY_START, computer_names, lobby_step
+from bot.table.turns import SharedTable
 from db.store import (
     ChannelBusy,
     DailyPlayed,
@@ -215,11 +215,11 @@ class Tables(ChannelPlay, SharedTable):
         game of each kind per day.
         """
         mode = "solo" if only_starter else (mode or "vote")
-        if mode not in votes.MODES:
+        if mode not in polls.MODES:
             raise Refusal(f"Unknown way to play {mode!r}: choose vote, fast or only me.")
         extra = {
             "mode": mode,
-            "window": votes.window_seconds(window, self.vote_window),
+            "window": polls.window_seconds(window, self.vote_window),
             "players": {str(starter.user_id): starter.name},
         }
         eng = self._engines(kind)
@@ -528,7 +528,7 @@ class Tables(ChannelPlay, SharedTable):
         if op == LOBBY_START:
             started = self._wrap(row)
             seat = started.to_act()
-            turns.start_timer(row.extra, seat, row.seats, self._clock())
+            seating.start_timer(row.extra, seat, row.seats, self._clock())
             user = started.person_to_act()
             if user is not None:
                 title = started.engine.title

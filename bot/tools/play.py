@@ -18,8 +18,8 @@ from typing import Any
 
 from bot.games.protocol import OptionSpec
 from bot.games.registry import ENGINES, engine
-from bot.play_session import Seating, play_json, play_terminal
-from bot.play_simulate import simulate
+from bot.tools.play_session import Seating, play_json, play_terminal
+from bot.tools.play_simulate import simulate
 
 
 def main(args: list[str]) -> int:

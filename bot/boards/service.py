@@ -17,18 +17,9 @@ from typing import Any, Protocol
 import aiohttp
 import discord
 
-from bot import pictures, turns, votes
-from bot.answer_clock import AnswerClock
-from bot.errors import (
-    GameEnded,
-    NotYourTurn,
-    Refusal,
-    StaleBoard,
-    Unavailable,
-    board_link,
-)
-from bot.games.protocol import Action
-from bot.layout import (
+from bot import pictures
+from bot.boards.answer_clock import AnswerClock
+from bot.boards.layout import (
     ASK_PREFIX,
     BoardButton,
     BoardItem,
@@ -39,7 +30,17 @@ from bot.layout import (
     default_items,
     view_of,
 )
-from bot.lobby import (
+from bot.games.protocol import Action
+from bot.table import polls, seating
+from bot.table.errors import (
+    GameEnded,
+    NotYourTurn,
+    Refusal,
+    StaleBoard,
+    Unavailable,
+    board_link,
+)
+from bot.table.lobby import (
     LOBBY_CANCEL,
     LOBBY_COMPUTER,
     LOBBY_DROP,
@@ -48,7 +49,7 @@ from bot.lobby import (
     LOBBY_LEAVE,
     LOBBY_START,
 )
-from bot.tables import Actor, LoadedGame, Tables
+from bot.table.service import Actor, LoadedGame, Tables
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +139,7 @@ def lobby_items(game: LoadedGame) -> list[BoardItem]:
                       disabled=not ready, row=1),
         action_button(g, v, Action(LOBBY_CANCEL, "Cancel"), style=style.danger, row=1),
     ]
-    host = turns.host_id(game.row)
+    host = seating.host_id(game.row)
     drop = [Action(f"{LOBBY_DROP}{i}", f"Remove {s['name']}"[:100])
             for i, s in enumerate(seats) if s.get("computer")]
     heirs = [Action(f"{LOBBY_HOST}{i}", f"Make {s['name']} the host"[:100])
@@ -873,11 +874,11 @@ def vote_field(game: LoadedGame) -> tuple[str, str] | None:
     poll = game.row.extra.get("poll")
     if not poll or poll.get("version") != game.row.version or not poll.get("ballots"):
         return None
-    active = votes.active_players(game.row.extra.get("recent", []), poll)
-    lines = [f"**{c.label}** · {c.votes}: {votes.join_names(c.names)}"
-             for c in votes.counts(poll)]
+    active = polls.active_players(game.row.extra.get("recent", []), poll)
+    lines = [f"**{c.label}** · {c.votes}: {polls.join_names(c.names)}"
+             for c in polls.counts(poll)]
     closes = poll.get("closes")
-    needed = votes.needed_for_majority(active)
+    needed = polls.needed_for_majority(active)
     if closes is not None:
         lines.append(f"Closes <t:{int(closes)}:R>, or at once when {needed} agree.")
     else:
@@ -895,7 +896,7 @@ def _show_votes(
     poll: dict[str, Any],
 ) -> None:
     """Put the tally on the buttons and the vote field in the embed."""
-    tally = {c.action: c.votes for c in votes.counts(poll)}
+    tally = {c.action: c.votes for c in polls.counts(poll)}
     for item in items:
         if isinstance(item, BoardButton) and item.custom_id:
             action = item.custom_id.split(":", 3)[-1]

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from bot import turns
-from bot.errors import Refusal
 from bot.games.protocol import Engine
+from bot.table import seating
+from bot.table.errors import Refusal
 
 #: Lobby operations, as action ids on lobby boards; ``lobby.drop.N`` removes the computer
 #: player in seat N and ``lobby.host.N`` hands the host role to the person in seat N.
@@ -65,7 +65,7 @@ def lobby_step(
     if row.status != "lobby":
         raise Refusal("The game has already started; the lobby buttons do nothing now.")
     seats: list[dict[str, Any]] = row.seats
-    host = turns.host_id(row)
+    host = seating.host_id(row)
     mine = next((i for i, s in enumerate(seats)
                  if s.get("user_id") == user_id and not s.get("computer")), None)
     host_name = next((s["name"] for s in seats if s.get("user_id") == host), "the host")
