@@ -145,23 +145,14 @@ async def measure(repeat: int) -> list[tuple[str, float]]:
         raw = json.dumps(answer)
         rows.append(("discord.py: decode the callback answer",
                      per_call(lambda: discord.utils._from_json(raw), repeat)))
-        kept_states = tables.kept_states
-
-        def resumed() -> None:
-            kept = tables.store.kept_game(game_id)
-            assert kept is not None
-            started = kept_states.resume(kept, engine)
-            assert started is not None, "the last click did not keep its state"
-            started.legal_actions(0)
 
         def loaded_again() -> None:
             kept = tables.store.kept_game(game_id)
             assert kept is not None
-            tables._wrap(kept).legal_actions(0)
+            tables.core.wrap(kept).legal_actions(0)
 
-        rows.append(("bot: a click starts on a kept game: kept row, kept state"
-                     " (KeptStates), legal actions", per_call(resumed, repeat)))
-        rows.append(("bot: the same with the state loaded from the row's JSON",
+        rows.append(("bot: a click starts on a kept game: kept row, state loaded from its"
+                     " JSON, legal actions",
                      per_call(loaded_again, repeat)))
         row = copy.deepcopy(game.row)
 

@@ -12,7 +12,6 @@ from discord.ext import commands
 
 from bot.boards.layout import BoardItem
 from bot.boards.service import actor_of, generic_items, vote_field
-from bot.table import seating
 from bot.table.errors import Refusal
 from bot.table.service import LoadedGame
 
@@ -78,7 +77,7 @@ def last_move_events(game: LoadedGame) -> list[str]:
     event belongs to it.
     """
     events = list(game.row.events)
-    lead = game.row.extra.get("last")
+    lead = game.data.last
     if lead and lead in events:
         return events[len(events) - 1 - events[::-1].index(lead):]
     return events
@@ -168,18 +167,18 @@ MODES_TEXT = (
 def who_plays(game: LoadedGame) -> str:
     """Return how the game is played: by vote, fast, or only its starter (ruling C1)."""
     starter = game.seat_name(0)
-    mode = "solo" if game.row.only_starter else game.row.extra.get("mode", "vote")
+    mode = "solo" if game.row.only_starter else game.data.mode
     if mode == "solo":
         return f"only {starter} plays"
     if mode == "fast":
         return "anyone's click moves"
-    window = int(game.row.extra.get("window", 30))
+    window = int(game.data.window)
     return f"the channel votes ({window} s)"
 
 
 def seat_list(game: LoadedGame) -> str:
     """Return the seats as numbered lines: the host 👑, computer players 🤖, away 💤."""
-    host = seating.host_id(game.row)
+    host = game.host_id
     lines = []
     for i, seat in enumerate(game.row.seats):
         marks = "".join(mark for mark, on in (
@@ -239,11 +238,11 @@ class GameCog(commands.Cog):
         self, interaction: discord.Interaction[Any], game: LoadedGame
     ) -> LoadedGame:
         """Start the same game again in the channel, with the same options (a solo game)."""
-        mode = "solo" if game.row.only_starter else game.row.extra.get("mode", "vote")
+        mode = "solo" if game.row.only_starter else game.data.mode
         return await self.start_solo(
             interaction, dict(game.row.options), only_me=mode == "solo",
             players={"vote": "vote", "fast": "fast"}.get(mode, "vote"),
-            window=int(game.row.extra.get("window", 0)) or None,
+            window=game.data.window,
         )
 
     # Command helpers --------------------------------------------------------------------

@@ -130,8 +130,8 @@ class SteamCog(GameCog):
         new = await self.bot.tables.open_lobby(
             self.kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             host=actor_of(interaction), options=options, computers=computers,
-            turn_seconds=float(game.row.extra.get("turn_seconds") or 0),
-            notices=bool(game.row.extra.get("notices", True)),
+            turn_seconds=game.data.turn_seconds,
+            notices=game.data.notices,
         )
         await self.bot.boards.send_board(interaction, new)
         return new
@@ -150,8 +150,8 @@ class SteamCog(GameCog):
             embed.add_field(name=f"Seated ({len(game.row.seats)}/5)", value=seat_list(game),
                             inline=False)
             embed.add_field(name="Recent events", value=recent_events(game, 4), inline=False)
-            seconds = float(game.row.extra.get("turn_seconds") or 0)
-            notices = "on" if game.row.extra.get("notices", True) else "off"
+            seconds = game.data.turn_seconds
+            notices = "on" if game.data.notices else "off"
             embed.set_footer(text=f"Turn timer {seating.timer_name(seconds)} · turn notices "
                                   f"{notices} · 👑 host · 🤖 computer player")
             return embed
@@ -171,7 +171,7 @@ class SteamCog(GameCog):
             seat = game.row.seats[player["seat"]] if player["seat"] < len(game.row.seats) else {}
             marks = "".join(m for m, on in (
                 ("▶️ ", view["turn"] == player["seat"]),
-                ("👑 ", seat.get("user_id") == seating.host_id(game.row)
+                ("👑 ", seat.get("user_id") == game.host_id
                  and not seat.get("computer")),
                 ("🤖 ", bool(seat.get("computer"))),
                 ("💤 ", bool(seat.get("away"))),
@@ -208,10 +208,10 @@ class SteamCog(GameCog):
         notes = []
         if game.pictured and not view["over"]:
             notes.append(f"deck {view['deck_count']} · discard {view['discard_count']}")
-        seconds = float(game.row.extra.get("turn_seconds") or 0)
+        seconds = game.data.turn_seconds
         if seconds:
             notes.append(f"⏰ turn timer {seating.timer_name(seconds)}")
-        if not game.row.extra.get("notices", True):
+        if not game.data.notices:
             notes.append("turn notices off")
         if notes:
             embed.set_footer(text=" · ".join(notes))
@@ -333,9 +333,9 @@ def _status(game: LoadedGame, view: dict[str, Any]) -> str:
     away = game.row.seats[seat].get("away") if seat < len(game.row.seats) else False
     who = f"a computer plays for **{name}**" if away else f"it is **{name}**'s turn"
     lines = [f"🚂 {who[0].upper()}{who[1:]}."]
-    timer = game.row.extra.get("timer")
-    if timer and timer.get("seat") == seat:
-        lines[0] += f" ⏰ <t:{int(timer['at'])}:R>"
+    timer = game.data.timer
+    if timer and timer.seat == seat:
+        lines[0] += f" ⏰ <t:{int(timer.at)}:R>"
     if view["final_round"]:
         still = ", ".join(view.get("still_to_play") or []) or "nobody"
         lines.append(f"⏳ Final round: still to play: {still}.")

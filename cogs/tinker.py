@@ -207,7 +207,7 @@ class TinkerCog(GameCog):
             )
         if "give_up" in by_id:
             give_up = by_id["give_up"]
-            if game.row.only_starter or game.row.extra.get("mode") == "fast":
+            if game.row.only_starter or game.data.mode == "fast":
                 # No vote protects it: one click would give up at once, so ask first.
                 give_up = Action(ASK_PREFIX + give_up.id, give_up.label, give_up.group)
             items.append(

@@ -69,7 +69,7 @@ async def test_ended_games_are_forgotten_by_the_boards(discord_driver, fake_disc
     assert len(bot.boards._shown) == 3
     clock.advance(8 * 86400)
     assert await bot.sweep_once() == 3
-    assert bot.boards._shown == {} and bot.tables._locks == {}
+    assert bot.boards._shown == {} and bot.tables.core.locked_games() == 0
 
 
 async def test_shutdown_waits_for_a_command_in_flight(discord_driver, fake_discord, tmp_path):

@@ -200,30 +200,12 @@ def test_kept_rows_keep_the_most_recent_games_only() -> None:
     assert kept.take(2) is None
 
 
-# -- kept states (bot.table.loaded.KeptStates) -------------------------------------------------
+# -- a kept row out of date ----------------------------------------------------------------
 
 
-async def test_a_kept_game_resumes_its_state_without_loading_it(
-        tmp_path: Any, backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The next click on a game this process saved starts from the very state object it
-    saved: no engine.load."""
-    async with one_move_in(tmp_path) as (tables, game, _clock):
-        saved = tables.kept_states._games[game.id][2]  # type: ignore[attr-defined]
-        engine = saved.engine
-        loads: list[Any] = []
-        real_load = engine.load
-        monkeypatch.setattr(engine, "load", lambda data: loads.append(data) or real_load(data))
-        play = await tables.act(game.id, 1, BOB, "add2")
-        assert loads == []
-        assert play.game.state.count == 3
-        monkeypatch.undo()
-        stored = await tables.load(game.id)
-        assert stored.state.count == 3 and stored.row.version == 2
-
-
-async def test_a_kept_state_serves_only_the_row_it_was_saved_with(
+async def test_a_kept_row_out_of_date_is_read_again(
         tmp_path: Any, backend: str) -> None:
-    """Another process moved the game: its kept row and state are out of date, the save
+    """Another process moved the game: its kept row is out of date, the save
     fails its compare-and-swap, and the click is done again from what is stored."""
     async with one_move_in(tmp_path) as (tables, game, clock):
         async with other_process(tables, clock) as other:
@@ -234,53 +216,6 @@ async def test_a_kept_state_serves_only_the_row_it_was_saved_with(
         play = await tables.act(game.id, 2, BOB, "add1")
         assert play.game.state.count == 4 and play.game.row.version == 3
 
-
-def test_kept_states_match_version_and_save_time_and_forget_ended_games() -> None:
-    """A kept state is handed out only for the row saved with it; lobbies, ended and
-    broken games are not kept; the oldest go first past the capacity."""
-    from bot.games.registry import engine as registry_engine
-    from bot.table.loaded import KeptStates
-    from db.rows import GameRow
-
-    eng = registry_engine("toy")
-
-    def loaded(game_id: int, status: str = "active", version: int = 1) -> LoadedGame:
-        row = GameRow(id=game_id, guild_id=1, channel_id=game_id, kind="toy", status=status,
-                      starter_id=1, seats=[{"user_id": 1}], options={}, only_starter=False,
-                      state=None, version=version, events=[],
-                      board_channel_id=None, board_message_id=None, board_posted_at=None,
-                      created_at=1.0, updated_at=5.0)
-        state = eng.new(game_id, 1, {})
-        row.state = eng.dump(state)
-        return LoadedGame(row, eng, state)
-
-    kept = KeptStates(capacity=2)
-    first = loaded(1)
-    legal = first.legal_actions(0)
-    view = first.view()
-    kept.keep(first)
-    resumed = kept.resume(loaded(1).row, eng)
-    assert resumed is not None and resumed.state is first.state
-    # What was worked out of the state comes along: the engine is not asked again.
-    assert resumed._legal_of is first.state and resumed.legal_actions(0) == legal
-    assert resumed.view() is view
-    assert kept.resume(loaded(1, version=2).row, eng) is None
-    later = loaded(1).row
-    later.updated_at = 6.0
-    assert kept.resume(later, eng) is None
-    for status in ("over", "lobby", "abandoned"):
-        kept.keep(loaded(1, status))
-        assert kept.resume(loaded(1).row, eng) is None
-    broken = loaded(1)
-    broken.broken = "damaged"
-    kept.keep(broken)
-    assert kept.resume(loaded(1).row, eng) is None
-    for game_id in (1, 2, 3):
-        kept.keep(loaded(game_id))
-    assert kept.resume(loaded(1).row, eng) is None  # the oldest went
-    assert kept.resume(loaded(3).row, eng) is not None
-    kept.drop()
-    assert kept.resume(loaded(3).row, eng) is None
 
 
 # -- rows changed elsewhere (migration 7) ------------------------------------------------

@@ -80,8 +80,8 @@ def _vote(game: LoadedGame, rng: random.Random) -> None:
         polls.cast(poll, 500 + voter, f"Voter {voter}", chosen.id, chosen.label,
                    1_800_000_000.0 + voter)
     if rng.random() < 0.5:
-        poll["closes"] = 1_800_000_030.0
-    game.row.extra["poll"] = poll
+        poll.closes = 1_800_000_030.0
+    game.data.poll = poll
 
 
 def _solo(engine: Any, states: Iterator[Any], rng: random.Random) -> Iterator[LoadedGame]:
@@ -123,7 +123,7 @@ def _lobbies(rng: random.Random) -> Iterator[LoadedGame]:
                                 version=rng.randint(0, 9)), computers, set())
             people = [i for i in range(seats) if i not in computers]
             if rng.random() < 0.3:
-                game.row.extra["host"] = 100 + rng.choice(people)
+                game.data.host = 100 + rng.choice(people)
             yield game
     yield loaded(STEAM, None, seats=2, status="abandoned")
 

@@ -6,6 +6,7 @@ import discord
 import pytest
 
 from bot.config import ConfigError, load_settings
+from bot.table.data import Poll, Vote
 from tests.support import ALICE, Clock, make_bot
 
 
@@ -53,10 +54,9 @@ async def test_background_work_only_for_this_process_shards(discord_driver, fake
     for shard in (0, 1):
         game = await tables.start("toy", guild_id=_guild_on(shard), channel_id=900 + shard,
                                   starter=ALICE)
-        game.row.extra["poll"] = {"version": 0, "closes": clock.now + 5, "ballots": [
-            {"user": 1, "name": "A", "action": "add1", "label": "Add 1", "at": clock.now}],
-            "order": ["add1"]}
-        await tables._save_table(game)
+        game.data.poll = Poll(0, clock.now + 5, [Vote(1, "A", "add1", "Add 1", clock.now)],
+                              ["add1"])
+        await tables.core.save_table(game)
         games[shard] = game.id
     clock.advance(10)
     assert await bot.deadlines.run_due() == 1

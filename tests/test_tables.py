@@ -307,5 +307,5 @@ async def test_one_request_per_game_at_a_time(tmp_path):
             await asyncio.sleep(0.006)
         await asyncio.gather(*tasks)
         assert most == 1
-        assert tables._locks == {}
+        assert tables.core.locked_games() == 0
         assert await tables.drain(0.1)

@@ -74,11 +74,12 @@ async def _run(kind: str, requests: list[tuple]) -> None:
                 assert all(r["user_id"] in {a.user_id for a in ACTORS} for r in results)
                 assert await tables.store.count_open() == int(after.row.is_open)
                 # a stored deadline belongs to an open game with something pending
-                poll = after.row.extra.get("poll") or {}
+                poll = after.data.poll
                 if after.row.deadline is not None:
-                    assert after.row.is_open and after.row.deadline == poll.get("closes")
-                if poll:
-                    assert poll["version"] == after.row.version
+                    assert after.row.is_open and poll is not None
+                    assert after.row.deadline == poll.closes
+                if poll is not None:
+                    assert poll.version == after.row.version
             event(f"ended {(await tables.load(game.id)).row.status}")
 
 

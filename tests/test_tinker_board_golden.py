@@ -57,8 +57,8 @@ def _table(game: LoadedGame, rng: random.Random, actions: list[Action]) -> None:
     mode = rng.choice(("vote", "vote", "fast", "solo"))
     row.only_starter = mode == "solo"
     if mode != "solo":
-        row.extra["mode"] = mode
-        row.extra["window"] = rng.choice((30, 45, 600))
+        game.data.mode = mode
+        game.data.window = rng.choice((30, 45, 600))
     if rng.random() < 0.1:
         row.daily = "2025-03-14"
     if mode == "vote" and actions and rng.random() < 0.4:
@@ -68,9 +68,9 @@ def _table(game: LoadedGame, rng: random.Random, actions: list[Action]) -> None:
             polls.cast(poll, 500 + voter, f"Voter {voter} with a name", chosen.id,
                        chosen.label, 1_800_000_000.0 + voter)
         if rng.random() < 0.7:
-            poll["closes"] = 1_800_000_030.0
-        row.extra["poll"] = poll
-        row.extra["recent"] = [[500, 501, 502]] if rng.random() < 0.5 else []
+            poll.closes = 1_800_000_030.0
+        game.data.poll = poll
+        game.data.recent = [[500, 501, 502]] if rng.random() < 0.5 else []
 
 
 def _board(cog: Any, engine: Any, game: LoadedGame, seat: int | None) -> dict[str, Any]:
@@ -111,7 +111,7 @@ def _played(cog: Any, engine: Any, states: Iterator[Any], digest: Any, computer:
             game = loaded(engine, state, version=version, events=list(events),
                           status="over" if over else "active")
             if lead:
-                game.row.extra["last"] = lead
+                game.data.last = lead
             game.pictured = rng.random() < 0.5
             _table(game, rng, actions)
             record = _board(cog, engine, game, seat)

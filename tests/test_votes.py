@@ -166,7 +166,7 @@ async def test_c4_window_closes_on_a_plurality(tmp_path):
         play = await tables.close_vote(game_id)
         assert play is not None and play.game.row.version == 3
         assert play.events[0] == "Dave and Bob chose: Add 2 (2 votes to 1)."
-        assert play.game.row.deadline is None and "poll" not in play.game.row.extra
+        assert play.game.row.deadline is None and play.game.data.poll is None
         assert await tables.close_vote(game_id) is None  # exactly one move per decision
     finally:
         await tables.store.close()
@@ -199,7 +199,7 @@ async def test_c4_changed_vote_counts_once(tmp_path):
         assert again.ballot is not None and not again.ballot.changed
         await tables.act(game_id, 2, ALICE, "add2")
         game = await tables.load(game_id)
-        assert [(c.action, c.votes) for c in polls.counts(game.row.extra["poll"])] == [
+        assert [(c.action, c.votes) for c in polls.counts(game.data.poll)] == [
             ("add2", 1)
         ]
         play = await tables.act(game_id, 2, CAROL, "add2")
@@ -220,7 +220,7 @@ async def test_c4_give_up_without_majority_stays_open(tmp_path):
         clock.advance(600)
         assert await tables.close_vote(game_id) is None
         game = await tables.load(game_id)
-        assert game.row.version == 2 and game.row.extra["poll"]["ballots"]
+        assert game.row.version == 2 and game.data.poll.ballots
         play = await tables.act(game_id, 2, BOB, "resign")
         assert play.ballot is None and play.finished
         assert play.events[0] == "Alice and Bob chose: Give up."
@@ -254,7 +254,7 @@ async def test_c4_stale_board_refused_during_a_vote(tmp_path):
         game_id = await _three_active(tables)
         with pytest.raises(StaleBoard):
             await tables.act(game_id, 1, ALICE, "add1")
-        assert "poll" not in (await tables.load(game_id)).row.extra
+        assert (await tables.load(game_id)).data.poll is None
     finally:
         await tables.store.close()
 

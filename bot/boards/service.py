@@ -31,7 +31,8 @@ from bot.boards.layout import (
     view_of,
 )
 from bot.games.protocol import Action
-from bot.table import polls, seating
+from bot.table import polls
+from bot.table.data import NoticeRef, Poll
 from bot.table.errors import (
     GameEnded,
     NotYourTurn,
@@ -139,7 +140,7 @@ def lobby_items(game: LoadedGame) -> list[BoardItem]:
                       disabled=not ready, row=1),
         action_button(g, v, Action(LOBBY_CANCEL, "Cancel"), style=style.danger, row=1),
     ]
-    host = seating.host_id(game.row)
+    host = game.host_id
     drop = [Action(f"{LOBBY_DROP}{i}", f"Remove {s['name']}"[:100])
             for i, s in enumerate(seats) if s.get("computer")]
     heirs = [Action(f"{LOBBY_HOST}{i}", f"Make {s['name']} the host"[:100])
@@ -205,7 +206,7 @@ class Boards:
         #: Pause between two edits of one board made by the bot itself (not a click's answer).
         self.edit_interval = 1.0
         #: Each table's current turn notice, and a lock so notices go out one at a time.
-        self._notices: dict[int, dict[str, int]] = {}
+        self._notices: dict[int, NoticeRef] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._restarts = 0
         self._notice_locks: dict[int, asyncio.Lock] = {}
@@ -297,8 +298,8 @@ class Boards:
             if game.row.status == "active" and game.computer_to_act():
                 for item in items:  # a computer is choosing: its options are not live
                     item.disabled = True
-            poll = game.row.extra.get("poll")
-            if poll and poll.get("version") == game.row.version and poll.get("ballots"):
+            poll = game.data.poll
+            if poll and poll.version == game.row.version and poll.ballots:
                 _show_votes(embed, items, game, poll)
             view = view_of(_with_rules_button(items, game))
         return {"embed": embed, "view": view}
@@ -698,18 +699,18 @@ class Boards:
             return
         async with self._notice_lock(game.id):
             try:
-                stored = (await self.tables.load(game.id)).row.extra.get("notice")
+                stored = (await self.tables.load(game.id)).data.notice
             except Refusal:
                 stored = None
             old = self._notices.pop(game.id, None) or stored
             if old:
-                channel = self.bot.get_partial_messageable(int(old["channel"]),
+                channel = self.bot.get_partial_messageable(old.channel,
                                                            guild_id=game.row.guild_id)
                 with contextlib.suppress(*SEND_ERRORS):
-                    await channel.get_partial_message(int(old["message"])).delete()
-            if not game.row.is_open or notice is None or not game.row.extra.get("notices", True):
+                    await channel.get_partial_message(old.message).delete()
+            if not game.row.is_open or notice is None or not game.data.notices:
                 if stored:
-                    await self.tables.remember(game.id, "notice", None)
+                    await self.tables.remember_notice(game.id, None)
                 return
             user_id, text = notice
             channel = self.bot.get_partial_messageable(
@@ -727,9 +728,9 @@ class Boards:
             except SEND_ERRORS as exc:
                 log.warning("could not post a turn notice in game %s: %s", game.id, exc)
                 return
-            note = {"channel": message.channel.id, "message": message.id}
+            note = NoticeRef(message.channel.id, message.id)
             self._notices[game.id] = note
-            await self.tables.remember(game.id, "notice", note)
+            await self.tables.remember_notice(game.id, note)
 
     def _notice_lock(self, game_id: int) -> asyncio.Lock:
         lock = self._notice_locks.get(game_id)
@@ -871,13 +872,13 @@ def vote_field(game: LoadedGame) -> tuple[str, str] | None:
 
     Who voted for what, and the countdown (``<t:…:R>``, counted down by Discord itself).
     """
-    poll = game.row.extra.get("poll")
-    if not poll or poll.get("version") != game.row.version or not poll.get("ballots"):
+    poll = game.data.poll
+    if not poll or poll.version != game.row.version or not poll.ballots:
         return None
-    active = polls.active_players(game.row.extra.get("recent", []), poll)
+    active = polls.active_players(game.data.recent, poll)
     lines = [f"**{c.label}** · {c.votes}: {polls.join_names(c.names)}"
              for c in polls.counts(poll)]
-    closes = poll.get("closes")
+    closes = poll.closes
     needed = polls.needed_for_majority(active)
     if closes is not None:
         lines.append(f"Closes <t:{int(closes)}:R>, or at once when {needed} agree.")
@@ -893,7 +894,7 @@ def _show_votes(
     embed: discord.Embed,
     items: list[BoardItem],
     game: LoadedGame,
-    poll: dict[str, Any],
+    poll: Poll,
 ) -> None:
     """Put the tally on the buttons and the vote field in the embed."""
     tally = {c.action: c.votes for c in polls.counts(poll)}

@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.games.protocol import Action, Engine
 from bot.table import seating
+from bot.table.data import TableData
 from bot.table.errors import board_link
 from db.store import GameRow
 
@@ -28,6 +29,8 @@ class LoadedGame:
     engine: Engine
     state: Any
     broken: str | None = None
+    #: The table's own data, read from the row (written back into it by every save).
+    data: TableData = field(default_factory=TableData)
     #: Whether the board is shown with its picture (the text may then leave out what the
     #: picture shows in full; a text-only board stays complete).
     pictured: bool = False
@@ -72,6 +75,11 @@ class LoadedGame:
         r = self.row
         return board_link(r.guild_id, r.board_channel_id, r.board_message_id)
 
+    @property
+    def host_id(self) -> int:
+        """The user id of the table's host (the starter unless the role was handed on)."""
+        return seating.host_id(self.data, self.row.starter_id)
+
     def seat_of(self, user_id: int) -> int | None:
         """Return the seat index of ``user_id``, or None if not seated."""
         for index, seat in enumerate(self.row.seats):
@@ -105,59 +113,6 @@ class LoadedGame:
             return None
         user = self.row.seats[seat].get("user_id")
         return int(user) if user else None
-
-
-class KeptStates:
-    """The loaded state of each game this process last saved, to resume its next click.
-
-    A click on a kept row (``db.rows.KeptRows``) would load the engine's state from the
-    row's JSON again, and ask the engine again for what the board already asked it (the
-    legal actions, the view). Engine states are never changed in place (see
-    :class:`LoadedGame`), so the state object this process saved can serve the next
-    click as it is, with what was computed of it, as long as the row is the one saved
-    with it: the same version and ``updated_at`` (every save moves the latter on).
-
-    An entry holds the whole loaded game (row, state, what was worked out of it: some
-    kilobytes), so at most ``capacity`` games (1,024 by default) are kept, those being
-    played now; an older one's next click loads its state from the row as before.
-    """
-
-    def __init__(self, capacity: int = 1024) -> None:
-        #: How many games are kept at most; the least recently saved go first.
-        self.capacity = capacity
-        self._games: dict[int, tuple[int, float, LoadedGame]] = {}
-
-    def keep(self, game: LoadedGame) -> None:
-        """Remember ``game`` as just saved (its row's version and ``updated_at`` as
-        stored); a lobby, a finished or a broken game is forgotten instead."""
-        games = self._games
-        games.pop(game.id, None)
-        row = game.row
-        if game.state is None or game.broken or row.status != "active":
-            return
-        games[game.id] = (row.version, row.updated_at, game)
-        if len(games) > self.capacity:
-            del games[next(iter(games))]
-
-    def resume(self, row: GameRow, engine: Engine) -> LoadedGame | None:
-        """Return ``row`` loaded with the state kept for it, or None when none matches."""
-        kept = self._games.get(row.id)
-        if kept is None or kept[0] != row.version or kept[1] != row.updated_at:
-            return None
-        before = kept[2]
-        game = LoadedGame(row, engine, before.state)
-        if before._legal_of is before.state:
-            game._legal, game._legal_of = dict(before._legal), before.state
-        if before._view_of is before.state:
-            game._view, game._view_of = before._view, before.state
-        return game
-
-    def drop(self, game_id: int | None = None) -> None:
-        """Forget one game, or every game (``None``)."""
-        if game_id is None:
-            self._games.clear()
-        else:
-            self._games.pop(game_id, None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,17 +1,19 @@
 """Lobbies of seated games: joining, leaving, computer players, the host, starting.
 
-:func:`lobby_step` applies one lobby operation to a stored row (in place) and returns the
-event to show, or raises a Refusal saying why not. Seats are taken in join order (S3);
-the host is the table's starter until the role is handed on (``extra["host"]``).
+:func:`lobby_step` applies one lobby operation (a :class:`LobbyStep`) to a stored row
+(in place) and returns the event to show, or raises a Refusal saying why not. Seats are taken in join order (S3);
+the host is the table's starter until the role is handed on (``TableData.host``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from bot.games.protocol import Engine
 from bot.table import seating
+from bot.table.data import TableData
 from bot.table.errors import Refusal
 
 #: Lobby operations, as action ids on lobby boards; ``lobby.drop.N`` removes the computer
@@ -52,85 +54,141 @@ def _seat_index(op: str, prefix: str, seats: list[dict[str, Any]]) -> int:
     return int(raw)
 
 
-def lobby_step(
-    row: Any,
-    engine: Engine,
-    user_id: int,
-    name: str,
-    can_manage: bool,
-    op: str,
-    seed: Callable[[], int],
-) -> str:
-    """Apply lobby operation ``op`` by ``user_id`` to ``row``; return the event or refuse."""
-    if row.status != "lobby":
+@dataclass(slots=True)
+class LobbyStep:
+    """One lobby operation as asked: the row it changes, its table data, and who asks."""
+
+    row: Any
+    data: TableData
+    engine: Engine
+    user_id: int
+    name: str
+    can_manage: bool
+    seed: Callable[[], int]
+
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        """The row's seats (changed in place)."""
+        seats: list[dict[str, Any]] = self.row.seats
+        return seats
+
+    @property
+    def host(self) -> int:
+        """The host's user id."""
+        return seating.host_id(self.data, self.row.starter_id)
+
+    @property
+    def host_name(self) -> str:
+        """The host's name at the table."""
+        return next((str(s["name"]) for s in self.seats if s.get("user_id") == self.host
+                     and not s.get("computer")), "the host")
+
+    @property
+    def mine(self) -> int | None:
+        """The asker's seat, or None."""
+        return next((i for i, s in enumerate(self.seats)
+                     if s.get("user_id") == self.user_id and not s.get("computer")), None)
+
+    def require_host(self, doing: str) -> None:
+        """Refuse anyone but the host."""
+        if self.user_id != self.host:
+            raise Refusal(f"Only the host, {self.host_name}, can {doing}.")
+
+    def require_room(self) -> None:
+        """Refuse when every seat is taken."""
+        if len(self.seats) >= self.engine.max_seats:
+            raise Refusal(f"The table is full ({self.engine.max_seats} seats).")
+
+
+def _join(step: LobbyStep, _op: str) -> str:
+    if step.mine is not None:
+        raise Refusal("You are already seated at this table.")
+    step.require_room()
+    step.seats.append({"user_id": step.user_id, "name": step.name, "computer": False})
+    return f"{step.name} joined."
+
+
+def _leave(step: LobbyStep, _op: str) -> str:
+    mine = step.mine
+    if mine is None:
+        raise Refusal("You are not seated at this table.")
+    event = f"{step.name} left."
+    if step.user_id == step.host:
+        heirs = [s for i, s in enumerate(step.seats) if i != mine and not s.get("computer")]
+        if not heirs:
+            raise Refusal("You are the only person at this table: press Cancel to close it.")
+        step.data.host = int(heirs[0]["user_id"])
+        event = f"{step.name} left; {heirs[0]['name']} is the host now."
+    del step.seats[mine]
+    return event
+
+
+def _computer(step: LobbyStep, _op: str) -> str:
+    if step.mine is None:
+        raise Refusal("Only players seated at this table can add computer players.")
+    step.require_room()
+    computer = free_computer_name(step.seats)
+    step.seats.append({"user_id": None, "name": computer, "computer": True})
+    return f"{step.name} added {computer}."
+
+
+def _drop(step: LobbyStep, op: str) -> str:
+    step.require_host("remove computer players")
+    seat = _seat_index(op, LOBBY_DROP, step.seats)
+    if not step.seats[seat].get("computer"):
+        raise Refusal("Only computer players can be removed; people leave by themselves.")
+    gone = step.seats.pop(seat)
+    return f"{step.name} removed {gone['name']}."
+
+
+def _hand_host(step: LobbyStep, op: str) -> str:
+    step.require_host("hand the host role on")
+    seat = _seat_index(op, LOBBY_HOST, step.seats)
+    chosen = step.seats[seat]
+    if chosen.get("computer") or chosen.get("user_id") == step.host:
+        raise Refusal("Choose another person seated at the table.")
+    step.data.host = int(chosen["user_id"])
+    return f"{step.name} handed the host role to {chosen['name']}."
+
+
+def _start(step: LobbyStep, _op: str) -> str:
+    step.require_host("start the game")
+    engine, seats, row = step.engine, step.seats, step.row
+    if not engine.min_seats <= len(seats) <= engine.max_seats:
+        raise Refusal(
+            f"{engine.title} needs {engine.min_seats} to {engine.max_seats} seats; "
+            f"{len(seats)} taken. Invite someone or add a computer player."
+        )
+    options = {**row.options, "names": [s["name"] for s in seats]}
+    if "start_seat" in options:  # "me (the host)": whoever hosts now
+        options["start_seat"] = next(
+            (i for i, s in enumerate(seats) if s.get("user_id") == step.host), 0)
+    row.state = engine.dump(engine.new(step.seed(), len(seats), options))
+    row.status = "active"
+    return f"{step.name} started the game with {len(seats)} players."
+
+
+def _cancel(step: LobbyStep, _op: str) -> str:
+    if step.user_id != step.host and not step.can_manage:
+        raise Refusal("Only the host (or a member with Manage Messages) can cancel.")
+    step.row.status = "abandoned"
+    return f"{step.name} closed the table."
+
+
+_OPERATIONS: dict[str, Callable[[LobbyStep, str], str]] = {
+    LOBBY_JOIN: _join, LOBBY_LEAVE: _leave, LOBBY_COMPUTER: _computer, LOBBY_START: _start,
+    LOBBY_CANCEL: _cancel, LOBBY_DROP: _drop, LOBBY_HOST: _hand_host,
+}
+
+
+def lobby_step(step: LobbyStep, op: str) -> str:
+    """Apply lobby operation ``op`` to the step's row (in place); return the event or refuse."""
+    if step.row.status != "lobby":
         raise Refusal("The game has already started; the lobby buttons do nothing now.")
-    seats: list[dict[str, Any]] = row.seats
-    host = seating.host_id(row)
-    mine = next((i for i, s in enumerate(seats)
-                 if s.get("user_id") == user_id and not s.get("computer")), None)
-    host_name = next((s["name"] for s in seats if s.get("user_id") == host), "the host")
-    if op == LOBBY_JOIN:
-        if mine is not None:
-            raise Refusal("You are already seated at this table.")
-        if len(seats) >= engine.max_seats:
-            raise Refusal(f"The table is full ({engine.max_seats} seats).")
-        seats.append({"user_id": user_id, "name": name, "computer": False})
-        return f"{name} joined."
-    if op == LOBBY_LEAVE:
-        if mine is None:
-            raise Refusal("You are not seated at this table.")
-        event = f"{name} left."
-        if user_id == host:
-            heirs = [s for i, s in enumerate(seats) if i != mine and not s.get("computer")]
-            if not heirs:
-                raise Refusal("You are the only person at this table: press Cancel to close it.")
-            row.extra["host"] = int(heirs[0]["user_id"])
-            event = f"{name} left; {heirs[0]['name']} is the host now."
-        del seats[mine]
-        return event
-    if op == LOBBY_COMPUTER:
-        if mine is None:
-            raise Refusal("Only players seated at this table can add computer players.")
-        if len(seats) >= engine.max_seats:
-            raise Refusal(f"The table is full ({engine.max_seats} seats).")
-        computer = free_computer_name(seats)
-        seats.append({"user_id": None, "name": computer, "computer": True})
-        return f"{name} added {computer}."
-    if op.startswith(LOBBY_DROP):
-        if user_id != host:
-            raise Refusal(f"Only the host, {host_name}, can remove computer players.")
-        seat = _seat_index(op, LOBBY_DROP, seats)
-        if not seats[seat].get("computer"):
-            raise Refusal("Only computer players can be removed; people leave by themselves.")
-        gone = seats.pop(seat)
-        return f"{name} removed {gone['name']}."
-    if op.startswith(LOBBY_HOST):
-        if user_id != host:
-            raise Refusal(f"Only the host, {host_name}, can hand the host role on.")
-        seat = _seat_index(op, LOBBY_HOST, seats)
-        if seats[seat].get("computer") or seats[seat].get("user_id") == host:
-            raise Refusal("Choose another person seated at the table.")
-        row.extra["host"] = int(seats[seat]["user_id"])
-        return f"{name} handed the host role to {seats[seat]['name']}."
-    if op == LOBBY_START:
-        if user_id != host:
-            raise Refusal(f"Only the host, {host_name}, can start the game.")
-        if not engine.min_seats <= len(seats) <= engine.max_seats:
-            raise Refusal(
-                f"{engine.title} needs {engine.min_seats} to {engine.max_seats} seats; "
-                f"{len(seats)} taken. Invite someone or add a computer player."
-            )
-        options = {**row.options, "names": [s["name"] for s in seats]}
-        host_seat = next((i for i, s in enumerate(seats) if s.get("user_id") == host), 0)
-        if "start_seat" in options:
-            options["start_seat"] = host_seat  # "me (the host)": whoever hosts now
-        state = engine.new(seed(), len(seats), options)
-        row.state = engine.dump(state)
-        row.status = "active"
-        return f"{name} started the game with {len(seats)} players."
-    if op == LOBBY_CANCEL:
-        if user_id != host and not can_manage:
-            raise Refusal("Only the host (or a member with Manage Messages) can cancel.")
-        row.status = "abandoned"
-        return f"{name} closed the table."
-    raise Refusal("That button is not valid.")
+    for prefix in (LOBBY_DROP, LOBBY_HOST):
+        if op.startswith(prefix):
+            return _OPERATIONS[prefix](step, op)
+    operation = _OPERATIONS.get(op)
+    if operation is None:
+        raise Refusal("That button is not valid.")
+    return operation(step, op)

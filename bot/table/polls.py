@@ -1,19 +1,17 @@
 """Channel votes (rulings C1, C4): ballots, tallies, majorities and closing a window.
 
-Pure functions over the plain data a game keeps in its ``extra`` column, so a vote
-survives a restart with the game. A *poll* is the open decision of one board version:
-
-``{"version": v, "closes": t or None, "ballots": [{"user", "name", "action", "label",
-"at"}], "order": [action ids in the order they were first voted for]}``
-
-and ``recent`` lists the voters of the game's last five decisions.
+Pure functions over the table's typed data (:class:`bot.table.data.Poll`), which is
+stored with the game, so a vote survives a restart with it. A poll is the open decision
+of one board version; ``recent`` lists the voters of the game's last five decisions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+
+from bot.table.data import Poll, Vote
 
 #: How players of a channel game decide: by vote (C1), anyone's click at once, one player.
 MODES = ("vote", "fast", "solo")
@@ -40,58 +38,56 @@ class Count:
         return len(self.names)
 
 
-def new_poll(version: int) -> dict[str, Any]:
+def new_poll(version: int) -> Poll:
     """Return an empty poll for the board at ``version``."""
-    return {"version": version, "closes": None, "ballots": [], "order": []}
+    return Poll(version)
 
 
 def cast(
-    poll: dict[str, Any], user_id: int, name: str, action: str, label: str, now: float
+    poll: Poll, user_id: int, name: str, action: str, label: str, now: float
 ) -> bool:
     """Record (or change) ``user_id``'s vote for ``action``; return whether it changed.
 
     A member has one vote per decision; voting again replaces it.
     """
-    for ballot in poll["ballots"]:
-        if ballot["user"] == user_id:
-            if ballot["action"] == action:
+    for ballot in poll.ballots:
+        if ballot.user == user_id:
+            if ballot.action == action:
                 return False
-            poll["ballots"].remove(ballot)
+            poll.ballots.remove(ballot)
             break
-    poll["ballots"].append(
-        {"user": user_id, "name": name, "action": action, "label": label, "at": now}
-    )
-    if action not in poll["order"]:
-        poll["order"].append(action)
+    poll.ballots.append(Vote(user_id, name, action, label, now))
+    if action not in poll.order:
+        poll.order.append(action)
     return True
 
 
-def voters(poll: Mapping[str, Any] | None) -> list[int]:
+def voters(poll: Poll | None) -> list[int]:
     """Return the members who have a vote in ``poll``, in voting order."""
-    return [int(b["user"]) for b in (poll or {}).get("ballots", [])]
+    return [b.user for b in poll.ballots] if poll is not None else []
 
 
-def active_players(recent: Iterable[Iterable[int]], poll: Mapping[str, Any] | None) -> set[int]:
+def active_players(recent: Iterable[Iterable[int]], poll: Poll | None) -> set[int]:
     """Return the active players: voters of the last decisions plus this one's (C4)."""
     active = {int(user) for decision in recent for user in decision}
     active.update(voters(poll))
     return active
 
 
-def counts(poll: Mapping[str, Any]) -> list[Count]:
+def counts(poll: Poll) -> list[Count]:
     """Return each voted move's count, most votes first, ties in the order first voted."""
-    order = {action: index for index, action in enumerate(poll.get("order", []))}
+    order = {action: index for index, action in enumerate(poll.order)}
     names: dict[str, list[str]] = {}
     labels: dict[str, str] = {}
-    for ballot in poll.get("ballots", []):
-        names.setdefault(ballot["action"], []).append(str(ballot["name"]))
-        labels[ballot["action"]] = str(ballot["label"])
+    for ballot in poll.ballots:
+        names.setdefault(ballot.action, []).append(ballot.name)
+        labels[ballot.action] = ballot.label
     standing = [Count(a, labels[a], tuple(n)) for a, n in names.items()]
     standing.sort(key=lambda c: (-c.votes, order.get(c.action, len(order))))
     return standing
 
 
-def majority(poll: Mapping[str, Any], active: set[int]) -> Count | None:
+def majority(poll: Poll, active: set[int]) -> Count | None:
     """Return the move voted for by more than half of the active players, if any."""
     needed = len(active) // 2 + 1
     for count in counts(poll):
@@ -105,7 +101,7 @@ def needed_for_majority(active: set[int]) -> int:
     return len(active) // 2 + 1
 
 
-def plurality(poll: Mapping[str, Any]) -> Count | None:
+def plurality(poll: Poll) -> Count | None:
     """Return the move chosen when the window closes: most votes, ties to the first voted.
 
     Moves that need confirming are left out (they need a majority); None when nothing
@@ -117,7 +113,7 @@ def plurality(poll: Mapping[str, Any]) -> Count | None:
     return None
 
 
-def decided(recent: list[list[int]], poll: Mapping[str, Any]) -> list[list[int]]:
+def decided(recent: list[list[int]], poll: Poll) -> list[list[int]]:
     """Return ``recent`` with the voters of the decision just made added (last five kept)."""
     made = voters(poll)
     return ([*recent, made] if made else list(recent))[-RECENT_DECISIONS:]
@@ -131,7 +127,7 @@ def join_names(names: Iterable[str]) -> str:
     return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def attribution(poll: Mapping[str, Any], chosen: Count) -> str:
+def attribution(poll: Poll, chosen: Count) -> str:
     """Return who chose the move, with the count: "Alice and Bob chose: X (2 votes to 1)"."""
     others = sum(c.votes for c in counts(poll) if c.action != chosen.action)
     line = f"{join_names(chosen.names)} chose: {chosen.label}"

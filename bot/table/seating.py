@@ -1,9 +1,7 @@
 """Turns at a shared table (rulings C2, C6): the host, absent players and the turn timer.
 
-Pure functions over a stored game row (:class:`db.store.GameRow`): its seats and the
-table's own data (``extra``), where ``host`` is the host's user id once the role was
-handed on, ``turn_seconds`` the turn timer chosen at start, ``timer`` the running one
-(``{"seat", "at", "strikes"}``) and a seat's ``away`` flag means a computer plays it
+Pure functions over a game's seats and the table's typed data
+(:class:`bot.table.data.TableData`); a seat's ``away`` flag means a computer plays it
 until its person clicks again.
 """
 
@@ -12,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.table.data import TableData, TurnTimer
+
 #: Turn timers a table may choose at start, by name (C6: off by default).
 TIMERS = {"off": 0, "2 min": 120, "10 min": 600, "1 h": 3600, "24 h": 86400}
 
 
-def host_id(row: Any) -> int:
+def host_id(data: TableData, starter_id: int) -> int:
     """Return the user id of the table's host (the starter unless the role was handed on)."""
-    return int(row.extra.get("host", row.starter_id))
+    return data.host if data.host is not None else starter_id
 
 
 def person_seats(seats: Sequence[Mapping[str, Any]]) -> list[int]:
@@ -51,15 +51,15 @@ def played_by_computer(seats: Sequence[Mapping[str, Any]], seat: int,
     return bool(seats[seat].get("away")) and bool(present_people(seats, resigned))
 
 
-def start_timer(extra: dict[str, Any], seat: int | None, seats: Sequence[Mapping[str, Any]],
+def start_timer(data: TableData, seat: int | None, seats: Sequence[Mapping[str, Any]],
                 now: float) -> None:
     """(Re)start the turn timer for ``seat`` if it is a person's turn and a timer is set."""
-    seconds = float(extra.get("turn_seconds") or 0)
+    seconds = data.turn_seconds
     if (seconds <= 0 or seat is None or not 0 <= seat < len(seats)
             or seats[seat].get("computer") or seats[seat].get("away")):
-        extra.pop("timer", None)
+        data.timer = None
         return
-    extra["timer"] = {"seat": seat, "at": now + seconds, "strikes": 0}
+    data.timer = TurnTimer(seat, now + seconds)
 
 
 def away_votes_needed(seats: Sequence[Mapping[str, Any]], resigned: set[int],

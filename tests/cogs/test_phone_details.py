@@ -36,9 +36,9 @@ def test_events_of_the_last_move_start_at_its_lead() -> None:
     """The last move's events are those since its lead line; without it, all kept events."""
     game = loaded(TINKER, TINKER.new(1), events=["a", "Alice chose: X.", "b", "Bob chose: X.",
                                                  "c", "d"])
-    game.row.extra["last"] = "Bob chose: X."
+    game.data.last = "Bob chose: X."
     assert last_move_events(game) == ["Bob chose: X.", "c", "d"]
-    game.row.extra["last"] = "Carol chose: Y."
+    game.data.last = "Carol chose: Y."
     assert last_move_events(game) == game.row.events
 
 

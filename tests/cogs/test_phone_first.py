@@ -56,7 +56,7 @@ def boards(engine: Any, state: Any, rng: random.Random) -> Iterator[LoadedGame]:
         game = loaded(engine, state, version=version, events=list(events),
                       status="over" if over else "active")
         if lead:
-            game.row.extra["last"] = lead
+            game.data.last = lead
         yield game
         if over:
             return
@@ -74,7 +74,7 @@ def boards(engine: Any, state: Any, rng: random.Random) -> Iterator[LoadedGame]:
 
 def _last_move(game: LoadedGame) -> list[str]:
     """The events of the game's last move, as the test understands them."""
-    lead = game.row.extra.get("last")
+    lead = game.data.last
     events = game.row.events
     if lead in events:
         return events[len(events) - 1 - events[::-1].index(lead):]

@@ -33,7 +33,7 @@ async def test_play_again_starts_the_same_game(discord_driver, fake_discord, tmp
     again = await discord_driver.click(board, button(board, "table.again"), user="carol")
     assert again.response_type == 4 and not again.ephemeral
     new = await bot.tables.open_in_channel(fake_discord.channel_id)
-    assert new is not None and new.row.extra["mode"] == "fast"
+    assert new is not None and new.data.mode == "fast"
     assert new.row.starter_id == fake_discord.user("carol").id
     assert board_ids(again.message) == [f"g1:{new.id}:0:add1", f"g1:{new.id}:0:add2"]
     twice = await discord_driver.click(board, button(board, "table.again"), user="bob")

@@ -1,0 +1,58 @@
+"""The table's typed data reads rows written before it existed, and writes them back
+as the same data."""
+
+from __future__ import annotations
+
+from bot.table.data import DEFAULT_WINDOW, NoticeRef, Poll, TableData, TurnTimer, Vote
+
+#: Table data exactly as the code before typed records wrote it (a voted Tinker game and
+#: a seated Steam to Solar table).
+OLD_CHANNEL = {
+    "mode": "vote", "window": 45.0, "players": {"11": "Alice", "12": "Bob"},
+    "recent": [[11], [11, 12]], "last": "Alice chose: 🌙 +1.",
+    "poll": {"version": 7, "closes": 1_800_000_030.5, "order": ["b", "a"], "ballots": [
+        {"user": 11, "name": "Alice", "action": "b", "label": "B", "at": 1_800_000_000.0},
+        {"user": 12, "name": "Bob", "action": "a", "label": "A", "at": 1_800_000_001.0}]},
+}
+OLD_SEATED = {
+    "turn_seconds": 120.0, "notices": False, "host": 12,
+    "timer": {"seat": 1, "at": 1_800_000_120.0, "strikes": 1},
+    "away_votes": {"13": [11]}, "notice": {"channel": 5, "message": 6},
+}
+
+
+def test_old_channel_data_reads_as_typed_records() -> None:
+    data = TableData.from_json(OLD_CHANNEL)
+    assert data.mode == "vote" and data.window == 45.0
+    assert data.players == {"11": "Alice", "12": "Bob"}
+    assert data.recent == [[11], [11, 12]] and data.last == "Alice chose: 🌙 +1."
+    assert data.poll == Poll(7, 1_800_000_030.5, [
+        Vote(11, "Alice", "b", "B", 1_800_000_000.0),
+        Vote(12, "Bob", "a", "A", 1_800_000_001.0)], ["b", "a"])
+    assert data.deadlines() == [1_800_000_030.5]
+
+
+def test_old_seated_data_reads_as_typed_records() -> None:
+    data = TableData.from_json(OLD_SEATED)
+    assert data.turn_seconds == 120.0 and data.notices is False and data.host == 12
+    assert data.timer == TurnTimer(1, 1_800_000_120.0, 1)
+    assert data.away_votes == {"13": [11]}
+    assert data.notice == NoticeRef(5, 6)
+    assert data.deadlines() == [1_800_000_120.0]
+
+
+def test_written_data_reads_back_the_same() -> None:
+    for old in (OLD_CHANNEL, OLD_SEATED, {}):
+        data = TableData.from_json(old)
+        assert TableData.from_json(data.to_json()) == data
+        # every value the old code stored is stored again (defaults may be left out)
+        written = data.to_json()
+        for key, value in old.items():
+            assert written.get(key, value) == value, key
+
+
+def test_missing_keys_take_their_one_default_and_unknown_keys_are_kept() -> None:
+    data = TableData.from_json({"future": {"x": 1}})
+    assert data.mode == "vote" and data.window == DEFAULT_WINDOW and data.notices
+    assert data.poll is None and data.timer is None and data.host is None
+    assert data.to_json() == {"future": {"x": 1}}
