@@ -1,8 +1,9 @@
 """Lobbies of seated games: joining, leaving, computer players, the host, starting.
 
 :func:`lobby_step` applies one lobby operation (a :class:`LobbyStep`) to a stored row
-(in place) and returns the event to show, or raises a Refusal saying why not. Seats are taken in join order (S3);
-the host is the table's starter until the role is handed on (``TableData.host``).
+(in place) and returns the event to show, or raises a Refusal saying why not. Seats
+are taken in join order (S3); the host is the table's starter until the role is handed
+on (``TableData.host``).
 """
 
 from __future__ import annotations
