@@ -92,7 +92,7 @@ def _board(cog: Any, engine: Any, game: LoadedGame, seat: int | None) -> dict[st
     if seat is not None:
         record["legal"] = [_action(a) for a in engine.legal_actions(state, seat)]
         items = cog.items(game)
-        record["items"] = [item.to_component_dict() for item in items]
+        record["items"] = [item.to_item().to_component_dict() for item in items]
         record["components"] = view_of(items).to_components()
     return record
 

@@ -1,22 +1,20 @@
 """Turning legal actions into board components (buttons and selects) within Discord's limits.
 
-Board components are the bot's own small types (:class:`BoardButton`, :class:`BoardSelect`
-and its :class:`BoardOption`), not ``discord.ui`` items: board clicks are routed by their
-custom_id (``bot.boards.routing.route_click``), so no component needs a discord.py callback, and
-building a ``discord.ui.Button`` costs several times the dict Discord gets. Each
-type's ``to_component_dict`` returns exactly the dict the equivalent ``discord.ui`` item
-would (``tests/test_layout_dicts.py`` checks it), and :func:`view_of` wraps them in a
-:class:`BoardView`, which discord.py sends as any view but never keeps.
+A board's components are first plain data (:class:`BoardButton`, :class:`BoardSelect` and
+its :class:`BoardOption`), which the boards adjust (a vote's tally on a label, a computer's
+turn disabling them); :func:`view_of` turns them into ``discord.ui`` items in a stopped
+``discord.ui.View``. Board clicks are routed by their custom_id
+(``bot.boards.routing.route_click``), so no item needs a callback, and a stopped view is
+one discord.py sends but never keeps.
 """
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
-from typing import Any, ClassVar, NamedTuple
+from typing import ClassVar, NamedTuple
 
 import discord
 
@@ -115,13 +113,6 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-@functools.lru_cache(maxsize=256)
-def _emoji(text: str) -> dict[str, Any]:
-    """Return an emoji as Discord gets it, read the way discord.py reads one (a unicode
-    emoji, or a custom one such as ``<:name:id>``); boards use a handful of them."""
-    return discord.PartialEmoji.from_str(text).to_dict()
-
-
 @dataclass(slots=True)
 class BoardButton:
     """A board button: the fields of a ``discord.ui.Button`` the boards use, as plain data.
@@ -140,17 +131,10 @@ class BoardButton:
     #: How much of an action row the button takes, of five.
     width: ClassVar[int] = 1
 
-    def to_component_dict(self) -> dict[str, Any]:
-        """Return the button as Discord gets it: what ``discord.ui.Button`` would send."""
-        payload: dict[str, Any] = {"type": 2, "style": self.style.value,
-                                   "disabled": bool(self.disabled)}
-        if self.label:
-            payload["label"] = self.label
-        if self.custom_id:
-            payload["custom_id"] = self.custom_id
-        if self.emoji:
-            payload["emoji"] = dict(_emoji(self.emoji))
-        return payload
+    def to_item(self) -> discord.ui.Button[discord.ui.View]:
+        """Return the button as a ``discord.ui`` item."""
+        return discord.ui.Button(label=self.label, custom_id=self.custom_id, style=self.style,
+                                 emoji=self.emoji, disabled=self.disabled, row=self.row)
 
 
 @dataclass(slots=True)
@@ -161,12 +145,10 @@ class BoardOption:
     value: str
     description: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return the option as Discord gets it: what ``discord.SelectOption`` would send."""
-        payload: dict[str, Any] = {"label": self.label, "value": self.value, "default": False}
-        if self.description:
-            payload["description"] = self.description
-        return payload
+    def to_option(self) -> discord.SelectOption:
+        """Return the option as discord.py takes it."""
+        return discord.SelectOption(label=self.label, value=self.value,
+                                    description=self.description)
 
 
 @dataclass(slots=True)
@@ -182,17 +164,11 @@ class BoardSelect:
     #: A select takes a whole action row.
     width: ClassVar[int] = 5
 
-    def to_component_dict(self) -> dict[str, Any]:
-        """Return the select as Discord gets it: what ``discord.ui.Select`` would send."""
-        payload: dict[str, Any] = {
-            "type": 3, "custom_id": self.custom_id, "min_values": 1, "max_values": 1,
-            "disabled": bool(self.disabled), "required": True,
-        }
-        if self.placeholder:
-            payload["placeholder"] = self.placeholder
-        if self.options:
-            payload["options"] = [option.to_dict() for option in self.options]
-        return payload
+    def to_item(self) -> discord.ui.Select[discord.ui.View]:
+        """Return the select as a ``discord.ui`` item."""
+        return discord.ui.Select(custom_id=self.custom_id, placeholder=self.placeholder,
+                                 disabled=self.disabled, row=self.row,
+                                 options=[option.to_option() for option in self.options])
 
 
 #: A board component.
@@ -290,111 +266,16 @@ def default_items(
 MAX_ITEMS = MAX_ROWS * MAX_BUTTONS_PER_ROW
 
 
-def _rows(items: Sequence[BoardItem]) -> list[list[BoardItem]]:
-    """Return ``items`` in their action rows, the non-empty ones in order.
+def view_of(items: Sequence[BoardItem]) -> discord.ui.View:
+    """Return a stopped view holding ``items``, used only to send the board's components.
 
-    As ``discord.ui.View`` places them: an item goes in its ``row``, or without one in the
-    first row with room for it when it is added; a row holds five buttons or one select.
-    Raises ValueError where discord.py would (a full row, a row past the fifth).
+    The bot routes board clicks itself by their custom_id
+    (``bot.boards.routing.route_click``), and discord.py keeps no stopped view: a live one
+    would be stored per message on every send or edit, its buttons of every board version
+    kept for the life of the process. Raises ValueError where the items do not fit.
     """
-    if len(items) > MAX_ITEMS:
-        raise ValueError("maximum number of children exceeded")
-    rows: list[list[BoardItem]] = [[] for _ in range(MAX_ROWS)]
-    room = [MAX_BUTTONS_PER_ROW] * MAX_ROWS
+    view = discord.ui.View(timeout=None)
     for item in items:
-        index = item.row
-        if index is None:
-            index = next((i for i, free in enumerate(room) if free >= item.width), None)
-            if index is None:
-                raise ValueError("could not find open space for item")
-        elif not 0 <= index < MAX_ROWS:
-            raise ValueError(f"row cannot be negative or greater than or equal to {MAX_ROWS}")
-        if room[index] < item.width:
-            raise ValueError(f"item would not fit at row {index}")
-        room[index] -= item.width
-        rows[index].append(item)
-    return [row for row in rows if row]
-
-
-class BoardView(discord.ui.View):
-    """A board's components as discord.py sends them: a view it never keeps.
-
-    discord.py asks a view passed to a send or an edit (a message, an interaction's
-    response, a webhook message) for ``to_components()``, whether it has components v2,
-    whether it is finished and whether it is dispatchable; then it keeps a view that is
-    not finished (stored per message, its items dispatched clicks). A board view answers
-    with its action rows, built from its items' dicts at that moment; no components v2;
-    finished (as a stopped view) and not dispatchable, so it is never stored. The bot
-    routes board clicks itself by their custom_id (``bot.boards.routing.route_click``).
-
-    ``discord.ui.View.__init__`` is not run: a view's set-up (its id, a future to wait
-    on, its items' places) is what a board does not need, and costs more than the
-    board's components. Every method discord.py calls on a view it sends is answered
-    here; adding or removing items is not supported (build a new one with
-    :func:`view_of`).
-    """
-
-    def __init__(self, items: Sequence[BoardItem]) -> None:
-        self._items = list(items)
-        self._rows = _rows(self._items)
-
-    def __repr__(self) -> str:
-        return f"<{self.__class__.__name__} children={len(self._items)}>"
-
-    @property
-    def timeout(self) -> None:
-        """None: a board view never times out (nothing waits on it)."""
-        return None
-
-    @property
-    def children(self) -> list[BoardItem]:  # type: ignore[override]
-        """The board's components, in the order given."""
-        return list(self._items)
-
-    @property
-    def total_children_count(self) -> int:
-        """How many components the board has."""
-        return len(self._items)
-
-    def walk_children(self) -> Iterator[BoardItem]:  # type: ignore[override]
-        """Yield the board's components (none holds others)."""
-        yield from self._items
-
-    def to_components(self) -> list[dict[str, Any]]:
-        """Return the action rows Discord gets, as ``discord.ui.View`` would lay them out."""
-        return [{"type": 1, "components": [item.to_component_dict() for item in row]}
-                for row in self._rows]
-
-    def has_components_v2(self) -> bool:
-        """False: action rows of buttons and selects only."""
-        return False
-
-    def is_finished(self) -> bool:
-        """True: a board view is stopped from the start, so discord.py does not keep it."""
-        return True
-
-    def is_dispatchable(self) -> bool:
-        """False: discord.py dispatches nothing to a board view (the bot routes clicks)."""
-        return False
-
-    def is_dispatching(self) -> bool:
-        """False: a board view is never in discord.py's view store."""
-        return False
-
-    def is_persistent(self) -> bool:
-        """False: a board view is not one to add to discord.py's view store."""
-        return False
-
-    def stop(self) -> None:
-        """Do nothing: a board view is stopped from the start."""
-
-
-def view_of(items: Sequence[BoardItem]) -> BoardView:
-    """Return a view holding ``items``, used only to send the board's components.
-
-    The view is stopped from the start: the bot routes board clicks itself by their
-    custom_id (``bot.boards.routing.route_click``), and discord.py keeps no stopped view. A
-    live view would be stored per message on every send or edit, its buttons of every
-    board version kept for the life of the process and each click dispatched to it too.
-    """
-    return BoardView(items)
+        view.add_item(item.to_item())
+    view.stop()
+    return view

@@ -24,7 +24,6 @@ from bot.boards.layout import (
     BoardButton,
     BoardItem,
     BoardSelect,
-    BoardView,
     action_button,
     action_select,
     default_items,
@@ -278,7 +277,7 @@ class Boards:
         renderer = self.renderers[game.row.kind]
         game.pictured = self.images and self._has_picture(game)
         embed = renderer.embed(game)
-        view: BoardView | None = None
+        view: discord.ui.View | None = None
         if game.broken:
             embed.colour = COLOUR_ENDED
             embed.set_footer(
