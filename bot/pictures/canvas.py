@@ -1,43 +1,48 @@
-"""The drawing surface every board uses: text, panels, bars, tags, the ending banner.
+"""The drawing surface every board uses: text, panels, bars, tags, cards, icons, banner.
 
-Boards draw top to bottom on a tall canvas and keep a running ``y``; :meth:`Canvas.png`
-crops to what was drawn. Sizes are at twice a phone's scale (the board is
-:data:`WIDTH` pixels wide and shown about half size on a phone), so text stays at 20 px
-or more.
+Boards draw top to bottom and keep a running ``y``; :meth:`Canvas.png` crops to what was
+drawn. A board is :data:`WIDTH` pixels wide and shown about 280 px wide on a phone, so
+text a player reads is at least :data:`MIN_TEXT` pixels (about 11 px on the phone); text
+that does not fit is cut with an ellipsis, never shrunk below that. Every element's box
+is recorded in :attr:`Canvas.boxes`, so tests can check that nothing leaves the picture.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Mapping
+from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.pictures.encode import png_bytes
-from bot.pictures.fonts import font
-from bot.pictures.palette import RGB, Theme
+from bot.pictures import encode
+from bot.pictures.cards import FULL, Mark, Size, card_back, face
+from bot.pictures.palette import CARD_INK, RGB, Theme
+from bot.pictures.script import text_mask, width
+from bot.pictures.shapes import icon
 
 WIDTH = 760
-"""Board width in pixels (drawn at 2x a 380 px phone column)."""
+"""Board width in pixels (shown about 280 px wide on a 360 px phone)."""
 
 MARGIN = 16
 """Space between the picture's edge and its content."""
 
-MAX_HEIGHT = 1400
+MAX_HEIGHT = 1100
 """The canvas is this tall before cropping; content below it is cut off."""
 
+MIN_TEXT = 30
+"""The smallest text a player must read, in pixels at :data:`WIDTH`."""
 
-@lru_cache(maxsize=2048)
-def text_mask(words: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
-    """Return ``words`` drawn as a coverage mask and its offset from the anchor point.
+Box = tuple[float, float, float, float]
 
-    Boards repeat most of their words from one move to the next, so drawing each once
-    and pasting it afterwards saves most of the cost of text.
-    """
-    face = font(size, bold)
-    left, top, right, bottom = face.getbbox(words, anchor=anchor)
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), words, font=face, fill=255, anchor=anchor)
-    return mask, left, top
+
+def fit(words: str, size: int, room: float | None, bold: bool = False) -> str:
+    """Return ``words``, cut with an ellipsis if wider than ``room`` at ``size``."""
+    if room is None or width(words, size, bold) <= room:
+        return words
+    cut = words
+    while cut and width(cut + "…", size, bold) > room:
+        cut = cut[:-1]
+    return (cut.rstrip() + "…") if cut else ""
 
 
 class Canvas:
@@ -48,28 +53,46 @@ class Canvas:
         self.width = width
         self.image = Image.new("RGB", (width, height), theme.background)
         self.draw = ImageDraw.Draw(self.image)
+        self.boxes: list[tuple[str, Box]] = []
+        self.sizes: list[int] = []
+        self.bottom = 0
+        self.height = height
 
-    def text(self, x: float, y: float, words: str, size: int = 22, *, bold: bool = False,
-             fill: RGB | None = None, anchor: str = "la", max_width: int | None = None) -> int:
-        """Draw ``words`` at (x, y); shrink the font to fit ``max_width``; return its width."""
-        face = font(size, bold)
-        if max_width is not None:
-            while size > 12 and self.draw.textlength(words, font=face) > max_width:
-                size -= 1
-                face = font(size, bold)
+    def record(self, what: str, box: Box) -> None:
+        """Note that ``what`` was drawn in ``box`` (left, top, right, bottom)."""
+        self.boxes.append((what, box))
+
+    def text(self, x: float, y: float, words: str, size: int = MIN_TEXT, *, bold: bool = False,
+             fill: RGB | None = None, anchor: str = "la", max_width: float | None = None) -> int:
+        """Draw ``words`` at (x, y), cut to ``max_width``; return the drawn width."""
+        words = fit(words, size, max_width, bold)
+        if not words:
+            return 0
         mask, left, top = text_mask(words, size, bold, anchor)
-        self.image.paste(fill or self.theme.text, (round(x) + left, round(y) + top), mask)
-        return round(self.draw.textlength(words, font=face))
+        at = (round(x) + left, round(y) + top)
+        self.image.paste(fill or self.theme.text, at, mask)
+        drawn = width(words, size, bold)
+        pad = max(2, size // 6)
+        self.record(f"text:{words}", (at[0] + pad, at[1] + pad, at[0] + pad + drawn,
+                                      at[1] + mask.height - pad))
+        self.sizes.append(size)
+        return drawn
 
-    def measure(self, words: str, size: int = 22, *, bold: bool = False) -> int:
+    def measure(self, words: str, size: int = MIN_TEXT, *, bold: bool = False) -> int:
         """Return the width ``words`` would take."""
-        return round(self.draw.textlength(words, font=font(size, bold)))
+        return width(words, size, bold)
 
-    def panel(self, box: tuple[float, float, float, float], *, fill: RGB | None = None,
-              outline: RGB | None = None, width: int = 3, radius: int = 12) -> None:
+    def panel(self, box: Box, *, fill: RGB | None = None, outline: RGB | None = None,
+              width: int = 3, radius: int = 12) -> None:
         """Draw a rounded panel."""
         self.draw.rounded_rectangle(box, radius=radius, fill=fill or self.theme.panel,
                                     outline=outline, width=width if outline else 0)
+        self.record("panel", box)
+
+    def frame(self, box: Box, colour: RGB, width: int = 3, radius: int = 10) -> None:
+        """Draw a rounded outline only."""
+        self.draw.rounded_rectangle(box, radius=radius, outline=colour, width=width)
+        self.record("frame", box)
 
     def bar(self, x: float, y: float, w: float, h: float, value: float, top: float,
             colour: RGB, *, trough: RGB = (30, 32, 36)) -> None:
@@ -79,42 +102,59 @@ class Canvas:
         if share > 0:
             filled = max(h, w * share)
             self.draw.rounded_rectangle((x, y, x + filled, y + h), radius=h // 2, fill=colour)
+        self.record("bar", (x, y, x + w, y + h))
 
-    def tag(self, x: float, y: float, words: str, colour: RGB, *, size: int = 20,
-            ink: RGB = (255, 255, 255), max_width: int | None = None) -> int:
+    def tag(self, x: float, y: float, words: str, colour: RGB, *, size: int = MIN_TEXT,
+            ink: RGB = CARD_INK, max_width: float | None = None) -> int:
         """Draw ``words`` in a rounded label of ``colour``; return the label's width."""
-        face_size = size
-        width = self.measure(words, face_size, bold=True)
-        if max_width is not None:
-            while face_size > 12 and width + 16 > max_width:
-                face_size -= 1
-                width = self.measure(words, face_size, bold=True)
-        self.draw.rounded_rectangle((x, y, x + width + 16, y + size + 10), radius=(size + 10) // 2,
-                                    fill=colour)
-        self.text(x + 8, y + (size + 10) / 2, words, face_size, bold=True, fill=ink, anchor="lm")
-        return width + 16
+        words = fit(words, size, None if max_width is None else max_width - 16, True)
+        w = self.measure(words, size, bold=True) + 16
+        height = size + 8
+        self.draw.rounded_rectangle((x, y, x + w, y + height), radius=height // 2, fill=colour)
+        self.record("tag", (x, y, x + w, y + height))
+        self.text(x + 8, y + height / 2, words, size, bold=True, fill=ink, anchor="lm")
+        return w
+
+    def card(self, card: Mapping[str, Any] | None, x: float, y: float, size: Size = FULL,
+             mark: Mark = "") -> None:
+        """Paste a card's face with its top-left corner at (x, y)."""
+        picture = face(card, size, mark)
+        self.image.paste(picture, (round(x), round(y)), picture)
+        self.record("card", (x, y, x + size.width, y + size.height))
+
+    def back(self, x: float, y: float, size: Size, count: int | None) -> None:
+        """Draw a face-down pile with its number of cards."""
+        card_back(self.image, x, y, size, count)
+        self.record("pile", (x, y, x + size.width, y + size.height))
+
+    def icon(self, name: str, x: float, y: float, size: int) -> None:
+        """Paste icon ``name`` with its top-left corner at (x, y)."""
+        picture = icon(name, size)
+        self.image.paste(picture, (round(x), round(y)), picture)
+        self.record(f"icon:{name}", (x, y, x + size, y + size))
 
     def header(self, title: str, detail: str) -> int:
         """Draw the title line (title left, detail right); return the y below it."""
-        width = self.text(MARGIN, 12, title, 30, bold=True)
-        room = self.width - 3 * MARGIN - width
-        self.text(self.width - MARGIN, 28, detail, 22, fill=self.theme.muted, anchor="rm",
-                  max_width=room)
-        return 58
+        used = self.text(MARGIN, 8, title, 34, bold=True)
+        room = self.width - 3 * MARGIN - used
+        self.text(self.width - MARGIN, 10, detail, MIN_TEXT, fill=self.theme.muted,
+                  anchor="ra", max_width=room)
+        return 56
 
     def banner(self, y: int, headline: str, detail: str = "") -> int:
         """Draw the ending's headline across the board; return the y below it."""
-        height = 64 if not detail else 92
+        height = 56 if not detail else 96
         self.panel((MARGIN, y, self.width - MARGIN, y + height), fill=self.theme.banner)
         inner = self.width - 4 * MARGIN
-        self.text(self.width / 2, y + 34, headline, 34, bold=True, fill=self.theme.banner_text,
+        self.text(self.width / 2, y + 28, headline, 36, bold=True, fill=self.theme.banner_text,
                   anchor="mm", max_width=inner)
         if detail:
-            self.text(self.width / 2, y + 72, detail, 21, fill=self.theme.banner_text,
+            self.text(self.width / 2, y + 74, detail, MIN_TEXT, fill=self.theme.banner_text,
                       anchor="mm", max_width=inner)
-        return y + height + 12
+        return y + height + 10
 
     def png(self, bottom: int) -> bytes:
         """Crop the canvas just below ``bottom`` and return it as PNG bytes."""
         height = max(80, min(self.image.height, bottom + MARGIN))
-        return png_bytes(self.image.crop((0, 0, self.width, height)))
+        self.height = height
+        return encode.png_bytes(self.image.crop((0, 0, self.width, height)), self.theme)

@@ -1,4 +1,9 @@
-"""Colours: the board's theme per ending, suit colours, and the card face's inks."""
+"""Colours: the board's theme per ending, suit colours, the card face's inks, and contrast.
+
+Suit marks are always drawn on a light ground (a card face, or a light chip disc on the
+chip panel), and every suit colour has at least 3:1 contrast against it (WCAG 1.4.11);
+suits are told apart by shape as well as colour. :func:`contrast` computes the WCAG ratio.
+"""
 
 from __future__ import annotations
 
@@ -8,19 +13,21 @@ RGB = tuple[int, int, int]
 """A colour as red, green, blue."""
 
 SUIT_COLOURS: dict[str, RGB] = {
-    "Moons": (96, 78, 196),
-    "Suns": (226, 142, 0),
-    "Waves": (24, 118, 204),
-    "Leaves": (46, 150, 62),
-    "Wyrms": (200, 46, 52),
+    "Moons": (92, 64, 190),
+    "Suns": (176, 96, 0),
+    "Waves": (20, 104, 184),
+    "Leaves": (34, 124, 48),
+    "Wyrms": (196, 40, 48),
     "Knots": (128, 84, 40),
 }
-"""One distinct colour per suit, readable on the light card face."""
+"""One distinct colour per suit, at least 3:1 against the card face and the chip disc."""
 
 SUIT_ORDER: tuple[str, ...] = tuple(SUIT_COLOURS)
 """The project's suit order: Moons, Suns, Waves, Leaves, Wyrms, Knots."""
 
 CARD_FACE: RGB = (246, 240, 226)
+DIM_FACE: RGB = (226, 222, 214)
+CHIP: RGB = (236, 232, 222)
 CARD_EDGE: RGB = (70, 62, 52)
 CARD_INK: RGB = (34, 30, 26)
 CARD_DIM: RGB = (150, 142, 130)
@@ -51,3 +58,20 @@ ENDED = Theme((46, 46, 50), (62, 62, 68), (206, 206, 210), (140, 140, 146), (96,
 
 THEMES: dict[str, Theme] = {"active": ACTIVE, "won": WON, "lost": LOST, "ended": ENDED}
 """Themes by ending: ``active``, ``won``, ``lost`` and ``ended`` (abandoned, expired)."""
+
+
+def _channel(value: int) -> float:
+    c = value / 255
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def luminance(colour: RGB) -> float:
+    """Return the WCAG relative luminance of ``colour`` (0 black to 1 white)."""
+    r, g, b = (_channel(v) for v in colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """Return the WCAG contrast ratio of two colours (1 to 21)."""
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)

@@ -6,17 +6,18 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from bot.pictures.canvas import MARGIN, Canvas
+from bot.pictures.canvas import MARGIN, MIN_TEXT, Canvas
 from bot.pictures.endings import Ending
 from bot.pictures.palette import CARD_EDGE, CARD_FACE, CARD_INK, HIGHLIGHT, RGB
-from bot.pictures.shapes import paste_icon
 from bot.pictures.viewdata import items, mapping, mappings, number
 
 LAST_DAY = 7
 """Days of the journey when the view does not say."""
 
-CARD_W, CARD_H = 114, 118
+CARD_W, CARD_H = 114, 124
 """A tableau card's size."""
+NAME = 24
+"""Names on tableau cards (a card face's own lettering; the text names them too)."""
 
 BARS: tuple[tuple[str, str, str, RGB], ...] = (
     ("health", "health", "max_health", (220, 64, 72)),
@@ -46,7 +47,7 @@ def _sundial(c: Canvas, view: Mapping[str, Any], x: float, y: float) -> None:
                 fill=(40, 30, 20), width=4)
     c.draw.ellipse((cx - 7, cy - 7, cx + 7, cy + 7), fill=(40, 30, 20))
     label = f"day {day} of {last}" if day <= last else "day 7 is over"
-    c.text(cx, cy + 8, label, 21, bold=True, anchor="ma")
+    c.text(cx - r - 10, cy + 8, label, MIN_TEXT, bold=True, anchor="ra")
 
 
 def _map(c: Canvas, view: Mapping[str, Any], y: int) -> int:
@@ -78,17 +79,17 @@ def _map(c: Canvas, view: Mapping[str, Any], y: int) -> int:
             c.draw.line([(divider, track_y - 22), (divider, track_y + 22)], fill=(120, 124, 134),
                         width=2)
         middle = (centres[start] + centres[max(start, end - 1)]) / 2
-        c.text(middle, track_y + 26, name, 18, fill=c.theme.muted, anchor="ma",
+        c.text(middle, track_y + 26, name, MIN_TEXT, fill=c.theme.muted, anchor="ma",
                max_width=int(step * max(1, end - start)) - 6)
     for i, mark in enumerate(nodes):
         cx = centres[i]
         c.draw.ellipse((cx - 22, track_y - 22, cx + 22, track_y + 22),
                        fill=(62, 66, 76) if i != here else (120, 96, 30),
                        outline=HIGHLIGHT if i == here else (96, 100, 110), width=3)
-        paste_icon(c.image, mark, cx - 15, track_y - 15, 30)
+        c.icon(mark, cx - 15, track_y - 15, 30)
     if 0 <= here < len(nodes):
-        paste_icon(c.image, "meeple", centres[here] - 20, track_y - 66, 40)
-    return track_y + 56
+        c.icon("meeple", centres[here] - 20, track_y - 66, 40)
+    return track_y + 70
 
 
 def _tableau_card(c: Canvas, card: Mapping[str, Any], x: float, y: float, mark: str) -> None:
@@ -98,26 +99,26 @@ def _tableau_card(c: Canvas, card: Mapping[str, Any], x: float, y: float, mark: 
                              outline=outline, width=4 if mark else 2)
     name = str(card.get("name") or "?")
     words = name.split()
-    lines = [name] if len(words) < 2 or c.measure(name, 18, bold=True) <= CARD_W - 10 else [
+    lines = [name] if len(words) < 2 or c.measure(name, NAME, bold=True) <= CARD_W - 10 else [
         " ".join(words[:-1]), words[-1]]
     for i, line in enumerate(lines):
-        c.text(x + CARD_W / 2, y + 6 + i * 21, line, 18, bold=True, fill=CARD_INK, anchor="ma",
-               max_width=CARD_W - 10)
+        c.text(x + CARD_W / 2, y + 4 + i * (NAME + 2), line, NAME, bold=True, fill=CARD_INK,
+               anchor="ma", max_width=CARD_W - 8)
     icons = [str(i) for i in items(card.get("icons"))][:3]
     size = 34
     row = len(icons) * size + max(0, len(icons) - 1) * 4
     ix = x + (CARD_W - row) / 2
     for name in icons:
-        paste_icon(c.image, name, ix, y + 52, size)
+        c.icon(name, ix, y + 56, size)
         ix += size + 4
     edges = items(card.get("edges"))[:2]
     for side, edge in zip(("left", "right"), edges, strict=False):
         if not edge or edge == "none":
             continue
         ex = x + 4 if side == "left" else x + CARD_W - 30
-        paste_icon(c.image, f"edge:{edge}", ex, y + CARD_H - 30, 26)
+        c.icon(f"edge:{edge}", ex, y + CARD_H - 30, 26)
     if mark:
-        c.tag(x + 6, y + CARD_H + 4, mark, (150, 110, 20), size=16, max_width=CARD_W - 6)
+        c.tag(x + 4, y + CARD_H + 4, mark, HIGHLIGHT, max_width=CARD_W - 4)
 
 
 def _tableau(c: Canvas, view: Mapping[str, Any], y: int) -> int:
@@ -127,15 +128,15 @@ def _tableau(c: Canvas, view: Mapping[str, Any], y: int) -> int:
     extra = [(card, label) for card, label in ((location, "here"), (top, "next")) if card]
     where = number(view.get("location_in_day"), 0)
     title = "Today's tableau" + (f" · location {where} of 6" if where else "")
-    c.text(MARGIN, y, title, 20, bold=True, fill=c.theme.muted)
-    y += 28
+    c.text(MARGIN, y, title, MIN_TEXT, bold=True, fill=c.theme.muted)
+    y += 40
     count = len(tableau) + len(extra)
     gap = 8
     room = c.width - 2 * MARGIN - (18 if extra else 0)
     step = CARD_W + gap if count * (CARD_W + gap) <= room else (room - CARD_W) / max(1, count - 1)
-    x = MARGIN
+    x: float = MARGIN
     if not tableau:
-        c.text(x, y + 40, "empty", 22, fill=c.theme.muted)
+        c.text(x, y + 40, "empty", MIN_TEXT, fill=c.theme.muted)
         x += 110
     for card in tableau:
         _tableau_card(c, card, x, y, "")
@@ -145,7 +146,7 @@ def _tableau(c: Canvas, view: Mapping[str, Any], y: int) -> int:
         for card, label in extra:
             _tableau_card(c, card, x, y, label)
             x += step
-    return y + CARD_H + (34 if extra else 12)
+    return y + CARD_H + (48 if extra else 12)
 
 
 def _combat(c: Canvas, view: Mapping[str, Any], y: int) -> int:
@@ -154,14 +155,14 @@ def _combat(c: Canvas, view: Mapping[str, Any], y: int) -> int:
     if not fight:
         return y
     c.panel((MARGIN, y, c.width - MARGIN, y + 58), fill=(92, 44, 44))
-    paste_icon(c.image, "enemy", MARGIN + 10, y + 11, 36)
+    c.icon("enemy", MARGIN + 10, y + 11, 36)
     name = str(fight.get("name") or "An enemy")
-    c.text(MARGIN + 56, y + 29, name, 24, bold=True, anchor="lm", max_width=250)
+    c.text(MARGIN + 56, y + 29, name, MIN_TEXT, bold=True, anchor="lm", max_width=250)
     health, top = number(fight.get("health")), number(fight.get("max_health"), 1)
-    c.bar(MARGIN + 320, y + 20, 200, 18, health, top, (220, 64, 72))
-    c.text(MARGIN + 530, y + 29, f"{health}/{top}", 22, bold=True, anchor="lm")
+    c.bar(MARGIN + 320, y + 20, 120, 18, health, top, (220, 64, 72))
+    c.text(MARGIN + 450, y + 29, f"{health}/{top}", MIN_TEXT, bold=True, anchor="lm")
     c.text(c.width - MARGIN - 12, y + 29,
-           f"atk {fight.get('attack', '?')} · def {fight.get('defense', '?')}", 20,
+           f"{fight.get('attack', '?')} atk {fight.get('defense', '?')} def", MIN_TEXT,
            anchor="rm", fill=c.theme.muted)
     return y + 68
 
@@ -171,28 +172,27 @@ def _bars(c: Canvas, view: Mapping[str, Any], y: int) -> int:
     column = (c.width - 2 * MARGIN - 16) // 2
     for i, (icon, key, top_key, colour) in enumerate(BARS):
         x = MARGIN + (i % 2) * (column + 16)
-        row = y + (i // 2) * 40
+        row = y + (i // 2) * 44
         value = number(view.get(key))
         top = number(view.get(top_key), 0) if top_key else max(10, value)
-        paste_icon(c.image, icon, x, row + 2, 30)
-        c.text(x + 38, row + 17, key, 20, anchor="lm", fill=c.theme.muted)
-        c.bar(x + 118, row + 8, column - 208, 18, value, top or 1, colour)
+        c.icon(icon, x, row + 2, 30)
+        c.bar(x + 40, row + 8, column - 150, 18, value, top or 1, colour)
         shown = f"{value}/{top}" if top_key else str(value)
-        c.text(x + column, row + 17, shown, 24, bold=True, anchor="rm")
+        c.text(x + column, row + 17, shown, MIN_TEXT, bold=True, anchor="rm")
     x = MARGIN + column + 16
-    row = y + 80
+    row = y + 88
     dice = [d for d in items(view.get("dice")) if isinstance(d, int)][:4]
     if dice:
-        c.text(x + 38, row + 17, "dice", 20, anchor="lm", fill=c.theme.muted)
+        c.text(x, row + 17, "dice", MIN_TEXT, anchor="lm", fill=c.theme.muted)
         for j, pips in enumerate(dice):
-            _die(c, x + 118 + j * 40, row + 1, pips)
-    y += 3 * 40
+            _die(c, x + 80 + j * 40, row + 1, pips)
+    y += 3 * 44
     pack = mappings(view.get("items"))
     if pack:
         names = ", ".join(str(i.get("name") or "?") for i in pack)
-        c.text(MARGIN, y + 2, f"Pack: {names}", 20, fill=c.theme.muted,
+        c.text(MARGIN, y + 2, f"Pack: {names}", MIN_TEXT, fill=c.theme.muted,
                max_width=c.width - 2 * MARGIN)
-        y += 30
+        y += 42
     return y
 
 
@@ -207,16 +207,17 @@ def _die(c: Canvas, x: float, y: float, pips: int) -> None:
         px, py = x + 7 + col * 9, y + 7 + row * 9
         c.draw.ellipse((px - 3, py - 3, px + 5, py + 5), fill=(30, 30, 30))
     if not spots:
-        c.text(x + size / 2, y + size / 2, str(pips), 18, bold=True, fill=(30, 30, 30),
+        c.text(x + size / 2, y + size / 2, str(pips), 24, bold=True, fill=(30, 30, 30),
                anchor="mm")
 
 
-def draw(view: Mapping[str, Any], end: Ending) -> bytes:
-    """Return the Tin Realm board as PNG bytes."""
+def board(view: Mapping[str, Any], end: Ending) -> Canvas:
+    """Draw the Tin Realm board and return the canvas (with :attr:`Canvas.bottom`)."""
     c = Canvas(end.theme)
     who = " ".join(str(view.get(k)) for k in ("race", "class") if view.get(k))
-    c.text(MARGIN, 12, "Tin Realm", 30, bold=True)
-    c.text(MARGIN, 52, who or "choosing an adventurer", 22, fill=c.theme.muted)
+    c.text(MARGIN, 8, "Tin Realm", 34, bold=True)
+    c.text(MARGIN, 50, who or "choosing an adventurer", MIN_TEXT, fill=c.theme.muted,
+           max_width=c.width - 3 * MARGIN - 300)
     _sundial(c, view, c.width - MARGIN - 60, 8)
     y = 86
     if end.headline:
@@ -224,5 +225,11 @@ def draw(view: Mapping[str, Any], end: Ending) -> bytes:
     y = _map(c, view, y)
     y = _combat(c, view, y)
     y = _tableau(c, view, y)
-    y = _bars(c, view, y)
-    return c.png(y)
+    c.bottom = _bars(c, view, y)
+    return c
+
+
+def draw(view: Mapping[str, Any], end: Ending) -> bytes:
+    """Return the Tin Realm board as PNG bytes."""
+    c = board(view, end)
+    return c.png(c.bottom)

@@ -41,8 +41,9 @@ def good_points(count: int) -> int:
 
 def report(train: list[Mapping[str, Any]]) -> TrainReport:
     """Return what ``train`` (cards as view data) can run and the points of shipping all goods."""
-    suits = [set(card.get("suits") if isinstance(card.get("suits"), list) else ())
-             for card in train if isinstance(card, Mapping)]
+    suits: list[set[Any]] = [
+        set(found) if isinstance(found := card.get("suits"), list) else set()
+        for card in train if isinstance(card, Mapping)]
     every = set().union(*suits) if suits else set()
     powers = tuple(p for p, suit in (("steam", "Waves"), ("solar", "Suns")) if suit in every)
     counts = {g: sum(g in s for s in suits) for g in GOODS}
