@@ -118,8 +118,8 @@ def _face(key: tuple[str, str, str, tuple[str, ...]], size: Size, mark: Mark) ->
         else:
             _write(image, w / 2, 2, top, size.top_font, True, ink, "ma")
     if size.named:
-        row = len(suits) * size.icon + max(0, len(suits) - 1) * 4
-        x = (w - row) / 2
+        span = len(suits) * size.icon + max(0, len(suits) - 1) * 4
+        x = (w - span) / 2
         for suit in suits:
             paste_icon(image, suit, x, 50, size.icon)
             x += size.icon + 4
