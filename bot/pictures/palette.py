@@ -33,7 +33,7 @@ CARD_INK: RGB = (34, 30, 26)
 CARD_DIM: RGB = (150, 142, 130)
 HIGHLIGHT: RGB = (255, 204, 64)
 GOOD: RGB = (88, 196, 110)
-BAD: RGB = (232, 88, 80)
+BAD: RGB = (255, 128, 118)
 MUTED: RGB = (148, 154, 164)
 TEXT: RGB = (236, 238, 242)
 PANEL: RGB = (54, 57, 64)
@@ -75,3 +75,31 @@ def contrast(a: RGB, b: RGB) -> float:
     """Return the WCAG contrast ratio of two colours (1 to 21)."""
     high, low = sorted((luminance(a), luminance(b)), reverse=True)
     return (high + 0.05) / (low + 0.05)
+
+
+COUNTING_PANEL: RGB = (92, 80, 40)
+"""The gold-brown cell behind a chip suit that counts for the challenge."""
+
+TAGS: tuple[RGB, ...] = (GOOD, HIGHLIGHT, (226, 168, 72), (150, 150, 156))
+"""Label colours that carry dark card ink (to play, here/next, away, resigned)."""
+
+
+def read_pairs() -> list[tuple[str, RGB, RGB]]:
+    """Every (what, ink, ground) a player reads, in every theme, for contrast checks."""
+    pairs: list[tuple[str, RGB, RGB]] = []
+    for mood, theme in THEMES.items():
+        for ground_name, ground in (("background", theme.background), ("panel", theme.panel)):
+            for ink_name, ink in (("text", theme.text), ("muted", theme.muted),
+                                  ("highlight", HIGHLIGHT), ("good", GOOD), ("bad", BAD)):
+                pairs.append((f"{mood} {ink_name} on {ground_name}", ink, ground))
+        pairs.append((f"{mood} banner text", theme.banner_text, theme.banner))
+    for ink_name, ink in (("text", TEXT), ("highlight", HIGHLIGHT), ("bad", BAD)):
+        pairs.append((f"{ink_name} on a counting chip cell", ink, COUNTING_PANEL))
+    for ground_name, ground in (("card face", CARD_FACE), ("faded face", DIM_FACE),
+                                ("chip disc", CHIP)):
+        pairs.append((f"card ink on {ground_name}", CARD_INK, ground))
+        for suit, colour in SUIT_COLOURS.items():
+            pairs.append((f"{suit} on {ground_name}", colour, ground))
+    for tag in TAGS:
+        pairs.append((f"card ink on tag {tag}", CARD_INK, tag))
+    return pairs

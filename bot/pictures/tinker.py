@@ -8,7 +8,7 @@ from typing import Any
 from bot.pictures.canvas import MARGIN, MIN_TEXT, Canvas
 from bot.pictures.cards import FULL, MINI, TILE
 from bot.pictures.endings import Ending
-from bot.pictures.palette import BAD, CHIP, GOOD, HIGHLIGHT, SUIT_ORDER
+from bot.pictures.palette import BAD, CHIP, COUNTING_PANEL, GOOD, HIGHLIGHT, SUIT_ORDER
 from bot.pictures.viewdata import items, mapping, mappings, number
 
 LOCATIONS = 13
@@ -102,7 +102,7 @@ def _chips(c: Canvas, view: Mapping[str, Any], y: int) -> int:
     for i, suit in enumerate(SUIT_ORDER):
         x = MARGIN + i * cell
         if suit in counting:
-            c.panel((x + 3, y + 3, x + cell - 3, y + 81), fill=(92, 80, 40), outline=HIGHLIGHT,
+            c.panel((x + 3, y + 3, x + cell - 3, y + 81), fill=COUNTING_PANEL, outline=HIGHLIGHT,
                     width=3, radius=10)
         c.draw.ellipse((x + 8, y + 14, x + 56, y + 62), fill=CHIP)
         c.icon(suit, x + 12, y + 18, 40)
