@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -57,7 +58,7 @@ def test_steam_five_full_trains_are_all_drawn_with_a_gap() -> None:
     assert len(cards) == 5 * 10 + 2
     first_row = sorted(box for box in cards if box[1] == cards[2][1])
     assert len(first_row) == 10
-    gaps = [b[0] - a[2] for a, b in zip(first_row, first_row[1:], strict=False)]
+    gaps = [b[0] - a[2] for a, b in itertools.pairwise(first_row)]
     assert max(gaps) >= 20 > min(gaps)
     assert max(box[2] for box in cards) <= WIDTH - 16
 
