@@ -27,6 +27,7 @@ from PIL import Image
 from bench.common import machine, table
 from bot.games import registry
 from bot.pictures import _drawer, canvas, encode
+from bot.pictures.canvas import clear_layers
 from bot.pictures.endings import ending
 
 SEATS = {"tinker": 1, "steam": 3, "tinrealm": 1}
@@ -90,6 +91,7 @@ def measure(kind: str, boards: list[tuple[Any, str]], rounds: int,
     sizes: list[int] = []
     heights: list[int] = []
     for index in range(rounds):
+        clear_layers()  # each round draws its games move by move, as a table does
         cpu: list[float] = []
         enc: list[float] = []
         for view, status in boards:

@@ -9,7 +9,8 @@ is recorded in :attr:`Canvas.boxes`, so tests can check that nothing leaves the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -32,7 +33,12 @@ MAX_HEIGHT = 1100
 MIN_TEXT = 30
 """The smallest text a player must read, in pixels at :data:`WIDTH`."""
 
+LAYERS = 256
+"""Cached layers kept (rows, strips, tracks: a few KB to 300 KB each, 60 MB at most)."""
+
 Box = tuple[float, float, float, float]
+Painter = Callable[..., None]
+"""Draws a layer: called with a :class:`Canvas` and the layer's arguments."""
 
 
 def fit(words: str, size: int, room: float | None, bold: bool = False) -> str:
@@ -48,10 +54,13 @@ def fit(words: str, size: int, room: float | None, bold: bool = False) -> str:
 class Canvas:
     """A board being drawn: an RGB image, its theme, and helpers that return sizes."""
 
-    def __init__(self, theme: Theme, width: int = WIDTH, height: int = MAX_HEIGHT) -> None:
+    def __init__(self, theme: Theme, width: int = WIDTH, height: int = MAX_HEIGHT, *,
+                 transparent: bool = False) -> None:
         self.theme = theme
         self.width = width
-        self.image = Image.new("RGB", (width, height), theme.background)
+        self.transparent = transparent
+        self.image = (Image.new("RGBA", (width, height), (0, 0, 0, 0)) if transparent
+                      else Image.new("RGB", (width, height), theme.background))
         self.draw = ImageDraw.Draw(self.image)
         self.boxes: list[tuple[str, Box]] = []
         self.sizes: list[int] = []
@@ -70,13 +79,49 @@ class Canvas:
             return 0
         mask, left, top = text_mask(words, size, bold, anchor)
         at = (round(x) + left, round(y) + top)
-        self.image.paste(fill or self.theme.text, at, mask)
+        self._ink(fill or self.theme.text, at, mask)
         drawn = width(words, size, bold)
         pad = max(2, size // 6)
         self.record(f"text:{words}", (at[0] + pad, at[1] + pad, at[0] + pad + drawn,
                                       at[1] + mask.height - pad))
         self.sizes.append(size)
         return drawn
+
+    def _ink(self, colour: RGB, at: tuple[int, int], mask: Image.Image) -> None:
+        """Lay ``colour`` through ``mask`` at ``at`` (composited on a transparent layer)."""
+        if self.transparent and at[0] >= 0 and at[1] >= 0:
+            solid = Image.new("RGBA", mask.size, (*colour, 0))
+            solid.putalpha(mask)
+            self.image.alpha_composite(solid, at)
+        else:
+            self.image.paste(colour, at, mask)
+
+    def _put(self, picture: Image.Image, x: float, y: float) -> None:
+        """Paste an RGBA ``picture`` with its own alpha at (x, y)."""
+        at = (round(x), round(y))
+        if self.transparent and at[0] >= 0 and at[1] >= 0:
+            self.image.alpha_composite(picture, at)
+        else:
+            self.image.paste(picture, at, picture)
+
+    def layer(self, paint: Painter, args: tuple[Hashable, ...], size: tuple[int, int],
+              x: float, y: float, *, opaque: bool = False) -> None:
+        """Paste the layer ``paint(canvas, *args)`` draws on a ``size`` canvas of its own.
+
+        Layers are cached by theme, painter, arguments and size, so a part of a board
+        that did not change since an earlier picture is pasted, not drawn again. An
+        ``opaque`` layer starts from the theme's background and is copied whole (for a
+        part that lies on the background and overlaps nothing); otherwise it is
+        transparent and pasted through its alpha.
+        """
+        image, boxes, sizes = _layer(self.theme, paint, args, size, opaque)
+        if opaque:
+            self.image.paste(image, (round(x), round(y)))
+        else:
+            self._put(image, x, y)
+        for what, box in boxes:
+            self.record(what, (box[0] + x, box[1] + y, box[2] + x, box[3] + y))
+        self.sizes.extend(sizes)
 
     def measure(self, words: str, size: int = MIN_TEXT, *, bold: bool = False) -> int:
         """Return the width ``words`` would take."""
@@ -118,8 +163,7 @@ class Canvas:
     def card(self, card: Mapping[str, Any] | None, x: float, y: float, size: Size = FULL,
              mark: Mark = "") -> None:
         """Paste a card's face with its top-left corner at (x, y)."""
-        picture = face(card, size, mark)
-        self.image.paste(picture, (round(x), round(y)), picture)
+        self._put(face(card, size, mark), x, y)
         self.record("card", (x, y, x + size.width, y + size.height))
 
     def back(self, x: float, y: float, size: Size, count: int | None) -> None:
@@ -129,8 +173,7 @@ class Canvas:
 
     def icon(self, name: str, x: float, y: float, size: int) -> None:
         """Paste icon ``name`` with its top-left corner at (x, y)."""
-        picture = icon(name, size)
-        self.image.paste(picture, (round(x), round(y)), picture)
+        self._put(icon(name, size), x, y)
         self.record(f"icon:{name}", (x, y, x + size, y + size))
 
     def header(self, title: str, detail: str) -> int:
@@ -158,3 +201,17 @@ class Canvas:
         height = max(80, min(self.image.height, bottom + MARGIN))
         self.height = height
         return encode.png_bytes(self.image.crop((0, 0, self.width, height)), self.theme)
+
+
+@lru_cache(maxsize=LAYERS)
+def _layer(theme: Theme, paint: Painter, args: tuple[Hashable, ...], size: tuple[int, int],
+           opaque: bool) -> tuple[Image.Image, tuple[tuple[str, Box], ...], tuple[int, ...]]:
+    """Draw a layer once: its image, the boxes drawn in it and its text sizes."""
+    c = Canvas(theme, size[0], size[1], transparent=not opaque)
+    paint(c, *args)
+    return c.image, tuple(c.boxes), tuple(c.sizes)
+
+
+def clear_layers() -> None:
+    """Forget every cached layer (the benchmark starts each round from none)."""
+    _layer.cache_clear()

@@ -17,10 +17,10 @@ from PIL import Image
 from bot.pictures import palette as colours
 from bot.pictures.palette import RGB, Theme
 
-COMPRESS_LEVEL = 3
+COMPRESS_LEVEL = 5
 """zlib level: 3 is about as small as 6 for these pictures and much faster."""
 
-STEPS = (0.2, 0.4, 0.6, 0.8)
+STEPS = (1 / 3, 2 / 3)
 """Where the in-between shades of an edge sit, from the ground to the ink."""
 
 EXTRA: tuple[RGB, ...] = (

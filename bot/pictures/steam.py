@@ -9,7 +9,7 @@ flag, merged in by the board) carries an ``away`` tag.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.pictures.canvas import MARGIN, MIN_TEXT, Canvas
@@ -71,11 +71,27 @@ def _river(c: Canvas, view: Mapping[str, Any], y: int) -> int:
     if not river:
         c.text(MARGIN, y, "The river is empty", MIN_TEXT, fill=c.theme.muted)
         return y + 42
+    rows = (len(river) + 1) // 2
+    cards = tuple((card_key(card), str(card.get("cost", "?"))) for card in river)
+    c.layer(_paint_river, (cards,), (c.width, rows * STRIP_STEP), 0, y, opaque=True)
+    return y + rows * STRIP_STEP + 6
+
+
+Key = tuple[str, str, str, tuple[str, ...]]
+
+
+def _card(key: Key) -> dict[str, Any]:
+    """A card as view data again, from its :func:`card_key`."""
+    name, rank, value, suits = key
+    return {"name": name, "rank": rank, "value": value or None, "suits": list(suits)}
+
+
+def _paint_river(c: Canvas, cards: tuple[tuple[Key, str], ...]) -> None:
+    """Draw the river's strips on a layer as wide as the board (cached by river)."""
     w = (c.width - 2 * MARGIN - 12) / 2
-    for i, card in enumerate(river):
+    for i, (key, cost) in enumerate(cards):
         row, col = divmod(i, 2)
-        _strip(c, card, MARGIN + col * (w + 12), y + row * STRIP_STEP, w)
-    return y + ((len(river) + 1) // 2) * STRIP_STEP + 6
+        _strip(c, {**_card(key), "cost": cost}, MARGIN + col * (w + 12), row * STRIP_STEP, w)
 
 
 def _status(c: Canvas, view: Mapping[str, Any], names: dict[Any, str], y: int) -> int:
@@ -116,7 +132,7 @@ def _status(c: Canvas, view: Mapping[str, Any], names: dict[Any, str], y: int) -
     return y + 42
 
 
-def _train(c: Canvas, train: list[Mapping[str, Any]], x: float, y: float) -> None:
+def _train(c: Canvas, train: Sequence[Mapping[str, Any]], x: float, y: float) -> None:
     """A train's five slots: its cards, empty slots outlined; a green frame if it can run."""
     runnable = bool(train) and report(train).runnable
     for i in range(TRAIN_CARDS):
@@ -131,17 +147,28 @@ def _train(c: Canvas, train: list[Mapping[str, Any]], x: float, y: float) -> Non
 
 
 def _player(c: Canvas, view: Mapping[str, Any], player: Mapping[str, Any], y: int) -> int:
-    """One player's row: name, points and status tag, then both trains."""
+    """One player's row (a cached layer): name, points and status tag, then both trains."""
     seat = player.get("seat")
     turn = view.get("turn") is not None and seat == view.get("turn")
     resigned, away = bool(player.get("resigned")), bool(player.get("away"))
+    name = str(player.get("name") or f"Seat {seat}")
+    score = f"{player.get('score', '?')}"
+    trains = tuple(tuple(card_key(card) for card in mappings(t)[:TRAIN_CARDS])
+                   for t in items(player.get("trains"))[:TRAINS])
+    c.layer(_paint_player, (name, score, turn, resigned, away, trains), (c.width, ROW_H + 1),
+            0, y, opaque=True)
+    return y + ROW_H + 6
+
+
+def _paint_player(c: Canvas, name: str, score: str, turn: bool, resigned: bool, away: bool,
+                  trains: tuple[tuple[Key, ...], ...]) -> None:
+    """Draw one player's row at the top of a layer as wide as the board."""
+    y = 0
     c.panel((MARGIN, y, c.width - MARGIN, y + ROW_H), outline=HIGHLIGHT if turn else None,
             width=4)
-    name = str(player.get("name") or f"Seat {seat}")
     left = MARGIN + 10
     c.text(left, y + 8, name, MIN_TEXT, bold=True, max_width=LEFT - 16,
            fill=MUTED if resigned else (HIGHLIGHT if turn else c.theme.text))
-    score = f"{player.get('score', '?')}"
     used = c.text(left, y + 52, score, MIN_TEXT + 4, bold=True)
     label = "resigned" if resigned else "away" if away else ""
     if label:
@@ -149,12 +176,10 @@ def _player(c: Canvas, view: Mapping[str, Any], player: Mapping[str, Any], y: in
               max_width=LEFT - used - 18)
     else:
         c.text(left + used + 6, y + 56, "pts", MIN_TEXT, fill=c.theme.muted)
-    trains = [mappings(t)[:TRAIN_CARDS] for t in items(player.get("trains"))][:TRAINS]
     x0 = MARGIN + LEFT
     for index in range(TRAINS):
-        train = trains[index] if index < len(trains) else []
+        train = [_card(key) for key in trains[index]] if index < len(trains) else []
         _train(c, train, x0 + index * (TRAIN_W + TRAIN_GAP), y + 7)
-    return y + ROW_H + 6
 
 
 def board(view: Mapping[str, Any], end: Ending) -> Canvas:

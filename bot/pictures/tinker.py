@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.pictures.canvas import MARGIN, MIN_TEXT, Canvas
-from bot.pictures.cards import FULL, MINI, TILE
+from bot.pictures.cards import FULL, MINI, TILE, card_key
 from bot.pictures.endings import Ending
 from bot.pictures.palette import BAD, CHIP, COUNTING_PANEL, GOOD, HIGHLIGHT, SUIT_ORDER
 from bot.pictures.viewdata import items, mapping, mappings, number
@@ -97,24 +97,29 @@ def _chips(c: Canvas, view: Mapping[str, Any], y: int) -> int:
     """Chips left by suit; the suits that count for the challenge are ringed with +1."""
     chips, spent = mapping(view.get("chips")), mapping(view.get("spent_chips"))
     counting = _suits(view.get("challenge"))
+    cells = tuple((suit, str(chips.get(suit)) if suit in chips else "?",
+                   _number(spent.get(suit)) or 0, suit in counting) for suit in SUIT_ORDER)
+    c.layer(_paint_chips, (cells,), (c.width, 85), 0, y, opaque=True)
+    return y + 94
+
+
+def _paint_chips(c: Canvas, cells: tuple[tuple[str, str, int, bool], ...]) -> None:
+    """Draw the chip panel at the top of a layer as wide as the board (cached by chips)."""
+    y = 0
     cell = (c.width - 2 * MARGIN) // 6
     c.panel((MARGIN, y, c.width - MARGIN, y + 84))
-    for i, suit in enumerate(SUIT_ORDER):
+    for i, (suit, left, used, counts) in enumerate(cells):
         x = MARGIN + i * cell
-        if suit in counting:
+        if counts:
             c.panel((x + 3, y + 3, x + cell - 3, y + 81), fill=COUNTING_PANEL, outline=HIGHLIGHT,
                     width=3, radius=10)
         c.draw.ellipse((x + 8, y + 14, x + 56, y + 62), fill=CHIP)
         c.icon(suit, x + 12, y + 18, 40)
-        left = chips.get(suit)
-        c.text(x + 62, y + 6, "?" if left is None else str(left), 34, bold=True,
-               fill=BAD if left == 0 else c.theme.text)
-        used = spent.get(suit)
-        note = "+1" if suit in counting else (f"-{used}" if used else "")
+        c.text(x + 62, y + 6, left, 34, bold=True, fill=BAD if left == "0" else c.theme.text)
+        note = "+1" if counts else (f"-{used}" if used else "")
         if note:
             c.text(x + 62, y + 44, note, MIN_TEXT, bold=True,
                    fill=HIGHLIGHT if note == "+1" else c.theme.muted)
-    return y + 94
 
 
 def _journey(c: Canvas, view: Mapping[str, Any], y: int) -> int:
@@ -127,14 +132,23 @@ def _journey(c: Canvas, view: Mapping[str, Any], y: int) -> int:
     c.text(c.width - MARGIN, y, piles, MIN_TEXT, fill=c.theme.muted, anchor="ra",
            max_width=c.width - 3 * MARGIN - 200)
     y += 42
+    tiles = tuple(card_key(card) for card in cleared)
+    c.layer(_paint_tiles, (tiles, slots), (c.width, TILE.height), 0, y, opaque=True)
+    return y + TILE.height + 8
+
+
+def _paint_tiles(c: Canvas, tiles: tuple[tuple[str, str, str, tuple[str, ...]], ...],
+                 slots: int) -> None:
+    """Draw the journey's slots on a layer as wide as the board (cached by journey)."""
     step = (c.width - 2 * MARGIN - TILE.width) / max(1, slots - 1)
     for i in range(slots):
         x = MARGIN + i * step
-        if i < len(cleared):
-            c.card(cleared[i], x, y, TILE)
+        if i < len(tiles):
+            name, rank, value, suits = tiles[i]
+            c.card({"name": name, "rank": rank, "value": value or None, "suits": list(suits)},
+                   x, 0, TILE)
         else:
-            c.panel((x, y, x + TILE.width, y + TILE.height), fill=c.theme.panel, radius=9)
-    return y + TILE.height + 8
+            c.panel((x, 0, x + TILE.width, TILE.height), fill=c.theme.panel, radius=9)
 
 
 def board(view: Mapping[str, Any], end: Ending) -> Canvas:

@@ -33,8 +33,19 @@ def _sundial(c: Canvas, view: Mapping[str, Any], x: float, y: float) -> None:
     """A half dial of the journey's days, those gone shaded, today's ray bright."""
     last = max(1, number(view.get("last_day"), LAST_DAY))
     day = number(view.get("day"), 1)
-    r = 46
-    cx, cy = x, y + r + 4
+    c.layer(_paint_dial, (day, last), (2 * DIAL + 4, DIAL + 12), x - DIAL - 2, y, opaque=True)
+    label = f"day {day} of {last}" if day <= last else "day 7 is over"
+    c.text(x - DIAL - 10, y + DIAL + 12, label, MIN_TEXT, bold=True, anchor="ra")
+
+
+DIAL = 46
+"""The sundial's radius."""
+
+
+def _paint_dial(c: Canvas, day: int, last: int) -> None:
+    """Draw the dial on a layer of its own size (cached by day)."""
+    r = DIAL
+    cx, cy = r + 2, r + 4
     for i in range(last):
         start = 180 + i * 180 / last
         colour = (224, 176, 60) if i + 1 < day else ((255, 220, 120) if i + 1 == day
@@ -42,12 +53,15 @@ def _sundial(c: Canvas, view: Mapping[str, Any], x: float, y: float) -> None:
         c.draw.pieslice((cx - r, cy - r, cx + r, cy + r), start, start + 180 / last,
                         fill=colour, outline=c.theme.background, width=2)
     hand = 180 + (min(day, last) - 0.5) * 180 / last
-    c.draw.line([(cx, cy), (cx + math.cos(math.radians(hand)) * (r + 6),
-                            cy + math.sin(math.radians(hand)) * (r + 6))],
+    c.draw.line([(cx, cy), (cx + math.cos(math.radians(hand)) * (r - 2),
+                            cy + math.sin(math.radians(hand)) * (r - 2))],
                 fill=(40, 30, 20), width=4)
     c.draw.ellipse((cx - 7, cy - 7, cx + 7, cy + 7), fill=(40, 30, 20))
-    label = f"day {day} of {last}" if day <= last else "day 7 is over"
-    c.text(cx - r - 10, cy + 8, label, MIN_TEXT, bold=True, anchor="ra")
+    c.record("dial", (0, 0, 2 * r + 4, r + 12))
+
+
+MAP_H = 132
+"""Height of the map track's band."""
 
 
 def _map(c: Canvas, view: Mapping[str, Any], y: int) -> int:
@@ -63,9 +77,17 @@ def _map(c: Canvas, view: Mapping[str, Any], y: int) -> int:
         bounds = [(0, "")]
     here = number(view.get("node"), 0)
     furthest = number(view.get("furthest"), here)
+    c.layer(_paint_map, (tuple(nodes), tuple(bounds), here, furthest), (c.width, MAP_H), 0, y,
+            opaque=True)
+    return y + MAP_H
+
+
+def _paint_map(c: Canvas, nodes: tuple[str, ...], bounds: tuple[tuple[int, str], ...],
+               here: int, furthest: int) -> None:
+    """Draw the map track on a layer as wide as the board (cached by position)."""
     icon = 36
     step = (c.width - 2 * MARGIN - icon) / max(1, len(nodes) - 1)
-    track_y = y + 62
+    track_y = 62
     centres = [MARGIN + icon / 2 + i * step for i in range(len(nodes))]
     c.draw.line([(centres[0], track_y), (centres[-1], track_y)], fill=(86, 90, 100), width=6)
     reach = min(len(nodes) - 1, max(0, furthest))
@@ -88,37 +110,44 @@ def _map(c: Canvas, view: Mapping[str, Any], y: int) -> int:
                        outline=HIGHLIGHT if i == here else (96, 100, 110), width=3)
         c.icon(mark, cx - 15, track_y - 15, 30)
     if 0 <= here < len(nodes):
-        c.icon("meeple", centres[here] - 20, track_y - 66, 40)
-    return track_y + 70
+        c.icon("meeple", centres[here] - 20, track_y - 62, 40)
 
 
 def _tableau_card(c: Canvas, card: Mapping[str, Any], x: float, y: float, mark: str) -> None:
-    """One exploration card: name, icons in the middle, edge marks at both sides."""
-    outline = HIGHLIGHT if mark else CARD_EDGE
-    c.draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), radius=10, fill=CARD_FACE,
-                             outline=outline, width=4 if mark else 2)
+    """One exploration card (a cached layer): name, icons, edge marks, its tag."""
     name = str(card.get("name") or "?")
+    icons = tuple(str(i) for i in items(card.get("icons")))[:3]
+    edges = tuple(str(e) for e in items(card.get("edges")))[:2]
+    height = CARD_H + (48 if mark else 1)
+    c.layer(_paint_card, (name, icons, edges, mark), (CARD_W + 1, height), x, y)
+
+
+def _paint_card(c: Canvas, name: str, icons: tuple[str, ...], edges: tuple[str, ...],
+                mark: str) -> None:
+    """Draw one exploration card at the layer's top-left corner."""
+    outline = HIGHLIGHT if mark else CARD_EDGE
+    c.draw.rounded_rectangle((0, 0, CARD_W, CARD_H), radius=10, fill=CARD_FACE,
+                             outline=outline, width=4 if mark else 2)
+    c.record("card", (0, 0, CARD_W, CARD_H))
     words = name.split()
     lines = [name] if len(words) < 2 or c.measure(name, NAME, bold=True) <= CARD_W - 10 else [
         " ".join(words[:-1]), words[-1]]
     for i, line in enumerate(lines):
-        c.text(x + CARD_W / 2, y + 4 + i * (NAME + 2), line, NAME, bold=True, fill=CARD_INK,
+        c.text(CARD_W / 2, 4 + i * (NAME + 2), line, NAME, bold=True, fill=CARD_INK,
                anchor="ma", max_width=CARD_W - 8)
-    icons = [str(i) for i in items(card.get("icons"))][:3]
     size = 34
     row = len(icons) * size + max(0, len(icons) - 1) * 4
-    ix = x + (CARD_W - row) / 2
-    for name in icons:
-        c.icon(name, ix, y + 56, size)
+    ix = (CARD_W - row) / 2
+    for icon in icons:
+        c.icon(icon, ix, 56, size)
         ix += size + 4
-    edges = items(card.get("edges"))[:2]
     for side, edge in zip(("left", "right"), edges, strict=False):
         if not edge or edge == "none":
             continue
-        ex = x + 4 if side == "left" else x + CARD_W - 30
-        c.icon(f"edge:{edge}", ex, y + CARD_H - 30, 26)
+        ex = 4 if side == "left" else CARD_W - 30
+        c.icon(f"edge:{edge}", ex, CARD_H - 30, 26)
     if mark:
-        c.tag(x + 4, y + CARD_H + 4, mark, HIGHLIGHT, max_width=CARD_W - 4)
+        c.tag(4, CARD_H + 4, mark, HIGHLIGHT, max_width=CARD_W - 4)
 
 
 def _tableau(c: Canvas, view: Mapping[str, Any], y: int) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +39,7 @@ def good_points(count: int) -> int:
     return count + max(0, count - 2)
 
 
-def report(train: list[Mapping[str, Any]]) -> TrainReport:
+def report(train: Sequence[Mapping[str, Any]]) -> TrainReport:
     """Return what ``train`` (cards as view data) can run and the points of shipping all goods."""
     suits: list[set[Any]] = [
         set(found) if isinstance(found := card.get("suits"), list) else set()
