@@ -63,11 +63,23 @@ def views(kind: str, seed: int, pick_random: bool, seats: int,
 
 
 class EncodeClock:
-    """Wraps :func:`bot.pictures.encode.png_bytes` to add up the CPU spent encoding."""
+    """Wraps an encoder of :mod:`bot.pictures.encode` to add up the CPU spent encoding."""
 
-    def __init__(self) -> None:
+    def __init__(self, original: Callable[..., bytes]) -> None:
         self.spent = 0.0
-        self.original: Callable[..., bytes] = encode.png_bytes
+        self.original = original
+
+    partner: EncodeClock | None = None
+
+    def reset(self) -> None:
+        """Start counting from zero (this clock and its partner)."""
+        self.spent = 0.0
+        if self.partner is not None:
+            self.partner.reset()
+
+    def total(self) -> float:
+        """Seconds spent in this encoder and its partner since :meth:`reset`."""
+        return self.spent + (self.partner.total() if self.partner is not None else 0.0)
 
     def __call__(self, image: Image.Image, *args: Any) -> bytes:
         """Encode ``image`` with the real encoder, adding its CPU time to :attr:`spent`."""
@@ -98,11 +110,11 @@ def measure(kind: str, boards: list[tuple[Any, str]], rounds: int,
             draw = _drawer(kind, status)
             assert draw is not None
             look = ending(kind, view, status)
-            clock.spent = 0.0
+            clock.reset()
             start = time.process_time()
             png = draw(view, look)
             cpu.append((time.process_time() - start) * 1000)
-            enc.append(clock.spent * 1000)
+            enc.append(clock.total() * 1000)
             if index == 0:
                 sizes.append(len(png))
                 heights.append(Image.open(io.BytesIO(png)).height)
@@ -124,10 +136,14 @@ def main() -> None:
                         help="Steam to Solar seats (default 3)")
     parser.add_argument("--random", action="store_true", help="random legal moves instead")
     args = parser.parse_args()
-    clock = EncodeClock()
-    encode.png_bytes = clock  # the boards call the encoder through its module
+    clock = EncodeClock(encode.png_bytes)
+    encode.png_bytes = clock  # the boards call the encoders through their module
     if hasattr(canvas, "png_bytes"):
         canvas.png_bytes = clock
+    if hasattr(encode, "png_banded"):
+        banded = EncodeClock(encode.png_banded)
+        encode.png_banded = banded
+        clock.partner = banded
     seats = dict(SEATS)
     if args.seats:
         seats["steam"] = args.seats

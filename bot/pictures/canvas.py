@@ -66,10 +66,23 @@ class Canvas:
         self.sizes: list[int] = []
         self.bottom = 0
         self.height = height
+        self.bands: list[tuple[int, encode.Band]] = []
 
-    def record(self, what: str, box: Box) -> None:
-        """Note that ``what`` was drawn in ``box`` (left, top, right, bottom)."""
+    def record(self, what: str, box: Box, *, layered: bool = False) -> None:
+        """Note that ``what`` was drawn in ``box`` (left, top, right, bottom).
+
+        Anything drawn over the rows of a band pasted earlier (see :meth:`layer`) takes
+        that band out of the encoder's reuse, so the picture stays exact.
+        """
         self.boxes.append((what, box))
+        if not layered:
+            self._touch(box[1], box[3])
+
+    def _touch(self, top: float, bottom: float) -> None:
+        """Drop the bands whose rows meet the rows ``top`` to ``bottom``."""
+        if self.bands:
+            self.bands = [(row, band) for row, band in self.bands
+                          if bottom <= row or top >= row + band.height]
 
     def text(self, x: float, y: float, words: str, size: int = MIN_TEXT, *, bold: bool = False,
              fill: RGB | None = None, anchor: str = "la", max_width: float | None = None) -> int:
@@ -79,6 +92,7 @@ class Canvas:
             return 0
         mask, left, top = text_mask(words, size, bold, anchor)
         at = (round(x) + left, round(y) + top)
+        self._touch(at[1], at[1] + mask.height)
         self._ink(fill or self.theme.text, at, mask)
         drawn = width(words, size, bold)
         pad = max(2, size // 6)
@@ -114,14 +128,19 @@ class Canvas:
         part that lies on the background and overlaps nothing); otherwise it is
         transparent and pasted through its alpha.
         """
-        image, boxes, sizes = _layer(self.theme, paint, args, size, opaque)
+        image, boxes, sizes, band = _layer(self.theme, paint, args, size, opaque)
+        at = (round(x), round(y))
         if opaque:
-            self.image.paste(image, (round(x), round(y)))
+            self._touch(at[1], at[1] + image.height)
+            self.image.paste(image, at)
         else:
+            self.record("layer", (x, y, x + image.width, y + image.height))
             self._put(image, x, y)
         for what, box in boxes:
-            self.record(what, (box[0] + x, box[1] + y, box[2] + x, box[3] + y))
+            self.record(what, (box[0] + x, box[1] + y, box[2] + x, box[3] + y), layered=True)
         self.sizes.extend(sizes)
+        if band is not None and at[0] == 0 and image.width == self.width and at[1] >= 0:
+            self.bands.append((at[1], band))
 
     def measure(self, words: str, size: int = MIN_TEXT, *, bold: bool = False) -> int:
         """Return the width ``words`` would take."""
@@ -200,16 +219,21 @@ class Canvas:
         """Crop the canvas just below ``bottom`` and return it as PNG bytes."""
         height = max(80, min(self.image.height, bottom + MARGIN))
         self.height = height
-        return encode.png_bytes(self.image.crop((0, 0, self.width, height)), self.theme)
+        picture = self.image.crop((0, 0, self.width, height))
+        bands = [(row, band) for row, band in self.bands if row + band.height <= height]
+        if bands:
+            return encode.png_banded(picture, self.theme, bands)
+        return encode.png_bytes(picture, self.theme)
 
 
 @lru_cache(maxsize=LAYERS)
 def _layer(theme: Theme, paint: Painter, args: tuple[Hashable, ...], size: tuple[int, int],
-           opaque: bool) -> tuple[Image.Image, tuple[tuple[str, Box], ...], tuple[int, ...]]:
-    """Draw a layer once: its image, the boxes drawn in it and its text sizes."""
+           opaque: bool) -> tuple[Image.Image, tuple[tuple[str, Box], ...], tuple[int, ...],
+                                  encode.Band | None]:
+    """Draw a layer once: its image, the boxes drawn in it, its text sizes, its band."""
     c = Canvas(theme, size[0], size[1], transparent=not opaque)
     paint(c, *args)
-    return c.image, tuple(c.boxes), tuple(c.sizes)
+    return c.image, tuple(c.boxes), tuple(c.sizes), encode.Band(c.image) if opaque else None
 
 
 def clear_layers() -> None:

@@ -10,6 +10,8 @@ keeps encoding fast; the files stay far below the size limit.
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 from functools import lru_cache
 
 from PIL import Image
@@ -88,3 +90,85 @@ def png_bytes(image: Image.Image, theme: Theme | None = None) -> bytes:
     out = io.BytesIO()
     paletted.save(out, format="PNG", compress_level=COMPRESS_LEVEL)
     return out.getvalue()
+
+
+class Band:
+    """Full-width rows of a picture that come from a cached layer, encoded once per theme.
+
+    ``image`` is the layer (RGB, as wide as the picture). :meth:`encoded` gives its rows
+    mapped to the theme's palette with PNG's filter byte (none) before each row, and
+    those rows as a raw deflate piece ending on a full flush, so pieces of different
+    bands can follow one another in one zlib stream.
+    """
+
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
+        self._encoded: dict[Theme, tuple[bytes, bytes]] = {}
+
+    @property
+    def height(self) -> int:
+        """Rows in the band."""
+        return self.image.height
+
+    def encoded(self, theme: Theme) -> tuple[bytes, bytes]:
+        """Return (filtered rows, their deflate piece) for ``theme``, computed once."""
+        found = self._encoded.get(theme)
+        if found is None:
+            found = _piece(self.image, theme, BAND_LEVEL)
+            self._encoded[theme] = found
+        return found
+
+
+BAND_LEVEL = 6
+"""zlib level of cached bands: compressed once, reused by the next pictures."""
+
+
+def _rows(image: Image.Image, theme: Theme) -> bytes:
+    """``image`` mapped to the palette, each row led by a zero filter byte."""
+    paletted = image.quantize(palette=theme_palette(theme), dither=Image.Dither.NONE)
+    framed = Image.new("P", (image.width + 1, image.height), 0)
+    framed.paste(paletted, (1, 0))
+    return framed.tobytes()
+
+
+def _piece(image: Image.Image, theme: Theme, level: int) -> tuple[bytes, bytes]:
+    """Filtered rows of ``image`` and their raw deflate piece (full flush, not final)."""
+    raw = _rows(image, theme)
+    packer = zlib.compressobj(level, zlib.DEFLATED, -15)
+    return raw, packer.compress(raw) + packer.flush(zlib.Z_FULL_FLUSH)
+
+
+def _chunk(tag: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+
+
+def png_banded(image: Image.Image, theme: Theme, bands: list[tuple[int, Band]]) -> bytes:
+    """Return ``image`` as a palette PNG, reusing the encoded rows of cached ``bands``.
+
+    ``bands`` are (top row, band) pairs whose rows in ``image`` are exactly the band's
+    image; they must not overlap. The rows between them are mapped and compressed now.
+    The result decodes to the same pixels as :func:`png_bytes`.
+    """
+    rgb = image.convert("RGB") if image.mode != "RGB" else image
+    width, height = rgb.size
+    pieces: list[bytes] = []
+    check = 1
+    row = 0
+    for top, band in [*sorted(bands, key=lambda b: b[0]), (height, None)]:
+        if top > row:
+            raw, packed = _piece(rgb.crop((0, row, width, top)), theme, COMPRESS_LEVEL)
+            check = zlib.adler32(raw, check)
+            pieces.append(packed)
+        if band is None:
+            break
+        raw, packed = band.encoded(theme)
+        check = zlib.adler32(raw, check)
+        pieces.append(packed)
+        row = top + band.height
+    pieces.append(zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -15).flush())
+    stream = b"\x78\x9c" + b"".join(pieces) + struct.pack(">I", check)
+    colours = theme_palette(theme).getpalette() or []
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header)
+            + _chunk(b"PLTE", bytes(colours[:768])) + _chunk(b"IDAT", stream)
+            + _chunk(b"IEND", b""))
