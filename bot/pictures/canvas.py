@@ -33,8 +33,9 @@ MAX_HEIGHT = 1100
 MIN_TEXT = 30
 """The smallest text a player must read, in pixels at :data:`WIDTH`."""
 
-LAYERS = 256
-"""Cached layers kept (rows, strips, tracks: a few KB to 300 KB each, 60 MB at most)."""
+LAYERS = 160
+"""Cached layers kept (rows, strips, tracks: a few KB to about 400 KB each with their
+encoding, so some 40 MB at most)."""
 
 Box = tuple[float, float, float, float]
 Painter = Callable[..., None]

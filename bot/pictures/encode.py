@@ -95,23 +95,23 @@ def png_bytes(image: Image.Image, theme: Theme | None = None) -> bytes:
 class Band:
     """Full-width rows of a picture that come from a cached layer, encoded once per theme.
 
-    ``image`` is the layer (RGB, as wide as the picture). :meth:`encoded` gives its rows
-    mapped to the theme's palette with PNG's filter byte (none) before each row, and
-    those rows as a raw deflate piece ending on a full flush, so pieces of different
-    bands can follow one another in one zlib stream.
+    ``image`` is the layer (RGB, as wide as the picture). :meth:`encoded` gives its rows,
+    mapped to the theme's palette with PNG's filter byte (none) before each row, as a
+    raw deflate piece ending on a full flush (so pieces of different bands can follow
+    one another in one zlib stream), with the rows' Adler-32 and length.
     """
 
     def __init__(self, image: Image.Image) -> None:
         self.image = image
-        self._encoded: dict[Theme, tuple[bytes, bytes]] = {}
+        self._encoded: dict[Theme, Piece] = {}
 
     @property
     def height(self) -> int:
         """Rows in the band."""
         return self.image.height
 
-    def encoded(self, theme: Theme) -> tuple[bytes, bytes]:
-        """Return (filtered rows, their deflate piece) for ``theme``, computed once."""
+    def encoded(self, theme: Theme) -> Piece:
+        """Return the band's piece for ``theme``, computed once."""
         found = self._encoded.get(theme)
         if found is None:
             found = _piece(self.image, theme, BAND_LEVEL)
@@ -131,11 +131,31 @@ def _rows(image: Image.Image, theme: Theme) -> bytes:
     return framed.tobytes()
 
 
-def _piece(image: Image.Image, theme: Theme, level: int) -> tuple[bytes, bytes]:
-    """Filtered rows of ``image`` and their raw deflate piece (full flush, not final)."""
+Piece = tuple[bytes, int, int]
+"""A raw deflate piece (full flush, not final), the Adler-32 and the length of its rows."""
+
+ADLER = 65521
+"""The Adler-32 modulus."""
+
+
+def _piece(image: Image.Image, theme: Theme, level: int) -> Piece:
+    """The filtered rows of ``image`` as a raw deflate piece, with their checksum."""
     raw = _rows(image, theme)
     packer = zlib.compressobj(level, zlib.DEFLATED, -15)
-    return raw, packer.compress(raw) + packer.flush(zlib.Z_FULL_FLUSH)
+    return packer.compress(raw) + packer.flush(zlib.Z_FULL_FLUSH), zlib.adler32(raw), len(raw)
+
+
+def adler_join(first: int, second: int, length: int) -> int:
+    """The Adler-32 of two byte strings joined, from each one's and the second's length.
+
+    With A = 1 + the sum of the bytes and B = the sum of A after each byte (both modulo
+    65521): joined, A = A1 + A2 - 1 and B = B1 + B2 + length * (A1 - 1).
+    """
+    a1, b1 = first & 0xFFFF, first >> 16
+    a2, b2 = second & 0xFFFF, second >> 16
+    a = (a1 + a2 - 1) % ADLER
+    b = (b1 + b2 + length * (a1 - 1)) % ADLER
+    return (b << 16) | a
 
 
 def _chunk(tag: bytes, data: bytes) -> bytes:
@@ -156,13 +176,14 @@ def png_banded(image: Image.Image, theme: Theme, bands: list[tuple[int, Band]]) 
     row = 0
     for top, band in [*sorted(bands, key=lambda b: b[0]), (height, None)]:
         if top > row:
-            raw, packed = _piece(rgb.crop((0, row, width, top)), theme, COMPRESS_LEVEL)
-            check = zlib.adler32(raw, check)
+            packed, adler, length = _piece(rgb.crop((0, row, width, top)), theme,
+                                           COMPRESS_LEVEL)
+            check = adler_join(check, adler, length)
             pieces.append(packed)
         if band is None:
             break
-        raw, packed = band.encoded(theme)
-        check = zlib.adler32(raw, check)
+        packed, adler, length = band.encoded(theme)
+        check = adler_join(check, adler, length)
         pieces.append(packed)
         row = top + band.height
     pieces.append(zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -15).flush())

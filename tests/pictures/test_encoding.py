@@ -83,3 +83,12 @@ def test_flat_colours_survive_encoding_exactly() -> None:
     picture = Image.open(io.BytesIO(png)).convert("RGB")
     assert picture.getpixel((100, 50)) == ACTIVE.panel
     assert picture.getpixel((400, 50)) == ACTIVE.background
+
+
+@pytest.mark.parametrize(("first", "second"), [(b"", b"x"), (b"abc", b""), (b"board" * 999,
+                                                b"\xff" * 70_000), (bytes(range(256)), b"q")])
+def test_adler_join_matches_zlib(first: bytes, second: bytes) -> None:
+    import zlib
+
+    joined = encode.adler_join(zlib.adler32(first), zlib.adler32(second), len(second))
+    assert joined == zlib.adler32(first + second)
