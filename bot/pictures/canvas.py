@@ -68,6 +68,7 @@ class Canvas:
         self.bottom = 0
         self.height = height
         self.bands: list[tuple[int, encode.Band]] = []
+        self.covered: list[str] = []
 
     def record(self, what: str, box: Box, *, layered: bool = False) -> None:
         """Note that ``what`` was drawn in ``box`` (left, top, right, bottom).
@@ -132,7 +133,10 @@ class Canvas:
         image, boxes, sizes, band = _layer(self.theme, paint, args, size, opaque)
         at = (round(x), round(y))
         if opaque:
-            self._touch(at[1], at[1] + image.height)
+            right, bottom = at[0] + image.width, at[1] + image.height
+            self.covered += [what for what, box in self.boxes if box[1] < bottom
+                             and box[3] > at[1] and box[0] < right and box[2] > at[0]]
+            self._touch(at[1], bottom)
             self.image.paste(image, at)
         else:
             self.record("layer", (x, y, x + image.width, y + image.height))

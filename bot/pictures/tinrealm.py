@@ -35,7 +35,7 @@ def _sundial(c: Canvas, view: Mapping[str, Any], x: float, y: float) -> None:
     day = number(view.get("day"), 1)
     c.layer(_paint_dial, (day, last), (2 * DIAL + 4, DIAL + 12), x - DIAL - 2, y, opaque=True)
     label = f"day {day} of {last}" if day <= last else "day 7 is over"
-    c.text(x - DIAL - 10, y + DIAL + 12, label, MIN_TEXT, bold=True, anchor="ra")
+    c.text(x - DIAL - 12, 10, label, MIN_TEXT, bold=True, anchor="ra")
 
 
 DIAL = 46
@@ -244,11 +244,11 @@ def board(view: Mapping[str, Any], end: Ending) -> Canvas:
     """Draw the Tin Realm board and return the canvas (with :attr:`Canvas.bottom`)."""
     c = Canvas(end.theme)
     who = " ".join(str(view.get(k)) for k in ("race", "class") if view.get(k))
-    c.text(MARGIN, 8, "Tin Realm", 34, bold=True)
-    c.text(MARGIN, 50, who or "choosing an adventurer", MIN_TEXT, fill=c.theme.muted,
+    c.text(MARGIN, 6, "Tin Realm", 34, bold=True)
+    c.text(MARGIN, 48, who or "choosing an adventurer", MIN_TEXT, fill=c.theme.muted,
            max_width=c.width - 3 * MARGIN - 300)
     _sundial(c, view, c.width - MARGIN - 60, 8)
-    y = 86
+    y = 94
     if end.headline:
         y = c.banner(y + 8, end.headline, end.detail)
     y = _map(c, view, y)

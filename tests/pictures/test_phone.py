@@ -28,6 +28,8 @@ def finish(board: Board, kind: str, view: dict[str, Any], status: str = "active"
     png = c.png(c.bottom)
     picture = image(png)
     assert picture.size == (WIDTH, c.height)
+    # No element is painted over by a layer pasted after it.
+    assert c.covered == []
     return c
 
 
