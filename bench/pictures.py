@@ -6,11 +6,13 @@ once, move by move as a table does (the picture cache bypassed; the layer cache 
 at the start of the round, so a layer is reused only from the boards before it), and
 measures, with ``time.process_time``: the CPU of the whole picture, and of its encoding
 alone (the PNG step, timed inside the encoders). Per kind it prints the per-picture
-median of each round as min/median/max over the rounds, the bytes and the heights, and beside them the figures of the drawing code
-before the phone layout and the fixed palette (:data:`BASELINE`, taken with this same
-script and the same arguments on the same machine).
+median of each round as min/median/max over the rounds, the bytes and the heights, and
+beside them the figures of the drawing code before the phone layout, the layers and the
+fixed palette (:data:`BASELINE`, taken with this same script and the same arguments on
+the same machine).
 
-Run from the repository root: ``python -m bench.pictures [--games 6] [--rounds 5] [--random]``.
+Run from the repository root:
+``python -m bench.pictures [--games 6] [--rounds 3] [--seats 5] [--random]``.
 """
 
 from __future__ import annotations
