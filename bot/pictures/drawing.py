@@ -5,7 +5,7 @@
 where there is no forkserver) and awaits the PNG bytes, so drawing never holds the bot's
 GIL. The picture cache stays in the parent: a view drawn before costs a hash. If the
 worker dies, the next drawing starts a new one and tries once more; where processes
-cannot be started at all, drawings run in a thread instead.
+cannot be started at all, or a new worker dies too, drawings run in a thread instead.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -44,6 +44,9 @@ def _context() -> multiprocessing.context.BaseContext:
 
 class PictureDrawer:
     """Draws board pictures in one worker process; ``await draw(...)`` gives PNG bytes."""
+
+    work: Callable[[str, Mapping[str, Any], str], bytes] = staticmethod(draw_uncached)
+    """What the worker runs for one picture (a module-level function, so it pickles)."""
 
     def __init__(self, cache: PictureCache | None = None, *, processes: bool = True) -> None:
         from bot.pictures import CACHE
@@ -86,17 +89,21 @@ class PictureDrawer:
             return cached
         loop = asyncio.get_running_loop()
         plain = dict(view)
-        for attempt in (1, 2):
+        failures = 0
+        while True:
             executor = self._start()
             try:
-                png = await loop.run_in_executor(executor, draw_uncached, kind, plain, status)
+                png = await loop.run_in_executor(executor, self.work, kind, plain, status)
                 break
             except BrokenProcessPool:
-                log.warning("the drawing process died; starting a new one")
                 self._drop(executor)
                 self.restarts += 1
-                if attempt == 2:
-                    raise
+                failures += 1
+                if failures >= 2:
+                    log.error("the new drawing process died too; drawing in a thread")
+                    self.processes = False
+                else:
+                    log.warning("the drawing process died; starting a new one")
         self.cache.put(key, png)
         return png
 

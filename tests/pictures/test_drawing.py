@@ -75,3 +75,28 @@ async def test_thread_fallback_draws_the_same() -> None:
         assert await drawer.draw("chess", {}, "active") == b""
     finally:
         drawer.close()
+
+
+def die_in_worker(kind: str, view: dict, status: str) -> bytes:
+    """Exit at once in any process but the test's own (whose id the view carries)."""
+    if view.get("parent") != os.getpid():
+        os._exit(3)
+    return draw_picture(kind, view, status)
+
+
+class DyingDrawer(PictureDrawer):
+    work = staticmethod(die_in_worker)
+
+
+@pytest.mark.error_logs_expected
+async def test_a_worker_that_keeps_dying_gives_way_to_a_thread(caplog) -> None:
+    drawer = DyingDrawer(PictureCache(8))
+    try:
+        view = {"parent": os.getpid()}
+        png = await drawer.draw("tinker", view, "active")
+        assert png == draw_picture("tinker", view, "active")
+        assert drawer.restarts == 2
+        assert not drawer.in_process and drawer.worker_pids() == []
+        assert "drawing in a thread" in caplog.text
+    finally:
+        drawer.close()
