@@ -65,3 +65,12 @@ def test_contrast_formula() -> None:
     assert contrast((0, 0, 0), (255, 255, 255)) == pytest.approx(21)
     assert contrast((118, 118, 118), (255, 255, 255)) == pytest.approx(4.54, abs=0.01)
     assert len({colour for colour in SUIT_COLOURS.values()}) == 6
+
+
+def test_without_complex_layout_right_to_left_runs_are_reversed(monkeypatch) -> None:
+    from bot.pictures import script
+
+    monkeypatch.setattr(script, "RAQM", False)
+    hebrew = script.Run(2, "דוד", True)
+    assert script._visual(hebrew) == "דוד"[::-1]
+    assert script._visual(script.Run(0, "Ann", False)) == "Ann"
