@@ -113,13 +113,9 @@ def _paint_map(c: Canvas, nodes: tuple[str, ...], bounds: tuple[tuple[int, str],
         c.icon("meeple", centres[here] - 20, track_y - 62, 40)
 
 
-def _tableau_card(c: Canvas, card: Mapping[str, Any], x: float, y: float, mark: str) -> None:
-    """One exploration card (a cached layer): name, icons, edge marks, its tag."""
-    name = str(card.get("name") or "?")
-    icons = tuple(str(i) for i in items(card.get("icons")))[:3]
-    edges = tuple(str(e) for e in items(card.get("edges")))[:2]
-    height = CARD_H + (48 if mark else 1)
-    c.layer(_paint_card, (name, icons, edges, mark), (CARD_W + 1, height), x, y)
+def _tableau_card(c: Canvas, card: Tile, x: float, y: float, mark: str) -> None:
+    """One exploration card (a cached layer): name, icons, edge marks; gold if marked."""
+    c.layer(_paint_card, (*card, mark), (CARD_W + 1, CARD_H + 1), x, y)
 
 
 def _paint_card(c: Canvas, name: str, icons: tuple[str, ...], edges: tuple[str, ...],
@@ -146,36 +142,55 @@ def _paint_card(c: Canvas, name: str, icons: tuple[str, ...], edges: tuple[str, 
             continue
         ex = 4 if side == "left" else CARD_W - 30
         c.icon(f"edge:{edge}", ex, CARD_H - 30, 26)
-    if mark:
-        c.tag(4, CARD_H + 4, mark, HIGHLIGHT, max_width=CARD_W - 4)
+
+
+Tile = tuple[str, tuple[str, ...], tuple[str, ...]]
+"""A tableau card as (name, icons, edges)."""
+
+
+def _tile(card: Mapping[str, Any]) -> Tile:
+    return (str(card.get("name") or "?"), tuple(str(i) for i in items(card.get("icons")))[:3],
+            tuple(str(e) for e in items(card.get("edges")))[:2])
 
 
 def _tableau(c: Canvas, view: Mapping[str, Any], y: int) -> int:
-    """Today's tableau in order, then the card being resolved or decided on."""
-    tableau = mappings(view.get("tableau"))
+    """Today's tableau in order, then the card being resolved or decided on (one band)."""
+    tableau = tuple(_tile(card) for card in mappings(view.get("tableau")))
     location, top = mapping(view.get("location")), mapping(view.get("top_card"))
-    extra = [(card, label) for card, label in ((location, "here"), (top, "next")) if card]
+    extra = tuple((_tile(card), label) for card, label in ((location, "here"), (top, "next"))
+                  if card)
     where = number(view.get("location_in_day"), 0)
-    title = "Today's tableau" + (f" · location {where} of 6" if where else "")
-    c.text(MARGIN, y, title, MIN_TEXT, bold=True, fill=c.theme.muted)
-    y += 40
+    height = 40 + CARD_H + 10
+    c.layer(_paint_tableau, (tableau, extra, where), (c.width, height), 0, y, opaque=True)
+    return y + height
+
+
+def _paint_tableau(c: Canvas, tableau: tuple[Tile, ...], extra: tuple[tuple[Tile, str], ...],
+                   where: int) -> None:
+    """Draw the tableau's title line and cards; the labels of the last cards sit above them."""
     count = len(tableau) + len(extra)
     gap = 8
     room = c.width - 2 * MARGIN - (18 if extra else 0)
     step = CARD_W + gap if count * (CARD_W + gap) <= room else (room - CARD_W) / max(1, count - 1)
     x: float = MARGIN
     if not tableau:
-        c.text(x, y + 40, "empty", MIN_TEXT, fill=c.theme.muted)
+        c.text(x, 40 + 40, "empty", MIN_TEXT, fill=c.theme.muted)
         x += 110
     for card in tableau:
-        _tableau_card(c, card, x, y, "")
+        _tableau_card(c, card, x, 40, "")
         x += step
+    room_for_title = c.width - 2 * MARGIN
     if extra:
         x += 18
-        for card, label in extra:
-            _tableau_card(c, card, x, y, label)
+        label = " · ".join(mark for _, mark in extra)
+        at = min(x, c.width - MARGIN - c.measure(label, MIN_TEXT, bold=True) - 16)
+        room_for_title = round(at) - MARGIN - 10
+        c.tag(at, 0, label, HIGHLIGHT)
+        for card, mark in extra:
+            _tableau_card(c, card, x, 40, mark)
             x += step
-    return y + CARD_H + (48 if extra else 12)
+    title = "Today's tableau" + (f" · location {where} of 6" if where else "")
+    c.text(MARGIN, 0, title, MIN_TEXT, bold=True, fill=c.theme.muted, max_width=room_for_title)
 
 
 def _combat(c: Canvas, view: Mapping[str, Any], y: int) -> int:
@@ -197,32 +212,40 @@ def _combat(c: Canvas, view: Mapping[str, Any], y: int) -> int:
 
 
 def _bars(c: Canvas, view: Mapping[str, Any], y: int) -> int:
-    """Health, energy, food, poison and favor as bars in two columns; dice and items."""
-    column = (c.width - 2 * MARGIN - 16) // 2
-    for i, (icon, key, top_key, colour) in enumerate(BARS):
-        x = MARGIN + (i % 2) * (column + 16)
-        row = y + (i // 2) * 44
+    """Health, energy, food, poison and favor as bars in two columns; dice and pack (a band)."""
+    values = []
+    for _icon, key, top_key, _colour in BARS:
         value = number(view.get(key))
-        top = number(view.get(top_key), 0) if top_key else max(10, value)
+        values.append((value, number(view.get(top_key), 0) if top_key else -1))
+    dice = tuple(d for d in items(view.get("dice")) if isinstance(d, int))[:4]
+    pack = ", ".join(str(i.get("name") or "?") for i in mappings(view.get("items")))
+    height = 3 * 44 + (42 if pack else 0)
+    c.layer(_paint_bars, (tuple(values), dice, pack), (c.width, height), 0, y, opaque=True)
+    return y + height
+
+
+def _paint_bars(c: Canvas, values: tuple[tuple[int, int], ...], dice: tuple[int, ...],
+                pack: str) -> None:
+    """Draw the bars, the dice and the pack at the top of a layer as wide as the board."""
+    column = (c.width - 2 * MARGIN - 16) // 2
+    for i, ((icon, _key, top_key, colour), (value, top)) in enumerate(
+            zip(BARS, values, strict=True)):
+        x = MARGIN + (i % 2) * (column + 16)
+        row = (i // 2) * 44
+        if not top_key:
+            top = max(10, value)
         c.icon(icon, x, row + 2, 30)
         c.bar(x + 40, row + 8, column - 150, 18, value, top or 1, colour)
         shown = f"{value}/{top}" if top_key else str(value)
         c.text(x + column, row + 17, shown, MIN_TEXT, bold=True, anchor="rm")
     x = MARGIN + column + 16
-    row = y + 88
-    dice = [d for d in items(view.get("dice")) if isinstance(d, int)][:4]
     if dice:
-        c.text(x, row + 17, "dice", MIN_TEXT, anchor="lm", fill=c.theme.muted)
+        c.text(x, 88 + 17, "dice", MIN_TEXT, anchor="lm", fill=c.theme.muted)
         for j, pips in enumerate(dice):
-            _die(c, x + 80 + j * 40, row + 1, pips)
-    y += 3 * 44
-    pack = mappings(view.get("items"))
+            _die(c, x + 80 + j * 40, 88 + 1, pips)
     if pack:
-        names = ", ".join(str(i.get("name") or "?") for i in pack)
-        c.text(MARGIN, y + 2, f"Pack: {names}", MIN_TEXT, fill=c.theme.muted,
+        c.text(MARGIN, 3 * 44 + 2, f"Pack: {pack}", MIN_TEXT, fill=c.theme.muted,
                max_width=c.width - 2 * MARGIN)
-        y += 42
-    return y
 
 
 def _die(c: Canvas, x: float, y: float, pips: int) -> None:
