@@ -32,6 +32,13 @@ class Run:
     rtl: bool
 
 
+def clean(text: str) -> str:
+    """``text`` on one line: control characters (line breaks, tabs) become spaces."""
+    if text.isprintable():
+        return text
+    return "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)
+
+
 def _strong(text: str) -> bool | None:
     """True if the first strong character is right-to-left, False if left-to-right."""
     for char in text:
@@ -75,7 +82,7 @@ def _visual(run: Run) -> str:
 
 def width(text: str, size: int, bold: bool = False) -> int:
     """Return the drawn width of ``text`` in pixels."""
-    return round(_width(text, size, bold))
+    return round(_width(clean(text), size, bold))
 
 
 @lru_cache(maxsize=4096)
@@ -101,6 +108,7 @@ def text_mask(words: str, size: int, bold: bool, anchor: str) -> tuple[Image.Ima
     Boards repeat most of their words from one move to the next, so drawing each once
     and pasting it afterwards saves most of the cost of text.
     """
+    words = clean(words)
     found = runs(words)
     ascent, descent = _metrics({r.family for r in found}, size, bold)
     total = _width(words, size, bold)

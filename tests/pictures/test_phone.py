@@ -7,8 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from bot.pictures import lobby, steam, tinker, tinrealm
+from bot.pictures import describe, lobby, steam, tinker, tinrealm
 from bot.pictures.canvas import MIN_TEXT, WIDTH, Canvas
 from bot.pictures.endings import ending
 from tests.pictures.conftest import image, play
@@ -118,3 +120,11 @@ def test_lobby_of_long_names_stays_inside() -> None:
     assert c is not None
     c.png(c.bottom)
     assert outside(c) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=40), min_size=2, max_size=5))
+def test_any_names_draw_inside_the_canvas(names: list[str]) -> None:
+    c = finish(steam.board, "steam", steam_view(len(names), tuple(names)))
+    assert outside(c) == []
+    assert describe("steam", steam_view(len(names), tuple(names)), "active")
