@@ -53,7 +53,7 @@ def fit(words: str, size: int, room: float | None, bold: bool = False) -> str:
 
 
 class Canvas:
-    """A board being drawn: an RGB image, its theme, and helpers that return sizes."""
+    """A board being drawn: an RGB image, its theme, and drawing methods that return sizes."""
 
     def __init__(self, theme: Theme, width: int = WIDTH, height: int = MAX_HEIGHT, *,
                  transparent: bool = False) -> None:

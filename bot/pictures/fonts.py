@@ -18,7 +18,7 @@ import manimgx_fonts_cjk
 from PIL import ImageFont, features
 
 Font = ImageFont.FreeTypeFont
-"""What the drawing helpers accept as a font."""
+"""What the drawing functions accept as a font."""
 
 _NOTO = Path(manimgx_fonts.__file__).parent
 _CJK = Path(manimgx_fonts_cjk.__file__).parent
