@@ -1,35 +1,54 @@
-"""Benchmark: the cost of board pictures, per game.
+"""Benchmark: the CPU cost, size and height of board pictures, per game.
 
 Plays seeded games of each kind (the engine's computer player, or random legal moves
-with ``--random``) and draws the board after every move with the cache emptied, so every
-board is drawn from scratch, as after a move. Prints the median, p99 and max time per
-board, the largest and median PNG sizes, and then the cache's effect: the same boards
-asked again at once (as a repost or a refused stale click does) come from the cache;
-the last column is the median time of such a hit (hashing the view's JSON).
+with ``--random``) and keeps the board after every move. Each round draws every board
+once, move by move as a table does (the picture cache bypassed; the layer cache emptied
+at the start of the round, so a layer is reused only from the boards before it), and
+measures, with ``time.process_time``: the CPU of the whole picture, and of its encoding
+alone (the PNG step, timed inside the encoders). Per kind it prints the per-picture
+median of each round as min/median/max over the rounds, the bytes and the heights, and
+beside them the figures of the drawing code before the phone layout, the layers and the
+fixed palette (:data:`BASELINE`, taken with this same script and the same arguments on
+the same machine).
 
-Run from the repository root: ``python -m bench.pictures [--games 20] [--random]``.
+Run from the repository root:
+``python -m bench.pictures [--games 6] [--rounds 3] [--seats 5] [--random]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
-from bench.common import machine, percentile, table
+from PIL import Image
+
+from bench.common import machine, table
 from bot.games import registry
-from bot.pictures import CACHE, render_board
+from bot.pictures import _drawer, canvas, encode
+from bot.pictures.canvas import clear_layers
+from bot.pictures.endings import ending
 
 SEATS = {"tinker": 1, "steam": 3, "tinrealm": 1}
 """Seats per game for the benchmark."""
 
+BASELINE: dict[str, dict[str, float]] = {
+    "tinker": {"cpu": 3.59, "encode": 2.35, "kb": 18.9, "height": 478},
+    "steam": {"cpu": 5.84, "encode": 3.63, "kb": 33.5, "height": 782},
+    "tinrealm": {"cpu": 5.01, "encode": 2.92, "kb": 24.9, "height": 550},
+}
+"""Median figures per picture of the earlier drawing code (``--games 6 --rounds 3``, 3 seats)."""
 
-def views(kind: str, seed: int, pick_random: bool, max_moves: int = 2000) -> list[tuple[Any, str]]:
+
+def views(kind: str, seed: int, pick_random: bool, seats: int,
+          max_moves: int = 2000) -> list[tuple[Any, str]]:
     """Return (view, status) for every board of one game from ``seed``."""
     game = registry.engine(kind)
-    state = game.new(seed, SEATS[kind], {})
+    state = game.new(seed, seats, {})
     chooser = random.Random(seed)
     boards = [(game.view(state), "active")]
     for _ in range(max_moves):
@@ -46,42 +65,106 @@ def views(kind: str, seed: int, pick_random: bool, max_moves: int = 2000) -> lis
     return boards
 
 
-def measure(kind: str, games: int, pick_random: bool) -> list[object]:
-    """Draw every board of ``games`` games; return one table row of figures."""
-    boards = [b for seed in range(games) for b in views(kind, seed, pick_random)]
-    times: list[float] = []
-    hits: list[float] = []
+class EncodeClock:
+    """Wraps an encoder of :mod:`bot.pictures.encode` to add up the CPU spent encoding."""
+
+    def __init__(self, original: Callable[..., bytes]) -> None:
+        self.spent = 0.0
+        self.original = original
+
+    partner: EncodeClock | None = None
+
+    def reset(self) -> None:
+        """Start counting from zero (this clock and its partner)."""
+        self.spent = 0.0
+        if self.partner is not None:
+            self.partner.reset()
+
+    def total(self) -> float:
+        """Seconds spent in this encoder and its partner since :meth:`reset`."""
+        return self.spent + (self.partner.total() if self.partner is not None else 0.0)
+
+    def __call__(self, image: Image.Image, *args: Any) -> bytes:
+        """Encode ``image`` with the real encoder, adding its CPU time to :attr:`spent`."""
+        start = time.process_time()
+        try:
+            return self.original(image, *args)
+        finally:
+            self.spent += time.process_time() - start
+
+
+def spread(values: list[float]) -> str:
+    """``min / median / max`` of ``values`` with one decimal."""
+    return (f"{min(values):.2f} / {statistics.median(values):.2f} / {max(values):.2f}")
+
+
+def measure(kind: str, boards: list[tuple[Any, str]], rounds: int,
+            clock: EncodeClock) -> list[object]:
+    """Draw every board ``rounds`` times; return one table row of figures."""
+    round_cpu: list[float] = []
+    round_encode: list[float] = []
     sizes: list[int] = []
-    for view, status in boards:
-        CACHE.clear()
-        start = time.perf_counter()
-        png = render_board(kind, view, status=status)
-        middle = time.perf_counter()
-        again = render_board(kind, view, status=status)
-        hits.append((time.perf_counter() - middle) * 1000)
-        times.append((middle - start) * 1000)
-        sizes.append(len(png))
-        assert again is png, "the second ask of the same board must come from the cache"
-    return [kind, len(boards), f"{statistics.median(times):.1f}", f"{percentile(times, 0.99):.1f}",
-            f"{max(times):.1f}", f"{statistics.median(sizes) / 1024:.1f}",
-            f"{max(sizes) / 1024:.1f}", f"{statistics.median(hits):.2f}"]
+    heights: list[int] = []
+    for index in range(rounds):
+        clear_layers()  # each round draws its games move by move, as a table does
+        cpu: list[float] = []
+        enc: list[float] = []
+        for view, status in boards:
+            draw = _drawer(kind, status)
+            assert draw is not None
+            look = ending(kind, view, status)
+            clock.reset()
+            start = time.process_time()
+            png = draw(view, look)
+            cpu.append((time.process_time() - start) * 1000)
+            enc.append(clock.total() * 1000)
+            if index == 0:
+                sizes.append(len(png))
+                heights.append(Image.open(io.BytesIO(png)).height)
+        round_cpu.append(statistics.median(cpu))
+        round_encode.append(statistics.median(enc))
+    base = BASELINE.get(kind, {})
+    return [kind, len(boards), spread(round_cpu), base.get("cpu", "?"), spread(round_encode),
+            base.get("encode", "?"), f"{statistics.median(sizes) / 1024:.1f}",
+            f"{max(sizes) / 1024:.1f}", base.get("kb", "?"),
+            f"{statistics.median(heights):.0f} / {max(heights)}", base.get("height", "?")]
 
 
 def main() -> None:
     """Parse the arguments, run every game, print the table."""
     parser = argparse.ArgumentParser(description="Board picture cost per game.")
-    parser.add_argument("--games", type=int, default=20, help="games per kind (default 20)")
+    parser.add_argument("--games", type=int, default=6, help="games per kind (default 6)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of drawing (default 3)")
+    parser.add_argument("--seats", type=int, default=0,
+                        help="Steam to Solar seats (default 3)")
     parser.add_argument("--random", action="store_true", help="random legal moves instead")
     args = parser.parse_args()
+    clock = EncodeClock(encode.png_bytes)
+    encode.png_bytes = clock  # the boards call the encoders through their module
+    if hasattr(canvas, "png_bytes"):
+        canvas.png_bytes = clock
+    if hasattr(encode, "png_banded"):
+        banded = EncodeClock(encode.png_banded)
+        encode.png_banded = banded
+        clock.partner = banded
+    seats = dict(SEATS)
+    if args.seats:
+        seats["steam"] = args.seats
+    boards = {kind: [b for seed in range(args.games)
+                     for b in views(kind, seed, args.random, seats[kind])] for kind in SEATS}
     # Warm the fonts and the icon and face caches once, as a running bot has them.
-    for kind in SEATS:
-        render_board(kind, views(kind, 999, args.random, 5)[-1][0])
-    rows = [measure(kind, args.games, args.random) for kind in SEATS]
+    for kind, found in boards.items():
+        for view, status in found[:: max(1, len(found) // 20)]:
+            draw = _drawer(kind, status)
+            assert draw is not None
+            draw(view, ending(kind, view, status))
+    rows = [measure(kind, boards[kind], args.rounds, clock) for kind in SEATS]
     print(machine())
     print(f"{args.games} games per kind, {'random legal moves' if args.random else 'computer'}"
-          " players, every board drawn with the cache empty\n")
-    print(table(["game", "boards", "median ms", "p99 ms", "max ms", "median KB", "max KB",
-                 "cache hit ms"], rows))
+          f" players, {args.rounds} rounds, every board drawn from scratch;"
+          " CPU per picture (process_time), min / median / max of the rounds' medians\n")
+    print(table(["game", "boards", "CPU ms", "before", "encode ms", "before", "median KB",
+                 "max KB", "before", "height median / max", "before"], rows))
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
 """Board pictures: a PNG of every game's board, drawn with Pillow from the engine's view.
 
-The Discord side calls :func:`render_board` with the game's kind, its public view
-(``engine.view(state)``) and its status, and attaches the bytes as :data:`FILENAME`.
-Pictures of unchanged views come from a bounded cache. See docs/pictures.md.
+The Discord side draws with :class:`bot.pictures.drawing.PictureDrawer` (``await
+drawer.draw(kind, view, status)``, in a worker process) or :func:`render_board` (in the
+calling thread), attaches the bytes as :data:`FILENAME`, and gives the attachment the
+alt text of :func:`describe`. Pictures of unchanged views come from a bounded cache.
+See docs/pictures.md.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bot.pictures.alt import describe
 from bot.pictures.cache import PictureCache, picture_key
 from bot.pictures.endings import Ending, ending
 
@@ -57,32 +60,39 @@ def render_board(kind: str, view: dict, *, status: str = "active") -> bytes:
     ``over``, ``abandoned``, ``expired`` or ``lobby``). Missing or odd view fields still
     give a picture; an unknown kind gives ``b""``.
     """
-    draw = _drawer(kind, status)
-    if draw is None or not isinstance(view, Mapping):
+    if not isinstance(view, Mapping):
         return b""
     key = picture_key(kind, view, status)
     cached = CACHE.get(key)
     if cached is not None:
         return cached
-    look = ending(kind, view, status)
-    try:
-        png = draw(view, look)
-    except Exception:
-        log.exception("the %s board could not be drawn; drawing a plain one", kind)
-        png = plain(kind, look)
+    png = draw_picture(kind, view, status)
     CACHE.put(key, png)
     return png
+
+
+def draw_picture(kind: str, view: Mapping[str, Any], status: str = "active") -> bytes:
+    """Draw the board without the cache (what :func:`render_board` and the worker run)."""
+    draw = _drawer(kind, status)
+    if draw is None or not isinstance(view, Mapping):
+        return b""
+    look = ending(kind, view, status)
+    try:
+        return draw(view, look)
+    except Exception:
+        log.exception("the %s board could not be drawn; drawing a plain one", kind)
+        return plain(kind, look)
 
 
 def plain(kind: str, look: Ending) -> bytes:
     """Return a plain picture naming the game, for a view no board could be drawn from."""
     from bot.pictures.canvas import Canvas
 
-    c = Canvas(look.theme, height=200)
+    c = Canvas(look.theme, height=240)
     y = c.header(TITLES.get(kind, kind), "")
     if look.headline:
         y = c.banner(y, look.headline, look.detail)
     return c.png(y)
 
 
-__all__ = ["CACHE", "FILENAME", "render_board"]
+__all__ = ["CACHE", "FILENAME", "describe", "draw_picture", "render_board"]

@@ -15,7 +15,16 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.pictures.fonts import font
-from bot.pictures.palette import CARD_DIM, CARD_EDGE, CARD_FACE, CARD_INK, HIGHLIGHT, SUIT_ORDER
+from bot.pictures.palette import (
+    CARD_EDGE,
+    CARD_FACE,
+    CARD_INK,
+    DIM_FACE,
+    HIGHLIGHT,
+    RGB,
+    SUIT_ORDER,
+)
+from bot.pictures.script import text_mask, width
 from bot.pictures.shapes import paste_icon
 
 
@@ -30,16 +39,19 @@ class Size:
     named: bool
 
 
-FULL = Size(118, 158, 30, 34, True)
-"""A full face: value, suits in a row, name on two lines."""
+FULL = Size(170, 176, 36, 38, True)
+"""A full face: value, suits in a row, the name on up to two lines at 30 px."""
 
-MINI = Size(56, 100, 20, 21, False)
-"""A narrow face for trains and long rows: rank or value on top, suits stacked."""
+MINI = Size(46, 88, 30, 20, False)
+"""A narrow face for trains and rows: rank or value on top, suits two by two."""
 
 TILE = Size(50, 50, 0, 20, False)
 """A square tile with only the suits, for cleared locations."""
 
-RANK_SHORT = {"Ace": "A", "Excuse": "0"}
+NAME_FONT = 30
+"""The size of names on full faces."""
+
+RANK_SHORT = {"Ace": "A", "Excuse": "0", "Pawn": "P", "Court": "C"}
 """Short labels for ranks on faces without a value (a Crown gets a drawn crown)."""
 
 Mark = str
@@ -59,19 +71,29 @@ def card_key(card: Mapping[str, Any] | None) -> tuple[str, str, str, tuple[str, 
             "" if value is None else str(value), ordered)
 
 
-def _lines(name: str, width: int, size: int) -> tuple[list[str], int]:
-    """Split ``name`` into at most two lines that fit ``width``; return them and the size."""
+def _lines(name: str, room: int, size: int) -> list[str]:
+    """Split ``name`` into at most two lines that fit ``room`` (a word too long is cut)."""
     words = name.split()
-    measure = ImageDraw.Draw(Image.new("L", (1, 1)))
-    while True:
-        face = font(size, True)
-        best: list[str] = [name]
-        if len(words) > 1:
-            splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
-            best = list(min(splits, key=lambda p: max(measure.textlength(x, font=face) for x in p)))
-        if all(measure.textlength(line, font=face) <= width for line in best) or size <= 12:
-            return best, size
-        size -= 1
+    if width(name, size) <= room or len(words) < 2:
+        return [fit_line(name, size, room)]
+    splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    best = min(splits, key=lambda p: max(width(x, size) for x in p))
+    return [fit_line(line, size, room) for line in best]
+
+
+def fit_line(words: str, size: int, room: float) -> str:
+    """Return ``words`` cut with an ellipsis to fit ``room``."""
+    if width(words, size) <= room:
+        return words
+    while words and width(words + "…", size) > room:
+        words = words[:-1]
+    return words + "…"
+
+
+def _write(image: Image.Image, x: float, y: float, words: str, size: int, bold: bool,
+           ink: RGB, anchor: str) -> None:
+    mask, left, top = text_mask(words, size, bold, anchor)
+    image.paste(ink, (round(x) + left, round(y) + top), mask)
 
 
 @lru_cache(maxsize=512)
@@ -80,62 +102,50 @@ def _face(key: tuple[str, str, str, tuple[str, ...]], size: Size, mark: Mark) ->
     w, h = size.width, size.height
     image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
-    face = (226, 222, 214) if mark == "dim" else CARD_FACE
+    ground = DIM_FACE if mark == "dim" else CARD_FACE
     edge = HIGHLIGHT if mark == "count" else CARD_EDGE
-    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=9, fill=face, outline=edge,
-                           width=4 if mark == "count" else 2)
-    ink = CARD_DIM if mark == "dim" else CARD_INK
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=9, fill=ground, outline=edge,
+                           width=5 if mark == "count" else 2)
+    ink = CARD_INK
     top = value or RANK_SHORT.get(rank, rank)
     if size.top_font and not value and rank == "Crown":
-        crown = round(size.top_font * 1.1)
+        crown = round(size.top_font * 1.1) if size.named else w - 12
         paste_icon(image, "crown", 8 if size.named else (w - crown) / 2, 4, crown)
     elif size.top_font:
-        fitted = size.top_font
-        room = w / 2 if size.named else w - 8
-        while fitted > 14 and draw.textlength(top, font=font(fitted, True)) > room:
-            fitted -= 1
+        top = fit_line(top, size.top_font, w - 6)
         if size.named:
-            draw.text((9, 5), top, font=font(fitted, True), fill=ink)
+            _write(image, 10, 4, top, size.top_font, True, ink, "la")
         else:
-            draw.text((w / 2, 6), top, font=font(fitted, True), fill=ink, anchor="ma")
+            _write(image, w / 2, 2, top, size.top_font, True, ink, "ma")
     if size.named:
-        row = len(suits) * size.icon + max(0, len(suits) - 1) * 2
-        x = (w - row) / 2
+        span = len(suits) * size.icon + max(0, len(suits) - 1) * 4
+        x = (w - span) / 2
         for suit in suits:
-            paste_icon(image, suit, x, 44, size.icon)
-            x += size.icon + 2
-        lines, fitted = _lines(name, w - 10, 19)
-        y = h - 10 - len(lines) * (fitted + 3)
+            paste_icon(image, suit, x, 50, size.icon)
+            x += size.icon + 4
+        lines = _lines(name, w - 10, NAME_FONT)
+        y = h - 8 - len(lines) * (NAME_FONT + 4)
         for line in lines:
-            draw.text((w / 2, y), line, font=font(fitted, True), fill=ink, anchor="ma")
-            y += fitted + 3
+            _write(image, w / 2, y, line, NAME_FONT, False, ink, "ma")
+            y += NAME_FONT + 4
     elif size.top_font:
-        y = 6 + size.top_font + 6
-        for suit in suits:
-            paste_icon(image, suit, (w - size.icon) / 2, y, size.icon)
-            y += size.icon + 1
+        step = size.icon + 2
+        for i, suit in enumerate(suits[:4]):
+            lone = len(suits) % 2 == 1 and i == len(suits) - 1
+            left = (w - size.icon) / 2 if lone else (w - 2 * step) / 2 + (i % 2) * step + 1
+            paste_icon(image, suit, left, 40 + (i // 2) * step, size.icon)
     else:
         count = len(suits)
+        step = size.icon + 2
         for i, suit in enumerate(suits):
-            col, line = (i % 2, i // 2) if count > 1 else (0.5, 0.5)
-            step = size.icon + 2
-            paste_icon(image, suit, 3 + col * step, 3 + line * step, size.icon)
-    if mark == "dim":
-        veil = Image.new("RGBA", (w, h), (*face, 110))
-        image.alpha_composite(veil)
+            col, row = (float(i % 2), float(i // 2)) if count > 1 else (0.5, 0.5)
+            paste_icon(image, suit, 3 + col * step, 3 + row * step, size.icon)
     return image
 
 
 def face(card: Mapping[str, Any] | None, size: Size = FULL, mark: Mark = "") -> Image.Image:
     """Return the card's face as an RGBA image (cached)."""
     return _face(card_key(card), size, mark)
-
-
-def paste_card(target: Image.Image, card: Mapping[str, Any] | None, x: float, y: float,
-               size: Size = FULL, mark: Mark = "") -> None:
-    """Paste the card's face with its top-left corner at (x, y)."""
-    picture = face(card, size, mark)
-    target.paste(picture, (round(x), round(y)), picture)
 
 
 def card_back(target: Image.Image, x: float, y: float, size: Size, count: int | None) -> None:

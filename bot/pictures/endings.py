@@ -52,9 +52,9 @@ def _tinker(view: Mapping[str, Any]) -> Ending:
 
 
 def _steam(view: Mapping[str, Any]) -> Ending:
+    players = view.get("players")
     names = {p.get("seat"): str(p.get("name") or f"Seat {p.get('seat')}")
-             for p in (view.get("players") if isinstance(view.get("players"), list) else [])
-             if isinstance(p, Mapping)}
+             for p in (players if isinstance(players, list) else []) if isinstance(p, Mapping)}
     winners = [o for o in _outcomes(view) if o.get("outcome") == "win"]
     if not winners:
         return Ending("ended", "Game over", _summary(view))

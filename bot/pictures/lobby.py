@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.pictures.canvas import MARGIN, Canvas
+from bot.pictures.canvas import MARGIN, MIN_TEXT, Canvas
 from bot.pictures.endings import Ending
 
 MAX_SEATS = 5
@@ -22,11 +22,11 @@ def _names(view: Mapping[str, Any]) -> list[str]:
     return []
 
 
-def draw(view: Mapping[str, Any], end: Ending) -> bytes:
-    """Return a small table with one chair per seat, or ``b""`` if no one is named."""
+def board(view: Mapping[str, Any], end: Ending) -> Canvas | None:
+    """Draw the table with one chair per seat; None if no one is named."""
     names = _names(view)
     if not names:
-        return b""
+        return None
     c = Canvas(end.theme, height=240)
     y = c.header("Table open", f"{len(names)} seated")
     slots = max(MAX_SEATS, len(names))
@@ -36,7 +36,14 @@ def draw(view: Mapping[str, Any], end: Ending) -> bytes:
         taken = i < len(names)
         c.panel((x + 4, y, x + cell - 4, y + 70), fill=c.theme.panel if taken else
                 c.theme.background, outline=c.theme.muted, width=2)
-        c.text(x + cell / 2, y + 35, names[i] if taken else "free", 22, bold=taken,
+        c.text(x + cell / 2, y + 35, names[i] if taken else "free", MIN_TEXT, bold=taken,
                fill=c.theme.text if taken else c.theme.muted, anchor="mm",
                max_width=int(cell) - 16)
-    return c.png(y + 70)
+    c.bottom = y + 70
+    return c
+
+
+def draw(view: Mapping[str, Any], end: Ending) -> bytes:
+    """Return a small table with one chair per seat, or ``b""`` if no one is named."""
+    c = board(view, end)
+    return b"" if c is None else c.png(c.bottom)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,10 +39,11 @@ def good_points(count: int) -> int:
     return count + max(0, count - 2)
 
 
-def report(train: list[Mapping[str, Any]]) -> TrainReport:
+def report(train: Sequence[Mapping[str, Any]]) -> TrainReport:
     """Return what ``train`` (cards as view data) can run and the points of shipping all goods."""
-    suits = [set(card.get("suits") if isinstance(card.get("suits"), list) else ())
-             for card in train if isinstance(card, Mapping)]
+    suits: list[set[Any]] = [
+        set(found) if isinstance(found := card.get("suits"), list) else set()
+        for card in train if isinstance(card, Mapping)]
     every = set().union(*suits) if suits else set()
     powers = tuple(p for p, suit in (("steam", "Waves"), ("solar", "Suns")) if suit in every)
     counts = {g: sum(g in s for s in suits) for g in GOODS}

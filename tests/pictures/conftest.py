@@ -1,4 +1,4 @@
-"""Shared helpers for the picture tests: seeded games played to chosen points."""
+"""Shared code for the picture tests: seeded games played to chosen points."""
 
 from __future__ import annotations
 

@@ -1,0 +1,102 @@
+"""The drawing worker: same bytes as drawing in-process, a clean close, a dead worker replaced."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from bot.pictures import draw_picture
+from bot.pictures.cache import PictureCache
+from bot.pictures.drawing import PictureDrawer
+from tests.pictures.conftest import play
+from tests.pictures.widest import steam_view
+
+
+async def test_worker_draws_the_same_bytes_as_in_process() -> None:
+    drawer = PictureDrawer(PictureCache(8))
+    try:
+        game, state = play("tinker", 3, 20)
+        for kind, view in (("steam", steam_view()), ("tinker", game.view(state))):
+            png = await drawer.draw(kind, view, "active")
+            assert png == draw_picture(kind, view, "active")
+        assert drawer.in_process and drawer.worker_pids()
+        assert os.getpid() not in drawer.worker_pids()
+    finally:
+        drawer.close()
+
+
+async def test_cache_is_kept_in_the_parent() -> None:
+    cache = PictureCache(8)
+    drawer = PictureDrawer(cache)
+    try:
+        first = await drawer.draw("steam", steam_view(2), "active")
+        assert cache.misses == 1 and len(cache) == 1
+        again = await drawer.draw("steam", steam_view(2), "active")
+        assert again is first and cache.hits == 1
+    finally:
+        drawer.close()
+
+
+async def test_close_is_clean_and_final() -> None:
+    drawer = PictureDrawer(PictureCache(8))
+    await drawer.draw("tinker", {}, "active")
+    pids = drawer.worker_pids()
+    drawer.close()
+    assert drawer.worker_pids() == []
+    for pid in pids:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+    with pytest.raises(RuntimeError):
+        await drawer.draw("tinker", {}, "active")
+
+
+async def test_a_dead_worker_is_replaced() -> None:
+    drawer = PictureDrawer(PictureCache(8))
+    try:
+        await drawer.draw("tinker", {}, "active")
+        (pid,) = drawer.worker_pids()
+        os.kill(pid, signal.SIGKILL)
+        png = await drawer.draw("steam", steam_view(2), "active")
+        assert png == draw_picture("steam", steam_view(2), "active")
+        assert drawer.restarts == 1
+        assert drawer.worker_pids() and pid not in drawer.worker_pids()
+    finally:
+        drawer.close()
+
+
+async def test_thread_fallback_draws_the_same() -> None:
+    drawer = PictureDrawer(PictureCache(8), processes=False)
+    try:
+        png = await drawer.draw("steam", steam_view(3), "active")
+        assert not drawer.in_process and drawer.worker_pids() == []
+        assert png == draw_picture("steam", steam_view(3), "active")
+        assert await drawer.draw("chess", {}, "active") == b""
+    finally:
+        drawer.close()
+
+
+def die_in_worker(kind: str, view: dict, status: str) -> bytes:
+    """Exit at once in any process but the test's own (whose id the view carries)."""
+    if view.get("parent") != os.getpid():
+        os._exit(3)
+    return draw_picture(kind, view, status)
+
+
+class DyingDrawer(PictureDrawer):
+    work = staticmethod(die_in_worker)
+
+
+@pytest.mark.error_logs_expected
+async def test_a_worker_that_keeps_dying_gives_way_to_a_thread(caplog) -> None:
+    drawer = DyingDrawer(PictureCache(8))
+    try:
+        view = {"parent": os.getpid()}
+        png = await drawer.draw("tinker", view, "active")
+        assert png == draw_picture("tinker", view, "active")
+        assert drawer.restarts == 2
+        assert not drawer.in_process and drawer.worker_pids() == []
+        assert "drawing in a thread" in caplog.text
+    finally:
+        drawer.close()

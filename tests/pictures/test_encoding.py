@@ -1,0 +1,94 @@
+"""Encoding: reused bands give exactly the pixels of a whole encoding, and stay small."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from bot.pictures import encode, steam, tinker, tinrealm
+from bot.pictures.canvas import Canvas, clear_layers
+from bot.pictures.endings import ending
+from bot.pictures.palette import ACTIVE, THEMES
+from tests.pictures.conftest import play
+from tests.pictures.widest import steam_view
+
+BOARDS = {"tinker": tinker.board, "steam": steam.board, "tinrealm": tinrealm.board}
+
+
+def pixels(png: bytes) -> tuple[tuple[int, int], bytes]:
+    picture = Image.open(io.BytesIO(png))
+    picture.load()
+    rgb = picture.convert("RGB")
+    return rgb.size, rgb.tobytes()
+
+
+@pytest.mark.parametrize("kind", list(BOARDS))
+@pytest.mark.parametrize("seed", [0, 1])
+def test_banded_pictures_equal_whole_encodings(kind: str, seed: int) -> None:
+    clear_layers()
+    seats = 5 if kind == "steam" else 1
+    used = 0
+    for moves in (0, 5, 6, 30, 31, 5000):
+        game, state = play(kind, seed, moves, seats)
+        view = game.view(state)
+        status = "over" if game.is_over(state) else "active"
+        c = BOARDS[kind](view, ending(kind, view, status))
+        banded = c.png(c.bottom)
+        used += len(c.bands)
+        whole = encode.png_bytes(c.image.crop((0, 0, c.width, c.height)), c.theme)
+        assert pixels(banded) == pixels(whole)
+    assert used > 0
+
+
+def test_bands_are_encoded_once_and_reused() -> None:
+    clear_layers()
+    first = steam.board(steam_view(5), ending("steam", steam_view(5), "active"))
+    first.png(first.bottom)
+    second = steam.board(steam_view(5), ending("steam", steam_view(5), "active"))
+    # The river and the five rows are the same layers, with their encoding kept.
+    assert len(second.bands) == 6
+    assert [id(b) for _, b in first.bands] == [id(b) for _, b in second.bands]
+    assert all(ACTIVE in band._encoded for _, band in second.bands)
+
+
+def test_drawing_over_a_band_drops_it() -> None:
+    clear_layers()
+    c = steam.board(steam_view(2), ending("steam", steam_view(2), "active"))
+    before = len(c.bands)
+    top = c.bands[-1][0]
+    c.text(20, top + 10, "over the row")
+    assert len(c.bands) == before - 1
+    png = c.png(c.bottom)
+    whole = encode.png_bytes(c.image.crop((0, 0, c.width, c.height)), c.theme)
+    assert pixels(png) == pixels(whole)
+
+
+@pytest.mark.parametrize("mood", list(THEMES))
+def test_every_theme_palette_is_full_and_keeps_its_colours(mood: str) -> None:
+    theme = THEMES[mood]
+    colours = encode.theme_palette(theme).getpalette()
+    assert colours is not None and len(colours) == 768
+    triples = {tuple(colours[i:i + 3]) for i in range(0, 768, 3)}
+    for colour in (theme.background, theme.panel, theme.text, theme.muted, theme.banner):
+        assert colour in triples
+
+
+def test_flat_colours_survive_encoding_exactly() -> None:
+    c = Canvas(ACTIVE, height=120)
+    c.panel((10, 10, 200, 100))
+    c.png(100)
+    png = encode.png_bytes(c.image.crop((0, 0, c.width, 116)), ACTIVE)
+    picture = Image.open(io.BytesIO(png)).convert("RGB")
+    assert picture.getpixel((100, 50)) == ACTIVE.panel
+    assert picture.getpixel((400, 50)) == ACTIVE.background
+
+
+@pytest.mark.parametrize(("first", "second"), [(b"", b"x"), (b"abc", b""), (b"board" * 999,
+                                                b"\xff" * 70_000), (bytes(range(256)), b"q")])
+def test_adler_join_matches_zlib(first: bytes, second: bytes) -> None:
+    import zlib
+
+    joined = encode.adler_join(zlib.adler32(first), zlib.adler32(second), len(second))
+    assert joined == zlib.adler32(first + second)

@@ -1,0 +1,76 @@
+"""Names in any script draw with real glyphs; every colour a player reads has 3:1 contrast."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.pictures.fonts import CHAIN, face_for, has_glyph, joins
+from bot.pictures.palette import SUIT_COLOURS, contrast, read_pairs
+from bot.pictures.script import runs, text_mask, width
+from tests.pictures.widest import LONG_NAMES
+
+NAMES = (*LONG_NAMES, "Ŝtefan Łukasz", "Νίκος", "Ольга", "ישראל", "فاطمة", "李华", "たろう",
+         "タロウ", "이서연", "🐉🔥", "🇯🇵 Kenji", "👍🏽 ok")
+
+
+def test_fonts_come_with_the_package() -> None:
+    for path in CHAIN:
+        assert path.is_file()
+        assert "site-packages" in str(path) or "dist-packages" in str(path)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_character_has_a_real_glyph(name: str) -> None:
+    for char in name:
+        if char.isspace() or joins(char):
+            continue
+        assert has_glyph(face_for(char), char), (name, char, hex(ord(char)))
+
+
+def test_missing_glyphs_are_detected() -> None:
+    # Noto Sans has no Han characters: the check must see its box, and fall back.
+    assert not has_glyph(0, "王")
+    assert face_for("王") != 0
+    assert has_glyph(0, "A") and face_for("A") == 0
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_names_draw_visible_ink(name: str) -> None:
+    mask, _, _ = text_mask(name, 30, True, "la")
+    assert mask.getbbox() is not None
+    assert width(name, 30) > 10 * len(name.split())
+
+
+def test_right_to_left_names_read_right_to_left() -> None:
+    arabic = runs("محمد علي")
+    assert [r.text for r in arabic] == ["علي", " ", "محمد"]
+    assert arabic[0].rtl and arabic[0].family != 0
+    hebrew_with_number = runs("דוד 7")
+    assert hebrew_with_number[0].text.strip() == "7"
+    assert [r.text for r in runs("Zoë 王")] == ["Zoë ", "王"]
+
+
+def test_emoji_sequences_stay_in_one_run() -> None:
+    family = runs("👨\u200d👩\u200d👧")
+    assert len(family) == 1 and family[0].family == face_for("👨")
+
+
+def test_every_read_colour_has_three_to_one_contrast() -> None:
+    failing = [(what, round(contrast(ink, ground), 2)) for what, ink, ground in read_pairs()
+               if contrast(ink, ground) < 3]
+    assert failing == []
+
+
+def test_contrast_formula() -> None:
+    assert contrast((0, 0, 0), (255, 255, 255)) == pytest.approx(21)
+    assert contrast((118, 118, 118), (255, 255, 255)) == pytest.approx(4.54, abs=0.01)
+    assert len({colour for colour in SUIT_COLOURS.values()}) == 6
+
+
+def test_without_complex_layout_right_to_left_runs_are_reversed(monkeypatch) -> None:
+    from bot.pictures import script
+
+    monkeypatch.setattr(script, "RAQM", False)
+    hebrew = script.Run(2, "דוד", True)
+    assert script._visual(hebrew) == "דוד"[::-1]
+    assert script._visual(script.Run(0, "Ann", False)) == "Ann"
