@@ -7,6 +7,7 @@ which answers those with a board's tag (see ``bot/buttons.py``).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -22,6 +23,7 @@ from bot.boards.routing import route_click
 from bot.boards.service import Boards
 from bot.config import ConfigError, Settings
 from bot.health import HeartbeatWriter, health_file
+from bot.pictures.drawing import PictureDrawer
 from bot.table.deadlines import Deadlines
 from bot.table.errors import Refusal
 from bot.table.service import Tables
@@ -104,6 +106,7 @@ class TableBot(commands.Bot):
         cogs: Sequence[str] = DEFAULT_COGS,
         clock: Callable[[], float] = time.time,
         force_sync: bool = False,
+        picture_process: bool = True,
         **client_options: Any,
     ) -> None:
         super().__init__(
@@ -123,6 +126,8 @@ class TableBot(commands.Bot):
         self.cog_modules = tuple(cogs)
         self.clock = clock
         self.force_sync = force_sync
+        #: Whether pictures are drawn in a worker process (else in a thread).
+        self.picture_process = picture_process
         self.synced: list[str] = []
         self.restored = 0
         self._resumed = False
@@ -155,8 +160,9 @@ class TableBot(commands.Bot):
                              vote_window=self.settings.vote_window_seconds,
                              max_open_games=self.settings.max_open_games)
         self.tables.shards = self.shard_filter
+        drawer = PictureDrawer(processes=self.picture_process and self.settings.board_images)
         self.boards = Boards(self, self.tables, self.settings.computer_delay_seconds,
-                             images=self.settings.board_images)
+                             images=self.settings.board_images, drawer=drawer)
         self.boards.edit_interval = self.settings.board_edit_seconds
         shards = self.shard_filter
         self.deadlines = Deadlines(
@@ -315,6 +321,9 @@ class TableBot(commands.Bot):
         if self.sweeper.is_running():
             self.sweeper.cancel()
         await super().close()
+        boards = getattr(self, "boards", None)
+        if boards is not None:
+            await asyncio.to_thread(boards.drawer.close)
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()

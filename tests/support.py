@@ -61,7 +61,8 @@ def make_settings(tmp_path: Path, **overrides: object) -> Settings:
 def make_bot(tmp_path: Path, *, cogs: tuple[str, ...] = ("tests.toy",),
              clock: Clock | None = None, **overrides: object) -> TableBot:
     """Return a new bot instance (not logged in) over the database in ``tmp_path``."""
-    return create_bot(make_settings(tmp_path, **overrides), cogs=cogs, clock=clock or Clock())
+    return create_bot(make_settings(tmp_path, **overrides), cogs=cogs, clock=clock or Clock(),
+                      picture_process=False)
 
 
 def board_ids(message: dict, *, table: bool = False) -> list[str]:

@@ -30,6 +30,7 @@ from bot.boards.layout import (
     view_of,
 )
 from bot.games.protocol import Action
+from bot.pictures.drawing import PictureDrawer
 from bot.table import polls
 from bot.table.data import NoticeRef, Poll
 from bot.table.errors import (
@@ -188,8 +189,11 @@ class Boards:
         computer_delay: float = 1.5,
         *,
         images: bool = True,
+        drawer: PictureDrawer | None = None,
     ) -> None:
         self.bot = bot
+        #: Draws the pictures away from the event loop (a worker process, or a thread).
+        self.drawer = drawer if drawer is not None else PictureDrawer(processes=False)
         self.tables = tables
         self.computer_delay = computer_delay
         #: Whether boards carry a picture (BOARD_IMAGES); the text stays complete without.
@@ -240,7 +244,8 @@ class Boards:
             picture = self._picture(game) if self.images else b""
         if picture:
             body["embed"].set_image(url=f"attachment://{pictures.FILENAME}")
-            file = discord.File(io.BytesIO(picture), filename=pictures.FILENAME)
+            file = discord.File(io.BytesIO(picture), filename=pictures.FILENAME,
+                                description=self._alt_text(game))
             body["attachments" if edit else "file"] = [file] if edit else file
         elif edit:
             body["attachments"] = []
@@ -254,8 +259,12 @@ class Boards:
         files); the text board is complete without it.
         """
         picture = b""
-        if self.images and pictured:
-            picture = await asyncio.to_thread(self._picture, game)
+        if self.images and pictured and self._has_picture(game):
+            try:
+                picture = await self.drawer.draw(game.row.kind, picture_view(game),
+                                                 game.row.status)
+            except Exception:
+                log.warning("could not draw the board of game %s", game.id, exc_info=True)
         return self.render(game, edit=edit, picture=picture, keep=keep and pictured)
 
     @staticmethod
@@ -267,10 +276,20 @@ class Boards:
         if not self._has_picture(game):
             return b""
         try:
-            return pictures.render_board(game.row.kind, game.view(), status=game.row.status)
+            return pictures.render_board(game.row.kind, picture_view(game),
+                                         status=game.row.status)
         except Exception:
             log.warning("could not draw the board of game %s", game.id, exc_info=True)
             return b""
+
+    @staticmethod
+    def _alt_text(game: LoadedGame) -> str:
+        """Return the picture's alt text: the position in words a screen reader speaks."""
+        try:
+            return pictures.describe(game.row.kind, picture_view(game), game.row.status)
+        except Exception:
+            log.warning("could not describe the board of game %s", game.id, exc_info=True)
+            return f"The board of {game.engine.title}."
 
     def _body(self, game: LoadedGame) -> dict[str, Any]:
         """Return the board's embed and view, without the picture."""
@@ -913,3 +932,15 @@ def _show_votes(
 
 def _without_none(body: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in body.items() if v is not None}
+
+
+def picture_view(game: LoadedGame) -> dict[str, Any]:
+    """Return the engine's view with what the table adds for the picture: away seats."""
+    view = game.view()
+    players = view.get("players")
+    if len(game.row.seats) < 2 or not isinstance(players, list):
+        return view
+    seats = game.row.seats
+    marked = [{**p, "away": bool(seats[i].get("away"))} if i < len(seats) and isinstance(p, dict)
+              else p for i, p in enumerate(players)]
+    return {**view, "players": marked}

@@ -13,6 +13,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -22,6 +25,9 @@ from bot.pictures.cache import PictureCache, picture_key
 
 log = logging.getLogger(__name__)
 
+#: How often a worker checks that the bot process is still there (seconds).
+PARENT_CHECK_SECONDS = 1.0
+
 
 def draw_uncached(kind: str, view: Mapping[str, Any], status: str) -> bytes:
     """Draw one picture without the cache (what the worker process runs; picklable)."""
@@ -30,8 +36,23 @@ def draw_uncached(kind: str, view: Mapping[str, Any], status: str) -> bytes:
     return draw_picture(kind, dict(view), status)
 
 
-def _warm() -> None:
-    """Load the drawing modules and fonts in the worker before the first picture."""
+def _watch_parent(parent: int) -> None:
+    """End the worker as soon as the bot process that started it is gone (even killed)."""
+    while True:
+        time.sleep(PARENT_CHECK_SECONDS)
+        try:
+            os.kill(parent, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # the id was taken by another user's process
+            os._exit(0)
+
+
+def _warm(parent: int) -> None:
+    """Watch the bot process, and load the drawing modules and fonts in the worker before
+    the first picture."""
+    threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch",
+                     daemon=True).start()
     from bot.pictures import draw_picture
 
     draw_picture("tinker", {}, "active")
@@ -64,7 +85,8 @@ class PictureDrawer:
         if self.processes:
             try:
                 self._executor = ProcessPoolExecutor(max_workers=1, mp_context=_context(),
-                                                     initializer=_warm)
+                                                     initializer=_warm,
+                                                     initargs=(os.getpid(),))
                 return self._executor
             except (OSError, ValueError, NotImplementedError) as error:
                 log.warning("no drawing process (%s); drawing in a thread", error)
@@ -119,10 +141,11 @@ class PictureDrawer:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
 
-    def worker_pids(self) -> list[int]:
-        """The worker process ids (empty with a thread or before the first drawing)."""
-        executor = self._executor
-        if isinstance(executor, ProcessPoolExecutor):
-            processes = getattr(executor, "_processes", None) or {}
-            return list(processes)
-        return []
+    async def worker_pid(self) -> int | None:
+        """The worker process's id (None when drawing in a thread); starts the worker."""
+        if not self.processes:
+            return None
+        executor = self._start()
+        if not isinstance(executor, ProcessPoolExecutor):
+            return None
+        return await asyncio.get_running_loop().run_in_executor(executor, os.getpid)

@@ -108,15 +108,15 @@ async def test_slow_board_picture_never_fails_a_click_that_happened(
     if stale:  # a move whose answer was lost: the board still shows the version before
         await discord_driver.click(board, board_ids(board)[0], user="alice")
         bot.boards._shown.clear()
-    real = type(bot.boards)._picture
+    real = bot.boards.drawer.draw
 
-    def slow_picture(self, game):
-        time.sleep(0.5)
-        return real(self, game)
+    async def slow_picture(kind, view, status="active"):
+        await asyncio.sleep(0.5)  # a busy drawing process
+        return await real(kind, view, status)
 
     monkeypatch.setattr(answer_clock, "ANSWER_WITHIN", 0.1)
     fake_discord.response_deadline = 0.3
-    monkeypatch.setattr(type(bot.boards), "_picture", slow_picture)
+    monkeypatch.setattr(bot.boards.drawer, "draw", slow_picture)
     result = await discord_driver.feed(click)
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert result.response_type == 6  # acknowledged in time: nobody sees a failed click

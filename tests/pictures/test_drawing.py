@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 
@@ -21,8 +22,8 @@ async def test_worker_draws_the_same_bytes_as_in_process() -> None:
         for kind, view in (("steam", steam_view()), ("tinker", game.view(state))):
             png = await drawer.draw(kind, view, "active")
             assert png == draw_picture(kind, view, "active")
-        assert drawer.in_process and drawer.worker_pids()
-        assert os.getpid() not in drawer.worker_pids()
+        pid = await drawer.worker_pid()
+        assert drawer.in_process and pid is not None and pid != os.getpid()
     finally:
         drawer.close()
 
@@ -42,12 +43,11 @@ async def test_cache_is_kept_in_the_parent() -> None:
 async def test_close_is_clean_and_final() -> None:
     drawer = PictureDrawer(PictureCache(8))
     await drawer.draw("tinker", {}, "active")
-    pids = drawer.worker_pids()
+    pid = await drawer.worker_pid()
+    assert pid is not None
     drawer.close()
-    assert drawer.worker_pids() == []
-    for pid in pids:
-        with pytest.raises(ChildProcessError):
-            os.waitpid(pid, os.WNOHANG)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
     with pytest.raises(RuntimeError):
         await drawer.draw("tinker", {}, "active")
 
@@ -56,12 +56,13 @@ async def test_a_dead_worker_is_replaced() -> None:
     drawer = PictureDrawer(PictureCache(8))
     try:
         await drawer.draw("tinker", {}, "active")
-        (pid,) = drawer.worker_pids()
+        pid = await drawer.worker_pid()
+        assert pid is not None
         os.kill(pid, signal.SIGKILL)
         png = await drawer.draw("steam", steam_view(2), "active")
         assert png == draw_picture("steam", steam_view(2), "active")
         assert drawer.restarts == 1
-        assert drawer.worker_pids() and pid not in drawer.worker_pids()
+        assert await drawer.worker_pid() not in (None, pid)
     finally:
         drawer.close()
 
@@ -70,7 +71,7 @@ async def test_thread_fallback_draws_the_same() -> None:
     drawer = PictureDrawer(PictureCache(8), processes=False)
     try:
         png = await drawer.draw("steam", steam_view(3), "active")
-        assert not drawer.in_process and drawer.worker_pids() == []
+        assert not drawer.in_process and await drawer.worker_pid() is None
         assert png == draw_picture("steam", steam_view(3), "active")
         assert await drawer.draw("chess", {}, "active") == b""
     finally:
@@ -96,7 +97,45 @@ async def test_a_worker_that_keeps_dying_gives_way_to_a_thread(caplog) -> None:
         png = await drawer.draw("tinker", view, "active")
         assert png == draw_picture("tinker", view, "active")
         assert drawer.restarts == 2
-        assert not drawer.in_process and drawer.worker_pids() == []
+        assert not drawer.in_process and await drawer.worker_pid() is None
         assert "drawing in a thread" in caplog.text
     finally:
         drawer.close()
+
+
+def test_a_worker_ends_when_the_bot_process_is_killed(tmp_path) -> None:
+    """A bot killed with SIGKILL leaves no drawing process behind."""
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "drawing_bot.py"
+    script.write_text(
+        "import asyncio, os\n"
+        "from bot.pictures.drawing import PictureDrawer\n"
+        "async def main():\n"
+        "    drawer = PictureDrawer()\n"
+        "    await drawer.draw('tinker', {}, 'active')\n"
+        "    print(await drawer.worker_pid(), flush=True)\n"
+        "    await asyncio.sleep(60)\n"
+        "if __name__ == '__main__':\n"
+        "    asyncio.run(main())\n")
+    bot = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert bot.stdout is not None
+        worker = int(bot.stdout.readline())
+        os.kill(worker, 0)  # the worker is alive while the bot is
+        bot.kill()
+        bot.wait(10)
+        for _ in range(100):
+            try:
+                os.kill(worker, 0)
+            except ProcessLookupError:
+                break
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(worker, os.WNOHANG)
+            time.sleep(0.1)
+        else:
+            raise AssertionError("the drawing process outlived the bot")
+    finally:
+        bot.kill()

@@ -1,0 +1,1 @@
+"""A Discord bot that hosts card games played together in a channel."""

@@ -1,0 +1,2 @@
+"""The Discord side of a board: routing clicks, rendering, posting and edits, turn notices
+and computer players."""

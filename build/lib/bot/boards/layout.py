@@ -1,0 +1,281 @@
+"""Turning legal actions into board components (buttons and selects) within Discord's limits.
+
+A board's components are first plain data (:class:`BoardButton`, :class:`BoardSelect` and
+its :class:`BoardOption`), which the boards adjust (a vote's tally on a label, a computer's
+turn disabling them); :func:`view_of` turns them into ``discord.ui`` items in a stopped
+``discord.ui.View``. Board clicks are routed by their custom_id
+(``bot.boards.routing.route_click``), so no item needs a callback, and a stopped view is
+one discord.py sends but never keeps.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import groupby
+from typing import ClassVar, NamedTuple
+
+import discord
+
+from bot.games.protocol import MAX_LABEL, Action
+
+#: Version tag of the custom_id format; bump it if the format ever changes.
+BUTTON_TAG = "g1"
+SELECT_TAG = "s1"
+
+#: The largest game id or board version a custom_id may carry (SQLite's 63-bit integers).
+MAX_NUMBER = 2**63 - 1
+
+#: An action id (also a select's chosen value): ASCII letters, digits and ``_.:+-``.
+ACTION_ID = r"[A-Za-z0-9_.:+\-]{1,40}"
+#: A game id or board version: ASCII digits, no leading zero, at most 19 of them.
+_NUMBER = r"(?:0|[1-9][0-9]{0,18})"
+_GROUP = r"[A-Za-z0-9_.\-]{1,40}"
+
+#: The exact shape of the custom_ids the bot draws (checked when a board is built).
+_BOARD = rf"(?P<game>{_NUMBER}):(?P<version>{_NUMBER})"
+BUTTON_TEMPLATE = rf"{BUTTON_TAG}:{_BOARD}:(?P<action>{ACTION_ID})"
+SELECT_TEMPLATE = rf"{SELECT_TAG}:{_BOARD}:(?P<group>{_GROUP})"
+
+#: The custom_ids the bot routes to the boards (``bot.boards.routing.route_click`` checks their
+#: prefix): every one with a board's tag, so a forged or damaged one is answered ("not
+#: valid") rather than silently dropped.
+BUTTON_ROUTE = rf"(?s){BUTTON_TAG}:.*"
+SELECT_ROUTE = rf"(?s){SELECT_TAG}:.*"
+
+
+class BoardId(NamedTuple):
+    """A parsed board custom_id: the game, the board version, and the action or group."""
+
+    game_id: int
+    version: int
+    key: str
+
+
+def _parse(custom_id: str, template: str) -> BoardId | None:
+    match = re.fullmatch(template, custom_id, re.ASCII)
+    if match is None:
+        return None
+    game_id, version = int(match["game"]), int(match["version"])
+    if game_id > MAX_NUMBER or version > MAX_NUMBER:
+        return None
+    return BoardId(game_id, version, match.group(3))
+
+
+def parse_button_id(custom_id: str) -> BoardId | None:
+    """Return the parts of a board button's custom_id, or None if the bot never drew it.
+
+    Strict: ASCII digits only (``int()`` and ``\\d`` would also take other scripts'
+    digits), no leading zeros, numbers within 63 bits, an action id of the allowed shape.
+    """
+    return _parse(custom_id, BUTTON_TEMPLATE)
+
+
+def parse_select_id(custom_id: str) -> BoardId | None:
+    """Return the parts of a board select's custom_id (the key is its group), or None."""
+    return _parse(custom_id, SELECT_TEMPLATE)
+
+
+def is_action_id(value: str) -> bool:
+    """Whether ``value`` has the shape of an action id (a select's chosen value must)."""
+    return re.fullmatch(ACTION_ID, value, re.ASCII) is not None
+
+MAX_ROWS = 5
+MAX_BUTTONS_PER_ROW = 5
+MAX_SELECT_OPTIONS = 25
+MAX_CUSTOM_ID = 100
+
+
+#: The templates, compiled once: every button a board draws is checked against one.
+_BUTTON_SHAPE = re.compile(BUTTON_TEMPLATE)
+_SELECT_SHAPE = re.compile(SELECT_TEMPLATE)
+
+
+def _checked(custom_id: str, shape: re.Pattern[str]) -> str:
+    assert len(custom_id) <= MAX_CUSTOM_ID, f"custom_id over {MAX_CUSTOM_ID}: {custom_id!r}"
+    assert shape.fullmatch(custom_id), f"custom_id does not parse: {custom_id!r}"
+    return custom_id
+
+
+def button_id(game_id: int, version: int, action_id: str) -> str:
+    """Return the custom_id of an action button: tag, game, board version, action."""
+    return _checked(f"{BUTTON_TAG}:{game_id}:{version}:{action_id}", _BUTTON_SHAPE)
+
+
+def select_id(game_id: int, version: int, group: str) -> str:
+    """Return the custom_id of an action select: tag, game, board version, group."""
+    safe = re.sub(r"[^A-Za-z0-9_.\-]", "-", group or "choose")[:40]
+    return _checked(f"{SELECT_TAG}:{game_id}:{version}:{safe}", _SELECT_SHAPE)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass(slots=True)
+class BoardButton:
+    """A board button: the fields of a ``discord.ui.Button`` the boards use, as plain data.
+
+    ``emoji`` is the text discord.py would take (a unicode emoji or ``<:name:id>``);
+    ``row`` is the action row (0 to 4), or None for the first row with room.
+    """
+
+    label: str | None
+    custom_id: str
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    emoji: str | None = None
+    disabled: bool = False
+    row: int | None = None
+
+    #: How much of an action row the button takes, of five.
+    width: ClassVar[int] = 1
+
+    def to_item(self) -> discord.ui.Button[discord.ui.View]:
+        """Return the button as a ``discord.ui`` item."""
+        return discord.ui.Button(label=self.label, custom_id=self.custom_id, style=self.style,
+                                 emoji=self.emoji, disabled=self.disabled, row=self.row)
+
+
+@dataclass(slots=True)
+class BoardOption:
+    """One option of a board select: what it shows and the action id it chooses."""
+
+    label: str
+    value: str
+    description: str | None = None
+
+    def to_option(self) -> discord.SelectOption:
+        """Return the option as discord.py takes it."""
+        return discord.SelectOption(label=self.label, value=self.value,
+                                    description=self.description)
+
+
+@dataclass(slots=True)
+class BoardSelect:
+    """A board select (one choice among its options), as plain data."""
+
+    custom_id: str
+    options: list[BoardOption] = field(default_factory=list)
+    placeholder: str | None = None
+    disabled: bool = False
+    row: int | None = None
+
+    #: A select takes a whole action row.
+    width: ClassVar[int] = 5
+
+    def to_item(self) -> discord.ui.Select[discord.ui.View]:
+        """Return the select as a ``discord.ui`` item."""
+        return discord.ui.Select(custom_id=self.custom_id, placeholder=self.placeholder,
+                                 disabled=self.disabled, row=self.row,
+                                 options=[option.to_option() for option in self.options])
+
+
+#: A board component.
+BoardItem = BoardButton | BoardSelect
+
+
+def action_button(
+    game_id: int,
+    version: int,
+    action: Action,
+    *,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    emoji: str | None = None,
+    disabled: bool = False,
+    row: int | None = None,
+) -> BoardButton:
+    """Return a button that applies ``action`` to the board at ``version``."""
+    return BoardButton(_clip(action.label, MAX_LABEL), button_id(game_id, version, action.id),
+                       style, emoji, disabled, row)
+
+
+def action_select(
+    game_id: int,
+    version: int,
+    group: str,
+    actions: Sequence[Action],
+    *,
+    placeholder: str | None = None,
+    row: int | None = None,
+    part: int = 0,
+) -> BoardSelect:
+    """Return a select whose options each apply one of ``actions`` (at most 25)."""
+    assert 0 < len(actions) <= MAX_SELECT_OPTIONS
+    key = f"{group or 'choose'}.{part}" if part else (group or "choose")
+    return BoardSelect(
+        custom_id=select_id(game_id, version, key),
+        placeholder=_clip(placeholder or f"Choose ({group})" if group else "Choose…", 150),
+        options=[
+            BoardOption(_clip(a.label, 100), a.id, _clip(a.description, 100) or None)
+            for a in actions
+        ],
+        row=row,
+    )
+
+
+#: An action id with this prefix asks for confirmation before applying the rest.
+ASK_PREFIX = "ask."
+
+
+def default_items(
+    game_id: int,
+    version: int,
+    actions: Sequence[Action],
+    *,
+    placeholders: Mapping[str, str] | None = None,
+) -> list[BoardItem]:
+    """Lay out ``actions`` in at most five rows: small groups as buttons, big ones as selects.
+
+    Actions are grouped by ``Action.group`` in the order given. A group of up to five
+    actions becomes a row of buttons; a larger one becomes a select (several if needed).
+    If that needs more than five rows, every group becomes part of selects instead.
+    """
+    groups = [(g, list(items)) for g, items in groupby(actions, key=lambda a: a.group)]
+    rows: list[list[BoardItem]] = []
+    for group, items in groups:
+        if len(items) <= MAX_BUTTONS_PER_ROW:
+            rows.append([
+                action_button(game_id, version, a, style=discord.ButtonStyle.primary
+                              if a.primary else discord.ButtonStyle.secondary)
+                for a in items
+            ])
+        else:
+            for part, start in enumerate(range(0, len(items), MAX_SELECT_OPTIONS)):
+                chunk = items[start : start + MAX_SELECT_OPTIONS]
+                hint = (placeholders or {}).get(group)
+                rows.append([action_select(game_id, version, group, chunk, part=part,
+                                           placeholder=hint)])
+    if len(rows) > MAX_ROWS:
+        flat = list(actions)
+        rows = []
+        for part, start in enumerate(range(0, len(flat), MAX_SELECT_OPTIONS)):
+            chunk = flat[start : start + MAX_SELECT_OPTIONS]
+            rows.append([action_select(game_id, version, "choose", chunk, part=part)])
+        if len(rows) > MAX_ROWS:
+            raise ValueError(f"{len(flat)} actions do not fit on one board")
+    items: list[BoardItem] = []
+    for index, row in enumerate(rows):
+        for item in row:
+            item.row = index
+            items.append(item)
+    return items
+
+
+#: The most components a message's action rows hold.
+MAX_ITEMS = MAX_ROWS * MAX_BUTTONS_PER_ROW
+
+
+def view_of(items: Sequence[BoardItem]) -> discord.ui.View:
+    """Return a stopped view holding ``items``, used only to send the board's components.
+
+    The bot routes board clicks itself by their custom_id
+    (``bot.boards.routing.route_click``), and discord.py keeps no stopped view: a live one
+    would be stored per message on every send or edit, its buttons of every board version
+    kept for the life of the process. Raises ValueError where the items do not fit.
+    """
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item.to_item())
+    view.stop()
+    return view

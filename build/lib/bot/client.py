@@ -1,0 +1,342 @@
+"""The bot: start-up (storage, cogs, command sync), board clicks, housekeeping and shutdown.
+
+Board clicks are routed by the bot itself, not by discord.py's View store: its
+``on_interaction`` hands every component interaction to ``bot.boards.routing.route_click``,
+which answers those with a board's tag (see ``bot/buttons.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import discord
+from discord.ext import commands, tasks
+
+from bot.boards.routing import route_click
+from bot.boards.service import Boards
+from bot.config import ConfigError, Settings
+from bot.health import HeartbeatWriter, health_file
+from bot.pictures.drawing import PictureDrawer
+from bot.table.deadlines import Deadlines
+from bot.table.errors import Refusal
+from bot.table.service import Tables
+from db.connect import open_store
+from db.store import StorageError, Store
+
+log = logging.getLogger(__name__)
+
+#: The cogs the bot loads, one per game plus the shared ones.
+DEFAULT_COGS: tuple[str, ...] = ("cogs.records", "cogs.tinker", "cogs.tinrealm", "cogs.steam")
+
+#: What the bot needs in a channel: see, talk, embed, attach the board's picture (when it
+#: posts a board itself rather than answering a click), read back its own boards.
+PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+)
+
+
+def invite_url(application_id: int) -> str:
+    """Return the link that adds the bot to a server with the scopes and permissions it needs."""
+    return discord.utils.oauth_url(
+        application_id, permissions=PERMISSIONS, scopes=("bot", "applications.commands")
+    )
+
+
+class TableTree(discord.app_commands.CommandTree):
+    """The command tree: commands count as work in flight, and none start while closing."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Refuse new commands privately once the bot is shutting down."""
+        tables = getattr(self.client, "tables", None)
+        if tables is None or not tables.closing:
+            return True
+        try:
+            await interaction.response.send_message(
+                "The bot is restarting; try again in a few seconds.", ephemeral=True
+            )
+        except discord.HTTPException as exc:
+            log.warning("could not refuse a command while closing: %s", exc)
+        return False
+
+    async def _call(self, interaction: discord.Interaction) -> None:
+        # A clean shutdown waits for commands as it does for clicks (Tables.drain).
+        tables = getattr(self.client, "tables", None)
+        if tables is None:
+            await super()._call(interaction)
+            return
+        with tables.busy():
+            await super()._call(interaction)
+
+
+def create_bot(settings: Settings, **kwargs: Any) -> TableBot:
+    """Return the bot for ``settings``: sharded when SHARD_COUNT is set."""
+    if settings.shard_count:
+        return ShardedTableBot(settings, **kwargs)
+    return TableBot(settings, **kwargs)
+
+
+#: Longest rate-limit wait (seconds) before a request gives up with discord.RateLimited.
+RATE_LIMIT_WAIT = 5.0
+
+
+class TableBot(commands.Bot):
+    """The bot process: owns the store, the game tables and the boards."""
+
+    store: Store
+    tables: Tables
+    boards: Boards
+    deadlines: Deadlines
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        cogs: Sequence[str] = DEFAULT_COGS,
+        clock: Callable[[], float] = time.time,
+        force_sync: bool = False,
+        picture_process: bool = True,
+        **client_options: Any,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.none() | discord.Intents(guilds=True),
+            help_command=None,
+            tree_cls=TableTree,
+            # We only need guilds for names in logs, not before answering: be ready sooner.
+            guild_ready_timeout=0.5,
+            # Nothing the bot sends pings anyone unless that message says so.
+            allowed_mentions=discord.AllowedMentions.none(),
+            # A long rate limit raises at once instead of holding a click's answer.
+            max_ratelimit_timeout=RATE_LIMIT_WAIT,
+            **client_options,
+        )
+        self.settings = settings
+        self.cog_modules = tuple(cogs)
+        self.clock = clock
+        self.force_sync = force_sync
+        #: Whether pictures are drawn in a worker process (else in a thread).
+        self.picture_process = picture_process
+        self.synced: list[str] = []
+        self.restored = 0
+        self._resumed = False
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    async def open_store(self) -> None:
+        """Open the database (once); raise ConfigError naming DATABASE_PATH if it is unusable."""
+        if getattr(self, "store", None) is not None:
+            return
+        path = self.settings.database_path
+        if self.settings.database_url:
+            try:
+                self.store = await open_store(self.settings, self.clock)
+            except StorageError as exc:
+                raise ConfigError(f"DATABASE_URL cannot be used: {exc}") from None
+            self.restored = await self.store.count_open()
+            return
+        if path.is_dir():
+            raise ConfigError(f"DATABASE_PATH {str(path)!r} is a folder; name a file in it")
+        try:
+            self.store = await open_store(path, self.clock)
+        except (OSError, sqlite3.Error) as exc:
+            raise ConfigError(f"DATABASE_PATH {str(path)!r} cannot be used: {exc}") from None
+        self.restored = await self.store.count_open()
+
+    async def setup_hook(self) -> None:
+        """Open storage, set up the tables and boards, load cogs, sync commands if needed."""
+        await self.open_store()
+        self.tables = Tables(self.store, clock=self.clock,
+                             vote_window=self.settings.vote_window_seconds,
+                             max_open_games=self.settings.max_open_games)
+        self.tables.shards = self.shard_filter
+        drawer = PictureDrawer(processes=self.picture_process and self.settings.board_images)
+        self.boards = Boards(self, self.tables, self.settings.computer_delay_seconds,
+                             images=self.settings.board_images, drawer=drawer)
+        self.boards.edit_interval = self.settings.board_edit_seconds
+        shards = self.shard_filter
+        self.deadlines = Deadlines(
+            self.store, self.boards.fire_deadline, self.clock,
+            due=lambda now, limit: self.store.due_games(now, limit, shards=shards),
+            following=lambda: self.store.next_deadline(shards=shards),
+        )
+        self.tables.on_deadline = self.deadlines.wake
+        for module in self.cog_modules:
+            await self.load_extension(module)
+        await self.sync_commands()
+        if not self.force_sync:
+            self.sweeper.change_interval(minutes=self.settings.sweep_minutes)
+            self.sweeper.start()
+            self.deadlines.start()
+            self.heartbeat = HeartbeatWriter(self, health_file(self.settings))
+            self.heartbeat.start()
+
+    # -- commands sync ------------------------------------------------------------------
+
+    def command_hash(self, guild: discord.abc.Snowflake | None = None) -> str:
+        """Return a hash of the command set (global, or one guild's)."""
+        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        text = json.dumps(sorted(payload, key=lambda c: c["name"]), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    @property
+    def shard_filter(self) -> tuple[tuple[int, ...], int] | None:
+        """This process's shards and the shard count, for background work (None: all)."""
+        count = self.settings.shard_count
+        if not count:
+            return None
+        return (self.settings.shard_ids or tuple(range(count)), count)
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Whether this process syncs application commands: only the one running shard 0."""
+        shards = self.shard_filter
+        return shards is None or 0 in shards[0]
+
+    async def sync_commands(self) -> None:
+        """Sync commands only when they changed since the last sync, or when forced.
+
+        With several processes (shards), only the one that runs shard 0 syncs.
+        """
+        if not self.syncs_commands:
+            log.info("application commands are synced by the process running shard 0")
+            return
+        targets: list[discord.Object | None] = [None]
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            targets.append(guild)
+        for target in targets:
+            key = "commands:global" if target is None else f"commands:guild:{target.id}"
+            digest = self.command_hash(target)
+            if not self.force_sync and await self.store.get_meta(key) == digest:
+                log.info("application commands unchanged (%s); not syncing", key)
+                continue
+            synced = await self.tree.sync(guild=target)
+            await self.store.set_meta(key, digest)
+            self.synced.append(key)
+            log.info("synced %d application commands (%s)", len(synced), key)
+
+    # -- events -------------------------------------------------------------------------
+
+    async def on_ready(self) -> None:
+        """Log the invite link and how many games were restored."""
+        if self.application_id:
+            log.info("invite link: %s", invite_url(self.application_id))
+        log.info("ready: %d open games restored", self.restored)
+        if not self._resumed:
+            self._resumed = True
+            try:
+                resumed = await self.boards.resume_computers()
+            except StorageError as exc:
+                log.warning("could not resume computer players: %s", exc)
+            else:
+                if resumed:
+                    log.info("computer players resumed in %d games", resumed)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Route a click on a board to the boards (other interactions: discord.py's).
+
+        discord.py runs this event in one task per interaction; board components are not
+        registered as DynamicItems, so that task is the only one a board click gets, and
+        no ``View`` of the message is rebuilt to find the component. A failing click is
+        logged and answered by ``route_click``; nothing it raises reaches discord.py.
+        """
+        await route_click(self.boards, interaction)
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
+    ) -> None:
+        """Answer every failed command privately: a refusal's reason, or a short apology."""
+        cause = getattr(error, "original", error)
+        if isinstance(cause, Refusal):
+            text = str(cause)
+        elif isinstance(error, discord.app_commands.CheckFailure):
+            text = str(error) or "You cannot use this command here."
+        else:
+            log.error("command %s failed", interaction.command and interaction.command.name,
+                      exc_info=cause)
+            text = "Something went wrong on our side; nothing was changed. Please try again."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.warning("could not report a command error: %s", exc)
+
+    # -- housekeeping -------------------------------------------------------------------
+
+    @tasks.loop(minutes=10)
+    async def sweeper(self) -> None:
+        """End games idle past their age and edit their boards to say so."""
+        await self.sweep_once()
+
+    async def sweep_once(self) -> int:
+        """Run one sweep now; return how many games were ended."""
+        now = self.clock()
+        s = self.settings
+        cutoffs = {
+            "solo": now - s.solo_idle_hours * 3600,
+            "lobby": now - s.lobby_idle_hours * 3600,
+            "multi": now - s.multi_idle_hours * 3600,
+        }
+        ended = await self.tables.expire_idle(cutoffs)
+        for game in ended:
+            await self.boards.refresh(game)
+        if ended:
+            log.info("sweeper ended %d idle games", len(ended))
+        try:  # retention: finished games' states and logs go after RETENTION_DAYS
+            while await self.store.prune_finished(now - s.retention_days * 86400) == 500:
+                pass
+        except StorageError as exc:
+            log.warning("sweeper could not prune finished games: %s", exc)
+        return len(ended)
+
+    # -- shutdown -----------------------------------------------------------------------
+
+    async def close(self) -> None:
+        """Finish clicks in flight, stop background work, close Discord, then the database."""
+        heartbeat = getattr(self, "heartbeat", None)
+        if heartbeat is not None:  # from now on the health check says not connected
+            await heartbeat.stop()
+        tables = getattr(self, "tables", None)
+        if tables is not None:
+            tables.closing = True
+            if not await tables.drain():
+                log.warning("shutting down with requests still in flight")
+            await self.boards.stop_computers()
+            await self.deadlines.stop()
+            await self.boards.stop_updates()
+        if self.sweeper.is_running():
+            self.sweeper.cancel()
+        await super().close()
+        boards = getattr(self, "boards", None)
+        if boards is not None:
+            await asyncio.to_thread(boards.drawer.close)
+        store = getattr(self, "store", None)
+        if store is not None:
+            await store.close()
+            log.info("database closed")
+
+
+class ShardedTableBot(TableBot, commands.AutoShardedBot):
+    """The bot process running some of the bot's shards (SHARD_COUNT, SHARD_IDS)."""
+
+    def __init__(self, settings: Settings, **kwargs: Any) -> None:
+        super().__init__(
+            settings,
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) or None,
+            **kwargs,
+        )

@@ -1,0 +1,97 @@
+"""Steam to Solar: the railroad card game for 2 to 5 players as a pure engine.
+
+Rules: the published rule text as read by the project's rulings S1-S13
+(RULINGS.md); our own summary, the view fields and the pending steps are in
+docs/steam.md. The modules beside this one hold the state (``state``), the rules
+(``rules``), scoring (``score``), saving (``store``), the board
+(``text``) and the computer player (``ai``).
+
+Seats are 0..n-1 and carry names given by the caller through option ``names``
+(default ``Seat 1``, ``Seat 2``, ...). Any seat still in the game may resign at any
+time, so ``legal_actions`` for a seat that is not to act returns only ``resign``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.games.protocol import Action, IllegalAction, OptionSpec, Result, Step
+from bot.games.steam.ai import choose_action
+from bot.games.steam.legal import legal_actions
+from bot.games.steam.rules import apply_action, check_options, new_game
+from bot.games.steam.score import game_result
+from bot.games.steam.state import SCHEMA_VERSION, SteamState
+from bot.games.steam.store import dump_state, load_state
+from bot.games.steam.text import render_text, view
+
+
+class SteamEngine:
+    """The engine object for Steam to Solar (2 to 5 seats)."""
+
+    kind = "steam"
+    title = "Steam to Solar"
+    schema_version = SCHEMA_VERSION
+    min_seats = 2
+    max_seats = 5
+    options = (
+        OptionSpec("start_seat", "Seat that starts (none: drawn at random)", None,
+                   (None, 0, 1, 2, 3, 4)),
+        OptionSpec("names", "Player names in seat order (none: Seat 1, Seat 2, ...)", None),
+    )
+
+    def new(
+        self, seed: int, seats: int = 2, options: Mapping[str, Any] | None = None
+    ) -> SteamState:
+        """Return a new game for ``seats`` seats dealt from ``seed`` (S1-S4)."""
+        names, start = check_options(seats, options or {})
+        return new_game(seed, names, start)
+
+    def to_act(self, state: SteamState) -> int | None:
+        """Return the seat to act, or None once the game is over."""
+        return None if state.over else state.turn
+
+    def legal_actions(self, state: SteamState, seat: int) -> list[Action]:
+        """Return the actions ``seat`` may take; a seat not to act may only resign."""
+        return legal_actions(state, seat)
+
+    def apply(self, state: SteamState, seat: int, action_id: str) -> Step:
+        """Apply ``action_id`` to a copy of ``state``; raise IllegalAction if not legal."""
+        new = state.copy()
+        events: list[str] = []
+        apply_action(new, seat, action_id, events)
+        return Step(new, tuple(events))
+
+    def view(self, state: SteamState) -> dict[str, Any]:
+        """Return the public view (fields listed in docs/steam.md)."""
+        return view(state)
+
+    def is_over(self, state: SteamState) -> bool:
+        """Return whether the game has ended."""
+        return state.over
+
+    def result(self, state: SteamState) -> Result | None:
+        """Return the result once the game is over, else None."""
+        return game_result(state) if state.over else None
+
+    def dump(self, state: SteamState) -> dict[str, Any]:
+        """Return the state as compact JSON-able data carrying ``schema``."""
+        return dump_state(state)
+
+    def load(self, data: Mapping[str, Any]) -> SteamState:
+        """Rebuild a state from :meth:`dump` output; raise BrokenState on bad data."""
+        return load_state(data)
+
+    def render_text(self, state: SteamState) -> str:
+        """Return the board as plain text for the terminal."""
+        return render_text(state)
+
+    def computer_action(self, state: SteamState, seat: int) -> str:
+        """Return the computer player's choice for ``seat``, which must be the seat to act."""
+        if state.over or seat != state.turn:
+            raise IllegalAction("The computer player only moves on its own turn.")
+        return choose_action(state, seat)
+
+
+#: The Steam to Solar engine.
+ENGINE = SteamEngine()

@@ -1,0 +1,1 @@
+"""Tinker, Sailor, Soldier, Spy: the solo Decktet adventure (engine in :mod:`.engine`)."""

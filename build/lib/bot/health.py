@@ -1,0 +1,226 @@
+"""The heartbeat file the running bot writes, and the check ``python -m bot health`` makes.
+
+Every :data:`HEARTBEAT_SECONDS` the bot writes one small JSON file (``HEALTH_FILE``;
+default ``health.json`` beside the SQLite database, so ``data/health.json``, or one
+per process with ``SHARD_IDS``, see :func:`health_file`): the time,
+whether the Discord gateway is connected, its latency, and whether a ``SELECT 1`` through
+the store just succeeded. The check passes when that file is fresh (under
+:data:`MAX_AGE_SECONDS`) and says connected and database up. A process that hangs or
+dies stops writing, so its file goes stale: no network call is needed to notice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from discord.ext import tasks
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_SECONDS = 30.0
+"""How often the running bot writes its heartbeat."""
+
+MAX_AGE_SECONDS = 90.0
+"""A heartbeat older than this means the bot is not healthy (three missed beats)."""
+
+DATABASE_CHECK_SECONDS = 5.0
+"""How long the database check may take before it counts as failed."""
+
+
+STOP_SECONDS = 5.0
+"""How long stopping waits for a beat in progress."""
+
+
+class HealthError(Exception):
+    """The heartbeat file is missing or unreadable; the message says which."""
+
+
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """One heartbeat, as written to the file."""
+
+    time: float
+    connected: bool
+    database: bool
+    latency_ms: float | None = None
+    pid: int = 0
+
+    def to_json(self) -> str:
+        """Return the heartbeat as one line of JSON."""
+        return json.dumps(asdict(self), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> Heartbeat:
+        """Parse a heartbeat file's text; raise HealthError if it is not one."""
+        try:
+            data = json.loads(text)
+            latency = data.get("latency_ms")
+            return cls(
+                time=float(data["time"]),
+                connected=data["connected"] is True,
+                database=data["database"] is True,
+                latency_ms=None if latency is None else float(latency),
+                pid=int(data.get("pid", 0)),
+            )
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise HealthError(f"the heartbeat file is not valid ({exc!r})") from None
+
+
+def health_file(target: Any, env: Mapping[str, str] | None = None) -> Path:
+    """Return the heartbeat file for ``target`` (the settings, or the database's path).
+
+    ``HEALTH_FILE`` if set; else ``health.json`` beside the SQLite database, or
+    ``health-shards-0-1.json`` there for a process running only some shards
+    (``SHARD_IDS``), so that processes sharing one folder never share one heartbeat.
+    """
+    raw = (os.environ if env is None else env).get("HEALTH_FILE", "").strip()
+    if raw:
+        return Path(raw)
+    folder = Path(getattr(target, "database_path", target)).parent
+    shard_ids = tuple(getattr(target, "shard_ids", ()) or ())
+    if shard_ids:
+        return folder / f"health-shards-{'-'.join(str(i) for i in shard_ids)}.json"
+    return folder / "health.json"
+
+
+def write_heartbeat(path: Path, beat: Heartbeat) -> None:
+    """Write ``beat`` to ``path`` atomically (a reader never sees half a file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    partial.write_text(beat.to_json() + "\n", encoding="utf-8")
+    os.replace(partial, path)
+
+
+def read_heartbeat(path: Path) -> Heartbeat:
+    """Read the heartbeat at ``path``; raise HealthError if it is missing or damaged."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise HealthError(f"no heartbeat file at {path} (is the bot running?)") from None
+    except OSError as exc:
+        raise HealthError(f"cannot read the heartbeat file {path}: {exc}") from None
+    return Heartbeat.from_json(text)
+
+
+def judge(beat: Heartbeat, now: float, max_age: float = MAX_AGE_SECONDS) -> list[str]:
+    """Return what is wrong with ``beat`` at time ``now`` (empty when healthy)."""
+    problems = []
+    age = now - beat.time
+    if age > max_age:
+        problems.append(f"the last heartbeat is {age:.0f} s old (over {max_age:.0f} s)")
+    if not beat.connected:
+        problems.append("the bot is not connected to Discord")
+    if not beat.database:
+        problems.append("the last database check failed")
+    return problems
+
+
+def check(path: Path, now: float | None = None, max_age: float = MAX_AGE_SECONDS) -> list[str]:
+    """Return what is wrong with the bot whose heartbeat is at ``path`` (empty when healthy)."""
+    try:
+        beat = read_heartbeat(path)
+    except HealthError as exc:
+        return [str(exc)]
+    return judge(beat, time.time() if now is None else now, max_age)
+
+
+def gateway_state(client: Any) -> tuple[bool, float | None]:
+    """Return whether ``client`` (a discord.Client) is connected, and its latency in ms."""
+    try:
+        connected = bool(client.is_ready()) and not client.is_closed()
+        latency = float(client.latency)
+    except (AttributeError, TypeError, ValueError):
+        return False, None
+    if not math.isfinite(latency):
+        return connected, None
+    return connected, round(latency * 1000, 1)
+
+
+async def database_ok(store: Any, timeout: float = DATABASE_CHECK_SECONDS) -> bool:
+    """Return whether a cheap ``SELECT 1`` through ``store`` succeeds within ``timeout``.
+
+    Duck-typed: the store's ``query`` (both backends have it), else its ``connection``'s
+    ``execute_fetchall`` (aiosqlite).
+    """
+    if store is None:
+        return False
+    query = getattr(store, "query", None)
+    if query is None:
+        connection = getattr(store, "connection", None)
+        query = getattr(connection, "execute_fetchall", None)
+    if query is None:
+        return False
+    try:
+        # asyncio.timeout, not wait_for: 3.11's wait_for can swallow a cancellation that
+        # meets the query's answer, and the heartbeat loop would then never stop.
+        async with asyncio.timeout(timeout):
+            rows = await query("SELECT 1")
+    except Exception as exc:
+        log.warning("database check failed: %s", exc)
+        return False
+    return bool(rows) and next(iter(rows[0])) == 1
+
+
+async def take_pulse(client: Any, clock: Callable[[], float] = time.time) -> Heartbeat:
+    """Return a heartbeat for ``client`` now: gateway state and a database check."""
+    connected, latency = gateway_state(client)
+    database = await database_ok(getattr(client, "store", None))
+    return Heartbeat(clock(), connected, database, latency, os.getpid())
+
+
+class HeartbeatWriter:
+    """Writes ``client``'s heartbeat to a file every ``interval`` seconds.
+
+    It runs as a ``discord.ext.tasks`` loop, like the bot's sweeper: one long-lived task
+    that survives a failed beat and that the test driver does not wait for.
+    """
+
+    def __init__(
+        self,
+        client: Any,
+        path: Path,
+        interval: float = HEARTBEAT_SECONDS,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.client = client
+        self.path = path
+        self.clock = clock
+        self._loop = tasks.loop(seconds=interval, name="heartbeat")(self.beat)
+
+    def start(self) -> None:
+        """Start writing (once); the first heartbeat is written at once."""
+        if not self._loop.is_running():
+            self._loop.start()
+
+    async def beat(self) -> Heartbeat:
+        """Take the pulse and write it now; return it. A failed write is a warning."""
+        beat = await take_pulse(self.client, self.clock)
+        try:  # written in the loop, not a thread: a cancelled beat never lands after stop()
+            write_heartbeat(self.path, beat)
+        except OSError as exc:
+            log.warning("could not write the heartbeat file %s: %s", self.path, exc)
+        return beat
+
+    async def stop(self) -> None:
+        """Stop writing and leave a last heartbeat saying the bot is not connected."""
+        task = self._loop.get_task()
+        if task is None:
+            return
+        self._loop.cancel()
+        await asyncio.wait({task}, timeout=STOP_SECONDS)
+        if not task.done():
+            log.warning("the heartbeat loop did not stop within %.0f s", STOP_SECONDS)
+        last = Heartbeat(self.clock(), False, False, None, os.getpid())
+        try:
+            write_heartbeat(self.path, last)
+        except OSError as exc:
+            log.warning("could not write the heartbeat file %s: %s", self.path, exc)

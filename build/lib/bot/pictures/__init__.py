@@ -1,0 +1,98 @@
+"""Board pictures: a PNG of every game's board, drawn with Pillow from the engine's view.
+
+The Discord side draws with :class:`bot.pictures.drawing.PictureDrawer` (``await
+drawer.draw(kind, view, status)``, in a worker process) or :func:`render_board` (in the
+calling thread), attaches the bytes as :data:`FILENAME`, and gives the attachment the
+alt text of :func:`describe`. Pictures of unchanged views come from a bounded cache.
+See docs/pictures.md.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.pictures.alt import describe
+from bot.pictures.cache import PictureCache, picture_key
+from bot.pictures.endings import Ending, ending
+
+FILENAME = "board.png"
+"""The attachment name boards use (``attachment://board.png`` in the embed)."""
+
+CACHE = PictureCache(128)
+"""Finished pictures by view hash, kind and status (least recently used dropped first)."""
+
+TITLES = {"tinker": "Tinker, Sailor, Soldier, Spy", "steam": "Steam to Solar",
+          "tinrealm": "Tin Realm"}
+"""Each game's title, for the plain picture."""
+
+log = logging.getLogger(__name__)
+
+Drawer = Callable[[Mapping[str, Any], Ending], bytes]
+
+
+def _drawer(kind: str, status: str) -> Drawer | None:
+    """Return the function that draws ``kind`` in ``status``, or None if nothing is drawn."""
+    if status == "lobby":
+        from bot.pictures.lobby import draw as lobby
+
+        return lobby
+    if kind == "tinker":
+        from bot.pictures.tinker import draw as tinker
+
+        return tinker
+    if kind == "steam":
+        from bot.pictures.steam import draw as steam
+
+        return steam
+    if kind == "tinrealm":
+        from bot.pictures.tinrealm import draw as tinrealm
+
+        return tinrealm
+    return None
+
+
+def render_board(kind: str, view: dict, *, status: str = "active") -> bytes:
+    """Return the board of game ``kind`` as PNG bytes, or ``b""`` when there is nothing to draw.
+
+    ``view`` is the engine's public view; ``status`` the game's status (``active``,
+    ``over``, ``abandoned``, ``expired`` or ``lobby``). Missing or odd view fields still
+    give a picture; an unknown kind gives ``b""``.
+    """
+    if not isinstance(view, Mapping):
+        return b""
+    key = picture_key(kind, view, status)
+    cached = CACHE.get(key)
+    if cached is not None:
+        return cached
+    png = draw_picture(kind, view, status)
+    CACHE.put(key, png)
+    return png
+
+
+def draw_picture(kind: str, view: Mapping[str, Any], status: str = "active") -> bytes:
+    """Draw the board without the cache (what :func:`render_board` and the worker run)."""
+    draw = _drawer(kind, status)
+    if draw is None or not isinstance(view, Mapping):
+        return b""
+    look = ending(kind, view, status)
+    try:
+        return draw(view, look)
+    except Exception:
+        log.exception("the %s board could not be drawn; drawing a plain one", kind)
+        return plain(kind, look)
+
+
+def plain(kind: str, look: Ending) -> bytes:
+    """Return a plain picture naming the game, for a view no board could be drawn from."""
+    from bot.pictures.canvas import Canvas
+
+    c = Canvas(look.theme, height=240)
+    y = c.header(TITLES.get(kind, kind), "")
+    if look.headline:
+        y = c.banner(y, look.headline, look.detail)
+    return c.png(y)
+
+
+__all__ = ["CACHE", "FILENAME", "describe", "draw_picture", "render_board"]

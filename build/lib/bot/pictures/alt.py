@@ -1,0 +1,171 @@
+"""Alt text for board pictures: a plain summary of the position a screen reader can speak.
+
+:func:`describe` reads the same view the picture is drawn from and says, in short
+sentences, what the picture shows: the ending's headline first, then the game's state.
+It never exceeds :data:`LIMIT` characters (Discord's limit for an attachment's
+description); the least important sentences come last and are dropped first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.pictures.endings import ending
+from bot.pictures.trains import report
+from bot.pictures.viewdata import items, mapping, mappings, number
+
+LIMIT = 1024
+"""The longest alt text Discord keeps."""
+
+TITLES = {"tinker": "Tinker, Sailor, Soldier, Spy", "steam": "Steam to Solar",
+          "tinrealm": "Tin Realm"}
+"""Each game's title."""
+
+
+def _card(card: Mapping[str, Any]) -> str:
+    """A card as words: ``Mill (5, Waves and Leaves)``."""
+    name = str(card.get("name") or "a card")
+    suits = [str(s) for s in items(card.get("suits"))]
+    value = card.get("value")
+    rank = value if value is not None else card.get("rank")
+    facts = [str(rank)] if rank not in (None, "") and str(rank) not in name else []
+    facts += suits
+    return f"{name} ({', '.join(facts)})" if facts else name
+
+
+def _cards(cards: list[Mapping[str, Any]]) -> str:
+    return ", ".join(_card(c) for c in cards) or "none"
+
+
+def _steam(view: Mapping[str, Any]) -> list[str]:
+    players = mappings(view.get("players"))
+    names = {p.get("seat"): str(p.get("name") or f"Seat {p.get('seat')}") for p in players}
+    lines = []
+    scores = []
+    for p in players:
+        state = [str(p.get("score", "?"))]
+        state += [word for word, flag in (("to play", p.get("seat") == view.get("turn")),
+                                          ("away", p.get("away")),
+                                          ("resigned", p.get("resigned"))) if flag]
+        scores.append(f"{names.get(p.get('seat'))} {', '.join(state)}")
+    if scores:
+        lines.append("Points: " + "; ".join(scores) + ".")
+    pending = mapping(view.get("pending"))
+    who = names.get(pending.get("seat"), "")
+    if pending.get("kind") == "place":
+        lines.append(f"{who} is placing {_cards(mappings(pending.get('cards')))}.")
+    elif pending.get("kind") == "arrange":
+        lines.append(f"{who} is rearranging trains.")
+    elif pending.get("kind") == "run":
+        lines.append(f"{who} is running train {pending.get('train', '?')}.")
+    if view.get("final_round"):
+        lines.append("Final round.")
+    river = mappings(view.get("river"))
+    if river:
+        lines.append("River: " + "; ".join(
+            f"{_card(c)} costs {c.get('cost', '?')}" for c in river) + ".")
+    half = number(view.get("half"))
+    if half:
+        lines.append(f"{'First' if half == 1 else 'Second'} half; deck "
+                     f"{view.get('deck_count', '?')}, discard {view.get('discard_count', 0)}.")
+    for p in players:
+        trains = []
+        for i, train in enumerate(items(p.get("trains")), start=1):
+            cards = mappings(train)
+            rep = report(cards)
+            can = f", runs on {' or '.join(rep.powers)} for {rep.points}" if rep.runnable else ""
+            trains.append(f"train {i} {', '.join(str(c.get('name')) for c in cards)}{can}")
+        if trains:
+            lines.append(f"{names.get(p.get('seat'))}: {'; '.join(trains)}.")
+    return lines
+
+
+def _tinker(view: Mapping[str, Any]) -> list[str]:
+    lines = [f"Round {view.get('round', '?')}."]
+    offer = mapping(view.get("offer"))
+    if offer:
+        lines.append("Offered: " + " and ".join(
+            f"{label} {_card(mapping(offer.get(label)))}"
+            for label in ("personality", "event") if offer.get(label)) + ".")
+    challenge = mapping(view.get("challenge"))
+    if challenge:
+        lines.append(f"Challenge {_card(challenge)}: sum {view.get('sum', 0)} of target "
+                     f"{view.get('target', '?')}.")
+        lines.append(f"Played: {_cards(mappings(view.get('played')))}.")
+    chips = mapping(view.get("chips"))
+    if chips:
+        lines.append("Chips left: " + ", ".join(f"{k} {v}" for k, v in chips.items()) + ".")
+    cleared = mappings(view.get("cleared"))
+    lines.append(f"Journey: {len(cleared)} of 13 locations cleared; deck "
+                 f"{view.get('deck_count', '?')}, aces {view.get('aces_left', '?')}.")
+    return lines
+
+
+def _tinrealm(view: Mapping[str, Any]) -> list[str]:
+    who = " ".join(str(view.get(k)) for k in ("race", "class") if view.get(k))
+    lines = [f"{who or 'An adventurer'}, day {view.get('day', '?')} of "
+             f"{view.get('last_day', 7)}, at node {view.get('node', 0)} of "
+             f"{view.get('nodes_total', '?')}."]
+    lines.append(f"Health {view.get('health', '?')} of {view.get('max_health', '?')}, energy "
+                 f"{view.get('energy', '?')} of {view.get('max_energy', '?')}, food "
+                 f"{view.get('food', '?')}, poison {view.get('poison', '?')}, favor "
+                 f"{view.get('favor', '?')}.")
+    fight = mapping(view.get("combat"))
+    if fight:
+        lines.append(f"Fighting {fight.get('name', 'an enemy')}: health "
+                     f"{fight.get('health', '?')} of {fight.get('max_health', '?')}, attack "
+                     f"{fight.get('attack', '?')}, defence {fight.get('defense', '?')}.")
+    location = mapping(view.get("location"))
+    if location:
+        lines.append(f"Here: {location.get('name', '?')}.")
+    tableau = mappings(view.get("tableau"))
+    if tableau:
+        lines.append("Today's tableau: " + ", ".join(str(c.get("name")) for c in tableau) + ".")
+    pack = mappings(view.get("items"))
+    if pack:
+        lines.append("Pack: " + ", ".join(str(i.get("name")) for i in pack) + ".")
+    return lines
+
+
+def _lobby(view: Mapping[str, Any]) -> list[str]:
+    for key in ("players", "seats", "names"):
+        found = items(view.get(key))
+        if found:
+            names = [str(v.get("name") or "?") if isinstance(v, Mapping) else str(v)
+                     for v in found]
+            return [f"Table open, {len(names)} seated: {', '.join(names)}."]
+    return ["Table open, no one seated yet."]
+
+
+def _join(lines: list[str], limit: int) -> str:
+    """Join sentences, dropping whole sentences from the end (then cutting) to fit ``limit``."""
+    text = ""
+    for line in lines:
+        candidate = f"{text} {line}".strip()
+        if len(candidate) > limit:
+            if not text:
+                return line[: limit - 1] + "…"
+            room = limit - len(text) - 2
+            return text + (" " + line[:room] + "…" if room > 20 else "")
+        text = candidate
+    return text
+
+
+def describe(kind: str, view: Mapping[str, Any], status: str) -> str:
+    """Return alt text for the board of ``kind`` (at most :data:`LIMIT` characters)."""
+    view = view if isinstance(view, Mapping) else {}
+    title = TITLES.get(kind, kind)
+    if status == "lobby":
+        return _join([f"{title}.", *_lobby(view)], LIMIT)
+    look = ending(kind, view, status)
+    lines = [f"{title} board."]
+    if look.headline:
+        lines.append(f"{look.headline}." + (f" {look.detail}." if look.detail else ""))
+    body = {"steam": _steam, "tinker": _tinker, "tinrealm": _tinrealm}.get(kind)
+    if body is not None:
+        try:
+            lines += body(view)
+        except (TypeError, ValueError, AttributeError):
+            lines.append("The position could not be read.")
+    return _join(lines, LIMIT)

@@ -1,0 +1,96 @@
+"""How a board ends: which theme it wears and the headline drawn across it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.pictures.palette import THEMES, Theme
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """The look of a board: ``mood`` (active, won, lost, ended) and its headline, if any."""
+
+    mood: str
+    headline: str = ""
+    detail: str = ""
+
+    @property
+    def theme(self) -> Theme:
+        """The colours for this mood."""
+        return THEMES[self.mood]
+
+
+STATUS_WORDS = {"abandoned": "Game abandoned", "expired": "Game ended: nobody played"}
+
+
+def _outcomes(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    result = view.get("result")
+    if not isinstance(result, Mapping):
+        return []
+    outcomes = result.get("outcomes")
+    return [o for o in outcomes if isinstance(o, Mapping)] if isinstance(outcomes, list) else []
+
+
+def _summary(view: Mapping[str, Any]) -> str:
+    result = view.get("result")
+    return str(result.get("summary") or "") if isinstance(result, Mapping) else ""
+
+
+def _tinker(view: Mapping[str, Any]) -> Ending:
+    outcomes = _outcomes(view)
+    if not outcomes:
+        return Ending("ended", "Game over", _summary(view))
+    won = outcomes[0].get("outcome") == "win"
+    score = outcomes[0].get("score")
+    detail = _summary(view) or ("" if score is None else f"Score {score}")
+    if won:
+        return Ending("won", "The world is saved!", detail)
+    return Ending("lost", "The journey failed", detail)
+
+
+def _steam(view: Mapping[str, Any]) -> Ending:
+    players = view.get("players")
+    names = {p.get("seat"): str(p.get("name") or f"Seat {p.get('seat')}")
+             for p in (players if isinstance(players, list) else []) if isinstance(p, Mapping)}
+    winners = [o for o in _outcomes(view) if o.get("outcome") == "win"]
+    if not winners:
+        return Ending("ended", "Game over", _summary(view))
+    who = " and ".join(names.get(o.get("seat"), f"Seat {o.get('seat')}") for o in winners)
+    verb = "win" if len(winners) > 1 else "wins"
+    ranked = sorted(_outcomes(view), key=lambda o: -int(o.get("score") or 0))
+    scores = " · ".join(
+        f"{names.get(o.get('seat'), '?')} {o.get('score', '?')}" for o in ranked
+    )
+    return Ending("won", f"{who} {verb} with {winners[0].get('score', '?')}", scores)
+
+
+def _tinrealm(view: Mapping[str, Any]) -> Ending:
+    end = view.get("end")
+    score = view.get("score")
+    rank = view.get("rank")
+    detail = "" if score is None else f"Score {score}" + (f" · {rank}" if rank else "")
+    if end == "won":
+        return Ending("won", "Oakinshelm reached!", detail)
+    if end == "time":
+        return Ending("lost", "Out of time: day 7 is over", detail)
+    if end == "dead":
+        return Ending("lost", "Died on the road", detail)
+    return Ending("ended", "Game over", detail)
+
+
+def ending(kind: str, view: Mapping[str, Any], status: str) -> Ending:
+    """Return how the board of ``kind`` looks for this view and game status."""
+    if status in STATUS_WORDS:
+        return Ending("ended", STATUS_WORDS[status], _summary(view))
+    if not view.get("over") and status != "over":
+        return Ending("active")
+    if kind == "tinker":
+        return _tinker(view)
+    if kind == "steam":
+        return _steam(view)
+    if kind == "tinrealm":
+        return _tinrealm(view)
+    return Ending("ended", "Game over")

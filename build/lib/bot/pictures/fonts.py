@@ -1,0 +1,120 @@
+"""Fonts for pictures: the Noto families installed with the package, chosen per character.
+
+Every font comes from the ``manimgx-fonts`` and ``manimgx-fonts-cjk`` wheels (Noto, SIL
+Open Font License 1.1), never from the host, so every machine draws the same picture.
+:data:`CHAIN` lists the families in the order they are tried; a character is drawn in the
+first family that has a glyph for it (a glyph that is not the font's missing-glyph box),
+see :func:`face_for`. Bold is the variable fonts' weight axis at 700.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+import manimgx_fonts
+import manimgx_fonts_cjk
+from PIL import ImageFont, features
+
+Font = ImageFont.FreeTypeFont
+"""What the drawing functions accept as a font."""
+
+_NOTO = Path(manimgx_fonts.__file__).parent
+_CJK = Path(manimgx_fonts_cjk.__file__).parent
+
+CHAIN: tuple[Path, ...] = (
+    _NOTO / "NotoSans[wght].ttf",
+    _NOTO / "NotoSansArabic[wght].ttf",
+    _NOTO / "NotoSansHebrew[wght].ttf",
+    _CJK / "NotoSansCJK-VF.otf.ttc",
+    _NOTO / "NotoSansSymbols[wght].ttf",
+    _NOTO / "NotoEmoji[wght].ttf",
+    _NOTO / "NotoSansDevanagari[wght].ttf",
+    _NOTO / "NotoSansThai[wght].ttf",
+    _NOTO / "NotoSansArmenian[wght].ttf",
+    _NOTO / "NotoSansGeorgian[wght].ttf",
+    _NOTO / "NotoSansBengali[wght].ttf",
+    _NOTO / "NotoSansTamil[wght].ttf",
+    _NOTO / "NotoSansEthiopic[wght].ttf",
+    _NOTO / "NotoSansKhmer[wght].ttf",
+)
+"""The fallback chain: Latin, Greek and Cyrillic first, then Arabic, Hebrew, CJK, symbols,
+emoji and further scripts. Index 0 is the primary font."""
+
+RAQM = bool(features.check("raqm"))
+"""Whether Pillow has complex layout here (shaping and bidi); see :mod:`bot.pictures.script`."""
+
+_PROBE = "\U0010fffd"
+"""A private-use character no font has: its mask is the font's missing-glyph box."""
+
+BOLD, REGULAR = 700, 400
+
+
+@lru_cache(maxsize=256)
+def chain_font(index: int, size: int, bold: bool = False) -> Font:
+    """Return family ``index`` of :data:`CHAIN` at ``size`` px, bold if asked."""
+    face = ImageFont.truetype(str(CHAIN[index]), size, layout_engine=ImageFont.Layout.BASIC)
+    _weigh(face, bold)
+    return face
+
+
+@lru_cache(maxsize=256)
+def layout_font(index: int, size: int, bold: bool = False) -> Font:
+    """Like :func:`chain_font`, with complex layout (shaping, bidi) when Pillow has it."""
+    engine = ImageFont.Layout.RAQM if RAQM else ImageFont.Layout.BASIC
+    face = ImageFont.truetype(str(CHAIN[index]), size, layout_engine=engine)
+    _weigh(face, bold)
+    return face
+
+
+def _weigh(face: Font, bold: bool) -> None:
+    """Set the weight axis of a variable font (every family in the chain has one)."""
+    try:
+        axes = face.get_variation_axes()
+    except OSError:
+        return
+    weights: list[float] = []
+    for axis in axes:
+        wanted = BOLD if bold else REGULAR
+        low, high = axis.get("minimum") or wanted, axis.get("maximum") or wanted
+        weights.append(max(low, min(high, wanted)))
+    face.set_variation_by_axes(weights)
+
+
+def font(size: int, bold: bool = False) -> Font:
+    """Return the primary font (Noto Sans) at ``size`` px."""
+    return chain_font(0, size, bold)
+
+
+@lru_cache(maxsize=64)
+def _missing(index: int) -> bytes:
+    """The bitmap of family ``index``'s missing-glyph box at the probe size."""
+    mask = chain_font(index, 24).getmask(_PROBE)
+    return bytes(mask) + repr(mask.size).encode()
+
+
+def has_glyph(index: int, char: str) -> bool:
+    """Whether family ``index`` draws ``char`` with a glyph of its own (not the box)."""
+    mask = chain_font(index, 24).getmask(char)
+    return bytes(mask) + repr(mask.size).encode() != _missing(index)
+
+
+def joins(char: str) -> bool:
+    """Whether ``char`` belongs to the character before it (marks, joiners, selectors)."""
+    return unicodedata.category(char) in {"Mn", "Me", "Cf"} or "\ufe00" <= char <= "\ufe0f" or (
+        "\U0001f3fb" <= char <= "\U0001f3ff")
+
+
+@lru_cache(maxsize=8192)
+def face_for(char: str) -> int:
+    """Return the index in :data:`CHAIN` of the first family with a glyph for ``char``.
+
+    Spaces and characters no family has go to the primary font.
+    """
+    if char.isspace() or not char.isprintable():
+        return 0
+    for index in range(len(CHAIN)):
+        if has_glyph(index, char):
+            return index
+    return 0

@@ -1,0 +1,206 @@
+"""The Steam to Solar board: the river with costs, the card being placed, every player's trains.
+
+Drawn for a phone: the river as two columns of named strips (cost, rank, suits, name),
+a line for what the player to act is doing (the cards being placed drawn beside it), and
+one row per player with the name, points and status on the left and both trains of five
+slots on the right, a gap between them. A seat marked ``away`` in the view (the table's
+flag, merged in by the board) carries an ``away`` tag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.pictures.canvas import MARGIN, MIN_TEXT, Canvas
+from bot.pictures.cards import MINI, card_key
+from bot.pictures.endings import Ending
+from bot.pictures.palette import CARD_EDGE, CARD_FACE, CARD_INK, GOOD, HIGHLIGHT, MUTED
+from bot.pictures.trains import report
+from bot.pictures.viewdata import items, mappings, number
+
+TRAINS = 2
+"""Trains per player."""
+TRAIN_CARDS = 5
+"""Cards per train."""
+COIN = (236, 190, 60)
+AWAY = (226, 168, 72)
+GONE = (150, 150, 156)
+EMPTY_SLOT = (84, 88, 98)
+
+STRIP_H, STRIP_STEP = 48, 54
+"""A river strip's height and the distance between strips."""
+LEFT = 204
+"""Width of a player row's name column."""
+CARD_STEP = MINI.width + 4
+"""Distance between cards in a train."""
+TRAIN_W = TRAIN_CARDS * CARD_STEP - 4
+"""Width of a train of five cards."""
+TRAIN_GAP = 24
+"""Space between a player's two trains."""
+ROW_H = MINI.height + 14
+"""Height of a player's row."""
+
+
+def _strip(c: Canvas, card: Mapping[str, Any], x: float, y: float, w: float) -> None:
+    """One river card as a light strip: cost coin, rank, suit marks, name."""
+    c.panel((x, y, x + w, y + STRIP_H), fill=CARD_FACE, outline=CARD_EDGE, width=2, radius=10)
+    cost = card.get("cost")
+    cx, cy = x + 24, y + STRIP_H / 2
+    c.draw.ellipse((cx - 20, cy - 20, cx + 20, cy + 20), fill=COIN, outline=CARD_INK, width=2)
+    c.text(cx, cy, "?" if cost is None else str(cost), MIN_TEXT, bold=True, fill=CARD_INK,
+           anchor="mm")
+    name, rank, value, suits = card_key(card)
+    left = x + 50
+    if rank == "Crown" and not value:
+        c.icon("crown", left, cy - 15, 30)
+        left += 36
+    else:
+        top = value or {"Ace": "A", "Excuse": "0", "Pawn": "P"}.get(rank, rank)
+        left += c.text(left, cy, top, MIN_TEXT, bold=True, fill=CARD_INK, anchor="lm") + 6
+    for suit in suits[:3]:
+        c.icon(suit, left, cy - 14, 28)
+        left += 30
+    c.text(left + 6, cy, name, MIN_TEXT, fill=CARD_INK, anchor="lm",
+           max_width=x + w - left - 14)
+
+
+def _river(c: Canvas, view: Mapping[str, Any], y: int) -> int:
+    """The river in two columns, position 1 first, each card with its cost."""
+    river = mappings(view.get("river"))[:6]
+    if not river:
+        c.text(MARGIN, y, "The river is empty", MIN_TEXT, fill=c.theme.muted)
+        return y + 42
+    rows = (len(river) + 1) // 2
+    cards = tuple((card_key(card), str(card.get("cost", "?"))) for card in river)
+    c.layer(_paint_river, (cards,), (c.width, rows * STRIP_STEP), 0, y, opaque=True)
+    return y + rows * STRIP_STEP + 6
+
+
+Key = tuple[str, str, str, tuple[str, ...]]
+
+
+def _card(key: Key) -> dict[str, Any]:
+    """A card as view data again, from its :func:`card_key`."""
+    name, rank, value, suits = key
+    return {"name": name, "rank": rank, "value": value or None, "suits": list(suits)}
+
+
+def _paint_river(c: Canvas, cards: tuple[tuple[Key, str], ...]) -> None:
+    """Draw the river's strips on a layer as wide as the board (cached by river)."""
+    w = (c.width - 2 * MARGIN - 12) / 2
+    for i, (key, cost) in enumerate(cards):
+        row, col = divmod(i, 2)
+        _strip(c, {**_card(key), "cost": cost}, MARGIN + col * (w + 12), row * STRIP_STEP, w)
+
+
+def _status(c: Canvas, view: Mapping[str, Any], names: dict[Any, str], y: int) -> int:
+    """What the player to act is doing (the cards being placed drawn); sunny cards; final round."""
+    parts: list[str] = []
+    pending = view.get("pending")
+    held: list[Mapping[str, Any]] = []
+    if isinstance(pending, Mapping):
+        who = names.get(pending.get("seat"), "")
+        kind = pending.get("kind")
+        if kind == "place":
+            held = mappings(pending.get("cards"))[:4]
+            parts.append(f"{who} places".strip())
+        elif kind == "arrange":
+            parts.append(f"{who} rearranges trains")
+        elif kind == "run":
+            power = f" on {pending['power']}" if pending.get("power") else ""
+            parts.append(f"{who} runs train {pending.get('train', '?')}{power}")
+    if view.get("final_round"):
+        parts.append("final round")
+    sunny = mappings(view.get("sunny_aside"))
+    if sunny and not held:
+        parts.append(f"{len(sunny)} sunny cards aside")
+    if not parts:
+        return y
+    room = c.width - 2 * MARGIN - len(held) * (MINI.width + 6)
+    line = " · ".join(parts)
+    if held:
+        used = c.text(MARGIN, y + MINI.height / 2, line, MIN_TEXT, bold=True, fill=HIGHLIGHT,
+                      anchor="lm", max_width=room - 12)
+        x = MARGIN + used + 12
+        for card in held:
+            c.card(card, x, y, MINI, "count")
+            x += MINI.width + 6
+        return y + MINI.height + 10
+    c.text(MARGIN, y, line, MIN_TEXT, fill=HIGHLIGHT if pending else c.theme.muted,
+           max_width=c.width - 2 * MARGIN)
+    return y + 42
+
+
+def _train(c: Canvas, train: Sequence[Mapping[str, Any]], x: float, y: float) -> None:
+    """A train's five slots: its cards, empty slots outlined; a green frame if it can run."""
+    runnable = bool(train) and report(train).runnable
+    for i in range(TRAIN_CARDS):
+        sx = x + i * CARD_STEP
+        if i < len(train):
+            c.card(train[i], sx, y, MINI)
+        else:
+            c.frame((sx + 2, y + 2, sx + MINI.width - 2, y + MINI.height - 2), EMPTY_SLOT,
+                    width=2, radius=8)
+    if runnable:
+        c.frame((x - 4, y - 4, x + TRAIN_W + 4, y + MINI.height + 4), GOOD, width=3, radius=12)
+
+
+def _player(c: Canvas, view: Mapping[str, Any], player: Mapping[str, Any], y: int) -> int:
+    """One player's row (a cached layer): name, points and status tag, then both trains."""
+    seat = player.get("seat")
+    turn = view.get("turn") is not None and seat == view.get("turn")
+    resigned, away = bool(player.get("resigned")), bool(player.get("away"))
+    name = str(player.get("name") or f"Seat {seat}")
+    score = f"{player.get('score', '?')}"
+    trains = tuple(tuple(card_key(card) for card in mappings(t)[:TRAIN_CARDS])
+                   for t in items(player.get("trains"))[:TRAINS])
+    c.layer(_paint_player, (name, score, turn, resigned, away, trains), (c.width, ROW_H + 1),
+            0, y, opaque=True)
+    return y + ROW_H + 6
+
+
+def _paint_player(c: Canvas, name: str, score: str, turn: bool, resigned: bool, away: bool,
+                  trains: tuple[tuple[Key, ...], ...]) -> None:
+    """Draw one player's row at the top of a layer as wide as the board."""
+    y = 0
+    c.panel((MARGIN, y, c.width - MARGIN, y + ROW_H), outline=HIGHLIGHT if turn else None,
+            width=4)
+    left = MARGIN + 10
+    c.text(left, y + 8, name, MIN_TEXT, bold=True, max_width=LEFT - 16,
+           fill=MUTED if resigned else (HIGHLIGHT if turn else c.theme.text))
+    used = c.text(left, y + 52, score, MIN_TEXT + 4, bold=True)
+    label = "resigned" if resigned else "away" if away else ""
+    if label:
+        c.tag(left + used + 6, y + 50, label, GONE if resigned else AWAY,
+              max_width=LEFT - used - 18)
+    else:
+        c.text(left + used + 6, y + 56, "pts", MIN_TEXT, fill=c.theme.muted)
+    x0 = MARGIN + LEFT
+    for index in range(TRAINS):
+        train = [_card(key) for key in trains[index]] if index < len(trains) else []
+        _train(c, train, x0 + index * (TRAIN_W + TRAIN_GAP), y + 7)
+
+
+def board(view: Mapping[str, Any], end: Ending) -> Canvas:
+    """Draw the Steam to Solar board and return the canvas (with :attr:`Canvas.bottom`)."""
+    c = Canvas(end.theme)
+    half = {1: "1st half", 2: "2nd half"}.get(number(view.get("half")), "")
+    piles = f"deck {view.get('deck_count', '?')} · discard {view.get('discard_count', 0)}"
+    y = c.header("Steam to Solar", " · ".join(x for x in (half, piles) if x))
+    if end.headline:
+        y = c.banner(y, end.headline, end.detail)
+    players = mappings(view.get("players"))
+    names = {p.get("seat"): str(p.get("name") or f"Seat {p.get('seat')}") for p in players}
+    y = _river(c, view, y)
+    y = _status(c, view, names, y)
+    for player in players[:5]:
+        y = _player(c, view, player, y)
+    c.bottom = y
+    return c
+
+
+def draw(view: Mapping[str, Any], end: Ending) -> bytes:
+    """Return the Steam to Solar board as PNG bytes."""
+    c = board(view, end)
+    return c.png(c.bottom)

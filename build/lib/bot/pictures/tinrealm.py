@@ -1,0 +1,287 @@
+"""The Tin Realm board: sundial, map track with the meeple, the day's tableau, the bars."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from bot.pictures.canvas import MARGIN, MIN_TEXT, Canvas
+from bot.pictures.endings import Ending
+from bot.pictures.palette import CARD_EDGE, CARD_FACE, CARD_INK, HIGHLIGHT, RGB
+from bot.pictures.viewdata import items, mapping, mappings, number
+
+LAST_DAY = 7
+"""Days of the journey when the view does not say."""
+
+CARD_W, CARD_H = 114, 124
+"""A tableau card's size."""
+NAME = 24
+"""Names on tableau cards (a card face's own lettering; the text names them too)."""
+
+BARS: tuple[tuple[str, str, str, RGB], ...] = (
+    ("health", "health", "max_health", (220, 64, 72)),
+    ("energy", "energy", "max_energy", (240, 196, 40)),
+    ("food", "food", "food_cap", (214, 120, 60)),
+    ("poison", "poison", "max_health", (130, 196, 60)),
+    ("favor", "favor", "", (176, 140, 240)),
+)
+"""Each bar: its icon, the view's value, the view's maximum, its colour."""
+
+
+def _sundial(c: Canvas, view: Mapping[str, Any], x: float, y: float) -> None:
+    """A half dial of the journey's days, those gone shaded, today's ray bright."""
+    last = max(1, number(view.get("last_day"), LAST_DAY))
+    day = number(view.get("day"), 1)
+    c.layer(_paint_dial, (day, last), (2 * DIAL + 4, DIAL + 12), x - DIAL - 2, y, opaque=True)
+    label = f"day {day} of {last}" if day <= last else "day 7 is over"
+    c.text(x - DIAL - 12, 10, label, MIN_TEXT, bold=True, anchor="ra")
+
+
+DIAL = 46
+"""The sundial's radius."""
+
+
+def _paint_dial(c: Canvas, day: int, last: int) -> None:
+    """Draw the dial on a layer of its own size (cached by day)."""
+    r = DIAL
+    cx, cy = r + 2, r + 4
+    for i in range(last):
+        start = 180 + i * 180 / last
+        colour = (224, 176, 60) if i + 1 < day else ((255, 220, 120) if i + 1 == day
+                                                      else (80, 84, 94))
+        c.draw.pieslice((cx - r, cy - r, cx + r, cy + r), start, start + 180 / last,
+                        fill=colour, outline=c.theme.background, width=2)
+    hand = 180 + (min(day, last) - 0.5) * 180 / last
+    c.draw.line([(cx, cy), (cx + math.cos(math.radians(hand)) * (r - 2),
+                            cy + math.sin(math.radians(hand)) * (r - 2))],
+                fill=(40, 30, 20), width=4)
+    c.draw.ellipse((cx - 7, cy - 7, cx + 7, cy + 7), fill=(40, 30, 20))
+    c.record("dial", (0, 0, 2 * r + 4, r + 12))
+
+
+MAP_H = 132
+"""Height of the map track's band."""
+
+
+def _map(c: Canvas, view: Mapping[str, Any], y: int) -> int:
+    """The map track: every node's mark, the map cards' names, the meeple above its node."""
+    nodes: list[str] = []
+    bounds: list[tuple[int, str]] = []
+    for card in mappings(view.get("map")):
+        marks = [str(n) for n in items(card.get("nodes"))]
+        bounds.append((len(nodes), str(card.get("name") or "")))
+        nodes.extend(marks)
+    if not nodes:
+        nodes = ["S", *["-"] * 10, "F"]
+        bounds = [(0, "")]
+    here = number(view.get("node"), 0)
+    furthest = number(view.get("furthest"), here)
+    c.layer(_paint_map, (tuple(nodes), tuple(bounds), here, furthest), (c.width, MAP_H), 0, y,
+            opaque=True)
+    return y + MAP_H
+
+
+def _paint_map(c: Canvas, nodes: tuple[str, ...], bounds: tuple[tuple[int, str], ...],
+               here: int, furthest: int) -> None:
+    """Draw the map track on a layer as wide as the board (cached by position)."""
+    icon = 36
+    step = (c.width - 2 * MARGIN - icon) / max(1, len(nodes) - 1)
+    track_y = 62
+    centres = [MARGIN + icon / 2 + i * step for i in range(len(nodes))]
+    c.draw.line([(centres[0], track_y), (centres[-1], track_y)], fill=(86, 90, 100), width=6)
+    reach = min(len(nodes) - 1, max(0, furthest))
+    if reach:
+        c.draw.line([(centres[0], track_y), (centres[reach], track_y)], fill=(170, 140, 80),
+                    width=6)
+    for i, (start, name) in enumerate(bounds):
+        end = bounds[i + 1][0] if i + 1 < len(bounds) else len(nodes)
+        if i:
+            divider = (centres[start - 1] + centres[start]) / 2
+            c.draw.line([(divider, track_y - 22), (divider, track_y + 22)], fill=(120, 124, 134),
+                        width=2)
+        middle = (centres[start] + centres[max(start, end - 1)]) / 2
+        c.text(middle, track_y + 26, name, MIN_TEXT, fill=c.theme.muted, anchor="ma",
+               max_width=int(step * max(1, end - start)) - 6)
+    for i, mark in enumerate(nodes):
+        cx = centres[i]
+        c.draw.ellipse((cx - 22, track_y - 22, cx + 22, track_y + 22),
+                       fill=(62, 66, 76) if i != here else (120, 96, 30),
+                       outline=HIGHLIGHT if i == here else (96, 100, 110), width=3)
+        c.icon(mark, cx - 15, track_y - 15, 30)
+    if 0 <= here < len(nodes):
+        c.icon("meeple", centres[here] - 20, track_y - 62, 40)
+
+
+def _tableau_card(c: Canvas, card: Tile, x: float, y: float, mark: str) -> None:
+    """One exploration card (a cached layer): name, icons, edge marks; gold if marked."""
+    c.layer(_paint_card, (*card, mark), (CARD_W + 1, CARD_H + 1), x, y)
+
+
+def _paint_card(c: Canvas, name: str, icons: tuple[str, ...], edges: tuple[str, ...],
+                mark: str) -> None:
+    """Draw one exploration card at the layer's top-left corner."""
+    outline = HIGHLIGHT if mark else CARD_EDGE
+    c.draw.rounded_rectangle((0, 0, CARD_W, CARD_H), radius=10, fill=CARD_FACE,
+                             outline=outline, width=4 if mark else 2)
+    c.record("card", (0, 0, CARD_W, CARD_H))
+    words = name.split()
+    lines = [name] if len(words) < 2 or c.measure(name, NAME, bold=True) <= CARD_W - 10 else [
+        " ".join(words[:-1]), words[-1]]
+    for i, line in enumerate(lines):
+        c.text(CARD_W / 2, 4 + i * (NAME + 2), line, NAME, bold=True, fill=CARD_INK,
+               anchor="ma", max_width=CARD_W - 8)
+    size = 34
+    row = len(icons) * size + max(0, len(icons) - 1) * 4
+    ix = (CARD_W - row) / 2
+    for icon in icons:
+        c.icon(icon, ix, 56, size)
+        ix += size + 4
+    for side, edge in zip(("left", "right"), edges, strict=False):
+        if not edge or edge == "none":
+            continue
+        ex = 4 if side == "left" else CARD_W - 30
+        c.icon(f"edge:{edge}", ex, CARD_H - 30, 26)
+
+
+Tile = tuple[str, tuple[str, ...], tuple[str, ...]]
+"""A tableau card as (name, icons, edges)."""
+
+
+def _tile(card: Mapping[str, Any]) -> Tile:
+    return (str(card.get("name") or "?"), tuple(str(i) for i in items(card.get("icons")))[:3],
+            tuple(str(e) for e in items(card.get("edges")))[:2])
+
+
+def _tableau(c: Canvas, view: Mapping[str, Any], y: int) -> int:
+    """Today's tableau in order, then the card being resolved or decided on (one band)."""
+    tableau = tuple(_tile(card) for card in mappings(view.get("tableau")))
+    location, top = mapping(view.get("location")), mapping(view.get("top_card"))
+    extra = tuple((_tile(card), label) for card, label in ((location, "here"), (top, "next"))
+                  if card)
+    where = number(view.get("location_in_day"), 0)
+    height = 40 + CARD_H + 10
+    c.layer(_paint_tableau, (tableau, extra, where), (c.width, height), 0, y, opaque=True)
+    return y + height
+
+
+def _paint_tableau(c: Canvas, tableau: tuple[Tile, ...], extra: tuple[tuple[Tile, str], ...],
+                   where: int) -> None:
+    """Draw the tableau's title line and cards; the labels of the last cards sit above them."""
+    count = len(tableau) + len(extra)
+    gap = 8
+    room = c.width - 2 * MARGIN - (18 if extra else 0)
+    step = CARD_W + gap if count * (CARD_W + gap) <= room else (room - CARD_W) / max(1, count - 1)
+    x: float = MARGIN
+    if not tableau:
+        c.text(x, 40 + 40, "empty", MIN_TEXT, fill=c.theme.muted)
+        x += 110
+    for card in tableau:
+        _tableau_card(c, card, x, 40, "")
+        x += step
+    room_for_title = c.width - 2 * MARGIN
+    if extra:
+        x += 18
+        label = " · ".join(mark for _, mark in extra)
+        at = min(x, c.width - MARGIN - c.measure(label, MIN_TEXT, bold=True) - 16)
+        room_for_title = round(at) - MARGIN - 10
+        c.tag(at, 0, label, HIGHLIGHT)
+        for card, mark in extra:
+            _tableau_card(c, card, x, 40, mark)
+            x += step
+    title = "Today's tableau" + (f" · location {where} of 6" if where else "")
+    c.text(MARGIN, 0, title, MIN_TEXT, bold=True, fill=c.theme.muted, max_width=room_for_title)
+
+
+def _combat(c: Canvas, view: Mapping[str, Any], y: int) -> int:
+    """The enemy being fought: name, health bar, attack and defence."""
+    fight = mapping(view.get("combat"))
+    if not fight:
+        return y
+    c.panel((MARGIN, y, c.width - MARGIN, y + 58), fill=(92, 44, 44))
+    c.icon("enemy", MARGIN + 10, y + 11, 36)
+    name = str(fight.get("name") or "An enemy")
+    c.text(MARGIN + 56, y + 29, name, MIN_TEXT, bold=True, anchor="lm", max_width=250)
+    health, top = number(fight.get("health")), number(fight.get("max_health"), 1)
+    c.bar(MARGIN + 320, y + 20, 120, 18, health, top, (220, 64, 72))
+    c.text(MARGIN + 450, y + 29, f"{health}/{top}", MIN_TEXT, bold=True, anchor="lm")
+    c.text(c.width - MARGIN - 12, y + 29,
+           f"{fight.get('attack', '?')} atk {fight.get('defense', '?')} def", MIN_TEXT,
+           anchor="rm", fill=c.theme.muted)
+    return y + 68
+
+
+def _bars(c: Canvas, view: Mapping[str, Any], y: int) -> int:
+    """Health, energy, food, poison and favor as bars in two columns; dice and pack (a band)."""
+    values = []
+    for _icon, key, top_key, _colour in BARS:
+        value = number(view.get(key))
+        values.append((value, number(view.get(top_key), 0) if top_key else -1))
+    dice = tuple(d for d in items(view.get("dice")) if isinstance(d, int))[:4]
+    pack = ", ".join(str(i.get("name") or "?") for i in mappings(view.get("items")))
+    height = 3 * 44 + (42 if pack else 0)
+    c.layer(_paint_bars, (tuple(values), dice, pack), (c.width, height), 0, y, opaque=True)
+    return y + height
+
+
+def _paint_bars(c: Canvas, values: tuple[tuple[int, int], ...], dice: tuple[int, ...],
+                pack: str) -> None:
+    """Draw the bars, the dice and the pack at the top of a layer as wide as the board."""
+    column = (c.width - 2 * MARGIN - 16) // 2
+    for i, ((icon, _key, top_key, colour), (value, top)) in enumerate(
+            zip(BARS, values, strict=True)):
+        x = MARGIN + (i % 2) * (column + 16)
+        row = (i // 2) * 44
+        if not top_key:
+            top = max(10, value)
+        c.icon(icon, x, row + 2, 30)
+        c.bar(x + 40, row + 8, column - 150, 18, value, top or 1, colour)
+        shown = f"{value}/{top}" if top_key else str(value)
+        c.text(x + column, row + 17, shown, MIN_TEXT, bold=True, anchor="rm")
+    x = MARGIN + column + 16
+    if dice:
+        c.text(x, 88 + 17, "dice", MIN_TEXT, anchor="lm", fill=c.theme.muted)
+        for j, pips in enumerate(dice):
+            _die(c, x + 80 + j * 40, 88 + 1, pips)
+    if pack:
+        c.text(MARGIN, 3 * 44 + 2, f"Pack: {pack}", MIN_TEXT, fill=c.theme.muted,
+               max_width=c.width - 2 * MARGIN)
+
+
+def _die(c: Canvas, x: float, y: float, pips: int) -> None:
+    """A die face showing ``pips``."""
+    size = 32
+    c.draw.rounded_rectangle((x, y, x + size, y + size), radius=6, fill=(240, 240, 236))
+    spots = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],
+             4: [(0, 0), (0, 2), (2, 0), (2, 2)], 5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)],
+             6: [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)]}.get(pips, [])
+    for col, row in spots:
+        px, py = x + 7 + col * 9, y + 7 + row * 9
+        c.draw.ellipse((px - 3, py - 3, px + 5, py + 5), fill=(30, 30, 30))
+    if not spots:
+        c.text(x + size / 2, y + size / 2, str(pips), 24, bold=True, fill=(30, 30, 30),
+               anchor="mm")
+
+
+def board(view: Mapping[str, Any], end: Ending) -> Canvas:
+    """Draw the Tin Realm board and return the canvas (with :attr:`Canvas.bottom`)."""
+    c = Canvas(end.theme)
+    who = " ".join(str(view.get(k)) for k in ("race", "class") if view.get(k))
+    c.text(MARGIN, 6, "Tin Realm", 34, bold=True)
+    c.text(MARGIN, 48, who or "choosing an adventurer", MIN_TEXT, fill=c.theme.muted,
+           max_width=c.width - 3 * MARGIN - 300)
+    _sundial(c, view, c.width - MARGIN - 60, 8)
+    y = 94
+    if end.headline:
+        y = c.banner(y + 8, end.headline, end.detail)
+    y = _map(c, view, y)
+    y = _combat(c, view, y)
+    y = _tableau(c, view, y)
+    c.bottom = _bars(c, view, y)
+    return c
+
+
+def draw(view: Mapping[str, Any], end: Ending) -> bytes:
+    """Return the Tin Realm board as PNG bytes."""
+    c = board(view, end)
+    return c.png(c.bottom)

@@ -1,0 +1,96 @@
+"""The channel policy (rulings C1, C4, C5): a solo game played by a channel, where a
+click is a vote, the move happens when a majority agrees or the window closes, and
+everyone who took part shares the result."""
+
+from __future__ import annotations
+
+from bot.games.protocol import IllegalAction
+from bot.table import polls
+from bot.table.core import TableCore
+from bot.table.data import Poll
+from bot.table.errors import Refusal
+from bot.table.loaded import Actor, Ballot, LoadedGame, Play
+
+
+class ChannelPolicy:
+    """Channel votes on a one-seat game, over the shared :class:`TableCore`."""
+
+    def __init__(self, core: TableCore) -> None:
+        self.core = core
+
+    def _label(self, game: LoadedGame, action_id: str) -> str:
+        """Return the label of a legal action of seat 0; refuse, in the engine's words, if not."""
+        for action in game.legal_actions(0):
+            if action.id == action_id:
+                return action.label
+        try:
+            game.engine.apply(game.state, 0, action_id)
+        except IllegalAction as exc:
+            raise Refusal(str(exc)) from exc
+        return action_id
+
+    async def move(self, game: LoadedGame, actor: Actor, action_id: str) -> Play:
+        """A click on a channel-played solo game: a vote (C4), or a move at once."""
+        data = game.data
+        label = self._label(game, action_id)
+        data.players[str(actor.user_id)] = actor.name
+        if data.mode != "vote":
+            return await self.core.apply(
+                game, 0, action_id, actor.user_id, lead=f"{actor.name} chose: {label}."
+            )
+        now = self.core.now()
+        poll = data.poll
+        if poll is None or poll.version != game.row.version:
+            poll = data.poll = polls.new_poll(game.row.version)
+        changed = polls.cast(poll, actor.user_id, actor.name, action_id, label, now)
+        active = polls.active_players(data.recent, poll)
+        winner = polls.majority(poll, active)
+        if winner is not None:
+            return await self._decide(game, poll, winner)
+        if poll.closes is None and polls.plurality(poll) is not None:
+            poll.closes = now + data.window
+        await self.core.save_table(game)
+        mine = next(c for c in polls.counts(poll) if c.action == action_id)
+        ballot = Ballot(label, mine.votes, len(active), polls.needed_for_majority(active),
+                        poll.closes, changed)
+        return Play(game, (), ballot)
+
+    async def _decide(self, game: LoadedGame, poll: Poll, chosen: polls.Count) -> Play:
+        """Make the poll's decision: apply ``chosen`` and say who chose it."""
+        data = game.data
+        data.recent = polls.decided(data.recent, poll)
+        data.poll = None
+        lead = polls.attribution(poll, chosen)
+        first = next(b.user for b in poll.ballots if b.action == chosen.action)
+        return await self.core.apply(game, 0, chosen.action, first, lead=lead)
+
+    async def close_vote(self, game_id: int) -> Play | None:
+        """Close the game's voting window if it is due: the plurality's move happens (C4).
+
+        Return the move made, or None when nothing was due or nothing could be chosen
+        (only moves needing a majority have votes: the decision stays open).
+        """
+        core = self.core
+        async with core.hold(game_id):
+            game = await core.load(game_id)
+            row, data = game.row, game.data
+            poll = data.poll
+            if row.is_open and game.broken and row.deadline is not None:
+                data.poll = None  # a damaged game waits for /abandon, not a vote
+                data.timer = None
+                await core.save_table(game)
+                return None
+            if not row.is_open or game.broken or poll is None:
+                return None
+            if poll.version != row.version:
+                data.poll = None  # the game moved on some other way
+                await core.save_table(game)
+                return None
+            if poll.closes is None or poll.closes > core.now():
+                return None
+            chosen = polls.plurality(poll)
+            if chosen is None:
+                poll.closes = None
+                await core.save_table(game)
+                return None
+            return await self._decide(game, poll, chosen)

@@ -1,0 +1,327 @@
+"""The table's shared core: one game at a time, loaded, checked, moved and saved.
+
+Every request on a game goes through here: the game's lock, loading its row (with its
+engine state and typed table data), refusing a stale board, an ended game or a player
+who may not act (rulings C1, C2), applying an engine move, and saving with a
+compare-and-swap on the version and the action-log entry in one transaction. The
+channel and turn policies are handed this core and use only its public names; the core
+knows neither.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.games.protocol import BrokenState, Engine, IllegalAction
+from bot.games.registry import engine as registry_engine
+from bot.table.data import TableData
+from bot.table.errors import (
+    BrokenGame,
+    GameEnded,
+    NoSuchGame,
+    NotAllowed,
+    NotYourTurn,
+    Refusal,
+    StaleBoard,
+    Unavailable,
+)
+from bot.table.loaded import Actor, LoadedGame, Play
+from bot.table.results import seat_results, shared_results
+from db.store import GameRow, ResultRow, StorageError, Store, VersionConflict
+
+log = logging.getLogger(__name__)
+
+#: How many recent events a game keeps for its board.
+RECENT_EVENTS = 12
+
+
+class SaveConflict(StaleBoard):
+    """A save found the game written since it was read: refused as a stale board, or
+    retried from a fresh read where the request allows it."""
+
+
+class AfterTurn(Protocol):
+    """What a seated table does after a move that did not end the game (see turns)."""
+
+    def __call__(
+        self, game: LoadedGame, state: Any, before: int | None, events: tuple[str, ...]
+    ) -> tuple[tuple[str, ...], tuple[int, str] | None]:
+        """Return the events to show and the turn notice to send, if any."""
+
+
+@dataclass(slots=True)
+class _GameLock:
+    """One game's lock and how many requests hold or wait for it."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
+class TableCore:
+    """Lock, load, check, apply and save one game (see the module docstring)."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        engines: Callable[[str], Engine] = registry_engine,
+        seeds: Callable[[], int] | None = None,
+        vote_window: float = 30.0,
+    ) -> None:
+        self.store = store
+        #: The voting window of games that choose none (C4).
+        self.vote_window = vote_window
+        #: Called with a deadline whenever a saved game's deadline is earlier than before.
+        self.on_deadline: Callable[[float], None] = lambda _when: None
+        self.clock = clock
+        self.engines = engines
+        self.seeds = seeds or (lambda: random.SystemRandom().randrange(2**31))
+        self._locks: dict[int, _GameLock] = {}
+        self._in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    def now(self) -> float:
+        """Return the table's clock reading (seconds since the epoch)."""
+        return self.clock()
+
+    # -- loading ------------------------------------------------------------------------
+
+    def wrap(self, row: GameRow) -> LoadedGame:
+        """Return ``row`` with its engine, its loaded state and its table data."""
+        eng = self.engines(row.kind)
+        data = TableData.from_json(row.extra)
+        if row.status == "lobby" or (row.state is None and not row.is_open):
+            return LoadedGame(row, eng, None, data=data)  # a lobby, or closed before it began
+        if row.state is None:
+            return LoadedGame(row, eng, None, broken="no state stored", data=data)
+        try:
+            return LoadedGame(row, eng, eng.load(row.state), data=data)
+        except (BrokenState, KeyError, TypeError, ValueError, IndexError) as exc:
+            log.warning("game %s (%s) has a broken state: %s", row.id, row.kind, exc)
+            return LoadedGame(row, eng, None, broken=str(exc) or type(exc).__name__, data=data)
+
+    async def load(self, game_id: int) -> LoadedGame:
+        """Return the game ``game_id``; raise NoSuchGame or Unavailable."""
+        try:
+            row = await self.store.get_game(game_id)
+        except StorageError as exc:
+            log.warning("storage unavailable loading game %s: %s", game_id, exc)
+            raise Unavailable() from exc
+        if row is None:
+            raise NoSuchGame()
+        return self.wrap(row)
+
+    async def open_in_channel(self, channel_id: int) -> LoadedGame | None:
+        """Return the channel's open game, or None."""
+        try:
+            row = await self.store.open_game_in_channel(channel_id)
+        except StorageError as exc:
+            raise Unavailable() from exc
+        return self.wrap(row) if row else None
+
+    # -- one request per game at a time -------------------------------------------------
+
+    @contextlib.contextmanager
+    def busy(self) -> Iterator[None]:
+        """Count a request as in flight until the block ends (see :meth:`drain`)."""
+        self._in_flight += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._in_flight -= 1
+            if self._in_flight == 0:
+                self._idle.set()
+
+    @contextlib.asynccontextmanager
+    async def hold(self, game_id: int) -> AsyncIterator[None]:
+        """Hold the game's lock (one request per game at a time) and count it in flight.
+
+        Not re-entrant: code holding it must not start another request on the same game.
+        """
+        entry = self._locks.get(game_id)
+        if entry is None:
+            entry = self._locks[game_id] = _GameLock()
+        entry.users += 1
+        try:
+            with self.busy():
+                async with entry.lock:
+                    yield
+        finally:
+            entry.users -= 1
+            if entry.users == 0:
+                del self._locks[game_id]
+
+    def locked_games(self) -> int:
+        """Return how many games have a request holding or waiting for their lock."""
+        return len(self._locks)
+
+    async def drain(self, timeout: float = 10.0) -> bool:
+        """Wait until no request is being handled; return False on timeout."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    # -- checks -------------------------------------------------------------------------
+
+    def check_open(self, game: LoadedGame, version: int) -> None:
+        """Refuse an ended or damaged game, or a board that is not the current one."""
+        if not game.row.is_open:
+            raise GameEnded(game.row.status)
+        if game.broken:
+            raise BrokenGame(f"/{game.row.kind} abandon")
+        if version != game.row.version:
+            raise StaleBoard(game.link, game.data.last)
+
+    def seat_for(self, game: LoadedGame, actor: Actor, action_id: str) -> int:
+        """Return the seat ``actor`` acts for, or refuse (rulings C1 and C2)."""
+        row = game.row
+        if row.status == "lobby":
+            raise NotAllowed("The game has not started yet: join the table or wait for the host.")
+        if len(row.seats) == 1:
+            if row.only_starter and actor.user_id != row.starter_id:
+                raise NotAllowed(
+                    f"Only {game.seat_name(0)} plays this game (they chose \"only me\"). "
+                    "Start your own in another channel or thread!"
+                )
+            return 0
+        seat = game.seat_of(actor.user_id)
+        if seat is None:
+            raise NotAllowed(
+                "You are not seated at this table, so you cannot act in it. "
+                f"It is {game.seat_name(game.to_act())}'s turn."
+            )
+        legal = {a.id for a in game.legal_actions(seat)}
+        if action_id not in legal and game.to_act() != seat:
+            players = game.view().get("players") or []
+            if not legal and seat < len(players) and players[seat].get("resigned"):
+                raise NotAllowed("You resigned from this game, so you cannot act in it.")
+            raise NotYourTurn(f"It is {game.seat_name(game.to_act())}'s turn, not yours.")
+        return seat
+
+    # -- changing a game ----------------------------------------------------------------
+
+    async def apply(
+        self,
+        game: LoadedGame,
+        seat: int,
+        action_id: str,
+        actor_id: int | None,
+        *,
+        lead: str | None = None,
+        after_turn: AfterTurn | None = None,
+    ) -> Play:
+        """Apply an engine move for ``seat`` and save it; ``lead`` says who decided it, and
+        ``after_turn`` is the seated table's step after a move that did not end the game."""
+        try:
+            step = game.engine.apply(game.state, seat, action_id)
+        except IllegalAction as exc:
+            raise Refusal(str(exc)) from exc
+        row = game.row
+        expected = row.version
+        before = game.to_act()
+        row.version += 1
+        row.state = game.engine.dump(step.state)
+        events = (lead, *step.events) if lead else step.events
+        if lead:
+            game.data.last = lead
+        results: list[ResultRow] = []
+        notice = None
+        if game.engine.is_over(step.state):
+            row.status = "over"
+            results = self.results(game, step.state)
+        elif after_turn is not None:
+            events, notice = after_turn(game, step.state, before, events)
+        record(row, events)
+        if game.data.poll is not None and game.data.poll.version != row.version:
+            game.data.poll = None
+        await self.save(game, expected, {"seat": seat, "action": action_id}, actor_id, results)
+        game.state = step.state
+        return Play(game, events, notice=notice)
+
+    def results(self, game: LoadedGame, state: Any) -> list[ResultRow]:
+        """Return the result rows of a game that just ended."""
+        result = game.engine.result(state)
+        if result is None:
+            return []
+        if len(game.row.seats) == 1:
+            return shared_results(game.row, game.data, result.outcomes[0]) if (
+                result.outcomes) else []
+        return seat_results(game.row.seats, result.outcomes)
+
+    async def table_move(
+        self, game: LoadedGame, events: tuple[str, ...], action: dict[str, Any],
+        actor_id: int | None,
+    ) -> LoadedGame:
+        """Save a change of the table itself (not an engine move) as a new board version."""
+        row = game.row
+        expected = row.version
+        row.version += 1
+        record(row, events)
+        await self.save(game, expected, action, actor_id)
+        return game
+
+    async def save_table(self, game: LoadedGame) -> None:
+        """Save the table's own data (votes, timers) without a move: the version stays."""
+        await self.save(game, game.row.version, None, None)
+
+    async def close(
+        self, game: LoadedGame, status: str, event: str, actor_id: int | None
+    ) -> LoadedGame:
+        """End the game with ``status`` (abandoned, expired) as a new board version."""
+        row = game.row
+        expected = row.version
+        row.status = status
+        row.version += 1
+        game.data.poll = None
+        game.data.timer = None
+        record(row, (event,))
+        await self.save(game, expected, {"end": status}, actor_id)
+        return game
+
+    async def save(
+        self,
+        game: LoadedGame,
+        expected: int,
+        action: dict[str, Any] | None,
+        actor_id: int | None,
+        results: list[ResultRow] | None = None,
+    ) -> None:
+        """Write the game's row and table data (compare-and-swap on ``expected``), the
+        action and the results in one transaction; refuse on a conflict or storage error."""
+        row = game.row
+        row.extra = game.data.to_json()
+        self._schedule(row, game.data)
+        try:
+            await self.store.save_game(
+                row, expected, action=action, actor_id=actor_id, results=results or ()
+            )
+        except VersionConflict as exc:
+            raise SaveConflict(game.link) from exc
+        except StorageError as exc:
+            log.warning("storage unavailable saving game %s: %s", game.id, exc)
+            raise Unavailable() from exc
+
+    def _schedule(self, row: GameRow, data: TableData) -> None:
+        """Set the row's stored deadline from the table data; tell the scheduler."""
+        due = data.deadlines()
+        before = row.deadline
+        row.deadline = min(due) if due and row.is_open else None
+        if row.deadline is not None and (before is None or row.deadline < before):
+            self.on_deadline(row.deadline)
+
+
+def record(row: GameRow, events: tuple[str, ...] | list[str]) -> None:
+    """Append ``events`` to the game's recent events, keeping the last few."""
+    row.events = [*row.events, *events][-RECENT_EVENTS:]

@@ -1,0 +1,17 @@
+"""The daily challenge: the same deal for every server on a given day (UTC)."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+
+
+def daily_key(now: float) -> str:
+    """Return the day of the timestamp ``now`` as ``YYYY-MM-DD`` (UTC)."""
+    return datetime.fromtimestamp(now, UTC).strftime("%Y-%m-%d")
+
+
+def daily_seed(kind: str, key: str) -> int:
+    """Return the seed of the daily deal of ``kind`` on day ``key``: the same everywhere."""
+    digest = hashlib.sha256(f"daily:{kind}:{key}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF

@@ -1,0 +1,204 @@
+"""The table's own data, stored with each game (the ``games.extra`` column).
+
+Typed records, each field with its one default, read from and written to the same JSON
+the column has always held, so rows written before these records existed read as they
+were. Keys this code does not know are kept as they are and written back unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: The voting window when a game has none of its own (C4).
+DEFAULT_WINDOW = 30.0
+
+def _float(value: Any, default: float) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def _optional_float(value: Any) -> float | None:
+    return None if value is None else _float(value, 0.0)
+
+
+@dataclass(slots=True)
+class Vote:
+    """One member's vote on the open decision."""
+
+    user: int
+    name: str
+    action: str
+    label: str
+    at: float = 0.0
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Vote:
+        """Read a stored vote."""
+        return cls(int(data["user"]), str(data.get("name", "")), str(data["action"]),
+                   str(data.get("label", data["action"])), _float(data.get("at"), 0.0))
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the vote as stored."""
+        return {"user": self.user, "name": self.name, "action": self.action,
+                "label": self.label, "at": self.at}
+
+
+@dataclass(slots=True)
+class Poll:
+    """The open decision of one board version: its votes and when its window closes."""
+
+    version: int
+    closes: float | None = None
+    ballots: list[Vote] = field(default_factory=list)
+    #: Action ids in the order they were first voted for (ties go to the first).
+    order: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Poll:
+        """Read a stored poll."""
+        return cls(int(data.get("version", -1)), _optional_float(data.get("closes")),
+                   [Vote.from_json(b) for b in data.get("ballots") or ()],
+                   [str(a) for a in data.get("order") or ()])
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the poll as stored."""
+        return {"version": self.version, "closes": self.closes,
+                "ballots": [b.to_json() for b in self.ballots], "order": list(self.order)}
+
+
+@dataclass(slots=True)
+class TurnTimer:
+    """A running turn timer (C6): whose turn, when it runs out, how often it has."""
+
+    seat: int
+    at: float
+    strikes: int = 0
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TurnTimer:
+        """Read a stored timer."""
+        return cls(int(data.get("seat", -1)), _float(data.get("at"), 0.0),
+                   int(data.get("strikes") or 0))
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the timer as stored."""
+        return {"seat": self.seat, "at": self.at, "strikes": self.strikes}
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeRef:
+    """Where the table's current turn notice was posted."""
+
+    channel: int
+    message: int
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> NoticeRef:
+        """Read a stored notice reference."""
+        return cls(int(data["channel"]), int(data["message"]))
+
+    def to_json(self) -> dict[str, int]:
+        """Return the reference as stored."""
+        return {"channel": self.channel, "message": self.message}
+
+
+@dataclass(slots=True)
+class TableData:
+    """Everything the table keeps with a game besides the engine's state."""
+
+    #: How a channel game decides: ``vote``, ``fast`` or ``solo`` (C1).
+    mode: str = "vote"
+    #: The voting window in seconds (C4).
+    window: float = DEFAULT_WINDOW
+    #: Everyone who voted or clicked, by user id (as text), with their board name (C5).
+    players: dict[str, str] = field(default_factory=dict)
+    #: The voters of the last decisions, newest last (C4's active players).
+    recent: list[list[int]] = field(default_factory=list)
+    #: The open decision of a channel vote, if any.
+    poll: Poll | None = None
+    #: The running turn timer of a seated game, if any.
+    timer: TurnTimer | None = None
+    #: The turn timer chosen at the table's start, in seconds (0: off).
+    turn_seconds: float = 0.0
+    #: Whether people are told by a mention when their turn comes (C6).
+    notices: bool = True
+    #: Requests to hand an absent person's seat to a computer: absent user id -> askers.
+    away_votes: dict[str, list[int]] = field(default_factory=dict)
+    #: The line that says what the last decision was and who made it.
+    last: str = ""
+    #: The host's user id once the role was handed on (None: the starter hosts).
+    host: int | None = None
+    #: The table's current turn notice message, if any.
+    notice: NoticeRef | None = None
+    #: Stored keys this code does not know, written back as they were.
+    other: dict[str, Any] = field(default_factory=dict)
+
+    _KNOWN = ("mode", "window", "players", "recent", "poll", "timer", "turn_seconds",
+              "notices", "away_votes", "last", "host", "notice")
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> TableData:
+        """Read the stored table data (missing keys take their defaults)."""
+        data = data or {}
+        poll = data.get("poll")
+        timer = data.get("timer")
+        host = data.get("host")
+        notice = data.get("notice")
+        return cls(
+            mode=str(data.get("mode", "vote")),
+            window=_float(data.get("window"), DEFAULT_WINDOW),
+            players={str(k): str(v) for k, v in (data.get("players") or {}).items()},
+            recent=[[int(u) for u in d] for d in data.get("recent") or ()],
+            poll=Poll.from_json(poll) if poll else None,
+            timer=TurnTimer.from_json(timer) if timer else None,
+            turn_seconds=_float(data.get("turn_seconds"), 0.0),
+            notices=bool(data.get("notices", True)),
+            away_votes={str(k): [int(u) for u in v]
+                        for k, v in (data.get("away_votes") or {}).items()},
+            last=str(data.get("last") or ""),
+            host=None if host is None else int(host),
+            notice=NoticeRef.from_json(notice) if notice else None,
+            other={k: v for k, v in data.items() if k not in cls._KNOWN},
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the data as stored: only what differs from the defaults, plus the
+        keys this code does not know."""
+        out: dict[str, Any] = dict(self.other)
+        if self.mode != "vote":
+            out["mode"] = self.mode
+        if self.window != DEFAULT_WINDOW:
+            out["window"] = self.window
+        if self.players:
+            out["players"] = dict(self.players)
+        if self.recent:
+            out["recent"] = [list(d) for d in self.recent]
+        if self.poll is not None:
+            out["poll"] = self.poll.to_json()
+        if self.timer is not None:
+            out["timer"] = self.timer.to_json()
+        if self.turn_seconds:
+            out["turn_seconds"] = self.turn_seconds
+        if not self.notices:
+            out["notices"] = False
+        if self.away_votes:
+            out["away_votes"] = {k: list(v) for k, v in self.away_votes.items()}
+        if self.last:
+            out["last"] = self.last
+        if self.host is not None:
+            out["host"] = self.host
+        if self.notice is not None:
+            out["notice"] = self.notice.to_json()
+        return out
+
+    def deadlines(self) -> list[float]:
+        """Return every deadline the data holds (a vote window, a turn timer)."""
+        due = []
+        if self.poll is not None and self.poll.closes is not None:
+            due.append(self.poll.closes)
+        if self.timer is not None:
+            due.append(self.timer.at)
+        return due

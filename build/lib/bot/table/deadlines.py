@@ -1,0 +1,135 @@
+"""Stored deadlines: one task for every game's vote window and turn timer.
+
+Each game keeps its next deadline in the database (``games.deadline``, indexed), never
+in a task of its own, so a server with 100,000 open games holds one sleeping task, and
+a restart loses nothing: the loop reads the earliest deadline, sleeps until it (or until
+woken by an earlier one), and hands every due game to ``fire``, a few at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+#: Games fetched per look at the due list.
+BATCH = 100
+#: Due games handled at once (each takes its game's lock and saves once).
+CONCURRENCY = 8
+#: Longest sleep without looking, in case a deadline was stored by another process.
+IDLE_LOOK_SECONDS = 30.0
+#: How long a game whose deadline could not be handled waits before another try.
+RETRY_SECONDS = 5.0
+
+
+class Deadlines:
+    """Fires due deadlines through ``fire(game_id)``; one loop for the whole process."""
+
+    def __init__(
+        self,
+        store: Any,
+        fire: Callable[[int], Awaitable[None]],
+        clock: Callable[[], float],
+        *,
+        due: Callable[[float, int], Awaitable[list[tuple[int, float]]]] | None = None,
+        following: Callable[[], Awaitable[float | None]] | None = None,
+    ) -> None:
+        self._fire = fire
+        self._clock = clock
+        self._due = due or store.due_games
+        self._following = following or store.next_deadline
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._sleeping_until: float | None = None
+        #: Games whose last attempt failed, and when they may be tried again.
+        self._retry: dict[int, float] = {}
+        self.fired = 0
+
+    def wake(self, when: float | None = None) -> None:
+        """Tell the loop a deadline at ``when`` was stored (it wakes if that is sooner).
+
+        With no time, the loop looks at once.
+        """
+        if when is None or self._sleeping_until is None or when < self._sleeping_until:
+            self._wake.set()
+
+    def start(self) -> None:
+        """Start the loop (once)."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name="stored-deadlines")
+
+    async def stop(self) -> None:
+        """Stop the loop; a deadline being handled finishes first."""
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def run_due(self) -> int:
+        """Fire every deadline due now (in batches); return how many games were handled.
+
+        A game still due with the same deadline after being handled waits RETRY_SECONDS,
+        so nothing can keep the loop busy.
+        """
+        handled = 0
+        fired: dict[int, float] = {}
+        while True:
+            now = self._clock()
+            due = []
+            for gid, when in await self._due(now, BATCH):
+                if fired.get(gid) == when:
+                    self._retry[gid] = now + RETRY_SECONDS
+                elif self._retry.get(gid, 0.0) <= now:
+                    due.append(gid)
+                    fired[gid] = when
+            if not due:
+                return handled
+            await self._fire_all(due)
+            handled += len(due)
+
+    async def _fire_all(self, game_ids: list[int]) -> None:
+        gate = asyncio.Semaphore(CONCURRENCY)
+
+        async def one(game_id: int) -> None:
+            async with gate:
+                try:
+                    await self._fire(game_id)
+                    self._retry.pop(game_id, None)
+                    self.fired += 1
+                except Exception:
+                    log.warning("deadline of game %s could not be handled; retrying soon",
+                                game_id, exc_info=True)
+                    self._retry[game_id] = self._clock() + RETRY_SECONDS
+
+        await asyncio.gather(*(one(gid) for gid in game_ids))
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.run_due()
+                following = await self._following()
+            except Exception:  # the database may be busy or gone for a moment
+                log.warning("could not read stored deadlines; looking again soon", exc_info=True)
+                following = self._clock() + RETRY_SECONDS
+            now = self._clock()
+            retry = min(self._retry.values(), default=None)
+            if following is not None and following <= now and retry is not None:
+                following = None  # what is due now is waiting for its retry
+            candidates = [t for t in (following, retry) if t is not None]
+            delay = IDLE_LOOK_SECONDS
+            if candidates:
+                delay = min(max(min(candidates) - now, 0.0), IDLE_LOOK_SECONDS)
+            self._sleeping_until = now + delay
+            self._wake.clear()
+            try:
+                await asyncio.wait_for(self._wake.wait(), timeout=max(delay, 0.01))
+            except TimeoutError:
+                pass
+            finally:
+                self._sleeping_until = None
+            self._retry = {g: t for g, t in self._retry.items() if t > self._clock() - 3600}

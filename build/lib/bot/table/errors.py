@@ -1,0 +1,96 @@
+"""Refusals: why a command or click was not carried out, in words a player reads.
+
+Every refusal becomes an ephemeral reply saying why and what to do; nothing changes.
+"""
+
+from __future__ import annotations
+
+
+def board_link(guild_id: int | None, channel_id: int | None, message_id: int | None) -> str:
+    """Return a jump link to a board message ("" when the board is unknown)."""
+    if channel_id is None or message_id is None:
+        return ""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+class Refusal(Exception):
+    """A request that is refused; ``str(refusal)`` is the reply to the player."""
+
+
+class NoSuchGame(Refusal):
+    """The game a button points at does not exist (any more)."""
+
+    def __init__(self) -> None:
+        super().__init__("That game no longer exists. Start a new one with its /start command.")
+
+
+class GameEnded(Refusal):
+    """The game has already ended."""
+
+    def __init__(self, status: str) -> None:
+        why = {
+            "over": "is over",
+            "abandoned": "was abandoned",
+            "expired": "was ended after being idle too long",
+        }.get(status, "has ended")
+        super().__init__(f"This game {why}, so its buttons do nothing now. Start a new one!")
+
+
+class StaleBoard(Refusal):
+    """The clicked board is older than the game: someone moved first.
+
+    ``last`` says what the move was and who made it ("Alice chose: X."), when known.
+    """
+
+    def __init__(self, link: str, last: str = "") -> None:
+        self.link = link
+        self.last = last
+        super().__init__(self.text(show_link=True))
+
+    def text(self, *, show_link: bool) -> str:
+        """Return the reply; the link is left out when the clicked message is the board."""
+        where = f" The current board is here: {self.link}" if show_link and self.link else (
+            " The board now shows the new position." if not show_link else "")
+        if self.last:
+            return f"That board is out of date: {self.last} Your click did nothing.{where}"
+        return ("That board is out of date: the game moved on before your click arrived, "
+                f"so nothing was done.{where}")
+
+
+class NotAllowed(Refusal):
+    """The player may not act in this game (C1: the starter chose "only me")."""
+
+
+class NotYourTurn(Refusal):
+    """The player is seated but it is someone else's turn (C2)."""
+
+
+class ChannelOccupied(Refusal):
+    """The channel already has an open game (C3)."""
+
+    def __init__(self, title: str, link: str) -> None:
+        where = f" ({link})" if link else ""
+        super().__init__(
+            f"This channel already has a game of {title} going{where}. Finish or abandon it "
+            "first, or start one in another channel or a thread."
+        )
+
+
+class BrokenGame(Refusal):
+    """The game's saved state cannot be read."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            "This game's saved state is damaged and it cannot go on. "
+            f"Use {command} to end it; every other game is unaffected."
+        )
+
+
+class Unavailable(Refusal):
+    """The database could not be written or read; nothing changed."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The bot could not reach its game storage just now, so nothing was changed. "
+            "Please try again in a moment."
+        )

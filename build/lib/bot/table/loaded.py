@@ -1,0 +1,157 @@
+"""What the game table hands around: who acts, a loaded game, what a request did."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.games.protocol import Action, Engine
+from bot.table import seating
+from bot.table.data import TableData
+from bot.table.errors import board_link
+from db.store import GameRow
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who pressed a button or ran a command."""
+
+    user_id: int
+    name: str
+    can_manage: bool = False
+
+
+@dataclass(slots=True)
+class LoadedGame:
+    """A stored game with its engine and its loaded state (None in a lobby or if broken)."""
+
+    row: GameRow
+    engine: Engine
+    state: Any
+    broken: str | None = None
+    #: The table's own data, read from the row (written back into it by every save).
+    data: TableData = field(default_factory=TableData)
+    #: Whether the board is shown with its picture (the text may then leave out what the
+    #: picture shows in full; a text-only board stays complete).
+    pictured: bool = False
+    # What the engine said of a state, kept while ``state`` is that very object: the
+    # table replaces the state (``game.state = step.state``) and never changes one in
+    # place, and holding the state it was computed for keeps its identity from being
+    # reused by a new object.
+    _view: dict[str, Any] | None = field(default=None, repr=False)
+    _view_of: Any = field(default=None, repr=False)
+    _legal: dict[int, list[Action]] = field(default_factory=dict, repr=False)
+    _legal_of: Any = field(default=None, repr=False)
+
+    def view(self) -> dict[str, Any]:
+        """Return the engine's public view of the state (computed once per state)."""
+        if self._view is None or self._view_of is not self.state:
+            self._view = self.engine.view(self.state)
+            self._view_of = self.state
+        return self._view
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Return ``engine.legal_actions(state, seat)`` (computed once per state and seat).
+
+        Each call returns a new list (of the same immutable actions), so a caller may
+        change its list without changing what the next caller gets.
+        """
+        if self._legal_of is not self.state:
+            self._legal = {}
+            self._legal_of = self.state
+        actions = self._legal.get(seat)
+        if actions is None:
+            actions = self._legal[seat] = list(self.engine.legal_actions(self.state, seat))
+        return list(actions)
+
+    @property
+    def id(self) -> int:
+        """The game's id."""
+        return self.row.id
+
+    @property
+    def link(self) -> str:
+        """A jump link to the current board, or ""."""
+        r = self.row
+        return board_link(r.guild_id, r.board_channel_id, r.board_message_id)
+
+    @property
+    def host_id(self) -> int:
+        """The user id of the table's host (the starter unless the role was handed on)."""
+        return seating.host_id(self.data, self.row.starter_id)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """Return the seat index of ``user_id``, or None if not seated."""
+        for index, seat in enumerate(self.row.seats):
+            if seat.get("user_id") == user_id and not seat.get("computer"):
+                return index
+        return None
+
+    def seat_name(self, seat: int | None) -> str:
+        """Return the display name of a seat."""
+        if seat is None or not 0 <= seat < len(self.row.seats):
+            return "nobody"
+        return str(self.row.seats[seat].get("name", f"Seat {seat + 1}"))
+
+    def to_act(self) -> int | None:
+        """Return the seat that must act now, or None."""
+        if self.state is None or self.row.status != "active":
+            return None
+        return self.engine.to_act(self.state)
+
+    def computer_to_act(self) -> bool:
+        """Whether a computer makes the next move: a computer player's, or an away seat's."""
+        seat = self.to_act()
+        if seat is None or len(self.row.seats) < 2:
+            return False
+        return seating.played_by_computer(self.row.seats, seat, seating.resigned_seats(self.view()))
+
+    def person_to_act(self) -> int | None:
+        """Return the user id of the person whose turn it is (None for a computer or nobody)."""
+        seat = self.to_act()
+        if seat is None or len(self.row.seats) < 2 or self.computer_to_act():
+            return None
+        user = self.row.seats[seat].get("user_id")
+        return int(user) if user else None
+
+
+@dataclass(frozen=True, slots=True)
+class Ballot:
+    """A vote recorded without a move yet: what the voter is told privately (C4)."""
+
+    label: str
+    votes: int
+    active: int
+    needed: int
+    closes: float | None
+    changed: bool
+
+    def text(self, now: float) -> str:
+        """Return the private acknowledgement, e.g. "Your vote: X. 2 of 3 so far; ..."."""
+        head = f"Your vote: {self.label}." if self.changed else (
+            f"You already voted for {self.label}.")
+        tally = f" {self.votes} of {self.active} so far ({self.needed} make a majority)"
+        if self.closes is None:
+            when = "; it needs a majority, so the vote stays open until one agrees."
+        else:
+            when = f"; the vote closes in {max(0, round(self.closes - now))} s."
+        return head + tally + when + " Click another button to change your vote."
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """What a request did: the game afterwards and the events it produced.
+
+    ``ballot`` is set when the click was a vote and no move happened yet.
+    """
+
+    game: LoadedGame
+    events: tuple[str, ...]
+    ballot: Ballot | None = None
+    #: A person to tell, by a mention, that it is their turn (or still their turn).
+    notice: tuple[int, str] | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is no longer open."""
+        return not self.game.row.is_open

@@ -1,0 +1,195 @@
+"""Lobbies of seated games: joining, leaving, computer players, the host, starting.
+
+:func:`lobby_step` applies one lobby operation (a :class:`LobbyStep`) to a stored row
+(in place) and returns the event to show, or raises a Refusal saying why not. Seats
+are taken in join order (S3); the host is the table's starter until the role is handed
+on (``TableData.host``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from bot.games.protocol import Engine
+from bot.table import seating
+from bot.table.data import TableData
+from bot.table.errors import Refusal
+
+#: Lobby operations, as action ids on lobby boards; ``lobby.drop.N`` removes the computer
+#: player in seat N and ``lobby.host.N`` hands the host role to the person in seat N.
+LOBBY_JOIN = "lobby.join"
+LOBBY_LEAVE = "lobby.leave"
+LOBBY_COMPUTER = "lobby.computer"
+LOBBY_START = "lobby.start"
+LOBBY_CANCEL = "lobby.cancel"
+LOBBY_DROP = "lobby.drop."
+LOBBY_HOST = "lobby.host."
+LOBBY_ACTIONS = (LOBBY_JOIN, LOBBY_LEAVE, LOBBY_COMPUTER, LOBBY_START, LOBBY_CANCEL)
+LOBBY_PREFIX = "lobby."
+
+#: Names given to computer players, in order (then "Computer 5", "Computer 6"...).
+COMPUTER_NAMES = ("Ada (computer)", "Brass (computer)", "Cog (computer)", "Dynamo (computer)")
+
+
+def computer_names() -> Iterator[str]:
+    """Yield names for computer players, never running out."""
+    yield from COMPUTER_NAMES
+    number = len(COMPUTER_NAMES) + 1
+    while True:
+        yield f"Computer {number} (computer)"
+        number += 1
+
+
+def free_computer_name(seats: list[dict[str, Any]]) -> str:
+    """Return a computer player's name no seat uses yet (people may be named alike)."""
+    used = {str(s.get("name")) for s in seats}
+    return next(n for n in computer_names() if n not in used)
+
+
+def _seat_index(op: str, prefix: str, seats: list[dict[str, Any]]) -> int:
+    raw = op.removeprefix(prefix)
+    if not raw.isascii() or not raw.isdigit() or not 0 <= int(raw) < len(seats):
+        raise Refusal("That seat no longer exists; the board has been updated.")
+    return int(raw)
+
+
+@dataclass(slots=True)
+class LobbyStep:
+    """One lobby operation as asked: the row it changes, its table data, and who asks."""
+
+    row: Any
+    data: TableData
+    engine: Engine
+    user_id: int
+    name: str
+    can_manage: bool
+    seed: Callable[[], int]
+
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        """The row's seats (changed in place)."""
+        seats: list[dict[str, Any]] = self.row.seats
+        return seats
+
+    @property
+    def host(self) -> int:
+        """The host's user id."""
+        return seating.host_id(self.data, self.row.starter_id)
+
+    @property
+    def host_name(self) -> str:
+        """The host's name at the table."""
+        return next((str(s["name"]) for s in self.seats if s.get("user_id") == self.host
+                     and not s.get("computer")), "the host")
+
+    @property
+    def mine(self) -> int | None:
+        """The asker's seat, or None."""
+        return next((i for i, s in enumerate(self.seats)
+                     if s.get("user_id") == self.user_id and not s.get("computer")), None)
+
+    def require_host(self, doing: str) -> None:
+        """Refuse anyone but the host."""
+        if self.user_id != self.host:
+            raise Refusal(f"Only the host, {self.host_name}, can {doing}.")
+
+    def require_room(self) -> None:
+        """Refuse when every seat is taken."""
+        if len(self.seats) >= self.engine.max_seats:
+            raise Refusal(f"The table is full ({self.engine.max_seats} seats).")
+
+
+def _join(step: LobbyStep, _op: str) -> str:
+    if step.mine is not None:
+        raise Refusal("You are already seated at this table.")
+    step.require_room()
+    step.seats.append({"user_id": step.user_id, "name": step.name, "computer": False})
+    return f"{step.name} joined."
+
+
+def _leave(step: LobbyStep, _op: str) -> str:
+    mine = step.mine
+    if mine is None:
+        raise Refusal("You are not seated at this table.")
+    event = f"{step.name} left."
+    if step.user_id == step.host:
+        heirs = [s for i, s in enumerate(step.seats) if i != mine and not s.get("computer")]
+        if not heirs:
+            raise Refusal("You are the only person at this table: press Cancel to close it.")
+        step.data.host = int(heirs[0]["user_id"])
+        event = f"{step.name} left; {heirs[0]['name']} is the host now."
+    del step.seats[mine]
+    return event
+
+
+def _computer(step: LobbyStep, _op: str) -> str:
+    if step.mine is None:
+        raise Refusal("Only players seated at this table can add computer players.")
+    step.require_room()
+    computer = free_computer_name(step.seats)
+    step.seats.append({"user_id": None, "name": computer, "computer": True})
+    return f"{step.name} added {computer}."
+
+
+def _drop(step: LobbyStep, op: str) -> str:
+    step.require_host("remove computer players")
+    seat = _seat_index(op, LOBBY_DROP, step.seats)
+    if not step.seats[seat].get("computer"):
+        raise Refusal("Only computer players can be removed; people leave by themselves.")
+    gone = step.seats.pop(seat)
+    return f"{step.name} removed {gone['name']}."
+
+
+def _hand_host(step: LobbyStep, op: str) -> str:
+    step.require_host("hand the host role on")
+    seat = _seat_index(op, LOBBY_HOST, step.seats)
+    chosen = step.seats[seat]
+    if chosen.get("computer") or chosen.get("user_id") == step.host:
+        raise Refusal("Choose another person seated at the table.")
+    step.data.host = int(chosen["user_id"])
+    return f"{step.name} handed the host role to {chosen['name']}."
+
+
+def _start(step: LobbyStep, _op: str) -> str:
+    step.require_host("start the game")
+    engine, seats, row = step.engine, step.seats, step.row
+    if not engine.min_seats <= len(seats) <= engine.max_seats:
+        raise Refusal(
+            f"{engine.title} needs {engine.min_seats} to {engine.max_seats} seats; "
+            f"{len(seats)} taken. Invite someone or add a computer player."
+        )
+    options = {**row.options, "names": [s["name"] for s in seats]}
+    if "start_seat" in options:  # "me (the host)": whoever hosts now
+        options["start_seat"] = next(
+            (i for i, s in enumerate(seats) if s.get("user_id") == step.host), 0)
+    row.state = engine.dump(engine.new(step.seed(), len(seats), options))
+    row.status = "active"
+    return f"{step.name} started the game with {len(seats)} players."
+
+
+def _cancel(step: LobbyStep, _op: str) -> str:
+    if step.user_id != step.host and not step.can_manage:
+        raise Refusal("Only the host (or a member with Manage Messages) can cancel.")
+    step.row.status = "abandoned"
+    return f"{step.name} closed the table."
+
+
+_OPERATIONS: dict[str, Callable[[LobbyStep, str], str]] = {
+    LOBBY_JOIN: _join, LOBBY_LEAVE: _leave, LOBBY_COMPUTER: _computer, LOBBY_START: _start,
+    LOBBY_CANCEL: _cancel, LOBBY_DROP: _drop, LOBBY_HOST: _hand_host,
+}
+
+
+def lobby_step(step: LobbyStep, op: str) -> str:
+    """Apply lobby operation ``op`` to the step's row (in place); return the event or refuse."""
+    if step.row.status != "lobby":
+        raise Refusal("The game has already started; the lobby buttons do nothing now.")
+    for prefix in (LOBBY_DROP, LOBBY_HOST):
+        if op.startswith(prefix):
+            return _OPERATIONS[prefix](step, op)
+    operation = _OPERATIONS.get(op)
+    if operation is None:
+        raise Refusal("That button is not valid.")
+    return operation(step, op)

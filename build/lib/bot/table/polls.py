@@ -1,0 +1,146 @@
+"""Channel votes (rulings C1, C4): ballots, tallies, majorities and closing a window.
+
+Pure functions over the table's typed data (:class:`bot.table.data.Poll`), which is
+stored with the game, so a vote survives a restart with it. A poll is the open decision
+of one board version; ``recent`` lists the voters of the game's last five decisions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.table.data import Poll, Vote
+
+#: How players of a channel game decide: by vote (C1), anyone's click at once, one player.
+MODES = ("vote", "fast", "solo")
+#: Decisions whose voters count as active players (C4).
+RECENT_DECISIONS = 5
+#: Moves that need confirming: by vote they need a majority, never a plurality (C4).
+CONFIRMED_MOVES = frozenset({"give_up", "resign"})
+#: Window lengths a starter may choose, in seconds (C4: 10 s to 10 minutes).
+MIN_WINDOW = 10
+MAX_WINDOW = 600
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """One move's standing in a poll: its votes and who cast them, in voting order."""
+
+    action: str
+    label: str
+    names: tuple[str, ...]
+
+    @property
+    def votes(self) -> int:
+        """How many votes the move has."""
+        return len(self.names)
+
+
+def new_poll(version: int) -> Poll:
+    """Return an empty poll for the board at ``version``."""
+    return Poll(version)
+
+
+def cast(
+    poll: Poll, user_id: int, name: str, action: str, label: str, now: float
+) -> bool:
+    """Record (or change) ``user_id``'s vote for ``action``; return whether it changed.
+
+    A member has one vote per decision; voting again replaces it.
+    """
+    for ballot in poll.ballots:
+        if ballot.user == user_id:
+            if ballot.action == action:
+                return False
+            poll.ballots.remove(ballot)
+            break
+    poll.ballots.append(Vote(user_id, name, action, label, now))
+    if action not in poll.order:
+        poll.order.append(action)
+    return True
+
+
+def voters(poll: Poll | None) -> list[int]:
+    """Return the members who have a vote in ``poll``, in voting order."""
+    return [b.user for b in poll.ballots] if poll is not None else []
+
+
+def active_players(recent: Iterable[Iterable[int]], poll: Poll | None) -> set[int]:
+    """Return the active players: voters of the last decisions plus this one's (C4)."""
+    active = {int(user) for decision in recent for user in decision}
+    active.update(voters(poll))
+    return active
+
+
+def counts(poll: Poll) -> list[Count]:
+    """Return each voted move's count, most votes first, ties in the order first voted."""
+    order = {action: index for index, action in enumerate(poll.order)}
+    names: dict[str, list[str]] = {}
+    labels: dict[str, str] = {}
+    for ballot in poll.ballots:
+        names.setdefault(ballot.action, []).append(ballot.name)
+        labels[ballot.action] = ballot.label
+    standing = [Count(a, labels[a], tuple(n)) for a, n in names.items()]
+    standing.sort(key=lambda c: (-c.votes, order.get(c.action, len(order))))
+    return standing
+
+
+def majority(poll: Poll, active: set[int]) -> Count | None:
+    """Return the move voted for by more than half of the active players, if any."""
+    needed = len(active) // 2 + 1
+    for count in counts(poll):
+        if count.votes >= needed:
+            return count
+    return None
+
+
+def needed_for_majority(active: set[int]) -> int:
+    """Return how many votes make a majority of ``active``."""
+    return len(active) // 2 + 1
+
+
+def plurality(poll: Poll) -> Count | None:
+    """Return the move chosen when the window closes: most votes, ties to the first voted.
+
+    Moves that need confirming are left out (they need a majority); None when nothing
+    else has a vote, and the decision stays open.
+    """
+    for count in counts(poll):
+        if count.action not in CONFIRMED_MOVES:
+            return count
+    return None
+
+
+def decided(recent: list[list[int]], poll: Poll) -> list[list[int]]:
+    """Return ``recent`` with the voters of the decision just made added (last five kept)."""
+    made = voters(poll)
+    return ([*recent, made] if made else list(recent))[-RECENT_DECISIONS:]
+
+
+def join_names(names: Iterable[str]) -> str:
+    """Return "Alice", "Alice and Bob" or "Alice, Bob and Carol"."""
+    items = list(names)
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def attribution(poll: Poll, chosen: Count) -> str:
+    """Return who chose the move, with the count: "Alice and Bob chose: X (2 votes to 1)"."""
+    others = sum(c.votes for c in counts(poll) if c.action != chosen.action)
+    line = f"{join_names(chosen.names)} chose: {chosen.label}"
+    if others:
+        plural = "vote" if chosen.votes == 1 else "votes"
+        line += f" ({chosen.votes} {plural} to {others})"
+    return line + "."
+
+
+def window_seconds(value: Any, default: float) -> float:
+    """Return a voting window length within the allowed range (default when unset)."""
+    try:
+        seconds = float(value) if value is not None else float(default)
+    except (TypeError, ValueError):
+        seconds = float(default)
+    return min(max(seconds, MIN_WINDOW), MAX_WINDOW)

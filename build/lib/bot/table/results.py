@@ -1,0 +1,40 @@
+"""Who a finished game's result is written for: each seated person, or everyone who
+played a channel game together (C5)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from bot.table.data import TableData
+from db.store import GameRow, ResultRow
+
+
+def seat_results(seats: Sequence[dict[str, Any]], outcomes: Iterable[Any]) -> list[ResultRow]:
+    """Return a seated game's result for each person in it (computers have none)."""
+    rows = []
+    for outcome in outcomes:
+        if not 0 <= outcome.seat < len(seats):
+            continue
+        seat = seats[outcome.seat]
+        if seat.get("computer") or seat.get("user_id") is None:
+            continue
+        rows.append(ResultRow(int(seat["user_id"]), outcome.outcome, outcome.score,
+                              dict(outcome.detail)))
+    return rows
+
+
+def shared_results(row: GameRow, data: TableData, outcome: Any) -> list[ResultRow]:
+    """Return a channel game's result for everyone who played it (C5).
+
+    An "only me" game credits its player; a channel game credits its starter and
+    every member who voted or clicked, as a game played together when they were several.
+    """
+    players = {str(row.starter_id): ""} if row.only_starter else dict(data.players)
+    players.setdefault(str(row.starter_id), "")
+    together = len(players) > 1
+    detail = dict(outcome.detail)
+    return [
+        ResultRow(int(user), outcome.outcome, outcome.score, detail, together)
+        for user in sorted(players, key=int)
+    ]

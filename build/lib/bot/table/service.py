@@ -1,0 +1,412 @@
+"""The game table: the generic service between Discord and every engine.
+
+What cogs and boards call. Each request takes the game's lock, loads it, refuses a stale
+board or a player who may not act, applies the engine, then saves with a
+compare-and-swap on the version and the action-log entry in one transaction
+(:class:`bot.table.core.TableCore`). One-seat games played by a channel follow the
+channel policy (:class:`bot.table.channel.ChannelPolicy`), seated games the turn policy
+(:class:`bot.table.turns.TurnPolicy`). Written once for every engine that follows
+:mod:`bot.games.protocol`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from typing import Any
+
+from bot.games.protocol import Engine
+from bot.games.registry import engine as registry_engine
+from bot.table import polls, seating
+from bot.table.channel import ChannelPolicy
+from bot.table.core import SaveConflict, TableCore, record
+from bot.table.daily import daily_key, daily_seed
+from bot.table.data import NoticeRef, TableData
+from bot.table.errors import (
+    ChannelOccupied,
+    GameEnded,
+    NotAllowed,
+    Refusal,
+    Unavailable,
+)
+from bot.table.loaded import Actor, Ballot, LoadedGame, Play
+from bot.table.lobby import LOBBY_PREFIX, LOBBY_START, LobbyStep, computer_names, lobby_step
+from bot.table.turns import TurnPolicy
+from db.store import (
+    ChannelBusy,
+    DailyPlayed,
+    StorageError,
+    Store,
+)
+
+__all__ = ["Actor", "Ballot", "LoadedGame", "Play", "Tables"]
+
+log = logging.getLogger(__name__)
+
+
+class Tables:
+    """The generic game-table service (see the module docstring)."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        engines: Callable[[str], Engine] = registry_engine,
+        seeds: Callable[[], int] | None = None,
+        vote_window: float = 30.0,
+        max_open_games: int = 0,
+    ) -> None:
+        self.core = TableCore(store, clock=clock, engines=engines, seeds=seeds,
+                              vote_window=vote_window)
+        self.channel = ChannelPolicy(self.core)
+        self.turns = TurnPolicy(self.core)
+        #: Open games a member may have started in one server (0: no limit).
+        self.max_open_games = max_open_games
+        #: This process's shards (ids, count) for background work; None: every game.
+        self.shards: tuple[tuple[int, ...], int] | None = None
+        self.closing = False
+
+    @property
+    def store(self) -> Store:
+        """The game store."""
+        return self.core.store
+
+    @property
+    def vote_window(self) -> float:
+        """The voting window of games that choose none (C4)."""
+        return self.core.vote_window
+
+    @property
+    def on_deadline(self) -> Callable[[float], None]:
+        """Called with a deadline whenever a saved game's deadline is earlier than before."""
+        return self.core.on_deadline
+
+    @on_deadline.setter
+    def on_deadline(self, callback: Callable[[float], None]) -> None:
+        self.core.on_deadline = callback
+
+    def now(self) -> float:
+        """Return the table's clock reading (seconds since the epoch)."""
+        return self.core.now()
+
+    async def load(self, game_id: int) -> LoadedGame:
+        """Return the game ``game_id``; raise NoSuchGame or Unavailable."""
+        return await self.core.load(game_id)
+
+    async def open_in_channel(self, channel_id: int) -> LoadedGame | None:
+        """Return the channel's open game, or None."""
+        return await self.core.open_in_channel(channel_id)
+
+    @contextlib.contextmanager
+    def busy(self) -> Iterator[None]:
+        """Count a request as in flight until the block ends (see :meth:`drain`)."""
+        with self.core.busy():
+            yield
+
+    @contextlib.asynccontextmanager
+    async def hold(self, game_id: int) -> AsyncIterator[None]:
+        """Hold the game's lock and count it in flight (not re-entrant)."""
+        async with self.core.hold(game_id):
+            yield
+
+    async def drain(self, timeout: float = 10.0) -> bool:
+        """Wait until no request is being handled; return False on timeout."""
+        return await self.core.drain(timeout)
+
+    # -- creating games -----------------------------------------------------------------
+
+    async def start(
+        self,
+        kind: str,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        starter: Actor,
+        options: Mapping[str, Any] | None = None,
+        only_starter: bool = False,
+        seed: int | None = None,
+        daily: bool = False,
+        mode: str | None = None,
+        window: float | None = None,
+    ) -> LoadedGame:
+        """Start a one-seat game in a channel, played by the channel (C1) or the starter.
+
+        ``mode`` is how the channel decides: ``vote`` (the default), ``fast`` (anyone's
+        click moves at once) or ``solo`` (only the starter plays; also ``only_starter``).
+        ``window`` is the voting window in seconds (C4). With ``daily``, the game is
+        today's daily deal: its seed comes from the date, and each channel gets one daily
+        game of each kind per day.
+        """
+        mode = "solo" if only_starter else (mode or "vote")
+        if mode not in polls.MODES:
+            raise Refusal(f"Unknown way to play {mode!r}: choose vote, fast or only me.")
+        data = TableData(mode=mode, window=polls.window_seconds(window, self.vote_window),
+                         players={str(starter.user_id): starter.name})
+        eng = self.core.engines(kind)
+        opts = dict(options or {})
+        day = daily_key(self.now()) if daily else None
+        if day is not None:
+            seed = daily_seed(kind, day)
+        state = eng.new(self.core.seeds() if seed is None else seed, 1, opts)
+        seats = [{"user_id": starter.user_id, "name": starter.name, "computer": False}]
+        what = f"today's daily deal ({day})" if day else "the game"
+        return await self._create(
+            kind, guild_id, channel_id, starter, "active", seats, opts, mode == "solo",
+            eng.dump(state), [f"{starter.name} started {what}."], daily=day, data=data,
+        )
+
+    async def open_lobby(
+        self,
+        kind: str,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host: Actor,
+        options: Mapping[str, Any] | None = None,
+        computers: int = 0,
+        turn_seconds: float = 0,
+        notices: bool = True,
+    ) -> LoadedGame:
+        """Open a lobby for a multi-seat game, with the host in the first seat.
+
+        ``computers`` computer players are seated at once (a rematch brings them along);
+        ``turn_seconds`` is the turn timer (0: off) and ``notices`` whether people are
+        told by a mention when their turn comes (ruling C6).
+        """
+        seats = [{"user_id": host.user_id, "name": host.name, "computer": False}]
+        eng = self.core.engines(kind)
+        names = computer_names()
+        for _ in range(max(0, min(computers, eng.max_seats - 1))):
+            seats.append({"user_id": None, "name": next(names), "computer": True})
+        data = TableData(turn_seconds=float(turn_seconds), notices=bool(notices))
+        return await self._create(
+            kind, guild_id, channel_id, host, "lobby", seats, dict(options or {}), False,
+            None, [f"{host.name} opened a table."], data=data,
+        )
+
+    async def _create(
+        self,
+        kind: str,
+        guild_id: int | None,
+        channel_id: int,
+        starter: Actor,
+        status: str,
+        seats: list[dict[str, Any]],
+        options: dict[str, Any],
+        only_starter: bool,
+        state: dict[str, Any] | None,
+        events: list[str],
+        *,
+        data: TableData,
+        daily: str | None = None,
+    ) -> LoadedGame:
+        await self._check_open_games(guild_id, starter)
+        try:
+            row = await self.store.create_game(
+                guild_id=guild_id, channel_id=channel_id, kind=kind, status=status,
+                starter_id=starter.user_id, seats=seats, options=options,
+                only_starter=only_starter, state=state, events=events, daily=daily,
+                extra=data.to_json(),
+            )
+        except DailyPlayed:
+            raise Refusal(
+                f"This channel has already played today's daily "
+                f"{self.core.engines(kind).title} deal. A new one comes at midnight UTC; a "
+                "normal game can start any time."
+            ) from None
+        except ChannelBusy as busy:
+            existing = await self.load(busy.game_id) if busy.game_id else None
+            title = existing.engine.title if existing else "another game"
+            raise ChannelOccupied(title, existing.link if existing else "") from None
+        except StorageError as exc:
+            log.warning("storage unavailable creating a game: %s", exc)
+            raise Unavailable() from exc
+        return self.core.wrap(row)
+
+    async def _check_open_games(self, guild_id: int | None, starter: Actor) -> None:
+        """Refuse a member who already has the most open games a server allows."""
+        if not self.max_open_games or guild_id is None:
+            return
+        try:
+            rows = await self.store.query(
+                "SELECT count(*) FROM games WHERE guild_id = :guild AND starter_id = :user"
+                " AND status IN ('lobby', 'active')",
+                {"guild": guild_id, "user": starter.user_id},
+            )
+        except StorageError as exc:
+            raise Unavailable() from exc
+        if rows and int(rows[0][0]) >= self.max_open_games:
+            raise Refusal(
+                f"You already have {self.max_open_games} games going in this server. Finish "
+                "or abandon one (/<game> abandon in its channel) before starting another."
+            )
+
+    # -- acting -------------------------------------------------------------------------
+
+    async def act(self, game_id: int, version: int, actor: Actor, action_id: str) -> Play:
+        """Apply ``action_id`` for ``actor`` to the board at ``version``.
+
+        Raise a Refusal (stale board, ended game, player not allowed, illegal action,
+        storage unavailable) and change nothing, or return the game afterwards.
+        """
+        async with self.core.hold(game_id):
+            kept = self.store.kept_game(game_id)
+            game = self.core.wrap(kept) if kept is not None else await self.load(game_id)
+            try:
+                return await self._act(game, version, actor, action_id)
+            except SaveConflict:
+                # Something wrote the game since it was read (or kept): read it again.
+                return await self._act(await self.load(game_id), version, actor, action_id)
+
+    async def _act(self, game: LoadedGame, version: int, actor: Actor, action_id: str) -> Play:
+        """Do :meth:`act`'s work on ``game`` as read (the lock is held)."""
+        if game.row.status == "active" and not game.broken and len(game.row.seats) > 1:
+            back = game.seat_of(actor.user_id)
+            if back is not None and game.row.seats[back].get("away"):
+                # Any click brings an away player back, even on a board left behind.
+                return await self.turns.back(game, back, actor, action_id,
+                                             fresh=version == game.row.version)
+        self.core.check_open(game, version)
+        if action_id.startswith(LOBBY_PREFIX):
+            return await self._lobby(game, actor, action_id)
+        seat = self.core.seat_for(game, actor, action_id)
+        if len(game.row.seats) == 1:
+            return await self.channel.move(game, actor, action_id)
+        return await self.turns.move(game, seat, action_id, actor.user_id)
+
+    async def check(self, game_id: int, version: int, actor: Actor, action_id: str) -> None:
+        """Refuse as :meth:`act` would, without applying anything (before asking to confirm)."""
+        game = await self.load(game_id)
+        self.core.check_open(game, version)
+        seat = self.core.seat_for(game, actor, action_id)
+        if action_id not in {a.id for a in game.legal_actions(seat)}:
+            raise Refusal("That move is not possible now.")
+
+    async def computer_move(self, game_id: int) -> Play | None:
+        """Let a computer player move if one is to act; return None if none is."""
+        async with self.core.hold(game_id):
+            game = await self.load(game_id)
+            if game.broken or not game.computer_to_act():
+                return None
+            seat = game.to_act()
+            assert seat is not None
+            action_id = game.engine.computer_action(game.state, seat)
+            return await self.turns.move(game, seat, action_id, None)
+
+    async def fire_deadline(self, game_id: int) -> Play | None:
+        """Do what a game's due deadline asks for: close its vote, or run its turn timer."""
+        play = await self.channel.close_vote(game_id)
+        if play is not None:
+            return play
+        return await self.turns.fire_timer(game_id)
+
+    async def close_vote(self, game_id: int) -> Play | None:
+        """Close the game's voting window if it is due (see :class:`ChannelPolicy`)."""
+        return await self.channel.close_vote(game_id)
+
+    async def fire_timer(self, game_id: int) -> Play | None:
+        """Handle a due turn timer (see :class:`TurnPolicy`)."""
+        return await self.turns.fire_timer(game_id)
+
+    async def come_back(self, game_id: int, actor: Actor) -> Play | None:
+        """An away person used a button that is not a move (see :class:`TurnPolicy`)."""
+        return await self.turns.come_back(game_id, actor)
+
+    async def hand_to_computer(self, channel_id: int, actor: Actor, absent_user: int) -> Play:
+        """Vote to hand an absent player's seat to a computer (see :class:`TurnPolicy`)."""
+        return await self.turns.hand_to_computer(channel_id, actor, absent_user)
+
+    # -- lobbies ------------------------------------------------------------------------
+
+    async def _lobby(self, game: LoadedGame, actor: Actor, op: str) -> Play:
+        row = game.row
+        step = LobbyStep(row, game.data, game.engine, actor.user_id, actor.name,
+                         actor.can_manage, self.core.seeds)
+        event = lobby_step(step, op)
+        expected = row.version
+        row.version += 1
+        record(row, (event,))
+        notice = None
+        started = self.core.wrap(row)
+        started.data = game.data
+        if op == LOBBY_START:
+            seating.start_timer(game.data, started.to_act(), row.seats, self.now())
+            user = started.person_to_act()
+            if user is not None:
+                title = started.engine.title
+                notice = (user, f"<@{user}>, {title} has started and it is your turn:")
+        await self.core.save(started, expected, {"lobby": op}, actor.user_id)
+        return Play(started, (event,), notice=notice)
+
+    # -- ending and housekeeping --------------------------------------------------------
+
+    async def abandon(self, channel_id: int, actor: Actor) -> LoadedGame:
+        """End the channel's open game for its starter or a member with Manage Messages."""
+        game = await self.open_in_channel(channel_id)
+        if game is None:
+            raise Refusal("There is no game going in this channel.")
+        async with self.core.hold(game.id):
+            game = await self.load(game.id)
+            if not game.row.is_open:
+                raise GameEnded(game.row.status)
+            if actor.user_id != game.row.starter_id and not actor.can_manage:
+                raise NotAllowed(
+                    f"Only {game.seat_name(0)}, who started it, or a member with "
+                    "Manage Messages can abandon this game."
+                )
+            return await self.core.close(game, "abandoned",
+                                         f"{actor.name} abandoned the game.", actor.user_id)
+
+    async def expire_idle(self, cutoffs: dict[str, float]) -> list[LoadedGame]:
+        """End every open game idle past its cutoff; return the games ended."""
+        ended: list[LoadedGame] = []
+        last_id = 0
+        while True:
+            try:
+                idle = await self.store.idle_games(cutoffs, after_id=last_id,
+                                                   shards=self.shards)
+            except StorageError as exc:
+                log.warning("sweeper could not read games: %s", exc)
+                return ended
+            if not idle:
+                return ended
+            last_id = idle[-1]
+            for game_id in idle:
+                try:
+                    async with self.core.hold(game_id):
+                        game = await self.load(game_id)
+                        group = "lobby" if game.row.status == "lobby" else (
+                            "solo" if len(game.row.seats) <= 1 else "multi")
+                        if not game.row.is_open or game.row.updated_at >= cutoffs[group]:
+                            continue
+                        ended.append(await self.core.close(
+                            game, "expired", "The game was idle too long and ended.", None))
+                except Refusal as refusal:
+                    log.warning("sweeper could not end game %s: %s", game_id, refusal)
+
+    async def remember_notice(self, game_id: int, notice: NoticeRef | None) -> None:
+        """Keep where the table's turn notice was posted (None: there is none now).
+
+        For what the bot itself posted; the board's version stays.
+        """
+        try:
+            async with self.core.hold(game_id):
+                game = await self.load(game_id)
+                game.data.notice = notice
+                await self.core.save_table(game)
+        except Refusal as refusal:
+            log.warning("could not remember the turn notice of game %s: %s", game_id, refusal)
+
+    async def set_board(self, game: LoadedGame, channel_id: int, message_id: int) -> None:
+        """Record ``message_id`` as the game's current board."""
+        try:
+            await self.store.set_board(game.id, channel_id, message_id)
+        except StorageError as exc:
+            log.warning("could not record the board of game %s: %s", game.id, exc)
+            return
+        game.row.board_channel_id = channel_id
+        game.row.board_message_id = message_id
+        game.row.board_posted_at = self.now()

@@ -1,0 +1,154 @@
+"""The turn policy of a seated table (rulings C2, C6): returning players, turn timers,
+absent seats handed to a computer, and whose turn it is after a move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.table import polls, seating
+from bot.table.core import TableCore
+from bot.table.errors import NotAllowed, Refusal
+from bot.table.loaded import Actor, LoadedGame, Play
+
+
+class TurnPolicy:
+    """Turns at a shared table, over the shared :class:`TableCore`."""
+
+    def __init__(self, core: TableCore) -> None:
+        self.core = core
+
+    async def move(self, game: LoadedGame, seat: int, action_id: str,
+                   actor_id: int | None) -> Play:
+        """Apply a seated move (a person's or a computer's) and pass the turn on."""
+        return await self.core.apply(game, seat, action_id, actor_id,
+                                     after_turn=self.after_turn)
+
+    async def back(
+        self, game: LoadedGame, seat: int, actor: Actor, action_id: str, *,
+        fresh: bool = True,
+    ) -> Play:
+        """An away person clicked: they play their seat again, and their move is tried
+        when it was made on the current board (``fresh``); the answer shows the board."""
+        core = self.core
+        game.row.seats[seat].pop("away", None)
+        event = f"{actor.name} is back and plays their own seat again."
+        seating.start_timer(game.data, game.to_act(), game.row.seats, core.now())
+        back = await core.table_move(game, (event,), {"back": seat}, actor.user_id)
+        if not fresh or action_id.startswith("lobby."):
+            return Play(back, (event,))
+        try:
+            seat = core.seat_for(back, actor, action_id)
+            play = await self.move(back, seat, action_id, actor.user_id)
+        except Refusal:
+            return Play(back, (event,))
+        return Play(play.game, (event, *play.events), notice=play.notice)
+
+    async def come_back(self, game_id: int, actor: Actor) -> Play | None:
+        """An away person used a button that is not a move (the rules, a confirmation):
+        they play their own seat again. Return the change, or None if they were not away."""
+        async with self.core.hold(game_id):
+            game = await self.core.load(game_id)
+            row = game.row
+            if row.status != "active" or game.broken or len(row.seats) < 2:
+                return None
+            seat = game.seat_of(actor.user_id)
+            if seat is None or not row.seats[seat].get("away"):
+                return None
+            return await self.back(game, seat, actor, "", fresh=False)
+
+    async def fire_timer(self, game_id: int) -> Play | None:
+        """Handle a due turn timer (C6): remind once, then let a computer play the seat."""
+        core = self.core
+        async with core.hold(game_id):
+            game = await core.load(game_id)
+            row, data = game.row, game.data
+            timer = data.timer
+            now = core.now()
+            if not row.is_open or game.broken or timer is None or timer.at > now:
+                if row.is_open and row.deadline is not None and row.deadline <= now:
+                    await core.save_table(game)  # a deadline nothing waits for any more
+                return None
+            seat = game.to_act()
+            if seat != timer.seat or game.computer_to_act() or seat is None:
+                seating.start_timer(data, None if game.computer_to_act() else seat,
+                                    row.seats, now)
+                await core.save_table(game)
+                return None
+            name = game.seat_name(seat)
+            user = int(row.seats[seat]["user_id"])
+            if not timer.strikes:
+                timer.strikes = 1
+                timer.at = now + data.turn_seconds
+                await core.save_table(game)
+                text = (f"⏰ <@{user}>, it is still your turn. If the timer runs out again, "
+                        "a computer plays your seat until you click.")
+                return Play(game, (), notice=(user, text))
+            row.seats[seat]["away"] = True
+            data.timer = None
+            event = (f"{name}'s turn timer ran out twice: a computer plays their seat "
+                     "until they click again.")
+            await core.table_move(game, (event,), {"away": seat}, None)
+            return Play(game, (event,))
+
+    async def hand_to_computer(self, channel_id: int, actor: Actor, absent_user: int) -> Play:
+        """Vote to hand an absent player's seat to a computer; a majority of the others does.
+
+        Only seated people who still play may vote (C6); the absent player gets the seat
+        back by clicking any button of the table.
+        """
+        core = self.core
+        found = await core.open_in_channel(channel_id)
+        if found is None or len(found.row.seats) < 2 or found.row.status != "active":
+            raise Refusal("There is no running table in this channel.")
+        async with core.hold(found.id):
+            game = await core.load(found.id)
+            if game.row.status != "active" or game.broken:
+                raise Refusal("There is no running table in this channel.")
+            row, data = game.row, game.data
+            resigned = seating.resigned_seats(game.view())
+            mine = game.seat_of(actor.user_id)
+            absent = game.seat_of(absent_user)
+            present = seating.present_people(row.seats, resigned)
+            if mine is None or mine not in present:
+                raise NotAllowed("Only people playing at this table can hand a seat on.")
+            if absent is None or absent == mine:
+                raise Refusal("Name another person seated at this table.")
+            if row.seats[absent].get("away") or absent in resigned:
+                raise Refusal(f"{game.seat_name(absent)} is not playing their seat already.")
+            ballots = data.away_votes.setdefault(str(absent_user), [])
+            if actor.user_id not in ballots:
+                ballots.append(actor.user_id)
+            needed = seating.away_votes_needed(row.seats, resigned, absent)
+            ballots[:] = [u for u in ballots if game.seat_of(u) in present]
+            if len(ballots) < needed:
+                await core.save_table(game)
+                return Play(game, (f"{actor.name} asks to hand {game.seat_name(absent)}'s seat "
+                                   f"to a computer ({len(ballots)} of {needed} needed).",))
+            names = polls.join_names(game.seat_name(game.seat_of(u)) for u in ballots)
+            data.away_votes.pop(str(absent_user), None)
+            row.seats[absent]["away"] = True
+            if game.to_act() == absent:
+                data.timer = None
+            event = (f"{names} handed {game.seat_name(absent)}'s seat to a computer until "
+                     "they click again.")
+            await core.table_move(game, (event,), {"away": absent}, actor.user_id)
+            return Play(game, (event,))
+
+    def after_turn(
+        self, game: LoadedGame, state: Any, before: int | None, events: tuple[str, ...]
+    ) -> tuple[tuple[str, ...], tuple[int, str] | None]:
+        """Restart the turn timer, end a table no person plays, and say whose turn it is."""
+        row = game.row
+        view = game.engine.view(state)
+        resigned = seating.resigned_seats(view)
+        if not any(s not in resigned for s in seating.person_seats(row.seats)):
+            row.status = "abandoned"
+            game.data.timer = None
+            return (*events, "No person is left at the table, so the game ended."), None
+        seat = game.engine.to_act(state)
+        seating.start_timer(game.data, seat, row.seats, self.core.now())
+        if seat is None or seat == before or seating.played_by_computer(row.seats, seat,
+                                                                        resigned):
+            return events, None
+        user = int(row.seats[seat]["user_id"])
+        return events, (user, f"<@{user}>, it is your turn at {game.engine.title}:")

@@ -1,0 +1,1 @@
+"""One cog per game: slash commands and board rendering over the generic table."""

@@ -1,0 +1,344 @@
+"""What every game cog shares: starting, reposting and abandoning a game from a command."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.boards.layout import BoardItem
+from bot.boards.service import actor_of, generic_items, vote_field
+from bot.table.errors import Refusal
+from bot.table.service import LoadedGame
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+
+
+def recent_events(game: LoadedGame, count: int = 5, limit: int = 1000) -> str:
+    """Return the last ``count`` events as bullet lines, at most ``limit`` characters."""
+    lines = [f"• {e}" for e in game.row.events[-count:]]
+    text = "\n".join(lines)
+    while len(text) > limit and lines:
+        lines.pop(0)
+        text = "\n".join(lines)
+    return text or "—"
+
+
+#: A phone shows about this many characters on a line of a board embed...
+PHONE_WIDTH = 38
+#: ...and a board's text (title, description, fields, footer) should fit in this many lines.
+PHONE_LINES = 30
+
+
+def phone_lines(text: str, width: int = PHONE_WIDTH) -> int:
+    """Return how many lines ``text`` takes at ``width`` characters, each line wrapped alone."""
+    if not text:
+        return 0
+    if len(text) <= width:  # no line of it can be too long
+        return text.count("\n") + 1
+    return sum(
+        1 if len(line) <= width else _wrapped(line, width) for line in text.split("\n")
+    )
+
+
+@lru_cache(maxsize=8192)
+def _wrapped(line: str, width: int) -> int:
+    """Return how many lines textwrap makes of one long line (boards repeat many lines)."""
+    return len(textwrap.wrap(line, width)) or 1
+
+
+def embed_lines(embed: discord.Embed, width: int = PHONE_WIDTH) -> int:
+    """Return how many phone lines an embed's text takes: title, description, fields, footer."""
+    texts = [embed.title or "", embed.description or ""]
+    for f in embed.fields:
+        texts += [f.name or "", f.value or ""]
+    texts.append(embed.footer.text or "")
+    return sum(phone_lines(t, width) for t in texts)
+
+
+def room(game: LoadedGame) -> int:
+    """Return the phone lines a board's own text may take: PHONE_LINES less what the table
+    adds to every board (the vote field while the channel is voting)."""
+    field = vote_field(game)
+    if field is None:
+        return PHONE_LINES
+    return PHONE_LINES - phone_lines(field[0]) - phone_lines(field[1])
+
+
+def last_move_events(game: LoadedGame) -> list[str]:
+    """Return the events of the last move: those since its lead line ("X chose: ...").
+
+    Without the lead among the kept events (a long move, or no move yet), every kept
+    event belongs to it.
+    """
+    events = list(game.row.events)
+    lead = game.data.last
+    if lead and lead in events:
+        return events[len(events) - 1 - events[::-1].index(lead):]
+    return events
+
+
+def choose_level(
+    cost: Callable[[int], int], levels: int, events: Sequence[str], limit: int = PHONE_LINES
+) -> int:
+    """Return the richest level of detail (0 richest) at which a board fits ``limit`` lines.
+
+    ``cost(level)`` is the board's lines at that level, without its events. The last
+    move's events are shown whole if any level leaves room for them; else older events
+    are cut to a line each (see :func:`fit_events`) at the richest level leaving room for
+    that; else the leanest level is used and older events are left out.
+    """
+    lines = [f"• {e}" for e in events] or ["—"]
+    full = sum(phone_lines(line) for line in lines)
+    compact = len(lines) - 1 + phone_lines(lines[-1])
+    costs: list[int] = []
+    for need in (full, compact):
+        for level in range(levels):
+            if level == len(costs):
+                costs.append(cost(level))
+            if costs[level] + need <= limit:
+                return level
+    return levels - 1
+
+
+def fit_events(events: Sequence[str], budget: int, width: int = PHONE_WIDTH) -> str:
+    """Return ``events`` as bullet lines within ``budget`` phone lines.
+
+    Older events give way first: each is cut to one line, then the oldest are left out
+    (one line says how many, they stay in "Rules & details"). The newest stay whole
+    as long as they fit.
+    """
+    lines = [f"• {e}" for e in events]
+    if not lines:
+        return "—"
+    budget = max(budget, 1)
+    cost = [phone_lines(line, width) for line in lines]
+    for i in range(len(lines) - 1):
+        if sum(cost) <= budget:
+            break
+        if cost[i] > 1:
+            lines[i], cost[i] = _clip_line(lines[i], width), 1
+    dropped = 0
+    while len(lines) > 1 and sum(cost) + (1 if dropped else 0) > budget:
+        lines.pop(0)
+        cost.pop(0)
+        dropped += 1
+    if sum(cost) + (1 if dropped else 0) > budget:
+        room = max(1, budget - (1 if dropped else 0))
+        limit = width * room
+        while limit > width and phone_lines(_clip_line(lines[-1], limit), width) > room:
+            limit -= 8
+        lines[-1] = _clip_line(lines[-1], limit)
+    if dropped:
+        lines.insert(0, f"… {dropped} earlier, in Rules & details")
+    return "\n".join(lines)
+
+
+def _clip_line(text: str, limit: int) -> str:
+    """Cut ``text`` to ``limit`` characters at most, marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip(" .,;:") + "…"
+
+
+def daily_note(game: LoadedGame) -> str:
+    """Return " · 📅 daily deal YYYY-MM-DD" for a daily game, else ""."""
+    return f" · 📅 daily deal {game.row.daily}" if game.row.daily else ""
+
+
+#: The start commands' "players" choice, and the mode it stands for (ruling C1).
+PLAYERS_CHOICES = {"vote": "vote", "fast": "fast", "only me": "solo"}
+#: How the start commands describe the "players" and "vote_seconds" options.
+PLAYERS_HELP = ("How the channel plays: vote (default: a majority or the most votes when "
+                "the window closes), fast (any click moves) or only me")
+WINDOW_HELP = "Seconds a vote stays open, 10 to 600 (default 30)"
+#: Two sentences on the ways to play, for /help and each game's rules.
+MODES_TEXT = (
+    "By default the channel votes: a click is a vote (click again to change it), a move "
+    "with a majority of the active players happens at once, otherwise the most-voted move "
+    "happens when the vote closes; giving up needs a majority. Start with players: fast "
+    "to let any click move at once, or only me to play alone."
+)
+
+
+def who_plays(game: LoadedGame) -> str:
+    """Return how the game is played: by vote, fast, or only its starter (ruling C1)."""
+    starter = game.seat_name(0)
+    mode = "solo" if game.row.only_starter else game.data.mode
+    if mode == "solo":
+        return f"only {starter} plays"
+    if mode == "fast":
+        return "anyone's click moves"
+    window = int(game.data.window)
+    return f"the channel votes ({window} s)"
+
+
+def seat_list(game: LoadedGame) -> str:
+    """Return the seats as numbered lines: the host 👑, computer players 🤖, away 💤."""
+    host = game.host_id
+    lines = []
+    for i, seat in enumerate(game.row.seats):
+        marks = "".join(mark for mark, on in (
+            (" 👑", seat.get("user_id") == host and not seat.get("computer")),
+            (" 🤖", bool(seat.get("computer"))),
+            (" 💤", bool(seat.get("away"))),
+        ) if on)
+        lines.append(f"{i + 1}. {seat['name']}{marks}")
+    return "\n".join(lines) or "—"
+
+
+class GameCog(commands.Cog):
+    """Base of a game's cog; subclasses set ``kind`` and register their renderer."""
+
+    kind: str = ""
+    #: The command that starts a game of this kind, for hints in replies.
+    start_command: str = ""
+    #: The game's name, its rules in the bot's words (name, text) and its board colour.
+    title: str = ""
+    rules_text: Sequence[tuple[str, str]] = ()
+    colour: int = 0x5865F2
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        """Register this cog as the renderer of its kind."""
+        self.bot.boards.register(self)  # type: ignore[arg-type]
+
+    # Renderer defaults ------------------------------------------------------------------
+
+    def items(self, game: LoadedGame) -> list[BoardItem]:
+        """Return the board's components: by default, the generic layout of legal actions."""
+        return generic_items(game)
+
+    def legend(self, game: LoadedGame) -> str:
+        """Return what every icon on the board means ("" when the board has none)."""
+        return ""
+
+    def details(self, game: LoadedGame) -> list[discord.Embed]:
+        """Return the private "Rules & details" answer: rules, legend, the last seating."""
+        rules = discord.Embed(title=f"{self.title or self.kind}: how to play", colour=self.colour)
+        for name, text in self.rules_text:
+            rules.add_field(name=name, value=text, inline=False)
+        embeds = [rules]
+        legend = self.legend(game)
+        events = "\n".join(f"• {e}" for e in game.row.events) or "—"
+        more = discord.Embed(title="This game", colour=self.colour)
+        if legend:
+            more.add_field(name="What the icons mean", value=legend[:1024], inline=False)
+        more.add_field(name="The last turns", value=events[-1024:], inline=False)
+        more.set_footer(text=f"Ways to play: {MODES_TEXT}"[:2048])
+        embeds.append(more)
+        return embeds
+
+    async def play_again(
+        self, interaction: discord.Interaction[Any], game: LoadedGame
+    ) -> LoadedGame:
+        """Start the same game again in the channel, with the same options (a solo game)."""
+        mode = "solo" if game.row.only_starter else game.data.mode
+        return await self.start_solo(
+            interaction, dict(game.row.options), only_me=mode == "solo",
+            players={"vote": "vote", "fast": "fast"}.get(mode, "vote"),
+            window=game.data.window,
+        )
+
+    # Command helpers --------------------------------------------------------------------
+
+    async def start_solo(
+        self,
+        interaction: discord.Interaction[Any],
+        options: Mapping[str, Any],
+        *,
+        only_me: bool = False,
+        seed: int | None = None,
+        daily: bool = False,
+        players: str = "vote",
+        window: int | None = None,
+    ) -> LoadedGame:
+        """Start a one-seat game in the channel and answer with its board.
+
+        ``players`` is the start command's choice (vote, fast, only me) and ``window`` the
+        voting window in seconds. With ``daily``, it is today's daily deal (the same for
+        every server).
+        """
+        mode = "solo" if only_me else PLAYERS_CHOICES.get(players, "vote")
+        if interaction.channel_id is None:
+            raise Refusal("Games are played in a server channel or thread.")
+        game = await self.bot.tables.start(
+            self.kind,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            starter=actor_of(interaction),
+            options=options,
+            seed=seed,
+            daily=daily,
+            mode=mode,
+            window=window,
+        )
+        await self.bot.boards.send_board(interaction, game)
+        return game
+
+    async def open_lobby(
+        self, interaction: discord.Interaction[Any], options: Mapping[str, Any]
+    ) -> LoadedGame:
+        """Open a lobby in the channel and answer with its board."""
+        if interaction.channel_id is None:
+            raise Refusal("Games are played in a server channel or thread.")
+        game = await self.bot.tables.open_lobby(
+            self.kind,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            host=actor_of(interaction),
+            options=options,
+        )
+        await self.bot.boards.send_board(interaction, game)
+        return game
+
+    async def current(self, interaction: discord.Interaction[Any]) -> LoadedGame:
+        """Return the channel's open game of this cog's kind, or refuse."""
+        game = await self.bot.tables.open_in_channel(interaction.channel_id or 0)
+        if game is None or game.row.kind != self.kind:
+            start = self.start_command or f"/{self.kind} start"
+            raise Refusal(f"There is no game of this kind going in this channel. "
+                          f"Start one with {start}.")
+        return game
+
+    async def send_rules(
+        self,
+        interaction: discord.Interaction[Any],
+        title: str,
+        rules: Sequence[tuple[str, str]],
+        colour: int,
+    ) -> None:
+        """Explain a game privately: one embed, a field per part of the rules."""
+        embed = discord.Embed(title=f"{title}: how to play", colour=colour)
+        for name, text in rules:
+            embed.add_field(name=name, value=text, inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    async def repost(self, interaction: discord.Interaction[Any]) -> None:
+        """Post the current board again here and retire the old message.
+
+        No lock is held across Discord requests: a move made while the new board was on
+        its way is shown by an edit right after.
+        """
+        game = await self.current(interaction)
+        await self.bot.boards.send_board(interaction, game)
+        latest = await self.bot.tables.load(game.id)
+        if latest.row.version != game.row.version:
+            self.bot.boards.update_soon(game.id)
+
+    async def abandon(self, interaction: discord.Interaction[Any]) -> None:
+        """End the channel's game (its starter or a member with Manage Messages)."""
+        await self.current(interaction)
+        actor = actor_of(interaction)
+        game = await self.bot.tables.abandon(interaction.channel_id or 0, actor)
+        await interaction.response.send_message(
+            f"{actor.name} abandoned the game.", ephemeral=False,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await self.bot.boards.refresh(game)
+        await self.bot.boards.announce(game, None)

@@ -1,0 +1,299 @@
+"""Player records in Discord: /help, /stats, /leaderboard and /forget-me.
+
+Figures come from :mod:`db.records`; this module only turns them into replies. Players
+on leaderboards are shown as mentions: Discord renders each as the member's current
+name, so the bot needs no member list and stores no names for it.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games.registry import engine
+from bot.table.daily import daily_key
+from bot.table.errors import Unavailable
+from db import records
+from db.records import RANKED_BY_WINS, GameStats, Leaderboard, Standing
+from db.store import StorageError
+
+COLOUR = discord.Colour.from_rgb(88, 101, 242)
+
+#: The games with records, by kind, and their names.
+TITLES = {kind: engine(kind).title for kind in ("tinker", "tinrealm", "steam")}
+
+#: The games with a daily deal (a /<game> daily command).
+DAILY_GAMES = ("tinker", "tinrealm")
+GAME_CHOICES = [app_commands.Choice(name=title, value=kind) for kind, title in TITLES.items()]
+
+#: Leaderboard periods: the choice's value and its name in titles.
+PERIODS = {"all": "all time", "month": "this month", "daily": "today's daily deal"}
+PERIOD_CHOICES = [app_commands.Choice(name=name, value=key) for key, name in PERIODS.items()]
+
+#: The /forget-me confirmation button: a short tag and the id of the member it is for.
+FORGET_TAG = "fg1"
+FORGET_TEMPLATE = rf"{FORGET_TAG}:(?P<user>\d+)"
+
+HELP_GAMES = (
+    "**Tinker, Sailor, Soldier, Spy**: a solo Decktet adventure. Start with `/tinker start`.\n"
+    "**Tin Realm**: a solo dice-and-cards journey to Oakinshelm in 7 days. "
+    "Start with `/tinrealm start`.\n"
+    "**Steam to Solar**: a railroad game for 2 to 5 seats, with computer players if you "
+    "like. Open a table with `/steam new`; players join with its buttons."
+)
+HELP_WHO = (
+    "• Solo games are played by the whole channel, by vote: a majority moves at once, "
+    "otherwise the most-voted move happens when the vote closes (start with players: fast "
+    "for first-click-wins, or \"only me\" to play alone).\n"
+    "• Steam to Solar: only the seated player whose turn it is can act.\n"
+    "• One game at a time per channel; a thread counts as its own channel, so start a "
+    "thread for a second game.\n"
+    "• `/<game> board` posts the board again; `/<game> abandon` ends the game (its starter "
+    "or a member with Manage Messages)."
+)
+HELP_RULES = "`/tinker rules`, `/tinrealm rules`, `/steam rules` (only you see them)."
+HELP_RECORDS = (
+    "`/stats [member] [game]`: games played and won, best score, winning streaks.\n"
+    "`/leaderboard game [period]`: this server's top 10, all time, this month or today's "
+    "daily deal.\n"
+    "`/forget-me`: delete all your records (asks you to confirm first)."
+)
+
+
+def daily_commands(tree: app_commands.CommandTree[Any]) -> list[str]:
+    """Return the daily-deal commands the bot has, such as ``/tinker daily``."""
+    return sorted(
+        f"/{command.name} daily"
+        for command in tree.get_commands()
+        if isinstance(command, app_commands.Group) and command.get_command("daily")
+    )
+
+
+def help_embed(tree: app_commands.CommandTree[Any]) -> discord.Embed:
+    """Return the /help embed: the games, daily deals, who may press what, rules, records."""
+    embed = discord.Embed(title="Tablehouse: card games in this channel", colour=COLOUR)
+    embed.add_field(name="The games", value=HELP_GAMES, inline=False)
+    daily = ", ".join(f"`{c}`" for c in daily_commands(tree)) or "none yet"
+    embed.add_field(
+        name="The daily deal",
+        value=f"The same deal for every server, once per channel each day (UTC): {daily}. "
+              "Compare with `/leaderboard game period:today's daily deal`.",
+        inline=False,
+    )
+    embed.add_field(name="Who may press what", value=HELP_WHO, inline=False)
+    embed.add_field(name="The rules", value=HELP_RULES, inline=False)
+    embed.add_field(name="Your records", value=HELP_RECORDS, inline=False)
+    return embed
+
+
+def _split_line(game: GameStats) -> str:
+    """Return the solo / played-together line (C5), or nothing when all were solo."""
+    if not game.played_together:
+        return ""
+    return (f"Solo **{game.played_solo}** (won {game.won_solo}) · played together "
+            f"**{game.played_together}** (won {game.won_together})\n")
+
+
+def stats_embed(name: str, stats: list[GameStats]) -> discord.Embed:
+    """Return the /stats embed: one field per game (at most one per known game)."""
+    embed = discord.Embed(title=f"📊 Records of {name}", colour=COLOUR)
+    for game in stats:
+        rate = round(100 * game.won / game.played)
+        embed.add_field(
+            name=TITLES.get(game.kind, game.kind),
+            value=(
+                f"Played **{game.played}** · won **{game.won}** ({rate}%)\n"
+                f"{_split_line(game)}"
+                f"Best score **{game.best_score}**\n"
+                f"Winning streak: current **{game.current_streak}** · "
+                f"best **{game.best_streak}**"
+            ),
+            inline=False,
+        )
+    embed.set_footer(text="In this server · a streak is consecutive wins, in time order")
+    return embed
+
+
+def standing_text(kind: str, standing: Standing) -> str:
+    """Return one leaderboard line: place, player and the figures the game ranks by."""
+    s = standing
+    games = f"{s.played} game{'s' if s.played != 1 else ''}"
+    if kind in RANKED_BY_WINS:
+        figures = f"**{s.won}** won · average {s.average_score:.1f} · {games}"
+    elif kind == "tinker" and "locations_cleared" in s.detail:
+        figures = (f"**{s.detail['locations_cleared']}**/13 cleared, "
+                   f"{s.detail.get('chips_left', 0)} chips left · {games}")
+    else:
+        figures = f"best **{s.best_score}** · {games}"
+    return f"**{s.place}.** <@{s.user_id}> · {figures}"
+
+
+def leaderboard_embed(kind: str, period: str, board: Leaderboard) -> discord.Embed:
+    """Return the /leaderboard embed: the top lines and the asker's place below them."""
+    lines = [standing_text(kind, s) for s in board.top]
+    if board.mine is not None:
+        lines += ["…", f"Your place: {standing_text(kind, board.mine)}"]
+    embed = discord.Embed(
+        title=f"🏆 {TITLES[kind]} · {period}", description="\n".join(lines), colour=COLOUR
+    )
+    embed.set_footer(text=f"{board.players} player{'s' if board.players != 1 else ''} "
+                          "ranked in this server · see /help")
+    return embed
+
+
+def month_start(now: float) -> float:
+    """Return the unix time of the first moment of ``now``'s month (UTC)."""
+    day = datetime.fromtimestamp(now, UTC)
+    return day.replace(day=1, hour=0, minute=0, second=0, microsecond=0).timestamp()
+
+
+class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORGET_TEMPLATE):
+    """The /forget-me confirmation: deletes its member's results when they press it."""
+
+    def __init__(self, user_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Delete all my records", style=discord.ButtonStyle.danger,
+                custom_id=f"{FORGET_TAG}:{user_id}",
+            )
+        )
+        self.user_id = user_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ForgetButton:
+        """Rebuild the button from its custom_id (also after a restart)."""
+        return cls(int(match["user"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Delete the member's results, or refuse privately if someone else pressed it."""
+        if interaction.user.id != self.user_id:
+            await interaction.response.send_message(
+                "This button is someone else's: it deletes their records, not yours. "
+                "To delete your own, use /forget-me.", ephemeral=True,
+            )
+            return
+        try:
+            deleted = await records.forget_player(interaction.client.store, self.user_id)
+        except StorageError:
+            await interaction.response.send_message(str(Unavailable()), ephemeral=True)
+            return
+        text = (f"Done: {deleted} result{'s' if deleted != 1 else ''} deleted. "
+                "Your records are gone from every server." if deleted
+                else "There was nothing left to delete: your records are already gone.")
+        await interaction.response.edit_message(content=text, view=None)
+
+
+class RecordsCog(commands.Cog):
+    """The /help, /stats, /leaderboard and /forget-me commands."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        """Register the /forget-me button so that it works after a restart."""
+        self.bot.add_dynamic_items(ForgetButton)
+
+    async def cog_unload(self) -> None:
+        """Unregister the /forget-me button."""
+        self.bot.remove_dynamic_items(ForgetButton)
+
+    @app_commands.command(name="help", description="The games, how to start them, who may play")
+    async def show_help(self, interaction: discord.Interaction) -> None:
+        """Explain the bot privately."""
+        await interaction.response.send_message(embed=help_embed(self.bot.tree), ephemeral=True)
+
+    @app_commands.command(name="stats", description="Games played and won, best score, streaks")
+    @app_commands.guild_only()
+    @app_commands.describe(member="Whose records (default: yours)", game="Only this game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member | None = None,
+        game: str | None = None,
+    ) -> None:
+        """Show a member's records; privately when they are your own."""
+        who = member or interaction.user
+        mine = who.id == interaction.user.id
+        try:
+            stats = await records.player_stats(
+                self.bot.store, interaction.guild_id or 0, who.id, game
+            )
+        except StorageError as exc:
+            raise Unavailable() from exc
+        if stats:
+            await interaction.response.send_message(
+                embed=stats_embed(who.display_name, stats), ephemeral=mine
+            )
+            return
+        what = TITLES[game] if game else "any game"
+        text = (f"You have not finished {what} in this server yet. See /help to start one!"
+                if mine else f"{who.display_name} has not finished {what} in this server yet.")
+        await interaction.response.send_message(text, ephemeral=mine)
+
+    @app_commands.command(name="leaderboard", description="This server's top 10 in a game")
+    @app_commands.guild_only()
+    @app_commands.describe(game="Which game", period="All time (default), this month, or "
+                                                     "today's daily deal")
+    @app_commands.choices(game=GAME_CHOICES, period=PERIOD_CHOICES)
+    async def leaderboard(
+        self, interaction: discord.Interaction, game: str, period: str = "all"
+    ) -> None:
+        """Show the server's leaderboard of a game, with the asker's place."""
+        if period == "daily" and game not in DAILY_GAMES:
+            await interaction.response.send_message(
+                f"{TITLES[game]} has no daily deal; try all time or this month.",
+                ephemeral=True,
+            )
+            return
+        now = self.bot.clock()
+        day = daily_key(now) if period == "daily" else None
+        since = month_start(now) if period == "month" else 0.0
+        try:
+            board = await records.leaderboard(
+                self.bot.store, interaction.guild_id or 0, game,
+                asker_id=interaction.user.id, since=since, daily=day,
+            )
+        except StorageError as exc:
+            raise Unavailable() from exc
+        label = f"daily deal {day}" if day else PERIODS[period]
+        if not board.top:
+            await interaction.response.send_message(
+                f"Nobody in this server has finished {TITLES[game]} ({label}) yet. "
+                "Be the first: see /help.", ephemeral=True,
+            )
+            return
+        await interaction.response.send_message(embed=leaderboard_embed(game, label, board))
+
+    @app_commands.command(name="forget-me", description="Delete all your records (asks first)")
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        """Ask the member to confirm deleting every result of theirs."""
+        try:
+            count = await records.count_results(self.bot.store, interaction.user.id)
+        except StorageError as exc:
+            raise Unavailable() from exc
+        if not count:
+            await interaction.response.send_message(
+                "You have no records to delete.", ephemeral=True
+            )
+            return
+        view = discord.ui.View(timeout=None)
+        view.add_item(ForgetButton(interaction.user.id))
+        await interaction.response.send_message(
+            f"This deletes all your records: {count} result{'s' if count != 1 else ''}, "
+            "in every game and every server, for good. Other players' results of the same "
+            "games stay, and finished games still show you in their seats. Sure?",
+            view=view, ephemeral=True,
+        )
+
+
+async def setup(bot: Any) -> None:
+    """Load the records cog."""
+    await bot.add_cog(RecordsCog(bot))

@@ -1,0 +1,1 @@
+"""The store: SQLite through aiosqlite, numbered migrations, the queries the tables need."""

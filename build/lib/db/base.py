@@ -1,0 +1,126 @@
+"""The store interface: what the table, the sweeper and the records ask of a database.
+
+Two backends implement it: SQLite (``db/store.py``, the zero-setup default) and
+PostgreSQL (``db/postgres.py``). Both keep the same rules: a save is one transaction
+(compare-and-swap on the version and the last save's time, the action log entry and any
+results), ruling C3 and the daily deal are unique indexes, and every connection or
+timeout failure comes out as :class:`~db.errors.StorageError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from db.rows import GameRow, ResultRow, Shards
+
+#: Every table, in the order a copy fills them (parents first).
+TABLES = ("games", "actions", "results", "meta")
+
+
+@runtime_checkable
+class GameStore(Protocol):
+    """All database access the bot needs; see the module docstring for the guarantees."""
+
+    #: ``"sqlite"`` or ``"postgresql"``.
+    backend: str
+
+    async def close(self) -> None:
+        """Close the database once pending writes are done."""
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        kind: str,
+        status: str,
+        starter_id: int,
+        seats: list[dict[str, Any]],
+        options: dict[str, Any],
+        only_starter: bool,
+        state: dict[str, Any] | None,
+        events: list[str],
+        daily: str | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> GameRow:
+        """Insert a new open game; raise ChannelBusy (C3) or DailyPlayed."""
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """Return the game with ``game_id``, or None."""
+
+    def kept_game(self, game_id: int) -> GameRow | None:
+        """Return the open game as this process last saved it (no read), or None.
+
+        Only for a change that ends in :meth:`save_game`: its compare-and-swap on the
+        version and ``updated_at`` refuses the save if anything wrote the game since.
+        """
+
+    async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
+        """Return the channel's open game (lobby or active), or None."""
+
+    async def save_game(
+        self,
+        game: GameRow,
+        expected_version: int,
+        *,
+        action: dict[str, Any] | None = None,
+        actor_id: int | None = None,
+        results: Sequence[ResultRow] = (),
+    ) -> None:
+        """Write ``game`` if still at ``expected_version`` (and at the ``updated_at`` it was
+        read or last saved with) with its log and results, or raise VersionConflict."""
+
+    async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
+        """Remember which message is the game's current board."""
+
+    async def idle_games(
+        self,
+        cutoffs: dict[str, float],
+        *,
+        limit: int = 500,
+        after_id: int = 0,
+        shards: Shards | None = None,
+    ) -> list[int]:
+        """Return the ids (ascending, above ``after_id``, at most ``limit``) of open games
+        idle since before their group's cutoff (``lobby``, ``solo``, ``multi``)."""
+
+    async def due_games(
+        self, now: float, limit: int = 100, *, shards: Shards | None = None
+    ) -> list[tuple[int, float]]:
+        """Return up to ``limit`` open games whose deadline has come, earliest first."""
+
+    async def next_deadline(self, *, shards: Shards | None = None) -> float | None:
+        """Return the earliest deadline of any open game, or None."""
+
+    async def count_open(self) -> int:
+        """Return how many games are open (lobby or active)."""
+
+    async def active_multiseat_ids(self, *, shards: Shards | None = None) -> list[int]:
+        """Return the ids of running games with more than one seat."""
+
+    async def actions(self, game_id: int) -> list[dict[str, Any]]:
+        """Return a game's action log in order."""
+
+    async def results(self, user_id: int | None = None) -> list[dict[str, Any]]:
+        """Return stored results, optionally for one user, oldest first."""
+
+    async def get_meta(self, key: str) -> str | None:
+        """Return a stored fact, or None."""
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Store a fact."""
+
+    async def query(self, sql: str, params: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
+        """Run one read-only portable query with ``:name`` parameters; return its rows."""
+
+    async def forget_player(self, user_id: int, former: str) -> int:
+        """Delete a member's results and replace their id and name in games and action
+        logs by ``former``'s wording; return how many results went."""
+
+    async def prune_finished(self, before: float, limit: int = 500) -> int:
+        """Drop the state and action log of up to ``limit`` games finished before
+        ``before`` (results stay); return how many games were pruned."""
+
+    async def count_rows(self) -> dict[str, int]:
+        """Return how many rows each table of :data:`TABLES` holds."""

@@ -1,0 +1,27 @@
+"""The errors every store raises, whichever database is behind it."""
+
+from __future__ import annotations
+
+
+class StorageError(Exception):
+    """The database cannot be written or read right now (locked, read-only, gone, broken)."""
+
+
+class ChannelBusy(Exception):
+    """The channel already has an open game (ruling C3)."""
+
+    def __init__(self, game_id: int | None) -> None:
+        super().__init__(f"channel already has open game {game_id}")
+        self.game_id = game_id
+
+
+class DailyPlayed(Exception):
+    """The channel already played this day's daily deal of this kind."""
+
+
+class VersionConflict(Exception):
+    """The game moved on since it was loaded (compare-and-swap failed)."""
+
+
+class NotEmpty(Exception):
+    """A copy was refused because the target database already holds data."""

@@ -1,0 +1,11 @@
+-- A game row changed without moving its updated_at (an edit by hand while the bot runs,
+-- /forget-me's scrubbing) gets a new updated_at all the same, so the compare-and-swap
+-- of the next save notices it and the bot reads the game again instead of writing over
+-- it. The bot's own saves always move updated_at on, so for them this never fires.
+CREATE TRIGGER games_changed_elsewhere
+    AFTER UPDATE OF status, starter_id, only_starter, seats, options, state, version, events,
+        extra, deadline ON games
+    WHEN NEW.updated_at IS OLD.updated_at
+BEGIN
+    UPDATE games SET updated_at = OLD.updated_at + 0.001 WHERE id = NEW.id;
+END;

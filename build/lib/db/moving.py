@@ -1,0 +1,106 @@
+"""Moving house: copying an SQLite database into PostgreSQL, and backing SQLite up.
+
+``python -m bot migrate --to postgresql://...`` calls :func:`copy_sqlite_to_postgres`;
+``python -m bot backup`` calls :func:`backup_sqlite`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from db.base import TABLES
+from db.errors import NotEmpty, StorageError
+from db.postgres import PostgresStore
+from db.store import Store
+
+#: Tables whose id column is generated; their sequence is moved past the copied ids.
+_IDENTITY = ("games", "results")
+
+
+def _converter(pg_type: str) -> Callable[[Any], Any]:
+    """Return how an SQLite value becomes a value of the PostgreSQL column type."""
+    if pg_type == "double precision":
+        return lambda v: None if v is None else float(v)
+    if pg_type in ("bigint", "integer"):
+        return lambda v: None if v is None else int(v)
+    return lambda v: v
+
+
+async def copy_sqlite_to_postgres(sqlite_path: str | Path, url: str) -> dict[str, int]:
+    """Copy every table of the SQLite database at ``sqlite_path`` into the PostgreSQL
+    database at ``url``; return how many rows each table now holds there.
+
+    The source is first brought to the latest schema; the target is created or migrated,
+    and must be empty (NotEmpty otherwise). The copy is one transaction: either every
+    row arrives, or nothing does. The counts of every table are checked to be equal.
+    """
+    if not Path(sqlite_path).is_file():
+        raise StorageError(f"there is no SQLite database at {sqlite_path}")
+    source = await Store.open(sqlite_path, lambda: 0.0)
+    target = await PostgresStore.open(url, lambda: 0.0)
+    try:
+        before = await target.count_rows()
+        if any(before.values()):
+            filled = ", ".join(f"{t} ({n} rows)" for t, n in before.items() if n)
+            raise NotEmpty(f"the PostgreSQL database is not empty: {filled}; give an empty one")
+        expected = await source.count_rows()
+        async with target.acquire(write=True) as conn:
+            for table in TABLES:
+                await _copy_table(source, conn, table)
+            for table in _IDENTITY:
+                await conn.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                    f" coalesce((SELECT max(id) FROM {table}), 0) + 1, false)"
+                )
+        copied = await target.count_rows()
+        if copied != expected:
+            raise StorageError(f"copy incomplete: SQLite has {expected}, PostgreSQL {copied}")
+        return copied
+    finally:
+        await source.close()
+        await target.close()
+
+
+async def _copy_table(source: Store, conn: asyncpg.Connection, table: str) -> None:
+    """Copy one table's rows with PostgreSQL's COPY, converting each column's type."""
+    columns = await conn.fetch(
+        "SELECT column_name, data_type FROM information_schema.columns"
+        " WHERE table_schema = 'public' AND table_name = $1 ORDER BY ordinal_position",
+        table,
+    )
+    names = [c["column_name"] for c in columns]
+    convert = [_converter(c["data_type"]) for c in columns]
+    rows = await source.connection.execute_fetchall(
+        f"SELECT {', '.join(names)} FROM {table}"
+    )
+    records = [tuple(f(v) for f, v in zip(convert, row, strict=True)) for row in rows]
+    if records:
+        await conn.copy_records_to_table(table, records=records, columns=names)
+
+
+async def backup_sqlite(path: str | Path, dest: str | Path) -> None:
+    """Write a consistent copy of the SQLite database at ``path`` to ``dest`` while the
+    bot may be running, through SQLite's online backup API."""
+    if not Path(path).is_file():
+        raise StorageError(f"there is no SQLite database at {path}")
+    if Path(dest).exists():
+        raise StorageError(f"{dest} already exists; name a new file")
+
+    def backup() -> None:
+        src = sqlite3.connect(path)
+        try:
+            dst = sqlite3.connect(dest)
+            try:
+                src.backup(dst)
+            finally:
+                dst.close()
+        finally:
+            src.close()
+
+    await asyncio.to_thread(backup)

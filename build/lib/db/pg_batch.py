@@ -1,0 +1,111 @@
+"""Group commit for the PostgreSQL store: saves queued meanwhile go as one statement.
+
+A click's save is a compare-and-swap update of its game row and one action-log entry.
+Alone, it is one statement: one round trip, one transaction. Saves that arrive while a
+statement is out wait for it and then go together, as arrays (``unnest``), in one
+statement again: each game row is updated only if it is still at the version and
+``updated_at`` its caller read, each log entry is written only with its row, and the
+statement answers the ids it saved; a caller whose id is missing lost the race
+(VersionConflict). Callers are answered after the statement committed.
+
+A batch holds each game at most once (a second save of the same game waits for the
+next batch). A batch the database rejects for a value (a constraint) is tried again a
+save at a time, so one bad save cannot fail the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any
+
+import asyncpg
+
+from db.batches import Batcher, give_up, settle
+from db.errors import StorageError, VersionConflict
+
+#: What the database answers when a value is wrong (a constraint, a bad value): the fault
+#: of one save, not of the server.
+_REJECTED = (asyncpg.IntegrityConstraintViolationError, asyncpg.DataError)
+
+SAVE_MANY = """
+WITH input AS (
+    SELECT * FROM unnest(
+        $1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[],
+        $7::text[], $8::text[], $9::float8[], $10::float8[], $11::integer[], $12::float8[],
+        $13::bigint[], $14::text[]
+    ) AS i (id, status, seats, options, state, version, events, extra, deadline, now,
+            expected, read_at, actor_id, action)
+), saved AS (
+    UPDATE games AS g SET status = i.status, seats = i.seats, options = i.options,
+        state = i.state, version = i.version, events = i.events, extra = i.extra,
+        deadline = i.deadline, updated_at = i.now
+    FROM input AS i
+    WHERE g.id = i.id AND g.version = i.expected AND g.updated_at = i.read_at
+    RETURNING g.id
+), logged AS (
+    INSERT INTO actions (game_id, seq, actor_id, action, at)
+    SELECT i.id, i.version, i.actor_id, i.action, i.now
+    FROM input AS i JOIN saved AS s ON s.id = i.id
+    WHERE i.action IS NOT NULL
+)
+SELECT id FROM saved
+"""
+"""Saves many games (compare-and-swap each) and their log entries; answers the saved ids."""
+
+#: One save's values, in SAVE_MANY's column order: id, status, seats, options, state,
+#: version, events, extra, deadline, now, expected version, updated_at as read, actor
+#: id, action JSON (None for a save without a log entry).
+Save = tuple[Any, ...]
+
+Acquire = Callable[[], AbstractAsyncContextManager[asyncpg.Connection]]
+
+
+class SaveQueue(Batcher[Save]):
+    """Sends queued saves to PostgreSQL, as many per statement as are waiting."""
+
+    def __init__(self, acquire: Acquire) -> None:
+        super().__init__()
+        self._acquire = acquire
+
+    async def save(self, values: Save) -> None:
+        """Store one save; raise VersionConflict when its game moved on meanwhile."""
+        await self.submit(values)
+
+    def next_batch(self) -> list[tuple[Save, asyncio.Future[Any]]]:
+        """Take the queued saves that go next: in order, each game once, max_batch at most."""
+        batch, rest, games = [], [], set()
+        for item in self._pending:
+            game_id = item[0][0]
+            if game_id in games or len(batch) >= self.max_batch:
+                rest.append(item)
+            else:
+                games.add(game_id)
+                batch.append(item)
+        self._pending = rest
+        return batch
+
+    async def run_batch(self, batch: Sequence[tuple[Save, asyncio.Future[Any]]]) -> None:
+        """Send one batch as one statement and answer every one of its callers."""
+        try:
+            async with self._acquire() as conn:
+                rows = await conn.fetch(SAVE_MANY, *(list(column) for column in
+                                                     zip(*(v for v, _ in batch), strict=True)))
+        except Exception as exc:
+            rejected = isinstance(exc.__cause__ if isinstance(exc, StorageError) else exc,
+                                  _REJECTED)
+            if rejected and len(batch) > 1:  # find the save at fault: each alone
+                for item in batch:
+                    await self.run_batch([item])
+                return
+            give_up(batch, exc)  # out of reach, or this save's own fault: nothing was saved
+            return
+        except BaseException as exc:
+            give_up(batch, exc)
+            raise
+        saved = {row[0] for row in rows}
+        for values, future in batch:
+            settle(future, error=None if values[0] in saved else VersionConflict(
+                f"game {values[0]} is no longer at version {values[10]}"
+            ))

@@ -1,0 +1,51 @@
+"""Numbered SQL migrations of the PostgreSQL database (``db/pg_migrations``).
+
+The version lives in the one-row table ``schema_version``. Every step runs in its own
+transaction under an advisory lock and reads the version again inside it, so several
+processes starting at once on a new database apply each migration exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncpg
+
+from db.migrate import migrations, statements, too_new
+
+#: The advisory lock key every migrating process takes (any constant of our own).
+_LOCK_KEY = 0x7AB1E_0001
+
+
+def pg_migrations() -> list:
+    """Return the PostgreSQL migrations shipped with the code, in order."""
+    return migrations("db.pg_migrations")
+
+
+LATEST = len(pg_migrations())
+
+
+async def pg_schema_version(conn: asyncpg.Connection) -> int:
+    """Return the database's schema version (0 for an empty database)."""
+    exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+    if not exists:
+        return 0
+    return int(await conn.fetchval("SELECT coalesce(max(version), 0) FROM schema_version"))
+
+
+async def pg_migrate(conn: asyncpg.Connection, target: int | None = None) -> int:
+    """Apply the migrations the database lacks, up to ``target``; return the new version."""
+    known = pg_migrations()
+    target = len(known) if target is None else target
+    current = await pg_schema_version(conn)
+    if current > len(known):
+        raise too_new(current, len(known), "DATABASE_URL")
+    for migration in known[current:target]:
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", _LOCK_KEY)
+            await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
+            if await pg_schema_version(conn) >= migration.number:
+                continue
+            for statement in statements(migration.sql):
+                await conn.execute(statement)
+            await conn.execute("DELETE FROM schema_version")
+            await conn.execute("INSERT INTO schema_version VALUES ($1)", migration.number)
+    return await pg_schema_version(conn)

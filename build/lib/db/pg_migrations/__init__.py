@@ -1,0 +1,1 @@
+"""PostgreSQL migrations: the same schema as ``db/migrations``, in PostgreSQL terms."""

@@ -1,0 +1,458 @@
+"""The PostgreSQL store (``DATABASE_URL=postgresql://...``), through an asyncpg pool.
+
+Same interface and guarantees as the SQLite store (:class:`db.base.GameStore`): a save
+is one transaction with a compare-and-swap on the version, ruling C3 and the daily deal
+are unique indexes, and connection failures or timeouts come out as StorageError.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import asyncpg
+
+from db.base import TABLES
+from db.errors import ChannelBusy, DailyPlayed, StorageError, VersionConflict
+from db.forget import FORMER_PLAYER, forget_in_game, seats_needle
+from db.pg_batch import SaveQueue
+from db.pg_migrate import pg_migrate
+from db.rows import (
+    GAME_COLUMNS,
+    GameRow,
+    KeptRows,
+    ResultRow,
+    Shards,
+    idle_sql,
+    row_to_game,
+    save_time,
+    shard_sql,
+)
+from db.rows import to_json as _json
+
+#: Seconds any one statement (or waiting for a pooled connection) may take.
+TIMEOUT = 5.0
+
+_NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
+_QMARK = re.compile(r"\?")
+
+#: Failures that mean "the database cannot be used right now".
+#: Errors of a connection that died under a request: a read is tried once more.
+_LOST = (
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.AdminShutdownError,
+    ConnectionError,
+)
+#: Pause before that second try, while the pool replaces the dead connection.
+RECONNECT_PAUSE = 0.05
+
+_UNAVAILABLE = (
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    OSError,
+    asyncio.TimeoutError,
+)
+
+
+def named_to_numbered(sql: str, params: dict[str, Any]) -> tuple[str, list[Any]]:
+    """Turn ``:name`` parameters into PostgreSQL's ``$1, $2...``; return the SQL and args.
+
+    Meant for the store's own queries: a ``:word`` inside a string literal would be taken
+    for a parameter too, so such queries pass values as parameters instead.
+    """
+    order: list[str] = []
+
+    def number(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in order:
+            order.append(name)
+        return f"${order.index(name) + 1}"
+
+    return _NAMED.sub(number, sql), [params[name] for name in order]
+
+
+def qmarks_to_numbered(sql: str) -> str:
+    """Turn ``?`` parameters into ``$1, $2...`` (for SQL written for both backends)."""
+    counter = iter(range(1, 10_000))
+    return _QMARK.sub(lambda _m: f"${next(counter)}", sql)
+
+
+
+_UPDATE = (
+    "UPDATE games SET status = $1, seats = $2, options = $3, state = $4,"
+    " version = $5, events = $6, extra = $7, deadline = $8, updated_at = $9"
+    " WHERE id = $10 AND version = $11 AND updated_at = $12"
+)
+"""A game's compare-and-swap save: it changes one row, or none when another writer won."""
+
+
+
+class PostgresStore:
+    """All PostgreSQL access, through a small pool of connections."""
+
+    backend = "postgresql"
+
+    def __init__(self, pool: asyncpg.Pool, clock: Callable[[], float]) -> None:
+        self._pool = pool
+        self._clock = clock
+        self.url = ""
+        #: The rows this process last saved of recently played games (see KeptRows).
+        self.kept = KeptRows()
+        self._saves = SaveQueue(self.acquire)
+
+    @classmethod
+    async def open(
+        cls, url: str, clock: Callable[[], float], *, max_size: int = 10
+    ) -> PostgresStore:
+        """Connect to ``url`` and bring the schema up to date; StorageError if unreachable."""
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=max_size, command_timeout=TIMEOUT, timeout=TIMEOUT
+            )
+        except _UNAVAILABLE as exc:
+            raise StorageError(f"cannot connect to PostgreSQL: {exc}") from exc
+        try:
+            async with pool.acquire(timeout=TIMEOUT) as conn:
+                await pg_migrate(conn)
+        except BaseException:
+            await pool.close()
+            raise
+        store = cls(pool, clock)
+        store.url = url
+        return store
+
+    @property
+    def pool(self) -> asyncpg.Pool:
+        """The underlying pool (for maintenance and tests)."""
+        return self._pool
+
+    async def close(self) -> None:
+        """Close every connection once the ones in use are released."""
+        await self._pool.close()
+
+    @asynccontextmanager
+    async def acquire(self, *, write: bool = False) -> AsyncIterator[asyncpg.Connection]:
+        """Lend a pooled connection (in a transaction when ``write``); errors become
+        StorageError, except the ones the store's callers handle."""
+        try:
+            async with self._pool.acquire(timeout=TIMEOUT) as conn:
+                if not write:
+                    yield conn
+                    return
+                async with conn.transaction():
+                    yield conn
+        except (VersionConflict, ChannelBusy, DailyPlayed, asyncpg.UniqueViolationError):
+            raise
+        except _UNAVAILABLE as exc:
+            raise StorageError(str(exc) or type(exc).__name__) from exc
+
+    async def _fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+        """Run a read; a connection lost under it (a server restart) is replaced once."""
+        try:
+            async with self.acquire() as conn:
+                return list(await conn.fetch(sql, *args))
+        except StorageError as exc:
+            if not isinstance(exc.__cause__, _LOST):
+                raise
+        await asyncio.sleep(RECONNECT_PAUSE)
+        async with self.acquire() as conn:
+            return list(await conn.fetch(sql, *args))
+
+    async def _fetchrow(self, sql: str, *args: Any) -> asyncpg.Record | None:
+        rows = await self._fetch(sql, *args)
+        return rows[0] if rows else None
+
+    async def query(self, sql: str, params: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
+        """Run one read-only portable query with ``:name`` parameters; return its rows."""
+        text, args = named_to_numbered(sql, params or {})
+        return [tuple(row) for row in await self._fetch(text, *args)]
+
+    # -- games ---------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        kind: str,
+        status: str,
+        starter_id: int,
+        seats: list[dict[str, Any]],
+        options: dict[str, Any],
+        only_starter: bool,
+        state: dict[str, Any] | None,
+        events: list[str],
+        daily: str | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> GameRow:
+        """Insert a new open game; raise ChannelBusy (C3) or DailyPlayed."""
+        now = self._clock()
+        try:
+            async with self.acquire(write=True) as conn:
+                row = await conn.fetchrow(
+                    "INSERT INTO games (guild_id, channel_id, kind, status, starter_id, seats,"
+                    " options, only_starter, state, version, events, created_at, updated_at,"
+                    " daily, extra) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $11,"
+                    f" $11, $12, $13) RETURNING {GAME_COLUMNS}",
+                    guild_id, channel_id, kind, status, starter_id, _json(seats),
+                    _json(options), int(only_starter), None if state is None else _json(state),
+                    _json(events), now, daily, _json(extra or {}),
+                )
+        except asyncpg.UniqueViolationError as exc:
+            if "daily" in (exc.constraint_name or ""):
+                raise DailyPlayed(daily) from None
+            existing = await self.open_game_in_channel(channel_id)
+            raise ChannelBusy(existing.id if existing else None) from None
+        assert row is not None
+        game = row_to_game(row)
+        self.kept.keep(game, (row["seats"], row["options"], row["state"], row["events"],
+                              row["extra"]), game.updated_at)
+        return game
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """Return the game with ``game_id``, or None."""
+        row = await self._fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
+        return row_to_game(row) if row else None
+
+    def kept_game(self, game_id: int) -> GameRow | None:
+        """Return the open game as this process last saved it (no read), or None."""
+        return self.kept.take(game_id)
+
+    async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
+        """Return the channel's open game (lobby or active), or None."""
+        row = await self._fetchrow(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1"
+            " AND status IN ('lobby', 'active')",
+            channel_id,
+        )
+        return row_to_game(row) if row else None
+
+    async def save_game(
+        self,
+        game: GameRow,
+        expected_version: int,
+        *,
+        action: dict[str, Any] | None = None,
+        actor_id: int | None = None,
+        results: Sequence[ResultRow] = (),
+    ) -> None:
+        """Write ``game`` if it is still at ``expected_version``, with its log and results,
+        in one transaction; raise VersionConflict if another writer got there first."""
+        now = save_time(self._clock(), game.updated_at)
+        columns = (_json(game.seats), _json(game.options),
+                   game.raw_state if game.state is None else _json(game.state),
+                   _json(game.events), _json(game.extra))
+        try:
+            await self._save(game, expected_version, now, columns, action, actor_id, results)
+        except BaseException:
+            self.kept.drop(game.id)
+            raise
+        game.updated_at = now
+        self.kept.keep(game, columns, now)
+
+    async def _save(
+        self, game: GameRow, expected_version: int, now: float, columns: Sequence[str | None],
+        action: dict[str, Any] | None, actor_id: int | None, results: Sequence[ResultRow],
+    ) -> None:
+        seats, options, state, events, extra = columns
+        game_args = (game.status, seats, options, state, game.version, events, extra,
+                     game.deadline, now, game.id, expected_version, game.updated_at)
+        if not results:  # a move: one statement, shared with saves queued meanwhile
+            await self._saves.save((
+                game.id, game.status, seats, options, state, game.version, events, extra,
+                game.deadline, now, expected_version, game.updated_at, actor_id,
+                None if action is None else _json(action),
+            ))
+            return
+        async with self.acquire(write=True) as conn:
+            status = await conn.execute(_UPDATE, *game_args)
+            if status != "UPDATE 1":
+                raise VersionConflict(f"game {game.id} is no longer at version {expected_version}")
+            if action is not None:
+                await conn.execute(
+                    "INSERT INTO actions (game_id, seq, actor_id, action, at)"
+                    " VALUES ($1, $2, $3, $4, $5)",
+                    game.id, game.version, actor_id, _json(action), now,
+                )
+            await conn.executemany(
+                "INSERT INTO results (game_id, guild_id, user_id, kind, outcome, score,"
+                " detail, at, daily, together)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                [(game.id, game.guild_id, r.user_id, game.kind, r.outcome, r.score,
+                  _json(r.detail), now, game.daily, int(r.together)) for r in results],
+            )
+
+    async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
+        """Remember which message is the game's current board."""
+        now = self._clock()
+        async with self.acquire(write=True) as conn:
+            await conn.execute(
+                "UPDATE games SET board_channel_id = $1, board_message_id = $2,"
+                " board_posted_at = $3 WHERE id = $4",
+                channel_id, message_id, now, game_id,
+            )
+        self.kept.board(game_id, channel_id, message_id, now)
+
+    # -- background work -----------------------------------------------------------------
+
+    async def idle_games(
+        self,
+        cutoffs: dict[str, float],
+        *,
+        limit: int = 500,
+        after_id: int = 0,
+        shards: Shards | None = None,
+    ) -> list[int]:
+        """Return the ids (ascending, above ``after_id``, at most ``limit``) of open games
+        idle since before their group's cutoff; see the SQLite store for the groups."""
+        condition, args = idle_sql(cutoffs, "json_array_length(seats::json)")
+        rows = await self._fetch(
+            qmarks_to_numbered(
+                f"SELECT id FROM games WHERE {condition} AND id > ? AND {shard_sql(shards)}"
+                " ORDER BY id LIMIT ?"
+            ),
+            *args, after_id, limit,
+        )
+        return [int(r[0]) for r in rows]
+
+    async def due_games(
+        self, now: float, limit: int = 100, *, shards: Shards | None = None
+    ) -> list[tuple[int, float]]:
+        """Return up to ``limit`` open games whose deadline has come, earliest first."""
+        rows = await self._fetch(
+            "SELECT id, deadline FROM games WHERE deadline IS NOT NULL AND deadline <= $1"
+            f" AND status IN ('lobby', 'active') AND {shard_sql(shards)}"
+            " ORDER BY deadline LIMIT $2",
+            now, limit,
+        )
+        return [(int(r[0]), float(r[1])) for r in rows]
+
+    async def next_deadline(self, *, shards: Shards | None = None) -> float | None:
+        """Return the earliest deadline of any open game, or None."""
+        row = await self._fetchrow(
+            "SELECT min(deadline) FROM games WHERE deadline IS NOT NULL"
+            f" AND status IN ('lobby', 'active') AND {shard_sql(shards)}"
+        )
+        return None if row is None or row[0] is None else float(row[0])
+
+    async def count_open(self) -> int:
+        """Return how many games are open (lobby or active)."""
+        row = await self._fetchrow("SELECT count(*) FROM games WHERE status IN ('lobby', 'active')")
+        return int(row[0]) if row else 0
+
+    async def active_multiseat_ids(self, *, shards: Shards | None = None) -> list[int]:
+        """Return the ids of running games with more than one seat."""
+        rows = await self._fetch(
+            "SELECT id FROM games WHERE status = 'active'"
+            f" AND json_array_length(seats::json) > 1 AND {shard_sql(shards)}"
+        )
+        return [int(r[0]) for r in rows]
+
+    # -- history -------------------------------------------------------------------------
+
+    async def actions(self, game_id: int) -> list[dict[str, Any]]:
+        """Return a game's action log in order."""
+        rows = await self._fetch(
+            "SELECT seq, actor_id, action, at FROM actions WHERE game_id = $1 ORDER BY seq",
+            game_id,
+        )
+        return [
+            {"seq": seq, "actor_id": actor, "action": json.loads(action), "at": at}
+            for seq, actor, action, at in rows
+        ]
+
+    async def results(self, user_id: int | None = None) -> list[dict[str, Any]]:
+        """Return stored results, optionally for one user, oldest first."""
+        sql = ("SELECT game_id, guild_id, user_id, kind, outcome, score, detail, at, together"
+               " FROM results")
+        rows = await (self._fetch(sql + " ORDER BY id") if user_id is None
+                      else self._fetch(sql + " WHERE user_id = $1 ORDER BY id", user_id))
+        keys = ("game_id", "guild_id", "user_id", "kind", "outcome", "score", "detail", "at",
+                "together")
+        out = [dict(zip(keys, tuple(r), strict=True)) for r in rows]
+        for item in out:
+            item["detail"] = json.loads(item["detail"])
+            item["together"] = bool(item["together"])
+        return out
+
+    async def forget_player(self, user_id: int, former: str = FORMER_PLAYER) -> int:
+        """Delete ``user_id``'s results; in finished games name their seats ``former`` and
+        drop their id from the action logs. Return how many results were deleted."""
+        self.kept.drop()
+        candidates = await self._fetch(
+            "SELECT id, seats, extra, events FROM games WHERE status NOT IN ('lobby', 'active')"
+            " AND (strpos(seats, $1) > 0 OR strpos(extra, $2) > 0)",
+            seats_needle(user_id), str(user_id),
+        )
+        rewritten = [
+            (*new, game_id)
+            for game_id, seats, extra, events in candidates
+            if (new := forget_in_game(seats, extra, events, user_id, former)) is not None
+        ]
+        async with self.acquire(write=True) as conn:
+            status = await conn.execute("DELETE FROM results WHERE user_id = $1", user_id)
+            if rewritten:
+                await conn.executemany(
+                    "UPDATE games SET seats = $1, extra = $2, events = $3 WHERE id = $4",
+                    rewritten,
+                )
+            await conn.execute(
+                "UPDATE games SET starter_id = 0 WHERE starter_id = $1"
+                " AND status NOT IN ('lobby', 'active')", user_id,
+            )
+            await conn.execute(
+                "UPDATE actions SET actor_id = NULL WHERE actor_id = $1 AND game_id IN"
+                " (SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))",
+                user_id,
+            )
+        return int(status.split()[-1])
+
+    async def prune_finished(self, before: float, limit: int = 500) -> int:
+        """Drop the state, events and action log of up to ``limit`` games that finished
+        before ``before``; results stay. Return how many games were pruned."""
+        self.kept.drop()
+        async with self.acquire(write=True) as conn:
+            ids = [r[0] for r in await conn.fetch(
+                "SELECT id FROM games WHERE state IS NOT NULL"
+                " AND status IN ('over', 'abandoned', 'expired') AND updated_at < $1"
+                " ORDER BY updated_at LIMIT $2 FOR UPDATE",
+                before, limit,
+            )]
+            if ids:
+                await conn.execute("DELETE FROM actions WHERE game_id = ANY($1::bigint[])", ids)
+                await conn.execute(
+                    "UPDATE games SET state = NULL, events = '[]', extra = '{}'"
+                    " WHERE id = ANY($1::bigint[])",
+                    ids,
+                )
+        return len(ids)
+
+    async def count_rows(self) -> dict[str, int]:
+        """Return how many rows each table holds."""
+        return {
+            table: int((await self._fetchrow(f"SELECT count(*) FROM {table}"))[0])  # type: ignore[index]
+            for table in TABLES
+        }
+
+    # -- meta ----------------------------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        """Return a stored fact, or None."""
+        row = await self._fetchrow("SELECT value FROM meta WHERE key = $1", key)
+        return row[0] if row else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Store a fact."""
+        async with self.acquire(write=True) as conn:
+            await conn.execute(
+                "INSERT INTO meta (key, value) VALUES ($1, $2)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                key, value,
+            )

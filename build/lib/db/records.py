@@ -1,0 +1,188 @@
+"""Player records: per-game statistics, server leaderboards and forgetting a player.
+
+Everything is computed from the ``results`` table (one row per human player of a finished
+game) by single SQL queries, so the figures are always current and nothing is cached.
+The ranking of each game is described in docs/records.md.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from db.base import GameStore
+from db.forget import FORMER_PLAYER
+
+#: How each game ranks its players: by best single game, or by wins then average score.
+RANKED_BY_WINS = frozenset({"steam"})
+
+_BEST_ORDER = "best DESC, reached, user_id"
+_WINS_ORDER = "won DESC, average DESC, played, user_id"
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats:
+    """One player's record in one game."""
+
+    kind: str
+    played: int
+    won: int
+    best_score: int
+    current_streak: int
+    best_streak: int
+    #: Of ``played`` and ``won``: the games played together by a channel group (C5).
+    played_together: int = 0
+    won_together: int = 0
+
+    @property
+    def played_solo(self) -> int:
+        """Games the player finished on their own (not shared by a group)."""
+        return self.played - self.played_together
+
+    @property
+    def won_solo(self) -> int:
+        """Wins of the games the player finished on their own."""
+        return self.won - self.won_together
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One player's line on a leaderboard; ``detail`` is that of their best game."""
+
+    place: int
+    user_id: int
+    played: int
+    won: int
+    best_score: int
+    average_score: float
+    detail: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """The top of a leaderboard, the asker's own line when below it, and how many ranked."""
+
+    top: list[Standing]
+    mine: Standing | None
+    players: int
+
+
+async def _rows(store: GameStore, sql: str, args: dict[str, Any]) -> list[Any]:
+    return await store.query(sql, args)
+
+
+_STATS_SQL = """
+WITH mine AS (
+    SELECT kind, outcome, score, together,
+           SUM(CASE WHEN outcome <> 'win' THEN 1 ELSE 0 END)
+               OVER (PARTITION BY kind ORDER BY at, id) AS breaks
+    FROM results
+    WHERE user_id = :user AND guild_id = :guild
+      AND (CAST(:kind AS TEXT) IS NULL OR kind = :kind)
+), runs AS (
+    SELECT kind, breaks, SUM(CASE WHEN outcome = 'win' THEN 1 ELSE 0 END) AS wins
+    FROM mine GROUP BY kind, breaks
+)
+SELECT m.kind, COUNT(*), SUM(CASE WHEN m.outcome = 'win' THEN 1 ELSE 0 END), MAX(m.score),
+       (SELECT r.wins FROM runs r WHERE r.kind = m.kind ORDER BY r.breaks DESC LIMIT 1),
+       (SELECT MAX(r.wins) FROM runs r WHERE r.kind = m.kind),
+       SUM(CASE WHEN m.together <> 0 THEN 1 ELSE 0 END),
+       SUM(CASE WHEN m.together <> 0 AND m.outcome = 'win' THEN 1 ELSE 0 END)
+FROM mine m
+GROUP BY m.kind
+ORDER BY m.kind
+"""
+
+
+async def player_stats(
+    store: GameStore, guild_id: int, user_id: int, kind: str | None = None
+) -> list[GameStats]:
+    """Return ``user_id``'s record in each game they finished in the server (or in ``kind``).
+
+    A streak is a run of consecutive wins in time order; a loss or a draw ends it. The
+    current streak is the run that ends with the player's latest game.
+    """
+    rows = await _rows(store, _STATS_SQL, {"user": user_id, "guild": guild_id, "kind": kind})
+    return [GameStats(*row) for row in rows]
+
+
+_BOARD_SQL = """
+WITH players AS (
+    SELECT r.user_id, COUNT(*) AS played, SUM(CASE WHEN r.outcome = 'win' THEN 1 ELSE 0 END) AS won,
+           AVG(r.score) AS average, MAX(r.score) AS best
+    FROM results r
+    WHERE r.guild_id = :guild AND r.kind = :kind AND {period}
+    GROUP BY r.user_id
+), reached AS (
+    SELECT p.*,
+           (SELECT MIN(r.at) FROM results r
+            WHERE r.guild_id = :guild AND r.kind = :kind AND r.user_id = p.user_id
+              AND r.score = p.best AND {period}) AS reached
+    FROM players p
+), ranked AS (
+    SELECT *, ROW_NUMBER() OVER (ORDER BY {order}) AS place, COUNT(*) OVER () AS players
+    FROM reached
+)
+SELECT place, user_id, played, won, best, average, players,
+       (SELECT r.detail FROM results r
+        WHERE r.guild_id = :guild AND r.kind = :kind AND r.user_id = ranked.user_id
+          AND r.score = ranked.best AND {period}
+        ORDER BY r.at, r.id LIMIT 1) AS detail
+FROM ranked WHERE place <= :size OR user_id = :asker ORDER BY place
+"""
+
+_SINCE = "r.at >= :since"
+#: A daily leaderboard counts each member's first result of that day's deal only,
+#: wherever (in whichever server or channel) it was played.
+_DAILY = (
+    "r.daily = :daily AND r.id = (SELECT MIN(f.id) FROM results f"
+    " WHERE f.user_id = r.user_id AND f.kind = r.kind AND f.daily = r.daily)"
+)
+
+
+async def leaderboard(
+    store: GameStore,
+    guild_id: int,
+    kind: str,
+    *,
+    asker_id: int,
+    since: float = 0.0,
+    daily: str | None = None,
+    size: int = 10,
+) -> Leaderboard:
+    """Return the server's leaderboard of ``kind``: the top ``size`` and the asker's line.
+
+    Only results from ``since`` (a unix time) on count, and with ``daily`` only those of
+    that day's daily deal. Players are ranked by their best game, or for games in
+    :data:`RANKED_BY_WINS` by wins then average score.
+    """
+    order = _WINS_ORDER if kind in RANKED_BY_WINS else _BEST_ORDER
+    sql = _BOARD_SQL.format(order=order, period=_SINCE if daily is None else _DAILY)
+    args = {"guild": guild_id, "kind": kind, "since": since, "daily": daily, "size": size,
+            "asker": asker_id}
+    rows = await _rows(store, sql, args)
+    standings = [
+        Standing(place, user, played, won, best, float(average), json.loads(detail))
+        for place, user, played, won, best, average, _, detail in rows
+    ]
+    top = [s for s in standings if s.place <= size]
+    mine = next((s for s in standings if s.place > size), None)
+    return Leaderboard(top, mine, int(rows[0][6]) if rows else 0)
+
+
+async def count_results(store: GameStore, user_id: int) -> int:
+    """Return how many results ``user_id`` has, in every server."""
+    rows = await _rows(store, "SELECT COUNT(*) FROM results WHERE user_id = :user",
+                       {"user": user_id})
+    return int(rows[0][0])
+
+
+async def forget_player(store: GameStore, user_id: int) -> int:
+    """Delete every result of ``user_id`` (every server, every game); return how many.
+
+    Other players' results of the same games stay. In finished games the member's seats
+    are renamed "a former player" and lose their user id, and their id leaves the action
+    logs; games still being played keep their seat until they end.
+    """
+    return await store.forget_player(user_id, FORMER_PLAYER)

@@ -1,0 +1,218 @@
+"""What the stores hand out: a game row, a result row, and the helpers around them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Statuses of a game that still occupies its channel (ruling C3).
+OPEN_STATUSES = ("lobby", "active")
+
+#: A process's share of the games: ``(shard id or ids, shard count)``. A game belongs to
+#: shard ``(guild_id >> 22) % shard_count``; games outside a server belong to shard 0.
+Shards = tuple[int | tuple[int, ...], int]
+
+
+#: The least a save moves a game's ``updated_at`` on (seconds), so that every save of a
+#: game leaves a different one, even with a clock that stands still or steps back.
+SAVE_STEP = 0.001
+
+
+def save_time(now: float, last: float) -> float:
+    """Return the ``updated_at`` a save made at ``now`` writes over ``last``: later than
+    ``last`` by :data:`SAVE_STEP` at least, as the save's compare-and-swap needs."""
+    return now if now >= last + SAVE_STEP else last + SAVE_STEP
+
+
+def to_json(value: Any) -> str:
+    """Return ``value`` as compact JSON text, as every JSON column stores it."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(slots=True)
+class GameRow:
+    """One game as stored: who, where, which state, which board message."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    kind: str
+    status: str
+    starter_id: int
+    seats: list[dict[str, Any]]
+    options: dict[str, Any]
+    only_starter: bool
+    state: dict[str, Any] | None
+    version: int
+    events: list[str]
+    board_channel_id: int | None
+    board_message_id: int | None
+    board_posted_at: float | None
+    created_at: float
+    updated_at: float
+    daily: str | None = None
+    raw_state: str | None = field(default=None, repr=False)
+    #: The table's own data beside the engine's state: votes, players, timers, notices.
+    extra: dict[str, Any] = field(default_factory=dict)
+    #: When the game next needs the bot without a click (a vote window, a turn timer).
+    deadline: float | None = None
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the game still occupies its channel."""
+        return self.status in OPEN_STATUSES
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One player's result of a finished game."""
+
+    user_id: int
+    outcome: str
+    score: int
+    detail: dict[str, Any]
+    #: Whether the result is shared by a group that played a channel game together (C5).
+    together: bool = False
+
+
+#: The columns of ``games`` in the order :func:`row_to_game` reads them.
+GAME_COLUMNS = (
+    "id, guild_id, channel_id, kind, status, starter_id, seats, options, only_starter, "
+    "state, version, events, board_channel_id, board_message_id, board_posted_at, "
+    "created_at, updated_at, daily, extra, deadline"
+)
+
+
+def row_to_game(row: Sequence[Any]) -> GameRow:
+    """Build a GameRow from a row of :data:`GAME_COLUMNS` (a damaged state loads as None)."""
+    raw_state = row[9]
+    try:
+        state = json.loads(raw_state) if raw_state is not None else None
+    except ValueError:
+        state = None
+    return GameRow(
+        id=int(row[0]),
+        guild_id=row[1],
+        channel_id=row[2],
+        kind=row[3],
+        status=row[4],
+        starter_id=row[5],
+        seats=json.loads(row[6]),
+        options=json.loads(row[7]),
+        only_starter=bool(row[8]),
+        state=state,
+        version=row[10],
+        events=json.loads(row[11]),
+        board_channel_id=row[12],
+        board_message_id=row[13],
+        board_posted_at=row[14],
+        created_at=row[15],
+        updated_at=row[16],
+        daily=row[17],
+        raw_state=raw_state,
+        extra=json.loads(row[18]),
+        deadline=row[19],
+    )
+
+
+def idle_group(game: GameRow) -> str:
+    """Return the housekeeping group of a game: ``lobby``, ``solo`` or ``multi``."""
+    if game.status == "lobby":
+        return "lobby"
+    return "solo" if len(game.seats) <= 1 else "multi"
+
+
+def shard_terms(shards: Shards | None) -> tuple[int, tuple[int, ...]] | None:
+    """Return ``(shard count, shard ids)`` for a shard filter, or None for every game."""
+    if shards is None:
+        return None
+    ids, count = shards
+    wanted = (ids,) if isinstance(ids, int) else tuple(ids)
+    if count < 1 or not wanted or any(not 0 <= i < count for i in wanted):
+        raise ValueError(f"bad shard filter {shards!r}")
+    return count, wanted
+
+
+def shard_sql(shards: Shards | None) -> str:
+    """Return an SQL condition (no parameters) keeping the games of ``shards``; portable."""
+    terms = shard_terms(shards)
+    if terms is None:
+        return "1 = 1"
+    count, wanted = terms
+    ids = ", ".join(str(i) for i in wanted)
+    return f"((COALESCE(guild_id, 0) >> 22) % {count}) IN ({ids})"
+
+
+def idle_sql(cutoffs: dict[str, float], seat_count: str) -> tuple[str, list[float]]:
+    """Return the condition for idle open games and its four parameters (``?`` style).
+
+    ``seat_count`` is the backend's SQL for the number of seats of a row.
+    """
+    sql = (
+        "status IN ('lobby', 'active') AND updated_at < ? AND ("
+        "(status = 'lobby' AND updated_at < ?) OR (status = 'active' AND ("
+        f"CASE WHEN {seat_count} > 1 THEN updated_at < ? ELSE updated_at < ? END)))"
+    )
+    never = float("-inf")
+    lobby, solo, multi = (cutoffs.get(g, never) for g in ("lobby", "solo", "multi"))
+    args = [max(lobby, solo, multi), lobby, multi, solo]
+    return sql, args
+
+
+class KeptRows:
+    """The row this process last saved of each recently played open game, as stored.
+
+    A click on a game this process has just saved is served from here instead of a read
+    (the read is a round trip to the database's thread or server, the largest single
+    piece of a click after the save itself). It cannot serve anything stale for long:
+    every save is a compare-and-swap on the version *and* ``updated_at``, which every
+    save changes, so a row another process (or anything else) wrote since fails the save
+    and the caller reads the game again. Only open games are kept: nothing but a save
+    rewrites them. Each :meth:`take` builds a fresh :class:`GameRow` from the stored
+    text, so callers may change what they get freely.
+    """
+
+    def __init__(self, capacity: int = 4096) -> None:
+        #: How many games are kept at most; the least recently saved go first.
+        self.capacity = capacity
+        self._rows: dict[int, tuple[Any, ...]] = {}
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def keep(self, game: GameRow, columns: Sequence[Any], now: float) -> None:
+        """Remember ``game`` as just saved at ``now``, with ``columns`` (seats, options,
+        state, events, extra) as the text written; a finished game is forgotten."""
+        rows = self._rows
+        rows.pop(game.id, None)
+        if not game.is_open:
+            return
+        seats, options, state, events, extra = columns
+        rows[game.id] = (
+            game.id, game.guild_id, game.channel_id, game.kind, game.status, game.starter_id,
+            seats, options, int(game.only_starter), state, game.version, events,
+            game.board_channel_id, game.board_message_id, game.board_posted_at,
+            game.created_at, now, game.daily, extra, game.deadline,
+        )
+        if len(rows) > self.capacity:
+            del rows[next(iter(rows))]
+
+    def take(self, game_id: int) -> GameRow | None:
+        """Return a fresh copy of the game's kept row, or None when it is not kept."""
+        row = self._rows.get(game_id)
+        return None if row is None else row_to_game(row)
+
+    def board(self, game_id: int, channel_id: int, message_id: int, posted_at: float) -> None:
+        """Note a new board message of a kept game."""
+        row = self._rows.get(game_id)
+        if row is not None:
+            self._rows[game_id] = (*row[:12], channel_id, message_id, posted_at, *row[15:])
+
+    def drop(self, game_id: int | None = None) -> None:
+        """Forget one game (after a failed save), or every game (``None``)."""
+        if game_id is None:
+            self._rows.clear()
+        else:
+            self._rows.pop(game_id, None)

@@ -1,0 +1,538 @@
+"""The SQLite store: one aiosqlite connection, the queries the game tables need.
+
+This is the zero-setup backend (``DATABASE_PATH``); ``db/postgres.py`` is the other one.
+Both implement :class:`db.base.GameStore`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager, suppress
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from db.base import TABLES
+from db.errors import ChannelBusy, DailyPlayed, StorageError, VersionConflict
+from db.forget import FORMER_PLAYER, forget_in_game, seats_needle
+from db.migrate import migrate
+from db.rows import (
+    GAME_COLUMNS,
+    OPEN_STATUSES,
+    GameRow,
+    KeptRows,
+    ResultRow,
+    Shards,
+    idle_group,
+    idle_sql,
+    row_to_game,
+    save_time,
+    shard_sql,
+    to_json,
+)
+from db.sqlite_batch import WriteQueue
+from db.sqlite_direct import DirectWriter
+from db.sqlite_file import FileWatch
+
+__all__ = [
+    "OPEN_STATUSES",
+    "ChannelBusy",
+    "DailyPlayed",
+    "GameRow",
+    "ResultRow",
+    "SqliteStore",
+    "StorageError",
+    "Store",
+    "VersionConflict",
+    "idle_group",
+]
+
+log = logging.getLogger(__name__)
+
+_BUSY_TIMEOUT_MS = 1500
+
+_T = TypeVar("_T")
+
+_json = to_json
+
+
+#: How long opening waits for another process that is creating the same database.
+_OPEN_PATIENCE_SECONDS = 15.0
+
+
+async def _while_locked(conn: aiosqlite.Connection, pragma: str | None) -> None:
+    """Run ``pragma`` (or the migrations, for None), retrying while another process that
+    opens the same fresh file holds it: switching to WAL does not wait by itself."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + _OPEN_PATIENCE_SECONDS
+    pause = 0.02
+    while True:
+        try:
+            if pragma is None:
+                await migrate(conn)
+            else:
+                await conn.execute(pragma)
+            return
+        except sqlite3.OperationalError as exc:
+            if ("locked" not in str(exc) and "busy" not in str(exc)) or loop.time() > give_up:
+                raise
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, 0.5)
+
+
+def _direct_writer(path: str | Path) -> DirectWriter | None:
+    """Open the connection for direct writes, or None (every write then goes through the
+    database thread) where the file cannot have one, such as a file SQLite keeps out of
+    WAL mode on some network filesystems."""
+    try:
+        return DirectWriter.open(str(path))
+    except sqlite3.Error as exc:
+        log.warning("the database %s gets no direct writes (%s); every write goes through"
+                    " the database thread", path, exc)
+        return None
+
+
+class Store:
+    """All SQLite access. Writes are serialised; each save is one transaction."""
+
+    backend = "sqlite"
+
+    def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], float],
+                 direct: DirectWriter | None = None) -> None:
+        self._conn = conn
+        self._clock = clock
+        self._write = asyncio.Lock()
+        self._watch: FileWatch | None = None
+        self._writes = WriteQueue(conn, self._write, self._check_file, direct)
+        self.path: str = ""
+        #: The rows this process last saved of recently played games (see KeptRows).
+        self.kept = KeptRows()
+
+    @classmethod
+    async def open(cls, path: str | Path, clock: Callable[[], float], *,
+                   direct: bool = True) -> Store:
+        """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+
+        ``direct`` false sends every write through aiosqlite's thread (no direct writes,
+        :mod:`db.sqlite_direct`); an in-memory database never has them.
+        """
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            await conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+            await _while_locked(conn, "PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await _while_locked(conn, None)
+            watch = FileWatch(path)
+            writer = _direct_writer(path) if direct and watch.watched else None
+        except BaseException:
+            await conn.close()
+            raise
+        store = cls(conn, clock, writer)
+        store.path = str(path)
+        store._watch = watch
+        return store
+
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        """The underlying connection (for maintenance and tests)."""
+        return self._conn
+
+    async def close(self) -> None:
+        """Close the connection once pending writes are done."""
+        async with self._write:
+            await self._writes.close()
+            await self._conn.close()
+            if self._watch is not None:
+                self._watch.close()
+
+    def _check_file(self) -> None:
+        """Raise StorageError when the path no longer names the file being written."""
+        problem = self._watch.problem() if self._watch is not None else None
+        if problem is not None:
+            raise StorageError(problem)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """Run the block as one write transaction (serialised with every other write).
+
+        Commits at the end of the block and rolls back on an error; sqlite errors come out
+        as StorageError.
+        """
+        async with self._write:
+            self._check_file()
+            try:
+                await self._conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise StorageError(str(exc)) from exc
+            except BaseException:  # cancelled: the queued BEGIN may still run; undo it
+                with suppress(sqlite3.Error, ValueError):
+                    await asyncio.shield(self._conn.execute("ROLLBACK"))
+                raise
+            try:
+                yield self._conn
+                await self._conn.execute("COMMIT")
+            except BaseException as exc:
+                with suppress(sqlite3.Error):
+                    await self._conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.IntegrityError | VersionConflict | ChannelBusy):
+                    raise
+                if isinstance(exc, sqlite3.Error):
+                    raise StorageError(str(exc)) from exc
+                raise
+
+    async def _in_transaction(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``work`` inside BEGIN IMMEDIATE ... COMMIT on aiosqlite's thread.
+
+        Every awaited aiosqlite call is a hand-off to its thread and back; a save made
+        of BEGIN, UPDATE, INSERT and COMMIT took four (see docs/performance.md). Here the
+        whole transaction is one call, and writes queued meanwhile share it (group
+        commit, :mod:`db.sqlite_batch`), in order with every other write.
+        """
+        return await self._writes.run(work)  # type: ignore[no-any-return]
+
+    async def _fetchone(self, sql: str, args: Iterable[Any] = ()) -> Any:
+        rows = await self._fetchall(sql, args)
+        return rows[0] if rows else None
+
+    async def _fetchall(self, sql: str, args: Iterable[Any] | dict[str, Any] = ()) -> list[Any]:
+        try:
+            params = args if isinstance(args, dict) else tuple(args)
+            return list(await self._conn.execute_fetchall(sql, params))
+        except sqlite3.Error as exc:
+            raise StorageError(str(exc)) from exc
+
+    async def query(self, sql: str, params: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
+        """Run one read-only portable query with ``:name`` parameters; return its rows."""
+        return [tuple(row) for row in await self._fetchall(sql, params or {})]
+
+    # -- games ---------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        kind: str,
+        status: str,
+        starter_id: int,
+        seats: list[dict[str, Any]],
+        options: dict[str, Any],
+        only_starter: bool,
+        state: dict[str, Any] | None,
+        events: list[str],
+        daily: str | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> GameRow:
+        """Insert a new open game; raise ChannelBusy if the channel has one (C3).
+
+        Raise DailyPlayed if ``daily`` is given and the channel already has that day's deal.
+        """
+        now = self._clock()
+        args = (guild_id, channel_id, kind, status, starter_id, _json(seats), _json(options),
+                int(only_starter), None if state is None else _json(state), _json(events),
+                now, now, daily, _json(extra or {}))
+
+        def work(conn: sqlite3.Connection) -> int:
+            cursor = conn.execute(
+                "INSERT INTO games (guild_id, channel_id, kind, status, starter_id, seats,"
+                " options, only_starter, state, version, events, created_at, updated_at,"
+                " daily, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)",
+                args,
+            )
+            return int(cursor.lastrowid or 0)
+
+        try:
+            game_id = await self._in_transaction(work)
+        except sqlite3.IntegrityError as exc:
+            if "daily" in str(exc):
+                raise DailyPlayed(daily) from None
+            existing = await self.open_game_in_channel(channel_id)
+            raise ChannelBusy(existing.id if existing else None) from None
+        # The row as stored, without reading it back (deadline and board are still empty).
+        game = row_to_game((game_id, *args[:5], args[5], args[6], args[7], args[8], 0, args[9],
+                            None, None, None, now, now, daily, args[13], None))
+        self.kept.keep(game, (args[5], args[6], args[8], args[9], args[13]), now)
+        return game
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """Return the game with ``game_id``, or None."""
+        row = await self._fetchone(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return row_to_game(row) if row else None
+
+    def kept_game(self, game_id: int) -> GameRow | None:
+        """Return the open game as this process last saved it (no read), or None."""
+        return self.kept.take(game_id)
+
+    async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
+        """Return the channel's open game (lobby or active), or None."""
+        row = await self._fetchone(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ?"
+            " AND status IN ('lobby', 'active')",
+            (channel_id,),
+        )
+        return row_to_game(row) if row else None
+
+    async def save_game(
+        self,
+        game: GameRow,
+        expected_version: int,
+        *,
+        action: dict[str, Any] | None = None,
+        actor_id: int | None = None,
+        results: Sequence[ResultRow] = (),
+    ) -> None:
+        """Write ``game`` if it is still at ``expected_version``, with its log and results.
+
+        The update, the action-log entry and any results are one transaction: either all
+        are stored or none. Raise VersionConflict if another writer got there first.
+        """
+        now = save_time(self._clock(), game.updated_at)
+        columns = (_json(game.seats), _json(game.options),
+                   game.raw_state if game.state is None else _json(game.state),
+                   _json(game.events), _json(game.extra))
+        seats, options, state, events, extra = columns
+        game_args = (game.status, seats, options, state, game.version, events, extra,
+                     game.deadline, now, game.id, expected_version, game.updated_at)
+        action_args = None if action is None else (
+            game.id, game.version, actor_id, _json(action), now
+        )
+        result_args = [
+            (game.id, game.guild_id, r.user_id, game.kind, r.outcome, r.score, _json(r.detail),
+             now, game.daily, int(r.together))
+            for r in results
+        ]
+
+        def work(conn: sqlite3.Connection) -> None:
+            cursor = conn.execute(
+                "UPDATE games SET status = ?, seats = ?, options = ?, state = ?, version = ?,"
+                " events = ?, extra = ?, deadline = ?, updated_at = ?"
+                " WHERE id = ? AND version = ? AND updated_at = ?",
+                game_args,
+            )
+            if cursor.rowcount != 1:
+                raise VersionConflict(f"game {game.id} is no longer at version {expected_version}")
+            if action_args is not None:
+                conn.execute(
+                    "INSERT INTO actions (game_id, seq, actor_id, action, at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    action_args,
+                )
+            if result_args:
+                conn.executemany(
+                    "INSERT INTO results (game_id, guild_id, user_id, kind, outcome, score,"
+                    " detail, at, daily, together) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    result_args,
+                )
+
+        try:
+            await self._in_transaction(work)
+        except BaseException:
+            self.kept.drop(game.id)
+            raise
+        game.updated_at = now
+        self.kept.keep(game, columns, now)
+
+    async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
+        """Remember which message is the game's current board."""
+        now = self._clock()
+        await self._in_transaction(lambda conn: conn.execute(
+            "UPDATE games SET board_channel_id = ?, board_message_id = ?, board_posted_at = ?"
+            " WHERE id = ?",
+            (channel_id, message_id, now, game_id),
+        ))
+        self.kept.board(game_id, channel_id, message_id, now)
+
+    # -- background work -----------------------------------------------------------------
+
+    async def idle_games(
+        self,
+        cutoffs: dict[str, float],
+        *,
+        limit: int = 500,
+        after_id: int = 0,
+        shards: Shards | None = None,
+    ) -> list[int]:
+        """Return the ids of open games idle since before their group's cutoff.
+
+        ``cutoffs`` maps a group to its cutoff: ``lobby`` (lobbies), ``solo`` (active
+        one-seat games), ``multi`` (active games with several seats). At most ``limit``
+        ids above ``after_id``, ascending: the caller loads and ends each, then asks for
+        the next batch after the last id. Only ids travel, so a sweep of many games never
+        holds their states.
+        """
+        condition, args = idle_sql(cutoffs, "json_array_length(seats)")
+        where = f"{condition} AND id > ? AND {shard_sql(shards)}"
+        # The age index answers "is any game idle?" at once; when some are, walking the
+        # table in id order finds a batch without sorting every idle game each time.
+        probe = await self._fetchone(
+            f"SELECT 1 FROM games INDEXED BY games_open_by_age WHERE {where} LIMIT 1",
+            (*args, after_id),
+        )
+        if probe is None:
+            return []
+        rows = await self._fetchall(
+            f"SELECT id FROM games NOT INDEXED WHERE {where} ORDER BY id LIMIT ?",
+            (*args, after_id, limit),
+        )
+        return [int(r[0]) for r in rows]
+
+    async def due_games(
+        self, now: float, limit: int = 100, *, shards: Shards | None = None
+    ) -> list[tuple[int, float]]:
+        """Return up to ``limit`` open games whose deadline has come, earliest first.
+
+        Each is ``(game id, deadline)``; the deadline index makes this cheap however many
+        games are open.
+        """
+        rows = await self._fetchall(
+            "SELECT id, deadline FROM games WHERE deadline IS NOT NULL AND deadline <= ?"
+            f" AND status IN ('lobby', 'active') AND {shard_sql(shards)}"
+            " ORDER BY deadline LIMIT ?",
+            (now, limit),
+        )
+        return [(int(r[0]), float(r[1])) for r in rows]
+
+    async def next_deadline(self, *, shards: Shards | None = None) -> float | None:
+        """Return the earliest deadline of any open game, or None."""
+        row = await self._fetchone(
+            "SELECT min(deadline) FROM games WHERE deadline IS NOT NULL"
+            f" AND status IN ('lobby', 'active') AND {shard_sql(shards)}"
+        )
+        return None if row is None or row[0] is None else float(row[0])
+
+    async def count_open(self) -> int:
+        """Return how many games are open (lobby or active)."""
+        row = await self._fetchone("SELECT count(*) FROM games WHERE status IN ('lobby', 'active')")
+        return int(row[0])
+
+    async def active_multiseat_ids(self, *, shards: Shards | None = None) -> list[int]:
+        """Return the ids of running games with more than one seat."""
+        rows = await self._fetchall(
+            "SELECT id FROM games WHERE status = 'active' AND json_array_length(seats) > 1"
+            f" AND {shard_sql(shards)}"
+        )
+        return [int(r[0]) for r in rows]
+
+    # -- history -------------------------------------------------------------------------
+
+    async def actions(self, game_id: int) -> list[dict[str, Any]]:
+        """Return a game's action log in order."""
+        rows = await self._fetchall(
+            "SELECT seq, actor_id, action, at FROM actions WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        return [
+            {"seq": seq, "actor_id": actor, "action": json.loads(action), "at": at}
+            for seq, actor, action, at in rows
+        ]
+
+    async def results(self, user_id: int | None = None) -> list[dict[str, Any]]:
+        """Return stored results, optionally for one user, oldest first."""
+        sql = ("SELECT game_id, guild_id, user_id, kind, outcome, score, detail, at, together"
+               " FROM results")
+        args: tuple[Any, ...] = ()
+        if user_id is not None:
+            sql += " WHERE user_id = ?"
+            args = (user_id,)
+        rows = await self._fetchall(sql + " ORDER BY id", args)
+        keys = ("game_id", "guild_id", "user_id", "kind", "outcome", "score", "detail", "at",
+                "together")
+        out = [dict(zip(keys, r, strict=True)) for r in rows]
+        for item in out:
+            item["detail"] = json.loads(item["detail"])
+            item["together"] = bool(item["together"])
+        return out
+
+    async def forget_player(self, user_id: int, former: str = FORMER_PLAYER) -> int:
+        """Delete ``user_id``'s results; in finished games name their seats ``former``.
+
+        Their id also leaves the action logs (``actor_id`` becomes empty). Games still
+        being played keep the seat until they end, so the table can go on. Returns how
+        many results were deleted.
+        """
+        candidates = await self._fetchall(
+            "SELECT id, seats, extra, events FROM games WHERE status NOT IN ('lobby', 'active')"
+            " AND (instr(seats, ?) > 0 OR instr(extra, ?) > 0)",
+            (seats_needle(user_id), str(user_id)),
+        )
+        rewritten = [
+            (*new, game_id)
+            for game_id, seats, extra, events in candidates
+            if (new := forget_in_game(seats, extra, events, user_id, former)) is not None
+        ]
+
+        def work(conn: sqlite3.Connection) -> int:
+            deleted = conn.execute("DELETE FROM results WHERE user_id = ?", (user_id,)).rowcount
+            conn.executemany("UPDATE games SET seats = ?, extra = ?, events = ? WHERE id = ?",
+                             rewritten)
+            conn.execute("UPDATE games SET starter_id = 0 WHERE starter_id = ?"
+                         " AND status NOT IN ('lobby', 'active')", (user_id,))
+            conn.execute(
+                "UPDATE actions SET actor_id = NULL WHERE actor_id = ? AND game_id IN"
+                " (SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))",
+                (user_id,),
+            )
+            return int(deleted)
+
+        self.kept.drop()
+        return await self._in_transaction(work)
+
+    async def prune_finished(self, before: float, limit: int = 500) -> int:
+        """Drop the state, events and action log of up to ``limit`` games that finished
+        before ``before``; results stay. Return how many games were pruned."""
+
+        def work(conn: sqlite3.Connection) -> int:
+            ids = [r[0] for r in conn.execute(
+                "SELECT id FROM games WHERE state IS NOT NULL"
+                " AND status IN ('over', 'abandoned', 'expired') AND updated_at < ?"
+                " ORDER BY updated_at LIMIT ?",
+                (before, limit),
+            )]
+            if not ids:
+                return 0
+            marks = ", ".join("?" * len(ids))
+            conn.execute(f"DELETE FROM actions WHERE game_id IN ({marks})", ids)
+            conn.execute(
+                "UPDATE games SET state = NULL, events = '[]', extra = '{}'"
+                f" WHERE id IN ({marks})",
+                ids,
+            )
+            return len(ids)
+
+        self.kept.drop()
+        return await self._in_transaction(work)
+
+    async def count_rows(self) -> dict[str, int]:
+        """Return how many rows each table holds."""
+        counts = {}
+        for table in TABLES:
+            row = await self._fetchone(f"SELECT count(*) FROM {table}")
+            counts[table] = int(row[0])
+        return counts
+
+    # -- meta ----------------------------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        """Return a stored fact, or None."""
+        row = await self._fetchone("SELECT value FROM meta WHERE key = ?", (key,))
+        return row[0] if row else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Store a fact."""
+        await self._in_transaction(lambda conn: conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        ))
+
+
+#: The SQLite backend by the name that says which it is.
+SqliteStore = Store
