@@ -3,6 +3,8 @@
 import json
 import time
 
+import pytest
+
 from bot.health import (
     Heartbeat,
     HeartbeatWriter,
@@ -14,8 +16,6 @@ from bot.health import (
     read_heartbeat,
     write_heartbeat,
 )
-import pytest
-
 from db.errors import StorageError
 from db.store import Store
 from tests.support import Clock, make_bot, make_settings, set_read_only
