@@ -98,7 +98,7 @@ _UPDATE = (
 _CAP_LOCK = 0x7AB1E02
 
 #: How many finished games one pruning transaction empties.
-PRUNE_STEP = 20
+PRUNE_STEP = 10
 
 
 

@@ -557,7 +557,7 @@ def _forget(conn: sqlite3.Connection, user_id: int, former: str) -> int:
 
 
 #: How many finished games one pruning transaction empties.
-PRUNE_STEP = 20
+PRUNE_STEP = 10
 
 
 def _prune(conn: sqlite3.Connection, before: float, limit: int) -> int:

@@ -205,7 +205,7 @@ async def test_forgetting_leaves_nothing_of_the_member_anywhere(tmp_path: Path,
 async def test_pruning_goes_a_few_games_per_transaction(tmp_path: Path, backend: str,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """Fifty finished games with long logs: pruning empties all of them, but never more
-    than PRUNE_STEP games in one transaction; results stay."""
+    than PRUNE_STEP (10) games in one transaction; results stay."""
     import db.postgres
     import db.store
 
@@ -234,10 +234,10 @@ async def test_pruning_goes_a_few_games_per_transaction(tmp_path: Path, backend:
                 await store.save_game(game, seq - 1, action={"n": seq}, actor_id=7,
                                       results=[ResultRow(7, "win", 1, {})] if seq == 30 else ())
         assert await store.prune_finished(clock() + 1, limit=45) == 45
-        assert steps == [20, 20, 5]
+        assert steps == [10, 10, 10, 10, 5]
         assert await store.prune_finished(clock() + 1) == 5
         assert await store.prune_finished(clock() + 1) == 0
-        assert steps == [20, 20, 5, 5, 0]
+        assert steps == [10, 10, 10, 10, 5, 5, 0]
         assert (await store.count_rows())["actions"] == 0
         assert len(await store.results()) == 50
     finally:
