@@ -44,6 +44,10 @@ class LoopWatch:
         """How much the resident memory grew above its start, at most, in MB."""
         return self.peak_mb - self.start_mb
 
+    def summary(self) -> str:
+        """Return "longest block (its loop-thread CPU)" in ms, as the drills print it."""
+        return f"{self.longest_ms:.1f} ({self.longest_cpu_ms:.1f})"
+
     async def _watch(self) -> None:
         last, last_cpu = time.perf_counter(), time.thread_time()
         while not self._stop:

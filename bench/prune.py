@@ -90,7 +90,7 @@ async def main(games: int, actions: int) -> None:
     print(table(
         ("games pruned (actions each)", "took s", "longest loop block ms (loop thread CPU in it)",
          "longest pruning transaction ms", "longest concurrent write ms", "actions left"),
-        [(f"{pruned:,} ({actions})", f"{took:.1f}", f"{watch.longest_ms:.1f} ({watch.longest_cpu_ms:.1f})",
+        [(f"{pruned:,} ({actions})", f"{took:.1f}", watch.summary(),
           f"{max(steps):.1f}", f"{max(waits):.1f}", f"{left:,}")]))
 
 

@@ -76,7 +76,7 @@ async def main(games: int) -> None:
                     ended = await sweep(store, cutoffs)
                 rows.append((f"{games:,} open, {label}", f"{ended:,}",
                              f"{time.perf_counter() - started:.1f}",
-                             f"{watch.longest_ms:.1f} ({watch.longest_cpu_ms:.1f})", f"{watch.grew_mb:+.1f}"))
+                             watch.summary(), f"{watch.grew_mb:+.1f}"))
         finally:
             await store.close()
     print(table(("sweep", "games ended", "took s", "longest loop block ms (loop thread CPU in it)",
