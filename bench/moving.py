@@ -81,7 +81,9 @@ def main(megabytes: int) -> None:
             url = asyncio.run(server.new_database(migrated=False))
             started = time.perf_counter()
             done = subprocess.run([sys.executable, "-c", _COPY, str(path), url], cwd=ROOT,
-                                  capture_output=True, text=True, check=True, timeout=1200)
+                                  capture_output=True, text=True, timeout=1200)
+            if done.returncode:
+                raise SystemExit(f"the copy failed:\n{done.stderr}")
             took = time.perf_counter() - started
         finally:
             server.stop()

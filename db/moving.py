@@ -80,6 +80,11 @@ async def copy_sqlite_to_postgres(sqlite_path: str | Path, url: str) -> dict[str
 COPY_BATCH = 500
 
 
+#: Seconds one table's COPY may take (the store's 5 s limit is for a bot's statements,
+#: not for streaming a whole table).
+COPY_TIMEOUT = 3600.0
+
+
 async def _copy_table(reader: aiosqlite.Connection, conn: asyncpg.Connection,
                       table: str) -> None:
     """Stream one table's rows into PostgreSQL's COPY, a batch at a time, converting
@@ -98,7 +103,8 @@ async def _copy_table(reader: aiosqlite.Connection, conn: asyncpg.Connection,
                 for row in rows:
                     yield tuple(f(v) for f, v in zip(convert, row, strict=True))
 
-    await conn.copy_records_to_table(table, records=records(), columns=names)
+    await conn.copy_records_to_table(table, records=records(), columns=names,
+                                     timeout=COPY_TIMEOUT)
 
 
 async def backup_sqlite(path: str | Path, dest: str | Path) -> None:
