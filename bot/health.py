@@ -171,7 +171,7 @@ async def database_problem(store: Any, timeout: float = DATABASE_CHECK_SECONDS) 
         async with asyncio.timeout(timeout):
             if ask is not None:
                 problem: str | None = await ask()
-            else:
+            elif query is not None:
                 rows = await query("SELECT 1")
                 problem = None if rows and next(iter(rows[0])) == 1 else "SELECT 1 failed"
     except TimeoutError:
