@@ -119,7 +119,7 @@ class Store:
         in-memory database (``:memory:``) cannot be one: ValueError."""
         if str(path) == ":memory:" or str(path).startswith("file:"):
             raise ValueError("the SQLite store needs a database file, not an in-memory one")
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        await asyncio.to_thread(Path(path).parent.mkdir, parents=True, exist_ok=True)
         conn = await aiosqlite.connect(str(path), isolation_level=None)
         writer: WriterThread | None = None
         try:
@@ -160,9 +160,9 @@ class Store:
     async def close(self) -> None:
         """Close both connections once pending writes are done."""
         async with self._write:
+            await self._writer.call(self._watch.close)
             await self._writer.close()
             await self._conn.close()
-            self._watch.close()
 
     def _check_file(self) -> None:
         """Raise StorageError when a path no longer names the file being written (run on

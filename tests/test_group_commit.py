@@ -245,3 +245,32 @@ def test_a_statement_holds_each_game_once() -> None:
         assert [v for v, _ in queue.next_batch()] == [(7, "b")]
     finally:
         loop.close()
+
+
+async def test_a_stalled_write_holds_up_nothing_on_the_event_loop(tmp_path: Path) -> None:
+    """A write stuck on the writing thread (a frozen disk): reads through the store are
+    still answered and the event loop goes on; the write lands once the disk is back."""
+    import threading
+
+    store = await Store.open(tmp_path / "g.db", Clock())
+    try:
+        await store.set_meta("k", "before")
+        disk_back = threading.Event()
+        stalled = threading.Event()
+
+        def frozen(conn: sqlite3.Connection) -> None:
+            stalled.set()
+            disk_back.wait()
+            conn.execute("UPDATE meta SET value = 'after' WHERE key = 'k'")
+
+        write = asyncio.ensure_future(store._in_transaction(frozen))  # type: ignore[attr-defined]
+        while not stalled.is_set():
+            await asyncio.sleep(0)
+        assert await store.get_meta("k") == "before"  # answered while the write is stuck
+        assert await store.count_open() == 0
+        assert not write.done()
+        disk_back.set()
+        await write
+        assert await store.get_meta("k") == "after"
+    finally:
+        await store.close()
