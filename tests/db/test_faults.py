@@ -242,3 +242,30 @@ async def test_pruning_goes_a_few_games_per_transaction(tmp_path: Path, backend:
         assert len(await store.results()) == 50
     finally:
         await store.close()
+
+
+async def test_idle_batches_page_by_id_and_read_only_when_asked(tmp_path: Path,
+                                                                backend: str) -> None:
+    """250 idle games in batches of 100: three batches, ascending and disjoint; each is
+    read only when the caller asks for it, so a game ended meanwhile is not found."""
+    from db.sweep import idle_batches
+
+    clock = Clock()
+    store = await Store.open(tmp_path / "s.db", clock)
+    try:
+        ids = [(await _create(store, n)).id for n in range(250)]
+        clock.advance(10)
+        cutoffs = dict.fromkeys(("lobby", "solo", "multi"), clock() - 5)
+        seen: list[list[int]] = []
+        async for batch in idle_batches(store, cutoffs, size=100):
+            seen.append(batch)
+            if len(seen) == 1:  # the caller ends the first game of the next batch now
+                game = await store.get_game(ids[100])
+                assert game is not None
+                game.status, game.version = "expired", 1
+                await store.save_game(game, 0)
+        assert [len(b) for b in seen] == [100, 100, 49]
+        flat = [i for b in seen for i in b]
+        assert flat == sorted(flat) and ids[100] not in flat and len(set(flat)) == 249
+    finally:
+        await store.close()
