@@ -46,7 +46,11 @@ async def copy_sqlite_to_postgres(sqlite_path: str | Path, url: str) -> dict[str
     if not Path(sqlite_path).is_file():
         raise StorageError(f"there is no SQLite database at {sqlite_path}")
     source = await Store.open(sqlite_path, lambda: 0.0)
-    target = await PostgresStore.open(url, lambda: 0.0)
+    try:
+        target = await PostgresStore.open(url, lambda: 0.0)
+    except BaseException:
+        await source.close()
+        raise
     try:
         before = await target.count_rows()
         if any(before.values()):

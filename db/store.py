@@ -90,6 +90,14 @@ async def _while_locked(conn: aiosqlite.Connection, pragma: str | None) -> None:
         pause = min(pause * 2, 0.5)
 
 
+def _check_files(watch: FileWatch) -> None:
+    """Raise StorageError when a path no longer names the file being written (run on
+    the writing thread)."""
+    problem = watch.problem()
+    if problem is not None:
+        raise StorageError(problem)
+
+
 class Store:
     """All SQLite access. Writes are serialised; each save is one transaction.
 
@@ -107,7 +115,9 @@ class Store:
         self._write = asyncio.Lock()
         self._writer = writer
         self._watch = watch
-        self._writes = WriteQueue(writer, self._write, self._check_file)
+        # The check holds the watch, not the store: no reference cycle, so a store its
+        # owner forgot to close is freed (and its threads end) like any object.
+        self._writes = WriteQueue(writer, self._write, partial(_check_files, watch))
         self.path: str = ""
         #: The rows this process last saved of recently played games (see KeptRows).
         self.kept = KeptRows()
@@ -128,8 +138,9 @@ class Store:
             await conn.execute("PRAGMA synchronous = NORMAL")
             await conn.execute("PRAGMA foreign_keys = ON")
             await _while_locked(conn, None)
-            rows = await conn.execute_fetchall("PRAGMA journal_mode")
-            wal = str(next(iter(rows))[0]).lower() == "wal"
+            async with conn.execute("PRAGMA journal_mode") as cursor:
+                mode = await cursor.fetchone()
+            wal = mode is not None and str(mode[0]).lower() == "wal"
             writer = await WriterThread.open(str(path))
             watch = await writer.call(lambda: FileWatch(path, wal=wal))
         except BaseException:
@@ -163,13 +174,6 @@ class Store:
             await self._writer.call(self._watch.close)
             await self._writer.close()
             await self._conn.close()
-
-    def _check_file(self) -> None:
-        """Raise StorageError when a path no longer names the file being written (run on
-        the writing thread)."""
-        problem = self._watch.problem()
-        if problem is not None:
-            raise StorageError(problem)
 
     async def health_problem(self) -> str | None:
         """Return why the store cannot save right now, or None when it can.

@@ -124,7 +124,7 @@ async def test_a_wal_deleted_during_a_write_is_not_acknowledged(tmp_path: Path) 
     try:
         game = await _create(store, 1)
         game.version = 1
-        real = store._check_file
+        real = store._writes._check  # type: ignore[attr-defined]
         calls = []
 
         def check() -> None:  # the second check (after COMMIT) finds the WAL gone
