@@ -3,9 +3,11 @@
 Every :data:`HEARTBEAT_SECONDS` the bot writes one small JSON file (``HEALTH_FILE``;
 default ``health.json`` beside the SQLite database, so ``data/health.json``, or one
 per process with ``SHARD_IDS``, see :func:`health_file`): the time,
-whether the Discord gateway is connected, its latency, and whether a ``SELECT 1`` through
-the store just succeeded. The check passes when that file is fresh (under
-:data:`MAX_AGE_SECONDS`) and says connected and database up. A process that hangs or
+whether the Discord gateway is connected, its latency, and whether the store can save:
+what the store itself knows (its ``health_problem``: the SQLite files still the ones it
+writes, the last write stored, PostgreSQL within reach) and a read it answers. The
+check passes when that file is fresh (under :data:`MAX_AGE_SECONDS`) and says connected
+and database up; when the database is not, the file says why. A process that hangs or
 dies stops writing, so its file goes stale: no network call is needed to notice.
 """
 
@@ -53,6 +55,8 @@ class Heartbeat:
     database: bool
     latency_ms: float | None = None
     pid: int = 0
+    #: Why the database check failed (None when it passed, or nothing was said).
+    problem: str | None = None
 
     def to_json(self) -> str:
         """Return the heartbeat as one line of JSON."""
@@ -64,12 +68,14 @@ class Heartbeat:
         try:
             data = json.loads(text)
             latency = data.get("latency_ms")
+            problem = data.get("problem")
             return cls(
                 time=float(data["time"]),
                 connected=data["connected"] is True,
                 database=data["database"] is True,
                 latency_ms=None if latency is None else float(latency),
                 pid=int(data.get("pid", 0)),
+                problem=None if problem is None else str(problem),
             )
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             raise HealthError(f"the heartbeat file is not valid ({exc!r})") from None
@@ -120,7 +126,8 @@ def judge(beat: Heartbeat, now: float, max_age: float = MAX_AGE_SECONDS) -> list
     if not beat.connected:
         problems.append("the bot is not connected to Discord")
     if not beat.database:
-        problems.append("the last database check failed")
+        problems.append("the last database check failed"
+                        + (f": {beat.problem}" if beat.problem else ""))
     return problems
 
 
@@ -145,36 +152,42 @@ def gateway_state(client: Any) -> tuple[bool, float | None]:
     return connected, round(latency * 1000, 1)
 
 
-async def database_ok(store: Any, timeout: float = DATABASE_CHECK_SECONDS) -> bool:
-    """Return whether a cheap ``SELECT 1`` through ``store`` succeeds within ``timeout``.
+async def database_problem(store: Any, timeout: float = DATABASE_CHECK_SECONDS) -> str | None:
+    """Return why ``store`` cannot save right now, or None when it can.
 
-    Duck-typed: the store's ``query`` (both backends have it), else its ``connection``'s
-    ``execute_fetchall`` (aiosqlite).
+    A store with ``health_problem`` (both backends) answers from what it knows: its
+    files, its last write, a read. Any other store is asked a ``SELECT 1`` through its
+    ``query``. Not answering within ``timeout`` is a problem too.
     """
     if store is None:
-        return False
+        return "the bot has no database"
+    ask = getattr(store, "health_problem", None)
     query = getattr(store, "query", None)
-    if query is None:
-        connection = getattr(store, "connection", None)
-        query = getattr(connection, "execute_fetchall", None)
-    if query is None:
-        return False
+    if ask is None and query is None:
+        return "the database cannot be asked"
     try:
         # asyncio.timeout, not wait_for: 3.11's wait_for can swallow a cancellation that
         # meets the query's answer, and the heartbeat loop would then never stop.
         async with asyncio.timeout(timeout):
-            rows = await query("SELECT 1")
+            if ask is not None:
+                problem: str | None = await ask()
+            elif query is not None:
+                rows = await query("SELECT 1")
+                problem = None if rows and next(iter(rows[0])) == 1 else "SELECT 1 failed"
+    except TimeoutError:
+        problem = f"the database did not answer within {timeout:.0f} s"
     except Exception as exc:
-        log.warning("database check failed: %s", exc)
-        return False
-    return bool(rows) and next(iter(rows[0])) == 1
+        problem = f"the database check failed: {exc}"
+    if problem is not None:
+        log.warning("database check failed: %s", problem)
+    return problem
 
 
 async def take_pulse(client: Any, clock: Callable[[], float] = time.time) -> Heartbeat:
     """Return a heartbeat for ``client`` now: gateway state and a database check."""
     connected, latency = gateway_state(client)
-    database = await database_ok(getattr(client, "store", None))
-    return Heartbeat(clock(), connected, database, latency, os.getpid())
+    problem = await database_problem(getattr(client, "store", None))
+    return Heartbeat(clock(), connected, problem is None, latency, os.getpid(), problem)
 
 
 class HeartbeatWriter:

@@ -28,6 +28,10 @@ class GameStore(Protocol):
     async def close(self) -> None:
         """Close the database once pending writes are done."""
 
+    async def health_problem(self) -> str | None:
+        """Return why the store cannot save right now (its file is gone, the last write
+        was refused, the server is out of reach), or None when it can."""
+
     async def create_game(
         self,
         *,
@@ -43,8 +47,13 @@ class GameStore(Protocol):
         events: list[str],
         daily: str | None = None,
         extra: dict[str, Any] | None = None,
+        max_open: int | None = None,
     ) -> GameRow:
-        """Insert a new open game; raise ChannelBusy (C3) or DailyPlayed."""
+        """Insert a new open game; raise ChannelBusy (C3) or DailyPlayed.
+
+        With ``max_open``, raise TooManyOpen when ``starter_id`` already has that many
+        open games in ``guild_id``; the count and the insert are one atomic step.
+        """
 
     async def get_game(self, game_id: int) -> GameRow | None:
         """Return the game with ``game_id``, or None."""
@@ -115,12 +124,14 @@ class GameStore(Protocol):
         """Run one read-only portable query with ``:name`` parameters; return its rows."""
 
     async def forget_player(self, user_id: int, former: str) -> int:
-        """Delete a member's results and replace their id and name in games and action
-        logs by ``former``'s wording; return how many results went."""
+        """Delete a member's results and leave nothing of their id or names in finished
+        games, their action logs and other results (``former`` stands in for the name);
+        return how many results went."""
 
     async def prune_finished(self, before: float, limit: int = 500) -> int:
         """Drop the state and action log of up to ``limit`` games finished before
-        ``before`` (results stay); return how many games were pruned."""
+        ``before`` (results stay), a few games per transaction; return how many games
+        were pruned."""
 
     async def count_rows(self) -> dict[str, int]:
         """Return how many rows each table of :data:`TABLES` holds."""

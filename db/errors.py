@@ -25,3 +25,11 @@ class VersionConflict(Exception):
 
 class NotEmpty(Exception):
     """A copy was refused because the target database already holds data."""
+
+
+class TooManyOpen(Exception):
+    """The starter already has the most open games a server allows (the create's cap)."""
+
+    def __init__(self, cap: int) -> None:
+        super().__init__(f"the starter already has {cap} open games here")
+        self.cap = cap

@@ -1,8 +1,15 @@
-"""Forgetting a member inside stored games: their seats say "a former player"."""
+"""Forgetting a member inside stored games: nothing of their id or name stays.
+
+In a finished game, every JSON document the bot stored (seats, options, the engine's
+state, events, table data, each logged action, other players' result details) is
+scrubbed the same way, whatever the game keeps in it (:func:`scrub`): their seats say
+"a former player".
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from db.rows import to_json
@@ -16,57 +23,77 @@ def seats_needle(user_id: int) -> str:
     return f'"user_id":{user_id}'
 
 
-def forget_in_seats(raw: str, user_id: int, former: str = FORMER_PLAYER) -> str | None:
-    """Return the seats JSON with ``user_id``'s seats anonymised, or None if unchanged."""
-    seats: list[dict[str, Any]] = json.loads(raw)
-    changed = False
-    for seat in seats:
-        if seat.get("user_id") == user_id:
-            seat["user_id"] = None
-            seat["name"] = former
-            changed = True
-    return to_json(seats) if changed else None
+def scrub(value: Any, user_id: int, names: Collection[str], former: str) -> Any:
+    """Return the JSON ``value`` with nothing left of the member ``user_id``.
 
-
-def forget_in_game(
-    seats_raw: str, extra_raw: str, events_raw: str, user_id: int, former: str = FORMER_PLAYER
-) -> tuple[str, str, str] | None:
-    """Return a finished game's seats, table data and events with ``user_id`` forgotten.
-
-    Their seats name ``former`` with no id; their id leaves the table data (players who
-    shared the result, votes, the voters of recent decisions, the host, requests to hand a
-    seat on); their names in the events and the last decision become ``former``. None
-    when the game holds nothing of theirs.
+    Generic, whatever the game stored: a number equal to the id becomes null; an entry
+    keyed by the id (as text) goes; a string equal to the id, a mention of them, and
+    every occurrence of one of their ``names`` inside a string become ``former``.
     """
-    seats: list[dict[str, Any]] = json.loads(seats_raw)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return None if value == user_id else value
+    if isinstance(value, str):
+        return _scrub_text(value, user_id, names, former)
+    if isinstance(value, list):
+        return [scrub(v, user_id, names, former) for v in value]
+    if isinstance(value, dict):
+        key = str(user_id)
+        return {k: scrub(v, user_id, names, former) for k, v in value.items() if k != key}
+    return value
+
+
+def _scrub_text(text: str, user_id: int, names: Collection[str], former: str) -> str:
+    if text == str(user_id):
+        return former
+    text = text.replace(f"<@{user_id}>", former).replace(f"<@!{user_id}>", former)
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, former)
+    return text
+
+
+def scrub_text_column(raw: str | None, user_id: int, names: Collection[str],
+                      former: str) -> str | None:
+    """Return a JSON column's text scrubbed by :func:`scrub`, or None when unchanged (or
+    empty, or not JSON: then it is scrubbed as plain text)."""
+    if raw is None:
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        new = _scrub_text(raw, user_id, names, former)
+    else:
+        new = to_json(scrub(value, user_id, names, former))
+    return None if new == raw else new
+
+
+def member_names(seats_raw: str, extra_raw: str, user_id: int) -> set[str]:
+    """Return the names ``user_id`` had in one game: their seats', the table's record of
+    the players, and their ballots."""
+    seats: list[dict[str, Any]] = json.loads(seats_raw or "[]")
     extra: dict[str, Any] = json.loads(extra_raw or "{}")
-    events: list[str] = json.loads(events_raw or "[]")
     names = {str(s.get("name")) for s in seats if s.get("user_id") == user_id}
     players = extra.get("players") or {}
     if str(user_id) in players:
-        names.add(str(players.pop(str(user_id))))
-    poll = extra.get("poll") or {}
-    for ballot in list(poll.get("ballots", [])):
+        names.add(str(players[str(user_id)]))
+    for ballot in (extra.get("poll") or {}).get("ballots", []):
         if ballot.get("user") == user_id:
             names.add(str(ballot.get("name")))
-            poll["ballots"].remove(ballot)
-    if "recent" in extra:
-        extra["recent"] = [[u for u in d if u != user_id] for d in extra["recent"]]
-    if extra.get("host") == user_id:
-        extra.pop("host")
-    for voters in (extra.get("away_votes") or {}).values():
-        voters[:] = [u for u in voters if u != user_id]
-    (extra.get("away_votes") or {}).pop(str(user_id), None)
-    new_seats = forget_in_seats(seats_raw, user_id, former)
     names.discard("")
     names.discard("None")
-    new_events = list(events)
-    for name in sorted(names, key=len, reverse=True):
-        new_events = [e.replace(name, former) for e in new_events]
-        if isinstance(extra.get("last"), str):
-            extra["last"] = extra["last"].replace(name, former)
-    new_extra = to_json(extra)
-    if new_seats is None and new_extra == to_json(json.loads(extra_raw or "{}")) and (
-            new_events == events):
-        return None
-    return new_seats or seats_raw, new_extra, to_json(new_events)
+    return names
+
+
+#: The JSON columns of a game that forgetting scrubs, in the order :func:`scrub_game`
+#: takes and answers them.
+GAME_DOCUMENTS = ("seats", "options", "state", "events", "extra")
+
+
+def scrub_game(documents: Sequence[str | None], user_id: int,
+               former: str) -> tuple[set[str], list[str | None]]:
+    """Scrub one finished game's :data:`GAME_DOCUMENTS`; return the member's names in
+    it and each document's new text (None where it holds nothing of theirs)."""
+    seats, _options, _state, _events, extra = documents
+    names = member_names(seats or "[]", extra or "{}", user_id)
+    return names, [scrub_text_column(raw, user_id, names, former) for raw in documents]

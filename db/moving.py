@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
 import asyncpg
 
 from db.base import TABLES
@@ -38,26 +39,37 @@ async def copy_sqlite_to_postgres(sqlite_path: str | Path, url: str) -> dict[str
 
     The source is first brought to the latest schema; the target is created or migrated,
     and must be empty (NotEmpty otherwise). The copy is one transaction: either every
-    row arrives, or nothing does. The counts of every table are checked to be equal.
+    row arrives, or nothing does. It reads one snapshot of the source and streams each
+    table :data:`COPY_BATCH` rows at a time, so memory stays flat whatever the file's
+    size. The counts of every table are checked to be equal.
     """
     if not Path(sqlite_path).is_file():
         raise StorageError(f"there is no SQLite database at {sqlite_path}")
     source = await Store.open(sqlite_path, lambda: 0.0)
-    target = await PostgresStore.open(url, lambda: 0.0)
+    try:
+        target = await PostgresStore.open(url, lambda: 0.0)
+    except BaseException:
+        await source.close()
+        raise
     try:
         before = await target.count_rows()
         if any(before.values()):
             filled = ", ".join(f"{t} ({n} rows)" for t, n in before.items() if n)
             raise NotEmpty(f"the PostgreSQL database is not empty: {filled}; give an empty one")
-        expected = await source.count_rows()
-        async with target.acquire(write=True) as conn:
-            for table in TABLES:
-                await _copy_table(source, conn, table)
-            for table in _IDENTITY:
-                await conn.execute(
-                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
-                    f" coalesce((SELECT max(id) FROM {table}), 0) + 1, false)"
-                )
+        reader = source.connection
+        await reader.execute("BEGIN")  # one snapshot of the source for every table
+        try:
+            expected = await source.count_rows()
+            async with target.acquire(write=True) as conn:
+                for table in TABLES:
+                    await _copy_table(reader, conn, table)
+                for table in _IDENTITY:
+                    await conn.execute(
+                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                        f" coalesce((SELECT max(id) FROM {table}), 0) + 1, false)"
+                    )
+        finally:
+            await reader.execute("COMMIT")
         copied = await target.count_rows()
         if copied != expected:
             raise StorageError(f"copy incomplete: SQLite has {expected}, PostgreSQL {copied}")
@@ -67,8 +79,20 @@ async def copy_sqlite_to_postgres(sqlite_path: str | Path, url: str) -> dict[str
         await target.close()
 
 
-async def _copy_table(source: Store, conn: asyncpg.Connection, table: str) -> None:
-    """Copy one table's rows with PostgreSQL's COPY, converting each column's type."""
+#: Rows read from SQLite and sent to PostgreSQL at a time: memory holds one such batch
+#: of a table (and what PostgreSQL's COPY buffers), whatever the size of the file.
+COPY_BATCH = 500
+
+
+#: Seconds one table's COPY may take (the store's 5 s limit is for a bot's statements,
+#: not for streaming a whole table).
+COPY_TIMEOUT = 3600.0
+
+
+async def _copy_table(reader: aiosqlite.Connection, conn: asyncpg.Connection,
+                      table: str) -> None:
+    """Stream one table's rows into PostgreSQL's COPY, a batch at a time, converting
+    each column's type."""
     columns = await conn.fetch(
         "SELECT column_name, data_type FROM information_schema.columns"
         " WHERE table_schema = 'public' AND table_name = $1 ORDER BY ordinal_position",
@@ -76,12 +100,15 @@ async def _copy_table(source: Store, conn: asyncpg.Connection, table: str) -> No
     )
     names = [c["column_name"] for c in columns]
     convert = [_converter(c["data_type"]) for c in columns]
-    rows = await source.connection.execute_fetchall(
-        f"SELECT {', '.join(names)} FROM {table}"
-    )
-    records = [tuple(f(v) for f, v in zip(convert, row, strict=True)) for row in rows]
-    if records:
-        await conn.copy_records_to_table(table, records=records, columns=names)
+
+    async def records() -> AsyncIterator[tuple[Any, ...]]:
+        async with reader.execute(f"SELECT {', '.join(names)} FROM {table}") as cursor:
+            while rows := await cursor.fetchmany(COPY_BATCH):
+                for row in rows:
+                    yield tuple(f(v) for f, v in zip(convert, row, strict=True))
+
+    await conn.copy_records_to_table(table, records=records(), columns=names,
+                                     timeout=COPY_TIMEOUT)
 
 
 async def backup_sqlite(path: str | Path, dest: str | Path) -> None:

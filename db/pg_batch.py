@@ -75,7 +75,9 @@ class SaveQueue(Batcher[Save]):
 
     def next_batch(self) -> list[tuple[Save, asyncio.Future[Any]]]:
         """Take the queued saves that go next: in order, each game once, max_batch at most."""
-        batch, rest, games = [], [], set()
+        batch: list[tuple[Save, asyncio.Future[Any]]] = []
+        rest: list[tuple[Save, asyncio.Future[Any]]] = []
+        games: set[int] = set()
         for item in self._pending:
             game_id = item[0][0]
             if game_id in games or len(batch) >= self.max_batch:

@@ -17,10 +17,11 @@ from typing import Any
 import asyncpg
 
 from db.base import TABLES
-from db.errors import ChannelBusy, DailyPlayed, StorageError, VersionConflict
-from db.forget import FORMER_PLAYER, forget_in_game, seats_needle
+from db.errors import ChannelBusy, DailyPlayed, StorageError, TooManyOpen, VersionConflict
+from db.forget import FORMER_PLAYER, GAME_DOCUMENTS, scrub_game, scrub_text_column, seats_needle
 from db.pg_batch import SaveQueue
 from db.pg_migrate import pg_migrate
+from db.pg_outage import Outage
 from db.rows import (
     GAME_COLUMNS,
     GameRow,
@@ -92,6 +93,13 @@ _UPDATE = (
 )
 """A game's compare-and-swap save: it changes one row, or none when another writer won."""
 
+#: The first key of the advisory lock a capped create takes (the second is a hash of
+#: the server and the starter), so that creates of one starter count one at a time.
+_CAP_LOCK = 0x7AB1E02
+
+#: How many finished games one pruning transaction empties.
+PRUNE_STEP = 10
+
 
 
 class PostgresStore:
@@ -105,7 +113,11 @@ class PostgresStore:
         self.url = ""
         #: The rows this process last saved of recently played games (see KeptRows).
         self.kept = KeptRows()
-        self._saves = SaveQueue(self.acquire)
+        self._saves = SaveQueue(lambda: self.acquire(write=True, transaction=False))
+        #: Whether the server is out of reach now (logged once when it starts and ends).
+        self.outage = Outage()
+        #: Why the last write failed for want of the database, or None when it was stored.
+        self.last_failure: str | None = None
 
     @classmethod
     async def open(
@@ -126,6 +138,7 @@ class PostgresStore:
             raise
         store = cls(pool, clock)
         store.url = url
+        store.outage.watch_pool()
         return store
 
     @property
@@ -135,23 +148,49 @@ class PostgresStore:
 
     async def close(self) -> None:
         """Close every connection once the ones in use are released."""
+        self.outage.unwatch_pool()
         await self._pool.close()
 
+    async def health_problem(self) -> str | None:
+        """Return why the store cannot save right now, or None when it can: the server
+        out of reach, the last write refused, or a read not answered."""
+        if self.outage.since is not None:
+            return f"PostgreSQL is out of reach: {self.outage.reason}"
+        if self.last_failure is not None:
+            return f"the last write was refused: {self.last_failure}"
+        try:
+            await self._fetch("SELECT 1")
+        except StorageError as exc:
+            return f"the database cannot be read: {exc}"
+        return None
+
     @asynccontextmanager
-    async def acquire(self, *, write: bool = False) -> AsyncIterator[asyncpg.Connection]:
-        """Lend a pooled connection (in a transaction when ``write``); errors become
-        StorageError, except the ones the store's callers handle."""
+    async def acquire(self, *, write: bool = False,
+                      transaction: bool | None = None) -> AsyncIterator[asyncpg.Connection]:
+        """Lend a pooled connection for a read, or a ``write`` (in a transaction unless
+        ``transaction`` is false: a single statement is one by itself); errors become
+        StorageError, except the ones the store's callers handle. A write's outcome is
+        what the store's health reports."""
         try:
             async with self._pool.acquire(timeout=TIMEOUT) as conn:
-                if not write:
+                if not (write if transaction is None else transaction):
                     yield conn
-                    return
-                async with conn.transaction():
-                    yield conn
-        except (VersionConflict, ChannelBusy, DailyPlayed, asyncpg.UniqueViolationError):
+                else:
+                    async with conn.transaction():
+                        yield conn
+        except (VersionConflict, ChannelBusy, DailyPlayed, TooManyOpen,
+                asyncpg.UniqueViolationError):
+            self.outage.answered()
             raise
         except _UNAVAILABLE as exc:
+            if not isinstance(exc, asyncpg.PostgresError) or isinstance(exc, _LOST):
+                self.outage.failed(exc)
+            if write:
+                self.last_failure = str(exc) or type(exc).__name__
             raise StorageError(str(exc) or type(exc).__name__) from exc
+        self.outage.answered()
+        if write:
+            self.last_failure = None
 
     async def _fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
         """Run a read; a connection lost under it (a server restart) is replaced once."""
@@ -191,20 +230,36 @@ class PostgresStore:
         events: list[str],
         daily: str | None = None,
         extra: dict[str, Any] | None = None,
+        max_open: int | None = None,
     ) -> GameRow:
-        """Insert a new open game; raise ChannelBusy (C3) or DailyPlayed."""
+        """Insert a new open game; raise ChannelBusy (C3) or DailyPlayed.
+
+        With ``max_open``, raise TooManyOpen when the starter already has that many open
+        games in the server: the create first takes an advisory lock of that starter in
+        that server, so creates at once count and insert one after the other.
+        """
         now = self._clock()
+        sql = ("INSERT INTO games (guild_id, channel_id, kind, status, starter_id, seats,"
+               " options, only_starter, state, version, events, created_at, updated_at,"
+               " daily, extra) SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $11,"
+               " $11, $12, $13")
+        args: list[Any] = [guild_id, channel_id, kind, status, starter_id, _json(seats),
+                           _json(options), int(only_starter),
+                           None if state is None else _json(state), _json(events), now,
+                           daily, _json(extra or {})]
+        if max_open is not None:
+            sql += (" WHERE (SELECT count(*) FROM games WHERE starter_id = $5"
+                    " AND guild_id IS NOT DISTINCT FROM $1"
+                    " AND status IN ('lobby', 'active')) < $14")
+            args.append(max_open)
         try:
             async with self.acquire(write=True) as conn:
-                row = await conn.fetchrow(
-                    "INSERT INTO games (guild_id, channel_id, kind, status, starter_id, seats,"
-                    " options, only_starter, state, version, events, created_at, updated_at,"
-                    " daily, extra) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $11,"
-                    f" $11, $12, $13) RETURNING {GAME_COLUMNS}",
-                    guild_id, channel_id, kind, status, starter_id, _json(seats),
-                    _json(options), int(only_starter), None if state is None else _json(state),
-                    _json(events), now, daily, _json(extra or {}),
-                )
+                if max_open is not None:
+                    await conn.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))",
+                                       _CAP_LOCK, f"{guild_id}:{starter_id}")
+                row = await conn.fetchrow(f"{sql} RETURNING {GAME_COLUMNS}", *args)
+                if row is None:
+                    raise TooManyOpen(max_open or 0)
         except asyncpg.UniqueViolationError as exc:
             if "daily" in (exc.constraint_name or ""):
                 raise DailyPlayed(daily) from None
@@ -383,46 +438,73 @@ class PostgresStore:
         return out
 
     async def forget_player(self, user_id: int, former: str = FORMER_PLAYER) -> int:
-        """Delete ``user_id``'s results; in finished games name their seats ``former`` and
-        drop their id from the action logs. Return how many results were deleted."""
+        """Delete ``user_id``'s results and leave nothing of them in finished games,
+        their action logs and other results; see the SQLite store. One transaction."""
         self.kept.drop()
-        candidates = await self._fetch(
-            "SELECT id, seats, extra, events FROM games WHERE status NOT IN ('lobby', 'active')"
-            " AND (strpos(seats, $1) > 0 OR strpos(extra, $2) > 0)",
-            seats_needle(user_id), str(user_id),
-        )
-        rewritten = [
-            (*new, game_id)
-            for game_id, seats, extra, events in candidates
-            if (new := forget_in_game(seats, extra, events, user_id, former)) is not None
-        ]
+        documents = ", ".join(GAME_DOCUMENTS)
+        assignments = ", ".join(f"{c} = coalesce(${i}, {c})"
+                                for i, c in enumerate(GAME_DOCUMENTS, start=1))
         async with self.acquire(write=True) as conn:
+            games = await conn.fetch(
+                f"SELECT id, {documents} FROM games WHERE status NOT IN ('lobby', 'active')"
+                " AND (strpos(seats, $1) > 0 OR strpos(extra, $2) > 0 OR starter_id = $3)"
+                " FOR UPDATE",
+                seats_needle(user_id), str(user_id), user_id,
+            )
+            names: set[str] = set()
+            for game_id, *raw in games:
+                found, new = scrub_game(raw, user_id, former)
+                names |= found
+                if any(text is not None for text in new):
+                    await conn.execute(
+                        f"UPDATE games SET {assignments} WHERE id = ${len(new) + 1}",
+                        *new, game_id)
+                logged = await conn.fetch("SELECT seq, action FROM actions WHERE game_id = $1",
+                                          game_id)
+                changed = [(text, game_id, seq) for seq, action in logged
+                           if (text := scrub_text_column(action, user_id, found, former))]
+                if changed:
+                    await conn.executemany(
+                        "UPDATE actions SET action = $1 WHERE game_id = $2 AND seq = $3",
+                        changed)
+                await conn.execute(
+                    "UPDATE actions SET actor_id = NULL WHERE game_id = $1 AND actor_id = $2",
+                    game_id, user_id)
             status = await conn.execute("DELETE FROM results WHERE user_id = $1", user_id)
-            if rewritten:
-                await conn.executemany(
-                    "UPDATE games SET seats = $1, extra = $2, events = $3 WHERE id = $4",
-                    rewritten,
-                )
+            for needle in {str(user_id), *names}:
+                rows = await conn.fetch(
+                    "SELECT id, detail FROM results WHERE strpos(detail, $1) > 0", needle)
+                details = [(text, rid) for rid, detail in rows
+                           if (text := scrub_text_column(detail, user_id, names, former))]
+                if details:
+                    await conn.executemany("UPDATE results SET detail = $1 WHERE id = $2",
+                                           details)
             await conn.execute(
                 "UPDATE games SET starter_id = 0 WHERE starter_id = $1"
                 " AND status NOT IN ('lobby', 'active')", user_id,
-            )
-            await conn.execute(
-                "UPDATE actions SET actor_id = NULL WHERE actor_id = $1 AND game_id IN"
-                " (SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))",
-                user_id,
             )
         return int(status.split()[-1])
 
     async def prune_finished(self, before: float, limit: int = 500) -> int:
         """Drop the state, events and action log of up to ``limit`` games that finished
-        before ``before``; results stay. Return how many games were pruned."""
+        before ``before``, :data:`PRUNE_STEP` games per transaction; results stay.
+        Return how many games were pruned."""
         self.kept.drop()
+        pruned = 0
+        while pruned < limit:
+            step = min(PRUNE_STEP, limit - pruned)
+            done = await self._prune(before, step)
+            pruned += done
+            if done < step:
+                break
+        return pruned
+
+    async def _prune(self, before: float, limit: int) -> int:
         async with self.acquire(write=True) as conn:
             ids = [r[0] for r in await conn.fetch(
                 "SELECT id FROM games WHERE state IS NOT NULL"
                 " AND status IN ('over', 'abandoned', 'expired') AND updated_at < $1"
-                " ORDER BY updated_at LIMIT $2 FOR UPDATE",
+                " ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED",
                 before, limit,
             )]
             if ids:

@@ -10,16 +10,16 @@ import asyncio
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager, suppress
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
 
 from db.base import TABLES
-from db.errors import ChannelBusy, DailyPlayed, StorageError, VersionConflict
-from db.forget import FORMER_PLAYER, forget_in_game, seats_needle
+from db.errors import ChannelBusy, DailyPlayed, StorageError, TooManyOpen, VersionConflict
+from db.forget import FORMER_PLAYER, GAME_DOCUMENTS, scrub_game, scrub_text_column, seats_needle
 from db.migrate import migrate
 from db.rows import (
     GAME_COLUMNS,
@@ -36,8 +36,8 @@ from db.rows import (
     to_json,
 )
 from db.sqlite_batch import WriteQueue
-from db.sqlite_direct import DirectWriter
 from db.sqlite_file import FileWatch
+from db.sqlite_thread import WriterThread
 
 __all__ = [
     "OPEN_STATUSES",
@@ -48,6 +48,7 @@ __all__ = [
     "SqliteStore",
     "StorageError",
     "Store",
+    "TooManyOpen",
     "VersionConflict",
     "idle_group",
 ]
@@ -60,6 +61,10 @@ _T = TypeVar("_T")
 
 _json = to_json
 
+
+#: The deadline look reads the index of open games' deadlines (migration 8); SQLite's
+#: planner, without statistics, would rather walk every open game by age.
+_OPEN_DEADLINES = "games INDEXED BY games_open_by_deadline"
 
 #: How long opening waits for another process that is creating the same database.
 _OPEN_PATIENCE_SECONDS = 15.0
@@ -85,116 +90,116 @@ async def _while_locked(conn: aiosqlite.Connection, pragma: str | None) -> None:
         pause = min(pause * 2, 0.5)
 
 
-def _direct_writer(path: str | Path) -> DirectWriter | None:
-    """Open the connection for direct writes, or None (every write then goes through the
-    database thread) where the file cannot have one, such as a file SQLite keeps out of
-    WAL mode on some network filesystems."""
-    try:
-        return DirectWriter.open(str(path))
-    except sqlite3.Error as exc:
-        log.warning("the database %s gets no direct writes (%s); every write goes through"
-                    " the database thread", path, exc)
-        return None
+def _check_files(watch: FileWatch) -> None:
+    """Raise StorageError when a path no longer names the file being written (run on
+    the writing thread)."""
+    problem = watch.problem()
+    if problem is not None:
+        raise StorageError(problem)
 
 
 class Store:
-    """All SQLite access. Writes are serialised; each save is one transaction."""
+    """All SQLite access. Writes are serialised; each save is one transaction.
+
+    Reads go through aiosqlite's thread; writes through the store's own writing thread
+    (:mod:`db.sqlite_thread`), in batches (:mod:`db.sqlite_batch`). Nothing touches
+    SQLite or the database's files on the event loop's thread.
+    """
 
     backend = "sqlite"
 
     def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], float],
-                 direct: DirectWriter | None = None) -> None:
+                 writer: WriterThread, watch: FileWatch) -> None:
         self._conn = conn
         self._clock = clock
         self._write = asyncio.Lock()
-        self._watch: FileWatch | None = None
-        self._writes = WriteQueue(conn, self._write, self._check_file, direct)
+        self._writer = writer
+        self._watch = watch
+        # The check holds the watch, not the store: no reference cycle, so a store its
+        # owner forgot to close is freed (and its threads end) like any object.
+        self._writes = WriteQueue(writer, self._write, partial(_check_files, watch))
         self.path: str = ""
         #: The rows this process last saved of recently played games (see KeptRows).
         self.kept = KeptRows()
 
     @classmethod
-    async def open(cls, path: str | Path, clock: Callable[[], float], *,
-                   direct: bool = True) -> Store:
-        """Open (creating if needed) the database at ``path`` and bring its schema up to date.
-
-        ``direct`` false sends every write through aiosqlite's thread (no direct writes,
-        :mod:`db.sqlite_direct`); an in-memory database never has them.
-        """
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+    async def open(cls, path: str | Path, clock: Callable[[], float]) -> Store:
+        """Open (creating if needed) the database file at ``path`` and bring its schema
+        up to date. The store keeps two connections to it (reads, writes), so an
+        in-memory database (``:memory:``) cannot be one: ValueError."""
+        if str(path) == ":memory:" or str(path).startswith("file:"):
+            raise ValueError("the SQLite store needs a database file, not an in-memory one")
+        await asyncio.to_thread(Path(path).parent.mkdir, parents=True, exist_ok=True)
         conn = await aiosqlite.connect(str(path), isolation_level=None)
+        writer: WriterThread | None = None
         try:
             await conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
             await _while_locked(conn, "PRAGMA journal_mode = WAL")
             await conn.execute("PRAGMA synchronous = NORMAL")
             await conn.execute("PRAGMA foreign_keys = ON")
             await _while_locked(conn, None)
-            watch = FileWatch(path)
-            writer = _direct_writer(path) if direct and watch.watched else None
+            async with conn.execute("PRAGMA journal_mode") as cursor:
+                mode = await cursor.fetchone()
+            wal = mode is not None and str(mode[0]).lower() == "wal"
+            writer = await WriterThread.open(str(path))
+            watch = await writer.call(lambda: FileWatch(path, wal=wal))
         except BaseException:
+            if writer is not None:
+                await writer.close()
             await conn.close()
             raise
-        store = cls(conn, clock, writer)
+        store = cls(conn, clock, writer, watch)
         store.path = str(path)
-        store._watch = watch
         return store
 
     @property
     def connection(self) -> aiosqlite.Connection:
-        """The underlying connection (for maintenance and tests)."""
+        """The reading connection (for maintenance and tests)."""
         return self._conn
 
+    @property
+    def writer(self) -> WriterThread:
+        """The writing connection's thread (for maintenance and tests)."""
+        return self._writer
+
+    @property
+    def watched_files(self) -> list[str]:
+        """The files whose deletion or replacement stops every write (the database,
+        and in WAL mode its -wal and -shm)."""
+        return self._watch.names
+
     async def close(self) -> None:
-        """Close the connection once pending writes are done."""
+        """Close both connections once pending writes are done."""
         async with self._write:
-            await self._writes.close()
+            await self._writer.call(self._watch.close)
+            await self._writer.close()
             await self._conn.close()
-            if self._watch is not None:
-                self._watch.close()
 
-    def _check_file(self) -> None:
-        """Raise StorageError when the path no longer names the file being written."""
-        problem = self._watch.problem() if self._watch is not None else None
-        if problem is not None:
-            raise StorageError(problem)
+    async def health_problem(self) -> str | None:
+        """Return why the store cannot save right now, or None when it can.
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """Run the block as one write transaction (serialised with every other write).
-
-        Commits at the end of the block and rolls back on an error; sqlite errors come out
-        as StorageError.
+        What the store knows: whether its files are still the ones it writes, the last
+        write's outcome, and whether a read is answered.
         """
-        async with self._write:
-            self._check_file()
-            try:
-                await self._conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                raise StorageError(str(exc)) from exc
-            except BaseException:  # cancelled: the queued BEGIN may still run; undo it
-                with suppress(sqlite3.Error, ValueError):
-                    await asyncio.shield(self._conn.execute("ROLLBACK"))
-                raise
-            try:
-                yield self._conn
-                await self._conn.execute("COMMIT")
-            except BaseException as exc:
-                with suppress(sqlite3.Error):
-                    await self._conn.execute("ROLLBACK")
-                if isinstance(exc, sqlite3.IntegrityError | VersionConflict | ChannelBusy):
-                    raise
-                if isinstance(exc, sqlite3.Error):
-                    raise StorageError(str(exc)) from exc
-                raise
+        try:
+            problem = await self._writer.call(self._watch.problem)
+        except (sqlite3.Error, RuntimeError) as exc:
+            return f"the database's writing connection is gone: {exc}"
+        if problem is not None:
+            return problem
+        if self._writes.last_failure is not None:
+            return f"the last write was refused: {self._writes.last_failure}"
+        try:
+            await self._fetchall("SELECT 1")
+        except StorageError as exc:
+            return f"the database cannot be read: {exc}"
+        return None
 
     async def _in_transaction(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Run ``work`` inside BEGIN IMMEDIATE ... COMMIT on aiosqlite's thread.
+        """Run ``work`` inside BEGIN IMMEDIATE ... COMMIT on the writing thread.
 
-        Every awaited aiosqlite call is a hand-off to its thread and back; a save made
-        of BEGIN, UPDATE, INSERT and COMMIT took four (see docs/performance.md). Here the
-        whole transaction is one call, and writes queued meanwhile share it (group
-        commit, :mod:`db.sqlite_batch`), in order with every other write.
+        The whole transaction is one hand-off, and writes queued meanwhile share it
+        (group commit, :mod:`db.sqlite_batch`), in order with every other write.
         """
         return await self._writes.run(work)  # type: ignore[no-any-return]
 
@@ -230,23 +235,33 @@ class Store:
         events: list[str],
         daily: str | None = None,
         extra: dict[str, Any] | None = None,
+        max_open: int | None = None,
     ) -> GameRow:
         """Insert a new open game; raise ChannelBusy if the channel has one (C3).
 
-        Raise DailyPlayed if ``daily`` is given and the channel already has that day's deal.
+        Raise DailyPlayed if ``daily`` is given and the channel already has that day's
+        deal. With ``max_open``, raise TooManyOpen when the starter already has that
+        many open games in the server: the count and the insert are one statement in
+        one write transaction, so creates at once never get past the cap.
         """
         now = self._clock()
         args = (guild_id, channel_id, kind, status, starter_id, _json(seats), _json(options),
                 int(only_starter), None if state is None else _json(state), _json(events),
                 now, now, daily, _json(extra or {}))
 
+        insert = ("INSERT INTO games (guild_id, channel_id, kind, status, starter_id, seats,"
+                  " options, only_starter, state, version, events, created_at, updated_at,"
+                  " daily, extra) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?")
+        params: tuple[Any, ...] = args
+        if max_open is not None:
+            insert += (" WHERE (SELECT count(*) FROM games WHERE starter_id = ? AND guild_id IS ?"
+                       " AND status IN ('lobby', 'active')) < ?")
+            params = (*args, starter_id, guild_id, max_open)
+
         def work(conn: sqlite3.Connection) -> int:
-            cursor = conn.execute(
-                "INSERT INTO games (guild_id, channel_id, kind, status, starter_id, seats,"
-                " options, only_starter, state, version, events, created_at, updated_at,"
-                " daily, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)",
-                args,
-            )
+            cursor = conn.execute(insert, params)
+            if cursor.rowcount != 1:
+                raise TooManyOpen(max_open or 0)
             return int(cursor.lastrowid or 0)
 
         try:
@@ -393,7 +408,8 @@ class Store:
         games are open.
         """
         rows = await self._fetchall(
-            "SELECT id, deadline FROM games WHERE deadline IS NOT NULL AND deadline <= ?"
+            f"SELECT id, deadline FROM {_OPEN_DEADLINES} WHERE deadline IS NOT NULL"
+            " AND deadline <= ?"
             f" AND status IN ('lobby', 'active') AND {shard_sql(shards)}"
             " ORDER BY deadline LIMIT ?",
             (now, limit),
@@ -403,7 +419,7 @@ class Store:
     async def next_deadline(self, *, shards: Shards | None = None) -> float | None:
         """Return the earliest deadline of any open game, or None."""
         row = await self._fetchone(
-            "SELECT min(deadline) FROM games WHERE deadline IS NOT NULL"
+            f"SELECT min(deadline) FROM {_OPEN_DEADLINES} WHERE deadline IS NOT NULL"
             f" AND status IN ('lobby', 'active') AND {shard_sql(shards)}"
         )
         return None if row is None or row[0] is None else float(row[0])
@@ -452,63 +468,35 @@ class Store:
         return out
 
     async def forget_player(self, user_id: int, former: str = FORMER_PLAYER) -> int:
-        """Delete ``user_id``'s results; in finished games name their seats ``former``.
+        """Delete ``user_id``'s results and leave nothing of them in finished games.
 
-        Their id also leaves the action logs (``actor_id`` becomes empty). Games still
-        being played keep the seat until they end, so the table can go on. Returns how
-        many results were deleted.
+        In every finished game they sat at or started, each stored JSON document (seats,
+        options, state, events, table data, logged actions) is scrubbed of their id and
+        names (:mod:`db.forget`), the log's ``actor_id`` and the starter become empty,
+        and other players' result details lose their names too. Games still being
+        played keep the seat until they end, so the table can go on. Returns how many
+        results were deleted. All of it is one transaction on the writing thread.
         """
-        candidates = await self._fetchall(
-            "SELECT id, seats, extra, events FROM games WHERE status NOT IN ('lobby', 'active')"
-            " AND (instr(seats, ?) > 0 OR instr(extra, ?) > 0)",
-            (seats_needle(user_id), str(user_id)),
-        )
-        rewritten = [
-            (*new, game_id)
-            for game_id, seats, extra, events in candidates
-            if (new := forget_in_game(seats, extra, events, user_id, former)) is not None
-        ]
-
-        def work(conn: sqlite3.Connection) -> int:
-            deleted = conn.execute("DELETE FROM results WHERE user_id = ?", (user_id,)).rowcount
-            conn.executemany("UPDATE games SET seats = ?, extra = ?, events = ? WHERE id = ?",
-                             rewritten)
-            conn.execute("UPDATE games SET starter_id = 0 WHERE starter_id = ?"
-                         " AND status NOT IN ('lobby', 'active')", (user_id,))
-            conn.execute(
-                "UPDATE actions SET actor_id = NULL WHERE actor_id = ? AND game_id IN"
-                " (SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))",
-                (user_id,),
-            )
-            return int(deleted)
-
         self.kept.drop()
-        return await self._in_transaction(work)
+        return await self._in_transaction(
+            lambda conn: _forget(conn, user_id, former))
 
     async def prune_finished(self, before: float, limit: int = 500) -> int:
         """Drop the state, events and action log of up to ``limit`` games that finished
-        before ``before``; results stay. Return how many games were pruned."""
+        before ``before``; results stay. Return how many games were pruned.
 
-        def work(conn: sqlite3.Connection) -> int:
-            ids = [r[0] for r in conn.execute(
-                "SELECT id FROM games WHERE state IS NOT NULL"
-                " AND status IN ('over', 'abandoned', 'expired') AND updated_at < ?"
-                " ORDER BY updated_at LIMIT ?",
-                (before, limit),
-            )]
-            if not ids:
-                return 0
-            marks = ", ".join("?" * len(ids))
-            conn.execute(f"DELETE FROM actions WHERE game_id IN ({marks})", ids)
-            conn.execute(
-                "UPDATE games SET state = NULL, events = '[]', extra = '{}'"
-                f" WHERE id IN ({marks})",
-                ids,
-            )
-            return len(ids)
-
+        It goes :data:`PRUNE_STEP` games per transaction, each a write of its own, so a
+        long action log never holds the database for long and clicks go in between.
+        """
         self.kept.drop()
-        return await self._in_transaction(work)
+        pruned = 0
+        while pruned < limit:
+            step = min(PRUNE_STEP, limit - pruned)
+            done = await self._in_transaction(partial(_prune, before=before, limit=step))
+            pruned += done
+            if done < step:
+                break
+        return pruned
 
     async def count_rows(self) -> dict[str, int]:
         """Return how many rows each table holds."""
@@ -532,6 +520,68 @@ class Store:
             " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (key, value),
         ))
+
+
+def _forget(conn: sqlite3.Connection, user_id: int, former: str) -> int:
+    """Forget ``user_id`` (see :meth:`Store.forget_player`); return the results deleted."""
+    documents = ", ".join(GAME_DOCUMENTS)
+    games = conn.execute(
+        f"SELECT id, {documents} FROM games WHERE status NOT IN ('lobby', 'active')"
+        " AND (instr(seats, ?) > 0 OR instr(extra, ?) > 0 OR starter_id = ?)",
+        (seats_needle(user_id), str(user_id), user_id),
+    ).fetchall()
+    names: set[str] = set()
+    assignments = ", ".join(f"{c} = coalesce(?, {c})" for c in GAME_DOCUMENTS)
+    for game_id, *raw in games:
+        found, new = scrub_game(raw, user_id, former)
+        names |= found
+        if any(text is not None for text in new):
+            conn.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*new, game_id))
+        logged = conn.execute("SELECT seq, action FROM actions WHERE game_id = ?",
+                              (game_id,)).fetchall()
+        conn.executemany(
+            "UPDATE actions SET action = ? WHERE game_id = ? AND seq = ?",
+            [(text, game_id, seq) for seq, action in logged
+             if (text := scrub_text_column(action, user_id, found, former)) is not None],
+        )
+        conn.execute("UPDATE actions SET actor_id = NULL WHERE game_id = ? AND actor_id = ?",
+                     (game_id, user_id))
+    deleted = conn.execute("DELETE FROM results WHERE user_id = ?", (user_id,)).rowcount
+    for needle in {str(user_id), *names}:
+        rows = conn.execute("SELECT id, detail FROM results WHERE instr(detail, ?) > 0",
+                            (needle,)).fetchall()
+        conn.executemany(
+            "UPDATE results SET detail = ? WHERE id = ?",
+            [(text, rid) for rid, detail in rows
+             if (text := scrub_text_column(detail, user_id, names, former)) is not None],
+        )
+    conn.execute("UPDATE games SET starter_id = 0 WHERE starter_id = ?"
+                 " AND status NOT IN ('lobby', 'active')", (user_id,))
+    return int(deleted)
+
+
+#: How many finished games one pruning transaction empties.
+PRUNE_STEP = 10
+
+
+def _prune(conn: sqlite3.Connection, before: float, limit: int) -> int:
+    """Empty up to ``limit`` games finished before ``before``; return how many."""
+    ids = [r[0] for r in conn.execute(
+        "SELECT id FROM games WHERE state IS NOT NULL"
+        " AND status IN ('over', 'abandoned', 'expired') AND updated_at < ?"
+        " ORDER BY updated_at LIMIT ?",
+        (before, limit),
+    )]
+    if not ids:
+        return 0
+    marks = ", ".join("?" * len(ids))
+    conn.execute(f"DELETE FROM actions WHERE game_id IN ({marks})", ids)
+    conn.execute(
+        "UPDATE games SET state = NULL, events = '[]', extra = '{}'"
+        f" WHERE id IN ({marks})",
+        ids,
+    )
+    return len(ids)
 
 
 #: The SQLite backend by the name that says which it is.

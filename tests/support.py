@@ -35,14 +35,10 @@ class Clock:
 
 
 @asynccontextmanager
-async def open_tables(path: Path, clock: Clock | None = None, *,
-                      direct: bool = True) -> AsyncIterator[Tables]:
-    """Open a table service over a database file; close it afterwards.
-
-    ``direct`` false makes every write go through the database thread's queue.
-    """
+async def open_tables(path: Path, clock: Clock | None = None) -> AsyncIterator[Tables]:
+    """Open a table service over a database file; close it afterwards."""
     clock = clock or Clock()
-    store = await Store.open(path, clock, direct=direct)
+    store = await Store.open(path, clock)
     seeds = iter(range(1, 1_000_000))
     try:
         yield Tables(store, clock=clock, seeds=lambda: next(seeds))
@@ -153,13 +149,13 @@ def longest_board_within_limits(cog: object, engine: object, states: list, seats
 
 async def set_read_only(store: object, on: bool) -> None:
     """Make the store's database refuse (or accept again) every write, as a read-only file
-    would: ``PRAGMA query_only`` on each of its connections (SQLite's direct-write
+    would: ``PRAGMA query_only`` on each of its connections (SQLite's writing
     connection too; on PostgreSQL the test console understands the same pragma)."""
     pragma = f"PRAGMA query_only = {'ON' if on else 'OFF'}"
     await store.connection.execute(pragma)  # type: ignore[attr-defined]
-    direct = getattr(getattr(store, "_writes", None), "direct", None)
-    if direct is not None:
-        direct._conn.execute(pragma)
+    writer = getattr(store, "writer", None)
+    if writer is not None:
+        await writer.run(lambda conn: conn.execute(pragma))
 
 
 def stored_versions(path: Path) -> dict[int, int]:

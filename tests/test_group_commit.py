@@ -1,9 +1,7 @@
 """Group commit on SQLite (db.sqlite_batch): writes queued meanwhile share one transaction,
 and each one still succeeds or fails on its own.
 
-The SQLite tests open their stores without direct writes (``direct=False``), so every
-write goes through the queue; tests/test_direct_writes.py covers the writes made at once
-and how they fall back to this queue.
+Every SQLite write goes through the queue, on the store's writing thread.
 """
 
 from __future__ import annotations
@@ -36,7 +34,7 @@ async def _started(tables: Tables, count: int = GAMES) -> list[int]:
 
 async def test_clicks_at_once_share_transactions_and_all_land(tmp_path: Path) -> None:
     """Thirty moves at once: every one is stored and logged, in fewer transactions."""
-    async with open_tables(tmp_path / "g.db", direct=False) as tables:
+    async with open_tables(tmp_path / "g.db") as tables:
         ids = await _started(tables)
         queue = tables.store._writes  # type: ignore[attr-defined]
         batches, writes = queue.batches, queue.writes
@@ -51,7 +49,7 @@ async def test_clicks_at_once_share_transactions_and_all_land(tmp_path: Path) ->
 async def test_a_conflict_fails_only_its_own_write(tmp_path: Path) -> None:
     """In a shared transaction, a save that lost its compare-and-swap is undone alone."""
     path = tmp_path / "g.db"
-    async with open_tables(path, direct=False) as tables:
+    async with open_tables(path) as tables:
         ids = await _started(tables, 5)
         store = tables.store
         rows = [await store.get_game(g) for g in ids]
@@ -72,7 +70,7 @@ async def test_a_conflict_fails_only_its_own_write(tmp_path: Path) -> None:
 async def test_an_error_in_one_write_spares_the_others(tmp_path: Path) -> None:
     """A write whose SQL fails inside a batch: its caller gets a StorageError, the others
     commit."""
-    async with open_tables(tmp_path / "g.db", direct=False) as tables:
+    async with open_tables(tmp_path / "g.db") as tables:
         ids = await _started(tables, 3)
         store = tables.store
 
@@ -97,7 +95,7 @@ async def test_an_error_in_one_write_spares_the_others(tmp_path: Path) -> None:
 async def test_a_vanished_file_fails_every_queued_write(tmp_path: Path) -> None:
     """The database file deleted under the bot: every queued save fails, none is kept."""
     path = tmp_path / "g.db"
-    async with open_tables(path, direct=False) as tables:
+    async with open_tables(path) as tables:
         ids = await _started(tables, 4)
         store = tables.store
         rows = [copy.copy(await store.get_game(g)) for g in ids]
@@ -115,10 +113,11 @@ async def test_a_locked_database_fails_the_batch_cleanly(tmp_path: Path) -> None
     """Another connection holds the write lock past the wait: BEGIN fails, every write of
     the batch fails with StorageError, and the next batch works once the lock is gone."""
     path = tmp_path / "g.db"
-    async with open_tables(path, direct=False) as tables:
+    async with open_tables(path) as tables:
         ids = await _started(tables, 3)
         store = tables.store
-        await store.connection.execute("PRAGMA busy_timeout = 20")  # type: ignore[attr-defined]
+        await store.writer.run(  # type: ignore[attr-defined]
+            lambda conn: conn.execute("PRAGMA busy_timeout = 20"))
         rows = [await store.get_game(g) for g in ids]
         for row in rows:
             assert row is not None
@@ -139,7 +138,7 @@ async def test_a_cancelled_caller_still_gets_its_writestored_versions(tmp_path: 
     is stored all the same and the others are answered."""
     path = tmp_path / "g.db"
     clock = Clock()
-    store = await Store.open(path, clock, direct=False)
+    store = await Store.open(path, clock)
     try:
         tables = Tables(store, clock=clock)
         ids = await _started(tables, 3)
@@ -164,7 +163,7 @@ async def test_a_cancelled_caller_still_gets_its_writestored_versions(tmp_path: 
 @pytest.mark.parametrize("count", [1, 2])
 async def test_a_write_alone_or_in_pairs_is_one_transaction(tmp_path: Path, count: int) -> None:
     """One write: one transaction; two at once: still one (they share it)."""
-    async with open_tables(tmp_path / "g.db", direct=False) as tables:
+    async with open_tables(tmp_path / "g.db") as tables:
         ids = await _started(tables, count)
         queue = tables.store._writes  # type: ignore[attr-defined]
         batches = queue.batches
@@ -246,3 +245,32 @@ def test_a_statement_holds_each_game_once() -> None:
         assert [v for v, _ in queue.next_batch()] == [(7, "b")]
     finally:
         loop.close()
+
+
+async def test_a_stalled_write_holds_up_nothing_on_the_event_loop(tmp_path: Path) -> None:
+    """A write stuck on the writing thread (a frozen disk): reads through the store are
+    still answered and the event loop goes on; the write lands once the disk is back."""
+    import threading
+
+    store = await Store.open(tmp_path / "g.db", Clock())
+    try:
+        await store.set_meta("k", "before")
+        disk_back = threading.Event()
+        stalled = threading.Event()
+
+        def frozen(conn: sqlite3.Connection) -> None:
+            stalled.set()
+            disk_back.wait()
+            conn.execute("UPDATE meta SET value = 'after' WHERE key = 'k'")
+
+        write = asyncio.ensure_future(store._in_transaction(frozen))  # type: ignore[attr-defined]
+        while not stalled.is_set():
+            await asyncio.sleep(0)
+        assert await store.get_meta("k") == "before"  # answered while the write is stuck
+        assert await store.count_open() == 0
+        assert not write.done()
+        disk_back.set()
+        await write
+        assert await store.get_meta("k") == "after"
+    finally:
+        await store.close()

@@ -3,18 +3,22 @@
 import json
 import time
 
+import pytest
+
 from bot.health import (
     Heartbeat,
     HeartbeatWriter,
     check,
-    database_ok,
+    database_problem,
     gateway_state,
     health_file,
     judge,
     read_heartbeat,
     write_heartbeat,
 )
-from tests.support import make_bot, make_settings
+from db.errors import StorageError
+from db.store import Store
+from tests.support import Clock, make_bot, make_settings, set_read_only
 
 
 class FakeStore:
@@ -97,12 +101,50 @@ def test_gateway_state():
 
 
 async def test_database_check():
-    """SELECT 1 through the store's query; a failure or no store at all is False."""
+    """SELECT 1 through a store's query when it has no health of its own; a failure or no
+    store at all is a problem, said in words."""
     store = FakeStore()
-    assert await database_ok(store) is True and store.queries == ["SELECT 1"]
-    assert await database_ok(FakeStore(fail=True)) is False
-    assert await database_ok(None) is False
-    assert await database_ok(object()) is False
+    assert await database_problem(store) is None and store.queries == ["SELECT 1"]
+    assert "connection refused" in (await database_problem(FakeStore(fail=True)) or "")
+    assert await database_problem(None) == "the bot has no database"
+    assert await database_problem(object()) == "the database cannot be asked"
+
+
+@pytest.mark.error_logs_expected
+async def test_a_deleted_database_file_makes_the_bot_unhealthy(tmp_path):
+    """The SQLite file deleted while the bot runs: a read still works (SQLite keeps the
+    unlinked file open), yet the heartbeat says the database is down, and why."""
+    store = await Store.open(tmp_path / "bot.db", Clock())
+    try:
+        client = FakeClient(store=store)
+        writer = HeartbeatWriter(client, tmp_path / "health.json", clock=lambda: 1234.0)
+        assert (await writer.beat()).database is True
+        (tmp_path / "bot.db").unlink()
+        assert await store.query("SELECT 1") == [(1,)]
+        beat = await writer.beat()
+        assert beat.database is False and "deleted" in (beat.problem or "")
+        problems = check(tmp_path / "health.json", now=1234.0)
+        assert len(problems) == 1 and problems[0].startswith("the last database check failed:")
+    finally:
+        await store.close()
+
+
+async def test_a_refused_write_makes_the_bot_unhealthy_until_one_is_stored(tmp_path):
+    """Every save refused (a read-only database): unhealthy, saying the last write was
+    refused; the next stored write makes it healthy again."""
+    store = await Store.open(tmp_path / "bot.db", Clock())
+    try:
+        await store.set_meta("k", "1")
+        assert await store.health_problem() is None
+        await set_read_only(store, True)
+        with pytest.raises(StorageError):
+            await store.set_meta("k", "2")
+        assert "last write was refused" in (await database_problem(store) or "")
+        await set_read_only(store, False)
+        await store.set_meta("k", "3")
+        assert await database_problem(store) is None
+    finally:
+        await store.close()
 
 
 async def test_writer_beats_and_stops(tmp_path):

@@ -130,9 +130,7 @@ async def test_idle_sweep_over_100000_games(tmp_path):
     """Print the longest event-loop block and memory of a sweep, none and all due."""
     clock = Clock()
     path = tmp_path / "many.db"
-    (await Store.open(path, clock)).connection  # noqa: B018 - create the schema
-    store = await Store.open(path, clock)
-    await store.close()
+    await (await Store.open(path, clock)).close()  # create the schema
     _bulk_games(path, 100_000, clock.now)
     store = await Store.open(path, clock)
     try:
