@@ -1,7 +1,7 @@
 """Steam to Solar: the state as compact JSON (cards by name) and back, with checks.
 
-Schema 3 (now) adds the table's deck (``deck``: ``pawns`` or ``courts``, S1) and each
-seat's computer level (``level``: ``easy``, ``normal`` or ``hard``). Schema 2 saves, made
+Schema 3 (now) adds the table's deck (``deck_kind``: ``pawns`` or ``courts``, S1) and
+each player's computer level (``level``: ``easy``, ``normal`` or ``hard``). Schema 2 saves, made
 before either existed, load as the Pawns with every seat at ``normal``, exactly as that
 code played them. Since schema 2 the taken card of a take one waits in hand while
 arranging; schema 1 saves (which placed it first) load into the same steps.
