@@ -20,8 +20,8 @@ from bot.games.decktet import Card, Suit
 from bot.games.steam.legal import legal_actions
 from bot.games.steam.score import TOKEN_POINTS
 from bot.games.steam.state import (
+    ALL_CARDS,
     BY_CODE,
-    CARDS,
     MAX_TRAIN_CARDS,
     MAX_TRAINS,
     RIVER_COSTS,
@@ -44,7 +44,7 @@ Trains = list[list[Card]]
 _FEATURES: dict[str, tuple[int, ...]] = {
     c.name: tuple(int(s in c.suits) for s in
                   (Suit.MOONS, Suit.SUNS, Suit.WAVES, Suit.LEAVES, Suit.WYRMS, Suit.KNOTS))
-    for c in CARDS
+    for c in ALL_CARDS
 }
 #: Share of a train's goods value counted, by how many of Moon and power it lacks.
 _READINESS = (0.9, 0.55, 0.3)

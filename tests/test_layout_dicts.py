@@ -53,7 +53,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "54085c37ab941742d6b694bcffedb345d510360790764d6456dfdd05272cd10e"
+COMPONENTS_DIGEST = "6bdf4d08d5ccc1abf46ee34386f725f8c357330d39d48de23af37acb517dd04a"
 
 ENDED = ("abandoned", "expired")
 

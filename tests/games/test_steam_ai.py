@@ -6,12 +6,14 @@ import random
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from bot.games.protocol import IllegalAction
+from bot.games.steam import hard
 from bot.games.steam.ai import race
 from bot.games.steam.engine import ENGINE
+from bot.games.steam.state import DECKS, HARD, LEVELS, PAWNS
 from tests.games.test_steam_build import build, ids, play
 
 #: Generous ceiling per decision for a busy test machine (bench/steam_ai.py measures).
@@ -124,10 +126,10 @@ def test_computer_only_moves_on_its_turn():
         ENGINE.computer_action(build(river=["Mill"]), 1)
 
 
-def _random_position(seed: int, seats: int, steps: int):
+def _random_position(seed: int, seats: int, steps: int, deck: str = PAWNS):
     """A position reached by random legal moves (never resigning) from ``seed``."""
     chooser = random.Random(seed)
-    state = ENGINE.new(seed, seats)
+    state = ENGINE.new(seed, seats, {"deck": deck})
     for _ in range(steps):
         if state.over:
             break
@@ -137,20 +139,61 @@ def _random_position(seed: int, seats: int, steps: int):
     return state
 
 
+def _random_endgame(seed: int, seats: int, extra: int, deck: str):
+    """A position where Hard plays the end out (second half, deck of 6 or fewer, start of
+    a turn), reached by random legal moves from ``seed``; None if the game ends first."""
+    chooser = random.Random(seed)
+    state = ENGINE.new(seed, seats, {"deck": deck})
+    while not state.over and (extra > 0 or not hard.in_endgame(state)):
+        if hard.in_endgame(state):
+            extra -= 1
+        seat = state.turn
+        state = ENGINE.apply(state, seat, chooser.choice(
+            [i for i in ids(state, seat) if i != "resign"])).state
+    return None if state.over else state
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), seats=st.integers(2, 5), steps=st.integers(0, 220),
-       order=st.randoms(use_true_random=False))
-def test_reshuffling_the_hidden_deck_never_changes_the_choice(seed, seats, steps, order):
-    """The computer sees only the deck's size: any other order of the deck, any other
-    future shuffle (the seed's draws), gives the same choice."""
-    state = _random_position(seed, seats, steps)
+       order=st.randoms(use_true_random=False), level=st.sampled_from(LEVELS),
+       deck=st.sampled_from(DECKS))
+def test_reshuffling_the_hidden_deck_never_changes_the_choice(seed, seats, steps, order,
+                                                              level, deck):
+    """Every level sees only the deck's size and what every player can work out: any other
+    order of the deck gives the same choice; so does any other future shuffle (the seed's
+    draws) for Easy and Normal, and for Hard given the same rollout seed (the state's
+    seed and draw count, kept here)."""
+    state = _random_position(seed, seats, steps, deck)
     if state.over:
-        state = ENGINE.new(seed, seats)
+        state = ENGINE.new(seed, seats, {"deck": deck})
     other = state.copy()
     order.shuffle(other.deck)
-    other.rng = type(other.rng)(order.randrange(2**32), other.rng.draws)
+    if level != HARD:
+        other.rng = type(other.rng)(order.randrange(2**32), other.rng.draws)
     seat = state.turn
-    assert ENGINE.computer_action(other, seat) == ENGINE.computer_action(state, seat)
+    assert (ENGINE.computer_action(other, seat, level)
+            == ENGINE.computer_action(state, seat, level))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), seats=st.integers(2, 5), extra=st.integers(0, 12),
+       order=st.randoms(use_true_random=False), deck=st.sampled_from(DECKS))
+def test_hard_rollouts_never_see_the_hidden_deck_order(seed, seats, extra, order, deck):
+    """Hard in the endgame, where it plays the end out: shuffling the deck's real order
+    never changes its choice, given the same rollout seed; neither does another game seed
+    with the rollout seed given."""
+    state = _random_endgame(seed, seats, extra, deck)
+    assume(state is not None)
+    seat = state.turn
+    choice = hard.choose_action(state, seat)
+    shuffled = state.copy()
+    order.shuffle(shuffled.deck)
+    assert hard.choose_action(shuffled, seat) == choice
+    assert ENGINE.computer_action(shuffled, seat, HARD) == choice
+    reseeded = shuffled.copy()
+    reseeded.rng = type(reseeded.rng)(order.randrange(2**32), order.randrange(10**6))
+    rollout_seed = hard.rollout_seed(state, seat)
+    assert hard.choose_action(reseeded, seat, rollout_seed) == choice
 
 
 def test_s10_race_plays_the_token_stacks_out_in_turn_order():

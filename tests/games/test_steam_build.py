@@ -14,7 +14,7 @@ from bot.games.decktet import Card, card
 from bot.games.protocol import BrokenState
 from bot.games.rng import SeededRandom
 from bot.games.steam.engine import ENGINE
-from bot.games.steam.state import CARDS, SUNNY, Player, SteamState
+from bot.games.steam.state import DECK_CARDS, DECK_SUNNY, PAWNS, Player, SteamState
 
 
 def build(
@@ -31,6 +31,8 @@ def build(
     two_stack: int | None = None,
     one_stack: int | None = None,
     seed: int = 0,
+    deck_kind: str = PAWNS,
+    levels: Sequence[str] = (),
 ) -> SteamState:
     """Build a legal state from card names.
 
@@ -41,6 +43,8 @@ def build(
       set-aside pile is empty and they count as placed); in the second half nothing is.
     - ``scores``: each seat's points (default 5), booked as paid or scored so that
       5 - paid + scored = points holds.
+    - ``deck_kind``: the table's deck (S1: ``pawns`` or ``courts``); ``levels`` each
+      seat's computer level (default ``normal``).
     The state goes through dump and load, so an impossible build fails loudly.
     """
     players = []
@@ -50,14 +54,16 @@ def build(
         players.append(Player(
             name=f"P{seat}", score=points, paid=max(0, 5 - points), scored=max(0, points - 5),
             trains=[[card(n) for n in t] for t in names],
+            **({"level": levels[seat]} if seat < len(levels) else {}),
         ))
     placed = {c.name for p in players for c in p.train_cards()}
     placed |= set(river) | set(discard) | set(deck or ())
-    sunny = [c for c in SUNNY if c.name not in placed] if half == 1 else []
-    if half == 1 and len(sunny) < len(SUNNY):
+    all_sunny = DECK_SUNNY[deck_kind]
+    sunny = [c for c in all_sunny if c.name not in placed] if half == 1 else []
+    if half == 1 and len(sunny) < len(all_sunny):
         sunny = []
     placed |= {c.name for c in sunny}
-    rest = [c for c in CARDS if c.name not in placed]
+    rest = [c for c in DECK_CARDS[deck_kind] if c.name not in placed]
     state = SteamState(
         rng=SeededRandom(seed),
         players=players,
@@ -71,6 +77,7 @@ def build(
         final=final,
         two_stack=two_stack,
         one_stack=one_stack,
+        deck_kind=deck_kind,
     )
     return ENGINE.load(ENGINE.dump(state))
 

@@ -2,7 +2,8 @@
 
 Random players pick among their legal ids (half the time they run a train, ship
 everything or pick steam when they can, so that the Wave token race happens); now and
-then a random seat resigns. Every step is checked against the invariants below.
+then a random seat resigns. Every step is checked against the invariants below. The
+games are played with both decks (S1, S2: the Pawns and the Courts).
 """
 
 from __future__ import annotations
@@ -16,7 +17,15 @@ from hypothesis import strategies as st
 
 from bot.games.protocol import MAX_LABEL
 from bot.games.steam.engine import ENGINE
-from bot.games.steam.state import CARDS, MAX_TRAIN_CARDS, MAX_TRAINS, Arranging, SteamState
+from bot.games.steam.state import (
+    DECK_SUNNY,
+    DECKS,
+    MAX_TRAIN_CARDS,
+    MAX_TRAINS,
+    THREE_SUITED,
+    Arranging,
+    SteamState,
+)
 from tests.games.test_steam_build import restart
 
 #: Chance per step that some seat resigns (often enough to reach the S10 cases).
@@ -26,10 +35,9 @@ EAGER_RATE = 0.5
 #: No game may take more steps than this.
 MAX_STEPS = 20_000
 
-ALL_NAMES = frozenset(c.name for c in CARDS)
-
 seeds = st.integers(min_value=0, max_value=2**32)
 seat_counts = st.integers(min_value=2, max_value=5)
+decks = st.sampled_from(DECKS)
 
 
 def games(count: int) -> settings:
@@ -45,6 +53,7 @@ class Game:
 
     seed: int
     seats: int
+    deck: str = "pawns"
     moves: list[tuple[int, str]] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
 
@@ -63,11 +72,14 @@ def random_move(state: SteamState, chooser: random.Random) -> tuple[int, str]:
     return seat, chooser.choice(action_ids)
 
 
-def play_random(seed: int, seats: int, check=None) -> tuple[Game, SteamState]:
-    """Play a random game to its end, calling ``check(before, move, after)`` each step."""
+def play_random(seed: int, seats: int, check=None, deck: str = "pawns"
+                ) -> tuple[Game, SteamState]:
+    """Play a random game to its end with ``deck`` (S1), calling ``check(before, move,
+    after)`` each step."""
     chooser = random.Random(seed)
-    game = Game(seed, seats)
-    state = ENGINE.new(seed, seats)
+    game = Game(seed, seats, deck)
+    state = ENGINE.new(seed, seats, {"deck": deck})
+    assert state.deck_kind == deck
     while not state.over:
         assert len(game.moves) < MAX_STEPS, "the game does not end"
         move = random_move(state, chooser)
@@ -81,12 +93,20 @@ def play_random(seed: int, seats: int, check=None) -> tuple[Game, SteamState]:
 
 
 def check_cards(state: SteamState) -> None:
-    """Every one of the 40 cards is in exactly one place."""
+    """S1, S2: every one of the deck's 40 cards is in exactly one place: the 36 basic cards
+    and the table's four three-suited cards, no other; the sunny cards set aside are the
+    deck's own four, and only in the first half."""
     places = [state.deck, state.river, state.discard, state.sunny]
     places += [c for p in state.players for c in p.trains]
     places.append(state.in_hand())
     seen = [c.name for place in places for c in place]
-    assert len(seen) == len(ALL_NAMES) and set(seen) == ALL_NAMES
+    names = {c.name for c in state.cards}
+    assert len(seen) == 40 == len(names) and set(seen) == names
+    assert sum(c.is_basic for c in state.cards) == 36
+    assert set(state.cards) - {c for c in state.cards if c.is_basic} == set(
+        THREE_SUITED[state.deck_kind])
+    assert not state.sunny or (state.half == 1 and set(state.sunny) == set(
+        DECK_SUNNY[state.deck_kind]))
 
 
 def check_players(state: SteamState) -> None:
@@ -126,11 +146,12 @@ class FinalRoundLog:
 
 
 @games(1500)
-@given(seed=seeds, seats=seat_counts)
-def test_random_games_keep_every_invariant_and_end(seed, seats):
-    """Random games end, keep the 40 cards in place, the limits, and the points sum."""
+@given(seed=seeds, seats=seat_counts, deck=decks)
+def test_s1_s2_random_games_keep_every_invariant_and_end(seed, seats, deck):
+    """S1, S2: random games with either deck end, keep the deck's 40 cards in place, the
+    limits, and the points sum."""
     log = FinalRoundLog()
-    _, state = play_random(seed, seats, log)
+    _, state = play_random(seed, seats, log, deck)
     if len(state.active()) >= 2:
         assert {s: log.turns[s] for s in state.active()} == dict.fromkeys(state.active(), 1)
     result = ENGINE.result(state)
@@ -139,11 +160,12 @@ def test_random_games_keep_every_invariant_and_end(seed, seats):
 
 
 @games(150)
-@given(seed=seeds, seats=seat_counts)
-def test_replay_from_seed_and_moves_is_identical(seed, seats):
-    """Replaying a game from its seed and its moves gives the same states and events."""
-    game, end = play_random(seed, seats)
-    state = ENGINE.new(seed, seats)
+@given(seed=seeds, seats=seat_counts, deck=decks)
+def test_s1_replay_from_seed_and_moves_is_identical(seed, seats, deck):
+    """Replaying a game (either deck) from its seed and moves gives the same states and
+    events."""
+    game, end = play_random(seed, seats, deck=deck)
+    state = ENGINE.new(seed, seats, {"deck": deck})
     events: list[str] = []
     for move in game.moves:
         step = ENGINE.apply(state, *move)
@@ -154,15 +176,16 @@ def test_replay_from_seed_and_moves_is_identical(seed, seats):
 
 
 @games(100)
-@given(seed=seeds, seats=seat_counts)
-def test_dump_load_round_trip_at_every_step(seed, seats):
-    """At every step the saved state loads back identical and plays on the same way."""
+@given(seed=seeds, seats=seat_counts, deck=decks)
+def test_s1_dump_load_round_trip_at_every_step(seed, seats, deck):
+    """At every step (either deck) the saved state loads back identical and plays on the
+    same way."""
     def check(before: SteamState, move: tuple[int, str], after: SteamState) -> None:
         reloaded = restart(before)
         assert ENGINE.dump(ENGINE.apply(reloaded, *move).state) == ENGINE.dump(after)
         assert ENGINE.view(reloaded) == ENGINE.view(before)
 
-    play_random(seed, seats, check)
+    play_random(seed, seats, check, deck)
 
 
 class TokenLog:
@@ -192,10 +215,11 @@ class TokenLog:
 
 
 def test_s10_resigned_players_keep_lose_and_receive_stacks():
-    """S10: over 400 seeded 3-5 seat games every resignation case is reached and holds."""
+    """S10: over 400 seeded 3-5 seat games (half of them with the Courts, S1) every
+    resignation case is reached and holds."""
     log = TokenLog()
     for seed in range(400):
-        play_random(seed, 3 + seed % 3, log)
+        play_random(seed, 3 + seed % 3, log, DECKS[seed % 2])
     assert set(log.cases) == {
         "resigns holding a stack", "stack of two taken from a resigned player",
         "resigned player receives the stack of one", "stack of one taken from a resigned player",

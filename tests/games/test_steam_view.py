@@ -109,4 +109,24 @@ def test_schema_1_saves_still_load():
     plain = ENGINE.dump(state)
     plain["schema"] = 1
     assert ENGINE.dump(ENGINE.load(plain)) == ENGINE.dump(state)
-    assert ENGINE.dump(state)["schema"] == 2
+    assert ENGINE.dump(state)["schema"] == 3
+
+
+def test_view_lists_the_discard_pile_in_discard_order():
+    """What the computer knows, the players can see: the view lists the discard pile's
+    cards (key ``discard``), first discarded first, beside ``discard_count``; the text board
+    lists them too."""
+    state = build(river=RIVER, discard=["Forest"], deck=["Cave", "Battle", "Mountain"],
+                  trains=[[["Journey", "Market", "Merchant"], ["Sea", "Castle"]]])
+    before = [c.name for c in state.discard]
+    assert [c["name"] for c in ENGINE.view(state)["discard"]] == before
+    state, _ = play(state, 0, "d:Sea", "run:1", "all")
+    view = ENGINE.view(state)
+    # S7 the discard, then S8: the shipped cards, then the Wave card burnt for steam
+    assert [c["name"] for c in view["discard"]] == [
+        *before, "Sea", "Market", "Merchant", "Journey"]
+    assert view["discard_count"] == len(view["discard"])
+    assert view["discard"][-1] == {"name": "Journey", "rank": "3", "value": None,
+                                   "suits": ["Moons", "Waves"]}
+    line = ENGINE.render_text(state).split("Discard pile (first discarded first): ")[1]
+    assert line.splitlines()[0].endswith("Sea 🌊, Market 🍃🪢, Merchant 🍃🪢, Journey 🌙🌊")

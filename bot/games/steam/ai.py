@@ -37,8 +37,8 @@ from bot.games.steam.arrange import mask_of, ordered, split
 from bot.games.steam.legal import legal_actions
 from bot.games.steam.score import TOKEN_POINTS
 from bot.games.steam.state import (
+    ALL_CARDS,
     BY_CODE,
-    CARDS,
     MAX_TRAIN_CARDS,
     MAX_TRAINS,
     RIVER_COSTS,
@@ -64,7 +64,7 @@ _PACK: dict[str, int] = {
     c.name: sum(1 << (4 * k) for k, suit in enumerate(
         (Suit.MOONS, Suit.SUNS, Suit.WAVES, Suit.LEAVES, Suit.WYRMS, Suit.KNOTS))
         if suit in c.suits)
-    for c in CARDS
+    for c in ALL_CARDS
 }
 #: Share of a train's goods value counted, by how many of Moon and power it lacks.
 _READINESS = (0.9, 0.55, 0.3)
@@ -218,7 +218,7 @@ def _deny_setup(ctx: _Context, rival: int) -> None:
     ctx.gains = {c.name: gain(c) for c in state.river}
     seen = {c.name for c in (*state.river, *state.discard, *state.sunny)}
     seen.update(c.name for p in state.players for t in p.trains for c in t)
-    unseen = [c for c in CARDS if c.name not in seen]
+    unseen = [c for c in state.cards if c.name not in seen]
     if unseen:
         ctx.unseen_gain = sum(gain(c) for c in unseen) / len(unseen)
 
@@ -424,7 +424,18 @@ def _best_run(ctx: _Context, index: int, only: str | None = None
     return max(_runs(ctx, index, only), key=lambda r: r[0])
 
 
+def start_options(state: SteamState, seat: int) -> list[tuple[float, str]]:
+    """Every start-of-turn choice this player weighs, with its worth (best first): each
+    take, run and pass, and the discards that make room for a take two."""
+    ids = [a.id for a in legal_actions(state, seat)]
+    return sorted(_start_options(_context(state, seat), ids), key=lambda o: -o[0])
+
+
 def _start_choice(ctx: _Context, ids: list[str]) -> str:
+    return max(_start_options(ctx, ids), key=lambda o: o[0])[1]
+
+
+def _start_options(ctx: _Context, ids: list[str]) -> list[tuple[float, str]]:
     state, seat = ctx.state, ctx.seat
     player = state.players[seat]
     options: list[tuple[float, str]] = []
@@ -438,7 +449,7 @@ def _start_choice(ctx: _Context, ids: list[str]) -> str:
             options.append((_worth(ctx, player.score, player.trains, _stacks(state)), aid))
     if state.river and room(player.trains) < 2:
         options.extend(_discard_options(ctx))
-    return max(options, key=lambda o: o[0])[1]
+    return options
 
 
 def _discard_options(ctx: _Context) -> list[tuple[float, str]]:

@@ -13,11 +13,11 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from bot.games.decktet import Card, Suit
-from bot.games.steam.state import CARDS, MAX_TRAIN_CARDS, MAX_TRAINS, goods_points
+from bot.games.steam.state import ALL_CARDS, MAX_TRAIN_CARDS, MAX_TRAINS, goods_points
 
 Trains = list[list[Card]]
 
-_ORDER: dict[str, int] = {c.name: i for i, c in enumerate(CARDS)}
+_ORDER: dict[str, int] = {c.name: i for i, c in enumerate(ALL_CARDS)}
 #: How many suggested arrangements a take one offers.
 SUGGESTIONS = 3
 

@@ -9,6 +9,10 @@ docs/steam.md. The modules beside this one hold the state (``state``), the rules
 Seats are 0..n-1 and carry names given by the caller through option ``names``
 (default ``Seat 1``, ``Seat 2``, ...). Any seat still in the game may resign at any
 time, so ``legal_actions`` for a seat that is not to act returns only ``resign``.
+
+Option ``deck`` picks the deck (S1: ``pawns``, the default, or ``courts``); option
+``levels`` gives each seat the level its computer player plays at (``easy``, ``normal``,
+the default, or ``hard``), kept in the state with the seat.
 """
 
 from __future__ import annotations
@@ -17,11 +21,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.games.protocol import Action, IllegalAction, OptionSpec, Result, Step
-from bot.games.steam.ai import choose_action
 from bot.games.steam.legal import legal_actions
+from bot.games.steam.levels import computer_choice
 from bot.games.steam.rules import apply_action, check_options, new_game
 from bot.games.steam.score import game_result
-from bot.games.steam.state import SCHEMA_VERSION, SteamState
+from bot.games.steam.state import DECKS, DEFAULT_DECK, SCHEMA_VERSION, SteamState
 from bot.games.steam.store import dump_state, load_state
 from bot.games.steam.text import render_text, view
 
@@ -38,14 +42,18 @@ class SteamEngine:
         OptionSpec("start_seat", "Seat that starts (none: drawn at random)", None,
                    (None, 0, 1, 2, 3, 4)),
         OptionSpec("names", "Player names in seat order (none: Seat 1, Seat 2, ...)", None),
+        OptionSpec("deck", "The deck (S1): the 4 Pawns or the 4 Courts with the 36 basic "
+                   "cards", DEFAULT_DECK, DECKS),
+        OptionSpec("levels", "Computer level per seat, in seat order (easy, normal or hard; "
+                   "e.g. normal,hard); none: normal", None),
     )
 
     def new(
         self, seed: int, seats: int = 2, options: Mapping[str, Any] | None = None
     ) -> SteamState:
         """Return a new game for ``seats`` seats dealt from ``seed`` (S1-S4)."""
-        names, start = check_options(seats, options or {})
-        return new_game(seed, names, start)
+        setup = check_options(seats, options or {})
+        return new_game(seed, setup.names, setup.start_seat, setup.deck, setup.levels)
 
     def to_act(self, state: SteamState) -> int | None:
         """Return the seat to act, or None once the game is over."""
@@ -86,11 +94,15 @@ class SteamEngine:
         """Return the board as plain text for the terminal."""
         return render_text(state)
 
-    def computer_action(self, state: SteamState, seat: int) -> str:
-        """Return the computer player's choice for ``seat``, which must be the seat to act."""
+    def computer_action(self, state: SteamState, seat: int, level: str | None = None) -> str:
+        """Return the computer player's choice for ``seat``, which must be the seat to act.
+
+        It plays at ``level`` if given, else at the seat's own level (option ``levels``;
+        ``normal`` unless set).
+        """
         if state.over or seat != state.turn:
             raise IllegalAction("The computer player only moves on its own turn.")
-        return choose_action(state, seat)
+        return computer_choice(state, seat, level or state.players[seat].level)
 
 
 #: The Steam to Solar engine.

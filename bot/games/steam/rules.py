@@ -7,7 +7,8 @@ among them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.games.decktet import Card
@@ -18,11 +19,15 @@ from bot.games.steam.legal import POWER_LABEL, burn_of, cost_label, legal_action
 from bot.games.steam.score import game_result
 from bot.games.steam.state import (
     BY_CODE,
-    CARDS,
+    DECK_CARDS,
+    DECK_SUNNY,
+    DECKS,
+    DEFAULT_DECK,
+    DEFAULT_LEVEL,
+    LEVELS,
     RIVER_COSTS,
     RIVER_SIZE,
     STEAM,
-    SUNNY,
     Arranging,
     Placing,
     Player,
@@ -36,24 +41,48 @@ from bot.games.steam.state import (
 )
 
 
-def new_game(seed: int, names: list[str], start_seat: int | None) -> SteamState:
-    """Deal a new game (S1-S4): 36 cards shuffled, sunny cards aside, river of four."""
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """The checked options of a new game."""
+
+    names: list[str]
+    start_seat: int | None = None
+    deck: str = DEFAULT_DECK
+    levels: tuple[str, ...] = ()
+
+
+def new_game(
+    seed: int, names: list[str], start_seat: int | None, deck: str = DEFAULT_DECK,
+    levels: Sequence[str] = (),
+) -> SteamState:
+    """Deal a new game (S1-S4): 36 cards shuffled, sunny cards aside, river of four.
+
+    ``deck`` is the table's deck (S1: ``pawns`` or ``courts``); ``levels`` the computer
+    level of each seat (default ``normal``), which the deal does not depend on.
+    """
     seats = len(names)
     rng = SeededRandom(seed)
-    deck = [c for c in CARDS if c not in SUNNY]
-    rng.shuffle(deck)
+    sunny = DECK_SUNNY[deck]
+    cards = [c for c in DECK_CARDS[deck] if c not in sunny]
+    rng.shuffle(cards)
     start = rng.choice(list(range(seats))) if start_seat is None else start_seat
+    players = [Player(name, level=levels[i] if i < len(levels) else DEFAULT_LEVEL)
+               for i, name in enumerate(names)]
     state = SteamState(
-        rng=rng, players=[Player(name) for name in names], deck=deck, river=[],
-        discard=[], sunny=list(SUNNY), start=start, turn=start,
+        rng=rng, players=players, deck=cards, river=[],
+        discard=[], sunny=list(sunny), start=start, turn=start, deck_kind=deck,
     )
     _refill(state)
     return state
 
 
-def check_options(seats: int, options: Mapping[str, Any]) -> tuple[list[str], int | None]:
-    """Return the names and the start seat from ``options``; raise GameError if bad."""
-    unknown = set(options) - {"names", "start_seat"}
+#: The options ``new`` takes (docs/steam.md, "Options").
+OPTION_NAMES = ("names", "start_seat", "deck", "levels")
+
+
+def check_options(seats: int, options: Mapping[str, Any]) -> Setup:
+    """Return the checked options of a new game; raise GameError if one is bad."""
+    unknown = set(options) - set(OPTION_NAMES)
     if unknown:
         raise GameError(f"Steam to Solar has no option {sorted(unknown)[0]!r}.")
     if not 2 <= seats <= 5:
@@ -64,18 +93,44 @@ def check_options(seats: int, options: Mapping[str, Any]) -> tuple[list[str], in
     start = options.get("start_seat")
     if start is not None and (not isinstance(start, int) or not 0 <= start < seats):
         raise GameError(f"Option 'start_seat' must be a seat from 0 to {seats - 1}, or none.")
-    return [n.strip() for n in names], start
+    deck = options.get("deck") or DEFAULT_DECK
+    if deck not in DECKS:
+        raise GameError(f"Option 'deck' must be one of {', '.join(DECKS)}, not {deck!r}.")
+    return Setup([n.strip() for n in names], start, deck, _levels(seats, options.get("levels")))
 
 
-def apply_action(state: SteamState, seat: int, action_id: str, events: list[str]) -> None:
+def _levels(seats: int, given: Any) -> tuple[str, ...]:
+    """Option ``levels``: one computer level per seat, as a list or a text like
+    ``"hard,normal"``; an empty entry or None means the default (``normal``). A shorter
+    list leaves the seats after it at the default."""
+    if given is None:
+        return ()
+    if isinstance(given, str):
+        given = [part.strip() for part in given.split(",")]
+    if not isinstance(given, list | tuple) or len(given) > seats:
+        raise GameError(f"Option 'levels' needs at most {seats} levels, one per seat.")
+    levels = []
+    for level in given:
+        level = (level or DEFAULT_LEVEL) if isinstance(level, str | None) else level
+        if level not in LEVELS:
+            raise GameError(
+                f"Option 'levels': each level is one of {', '.join(LEVELS)}, not {level!r}."
+            )
+        levels.append(level)
+    return tuple(levels)
+
+
+def apply_action(
+    state: SteamState, seat: int, action_id: str, events: list[str], check: bool = True
+) -> None:
     """Apply a legal ``action_id`` for ``seat`` to ``state`` in place, noting ``events``.
 
     Raise IllegalAction (before changing anything) if the id is not legal now. Then
     resolve the forced steps that follow (a card with one possible place, a run with
-    one power left), each with an event saying it happened by itself.
+    one power left), each with an event saying it happened by itself. ``check=False``
+    skips the legality check, for ids known to be legal (the computer's own rollouts).
     """
-    legal = {a.id for a in legal_actions(state, seat)}
-    if action_id not in legal:
+    if check and action_id not in {a.id for a in legal_actions(state, seat)}:
         raise IllegalAction(_refusal(state, seat, action_id))
     player = state.players[seat]
     head, _, rest = action_id.partition(":")

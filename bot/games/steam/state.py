@@ -15,16 +15,48 @@ from bot.games.decktet import DECK, Card, Rank, Suit, card
 from bot.games.rng import SeededRandom
 
 #: Version of the dumped state; bump it when the dump format changes. Schema 1 saves
-#: (placing the taken card of a take one before rearranging) still load.
-SCHEMA_VERSION = 2
+#: (placing the taken card of a take one before rearranging) and schema 2 saves (before
+#: the deck option and the computer levels: the Pawns, every seat Normal) still load.
+SCHEMA_VERSION = 3
 
-#: S1: the 36 basic cards and the 4 Pawns (no Excuse, no Courts).
-CARDS: tuple[Card, ...] = tuple(c for c in DECK if c.is_basic or c.rank is Rank.PAWN)
+#: S1 (revised): the two decks a table may play: the 36 basic cards plus the 4 Pawns (the
+#: default) or plus the 4 Courts (a table option). The Excuse is never used.
+PAWNS = "pawns"
+COURTS = "courts"
+DECKS: tuple[str, ...] = (PAWNS, COURTS)
+DEFAULT_DECK = PAWNS
+#: The four three-suited cards of each deck.
+THREE_SUITED: dict[str, tuple[Card, ...]] = {
+    PAWNS: tuple(c for c in DECK if c.rank is Rank.PAWN),
+    COURTS: tuple(c for c in DECK if c.rank is Rank.COURT),
+}
+#: How each deck reads on a board.
+DECK_NAMES: dict[str, str] = {PAWNS: "the 4 Pawns", COURTS: "the 4 Courts"}
 
-#: S2: the sunny cards, set aside for the first half.
-SUNNY: tuple[Card, ...] = tuple(
-    card(name) for name in ("Ace of Suns", "Bard", "Harvest", "Light Keeper")
+#: Every card either deck can hold (36 basic, 4 Pawns, 4 Courts), in the project's order.
+ALL_CARDS: tuple[Card, ...] = tuple(
+    c for c in DECK if c.is_basic or c.rank in (Rank.PAWN, Rank.COURT)
 )
+#: S1: the cards of each deck, in the project's order.
+DECK_CARDS: dict[str, tuple[Card, ...]] = {
+    kind: tuple(c for c in ALL_CARDS if c.is_basic or c in THREE_SUITED[kind]) for kind in DECKS
+}
+#: S2: the sunny cards of each deck (the Ace and Crown of Suns and the two three-suited
+#: cards with a Sun), set aside for the first half.
+DECK_SUNNY: dict[str, tuple[Card, ...]] = {
+    PAWNS: tuple(card(n) for n in ("Ace of Suns", "Bard", "Harvest", "Light Keeper")),
+    COURTS: tuple(card(n) for n in ("Ace of Suns", "Bard", "Island", "Window")),
+}
+#: The default deck's cards and sunny cards (S1, S2), as before the deck option.
+CARDS: tuple[Card, ...] = DECK_CARDS[PAWNS]
+SUNNY: tuple[Card, ...] = DECK_SUNNY[PAWNS]
+
+#: The computer player's levels (stored per seat; people's seats keep the default).
+EASY = "easy"
+NORMAL = "normal"
+HARD = "hard"
+LEVELS: tuple[str, ...] = (EASY, NORMAL, HARD)
+DEFAULT_LEVEL = NORMAL
 
 #: S4: cost of each river position, position 1 first.
 RIVER_COSTS: tuple[int, ...] = (0, 0, 1, 2)
@@ -49,7 +81,7 @@ def _code(c: Card) -> str:
     return c.name.replace("Ace of ", "A").replace(" ", "")
 
 
-_CODES: dict[str, str] = {c.name: _code(c) for c in CARDS}
+_CODES: dict[str, str] = {c.name: _code(c) for c in ALL_CARDS}
 
 
 def card_code(c: Card) -> str:
@@ -57,10 +89,10 @@ def card_code(c: Card) -> str:
     return _CODES[c.name]
 
 
-#: Cards in play by their short id.
-BY_CODE: dict[str, Card] = {_code(c): c for c in CARDS}
+#: Cards that can be in play (either deck) by their short id.
+BY_CODE: dict[str, Card] = {_code(c): c for c in ALL_CARDS}
 
-_LABELS: dict[str, str] = {c.name: c.label() for c in CARDS}
+_LABELS: dict[str, str] = {c.name: c.label() for c in ALL_CARDS}
 
 
 def label(c: Card) -> str:
@@ -142,7 +174,12 @@ Pending = Placing | Arranging | Running
 
 @dataclass(slots=True)
 class Player:
-    """One seat: name, points (also their money), what they paid and scored, trains."""
+    """One seat: name, points (also their money), what they paid and scored, trains.
+
+    ``level`` is how the computer plays this seat (``easy``, ``normal`` or ``hard``)
+    whenever a computer plays it: a computer seat, or a person's seat handed to a computer
+    (C6), which keeps the default, ``normal``.
+    """
 
     name: str
     score: int = START_POINTS
@@ -150,12 +187,13 @@ class Player:
     scored: int = 0
     trains: list[list[Card]] = field(default_factory=list)
     resigned: bool = False
+    level: str = DEFAULT_LEVEL
 
     def copy(self) -> Player:
         """Return an independent copy."""
         return Player(
             self.name, self.score, self.paid, self.scored,
-            [list(t) for t in self.trains], self.resigned,
+            [list(t) for t in self.trains], self.resigned, self.level,
         )
 
     def train_cards(self) -> list[Card]:
@@ -173,7 +211,8 @@ class SteamState:
 
     ``final`` is None until the end is triggered (S11), then the seats still owed their
     last turn, in turn order. ``two_stack`` and ``one_stack`` hold the seat holding each
-    stack of Wave tokens (S10), or None while it is in the middle of the table.
+    stack of Wave tokens (S10), or None while it is in the middle of the table. ``deck_kind``
+    is the deck the table plays (S1: ``pawns`` or ``courts``).
     """
 
     rng: SeededRandom
@@ -190,6 +229,7 @@ class SteamState:
     one_stack: int | None = None
     pending: Pending | None = None
     over: bool = False
+    deck_kind: str = DEFAULT_DECK
 
     def copy(self) -> SteamState:
         """Return an independent copy (apply never changes the state it is given)."""
@@ -215,7 +255,18 @@ class SteamState:
             one_stack=self.one_stack,
             pending=pending,
             over=self.over,
+            deck_kind=self.deck_kind,
         )
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """S1: the 40 cards of the deck this table plays."""
+        return DECK_CARDS[self.deck_kind]
+
+    @property
+    def sunny_cards(self) -> tuple[Card, ...]:
+        """S2: the four sunny cards of this table's deck."""
+        return DECK_SUNNY[self.deck_kind]
 
     def tokens(self, seat: int) -> int:
         """S10: how many Wave tokens ``seat`` holds (2 for the stack of two, 1 for one)."""

@@ -1,10 +1,14 @@
 """Steam to Solar: the state as compact JSON (cards by name) and back, with checks.
 
-Schema 2 (now) keeps the taken card of a take one in hand while arranging; schema 1
-saves (which placed it first) load into the same steps.
+Schema 3 (now) adds the table's deck (``deck_kind``: ``pawns`` or ``courts``, S1) and
+each player's computer level (``level``: ``easy``, ``normal`` or ``hard``). Schema 2 saves, made
+before either existed, load as the Pawns with every seat at ``normal``, exactly as that
+code played them. Since schema 2 the taken card of a take one waits in hand while
+arranging; schema 1 saves (which placed it first) load into the same steps.
 
-Loading checks everything a bad save could get wrong (every card of the 40 in exactly
-one place, the train limits, the points sum) and raises BrokenState when it is wrong.
+Loading checks everything a bad save could get wrong (every card of the deck's 40 in
+exactly one place, the train limits, the points sum) and raises BrokenState when it is
+wrong.
 """
 
 from __future__ import annotations
@@ -16,13 +20,18 @@ from bot.games.decktet import Card
 from bot.games.protocol import BrokenState
 from bot.games.rng import SeededRandom
 from bot.games.steam.state import (
-    CARDS,
+    ALL_CARDS,
+    DECK_CARDS,
+    DECK_SUNNY,
+    DECKS,
+    DEFAULT_DECK,
+    DEFAULT_LEVEL,
+    LEVELS,
     MAX_TRAIN_CARDS,
     MAX_TRAINS,
     RIVER_SIZE,
     SCHEMA_VERSION,
     START_POINTS,
-    SUNNY,
     Arranging,
     Pending,
     Placing,
@@ -33,8 +42,9 @@ from bot.games.steam.state import (
     powers,
 )
 
-_IN_PLAY: dict[str, Card] = {c.name: c for c in CARDS}
-_SUNNY_NAMES = {c.name for c in SUNNY}
+_BY_NAME: dict[str, Card] = {c.name: c for c in ALL_CARDS}
+#: Schemas that load (1 and 2 as the Pawns, every seat at the default level).
+_SCHEMAS = (1, 2, SCHEMA_VERSION)
 
 
 def _names(cards: list[Card]) -> list[str]:
@@ -58,6 +68,7 @@ def dump_state(state: SteamState) -> dict[str, Any]:
     """Return the state as compact JSON-able data carrying ``schema``."""
     return {
         "schema": SCHEMA_VERSION,
+        "deck_kind": state.deck_kind,
         "rng": state.rng.to_json(),
         "half": state.half,
         "start": state.start,
@@ -73,6 +84,7 @@ def dump_state(state: SteamState) -> dict[str, Any]:
             {
                 "name": p.name, "score": p.score, "paid": p.paid, "scored": p.scored,
                 "trains": [_names(t) for t in p.trains], "resigned": p.resigned,
+                "level": p.level,
             }
             for p in state.players
         ],
@@ -84,7 +96,7 @@ def _cards(data: Any) -> list[Card]:
     if not isinstance(data, list):
         raise BrokenState(f"expected a list of card names, got {data!r}")
     try:
-        return [_IN_PLAY[name] for name in data]
+        return [_BY_NAME[name] for name in data]
     except (KeyError, TypeError):
         raise BrokenState(f"unknown card in {data!r}") from None
 
@@ -99,7 +111,7 @@ def _seat_or_none(data: Any, seats: int, what: str) -> int | None:
     return None if data is None else _int(data, 0, seats - 1, what)
 
 
-def _load_player(data: Mapping[str, Any]) -> Player:
+def _load_player(data: Mapping[str, Any], schema: int) -> Player:
     name = data["name"]
     if not isinstance(name, str) or not name:
         raise BrokenState(f"a player's name must be a non-empty text, not {name!r}")
@@ -113,7 +125,10 @@ def _load_player(data: Mapping[str, Any]) -> Player:
         scored=_int(data["scored"], 0, 10_000, "scored"),
         trains=trains,
         resigned=bool(data["resigned"]),
+        level=data["level"] if schema >= 3 else DEFAULT_LEVEL,
     )
+    if player.level not in LEVELS:
+        raise BrokenState(f"{name}'s computer level {player.level!r} is unknown")
     if player.score != START_POINTS - player.paid + player.scored:
         raise BrokenState(f"{name}'s points do not add up")
     return player
@@ -154,11 +169,14 @@ def _check_cards(state: SteamState) -> None:
     places += [p.train_cards() for p in state.players]
     places.append(state.in_hand())
     names = [c.name for place in places for c in place]
-    if len(names) != len(CARDS) or set(names) != _IN_PLAY.keys():
-        raise BrokenState("the 40 cards are not each in exactly one place")
+    cards = DECK_CARDS[state.deck_kind]
+    if len(names) != len(cards) or set(names) != {c.name for c in cards}:
+        raise BrokenState(
+            f"the 40 cards of the {state.deck_kind} deck are not each in exactly one place")
     if len(state.river) > RIVER_SIZE:
         raise BrokenState("the river holds more than four cards")
-    if state.sunny and (state.half != 1 or {c.name for c in state.sunny} != _SUNNY_NAMES):
+    sunny = {c.name for c in DECK_SUNNY[state.deck_kind]}
+    if state.sunny and (state.half != 1 or {c.name for c in state.sunny} != sunny):
         raise BrokenState("only the four sunny cards are set aside, in the first half")
 
 
@@ -187,9 +205,12 @@ def load_state(data: Mapping[str, Any]) -> SteamState:
     """Rebuild a state from :func:`dump_state` output; raise BrokenState on bad data."""
     try:
         schema = data.get("schema")
-        if schema not in (1, SCHEMA_VERSION):
+        if schema not in _SCHEMAS:
             raise BrokenState(f"unknown Steam to Solar schema {schema!r}")
-        players = [_load_player(p) for p in data["players"]]
+        deck_kind = data["deck_kind"] if schema >= 3 else DEFAULT_DECK
+        if deck_kind not in DECKS:
+            raise BrokenState(f"unknown Steam to Solar deck {deck_kind!r}")
+        players = [_load_player(p, schema) for p in data["players"]]
         seats = _int(len(players), 2, 5, "number of players")
         seed, draws = data["rng"]
         final = data["final"]
@@ -208,6 +229,7 @@ def load_state(data: Mapping[str, Any]) -> SteamState:
             two_stack=_seat_or_none(two, seats, "stack of two"),
             one_stack=_seat_or_none(one, seats, "stack of one"),
             over=bool(data["over"]),
+            deck_kind=deck_kind,
         )
         state.pending = _load_pending(data["pending"], state, schema)
     except BrokenState:

@@ -8,8 +8,11 @@ from bot.games.decktet import Card, card_json
 from bot.games.steam.legal import POWER_LABEL, arrange_problem
 from bot.games.steam.score import final_score, game_result, places
 from bot.games.steam.state import (
+    DECK_NAMES,
+    DECK_SUNNY,
     POWER_EMOJI,
     RIVER_COSTS,
+    THREE_SUITED,
     Arranging,
     Placing,
     Running,
@@ -17,6 +20,16 @@ from bot.games.steam.state import (
     goods_points,
     label,
 )
+
+
+def deck_text(kind: str) -> str:
+    """S1, S2: say which deck a table plays and which of its cards are sunny, e.g. "The 36
+    basic cards and the 4 Courts (Consul, Rite, Island, Window); set aside for the first
+    half: Ace of Suns, Bard, Island, Window."."""
+    three = ", ".join(c.name for c in THREE_SUITED[kind])
+    sunny = ", ".join(c.name for c in DECK_SUNNY[kind])
+    return (f"The 36 basic cards and {DECK_NAMES[kind]} ({three}); set aside for the first "
+            f"half: {sunny}.")
 
 
 def _cards(cards: list[Card]) -> list[dict[str, object]]:
@@ -66,6 +79,9 @@ def view(state: SteamState) -> dict[str, Any]:
         "deck_count": len(state.deck),
         "river": [{**card_json(c), "cost": RIVER_COSTS[i]} for i, c in enumerate(state.river)],
         "discard_count": len(state.discard),
+        "discard": _cards(state.discard),
+        "deck_kind": state.deck_kind,
+        "deck_text": deck_text(state.deck_kind),
         "sunny_aside": _cards(state.sunny),
         "players": [
             {
@@ -123,9 +139,12 @@ def render_text(state: SteamState) -> str:
     half = "first half" if state.half == 1 else "second half"
     lines = [
         f"Steam to Solar — {half} · deck {len(state.deck)} · discard {len(state.discard)}",
+        f"Deck: {deck_text(state.deck_kind)}",
     ]
     if state.sunny:
         lines.append(f"Sunny cards aside: {_line(state.sunny)}")
+    if state.discard:
+        lines.append(f"Discard pile (first discarded first): {_line(state.discard)}")
     river = "  ".join(
         f"[{i + 1}] {label(c)} ({RIVER_COSTS[i]})" for i, c in enumerate(state.river)
     )

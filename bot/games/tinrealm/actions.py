@@ -90,22 +90,20 @@ def _choices(c: Content, s: TinState, kind: str, arg: str) -> list[Action]:
         return [*accept, Action("offer:no", "Walk on", "offer", f"Leave the {encounter.name}.")]
     if kind == "place":
         return [_place_action(c, s, end) for end in ("left", "right")]
-    strikes = (
-        [
-            Action(
-                f"strike:{energy}",
-                f"Strike with {energy} energy"
-                + (f" (+{combat.energy_bonus(c, s, energy)})" if energy else ""),
-                "combat",
-                "Roll two dice: doubles miss, else the difference"
-                + (f" + {combat.energy_bonus(c, s, energy)}" if energy else "")
-                + " - the enemy's defense.",
-            )
-            for energy in range(min(3, s.energy) + 1)
-        ]
-        if s.energy
-        else []
-    )
+    # R6 (revised): a roll spending 0 energy is always offered, at 0 energy too, and so
+    # is the sure blow, with or without energy left.
+    strikes = [
+        Action(
+            f"strike:{energy}",
+            f"Strike with {energy} energy"
+            + (f" (+{combat.energy_bonus(c, s, energy)})" if energy else ""),
+            "combat",
+            "Roll two dice: doubles miss, else the difference"
+            + (f" + {combat.energy_bonus(c, s, energy)}" if energy else "")
+            + " - the enemy's defense.",
+        )
+        for energy in range(min(3, s.energy) + 1)
+    ]
     return [
         *strikes,
         Action("blow", "Sure blow: 1 damage", "combat", "No roll: 1 damage that ignores defense."),

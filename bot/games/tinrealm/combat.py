@@ -61,7 +61,7 @@ def strike(c: Content, s: TinState, energy: int, log: list[str]) -> None:
 
 
 def sure_blow(c: Content, s: TinState, log: list[str]) -> None:
-    """Deal 1 damage that ignores defense, without rolling (forced at 0 energy)."""
+    """Deal 1 damage that ignores defense, without rolling (R6: a choice at any energy)."""
     log.append("You land a sure blow: 1 damage.")
     _wound(c, s, 1, log)
 

@@ -167,9 +167,16 @@ def _offer(c: Content, s: TinState) -> str:
 
 
 def _strike(c: Content, s: TinState, ids: list[str]) -> str:
-    """Pick the strike whose expected damage, and chance to end the fight, beats its cost."""
+    """Pick the strike whose expected damage, and chance to end the fight, beats its cost.
+
+    The sure blow (1 damage, no roll) and a roll spending 0 energy are both on offer at
+    any energy (R6, revised), so at 0 energy it still weighs the one against the other:
+    the roll's expected damage less the enemy's defense (and its weapons) against the sure
+    1, plus the chance of ending the fight before the enemy strikes back. Against a high
+    defense, or an enemy left with 1 health, the blow wins; otherwise the roll does.
+    """
     fight = s.fight
-    if fight is None or ids == ["blow"] or "strike:0" not in ids:
+    if fight is None or not any(a.startswith("strike:") for a in ids):
         return "blow"
     enemy = c.enemies[fight.enemy]
     extra = combat.strike_extra(c, s, enemy) - enemy.defense

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.games.tinrealm.state import TinState
+from bot.games.tinrealm.state import LAST_DAY, TinState
 
 #: Points for reaching Oakinshelm.
 OAKINSHELM_POINTS = 10
@@ -58,10 +58,13 @@ def end_words(s: TinState) -> str:
     """Say how the journey ended, telling death (and from what) from time running out."""
     if s.end == "won":
         return f"Reached Oakinshelm on day {s.day}"
+    # Starving on the last night (R9: supper comes before the day-7 check) leaves the
+    # sundial past the last day; the death belongs to that night.
+    when = f"day {s.day}" if s.day <= LAST_DAY else f"the night after day {LAST_DAY}"
     if s.end == "dead" and s.health <= 0:
-        return f"Died on day {s.day}: health ran out"
+        return f"Died on {when}: health ran out"
     if s.end == "dead":
-        return f"Died on day {s.day}: the poison ({s.poison}) reached your health ({s.health})"
+        return f"Died on {when}: the poison ({s.poison}) reached your health ({s.health})"
     if s.end == "time":
         return "Time ran out: the seventh day ended on the road"
     return "The journey goes on"

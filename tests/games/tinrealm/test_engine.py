@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 
@@ -9,9 +10,10 @@ import pytest
 
 from bot.games.protocol import MAX_ACTION_ID, BrokenState, Engine, IllegalAction
 from bot.games.registry import engine as registry_engine
+from bot.games.tinrealm import heuristic
 from bot.games.tinrealm.engine import ENGINE
 
-from .helpers import act, deciding, fight, hero, ids, placing
+from .helpers import C, act, deciding, fight, hero, ids, placing
 
 ID = re.compile(r"^[A-Za-z0-9_.:+-]+$")
 VIEW_KEYS = {
@@ -210,3 +212,44 @@ def test_computer_action_is_always_legal():
     """The heuristic picks a legal action in every kind of state."""
     for state in _states():
         assert ENGINE.computer_action(state, 0) in ids(state)
+
+
+# -- the heuristic player and the revised R6 ----------------------------------------------
+
+
+def _at_zero_energy(enemy: str, health: int | None = None):
+    """A fight against ``enemy`` at 0 energy with nothing to eat or use."""
+    state, _ = fight(enemy, klass="pathfinder", energy=0, food=0)
+    state.items = []
+    if health is not None:
+        state.fight.health = health
+    return state
+
+
+def test_r6_heuristic_rolls_at_zero_energy_when_the_roll_is_worth_more():
+    """R6 (revised): at 0 energy against no defense the heuristic rolls (about 1.9 damage
+    on average) rather than take the sure 1."""
+    state = _at_zero_energy("larder-goblin")
+    assert ids(state) == ["strike:0", "blow"]
+    assert ENGINE.computer_action(state, 0) == "strike:0"
+
+
+def test_r6_heuristic_takes_the_sure_blow_to_finish_an_enemy():
+    """R6 (revised): an enemy with 1 health left falls to the sure blow, with or without
+    energy; a roll could miss on doubles."""
+    assert ENGINE.computer_action(_at_zero_energy("larder-goblin", health=1), 0) == "blow"
+    state, _ = fight("larder-goblin", klass="pathfinder", energy=3, food=0)
+    state.items, state.fight.health = [], 1
+    assert ENGINE.computer_action(state, 0) == "blow"
+
+
+def test_r6_heuristic_takes_the_sure_blow_against_a_high_defense():
+    """R6 (revised): when the enemy's defense eats most of a roll without bonus (defense 2:
+    about 0.6 damage on average), the sure blow, which ignores defense, is worth more."""
+    state = _at_zero_energy("ironhide-boar")
+    state.fight.health = 20
+    legal = ENGINE.legal_actions(state, 0)
+    assert heuristic.choose(C, state, legal) == "strike:0"
+    enemies = dict(C.enemies)
+    enemies["ironhide-boar"] = dataclasses.replace(enemies["ironhide-boar"], defense=2)
+    assert heuristic.choose(dataclasses.replace(C, enemies=enemies), state, legal) == "blow"

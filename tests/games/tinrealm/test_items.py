@@ -207,6 +207,7 @@ def test_pitch_flask_only_in_combat_and_ignores_defense():
 def test_pitch_flask_can_finish_an_enemy():
     """Bomb (Pitch Flask): a killing blast wins the combat and gives favor."""
     state, _ = fight("larder-goblin")
+    state.fight.health = C.items["pitch-flask"].amount
     state.items.append("pitch-flask")
     state, events = act(state, "use:pitch-flask")
     assert state.fight is None and state.favor == C.enemies["larder-goblin"].favor

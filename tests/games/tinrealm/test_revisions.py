@@ -33,14 +33,20 @@ def meet_offer(state: TinState, encounter: str) -> None:
 
 def test_altar_reported_case_cannot_be_accepted_after_eating_its_price():
     """The reported game (seed 179): eating the last food at the Altar leaves nothing to pay,
-    so accepting is no longer offered; walking on happens by itself."""
+    so accepting is no longer offered; walking on happens by itself once nothing else is
+    left to do. (Since the content re-tune of the revised R6 the Lantern Wisp has 1 more
+    health, so a sure blow finishes it, and the Spark Tonic still helps after eating.)"""
     state = ENGINE.new(179)
     state, _ = act(state, "race:cinderfolk", "class:warden", "resolve", "camp:rest",
-                   "strike:1", "resolve")
+                   "strike:1", "blow", "resolve")
     assert state.waiting_for == "offer:altar" and state.food == 1
     assert "offer:yes" in ids(state)
     state, events = act(state, "eat:energy")
     assert state.food == 0 and state.favor == 2
+    assert ids(state) == ["offer:no", "use:spark-tonic"]
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(state, 0, "offer:yes")
+    state, events = act(state, "use:spark-tonic")
     assert "Walk on: happened by itself (the only choice)." in events
     with pytest.raises(IllegalAction):
         ENGINE.apply(state, 0, "offer:yes")
@@ -134,15 +140,17 @@ def test_r2_revised_each_campsite_passed_is_offered_in_turn():
 # -- forced steps happen by themselves ---------------------------------------------------
 
 
-def test_a_lone_sure_blow_happens_by_itself():
-    """With no energy, no food and no usable item, the sure blow is the only choice: it
-    happens by itself, blow after blow, until the fight ends."""
+def test_r6_at_zero_energy_nothing_happens_by_itself():
+    """R6 (revised): with no energy, no food and no usable item the player still chooses
+    between a roll without bonus and the sure blow, so no strike happens by itself (it
+    did when the sure blow was forced at 0 energy)."""
     state, _ = fight("larder-goblin", 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5,
                      race="marshkin", klass="chanter", food=0, energy=1)
     state, events = act(state, "strike:1")
-    assert state.fight is None and state.energy == 0
-    assert events.count("Sure blow: 1 damage: happened by itself (the only choice).") == 5
-    assert state.waiting_for != "fight:larder-goblin"
+    assert state.energy == 0 and state.waiting_for == "fight:larder-goblin"
+    assert not any("happened by itself" in e for e in events)
+    assert actions.forced(C, state) is None
+    assert ids(state) == ["strike:0", "blow"]
 
 
 def test_the_days_last_placement_happens_by_itself_when_both_ends_are_alike():

@@ -339,12 +339,36 @@ def test_r6_sure_blow_ignores_defense_and_rolls_nothing():
     assert state.energy == energy
 
 
-def test_r6_zero_energy_forces_the_sure_blow():
-    """R6: at 0 energy the only strike is the 1-damage blow."""
+def test_r6_zero_energy_offers_a_roll_without_bonus_and_the_sure_blow():
+    """R6 (revised): at 0 energy both a roll spending 0 energy and the sure blow are offered
+    (the blow is no longer forced)."""
     state, _ = fight("moss-troll", klass="pathfinder", energy=0)
     strikes = [i for i in ids(state) if i.startswith(("strike", "blow"))]
-    assert strikes == ["blow"]
+    assert strikes == ["strike:0", "blow"]
     assert "eat:energy" not in ids(state)
+
+
+def test_r6_a_roll_at_zero_energy_has_no_bonus_and_spends_nothing():
+    """R6 (revised): rolling at 0 energy deals the dice difference less defense, no bonus."""
+    state, _ = fight("ironhide-boar", 6, 2, 1, 1, klass="pathfinder", energy=0)
+    start = state.fight.health
+    state, events = act(state, "strike:0")
+    dealt = 4 - C.enemies["ironhide-boar"].defense
+    assert state.energy == 0
+    assert events[0] == f"You roll 6 and 2: 4 - 1 defense = {dealt} damage."
+    assert state.fight.health == start - dealt
+
+
+def test_r6_the_sure_blow_is_a_choice_with_energy_left():
+    """R6 (revised): with energy left the sure blow is offered beside every roll, and
+    taking it spends no energy."""
+    state, _ = fight("ironhide-boar", 1, 1, klass="pathfinder", energy=3)
+    assert [i for i in ids(state) if i.startswith(("strike", "blow"))] == [
+        "strike:0", "strike:1", "strike:2", "strike:3", "blow"]
+    start = state.fight.health
+    state, events = act(state, "blow")
+    assert state.energy == 3 and state.fight.health == start - 1
+    assert events[0] == "You land a sure blow: 1 damage."
 
 
 def test_r6_energy_choices_stop_at_current_energy():
@@ -483,6 +507,44 @@ def test_r9_the_end_of_day_seven_loses():
     assert ENGINE.is_over(state)
     assert "seventh day" in events[-1]
     assert ENGINE.result(state).outcomes[0].outcome == "loss"
+
+
+def _last_night(food: int, health: int):
+    """Day 7's last placement, done: the game after the seventh day's end (R9)."""
+    state = placing(
+        hero(),
+        ["hollow-oak", "mossy-ford", "cinder-pass", "gullwater-bank", "sunken-chapel"],
+        "old-toll-bridge",
+    )
+    state.day, state.food, state.health = 7, food, health
+    return act(state, "place:right")
+
+
+def test_r9_the_last_supper_is_eaten_before_the_day_seven_check():
+    """R9 (revised): on the last night supper comes first: 1 food is eaten, then the journey
+    is out of time; the score counts the food left after supper."""
+    state, events = _last_night(food=3, health=8)
+    assert state.end == "time" and state.food == 2 and state.health == 8
+    supper = events.index("You eat 1 food for supper.")
+    assert supper < events.index("The seventh day ends before you reach Oakinshelm.")
+    assert score_parts(state)["food"] == 2
+
+
+def test_r9_the_last_night_without_food_costs_three_health_then_time_runs_out():
+    """R9 (revised): with no food the last supper costs 3 health, then the day-7 check ends
+    the journey out of time."""
+    state, events = _last_night(food=0, health=8)
+    assert state.end == "time" and state.health == 5
+    assert any(e.startswith("No food") for e in events)
+    assert events[-1] == "The seventh day ends before you reach Oakinshelm."
+
+
+def test_r9_starving_on_the_last_night_is_a_death_not_time():
+    """R9 (revised): starving that night kills before the day-7 check: the end is death."""
+    state, events = _last_night(food=0, health=3)
+    assert state.end == "dead" and state.health == 0
+    assert "The seventh day ends before you reach Oakinshelm." not in events
+    assert ENGINE.view(state)["end_text"] == "Died on the night after day 7: health ran out"
 
 
 def test_r10_score_parts():
