@@ -291,17 +291,15 @@ class TableBot(commands.Bot):
             "lobby": now - s.lobby_idle_hours * 3600,
             "multi": now - s.multi_idle_hours * 3600,
         }
-        ended = await self.tables.expire_idle(cutoffs)
-        for game in ended:
-            await self.boards.refresh(game)
+        ended = await self.tables.expire_idle(cutoffs, self.boards.refresh)
         if ended:
-            log.info("sweeper ended %d idle games", len(ended))
+            log.info("sweeper ended %d idle games", ended)
         try:  # retention: finished games' states and logs go after RETENTION_DAYS
             while await self.store.prune_finished(now - s.retention_days * 86400) == 500:
                 pass
         except StorageError as exc:
             log.warning("sweeper could not prune finished games: %s", exc)
-        return len(ended)
+        return ended
 
     # -- shutdown -----------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from bot.table.errors import (
     StaleBoard,
     Unavailable,
 )
+from bot.table.loaded import LoadedGame
 from bot.table.lobby import LOBBY_COMPUTER, LOBBY_JOIN, LOBBY_LEAVE, LOBBY_START
 from tests.support import ALICE, BOB, CAROL, MOD, Clock, open_tables, set_read_only
 
@@ -206,12 +207,21 @@ async def test_sweeper_ends_idle_games_by_kind(tmp_path):
             return {"solo": clock.now - 7 * 86400, "lobby": clock.now - 3600,
                     "multi": clock.now - 2 * 86400}
 
+        async def sweep() -> list[LoadedGame]:
+            ended: list[LoadedGame] = []
+
+            async def collect(game: LoadedGame) -> None:
+                ended.append(game)
+
+            assert await tables.expire_idle(cutoffs(), collect) == len(ended)
+            return ended
+
         clock.advance(3601)
-        assert [g.id for g in await tables.expire_idle(cutoffs())] == [lobby.id]
+        assert [g.id for g in await sweep()] == [lobby.id]
         clock.advance(2 * 86400)
-        assert [g.id for g in await tables.expire_idle(cutoffs())] == [multi.id]
+        assert [g.id for g in await sweep()] == [multi.id]
         clock.advance(5 * 86400)
-        ended = await tables.expire_idle(cutoffs())
+        ended = await sweep()
         assert [g.id for g in ended] == [solo.id]
         assert ended[0].row.status == "expired"
         assert await tables.store.count_open() == 0

@@ -11,10 +11,11 @@ channel policy (:class:`bot.table.channel.ChannelPolicy`), seated games the turn
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from typing import Any
 
 from bot.games.protocol import Engine
@@ -34,12 +35,14 @@ from bot.table.errors import (
 from bot.table.loaded import Actor, Ballot, LoadedGame, Play
 from bot.table.lobby import LOBBY_PREFIX, LOBBY_START, LobbyStep, computer_names, lobby_step
 from bot.table.turns import TurnPolicy
+from db.errors import TooManyOpen
 from db.store import (
     ChannelBusy,
     DailyPlayed,
     StorageError,
     Store,
 )
+from db.sweep import idle_batches
 
 __all__ = ["Actor", "Ballot", "LoadedGame", "Play", "Tables"]
 
@@ -203,14 +206,19 @@ class Tables:
         data: TableData,
         daily: str | None = None,
     ) -> LoadedGame:
-        await self._check_open_games(guild_id, starter)
+        cap = self.max_open_games if self.max_open_games and guild_id is not None else None
         try:
             row = await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, kind=kind, status=status,
                 starter_id=starter.user_id, seats=seats, options=options,
                 only_starter=only_starter, state=state, events=events, daily=daily,
-                extra=data.to_json(),
+                extra=data.to_json(), max_open=cap,
             )
+        except TooManyOpen:
+            raise Refusal(
+                f"You already have {self.max_open_games} games going in this server. Finish "
+                "or abandon one (/<game> abandon in its channel) before starting another."
+            ) from None
         except DailyPlayed:
             raise Refusal(
                 f"This channel has already played today's daily "
@@ -225,26 +233,6 @@ class Tables:
             log.warning("storage unavailable creating a game: %s", exc)
             raise Unavailable() from exc
         return self.core.wrap(row)
-
-    async def _check_open_games(self, guild_id: int | None, starter: Actor) -> None:
-        """Refuse a member who already has the most open games a server allows."""
-        if not self.max_open_games or guild_id is None:
-            return
-        try:
-            rows = await self.store.query(
-                "SELECT count(*) FROM games WHERE guild_id = :guild AND starter_id = :user"
-                " AND status IN ('lobby', 'active')",
-                {"guild": guild_id, "user": starter.user_id},
-            )
-        except StorageError as exc:
-            raise Unavailable() from exc
-        if rows and int(rows[0][0]) >= self.max_open_games:
-            raise Refusal(
-                f"You already have {self.max_open_games} games going in this server. Finish "
-                "or abandon one (/<game> abandon in its channel) before starting another."
-            )
-
-    # -- acting -------------------------------------------------------------------------
 
     async def act(self, game_id: int, version: int, actor: Actor, action_id: str) -> Play:
         """Apply ``action_id`` for ``actor`` to the board at ``version``.
@@ -360,32 +348,37 @@ class Tables:
             return await self.core.close(game, "abandoned",
                                          f"{actor.name} abandoned the game.", actor.user_id)
 
-    async def expire_idle(self, cutoffs: dict[str, float]) -> list[LoadedGame]:
-        """End every open game idle past its cutoff; return the games ended."""
-        ended: list[LoadedGame] = []
-        last_id = 0
-        while True:
-            try:
-                idle = await self.store.idle_games(cutoffs, after_id=last_id,
-                                                   shards=self.shards)
-            except StorageError as exc:
-                log.warning("sweeper could not read games: %s", exc)
-                return ended
-            if not idle:
-                return ended
-            last_id = idle[-1]
-            for game_id in idle:
-                try:
-                    async with self.core.hold(game_id):
-                        game = await self.load(game_id)
-                        group = "lobby" if game.row.status == "lobby" else (
-                            "solo" if len(game.row.seats) <= 1 else "multi")
-                        if not game.row.is_open or game.row.updated_at >= cutoffs[group]:
-                            continue
-                        ended.append(await self.core.close(
-                            game, "expired", "The game was idle too long and ended.", None))
-                except Refusal as refusal:
-                    log.warning("sweeper could not end game %s: %s", game_id, refusal)
+    async def expire_idle(
+        self, cutoffs: dict[str, float], ended: Callable[[LoadedGame], Awaitable[None]],
+    ) -> int:
+        """End every open game idle past its cutoff, a bounded batch at a time, handing
+        each ended game to ``ended`` (its board is edited) before the next batch is read;
+        return how many were ended. Nothing of a finished batch is kept."""
+        count = 0
+        try:
+            async for ids in idle_batches(self.store, cutoffs, shards=self.shards):
+                for game in await asyncio.gather(*(self._expire(i, cutoffs) for i in ids)):
+                    if game is not None:
+                        await ended(game)
+                        count += 1
+        except StorageError as exc:
+            log.warning("sweeper could not read games: %s", exc)
+        return count
+
+    async def _expire(self, game_id: int, cutoffs: dict[str, float]) -> LoadedGame | None:
+        """End one game if it is still idle past its group's cutoff; None if not."""
+        try:
+            async with self.core.hold(game_id):
+                game = await self.load(game_id)
+                group = "lobby" if game.row.status == "lobby" else (
+                    "solo" if len(game.row.seats) <= 1 else "multi")
+                if not game.row.is_open or game.row.updated_at >= cutoffs[group]:
+                    return None
+                return await self.core.close(
+                    game, "expired", "The game was idle too long and ended.", None)
+        except Refusal as refusal:
+            log.warning("sweeper could not end game %s: %s", game_id, refusal)
+            return None
 
     async def remember_notice(self, game_id: int, notice: NoticeRef | None) -> None:
         """Keep where the table's turn notice was posted (None: there is none now).
