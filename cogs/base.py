@@ -186,7 +186,8 @@ def seat_list(game: LoadedGame) -> str:
             (" 🤖", bool(seat.get("computer"))),
             (" 💤", bool(seat.get("away"))),
         ) if on)
-        lines.append(f"{i + 1}. {seat['name']}{marks}")
+        level = f" · {str(seat.get('level') or 'normal').title()}" if seat.get("computer") else ""
+        lines.append(f"{i + 1}. {seat['name']}{marks}{level}")
     return "\n".join(lines) or "—"
 
 

@@ -20,6 +20,7 @@ from bot.games.protocol import Action
 from bot.games.steam.state import POWER_EMOJI
 from bot.table import seating
 from bot.table.errors import Refusal
+from bot.table.lobby import DEFAULT_LEVEL
 from bot.table.service import LoadedGame
 from cogs.base import PHONE_LINES, GameCog, embed_lines, fit_events, recent_events, seat_list
 from cogs.cards import card_text, clip
@@ -107,11 +108,15 @@ class SteamCog(GameCog):
         if game.state is None:
             return embeds
         view = game.view()
-        table = discord.Embed(title="The table", colour=self.colour)
+        table = discord.Embed(title="The table", colour=self.colour,
+                              description=clip(str(view.get("deck_text") or ""), 4096) or None)
         river = "\n".join(f"{i}. {card_text(c, value=False)} (cost {c['cost']})"
                           for i, c in enumerate(view["river"], start=1)) or "empty"
         table.add_field(name=f"River · deck {view['deck_count']} · discard "
                              f"{view['discard_count']}", value=clip(river, 1024), inline=False)
+        discard = " · ".join(card_text(c, value=False) for c in view.get("discard") or [])
+        table.add_field(name=f"Discard pile, first discarded first ({view['discard_count']})",
+                        value=clip(discard or "empty", 1024), inline=False)
         for player in view["players"][:20]:
             trains = "\n".join(f"{i}. {_train_text(t)}"
                                for i, t in enumerate(player["trains"], 1)) or "no trains"
@@ -125,8 +130,9 @@ class SteamCog(GameCog):
         """Open a new table with the same options; computers come along, people join again."""
         if interaction.channel_id is None:
             raise Refusal("Games are played in a server channel or thread.")
-        computers = sum(1 for s in game.row.seats if s.get("computer"))
-        options = {k: v for k, v in game.row.options.items() if k != "names"}
+        computers = [str(s.get("level") or DEFAULT_LEVEL) for s in game.row.seats
+                     if s.get("computer")]
+        options = {k: v for k, v in game.row.options.items() if k not in ("names", "levels")}
         new = await self.bot.tables.open_lobby(
             self.kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             host=actor_of(interaction), options=options, computers=computers,
@@ -152,8 +158,9 @@ class SteamCog(GameCog):
             embed.add_field(name="Recent events", value=recent_events(game, 4), inline=False)
             seconds = game.data.turn_seconds
             notices = "on" if game.data.notices else "off"
-            embed.set_footer(text=f"Turn timer {seating.timer_name(seconds)} · turn notices "
-                                  f"{notices} · 👑 host · 🤖 computer player")
+            deck = "Courts" if game.row.options.get("deck") == "courts" else "Pawns"
+            embed.set_footer(text=f"{deck} deck · turn timer {seating.timer_name(seconds)} · "
+                                  f"turn notices {notices} · 👑 host · 🤖 computer player")
             return embed
         view = game.view()
         half = "first half" if view["half"] == 1 else "second half"
@@ -252,6 +259,7 @@ class SteamCog(GameCog):
         first="Who takes the first turn (default: drawn at random)",
         turn_timer="Remind a player once, then let a computer play their seat (default off)",
         notices="Mention each player when their turn comes (default on)",
+        deck="The 4 Pawns (default) or the 4 Courts in the deck",
         invite="A member to invite (mentioned once)",
         invite2="Another member to invite",
         invite3="Another member to invite",
@@ -262,6 +270,7 @@ class SteamCog(GameCog):
         first: Literal["random", "me (the host)"] = "random",
         turn_timer: Literal["off", "2 min", "10 min", "1 h", "24 h"] = "off",
         notices: bool = True,
+        deck: Literal["pawns", "courts"] = "pawns",
         invite: discord.Member | None = None,
         invite2: discord.Member | None = None,
         invite3: discord.Member | None = None,
@@ -272,7 +281,7 @@ class SteamCog(GameCog):
         game = await self.bot.tables.open_lobby(
             self.kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             host=actor_of(interaction),
-            options={"start_seat": 0} if first != "random" else {},
+            options={**({"start_seat": 0} if first != "random" else {}), "deck": deck},
             turn_seconds=seating.TIMERS[turn_timer], notices=notices,
         )
         invited = tuple(dict.fromkeys(

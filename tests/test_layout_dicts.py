@@ -53,7 +53,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "6bdf4d08d5ccc1abf46ee34386f725f8c357330d39d48de23af37acb517dd04a"
+COMPONENTS_DIGEST = "455de8117bad345b2a8b1853814d65d857f4d7363f588e75289b45f440255233"
 
 ENDED = ("abandoned", "expired")
 

@@ -42,12 +42,15 @@ from bot.table.errors import (
     board_link,
 )
 from bot.table.lobby import (
+    COMPUTER_LEVELS,
+    DEFAULT_LEVEL,
     LOBBY_CANCEL,
     LOBBY_COMPUTER,
     LOBBY_DROP,
     LOBBY_HOST,
     LOBBY_JOIN,
     LOBBY_LEAVE,
+    LOBBY_LEVEL,
     LOBBY_START,
 )
 from bot.table.service import Actor, LoadedGame, Tables
@@ -141,17 +144,35 @@ def lobby_items(game: LoadedGame) -> list[BoardItem]:
         action_button(g, v, Action(LOBBY_CANCEL, "Cancel"), style=style.danger, row=1),
     ]
     host = game.host_id
-    drop = [Action(f"{LOBBY_DROP}{i}", f"Remove {s['name']}"[:100])
-            for i, s in enumerate(seats) if s.get("computer")]
+    drop = [option for i, s in enumerate(seats) if s.get("computer")
+            for option in _computer_options(i, s)]
     heirs = [Action(f"{LOBBY_HOST}{i}", f"Make {s['name']} the host"[:100])
              for i, s in enumerate(seats) if not s.get("computer") and s.get("user_id") != host]
     if drop:
-        items.append(action_select(g, v, "drop", drop, row=2,
-                                   placeholder="Host: remove a computer player…"))
+        items.append(action_select(g, v, "drop", drop[:25], row=2,
+                                   placeholder="Host: computer players' level, or remove one…"))
     if heirs:
         items.append(action_select(g, v, "host", heirs, row=3,
                                    placeholder="Host: hand the host role to…"))
     return items
+
+
+def _computer_options(seat: int, computer: dict[str, Any]) -> list[Action]:
+    """The host's choices for one computer player: another level, or its removal."""
+    name = str(computer["name"])
+    level = str(computer.get("level") or DEFAULT_LEVEL)
+    options = [Action(f"{LOBBY_LEVEL}{seat}.{key}", f"{name}: play {label}"[:100],
+                      description=LEVEL_NOTES[key])
+               for key, label in COMPUTER_LEVELS.items() if key != level]
+    return [*options, Action(f"{LOBBY_DROP}{seat}", f"Remove {name}"[:100])]
+
+
+#: What each computer level means, for the host choosing one.
+LEVEL_NOTES = {
+    "easy": "Plays like a newcomer: greedy, blind to the others' plans",
+    "normal": "A steady player (computer players start at this level)",
+    "hard": "Also plays out the last turns before it chooses",
+}
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:

@@ -22,10 +22,14 @@ from bot.table.errors import Refusal
 LOBBY_JOIN = "lobby.join"
 LOBBY_LEAVE = "lobby.leave"
 LOBBY_COMPUTER = "lobby.computer"
+#: ``lobby.computer.easy`` / ``lobby.computer.hard``: a computer player of that level.
+LOBBY_COMPUTER_LEVEL = "lobby.computer."
 LOBBY_START = "lobby.start"
 LOBBY_CANCEL = "lobby.cancel"
 LOBBY_DROP = "lobby.drop."
 LOBBY_HOST = "lobby.host."
+#: ``lobby.level.N.hard``: the computer player in seat N plays at that level.
+LOBBY_LEVEL = "lobby.level."
 LOBBY_ACTIONS = (LOBBY_JOIN, LOBBY_LEAVE, LOBBY_COMPUTER, LOBBY_START, LOBBY_CANCEL)
 LOBBY_PREFIX = "lobby."
 
@@ -40,6 +44,18 @@ def computer_names() -> Iterator[str]:
     while True:
         yield f"Computer {number} (computer)"
         number += 1
+
+
+#: How well a computer player plays, by level, as players read it.
+COMPUTER_LEVELS = {"easy": "Easy", "normal": "Normal", "hard": "Hard"}
+
+#: The level of a computer player nobody chose one for.
+DEFAULT_LEVEL = "normal"
+
+
+def computer_seat(name: str, level: str = DEFAULT_LEVEL) -> dict[str, Any]:
+    """Return a computer player's seat (its level kept with it)."""
+    return {"user_id": None, "name": name, "computer": True, "level": level}
 
 
 def free_computer_name(seats: list[dict[str, Any]]) -> str:
@@ -124,13 +140,17 @@ def _leave(step: LobbyStep, _op: str) -> str:
     return event
 
 
-def _computer(step: LobbyStep, _op: str) -> str:
+def _computer(step: LobbyStep, op: str) -> str:
     if step.mine is None:
         raise Refusal("Only players seated at this table can add computer players.")
+    level = op.removeprefix(LOBBY_COMPUTER_LEVEL) if op.startswith(LOBBY_COMPUTER_LEVEL) else (
+        DEFAULT_LEVEL)
+    if level not in COMPUTER_LEVELS:
+        raise Refusal("That button is not valid.")
     step.require_room()
     computer = free_computer_name(step.seats)
-    step.seats.append({"user_id": None, "name": computer, "computer": True})
-    return f"{step.name} added {computer}."
+    step.seats.append(computer_seat(computer, level))
+    return f"{step.name} added {computer} ({COMPUTER_LEVELS[level]})."
 
 
 def _drop(step: LobbyStep, op: str) -> str:
@@ -140,6 +160,16 @@ def _drop(step: LobbyStep, op: str) -> str:
         raise Refusal("Only computer players can be removed; people leave by themselves.")
     gone = step.seats.pop(seat)
     return f"{step.name} removed {gone['name']}."
+
+
+def _set_level(step: LobbyStep, op: str) -> str:
+    step.require_host("choose how well computer players play")
+    seat_text, _, level = op.removeprefix(LOBBY_LEVEL).partition(".")
+    seat = _seat_index(LOBBY_LEVEL + seat_text, LOBBY_LEVEL, step.seats)
+    if not step.seats[seat].get("computer") or level not in COMPUTER_LEVELS:
+        raise Refusal("Only computer players have a level; choose one from the list.")
+    step.seats[seat]["level"] = level
+    return f"{step.seats[seat]['name']} plays {COMPUTER_LEVELS[level]} now."
 
 
 def _hand_host(step: LobbyStep, op: str) -> str:
@@ -160,7 +190,8 @@ def _start(step: LobbyStep, _op: str) -> str:
             f"{engine.title} needs {engine.min_seats} to {engine.max_seats} seats; "
             f"{len(seats)} taken. Invite someone or add a computer player."
         )
-    options = {**row.options, "names": [s["name"] for s in seats]}
+    options = {**row.options, "names": [s["name"] for s in seats],
+               "levels": [s.get("level") if s.get("computer") else None for s in seats]}
     if "start_seat" in options:  # "me (the host)": whoever hosts now
         options["start_seat"] = next(
             (i for i, s in enumerate(seats) if s.get("user_id") == step.host), 0)
@@ -179,6 +210,7 @@ def _cancel(step: LobbyStep, _op: str) -> str:
 _OPERATIONS: dict[str, Callable[[LobbyStep, str], str]] = {
     LOBBY_JOIN: _join, LOBBY_LEAVE: _leave, LOBBY_COMPUTER: _computer, LOBBY_START: _start,
     LOBBY_CANCEL: _cancel, LOBBY_DROP: _drop, LOBBY_HOST: _hand_host,
+    LOBBY_COMPUTER_LEVEL: _computer, LOBBY_LEVEL: _set_level,
 }
 
 
@@ -186,7 +218,7 @@ def lobby_step(step: LobbyStep, op: str) -> str:
     """Apply lobby operation ``op`` to the step's row (in place); return the event or refuse."""
     if step.row.status != "lobby":
         raise Refusal("The game has already started; the lobby buttons do nothing now.")
-    for prefix in (LOBBY_DROP, LOBBY_HOST):
+    for prefix in (LOBBY_DROP, LOBBY_HOST, LOBBY_LEVEL, LOBBY_COMPUTER_LEVEL):
         if op.startswith(prefix):
             return _OPERATIONS[prefix](step, op)
     operation = _OPERATIONS.get(op)

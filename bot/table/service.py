@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from bot.games.protocol import Engine
@@ -33,7 +33,14 @@ from bot.table.errors import (
     Unavailable,
 )
 from bot.table.loaded import Actor, Ballot, LoadedGame, Play
-from bot.table.lobby import LOBBY_PREFIX, LOBBY_START, LobbyStep, computer_names, lobby_step
+from bot.table.lobby import (
+    LOBBY_PREFIX,
+    LOBBY_START,
+    LobbyStep,
+    computer_names,
+    computer_seat,
+    lobby_step,
+)
 from bot.table.turns import TurnPolicy
 from db.errors import TooManyOpen
 from db.store import (
@@ -169,21 +176,22 @@ class Tables:
         channel_id: int,
         host: Actor,
         options: Mapping[str, Any] | None = None,
-        computers: int = 0,
+        computers: Sequence[str] = (),
         turn_seconds: float = 0,
         notices: bool = True,
     ) -> LoadedGame:
         """Open a lobby for a multi-seat game, with the host in the first seat.
 
-        ``computers`` computer players are seated at once (a rematch brings them along);
+        ``computers`` are the levels of computer players seated at once (a rematch brings
+        them along);
         ``turn_seconds`` is the turn timer (0: off) and ``notices`` whether people are
         told by a mention when their turn comes (ruling C6).
         """
         seats = [{"user_id": host.user_id, "name": host.name, "computer": False}]
         eng = self.core.engines(kind)
         names = computer_names()
-        for _ in range(max(0, min(computers, eng.max_seats - 1))):
-            seats.append({"user_id": None, "name": next(names), "computer": True})
+        for level in list(computers)[: eng.max_seats - 1]:
+            seats.append(computer_seat(next(names), level))
         data = TableData(turn_seconds=float(turn_seconds), notices=bool(notices))
         return await self._create(
             kind, guild_id, channel_id, host, "lobby", seats, dict(options or {}), False,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 
 from bot.games.steam.engine import ENGINE
+from bot.table.loaded import Actor
 from tests.support import Clock, board_ids, button, loaded, make_bot, press
 
 COGS = ("cogs.steam",)
@@ -17,7 +18,7 @@ def _notices(fake) -> list[dict]:
 
 
 async def _table(driver, fake, tmp_path, *, clock=None, options=None, people=("bob",),
-                 computers=0):
+                 computers: int = 0):
     """Open a table as Alice, seat ``people`` and computers, start it with Alice first."""
     bot = await driver.login(make_bot(tmp_path, cogs=COGS, clock=clock or Clock()))
     opts = {"first": "me (the host)", **(options or {})}
@@ -251,6 +252,8 @@ async def test_rules_and_details_list_every_train(discord_driver, fake_discord, 
     names = [f["name"] for f in table["fields"]]
     assert names[0].startswith("River") and any("Alice" in n for n in names)
     assert any("(computer)" in n for n in names)
+    assert names[1].startswith("Discard pile")  # what the computer knows, anyone can read
+    assert "Pawns" in table["description"]
 
 
 async def test_computer_moves_edit_a_board_at_most_once_per_interval(discord_driver,
@@ -288,3 +291,39 @@ async def test_computer_moves_edit_a_board_at_most_once_per_interval(discord_dri
     if game is not None:  # the board ends up showing the latest move
         shown = board_ids(fake_discord.get_message(game.row.board_message_id))
         assert shown and all(f":{game.row.version}:" in cid for cid in shown)
+
+
+async def test_deck_and_computer_levels_travel_from_lobby_to_game_and_play_again(
+        discord_driver, fake_discord, tmp_path):
+    """S1/S2 and the computer's levels through Discord: /steam new deck courts, the host sets
+    a computer to Hard and another is added at Normal; the game plays the Courts with those
+    levels, only the host may set a level, and Play again brings both computers back as
+    they were."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("steam", "new", {"deck": "courts",
+                                                         "first": "me (the host)"},
+                                        user="alice")).message
+    for _ in range(2):
+        board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                            user="alice")).message
+    refused = await press(discord_driver, board, "lobby.level.1.hard", "bob")
+    assert refused.ephemeral
+    board = (await press(discord_driver, board, "lobby.level.1.hard", "alice")).message
+    lobby = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert [s.get("level") for s in lobby.row.seats] == [None, "hard", "normal"]
+    assert "Hard" in board["embeds"][0]["fields"][0]["value"]
+    board = (await discord_driver.click(board, button(board, "lobby.start"),
+                                        user="alice")).message
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.view()["deck_kind"] == "courts"
+    assert [p.level for p in game.state.players][1:] == ["hard", "normal"]
+    await bot.tables.abandon(fake_discord.channel_id,
+                             Actor(fake_discord.users["alice"].id, "Alice"))
+    ended = await bot.tables.load(game.id)
+    await bot.boards.refresh(ended)
+    final = fake_discord.get_message(board["id"])
+    again = await discord_driver.click(final, button(final, "table.again"), user="alice")
+    new = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert new is not None and new.id != game.id and again is not None
+    assert new.row.options.get("deck") == "courts" and "levels" not in new.row.options
+    assert [s.get("level") for s in new.row.seats if s.get("computer")] == ["hard", "normal"]

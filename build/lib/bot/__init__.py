@@ -1,1 +1,0 @@
-"""A Discord bot that hosts card games played together in a channel."""

@@ -1,2 +1,0 @@
-"""The Discord side of a board: routing clicks, rendering, posting and edits, turn notices
-and computer players."""

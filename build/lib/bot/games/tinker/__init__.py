@@ -1,1 +1,0 @@
-"""Tinker, Sailor, Soldier, Spy: the solo Decktet adventure (engine in :mod:`.engine`)."""

@@ -1,1 +1,0 @@
-"""Tin Realm: a solo journey to Oakinshelm within 7 days (engine in :mod:`.engine`)."""

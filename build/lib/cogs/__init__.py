@@ -1,1 +1,0 @@
-"""One cog per game: slash commands and board rendering over the generic table."""

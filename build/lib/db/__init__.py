@@ -1,1 +1,0 @@
-"""The store: SQLite through aiosqlite, numbered migrations, the queries the tables need."""

@@ -1,1 +1,0 @@
-"""PostgreSQL migrations: the same schema as ``db/migrations``, in PostgreSQL terms."""
