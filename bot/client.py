@@ -27,8 +27,9 @@ from bot.pictures.drawing import PictureDrawer
 from bot.table.deadlines import Deadlines
 from bot.table.errors import Refusal
 from bot.table.service import Tables
+from db.base import GameStore
 from db.connect import open_store
-from db.store import StorageError, Store
+from db.store import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ RATE_LIMIT_WAIT = 5.0
 class TableBot(commands.Bot):
     """The bot process: owns the store, the game tables and the boards."""
 
-    store: Store
+    store: GameStore
     tables: Tables
     boards: Boards
     deadlines: Deadlines

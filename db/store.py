@@ -201,7 +201,7 @@ class Store:
         The whole transaction is one hand-off, and writes queued meanwhile share it
         (group commit, :mod:`db.sqlite_batch`), in order with every other write.
         """
-        return await self._writes.run(work)  # type: ignore[no-any-return]
+        return await self._writes.run(work)
 
     async def _fetchone(self, sql: str, args: Iterable[Any] = ()) -> Any:
         rows = await self._fetchall(sql, args)

@@ -231,18 +231,18 @@ def default_items(
     actions becomes a row of buttons; a larger one becomes a select (several if needed).
     If that needs more than five rows, every group becomes part of selects instead.
     """
-    groups = [(g, list(items)) for g, items in groupby(actions, key=lambda a: a.group)]
+    groups = [(g, list(members)) for g, members in groupby(actions, key=lambda a: a.group)]
     rows: list[list[BoardItem]] = []
-    for group, items in groups:
-        if len(items) <= MAX_BUTTONS_PER_ROW:
+    for group, members in groups:
+        if len(members) <= MAX_BUTTONS_PER_ROW:
             rows.append([
                 action_button(game_id, version, a, style=discord.ButtonStyle.primary
                               if a.primary else discord.ButtonStyle.secondary)
-                for a in items
+                for a in members
             ])
         else:
-            for part, start in enumerate(range(0, len(items), MAX_SELECT_OPTIONS)):
-                chunk = items[start : start + MAX_SELECT_OPTIONS]
+            for part, start in enumerate(range(0, len(members), MAX_SELECT_OPTIONS)):
+                chunk = members[start : start + MAX_SELECT_OPTIONS]
                 hint = (placeholders or {}).get(group)
                 rows.append([action_select(game_id, version, group, chunk, part=part,
                                            placeholder=hint)])

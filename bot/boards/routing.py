@@ -125,7 +125,8 @@ async def route_click(boards: ClickHandler, interaction: discord.Interaction[Any
     try:
         await boards.handle_click(interaction, click.game_id, click.version, click.action)
     except Exception:
-        log.exception("board click %r failed", (interaction.data or {}).get("custom_id"))
+        data: Mapping[str, Any] = interaction.data or {}
+        log.exception("board click %r failed", data.get("custom_id"))
         await _report_failure(interaction)
     return True
 

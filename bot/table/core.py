@@ -34,7 +34,8 @@ from bot.table.errors import (
 )
 from bot.table.loaded import Actor, LoadedGame, Play
 from bot.table.results import seat_results, shared_results
-from db.store import GameRow, ResultRow, StorageError, Store, VersionConflict
+from db.base import GameStore
+from db.store import GameRow, ResultRow, StorageError, VersionConflict
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ class TableCore:
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         *,
         clock: Callable[[], float] = time.time,
         engines: Callable[[str], Engine] = registry_engine,

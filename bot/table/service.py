@@ -42,12 +42,12 @@ from bot.table.lobby import (
     lobby_step,
 )
 from bot.table.turns import TurnPolicy
+from db.base import GameStore
 from db.errors import TooManyOpen
 from db.store import (
     ChannelBusy,
     DailyPlayed,
     StorageError,
-    Store,
 )
 from db.sweep import idle_batches
 
@@ -61,7 +61,7 @@ class Tables:
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         *,
         clock: Callable[[], float] = time.time,
         engines: Callable[[str], Engine] = registry_engine,
@@ -80,7 +80,7 @@ class Tables:
         self.closing = False
 
     @property
-    def store(self) -> Store:
+    def store(self) -> GameStore:
         """The game store."""
         return self.core.store
 

@@ -101,7 +101,9 @@ def arranged(
         trashed=[card(n) for n in (*trashed, *extra_trash)],
         chips=held,
         spent={s: CHIPS_PER_SUIT - held[s] for s in SUITS},
-        **piles,
+        deck=piles["deck"], discard=piles["discard"], cleared=piles["cleared"],
+        personalities=piles["personalities"], events=piles["events"], aces=piles["aces"],
+        locations=piles["locations"],
     )
     names = [c.name for pile in state.places().values() for c in pile]
     if sorted(names) != sorted(c.name for c in DECK):
