@@ -20,6 +20,7 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.boards.routing import route_click
+from bot.boards.send_errors import SEND_ERRORS
 from bot.boards.service import Boards
 from bot.config import ConfigError, Settings
 from bot.health import HeartbeatWriter, health_file
@@ -67,7 +68,7 @@ class TableTree(discord.app_commands.CommandTree):
             await interaction.response.send_message(
                 "The bot is restarting; try again in a few seconds.", ephemeral=True
             )
-        except discord.HTTPException as exc:
+        except SEND_ERRORS as exc:
             log.warning("could not refuse a command while closing: %s", exc)
         return False
 
@@ -273,7 +274,7 @@ class TableBot(commands.Bot):
                 await interaction.followup.send(text, ephemeral=True)
             else:
                 await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException as exc:
+        except SEND_ERRORS as exc:
             log.warning("could not report a command error: %s", exc)
 
     # -- housekeeping -------------------------------------------------------------------

@@ -11,7 +11,8 @@ import discord
 from discord.ext import commands
 
 from bot.boards.layout import BoardItem
-from bot.boards.service import actor_of, generic_items, vote_field
+from bot.boards.render import generic_items, vote_field
+from bot.boards.service import actor_of
 from bot.table.errors import Refusal
 from bot.table.service import LoadedGame
 

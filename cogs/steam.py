@@ -15,7 +15,8 @@ from bot.boards.layout import (
     action_select,
     default_items,
 )
-from bot.boards.service import actions_for_board, actor_of
+from bot.boards.render import actions_for_board
+from bot.boards.service import actor_of
 from bot.games.protocol import Action
 from bot.games.steam.state import POWER_EMOJI
 from bot.table import seating

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.boards.layout import BoardButton, BoardItem, default_items
-from bot.boards.service import actions_for_board
+from bot.boards.render import actions_for_board
 from bot.games.protocol import Action
 from bot.table.service import LoadedGame
 from cogs.base import (

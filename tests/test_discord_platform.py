@@ -129,8 +129,8 @@ async def test_deleted_board_is_reposted_on_next_action(discord_driver, fake_dis
                                         user="alice")).message
     board = (await discord_driver.click(board, button(board, "lobby.start"),
                                         user="alice")).message
-    schedule = bot.boards.schedule_computers
-    bot.boards.schedule_computers = lambda game: None
+    schedule = bot.boards.computers.schedule
+    bot.boards.computers.schedule = lambda game: None  # type: ignore[method-assign]
     board = (await discord_driver.click(board, button(board, "add1"), user="alice")).message
     fake_discord.delete_message(fake_discord.channel_id, int(board["id"]))
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
@@ -227,7 +227,8 @@ async def test_computer_players_resume_after_restart(discord_driver, fake_discor
     board = (await discord_driver.click(board, button(board, "lobby.start"),
                                         user="alice")).message
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
-    bot.boards.schedule_computers = lambda game: None  # the process "dies" before it moves
+    # the process "dies" before it moves
+    bot.boards.computers.schedule = lambda game: None  # type: ignore[method-assign]
     board = (await discord_driver.click(board, button(board, "add1"), user="alice")).message
     bot = await discord_driver.restart(make_bot(tmp_path))
     assert await bot.boards.resume_computers() == 1
@@ -296,10 +297,10 @@ async def _computer_table(driver, tmp_path):
 async def test_computer_retries_after_a_busy_database(discord_driver, fake_discord, tmp_path,
                                                       monkeypatch):
     """A computer player whose move hits a busy database tries again and moves."""
-    import bot.boards.service
+    import bot.boards.computers
     from bot.table.errors import Unavailable
 
-    monkeypatch.setattr(bot.boards.service, "COMPUTER_RETRY_SECONDS", 0.01)
+    monkeypatch.setattr(bot.boards.computers, "COMPUTER_RETRY_SECONDS", 0.01)
     table_bot, board = await _computer_table(discord_driver, tmp_path)
     real = table_bot.tables.computer_move
     calls = []
@@ -319,10 +320,10 @@ async def test_computer_retries_after_a_busy_database(discord_driver, fake_disco
 async def test_stalled_computer_is_woken_by_a_click(discord_driver, fake_discord, tmp_path):
     """If a computer player stalled, the next click on its board gets it moving again."""
     table_bot, board = await _computer_table(discord_driver, tmp_path)
-    schedule = table_bot.boards.schedule_computers
-    table_bot.boards.schedule_computers = lambda game: None
+    schedule = table_bot.boards.computers.schedule
+    table_bot.boards.computers.schedule = lambda game: None  # type: ignore[method-assign]
     board = (await discord_driver.click(board, button(board, "add1"), user="alice")).message
-    table_bot.boards.schedule_computers = schedule
+    table_bot.boards.computers.schedule = schedule  # type: ignore[method-assign]
     assert all(c.get("disabled") for row in board["components"] for c in row["components"]
                if ":table." not in c["custom_id"])  # its options are not live meanwhile
     details = await discord_driver.click(board, button(board, "table.rules"), user="alice")

@@ -16,19 +16,14 @@ import asyncio
 import logging
 from typing import Any
 
-import aiohttp
 import discord
+
+from bot.boards.send_errors import SEND_ERRORS
 
 log = logging.getLogger(__name__)
 
 #: Seconds a click may take before its answer is deferred (Discord allows 3).
 ANSWER_WITHIN = 2.0
-
-#: What acknowledging may fail with: an HTTP error, a rate limit, the transport.
-_DEFER_ERRORS: tuple[type[BaseException], ...] = (
-    discord.HTTPException, discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError,
-    ValueError,
-)
 
 
 class AnswerClock:
@@ -52,13 +47,8 @@ class AnswerClock:
             return
         try:
             await self.interaction.response.defer()
-        except _DEFER_ERRORS as exc:
+        except SEND_ERRORS as exc:
             log.warning("could not defer a slow click on game %s: %r", self.game_id, exc)
-
-    @property
-    def rang(self) -> bool:
-        """Whether the click was (or is being) acknowledged by the clock."""
-        return self._deferring is not None
 
     async def settle(self) -> None:
         """Stop the clock just before the click is answered.

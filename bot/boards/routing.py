@@ -31,6 +31,7 @@ from typing import Any, NamedTuple, Protocol
 import discord
 
 from bot.boards.layout import BUTTON_TAG, SELECT_TAG, is_action_id, parse_button_id, parse_select_id
+from bot.boards.send_errors import SEND_ERRORS
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +104,7 @@ async def refuse(interaction: discord.Interaction[Any], text: str = NOT_VALID) -
     """Answer a click privately with ``text`` (by default :data:`NOT_VALID`); never raise."""
     try:
         await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException as exc:
+    except SEND_ERRORS as exc:
         log.warning("could not refuse a board component: %s", exc)
 
 
@@ -138,5 +139,5 @@ async def _report_failure(interaction: discord.Interaction[Any]) -> None:
             await interaction.response.send_message(FAILED, ephemeral=True)
         elif interaction.response.type in _DEFERRED:
             await interaction.followup.send(FAILED, ephemeral=True)
-    except discord.HTTPException as exc:
+    except SEND_ERRORS as exc:
         log.warning("could not report a failed board click: %s", exc)

@@ -10,169 +10,44 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import io
 import logging
-from typing import Any, Protocol
+from typing import Any
 
-import aiohttp
 import discord
 
-from bot import pictures
 from bot.boards.answer_clock import AnswerClock
+from bot.boards.computers import ComputerPlayers
 from bot.boards.layout import (
     ASK_PREFIX,
-    BoardButton,
-    BoardItem,
-    BoardSelect,
     action_button,
-    action_select,
-    default_items,
     view_of,
 )
+from bot.boards.notices import TurnNotices
+from bot.boards.render import (
+    TABLE_AGAIN,
+    TABLE_RULES,
+    BoardRenderer,
+    Renderer,
+)
+from bot.boards.send_errors import SEND_ERRORS
 from bot.games.protocol import Action
 from bot.pictures.drawing import PictureDrawer
-from bot.table import polls
-from bot.table.data import NoticeRef, Poll
 from bot.table.errors import (
     GameEnded,
     NotYourTurn,
     Refusal,
     StaleBoard,
-    Unavailable,
     board_link,
 )
-from bot.table.lobby import (
-    COMPUTER_LEVELS,
-    DEFAULT_LEVEL,
-    LOBBY_CANCEL,
-    LOBBY_COMPUTER,
-    LOBBY_DROP,
-    LOBBY_HOST,
-    LOBBY_JOIN,
-    LOBBY_LEAVE,
-    LOBBY_LEVEL,
-    LOBBY_START,
-)
-from bot.table.service import Actor, LoadedGame, Tables
+from bot.table.service import Actor, LoadedGame, Play, Tables
 
 log = logging.getLogger(__name__)
-
-#: What a request to Discord may fail with: an HTTP error, a rate limit longer than the
-#: client waits (``max_ratelimit_timeout``), or the transport itself (a reset connection,
-#: a timeout, an answer that is not JSON).
-SEND_ERRORS: tuple[type[BaseException], ...] = (
-    discord.HTTPException, discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError,
-    ValueError,
-)
 
 #: Discord's error code for a permission the bot lacks (such as Attach Files).
 MISSING_PERMISSIONS = 50013
 
 #: Discord's error code for a message past its edit limit.
 EDIT_CAP = 30046
-
-#: How often a computer player retries after the database was busy, and the first pause.
-COMPUTER_RETRIES = 5
-COMPUTER_RETRY_SECONDS = 1.0
-#: How many times a computer player that died of an error is started again per process.
-COMPUTER_RESTARTS = 100
-
-STATUS_TEXT = {
-    "over": "The game is over.",
-    "abandoned": "This game was abandoned.",
-    "expired": "This game ended after being idle too long.",
-}
-
-COLOUR_ENDED = discord.Colour.light_grey()
-
-#: Board buttons the table answers itself: the private rules and details, a new game.
-TABLE_RULES = "table.rules"
-TABLE_AGAIN = "table.again"
-
-
-class Renderer(Protocol):
-    """How one kind of game looks: its embed and its components."""
-
-    kind: str
-
-    def embed(self, game: LoadedGame) -> discord.Embed:
-        """Return the board embed for ``game`` (any status)."""
-        ...
-
-    def items(self, game: LoadedGame) -> list[BoardItem]:
-        """Return the board's components while the game is active."""
-        ...
-
-    def details(self, game: LoadedGame) -> list[discord.Embed]:
-        """Return the private "Rules & details" answer."""
-        ...
-
-    async def play_again(
-        self, interaction: discord.Interaction[Any], game: LoadedGame
-    ) -> LoadedGame:
-        """Start the same game again in the channel and answer with its board."""
-        ...
-
-
-def actions_for_board(game: LoadedGame) -> list[Action]:
-    """Return the actions the board offers: those of the seat to act."""
-    seat = game.to_act()
-    if seat is None or game.state is None:
-        return []
-    return game.legal_actions(seat)
-
-
-def generic_items(game: LoadedGame) -> list[BoardItem]:
-    """Return the default layout of the board's legal actions."""
-    return default_items(game.id, game.row.version, actions_for_board(game))
-
-
-def lobby_items(game: LoadedGame) -> list[BoardItem]:
-    """Return the lobby: Join, Leave, Add computer player, Start, Cancel, and the host's
-    selects to remove a computer player or hand the host role on."""
-    v, g = game.row.version, game.id
-    seats = game.row.seats
-    full = len(seats) >= game.engine.max_seats
-    ready = game.engine.min_seats <= len(seats) <= game.engine.max_seats
-    style = discord.ButtonStyle
-    items: list[BoardItem] = [
-        action_button(g, v, Action(LOBBY_JOIN, "Join"), style=style.success, disabled=full, row=0),
-        action_button(g, v, Action(LOBBY_LEAVE, "Leave"), row=0),
-        action_button(g, v, Action(LOBBY_COMPUTER, "Add computer player"), disabled=full, row=0),
-        action_button(g, v, Action(LOBBY_START, "Start"), style=style.primary,
-                      disabled=not ready, row=1),
-        action_button(g, v, Action(LOBBY_CANCEL, "Cancel"), style=style.danger, row=1),
-    ]
-    host = game.host_id
-    drop = [option for i, s in enumerate(seats) if s.get("computer")
-            for option in _computer_options(i, s)]
-    heirs = [Action(f"{LOBBY_HOST}{i}", f"Make {s['name']} the host"[:100])
-             for i, s in enumerate(seats) if not s.get("computer") and s.get("user_id") != host]
-    if drop:
-        items.append(action_select(g, v, "drop", drop[:25], row=2,
-                                   placeholder="Host: computer players' level, or remove one…"))
-    if heirs:
-        items.append(action_select(g, v, "host", heirs, row=3,
-                                   placeholder="Host: hand the host role to…"))
-    return items
-
-
-def _computer_options(seat: int, computer: dict[str, Any]) -> list[Action]:
-    """The host's choices for one computer player: another level, or its removal."""
-    name = str(computer["name"])
-    level = str(computer.get("level") or DEFAULT_LEVEL)
-    options = [Action(f"{LOBBY_LEVEL}{seat}.{key}", f"{name}: play {label}"[:100],
-                      description=LEVEL_NOTES[key])
-               for key, label in COMPUTER_LEVELS.items() if key != level]
-    return [*options, Action(f"{LOBBY_DROP}{seat}", f"Remove {name}"[:100])]
-
-
-#: What each computer level means, for the host choosing one.
-LEVEL_NOTES = {
-    "easy": "Plays like a newcomer: greedy, blind to the others' plans",
-    "normal": "A steady player (computer players start at this level)",
-    "hard": "Also plays out the last turns before it chooses",
-}
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
@@ -213,135 +88,47 @@ class Boards:
         drawer: PictureDrawer | None = None,
     ) -> None:
         self.bot = bot
-        #: Draws the pictures away from the event loop (a worker process, or a thread).
-        self.drawer = drawer if drawer is not None else PictureDrawer(processes=False)
         self.tables = tables
-        self.computer_delay = computer_delay
-        #: Whether boards carry a picture (BOARD_IMAGES); the text stays complete without.
-        self.images = images
-        self.renderers: dict[str, Renderer] = {}
+        #: Renders boards (embed, components, picture).
+        self.drawing = BoardRenderer(images=images, drawer=drawer)
         #: The version each board message shows, as far as this process knows.
         self._shown: dict[int, int] = {}
-        self._computers: dict[int, asyncio.Task[None]] = {}
         #: Boards waiting for an edit (votes, closed windows), and the task editing each.
         self._dirty: set[int] = set()
         self._latest: dict[int, LoadedGame] = {}
         self._updaters: dict[int, asyncio.Task[None]] = {}
         #: Pause between two edits of one board made by the bot itself (not a click's answer).
         self.edit_interval = 1.0
-        #: Each table's current turn notice, and a lock so notices go out one at a time.
-        self._notices: dict[int, NoticeRef] = {}
-        self._background: set[asyncio.Task[None]] = set()
-        self._restarts = 0
-        self._notice_locks: dict[int, asyncio.Lock] = {}
+        #: The tables' computer players, and their turn notices.
+        self.computers = ComputerPlayers(tables, computer_delay, self._computer_moved)
+        self.notices = TurnNotices(bot, tables)
+
+    @property
+    def drawer(self) -> PictureDrawer:
+        """What draws the pictures."""
+        return self.drawing.drawer
+
+    @property
+    def renderers(self) -> dict[str, Renderer]:
+        """The renderer of each kind of game."""
+        return self.drawing.renderers
+
+    @property
+    def images(self) -> bool:
+        """Whether boards carry a picture."""
+        return self.drawing.images
 
     def register(self, renderer: Renderer) -> None:
         """Register the renderer of one kind of game."""
-        self.renderers[renderer.kind] = renderer
+        self.drawing.register(renderer)
 
-    # -- rendering ----------------------------------------------------------------------
+    def render(self, game: LoadedGame, **options: Any) -> dict[str, Any]:
+        """Return the message body of ``game``'s board (see :meth:`BoardRenderer.render`)."""
+        return self.drawing.render(game, **options)
 
-    def render(
-        self,
-        game: LoadedGame,
-        *,
-        edit: bool = False,
-        picture: bytes | None = None,
-        keep: bool = False,
-    ) -> dict[str, Any]:
-        """Return the message body (``embed``, ``view`` and the picture) of ``game``'s board.
-
-        The picture goes as ``attachments`` when ``edit`` (it replaces the last one) and
-        as ``file`` for a new message; a board without a picture clears old ones on edit.
-        ``picture`` is the drawn picture (drawn here when None); with ``keep``, an edit
-        keeps the picture the message already has (the board's version is unchanged).
-        """
-        body = self._body(game)
-        if keep and self.images:
-            if picture if picture is not None else self._picture(game):  # not sent again
-                body["embed"].set_image(url=f"attachment://{pictures.FILENAME}")
-            return body
-        if picture is None:
-            picture = self._picture(game) if self.images else b""
-        if picture:
-            body["embed"].set_image(url=f"attachment://{pictures.FILENAME}")
-            file = discord.File(io.BytesIO(picture), filename=pictures.FILENAME,
-                                description=self._alt_text(game))
-            body["attachments" if edit else "file"] = [file] if edit else file
-        elif edit:
-            body["attachments"] = []
-        return body
-
-    async def _render(self, game: LoadedGame, *, edit: bool = False,
-                      keep: bool = False, pictured: bool = True) -> dict[str, Any]:
-        """Return :meth:`render`'s body, drawing the picture off the event loop.
-
-        ``pictured`` false leaves the picture out (a channel where the bot may not attach
-        files); the text board is complete without it.
-        """
-        picture = b""
-        if self.images and pictured and self._has_picture(game):
-            try:
-                picture = await self.drawer.draw(game.row.kind, picture_view(game),
-                                                 game.row.status)
-            except Exception:
-                log.warning("could not draw the board of game %s", game.id, exc_info=True)
-        return self.render(game, edit=edit, picture=picture, keep=keep and pictured)
-
-    @staticmethod
-    def _has_picture(game: LoadedGame) -> bool:
-        return game.state is not None and not game.broken
-
-    def _picture(self, game: LoadedGame) -> bytes:
-        """Return the board's picture as PNG bytes, or b"" (a lobby, a broken game)."""
-        if not self._has_picture(game):
-            return b""
-        try:
-            return pictures.render_board(game.row.kind, picture_view(game),
-                                         status=game.row.status)
-        except Exception:
-            log.warning("could not draw the board of game %s", game.id, exc_info=True)
-            return b""
-
-    @staticmethod
-    def _alt_text(game: LoadedGame) -> str:
-        """Return the picture's alt text: the position in words a screen reader speaks."""
-        try:
-            return pictures.describe(game.row.kind, picture_view(game), game.row.status)
-        except Exception:
-            log.warning("could not describe the board of game %s", game.id, exc_info=True)
-            return f"The board of {game.engine.title}."
-
-    def _body(self, game: LoadedGame) -> dict[str, Any]:
-        """Return the board's embed and view, without the picture."""
-        renderer = self.renderers[game.row.kind]
-        game.pictured = self.images and self._has_picture(game)
-        embed = renderer.embed(game)
-        view: discord.ui.View | None = None
-        if game.broken:
-            embed.colour = COLOUR_ENDED
-            embed.set_footer(
-                text=f"This game's saved state is damaged. Use /{game.row.kind} abandon to end it."
-            )
-        elif not game.row.is_open:
-            if game.row.status != "over":
-                embed.colour = COLOUR_ENDED
-            footer = STATUS_TEXT.get(game.row.status, "This game has ended.")
-            if embed.footer.text and game.row.status == "over":
-                footer = f"{embed.footer.text} · {footer}"
-            embed.set_footer(text=footer[:2048])
-            if game.row.state is not None or game.row.status == "over":
-                view = view_of(_table_buttons(game, again=True))
-        else:
-            items = lobby_items(game) if game.row.status == "lobby" else renderer.items(game)
-            if game.row.status == "active" and game.computer_to_act():
-                for item in items:  # a computer is choosing: its options are not live
-                    item.disabled = True
-            poll = game.data.poll
-            if poll and poll.version == game.row.version and poll.ballots:
-                _show_votes(embed, items, game, poll)
-            view = view_of(_with_rules_button(items, game))
-        return {"embed": embed, "view": view}
+    async def _render(self, game: LoadedGame, **options: Any) -> dict[str, Any]:
+        """Return the board's body with its picture drawn off the event loop."""
+        return await self.drawing.render_async(game, **options)
 
     # -- clicks -------------------------------------------------------------------------
 
@@ -391,7 +178,7 @@ class Boards:
             await clock.settle()
             await self._refuse(interaction, text)
             if isinstance(refusal, NotYourTurn):
-                await self._wake_computers(game_id)
+                await self.computers.wake(game_id)
             return
         except Exception:
             log.exception("click %r on game %s failed", action_id, game_id)
@@ -429,8 +216,8 @@ class Boards:
                         game.id, exc)
             self._shown.pop(game.id, None)  # not shown after all, unless refresh manages
             await self.refresh(game)
-        await self.announce(game, play.notice)
-        self.schedule_computers(game)
+        await self.notices.announce(game, play.notice)
+        self.computers.schedule(game)
 
     async def _closing(self, interaction: discord.Interaction[Any]) -> None:
         """Answer a click that reaches a process on its way out.
@@ -525,7 +312,7 @@ class Boards:
                 await interaction.response.send_message(
                     embeds=renderer.details(game)[:10], ephemeral=True
                 )
-                self.schedule_computers(game)  # a stalled computer player moves on
+                self.computers.schedule(game)  # a stalled computer player moves on
                 return
             if game.row.is_open:
                 raise Refusal("This game is still going: finish or abandon it first.")
@@ -551,16 +338,8 @@ class Boards:
         if play is None:
             return
         self.update_soon(play.game.id, play.game)
-        await self.announce(play.game, play.notice)
-        self.schedule_computers(play.game)
-
-    async def _wake_computers(self, game_id: int) -> None:
-        """Make sure a computer player whose turn it is gets moving (after a hiccup)."""
-        try:
-            game = await self.tables.load(game_id)
-        except Refusal:
-            return
-        self.schedule_computers(game)
+        await self.notices.announce(play.game, play.notice)
+        self.computers.schedule(play.game)
 
     async def _refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
         try:
@@ -604,7 +383,7 @@ class Boards:
                 await self.tables.set_board(game, channel_id, response.message_id)
                 self._mark_shown(game)
             await self._retire(old[0], old[1], game)
-        self.schedule_computers(game)
+        self.computers.schedule(game)
 
     async def post(self, game: LoadedGame) -> None:
         """Post a fresh board in the game's channel and retire the previous one."""
@@ -722,64 +501,29 @@ class Boards:
             return
         if play.events:
             self.update_soon(game_id, play.game)
-        await self.announce(play.game, play.notice)
-        self.schedule_computers(play.game)
+        await self.notices.announce(play.game, play.notice)
+        self.computers.schedule(play.game)
+
+    async def _computer_moved(self, play: Play) -> None:
+        """After a computer's move: edit the board (at most once a second), notices."""
+        self.update_soon(play.game.id, play.game)
+        await self.notices.announce(play.game, play.notice)
+
+    def schedule_computers(self, game: LoadedGame) -> None:
+        """Start moving computer players of ``game`` if one is to act."""
+        self.computers.schedule(game)
+
+    async def resume_computers(self) -> int:
+        """After a restart, let computer players move wherever one is to act."""
+        return await self.computers.resume()
+
+    async def stop_computers(self) -> None:
+        """Cancel computer players' pending moves (at shutdown)."""
+        await self.computers.stop()
 
     async def announce(self, game: LoadedGame, notice: tuple[int, str] | None) -> None:
-        """Tell a person it is their turn: one short message that mentions only them.
-
-        The table's previous notice is deleted first, so a channel holds at most one per
-        table; a finished table's last notice goes too. Nothing is sent for a table started
-        with notices off.
-        """
-        if len(game.row.seats) < 2:
-            return
-        if notice is None and game.row.is_open:
-            return
-        async with self._notice_lock(game.id):
-            try:
-                stored = (await self.tables.load(game.id)).data.notice
-            except Refusal:
-                stored = None
-            old = self._notices.pop(game.id, None) or stored
-            if old:
-                channel = self.bot.get_partial_messageable(old.channel,
-                                                           guild_id=game.row.guild_id)
-                with contextlib.suppress(*SEND_ERRORS):
-                    await channel.get_partial_message(old.message).delete()
-            if not game.row.is_open or notice is None or not game.data.notices:
-                if stored:
-                    await self.tables.remember_notice(game.id, None)
-                return
-            user_id, text = notice
-            channel = self.bot.get_partial_messageable(
-                game.row.board_channel_id or game.row.channel_id, guild_id=game.row.guild_id
-            )
-            link = game.link
-            try:
-                message = await channel.send(
-                    f"{text} {link}".strip(),
-                    allowed_mentions=discord.AllowedMentions(
-                        everyone=False, roles=False, replied_user=False,
-                        users=[discord.Object(user_id)],
-                    ),
-                )
-            except SEND_ERRORS as exc:
-                log.warning("could not post a turn notice in game %s: %s", game.id, exc)
-                return
-            note = NoticeRef(message.channel.id, message.id)
-            self._notices[game.id] = note
-            await self.tables.remember_notice(game.id, note)
-
-    def _notice_lock(self, game_id: int) -> asyncio.Lock:
-        lock = self._notice_locks.get(game_id)
-        if lock is None:
-            lock = self._notice_locks[game_id] = asyncio.Lock()
-            if len(self._notice_locks) > 1000:  # forget idle tables' locks
-                for gid in [g for g, lk in self._notice_locks.items() if not lk.locked()][:500]:
-                    if gid != game_id:
-                        del self._notice_locks[gid]
-        return lock
+        """Tell a person it is their turn (see :class:`TurnNotices`)."""
+        await self.notices.announce(game, notice)
 
     async def stop_updates(self) -> None:
         """Cancel pending board edits (at shutdown)."""
@@ -792,81 +536,6 @@ class Boards:
 
     # -- computer players ---------------------------------------------------------------
 
-    def schedule_computers(self, game: LoadedGame) -> None:
-        """Start moving computer players of ``game`` if one is to act."""
-        if not game.row.is_open or game.broken or not game.computer_to_act():
-            return
-        task = self._computers.get(game.id)
-        if task is not None and not task.done():
-            return
-        self._computers[game.id] = asyncio.create_task(
-            self._run_computers(game.id), name=f"computer-players-{game.id}"
-        )
-
-    async def _run_computers(self, game_id: int) -> None:
-        failures = 0
-        try:
-            while not self.tables.closing:
-                pause = self.computer_delay + COMPUTER_RETRY_SECONDS * (2**failures - 1)
-                await asyncio.sleep(pause)
-                try:
-                    play = await self.tables.computer_move(game_id)
-                except (Unavailable, StaleBoard) as refusal:
-                    failures += 1
-                    if failures > COMPUTER_RETRIES:
-                        log.warning("computer player in game %s gave up: %s", game_id, refusal)
-                        return
-                    continue
-                except Refusal as refusal:
-                    log.warning("computer player in game %s stopped: %s", game_id, refusal)
-                    return
-                failures = 0
-                if play is None:
-                    return
-                self.update_soon(game_id, play.game)  # at most one edit a second per board
-                await self.announce(play.game, play.notice)
-        except Exception:
-            log.exception("computer player in game %s failed; it starts again shortly", game_id)
-            self._computers.pop(game_id, None)
-            if not self.tables.closing:
-                self._restart_computers(game_id)
-        finally:
-            if self._computers.get(game_id) is asyncio.current_task():
-                self._computers.pop(game_id, None)
-
-    def _restart_computers(self, game_id: int) -> None:
-        """Start a computer player again a little later, after it died of an error."""
-        async def later() -> None:
-            await asyncio.sleep(COMPUTER_RETRY_SECONDS * 5)
-            await self._wake_computers(game_id)
-
-        self._restarts += 1
-        if self._restarts <= COMPUTER_RESTARTS:
-            task = asyncio.create_task(later(), name=f"computer-restart-{game_id}")
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
-
-    async def resume_computers(self) -> int:
-        """After a restart, let computer players move wherever one is to act; return how many."""
-        resumed = 0
-        for game_id in await self.tables.store.active_multiseat_ids(shards=self.tables.shards):
-            try:
-                game = await self.tables.load(game_id)
-            except Refusal:
-                continue
-            if game.computer_to_act():
-                self.schedule_computers(game)
-                resumed += 1
-        return resumed
-
-    async def stop_computers(self) -> None:
-        """Cancel computer players' pending moves (at shutdown)."""
-        tasks = [*self._computers.values(), *self._background]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
 
 
 async def _edit_answer(interaction: discord.Interaction[Any], **body: Any) -> None:
@@ -877,91 +546,5 @@ async def _edit_answer(interaction: discord.Interaction[Any], **body: Any) -> No
         await interaction.response.edit_message(**body)
 
 
-def _table_buttons(game: LoadedGame, *, again: bool) -> list[BoardItem]:
-    """Return the buttons every board has: "Rules & details" (and "Play again" at the end)."""
-    g, v = game.id, game.row.version
-    items: list[BoardItem] = []
-    if again:
-        items.append(action_button(g, v, Action(TABLE_AGAIN, "Play again"),
-                                   style=discord.ButtonStyle.success, row=0))
-    items.append(action_button(g, v, Action(TABLE_RULES, "Rules & details"), row=0))
-    return items
-
-
-def _with_rules_button(items: list[BoardItem], game: LoadedGame) -> list[BoardItem]:
-    """Add "Rules & details" to a board's components where there is room for it."""
-    rules = _table_buttons(game, again=False)[0]
-    rows: dict[int, list[BoardItem]] = {}
-    for item in items:
-        rows.setdefault(item.row or 0, []).append(item)
-    last = max(rows, default=-1)
-    if last >= 0 and len(rows[last]) < 5 and all(
-        isinstance(i, BoardButton) for i in rows[last]
-    ):
-        rules.row = last
-    elif last < 4:
-        rules.row = last + 1
-    else:
-        return items
-    return [*items, rules]
-
-
-def vote_field(game: LoadedGame) -> tuple[str, str] | None:
-    """Return the board's vote field (name, text) while the channel is voting, else None.
-
-    Who voted for what, and the countdown (``<t:…:R>``, counted down by Discord itself).
-    """
-    poll = game.data.poll
-    if not poll or poll.version != game.row.version or not poll.ballots:
-        return None
-    active = polls.active_players(game.data.recent, poll)
-    lines = [f"**{c.label}** · {c.votes}: {polls.join_names(c.names)}"
-             for c in polls.counts(poll)]
-    closes = poll.closes
-    needed = polls.needed_for_majority(active)
-    if closes is not None:
-        lines.append(f"Closes <t:{int(closes)}:R>, or at once when {needed} agree.")
-    else:
-        lines.append(f"Giving up needs a majority: {needed} of {len(active)} active players.")
-    text = "\n".join(lines)
-    if len(text) > 1024:
-        text = text[:1023] + "…"
-    return "🗳️ The channel is voting", text
-
-
-def _show_votes(
-    embed: discord.Embed,
-    items: list[BoardItem],
-    game: LoadedGame,
-    poll: Poll,
-) -> None:
-    """Put the tally on the buttons and the vote field in the embed."""
-    tally = {c.action: c.votes for c in polls.counts(poll)}
-    for item in items:
-        if isinstance(item, BoardButton) and item.custom_id:
-            action = item.custom_id.split(":", 3)[-1]
-            if action in tally:
-                item.label = f"{item.label or ''} · {tally[action]}"[:80]
-        elif isinstance(item, BoardSelect):
-            for option in item.options:
-                if option.value in tally:
-                    option.label = f"{option.label} · {tally[option.value]}"[:100]
-    field = vote_field(game)
-    if field is not None:
-        embed.add_field(name=field[0], value=field[1], inline=False)
-
-
 def _without_none(body: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in body.items() if v is not None}
-
-
-def picture_view(game: LoadedGame) -> dict[str, Any]:
-    """Return the engine's view with what the table adds for the picture: away seats."""
-    view = game.view()
-    players = view.get("players")
-    if len(game.row.seats) < 2 or not isinstance(players, list):
-        return view
-    seats = game.row.seats
-    marked = [{**p, "away": bool(seats[i].get("away"))} if i < len(seats) and isinstance(p, dict)
-              else p for i, p in enumerate(players)]
-    return {**view, "players": marked}

@@ -1,0 +1,119 @@
+"""Computer players (and away seats) moving on their own: one task per table whose turn
+is a computer's, through the same table as people, after a short pause each move."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.table.errors import Refusal, StaleBoard, Unavailable
+from bot.table.loaded import LoadedGame, Play
+from bot.table.service import Tables
+
+log = logging.getLogger(__name__)
+
+#: Tries of a computer's move that meets a busy database, and the first wait between them.
+COMPUTER_RETRIES = 5
+COMPUTER_RETRY_SECONDS = 1.0
+#: How many times computer players that died of an unexpected error are started again.
+COMPUTER_RESTARTS = 100
+
+
+class ComputerPlayers:
+    """Moves every table's computer players in the background."""
+
+    def __init__(self, tables: Tables, delay: float,
+                 moved: Callable[[Play], Awaitable[None]]) -> None:
+        self.tables = tables
+        #: Pause before each computer move (COMPUTER_DELAY_SECONDS).
+        self.delay = delay
+        #: What the boards do after each computer move (edit the board, notices).
+        self.moved = moved
+        self._computers: dict[int, asyncio.Task[None]] = {}
+        self._background: set[asyncio.Task[None]] = set()
+        self._restarts = 0
+
+    async def wake(self, game_id: int) -> None:
+        """Make sure a computer player whose turn it is gets moving (after a hiccup)."""
+        try:
+            game = await self.tables.load(game_id)
+        except Refusal:
+            return
+        self.schedule(game)
+
+    def schedule(self, game: LoadedGame) -> None:
+        """Start moving computer players of ``game`` if one is to act."""
+        if not game.row.is_open or game.broken or not game.computer_to_act():
+            return
+        task = self._computers.get(game.id)
+        if task is not None and not task.done():
+            return
+        self._computers[game.id] = asyncio.create_task(
+            self._run(game.id), name=f"computer-players-{game.id}"
+        )
+
+    async def _run(self, game_id: int) -> None:
+        failures = 0
+        try:
+            while not self.tables.closing:
+                pause = self.delay + COMPUTER_RETRY_SECONDS * (2**failures - 1)
+                await asyncio.sleep(pause)
+                try:
+                    play = await self.tables.computer_move(game_id)
+                except (Unavailable, StaleBoard) as refusal:
+                    failures += 1
+                    if failures > COMPUTER_RETRIES:
+                        log.warning("computer player in game %s gave up: %s", game_id, refusal)
+                        return
+                    continue
+                except Refusal as refusal:
+                    log.warning("computer player in game %s stopped: %s", game_id, refusal)
+                    return
+                failures = 0
+                if play is None:
+                    return
+                await self.moved(play)
+        except Exception:
+            log.exception("computer player in game %s failed; it starts again shortly", game_id)
+            self._computers.pop(game_id, None)
+            if not self.tables.closing:
+                self._restart(game_id)
+        finally:
+            if self._computers.get(game_id) is asyncio.current_task():
+                self._computers.pop(game_id, None)
+
+    def _restart(self, game_id: int) -> None:
+        """Start a computer player again a little later, after it died of an error."""
+        async def later() -> None:
+            await asyncio.sleep(COMPUTER_RETRY_SECONDS * 5)
+            await self.wake(game_id)
+
+        self._restarts += 1
+        if self._restarts <= COMPUTER_RESTARTS:
+            task = asyncio.create_task(later(), name=f"computer-restart-{game_id}")
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def resume(self) -> int:
+        """After a restart, let computer players move wherever one is to act; return how many."""
+        resumed = 0
+        for game_id in await self.tables.store.active_multiseat_ids(shards=self.tables.shards):
+            try:
+                game = await self.tables.load(game_id)
+            except Refusal:
+                continue
+            if game.computer_to_act():
+                self.schedule(game)
+                resumed += 1
+        return resumed
+
+    async def stop(self) -> None:
+        """Cancel computer players' pending moves (at shutdown)."""
+        tasks = [*self._computers.values(), *self._background]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

@@ -1,0 +1,85 @@
+"""Turn notices: one short message per table that mentions only the person whose turn
+it is, the table's previous one deleted first."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import discord
+
+from bot.boards.send_errors import SEND_ERRORS
+from bot.table.data import NoticeRef
+from bot.table.errors import Refusal
+from bot.table.loaded import LoadedGame
+from bot.table.service import Tables
+
+log = logging.getLogger(__name__)
+
+
+class TurnNotices:
+    """Posts and deletes the tables' turn notices."""
+
+    def __init__(self, bot: discord.Client, tables: Tables) -> None:
+        self.bot = bot
+        self.tables = tables
+        #: Each table's current turn notice, and a lock so notices go out one at a time.
+        self._notices: dict[int, NoticeRef] = {}
+        self._notice_locks: dict[int, asyncio.Lock] = {}
+
+    async def announce(self, game: LoadedGame, notice: tuple[int, str] | None) -> None:
+        """Tell a person it is their turn: one short message that mentions only them.
+
+        The table's previous notice is deleted first, so a channel holds at most one per
+        table; a finished table's last notice goes too. Nothing is sent for a table started
+        with notices off.
+        """
+        if len(game.row.seats) < 2:
+            return
+        if notice is None and game.row.is_open:
+            return
+        async with self._notice_lock(game.id):
+            try:
+                stored = (await self.tables.load(game.id)).data.notice
+            except Refusal:
+                stored = None
+            old = self._notices.pop(game.id, None) or stored
+            if old:
+                channel = self.bot.get_partial_messageable(old.channel,
+                                                           guild_id=game.row.guild_id)
+                with contextlib.suppress(*SEND_ERRORS):
+                    await channel.get_partial_message(old.message).delete()
+            if not game.row.is_open or notice is None or not game.data.notices:
+                if stored:
+                    await self.tables.remember_notice(game.id, None)
+                return
+            user_id, text = notice
+            channel = self.bot.get_partial_messageable(
+                game.row.board_channel_id or game.row.channel_id, guild_id=game.row.guild_id
+            )
+            link = game.link
+            try:
+                message = await channel.send(
+                    f"{text} {link}".strip(),
+                    allowed_mentions=discord.AllowedMentions(
+                        everyone=False, roles=False, replied_user=False,
+                        users=[discord.Object(user_id)],
+                    ),
+                )
+            except SEND_ERRORS as exc:
+                log.warning("could not post a turn notice in game %s: %s", game.id, exc)
+                return
+            note = NoticeRef(message.channel.id, message.id)
+            self._notices[game.id] = note
+            await self.tables.remember_notice(game.id, note)
+
+    def _notice_lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._notice_locks.get(game_id)
+        if lock is None:
+            lock = self._notice_locks[game_id] = asyncio.Lock()
+            if len(self._notice_locks) > 1000:  # forget idle tables' locks
+                for gid in [g for g, lk in self._notice_locks.items() if not lk.locked()][:500]:
+                    if gid != game_id:
+                        del self._notice_locks[gid]
+        return lock

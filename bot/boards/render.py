@@ -1,0 +1,341 @@
+"""Rendering a board: the game's embed from its cog, its components, the vote tally,
+and its picture (drawn off the event loop) with alt text."""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any, Protocol
+
+import discord
+
+from bot import pictures
+from bot.boards.layout import (
+    BoardButton,
+    BoardItem,
+    BoardSelect,
+    action_button,
+    action_select,
+    default_items,
+    view_of,
+)
+from bot.games.protocol import Action
+from bot.pictures.drawing import PictureDrawer
+from bot.table import polls
+from bot.table.data import Poll
+from bot.table.loaded import LoadedGame
+from bot.table.lobby import (
+    COMPUTER_LEVELS,
+    DEFAULT_LEVEL,
+    LOBBY_CANCEL,
+    LOBBY_COMPUTER,
+    LOBBY_DROP,
+    LOBBY_HOST,
+    LOBBY_JOIN,
+    LOBBY_LEAVE,
+    LOBBY_LEVEL,
+    LOBBY_START,
+)
+
+log = logging.getLogger(__name__)
+
+STATUS_TEXT = {
+    "over": "The game is over.",
+    "abandoned": "This game was abandoned.",
+    "expired": "This game ended after being idle too long.",
+}
+
+COLOUR_ENDED = discord.Colour.light_grey()
+
+#: Board buttons the table answers itself: the private rules and details, a new game.
+TABLE_RULES = "table.rules"
+TABLE_AGAIN = "table.again"
+
+
+class Renderer(Protocol):
+    """How one kind of game looks: its embed and its components."""
+
+    kind: str
+
+    def embed(self, game: LoadedGame) -> discord.Embed:
+        """Return the board embed for ``game`` (any status)."""
+        ...
+
+    def items(self, game: LoadedGame) -> list[BoardItem]:
+        """Return the board's components while the game is active."""
+        ...
+
+    def details(self, game: LoadedGame) -> list[discord.Embed]:
+        """Return the private "Rules & details" answer."""
+        ...
+
+    async def play_again(
+        self, interaction: discord.Interaction[Any], game: LoadedGame
+    ) -> LoadedGame:
+        """Start the same game again in the channel and answer with its board."""
+        ...
+
+
+def actions_for_board(game: LoadedGame) -> list[Action]:
+    """Return the actions the board offers: those of the seat to act."""
+    seat = game.to_act()
+    if seat is None or game.state is None:
+        return []
+    return game.legal_actions(seat)
+
+
+def generic_items(game: LoadedGame) -> list[BoardItem]:
+    """Return the default layout of the board's legal actions."""
+    return default_items(game.id, game.row.version, actions_for_board(game))
+
+
+def lobby_items(game: LoadedGame) -> list[BoardItem]:
+    """Return the lobby: Join, Leave, Add computer player, Start, Cancel, and the host's
+    selects to remove a computer player or hand the host role on."""
+    v, g = game.row.version, game.id
+    seats = game.row.seats
+    full = len(seats) >= game.engine.max_seats
+    ready = game.engine.min_seats <= len(seats) <= game.engine.max_seats
+    style = discord.ButtonStyle
+    items: list[BoardItem] = [
+        action_button(g, v, Action(LOBBY_JOIN, "Join"), style=style.success, disabled=full, row=0),
+        action_button(g, v, Action(LOBBY_LEAVE, "Leave"), row=0),
+        action_button(g, v, Action(LOBBY_COMPUTER, "Add computer player"), disabled=full, row=0),
+        action_button(g, v, Action(LOBBY_START, "Start"), style=style.primary,
+                      disabled=not ready, row=1),
+        action_button(g, v, Action(LOBBY_CANCEL, "Cancel"), style=style.danger, row=1),
+    ]
+    host = game.host_id
+    drop = [option for i, s in enumerate(seats) if s.get("computer")
+            for option in _computer_options(i, s)]
+    heirs = [Action(f"{LOBBY_HOST}{i}", f"Make {s['name']} the host"[:100])
+             for i, s in enumerate(seats) if not s.get("computer") and s.get("user_id") != host]
+    if drop:
+        items.append(action_select(g, v, "drop", drop[:25], row=2,
+                                   placeholder="Host: computer players' level, or remove one…"))
+    if heirs:
+        items.append(action_select(g, v, "host", heirs, row=3,
+                                   placeholder="Host: hand the host role to…"))
+    return items
+
+
+def _computer_options(seat: int, computer: dict[str, Any]) -> list[Action]:
+    """The host's choices for one computer player: another level, or its removal."""
+    name = str(computer["name"])
+    level = str(computer.get("level") or DEFAULT_LEVEL)
+    options = [Action(f"{LOBBY_LEVEL}{seat}.{key}", f"{name}: play {label}"[:100],
+                      description=LEVEL_NOTES[key])
+               for key, label in COMPUTER_LEVELS.items() if key != level]
+    return [*options, Action(f"{LOBBY_DROP}{seat}", f"Remove {name}"[:100])]
+
+
+#: What each computer level means, for the host choosing one.
+LEVEL_NOTES = {
+    "easy": "Plays like a newcomer: greedy, blind to the others' plans",
+    "normal": "A steady player (computer players start at this level)",
+    "hard": "Also plays out the last turns before it chooses",
+}
+
+
+class BoardRenderer:
+    """Renders the boards of every registered kind of game, pictures included."""
+
+    def __init__(self, *, images: bool = True, drawer: PictureDrawer | None = None) -> None:
+        #: Whether boards carry a picture (BOARD_IMAGES); the text stays complete without.
+        self.images = images
+        #: Draws the pictures away from the event loop (a worker process, or a thread).
+        self.drawer = drawer if drawer is not None else PictureDrawer(processes=False)
+        self.renderers: dict[str, Renderer] = {}
+
+    def register(self, renderer: Renderer) -> None:
+        """Register the renderer of one kind of game."""
+        self.renderers[renderer.kind] = renderer
+
+    def render(
+        self,
+        game: LoadedGame,
+        *,
+        edit: bool = False,
+        picture: bytes | None = None,
+        keep: bool = False,
+    ) -> dict[str, Any]:
+        """Return the message body (``embed``, ``view`` and the picture) of ``game``'s board.
+
+        The picture goes as ``attachments`` when ``edit`` (it replaces the last one) and
+        as ``file`` for a new message; a board without a picture clears old ones on edit.
+        ``picture`` is the drawn picture (drawn here when None); with ``keep``, an edit
+        keeps the picture the message already has (the board's version is unchanged).
+        """
+        body = self.body(game)
+        if keep and self.images:
+            if picture if picture is not None else self.picture(game):  # not sent again
+                body["embed"].set_image(url=f"attachment://{pictures.FILENAME}")
+            return body
+        if picture is None:
+            picture = self.picture(game) if self.images else b""
+        if picture:
+            body["embed"].set_image(url=f"attachment://{pictures.FILENAME}")
+            file = discord.File(io.BytesIO(picture), filename=pictures.FILENAME,
+                                description=self.alt_text(game))
+            body["attachments" if edit else "file"] = [file] if edit else file
+        elif edit:
+            body["attachments"] = []
+        return body
+
+    async def render_async(self, game: LoadedGame, *, edit: bool = False,
+                      keep: bool = False, pictured: bool = True) -> dict[str, Any]:
+        """Return :meth:`render`'s body, drawing the picture off the event loop.
+
+        ``pictured`` false leaves the picture out (a channel where the bot may not attach
+        files); the text board is complete without it.
+        """
+        picture = b""
+        if self.images and pictured and self.has_picture(game):
+            try:
+                picture = await self.drawer.draw(game.row.kind, picture_view(game),
+                                                 game.row.status)
+            except Exception:
+                log.warning("could not draw the board of game %s", game.id, exc_info=True)
+        return self.render(game, edit=edit, picture=picture, keep=keep and pictured)
+
+    @staticmethod
+    def has_picture(game: LoadedGame) -> bool:
+        """Whether the board has a picture (not a lobby, nor a damaged game)."""
+        return game.state is not None and not game.broken
+
+    def picture(self, game: LoadedGame) -> bytes:
+        """Return the board's picture as PNG bytes, or b"" (a lobby, a broken game)."""
+        if not self.has_picture(game):
+            return b""
+        try:
+            return pictures.render_board(game.row.kind, picture_view(game),
+                                         status=game.row.status)
+        except Exception:
+            log.warning("could not draw the board of game %s", game.id, exc_info=True)
+            return b""
+
+    @staticmethod
+    def alt_text(game: LoadedGame) -> str:
+        """Return the picture's alt text: the position in words a screen reader speaks."""
+        try:
+            return pictures.describe(game.row.kind, picture_view(game), game.row.status)
+        except Exception:
+            log.warning("could not describe the board of game %s", game.id, exc_info=True)
+            return f"The board of {game.engine.title}."
+
+    def body(self, game: LoadedGame) -> dict[str, Any]:
+        """Return the board's embed and view, without the picture."""
+        renderer = self.renderers[game.row.kind]
+        game.pictured = self.images and self.has_picture(game)
+        embed = renderer.embed(game)
+        view: discord.ui.View | None = None
+        if game.broken:
+            embed.colour = COLOUR_ENDED
+            embed.set_footer(
+                text=f"This game's saved state is damaged. Use /{game.row.kind} abandon to end it."
+            )
+        elif not game.row.is_open:
+            if game.row.status != "over":
+                embed.colour = COLOUR_ENDED
+            footer = STATUS_TEXT.get(game.row.status, "This game has ended.")
+            if embed.footer.text and game.row.status == "over":
+                footer = f"{embed.footer.text} · {footer}"
+            embed.set_footer(text=footer[:2048])
+            if game.row.state is not None or game.row.status == "over":
+                view = view_of(_table_buttons(game, again=True))
+        else:
+            items = lobby_items(game) if game.row.status == "lobby" else renderer.items(game)
+            if game.row.status == "active" and game.computer_to_act():
+                for item in items:  # a computer is choosing: its options are not live
+                    item.disabled = True
+            poll = game.data.poll
+            if poll and poll.version == game.row.version and poll.ballots:
+                _show_votes(embed, items, game, poll)
+            view = view_of(_with_rules_button(items, game))
+        return {"embed": embed, "view": view}
+
+
+def _table_buttons(game: LoadedGame, *, again: bool) -> list[BoardItem]:
+    """Return the buttons every board has: "Rules & details" (and "Play again" at the end)."""
+    g, v = game.id, game.row.version
+    items: list[BoardItem] = []
+    if again:
+        items.append(action_button(g, v, Action(TABLE_AGAIN, "Play again"),
+                                   style=discord.ButtonStyle.success, row=0))
+    items.append(action_button(g, v, Action(TABLE_RULES, "Rules & details"), row=0))
+    return items
+
+
+def _with_rules_button(items: list[BoardItem], game: LoadedGame) -> list[BoardItem]:
+    """Add "Rules & details" to a board's components where there is room for it."""
+    rules = _table_buttons(game, again=False)[0]
+    rows: dict[int, list[BoardItem]] = {}
+    for item in items:
+        rows.setdefault(item.row or 0, []).append(item)
+    last = max(rows, default=-1)
+    if last >= 0 and len(rows[last]) < 5 and all(
+        isinstance(i, BoardButton) for i in rows[last]
+    ):
+        rules.row = last
+    elif last < 4:
+        rules.row = last + 1
+    else:
+        return items
+    return [*items, rules]
+
+
+def vote_field(game: LoadedGame) -> tuple[str, str] | None:
+    """Return the board's vote field (name, text) while the channel is voting, else None.
+
+    Who voted for what, and the countdown (``<t:…:R>``, counted down by Discord itself).
+    """
+    poll = game.data.poll
+    if not poll or poll.version != game.row.version or not poll.ballots:
+        return None
+    active = polls.active_players(game.data.recent, poll)
+    lines = [f"**{c.label}** · {c.votes}: {polls.join_names(c.names)}"
+             for c in polls.counts(poll)]
+    closes = poll.closes
+    needed = polls.needed_for_majority(active)
+    if closes is not None:
+        lines.append(f"Closes <t:{int(closes)}:R>, or at once when {needed} agree.")
+    else:
+        lines.append(f"Giving up needs a majority: {needed} of {len(active)} active players.")
+    text = "\n".join(lines)
+    if len(text) > 1024:
+        text = text[:1023] + "…"
+    return "🗳️ The channel is voting", text
+
+
+def _show_votes(
+    embed: discord.Embed,
+    items: list[BoardItem],
+    game: LoadedGame,
+    poll: Poll,
+) -> None:
+    """Put the tally on the buttons and the vote field in the embed."""
+    tally = {c.action: c.votes for c in polls.counts(poll)}
+    for item in items:
+        if isinstance(item, BoardButton) and item.custom_id:
+            action = item.custom_id.split(":", 3)[-1]
+            if action in tally:
+                item.label = f"{item.label or ''} · {tally[action]}"[:80]
+        elif isinstance(item, BoardSelect):
+            for option in item.options:
+                if option.value in tally:
+                    option.label = f"{option.label} · {tally[option.value]}"[:100]
+    field = vote_field(game)
+    if field is not None:
+        embed.add_field(name=field[0], value=field[1], inline=False)
+
+
+def picture_view(game: LoadedGame) -> dict[str, Any]:
+    """Return the engine's view with what the table adds for the picture: away seats."""
+    view = game.view()
+    players = view.get("players")
+    if len(game.row.seats) < 2 or not isinstance(players, list):
+        return view
+    seats = game.row.seats
+    marked = [{**p, "away": bool(seats[i].get("away"))} if i < len(seats) and isinstance(p, dict)
+              else p for i, p in enumerate(players)]
+    return {**view, "players": marked}
