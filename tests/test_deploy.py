@@ -33,12 +33,17 @@ def _blocks(text):
 
 
 def test_dockerfile_is_slim_non_root_with_a_healthcheck():
-    """python:3.12-slim, installed with pip, a non-root USER, HEALTHCHECK on bot health."""
+    """The Python and Debian release the tests run on, installed with pip from the lock
+    file in a layer before the code, a numeric non-root USER, HEALTHCHECK on bot health."""
     steps = _instructions((ROOT / "Dockerfile").read_text())
-    assert steps[0] == "FROM python:3.12-slim"
-    assert any(s.startswith("RUN pip install") for s in steps)
+    assert steps[0] == "FROM python:3.11-slim-bookworm"
+    locked = steps.index("RUN pip install --requirement /src/requirements.lock")
+    code = next(i for i, s in enumerate(steps) if s.startswith("COPY bot "))
+    assert steps.index("COPY requirements.lock /src/") < locked < code
+    assert "RUN pip install --no-deps /src && rm -rf /src" in steps
     users = [s.split()[1] for s in steps if s.startswith("USER ")]
     assert users and users[-1] not in ("root", "0")
+    assert all(part.isdigit() and part != "0" for part in users[-1].split(":"))
     health = [s for s in steps if s.startswith("HEALTHCHECK")]
     assert len(health) == 1 and '"python", "-m", "bot", "health"' in health[0]
     assert any(s.startswith("VOLUME") and "/app/data" in s for s in steps)
@@ -84,3 +89,29 @@ def test_compose_restarts_and_checks_health():
     assert compose[("x-bot", "healthcheck", "test")] == '["CMD", "python", "-m", "bot", "health"]'
     assert "pg_isready" in compose[("services", "postgres", "healthcheck", "test")]
     assert "x-bot: &bot" in text
+
+
+def test_the_lock_files_pin_every_dependency_the_package_names():
+    """requirements.lock (the image) and requirements-test.lock (CI) pin an exact version
+    of every dependency pyproject.toml names, and make installs with the test lock."""
+    import re
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+    def pinned(name: str) -> dict[str, str]:
+        lines = [line for line in (ROOT / name).read_text().splitlines()
+                 if line and not line.startswith("#")]
+        assert all("==" in line for line in lines), name
+        return {re.sub(r"[-_.]+", "-", line.split("==")[0]).lower(): line.split("==")[1]
+                for line in lines}
+
+    def names(requirements: list[str]) -> set[str]:
+        return {re.sub(r"[-_.]+", "-", re.split(r"[<>=!~ \[]", r)[0]).lower()
+                for r in requirements}
+
+    runtime, test = pinned("requirements.lock"), pinned("requirements-test.lock")
+    assert names(project["dependencies"]) <= set(runtime)
+    assert names(project["optional-dependencies"]["test"]) <= set(test)
+    assert all(test[name] == version for name, version in runtime.items())
+    assert "-c requirements-test.lock" in (ROOT / "Makefile").read_text()
