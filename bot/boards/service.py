@@ -191,7 +191,10 @@ class Boards:
         message = interaction.message
         if play.ballot is not None:
             await clock.settle()
-            await self._refuse(interaction, play.ballot.text(self.tables.now()))
+            if play.ballot.worth_telling:
+                await self._refuse(interaction, play.ballot.text(self.tables.now()))
+            else:  # the board's tally acknowledges it (a deferred update, no message)
+                await self._acknowledge(interaction)
             if message is not None and not message.flags.ephemeral:
                 self.update_soon(game.id, game)
             return
@@ -218,6 +221,16 @@ class Boards:
             await self.refresh(game)
         await self.notices.announce(game, play.notice)
         self.computers.schedule(game)
+
+    @staticmethod
+    async def _acknowledge(interaction: discord.Interaction[Any]) -> None:
+        """Acknowledge a click without a message (the board edit that follows says it)."""
+        if interaction.response.is_done():
+            return
+        try:
+            await interaction.response.defer()
+        except SEND_ERRORS as exc:
+            log.warning("could not acknowledge a vote: %r", exc)
 
     async def _closing(self, interaction: discord.Interaction[Any]) -> None:
         """Answer a click that reaches a process on its way out.

@@ -42,6 +42,10 @@ class ChannelPolicy:
         poll = data.poll
         if poll is None or poll.version != game.row.version:
             poll = data.poll = polls.new_poll(game.row.version)
+        before = next((b.action for b in poll.ballots if b.user == actor.user_id), None)
+        first = actor.user_id not in data.voted
+        if first:
+            data.voted.append(actor.user_id)
         changed = polls.cast(poll, actor.user_id, actor.name, action_id, label, now)
         active = polls.active_players(data.recent, poll)
         winner = polls.majority(poll, active)
@@ -52,7 +56,8 @@ class ChannelPolicy:
         await self.core.save_table(game)
         mine = next(c for c in polls.counts(poll) if c.action == action_id)
         ballot = Ballot(label, mine.votes, len(active), polls.needed_for_majority(active),
-                        poll.closes, changed)
+                        poll.closes, changed, first=first,
+                        switched=changed and before is not None)
         return Play(game, (), ballot)
 
     async def _decide(self, game: LoadedGame, poll: Poll, chosen: polls.Count) -> Play:

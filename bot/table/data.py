@@ -129,6 +129,8 @@ class TableData:
     away_votes: dict[str, list[int]] = field(default_factory=dict)
     #: The line that says what the last decision was and who made it.
     last: str = ""
+    #: Everyone who has voted in this game (their first vote is told how voting works).
+    voted: list[int] = field(default_factory=list)
     #: The host's user id once the role was handed on (None: the starter hosts).
     host: int | None = None
     #: The table's current turn notice message, if any.
@@ -137,7 +139,7 @@ class TableData:
     other: dict[str, Any] = field(default_factory=dict)
 
     _KNOWN = ("mode", "window", "players", "recent", "poll", "timer", "turn_seconds",
-              "notices", "away_votes", "last", "host", "notice")
+              "notices", "away_votes", "last", "host", "notice", "voted")
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableData:
@@ -159,6 +161,7 @@ class TableData:
             away_votes={str(k): [int(u) for u in v]
                         for k, v in (data.get("away_votes") or {}).items()},
             last=str(data.get("last") or ""),
+            voted=[int(u) for u in data.get("voted") or ()],
             host=None if host is None else int(host),
             notice=NoticeRef.from_json(notice) if notice else None,
             other={k: v for k, v in data.items() if k not in cls._KNOWN},
@@ -188,6 +191,8 @@ class TableData:
             out["away_votes"] = {k: list(v) for k, v in self.away_votes.items()}
         if self.last:
             out["last"] = self.last
+        if self.voted:
+            out["voted"] = list(self.voted)
         if self.host is not None:
             out["host"] = self.host
         if self.notice is not None:

@@ -125,17 +125,28 @@ class Ballot:
     needed: int
     closes: float | None
     changed: bool
+    #: The member's first vote in this game: they are told once how voting works.
+    first: bool = False
+    #: The member changed their vote on this decision.
+    switched: bool = False
+
+    @property
+    def worth_telling(self) -> bool:
+        """Whether the voter gets a private line; otherwise the board's tally says it."""
+        return self.first or self.switched
 
     def text(self, now: float) -> str:
-        """Return the private acknowledgement, e.g. "Your vote: X. 2 of 3 so far; ..."."""
-        head = f"Your vote: {self.label}." if self.changed else (
-            f"You already voted for {self.label}.")
-        tally = f" {self.votes} of {self.active} so far ({self.needed} make a majority)"
+        """Return the private line: how voting works on a first vote, or the change."""
+        if self.switched and not self.first:
+            return f"You changed your vote to {self.label}."
+        tally = f"{self.votes} of {self.active} so far, {self.needed} make a majority"
         if self.closes is None:
-            when = "; it needs a majority, so the vote stays open until one agrees."
+            when = "it needs a majority, so the vote stays open until one agrees"
         else:
-            when = f"; the vote closes in {max(0, round(self.closes - now))} s."
-        return head + tally + when + " Click another button to change your vote."
+            when = (f"the vote closes in {max(0, round(self.closes - now))} s and ties go to "
+                    "the first vote")
+        return (f"Your vote: {self.label} ({tally}; {when}). The board shows the tally; "
+                "press another button to change your vote.")
 
 
 @dataclass(frozen=True, slots=True)
