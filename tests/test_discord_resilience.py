@@ -107,3 +107,44 @@ async def test_click_while_closing_claims_nothing(discord_driver, fake_discord, 
     bot.tables.closing = False
     assert (await bot.tables.open_in_channel(fake_discord.channel_id)).row.version == 0
     assert board_ids(fake_discord.get_message(board["id"]))  # the board itself is untouched
+
+
+async def test_clicks_on_an_ended_board_that_shows_the_end_edit_nothing(discord_driver,
+                                                                        fake_discord,
+                                                                        tmp_path):
+    """Crafted move clicks on a board that already shows the game's end: each gets a
+    private line, and the board is not edited (no picture uploaded again)."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    board = (await discord_driver.slash("tinker", "start", {"players": "only me"},
+                                        user="alice")).message
+    move = board_ids(board)[0]
+    await discord_driver.slash("tinker", "abandon", user="alice")
+    ended = await bot.tables.load(int(move.split(":")[1]))
+    assert not ended.row.is_open
+    await discord_driver.settle()
+    stored = fake_discord.get_message(board["id"])
+    assert all(":table." in cid for cid in board_ids(stored, table=True))
+    for _ in range(5):
+        payload = fake_discord.component_payload(stored, board_ids(stored, table=True)[0],
+                                                 user="alice")
+        payload["data"]["custom_id"] = move  # a move button the board no longer has
+        result = await discord_driver.feed(payload)
+        assert result.ephemeral
+        assert [r for r in result.requests if r.method == "PATCH"] == []
+        assert all(r.uploads == [] for r in result.requests)
+
+
+async def test_board_edits_keep_their_interval_whenever_votes_arrive(discord_driver,
+                                                                    fake_discord, tmp_path):
+    """A vote that arrives just after each edit of the board: the bot's own edits of one
+    board stay at least BOARD_EDIT_SECONDS apart."""
+    bot = await discord_driver.login(make_bot(tmp_path, BOARD_EDIT_SECONDS=0.4))
+    board = (await discord_driver.slash("toy", "start", user="alice")).message
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    path = f"/channels/{board['channel_id']}/messages/{board['id']}"
+    for _ in range(4):
+        bot.boards.update_soon(game.id)
+        await discord_driver.settle()  # the edit went out; the next vote comes right after
+    edits = [r.time for r in fake_discord.requests if r.method == "PATCH" and r.path == path]
+    assert len(edits) == 4
+    assert all(later - earlier >= 0.39 for earlier, later in zip(edits, edits[1:]))

@@ -11,6 +11,8 @@ import asyncio
 import contextlib
 import functools
 import logging
+import math
+import time
 from typing import Any
 
 import discord
@@ -45,6 +47,9 @@ log = logging.getLogger(__name__)
 
 #: Discord's error code for a permission the bot lacks (such as Attach Files).
 MISSING_PERMISSIONS = 50013
+
+#: How many boards' last edit times are kept before the old ones are forgotten.
+EDITED_KEPT = 1000
 
 #: Discord's error code for a message past its edit limit.
 EDIT_CAP = 30046
@@ -93,6 +98,8 @@ class Boards:
         self.drawing = BoardRenderer(images=images, drawer=drawer)
         #: The version each board message shows, as far as this process knows.
         self._shown: dict[int, int] = {}
+        #: When the bot last edited each board by itself (monotonic seconds).
+        self._edited: dict[int, float] = {}
         #: Boards waiting for an edit (votes, closed windows), and the task editing each.
         self._dirty: set[int] = set()
         self._latest: dict[int, LoadedGame] = {}
@@ -272,6 +279,7 @@ class Boards:
             message is None
             or message.id != game.row.board_message_id
             or self._shown.get(game_id) == game.row.version
+            or (not game.row.is_open and _shows_the_end(message))
         ):
             return False
         self._mark_shown(game)
@@ -488,6 +496,11 @@ class Boards:
     async def _update(self, game_id: int) -> None:
         try:
             while game_id in self._dirty and not self.tables.closing:
+                # However votes arrive, the bot edits one board at most once an interval.
+                wait = self._edited.get(game_id, -math.inf) + self.edit_interval - (
+                    time.monotonic())
+                if wait > 0:
+                    await asyncio.sleep(wait)
                 self._dirty.discard(game_id)
                 game = self._latest.pop(game_id, None)
                 if game is None:
@@ -499,13 +512,16 @@ class Boards:
                 if shown > game.row.version:
                     continue  # a newer board is already shown
                 await self.refresh(game, keep=shown == game.row.version)
-                if game_id in self._dirty:
-                    await asyncio.sleep(self.edit_interval)
+                self._edited[game_id] = time.monotonic()
         except Exception:
             log.warning("could not update the board of game %s", game_id, exc_info=True)
         finally:
             self._updaters.pop(game_id, None)
             self._latest.pop(game_id, None)
+            if len(self._edited) > EDITED_KEPT:  # forget boards edited long ago
+                horizon = time.monotonic() - self.edit_interval
+                for old in [g for g, at in self._edited.items() if at < horizon]:
+                    del self._edited[old]
 
     async def fire_deadline(self, game_id: int) -> None:
         """Handle a game's due deadline (a vote window closing) and show what it did."""
@@ -549,6 +565,13 @@ class Boards:
 
     # -- computer players ---------------------------------------------------------------
 
+
+
+def _shows_the_end(message: discord.Message) -> bool:
+    """Whether a board message already shows its game's end (only the table's buttons)."""
+    ids = [getattr(child, "custom_id", None) or "" for row in message.components
+           for child in getattr(row, "children", ())]
+    return all(i.endswith((f":{TABLE_RULES}", f":{TABLE_AGAIN}")) for i in ids)
 
 
 async def _edit_answer(interaction: discord.Interaction[Any], **body: Any) -> None:
