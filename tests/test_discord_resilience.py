@@ -1,6 +1,7 @@
 """Boards that must never get stuck, and a shutdown that waits for commands too."""
 
 import asyncio
+import itertools
 
 from tests.support import ALICE, Clock, board_ids, button, make_bot
 
@@ -147,4 +148,4 @@ async def test_board_edits_keep_their_interval_whenever_votes_arrive(discord_dri
         await discord_driver.settle()  # the edit went out; the next vote comes right after
     edits = [r.time for r in fake_discord.requests if r.method == "PATCH" and r.path == path]
     assert len(edits) == 4
-    assert all(later - earlier >= 0.39 for earlier, later in zip(edits, edits[1:]))
+    assert all(later - earlier >= 0.39 for earlier, later in itertools.pairwise(edits))
