@@ -338,9 +338,9 @@ class GameCog(commands.Cog):
         await self.current(interaction)
         actor = actor_of(interaction)
         game = await self.bot.tables.abandon(interaction.channel_id or 0, actor)
+        said = game.row.events[-1] if game.row.events else f"{actor.name} abandoned the game."
         await interaction.response.send_message(
-            f"{actor.name} abandoned the game.", ephemeral=False,
-            allowed_mentions=discord.AllowedMentions.none(),
+            said, ephemeral=False, allowed_mentions=discord.AllowedMentions.none(),
         )
         await self.bot.boards.refresh(game)
         await self.bot.boards.announce(game, None)

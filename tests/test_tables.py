@@ -14,7 +14,7 @@ from bot.table.errors import (
     StaleBoard,
     Unavailable,
 )
-from bot.table.loaded import LoadedGame
+from bot.table.loaded import Actor, LoadedGame
 from bot.table.lobby import LOBBY_COMPUTER, LOBBY_JOIN, LOBBY_LEAVE, LOBBY_START
 from tests.support import ALICE, BOB, CAROL, MOD, Clock, open_tables, set_read_only
 
@@ -319,3 +319,34 @@ async def test_one_request_per_game_at_a_time(tmp_path):
         assert most == 1
         assert tables.core.locked_games() == 0
         assert await tables.drain(0.1)
+
+
+async def test_who_may_abandon_a_table(tmp_path):
+    """A lobby is its host's to close (not a starter who left); a running table is ended by
+    a majority of the people still playing at it; a moderator always may; each refusal
+    names who may."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        lobby = await tables.open_lobby("toy", guild_id=1, channel_id=5, host=ALICE)
+        v = (await tables.act(lobby.id, 0, BOB, LOBBY_JOIN)).game.row.version
+        v = (await tables.act(lobby.id, v, ALICE, LOBBY_LEAVE)).game.row.version  # Bob hosts
+        with pytest.raises(NotAllowed, match="Only the host, Bob"):
+            await tables.abandon(5, ALICE)
+        assert not (await tables.abandon(5, BOB)).row.is_open
+
+        table = await tables.open_lobby("toy", guild_id=1, channel_id=6, host=ALICE)
+        v = (await tables.act(table.id, 0, BOB, LOBBY_JOIN)).game.row.version
+        v = (await tables.act(table.id, v, CAROL, LOBBY_JOIN)).game.row.version
+        await tables.act(table.id, v, ALICE, LOBBY_START)
+        asked = await tables.abandon(6, BOB)
+        assert asked.row.is_open and "1 of 2 needed" in asked.row.events[-1]
+        again = await tables.abandon(6, BOB)  # asking twice counts once
+        assert again.row.is_open
+        with pytest.raises(NotAllowed, match="still playing"):
+            await tables.abandon(6, Actor(999, "Stranger"))
+        ended = await tables.abandon(6, CAROL)
+        assert not ended.row.is_open and ended.row.events[-1] == "Bob and Carol abandoned the game."
+
+        moderated = await tables.open_lobby("toy", guild_id=1, channel_id=7, host=ALICE)
+        v = (await tables.act(moderated.id, 0, BOB, LOBBY_JOIN)).game.row.version
+        await tables.act(moderated.id, v, ALICE, LOBBY_START)
+        assert not (await tables.abandon(7, MOD)).row.is_open

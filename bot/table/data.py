@@ -129,6 +129,8 @@ class TableData:
     away_votes: dict[str, list[int]] = field(default_factory=dict)
     #: The line that says what the last decision was and who made it.
     last: str = ""
+    #: People at a running table who asked to abandon it (a majority of them does).
+    abandon_votes: list[int] = field(default_factory=list)
     #: Everyone who has voted in this game (their first vote is told how voting works).
     voted: list[int] = field(default_factory=list)
     #: The host's user id once the role was handed on (None: the starter hosts).
@@ -139,7 +141,8 @@ class TableData:
     other: dict[str, Any] = field(default_factory=dict)
 
     _KNOWN = ("mode", "window", "players", "recent", "poll", "timer", "turn_seconds",
-              "notices", "away_votes", "last", "host", "notice", "voted")
+              "notices", "away_votes", "last", "host", "notice", "voted",
+              "abandon_votes")
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableData:
@@ -162,6 +165,7 @@ class TableData:
                         for k, v in (data.get("away_votes") or {}).items()},
             last=str(data.get("last") or ""),
             voted=[int(u) for u in data.get("voted") or ()],
+            abandon_votes=[int(u) for u in data.get("abandon_votes") or ()],
             host=None if host is None else int(host),
             notice=NoticeRef.from_json(notice) if notice else None,
             other={k: v for k, v in data.items() if k not in cls._KNOWN},
@@ -193,6 +197,8 @@ class TableData:
             out["last"] = self.last
         if self.voted:
             out["voted"] = list(self.voted)
+        if self.abandon_votes:
+            out["abandon_votes"] = list(self.abandon_votes)
         if self.host is not None:
             out["host"] = self.host
         if self.notice is not None:

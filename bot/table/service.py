@@ -340,7 +340,13 @@ class Tables:
     # -- ending and housekeeping --------------------------------------------------------
 
     async def abandon(self, channel_id: int, actor: Actor) -> LoadedGame:
-        """End the channel's open game for its starter or a member with Manage Messages."""
+        """End the channel's open game, or record the ask; return the game afterwards.
+
+        A member with Manage Messages always may. A one-seat game is its starter's to
+        end, a lobby its host's; a running table is ended by a majority of the people
+        still playing at it (one of them alone when only one plays). While the asks are
+        fewer, the game stays open with the ask recorded (its last event says so).
+        """
         game = await self.open_in_channel(channel_id)
         if game is None:
             raise Refusal("There is no game going in this channel.")
@@ -348,13 +354,52 @@ class Tables:
             game = await self.load(game.id)
             if not game.row.is_open:
                 raise GameEnded(game.row.status)
-            if actor.user_id != game.row.starter_id and not actor.can_manage:
-                raise NotAllowed(
-                    f"Only {game.seat_name(0)}, who started it, or a member with "
-                    "Manage Messages can abandon this game."
-                )
-            return await self.core.close(game, "abandoned",
-                                         f"{actor.name} abandoned the game.", actor.user_id)
+            ended = f"{actor.name} abandoned the game."
+            if actor.can_manage:
+                return await self.core.close(game, "abandoned", ended, actor.user_id)
+            lobby = game.row.status == "lobby"
+            if len(game.row.seats) <= 1 or lobby or game.broken:
+                owner = game.host_id if lobby or len(game.row.seats) > 1 else (
+                    game.row.starter_id)
+                if actor.user_id != owner:
+                    raise NotAllowed(self._who_may_abandon(game))
+                return await self.core.close(game, "abandoned", ended, actor.user_id)
+            return await self._ask_to_abandon(game, actor)
+
+    async def _ask_to_abandon(self, game: LoadedGame, actor: Actor) -> LoadedGame:
+        """A person at a running table asks to end it; a majority of those playing does."""
+        seats, data = game.row.seats, game.data
+        playing = {int(seats[i]["user_id"])
+                   for i in seating.present_people(seats, seating.resigned_seats(game.view()))}
+        if actor.user_id not in playing:
+            raise NotAllowed(self._who_may_abandon(game))
+        asks = [u for u in data.abandon_votes if u in playing]
+        if actor.user_id not in asks:
+            asks.append(actor.user_id)
+        needed = len(playing) // 2 + 1
+        if len(asks) >= needed:
+            names = polls.join_names(game.seat_name(game.seat_of(u)) for u in asks)
+            data.abandon_votes = []
+            return await self.core.close(game, "abandoned", f"{names} abandoned the game.",
+                                         actor.user_id)
+        data.abandon_votes = asks
+        event = (f"{actor.name} asks to abandon the game ({len(asks)} of {needed} needed: "
+                 f"another player can use /{game.row.kind} abandon too).")
+        return await self.core.table_move(game, (event,), {"abandon_ask": actor.user_id},
+                                          actor.user_id)
+
+    @staticmethod
+    def _who_may_abandon(game: LoadedGame) -> str:
+        """The refusal that names who may end the game."""
+        if len(game.row.seats) <= 1 and game.row.status != "lobby":
+            return (f"Only {game.seat_name(0)}, who started it, or a member with Manage "
+                    "Messages can abandon this game.")
+        if game.row.status == "lobby" or game.broken:
+            host = game.seat_of(game.host_id)
+            return (f"Only the host, {game.seat_name(host)}, or a member with Manage "
+                    "Messages can close this table.")
+        return ("Only the people still playing at this table (a majority of them, when "
+                "several play) or a member with Manage Messages can abandon it.")
 
     async def expire_idle(
         self, cutoffs: dict[str, float], ended: Callable[[LoadedGame], Awaitable[None]],
