@@ -172,7 +172,8 @@ class Boards:
         burst of clicks, or with a slow picture, a saved move is never shown as failed.
         """
         try:
-            play = await self.tables.act(game_id, version, actor_of(interaction), action_id)
+            play = await self.tables.act(game_id, version, actor_of(interaction), action_id,
+                                         channel_id=interaction.channel_id)
         except Refusal as refusal:
             if isinstance(refusal, StaleBoard | GameEnded) and await self._heal(
                 interaction, game_id, clock
@@ -303,7 +304,8 @@ class Boards:
         with contextlib.suppress(Refusal):
             await self._come_back(interaction, await self.tables.load(game_id))
         try:
-            await self.tables.check(game_id, version, actor_of(interaction), action_id)
+            await self.tables.check(game_id, version, actor_of(interaction), action_id,
+                                    channel_id=interaction.channel_id)
         except Refusal as refusal:
             await self._refuse(interaction, str(refusal))
             return

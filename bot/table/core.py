@@ -176,6 +176,14 @@ class TableCore:
 
     # -- checks -------------------------------------------------------------------------
 
+    @staticmethod
+    def check_place(game: LoadedGame, channel_id: int | None) -> None:
+        """Refuse a click that does not come from the game's channel (or its board's)."""
+        row = game.row
+        if channel_id is not None and channel_id not in (row.channel_id, row.board_channel_id):
+            raise NotAllowed("That board's game is played in another channel; its buttons "
+                             "work only there.")
+
     def check_open(self, game: LoadedGame, version: int) -> None:
         """Refuse an ended or damaged game, or a board that is not the current one."""
         if not game.row.is_open:

@@ -242,15 +242,19 @@ class Tables:
             raise Unavailable() from exc
         return self.core.wrap(row)
 
-    async def act(self, game_id: int, version: int, actor: Actor, action_id: str) -> Play:
+    async def act(self, game_id: int, version: int, actor: Actor, action_id: str, *,
+                  channel_id: int | None = None) -> Play:
         """Apply ``action_id`` for ``actor`` to the board at ``version``.
 
-        Raise a Refusal (stale board, ended game, player not allowed, illegal action,
-        storage unavailable) and change nothing, or return the game afterwards.
+        ``channel_id`` is where the click came from: only the game's own channel (or the
+        thread its board is in) is taken. Raise a Refusal (stale board, ended game, player
+        not allowed, another channel, illegal action, storage unavailable) and change
+        nothing, or return the game afterwards.
         """
         async with self.core.hold(game_id):
             kept = self.store.kept_game(game_id)
             game = self.core.wrap(kept) if kept is not None else await self.load(game_id)
+            self.core.check_place(game, channel_id)
             try:
                 return await self._act(game, version, actor, action_id)
             except SaveConflict:
@@ -273,9 +277,11 @@ class Tables:
             return await self.channel.move(game, actor, action_id)
         return await self.turns.move(game, seat, action_id, actor.user_id)
 
-    async def check(self, game_id: int, version: int, actor: Actor, action_id: str) -> None:
+    async def check(self, game_id: int, version: int, actor: Actor, action_id: str, *,
+                    channel_id: int | None = None) -> None:
         """Refuse as :meth:`act` would, without applying anything (before asking to confirm)."""
         game = await self.load(game_id)
+        self.core.check_place(game, channel_id)
         self.core.check_open(game, version)
         seat = self.core.seat_for(game, actor, action_id)
         if action_id not in {a.id for a in game.legal_actions(seat)}:
