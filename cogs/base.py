@@ -61,6 +61,11 @@ def embed_lines(embed: discord.Embed, width: int = PHONE_WIDTH) -> int:
     return sum(phone_lines(t, width) for t in texts)
 
 
+def voting(game: LoadedGame) -> bool:
+    """Return whether the board shows a vote under way (the table adds its field)."""
+    return vote_field(game) is not None
+
+
 def room(game: LoadedGame) -> int:
     """Return the phone lines a board's own text may take: PHONE_LINES less what the table
     adds to every board (the vote field while the channel is voting)."""
@@ -144,6 +149,19 @@ def _clip_line(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip(" .,;:") + "…"
 
 
+#: A board footer is one line on a phone: about this many characters.
+FOOTER_WIDTH = 52
+
+
+def last_line(game: LoadedGame, width: int = FOOTER_WIDTH) -> str:
+    """Return what just happened, in one footer line: the newest event, cut to fit.
+
+    The whole last move and older turns are in "Rules & details".
+    """
+    events = game.row.events
+    return _clip_line(events[-1] if events else "", width) or "—"
+
+
 def daily_note(game: LoadedGame) -> str:
     """Return " · 📅 daily deal YYYY-MM-DD" for a daily game, else ""."""
     return f" · 📅 daily deal {game.row.daily}" if game.row.daily else ""
@@ -174,6 +192,11 @@ def who_plays(game: LoadedGame) -> str:
         return "anyone's click moves"
     window = int(game.data.window)
     return f"the channel votes ({window} s)"
+
+
+def table_line(game: LoadedGame) -> str:
+    """Return who started the game, how it is played, and the daily deal."""
+    return f"Started by {game.seat_name(0)} · {who_plays(game)}{daily_note(game)}"
 
 
 def seat_list(game: LoadedGame) -> str:
@@ -227,6 +250,7 @@ class GameCog(commands.Cog):
         legend = self.legend(game)
         events = "\n".join(f"• {e}" for e in game.row.events) or "—"
         more = discord.Embed(title="This game", colour=self.colour)
+        more.add_field(name="At this table", value=table_line(game)[:1024], inline=False)
         if legend:
             more.add_field(name="What the icons mean", value=legend[:1024], inline=False)
         more.add_field(name="The last turns", value=events[-1024:], inline=False)
