@@ -88,7 +88,7 @@ def _table(game: LoadedGame, rng: random.Random, actions: Sequence[Action]) -> N
         game.data.window = rng.choice((30, 45, 600))
     if rng.random() < 0.1:
         row.daily = "2025-03-14"
-    if game.data.mode == "vote" and actions and rng.random() < 0.4:
+    if len(row.seats) == 1 and game.data.mode == "vote" and actions and rng.random() < 0.4:
         poll = polls.new_poll(row.version)
         for voter in range(rng.randint(1, 4)):
             chosen = rng.choice(actions)
