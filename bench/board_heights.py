@@ -10,6 +10,9 @@ measures a sample of them with ``shared/tools/discord_preview.py``. Prints the m
     python -m bench.board_heights --games 1000 --sample 400
     python -m bench.board_heights --preview ../shared/tools/discord_preview.py
 
+Boards with a vote under way are also measured with the vote in one line
+(:func:`bot.boards.layout.vote_line`), the field the Discord side is to show.
+
 Drawing every board of 1,000 games would take long: every board is played and rendered
 as JSON, and ``--sample`` boards per game and setting (evenly spread, always including
 the tallest text boards by line count) are drawn and measured.
@@ -24,6 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bench.common import percentile, table
+from bot.table.loaded import LoadedGame
 from tests.cogs.board_messages import (
     ENGINES,
     PHONE_BUDGET,
@@ -40,8 +44,9 @@ from tests.cogs.board_messages import (
 BATCH = 150
 
 
-def _size(item: Message) -> int:
+def _size(pair: tuple[LoadedGame, Message]) -> int:
     """Return a rough size of a message's text and buttons, to pick the tallest-looking."""
+    item = pair[1]
     embed = item.json["embeds"][0]
     text = sum(len(str(embed.get(k) or "")) for k in ("title", "description", "footer"))
     text += sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields") or [])
@@ -49,7 +54,10 @@ def _size(item: Message) -> int:
     return text + 120 * rows
 
 
-def sample(items: Sequence[Message], count: int, rng: random.Random) -> list[Message]:
+Pair = tuple[LoadedGame, Message]
+
+
+def sample(items: Sequence[Pair], count: int, rng: random.Random) -> list[Pair]:
     """Return ``count`` of ``items``: a tenth the largest-looking, the rest at random."""
     if len(items) <= count:
         return list(items)
@@ -89,16 +97,31 @@ def main() -> None:
             started = time.perf_counter()
             boards = board_renderer(images)
             picked = rng.sample(games, min(len(games), args.sample * 3))
-            items = sample([message(boards, g) for g in picked], args.sample, rng)
-            heights = measure(preview, items)
-            over = sum(1 for h in heights if h > PHONE_BUDGET)
+            chosen = sample([(g, message(boards, g)) for g in picked], args.sample, rng)
+            heights = measure(preview, [m for _, m in chosen])
+            voting = [(g, m) for g, m in chosen if g.data.poll and g.data.poll.ballots]
+            one_line = measure(preview, [message(boards, g, one_line_vote=True)
+                                         for g, _ in voting])
+            marked = [(bool(g.data.poll and g.data.poll.ballots), h)
+                      for (g, _), h in zip(chosen, heights, strict=True)]
             rows.append((kind, "on" if images else "off", len(games), len(heights),
-                         round(percentile(heights, 0.5)), round(percentile(heights, 0.99)),
-                         max(heights), over, f"{time.perf_counter() - started:.0f} s"))
-    print(f"{args.games} games of each kind; phone width 360 px, budget {PHONE_BUDGET} px")
-    print(table(("game", "pictures", "boards played", "measured", "median", "p99", "max",
-                 f"over {PHONE_BUDGET}", "time"), rows))
+                         _spread(heights), _spread([h for v, h in marked if not v]),
+                         _spread([h for v, h in marked if v]), _spread(one_line),
+                         f"{time.perf_counter() - started:.0f} s"))
+    print(f"{args.games} games of each kind; phone width 360 px, budget {PHONE_BUDGET} px; "
+          "median / p99 / max (over budget)")
+    print(table(("game", "pictures", "boards played", "measured", "every board",
+                 "no vote under way", "a vote under way", "that vote in one line", "time"),
+                rows))
 
+
+def _spread(heights: Sequence[int]) -> str:
+    """Return median / p99 / max and how many are over budget, as one table cell."""
+    if not heights:
+        return "—"
+    over = sum(1 for h in heights if h > PHONE_BUDGET)
+    return (f"{round(percentile(heights, 0.5))} / {round(percentile(heights, 0.99))} / "
+            f"{max(heights)} ({over})")
 
 if __name__ == "__main__":
     main()

@@ -25,6 +25,7 @@ from types import ModuleType
 from typing import Any
 
 from bot import pictures
+from bot.boards.layout import VOTE_TITLE, vote_line
 from bot.boards.service import Boards
 from bot.games.protocol import Action
 from bot.games.steam.engine import ENGINE as STEAM
@@ -169,14 +170,20 @@ def png_size(png: bytes) -> tuple[int, int]:
     return int(width), int(height)
 
 
-def message(boards: Boards, game: LoadedGame) -> Message:
+def message(boards: Boards, game: LoadedGame, *, one_line_vote: bool = False) -> Message:
     """Return ``game``'s board as Discord returns the message: embed, components and the
-    picture's attachment (its real size), drawn when the renderer has pictures on."""
+    picture's attachment (its real size), drawn when the renderer has pictures on.
+
+    With ``one_line_vote``, a vote under way shows as :func:`bot.boards.layout.vote_line`
+    (the field the Discord side is to show) instead of the table's list of voters.
+    """
     picture = b""
     if boards.images and game.state is not None and not game.broken:
         picture = pictures.render_board(game.row.kind, game.view(), status=game.row.status)
     body = boards.render(game, picture=picture)
     embed = body["embed"].to_dict()
+    if one_line_vote:
+        _one_line_vote(embed, game)
     data: dict[str, Any] = {"content": "", "embeds": [embed], "flags": 0, "attachments": []}
     view = body.get("view")
     data["components"] = view.to_components() if view is not None else []
@@ -245,3 +252,13 @@ def _renamed(data: dict[str, Any], name: str) -> dict[str, Any]:
             embed["image"] = {**embed["image"], "url": f"attachment://{name}"}
         embeds.append(embed)
     return {**data, "embeds": embeds}
+
+
+def _one_line_vote(embed: dict[str, Any], game: LoadedGame) -> None:
+    """Replace the table's vote field in ``embed`` with its one-line form."""
+    poll = game.data.poll
+    for entry in embed.get("fields") or []:
+        if entry["name"] == VOTE_TITLE and poll is not None:
+            active = polls.active_players(game.data.recent, poll)
+            entry["value"] = vote_line(len(poll.ballots), polls.needed_for_majority(active),
+                                       poll.closes, len(active))
