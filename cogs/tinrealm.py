@@ -40,7 +40,6 @@ WAITING = {
     "decide": "**Resolve** the card here, or **skip** it to the next.",
     "place": "**Place** the location at the left or right end.",
     "camp": "**A campsite**: rest (+2 ❤️, +1 ⚡) or search (+1 🍖).",
-    "fight": "**Fight!**",
     "offer": "**Something is offered**: take it or walk on.",
 }
 
@@ -134,17 +133,19 @@ class TinRealmCog(GameCog):
         if v["over"]:
             embed = _ended(v, full=not game.pictured)
         else:
+            fight = v["waiting"] == "fight"
             embed = discord.Embed(
-                title=f"{TITLE} · day {min(v['day'], v['last_day'])}/{v['last_day']} · "
+                title=f"{'👹 Fight!' if fight else TITLE} · day "
+                      f"{min(v['day'], v['last_day'])}/{v['last_day']} · "
                       f"place {v['location_in_day']}/6",
                 colour=COLOUR,
             )
             lines = [WAITING.get(v["waiting"], "")]
-            if v["waiting"] == "fight" and not voting(game):
-                lines.append(FIGHT_LEGEND)
+            if fight:  # the title says it; the legend, while no vote takes the room
+                lines = [] if voting(game) else [FIGHT_LEGEND]
             if not game.pictured:
                 lines += _position(v)
-            embed.description = clip("\n".join(line for line in lines if line), 4096)
+            embed.description = clip("\n".join(line for line in lines if line), 4096) or None
         embed.set_footer(text=last_line(game))
         return embed
 
