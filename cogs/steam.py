@@ -344,15 +344,15 @@ def _status(game: LoadedGame, view: dict[str, Any]) -> str:
     if view["over"]:
         result = view["result"]
         lines = [f"🏁 **{result['summary']}**"]
-        for place in [] if game.pictured else result.get("places") or []:
+        places = result.get("places") or []
+        if game.pictured:  # the places in a line: the picture has the scores in full
+            lines.append(" · ".join(f"**{p['ordinal']}** {p['name']} {p['total']}"
+                                    for p in places))
+            return "\n".join(lines)
+        for place in places:
             crown = "🏆 " if place["place"] == 1 and not place["resigned"] else ""
-            words = place["breakdown"]
-            if game.pictured:  # short: the picture has the details
-                words = "resigned" if place["resigned"] else (
-                    f"{place['points']} + {2 * place['tokens']} for tokens; "
-                    f"{place['goods_left']} goods")
             lines.append(f"{crown}**{place['ordinal']}** {place['name']}: {place['total']}"
-                         f" — {words}")
+                         f" — {place['breakdown']}")
         return "\n".join(lines)
     seat = view["turn"]
     name = players[seat]["name"]
