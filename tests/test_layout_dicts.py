@@ -53,7 +53,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "54085c37ab941742d6b694bcffedb345d510360790764d6456dfdd05272cd10e"
+COMPONENTS_DIGEST = "11c3d39c00a87d10211a53bfd0a09231c678cb1d190f9001499993b6ba24ce2b"
 
 ENDED = ("abandoned", "expired")
 
