@@ -164,7 +164,8 @@ class SteamCog(GameCog):
         (its options say what each does), short buttons three to a row, and the single-
         click controls last."""
         actions = [_short_label(a, game) for a in actions_for_board(game)]
-        main = [a for a in actions if a.id not in CONTROLS]
+        main = sorted((a for a in actions if a.id not in CONTROLS),
+                      key=lambda a: a.group != "plan")  # a whole plan first, then card moves
         counts: dict[str, int] = {}
         for a in main:
             counts[a.group] = counts.get(a.group, 0) + 1
@@ -303,7 +304,7 @@ def _position(game: LoadedGame, view: dict[str, Any]) -> list[str]:
 
 def _short_label(action: Action, game: LoadedGame) -> Action:
     """Return ``action`` labelled short enough for three buttons a row on a phone; a plan
-    is named by what it leads to ("3 + 2: train 1 runs 🌊 for 7")."""
+    is named by what it leads to ("Train 1 runs on steam for 7 · 3 + 2 cards")."""
     label = action.label
     if action.group == "plan":
         label = _plan_label(action)
@@ -332,10 +333,10 @@ def _plan_label(action: Action) -> str:
     best = max(((goods_points(t), k, t) for k, t in enumerate(trains, 1) if can_run(t)),
                default=None, key=lambda x: (x[0], -x[1]))
     if best is None:
-        return f"{sizes} cards: no train runs yet"
+        return f"No train can run yet · {sizes} cards"
     points, number, train = best
     power = " or ".join(powers(train))
-    return f"{sizes} cards: train {number} runs on {power} for {points}"
+    return f"Train {number} runs on {power} for {points} · {sizes} cards"
 
 
 def _status(game: LoadedGame, view: dict[str, Any]) -> str:
