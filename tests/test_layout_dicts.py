@@ -53,7 +53,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "11c3d39c00a87d10211a53bfd0a09231c678cb1d190f9001499993b6ba24ce2b"
+COMPONENTS_DIGEST = "b8c45b156eb84f9a9755e8d6740f311f051e66c875945d01953c76294616a6b3"
 
 ENDED = ("abandoned", "expired")
 
