@@ -256,6 +256,8 @@ class TinRealmCog(GameCog):
         await self.abandon(interaction)
 
 
+#: A ruling id in an engine's text, e.g. " (R7)": players never see it.
+RULING = re.compile(r"\s*\([A-Z]{1,2}\d{1,2}\)")
 #: A strike's engine label ("Strike with 2 energy (+4)"), shortened to fit a phone row.
 STRIKE = re.compile(r"Strike with (\d+) energy(?: \((\+\d+)\))?")
 
@@ -265,7 +267,7 @@ def _short_label(action: Action) -> Action:
 
     Race and class keep their name and numbers (a select's option, its ability below);
     the card, place, camp and offer buttons say the choice alone ("Skip", "⬅️ advance");
-    strikes say "⚡2 +4"; eating "🍖→❤️".
+    strikes say "⚡2 +4"; eating "🍖→❤️". Descriptions lose the rules' ids ("(R7)").
     """
     label = action.label
     if action.group in ("decide", "camp"):
@@ -282,9 +284,10 @@ def _short_label(action: Action) -> Action:
         label = f"⚡{match[1]}{' ' + match[2] if match[2] else ''}"
     elif label.startswith("Sure blow"):
         label = "Sure"
-    if label == action.label:
+    description = RULING.sub("", action.description)
+    if (label, description) == (action.label, action.description):
         return action
-    return Action(action.id, label, action.group, action.description, action.primary)
+    return Action(action.id, label, action.group, description, action.primary)
 
 
 def _place_label(label: str) -> str:

@@ -1,10 +1,12 @@
 """Tin Realm in Discord, through the offline fake: a whole journey, restarts, limits."""
 
+import re
+
 import discord
 
 from bot.boards.layout import BoardButton
 from bot.games.tinrealm.engine import ENGINE
-from cogs.tinrealm import TinRealmCog
+from cogs.tinrealm import RULING, TinRealmCog
 from tests.support import board_ids, button, longest_board_within_limits, make_bot, press
 
 COGS = ("cogs.tinrealm",)
@@ -136,7 +138,8 @@ def test_endings_look_different_and_give_the_score_in_words():
 
 def test_buttons_fit_a_phone_the_decision_is_primary_selects_explain():
     """Button labels are at most 14 characters; the decision is primary (or only the
-    engine's primary choice is); select options carry the actions' descriptions."""
+    engine's primary choice is); select options carry the actions' descriptions, without
+    the rules' ids."""
     from tests.support import loaded
 
     cog = TinRealmCog(None)
@@ -156,9 +159,10 @@ def test_buttons_fit_a_phone_the_decision_is_primary_selects_explain():
                     checked["strike"] += item.label.startswith("⚡")
                 else:
                     for option in item.options:
-                        text = actions[option.value].description
+                        text = RULING.sub("", actions[option.value].description)
                         assert option.description == (text if len(text) <= 100
                                                       else text[:99] + "…")
+                        assert not re.search(r"\bR\d", option.description)
                         checked["described"] += bool(option.description)
             state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
     assert checked["primary"] and checked["strike"]
