@@ -53,7 +53,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "b8c45b156eb84f9a9755e8d6740f311f051e66c875945d01953c76294616a6b3"
+COMPONENTS_DIGEST = "32bbf37114b1ab02840b8596d5b429147610a09e8fcfb2a5a34a3e4c2fa5dde1"
 
 ENDED = ("abandoned", "expired")
 
