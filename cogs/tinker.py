@@ -107,6 +107,10 @@ class TinkerCog(GameCog):
             return embeds
         view = game.view()
         piles = discord.Embed(title="Every pile", colour=self.colour)
+        flags = [name for name, key in (("classic journey", "classic_journey"),
+                                        ("harsh defeat", "harsh_defeat"))
+                 if view["options"].get(key)]
+        piles.description = f"Options: {', '.join(flags) or 'standard rules'}"
         locations = view.get("locations") or {}
         for name, value in (
             (f"Deck: {view['deck_count']} cards (order hidden)",
