@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -62,87 +62,27 @@ def embed_lines(embed: discord.Embed, width: int = PHONE_WIDTH) -> int:
     return sum(phone_lines(t, width) for t in texts)
 
 
-def room(game: LoadedGame) -> int:
-    """Return the phone lines a board's own text may take: PHONE_LINES less what the table
-    adds to every board (the vote field while the channel is voting)."""
-    field = vote_field(game)
-    if field is None:
-        return PHONE_LINES
-    return PHONE_LINES - phone_lines(field[0]) - phone_lines(field[1])
-
-
-def last_move_events(game: LoadedGame) -> list[str]:
-    """Return the events of the last move: those since its lead line ("X chose: ...").
-
-    Without the lead among the kept events (a long move, or no move yet), every kept
-    event belongs to it.
-    """
-    events = list(game.row.events)
-    lead = game.data.last
-    if lead and lead in events:
-        return events[len(events) - 1 - events[::-1].index(lead):]
-    return events
-
-
-def choose_level(
-    cost: Callable[[int], int], levels: int, events: Sequence[str], limit: int = PHONE_LINES
-) -> int:
-    """Return the richest level of detail (0 richest) at which a board fits ``limit`` lines.
-
-    ``cost(level)`` is the board's lines at that level, without its events. The last
-    move's events are shown whole if any level leaves room for them; else older events
-    are cut to a line each (see :func:`fit_events`) at the richest level leaving room for
-    that; else the leanest level is used and older events are left out.
-    """
-    lines = [f"• {e}" for e in events] or ["—"]
-    full = sum(phone_lines(line) for line in lines)
-    compact = len(lines) - 1 + phone_lines(lines[-1])
-    costs: list[int] = []
-    for need in (full, compact):
-        for level in range(levels):
-            if level == len(costs):
-                costs.append(cost(level))
-            if costs[level] + need <= limit:
-                return level
-    return levels - 1
-
-
-def fit_events(events: Sequence[str], budget: int, width: int = PHONE_WIDTH) -> str:
-    """Return ``events`` as bullet lines within ``budget`` phone lines.
-
-    Older events give way first: each is cut to one line, then the oldest are left out
-    (one line says how many, they stay in "Rules & details"). The newest stay whole
-    as long as they fit.
-    """
-    lines = [f"• {e}" for e in events]
-    if not lines:
-        return "—"
-    budget = max(budget, 1)
-    cost = [phone_lines(line, width) for line in lines]
-    for i in range(len(lines) - 1):
-        if sum(cost) <= budget:
-            break
-        if cost[i] > 1:
-            lines[i], cost[i] = _clip_line(lines[i], width), 1
-    dropped = 0
-    while len(lines) > 1 and sum(cost) + (1 if dropped else 0) > budget:
-        lines.pop(0)
-        cost.pop(0)
-        dropped += 1
-    if sum(cost) + (1 if dropped else 0) > budget:
-        room = max(1, budget - (1 if dropped else 0))
-        limit = width * room
-        while limit > width and phone_lines(_clip_line(lines[-1], limit), width) > room:
-            limit -= 8
-        lines[-1] = _clip_line(lines[-1], limit)
-    if dropped:
-        lines.insert(0, f"… {dropped} earlier, in Rules & details")
-    return "\n".join(lines)
+def voting(game: LoadedGame) -> bool:
+    """Return whether the board shows a vote under way (the table adds its field)."""
+    return vote_field(game) is not None
 
 
 def _clip_line(text: str, limit: int) -> str:
     """Cut ``text`` to ``limit`` characters at most, marking the cut."""
     return text if len(text) <= limit else text[: limit - 1].rstrip(" .,;:") + "…"
+
+
+#: A board footer is one line on a phone: about this many characters.
+FOOTER_WIDTH = 52
+
+
+def last_line(game: LoadedGame, width: int = FOOTER_WIDTH) -> str:
+    """Return what just happened, in one footer line: the newest event, cut to fit.
+
+    The whole last move and older turns are in "Rules & details".
+    """
+    events = game.row.events
+    return _clip_line(events[-1] if events else "", width) or "—"
 
 
 def daily_note(game: LoadedGame) -> str:
@@ -175,6 +115,11 @@ def who_plays(game: LoadedGame) -> str:
         return "anyone's click moves"
     window = int(game.data.window)
     return f"the channel votes ({window} s)"
+
+
+def table_line(game: LoadedGame) -> str:
+    """Return who started the game, how it is played, and the daily deal."""
+    return f"Started by {game.seat_name(0)} · {who_plays(game)}{daily_note(game)}"
 
 
 def seat_list(game: LoadedGame) -> str:
@@ -229,6 +174,7 @@ class GameCog(commands.Cog):
         legend = self.legend(game)
         events = "\n".join(f"• {e}" for e in game.row.events) or "—"
         more = discord.Embed(title="This game", colour=self.colour)
+        more.add_field(name="At this table", value=table_line(game)[:1024], inline=False)
         if legend:
             more.add_field(name="What the icons mean", value=legend[:1024], inline=False)
         more.add_field(name="The last turns", value=events[-1024:], inline=False)

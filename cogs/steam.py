@@ -7,23 +7,16 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot.boards.layout import (
-    ASK_PREFIX,
-    BoardButton,
-    BoardItem,
-    action_button,
-    action_select,
-    default_items,
-)
+from bot.boards.layout import ASK_PREFIX, PHONE_BUTTONS, BoardButton, BoardItem, phone_items
 from bot.boards.render import actions_for_board
 from bot.boards.service import actor_of
 from bot.games.protocol import Action
-from bot.games.steam.state import POWER_EMOJI
+from bot.games.steam.state import CARDS, POWER_EMOJI, can_run, goods_points, powers
 from bot.table import seating
 from bot.table.errors import Refusal
 from bot.table.lobby import DEFAULT_LEVEL
 from bot.table.service import LoadedGame
-from cogs.base import PHONE_LINES, GameCog, embed_lines, fit_events, recent_events, seat_list
+from cogs.base import GameCog, last_line, seat_list
 from cogs.cards import card_text, clip
 
 TITLE = "Steam to Solar"
@@ -35,9 +28,16 @@ PLACEHOLDERS = {
     "take": "Take cards from the river…",
     "place": "Place the card…",
     "arrange": "Move a card between trains…",
+    "plan": "Arrange: a plan (ends the turn) or a card…",
     "ship": "Choose the goods cards to ship…",
     "discard": "Discard a card from a train…",
 }
+#: Choices that always go in a select: their options need their descriptions.
+ALWAYS_SELECT = ("take", "arrange", "plan", "discard", "ship")
+#: Every card by its name, to read a plan's trains.
+CARD_BY_NAME = {c.name: c for c in CARDS}
+#: The controls' labels on a phone.
+CONTROL_LABELS = {"done": "Done", "ship": "Ship", "cancel": "Cancel", "pass": "Pass"}
 
 RULES = (
     ("Goal", "Run trains to deliver goods (🍃 Leaves, 🐉 Wyrms, 🪢 Knots) for points. "
@@ -146,111 +146,57 @@ class SteamCog(GameCog):
     # -- board ----------------------------------------------------------------------------
 
     def embed(self, game: LoadedGame) -> discord.Embed:
-        """Return the lobby or the table: river, players, trains, turn and events."""
+        """Return the lobby or the table, phone first: whose turn and what they decide in a
+        line or two, the last event in the footer; without a picture, the river and each
+        player's trains in a line each. Every train in full is in "Rules & details"."""
         if game.row.status == "lobby" or game.state is None:
-            state = "table open" if game.row.status == "lobby" else "table closed"
-            embed = discord.Embed(title=f"{TITLE} · {state}", colour=0x2B8A3E)
-            embed.description = (
-                "Press **Join** to take a seat (2 to 5 players). The host can add computer "
-                "players, then press **Start**."
-            )
-            embed.add_field(name=f"Seated ({len(game.row.seats)}/5)", value=seat_list(game),
-                            inline=False)
-            embed.add_field(name="Recent events", value=recent_events(game, 4), inline=False)
-            seconds = game.data.turn_seconds
-            notices = "on" if game.data.notices else "off"
-            deck = "Courts" if game.row.options.get("deck") == "courts" else "Pawns"
-            embed.set_footer(text=f"{deck} deck · turn timer {seating.timer_name(seconds)} · "
-                                  f"turn notices {notices} · 👑 host · 🤖 computer player")
-            return embed
+            return _lobby(game)
         view = game.view()
         half = "first half" if view["half"] == 1 else "second half"
-        embed = discord.Embed(title=f"{TITLE} · {half}", colour=0x2B8A3E)
-        embed.description = clip(_status(game, view), 4096)
-        if not view["over"] and not game.pictured:
-            river = " · ".join(
-                f"**{i}.** {card_text(c, value=False)} ({c['cost']})"
-                for i, c in enumerate(view["river"], start=1)
-            ) or "empty"
-            deck = f"deck {view['deck_count']} · discard {view['discard_count']}"
-            embed.add_field(name=f"River (cost) · {deck}", value=clip(river, 1024), inline=False)
-        lines: list[str] = []
-        for player in [] if view["over"] and game.pictured else view["players"]:
-            seat = game.row.seats[player["seat"]] if player["seat"] < len(game.row.seats) else {}
-            marks = "".join(m for m, on in (
-                ("▶️ ", view["turn"] == player["seat"]),
-                ("👑 ", seat.get("user_id") == game.host_id
-                 and not seat.get("computer")),
-                ("🤖 ", bool(seat.get("computer"))),
-                ("💤 ", bool(seat.get("away"))),
-                ("🏳️ ", bool(player["resigned"])),
-            ) if on)
-            tokens = f" + {'🎫' * player['tokens']}" if player["tokens"] else ""
-            total = player.get("total", player["score"])
-            goods = player.get("goods_left", 0)
-            name = (f"{marks}{player['name']} · {total} ({player['score']}{tokens})"
-                    f" · {goods} goods")
-            trains = "\n".join(f"{i}. {_train_text(t)}"
-                               for i, t in enumerate(player["trains"], 1))
-            if game.pictured and view["turn"] != player["seat"]:
-                # The picture shows everyone's trains; the text keeps the one who decides.
-                ready = sum(1 for t in player["trains"] if "✅" in _train_text(t))
-                summary = f"{len(player['trains'])} train(s)" + (f", {ready} can run"
-                                                                 if ready else "")
-                lines.append(f"{name} · {summary}")
-                continue
-            if game.pictured:
-                lines.append(name)
-                lines.extend(trains.split("\n") if trains else ["no trains"])
-                continue
-            embed.add_field(name=clip(name, 256), value=clip(trains or "no trains", 1024),
-                            inline=False)
-        if lines:
-            embed.add_field(name="Players", value=clip("\n".join(lines), 1024), inline=False)
-        if game.pictured:
-            budget = max(2, PHONE_LINES - 2 - embed_lines(embed))
-            embed.add_field(name="Last move", value=fit_events(game.row.events, budget),
-                            inline=False)
-        else:
-            embed.add_field(name="Last move", value=recent_events(game, 4, 600), inline=False)
-        notes = []
-        if game.pictured and not view["over"]:
-            notes.append(f"deck {view['deck_count']} · discard {view['discard_count']}")
-        seconds = game.data.turn_seconds
-        if seconds:
-            notes.append(f"⏰ turn timer {seating.timer_name(seconds)}")
-        if not game.data.notices:
-            notes.append("turn notices off")
-        if notes:
-            embed.set_footer(text=" · ".join(notes))
+        head, _, rest = _status(game, view).partition("\n")
+        if view["over"]:
+            embed = discord.Embed(title=f"{TITLE} · the end", colour=0x2B8A3E)
+            lines = [head, rest]
+        else:  # the decision is the title: whose turn it is
+            embed = discord.Embed(title=clip(head.replace("**", ""), 256), colour=0x2B8A3E)
+            lines = [rest] if game.pictured else [f"{TITLE} · {half}", rest]
+        if not game.pictured:
+            lines += _position(game, view)
+        embed.description = clip("\n".join(line for line in lines if line), 4096) or None
+        embed.set_footer(text=last_line(game))
         return embed
 
     def items(self, game: LoadedGame) -> list[BoardItem]:
-        """Return the acting player's choices: selects for long lists, buttons otherwise."""
-        actions = actions_for_board(game)
-        discards = [a for a in actions if a.id.startswith("d:")]
-        main = [a for a in actions if a.id not in CONTROLS and not a.id.startswith("d:")]
-        controls = [a for a in actions if a.id in CONTROLS]
-        items = default_items(game.id, game.row.version, main, placeholders=PLACEHOLDERS)
-        for item in items:
-            if isinstance(item, BoardButton) and item.custom_id:
-                action = item.custom_id.split(":", 3)[-1]
-                if any(a.id == action and a.primary for a in main) or len(main) <= 2:
-                    item.style = discord.ButtonStyle.primary
-        if discards:
-            row = 1 + max((i.row or 0 for i in items), default=-1)
-            if row <= 3:
-                items.append(action_select(game.id, game.row.version, "discard", discards[:25],
-                                           placeholder=PLACEHOLDERS["discard"], row=row))
-        row = 1 + max((i.row or 0 for i in items), default=-1)
-        for action in controls:
-            style = discord.ButtonStyle.primary
+        """Return the acting player's choices, phone first: a select for each long list
+        (its options say what each does), short buttons three to a row, and the single-
+        click controls last."""
+        actions = [_short_label(a, game) for a in actions_for_board(game)]
+        main = sorted((a for a in actions if a.id not in CONTROLS),
+                      key=lambda a: a.group != "plan")  # a whole plan first, then card moves
+        counts: dict[str, int] = {}
+        for a in main:
+            counts[a.group] = counts.get(a.group, 0) + 1
+        selects: dict[str, tuple[str, ...]] = {}
+        if "plan" in counts:  # one select: a card at a time, or a whole plan
+            selects[PLACEHOLDERS["plan"]] = ("plan", "arrange")
+        for group, count in counts.items():
+            merged = "plan" in counts and group in ("plan", "arrange")
+            if not merged and (count > PHONE_BUTTONS or group in ALWAYS_SELECT):
+                selects[PLACEHOLDERS.get(group, "Choose…")] = (group,)
+        controls = []
+        for action in (a for a in actions if a.id in CONTROLS):
             if action.id == "resign":
-                action = Action(ASK_PREFIX + "resign", "Resign")
-                style = discord.ButtonStyle.danger
-            elif action.id == "cancel":
-                style = discord.ButtonStyle.secondary
-            items.append(action_button(game.id, game.row.version, action, style=style, row=row))
+                action = Action(ASK_PREFIX + "resign", "Resign", "controls")
+            controls.append(Action(action.id, action.label, "controls", action.description,
+                                   action.id not in ("cancel", "resign")))
+        buttons = [Action(a.id, a.label, a.group, a.description,
+                          a.primary or len(main) <= 2) for a in main]
+        items = phone_items(game.id, game.row.version, [*buttons, *controls],
+                            selects=selects)
+        for item in items:
+            if isinstance(item, BoardButton) and item.custom_id.endswith(":" + ASK_PREFIX
+                                                                         + "resign"):
+                item.style = discord.ButtonStyle.danger
         return items
 
     # -- commands -------------------------------------------------------------------------
@@ -322,42 +268,126 @@ class SteamCog(GameCog):
         await self.abandon(interaction)
 
 
+def _lobby(game: LoadedGame) -> discord.Embed:
+    """Return the lobby: how to join, the seats, the timer; the last event in the footer."""
+    state = "table open" if game.row.status == "lobby" else "table closed"
+    embed = discord.Embed(title=f"{TITLE} · {state}", colour=0x2B8A3E)
+    notices = "on" if game.data.notices else "off"
+    deck = "Courts" if game.row.options.get("deck") == "courts" else "Pawns"
+    embed.description = (
+        "Press **Join** to take a seat (2 to 5 players); the host can add computer "
+        f"players, then **Start**.\n⏰ Turn timer {seating.timer_name(game.data.turn_seconds)}"
+        f" · turn notices {notices} · {deck} deck"
+    )
+    embed.add_field(name=f"Seated ({len(game.row.seats)}/5)", value=seat_list(game),
+                    inline=False)
+    embed.set_footer(text=last_line(game))
+    return embed
+
+
+def _position(game: LoadedGame, view: dict[str, Any]) -> list[str]:
+    """Return what the picture shows, as text: the river, then a line per player."""
+    if view["over"]:
+        return []
+    river = " · ".join(f"{i}. {card_text(c, value=False)} ({c['cost']})"
+                       for i, c in enumerate(view["river"], start=1)) or "empty"
+    lines = [f"**River** {river} · deck {view['deck_count']}"]
+    for player in view["players"]:
+        seat = game.row.seats[player["seat"]] if player["seat"] < len(game.row.seats) else {}
+        marks = "".join(m for m, on in (
+            ("▶️", view["turn"] == player["seat"]),
+            ("🤖", bool(seat.get("computer"))),
+            ("💤", bool(seat.get("away"))),
+            ("🏳️", bool(player["resigned"])),
+        ) if on)
+        name = f"{marks}**{player['name']}** {player.get('total', player['score'])}"
+        if view["turn"] == player["seat"]:
+            lines.append(name)
+            lines += [f"{i}. {_train_text(t)}" for i, t in enumerate(player["trains"], 1)]
+            continue
+        ready = sum(1 for t in player["trains"] if "✅" in _train_text(t))
+        count = len(player["trains"])
+        lines.append(f"{name} · {count} train{'' if count == 1 else 's'}"
+                     + (f", {ready} can run" if ready else ""))
+    return lines
+
+
+def _short_label(action: Action, game: LoadedGame) -> Action:
+    """Return ``action`` labelled short enough for three buttons a row on a phone; a plan
+    is named by what it leads to ("Train 1 runs on steam for 7 · 3 + 2 cards")."""
+    label = action.label
+    if action.group == "plan":
+        label = _plan_label(action)
+    elif action.id in CONTROL_LABELS:
+        label = CONTROL_LABELS[action.id]
+    elif action.group == "power":
+        label = "☀️ Solar" if "solar" in label else "🌊 Steam"
+    elif action.group == "run":
+        label = label.replace("Run train ", "Run ").replace(" on ", " ").replace("(up to ", "≤")
+        label = label.replace(" or ", "/").rstrip(")")
+    elif action.group == "place" and " → " in label:
+        label = label.rsplit(" → ", 1)[1].replace("a new train", "new train").capitalize()
+    if label == action.label:
+        return action
+    return Action(action.id, label, action.group, action.description, action.primary)
+
+
+def _plan_label(action: Action) -> str:
+    """Return a plan named by its result: the train that can run, its power and points."""
+    listing = action.description.removeprefix("Arrange as ").rstrip(".")
+    trains = []
+    for part in listing.split(" · "):
+        names = part.split(": ", 1)[-1].split(", ")
+        trains.append([CARD_BY_NAME[n] for n in names if n in CARD_BY_NAME])
+    sizes = " + ".join(str(len(t)) for t in trains)
+    best = max(((goods_points(t), k, t) for k, t in enumerate(trains, 1) if can_run(t)),
+               default=None, key=lambda x: (x[0], -x[1]))
+    if best is None:
+        return f"No train can run yet · {sizes} cards"
+    points, number, train = best
+    power = " or ".join(powers(train))
+    return f"Train {number} runs on {power} for {points} · {sizes} cards"
+
+
 def _status(game: LoadedGame, view: dict[str, Any]) -> str:
     """Return whose turn it is and what they are doing, or the places at the end."""
     players = view["players"]
     if view["over"]:
         result = view["result"]
         lines = [f"🏁 **{result['summary']}**"]
-        for place in result.get("places") or []:
+        places = result.get("places") or []
+        if game.pictured:  # the places in a line: the picture has the scores in full
+            lines.append(" · ".join(f"**{p['ordinal']}** {p['name']} {p['total']}"
+                                    for p in places))
+            return "\n".join(lines)
+        for place in places:
             crown = "🏆 " if place["place"] == 1 and not place["resigned"] else ""
-            words = place["breakdown"]
-            if game.pictured:  # short: the picture has the details
-                words = "resigned" if place["resigned"] else (
-                    f"{place['points']} + {2 * place['tokens']} for tokens; "
-                    f"{place['goods_left']} goods")
             lines.append(f"{crown}**{place['ordinal']}** {place['name']}: {place['total']}"
-                         f" — {words}")
+                         f" — {place['breakdown']}")
         return "\n".join(lines)
     seat = view["turn"]
     name = players[seat]["name"]
     away = game.row.seats[seat].get("away") if seat < len(game.row.seats) else False
-    who = f"a computer plays for **{name}**" if away else f"it is **{name}**'s turn"
-    lines = [f"🚂 {who[0].upper()}{who[1:]}."]
+    lines = [f"🚂 **{name}** to play" + (" (a computer, away)" if away else "")]
     timer = game.data.timer
     if timer and timer.seat == seat:
-        lines[0] += f" ⏰ <t:{int(timer.at)}:R>"
+        lines.append(f"⏰ turn timer <t:{int(timer.at)}:R>")
+    pending = view["pending"]
+    if game.pictured:  # the picture shows the final round and the cards in hand
+        problem = (pending or {}).get("problem")
+        if problem:
+            lines.append(f"{problem[0].upper()}{problem[1:]}.")
+        return "\n".join(lines)
     if view["final_round"]:
         still = ", ".join(view.get("still_to_play") or []) or "nobody"
         lines.append(f"⏳ Final round: still to play: {still}.")
-    pending = view["pending"]
     if pending:
         if pending["kind"] == "place":
             lines.append("Placing: " + ", ".join(card_text(c, value=False)
                                                  for c in pending["cards"]))
         elif pending["kind"] == "arrange":
             problem = pending.get("problem")
-            lines.append("Rearranging trains; press **Done** when they are right."
-                         + (f" ({problem})" if problem else ""))
+            lines.append("Rearrange, then **Done**" + (f": {problem}" if problem else "."))
         elif pending["kind"] == "run":
             power = f" on {pending['power']}" if pending.get("power") else ""
             ship = ", ".join(card_text(c, value=False) for c in pending.get("ship") or [])

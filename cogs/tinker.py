@@ -10,23 +10,14 @@ from discord import app_commands
 from bot.boards.layout import ASK_PREFIX, BoardItem, action_button
 from bot.games.protocol import Action
 from bot.table.service import LoadedGame
-from cogs.base import (
-    MODES_TEXT,
-    PLAYERS_HELP,
-    WINDOW_HELP,
-    GameCog,
-    choose_level,
-    daily_note,
-    embed_lines,
-    fit_events,
-    last_move_events,
-    phone_lines,
-    room,
-    who_plays,
-)
+from cogs.base import MODES_TEXT, PLAYERS_HELP, WINDOW_HELP, GameCog, last_line, voting
 from cogs.cards import EMOJI_BY_NAME, SUIT_ORDER, card_text, cards_text, clip, suit_emoji
 
 TITLE = "Tinker, Sailor, Soldier, Spy"
+#: The board's title, short enough for one phone line with the round.
+SHORT_TITLE = "Tinker"
+#: Chip buttons a row: three fit a phone's width.
+CHIPS_PER_ROW = 3
 
 RULES = (
     (
@@ -84,61 +75,25 @@ class TinkerCog(GameCog):
     # -- board ----------------------------------------------------------------------------
 
     def embed(self, game: LoadedGame) -> discord.Embed:
-        """Return the Tinker board, phone first: the decision, chips, deck, piles, last move.
+        """Return the Tinker board, phone first: the decision in a line or two, the last
+        event in the footer; without a picture, the position in a few more lines.
 
-        The board fits :data:`~cogs.base.PHONE_LINES` lines at phone width: lists give way
-        to counts (the full lists are in "Rules & details"), then older events are cut.
+        Every pile in full is in "Rules & details".
         """
         if game.state is None:
             return discord.Embed(title=TITLE, description="This game cannot be shown.")
         view = game.view()
-        events = last_move_events(game)
-        footer = _footer(game, view)
-        space = room(game)
         if view["over"]:
-            ends: dict[int, tuple[discord.Embed, int]] = {}
-
-            def ended(level: int) -> tuple[discord.Embed, int]:
-                """Return the ended board at ``level`` and its lines (each made once)."""
-                if level not in ends:
-                    embed = _ended(view, level)
-                    embed.set_footer(text=footer)
-                    ends[level] = embed, embed_lines(embed)
-                return ends[level]
-
-            embed, used = ended(choose_level(lambda n: ended(n)[1] + 1, LEVELS, events, space))
+            embed = _ended(view, 2)
         else:
             deck = _deck(view)
-            embed = _head(view, deck)
-            count = view["deck_count"]
-            deck_name = f"Deck: {count} card{'' if count == 1 else 's'}, order hidden"
-            head = embed_lines(embed) + phone_lines(footer) + phone_lines(deck_name)
-            texts: dict[int, tuple[str, str, int, int]] = {}
-
-            def texts_at(level: int) -> tuple[str, str, int, int]:
-                """Return the deck and piles texts at ``level`` and their lines (made once)."""
-                if level not in texts:
-                    deck_text, piles = _deck_text(view, level, deck), _piles(view, level)
-                    texts[level] = deck_text, piles, phone_lines(deck_text), phone_lines(piles)
-                return texts[level]
-
-            def cost(level: int) -> int:
-                _, _, deck_lines, piles_lines = texts_at(level)
-                return head + deck_lines + piles_lines + 3
-
-            deck_text, piles, deck_lines, piles_lines = texts_at(
-                choose_level(cost, LEVELS, events, space))
-            deck_value, piles_value = clip(deck_text, 1024), clip(piles, 1024)
-            embed.add_field(name=deck_name, value=deck_value, inline=False)
-            embed.add_field(name="Piles", value=piles_value, inline=False)
-            embed.set_footer(text=footer)
-            if deck_value != deck_text:
-                deck_lines = phone_lines(deck_value)
-            if piles_value != piles:
-                piles_lines = phone_lines(piles_value)
-            used = head + deck_lines + phone_lines("Piles") + piles_lines
-        embed.add_field(name="Last move", value=fit_events(events, space - used - 1),
-                        inline=False)
+            embed = discord.Embed(title=f"{SHORT_TITLE} · round {view['round']}",
+                                  colour=0x5865F2)
+            lines = [_decision(view, brief=voting(game))]
+            if not game.pictured:
+                lines += _position(view, deck)
+            embed.description = clip("\n".join(lines), 4096)
+        embed.set_footer(text=last_line(game))
         return embed
 
     def legend(self, game: LoadedGame) -> str:
@@ -152,6 +107,10 @@ class TinkerCog(GameCog):
             return embeds
         view = game.view()
         piles = discord.Embed(title="Every pile", colour=self.colour)
+        flags = [name for name, key in (("classic journey", "classic_journey"),
+                                        ("harsh defeat", "harsh_defeat"))
+                 if view["options"].get(key)]
+        piles.description = f"Options: {', '.join(flags) or 'standard rules'}"
         locations = view.get("locations") or {}
         for name, value in (
             (f"Deck: {view['deck_count']} cards (order hidden)",
@@ -184,7 +143,8 @@ class TinkerCog(GameCog):
         items: list[BoardItem] = []
         if any(a.group == "choose" for a in actions):
             for a in actions:
-                items.append(action_button(g, v, a, style=discord.ButtonStyle.primary, row=0))
+                items.append(action_button(g, v, _offer_label(a),
+                                           style=discord.ButtonStyle.primary, row=0))
             return items
         losing = any(a.group == "lose" for a in actions)
         prefix = "lose:" if losing else "chip:"
@@ -192,26 +152,23 @@ class TinkerCog(GameCog):
         for index, suit in enumerate(SUIT_ORDER):
             held = chips.get(suit, 0)
             action = by_id.get(prefix + suit)
-            if losing:
-                label, style = f"Lose one ({held} left)", discord.ButtonStyle.danger
-            else:
-                effect = _chip_effect(action, suit, suit in counting)
-                label = f"{effect} ({held} left)"
-                style = (discord.ButtonStyle.primary if suit in counting and action
-                         else discord.ButtonStyle.secondary)
+            adds = suit in counting and not losing
+            label = f"+1 ×{held}" if adds else f"×{held}"
+            style = (discord.ButtonStyle.danger if losing else discord.ButtonStyle.primary
+                     if adds and action else discord.ButtonStyle.secondary)
             items.append(
                 action_button(
                     g, v, Action(prefix + suit, label), emoji=EMOJI_BY_NAME[suit],
-                    disabled=action is None, row=index // 2, style=style,
+                    disabled=action is None, row=index // CHIPS_PER_ROW, style=style,
                 )
             )
         if "give_up" in by_id:
-            give_up = by_id["give_up"]
+            give_up = Action(by_id["give_up"].id, "Give up", "give_up")
             if game.row.only_starter or game.data.mode == "fast":
                 # No vote protects it: one click would give up at once, so ask first.
                 give_up = Action(ASK_PREFIX + give_up.id, give_up.label, give_up.group)
             items.append(
-                action_button(g, v, give_up, style=discord.ButtonStyle.danger, row=3)
+                action_button(g, v, give_up, style=discord.ButtonStyle.danger, row=2)
             )
         return items
 
@@ -267,9 +224,6 @@ class TinkerCog(GameCog):
 #: Colours of an ended board: won and lost look different at a glance.
 WON_COLOUR = 0x2ECC71
 LOST_COLOUR = 0x992D22
-#: How far a board gives way to fit a phone: 0 lists every card by name, 1 lists cards
-#: by value and suits, 2 shows counts only (the lists are in "Rules & details").
-LEVELS = 3
 
 LEGEND = "\n".join((
     "🌙 Moons · ☀️ Suns · 🌊 Waves · 🍃 Leaves · 🐉 Wyrms · 🪢 Knots: the six suits "
@@ -301,13 +255,6 @@ def _short(card: dict[str, Any]) -> str:
     return f"{value if value is not None else ''}{suit_emoji(card.get('suits', ()))}" or "?"
 
 
-def _cards(cards: list[dict[str, Any]], level: int) -> str:
-    """Return cards by name (level 0) or short (level 1 and up)."""
-    if level == 0:
-        return cards_text(cards)
-    return " ".join(_short(c) for c in cards) or "—"
-
-
 def _deck(view: dict[str, Any]) -> list[dict[str, Any]]:
     """Return the deck's cards in a fixed order (value, then name), never its own (T8)."""
     cards = view.get("deck_cards")
@@ -320,111 +267,55 @@ def _shares(card: dict[str, Any], suits: set[str]) -> bool:
     return bool(suits.intersection(card.get("suits") or ()))
 
 
-def _footer(game: LoadedGame, view: dict[str, Any]) -> str:
-    """Return the footer: who started, how the channel plays, the options, the daily deal."""
-    flags = [name for name, on in (("classic journey", view["options"]["classic_journey"]),
-                                   ("harsh defeat", view["options"]["harsh_defeat"])) if on]
-    extra = f" · {', '.join(flags)}" if flags else ""
-    return f"Started by {game.seat_name(0)} · {who_plays(game)}{extra}{daily_note(game)}"
+def _decision(view: dict[str, Any], *, brief: bool = False) -> str:
+    """Return the decision in front of the player, in a line or two (one when ``brief``:
+    a vote under way takes the room, and the chip buttons say the rest)."""
+    if view["offer"]:
+        return "**Choose your next challenge**; the other card is trashed."
+    challenge = view["challenge"]
+    if view.get("phase") == "lose_chip":
+        return "**Harsh defeat: choose the chip you lose** (a red button)."
+    if not challenge:
+        return "Waiting for the next card."
+    icon = "🗺️" if view["round"] == 2 else "⚔️"
+    needed = max(0, (view["target"] or 0) - view["sum"])
+    head = (f"{icon} **{challenge['name']}: {view['sum']} of {view['target']}**, "
+            f"{needed} to go.")
+    also = " or give up" if view["round"] == 1 else ""
+    if brief:
+        return head
+    return f"{head}\nPay a chip to draw{also}; **+1**: its suit counts."
 
 
-def _head(view: dict[str, Any], deck: list[dict[str, Any]]) -> discord.Embed:
-    """Return the board's top: the round, the decision and the chips.
-
-    ``deck`` is :func:`_deck` of ``view``.
-    """
-    embed = discord.Embed(title=f"{TITLE} · Round {view['round']}", colour=0x5865F2)
-    embed.description = clip(_decision(view, deck), 4096)
-    chips = view["chips"]
-    embed.add_field(
-        name=f"Chips: {sum(chips.values())} left",
-        value=" ".join(f"{EMOJI_BY_NAME[s]} {chips.get(s, 0)}" for s in SUIT_ORDER),
-        inline=False,
-    )
-    return embed
-
-
-def _deck_text(view: dict[str, Any], level: int, deck: list[dict[str, Any]]) -> str:
-    """Return the deck's contents, sorted; in a challenge, those that count apart.
-
-    ``deck`` is :func:`_deck` of ``view``.
-    """
-    if "deck_cards" not in view:
-        return f"{view['deck_count']} cards"
-    if not deck:
-        return ("Empty: the next draw adds an Ace (if any is left) to the discard pile "
-                "and shuffles it into a new deck.")
-    if view["challenge"] and level < 2:
-        suits = set(view["challenge"].get("suits") or ())
-        counting: list[dict[str, Any]] = []
-        others: list[dict[str, Any]] = []
-        for c in deck:
-            (counting if _shares(c, suits) else others).append(c)
-        return (f"Counts: {_cards(counting, level) if counting else 'none'}\n"
-                f"Adds 0: {_cards(others, level) if others else 'none'}")
-    return _cards(deck, max(level, 1))
-
-
-def _decision(view: dict[str, Any], deck: list[dict[str, Any]]) -> str:
-    """Return the decision in front of the player: the offer, the challenge, a chip to lose.
+def _position(view: dict[str, Any], deck: list[dict[str, Any]]) -> list[str]:
+    """Return what the picture shows, as text: the offer or the challenge, chips, piles.
 
     ``deck`` is :func:`_deck` of ``view``.
     """
     lines: list[str] = []
     if view["offer"]:
-        offer = view["offer"]
-        lines.append("**Choose your next challenge**; the other card is trashed.")
-        for icon, kind, card in (("👤", "Personality", offer["personality"]),
-                                 ("📜", "Event", offer["event"])):
+        for icon, card in (("👤", view["offer"]["personality"]), ("📜", view["offer"]["event"])):
             suits = set(card.get("suits") or ())
             counting = [c for c in deck if _shares(c, suits)]
             worth = sum(c.get("value") or 0 for c in counting)
             adds = f": {len(counting)}/{len(deck)} deck cards add {worth}" if deck else ""
-            lines.append(f"{icon} {kind} **{card_text(card)}**{adds}")
-        return "\n".join(lines)
-    challenge = view["challenge"]
-    if view.get("phase") == "lose_chip" and not challenge:
-        return "**Harsh defeat: choose the chip you lose** with the fight (a red button)."
-    if not challenge:
-        return "Waiting for the next card."
-    icon, what = ("🗺️", "Location") if view["round"] == 2 else ("⚔️", "Challenge")
-    lines.append(f"{icon} {what} **{card_text(challenge)}**")
-    if view["played"]:
-        lines.append("Played: " + " → ".join(card_text(c) for c in view["played"]))
-    if view["paid"]:
-        lines.append("Chips paid: " + "".join(EMOJI_BY_NAME.get(s, "?") for s in view["paid"]))
-    needed = max(0, (view["target"] or 0) - view["sum"])
-    lines.append(f"**Sum {view['sum']} / {view['target']}**: {needed} more needed")
-    if view.get("phase") == "lose_chip":
-        lines.append("**Harsh defeat: choose the chip you lose.**")
-        return "\n".join(lines)
-    suits = suit_emoji(challenge.get("suits") or ())
-    plus = f"; {suits} chips also add 1" if suits else ""
-    lines.append(f"A chip draws and plays the next card{plus}.")
-    if view["round"] == 1:
-        lines.append(f"Or give up: the {challenge['name']} is trashed.")
-    return "\n".join(lines)
+            lines.append(f"{icon} **{card_text(card)}**{adds}")
+    elif view["challenge"]:
+        lines.append(f"Challenge: {card_text(view['challenge'])}")
+        if view["played"]:
+            lines.append("Played: " + " ".join(_short(c) for c in view["played"]))
+    chips = view["chips"]
+    lines.append("Chips " + " ".join(f"{EMOJI_BY_NAME[s]}{chips.get(s, 0)}" for s in SUIT_ORDER))
+    lines.append(f"Deck {view['deck_count']} · discard {len(view['discard'])} · "
+                 f"Aces {view['aces_left']} · cleared {len(view['cleared'])}/13")
+    return lines
 
 
-def _piles(view: dict[str, Any], level: int) -> str:
-    """Return the other piles: discard, Aces, round 1's offers left, the locations."""
-    lines = [f"Discard {len(view['discard'])} · Aces left {view['aces_left']}"]
-    if view["round"] == 1:
-        lines[0] += (f" · Personalities {view['personalities_left']} · "
-                     f"Events {view['events_left']}")
-    if view["discard"] and level < 2:
-        lines.append(f"Discard: {_cards(view['discard'], 1)}")
-    locations = view.get("locations") or {}
-    ahead = locations.get("remaining")
-    trashed = locations.get("trashed") or []
-    lines.append(f"Locations: {view['locations_left']} ahead · "
-                 f"{len(view['cleared'])}/13 cleared"
-                 + (f" · {len(trashed)} trashed" if trashed else ""))
-    if level < 2 and ahead and view["round"] == 2:
-        lines.append(f"Ahead: {', '.join(ahead)}")
-    if level < 2 and trashed:
-        lines.append(f"Trashed: {', '.join(trashed)}")
-    return "\n".join(lines)
+def _offer_label(action: Action) -> Action:
+    """Return a challenge choice labelled by its card alone ("Sailor 4")."""
+    name = action.label.removeprefix("Challenge ")
+    short = " ".join(w for w in name.split(" ") if not any(ch in w for ch in "🌙☀️🌊🍃🐉🪢"))
+    return Action(action.id, short or name, action.group, action.description, action.primary)
 
 
 def _ended(view: dict[str, Any], level: int) -> discord.Embed:

@@ -8,7 +8,7 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot.boards.layout import BoardButton, BoardItem, default_items
+from bot.boards.layout import BoardButton, BoardItem, phone_items
 from bot.boards.render import actions_for_board
 from bot.games.protocol import Action
 from bot.table.service import LoadedGame
@@ -17,13 +17,8 @@ from cogs.base import (
     PLAYERS_HELP,
     WINDOW_HELP,
     GameCog,
-    choose_level,
-    daily_note,
-    embed_lines,
-    fit_events,
-    last_move_events,
-    room,
-    who_plays,
+    last_line,
+    voting,
 )
 from cogs.cards import clip
 
@@ -35,24 +30,21 @@ ICONS = {
     "campsite": "🏕️", "S": "🚩", "F": "🏰", "-": "·",
 }
 
-#: Decisions whose full text goes on the board and only the name on the button.
-CHOICES = ("race", "class")
-
-PLACEHOLDERS = {"item": "Use an item…", "eat": "Eat…", "race": "Choose your race…",
-                "class": "Choose your class…"}
+#: The board's selects: a placeholder and the groups whose actions it offers.
+SELECTS = {"Choose your race…": ("race",), "Choose your class…": ("class",),
+           "Eat or use an item…": ("eat", "item")}
 
 WAITING = {
     "race": "**Choose your adventurer's race**; a class follows.",
     "class": "**Choose your adventurer's class.**",
-    "decide": "**Resolve** the top card here, or **skip** it (it turns to its result side "
-              "for the next one).",
-    "place": "**Place** the location at the left or right end of the tableau.",
-    "camp": "**A campsite**: rest (+2 health, +1 energy) or search (+1 food).",
-    "fight": "**Fight!** Strike with 0-3 energy ⚡ (bonus damage after +), or a sure "
-             "1-damage blow.",
-    "offer": "**Something is offered**: take it or leave it.",
+    "decide": "**Resolve** the card here, or **skip** it to the next.",
+    "place": "**Place** the location at the left or right end.",
+    "camp": "**A campsite**: rest (+2 ❤️, +1 ⚡) or search (+1 🍖).",
+    "offer": "**Something is offered**: take it or walk on.",
 }
 
+#: What the fight's buttons mean, on the board while fighting.
+FIGHT_LEGEND = "⚡n: strike with n energy (+ bonus damage); Sure: 1 damage, no roll."
 #: Groups that are side options, never the decision itself (food and items, any time).
 SIDE_GROUPS = ("eat", "item")
 
@@ -63,10 +55,6 @@ LOST_COLOUR = 0x992D22
 #: Headlines of an ended journey: reaching Oakinshelm, death, time running out.
 HEADLINES = {"won": "🏆 Victory", "dead": "💀 Defeat: died on the road",
              "time": "⌛ Defeat: out of time"}
-#: How far a board gives way to fit a phone: 0 everything, 1 the tableau's ends only,
-#: 2 item names only, 3 the trackers on one line and the race and class choices without
-#: their abilities, 4 the footer without the starter.
-LEVELS = 5
 
 RULES = (
     ("Goal", "Lead your adventurer to Oakinshelm (🏰, the last node of the map) within 7 "
@@ -134,28 +122,31 @@ class TinRealmCog(GameCog):
     # -- board ----------------------------------------------------------------------------
 
     def embed(self, game: LoadedGame) -> discord.Embed:
-        """Return the journey, phone first: the decision, trackers, map, items, last move.
+        """Return the journey, phone first: the decision in a line or two, the last event
+        in the footer; without a picture, the position in a few more lines.
 
-        The board fits :data:`~cogs.base.PHONE_LINES` lines at phone width: the tableau
-        shrinks to its two ends and items to their names first (all in "Rules &
-        details"), then older events are cut.
+        The whole tableau and the items' texts are in "Rules & details".
         """
         if game.state is None:
             return discord.Embed(title=TITLE, description="This game cannot be shown.")
         v = game.view()
-        events = last_move_events(game)
-        choices = [a for a in actions_for_board(game) if a.group in CHOICES]
-        built: dict[int, discord.Embed] = {}
-
-        def cost(level: int) -> int:
-            built[level] = _board(game, v, choices, level)
-            return embed_lines(built[level]) + 1
-
-        level = choose_level(cost, LEVELS, events, room(game))
-        embed = built.get(level) or _board(game, v, choices, level)
-        embed.add_field(name="Last move",
-                        value=fit_events(events, room(game) - embed_lines(embed) - 1),
-                        inline=False)
+        if v["over"]:
+            embed = _ended(v, full=not game.pictured)
+        else:
+            fight = v["waiting"] == "fight"
+            embed = discord.Embed(
+                title=f"{'👹 Fight!' if fight else TITLE} · day "
+                      f"{min(v['day'], v['last_day'])}/{v['last_day']} · "
+                      f"place {v['location_in_day']}/6",
+                colour=COLOUR,
+            )
+            lines = [WAITING.get(v["waiting"], "")]
+            if fight:  # the title says it; the legend, while no vote takes the room
+                lines = [] if voting(game) else [FIGHT_LEGEND]
+            if not game.pictured:
+                lines += _position(v)
+            embed.description = clip("\n".join(line for line in lines if line), 4096) or None
+        embed.set_footer(text=last_line(game))
         return embed
 
     def legend(self, game: LoadedGame) -> str:
@@ -190,15 +181,15 @@ class TinRealmCog(GameCog):
         return [*embeds[:-1], more, embeds[-1]]
 
     def items(self, game: LoadedGame) -> list[BoardItem]:
-        """Return every decision the rules give now, grouped in rows.
+        """Return every decision the rules give now, phone first.
 
-        Race and class buttons carry just the name; the board lists what each gives. The
-        decision's buttons use the primary style (only the engine's primary choice when it
-        marks one); eating and items stay secondary. Select options carry the action's
-        description.
+        Race and class are a select whose options say what each gives; eating and items
+        share one select (what each does under its name); the decision's buttons come
+        three to a row, in the primary style (only the engine's primary choice when it
+        marks one).
         """
         actions = [_short_label(a) for a in actions_for_board(game)]
-        items = default_items(game.id, game.row.version, actions, placeholders=PLACEHOLDERS)
+        items = phone_items(game.id, game.row.version, actions, selects=SELECTS)
         by_id = {a.id: a for a in actions}
         marked = any(a.primary for a in actions)
         for item in items:
@@ -265,24 +256,56 @@ class TinRealmCog(GameCog):
         await self.abandon(interaction)
 
 
+#: A ruling id in an engine's text, e.g. " (R7)": players never see it.
+RULING = re.compile(r"\s*\([A-Z]{1,2}\d{1,2}\)")
 #: A strike's engine label ("Strike with 2 energy (+4)"), shortened to fit a phone row.
 STRIKE = re.compile(r"Strike with (\d+) energy(?: \((\+\d+)\))?")
 
 
 def _short_label(action: Action) -> Action:
-    """Return ``action`` with a label short enough for two buttons a row on a phone.
+    """Return ``action`` with a label short enough for three buttons a row on a phone.
 
-    Race and class keep just their name (the board lists what each gives); strikes say
-    "Strike 2⚡ +4"; other labels stay as the engine wrote them.
+    Race and class keep their name and numbers (a select's option, its ability below);
+    the card, place, camp and offer buttons say the choice alone ("Skip", "⬅️ advance");
+    strikes say "⚡2 +4"; eating "🍖→❤️". Descriptions lose the rules' ids ("(R7)").
     """
     label = action.label
-    if action.group in CHOICES:
-        label = label.split(" (", 1)[0]
+    if action.group in ("decide", "camp"):
+        label = label.split(" ", 1)[0].rstrip(":")
+    elif action.group == "offer":
+        label = "Accept" if label.startswith("Accept") else label
+    elif action.group == "place":
+        label = _place_label(label)
+    elif action.group == "eat":
+        label = "🍖→⚡" if "energy" in label else "🍖→❤️"
+    elif action.group == "item":
+        label = label.removeprefix("Use ")
     elif match := STRIKE.fullmatch(label):
-        label = f"Strike {match[1]}⚡{' ' + match[2] if match[2] else ''}"
-    if label == action.label:
+        label = f"⚡{match[1]}{' ' + match[2] if match[2] else ''}"
+    elif label.startswith("Sure blow"):
+        label = "Sure"
+    description = RULING.sub("", action.description)
+    if (label, description) == (action.label, action.description):
         return action
-    return Action(action.id, label, action.group, action.description, action.primary)
+    return Action(action.id, label, action.group, description, action.primary)
+
+
+def _place_label(label: str) -> str:
+    """Return a placing choice as its end and result: "⬅️ 🌲 advance", "➡️ 💀💀"."""
+    side, _, result = label.partition(": ")
+    arrow = "⬅️" if side == "Left" else "➡️"
+    if "skull" in result:
+        return f"{arrow} 💀💀"
+    edge = result.split(" ", 1)[0]
+    if "advance" in result and edge in ICONS:
+        return f"{arrow} {ICONS[edge]} advance"
+    return f"{arrow} {result}"
+
+
+def _position(v: dict[str, Any]) -> list[str]:
+    """Return what the picture shows, as text: the card, the fight, the adventurer (the
+    placing buttons say where each end leads, the item select what each item does)."""
+    return [*_situation(v), *_trackers(v, short=True)]
 
 
 def _trackers(v: dict[str, Any], short: bool = False) -> list[str]:
@@ -302,57 +325,6 @@ def _trackers(v: dict[str, Any], short: bool = False) -> list[str]:
                      f"⭐ favor {v['favor']}")
     lines.append(f"🗺️ {_map(v)} (node {v['node']} of {v['nodes_total'] - 1})")
     return lines
-
-
-def _choice_lines(choices: list[Action], level: int) -> list[str]:
-    """Return the race or class choices: name, numbers and (room allowing) the ability."""
-    lines = []
-    for a in choices:
-        name, _, rest = a.label.partition(" (")
-        numbers = f" ({rest}" if rest else ""
-        ability = f": {a.description}" if a.description and level < 3 else ""
-        lines.append(f"• **{name}**{numbers}{ability}")
-    return lines
-
-
-def _board(game: LoadedGame, v: dict[str, Any], choices: list[Action],
-           level: int) -> discord.Embed:
-    """Return the board without its events, at a level of detail (see :data:`LEVELS`)."""
-    started = f"Started by {game.seat_name(0)} · " if level < 4 else ""
-    footer = f"{started}{who_plays(game)} · deck {v['deck_left']} cards{daily_note(game)}"
-    if v["over"]:
-        embed = _ended(v)
-        embed.set_footer(text=footer)
-        return embed
-    embed = discord.Embed(
-        title=f"{TITLE} · day {min(v['day'], v['last_day'])} of {v['last_day']} · "
-              f"location {v['location_in_day']}/6",
-        colour=COLOUR,
-    )
-    lines = [WAITING.get(v["waiting"], "")]
-    lines += _choice_lines(choices, level)
-    lines += _situation(v)
-    if v["tableau"] and level >= 1:
-        ends = v["tableau"][0]["edges"][0], v["tableau"][-1]["edges"][1]
-        left, right = (ICONS.get(e, e) for e in ends)
-        count = len(v["tableau"])
-        lines.append(f"Tableau: {count} card{'' if count == 1 else 's'}, ends {left} … {right}")
-    lines += ["", *_trackers(v, short=level >= 3)]
-    embed.description = clip("\n".join(line for line in lines if line is not None), 4096)
-    if v["tableau"] and level == 0:
-        embed.add_field(name="Tableau, left to right",
-                        value=clip(" ".join(_card(c) for c in v["tableau"]), 1024),
-                        inline=False)
-    if v["items"]:
-        if level < 2:
-            items = "\n".join(f"{'✅' if i.get('ready') else '▫️'} **{i['name']}**: {i['text']}"
-                              for i in v["items"])
-        else:
-            items = " · ".join(f"{'✅' if i.get('ready') else '▫️'} {i['name']}"
-                               for i in v["items"])
-        embed.add_field(name="Items", value=clip(items, 1024), inline=False)
-    embed.set_footer(text=footer)
-    return embed
 
 
 def _situation(v: dict[str, Any]) -> list[str]:
@@ -376,8 +348,9 @@ def _situation(v: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _ended(v: dict[str, Any]) -> discord.Embed:
-    """Return an ended journey: how it ended, the score in words, the map."""
+def _ended(v: dict[str, Any], *, full: bool = True) -> discord.Embed:
+    """Return an ended journey: how it ended and the score; ``full`` adds the score in
+    words and the adventurer (the picture shows them)."""
     end = v.get("end") or "dead"
     embed = discord.Embed(title=f"{HEADLINES.get(end, '💀 Defeat')} · {TITLE}",
                           colour=WON_COLOUR if end == "won" else LOST_COLOUR)
@@ -386,8 +359,9 @@ def _ended(v: dict[str, Any]) -> discord.Embed:
     parts = v.get("score_parts") or {}
     words = v.get("score_words") or ", ".join(
         f"{k} {'+' if n >= 0 else ''}{n}" for k, n in parts.items())
-    lines = [f"**{how}.**", f"Score **{v.get('score', 0)}**, rank **{v.get('rank', '—')}**",
-             words, "", *_trackers(v)]
+    lines = [f"**{how}.** Score **{v.get('score', 0)}**, rank **{v.get('rank', '—')}**"]
+    if full:
+        lines += [words, *_trackers(v, short=True)]
     embed.description = clip("\n".join(lines), 4096)
     return embed
 

@@ -262,6 +262,67 @@ def default_items(
     return items
 
 
+#: Buttons a row that sit side by side on a 360 px phone, when their labels are short.
+PHONE_BUTTONS = 3
+
+
+def phone_items(
+    game_id: int,
+    version: int,
+    actions: Sequence[Action],
+    *,
+    selects: Mapping[str, Sequence[str]] | None = None,
+    per_row: int = PHONE_BUTTONS,
+) -> list[BoardItem]:
+    """Lay out ``actions`` for a phone: selects first, then buttons ``per_row`` a row.
+
+    ``selects`` maps a placeholder to the groups whose actions share one select (each
+    option with its description); every other action becomes a button, in the order
+    given, the engine's primary ones in the primary style. Where that takes more than
+    five rows, :func:`default_items` lays them out instead.
+    """
+    rows: list[list[BoardItem]] = []
+    chosen: set[str] = set()
+    for placeholder, groups in (selects or {}).items():
+        members = [a for a in actions if a.group in groups]
+        chosen.update(groups)
+        for part, start in enumerate(range(0, len(members), MAX_SELECT_OPTIONS)):
+            chunk = members[start : start + MAX_SELECT_OPTIONS]
+            rows.append([action_select(game_id, version, chunk[0].group, chunk,
+                                       placeholder=placeholder, part=part)])
+    buttons = [
+        action_button(game_id, version, a, style=discord.ButtonStyle.primary
+                      if a.primary else discord.ButtonStyle.secondary)
+        for a in actions if a.group not in chosen
+    ]
+    rows += [list(buttons[i : i + per_row]) for i in range(0, len(buttons), per_row)]
+    if len(rows) > MAX_ROWS:
+        return default_items(game_id, version, actions)
+    items: list[BoardItem] = []
+    for index, row in enumerate(rows):
+        for item in row:
+            item.row = index
+            items.append(item)
+    return items
+
+
+#: The name of a board's vote field.
+VOTE_TITLE = "🗳️ The channel is voting"
+
+
+def vote_line(votes: int, needed: int, closes: float | None, active: int) -> str:
+    """Return a vote under way in one phone line, for the board's vote field.
+
+    The buttons carry each move's tally, so the line says only how many have voted, how
+    many agreeing votes move at once, and when the window closes (``<t:…:R>``, counted
+    down by Discord); a vote with no window is one to give up, needing a majority.
+    """
+    cast = f"{votes} vote{'' if votes == 1 else 's'}"
+    if closes is None:
+        return f"{cast} · giving up needs {needed} of {active}"
+    return f"{cast} · {needed} agreeing move now · ends <t:{int(closes)}:R>"
+
+
 #: The most components a message's action rows hold.
 MAX_ITEMS = MAX_ROWS * MAX_BUTTONS_PER_ROW
 

@@ -11,6 +11,8 @@ import discord
 
 from bot import pictures
 from bot.boards.layout import (
+    PHONE_BUTTONS,
+    VOTE_TITLE,
     BoardButton,
     BoardItem,
     BoardSelect,
@@ -18,6 +20,7 @@ from bot.boards.layout import (
     action_select,
     default_items,
     view_of,
+    vote_line,
 )
 from bot.games.protocol import Action
 from bot.pictures.drawing import PictureDrawer
@@ -158,6 +161,7 @@ class BoardRenderer:
         edit: bool = False,
         picture: bytes | None = None,
         keep: bool = False,
+        pictured: bool = True,
     ) -> dict[str, Any]:
         """Return the message body (``embed``, ``view`` and the picture) of ``game``'s board.
 
@@ -165,8 +169,13 @@ class BoardRenderer:
         as ``file`` for a new message; a board without a picture clears old ones on edit.
         ``picture`` is the drawn picture (drawn here when None); with ``keep``, an edit
         keeps the picture the message already has (the board's version is unchanged).
+        ``pictured`` false gives the text board (the picture cannot be attached).
         """
-        body = self.body(game)
+        body = self.body(game, pictured=pictured)
+        if not pictured:
+            if edit:
+                body["attachments"] = []
+            return body
         if keep and self.images:
             if picture if picture is not None else self.picture(game):  # not sent again
                 body["embed"].set_image(url=f"attachment://{pictures.FILENAME}")
@@ -196,7 +205,8 @@ class BoardRenderer:
                                                  game.row.status)
             except Exception:
                 log.warning("could not draw the board of game %s", game.id, exc_info=True)
-        return self.render(game, edit=edit, picture=picture, keep=keep and pictured)
+        return self.render(game, edit=edit, picture=picture, keep=keep and pictured,
+                           pictured=pictured)
 
     @staticmethod
     def has_picture(game: LoadedGame) -> bool:
@@ -223,10 +233,11 @@ class BoardRenderer:
             log.warning("could not describe the board of game %s", game.id, exc_info=True)
             return f"The board of {game.engine.title}."
 
-    def body(self, game: LoadedGame) -> dict[str, Any]:
-        """Return the board's embed and view, without the picture."""
+    def body(self, game: LoadedGame, *, pictured: bool = True) -> dict[str, Any]:
+        """Return the board's embed and view, without the picture (the embed's text is the
+        shorter one when the picture shows the position)."""
         renderer = self.renderers[game.row.kind]
-        game.pictured = self.images and self.has_picture(game)
+        game.pictured = self.images and pictured and self.has_picture(game)
         embed = renderer.embed(game)
         view: discord.ui.View | None = None
         if game.broken:
@@ -237,10 +248,8 @@ class BoardRenderer:
         elif not game.row.is_open:
             if game.row.status != "over":
                 embed.colour = COLOUR_ENDED
-            footer = STATUS_TEXT.get(game.row.status, "This game has ended.")
-            if embed.footer.text and game.row.status == "over":
-                footer = f"{embed.footer.text} · {footer}"
-            embed.set_footer(text=footer[:2048])
+            if game.row.status != "over" or not embed.footer.text:  # one line, either way
+                embed.set_footer(text=STATUS_TEXT.get(game.row.status, "This game has ended."))
             if game.row.state is not None or game.row.status == "over":
                 view = view_of(_table_buttons(game, again=True))
         else:
@@ -267,16 +276,17 @@ def _table_buttons(game: LoadedGame, *, again: bool) -> list[BoardItem]:
 
 
 def _with_rules_button(items: list[BoardItem], game: LoadedGame) -> list[BoardItem]:
-    """Add "Rules & details" to a board's components where there is room for it."""
+    """Add "Rules & details" to a board's components: in a row of buttons with room for
+    it on a phone (fewer than three), else in a row of its own."""
     rules = _table_buttons(game, again=False)[0]
     rows: dict[int, list[BoardItem]] = {}
     for item in items:
         rows.setdefault(item.row or 0, []).append(item)
     last = max(rows, default=-1)
-    if last >= 0 and len(rows[last]) < 5 and all(
-        isinstance(i, BoardButton) for i in rows[last]
-    ):
-        rules.row = last
+    room = [r for r in sorted(rows, reverse=True) if len(rows[r]) < PHONE_BUTTONS
+            and all(isinstance(i, BoardButton) for i in rows[r])]
+    if room:  # a row of buttons with room on a phone: no new row
+        rules.row = room[0]
     elif last < 4:
         rules.row = last + 1
     else:
@@ -287,24 +297,15 @@ def _with_rules_button(items: list[BoardItem], game: LoadedGame) -> list[BoardIt
 def vote_field(game: LoadedGame) -> tuple[str, str] | None:
     """Return the board's vote field (name, text) while the channel is voting, else None.
 
-    Who voted for what, and the countdown (``<t:…:R>``, counted down by Discord itself).
+    One line: how many voted, how many agreeing make the move, and the countdown
+    (``<t:…:R>``, counted down by Discord itself); the buttons carry each move's tally.
     """
     poll = game.data.poll
     if not poll or poll.version != game.row.version or not poll.ballots:
         return None
     active = polls.active_players(game.data.recent, poll)
-    lines = [f"**{c.label}** · {c.votes}: {polls.join_names(c.names)}"
-             for c in polls.counts(poll)]
-    closes = poll.closes
-    needed = polls.needed_for_majority(active)
-    if closes is not None:
-        lines.append(f"Closes <t:{int(closes)}:R>, or at once when {needed} agree.")
-    else:
-        lines.append(f"Giving up needs a majority: {needed} of {len(active)} active players.")
-    text = "\n".join(lines)
-    if len(text) > 1024:
-        text = text[:1023] + "…"
-    return "🗳️ The channel is voting", text
+    return VOTE_TITLE, vote_line(len(poll.ballots), polls.needed_for_majority(active),
+                                 poll.closes, len(active))
 
 
 def _show_votes(

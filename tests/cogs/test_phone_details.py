@@ -9,7 +9,6 @@ import discord
 
 from bot.games.tinker.engine import ENGINE as TINKER
 from bot.games.tinrealm.engine import ENGINE as TINREALM
-from cogs.base import fit_events, last_move_events, phone_lines
 from cogs.tinker import TinkerCog
 from cogs.tinrealm import TinRealmCog
 from tests.cogs.test_phone_first import boards
@@ -30,31 +29,6 @@ def _text(embed: discord.Embed) -> str:
     for f in embed.fields:
         parts += [f.name or "", f.value or ""]
     return "\n".join(parts)
-
-
-def test_events_of_the_last_move_start_at_its_lead() -> None:
-    """The last move's events are those since its lead line; without it, all kept events."""
-    game = loaded(TINKER, TINKER.new(1), events=["a", "Alice chose: X.", "b", "Bob chose: X.",
-                                                 "c", "d"])
-    game.data.last = "Bob chose: X."
-    assert last_move_events(game) == ["Bob chose: X.", "c", "d"]
-    game.data.last = "Carol chose: Y."
-    assert last_move_events(game) == game.row.events
-
-
-def test_fit_events_keeps_all_when_they_fit_and_cuts_older_first() -> None:
-    """Short events are all shown; long ones lose their older lines first, the newest stays."""
-    short = ["one", "two", "three"]
-    assert fit_events(short, 3) == "• one\n• two\n• three"
-    long = [f"Event {i}: " + "a fairly long sentence about what happened " * 2 for i in range(8)]
-    text = fit_events(long, 12)
-    assert phone_lines(text) <= 12
-    assert text.splitlines()[-1].startswith("• Event 7")
-    assert "happened a fairly long" in text.splitlines()[-1] or phone_lines(long[-1]) > 3
-    tight = fit_events(long, 5)
-    assert phone_lines(tight) <= 5
-    assert tight.startswith("… ") and "Rules & details" in tight.splitlines()[0]
-    assert "Event 7" in tight and "Event 0" not in tight
 
 
 def test_every_icon_on_the_boards_is_in_the_legend() -> None:

@@ -66,7 +66,7 @@ async def test_three_seat_game_from_lobby_to_final_scores(discord_driver, fake_d
     bot = await _open_table(discord_driver, fake_discord, tmp_path)
     game, board = await _current_board(bot, fake_discord)
     assert [s["computer"] for s in game.row.seats] == [False, False, True]
-    assert "turn" in board["embeds"][0]["description"]
+    assert board["embeds"][0]["title"].endswith(" to play")
     bot, turns = await _human_turns(discord_driver, fake_discord, bot)
     assert turns > 10
     finished = await bot.store.get_game(game.id)

@@ -6,6 +6,7 @@ import copy
 
 from bot.games.steam.engine import ENGINE
 from bot.table.loaded import Actor
+from cogs.steam import SteamCog
 from tests.support import Clock, board_ids, button, loaded, make_bot, press
 
 COGS = ("cogs.steam",)
@@ -93,8 +94,7 @@ async def test_c6_turn_timer_reminds_then_a_computer_plays_until_the_person_clic
     assert game.row.seats[0].get("away")
     assert any("turn timer ran out twice" in e for e in game.row.events)
     assert game.to_act() == 1 or game.row.seats[0].get("away")  # the computer moved for Alice
-    board = fake_discord.get_message(game.row.board_message_id)
-    assert "💤" in str(board["embeds"][0])
+    assert not game.pictured and "💤" in str(SteamCog(None).embed(game).to_dict())
     while game.to_act() != 1:
         await discord_driver.settle()
         game = await bot.tables.load(game.id)
@@ -218,7 +218,8 @@ async def test_end_shows_places_and_play_again_brings_the_computers(discord_driv
     ended = await bot.store.get_game(game_id := 1)
     board = fake_discord.get_message(ended.board_message_id)
     text = board["embeds"][0]["description"]
-    assert "**1st**" in text and text.count(" — ") == 2  # both seats placed, in words
+    assert "**1st**" in text and "**2nd**" in text  # both seats placed, in a line
+    assert all(name in text for name in ("Alice", "(computer)"))
     again = await discord_driver.click(board, button(board, "table.again"), user="alice")
     assert again.response_type == 4
     lobby = await bot.tables.open_in_channel(fake_discord.channel_id)

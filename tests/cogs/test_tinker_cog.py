@@ -35,8 +35,9 @@ async def test_whole_game_by_clicks(discord_driver, fake_discord, tmp_path):
     start = await discord_driver.slash("tinker", "start", user="alice")
     board = start.message
     embed = board["embeds"][0]
-    assert embed["title"].startswith("Tinker, Sailor, Soldier, Spy · Round 1")
-    assert "Personality" in embed["description"] and "Event" in embed["description"]
+    assert embed["title"] == "Tinker · round 1"
+    assert embed["description"].startswith("**Choose your next challenge**")
+    assert embed["footer"]["text"] == "Alice started the game."
     assert len(board_ids(board)) == 2
     board, clicks = await _play_to_the_end(discord_driver, fake_discord, bot, board)
     assert clicks > 11
@@ -44,7 +45,7 @@ async def test_whole_game_by_clicks(discord_driver, fake_discord, tmp_path):
     assert final["title"].split(" · ")[0] in ("🏆 Victory", "💀 Defeat")
     assert final["color"] == (0x2ECC71 if "Victory" in final["title"] else 0x992D22)
     assert "Locations cleared" in final["description"]
-    assert any(f["name"] == "Last move" for f in final["fields"])
+    assert final["footer"]["text"]
     assert board_ids(board) == []
     results = await bot.store.results()
     assert sorted(r["user_id"] for r in results) == sorted(
@@ -69,7 +70,9 @@ async def test_only_me_refuses_a_non_starter(discord_driver, fake_discord, tmp_p
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     board = (await discord_driver.slash("tinker", "start", {"players": "only me"},
                                         user="alice")).message
-    assert "only Alice plays" in board["embeds"][0]["footer"]["text"]
+    rules = next(cid for cid in board_ids(board, table=True) if cid.endswith(":table.rules"))
+    details = await discord_driver.click(board, rules, user="bob")
+    assert details.ephemeral and "only Alice plays" in str(details.embeds)
     result = await discord_driver.click(board, board_ids(board)[0], user="bob")
     assert result.ephemeral and "only me" in result.content
     assert (await _game(bot, fake_discord)).row.version == 0
@@ -80,8 +83,8 @@ async def test_only_me_refuses_a_non_starter(discord_driver, fake_discord, tmp_p
 async def test_chip_buttons_one_per_suit_disabled_at_zero(discord_driver, fake_discord, tmp_path):
     """During a challenge: six chip buttons with emoji, effect and count, give up in round 1.
 
-    A chip whose suit is on the challenge card says "+1, draws" and is the primary style;
-    the others say "draws".
+    A chip whose suit is on the challenge card says "+1" and is the primary style; every
+    chip button says how many chips of its suit are left ("×4").
     """
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     board = (await discord_driver.slash("tinker", "start", user="alice")).message
@@ -97,12 +100,14 @@ async def test_chip_buttons_one_per_suit_disabled_at_zero(discord_driver, fake_d
     view = game.engine.view(game.state)
     counts, counting = view["chips"], set(view["challenge"]["suits"])
     for b, suit in zip(chips, ("Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots"), strict=True):
-        effect = "+1, draws" if suit in counting else "draws"
-        assert b["label"] == f"{effect} ({counts[suit]} left)"
+        effect = "+1 " if suit in counting else ""
+        assert b["label"] == f"{effect}×{counts[suit]}"
         assert b["style"] == (1 if suit in counting and counts[suit] else 2)
         assert bool(b.get("disabled")) == (counts[suit] == 0)
     assert any(b["custom_id"].endswith(":give_up") for b in buttons)
-    assert "**Sum " in board["embeds"][0]["description"]
+    needed = view["target"] - view["sum"]
+    assert f"{view['sum']} of {view['target']}**, {needed} to go" in (
+        board["embeds"][0]["description"])
 
 
 async def test_rules_and_repost_and_abandon(discord_driver, fake_discord, tmp_path):
@@ -162,8 +167,8 @@ def test_chip_button_of_an_empty_suit_is_disabled():
                 for suit, count in view["chips"].items():
                     chip = buttons[suit]
                     assert chip.disabled == (count == 0)
-                    assert chip.label.endswith(f"({count} left)")
-                    assert len(chip.label) <= 40
+                    assert chip.label.endswith(f"×{count}")
+                    assert len(chip.label) <= 6
                 checked += 1
             state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
     assert checked > 0
@@ -202,5 +207,7 @@ def test_harsh_defeat_asks_for_the_chip_to_lose():
     assert "choose the chip you lose" in cog.embed(game).description
     buttons = cog.items(game)
     assert len(buttons) == 6
-    assert all(b.style is discord.ButtonStyle.danger and b.label.startswith("Lose one (")
-               for b in buttons)
+    chips = ENGINE.view(state)["chips"]
+    assert [b.label for b in buttons] == [f"×{chips[s]}" for s in
+                                          ("Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots")]
+    assert all(b.style is discord.ButtonStyle.danger for b in buttons)

@@ -1,11 +1,13 @@
 """Tin Realm in Discord, through the offline fake: a whole journey, restarts, limits."""
 
+import re
+
 import discord
 
 from bot.boards.layout import BoardButton
 from bot.games.tinrealm.engine import ENGINE
-from cogs.tinrealm import TinRealmCog
-from tests.support import board_ids, longest_board_within_limits, make_bot, press
+from cogs.tinrealm import RULING, TinRealmCog
+from tests.support import board_ids, button, longest_board_within_limits, make_bot, press
 
 COGS = ("cogs.tinrealm",)
 
@@ -33,9 +35,11 @@ async def test_whole_journey_by_clicks(discord_driver, fake_discord, tmp_path):
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     board = (await discord_driver.slash("tinrealm", "start", user="alice")).message
     embed = board["embeds"][0]
-    assert embed["title"].startswith("Tin Realm · day 1 of 7")
+    assert embed["title"] == "Tin Realm · day 1/7 · place 1/6"
     assert "race" in embed["description"]
-    assert len(board_ids(board)) == 3
+    races = board["components"][0]["components"][0]
+    assert races["type"] == 3 and len(races["options"]) == 3
+    assert all(option["description"] for option in races["options"])
     bot, board, clicks = await _play(discord_driver, fake_discord, bot, board)
     assert clicks > 10
     final = board["embeds"][0]["description"]
@@ -63,13 +67,16 @@ async def test_only_me_rules_daily(discord_driver, fake_discord, tmp_path):
     await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     board = (await discord_driver.slash("tinrealm", "start", {"players": "only me"},
                                         user="alice")).message
-    refused = await discord_driver.click(board, board_ids(board)[0], user="bob")
+    races = board["components"][0]["components"][0]
+    refused = await discord_driver.select(board, races["custom_id"],
+                                          [races["options"][0]["value"]], user="bob")
     assert refused.ephemeral and "only me" in refused.content
     rules = await discord_driver.slash("tinrealm", "rules", user="bob")
     assert rules.ephemeral and len(rules.embeds[0]["fields"]) == 7
     await discord_driver.slash("tinrealm", "abandon", user="alice")
     daily = (await discord_driver.slash("tinrealm", "daily", user="bob")).message
-    assert "daily deal" in daily["embeds"][0]["footer"]["text"]
+    details = await discord_driver.click(daily, button(daily, "table.rules"), user="bob")
+    assert "daily deal" in str(details.embeds)
 
 
 def test_board_fits_discord_limits_at_every_step():
@@ -91,7 +98,8 @@ async def test_content_setting_reaches_the_game(discord_driver, fake_discord, tm
     custom.write_text(json.dumps(data), encoding="utf-8")
     await discord_driver.login(make_bot(tmp_path, cogs=COGS, TINREALM_CONTENT=custom))
     board = (await discord_driver.slash("tinrealm", "start", user="alice")).message
-    labels = [c["label"] for row in board["components"] for c in row["components"]]
+    labels = [o["label"] for row in board["components"] for c in row["components"]
+              for o in c.get("options", [])]
     assert any(label.startswith("Tinfolk") for label in labels)
 
 
@@ -129,8 +137,9 @@ def test_endings_look_different_and_give_the_score_in_words():
 
 
 def test_buttons_fit_a_phone_the_decision_is_primary_selects_explain():
-    """Labels are at most 40 characters; the decision is primary, eating and items are
-    not (or only the engine's primary choice is); select options carry descriptions."""
+    """Button labels are at most 14 characters; the decision is primary (or only the
+    engine's primary choice is); select options carry the actions' descriptions, without
+    the rules' ids."""
     from tests.support import loaded
 
     cog = TinRealmCog(None)
@@ -143,14 +152,17 @@ def test_buttons_fit_a_phone_the_decision_is_primary_selects_explain():
             for item in cog.items(loaded(ENGINE, state)):
                 if isinstance(item, BoardButton):
                     action = actions[item.custom_id.split(":", 3)[-1]]
-                    assert len(item.label) <= 40
+                    assert len(item.label) <= 14, item.label
                     primary = action.primary if marked else action.group not in ("eat", "item")
                     assert (item.style is discord.ButtonStyle.primary) == primary
                     checked["primary"] += primary
-                    checked["strike"] += item.label.startswith("Strike ")
+                    checked["strike"] += item.label.startswith("⚡")
                 else:
                     for option in item.options:
-                        assert option.description == actions[option.value].description[:100]
+                        text = RULING.sub("", actions[option.value].description)
+                        assert option.description == (text if len(text) <= 100
+                                                      else text[:99] + "…")
+                        assert not re.search(r"\bR\d", option.description)
                         checked["described"] += bool(option.description)
             state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
     assert checked["primary"] and checked["strike"]

@@ -163,11 +163,13 @@ async def test_tinker_start_offers_the_three_ways_to_play(discord_driver, fake_d
     await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
     board = (await discord_driver.slash("tinker", "start", {"vote_seconds": 45},
                                         user="alice")).message
-    assert "the channel votes (45 s)" in board["embeds"][0]["footer"]["text"]
+    details = await discord_driver.click(board, button(board, "table.rules"), user="bob")
+    assert "the channel votes (45 s)" in str(details.embeds)
     await discord_driver.slash("tinker", "abandon", user="alice")
     fast = (await discord_driver.slash("tinker", "start", {"players": "fast"},
                                        user="alice")).message
-    assert "anyone's click moves" in fast["embeds"][0]["footer"]["text"]
+    details = await discord_driver.click(fast, button(fast, "table.rules"), user="bob")
+    assert "anyone's click moves" in str(details.embeds)
     rules = await discord_driver.slash("tinker", "rules", user="bob")
     who = next(f for f in rules.embeds[0]["fields"] if f["name"] == "Who plays")
     assert "vote" in who["value"] and "majority" in who["value"] and "fast" in who["value"]

@@ -1,0 +1,97 @@
+"""Every board of every game fits one phone screen: 600 px at 360 px wide.
+
+A sample of the boards of random games of each kind (Steam to Solar at 2 to 5 seats,
+from its lobby; votes under way, fast and "only me" tables, computer and away seats, the
+endings) is drawn with ``shared/tools/discord_preview.py``, pictures on and off. A vote
+under way is measured in its one-line form (``bot.boards.layout.vote_line``). Where the
+preview tool or Chromium is missing, the boards' text and rows are held to the size that
+fits instead.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import discord
+import pytest
+
+from bot.boards.layout import vote_line
+from cogs.base import embed_lines
+from tests.cogs.board_messages import (
+    ENGINES,
+    PHONE_BUDGET,
+    Message,
+    board_renderer,
+    load_preview,
+    message,
+    phone_heights,
+    played,
+)
+
+#: Games played of each kind, and boards measured of each kind and setting.
+GAMES = 40
+SAMPLE = 120
+#: Without the preview tool: the most text lines (at 38 characters) a board may have
+#: and still fit, with its picture and without.
+TEXT_LINES = {True: 8, False: 24}
+#: ... and the most action rows.
+ROWS = 5
+
+
+@cache
+def _boards(kind: str) -> list:
+    """Return a sample of the boards of :data:`GAMES` games of ``kind``: every lobby,
+    ending and vote among them, the rest at random."""
+    games = list(played(kind, GAMES, seed=5))
+    rng = random.Random(kind)
+    special = [g for g in games if g.row.status != "active" or g.data.poll is not None]
+    rest = [g for g in games if g not in special]
+    return special[: SAMPLE // 2] + rng.sample(rest, SAMPLE - min(len(special), SAMPLE // 2))
+
+
+@pytest.mark.parametrize("images", [True, False], ids=["pictures", "text"])
+@pytest.mark.parametrize("kind", list(ENGINES))
+def test_boards_fit_one_phone_screen(kind: str, images: bool) -> None:
+    """Each sampled board is at most 600 px tall at phone width."""
+    boards = board_renderer(images)
+    games = _boards(kind)
+    items = [message(boards, g, one_line_vote=True) for g in games]
+    preview = load_preview()
+    if preview is None:
+        _assert_small(items, images)
+        return
+    heights = phone_heights(preview, items)
+    tallest = max(heights)
+    worst = items[heights.index(tallest)].json["embeds"][0].get("title")
+    assert tallest <= PHONE_BUDGET, f"{kind}: a board is {tallest} px ({worst})"
+
+
+def _assert_small(items: list[Message], images: bool) -> None:
+    """Hold each board to :data:`TEXT_LINES` lines of text and :data:`ROWS` rows."""
+    for item in items:
+        embed = discord.Embed.from_dict(item.json["embeds"][0])
+        assert embed_lines(embed) <= TEXT_LINES[images and bool(item.picture)]
+        assert len(item.json["components"]) <= ROWS
+
+
+@pytest.mark.parametrize("kind", list(ENGINES))
+def test_the_sample_holds_every_kind_of_board(kind: str) -> None:
+    """The sample has decisions, endings, and for Steam its lobby and a computer's turn."""
+    games = _boards(kind)
+    statuses = {g.row.status for g in games}
+    assert {"active", "over"} <= statuses
+    if kind == "steam":
+        assert "lobby" in statuses
+        assert any(g.row.status == "active" and g.computer_to_act() for g in games)
+        assert any(any(s.get("away") for s in g.row.seats) for g in games)
+    else:
+        assert any(g.data.poll is not None for g in games)
+
+
+def test_a_vote_is_one_phone_line() -> None:
+    """The vote line says the votes, what moves at once and when it closes, in a line."""
+    line = vote_line(3, 2, 1_800_000_030.0, 4)
+    assert line == "3 votes · 2 agreeing move now · ends <t:1800000030:R>"
+    assert len(line) <= 60
+    assert vote_line(1, 3, None, 4) == "1 vote · giving up needs 3 of 4"
