@@ -53,7 +53,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "455de8117bad345b2a8b1853814d65d857f4d7363f588e75289b45f440255233"
+COMPONENTS_DIGEST = "36b8f218dafd2fcca7f089302a784982da106208510554089e78169887dcf1fa"
 
 ENDED = ("abandoned", "expired")
 

@@ -11,6 +11,7 @@ import discord
 
 from bot import pictures
 from bot.boards.layout import (
+    MAX_BUTTONS_PER_ROW,
     PHONE_BUTTONS,
     VOTE_TITLE,
     BoardButton,
@@ -277,15 +278,17 @@ def _table_buttons(game: LoadedGame, *, again: bool) -> list[BoardItem]:
 
 def _with_rules_button(items: list[BoardItem], game: LoadedGame) -> list[BoardItem]:
     """Add "Rules & details" to a board's components: in a row of buttons with room for
-    it on a phone (fewer than three), else in a row of its own."""
+    it (one of fewer than three first), else in a row of its own."""
     rules = _table_buttons(game, again=False)[0]
     rows: dict[int, list[BoardItem]] = {}
     for item in items:
         rows.setdefault(item.row or 0, []).append(item)
     last = max(rows, default=-1)
-    room = [r for r in sorted(rows, reverse=True) if len(rows[r]) < PHONE_BUTTONS
-            and all(isinstance(i, BoardButton) for i in rows[r])]
-    if room:  # a row of buttons with room on a phone: no new row
+    buttons = [r for r in sorted(rows, reverse=True)
+               if all(isinstance(i, BoardButton) for i in rows[r])]
+    room = [r for r in buttons if len(rows[r]) < PHONE_BUTTONS] or [
+        r for r in buttons if len(rows[r]) < MAX_BUTTONS_PER_ROW]
+    if room:  # a row of buttons with room for it: no new row
         rules.row = room[0]
     elif last < 4:
         rules.row = last + 1

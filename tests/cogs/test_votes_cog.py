@@ -53,7 +53,7 @@ async def test_c4_majority_of_three_through_discord(discord_driver, fake_discord
     labels = [c.get("label") for row in board["components"] for c in row["components"]]
     assert "Add 2 · 1" in labels
     field = next(f for f in board["embeds"][0]["fields"] if "voting" in f["name"])
-    assert "Carol" in field["value"] and "<t:" in field["value"] and ":R>" in field["value"]
+    assert field["value"].startswith("1 vote · 2 agreeing") and ":R>" in field["value"]
     move = await discord_driver.click(board, button(board, "add2"), user="bob")
     assert move.response_type == 7 and len(_answers(fake_discord, move)) == 1
     game = await bot.tables.load(game.id)
