@@ -190,7 +190,7 @@ class GameCog(commands.Cog):
         return await self.start_solo(
             interaction, dict(game.row.options), only_me=mode == "solo",
             players={"vote": "vote", "fast": "fast"}.get(mode, "vote"),
-            window=game.data.window,
+            window=round(game.data.window),
         )
 
     # Command helpers --------------------------------------------------------------------
