@@ -350,3 +350,29 @@ async def test_who_may_abandon_a_table(tmp_path):
         v = (await tables.act(moderated.id, 0, BOB, LOBBY_JOIN)).game.row.version
         await tables.act(moderated.id, v, ALICE, LOBBY_START)
         assert not (await tables.abandon(7, MOD)).row.is_open
+
+
+async def test_a_computer_chooses_off_the_event_loop(tmp_path, monkeypatch):
+    """A computer's choice (Hard plays the endgame out first) is made in a thread, never on
+    the event loop's own thread."""
+    import threading
+
+    async with open_tables(tmp_path / "t.db") as tables:
+        lobby = await tables.open_lobby("toy", guild_id=1, channel_id=8, host=ALICE,
+                                        computers=["hard"])
+        game = (await tables.act(lobby.id, 0, ALICE, LOBBY_START)).game
+        threads: list[int] = []
+        real = game.engine.computer_action
+
+        def choose(state, seat, *args, **kwargs):
+            threads.append(threading.get_ident())
+            return real(state, seat, *args, **kwargs)
+
+        monkeypatch.setattr(type(game.engine), "computer_action",
+                            lambda self, state, seat: choose(state, seat))
+        while (play := await tables.computer_move(game.id)) is not None and threads == []:
+            pass
+        if not threads:  # the computer was not first: the person moves, then it does
+            await tables.act(game.id, game.row.version, ALICE, "add1")
+            await tables.computer_move(game.id)
+        assert threads and threading.get_ident() not in threads

@@ -295,7 +295,9 @@ class Tables:
                 return None
             seat = game.to_act()
             assert seat is not None
-            action_id = game.engine.computer_action(game.state, seat)
+            # A Hard computer plays the endgame out before it chooses: a thread, never the
+            # event loop (engine states are never changed in place, so this is safe).
+            action_id = await asyncio.to_thread(game.engine.computer_action, game.state, seat)
             return await self.turns.move(game, seat, action_id, None)
 
     async def fire_deadline(self, game_id: int) -> Play | None:
