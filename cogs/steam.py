@@ -356,9 +356,7 @@ def _status(game: LoadedGame, view: dict[str, Any]) -> str:
         result = view["result"]
         lines = [f"🏁 **{result['summary']}**"]
         places = result.get("places") or []
-        if game.pictured:  # the places in a line: the picture has the scores in full
-            lines.append(" · ".join(f"**{p['ordinal']}** {p['name']} {p['total']}"
-                                    for p in places))
+        if game.pictured:  # the picture has the places and scores in full
             return "\n".join(lines)
         for place in places:
             crown = "🏆 " if place["place"] == 1 and not place["resigned"] else ""

@@ -218,8 +218,10 @@ async def test_end_shows_places_and_play_again_brings_the_computers(discord_driv
     ended = await bot.store.get_game(game_id := 1)
     board = fake_discord.get_message(ended.board_message_id)
     text = board["embeds"][0]["description"]
-    assert "**1st**" in text and "**2nd**" in text  # both seats placed, in a line
-    assert all(name in text for name in ("Alice", "(computer)"))
+    assert text.startswith("🏁 ") and "wins" in text  # who won; the picture has the places
+    [picture] = board["attachments"]
+    alt = picture["description"]
+    assert "wins" in alt and all(name in alt for name in ("Alice", "(computer)"))
     again = await discord_driver.click(board, button(board, "table.again"), user="alice")
     assert again.response_type == 4
     lobby = await bot.tables.open_in_channel(fake_discord.channel_id)
