@@ -375,3 +375,27 @@ async def test_a_computer_chooses_off_the_event_loop(tmp_path, monkeypatch):
             await tables.act(game.id, game.row.version, ALICE, "add1")
             await tables.computer_move(game.id)
         assert threads and threading.get_ident() not in threads
+
+
+async def test_a_person_named_like_a_computer_is_a_person(tmp_path):
+    """Seats know what they are: a member whose name is "Ada (computer)" is seated, asked to
+    play and credited as a person, and the computer added beside them gets another name."""
+    ada = Actor(150, "Ada (computer)")
+    async with open_tables(tmp_path / "t.db") as tables:
+        lobby = await tables.open_lobby("toy", guild_id=1, channel_id=9, host=ALICE)
+        v = (await tables.act(lobby.id, 0, ada, LOBBY_JOIN)).game.row.version
+        v = (await tables.act(lobby.id, v, ALICE, LOBBY_COMPUTER)).game.row.version
+        game = (await tables.act(lobby.id, v, ALICE, LOBBY_START)).game
+        names = [s["name"] for s in game.row.seats]
+        assert names.count("Ada (computer)") == 1 and len(set(names)) == 3
+        seat = game.seat_of(ada.user_id)
+        assert seat is not None and not game.row.seats[seat].get("computer")
+        while game.row.is_open:
+            if game.computer_to_act():
+                assert game.to_act() != seat
+                game = (await tables.computer_move(game.id)).game
+            else:
+                who = ALICE if game.to_act() == game.seat_of(ALICE.user_id) else ada
+                game = (await tables.act(game.id, game.row.version, who, "add1")).game
+        results = {r["user_id"] for r in await tables.store.results()}
+        assert ada.user_id in results
