@@ -20,7 +20,7 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.boards.routing import route_click
-from bot.boards.send_errors import SEND_ERRORS
+from bot.boards.send_errors import SEND_ERRORS, tell_privately
 from bot.boards.service import Boards
 from bot.config import ConfigError, Settings
 from bot.health import HeartbeatWriter, health_file
@@ -269,13 +269,7 @@ class TableBot(commands.Bot):
             log.error("command %s failed", interaction.command and interaction.command.name,
                       exc_info=cause)
             text = "Something went wrong on our side; nothing was changed. Please try again."
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except SEND_ERRORS as exc:
-            log.warning("could not report a command error: %s", exc)
+        await tell_privately(interaction, text)
 
     # -- housekeeping -------------------------------------------------------------------
 

@@ -254,6 +254,11 @@ def default_items(
             rows.append([action_select(game_id, version, "choose", chunk, part=part)])
         if len(rows) > MAX_ROWS:
             raise ValueError(f"{len(flat)} actions do not fit on one board")
+    return _placed(rows)
+
+
+def _placed(rows: list[list[BoardItem]]) -> list[BoardItem]:
+    """Return the items of ``rows`` in order, each told its row."""
     items: list[BoardItem] = []
     for index, row in enumerate(rows):
         for item in row:
@@ -298,12 +303,7 @@ def phone_items(
     rows += [list(buttons[i : i + per_row]) for i in range(0, len(buttons), per_row)]
     if len(rows) > MAX_ROWS:
         return default_items(game_id, version, actions)
-    items: list[BoardItem] = []
-    for index, row in enumerate(rows):
-        for item in row:
-            item.row = index
-            items.append(item)
-    return items
+    return _placed(rows)
 
 
 #: The name of a board's vote field.

@@ -1,6 +1,10 @@
-"""What a request to Discord may fail with, handled alike wherever the bot sends."""
+"""What a request to Discord may fail with, handled alike wherever the bot sends, and
+the one way the bot answers privately."""
 
 from __future__ import annotations
+
+import logging
+from typing import Any
 
 import aiohttp
 import discord
@@ -11,3 +15,17 @@ SEND_ERRORS: tuple[type[BaseException], ...] = (
     discord.HTTPException, discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError,
     ValueError,
 )
+
+log = logging.getLogger(__name__)
+
+
+async def tell_privately(interaction: discord.Interaction[Any], text: str) -> None:
+    """Answer ``interaction`` with a private line (a follow-up if it was answered already);
+    a failure to send is logged, never raised."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except SEND_ERRORS as exc:
+        log.warning("could not answer privately: %s", exc)

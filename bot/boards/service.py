@@ -31,7 +31,7 @@ from bot.boards.render import (
     BoardRenderer,
     Renderer,
 )
-from bot.boards.send_errors import SEND_ERRORS
+from bot.boards.send_errors import SEND_ERRORS, tell_privately
 from bot.games.protocol import Action
 from bot.pictures.drawing import PictureDrawer
 from bot.table.errors import (
@@ -365,13 +365,7 @@ class Boards:
         self.computers.schedule(play.game)
 
     async def _refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except SEND_ERRORS as exc:
-            log.warning("could not send a refusal: %s", exc)
+        await tell_privately(interaction, text)
 
     # -- posting ------------------------------------------------------------------------
 
