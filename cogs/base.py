@@ -245,9 +245,13 @@ class GameCog(commands.Cog):
         await self.bot.boards.send_board(interaction, game)
         return game
 
-    async def current(self, interaction: discord.Interaction[Any]) -> LoadedGame:
-        """Return the channel's open game of this cog's kind, or refuse."""
+    async def current(self, interaction: discord.Interaction[Any], *,
+                      damaged: bool = False) -> LoadedGame:
+        """Return the channel's open game of this cog's kind, or refuse; with ``damaged``,
+        a damaged game of any kind too (so it can be abandoned)."""
         game = await self.bot.tables.open_in_channel(interaction.channel_id or 0)
+        if game is not None and damaged and game.broken:
+            return game
         if game is None or game.row.kind != self.kind:
             start = self.start_command or f"/{self.kind} start"
             raise Refusal(f"There is no game of this kind going in this channel. "
@@ -281,7 +285,7 @@ class GameCog(commands.Cog):
 
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:
         """End the channel's game (its starter or a member with Manage Messages)."""
-        await self.current(interaction)
+        await self.current(interaction, damaged=True)
         actor = actor_of(interaction)
         game = await self.bot.tables.abandon(interaction.channel_id or 0, actor)
         said = game.row.events[-1] if game.row.events else f"{actor.name} abandoned the game."

@@ -237,7 +237,12 @@ class BoardRenderer:
     def body(self, game: LoadedGame, *, pictured: bool = True) -> dict[str, Any]:
         """Return the board's embed and view, without the picture (the embed's text is the
         shorter one when the picture shows the position)."""
-        renderer = self.renderers[game.row.kind]
+        renderer = self.renderers.get(game.row.kind)
+        if renderer is None:  # a kind of game this bot no longer has: a damaged game
+            embed = discord.Embed(title=game.engine.title, colour=COLOUR_ENDED,
+                                  description=STATUS_TEXT.get(game.row.status, ""))
+            embed.set_footer(text="This game's saved data is damaged; it cannot be shown.")
+            return {"embed": embed, "view": None}
         game.pictured = self.images and pictured and self.has_picture(game)
         embed = renderer.embed(game)
         view: discord.ui.View | None = None

@@ -17,7 +17,7 @@ import random
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from bot.games.protocol import BrokenState, Engine, IllegalAction
 from bot.games.registry import engine as registry_engine
@@ -97,9 +97,28 @@ class TableCore:
     # -- loading ------------------------------------------------------------------------
 
     def wrap(self, row: GameRow) -> LoadedGame:
-        """Return ``row`` with its engine, its loaded state and its table data."""
-        eng = self.engines(row.kind)
-        data = TableData.from_json(row.extra)
+        """Return ``row`` with its engine, its loaded state and its table data.
+
+        A row this code cannot read (a kind it no longer has, unreadable seats or table
+        data) is a damaged game: reported as such, and it can be abandoned.
+        """
+        try:
+            eng = self.engines(row.kind)
+        except KeyError:
+            log.warning("game %s is of a kind this bot no longer has: %r", row.id, row.kind)
+            return LoadedGame(row, cast(Engine, MissingGame(row.kind)), None,
+                              broken=f"unknown game {row.kind!r}")
+        if not isinstance(row.seats, list) or not all(isinstance(s, dict) for s in row.seats):
+            log.warning("game %s has unreadable seats", row.id)
+            row.seats = []
+            return LoadedGame(row, eng, None, broken="unreadable seats")
+        try:
+            data = TableData.from_json(row.extra if isinstance(row.extra, dict) else None)
+            if not isinstance(row.extra, dict):
+                raise TypeError("table data is not an object")
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:
+            log.warning("game %s has unreadable table data: %s", row.id, exc)
+            return LoadedGame(row, eng, None, broken="unreadable table data")
         if row.status == "lobby" or (row.state is None and not row.is_open):
             return LoadedGame(row, eng, None, data=data)  # a lobby, or closed before it began
         if row.state is None:
@@ -329,6 +348,23 @@ class TableCore:
         row.deadline = min(due) if due and row.is_open else None
         if row.deadline is not None and (before is None or row.deadline < before):
             self.on_deadline(row.deadline)
+
+
+class MissingGame:
+    """Stands in for the engine of a kind of game this bot no longer has, so the damaged
+    game can be shown as such and abandoned."""
+
+    min_seats = 1
+    max_seats = 5
+    schema_version = 0
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.title = f"a game this bot no longer has ({kind})"
+
+    def load(self, data: Any) -> Any:
+        """Refuse every state: there are no rules to read it with."""
+        raise BrokenState(f"unknown game {self.kind!r}")
 
 
 def record(row: GameRow, events: tuple[str, ...] | list[str]) -> None:

@@ -53,3 +53,33 @@ async def test_damaged_game_is_reported_and_can_be_abandoned(
     await bot.store.connection.execute("DELETE FROM games WHERE id = ?", (game.id,))
     statuses = sorted(status for status, _, _ in checked_games(tmp_path / "bot.db").values())
     assert statuses == ["active", "active"]
+
+
+@pytest.mark.parametrize(("column", "value"), [
+    ("kind", "chess"), ("seats", '"nobody"'), ("seats", "[1, 2]"), ("extra", "[1]"),
+    ("extra", '{"poll": 5}'),
+], ids=["unknown-kind", "seats-not-a-list", "seats-not-seats", "extra-not-an-object",
+        "extra-poll-unreadable"])
+async def test_a_damaged_row_is_reported_abandoned_and_the_channel_plays_again(
+    discord_driver, fake_discord, tmp_path, column, value
+):
+    """A row this code cannot read (a kind it no longer has, unreadable seats or table
+    data): a click says it is damaged, a start names the game in the way, the starter can
+    abandon it, and the channel starts a new game."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("tinker", "start", user="alice")).message
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    await bot.store.connection.execute(
+        f"UPDATE games SET {column} = ?, updated_at = updated_at + 1 WHERE id = ?",
+        (value, game.id),
+    )
+    bot.store.kept.drop()  # as another process would: the kept row is out of date
+    click = await discord_driver.click(board, board_ids(board)[0], user="bob")
+    assert click.ephemeral and "damaged" in click.content
+    busy = await discord_driver.slash("tinker", "start", user="bob")
+    assert busy.ephemeral
+    ended = await discord_driver.slash("tinker", "abandon", user="alice")
+    assert not ended.ephemeral and "abandoned" in ended.content
+    assert await bot.tables.open_in_channel(fake_discord.channel_id) is None
+    fresh = await discord_driver.slash("tinker", "start", user="alice")
+    assert board_ids(fresh.message)
