@@ -22,8 +22,6 @@ from bot.table.errors import Refusal
 LOBBY_JOIN = "lobby.join"
 LOBBY_LEAVE = "lobby.leave"
 LOBBY_COMPUTER = "lobby.computer"
-#: ``lobby.computer.easy`` / ``lobby.computer.hard``: a computer player of that level.
-LOBBY_COMPUTER_LEVEL = "lobby.computer."
 LOBBY_START = "lobby.start"
 LOBBY_CANCEL = "lobby.cancel"
 LOBBY_DROP = "lobby.drop."
@@ -140,17 +138,13 @@ def _leave(step: LobbyStep, _op: str) -> str:
     return event
 
 
-def _computer(step: LobbyStep, op: str) -> str:
+def _computer(step: LobbyStep, _op: str) -> str:
     if step.mine is None:
         raise Refusal("Only players seated at this table can add computer players.")
-    level = op.removeprefix(LOBBY_COMPUTER_LEVEL) if op.startswith(LOBBY_COMPUTER_LEVEL) else (
-        DEFAULT_LEVEL)
-    if level not in COMPUTER_LEVELS:
-        raise Refusal("That button is not valid.")
     step.require_room()
     computer = free_computer_name(step.seats)
-    step.seats.append(computer_seat(computer, level))
-    return f"{step.name} added {computer} ({COMPUTER_LEVELS[level]})."
+    step.seats.append(computer_seat(computer))
+    return f"{step.name} added {computer} ({COMPUTER_LEVELS[DEFAULT_LEVEL]})."
 
 
 def _drop(step: LobbyStep, op: str) -> str:
@@ -210,7 +204,7 @@ def _cancel(step: LobbyStep, _op: str) -> str:
 _OPERATIONS: dict[str, Callable[[LobbyStep, str], str]] = {
     LOBBY_JOIN: _join, LOBBY_LEAVE: _leave, LOBBY_COMPUTER: _computer, LOBBY_START: _start,
     LOBBY_CANCEL: _cancel, LOBBY_DROP: _drop, LOBBY_HOST: _hand_host,
-    LOBBY_COMPUTER_LEVEL: _computer, LOBBY_LEVEL: _set_level,
+    LOBBY_LEVEL: _set_level,
 }
 
 
@@ -218,7 +212,7 @@ def lobby_step(step: LobbyStep, op: str) -> str:
     """Apply lobby operation ``op`` to the step's row (in place); return the event or refuse."""
     if step.row.status != "lobby":
         raise Refusal("The game has already started; the lobby buttons do nothing now.")
-    for prefix in (LOBBY_DROP, LOBBY_HOST, LOBBY_LEVEL, LOBBY_COMPUTER_LEVEL):
+    for prefix in (LOBBY_DROP, LOBBY_HOST, LOBBY_LEVEL):
         if op.startswith(prefix):
             return _OPERATIONS[prefix](step, op)
     operation = _OPERATIONS.get(op)
