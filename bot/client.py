@@ -60,9 +60,18 @@ class TableTree(discord.app_commands.CommandTree):
     """The command tree: commands count as work in flight, and none start while closing."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Refuse new commands privately once the bot is shutting down."""
+        """Refuse new commands privately once the bot is shutting down.
+
+        A command let through counts as in flight until the task running it ends, so a
+        clean shutdown waits for commands as it does for clicks (Tables.drain).
+        """
         tables = getattr(self.client, "tables", None)
-        if tables is None or not tables.closing:
+        if tables is None:
+            return True
+        if not tables.closing:
+            task = asyncio.current_task()
+            if task is not None:
+                tables.track(task)
             return True
         try:
             await interaction.response.send_message(
@@ -71,15 +80,6 @@ class TableTree(discord.app_commands.CommandTree):
         except SEND_ERRORS as exc:
             log.warning("could not refuse a command while closing: %s", exc)
         return False
-
-    async def _call(self, interaction: discord.Interaction) -> None:
-        # A clean shutdown waits for commands as it does for clicks (Tables.drain).
-        tables = getattr(self.client, "tables", None)
-        if tables is None:
-            await super()._call(interaction)
-            return
-        with tables.busy():
-            await super()._call(interaction)
 
 
 def create_bot(settings: Settings, **kwargs: Any) -> TableBot:

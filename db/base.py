@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from db.rows import GameRow, ResultRow, Shards
+from db.rows import GameRow, NewGame, ResultRow, Shards
 
 #: Every table, in the order a copy fills them (parents first).
 TABLES = ("games", "actions", "results", "meta")
@@ -32,23 +32,7 @@ class GameStore(Protocol):
         """Return why the store cannot save right now (its file is gone, the last write
         was refused, the server is out of reach), or None when it can."""
 
-    async def create_game(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        kind: str,
-        status: str,
-        starter_id: int,
-        seats: list[dict[str, Any]],
-        options: dict[str, Any],
-        only_starter: bool,
-        state: dict[str, Any] | None,
-        events: list[str],
-        daily: str | None = None,
-        extra: dict[str, Any] | None = None,
-        max_open: int | None = None,
-    ) -> GameRow:
+    async def create_game(self, new: NewGame, *, max_open: int | None = None) -> GameRow:
         """Insert a new open game; raise ChannelBusy (C3) or DailyPlayed.
 
         With ``max_open``, raise TooManyOpen when ``starter_id`` already has that many

@@ -26,6 +26,7 @@ from db.rows import (
     GAME_COLUMNS,
     GameRow,
     KeptRows,
+    NewGame,
     ResultRow,
     Shards,
     idle_sql,
@@ -215,23 +216,7 @@ class PostgresStore:
 
     # -- games ---------------------------------------------------------------------------
 
-    async def create_game(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        kind: str,
-        status: str,
-        starter_id: int,
-        seats: list[dict[str, Any]],
-        options: dict[str, Any],
-        only_starter: bool,
-        state: dict[str, Any] | None,
-        events: list[str],
-        daily: str | None = None,
-        extra: dict[str, Any] | None = None,
-        max_open: int | None = None,
-    ) -> GameRow:
+    async def create_game(self, new: NewGame, *, max_open: int | None = None) -> GameRow:
         """Insert a new open game; raise ChannelBusy (C3) or DailyPlayed.
 
         With ``max_open``, raise TooManyOpen when the starter already has that many open
@@ -243,10 +228,10 @@ class PostgresStore:
                " options, only_starter, state, version, events, created_at, updated_at,"
                " daily, extra) SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $11,"
                " $11, $12, $13")
-        args: list[Any] = [guild_id, channel_id, kind, status, starter_id, _json(seats),
-                           _json(options), int(only_starter),
-                           None if state is None else _json(state), _json(events), now,
-                           daily, _json(extra or {})]
+        args: list[Any] = [new.guild_id, new.channel_id, new.kind, new.status, new.starter_id,
+                           _json(new.seats), _json(new.options), int(new.only_starter),
+                           None if new.state is None else _json(new.state), _json(new.events),
+                           now, new.daily, _json(new.extra)]
         if max_open is not None:
             sql += (" WHERE (SELECT count(*) FROM games WHERE starter_id = $5"
                     " AND guild_id IS NOT DISTINCT FROM $1"
@@ -256,14 +241,14 @@ class PostgresStore:
             async with self.acquire(write=True) as conn:
                 if max_open is not None:
                     await conn.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))",
-                                       _CAP_LOCK, f"{guild_id}:{starter_id}")
+                                       _CAP_LOCK, f"{new.guild_id}:{new.starter_id}")
                 row = await conn.fetchrow(f"{sql} RETURNING {GAME_COLUMNS}", *args)
                 if row is None:
                     raise TooManyOpen(max_open or 0)
         except asyncpg.UniqueViolationError as exc:
             if "daily" in (exc.constraint_name or ""):
-                raise DailyPlayed(daily) from None
-            existing = await self.open_game_in_channel(channel_id)
+                raise DailyPlayed(new.daily) from None
+            existing = await self.open_game_in_channel(new.channel_id)
             raise ChannelBusy(existing.id if existing else None) from None
         assert row is not None
         game = row_to_game(row)

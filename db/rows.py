@@ -66,6 +66,26 @@ class GameRow:
 
 
 @dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game about to be stored: what :meth:`GameStore.create_game` inserts."""
+
+    guild_id: int | None
+    channel_id: int
+    kind: str
+    status: str
+    starter_id: int
+    seats: list[dict[str, Any]]
+    options: dict[str, Any]
+    only_starter: bool
+    state: dict[str, Any] | None
+    events: list[str]
+    #: The day (``YYYY-MM-DD``) of a daily deal, or None.
+    daily: str | None = None
+    #: The table's own data (see :class:`GameRow`).
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class ResultRow:
     """One player's result of a finished game."""
 

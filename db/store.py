@@ -26,6 +26,7 @@ from db.rows import (
     OPEN_STATUSES,
     GameRow,
     KeptRows,
+    NewGame,
     ResultRow,
     Shards,
     idle_group,
@@ -220,23 +221,7 @@ class Store:
 
     # -- games ---------------------------------------------------------------------------
 
-    async def create_game(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        kind: str,
-        status: str,
-        starter_id: int,
-        seats: list[dict[str, Any]],
-        options: dict[str, Any],
-        only_starter: bool,
-        state: dict[str, Any] | None,
-        events: list[str],
-        daily: str | None = None,
-        extra: dict[str, Any] | None = None,
-        max_open: int | None = None,
-    ) -> GameRow:
+    async def create_game(self, new: NewGame, *, max_open: int | None = None) -> GameRow:
         """Insert a new open game; raise ChannelBusy if the channel has one (C3).
 
         Raise DailyPlayed if ``daily`` is given and the channel already has that day's
@@ -245,9 +230,10 @@ class Store:
         one write transaction, so creates at once never get past the cap.
         """
         now = self._clock()
-        args = (guild_id, channel_id, kind, status, starter_id, _json(seats), _json(options),
-                int(only_starter), None if state is None else _json(state), _json(events),
-                now, now, daily, _json(extra or {}))
+        args = (new.guild_id, new.channel_id, new.kind, new.status, new.starter_id,
+                _json(new.seats), _json(new.options), int(new.only_starter),
+                None if new.state is None else _json(new.state), _json(new.events),
+                now, now, new.daily, _json(new.extra))
 
         insert = ("INSERT INTO games (guild_id, channel_id, kind, status, starter_id, seats,"
                   " options, only_starter, state, version, events, created_at, updated_at,"
@@ -256,7 +242,7 @@ class Store:
         if max_open is not None:
             insert += (" WHERE (SELECT count(*) FROM games WHERE starter_id = ? AND guild_id IS ?"
                        " AND status IN ('lobby', 'active')) < ?")
-            params = (*args, starter_id, guild_id, max_open)
+            params = (*args, new.starter_id, new.guild_id, max_open)
 
         def work(conn: sqlite3.Connection) -> int:
             cursor = conn.execute(insert, params)
@@ -268,12 +254,12 @@ class Store:
             game_id = await self._in_transaction(work)
         except sqlite3.IntegrityError as exc:
             if "daily" in str(exc):
-                raise DailyPlayed(daily) from None
-            existing = await self.open_game_in_channel(channel_id)
+                raise DailyPlayed(new.daily) from None
+            existing = await self.open_game_in_channel(new.channel_id)
             raise ChannelBusy(existing.id if existing else None) from None
         # The row as stored, without reading it back (deadline and board are still empty).
         game = row_to_game((game_id, *args[:5], args[5], args[6], args[7], args[8], 0, args[9],
-                            None, None, None, now, now, daily, args[13], None))
+                            None, None, None, now, now, new.daily, args[13], None))
         self.kept.keep(game, (args[5], args[6], args[8], args[9], args[13]), now)
         return game
 

@@ -162,6 +162,17 @@ class TableCore:
             if self._in_flight == 0:
                 self._idle.set()
 
+    def track(self, task: asyncio.Future[Any]) -> None:
+        """Count ``task`` as a request in flight until it is done (see :meth:`drain`)."""
+        self._in_flight += 1
+        self._idle.clear()
+        task.add_done_callback(self._request_done)
+
+    def _request_done(self, _task: asyncio.Future[Any]) -> None:
+        self._in_flight -= 1
+        if self._in_flight == 0:
+            self._idle.set()
+
     @contextlib.asynccontextmanager
     async def hold(self, game_id: int) -> AsyncIterator[None]:
         """Hold the game's lock (one request per game at a time) and count it in flight.

@@ -44,6 +44,7 @@ from bot.table.lobby import (
 from bot.table.turns import TurnPolicy
 from db.base import GameStore
 from db.errors import TooManyOpen
+from db.rows import NewGame
 from db.store import (
     ChannelBusy,
     DailyPlayed,
@@ -115,6 +116,10 @@ class Tables:
         """Count a request as in flight until the block ends (see :meth:`drain`)."""
         with self.core.busy():
             yield
+
+    def track(self, task: asyncio.Future[Any]) -> None:
+        """Count ``task`` as a request in flight until it is done (see :meth:`drain`)."""
+        self.core.track(task)
 
     @contextlib.asynccontextmanager
     async def hold(self, game_id: int) -> AsyncIterator[None]:
@@ -216,12 +221,12 @@ class Tables:
     ) -> LoadedGame:
         cap = self.max_open_games if self.max_open_games and guild_id is not None else None
         try:
-            row = await self.store.create_game(
+            row = await self.store.create_game(NewGame(
                 guild_id=guild_id, channel_id=channel_id, kind=kind, status=status,
                 starter_id=starter.user_id, seats=seats, options=options,
                 only_starter=only_starter, state=state, events=events, daily=daily,
-                extra=data.to_json(), max_open=cap,
-            )
+                extra=data.to_json(),
+            ), max_open=cap)
         except TooManyOpen:
             raise Refusal(
                 f"You already have {self.max_open_games} games going in this server. Finish "

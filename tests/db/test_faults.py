@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from db.errors import StorageError, TooManyOpen
-from db.rows import GameRow, ResultRow
+from db.rows import GameRow, NewGame, ResultRow
 from db.store import Store
 from tests.support import Clock
 
@@ -23,12 +23,12 @@ OTHER = 314159265358979323
 
 async def _create(store: Any, channel: int, *, starter: int = 7, cap: int | None = None,
                   seats: list[dict[str, Any]] | None = None, **fields: Any) -> GameRow:
-    return await store.create_game(
+    return await store.create_game(NewGame(
         guild_id=1, channel_id=channel, kind="toy", status="active", starter_id=starter,
         seats=seats or [{"user_id": starter, "name": "P"}], options=fields.pop("options", {}),
         only_starter=False, state=fields.pop("state", {"count": 0}), events=[],
-        max_open=cap, **fields,
-    )
+        **fields,
+    ), max_open=cap)
 
 
 async def test_creates_at_once_never_pass_the_cap(tmp_path: Path, backend: str) -> None:

@@ -10,7 +10,7 @@ from bot.games import registry
 from db.errors import NotEmpty
 from db.moving import backup_sqlite, copy_sqlite_to_postgres
 from db.postgres import PostgresStore
-from db.rows import ResultRow
+from db.rows import NewGame, ResultRow
 from db.store import Store
 from tests.support import Clock
 
@@ -27,11 +27,11 @@ async def _fill(store: Store) -> None:
         for finish in (False, True):
             channel += 1
             state = engine.new(channel, seats)
-            game = await store.create_game(
+            game = await store.create_game(NewGame(
                 guild_id=1, channel_id=channel, kind=kind, status="active", starter_id=10,
                 seats=[{"user_id": 10 + i, "name": f"P{i}", "computer": i > 0}
                        for i in range(seats)],
-                options={}, only_starter=False, state=engine.dump(state), events=["start"])
+                options={}, only_starter=False, state=engine.dump(state), events=["start"]))
             moves = 0
             while not engine.is_over(state) and (finish or moves < 5):
                 seat = engine.to_act(state)
@@ -72,9 +72,9 @@ async def test_copy_keeps_every_row_and_every_state_replays(tmp_path, pg_url):
             assert engine.dump(engine.load(new.state)) == old.state
             assert await target.actions(game_id) == await source.actions(game_id)
         assert await target.results() == await source.results()
-        fresh = await target.create_game(
+        fresh = await target.create_game(NewGame(
             guild_id=1, channel_id=99, kind="tinker", status="active", starter_id=1,
-            seats=[], options={}, only_starter=False, state=None, events=[])
+            seats=[], options={}, only_starter=False, state=None, events=[]))
         assert fresh.id == counts["games"] + 1
         with pytest.raises(NotEmpty, match="not empty"):
             await copy_sqlite_to_postgres(path, pg_url)

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from db.records import count_results, forget_player, leaderboard, player_stats
+from db.rows import NewGame
 from db.store import ResultRow, Store
 from tests.support import Clock
 
@@ -148,11 +149,11 @@ async def test_forget_deletes_only_that_players_rows(tmp_path):
     """Forgetting deletes the player's results everywhere; others' rows and games stay."""
     store = await _store(tmp_path)
     try:
-        game = await store.create_game(
+        game = await store.create_game(NewGame(
             guild_id=GUILD, channel_id=5, kind="steam", status="active", starter_id=1,
             seats=[{"user_id": 1, "name": "A"}, {"user_id": 2, "name": "B"}], options={},
             only_starter=False, state={}, events=[],
-        )
+        ))
         game.status = "over"
         game.version = 1
         await store.save_game(game, 0, results=[ResultRow(1, "win", 60, {}),
@@ -196,11 +197,11 @@ async def test_results_played_together_are_shown_apart_and_counted_on_boards(tmp
     """C5: stats split shared results from solo ones; leaderboards count both."""
     store = await _store(tmp_path)
     try:
-        game = await store.create_game(
+        game = await store.create_game(NewGame(
             guild_id=GUILD, channel_id=5, kind="tinker", status="active", starter_id=1,
             seats=[{"user_id": 1, "name": "A"}], options={}, only_starter=False, state={},
             events=[],
-        )
+        ))
         game.status, game.version = "over", 1
         await store.save_game(game, 0, results=[
             ResultRow(1, "win", 1305, {"locations_cleared": 13, "chips_left": 5}, together=True),

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from db.errors import ChannelBusy, DailyPlayed, VersionConflict
-from db.rows import GameRow, ResultRow
+from db.rows import GameRow, NewGame, ResultRow
 from db.store import Store
 from tests.support import Clock
 
@@ -17,11 +17,11 @@ SHARD_BIT = 1 << 22
 
 async def _new(store: Any, channel: int, *, guild: int | None = 1, seats: int = 1,
                status: str = "active", daily: str | None = None) -> GameRow:
-    return await store.create_game(
+    return await store.create_game(NewGame(
         guild_id=guild, channel_id=channel, kind="toy", status=status, starter_id=7,
         seats=[{"user_id": 100 + i, "name": f"P{i}"} for i in range(seats)], options={},
         only_starter=False, state={"count": 0}, events=[], daily=daily,
-    )
+    ))
 
 
 async def test_save_is_compare_and_swap_with_log_and_results(tmp_path, backend):

@@ -21,6 +21,7 @@ import pytest
 
 from db.errors import StorageError
 from db.migrate import LATEST
+from db.rows import NewGame
 from db.store import Store
 from tests.support import Clock
 
@@ -61,10 +62,10 @@ async def test_database_file_deleted_or_replaced_while_running(tmp_path, caplog,
     path = tmp_path / "bot.db"
     store = await Store.open(path, Clock())
     try:
-        game = await store.create_game(
+        game = await store.create_game(NewGame(
             guild_id=1, channel_id=1, kind="toy", status="active", starter_id=1,
             seats=[{"user_id": 1, "name": "A"}], options={}, only_starter=False,
-            state={"count": 0}, events=[])
+            state={"count": 0}, events=[]))
         os.rename(path, tmp_path / "moved.db")
         if how == "replaced":
             path.write_bytes(b"")
