@@ -37,8 +37,9 @@ _LIBRARY_DIRS = tuple(
         os.path.realpath(sysconfig.get_paths()[key]) + os.sep
         for key in ("stdlib", "platstdlib", "purelib", "platlib")
     }
-    | {os.path.dirname(os.path.realpath(__file__)) + os.sep}
 )
+_FAKE_DIR = os.path.dirname(os.path.realpath(__file__)) + os.sep
+"""The fake's own code (its tests, beside it, are bot code like any other test's)."""
 
 _OPTION_TYPES: dict[type, int] = {bool: 5, int: 4, float: 10, str: 3}
 
@@ -56,7 +57,10 @@ def _is_handler_task(task: asyncio.Task[Any]) -> bool:
     code = getattr(task.get_coro(), "cr_code", None)
     if code is None:
         return False
-    return not os.path.realpath(code.co_filename).startswith(_LIBRARY_DIRS)
+    path = os.path.realpath(code.co_filename)
+    if path.startswith(_FAKE_DIR):
+        return os.path.basename(path).startswith("test_")
+    return not path.startswith(_LIBRARY_DIRS)
 
 
 @dataclass
