@@ -96,6 +96,7 @@ class Boards:
         self.tables = tables
         #: Renders boards (embed, components, picture).
         self.drawing = BoardRenderer(images=images, drawer=drawer)
+        self.drawing.pictures_for = lambda guild_id: tables.servers.cached(guild_id).pictures
         #: The version each board message shows, as far as this process knows.
         self._shown: dict[int, int] = {}
         #: When the bot last edited each board by itself (monotonic seconds).
@@ -134,7 +135,9 @@ class Boards:
         return self.drawing.render(game, **options)
 
     async def _render(self, game: LoadedGame, **options: Any) -> dict[str, Any]:
-        """Return the board's body with its picture drawn off the event loop."""
+        """Return the board's body with its picture drawn off the event loop (if its
+        server's boards carry pictures: read once per server and process)."""
+        await self.tables.servers.get(game.row.guild_id)
         return await self.drawing.render_async(game, **options)
 
     # -- clicks -------------------------------------------------------------------------

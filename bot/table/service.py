@@ -16,6 +16,7 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.games.protocol import Engine
@@ -41,6 +42,7 @@ from bot.table.lobby import (
     computer_seat,
     lobby_step,
 )
+from bot.table.settings import ServerBook, ServerSettings
 from bot.table.turns import TurnPolicy
 from db.base import GameStore
 from db.errors import TooManyOpen
@@ -68,13 +70,16 @@ class Tables:
         seeds: Callable[[], int] | None = None,
         vote_window: float = 30.0,
         max_open_games: int = 0,
+        defaults: ServerSettings | None = None,
     ) -> None:
         self.core = TableCore(store, clock=clock, engines=engines, seeds=seeds,
                               vote_window=vote_window)
         self.channel = ChannelPolicy(self.core)
         self.turns = TurnPolicy(self.core)
-        #: Open games a member may have started in one server (0: no limit).
-        self.max_open_games = max_open_games
+        #: Each server's settings; ``defaults`` (else the vote window and open-game cap
+        #: given here) for servers that chose none.
+        self.servers = ServerBook(store, defaults or ServerSettings(
+            vote_window_seconds=vote_window, max_open_games=max_open_games))
         #: This process's shards (ids, count) for background work; None: every game.
         self.shards: tuple[tuple[int, ...], int] | None = None
         self.closing = False
@@ -83,6 +88,15 @@ class Tables:
     def store(self) -> GameStore:
         """The game store."""
         return self.core.store
+
+    @property
+    def max_open_games(self) -> int:
+        """Open games a member may have started in a server that set no limit of its own."""
+        return self.servers.defaults.max_open_games
+
+    @max_open_games.setter
+    def max_open_games(self, value: int) -> None:
+        self.servers.defaults = replace(self.servers.defaults, max_open_games=value)
 
     @property
     def vote_window(self) -> float:
@@ -153,7 +167,9 @@ class Tables:
         mode = "solo" if only_starter else (mode or "vote")
         if mode not in polls.MODES:
             raise Refusal(f"Unknown way to play {mode!r}: choose vote, fast or only me.")
-        data = TableData(mode=mode, window=polls.window_seconds(window, self.vote_window),
+        server = await self.servers.get(guild_id)
+        data = TableData(mode=mode,
+                         window=polls.window_seconds(window, server.vote_window_seconds),
                          players={str(starter.user_id): starter.name})
         eng = self.core.engines(kind)
         opts = dict(options or {})
@@ -214,7 +230,8 @@ class Tables:
         data: TableData,
         daily: str | None = None,
     ) -> LoadedGame:
-        cap = self.max_open_games if self.max_open_games and guild_id is not None else None
+        limit = (await self.servers.get(guild_id)).max_open_games
+        cap = limit if limit and guild_id is not None else None
         try:
             row = await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, kind=kind, status=status,
@@ -224,7 +241,7 @@ class Tables:
             )
         except TooManyOpen:
             raise Refusal(
-                f"You already have {self.max_open_games} games going in this server. Finish "
+                f"You already have {limit} games going in this server. Finish "
                 "or abandon one (/<game> abandon in its channel) before starting another."
             ) from None
         except DailyPlayed:
