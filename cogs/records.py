@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.games.registry import engine
 from bot.table.daily import daily_key
 from bot.table.errors import Unavailable
+from bot.table.settings import ServerSettings
 from db import records
 from db.records import RANKED_BY_WINS, GameStats, Leaderboard, Standing
 from db.store import StorageError
@@ -74,8 +75,10 @@ def daily_commands(tree: app_commands.CommandTree[Any]) -> list[str]:
     )
 
 
-def help_embed(tree: app_commands.CommandTree[Any]) -> discord.Embed:
-    """Return the /help embed: the games, daily deals, who may press what, rules, records."""
+def help_embed(tree: app_commands.CommandTree[Any],
+               server: ServerSettings | None = None) -> discord.Embed:
+    """Return the /help embed: the games, daily deals, who may press what, rules, records,
+    and the server's settings."""
     embed = discord.Embed(title="Tablehouse: card games in this channel", colour=COLOUR)
     embed.add_field(name="The games", value=HELP_GAMES, inline=False)
     daily = ", ".join(f"`{c}`" for c in daily_commands(tree)) or "none yet"
@@ -88,6 +91,9 @@ def help_embed(tree: app_commands.CommandTree[Any]) -> discord.Embed:
     embed.add_field(name="Who may press what", value=HELP_WHO, inline=False)
     embed.add_field(name="The rules", value=HELP_RULES, inline=False)
     embed.add_field(name="Your records", value=HELP_RECORDS, inline=False)
+    if server is not None:
+        embed.add_field(name="This server", value=f"{server.summary().capitalize()} "
+                        "(members with Manage Server: `/tablehouse settings`)", inline=False)
     return embed
 
 
@@ -207,7 +213,9 @@ class RecordsCog(commands.Cog):
     @app_commands.command(name="help", description="The games, how to start them, who may play")
     async def show_help(self, interaction: discord.Interaction) -> None:
         """Explain the bot privately."""
-        await interaction.response.send_message(embed=help_embed(self.bot.tree), ephemeral=True)
+        server = await self.bot.tables.servers.get(interaction.guild_id)
+        await interaction.response.send_message(embed=help_embed(self.bot.tree, server),
+                                                ephemeral=True)
 
     @app_commands.command(name="stats", description="Games played and won, best score, streaks")
     @app_commands.guild_only()

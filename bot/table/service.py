@@ -155,6 +155,7 @@ class Tables:
         daily: bool = False,
         mode: str | None = None,
         window: float | None = None,
+        thread: bool = False,
     ) -> LoadedGame:
         """Start a one-seat game in a channel, played by the channel (C1) or the starter.
 
@@ -162,7 +163,8 @@ class Tables:
         click moves at once) or ``solo`` (only the starter plays; also ``only_starter``).
         ``window`` is the voting window in seconds (C4). With ``daily``, the game is
         today's daily deal: its seed comes from the date, and each channel gets one daily
-        game of each kind per day.
+        game of each kind per day. ``thread`` says the channel is a thread opened for the
+        game.
         """
         mode = "solo" if only_starter else (mode or "vote")
         if mode not in polls.MODES:
@@ -170,7 +172,7 @@ class Tables:
         server = await self.servers.get(guild_id)
         data = TableData(mode=mode,
                          window=polls.window_seconds(window, server.vote_window_seconds),
-                         players={str(starter.user_id): starter.name})
+                         players={str(starter.user_id): starter.name}, thread=thread)
         eng = self.core.engines(kind)
         opts = dict(options or {})
         day = daily_key(self.now()) if daily else None
@@ -195,20 +197,22 @@ class Tables:
         computers: Sequence[str] = (),
         turn_seconds: float = 0,
         notices: bool = True,
+        thread: bool = False,
     ) -> LoadedGame:
         """Open a lobby for a multi-seat game, with the host in the first seat.
 
         ``computers`` are the levels of computer players seated at once (a rematch brings
         them along);
         ``turn_seconds`` is the turn timer (0: off) and ``notices`` whether people are
-        told by a mention when their turn comes (ruling C6).
+        told by a mention when their turn comes (ruling C6); ``thread`` says the channel
+        is a thread opened for the table.
         """
         seats = [{"user_id": host.user_id, "name": host.name, "computer": False}]
         eng = self.core.engines(kind)
         names = computer_names()
         for level in list(computers)[: eng.max_seats - 1]:
             seats.append(computer_seat(next(names), level))
-        data = TableData(turn_seconds=float(turn_seconds), notices=bool(notices))
+        data = TableData(turn_seconds=float(turn_seconds), notices=bool(notices), thread=thread)
         return await self._create(
             kind, guild_id, channel_id, host, "lobby", seats, dict(options or {}), False,
             None, [f"{host.name} opened a table."], data=data,
