@@ -116,9 +116,13 @@ class GameThreads:
         """Remove a thread opened for a game that could not start after all."""
         try:
             await thread.delete()
-        except SEND_ERRORS as exc:  # without Manage Threads: archive it instead
+            return
+        except SEND_ERRORS as exc:  # without Manage Threads: its opener archives it instead
             log.info("could not delete an unused game thread (%s); archiving it", exc)
-            await self._archive_after(thread.id, ENDED_ARCHIVE_MINUTES)
+        try:
+            await thread.edit(archived=True)
+        except SEND_ERRORS as exc:
+            log.warning("could not archive the unused game thread %s: %s", thread.id, exc)
 
     async def wind_up(self, game: LoadedGame) -> None:
         """Once a game with its own thread has ended, let Discord archive the thread an
