@@ -58,14 +58,16 @@ class ServerSettings:
 
 
     def summary(self) -> str:
-        """Return the settings in one short sentence (for /help)."""
+        """Return the settings in one short line (for /help)."""
         grace = int(self.notice_grace_seconds)
         cap = self.max_open_games
-        return (f"votes stay open {int(self.vote_window_seconds)} s · games in their own "
-                f"thread: {'on' if self.threads else 'off'} · turn notices "
-                + ("at once" if grace == 0 else f"after {grace} s")
-                + f" · pictures {'on' if self.pictures else 'off'} · "
-                + (f"{cap} open games a member" if cap else "no limit on open games") + ".")
+        return " · ".join((
+            f"Votes {int(self.vote_window_seconds)} s",
+            f"threads {'on' if self.threads else 'off'}",
+            "turn notices " + ("at once" if grace == 0 else f"after {grace} s"),
+            f"pictures {'on' if self.pictures else 'off'}",
+            f"{cap} open games each" if cap else "no game limit",
+        ))
 
 
 #: The names a server may set.
