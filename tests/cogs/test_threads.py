@@ -3,9 +3,12 @@ the end, and refused without the permission (the game then starts in the channel
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs, urlparse
+
 import discord
 
 from bot.boards.threads import ENDED_ARCHIVE_MINUTES, OPEN_ARCHIVE_MINUTES, thread_name
+from bot.client import invite_url
 from tests.fake_discord import payloads
 from tests.support import board_ids, button, make_bot
 
@@ -160,3 +163,11 @@ def test_thread_names_fit_in_any_script():
         made = thread_name("Steam to Solar", name, when)
         assert len(made) <= 100 and made.startswith("Steam to Solar · ")
         assert made.endswith(" · 2 Dec") and "\n" not in made and "\u0000" not in made
+
+
+def test_the_invite_link_asks_for_what_threads_need():
+    """The invite link asks for Create Public Threads and Send Messages in Threads."""
+    query = parse_qs(urlparse(invite_url(1234)).query)
+    granted = discord.Permissions(int(query["permissions"][0]))
+    assert granted.create_public_threads and granted.send_messages_in_threads
+    assert not granted.manage_threads and not granted.administrator

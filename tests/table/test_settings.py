@@ -74,7 +74,7 @@ async def test_one_read_per_server_however_many_clicks():
     """A server's settings are read once, then served from memory."""
     store = CountingStore()
     store.rows[1] = {"pictures": False}
-    book = ServerBook(store, DEFAULTS, Ticks())  # type: ignore[arg-type]
+    book = ServerBook(store, DEFAULTS, Ticks())
     assert book.cached(1) == DEFAULTS  # not read yet: the defaults
     for _ in range(100):
         assert (await book.get(1)).pictures is False
@@ -85,7 +85,7 @@ async def test_one_read_per_server_however_many_clicks():
 async def test_a_change_replaces_this_processs_copy_at_once():
     """A change through the book is seen at once, with no read."""
     store = CountingStore()
-    book = ServerBook(store, DEFAULTS, Ticks())  # type: ignore[arg-type]
+    book = ServerBook(store, DEFAULTS, Ticks())
     await book.get(1)
     changed = await book.change(1, {"threads": True, "vote_window_seconds": 60})
     assert changed.threads and changed.vote_window_seconds == 60.0
@@ -97,7 +97,7 @@ async def test_a_change_replaces_this_processs_copy_at_once():
 async def test_another_processs_change_is_seen_after_a_while():
     """A change written elsewhere is read once this copy is older than FRESH_SECONDS."""
     store, ticks = CountingStore(), Ticks()
-    book = ServerBook(store, DEFAULTS, ticks)  # type: ignore[arg-type]
+    book = ServerBook(store, DEFAULTS, ticks)
     await book.get(1)
     store.rows[1] = {"max_open_games": 0}
     ticks.now += FRESH_SECONDS - 1
@@ -109,7 +109,7 @@ async def test_another_processs_change_is_seen_after_a_while():
 async def test_an_unreadable_store_gives_the_last_copy_or_the_defaults():
     """Games still start while the store cannot be read; a change says nothing changed."""
     store, ticks = CountingStore(), Ticks()
-    book = ServerBook(store, DEFAULTS, ticks)  # type: ignore[arg-type]
+    book = ServerBook(store, DEFAULTS, ticks)
     store.rows[1] = {"threads": True}
     await book.get(1)
     store.down = True
@@ -125,7 +125,7 @@ async def test_an_unreadable_store_gives_the_last_copy_or_the_defaults():
 async def test_new_defaults_apply_to_every_server():
     """Changing the bot's defaults drops every copy resolved against the old ones."""
     store = CountingStore()
-    book = ServerBook(store, DEFAULTS, Ticks())  # type: ignore[arg-type]
+    book = ServerBook(store, DEFAULTS, Ticks())
     await book.get(1)
     book.defaults = ServerSettings(max_open_games=2)
     assert book.cached(1).max_open_games == 2
