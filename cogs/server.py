@@ -80,7 +80,8 @@ class ServerCog(commands.Cog):
         """Show this server's settings privately, or change those given."""
         if interaction.guild_id is None:
             raise Refusal("Settings belong to a server: use this command in one.")
-        if not interaction.permissions.manage_guild:
+        allowed = interaction.permissions
+        if not (allowed.manage_guild or allowed.administrator):
             raise Refusal(NOT_ALLOWED)
         book = self.bot.tables.servers
         given: dict[str, Any] = {

@@ -388,8 +388,8 @@ class Boards:
         """Create a game with ``create(channel_id, own_thread)`` and answer with its board.
 
         With ``thread`` (None: the server's setting) the game gets a new public thread:
-        its board is posted there and the command is answered with one line that links
-        to it. Where no thread can be opened, the game is played in the channel and the
+        the command is answered with one line that links to it, then the board is posted
+        there. Where no thread can be opened, the game is played in the channel and the
         starter is told why privately. A game that cannot start leaves no thread behind.
         """
         server = await self.tables.servers.get(interaction.guild_id)
@@ -406,15 +406,15 @@ class Boards:
         except Refusal:
             await self.threads.discard(place.opened)
             raise
-        await self.post(game, invite=invite)
         starter = actor_of(interaction).name
-        try:
+        try:  # the line first: the board's picture may take a while to draw
             await interaction.response.send_message(
                 f"🧵 {starter} started {title}: play in {place.opened.mention}",
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except SEND_ERRORS as exc:
             log.warning("could not point to the thread of game %s: %s", game.id, exc)
+        await self.post(game, invite=invite)
         self.computers.schedule(game)
         return game
 

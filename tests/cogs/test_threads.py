@@ -171,3 +171,22 @@ def test_the_invite_link_asks_for_what_threads_need():
     granted = discord.Permissions(int(query["permissions"][0]))
     assert granted.create_public_threads and granted.send_messages_in_threads
     assert not granted.manage_threads and not granted.administrator
+
+
+async def test_a_thread_game_goes_on_and_winds_up_after_a_restart(discord_driver, fake_discord,
+                                                                   tmp_path):
+    """After a restart the game's buttons still work in its thread, and its end still lets
+    the thread be archived (the game remembers its thread)."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", {"thread": "yes", "players": "fast"},
+                               user="alice")
+    (thread,) = fake_discord.threads_under()
+    thread_id = int(thread["id"])
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS))
+    board = _board_in(fake_discord, thread_id)
+    game = await bot.tables.open_in_channel(thread_id)
+    moved = await discord_driver.click(
+        board, button(board, game.engine.computer_action(game.state, 0)), user="bob")
+    assert moved.response_type == 7, moved.content
+    await discord_driver.slash("tinker", "abandon", user="alice", channel=thread_id)
+    assert thread["thread_metadata"]["auto_archive_duration"] == ENDED_ARCHIVE_MINUTES
