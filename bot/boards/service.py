@@ -409,7 +409,7 @@ class Boards:
         starter = actor_of(interaction).name
         try:  # the line first: the board's picture may take a while to draw
             await interaction.response.send_message(
-                f"🧵 {starter} started {title}: play in {place.opened.mention}",
+                f"🧵 {starter} started {title} in {place.opened.mention}",
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except SEND_ERRORS as exc:

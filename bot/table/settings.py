@@ -51,7 +51,7 @@ class ServerSettings:
             f"Votes stay open {int(self.vote_window_seconds)} s",
             f"Each game in its own thread: {'on' if self.threads else 'off'}",
             "Turn notices: " + ("mention at once" if grace == 0
-                                else f"mention after {grace} s without a move"),
+                                else f"mention after {grace} s"),
             f"Board pictures: {'on' if self.pictures else 'off'}",
             "Open games per member: " + (f"{cap}" if cap else "no limit"),
         ]
