@@ -98,7 +98,7 @@ class Boards:
         self.tables = tables
         #: Renders boards (embed, components, picture).
         self.drawing = BoardRenderer(images=images, drawer=drawer)
-        self.drawing.pictures_for = lambda guild_id: tables.servers.cached(guild_id).pictures
+        self.drawing.pictures_for = self._pictures_in
         #: The version each board message shows, as far as this process knows.
         self._shown: dict[int, int] = {}
         #: When the bot last edited each board by itself (monotonic seconds).
@@ -114,6 +114,12 @@ class Boards:
         self.notices = TurnNotices(bot, tables)
         #: Games' own threads: opened at the start, archived after the end.
         self.threads = GameThreads(bot)
+
+    def _pictures_in(self, guild_id: int | None) -> bool:
+        """Whether boards in a server carry pictures (its setting, as last read)."""
+        if self.tables is None:  # rendering boards with no table behind them
+            return self.images
+        return self.tables.servers.cached(guild_id).pictures
 
     @property
     def drawer(self) -> PictureDrawer:
