@@ -485,7 +485,10 @@ class Boards:
         With ``keep`` the message keeps its picture (only the text changed: a vote).
         An ended game's own thread is let to be archived.
         """
+        await self._edit(game, keep=keep)
         await self.threads.wind_up(game)
+
+    async def _edit(self, game: LoadedGame, *, keep: bool) -> None:
         if game.row.board_message_id is None or game.row.board_channel_id is None:
             await self.post(game)
             return

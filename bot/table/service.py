@@ -100,7 +100,7 @@ class Tables:
 
     @property
     def vote_window(self) -> float:
-        """The voting window of games that choose none (C4)."""
+        """The voting window of games whose server and starter chose none (C4)."""
         return self.core.vote_window
 
     @property
