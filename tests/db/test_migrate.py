@@ -3,7 +3,16 @@
 import aiosqlite
 import pytest
 
-from db.migrate import LATEST, SchemaTooNew, migrate, migrations, schema_version
+from db.migrate import (
+    LATEST,
+    Migration,
+    SchemaTooNew,
+    latest,
+    migrate,
+    migrations,
+    pending,
+    schema_version,
+)
 from db.store import Store
 
 #: These are SQLite's migrations; PostgreSQL's are tested in test_pg_migrate.py.
@@ -126,3 +135,11 @@ def test_every_shipped_script_splits_into_whole_statements():
                 if not (trigger and package == "db.pg_migrations"):  # no END: see statements
                     assert sqlite3.complete_statement(statement + ";"), (script.name, statement)
                 assert not statement.endswith(";"), (script.name, statement)
+
+
+def test_a_number_left_unused_is_skipped_and_the_last_is_the_version():
+    """Migrations 1, 2, 3 and 5: a database at 3 gets 5, and then is at version 5."""
+    known = [Migration(n, f"{n:04d}_x.sql", "") for n in (1, 2, 3, 5)]
+    assert [m.number for m in pending(known, 3, latest(known))] == [5]
+    assert [m.number for m in pending(known, 0, 2)] == [1, 2]
+    assert latest(known) == 5 and latest([]) == 0
