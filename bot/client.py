@@ -28,6 +28,7 @@ from bot.pictures.drawing import PictureDrawer
 from bot.table.deadlines import Deadlines
 from bot.table.errors import Refusal
 from bot.table.service import Tables
+from bot.table.settings import ServerSettings
 from db.base import GameStore
 from db.connect import open_store
 from db.store import StorageError
@@ -35,18 +36,32 @@ from db.store import StorageError
 log = logging.getLogger(__name__)
 
 #: The cogs the bot loads, one per game plus the shared ones.
-DEFAULT_COGS: tuple[str, ...] = ("cogs.records", "cogs.tinker", "cogs.tinrealm", "cogs.steam")
+DEFAULT_COGS: tuple[str, ...] = ("cogs.records", "cogs.server", "cogs.tinker", "cogs.tinrealm",
+                                 "cogs.steam")
 
 #: What the bot needs in a channel: see, talk, embed, attach the board's picture (when it
-#: posts a board itself rather than answering a click), read back its own boards.
+#: posts a board itself rather than answering a click), read back its own boards, and
+#: open a thread for a game.
 PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
     send_messages_in_threads=True,
+    create_public_threads=True,
     embed_links=True,
     attach_files=True,
     read_message_history=True,
 )
+
+
+def server_defaults(settings: Settings) -> ServerSettings:
+    """Return the server settings the .env gives every server that chose none."""
+    return ServerSettings(
+        vote_window_seconds=settings.vote_window_seconds,
+        threads=settings.game_threads,
+        notice_grace_seconds=settings.notice_grace_seconds,
+        pictures=settings.board_images,
+        max_open_games=settings.max_open_games,
+    )
 
 
 def invite_url(application_id: int) -> str:
@@ -158,9 +173,9 @@ class TableBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open storage, set up the tables and boards, load cogs, sync commands if needed."""
         await self.open_store()
-        self.tables = Tables(self.store, clock=self.clock,
-                             vote_window=self.settings.vote_window_seconds,
-                             max_open_games=self.settings.max_open_games)
+        s = self.settings
+        self.tables = Tables(self.store, clock=self.clock, vote_window=s.vote_window_seconds,
+                             defaults=server_defaults(s))
         self.tables.shards = self.shard_filter
         drawer = PictureDrawer(processes=self.picture_process and self.settings.board_images)
         self.boards = Boards(self, self.tables, self.settings.computer_delay_seconds,

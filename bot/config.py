@@ -23,8 +23,8 @@ To get a token:
      or export DISCORD_TOKEN in the environment.
   4. Start the bot again. It logs an invite link (scopes "bot" and
      "applications.commands"; permissions View Channel, Send Messages, Send Messages
-     in Threads, Embed Links, Attach Files, Read Message History). Open it to add the
-     bot to a server.
+     in Threads, Create Public Threads, Embed Links, Attach Files, Read Message
+     History). Open it to add the bot to a server.
 """
 
 
@@ -65,6 +65,11 @@ class Settings:
     database_url: str | None = None
     #: Days a finished game's state and action log are kept (results are kept for good).
     retention_days: float = 30.0
+    #: Whether start commands put each game in its own thread by default (a server's
+    #: /tablehouse settings and the command's own option come first).
+    game_threads: bool = False
+    #: Seconds a turn notice waits for a move before it mentions the player (0: at once).
+    notice_grace_seconds: float = 45.0
 
     def __repr__(self) -> str:
         return f"Settings(database_path={self.database_path!s}, dev_guild_id={self.dev_guild_id})"
@@ -140,6 +145,8 @@ def load_settings(
         **_shards(env),
         database_url=url,
         retention_days=_number(env, "RETENTION_DAYS", 30, 1),
+        game_threads=_flag(env, "GAME_THREADS", False),
+        notice_grace_seconds=_grace(env),
     )
 
 
@@ -167,6 +174,13 @@ def _window(env: Mapping[str, str]) -> float:
     value = _number(env, "VOTE_WINDOW_SECONDS", 30, 10)
     if value > 600:
         raise ConfigError(f"VOTE_WINDOW_SECONDS must be at most 600, got {value:g}")
+    return value
+
+
+def _grace(env: Mapping[str, str]) -> float:
+    value = _number(env, "NOTICE_GRACE_SECONDS", 45, 0)
+    if value > 3600:
+        raise ConfigError(f"NOTICE_GRACE_SECONDS must be at most 3600, got {value:g}")
     return value
 
 

@@ -95,7 +95,8 @@ PLAYERS_CHOICES = {"vote": "vote", "fast": "fast", "only me": "solo"}
 #: How the start commands describe the "players" and "vote_seconds" options.
 PLAYERS_HELP = ("How the channel plays: vote (default: a majority or the most votes when "
                 "the window closes), fast (any click moves) or only me")
-WINDOW_HELP = "Seconds a vote stays open, 10 to 600 (default 30)"
+WINDOW_HELP = "Seconds a vote stays open, 10 to 600 (default: this server's setting)"
+THREAD_HELP = "Play in a new thread of its own (default: this server's setting)"
 #: Two sentences on the ways to play, for /help and each game's rules.
 MODES_TEXT = (
     "By default the channel votes: a click is a vote (click again to change it), a move "
@@ -103,6 +104,11 @@ MODES_TEXT = (
     "happens when the vote closes; giving up needs a majority. Start with players: fast "
     "to let any click move at once, or only me to play alone."
 )
+
+
+def thread_choice(value: str | None) -> bool | None:
+    """Return a start command's ``thread`` option as a choice (None: not given)."""
+    return None if value is None else value == "yes"
 
 
 def who_plays(game: LoadedGame) -> str:
@@ -145,6 +151,8 @@ class GameCog(commands.Cog):
     start_command: str = ""
     #: The game's name, its rules in the bot's words (name, text) and its board colour.
     title: str = ""
+    #: The game's name in a thread's name ("Tinker · Alice · 2 Dec"); default ``title``.
+    short_title: str = ""
     rules_text: Sequence[tuple[str, str]] = ()
     colour: int = 0x5865F2
 
@@ -185,12 +193,13 @@ class GameCog(commands.Cog):
     async def play_again(
         self, interaction: discord.Interaction[Any], game: LoadedGame
     ) -> LoadedGame:
-        """Start the same game again in the channel, with the same options (a solo game)."""
+        """Start the same game again where it was played, with the same options (a solo
+        game); a game's own thread holds the new game too."""
         mode = "solo" if game.row.only_starter else game.data.mode
         return await self.start_solo(
             interaction, dict(game.row.options), only_me=mode == "solo",
             players={"vote": "vote", "fast": "fast"}.get(mode, "vote"),
-            window=round(game.data.window),
+            window=round(game.data.window), thread="no",
         )
 
     # Command helpers --------------------------------------------------------------------
@@ -205,45 +214,56 @@ class GameCog(commands.Cog):
         daily: bool = False,
         players: str = "vote",
         window: int | None = None,
+        thread: str | None = None,
     ) -> LoadedGame:
-        """Start a one-seat game in the channel and answer with its board.
+        """Start a one-seat game and answer with its board.
 
         ``players`` is the start command's choice (vote, fast, only me) and ``window`` the
         voting window in seconds. With ``daily``, it is today's daily deal (the same for
-        every server).
+        every server). ``thread`` ("yes" or "no"; None: the server's setting) puts the
+        game in a new thread of its own.
         """
         mode = "solo" if only_me else PLAYERS_CHOICES.get(players, "vote")
         if interaction.channel_id is None:
             raise Refusal("Games are played in a server channel or thread.")
-        game = await self.bot.tables.start(
-            self.kind,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            starter=actor_of(interaction),
-            options=options,
-            seed=seed,
-            daily=daily,
-            mode=mode,
-            window=window,
+
+        async def create(channel_id: int, own_thread: bool) -> LoadedGame:
+            return await self.bot.tables.start(
+                self.kind, guild_id=interaction.guild_id, channel_id=channel_id,
+                starter=actor_of(interaction), options=options, seed=seed, daily=daily,
+                mode=mode, window=window, thread=own_thread,
+            )
+
+        return await self.bot.boards.start_game(
+            interaction, create, title=self.short_title or self.title,
+            thread=thread_choice(thread),
         )
-        await self.bot.boards.send_board(interaction, game)
-        return game
 
     async def open_lobby(
-        self, interaction: discord.Interaction[Any], options: Mapping[str, Any]
+        self,
+        interaction: discord.Interaction[Any],
+        options: Mapping[str, Any],
+        *,
+        thread: str | None = None,
+        invite: tuple[int, ...] = (),
+        **table: Any,
     ) -> LoadedGame:
-        """Open a lobby in the channel and answer with its board."""
+        """Open a lobby and answer with its board; ``table`` goes to ``Tables.open_lobby``
+        (computer players, turn timer, notices), ``thread`` as for :meth:`start_solo`, and
+        ``invite`` names members the board mentions."""
         if interaction.channel_id is None:
             raise Refusal("Games are played in a server channel or thread.")
-        game = await self.bot.tables.open_lobby(
-            self.kind,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            host=actor_of(interaction),
-            options=options,
+
+        async def create(channel_id: int, own_thread: bool) -> LoadedGame:
+            return await self.bot.tables.open_lobby(
+                self.kind, guild_id=interaction.guild_id, channel_id=channel_id,
+                host=actor_of(interaction), options=options, thread=own_thread, **table,
+            )
+
+        return await self.bot.boards.start_game(
+            interaction, create, title=self.short_title or self.title,
+            thread=thread_choice(thread), invite=invite,
         )
-        await self.bot.boards.send_board(interaction, game)
-        return game
 
     async def current(self, interaction: discord.Interaction[Any], *,
                       damaged: bool = False) -> LoadedGame:

@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.games.registry import engine
 from bot.table.daily import daily_key
 from bot.table.errors import Unavailable
+from bot.table.settings import ServerSettings
 from db import records
 from db.records import RANKED_BY_WINS, GameStats, Leaderboard, Standing
 from db.store import StorageError
@@ -40,28 +41,19 @@ FORGET_TAG = "fg1"
 FORGET_TEMPLATE = rf"{FORGET_TAG}:(?P<user>\d+)"
 
 HELP_GAMES = (
-    "**Tinker, Sailor, Soldier, Spy**: a solo Decktet adventure. Start with `/tinker start`.\n"
-    "**Tin Realm**: a solo dice-and-cards journey to Oakinshelm in 7 days. "
-    "Start with `/tinrealm start`.\n"
-    "**Steam to Solar**: a railroad game for 2 to 5 seats, with computer players if you "
-    "like. Open a table with `/steam new`; players join with its buttons."
+    "**Tinker** `/tinker start`: a solo Decktet adventure\n"
+    "**Tin Realm** `/tinrealm start`: a solo journey\n"
+    "**Steam to Solar** `/steam new`: railroads, 2 to 5 seats"
 )
 HELP_WHO = (
-    "• Solo games are played by the whole channel, by vote: a majority moves at once, "
-    "otherwise the most-voted move happens when the vote closes (start with players: fast "
-    "for first-click-wins, or \"only me\" to play alone).\n"
-    "• Steam to Solar: only the seated player whose turn it is can act.\n"
-    "• One game at a time per channel; a thread counts as its own channel, so start a "
-    "thread for a second game.\n"
-    "• `/<game> board` posts the board again; `/<game> abandon` ends the game (its starter "
-    "or a member with Manage Messages)."
+    "Solo games: the channel votes (or players: fast, \"only me\"). Steam to Solar: the "
+    "player whose turn it is. One game per channel; thread: yes gives a game its own "
+    "thread. `/<game> board` reposts, `/<game> abandon` ends (starter or Manage Messages)."
 )
-HELP_RULES = "`/tinker rules`, `/tinrealm rules`, `/steam rules` (only you see them)."
 HELP_RECORDS = (
-    "`/stats [member] [game]`: games played and won, best score, winning streaks.\n"
-    "`/leaderboard game [period]`: this server's top 10, all time, this month or today's "
-    "daily deal.\n"
-    "`/forget-me`: delete all your records (asks you to confirm first)."
+    "`/tinker rules` · `/tinrealm rules` · `/steam rules` (only you see them) · "
+    "`/stats` · `/leaderboard` (also of today's daily deal) · `/forget-me` (deletes your "
+    "records)"
 )
 
 
@@ -74,20 +66,20 @@ def daily_commands(tree: app_commands.CommandTree[Any]) -> list[str]:
     )
 
 
-def help_embed(tree: app_commands.CommandTree[Any]) -> discord.Embed:
-    """Return the /help embed: the games, daily deals, who may press what, rules, records."""
-    embed = discord.Embed(title="Tablehouse: card games in this channel", colour=COLOUR)
-    embed.add_field(name="The games", value=HELP_GAMES, inline=False)
+def help_embed(tree: app_commands.CommandTree[Any],
+               server: ServerSettings | None = None) -> discord.Embed:
+    """Return the /help embed: the games, daily deals, who may press what, rules, records,
+    and the server's settings."""
+    embed = discord.Embed(title="Tablehouse: card games here", colour=COLOUR)
     daily = ", ".join(f"`{c}`" for c in daily_commands(tree)) or "none yet"
-    embed.add_field(
-        name="The daily deal",
-        value=f"The same deal for every server, once per channel each day (UTC): {daily}. "
-              "Compare with `/leaderboard game period:today's daily deal`.",
-        inline=False,
-    )
-    embed.add_field(name="Who may press what", value=HELP_WHO, inline=False)
-    embed.add_field(name="The rules", value=HELP_RULES, inline=False)
-    embed.add_field(name="Your records", value=HELP_RECORDS, inline=False)
+    embed.add_field(name="The games",
+                    value=f"{HELP_GAMES}\nThe same deal everywhere each day: {daily}",
+                    inline=False)
+    embed.add_field(name="Who plays", value=HELP_WHO, inline=False)
+    embed.add_field(name="Rules and records", value=HELP_RECORDS, inline=False)
+    if server is not None:
+        embed.add_field(name="This server", value=f"{server.summary()} "
+                        "(`/tablehouse settings`)", inline=False)
     return embed
 
 
@@ -207,7 +199,9 @@ class RecordsCog(commands.Cog):
     @app_commands.command(name="help", description="The games, how to start them, who may play")
     async def show_help(self, interaction: discord.Interaction) -> None:
         """Explain the bot privately."""
-        await interaction.response.send_message(embed=help_embed(self.bot.tree), ephemeral=True)
+        server = await self.bot.tables.servers.get(interaction.guild_id)
+        await interaction.response.send_message(embed=help_embed(self.bot.tree, server),
+                                                ephemeral=True)
 
     @app_commands.command(name="stats", description="Games played and won, best score, streaks")
     @app_commands.guild_only()

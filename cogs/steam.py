@@ -13,10 +13,9 @@ from bot.boards.service import actor_of
 from bot.games.protocol import Action
 from bot.games.steam.state import CARDS, POWER_EMOJI, can_run, goods_points, powers
 from bot.table import seating
-from bot.table.errors import Refusal
 from bot.table.lobby import DEFAULT_LEVEL
 from bot.table.service import LoadedGame
-from cogs.base import GameCog, last_line, seat_list
+from cogs.base import THREAD_HELP, GameCog, last_line, seat_list
 from cogs.cards import card_text, clip
 
 TITLE = "Steam to Solar"
@@ -129,19 +128,13 @@ class SteamCog(GameCog):
         self, interaction: discord.Interaction[Any], game: LoadedGame
     ) -> LoadedGame:
         """Open a new table with the same options; computers come along, people join again."""
-        if interaction.channel_id is None:
-            raise Refusal("Games are played in a server channel or thread.")
         computers = [str(s.get("level") or DEFAULT_LEVEL) for s in game.row.seats
                      if s.get("computer")]
         options = {k: v for k, v in game.row.options.items() if k not in ("names", "levels")}
-        new = await self.bot.tables.open_lobby(
-            self.kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-            host=actor_of(interaction), options=options, computers=computers,
-            turn_seconds=game.data.turn_seconds,
-            notices=game.data.notices,
+        return await self.open_lobby(
+            interaction, options, thread="no", computers=computers,
+            turn_seconds=game.data.turn_seconds, notices=game.data.notices,
         )
-        await self.bot.boards.send_board(interaction, new)
-        return new
 
     # -- board ----------------------------------------------------------------------------
 
@@ -210,6 +203,7 @@ class SteamCog(GameCog):
         invite="A member to invite (mentioned once)",
         invite2="Another member to invite",
         invite3="Another member to invite",
+        thread=THREAD_HELP,
     )
     async def new(
         self,
@@ -221,21 +215,18 @@ class SteamCog(GameCog):
         invite: discord.Member | None = None,
         invite2: discord.Member | None = None,
         invite3: discord.Member | None = None,
+        thread: Literal["yes", "no"] | None = None,
     ) -> None:
         """Open a lobby; the host may take the first turn instead of drawing it (S3)."""
-        if interaction.channel_id is None:
-            raise Refusal("Games are played in a server channel or thread.")
-        game = await self.bot.tables.open_lobby(
-            self.kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-            host=actor_of(interaction),
-            options={**({"start_seat": 0} if first != "random" else {}), "deck": deck},
-            turn_seconds=seating.TIMERS[turn_timer], notices=notices,
-        )
         invited = tuple(dict.fromkeys(
             m.id for m in (invite, invite2, invite3)
             if m is not None and not m.bot and m.id != interaction.user.id
         ))
-        await self.bot.boards.send_board(interaction, game, invite=invited)
+        await self.open_lobby(
+            interaction, {**({"start_seat": 0} if first != "random" else {}), "deck": deck},
+            thread=thread, invite=invited,
+            turn_seconds=seating.TIMERS[turn_timer], notices=notices,
+        )
 
     @steam.command(name="away", description="Hand an absent player's seat to a computer (by "
                    "majority of the others)")

@@ -10,7 +10,7 @@ from discord import app_commands
 from bot.boards.layout import ASK_PREFIX, BoardItem, action_button
 from bot.games.protocol import Action
 from bot.table.service import LoadedGame
-from cogs.base import MODES_TEXT, PLAYERS_HELP, WINDOW_HELP, GameCog, last_line, voting
+from cogs.base import MODES_TEXT, PLAYERS_HELP, THREAD_HELP, WINDOW_HELP, GameCog, last_line, voting
 from cogs.cards import EMOJI_BY_NAME, SUIT_ORDER, card_text, cards_text, clip, suit_emoji
 
 TITLE = "Tinker, Sailor, Soldier, Spy"
@@ -64,6 +64,7 @@ class TinkerCog(GameCog):
 
     kind = "tinker"
     title = TITLE
+    short_title = SHORT_TITLE
     rules_text = RULES
     colour = 0x5865F2
 
@@ -180,6 +181,7 @@ class TinkerCog(GameCog):
         vote_seconds=WINDOW_HELP,
         classic_journey="Origin is the first location and End the last",
         harsh_defeat="Lose one more chip of your choice when you give up a fight",
+        thread=THREAD_HELP,
     )
     async def start(
         self,
@@ -188,22 +190,25 @@ class TinkerCog(GameCog):
         vote_seconds: app_commands.Range[int, 10, 600] | None = None,
         classic_journey: bool = False,
         harsh_defeat: bool = False,
+        thread: Literal["yes", "no"] | None = None,
     ) -> None:
-        """Start a game in this channel."""
+        """Start a game in this channel (or a new thread)."""
         options = {"classic_journey": classic_journey, "harsh_defeat": harsh_defeat}
-        await self.start_solo(interaction, options, players=players, window=vote_seconds)
+        await self.start_solo(interaction, options, players=players, window=vote_seconds,
+                              thread=thread)
 
     @tinker.command(name="daily", description="Play today's daily deal: the same for every server")
-    @app_commands.describe(players=PLAYERS_HELP, vote_seconds=WINDOW_HELP)
+    @app_commands.describe(players=PLAYERS_HELP, vote_seconds=WINDOW_HELP, thread=THREAD_HELP)
     async def daily(
         self,
         interaction: discord.Interaction,
         players: Literal["vote", "fast", "only me"] = "vote",
         vote_seconds: app_commands.Range[int, 10, 600] | None = None,
+        thread: Literal["yes", "no"] | None = None,
     ) -> None:
         """Start today's daily deal (standard rules) in this channel."""
         await self.start_solo(interaction, {}, players=players, window=vote_seconds,
-                              daily=True)
+                              daily=True, thread=thread)
 
     @tinker.command(name="board", description="Post the game's board again at the bottom")
     async def board(self, interaction: discord.Interaction) -> None:

@@ -15,6 +15,7 @@ from bot.table.service import LoadedGame
 from cogs.base import (
     MODES_TEXT,
     PLAYERS_HELP,
+    THREAD_HELP,
     WINDOW_HELP,
     GameCog,
     last_line,
@@ -209,6 +210,7 @@ class TinRealmCog(GameCog):
         players=PLAYERS_HELP,
         vote_seconds=WINDOW_HELP,
         preset="Map preset: easy (all 3-space sides) or hard (all 4-space sides)",
+        thread=THREAD_HELP,
     )
     async def start(
         self,
@@ -216,22 +218,24 @@ class TinRealmCog(GameCog):
         players: Literal["vote", "fast", "only me"] = "vote",
         vote_seconds: app_commands.Range[int, 10, 600] | None = None,
         preset: Literal["easy", "hard"] = "easy",
+        thread: Literal["yes", "no"] | None = None,
     ) -> None:
-        """Start a journey in this channel."""
+        """Start a journey in this channel (or a new thread)."""
         await self.start_solo(interaction, self._options(preset), players=players,
-                              window=vote_seconds)
+                              window=vote_seconds, thread=thread)
 
     @tinrealm.command(name="daily", description="Play today's daily journey: the same everywhere")
-    @app_commands.describe(players=PLAYERS_HELP, vote_seconds=WINDOW_HELP)
+    @app_commands.describe(players=PLAYERS_HELP, vote_seconds=WINDOW_HELP, thread=THREAD_HELP)
     async def daily(
         self,
         interaction: discord.Interaction,
         players: Literal["vote", "fast", "only me"] = "vote",
         vote_seconds: app_commands.Range[int, 10, 600] | None = None,
+        thread: Literal["yes", "no"] | None = None,
     ) -> None:
         """Start today's daily journey (easy map) in this channel."""
         await self.start_solo(interaction, self._options("easy"),
-                              players=players, window=vote_seconds, daily=True)
+                              players=players, window=vote_seconds, daily=True, thread=thread)
 
     def _options(self, preset: str) -> dict[str, Any]:
         options: dict[str, Any] = {"preset": preset}

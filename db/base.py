@@ -15,7 +15,13 @@ from typing import Any, Protocol, runtime_checkable
 from db.rows import GameRow, NewGame, ResultRow, Shards
 
 #: Every table, in the order a copy fills them (parents first).
-TABLES = ("games", "actions", "results", "meta")
+TABLES = ("games", "actions", "results", "meta", "server_settings")
+
+#: The columns of ``server_settings`` a server may set (NULL: the bot's default).
+SETTING_COLUMNS = ("vote_window_seconds", "threads", "notice_grace_seconds", "pictures",
+                   "max_open_games")
+#: The settings stored as 0 or 1 and read back as booleans.
+SETTING_FLAGS = ("threads", "pictures")
 
 
 @runtime_checkable
@@ -104,6 +110,14 @@ class GameStore(Protocol):
     async def set_meta(self, key: str, value: str) -> None:
         """Store a fact."""
 
+    async def server_settings(self, guild_id: int) -> dict[str, Any]:
+        """Return the settings a server has set (only those: a column left NULL is absent),
+        keyed by :data:`SETTING_COLUMNS` names."""
+
+    async def set_server_settings(self, guild_id: int, changes: dict[str, Any]) -> dict[str, Any]:
+        """Store ``changes`` (column name to value; None goes back to the default) for a
+        server in one step; return what it has set afterwards, as :meth:`server_settings`."""
+
     async def query(self, sql: str, params: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
         """Run one read-only portable query with ``:name`` parameters; return its rows."""
 
@@ -119,3 +133,21 @@ class GameStore(Protocol):
 
     async def count_rows(self) -> dict[str, int]:
         """Return how many rows each table of :data:`TABLES` holds."""
+
+
+def settings_row(row: Sequence[Any] | None) -> dict[str, Any]:
+    """Return a ``server_settings`` row (its :data:`SETTING_COLUMNS`, in order) as the
+    settings it holds: NULL columns left out, flags as booleans."""
+    if row is None:
+        return {}
+    values = dict(zip(SETTING_COLUMNS, row, strict=True))
+    return {k: bool(v) if k in SETTING_FLAGS else v for k, v in values.items() if v is not None}
+
+
+def setting_changes(changes: dict[str, Any]) -> dict[str, Any]:
+    """Check that ``changes`` names only known settings; return them as stored (flags 0/1)."""
+    unknown = set(changes) - set(SETTING_COLUMNS)
+    if unknown:
+        raise ValueError(f"unknown server settings: {sorted(unknown)}")
+    return {k: (int(bool(v)) if k in SETTING_FLAGS and v is not None else v)
+            for k, v in changes.items()}

@@ -16,7 +16,7 @@ from typing import Any
 
 import asyncpg
 
-from db.base import TABLES
+from db.base import SETTING_COLUMNS, TABLES, setting_changes, settings_row
 from db.errors import ChannelBusy, DailyPlayed, StorageError, TooManyOpen, VersionConflict
 from db.forget import FORMER_PLAYER, GAME_DOCUMENTS, scrub_game, scrub_text_column, seats_needle
 from db.pg_batch import SaveQueue
@@ -509,6 +509,30 @@ class PostgresStore:
         }
 
     # -- meta ----------------------------------------------------------------------------
+
+    async def server_settings(self, guild_id: int) -> dict[str, Any]:
+        """Return the settings a server has set (NULL columns left out)."""
+        row = await self._fetchrow(
+            f"SELECT {', '.join(SETTING_COLUMNS)} FROM server_settings WHERE guild_id = $1",
+            guild_id,
+        )
+        return settings_row(row)
+
+    async def set_server_settings(self, guild_id: int, changes: dict[str, Any]) -> dict[str, Any]:
+        """Store ``changes`` for a server (None: back to the default); return its settings."""
+        stored = setting_changes(changes)
+        now = self._clock()
+        sets = "".join(f", {column} = ${i}" for i, column in enumerate(stored, start=3))
+        async with self.acquire(write=True) as conn:
+            await conn.execute("INSERT INTO server_settings (guild_id, updated_at)"
+                               " VALUES ($1, $2) ON CONFLICT (guild_id) DO NOTHING",
+                               guild_id, now)
+            row = await conn.fetchrow(
+                f"UPDATE server_settings SET updated_at = $2{sets} WHERE guild_id = $1"
+                f" RETURNING {', '.join(SETTING_COLUMNS)}",
+                guild_id, now, *stored.values(),
+            )
+        return settings_row(row)
 
     async def get_meta(self, key: str) -> str | None:
         """Return a stored fact, or None."""

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from db.base import TABLES
+from db.base import SETTING_COLUMNS, TABLES, setting_changes, settings_row
 from db.errors import ChannelBusy, DailyPlayed, StorageError, TooManyOpen, VersionConflict
 from db.forget import FORMER_PLAYER, GAME_DOCUMENTS, scrub_game, scrub_text_column, seats_needle
 from db.migrate import migrate
@@ -491,6 +491,34 @@ class Store:
             row = await self._fetchone(f"SELECT count(*) FROM {table}")
             counts[table] = int(row[0])
         return counts
+
+    # -- server settings -----------------------------------------------------------------
+
+    async def server_settings(self, guild_id: int) -> dict[str, Any]:
+        """Return the settings a server has set (NULL columns left out)."""
+        row = await self._fetchone(
+            f"SELECT {', '.join(SETTING_COLUMNS)} FROM server_settings WHERE guild_id = ?",
+            (guild_id,),
+        )
+        return settings_row(row)
+
+    async def set_server_settings(self, guild_id: int, changes: dict[str, Any]) -> dict[str, Any]:
+        """Store ``changes`` for a server (None: back to the default); return its settings."""
+        stored = setting_changes(changes)
+        now = self._clock()
+
+        def work(conn: sqlite3.Connection) -> Any:
+            conn.execute("INSERT INTO server_settings (guild_id, updated_at) VALUES (?, ?)"
+                         " ON CONFLICT (guild_id) DO NOTHING", (guild_id, now))
+            sets = "".join(f", {column} = ?" for column in stored)
+            conn.execute(f"UPDATE server_settings SET updated_at = ?{sets} WHERE guild_id = ?",
+                         (now, *stored.values(), guild_id))
+            return conn.execute(
+                f"SELECT {', '.join(SETTING_COLUMNS)} FROM server_settings WHERE guild_id = ?",
+                (guild_id,),
+            ).fetchone()
+
+        return settings_row(await self._in_transaction(work))
 
     # -- meta ----------------------------------------------------------------------------
 

@@ -21,6 +21,19 @@ def test_defaults():
     assert s.database_path == Path("data/tablehouse.db")
     assert s.dev_guild_id is None and s.log_level == "INFO"
     assert (s.solo_idle_hours, s.lobby_idle_hours, s.multi_idle_hours) == (168, 1, 48)
+    assert not s.game_threads and s.notice_grace_seconds == 45
+
+
+def test_env_values_are_the_servers_defaults():
+    """Each server setting a server did not choose comes from the .env."""
+    from bot.client import server_defaults
+
+    s = load_settings({"DISCORD_TOKEN": TOKEN, "VOTE_WINDOW_SECONDS": "90", "GAME_THREADS": "on",
+                       "NOTICE_GRACE_SECONDS": "0", "BOARD_IMAGES": "off",
+                       "MAX_OPEN_GAMES": "3"})
+    defaults = server_defaults(s)
+    assert (defaults.vote_window_seconds, defaults.threads, defaults.notice_grace_seconds,
+            defaults.pictures, defaults.max_open_games) == (90.0, True, 0.0, False, 3)
 
 
 @pytest.mark.parametrize(
@@ -33,6 +46,9 @@ def test_defaults():
         ("COMPUTER_DELAY_SECONDS", "soon"),
         ("TINREALM_CONTENT", "/no/such/file.json"),
         ("DISCORD_TOKEN", "two words"),
+        ("GAME_THREADS", "sometimes"),
+        ("NOTICE_GRACE_SECONDS", "-5"),
+        ("NOTICE_GRACE_SECONDS", "7200"),
     ],
 )
 def test_invalid_values_name_the_setting(name, value):

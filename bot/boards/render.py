@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import discord
@@ -147,6 +148,8 @@ class BoardRenderer:
     def __init__(self, *, images: bool = True, drawer: PictureDrawer | None = None) -> None:
         #: Whether boards carry a picture (BOARD_IMAGES); the text stays complete without.
         self.images = images
+        #: Whether a server's boards carry a picture (its setting; by default ``images``).
+        self.pictures_for: Callable[[int | None], bool] = lambda guild_id: self.images
         #: Draws the pictures away from the event loop (a worker process, or a thread).
         self.drawer = drawer if drawer is not None else PictureDrawer(processes=False)
         self.renderers: dict[str, Renderer] = {}
@@ -177,12 +180,12 @@ class BoardRenderer:
             if edit:
                 body["attachments"] = []
             return body
-        if keep and self.images:
+        if keep and self.pictured_in(game):
             if picture if picture is not None else self.picture(game):  # not sent again
                 body["embed"].set_image(url=f"attachment://{pictures.FILENAME}")
             return body
         if picture is None:
-            picture = self.picture(game) if self.images else b""
+            picture = self.picture(game) if self.pictured_in(game) else b""
         if picture:
             body["embed"].set_image(url=f"attachment://{pictures.FILENAME}")
             file = discord.File(io.BytesIO(picture), filename=pictures.FILENAME,
@@ -200,7 +203,7 @@ class BoardRenderer:
         files); the text board is complete without it.
         """
         picture = b""
-        if self.images and pictured and self.has_picture(game):
+        if self.pictured_in(game) and pictured and self.has_picture(game):
             try:
                 picture = await self.drawer.draw(game.row.kind, picture_view(game),
                                                  game.row.status)
@@ -208,6 +211,10 @@ class BoardRenderer:
                 log.warning("could not draw the board of game %s", game.id, exc_info=True)
         return self.render(game, edit=edit, picture=picture, keep=keep and pictured,
                            pictured=pictured)
+
+    def pictured_in(self, game: LoadedGame) -> bool:
+        """Whether boards in the game's server carry a picture."""
+        return self.pictures_for(game.row.guild_id)
 
     @staticmethod
     def has_picture(game: LoadedGame) -> bool:
@@ -243,7 +250,7 @@ class BoardRenderer:
                                   description=STATUS_TEXT.get(game.row.status, ""))
             embed.set_footer(text="This game's saved data is damaged; it cannot be shown.")
             return {"embed": embed, "view": None}
-        game.pictured = self.images and pictured and self.has_picture(game)
+        game.pictured = self.pictured_in(game) and pictured and self.has_picture(game)
         embed = renderer.embed(game)
         view: discord.ui.View | None = None
         if game.broken:

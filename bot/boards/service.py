@@ -13,6 +13,7 @@ import functools
 import logging
 import math
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -32,6 +33,7 @@ from bot.boards.render import (
     Renderer,
 )
 from bot.boards.send_errors import SEND_ERRORS, tell_privately
+from bot.boards.threads import GameThreads
 from bot.games.protocol import Action
 from bot.pictures.drawing import PictureDrawer
 from bot.table.errors import (
@@ -96,6 +98,7 @@ class Boards:
         self.tables = tables
         #: Renders boards (embed, components, picture).
         self.drawing = BoardRenderer(images=images, drawer=drawer)
+        self.drawing.pictures_for = self._pictures_in
         #: The version each board message shows, as far as this process knows.
         self._shown: dict[int, int] = {}
         #: When the bot last edited each board by itself (monotonic seconds).
@@ -109,6 +112,14 @@ class Boards:
         #: The tables' computer players, and their turn notices.
         self.computers = ComputerPlayers(tables, computer_delay, self._computer_moved)
         self.notices = TurnNotices(bot, tables)
+        #: Games' own threads: opened at the start, archived after the end.
+        self.threads = GameThreads(bot)
+
+    def _pictures_in(self, guild_id: int | None) -> bool:
+        """Whether boards in a server carry pictures (its setting, as last read)."""
+        if self.tables is None:  # rendering boards with no table behind them
+            return self.images
+        return self.tables.servers.cached(guild_id).pictures
 
     @property
     def drawer(self) -> PictureDrawer:
@@ -134,7 +145,9 @@ class Boards:
         return self.drawing.render(game, **options)
 
     async def _render(self, game: LoadedGame, **options: Any) -> dict[str, Any]:
-        """Return the board's body with its picture drawn off the event loop."""
+        """Return the board's body with its picture drawn off the event loop (if its
+        server's boards carry pictures: read once per server and process)."""
+        await self.tables.servers.get(game.row.guild_id)
         return await self.drawing.render_async(game, **options)
 
     # -- clicks -------------------------------------------------------------------------
@@ -227,7 +240,7 @@ class Boards:
                         game.id, exc)
             self._shown.pop(game.id, None)  # not shown after all, unless refresh manages
             await self.refresh(game)
-        await self.notices.announce(game, play.notice)
+        await self._announce(game, play.notice)
         self.computers.schedule(game)
 
     @staticmethod
@@ -361,11 +374,55 @@ class Boards:
         if play is None:
             return
         self.update_soon(play.game.id, play.game)
-        await self.notices.announce(play.game, play.notice)
+        await self._announce(play.game, play.notice)
         self.computers.schedule(play.game)
 
     async def _refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
         await tell_privately(interaction, text)
+
+    # -- starting -----------------------------------------------------------------------
+
+    async def start_game(
+        self,
+        interaction: discord.Interaction[Any],
+        create: Callable[[int, bool], Awaitable[LoadedGame]],
+        *,
+        title: str,
+        thread: bool | None = None,
+        invite: tuple[int, ...] = (),
+    ) -> LoadedGame:
+        """Create a game with ``create(channel_id, own_thread)`` and answer with its board.
+
+        With ``thread`` (None: the server's setting) the game gets a new public thread:
+        the command is answered with one line that links to it, then the board is posted
+        there. Where no thread can be opened, the game is played in the channel and the
+        starter is told why privately. A game that cannot start leaves no thread behind.
+        """
+        server = await self.tables.servers.get(interaction.guild_id)
+        place = await self.threads.place(
+            interaction, title, server.threads if thread is None else thread)
+        if place.opened is None:
+            game = await create(place.channel_id, place.own)
+            await self.send_board(interaction, game, invite=invite)
+            if place.note:
+                await tell_privately(interaction, place.note)
+            return game
+        try:
+            game = await create(place.opened.id, True)
+        except Refusal:
+            await self.threads.discard(place.opened)
+            raise
+        starter = actor_of(interaction).name
+        try:  # the line first: the board's picture may take a while to draw
+            await interaction.response.send_message(
+                f"🧵 {starter} started {title} in {place.opened.mention}",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except SEND_ERRORS as exc:
+            log.warning("could not point to the thread of game %s: %s", game.id, exc)
+        await self.post(game, invite=invite)
+        self.computers.schedule(game)
+        return game
 
     # -- posting ------------------------------------------------------------------------
 
@@ -381,13 +438,7 @@ class Boards:
         ``invite`` names members the board's message mentions (once, when it is posted).
         """
         old = (game.row.board_channel_id, game.row.board_message_id)
-        body = _without_none(await self._render(game))
-        if invite:
-            body["content"] = "Invited: " + " ".join(f"<@{u}>" for u in invite)
-            body["allowed_mentions"] = discord.AllowedMentions(
-                everyone=False, roles=False, replied_user=False,
-                users=[discord.Object(u) for u in invite],
-            )
+        body = _inviting(_without_none(await self._render(game)), invite)
         try:
             response = await interaction.response.send_message(**body)
         except SEND_ERRORS as exc:
@@ -402,22 +453,25 @@ class Boards:
             await self._retire(old[0], old[1], game)
         self.computers.schedule(game)
 
-    async def post(self, game: LoadedGame) -> None:
-        """Post a fresh board in the game's channel and retire the previous one."""
+    async def post(self, game: LoadedGame, *, invite: tuple[int, ...] = ()) -> None:
+        """Post a fresh board in the game's channel and retire the previous one.
+
+        ``invite`` names members the new message mentions (see :meth:`send_board`).
+        """
         old = (game.row.board_channel_id, game.row.board_message_id)
         channel = self.bot.get_partial_messageable(
             game.row.board_channel_id or game.row.channel_id, guild_id=game.row.guild_id
         )
         try:
             try:
-                message = await channel.send(**_without_none(await self._render(game)))
+                message = await channel.send(
+                    **_inviting(_without_none(await self._render(game)), invite))
             except discord.Forbidden as exc:
                 if exc.code != MISSING_PERMISSIONS:
                     raise
                 # no Attach Files here: the board goes as text
-                message = await channel.send(
-                    **_without_none(await self._render(game, pictured=False))
-                )
+                message = await channel.send(**_inviting(
+                    _without_none(await self._render(game, pictured=False)), invite))
         except SEND_ERRORS as exc:
             log.warning("could not post the board of game %s: %s", game.id, exc)
             return
@@ -429,7 +483,12 @@ class Boards:
         """Edit the game's board in place; post a new one if it was deleted or capped.
 
         With ``keep`` the message keeps its picture (only the text changed: a vote).
+        An ended game's own thread is let to be archived.
         """
+        await self._edit(game, keep=keep)
+        await self.threads.wind_up(game)
+
+    async def _edit(self, game: LoadedGame, *, keep: bool) -> None:
         if game.row.board_message_id is None or game.row.board_channel_id is None:
             await self.post(game)
             return
@@ -526,13 +585,13 @@ class Boards:
             return
         if play.events:
             self.update_soon(game_id, play.game)
-        await self.notices.announce(play.game, play.notice)
+        await self._announce(play.game, play.notice)
         self.computers.schedule(play.game)
 
     async def _computer_moved(self, play: Play) -> None:
         """After a computer's move: edit the board (at most once a second), notices."""
         self.update_soon(play.game.id, play.game)
-        await self.notices.announce(play.game, play.notice)
+        await self._announce(play.game, play.notice)
 
     def schedule_computers(self, game: LoadedGame) -> None:
         """Start moving computer players of ``game`` if one is to act."""
@@ -547,8 +606,13 @@ class Boards:
         await self.computers.stop()
 
     async def announce(self, game: LoadedGame, notice: tuple[int, str] | None) -> None:
-        """Tell a person it is their turn (see :class:`TurnNotices`)."""
+        """Tell a person it is their turn (see :class:`TurnNotices`); after the end, let
+        the game's own thread be archived."""
+        await self._announce(game, notice)
+
+    async def _announce(self, game: LoadedGame, notice: tuple[int, str] | None) -> None:
         await self.notices.announce(game, notice)
+        await self.threads.wind_up(game)
 
     async def stop_updates(self) -> None:
         """Cancel pending board edits (at shutdown)."""
@@ -580,3 +644,14 @@ async def _edit_answer(interaction: discord.Interaction[Any], **body: Any) -> No
 
 def _without_none(body: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in body.items() if v is not None}
+
+
+def _inviting(body: dict[str, Any], invite: tuple[int, ...]) -> dict[str, Any]:
+    """Return a new board's body mentioning the invited members (and only them)."""
+    if invite:
+        body["content"] = "Invited: " + " ".join(f"<@{u}>" for u in invite)
+        body["allowed_mentions"] = discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False,
+            users=[discord.Object(u) for u in invite],
+        )
+    return body

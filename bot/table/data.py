@@ -137,12 +137,14 @@ class TableData:
     host: int | None = None
     #: The table's current turn notice message, if any.
     notice: NoticeRef | None = None
+    #: Whether the game's channel is a thread opened for it (archived once it ends).
+    thread: bool = False
     #: Stored keys this code does not know, written back as they were.
     other: dict[str, Any] = field(default_factory=dict)
 
     _KNOWN = ("mode", "window", "players", "recent", "poll", "timer", "turn_seconds",
               "notices", "away_votes", "last", "host", "notice", "voted",
-              "abandon_votes")
+              "abandon_votes", "thread")
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableData:
@@ -168,6 +170,7 @@ class TableData:
             abandon_votes=[int(u) for u in data.get("abandon_votes") or ()],
             host=None if host is None else int(host),
             notice=NoticeRef.from_json(notice) if notice else None,
+            thread=bool(data.get("thread", False)),
             other={k: v for k, v in data.items() if k not in cls._KNOWN},
         )
 
@@ -203,6 +206,8 @@ class TableData:
             out["host"] = self.host
         if self.notice is not None:
             out["notice"] = self.notice.to_json()
+        if self.thread:
+            out["thread"] = True
         return out
 
     def deadlines(self) -> list[float]:

@@ -16,6 +16,7 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.games.protocol import Engine
@@ -41,6 +42,7 @@ from bot.table.lobby import (
     computer_seat,
     lobby_step,
 )
+from bot.table.settings import ServerBook, ServerSettings
 from bot.table.turns import TurnPolicy
 from db.base import GameStore
 from db.errors import TooManyOpen
@@ -69,13 +71,16 @@ class Tables:
         seeds: Callable[[], int] | None = None,
         vote_window: float = 30.0,
         max_open_games: int = 0,
+        defaults: ServerSettings | None = None,
     ) -> None:
         self.core = TableCore(store, clock=clock, engines=engines, seeds=seeds,
                               vote_window=vote_window)
         self.channel = ChannelPolicy(self.core)
         self.turns = TurnPolicy(self.core)
-        #: Open games a member may have started in one server (0: no limit).
-        self.max_open_games = max_open_games
+        #: Each server's settings; ``defaults`` (else the vote window and open-game cap
+        #: given here) for servers that chose none.
+        self.servers = ServerBook(store, defaults or ServerSettings(
+            vote_window_seconds=vote_window, max_open_games=max_open_games))
         #: This process's shards (ids, count) for background work; None: every game.
         self.shards: tuple[tuple[int, ...], int] | None = None
         self.closing = False
@@ -86,8 +91,17 @@ class Tables:
         return self.core.store
 
     @property
+    def max_open_games(self) -> int:
+        """Open games a member may have started in a server that set no limit of its own."""
+        return self.servers.defaults.max_open_games
+
+    @max_open_games.setter
+    def max_open_games(self, value: int) -> None:
+        self.servers.defaults = replace(self.servers.defaults, max_open_games=value)
+
+    @property
     def vote_window(self) -> float:
-        """The voting window of games that choose none (C4)."""
+        """The voting window of games whose server and starter chose none (C4)."""
         return self.core.vote_window
 
     @property
@@ -146,6 +160,7 @@ class Tables:
         daily: bool = False,
         mode: str | None = None,
         window: float | None = None,
+        thread: bool = False,
     ) -> LoadedGame:
         """Start a one-seat game in a channel, played by the channel (C1) or the starter.
 
@@ -153,13 +168,16 @@ class Tables:
         click moves at once) or ``solo`` (only the starter plays; also ``only_starter``).
         ``window`` is the voting window in seconds (C4). With ``daily``, the game is
         today's daily deal: its seed comes from the date, and each channel gets one daily
-        game of each kind per day.
+        game of each kind per day. ``thread`` says the channel is a thread opened for the
+        game.
         """
         mode = "solo" if only_starter else (mode or "vote")
         if mode not in polls.MODES:
             raise Refusal(f"Unknown way to play {mode!r}: choose vote, fast or only me.")
-        data = TableData(mode=mode, window=polls.window_seconds(window, self.vote_window),
-                         players={str(starter.user_id): starter.name})
+        server = await self.servers.get(guild_id)
+        data = TableData(mode=mode,
+                         window=polls.window_seconds(window, server.vote_window_seconds),
+                         players={str(starter.user_id): starter.name}, thread=thread)
         eng = self.core.engines(kind)
         opts = dict(options or {})
         day = daily_key(self.now()) if daily else None
@@ -184,20 +202,22 @@ class Tables:
         computers: Sequence[str] = (),
         turn_seconds: float = 0,
         notices: bool = True,
+        thread: bool = False,
     ) -> LoadedGame:
         """Open a lobby for a multi-seat game, with the host in the first seat.
 
         ``computers`` are the levels of computer players seated at once (a rematch brings
         them along);
         ``turn_seconds`` is the turn timer (0: off) and ``notices`` whether people are
-        told by a mention when their turn comes (ruling C6).
+        told by a mention when their turn comes (ruling C6); ``thread`` says the channel
+        is a thread opened for the table.
         """
         seats = [{"user_id": host.user_id, "name": host.name, "computer": False}]
         eng = self.core.engines(kind)
         names = computer_names()
         for level in list(computers)[: eng.max_seats - 1]:
             seats.append(computer_seat(next(names), level))
-        data = TableData(turn_seconds=float(turn_seconds), notices=bool(notices))
+        data = TableData(turn_seconds=float(turn_seconds), notices=bool(notices), thread=thread)
         return await self._create(
             kind, guild_id, channel_id, host, "lobby", seats, dict(options or {}), False,
             None, [f"{host.name} opened a table."], data=data,
@@ -219,7 +239,8 @@ class Tables:
         data: TableData,
         daily: str | None = None,
     ) -> LoadedGame:
-        cap = self.max_open_games if self.max_open_games and guild_id is not None else None
+        limit = (await self.servers.get(guild_id)).max_open_games
+        cap = limit if limit and guild_id is not None else None
         try:
             row = await self.store.create_game(NewGame(
                 guild_id=guild_id, channel_id=channel_id, kind=kind, status=status,
@@ -229,7 +250,7 @@ class Tables:
             ), max_open=cap)
         except TooManyOpen:
             raise Refusal(
-                f"You already have {self.max_open_games} games going in this server. Finish "
+                f"You already have {limit} games going in this server. Finish "
                 "or abandon one (/<game> abandon in its channel) before starting another."
             ) from None
         except DailyPlayed:

@@ -3,7 +3,16 @@
 import aiosqlite
 import pytest
 
-from db.migrate import LATEST, SchemaTooNew, migrate, migrations, schema_version
+from db.migrate import (
+    LATEST,
+    Migration,
+    SchemaTooNew,
+    latest,
+    migrate,
+    migrations,
+    pending,
+    schema_version,
+)
 from db.store import Store
 
 #: These are SQLite's migrations; PostgreSQL's are tested in test_pg_migrate.py.
@@ -16,10 +25,14 @@ async def _tables(conn: aiosqlite.Connection) -> set[str]:
 
 
 async def test_migrations_are_numbered_in_sequence():
-    """Every shipped migration is numbered 1, 2, 3... with no gap."""
+    """Shipped migrations start at 1, their numbers increase, and the last is the latest."""
     numbers = [m.number for m in migrations()]
-    assert numbers == list(range(1, LATEST + 1))
-    assert LATEST >= 2
+    assert numbers[0] == 1 and numbers == sorted(set(numbers))
+    assert numbers[-1] == LATEST >= 2
+
+
+#: Every version a database can be left at: empty, then each migration's number.
+VERSIONS = [0, *(m.number for m in migrations())]
 
 
 async def test_empty_file_migrates_to_latest(tmp_path):
@@ -36,7 +49,7 @@ async def test_empty_file_migrates_to_latest(tmp_path):
         await store.close()
 
 
-@pytest.mark.parametrize("start", range(0, LATEST))
+@pytest.mark.parametrize("start", VERSIONS[:-1])
 async def test_every_earlier_version_migrates_keeping_data(tmp_path, start):
     """A database left at any earlier version reaches the latest with its games kept."""
     path = tmp_path / f"v{start}.db"
@@ -122,3 +135,11 @@ def test_every_shipped_script_splits_into_whole_statements():
                 if not (trigger and package == "db.pg_migrations"):  # no END: see statements
                     assert sqlite3.complete_statement(statement + ";"), (script.name, statement)
                 assert not statement.endswith(";"), (script.name, statement)
+
+
+def test_a_number_left_unused_is_skipped_and_the_last_is_the_version():
+    """Migrations 1, 2, 3 and 5: a database at 3 gets 5, and then is at version 5."""
+    known = [Migration(n, f"{n:04d}_x.sql", "") for n in (1, 2, 3, 5)]
+    assert [m.number for m in pending(known, 3, latest(known))] == [5]
+    assert [m.number for m in pending(known, 0, 2)] == [1, 2]
+    assert latest(known) == 5 and latest([]) == 0

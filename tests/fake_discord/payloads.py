@@ -22,6 +22,10 @@ MANAGE_MESSAGES = 1 << 13
 EMBED_LINKS = 1 << 14
 READ_MESSAGE_HISTORY = 1 << 16
 USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_GUILD = 1 << 5
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
 
 EVERYONE_PERMISSIONS = (
@@ -37,6 +41,10 @@ EVERYONE_PERMISSIONS = (
 
 MODERATOR_PERMISSIONS = EVERYONE_PERMISSIONS | MANAGE_MESSAGES
 """The fake guild's "Moderator" role: the defaults plus Manage Messages."""
+
+BOT_PERMISSIONS = MODERATOR_PERMISSIONS | CREATE_PUBLIC_THREADS
+"""The bot's role in the fake guilds (and its ``app_permissions`` in interactions): what
+the invite link asks for, plus Manage Messages."""
 
 COMPONENT_TYPE_NAMES = {
     2: "button",

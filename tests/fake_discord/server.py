@@ -28,7 +28,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.fake_discord import attachments, limits, mentions, payloads
+from tests.fake_discord import attachments, limits, mentions, payloads, threads
 from tests.fake_discord.gateway import FakeGateway
 
 API_PREFIX = "/api/v10"
@@ -46,7 +46,9 @@ ERROR_MESSAGES = {
     50001: "Missing Access",
     50013: "Missing Permissions",
     50027: "Invalid Webhook Token",
+    50024: "Cannot execute action on this channel type",
     50035: "Invalid Form Body",
+    50083: "Thread is archived",
 }
 """Discord's messages for the JSON error codes the fake answers with."""
 
@@ -239,7 +241,7 @@ class FakeDiscord:
         self.roles: list[dict[str, Any]] = [
             payloads.role(self.guild_id, "@everyone", payloads.EVERYONE_PERMISSIONS, 0),
             payloads.role(self.moderator_role_id, "Moderator", payloads.MODERATOR_PERMISSIONS, 1),
-            payloads.role(self.bot_role_id, "TableBot", payloads.MODERATOR_PERMISSIONS, 2),
+            payloads.role(self.bot_role_id, "TableBot", payloads.BOT_PERMISSIONS, 2),
         ]
         self.channels: dict[int, dict[str, Any]] = {}
         self.guilds: dict[int, FakeGuild] = {
@@ -277,6 +279,8 @@ class FakeDiscord:
         self.unhandled: list[RecordedRequest] = []
         self.faults: list[Fault] = []
         self.response_deadline: float | None = RESPONSE_DEADLINE
+        self.app_permissions = payloads.BOT_PERMISSIONS
+        """The bot's permissions that interactions carry (``app_permissions``)."""
         self.gateway = FakeGateway(self)
 
         self._routes: list[tuple[str, re.Pattern[str], _Handler]] = []
@@ -368,7 +372,7 @@ class FakeDiscord:
         bot_role_id = self.snowflakes.next()
         roles = [
             payloads.role(guild_id, "@everyone", payloads.EVERYONE_PERMISSIONS, 0),
-            payloads.role(bot_role_id, "TableBot", payloads.MODERATOR_PERMISSIONS, 1),
+            payloads.role(bot_role_id, "TableBot", payloads.BOT_PERMISSIONS, 1),
         ]
         guild = FakeGuild(guild_id, name, self.owner.id, roles, bot_role_id)
         self.guilds[guild_id] = guild
@@ -499,6 +503,12 @@ class FakeDiscord:
             for m in self.messages.values()
             if m["channel_id"] == wanted and not m["flags"] & payloads.MESSAGE_FLAG_EPHEMERAL
         ]
+
+    def threads_under(self, parent_id: int | None = None) -> list[dict[str, Any]]:
+        """The threads opened under a channel (default: #games), oldest first."""
+        wanted = str(parent_id or self.channel_id)
+        return [c for c in self.channels.values()
+                if threads.is_thread(c) and c["parent_id"] == wanted]
 
     def get_message(self, message_id: int | str) -> dict[str, Any] | None:
         """The stored message (channel or ephemeral) with this id, or None if absent/deleted."""
@@ -737,7 +747,7 @@ class FakeDiscord:
             guild_id=guild_id,
             channel=channel,
             member_data=self.member_payload(member, guild_id),
-            app_permissions=payloads.MODERATOR_PERMISSIONS,
+            app_permissions=self.app_permissions,
             attachment_size_limit=self.upload_limit,
         )
         self.register_interaction(payload)
@@ -781,7 +791,7 @@ class FakeDiscord:
             guild_id=guild_id,
             channel=channel,
             member_data=self.member_payload(member, guild_id),
-            app_permissions=payloads.MODERATOR_PERMISSIONS,
+            app_permissions=self.app_permissions,
             message_data=json.loads(json.dumps(stored)),
             attachment_size_limit=self.upload_limit,
         )
@@ -828,6 +838,9 @@ class FakeDiscord:
         self._route("GET", rf"/channels/{channel}/messages", self._history)
         self._route("POST", rf"/channels/{channel}/messages", self._create_channel_message)
         self._route("POST", rf"/channels/{channel}/typing", self._typing)
+        self._route("POST", rf"/channels/{channel}/threads", self._start_thread)
+        self._route("PATCH", rf"/channels/{channel}", self._edit_channel)
+        self._route("DELETE", rf"/channels/{channel}", self._delete_channel)
         for method in ("GET", "PATCH", "DELETE"):
             self._route(method, rf"/channels/{channel}/messages/{msg}", self._channel_message)
 
@@ -1347,8 +1360,55 @@ class FakeDiscord:
         self._channel(call)
         return web.Response(status=204)
 
+    async def _start_thread(self, call: _Call) -> web.Response:
+        parent_id = self._channel(call)
+        parent = self.channels[parent_id]
+        if parent["type"] != 0:
+            raise ApiError(400, 50024)  # not a channel that holds threads
+        body = call.body or {}
+        self._check(call, threads.check_start(body))
+        kind = int(body.get("type", threads.PRIVATE_THREAD))
+        needed = (payloads.CREATE_PUBLIC_THREADS if kind == threads.PUBLIC_THREAD
+                  else payloads.CREATE_PRIVATE_THREADS)
+        if not self._bot_permissions(self.guild_of_channel(parent_id)) & needed:
+            raise ApiError(403, 50013)
+        thread_id = self.snowflakes.next()
+        self.channels[thread_id] = threads.thread_channel(
+            thread_id, parent, self.application_id, str(body["name"]).strip(), kind,
+            int(body.get("auto_archive_duration") or 4320),
+        )
+        return json_response(self.channels[thread_id], 201)
+
+    async def _edit_channel(self, call: _Call) -> web.Response:
+        channel = self.channels[self._channel(call)]
+        if not threads.is_thread(channel):
+            raise ApiError(403, 50013)  # the bot edits no channel but its threads
+        body = call.body or {}
+        self._check(call, threads.check_edit(body))
+        if channel["thread_metadata"]["locked"] and body.get("archived") is not True:
+            raise ApiError(403, 50083)
+        threads.apply_edit(channel, body)
+        return json_response(channel)
+
+    async def _delete_channel(self, call: _Call) -> web.Response:
+        channel_id = self._channel(call)
+        channel = self.channels[channel_id]
+        guild = self.guild_of_channel(channel_id)
+        if not threads.is_thread(channel) or not (
+                self._bot_permissions(guild) & payloads.MANAGE_THREADS):
+            raise ApiError(403, 50013)
+        del self.channels[channel_id]
+        for message in self.channel_messages(channel_id):
+            self._forget_message(message)
+        return json_response(channel)
+
     async def _create_channel_message(self, call: _Call) -> web.Response:
         channel_id = self._channel(call)
+        channel = self.channels[channel_id]
+        if threads.is_thread(channel) and channel["thread_metadata"]["archived"]:
+            if channel["thread_metadata"]["locked"]:
+                raise ApiError(403, 50083)
+            threads.apply_edit(channel, {"archived": False})  # a message brings it back
         body = call.body or {}
         self._check(call, limits.check_message(body))
         body = self._prepare_body(call, body, channel_id=channel_id, existing=None)

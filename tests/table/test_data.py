@@ -56,3 +56,10 @@ def test_missing_keys_take_their_one_default_and_unknown_keys_are_kept() -> None
     assert data.mode == "vote" and data.window == DEFAULT_WINDOW and data.notices
     assert data.poll is None and data.timer is None and data.host is None
     assert data.to_json() == {"future": {"x": 1}}
+
+
+def test_a_games_own_thread_is_kept_only_when_it_has_one() -> None:
+    """A game with its own thread stores the flag; other games store nothing for it."""
+    assert TableData(thread=True).to_json() == {"thread": True}
+    assert TableData.from_json({"thread": True}).thread is True
+    assert "thread" not in TableData().to_json() and TableData.from_json({}).thread is False

@@ -1,0 +1,192 @@
+"""A thread per game, through the offline fake: opened, named, played in, archived after
+the end, and refused without the permission (the game then starts in the channel)."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+import discord
+
+from bot.boards.threads import ENDED_ARCHIVE_MINUTES, OPEN_ARCHIVE_MINUTES, thread_name
+from bot.client import invite_url
+from tests.fake_discord import payloads
+from tests.support import board_ids, button, make_bot
+
+COGS = ("cogs.tinker", "cogs.tinrealm", "cogs.steam", "cogs.server")
+
+
+def _day(result) -> str:
+    when = discord.utils.snowflake_time(int(result.payload["id"]))
+    return f"{when.day} {when:%b}"
+
+
+def _board_in(fake, channel_id: int) -> dict:
+    boards = [m for m in fake.channel_messages(channel_id) if m.get("components")]
+    assert boards, f"no board in channel {channel_id}"
+    return boards[-1]
+
+
+async def test_thread_yes_opens_a_named_thread_with_the_board(discord_driver, fake_discord,
+                                                              tmp_path):
+    """The board goes to a new public thread named after the game; the channel gets one
+    line that links to it; the game is played there."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    result = await discord_driver.slash("tinker", "start", {"thread": "yes"}, user="alice")
+    (thread,) = fake_discord.threads_under()
+    assert thread["type"] == 11 and thread["name"] == f"Tinker · Alice · {_day(result)}"
+    assert thread["thread_metadata"]["auto_archive_duration"] == OPEN_ARCHIVE_MINUTES
+    thread_id = int(thread["id"])
+    assert not result.ephemeral and f"<#{thread_id}>" in result.content
+    assert "\n" not in result.content and not result.embeds
+    assert [m["id"] for m in fake_discord.channel_messages()] == [result.message["id"]]
+    game = await bot.tables.open_in_channel(thread_id)
+    assert game is not None and game.data.thread
+    assert await bot.tables.open_in_channel(fake_discord.channel_id) is None
+    board = _board_in(fake_discord, thread_id)
+    for _ in range(3):
+        game = await bot.tables.open_in_channel(thread_id)
+        action = game.engine.computer_action(game.state, 0)
+        moved = await discord_driver.click(board, button(board, action), user="bob")
+        assert moved.response_type == 7, moved.content
+        board = moved.message
+    assert (await bot.tables.open_in_channel(thread_id)).row.version == 3
+
+
+async def test_the_thread_is_archived_an_hour_after_the_end(discord_driver, fake_discord,
+                                                            tmp_path):
+    """Once the game ends, Discord is told to archive its thread after an hour; a second
+    game in the same thread keeps it open for a week again (Play again)."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", {"thread": "yes", "players": "only me"},
+                               user="alice")
+    (thread,) = fake_discord.threads_under()
+    thread_id = int(thread["id"])
+    ended = await discord_driver.slash("tinker", "abandon", user="alice", channel=thread_id)
+    assert not ended.ephemeral
+    assert thread["thread_metadata"]["auto_archive_duration"] == ENDED_ARCHIVE_MINUTES
+    board = _board_in(fake_discord, thread_id)
+    again = await discord_driver.click(board, button(board, "table.again"), user="alice")
+    assert not again.ephemeral, again.content
+    assert len(fake_discord.threads_under()) == 1
+    game = await bot.tables.open_in_channel(thread_id)
+    assert game is not None and game.data.thread
+    assert thread["thread_metadata"]["auto_archive_duration"] == OPEN_ARCHIVE_MINUTES
+
+
+async def test_a_finished_game_winds_its_thread_up_once(discord_driver, fake_discord, tmp_path):
+    """A game played to its end in its thread: the end lowers the archive time once."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", {"thread": "yes"}, user="alice")
+    thread_id = int(fake_discord.threads_under()[0]["id"])
+    board = _board_in(fake_discord, thread_id)
+    game = await bot.tables.open_in_channel(thread_id)
+    while game is not None:
+        action = game.engine.computer_action(game.state, 0)
+        board = (await discord_driver.click(board, button(board, action), user="alice")).message
+        game = await bot.tables.open_in_channel(thread_id)
+    edits = [r for r in fake_discord.requests
+             if r.method == "PATCH" and r.path == f"/channels/{thread_id}"]
+    assert [r.json for r in edits] == [{"auto_archive_duration": ENDED_ARCHIVE_MINUTES}]
+
+
+async def test_without_the_permission_the_game_starts_here(discord_driver, fake_discord,
+                                                           tmp_path):
+    """Without Create Public Threads the board is posted in the channel as usual and the
+    starter alone is told why; no thread is asked for."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    fake_discord.app_permissions &= ~payloads.CREATE_PUBLIC_THREADS
+    result = await discord_driver.slash("tinrealm", "start", {"thread": "yes"}, user="alice")
+    assert not result.ephemeral and board_ids(result.message)
+    (note,) = result.followups
+    assert note["flags"] & payloads.MESSAGE_FLAG_EPHEMERAL
+    assert "Create Public Threads" in note["content"]
+    assert fake_discord.threads_under() == []
+    assert not any(r.path.endswith("/threads") for r in fake_discord.requests)
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None and not game.data.thread
+
+
+async def test_thread_no_and_the_servers_default(discord_driver, fake_discord, tmp_path):
+    """Threads are off by default; a server that turned them on gets one for each game,
+    unless the command says thread: no."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    plain = await discord_driver.slash("tinker", "start", user="alice")
+    assert board_ids(plain.message) and fake_discord.threads_under() == []
+    await discord_driver.slash("tinker", "abandon", user="alice")
+    fake_discord.add_user("admin", permissions=payloads.EVERYONE_PERMISSIONS
+                          | payloads.MANAGE_GUILD)
+    await discord_driver.slash("tablehouse", "settings", {"threads": "on"}, user="admin")
+    here = await discord_driver.slash("tinker", "start", {"thread": "no"}, user="alice")
+    assert board_ids(here.message) and fake_discord.threads_under() == []
+    await discord_driver.slash("tinker", "abandon", user="alice")
+    threaded = await discord_driver.slash("tinker", "daily", user="bob")
+    (thread,) = fake_discord.threads_under()
+    assert f"<#{thread['id']}>" in threaded.content and thread["name"].startswith("Tinker · Bob")
+
+
+async def test_steam_table_in_its_thread_invites_there(discord_driver, fake_discord, tmp_path):
+    """/steam new thread: yes opens the lobby in its thread, mentioning the invited there."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    bob = fake_discord.user("bob")
+    result = await discord_driver.slash("steam", "new", {"thread": "yes", "invite": bob},
+                                        user="alice")
+    (thread,) = fake_discord.threads_under()
+    assert thread["name"].startswith("Steam to Solar · Alice · ")
+    thread_id = int(thread["id"])
+    assert f"<#{thread_id}>" in result.content and fake_discord.pings(result.message) == set()
+    lobby = _board_in(fake_discord, thread_id)
+    assert fake_discord.pings(lobby) == {bob.id}
+    joined = await discord_driver.click(lobby, button(lobby, "lobby.join"), user="bob")
+    assert joined.response_type == 7, joined.content
+    game = await bot.tables.open_in_channel(thread_id)
+    assert [s["user_id"] for s in game.row.seats] == [fake_discord.user("alice").id, bob.id]
+
+
+async def test_a_game_that_cannot_start_leaves_no_open_thread(discord_driver, fake_discord,
+                                                              tmp_path):
+    """Refused after its thread was opened (the open-game limit), the game leaves the
+    thread archived (the bot may not delete it) and the starter is told why privately."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS, MAX_OPEN_GAMES=1))
+    await discord_driver.slash("tinker", "start", user="alice")
+    refused = await discord_driver.slash("tinker", "start", {"thread": "yes"}, user="alice")
+    assert refused.ephemeral and "already have 1 games going" in refused.content
+    (thread,) = fake_discord.threads_under()
+    assert thread["thread_metadata"]["archived"] is True
+
+
+def test_thread_names_fit_in_any_script():
+    """A thread's name keeps the title and the date and fits Discord's 100 characters,
+    whatever the starter's name (long, CJK, emoji, control characters)."""
+    when = 1_796_169_600.0  # the first second of 2 Dec 2026, UTC
+    assert thread_name("Tinker", "Alice", when) == "Tinker · Alice · 2 Dec"
+    for name in ("ア" * 150, "🦊" * 120, "x\u0000y\nz " * 40, "   "):
+        made = thread_name("Steam to Solar", name, when)
+        assert len(made) <= 100 and made.startswith("Steam to Solar · ")
+        assert made.endswith(" · 2 Dec") and "\n" not in made and "\u0000" not in made
+
+
+def test_the_invite_link_asks_for_what_threads_need():
+    """The invite link asks for Create Public Threads and Send Messages in Threads."""
+    query = parse_qs(urlparse(invite_url(1234)).query)
+    granted = discord.Permissions(int(query["permissions"][0]))
+    assert granted.create_public_threads and granted.send_messages_in_threads
+    assert not granted.manage_threads and not granted.administrator
+
+
+async def test_a_thread_game_goes_on_and_winds_up_after_a_restart(discord_driver, fake_discord,
+                                                                   tmp_path):
+    """After a restart the game's buttons still work in its thread, and its end still lets
+    the thread be archived (the game remembers its thread)."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", {"thread": "yes", "players": "fast"},
+                               user="alice")
+    (thread,) = fake_discord.threads_under()
+    thread_id = int(thread["id"])
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS))
+    board = _board_in(fake_discord, thread_id)
+    game = await bot.tables.open_in_channel(thread_id)
+    moved = await discord_driver.click(
+        board, button(board, game.engine.computer_action(game.state, 0)), user="bob")
+    assert moved.response_type == 7, moved.content
+    await discord_driver.slash("tinker", "abandon", user="alice", channel=thread_id)
+    assert thread["thread_metadata"]["auto_archive_duration"] == ENDED_ARCHIVE_MINUTES
