@@ -97,6 +97,9 @@ PLAYERS_HELP = ("How the channel plays: vote (default: a majority or the most vo
                 "the window closes), fast (any click moves) or only me")
 WINDOW_HELP = "Seconds a vote stays open, 10 to 600 (default 30)"
 #: Two sentences on the ways to play, for /help and each game's rules.
+#: How a private question says that nothing happens without an answer.
+DISMISS = "Dismiss this message to keep playing."
+
 MODES_TEXT = (
     "By default the channel votes: a click is a vote (click again to change it), a move "
     "with a majority of the active players happens at once, otherwise the most-voted move "
@@ -181,6 +184,10 @@ class GameCog(commands.Cog):
         more.set_footer(text=f"Ways to play: {MODES_TEXT}"[:2048])
         embeds.append(more)
         return embeds
+
+    def confirm_question(self, game: LoadedGame, action_id: str) -> str:
+        """Return the private question asked before ``action_id``: by default, plain."""
+        return f"Are you sure? This cannot be undone. ({DISMISS})"
 
     async def play_again(
         self, interaction: discord.Interaction[Any], game: LoadedGame

@@ -16,7 +16,7 @@ from bot.table import seating
 from bot.table.errors import Refusal
 from bot.table.lobby import DEFAULT_LEVEL
 from bot.table.service import LoadedGame
-from cogs.base import GameCog, last_line, seat_list
+from cogs.base import DISMISS, GameCog, last_line, seat_list
 from cogs.cards import card_text, clip
 
 TITLE = "Steam to Solar"
@@ -102,6 +102,15 @@ class SteamCog(GameCog):
     def legend(self, game: LoadedGame) -> str:
         """Return what the board's icons mean."""
         return LEGEND
+
+    def confirm_question(self, game: LoadedGame, action_id: str) -> str:
+        """Ask before resigning, saying what it gives up (S10: a resigned player scores
+        nothing; the seat is not handed to a computer)."""
+        if action_id != "resign":
+            return super().confirm_question(game, action_id)
+        return ("Resign from this Steam to Solar game? You lose: your trains and any cards "
+                "in your hand are discarded, you score nothing, and no computer plays your "
+                f"seat. ({DISMISS})")
 
     def details(self, game: LoadedGame) -> list[discord.Embed]:
         """Return the rules, the legend, the last turns, and every train and the river."""

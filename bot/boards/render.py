@@ -79,6 +79,11 @@ class Renderer(Protocol):
         """Start the same game again in the channel and answer with its board."""
         ...
 
+    def confirm_question(self, game: LoadedGame, action_id: str) -> str:
+        """Return the private question asked before ``action_id`` (resigning), naming
+        what the player gives up."""
+        ...
+
 
 def actions_for_board(game: LoadedGame) -> list[Action]:
     """Return the actions the board offers: those of the seat to act."""

@@ -316,10 +316,13 @@ class Boards:
         yes = action_button(game_id, version, Action(action_id, "Yes, I am sure"),
                             style=discord.ButtonStyle.danger)
         try:
+            game = await self.tables.load(game_id)
+            question = self.renderers[game.row.kind].confirm_question(game, action_id)
             await interaction.response.send_message(
-                "Are you sure? This cannot be undone. (Dismiss this message to keep playing.)",
-                view=view_of([yes]), ephemeral=True,
+                question, view=view_of([yes]), ephemeral=True,
             )
+        except Refusal as refusal:
+            await self._refuse(interaction, str(refusal))
         except SEND_ERRORS as exc:
             log.warning("could not ask to confirm %r on game %s: %s", action_id, game_id, exc)
 

@@ -193,24 +193,24 @@ async def test_a_vote_edit_keeps_the_picture_without_sending_it_again(discord_dr
     assert "voting" in str(stored["embeds"][0])
 
 
-async def test_giving_up_without_a_vote_asks_first(discord_driver, fake_discord, tmp_path):
-    """In a fast or "only me" game, giving up asks "Are you sure?" before it happens."""
+async def test_giving_up_is_a_move_like_any_other(discord_driver, fake_discord, tmp_path):
+    """Giving up a round-1 challenge (T7) asks no question: in a fast game one click gives
+    up, with no private reply, like any other move."""
     bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
     board = (await discord_driver.slash("tinker", "start", {"players": "fast"},
                                         user="alice")).message
     while not any(cid.endswith("give_up") for cid in board_ids(board)):
         game = await bot.tables.open_in_channel(fake_discord.channel_id)
         action = game.engine.computer_action(game.state, 0)
-        if action == "give_up":
-            break
         board = (await press(discord_driver, board, action, "alice")).message
     cid = next(c for c in board_ids(board) if c.endswith("give_up"))
-    assert ":ask.give_up" in cid
-    asked = await discord_driver.click(board, cid, user="bob")
-    assert asked.ephemeral and "Are you sure" in asked.content
-    game = await bot.tables.open_in_channel(fake_discord.channel_id)
-    assert game is not None and "give_up" in {a.id for a in game.engine.legal_actions(
-        game.state, 0)}
+    assert ":ask." not in cid
+    before = await bot.tables.open_in_channel(fake_discord.channel_id)
+    gave_up = await discord_driver.click(board, cid, user="bob")
+    assert not gave_up.ephemeral and gave_up.response_type == 7
+    after = await bot.tables.load(before.id)
+    assert after.row.version == before.row.version + 1
+    assert any("give" in e.lower() for e in after.row.events[-3:]), after.row.events
 
 
 async def test_a_voted_game_whispers_only_first_votes_and_changes(discord_driver, fake_discord,
