@@ -238,3 +238,25 @@ async def test_a_voted_game_whispers_only_first_votes_and_changes(discord_driver
     assert quiet >= 6
     game = await bot.tables.load(game.id)
     assert game.state.count > 6  # the decisions were made all the same
+
+
+async def test_c4_a_tie_is_told_on_the_board(discord_driver, fake_discord, tmp_path):
+    """C4 through Discord: while voting, the vote line says a tie goes to the first vote;
+    after a 1–1 split the board says it was a tie and who voted first."""
+    clock = Clock()
+    fake_discord.add_user("bob")
+    fake_discord.add_user("carol")
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
+    board = (await discord_driver.slash("toy", "start", {"players": "vote"}, user="alice")).message
+    board = (await discord_driver.click(board, button(board, "add1"), user="alice")).message
+    await discord_driver.click(board, button(board, "add2"), user="bob")
+    await discord_driver.settle()
+    board = fake_discord.get_message(board["id"])
+    field = next(f for f in board["embeds"][0]["fields"] if "voting" in f["name"])
+    assert "tie: first vote" in field["value"]
+    await discord_driver.click(board, button(board, "add1"), user="carol")
+    clock.advance(31)
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    board = fake_discord.get_message(board["id"])
+    assert "Tie 1–1: Bob voted first, so Add 2 happened." in str(board["embeds"][0])
