@@ -19,6 +19,7 @@ from typing import Any
 import discord
 from discord.ext import commands, tasks
 
+from bot.boards.pings import PingChoiceButton
 from bot.boards.routing import route_click
 from bot.boards.send_errors import SEND_ERRORS, tell_privately
 from bot.boards.service import Boards
@@ -160,12 +161,14 @@ class TableBot(commands.Bot):
         await self.open_store()
         self.tables = Tables(self.store, clock=self.clock,
                              vote_window=self.settings.vote_window_seconds,
-                             max_open_games=self.settings.max_open_games)
+                             max_open_games=self.settings.max_open_games,
+                             notice_grace=self.settings.turn_notice_grace_seconds)
         self.tables.shards = self.shard_filter
         drawer = PictureDrawer(processes=self.picture_process and self.settings.board_images)
         self.boards = Boards(self, self.tables, self.settings.computer_delay_seconds,
                              images=self.settings.board_images, drawer=drawer)
         self.boards.edit_interval = self.settings.board_edit_seconds
+        self.add_dynamic_items(PingChoiceButton)
         shards = self.shard_filter
         self.deadlines = Deadlines(
             self.store, self.boards.fire_deadline, self.clock,

@@ -65,6 +65,9 @@ class Settings:
     database_url: str | None = None
     #: Days a finished game's state and action log are kept (results are kept for good).
     retention_days: float = 30.0
+    #: Seconds a person whose turn came may take before their turn notice pings them
+    #: (0: at once); a notice is never sent to someone who acted within it.
+    turn_notice_grace_seconds: float = 45.0
 
     def __repr__(self) -> str:
         return f"Settings(database_path={self.database_path!s}, dev_guild_id={self.dev_guild_id})"
@@ -140,6 +143,7 @@ def load_settings(
         **_shards(env),
         database_url=url,
         retention_days=_number(env, "RETENTION_DAYS", 30, 1),
+        turn_notice_grace_seconds=_number(env, "TURN_NOTICE_GRACE_SECONDS", 45, 0),
     )
 
 

@@ -15,7 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 from db.rows import GameRow, ResultRow, Shards
 
 #: Every table, in the order a copy fills them (parents first).
-TABLES = ("games", "actions", "results", "meta")
+TABLES = ("games", "actions", "results", "meta", "member_settings")
 
 
 @runtime_checkable
@@ -119,6 +119,13 @@ class GameStore(Protocol):
 
     async def set_meta(self, key: str, value: str) -> None:
         """Store a fact."""
+
+    async def turn_pings(self, user_id: int) -> bool | None:
+        """Return whether ``user_id`` chose to be pinged when their turn comes (None: they
+        chose nothing)."""
+
+    async def set_turn_pings(self, user_id: int, pings: bool) -> None:
+        """Store whether ``user_id`` is pinged when their turn comes."""
 
     async def query(self, sql: str, params: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
         """Run one read-only portable query with ``:name`` parameters; return its rows."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import sqlite3
 from dataclasses import dataclass
@@ -26,20 +27,34 @@ class Migration:
 
 
 def migrations(package: str = "db.migrations") -> list[Migration]:
-    """Return every migration of ``package`` shipped with the code, in order, numbered 1, 2..."""
+    """Return every migration of ``package`` shipped with the code, in increasing order.
+
+    Numbers are unique and increase; a database's version is the number of the last
+    migration it has, so a number may be left unused (one held for another change).
+    """
     found = []
     for entry in resources.files(package).iterdir():
         match = _NAME.match(entry.name)
         if match:
             found.append(Migration(int(match.group(1)), entry.name, entry.read_text("utf-8")))
     found.sort(key=lambda m: m.number)
-    for expected, migration in enumerate(found, start=1):
-        if migration.number != expected:
+    for before, migration in itertools.pairwise(found):
+        if migration.number == before.number:
             raise RuntimeError(f"migration {migration.name} is out of sequence")
     return found
 
 
-LATEST = len(migrations())
+def latest(known: list[Migration]) -> int:
+    """Return the version a database has once every migration of ``known`` is applied."""
+    return known[-1].number if known else 0
+
+
+def pending(known: list[Migration], current: int, target: int) -> list[Migration]:
+    """Return the migrations of ``known`` a database at ``current`` needs to reach ``target``."""
+    return [m for m in known if current < m.number <= target]
+
+
+LATEST = latest(migrations())
 
 
 def too_new(current: int, known: int, setting: str) -> SchemaTooNew:
@@ -66,11 +81,11 @@ async def migrate(conn: aiosqlite.Connection, target: int | None = None) -> int:
     a new database at once never run the same migration twice.
     """
     known = migrations()
-    target = len(known) if target is None else target
+    target = latest(known) if target is None else target
     current = await schema_version(conn)
-    if current > len(known):
-        raise too_new(current, len(known), "DATABASE_PATH")
-    for migration in known[current:target]:
+    if current > latest(known):
+        raise too_new(current, latest(known), "DATABASE_PATH")
+    for migration in pending(known, current, target):
         await conn.execute("BEGIN IMMEDIATE")
         try:
             if await schema_version(conn) < migration.number:

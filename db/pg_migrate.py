@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncpg
 
-from db.migrate import migrations, statements, too_new
+from db.migrate import latest, migrations, pending, statements, too_new
 
 #: The advisory lock key every migrating process takes (any constant of our own).
 _LOCK_KEY = 0x7AB1E_0001
@@ -20,7 +20,7 @@ def pg_migrations() -> list:
     return migrations("db.pg_migrations")
 
 
-LATEST = len(pg_migrations())
+LATEST = latest(pg_migrations())
 
 
 async def pg_schema_version(conn: asyncpg.Connection) -> int:
@@ -34,11 +34,11 @@ async def pg_schema_version(conn: asyncpg.Connection) -> int:
 async def pg_migrate(conn: asyncpg.Connection, target: int | None = None) -> int:
     """Apply the migrations the database lacks, up to ``target``; return the new version."""
     known = pg_migrations()
-    target = len(known) if target is None else target
+    target = latest(known) if target is None else target
     current = await pg_schema_version(conn)
-    if current > len(known):
-        raise too_new(current, len(known), "DATABASE_URL")
-    for migration in known[current:target]:
+    if current > latest(known):
+        raise too_new(current, latest(known), "DATABASE_URL")
+    for migration in pending(known, current, target):
         async with conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", _LOCK_KEY)
             await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")

@@ -175,9 +175,12 @@ class BoardRenderer:
         as ``file`` for a new message; a board without a picture clears old ones on edit.
         ``picture`` is the drawn picture (drawn here when None); with ``keep``, an edit
         keeps the picture the message already has (the board's version is unchanged).
-        ``pictured`` false gives the text board (the picture cannot be attached).
+        ``pictured`` false gives the text board (the picture cannot be attached). An edit
+        of a board past its lobby clears the message's text (the lobby's invitation).
         """
         body = self.body(game, pictured=pictured)
+        if edit and game.row.status != "lobby":
+            body["content"] = None  # the lobby's invitation leaves once the game starts
         if not pictured:
             if edit:
                 body["attachments"] = []

@@ -25,6 +25,7 @@ from bot.boards.layout import (
     view_of,
 )
 from bot.boards.notices import TurnNotices
+from bot.boards.pings import PingChoices, entry_view
 from bot.boards.render import (
     TABLE_AGAIN,
     TABLE_RULES,
@@ -108,7 +109,9 @@ class Boards:
         self.edit_interval = 1.0
         #: The tables' computer players, and their turn notices.
         self.computers = ComputerPlayers(tables, computer_delay, self._computer_moved)
-        self.notices = TurnNotices(bot, tables)
+        #: Members' choices of being pinged by turn notices.
+        self.pings = PingChoices(tables)
+        self.notices = TurnNotices(bot, tables, self.pings)
 
     @property
     def drawer(self) -> PictureDrawer:
@@ -335,8 +338,10 @@ class Boards:
             renderer = self.renderers[game.row.kind]
             if action_id == TABLE_RULES:
                 await self._come_back(interaction, game)
+                # At a seated table, the member's choice of turn pings is a click away.
+                view = entry_view() if len(game.row.seats) > 1 else discord.ui.View(timeout=None)
                 await interaction.response.send_message(
-                    embeds=renderer.details(game)[:10], ephemeral=True
+                    embeds=renderer.details(game)[:10], ephemeral=True, view=view,
                 )
                 self.computers.schedule(game)  # a stalled computer player moves on
                 return
@@ -469,7 +474,7 @@ class Boards:
         link = board_link(game.row.guild_id, game.row.board_channel_id, game.row.board_message_id)
         with contextlib.suppress(*SEND_ERRORS):
             await channel.get_partial_message(message_id).edit(
-                content=f"This board moved: {link}", embed=None, view=None, attachments=[]
+                content=moved_line(link), embed=None, view=None, attachments=[]
             )
 
     # -- edits the bot makes by itself ---------------------------------------------------
@@ -583,3 +588,8 @@ async def _edit_answer(interaction: discord.Interaction[Any], **body: Any) -> No
 
 def _without_none(body: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in body.items() if v is not None}
+
+
+def moved_line(link: str) -> str:
+    """Return what an old board says once a new one is posted: one line, a masked link."""
+    return f"This board moved: [open the new board]({link})." if link else "This board moved."

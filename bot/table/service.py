@@ -68,11 +68,12 @@ class Tables:
         seeds: Callable[[], int] | None = None,
         vote_window: float = 30.0,
         max_open_games: int = 0,
+        notice_grace: float = 0.0,
     ) -> None:
         self.core = TableCore(store, clock=clock, engines=engines, seeds=seeds,
                               vote_window=vote_window)
         self.channel = ChannelPolicy(self.core)
-        self.turns = TurnPolicy(self.core)
+        self.turns = TurnPolicy(self.core, notice_grace=notice_grace)
         #: Open games a member may have started in one server (0: no limit).
         self.max_open_games = max_open_games
         #: This process's shards (ids, count) for background work; None: every game.
@@ -88,6 +89,15 @@ class Tables:
     def vote_window(self) -> float:
         """The voting window of games that choose none (C4)."""
         return self.core.vote_window
+
+    @property
+    def notice_grace(self) -> Callable[[int | None], float]:
+        """The grace time of turn notices in a server, by guild id (0: at once)."""
+        return self.turns.notice_grace
+
+    @notice_grace.setter
+    def notice_grace(self, grace: Callable[[int | None], float]) -> None:
+        self.turns.notice_grace = grace
 
     @property
     def on_deadline(self) -> Callable[[float], None]:
@@ -301,7 +311,8 @@ class Tables:
             return await self.turns.move(game, seat, action_id, None)
 
     async def fire_deadline(self, game_id: int) -> Play | None:
-        """Do what a game's due deadline asks for: close its vote, or run its turn timer."""
+        """Do what a game's due deadline asks for: close its vote, run its turn timer, or
+        send a turn notice whose grace time has passed."""
         play = await self.channel.close_vote(game_id)
         if play is not None:
             return play
@@ -341,7 +352,8 @@ class Tables:
             user = started.person_to_act()
             if user is not None:
                 title = started.engine.title
-                notice = (user, f"<@{user}>, {title} has started and it is your turn:")
+                notice = self.turns.turn_notice(
+                    started, user, f"<@{user}>, {title} has started and it is your turn.")
         await self.core.save(started, expected, {"lobby": op}, actor.user_id)
         return Play(started, (event,), notice=notice)
 
