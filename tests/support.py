@@ -168,3 +168,10 @@ def logged_actions(path: Path) -> int:
     """Return how many action-log entries another connection reads from the SQLite file."""
     with sqlite3.connect(path) as conn:
         return int(conn.execute("SELECT count(*) FROM actions").fetchone()[0])
+
+
+def pings_sent(fake: object) -> list[int]:
+    """Return every user id notified by a message the bot created, one entry per ping
+    (edits notify nobody), in the order sent: deleted messages count too."""
+    return [user for record in fake.mention_log  # type: ignore[attr-defined]
+            if record.method == "POST" for user in sorted(record.pinged)]
