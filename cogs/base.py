@@ -12,9 +12,11 @@ from discord.ext import commands
 
 from bot.boards.layout import BoardItem
 from bot.boards.render import generic_items, vote_field
+from bot.boards.send_errors import DISMISS
 from bot.boards.service import actor_of
 from bot.table.errors import Refusal
 from bot.table.service import LoadedGame
+from cogs.abandoning import AbandonButton, ask_to_abandon
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -97,9 +99,6 @@ PLAYERS_HELP = ("How the channel plays: vote (default: a majority or the most vo
                 "the window closes), fast (any click moves) or only me")
 WINDOW_HELP = "Seconds a vote stays open, 10 to 600 (default 30)"
 #: Two sentences on the ways to play, for /help and each game's rules.
-#: How a private question says that nothing happens without an answer.
-DISMISS = "Dismiss this message to keep playing."
-
 MODES_TEXT = (
     "By default the channel votes: a click is a vote (click again to change it), a move "
     "with a majority of the active players happens at once, otherwise the most-voted move "
@@ -155,8 +154,10 @@ class GameCog(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        """Register this cog as the renderer of its kind."""
+        """Register this cog as the renderer of its kind, and the button that confirms
+        abandoning a game (so it works after a restart)."""
         self.bot.boards.register(self)  # type: ignore[arg-type]
+        self.bot.add_dynamic_items(AbandonButton)
 
     # Renderer defaults ------------------------------------------------------------------
 
@@ -291,13 +292,8 @@ class GameCog(commands.Cog):
             self.bot.boards.update_soon(game.id)
 
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:
-        """End the channel's game (its starter or a member with Manage Messages)."""
+        """Ask privately whether to end the channel's game, naming what is given up; the
+        answer's button does it (its starter, its host, its players by majority, or a
+        member with Manage Messages)."""
         await self.current(interaction, damaged=True)
-        actor = actor_of(interaction)
-        game = await self.bot.tables.abandon(interaction.channel_id or 0, actor)
-        said = game.row.events[-1] if game.row.events else f"{actor.name} abandoned the game."
-        await interaction.response.send_message(
-            said, ephemeral=False, allowed_mentions=discord.AllowedMentions.none(),
-        )
-        await self.bot.boards.refresh(game)
-        await self.bot.boards.announce(game, None)
+        await ask_to_abandon(self.bot, interaction)

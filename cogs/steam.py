@@ -9,6 +9,7 @@ from discord import app_commands
 
 from bot.boards.layout import ASK_PREFIX, PHONE_BUTTONS, BoardButton, BoardItem, phone_items
 from bot.boards.render import actions_for_board
+from bot.boards.send_errors import DISMISS
 from bot.boards.service import actor_of
 from bot.games.protocol import Action
 from bot.games.steam.state import CARDS, POWER_EMOJI, can_run, goods_points, powers
@@ -16,7 +17,7 @@ from bot.table import seating
 from bot.table.errors import Refusal
 from bot.table.lobby import DEFAULT_LEVEL
 from bot.table.service import LoadedGame
-from cogs.base import DISMISS, GameCog, last_line, seat_list
+from cogs.base import GameCog, last_line, seat_list
 from cogs.cards import card_text, clip
 
 TITLE = "Steam to Solar"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.support import Clock, board_ids, button, make_bot, press
+from tests.support import Clock, abandon, board_ids, button, make_bot, press
 
 TOY = ("tests.toy",)
 
@@ -165,7 +165,7 @@ async def test_tinker_start_offers_the_three_ways_to_play(discord_driver, fake_d
                                         user="alice")).message
     details = await discord_driver.click(board, button(board, "table.rules"), user="bob")
     assert "the channel votes (45 s)" in str(details.embeds)
-    await discord_driver.slash("tinker", "abandon", user="alice")
+    await abandon(discord_driver, "tinker", "alice")
     fast = (await discord_driver.slash("tinker", "start", {"players": "fast"},
                                        user="alice")).message
     details = await discord_driver.click(fast, button(fast, "table.rules"), user="bob")
