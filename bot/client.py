@@ -19,6 +19,7 @@ from typing import Any
 import discord
 from discord.ext import commands, tasks
 
+from bot.boards.pings import PingChoiceButton
 from bot.boards.routing import route_click
 from bot.boards.send_errors import SEND_ERRORS, tell_privately
 from bot.boards.service import Boards
@@ -176,11 +177,14 @@ class TableBot(commands.Bot):
         s = self.settings
         self.tables = Tables(self.store, clock=self.clock, vote_window=s.vote_window_seconds,
                              defaults=server_defaults(s))
+        servers = self.tables.servers
+        self.tables.notice_grace = lambda guild: servers.cached(guild).notice_grace_seconds
         self.tables.shards = self.shard_filter
         drawer = PictureDrawer(processes=self.picture_process and self.settings.board_images)
         self.boards = Boards(self, self.tables, self.settings.computer_delay_seconds,
                              images=self.settings.board_images, drawer=drawer)
         self.boards.edit_interval = self.settings.board_edit_seconds
+        self.add_dynamic_items(PingChoiceButton)
         shards = self.shard_filter
         self.deadlines = Deadlines(
             self.store, self.boards.fire_deadline, self.clock,

@@ -178,9 +178,9 @@ def _window(env: Mapping[str, str]) -> float:
 
 
 def _grace(env: Mapping[str, str]) -> float:
-    value = _number(env, "NOTICE_GRACE_SECONDS", 45, 0)
+    value = _number(env, "TURN_NOTICE_GRACE_SECONDS", 45, 0)
     if value > 3600:
-        raise ConfigError(f"NOTICE_GRACE_SECONDS must be at most 3600, got {value:g}")
+        raise ConfigError(f"TURN_NOTICE_GRACE_SECONDS must be at most 3600, got {value:g}")
     return value
 
 

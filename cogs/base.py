@@ -12,9 +12,11 @@ from discord.ext import commands
 
 from bot.boards.layout import BoardItem
 from bot.boards.render import generic_items, vote_field
+from bot.boards.send_errors import DISMISS
 from bot.boards.service import actor_of
 from bot.table.errors import Refusal
 from bot.table.service import LoadedGame
+from cogs.abandoning import AbandonButton, ask_to_abandon
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -160,8 +162,10 @@ class GameCog(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        """Register this cog as the renderer of its kind."""
+        """Register this cog as the renderer of its kind, and the button that confirms
+        abandoning a game (so it works after a restart)."""
         self.bot.boards.register(self)  # type: ignore[arg-type]
+        self.bot.add_dynamic_items(AbandonButton)
 
     # Renderer defaults ------------------------------------------------------------------
 
@@ -189,6 +193,10 @@ class GameCog(commands.Cog):
         more.set_footer(text=f"Ways to play: {MODES_TEXT}"[:2048])
         embeds.append(more)
         return embeds
+
+    def confirm_question(self, game: LoadedGame, action_id: str) -> str:
+        """Return the private question asked before ``action_id``: by default, plain."""
+        return f"Are you sure? This cannot be undone. ({DISMISS})"
 
     async def play_again(
         self, interaction: discord.Interaction[Any], game: LoadedGame
@@ -304,13 +312,8 @@ class GameCog(commands.Cog):
             self.bot.boards.update_soon(game.id)
 
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:
-        """End the channel's game (its starter or a member with Manage Messages)."""
+        """Ask privately whether to end the channel's game, naming what is given up; the
+        answer's button does it (its starter, its host, its players by majority, or a
+        member with Manage Messages)."""
         await self.current(interaction, damaged=True)
-        actor = actor_of(interaction)
-        game = await self.bot.tables.abandon(interaction.channel_id or 0, actor)
-        said = game.row.events[-1] if game.row.events else f"{actor.name} abandoned the game."
-        await interaction.response.send_message(
-            said, ephemeral=False, allowed_mentions=discord.AllowedMentions.none(),
-        )
-        await self.bot.boards.refresh(game)
-        await self.bot.boards.announce(game, None)
+        await ask_to_abandon(self.bot, interaction)

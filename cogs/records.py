@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.boards.pings import entry_view
 from bot.games.registry import engine
 from bot.table.daily import daily_key
 from bot.table.errors import Unavailable
@@ -176,6 +177,7 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORG
         except StorageError:
             await interaction.response.send_message(str(Unavailable()), ephemeral=True)
             return
+        interaction.client.boards.pings.forget(self.user_id)
         text = (f"Done: {deleted} result{'s' if deleted != 1 else ''} deleted. "
                 "Your records are gone from every server." if deleted
                 else "There was nothing left to delete: your records are already gone.")
@@ -201,7 +203,7 @@ class RecordsCog(commands.Cog):
         """Explain the bot privately."""
         server = await self.bot.tables.servers.get(interaction.guild_id)
         await interaction.response.send_message(embed=help_embed(self.bot.tree, server),
-                                                ephemeral=True)
+                                                view=entry_view(), ephemeral=True)
 
     @app_commands.command(name="stats", description="Games played and won, best score, streaks")
     @app_commands.guild_only()
@@ -271,20 +273,24 @@ class RecordsCog(commands.Cog):
         """Ask the member to confirm deleting every result of theirs."""
         try:
             count = await records.count_results(self.bot.store, interaction.user.id)
+            chose = await self.bot.store.turn_pings(interaction.user.id) is not None
         except StorageError as exc:
             raise Unavailable() from exc
-        if not count:
+        if not count and not chose:
             await interaction.response.send_message(
                 "You have no records to delete.", ephemeral=True
             )
             return
         view = discord.ui.View(timeout=None)
         view.add_item(ForgetButton(interaction.user.id))
+        what = (f"all your records: {count} result{'s' if count != 1 else ''}, in every game "
+                "and every server, for good. Other players' results of the same games stay, "
+                "and finished games still show you in their seats."
+                if count else "your turn-ping choice (you have no results).")
+        if count and chose:
+            what += " Your turn-ping choice goes too."
         await interaction.response.send_message(
-            f"This deletes all your records: {count} result{'s' if count != 1 else ''}, "
-            "in every game and every server, for good. Other players' results of the same "
-            "games stay, and finished games still show you in their seats. Sure?",
-            view=view, ephemeral=True,
+            f"This deletes {what} Sure?", view=view, ephemeral=True,
         )
 
 

@@ -9,6 +9,7 @@ from discord import app_commands
 
 from bot.boards.layout import ASK_PREFIX, PHONE_BUTTONS, BoardButton, BoardItem, phone_items
 from bot.boards.render import actions_for_board
+from bot.boards.send_errors import DISMISS
 from bot.boards.service import actor_of
 from bot.games.protocol import Action
 from bot.games.steam.state import CARDS, POWER_EMOJI, can_run, goods_points, powers
@@ -101,6 +102,15 @@ class SteamCog(GameCog):
     def legend(self, game: LoadedGame) -> str:
         """Return what the board's icons mean."""
         return LEGEND
+
+    def confirm_question(self, game: LoadedGame, action_id: str) -> str:
+        """Ask before resigning, saying what it gives up (S10: a resigned player scores
+        nothing; the seat is not handed to a computer)."""
+        if action_id != "resign":
+            return super().confirm_question(game, action_id)
+        return ("Resign from this Steam to Solar game? You lose: your trains and any cards "
+                "in your hand are discarded, you score nothing, and no computer plays your "
+                f"seat. ({DISMISS})")
 
     def details(self, game: LoadedGame) -> list[discord.Embed]:
         """Return the rules, the legend, the last turns, and every train and the river."""

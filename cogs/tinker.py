@@ -7,7 +7,7 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot.boards.layout import ASK_PREFIX, BoardItem, action_button
+from bot.boards.layout import BoardItem, action_button
 from bot.games.protocol import Action
 from bot.table.service import LoadedGame
 from cogs.base import MODES_TEXT, PLAYERS_HELP, THREAD_HELP, WINDOW_HELP, GameCog, last_line, voting
@@ -164,10 +164,8 @@ class TinkerCog(GameCog):
                 )
             )
         if "give_up" in by_id:
+            # An ordinary move of round 1 (T7): no question asked, in every mode.
             give_up = Action(by_id["give_up"].id, "Give up", "give_up")
-            if game.row.only_starter or game.data.mode == "fast":
-                # No vote protects it: one click would give up at once, so ask first.
-                give_up = Action(ASK_PREFIX + give_up.id, give_up.label, give_up.group)
             items.append(
                 action_button(g, v, give_up, style=discord.ButtonStyle.danger, row=2)
             )

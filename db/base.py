@@ -15,7 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 from db.rows import GameRow, NewGame, ResultRow, Shards
 
 #: Every table, in the order a copy fills them (parents first).
-TABLES = ("games", "actions", "results", "meta", "server_settings")
+TABLES = ("games", "actions", "results", "meta", "server_settings", "member_settings")
 
 #: The columns of ``server_settings`` a server may set (NULL: the bot's default).
 SETTING_COLUMNS = ("vote_window_seconds", "threads", "notice_grace_seconds", "pictures",
@@ -117,6 +117,12 @@ class GameStore(Protocol):
     async def set_server_settings(self, guild_id: int, changes: dict[str, Any]) -> dict[str, Any]:
         """Store ``changes`` (column name to value; None goes back to the default) for a
         server in one step; return what it has set afterwards, as :meth:`server_settings`."""
+    async def turn_pings(self, user_id: int) -> bool | None:
+        """Return whether ``user_id`` chose to be pinged when their turn comes (None: they
+        chose nothing)."""
+
+    async def set_turn_pings(self, user_id: int, pings: bool) -> None:
+        """Store whether ``user_id`` is pinged when their turn comes."""
 
     async def query(self, sql: str, params: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
         """Run one read-only portable query with ``:name`` parameters; return its rows."""

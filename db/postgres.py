@@ -423,8 +423,9 @@ class PostgresStore:
         return out
 
     async def forget_player(self, user_id: int, former: str = FORMER_PLAYER) -> int:
-        """Delete ``user_id``'s results and leave nothing of them in finished games,
-        their action logs and other results; see the SQLite store. One transaction."""
+        """Delete ``user_id``'s results and own settings, and leave nothing of them in
+        finished games, their action logs and other results; see the SQLite store. One
+        transaction."""
         self.kept.drop()
         documents = ", ".join(GAME_DOCUMENTS)
         assignments = ", ".join(f"{c} = coalesce(${i}, {c})"
@@ -456,6 +457,7 @@ class PostgresStore:
                     "UPDATE actions SET actor_id = NULL WHERE game_id = $1 AND actor_id = $2",
                     game_id, user_id)
             status = await conn.execute("DELETE FROM results WHERE user_id = $1", user_id)
+            await conn.execute("DELETE FROM member_settings WHERE user_id = $1", user_id)
             for needle in {str(user_id), *names}:
                 rows = await conn.fetch(
                     "SELECT id, detail FROM results WHERE strpos(detail, $1) > 0", needle)
@@ -533,6 +535,21 @@ class PostgresStore:
                 guild_id, now, *stored.values(),
             )
         return settings_row(row)
+    async def turn_pings(self, user_id: int) -> bool | None:
+        """Return whether ``user_id`` chose to be pinged on their turn (None: no choice)."""
+        row = await self._fetchrow(
+            "SELECT turn_pings FROM member_settings WHERE user_id = $1", user_id)
+        return None if row is None else bool(row[0])
+
+    async def set_turn_pings(self, user_id: int, pings: bool) -> None:
+        """Store whether ``user_id`` is pinged on their turn."""
+        async with self.acquire(write=True) as conn:
+            await conn.execute(
+                "INSERT INTO member_settings (user_id, turn_pings, updated_at)"
+                " VALUES ($1, $2, $3) ON CONFLICT (user_id) DO UPDATE SET"
+                " turn_pings = excluded.turn_pings, updated_at = excluded.updated_at",
+                user_id, int(pings), self._clock(),
+            )
 
     async def get_meta(self, key: str) -> str | None:
         """Return a stored fact, or None."""

@@ -454,7 +454,8 @@ class Store:
         return out
 
     async def forget_player(self, user_id: int, former: str = FORMER_PLAYER) -> int:
-        """Delete ``user_id``'s results and leave nothing of them in finished games.
+        """Delete ``user_id``'s results and own settings, and leave nothing of them in
+        finished games.
 
         In every finished game they sat at or started, each stored JSON document (seats,
         options, state, events, table data, logged actions) is scrubbed of their id and
@@ -519,6 +520,23 @@ class Store:
             ).fetchone()
 
         return settings_row(await self._in_transaction(work))
+    # -- a member's own settings ----------------------------------------------------------
+
+    async def turn_pings(self, user_id: int) -> bool | None:
+        """Return whether ``user_id`` chose to be pinged on their turn (None: no choice)."""
+        row = await self._fetchone(
+            "SELECT turn_pings FROM member_settings WHERE user_id = ?", (user_id,))
+        return None if row is None else bool(row[0])
+
+    async def set_turn_pings(self, user_id: int, pings: bool) -> None:
+        """Store whether ``user_id`` is pinged on their turn."""
+        now = self._clock()
+        await self._in_transaction(lambda conn: conn.execute(
+            "INSERT INTO member_settings (user_id, turn_pings, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET turn_pings = excluded.turn_pings,"
+            " updated_at = excluded.updated_at",
+            (user_id, int(pings), now),
+        ))
 
     # -- meta ----------------------------------------------------------------------------
 
@@ -561,6 +579,7 @@ def _forget(conn: sqlite3.Connection, user_id: int, former: str) -> int:
         conn.execute("UPDATE actions SET actor_id = NULL WHERE game_id = ? AND actor_id = ?",
                      (game_id, user_id))
     deleted = conn.execute("DELETE FROM results WHERE user_id = ?", (user_id,)).rowcount
+    conn.execute("DELETE FROM member_settings WHERE user_id = ?", (user_id,))
     for needle in {str(user_id), *names}:
         rows = conn.execute("SELECT id, detail FROM results WHERE instr(detail, ?) > 0",
                             (needle,)).fetchall()

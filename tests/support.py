@@ -168,3 +168,19 @@ def logged_actions(path: Path) -> int:
     """Return how many action-log entries another connection reads from the SQLite file."""
     with sqlite3.connect(path) as conn:
         return int(conn.execute("SELECT count(*) FROM actions").fetchone()[0])
+
+
+def pings_sent(fake: object) -> list[int]:
+    """Return every user id notified by a message the bot created, one entry per ping
+    (edits notify nobody), in the order sent: deleted messages count too."""
+    return [user for record in fake.mention_log  # type: ignore[attr-defined]
+            if record.method == "POST" for user in sorted(record.pinged)]
+
+
+async def abandon(driver: object, kind: str, user: str, **where: object) -> object:
+    """Use ``/<kind> abandon`` as ``user`` and confirm it; return the confirmation's result
+    (the line said in the channel is its first follow-up), or the refusal."""
+    asked = await driver.slash(kind, "abandon", user=user, **where)  # type: ignore[attr-defined]
+    if not asked.custom_ids:
+        return asked
+    return await driver.click(asked.message, asked.custom_ids[0], user=user)  # type: ignore[attr-defined]

@@ -29,7 +29,7 @@ def test_env_values_are_the_servers_defaults():
     from bot.client import server_defaults
 
     s = load_settings({"DISCORD_TOKEN": TOKEN, "VOTE_WINDOW_SECONDS": "90", "GAME_THREADS": "on",
-                       "NOTICE_GRACE_SECONDS": "0", "BOARD_IMAGES": "off",
+                       "TURN_NOTICE_GRACE_SECONDS": "0", "BOARD_IMAGES": "off",
                        "MAX_OPEN_GAMES": "3"})
     defaults = server_defaults(s)
     assert (defaults.vote_window_seconds, defaults.threads, defaults.notice_grace_seconds,
@@ -47,8 +47,8 @@ def test_env_values_are_the_servers_defaults():
         ("TINREALM_CONTENT", "/no/such/file.json"),
         ("DISCORD_TOKEN", "two words"),
         ("GAME_THREADS", "sometimes"),
-        ("NOTICE_GRACE_SECONDS", "-5"),
-        ("NOTICE_GRACE_SECONDS", "7200"),
+        ("TURN_NOTICE_GRACE_SECONDS", "-5"),
+        ("TURN_NOTICE_GRACE_SECONDS", "7200"),
     ],
 )
 def test_invalid_values_name_the_setting(name, value):

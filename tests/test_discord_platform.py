@@ -4,7 +4,7 @@ import asyncio
 
 import pytest
 
-from tests.support import ALICE, Clock, board_ids, button, make_bot, set_read_only
+from tests.support import ALICE, Clock, abandon, board_ids, button, make_bot, set_read_only
 
 
 async def _start(driver, fake, tmp_path, **kw):
@@ -99,8 +99,8 @@ async def test_ended_game_click_refused(discord_driver, fake_discord, tmp_path):
     ids = board_ids(board)
     refusal = await discord_driver.slash("toy", "abandon", user="bob")
     assert refusal.ephemeral and "Manage Messages" in refusal.content
-    done = await discord_driver.slash("toy", "abandon", user="mod")
-    assert not done.ephemeral
+    done = await abandon(discord_driver, "toy", "mod")
+    assert "abandoned" in done.followups[0]["content"]
     board_now = fake_discord.get_message(board["id"])
     assert board_ids(board_now) == []
     assert "abandoned" in board_now["embeds"][0]["footer"]["text"]

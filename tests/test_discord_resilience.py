@@ -3,7 +3,7 @@
 import asyncio
 import itertools
 
-from tests.support import ALICE, Clock, board_ids, button, make_bot
+from tests.support import ALICE, Clock, abandon, board_ids, button, make_bot
 
 
 async def _start(driver, tmp_path, **kw):
@@ -63,7 +63,7 @@ async def test_ended_games_are_forgotten_by_the_boards(discord_driver, fake_disc
     for i in range(3):
         channel = fake_discord.add_channel(f"a{i}")
         await discord_driver.slash("toy", "start", user="alice", channel=channel)
-        await discord_driver.slash("toy", "abandon", user="alice", channel=channel)
+        await abandon(discord_driver, "toy", "alice", channel=channel)
     for i in range(3):
         await discord_driver.slash("toy", "start", user="alice",
                                    channel=fake_discord.add_channel(f"b{i}"))
@@ -119,7 +119,7 @@ async def test_clicks_on_an_ended_board_that_shows_the_end_edit_nothing(discord_
     board = (await discord_driver.slash("tinker", "start", {"players": "only me"},
                                         user="alice")).message
     move = board_ids(board)[0]
-    await discord_driver.slash("tinker", "abandon", user="alice")
+    await abandon(discord_driver, "tinker", "alice")
     ended = await bot.tables.load(int(move.split(":")[1]))
     assert not ended.row.is_open
     await discord_driver.settle()

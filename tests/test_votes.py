@@ -83,6 +83,30 @@ def test_c4_plurality_ties_go_to_the_move_voted_for_first():
     assert polls.attribution(poll, chosen) == "Bob and Carol chose: A (2 votes to 1)."
 
 
+def test_c4_a_three_way_tie_names_the_first_voter():
+    """C4: after a 1–1–1 split the line says it was a tie and who voted first."""
+    poll = polls.new_poll(0)
+    polls.cast(poll, 1, "Bob", "sun", "☀️ +1", 0.0)
+    polls.cast(poll, 2, "Alice", "moon", "🌙 +1", 1.0)
+    polls.cast(poll, 3, "Carol", "wave", "🌊 +1", 2.0)
+    chosen = polls.plurality(poll)
+    assert chosen is not None
+    assert polls.attribution(poll, chosen) == "Tie 1–1–1: Bob voted first, so ☀️ +1 happened."
+
+
+def test_c4_a_tie_whose_first_voter_moved_on():
+    """C4: A was voted for first, but its first voter moved to B; A and B tie 1–1 and A
+    wins, said as a move voted for first."""
+    poll = polls.new_poll(0)
+    polls.cast(poll, 1, "Alice", "a", "A", 0.0)
+    polls.cast(poll, 2, "Bob", "b", "B", 1.0)
+    polls.cast(poll, 1, "Alice", "c", "C", 2.0)
+    polls.cast(poll, 3, "Carol", "a", "A", 3.0)
+    chosen = polls.plurality(poll)
+    assert chosen is not None and chosen.action == "a"
+    assert polls.attribution(poll, chosen) == "Tie 1–1–1: A was voted for first, so it happened."
+
+
 def test_c4_moves_needing_confirmation_are_left_out_of_the_plurality():
     """C4: giving up needs a majority; at the close it is left out of the count."""
     poll = polls.new_poll(0)
@@ -182,7 +206,8 @@ async def test_c4_tie_goes_to_the_first_voted_move(tmp_path):
         await tables.act(game_id, 2, ALICE, "add1")
         clock.advance(31)
         play = await tables.close_vote(game_id)
-        assert play is not None and play.events[0] == "Bob chose: Add 2 (1 vote to 1)."
+        assert play is not None
+        assert play.events[0] == "Tie 1–1: Bob voted first, so Add 2 happened."
     finally:
         await tables.store.close()
 

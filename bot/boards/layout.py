@@ -314,13 +314,14 @@ def vote_line(votes: int, needed: int, closes: float | None, active: int) -> str
     """Return a vote under way in one phone line, for the board's vote field.
 
     The buttons carry each move's tally, so the line says only how many have voted, how
-    many agreeing votes move at once, and when the window closes (``<t:…:R>``, counted
-    down by Discord); a vote with no window is one to give up, needing a majority.
+    many agreeing votes move at once, that a tie goes to the move voted for first (C4),
+    and when the window closes (``<t:…:R>``, counted down by Discord); a vote with no
+    window is one to give up, needing a majority.
     """
     cast = f"{votes} vote{'' if votes == 1 else 's'}"
     if closes is None:
         return f"{cast} · giving up needs {needed} of {active}"
-    return f"{cast} · {needed} agreeing move now · ends <t:{int(closes)}:R>"
+    return f"{cast} · {needed} agreeing move now · tie: first vote · ends <t:{int(closes)}:R>"
 
 
 #: The most components a message's action rows hold.

@@ -1,5 +1,11 @@
-"""Turn notices: one short message per table that mentions only the person whose turn
-it is, the table's previous one deleted first."""
+"""Turn notices: one line per table that names only the person whose turn it is, with a
+link button to the board, the table's previous one deleted first.
+
+When a notice goes out is the table's business (``bot.table.turns``: after a grace time,
+or at once); this module posts it, pinging the person unless they chose not to be
+pinged (:class:`bot.boards.pings.PingChoices`), and deletes a notice once the turn it
+announced has passed.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,7 @@ import logging
 
 import discord
 
+from bot.boards.pings import PingChoices
 from bot.boards.send_errors import SEND_ERRORS
 from bot.table.data import NoticeRef
 from bot.table.errors import Refusal
@@ -21,23 +28,25 @@ log = logging.getLogger(__name__)
 class TurnNotices:
     """Posts and deletes the tables' turn notices."""
 
-    def __init__(self, bot: discord.Client, tables: Tables) -> None:
+    def __init__(self, bot: discord.Client, tables: Tables, pings: PingChoices) -> None:
         self.bot = bot
         self.tables = tables
+        self.pings = pings
         #: Each table's current turn notice, and a lock so notices go out one at a time.
         self._notices: dict[int, NoticeRef] = {}
         self._notice_locks: dict[int, asyncio.Lock] = {}
 
     async def announce(self, game: LoadedGame, notice: tuple[int, str] | None) -> None:
-        """Tell a person it is their turn: one short message that mentions only them.
+        """Tell a person it is their turn: one line that names only them, with a link
+        button to the board; it pings them unless they chose not to be pinged.
 
         The table's previous notice is deleted first, so a channel holds at most one per
-        table; a finished table's last notice goes too. Nothing is sent for a table started
-        with notices off.
+        table; a finished table's last notice goes too, and so does one whose turn has
+        passed. Nothing is sent for a table started with notices off.
         """
         if len(game.row.seats) < 2:
             return
-        if notice is None and game.row.is_open:
+        if notice is None and game.row.is_open and not self._passed(game):
             return
         async with self._notice_lock(game.id):
             try:
@@ -58,21 +67,25 @@ class TurnNotices:
             channel = self.bot.get_partial_messageable(
                 game.row.board_channel_id or game.row.channel_id, guild_id=game.row.guild_id
             )
-            link = game.link
+            pinged = [discord.Object(user_id)] if await self.pings.wants_ping(user_id) else []
             try:
                 message = await channel.send(
-                    f"{text} {link}".strip(),
+                    text, view=board_button(game.link),
                     allowed_mentions=discord.AllowedMentions(
-                        everyone=False, roles=False, replied_user=False,
-                        users=[discord.Object(user_id)],
+                        everyone=False, roles=False, replied_user=False, users=pinged,
                     ),
                 )
             except SEND_ERRORS as exc:
                 log.warning("could not post a turn notice in game %s: %s", game.id, exc)
                 return
-            note = NoticeRef(message.channel.id, message.id)
+            note = NoticeRef(message.channel.id, message.id, user_id)
             self._notices[game.id] = note
             await self.tables.remember_notice(game.id, note)
+
+    def _passed(self, game: LoadedGame) -> bool:
+        """Whether the table's posted notice is for someone whose turn it no longer is."""
+        note = self._notices.get(game.id) or game.data.notice
+        return note is not None and bool(note.user) and note.user != game.person_to_act()
 
     def _notice_lock(self, game_id: int) -> asyncio.Lock:
         lock = self._notice_locks.get(game_id)
@@ -83,3 +96,15 @@ class TurnNotices:
                     if gid != game_id:
                         del self._notice_locks[gid]
         return lock
+
+
+#: The label of a notice's link button.
+OPEN_BOARD = "Open the board"
+
+
+def board_button(link: str) -> discord.ui.View:
+    """Return a notice's link button to the board (no button when the board is unknown)."""
+    view = discord.ui.View(timeout=None)
+    if link:
+        view.add_item(discord.ui.Button(label=OPEN_BOARD, url=link))
+    return view

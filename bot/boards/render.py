@@ -80,6 +80,11 @@ class Renderer(Protocol):
         """Start the same game again in the channel and answer with its board."""
         ...
 
+    def confirm_question(self, game: LoadedGame, action_id: str) -> str:
+        """Return the private question asked before ``action_id`` (resigning), naming
+        what the player gives up."""
+        ...
+
 
 def actions_for_board(game: LoadedGame) -> list[Action]:
     """Return the actions the board offers: those of the seat to act."""
@@ -173,9 +178,12 @@ class BoardRenderer:
         as ``file`` for a new message; a board without a picture clears old ones on edit.
         ``picture`` is the drawn picture (drawn here when None); with ``keep``, an edit
         keeps the picture the message already has (the board's version is unchanged).
-        ``pictured`` false gives the text board (the picture cannot be attached).
+        ``pictured`` false gives the text board (the picture cannot be attached). An edit
+        of a board past its lobby clears the message's text (the lobby's invitation).
         """
         body = self.body(game, pictured=pictured)
+        if edit and game.row.status != "lobby":
+            body["content"] = None  # the lobby's invitation leaves once the game starts
         if not pictured:
             if edit:
                 body["attachments"] = []

@@ -18,6 +18,9 @@ SEND_ERRORS: tuple[type[BaseException], ...] = (
 
 log = logging.getLogger(__name__)
 
+#: How a private question says that nothing happens without an answer.
+DISMISS = "Dismiss this message to keep playing."
+
 
 async def tell_privately(interaction: discord.Interaction[Any], text: str) -> None:
     """Answer ``interaction`` with a private line (a follow-up if it was answered already);

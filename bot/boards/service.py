@@ -26,6 +26,7 @@ from bot.boards.layout import (
     view_of,
 )
 from bot.boards.notices import TurnNotices
+from bot.boards.pings import PingChoices, entry_view
 from bot.boards.render import (
     TABLE_AGAIN,
     TABLE_RULES,
@@ -111,7 +112,9 @@ class Boards:
         self.edit_interval = 1.0
         #: The tables' computer players, and their turn notices.
         self.computers = ComputerPlayers(tables, computer_delay, self._computer_moved)
-        self.notices = TurnNotices(bot, tables)
+        #: Members' choices of being pinged by turn notices.
+        self.pings = PingChoices(tables)
+        self.notices = TurnNotices(bot, tables, self.pings)
         #: Games' own threads: opened at the start, archived after the end.
         self.threads = GameThreads(bot)
 
@@ -329,10 +332,13 @@ class Boards:
         yes = action_button(game_id, version, Action(action_id, "Yes, I am sure"),
                             style=discord.ButtonStyle.danger)
         try:
+            game = await self.tables.load(game_id)
+            question = self.renderers[game.row.kind].confirm_question(game, action_id)
             await interaction.response.send_message(
-                "Are you sure? This cannot be undone. (Dismiss this message to keep playing.)",
-                view=view_of([yes]), ephemeral=True,
+                question, view=view_of([yes]), ephemeral=True,
             )
+        except Refusal as refusal:
+            await self._refuse(interaction, str(refusal))
         except SEND_ERRORS as exc:
             log.warning("could not ask to confirm %r on game %s: %s", action_id, game_id, exc)
 
@@ -345,8 +351,10 @@ class Boards:
             renderer = self.renderers[game.row.kind]
             if action_id == TABLE_RULES:
                 await self._come_back(interaction, game)
+                # At a seated table, the member's choice of turn pings is a click away.
+                view = entry_view() if len(game.row.seats) > 1 else discord.ui.View(timeout=None)
                 await interaction.response.send_message(
-                    embeds=renderer.details(game)[:10], ephemeral=True
+                    embeds=renderer.details(game)[:10], ephemeral=True, view=view,
                 )
                 self.computers.schedule(game)  # a stalled computer player moves on
                 return
@@ -525,7 +533,7 @@ class Boards:
         link = board_link(game.row.guild_id, game.row.board_channel_id, game.row.board_message_id)
         with contextlib.suppress(*SEND_ERRORS):
             await channel.get_partial_message(message_id).edit(
-                content=f"This board moved: {link}", embed=None, view=None, attachments=[]
+                content=moved_line(link), embed=None, view=None, attachments=[]
             )
 
     # -- edits the bot makes by itself ---------------------------------------------------
@@ -655,3 +663,6 @@ def _inviting(body: dict[str, Any], invite: tuple[int, ...]) -> dict[str, Any]:
             users=[discord.Object(u) for u in invite],
         )
     return body
+def moved_line(link: str) -> str:
+    """Return what an old board says once a new one is posted: one line, a masked link."""
+    return f"This board moved: [open the new board]({link})." if link else "This board moved."

@@ -83,6 +83,7 @@ class ChannelPolicy:
             if row.is_open and game.broken and row.deadline is not None:
                 data.poll = None  # a damaged game waits for /abandon, not a vote
                 data.timer = None
+                data.notice_due = None
                 await core.save_table(game)
                 return None
             if not row.is_open or game.broken or poll is None:

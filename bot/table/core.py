@@ -325,6 +325,7 @@ class TableCore:
         row.version += 1
         game.data.poll = None
         game.data.timer = None
+        game.data.notice_due = None
         record(row, (event,))
         await self.save(game, expected, {"end": status}, actor_id)
         return game

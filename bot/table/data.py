@@ -90,19 +90,43 @@ class TurnTimer:
 
 @dataclass(frozen=True, slots=True)
 class NoticeRef:
-    """Where the table's current turn notice was posted."""
+    """Where the table's current turn notice was posted, and whom it was for (0: unknown,
+    a notice stored before the person was kept)."""
 
     channel: int
     message: int
+    user: int = 0
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> NoticeRef:
         """Read a stored notice reference."""
-        return cls(int(data["channel"]), int(data["message"]))
+        return cls(int(data["channel"]), int(data["message"]), int(data.get("user") or 0))
 
     def to_json(self) -> dict[str, int]:
         """Return the reference as stored."""
-        return {"channel": self.channel, "message": self.message}
+        out = {"channel": self.channel, "message": self.message}
+        if self.user:
+            out["user"] = self.user
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeDue:
+    """A turn notice waiting for its grace time (C6): posted at ``at`` unless ``user``
+    has acted by then; ``text`` is the notice's line."""
+
+    user: int
+    at: float
+    text: str
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> NoticeDue:
+        """Read a waiting notice."""
+        return cls(int(data["user"]), _float(data.get("at"), 0.0), str(data.get("text") or ""))
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the waiting notice as stored."""
+        return {"user": self.user, "at": self.at, "text": self.text}
 
 
 @dataclass(slots=True)
@@ -139,12 +163,14 @@ class TableData:
     notice: NoticeRef | None = None
     #: Whether the game's channel is a thread opened for it (archived once it ends).
     thread: bool = False
+    #: The turn notice waiting for the player's grace time to pass, if any.
+    notice_due: NoticeDue | None = None
     #: Stored keys this code does not know, written back as they were.
     other: dict[str, Any] = field(default_factory=dict)
 
     _KNOWN = ("mode", "window", "players", "recent", "poll", "timer", "turn_seconds",
               "notices", "away_votes", "last", "host", "notice", "voted",
-              "abandon_votes", "thread")
+              "abandon_votes", "thread", "notice_due")
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableData:
@@ -154,6 +180,7 @@ class TableData:
         timer = data.get("timer")
         host = data.get("host")
         notice = data.get("notice")
+        due = data.get("notice_due")
         return cls(
             mode=str(data.get("mode", "vote")),
             window=_float(data.get("window"), DEFAULT_WINDOW),
@@ -171,6 +198,7 @@ class TableData:
             host=None if host is None else int(host),
             notice=NoticeRef.from_json(notice) if notice else None,
             thread=bool(data.get("thread", False)),
+            notice_due=NoticeDue.from_json(due) if due else None,
             other={k: v for k, v in data.items() if k not in cls._KNOWN},
         )
 
@@ -208,13 +236,18 @@ class TableData:
             out["notice"] = self.notice.to_json()
         if self.thread:
             out["thread"] = True
+        if self.notice_due is not None:
+            out["notice_due"] = self.notice_due.to_json()
         return out
 
     def deadlines(self) -> list[float]:
-        """Return every deadline the data holds (a vote window, a turn timer)."""
+        """Return every deadline the data holds (a vote window, a turn timer, a turn
+        notice's grace time)."""
         due = []
         if self.poll is not None and self.poll.closes is not None:
             due.append(self.poll.closes)
         if self.timer is not None:
             due.append(self.timer.at)
+        if self.notice_due is not None:
+            due.append(self.notice_due.at)
         return due

@@ -128,13 +128,36 @@ def join_names(names: Iterable[str]) -> str:
 
 
 def attribution(poll: Poll, chosen: Count) -> str:
-    """Return who chose the move, with the count: "Alice and Bob chose: X (2 votes to 1)"."""
+    """Return who chose the move, with the count: "Alice and Bob chose: X (2 votes to 1)".
+
+    A tie broken by the first vote (C4) says so: "Tie 1–1–1: Bob voted first, so X
+    happened."
+    """
+    standing = [c for c in counts(poll) if c.action not in CONFIRMED_MOVES]
+    tied = [c for c in standing if c.votes == chosen.votes]
+    if len(tied) > 1 and chosen in tied:
+        return tie_line(poll, chosen, standing, tied)
     others = sum(c.votes for c in counts(poll) if c.action != chosen.action)
     line = f"{join_names(chosen.names)} chose: {chosen.label}"
     if others:
         plural = "vote" if chosen.votes == 1 else "votes"
         line += f" ({chosen.votes} {plural} to {others})"
     return line + "."
+
+
+def tie_line(poll: Poll, chosen: Count, standing: list[Count], tied: list[Count]) -> str:
+    """Return how a tie was broken: "Tie 2–2–1: Alice voted first, so X happened."
+
+    The voter is named when the earliest of the tied moves' votes still standing is for
+    the chosen move; otherwise (that voter changed their mind since) the line says the
+    move was voted for first.
+    """
+    score = "–".join(str(c.votes) for c in standing)
+    actions = {c.action for c in tied}
+    earliest = next((b for b in poll.ballots if b.action in actions), None)
+    if earliest is not None and earliest.action == chosen.action:
+        return f"Tie {score}: {earliest.name} voted first, so {chosen.label} happened."
+    return f"Tie {score}: {chosen.label} was voted for first, so it happened."
 
 
 def window_seconds(value: Any, default: float) -> float:

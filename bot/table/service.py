@@ -76,11 +76,11 @@ class Tables:
         self.core = TableCore(store, clock=clock, engines=engines, seeds=seeds,
                               vote_window=vote_window)
         self.channel = ChannelPolicy(self.core)
-        self.turns = TurnPolicy(self.core)
         #: Each server's settings; ``defaults`` (else the vote window and open-game cap
         #: given here) for servers that chose none.
         self.servers = ServerBook(store, defaults or ServerSettings(
             vote_window_seconds=vote_window, max_open_games=max_open_games))
+        self.turns = TurnPolicy(self.core, notice_grace=self.servers.defaults.notice_grace_seconds)
         #: This process's shards (ids, count) for background work; None: every game.
         self.shards: tuple[tuple[int, ...], int] | None = None
         self.closing = False
@@ -103,6 +103,15 @@ class Tables:
     def vote_window(self) -> float:
         """The voting window of games whose server and starter chose none (C4)."""
         return self.core.vote_window
+
+    @property
+    def notice_grace(self) -> Callable[[int | None], float]:
+        """The grace time of turn notices in a server, by guild id (0: at once)."""
+        return self.turns.notice_grace
+
+    @notice_grace.setter
+    def notice_grace(self, grace: Callable[[int | None], float]) -> None:
+        self.turns.notice_grace = grace
 
     @property
     def on_deadline(self) -> Callable[[float], None]:
@@ -327,7 +336,8 @@ class Tables:
             return await self.turns.move(game, seat, action_id, None)
 
     async def fire_deadline(self, game_id: int) -> Play | None:
-        """Do what a game's due deadline asks for: close its vote, or run its turn timer."""
+        """Do what a game's due deadline asks for: close its vote, run its turn timer, or
+        send a turn notice whose grace time has passed."""
         play = await self.channel.close_vote(game_id)
         if play is not None:
             return play
@@ -367,46 +377,80 @@ class Tables:
             user = started.person_to_act()
             if user is not None:
                 title = started.engine.title
-                notice = (user, f"<@{user}>, {title} has started and it is your turn:")
+                notice = self.turns.turn_notice(
+                    started, user, f"<@{user}>, {title} has started and it is your turn.")
         await self.core.save(started, expected, {"lobby": op}, actor.user_id)
         return Play(started, (event,), notice=notice)
 
     # -- ending and housekeeping --------------------------------------------------------
 
-    async def abandon(self, channel_id: int, actor: Actor) -> LoadedGame:
+    async def abandon(self, channel_id: int, actor: Actor, *,
+                      game_id: int | None = None) -> LoadedGame:
         """End the channel's open game, or record the ask; return the game afterwards.
 
         A member with Manage Messages always may. A one-seat game is its starter's to
         end, a lobby its host's; a running table is ended by a majority of the people
         still playing at it (one of them alone when only one plays). While the asks are
         fewer, the game stays open with the ask recorded (its last event says so).
+        ``game_id`` is the game the member confirmed abandoning: refused if the
+        channel's open game is another one now.
         """
         game = await self.open_in_channel(channel_id)
-        if game is None:
-            raise Refusal("There is no game going in this channel.")
+        if game is None or (game_id is not None and game.id != game_id):
+            raise Refusal("There is no game going in this channel."
+                          if game is None else "That game has ended already.")
         async with self.core.hold(game.id):
             game = await self.load(game.id)
             if not game.row.is_open:
                 raise GameEnded(game.row.status)
+            self._abandon_step(game, actor)
+            if not actor.can_manage and self._running_table(game):
+                return await self._ask_to_abandon(game, actor)
             ended = f"{actor.name} abandoned the game."
-            if actor.can_manage:
-                return await self.core.close(game, "abandoned", ended, actor.user_id)
+            return await self.core.close(game, "abandoned", ended, actor.user_id)
+
+    async def may_abandon(self, channel_id: int, actor: Actor) -> tuple[LoadedGame, bool]:
+        """Refuse as :meth:`abandon` would, changing nothing (before asking to confirm);
+        return the channel's open game and whether the member's word ends it at once
+        (False: it records their ask, and a majority of the players ends it)."""
+        game = await self.open_in_channel(channel_id)
+        if game is None:
+            raise Refusal("There is no game going in this channel.")
+        return game, self._abandon_step(game, actor) == "close"
+
+    def _abandon_step(self, game: LoadedGame, actor: Actor) -> str:
+        """What abandoning does for ``actor``: ``close`` the game, or record an ``ask``;
+        raise NotAllowed when they may do neither."""
+        if actor.can_manage:
+            return "close"
+        if not self._running_table(game):
             lobby = game.row.status == "lobby"
-            if len(game.row.seats) <= 1 or lobby or game.broken:
-                owner = game.host_id if lobby or len(game.row.seats) > 1 else (
-                    game.row.starter_id)
-                if actor.user_id != owner:
-                    raise NotAllowed(self._who_may_abandon(game))
-                return await self.core.close(game, "abandoned", ended, actor.user_id)
-            return await self._ask_to_abandon(game, actor)
+            owner = game.host_id if lobby or len(game.row.seats) > 1 else game.row.starter_id
+            if actor.user_id != owner:
+                raise NotAllowed(self._who_may_abandon(game))
+            return "close"
+        playing = self._playing(game)
+        if actor.user_id not in playing:
+            raise NotAllowed(self._who_may_abandon(game))
+        asks = {u for u in game.data.abandon_votes if u in playing} | {actor.user_id}
+        return "close" if len(asks) >= len(playing) // 2 + 1 else "ask"
+
+    @staticmethod
+    def _running_table(game: LoadedGame) -> bool:
+        """Whether ``game`` is a seated table in play (ended by a majority of its players)."""
+        return len(game.row.seats) > 1 and game.row.status != "lobby" and not game.broken
+
+    @staticmethod
+    def _playing(game: LoadedGame) -> set[int]:
+        """The people still playing at a running table (not resigned, not away)."""
+        seats = game.row.seats
+        return {int(seats[i]["user_id"])
+                for i in seating.present_people(seats, seating.resigned_seats(game.view()))}
 
     async def _ask_to_abandon(self, game: LoadedGame, actor: Actor) -> LoadedGame:
         """A person at a running table asks to end it; a majority of those playing does."""
-        seats, data = game.row.seats, game.data
-        playing = {int(seats[i]["user_id"])
-                   for i in seating.present_people(seats, seating.resigned_seats(game.view()))}
-        if actor.user_id not in playing:
-            raise NotAllowed(self._who_may_abandon(game))
+        data = game.data
+        playing = self._playing(game)
         asks = [u for u in data.abandon_votes if u in playing]
         if actor.user_id not in asks:
             asks.append(actor.user_id)

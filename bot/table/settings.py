@@ -1,7 +1,7 @@
 """Each server's own defaults (``/tablehouse settings``), read once per server and process.
 
 A server's stored settings hold only what it chose; everything else is the bot's default
-(its ``.env``: VOTE_WINDOW_SECONDS, GAME_THREADS, NOTICE_GRACE_SECONDS, BOARD_IMAGES,
+(its ``.env``: VOTE_WINDOW_SECONDS, GAME_THREADS, TURN_NOTICE_GRACE_SECONDS, BOARD_IMAGES,
 MAX_OPEN_GAMES). :class:`ServerBook` keeps each server's settings in memory once read,
 so a click costs no database read for them; a change through this process replaces its
 copy at once. Another process (a second shard's, during a deployment overlap) sees a

@@ -1,12 +1,19 @@
 """The turn policy of a seated table (rulings C2, C6): returning players, turn timers,
-absent seats handed to a computer, and whose turn it is after a move."""
+absent seats handed to a computer, and whose turn it is after a move.
+
+A person whose turn comes is pinged only if they have not acted within a grace time
+(``TurnPolicy.notice_grace``): the waiting notice is a stored deadline of its game
+(:class:`bot.table.data.NoticeDue`), fired by the deadline loop like a turn timer.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.table import polls, seating
 from bot.table.core import TableCore
+from bot.table.data import NoticeDue
 from bot.table.errors import NotAllowed, Refusal
 from bot.table.loaded import Actor, LoadedGame, Play
 
@@ -14,8 +21,25 @@ from bot.table.loaded import Actor, LoadedGame, Play
 class TurnPolicy:
     """Turns at a shared table, over the shared :class:`TableCore`."""
 
-    def __init__(self, core: TableCore) -> None:
+    def __init__(self, core: TableCore, *, notice_grace: float = 0.0) -> None:
         self.core = core
+        #: The grace time of a server's turn notices, in seconds, by guild id (0: at
+        #: once): how long a person whose turn came may take before they are pinged.
+        self.notice_grace: Callable[[int | None], float] = lambda _guild: notice_grace
+
+    def turn_notice(self, game: LoadedGame, user: int, text: str) -> tuple[int, str] | None:
+        """Tell ``user`` it is their turn: the notice to send now, or None when it waits
+        for its grace time (stored with the game; the deadline loop sends it if they have
+        not acted by then). A table with notices off sends none."""
+        data = game.data
+        data.notice_due = None
+        if not data.notices:
+            return None
+        grace = self.notice_grace(game.row.guild_id)
+        if grace <= 0:
+            return user, text
+        data.notice_due = NoticeDue(user, self.core.now() + grace, text)
+        return None
 
     async def move(self, game: LoadedGame, seat: int, action_id: str,
                    actor_id: int | None) -> Play:
@@ -57,38 +81,57 @@ class TurnPolicy:
             return await self.back(game, seat, actor, "", fresh=False)
 
     async def fire_timer(self, game_id: int) -> Play | None:
-        """Handle a due turn timer (C6): remind once, then let a computer play the seat."""
+        """Handle a game's due turn deadline: a turn timer (C6: remind once, then let a
+        computer play the seat) or a turn notice whose grace time has passed."""
         core = self.core
         async with core.hold(game_id):
             game = await core.load(game_id)
             row, data = game.row, game.data
-            timer = data.timer
             now = core.now()
-            if not row.is_open or game.broken or timer is None or timer.at > now:
-                if row.is_open and row.deadline is not None and row.deadline <= now:
-                    await core.save_table(game)  # a deadline nothing waits for any more
+            if not row.is_open or game.broken:
                 return None
-            seat = game.to_act()
-            if seat != timer.seat or game.computer_to_act() or seat is None:
-                seating.start_timer(data, None if game.computer_to_act() else seat,
-                                    row.seats, now)
+            timer = data.timer
+            if timer is not None and timer.at <= now:
+                return await self._timer_ran_out(game, now)
+            due = data.notice_due
+            if due is not None and due.at <= now:
+                data.notice_due = None
                 await core.save_table(game)
-                return None
-            name = game.seat_name(seat)
-            user = int(row.seats[seat]["user_id"])
-            if not timer.strikes:
-                timer.strikes = 1
-                timer.at = now + data.turn_seconds
-                await core.save_table(game)
-                text = (f"⏰ <@{user}>, it is still your turn. If the timer runs out again, "
-                        "a computer plays your seat until you click.")
-                return Play(game, (), notice=(user, text))
-            row.seats[seat]["away"] = True
-            data.timer = None
-            event = (f"{name}'s turn timer ran out twice: a computer plays their seat "
-                     "until they click again.")
-            await core.table_move(game, (event,), {"away": seat}, None)
-            return Play(game, (event,))
+                if game.person_to_act() != due.user:
+                    return None  # the turn moved on some other way
+                return Play(game, (), notice=(due.user, due.text))
+            if row.deadline is not None and row.deadline <= now:
+                await core.save_table(game)  # a deadline nothing waits for any more
+            return None
+
+    async def _timer_ran_out(self, game: LoadedGame, now: float) -> Play | None:
+        """The turn timer ran out (the lock is held): remind, or hand the seat on."""
+        core = self.core
+        row, data = game.row, game.data
+        timer = data.timer
+        assert timer is not None
+        seat = game.to_act()
+        if seat != timer.seat or game.computer_to_act() or seat is None:
+            seating.start_timer(data, None if game.computer_to_act() else seat,
+                                row.seats, now)
+            await core.save_table(game)
+            return None
+        name = game.seat_name(seat)
+        user = int(row.seats[seat]["user_id"])
+        data.notice_due = None  # the reminder says it, with a ping
+        if not timer.strikes:
+            timer.strikes = 1
+            timer.at = now + data.turn_seconds
+            await core.save_table(game)
+            text = (f"⏰ <@{user}>, it is still your turn. If the timer runs out again, "
+                    "a computer plays your seat until you click.")
+            return Play(game, (), notice=(user, text))
+        row.seats[seat]["away"] = True
+        data.timer = None
+        event = (f"{name}'s turn timer ran out twice: a computer plays their seat "
+                 "until they click again.")
+        await core.table_move(game, (event,), {"away": seat}, None)
+        return Play(game, (event,))
 
     async def hand_to_computer(self, channel_id: int, actor: Actor, absent_user: int) -> Play:
         """Vote to hand an absent player's seat to a computer; a majority of the others does.
@@ -129,6 +172,7 @@ class TurnPolicy:
             row.seats[absent]["away"] = True
             if game.to_act() == absent:
                 data.timer = None
+                data.notice_due = None
             event = (f"{names} handed {game.seat_name(absent)}'s seat to a computer until "
                      "they click again.")
             await core.table_move(game, (event,), {"away": absent}, actor.user_id)
@@ -147,8 +191,10 @@ class TurnPolicy:
             return (*events, "No person is left at the table, so the game ended."), None
         seat = game.engine.to_act(state)
         seating.start_timer(game.data, seat, row.seats, self.core.now())
+        game.data.notice_due = None  # whoever was waited for has acted
         if seat is None or seat == before or seating.played_by_computer(row.seats, seat,
                                                                         resigned):
             return events, None
         user = int(row.seats[seat]["user_id"])
-        return events, (user, f"<@{user}>, it is your turn at {game.engine.title}:")
+        return events, self.turn_notice(
+            game, user, f"<@{user}>, it is your turn at {game.engine.title}.")

@@ -26,6 +26,7 @@ BENCHMARKS = {
     "startup": "start-up time and peak memory with 10,000 and 100,000 games stored",
     "engines": "each engine's complete games per second on one core",
     "click_parts": "the cost of each piece of one click, timed on its own",
+    "quiet": "one whole game of each: clicks, private replies, pings (issue 23)",
 }
 """The benchmarks ``all`` runs, in order, with what each measures."""
 

@@ -98,7 +98,8 @@ async def test_resign_asks_first_then_ends_a_two_player_game(discord_driver, fak
     board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
     board = (await discord_driver.click(board, button(board, "lobby.start"), user="alice")).message
     ask = await discord_driver.click(board, button(board, "ask.resign"), user="bob")
-    assert ask.ephemeral and "Are you sure" in ask.content
+    assert ask.ephemeral and ask.content.startswith("Resign from this Steam to Solar game?")
+    assert "score nothing" in ask.content and "no computer plays your seat" in ask.content
     game, _ = await _current_board(bot, fake_discord)
     assert game.row.version == 2
     done = await discord_driver.click(ask.message, ask.custom_ids[0], user="bob")

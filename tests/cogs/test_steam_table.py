@@ -19,9 +19,10 @@ def _notices(fake) -> list[dict]:
 
 
 async def _table(driver, fake, tmp_path, *, clock=None, options=None, people=("bob",),
-                 computers: int = 0):
+                 computers: int = 0, **settings):
     """Open a table as Alice, seat ``people`` and computers, start it with Alice first."""
-    bot = await driver.login(make_bot(tmp_path, cogs=COGS, clock=clock or Clock()))
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS, clock=clock or Clock(),
+                                      **settings))
     opts = {"first": "me (the host)", **(options or {})}
     board = (await driver.slash("steam", "new", opts, user="alice")).message
     for name in people:
@@ -48,8 +49,10 @@ async def _play_turn(driver, fake, bot, seat_user: dict[int, str]):
 async def test_c6_turn_notice_mentions_only_the_player_and_replaces_the_last(
     discord_driver, fake_discord, tmp_path
 ):
-    """C6: when the turn passes to a person they get one mention; the last notice is deleted."""
-    bot, _board = await _table(discord_driver, fake_discord, tmp_path)
+    """C6: when the turn passes to a person they get one mention (at once with no grace
+    time); the last notice is deleted."""
+    bot, _board = await _table(discord_driver, fake_discord, tmp_path,
+                               TURN_NOTICE_GRACE_SECONDS=0)
     alice, bob = fake_discord.user("alice").id, fake_discord.user("bob").id
     notices = _notices(fake_discord)
     assert len(notices) == 1 and fake_discord.pings(notices[0]) == {alice}
@@ -80,8 +83,9 @@ async def test_c6_turn_timer_reminds_then_a_computer_plays_until_the_person_clic
     bot, _board = await _table(discord_driver, fake_discord, tmp_path, clock=clock,
                                options={"turn_timer": "2 min"})
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
-    assert game.to_act() == 0 and game.row.deadline == clock.now + 120
-    clock.advance(121)
+    assert game.to_act() == 0 and game.data.timer.at == clock.now + 120
+    assert game.row.deadline == clock.now + 45  # the turn notice's grace time comes first
+    clock.advance(121)  # the reminder pings once, in place of the waiting notice
     assert await bot.deadlines.run_due() == 1
     await discord_driver.settle()
     reminder = _notices(fake_discord)

@@ -3,7 +3,7 @@
 
 import discord
 
-from tests.support import board_ids, button, make_bot
+from tests.support import abandon, board_ids, button, make_bot
 
 COGS = ("cogs.tinker",)
 
@@ -120,8 +120,8 @@ async def test_rules_and_repost_and_abandon(discord_driver, fake_discord, tmp_pa
     first = (await discord_driver.slash("tinker", "start", user="alice")).message
     again = await discord_driver.slash("tinker", "board", user="bob")
     assert board_ids(again.message) and again.message["id"] != first["id"]
-    ended = await discord_driver.slash("tinker", "abandon", user="alice")
-    assert not ended.ephemeral
+    ended = await abandon(discord_driver, "tinker", "alice")
+    assert "abandoned" in ended.followups[0]["content"]
     board = fake_discord.get_message(again.message["id"])
     assert board_ids(board) == [] and "abandoned" in board["embeds"][0]["footer"]["text"]
 
@@ -141,7 +141,7 @@ async def test_daily_deal_is_marked_and_once_per_day(discord_driver, fake_discor
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     board = (await discord_driver.slash("tinker", "daily", user="alice")).message
     assert "daily deal" in board["embeds"][0]["footer"]["text"]
-    await discord_driver.slash("tinker", "abandon", user="alice")
+    await abandon(discord_driver, "tinker", "alice")
     again = await discord_driver.slash("tinker", "daily", user="bob")
     assert again.ephemeral and "already played today's daily" in again.content
     game = (await bot.store.get_game(1))

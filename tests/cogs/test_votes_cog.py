@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.support import Clock, board_ids, button, make_bot, press
+from tests.support import Clock, abandon, board_ids, button, make_bot, press
 
 TOY = ("tests.toy",)
 
@@ -165,7 +165,7 @@ async def test_tinker_start_offers_the_three_ways_to_play(discord_driver, fake_d
                                         user="alice")).message
     details = await discord_driver.click(board, button(board, "table.rules"), user="bob")
     assert "the channel votes (45 s)" in str(details.embeds)
-    await discord_driver.slash("tinker", "abandon", user="alice")
+    await abandon(discord_driver, "tinker", "alice")
     fast = (await discord_driver.slash("tinker", "start", {"players": "fast"},
                                        user="alice")).message
     details = await discord_driver.click(fast, button(fast, "table.rules"), user="bob")
@@ -193,24 +193,24 @@ async def test_a_vote_edit_keeps_the_picture_without_sending_it_again(discord_dr
     assert "voting" in str(stored["embeds"][0])
 
 
-async def test_giving_up_without_a_vote_asks_first(discord_driver, fake_discord, tmp_path):
-    """In a fast or "only me" game, giving up asks "Are you sure?" before it happens."""
+async def test_giving_up_is_a_move_like_any_other(discord_driver, fake_discord, tmp_path):
+    """Giving up a round-1 challenge (T7) asks no question: in a fast game one click gives
+    up, with no private reply, like any other move."""
     bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
     board = (await discord_driver.slash("tinker", "start", {"players": "fast"},
                                         user="alice")).message
     while not any(cid.endswith("give_up") for cid in board_ids(board)):
         game = await bot.tables.open_in_channel(fake_discord.channel_id)
         action = game.engine.computer_action(game.state, 0)
-        if action == "give_up":
-            break
         board = (await press(discord_driver, board, action, "alice")).message
     cid = next(c for c in board_ids(board) if c.endswith("give_up"))
-    assert ":ask.give_up" in cid
-    asked = await discord_driver.click(board, cid, user="bob")
-    assert asked.ephemeral and "Are you sure" in asked.content
-    game = await bot.tables.open_in_channel(fake_discord.channel_id)
-    assert game is not None and "give_up" in {a.id for a in game.engine.legal_actions(
-        game.state, 0)}
+    assert ":ask." not in cid
+    before = await bot.tables.open_in_channel(fake_discord.channel_id)
+    gave_up = await discord_driver.click(board, cid, user="bob")
+    assert not gave_up.ephemeral and gave_up.response_type == 7
+    after = await bot.tables.load(before.id)
+    assert after.row.version == before.row.version + 1
+    assert any("give" in e.lower() for e in after.row.events[-3:]), after.row.events
 
 
 async def test_a_voted_game_whispers_only_first_votes_and_changes(discord_driver, fake_discord,
@@ -238,3 +238,25 @@ async def test_a_voted_game_whispers_only_first_votes_and_changes(discord_driver
     assert quiet >= 6
     game = await bot.tables.load(game.id)
     assert game.state.count > 6  # the decisions were made all the same
+
+
+async def test_c4_a_tie_is_told_on_the_board(discord_driver, fake_discord, tmp_path):
+    """C4 through Discord: while voting, the vote line says a tie goes to the first vote;
+    after a 1–1 split the board says it was a tie and who voted first."""
+    clock = Clock()
+    fake_discord.add_user("bob")
+    fake_discord.add_user("carol")
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
+    board = (await discord_driver.slash("toy", "start", {"players": "vote"}, user="alice")).message
+    board = (await discord_driver.click(board, button(board, "add1"), user="alice")).message
+    await discord_driver.click(board, button(board, "add2"), user="bob")
+    await discord_driver.settle()
+    board = fake_discord.get_message(board["id"])
+    field = next(f for f in board["embeds"][0]["fields"] if "voting" in f["name"])
+    assert "tie: first vote" in field["value"]
+    await discord_driver.click(board, button(board, "add1"), user="carol")
+    clock.advance(31)
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    board = fake_discord.get_message(board["id"])
+    assert "Tie 1–1: Bob voted first, so Add 2 happened." in str(board["embeds"][0])

@@ -184,8 +184,11 @@ async def test_forgetting_leaves_nothing_of_the_member_anywhere(tmp_path: Path,
             game, 0, action={"id": "pass", "by": NAME}, actor_id=MEMBER,
             results=[ResultRow(MEMBER, "loss", 3, {"against": ["Bob"]}),
                      ResultRow(OTHER, "win", 5, {"against": [NAME], "beat": MEMBER})])
+        await store.set_turn_pings(MEMBER, False)
+        await store.set_turn_pings(OTHER, False)
         before = await _every_value(store)
         assert any(NAME in v for *_, v in before) and any(str(MEMBER) in v for *_, v in before)
+        assert ("member_settings", "user_id", str(MEMBER)) in before
 
         assert await store.forget_player(MEMBER, "a former player") == 1
 
@@ -198,6 +201,8 @@ async def test_forgetting_leaves_nothing_of_the_member_anywhere(tmp_path: Path,
         assert after.state["players"][0]["name"] == "a former player"
         assert after.seats[1] == {"user_id": OTHER, "name": "Bob"}
         assert [r["user_id"] for r in await store.results()] == [OTHER]
+        assert await store.turn_pings(MEMBER) is None
+        assert await store.turn_pings(OTHER) is False  # another member's choice stays
     finally:
         await store.close()
 

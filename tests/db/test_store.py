@@ -153,15 +153,19 @@ async def test_forget_player_leaves_a_former_player_in_finished_games(tmp_path, 
 
 
 async def test_counts_and_meta(tmp_path, backend):
-    """Row counts cover every table; meta facts round-trip and update."""
+    """Row counts cover every table; meta facts and a member's ping choice round-trip and
+    update."""
     store = await Store.open(tmp_path / "s.db", Clock())
     try:
         await store.set_meta("k", "1")
         await store.set_meta("k", "2")
         assert await store.get_meta("k") == "2" and await store.get_meta("none") is None
         await _new(store, 1)
+        await store.set_turn_pings(5, False)
+        await store.set_turn_pings(5, True)
+        assert await store.turn_pings(5) is True and await store.turn_pings(6) is None
         assert await store.count_rows() == {"games": 1, "actions": 0, "results": 0, "meta": 1,
-                                            "server_settings": 0}
+                                            "server_settings": 0, "member_settings": 1}
         assert await store.count_open() == 1
     finally:
         await store.close()

@@ -3,7 +3,7 @@ as the same data."""
 
 from __future__ import annotations
 
-from bot.table.data import DEFAULT_WINDOW, NoticeRef, Poll, TableData, TurnTimer, Vote
+from bot.table.data import DEFAULT_WINDOW, NoticeDue, NoticeRef, Poll, TableData, TurnTimer, Vote
 
 #: Table data exactly as the code before typed records wrote it (a voted Tinker game and
 #: a seated Steam to Solar table).
@@ -63,3 +63,17 @@ def test_a_games_own_thread_is_kept_only_when_it_has_one() -> None:
     assert TableData(thread=True).to_json() == {"thread": True}
     assert TableData.from_json({"thread": True}).thread is True
     assert "thread" not in TableData().to_json() and TableData.from_json({}).thread is False
+def test_a_waiting_turn_notice_is_a_deadline_and_reads_back() -> None:
+    """C6: a turn notice waiting for its grace time is stored with the game, counts among
+    its deadlines (so the deadline loop sends it, after a restart too) and reads back; a
+    notice reference keeps whom it was for, and one stored without reads as unknown (0)."""
+    data = TableData(notice_due=NoticeDue(12, 1_800_000_045.0, "<@12>, it is your turn."),
+                     notice=NoticeRef(5, 6, 12))
+    stored = data.to_json()
+    assert stored["notice_due"] == {"user": 12, "at": 1_800_000_045.0,
+                                    "text": "<@12>, it is your turn."}
+    again = TableData.from_json(stored)
+    assert again.notice_due == data.notice_due and again.notice == NoticeRef(5, 6, 12)
+    assert again.deadlines() == [1_800_000_045.0]
+    assert TableData.from_json(OLD_SEATED).notice == NoticeRef(5, 6, 0)
+    assert "notice_due" not in TableData().to_json()

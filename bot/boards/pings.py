@@ -1,0 +1,152 @@
+"""Each member's own choice about turn notices: pinged, or told without a ping.
+
+The choice is stored per member (``member_settings``, kept across servers) and read
+through :class:`PingChoices`, which remembers it for a while, so a turn notice costs no
+database read for a member seen recently; a choice made here updates the memory at once.
+A member who chose "don't ping me" still gets the notice, without its ping (the mention
+shows, nothing notifies them): the channel still says whose turn it is.
+
+The choice is offered privately: :func:`choice_button` is the button that opens it (on
+Rules & details and /help), :class:`PingChoiceButton` the persistent buttons of the
+private answer, which work after a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot.boards.send_errors import SEND_ERRORS, tell_privately
+from bot.table.service import Tables
+from db.errors import StorageError
+
+log = logging.getLogger(__name__)
+
+#: The custom_id pattern of the private choice's buttons (show, on, off).
+CHOICE_TEMPLATE = r"pings:(?P<choice>show|on|off)"
+#: Seconds a member's choice is remembered before it is read again (another process of
+#: the bot may have changed it).
+REMEMBER_SECONDS = 600.0
+#: How many members' choices are remembered at most.
+REMEMBER_MEMBERS = 10_000
+
+
+class PingChoices:
+    """Members' turn-ping choices, read from the store and remembered for a while."""
+
+    def __init__(self, tables: Tables, clock: Callable[[], float] = time.monotonic) -> None:
+        self.tables = tables
+        self.clock = clock
+        self._known: dict[int, tuple[bool, float]] = {}
+
+    async def wants_ping(self, user_id: int) -> bool:
+        """Whether ``user_id`` is to be pinged by their turn notices (yes unless they said
+        no); a store that cannot answer means yes."""
+        known = self._known.get(user_id)
+        now = self.clock()
+        if known is not None and known[1] > now:
+            return known[0]
+        try:
+            chosen = await self.tables.store.turn_pings(user_id)
+        except StorageError as exc:
+            log.warning("could not read the ping choice of a member: %s", exc)
+            return True
+        wants = True if chosen is None else chosen
+        self._remember(user_id, wants, now)
+        return wants
+
+    async def choose(self, user_id: int, pings: bool) -> None:
+        """Store ``user_id``'s choice (raise StorageError if it cannot be stored)."""
+        await self.tables.store.set_turn_pings(user_id, pings)
+        self._remember(user_id, pings, self.clock())
+
+    def forget(self, user_id: int) -> None:
+        """Drop what is remembered of ``user_id`` (their records were deleted)."""
+        self._known.pop(user_id, None)
+
+    def _remember(self, user_id: int, wants: bool, now: float) -> None:
+        if len(self._known) >= REMEMBER_MEMBERS:
+            self._known = {u: k for u, k in self._known.items() if k[1] > now}
+            if len(self._known) >= REMEMBER_MEMBERS:
+                self._known.clear()
+        self._known[user_id] = (wants, now + REMEMBER_SECONDS)
+
+
+def choice_button() -> discord.ui.Button[Any]:
+    """Return the button that opens a member's turn-ping choice privately."""
+    return PingChoiceButton("show").item
+
+
+def entry_view() -> discord.ui.View:
+    """Return a view holding only :func:`choice_button` (for a private answer)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(choice_button())
+    return view
+
+
+def choice_text(wants: bool) -> str:
+    """Return the private answer that says a member's current choice."""
+    now = ("You are pinged when your turn comes at a Steam to Solar table, if you have not "
+           "played within a short while." if wants else
+           "Your turn notices do not ping you: they still name you in the channel, "
+           "without a notification.")
+    return f"🔔 Turn notices: {now}"
+
+
+def choice_view(wants: bool) -> discord.ui.View:
+    """Return the private answer's two buttons, the current choice marked."""
+    view = discord.ui.View(timeout=None)
+    for choice, label in (("on", "Ping me"), ("off", "Don't ping me")):
+        button = PingChoiceButton(choice)
+        chosen = (choice == "on") == wants
+        button.item.label = f"✓ {label}" if chosen else label
+        button.item.style = (discord.ButtonStyle.primary if chosen
+                             else discord.ButtonStyle.secondary)
+        button.item.disabled = chosen
+        view.add_item(button)
+    return view
+
+
+class PingChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                       template=CHOICE_TEMPLATE):
+    """A button of the turn-ping choice: open it (``show``), ping me, don't ping me."""
+
+    def __init__(self, choice: str) -> None:
+        super().__init__(discord.ui.Button(
+            label="🔔 Turn pings", style=discord.ButtonStyle.secondary,
+            custom_id=f"pings:{choice}",
+        ))
+        self.choice = choice
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+        match: Any, /,
+    ) -> PingChoiceButton:
+        """Rebuild the button from its custom_id (after a restart too)."""
+        return cls(str(match["choice"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Show the member's choice privately, or store the one they clicked."""
+        choices: PingChoices = interaction.client.boards.pings
+        user_id = interaction.user.id
+        try:
+            if self.choice == "show":
+                wants = await choices.wants_ping(user_id)
+                await interaction.response.send_message(
+                    choice_text(wants), view=choice_view(wants), ephemeral=True)
+                return
+            wants = self.choice == "on"
+            await choices.choose(user_id, wants)
+            await interaction.response.edit_message(
+                content=choice_text(wants), view=choice_view(wants))
+        except StorageError as exc:
+            log.warning("could not store a ping choice: %s", exc)
+            await tell_privately(interaction, "Your choice could not be saved just now; "
+                                 "nothing changed. Please try again in a moment.")
+        except SEND_ERRORS as exc:
+            log.warning("could not answer a ping choice: %s", exc)

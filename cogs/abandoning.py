@@ -1,0 +1,90 @@
+"""Abandoning a game from its command: a private question that names what is given up,
+and the button that does it.
+
+The button is a ``DynamicItem`` whose custom_id names the game (``ab1:<game id>``), so
+it works after a restart and never ends a game started since in the same channel.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import discord
+
+from bot.boards.send_errors import DISMISS, SEND_ERRORS, tell_privately
+from bot.boards.service import actor_of
+from bot.table.errors import Refusal
+from bot.table.loaded import LoadedGame
+
+log = logging.getLogger(__name__)
+
+#: The custom_id pattern of the button that confirms abandoning a game.
+ABANDON_TEMPLATE = r"ab1:(?P<game>[0-9]{1,20})"
+
+
+def abandon_question(game: LoadedGame, ends: bool) -> str:
+    """Return the private question asked before abandoning ``game``: what it gives up.
+
+    ``ends`` tells whether the member's word ends the game at once, or only records
+    their ask (a running table ends when a majority of its players ask).
+    """
+    title = game.engine.title
+    if game.row.status == "lobby":
+        return f"Close this {title} table? Everyone seated leaves it. ({DISMISS})"
+    if not ends:
+        return (f"Ask to abandon this {title} game? Once a majority of the players still "
+                "playing ask, it ends for everyone, unfinished, and nobody gets a result "
+                f"from it. ({DISMISS})")
+    return (f"Abandon this {title} game? It ends now for everyone, unfinished, and nobody "
+            f"gets a result from it. ({DISMISS})")
+
+
+async def ask_to_abandon(bot: Any, interaction: discord.Interaction[Any]) -> None:
+    """Answer ``/<game> abandon`` privately with the question and its button; refuse
+    (raise a Refusal) when the member may not abandon the channel's game."""
+    game, ends = await bot.tables.may_abandon(interaction.channel_id or 0,
+                                              actor_of(interaction))
+    view = discord.ui.View(timeout=None)
+    view.add_item(AbandonButton(game.id, ends))
+    await interaction.response.send_message(abandon_question(game, ends), view=view,
+                                            ephemeral=True)
+
+
+class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ABANDON_TEMPLATE):
+    """The button of the abandon question: ends the game (or records the ask)."""
+
+    def __init__(self, game_id: int, ends: bool = True) -> None:
+        super().__init__(discord.ui.Button(
+            label="Yes, abandon it" if ends else "Yes, ask to abandon",
+            style=discord.ButtonStyle.danger, custom_id=f"ab1:{game_id}",
+        ))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+        match: re.Match[str], /,
+    ) -> AbandonButton:
+        """Rebuild the button from its custom_id (after a restart too)."""
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Abandon the game (or record the ask), say so in the channel, edit its board."""
+        bot = interaction.client
+        try:
+            game = await bot.tables.abandon(
+                interaction.channel_id or 0, actor_of(interaction), game_id=self.game_id)
+        except Refusal as refusal:
+            await tell_privately(interaction, str(refusal))
+            return
+        said = game.row.events[-1] if game.row.events else "The game was abandoned."
+        try:
+            await interaction.response.edit_message(content=f"Done. {said}", view=None)
+            await interaction.followup.send(
+                said, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
+        except SEND_ERRORS as exc:
+            log.warning("could not answer the abandoning of game %s: %s", game.id, exc)
+        await bot.boards.refresh(game)
+        await bot.boards.announce(game, None)

@@ -1,0 +1,61 @@
+"""Questions before a move through the offline Discord: only resigning and abandoning
+ask, and the question names what is given up."""
+
+from __future__ import annotations
+
+from tests.support import button, make_bot
+
+
+async def test_abandon_asks_first_naming_what_is_given_up(discord_driver, fake_discord,
+                                                          tmp_path):
+    """/tinker abandon asks privately, saying the game ends for everyone with no result;
+    nothing changes until the member confirms (after a restart too), and a question
+    answered after the game ended says so."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    board = (await discord_driver.slash("tinker", "start", user="alice")).message
+    asked = await discord_driver.slash("tinker", "abandon", user="alice")
+    assert asked.ephemeral and asked.content.startswith(
+        "Abandon this Tinker, Sailor, Soldier, Spy game?")
+    assert "nobody gets a result" in asked.content and len(asked.custom_ids) == 1
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None and game.row.is_open
+    twice = await discord_driver.slash("tinker", "abandon", user="alice")
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    done = await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
+    assert done.response_type == 7 and done.ephemeral
+    assert done.followups and "alice abandoned the game." in done.followups[0]["content"].lower()
+    assert await bot.tables.open_in_channel(fake_discord.channel_id) is None
+    ended = fake_discord.get_message(board["id"])
+    assert "abandoned" in ended["embeds"][0]["footer"]["text"]
+    assert done.custom_ids == []  # the question is answered: its button is gone
+    again = await discord_driver.click(twice.message, twice.custom_ids[0], user="alice")
+    assert again.ephemeral and "no game going" in again.content
+
+
+async def test_abandon_is_refused_before_the_question(discord_driver, fake_discord, tmp_path):
+    """A member who may not abandon the game is told so at once: no question, no button."""
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    await discord_driver.slash("tinker", "start", {"players": "only me"}, user="alice")
+    refused = await discord_driver.slash("tinker", "abandon", user="bob")
+    assert refused.ephemeral and refused.custom_ids == []
+    assert "Manage Messages" in refused.content
+
+
+async def test_at_a_running_table_the_question_says_a_majority_ends_it(discord_driver,
+                                                                      fake_discord, tmp_path):
+    """At a Steam to Solar table of three people, one player's abandon is an ask: the
+    question says a majority ends it, and confirming records the ask only."""
+    fake_discord.add_user("carol")
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    for name in ("bob", "carol"):
+        board = (await discord_driver.click(board, button(board, "lobby.join"),
+                                            user=name)).message
+    await discord_driver.click(board, button(board, "lobby.start"), user="alice")
+    asked = await discord_driver.slash("steam", "abandon", user="bob")
+    assert asked.content.startswith("Ask to abandon this Steam to Solar game?")
+    assert "majority" in asked.content
+    done = await discord_driver.click(asked.message, asked.custom_ids[0], user="bob")
+    assert "asks to abandon" in done.followups[0]["content"]
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None and game.row.is_open

@@ -1,0 +1,185 @@
+"""Turn notices through the offline Discord (ruling C6): a ping only for a player who has
+not acted within the grace time, one line with a link button, each member's own choice
+of being pinged, and what the lobby's invitation and a moved board leave behind."""
+
+from __future__ import annotations
+
+from tests.support import Clock, button, make_bot, pings_sent, press
+
+COGS = ("cogs.steam", "cogs.records")
+
+
+def _notices(fake) -> list[dict]:
+    """The turn notices now in the channel."""
+    return [m for m in fake.channel_messages()
+            if "your turn" in (m.get("content") or "")]
+
+
+async def _two_seats(driver, fake, tmp_path, clock, **settings):
+    """Alice and Bob at a started table, Alice first; return the bot and the game."""
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS, clock=clock, **settings))
+    board = (await driver.slash("steam", "new", {"first": "me (the host)"}, user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
+    await driver.click(board, button(board, "lobby.start"), user="alice")
+    await driver.settle()
+    return bot, await bot.tables.open_in_channel(fake.channel_id)
+
+
+async def _play(driver, fake, bot, names=("alice", "bob")) -> None:
+    """The person to act plays one action, at once."""
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    board = fake.get_message(game.row.board_message_id)
+    seat = game.to_act()
+    result = await press(driver, board, game.engine.computer_action(game.state, seat),
+                         names[seat])
+    assert result.response_type == 7, result.content
+    await driver.settle()
+
+
+async def test_c6_two_players_who_act_within_the_grace_time_are_never_pinged(
+        discord_driver, fake_discord, tmp_path):
+    """C6: a two-seat game played briskly (every move within 45 s of the turn coming)
+    posts no turn notice and sends no ping, however many turns pass."""
+    clock = Clock()
+    bot, game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
+    assert game.data.notice_due is not None and game.row.deadline == clock.now + 45
+    for _ in range(30):
+        clock.advance(20)
+        assert await bot.deadlines.run_due() == 0
+        if await bot.tables.open_in_channel(fake_discord.channel_id) is None:
+            break
+        await _play(discord_driver, fake_discord, bot)
+    assert pings_sent(fake_discord) == []
+    assert _notices(fake_discord) == []
+
+
+async def test_c6_a_late_player_is_pinged_once_in_one_line_with_a_board_button(
+        discord_driver, fake_discord, tmp_path):
+    """C6: a player who has not acted 45 s after their turn came is pinged once: one line
+    that names them, with an "Open the board" link button and no raw link."""
+    clock = Clock()
+    bot, game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
+    alice = fake_discord.user("alice").id
+    clock.advance(44)
+    assert await bot.deadlines.run_due() == 0
+    clock.advance(2)
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    assert pings_sent(fake_discord) == [alice]
+    [notice] = _notices(fake_discord)
+    assert "\n" not in notice["content"] and "https://" not in notice["content"]
+    assert f"<@{alice}>" in notice["content"]
+    [link] = [c for row in notice["components"] for c in row["components"]]
+    assert link["style"] == 5 and link["label"] == "Open the board"
+    assert link["url"].endswith(f"/{game.row.board_message_id}")
+    clock.advance(600)
+    assert await bot.deadlines.run_due() == 0  # once: the notice is not sent again
+    assert pings_sent(fake_discord) == [alice]
+    # Alice plays her turn out: it passes to Bob, and her notice, now past, is deleted.
+    while (await bot.tables.load(game.id)).person_to_act() == alice:
+        assert len(_notices(fake_discord)) == 1  # still her turn: the notice stays
+        await _play(discord_driver, fake_discord, bot)
+    assert _notices(fake_discord) == []
+
+
+async def test_c6_the_grace_time_survives_a_restart(discord_driver, fake_discord, tmp_path):
+    """C6: the waiting notice is a stored deadline: after a restart the late player is
+    pinged once, by the new process's deadline loop."""
+    clock = Clock()
+    await _two_seats(discord_driver, fake_discord, tmp_path, clock)
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS, clock=clock))
+    assert pings_sent(fake_discord) == []
+    clock.advance(46)
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    assert pings_sent(fake_discord) == [fake_discord.user("alice").id]
+    clock.advance(46)
+    assert await bot.deadlines.run_due() == 0
+    assert len(pings_sent(fake_discord)) == 1
+
+
+async def test_c6_no_grace_time_pings_at_once(discord_driver, fake_discord, tmp_path):
+    """C6 with TURN_NOTICE_GRACE_SECONDS=0: the notice pings the moment the turn comes."""
+    clock = Clock()
+    bot, game = await _two_seats(discord_driver, fake_discord, tmp_path, clock,
+                                 TURN_NOTICE_GRACE_SECONDS=0)
+    assert game.data.notice_due is None
+    assert pings_sent(fake_discord) == [fake_discord.user("alice").id]
+    alice, bob = fake_discord.user("alice").id, fake_discord.user("bob").id
+    while (await bot.tables.load(game.id)).person_to_act() == alice:
+        await _play(discord_driver, fake_discord, bot)
+    assert pings_sent(fake_discord) == [alice, bob]
+
+
+async def test_a_member_who_chose_no_pings_is_named_without_a_ping(discord_driver, fake_discord,
+                                                                    tmp_path):
+    """A member chooses "Don't ping me" privately from /help; their late turn's notice
+    still names them in the channel, but notifies nobody. The choice is stored, so it
+    holds after a restart, and "Ping me" turns pings back on."""
+    clock = Clock()
+    bot, _game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
+    alice = fake_discord.user("alice").id
+    helped = await discord_driver.slash("help", user="alice")
+    assert helped.ephemeral and "pings:show" in helped.custom_ids
+    shown = await discord_driver.click(helped.message, "pings:show", user="alice")
+    assert shown.ephemeral and "ping" in shown.content.lower()
+    assert set(shown.custom_ids) == {"pings:on", "pings:off"}
+    chosen = await discord_driver.click(shown.message, "pings:off", user="alice")
+    assert chosen.response_type == 7 and "do not ping you" in chosen.content
+    assert await bot.store.turn_pings(alice) is False
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS, clock=clock))
+    clock.advance(46)
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    [notice] = _notices(fake_discord)
+    assert f"<@{alice}>" in notice["content"] and fake_discord.pings(notice) == set()
+    assert pings_sent(fake_discord) == []
+    again = await discord_driver.click(chosen.message, "pings:on", user="alice")
+    assert again.response_type == 7 and await bot.store.turn_pings(alice) is True
+
+
+async def test_rules_and_details_of_a_table_offers_the_ping_choice(discord_driver,
+                                                                   fake_discord, tmp_path):
+    """Rules & details of a seated table carries the button that opens the ping choice."""
+    clock = Clock()
+    _bot, game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
+    board = fake_discord.get_message(game.row.board_message_id)
+    rules = await discord_driver.click(board, button(board, "table.rules"), user="bob")
+    assert rules.ephemeral and rules.custom_ids == ["pings:show"]
+    shown = await discord_driver.click(rules.message, "pings:show", user="bob")
+    assert shown.ephemeral and set(shown.custom_ids) == {"pings:on", "pings:off"}
+
+
+async def test_forget_me_removes_the_ping_choice(discord_driver, fake_discord, tmp_path):
+    """/forget-me offers to delete a member's ping choice even with no results, and does."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    bob = fake_discord.user("bob").id
+    await bot.boards.pings.choose(bob, False)
+    asked = await discord_driver.slash("forget-me", user="bob")
+    assert asked.ephemeral and "turn-ping choice" in asked.content
+    done = await discord_driver.click(asked.message, asked.custom_ids[0], user="bob")
+    assert done.response_type == 7
+    assert await bot.store.turn_pings(bob) is None
+    assert await bot.boards.pings.wants_ping(bob) is True
+
+
+async def test_the_invitation_leaves_the_board_when_the_game_starts(discord_driver,
+                                                                   fake_discord, tmp_path):
+    """ "Invited: @Bob" is the lobby's text; once the game starts the board has none, and
+    a board posted again leaves one line with a masked link behind."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    lobby = await discord_driver.slash("steam", "new", {"invite": fake_discord.user("bob")},
+                                       user="alice")
+    assert lobby.message["content"].startswith("Invited:")
+    board = (await discord_driver.click(lobby.message, button(lobby.message, "lobby.join"),
+                                        user="bob")).message
+    assert board["content"].startswith("Invited:")
+    board = (await discord_driver.click(board, button(board, "lobby.start"),
+                                        user="alice")).message
+    await discord_driver.settle()
+    assert not fake_discord.get_message(board["id"])["content"]
+    await discord_driver.slash("steam", "board", user="bob")
+    old = fake_discord.get_message(board["id"])
+    assert "\n" not in old["content"] and old["content"].startswith("This board moved: [")
+    assert "](https://discord.com/channels/" in old["content"]
