@@ -10,7 +10,7 @@ import discord
 from bot.boards.threads import ENDED_ARCHIVE_MINUTES, OPEN_ARCHIVE_MINUTES, thread_name
 from bot.client import invite_url
 from tests.fake_discord import payloads
-from tests.support import board_ids, button, make_bot
+from tests.support import abandon, board_ids, button, make_bot
 
 COGS = ("cogs.tinker", "cogs.tinrealm", "cogs.steam", "cogs.server")
 
@@ -61,8 +61,8 @@ async def test_the_thread_is_archived_an_hour_after_the_end(discord_driver, fake
                                user="alice")
     (thread,) = fake_discord.threads_under()
     thread_id = int(thread["id"])
-    ended = await discord_driver.slash("tinker", "abandon", user="alice", channel=thread_id)
-    assert not ended.ephemeral
+    ended = await abandon(discord_driver, "tinker", "alice", channel=thread_id)
+    assert "abandoned" in ended.followups[0]["content"]
     assert thread["thread_metadata"]["auto_archive_duration"] == ENDED_ARCHIVE_MINUTES
     board = _board_in(fake_discord, thread_id)
     again = await discord_driver.click(board, button(board, "table.again"), user="alice")
@@ -112,13 +112,13 @@ async def test_thread_no_and_the_servers_default(discord_driver, fake_discord, t
     await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     plain = await discord_driver.slash("tinker", "start", user="alice")
     assert board_ids(plain.message) and fake_discord.threads_under() == []
-    await discord_driver.slash("tinker", "abandon", user="alice")
+    await abandon(discord_driver, "tinker", "alice")
     fake_discord.add_user("admin", permissions=payloads.EVERYONE_PERMISSIONS
                           | payloads.MANAGE_GUILD)
     await discord_driver.slash("tablehouse", "settings", {"threads": "on"}, user="admin")
     here = await discord_driver.slash("tinker", "start", {"thread": "no"}, user="alice")
     assert board_ids(here.message) and fake_discord.threads_under() == []
-    await discord_driver.slash("tinker", "abandon", user="alice")
+    await abandon(discord_driver, "tinker", "alice")
     threaded = await discord_driver.slash("tinker", "daily", user="bob")
     (thread,) = fake_discord.threads_under()
     assert f"<#{thread['id']}>" in threaded.content and thread["name"].startswith("Tinker · Bob")
@@ -188,5 +188,5 @@ async def test_a_thread_game_goes_on_and_winds_up_after_a_restart(discord_driver
     moved = await discord_driver.click(
         board, button(board, game.engine.computer_action(game.state, 0)), user="bob")
     assert moved.response_type == 7, moved.content
-    await discord_driver.slash("tinker", "abandon", user="alice", channel=thread_id)
+    await abandon(discord_driver, "tinker", "alice", channel=thread_id)
     assert thread["thread_metadata"]["auto_archive_duration"] == ENDED_ARCHIVE_MINUTES
