@@ -283,6 +283,10 @@ class GameCog(commands.Cog):
         if latest.row.version != game.row.version:
             self.bot.boards.update_soon(game.id)
 
+    async def replay_last(self, interaction: discord.Interaction[Any]) -> None:
+        """Post the replay of the channel's last ended game of this kind."""
+        await self.bot.boards.replays.replay_last(interaction, self.kind)
+
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:
         """End the channel's game (its starter or a member with Manage Messages)."""
         await self.current(interaction, damaged=True)

@@ -26,11 +26,15 @@ from bot.boards.layout import (
 )
 from bot.boards.notices import TurnNotices
 from bot.boards.render import (
+    END_BUTTONS,
     TABLE_AGAIN,
+    TABLE_REPLAY,
     TABLE_RULES,
+    TABLE_SHARE,
     BoardRenderer,
     Renderer,
 )
+from bot.boards.replay import Replays
 from bot.boards.send_errors import SEND_ERRORS, tell_privately
 from bot.games.protocol import Action
 from bot.pictures.drawing import PictureDrawer
@@ -109,6 +113,8 @@ class Boards:
         #: The tables' computer players, and their turn notices.
         self.computers = ComputerPlayers(tables, computer_delay, self._computer_moved)
         self.notices = TurnNotices(bot, tables)
+        #: Replays and daily results of ended games.
+        self.replays = Replays(tables, self.drawing.drawer, images=images)
 
     @property
     def drawer(self) -> PictureDrawer:
@@ -154,6 +160,12 @@ class Boards:
             return
         if action_id.startswith(ASK_PREFIX):
             await self._ask(interaction, game_id, version, action_id.removeprefix(ASK_PREFIX))
+            return
+        if action_id == TABLE_REPLAY:
+            await self.replays.replay(interaction, game_id)
+            return
+        if action_id == TABLE_SHARE:
+            await self.replays.share(interaction, game_id)
             return
         if action_id in (TABLE_RULES, TABLE_AGAIN):
             await self._table_button(interaction, game_id, action_id)
@@ -567,7 +579,7 @@ def _shows_the_end(message: discord.Message) -> bool:
     """Whether a board message already shows its game's end (only the table's buttons)."""
     ids = [getattr(child, "custom_id", None) or "" for row in message.components
            for child in getattr(row, "children", ())]
-    return all(i.endswith((f":{TABLE_RULES}", f":{TABLE_AGAIN}")) for i in ids)
+    return all(i.endswith(tuple(f":{b}" for b in END_BUTTONS)) for i in ids)
 
 
 async def _edit_answer(interaction: discord.Interaction[Any], **body: Any) -> None:

@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
+from bot.table.replay import ReplayRequest, frames
+
 #: Tinker: a location cleared, one lost, one never reached.
 CLEARED, LOST, UNREACHED = "✅", "🟥", "⬜"
 #: Tin Realm: a day without a wound, a day with wounds, the day the journey ended
@@ -115,3 +117,8 @@ def share_text(kind: str, daily: str, views: Sequence[Mapping[str, Any]]) -> str
         verdict = VERDICTS.get(str(final.get("end")), "journey ended")
         return f"Tin Realm daily · {when} · {score} points · {verdict}\n{tinrealm_row(views)}"
     return f"{kind} daily · {when}"
+
+
+def share_of(request: ReplayRequest) -> str:
+    """Rebuild the daily game of ``request`` and return its shareable lines."""
+    return share_text(request.kind, request.daily or "", [f.view for f in frames(request)])
