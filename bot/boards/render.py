@@ -262,7 +262,8 @@ class BoardRenderer:
             if game.row.status != "over" or not embed.footer.text:  # one line, either way
                 embed.set_footer(text=STATUS_TEXT.get(game.row.status, "This game has ended."))
             if game.row.state is not None or game.row.status == "over":
-                view = view_of(_table_buttons(game, again=True, replay=self.images))
+                replay = self.images and game.row.kind in pictures.TITLES
+                view = view_of(_table_buttons(game, again=True, replay=replay))
         else:
             items = lobby_items(game) if game.row.status == "lobby" else renderer.items(game)
             if game.row.status == "active" and game.computer_to_act():

@@ -101,8 +101,9 @@ class Replays:
                     content=progress_line(title, len(pngs), len(shown)))
         gif = await self.drawer.run(animate, pngs)
         if not gif or len(gif) > UPLOAD_LIMIT:
+            why = "is too large to post" if gif else "could not be drawn"
             await interaction.edit_original_response(
-                content=f"The replay of this game of {title} is too large to post.")
+                content=f"The replay of this game of {title} {why}.")
             return
         file = discord.File(io.BytesIO(gif), filename=FILENAME,
                             description=replay_alt(request.kind, shown[-1], len(request.moves)))
