@@ -54,7 +54,9 @@ HELP_WHO = (
     "• One game at a time per channel; a thread counts as its own channel, so start a "
     "thread for a second game.\n"
     "• `/<game> board` posts the board again; `/<game> abandon` ends the game (its starter "
-    "or a member with Manage Messages)."
+    "or a member with Manage Messages).\n"
+    "• An ended board's Replay button (or `/<game> replay`) posts the game move by move as "
+    "an animated picture; after a daily game, Share posts the result without spoilers."
 )
 HELP_RULES = "`/tinker rules`, `/tinrealm rules`, `/steam rules` (only you see them)."
 HELP_RECORDS = (

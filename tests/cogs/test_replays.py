@@ -48,13 +48,14 @@ async def test_replay_button_posts_every_move_of_the_game(discord_driver, fake_d
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     bot.boards.replays.progress_interval = 0  # every chunk of frames edits the line
     await discord_driver.slash("tinker", "start", user="alice")
-    game, states, board = await _finish(discord_driver, fake_discord, bot)
+    _game, states, board = await _finish(discord_driver, fake_discord, bot)
     ends = [cid.rsplit(":", 1)[-1] for cid in board_ids(board, table=True)]
     assert ends == ["table.again", "table.replay", "table.rules"]
     result = await discord_driver.click(board, button(board, "table.replay"), user="bob")
     assert result.response_type == 4 and not result.ephemeral
     message, gif = _replay_message(fake_discord, result)
-    assert message["content"] == f"🎞️ Replay of Tinker, Sailor, Soldier, Spy: {len(states) - 1} moves."
+    title = "Tinker, Sailor, Soldier, Spy"
+    assert message["content"] == f"🎞️ Replay of {title}: {len(states) - 1} moves."
     edits = [r.json.get("content") for r in result.requests
              if r.method == "PATCH" and "/messages/@original" in r.path and r.json]
     assert any("Drawing the replay" in (c or "") and " of " in (c or "") for c in edits)
@@ -77,7 +78,7 @@ async def test_replay_command_replays_the_last_journey(discord_driver, fake_disc
     await discord_driver.slash("tinrealm", "start", user="alice")
     going = await discord_driver.slash("tinrealm", "replay", user="bob")
     assert going.ephemeral and "nothing to replay" in going.content
-    game, states, _board = await _finish(discord_driver, fake_discord, bot)
+    _game, states, _board = await _finish(discord_driver, fake_discord, bot)
     result = await discord_driver.slash("tinrealm", "replay", user="bob")
     assert result.response_type == 4 and not result.ephemeral
     message, gif = _replay_message(fake_discord, result)
