@@ -66,6 +66,8 @@ def request_of(row: GameRow, log: Sequence[Mapping[str, Any]]) -> ReplayRequest:
     refuse a game still going or one whose state was pruned."""
     if row.status not in ENDED:
         raise NoReplay("This game is not over yet: a replay is shown once it has ended.")
+    if row.state is None and row.raw_state is not None:
+        raise NoReplay("This game's saved data is damaged, so it cannot be replayed.")
     if row.state is None:
         raise NoReplay("That game is too old to replay: old games keep only their results.")
     return ReplayRequest(row.id, row.kind, row.state, len(row.seats), dict(row.options),
@@ -83,11 +85,13 @@ async def load_request(store: GameStore, game_id: int) -> ReplayRequest:
 
 
 async def last_finished(store: GameStore, channel_id: int, kind: str) -> int | None:
-    """Return the id of the channel's most recently ended game of ``kind``, or None."""
+    """Return the id of the channel's most recently ended game of ``kind``, or None.
+
+    A channel holds one open game at a time, so its games end in the order they started.
+    """
     rows = await store.query(
         "SELECT id FROM games WHERE channel_id = :channel AND kind = :kind"
-        " AND status IN ('over', 'abandoned', 'expired')"
-        " ORDER BY updated_at DESC, id DESC LIMIT 1",
+        " AND status IN ('over', 'abandoned', 'expired') ORDER BY id DESC LIMIT 1",
         {"channel": channel_id, "kind": kind},
     )
     return int(rows[0][0]) if rows else None
