@@ -119,3 +119,24 @@ def test_the_last_frame_lingers():
 def _short_game() -> tuple[Any, list[tuple[int, str]], dict[str, Any]]:
     states, moves = random_game("tinker", 1, {}, seed=8)
     return states[-1], moves, {}
+
+
+async def test_the_worker_process_draws_the_same_replay():
+    """Rebuilt, drawn and animated in the drawing process, a replay is byte for byte the
+    one drawn in the calling thread (the request and frames cross the pipe intact)."""
+    from bot.pictures.cache import PictureCache
+    from bot.pictures.drawing import PictureDrawer
+    from bot.pictures.replay import plan
+
+    request = request_for("tinker", 1, *_short_game())
+    drawer = PictureDrawer(PictureCache(1))
+    try:
+        assert await drawer.worker_pid() is not None
+        shown = await drawer.run(plan, request)
+        assert shown == frames(request)
+        pngs = await drawer.run(draw_frames, "tinker", shown)
+        assert await drawer.run(animate, pngs) == replay_gif(request)
+    finally:
+        drawer.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        await drawer.run(plan, request)
