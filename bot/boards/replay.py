@@ -8,6 +8,7 @@ picture. A game whose replay is being drawn is not drawn twice at once.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from typing import Any
@@ -20,7 +21,7 @@ from bot.pictures.alt import LIMIT as ALT_LIMIT
 from bot.pictures.drawing import PictureDrawer
 from bot.pictures.replay import FILENAME, UPLOAD_LIMIT, animate, draw_frames, plan
 from bot.table.errors import Refusal
-from bot.table.replay import Frame, NoReplay, last_finished, load_request
+from bot.table.replay import Frame, NoReplay, ReplayRequest, last_finished, load_request
 from bot.table.service import Tables
 from bot.table.share import share_of
 
@@ -89,8 +90,20 @@ class Replays:
         total = len(request.moves) + 1
         await interaction.response.send_message(progress_line(title, 0, total),
                                                 allowed_mentions=NOBODY)
+        try:
+            await self._draw(interaction, request, title)
+        except Refusal as refusal:  # the line is public by now: it says why
+            await interaction.edit_original_response(content=str(refusal))
+        except (OSError, RuntimeError, ValueError) as exc:
+            log.warning("the replay of game %s could not be drawn: %s", game_id, exc)
+            await interaction.edit_original_response(
+                content=f"The replay of this game of {title} could not be drawn.")
+
+    async def _draw(self, interaction: discord.Interaction[Any], request: ReplayRequest,
+                    title: str) -> None:
+        """Draw the replay, counting the frames on the progress line, and post it."""
         shown = await self.drawer.run(plan, request)
-        loop = interaction.client.loop
+        loop = asyncio.get_running_loop()
         edited = loop.time()
         pngs: list[bytes] = []
         for start in range(0, len(shown), CHUNK):

@@ -172,3 +172,17 @@ async def test_share_posts_the_daily_result(discord_driver, fake_discord, tmp_pa
         (await bot.store.get_game(game.id + 1)).board_message_id)
     assert again.response_type == 4
     assert not any(cid.endswith(":table.share") for cid in board_ids(plain, table=True))
+
+
+async def test_a_log_that_no_longer_leads_to_the_end(discord_driver, fake_discord, tmp_path):
+    """If the moves kept no longer lead to the stored end, the progress line (already in
+    the channel) says the game cannot be replayed; no picture is posted."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", user="alice")
+    game, _states, board = await _finish(discord_driver, fake_discord, bot)
+    await bot.store.connection.execute(
+        "DELETE FROM actions WHERE game_id = ? AND seq = ?", (game.id, game.row.version))
+    result = await discord_driver.click(board, button(board, "table.replay"), user="bob")
+    message = fake_discord.get_message(result.record.original_message_id)
+    assert "cannot be replayed" in message["content"]
+    assert not fake_discord.message_attachments(message)
