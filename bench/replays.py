@@ -29,8 +29,8 @@ from bot.boards.replay import CHUNK
 from bot.games.registry import engine
 from bot.pictures.cache import PictureCache
 from bot.pictures.drawing import PictureDrawer
-from bot.pictures.replay import UPLOAD_LIMIT, animate, draw_frames, plan
-from bot.table.replay import ReplayRequest
+from bot.pictures.replay import UPLOAD_LIMIT, animate, draw_frames
+from bot.table.replay import ReplayRequest, frames
 
 
 def play(kind: str, seed: int, seats: int) -> ReplayRequest:
@@ -58,11 +58,12 @@ def longest(kind: str, seeds: int, seats: int) -> ReplayRequest:
 
 
 async def draw(drawer: PictureDrawer, request: ReplayRequest) -> bytes:
-    """Draw the replay as the bot does: plan, chunks of frames, animation, all in the worker."""
-    shown = await drawer.run(plan, request)
+    """Draw the replay as the bot does: rebuilt, drawn in chunks and animated in the worker."""
+    shown = await drawer.run(frames, request)
     pngs: list[bytes] = []
     for start in range(0, len(shown), CHUNK):
-        pngs += await drawer.run(draw_frames, request.kind, shown[start:start + CHUNK])
+        chunk = [(f.view, f.status) for f in shown[start:start + CHUNK]]
+        pngs += await drawer.run(draw_frames, request.kind, chunk)
     return await drawer.run(animate, pngs)
 
 

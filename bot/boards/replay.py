@@ -19,9 +19,16 @@ from bot.boards.send_errors import SEND_ERRORS, tell_privately
 from bot.pictures import TITLES, describe
 from bot.pictures.alt import LIMIT as ALT_LIMIT
 from bot.pictures.drawing import PictureDrawer
-from bot.pictures.replay import FILENAME, UPLOAD_LIMIT, animate, draw_frames, plan
+from bot.pictures.replay import FILENAME, UPLOAD_LIMIT, animate, draw_frames
 from bot.table.errors import Refusal
-from bot.table.replay import Frame, NoReplay, ReplayRequest, last_finished, load_request
+from bot.table.replay import (
+    Frame,
+    NoReplay,
+    ReplayRequest,
+    frames,
+    last_finished,
+    load_request,
+)
 from bot.table.service import Tables
 from bot.table.share import share_of
 
@@ -102,12 +109,13 @@ class Replays:
     async def _draw(self, interaction: discord.Interaction[Any], request: ReplayRequest,
                     title: str) -> None:
         """Draw the replay, counting the frames on the progress line, and post it."""
-        shown = await self.drawer.run(plan, request)
+        shown = await self.drawer.run(frames, request)
         loop = asyncio.get_running_loop()
         edited = loop.time()
         pngs: list[bytes] = []
         for start in range(0, len(shown), CHUNK):
-            pngs += await self.drawer.run(draw_frames, request.kind, shown[start:start + CHUNK])
+            chunk = [(f.view, f.status) for f in shown[start:start + CHUNK]]
+            pngs += await self.drawer.run(draw_frames, request.kind, chunk)
             if loop.time() - edited >= self.progress_interval and len(pngs) < len(shown):
                 edited = loop.time()
                 await interaction.edit_original_response(

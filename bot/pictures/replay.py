@@ -5,18 +5,19 @@ Each frame is exactly the board picture the bot draws for that position
 largest board and filled around it with the board's own background. Pictures already
 hold at most 256 colours, so each frame keeps its own palette and no colour changes.
 Consecutive frames only store what changed (Pillow's GIF writer crops to the difference).
-The functions here are module-level and take plain data, so the drawing process runs them.
+The functions here are module-level and take plain data, so the drawing process runs them;
+the positions come from :func:`bot.table.replay.frames`.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from PIL import Image
 
 from bot.pictures import draw_picture
-from bot.table.replay import Frame, ReplayRequest, frames
 
 FILENAME = "replay.gif"
 """The attachment name of a replay."""
@@ -31,14 +32,9 @@ UPLOAD_LIMIT = 10 * 1024 * 1024
 """The largest file a server without boosts takes (10 MiB)."""
 
 
-def plan(request: ReplayRequest) -> list[Frame]:
-    """Rebuild the game and return its frames (run in the drawing process)."""
-    return frames(request)
-
-
-def draw_frames(kind: str, chunk: Sequence[Frame]) -> list[bytes]:
-    """Draw the board picture of each frame of ``chunk`` as PNG bytes."""
-    return [draw_picture(kind, frame.view, frame.status) for frame in chunk]
+def draw_frames(kind: str, chunk: Sequence[tuple[Mapping[str, Any], str]]) -> list[bytes]:
+    """Draw the board picture of each (view, status) of ``chunk`` as PNG bytes."""
+    return [draw_picture(kind, view, status) for view, status in chunk]
 
 
 def delays(count: int) -> list[int]:
@@ -72,9 +68,3 @@ def animate(pngs: Sequence[bytes]) -> bytes:
     images[0].save(out, format="GIF", save_all=True, append_images=images[1:],
                    duration=delays(len(images)), loop=0, optimize=False, disposal=1)
     return out.getvalue()
-
-
-def replay_gif(request: ReplayRequest) -> bytes:
-    """Rebuild, draw and animate a whole game in one call (for tools and benchmarks)."""
-    shown = plan(request)
-    return animate(draw_frames(request.kind, shown))

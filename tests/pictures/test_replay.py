@@ -11,7 +11,7 @@ from PIL import Image, ImageChops
 
 from bot.games.registry import engine
 from bot.pictures import draw_picture
-from bot.pictures.replay import LAST_MS, STEP_MS, animate, delays, draw_frames, replay_gif
+from bot.pictures.replay import LAST_MS, STEP_MS, animate, delays, draw_frames
 from bot.table.replay import NoReplay, ReplayRequest, frames
 
 GAMES = [("tinker", 1, {}), ("tinrealm", 1, {}), ("steam", 3, {}), ("steam", 5, {}),
@@ -42,6 +42,16 @@ def request_for(kind: str, seats: int, state: Any, moves: list[tuple[int, str]],
     """The replay request the table would make of a game that ended in ``state``."""
     return ReplayRequest(1, kind, engine(kind).dump(state), seats,
                          options if seats == 1 else {}, tuple(moves), status)
+
+
+def positions(request: ReplayRequest) -> list[tuple[dict[str, Any], str]]:
+    """The (view, status) of every position of the rebuilt game."""
+    return [(f.view, f.status) for f in frames(request)]
+
+
+def replay_gif(request: ReplayRequest) -> bytes:
+    """Rebuild, draw and animate a whole game in the calling thread."""
+    return animate(draw_frames(request.kind, positions(request)))
 
 
 def gif_frames(gif: bytes) -> list[Image.Image]:
@@ -110,7 +120,7 @@ def test_the_last_frame_lingers():
     assert delays(3) == [STEP_MS, STEP_MS, LAST_MS]
     assert delays(0) == []
     assert animate([]) == b""
-    pngs = draw_frames("tinker", frames(request_for("tinker", 1, *_short_game())))
+    pngs = draw_frames("tinker", positions(request_for("tinker", 1, *_short_game())))
     image = Image.open(io.BytesIO(animate(pngs)))
     image.seek(image.n_frames - 1)
     assert image.info["duration"] == LAST_MS
@@ -126,17 +136,16 @@ async def test_the_worker_process_draws_the_same_replay():
     one drawn in the calling thread (the request and frames cross the pipe intact)."""
     from bot.pictures.cache import PictureCache
     from bot.pictures.drawing import PictureDrawer
-    from bot.pictures.replay import plan
 
     request = request_for("tinker", 1, *_short_game())
     drawer = PictureDrawer(PictureCache(1))
     try:
         assert await drawer.worker_pid() is not None
-        shown = await drawer.run(plan, request)
+        shown = await drawer.run(frames, request)
         assert shown == frames(request)
-        pngs = await drawer.run(draw_frames, "tinker", shown)
+        pngs = await drawer.run(draw_frames, "tinker", [(f.view, f.status) for f in shown])
         assert await drawer.run(animate, pngs) == replay_gif(request)
     finally:
         drawer.close()
     with pytest.raises(RuntimeError, match="closed"):
-        await drawer.run(plan, request)
+        await drawer.run(frames, request)
