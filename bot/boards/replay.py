@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 #: Frames drawn per trip to the drawing process: other boards are drawn in between.
 CHUNK = 12
 
+#: Replays and results mention nobody.
 NOBODY = discord.AllowedMentions.none()
 
 
