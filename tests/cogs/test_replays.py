@@ -186,3 +186,15 @@ async def test_a_log_that_no_longer_leads_to_the_end(discord_driver, fake_discor
     message = fake_discord.get_message(result.record.original_message_id)
     assert "cannot be replayed" in message["content"]
     assert not fake_discord.message_attachments(message)
+
+
+async def test_no_replays_without_pictures(discord_driver, fake_discord, tmp_path):
+    """With pictures turned off, an ended board offers no Replay and the command says
+    privately why there is none."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, BOARD_IMAGES="off"))
+    await discord_driver.slash("tinker", "start", user="alice")
+    _game, _states, board = await _finish(discord_driver, fake_discord, bot)
+    ends = [cid.rsplit(":", 1)[-1] for cid in board_ids(board, table=True)]
+    assert ends == ["table.again", "table.rules"]
+    result = await discord_driver.slash("tinker", "replay", user="bob")
+    assert result.ephemeral and "Pictures are turned off" in result.content
