@@ -311,6 +311,10 @@ class GameCog(commands.Cog):
         if latest.row.version != game.row.version:
             self.bot.boards.update_soon(game.id)
 
+    async def replay_last(self, interaction: discord.Interaction[Any]) -> None:
+        """Post the replay of the channel's last ended game of this kind."""
+        await self.bot.boards.replays.replay_last(interaction, self.kind)
+
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:
         """Ask privately whether to end the channel's game, naming what is given up; the
         answer's button does it (its starter, its host, its players by majority, or a

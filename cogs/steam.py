@@ -258,6 +258,11 @@ class SteamCog(GameCog):
         """Repost the board."""
         await self.repost(interaction)
 
+    @steam.command(name="replay", description="Replay the last game that ended in this channel")
+    async def replay(self, interaction: discord.Interaction) -> None:
+        """Post the replay of the channel's last ended game."""
+        await self.replay_last(interaction)
+
     @steam.command(name="rules", description="How Steam to Solar is played")
     async def rules(self, interaction: discord.Interaction) -> None:
         """Explain the game privately."""

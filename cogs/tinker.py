@@ -213,6 +213,11 @@ class TinkerCog(GameCog):
         """Repost the board."""
         await self.repost(interaction)
 
+    @tinker.command(name="replay", description="Replay the last game that ended in this channel")
+    async def replay(self, interaction: discord.Interaction) -> None:
+        """Post the replay of the channel's last ended game."""
+        await self.replay_last(interaction)
+
     @tinker.command(name="rules", description="How Tinker, Sailor, Soldier, Spy is played")
     async def rules(self, interaction: discord.Interaction) -> None:
         """Explain the game privately."""

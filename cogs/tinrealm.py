@@ -249,6 +249,11 @@ class TinRealmCog(GameCog):
         """Repost the board."""
         await self.repost(interaction)
 
+    @tinrealm.command(name="replay", description="Replay the last journey that ended here")
+    async def replay(self, interaction: discord.Interaction) -> None:
+        """Post the replay of the channel's last ended journey."""
+        await self.replay_last(interaction)
+
     @tinrealm.command(name="rules", description="How Tin Realm is played")
     async def rules(self, interaction: discord.Interaction) -> None:
         """Explain the game privately."""

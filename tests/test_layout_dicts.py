@@ -281,7 +281,7 @@ async def test_no_board_view_is_stored_by_discord_py(discord_driver, fake_discor
     assert done.response_type == 7
     final = fake_discord.get_message(board["id"])
     assert [cid.rsplit(":", 1)[1] for cid in board_ids(final, table=True)] == [
-        "table.again", "table.rules"]
+        "table.again", "table.replay", "table.rules"]
     store = bot._connection._view_store
     assert stored == [] and store._views == {} and store._synced_message_views == {}
 

@@ -55,6 +55,11 @@ COLOUR_ENDED = discord.Colour.light_grey()
 #: Board buttons the table answers itself: the private rules and details, a new game.
 TABLE_RULES = "table.rules"
 TABLE_AGAIN = "table.again"
+#: An ended board's buttons that post in the channel: the game's replay, a daily result.
+TABLE_REPLAY = "table.replay"
+TABLE_SHARE = "table.share"
+#: Every button of an ended board.
+END_BUTTONS = (TABLE_RULES, TABLE_AGAIN, TABLE_REPLAY, TABLE_SHARE)
 
 
 class Renderer(Protocol):
@@ -272,7 +277,8 @@ class BoardRenderer:
             if game.row.status != "over" or not embed.footer.text:  # one line, either way
                 embed.set_footer(text=STATUS_TEXT.get(game.row.status, "This game has ended."))
             if game.row.state is not None or game.row.status == "over":
-                view = view_of(_table_buttons(game, again=True))
+                replay = self.images and game.row.kind in pictures.TITLES
+                view = view_of(_table_buttons(game, again=True, replay=replay))
         else:
             items = lobby_items(game) if game.row.status == "lobby" else renderer.items(game)
             if game.row.status == "active" and game.computer_to_act():
@@ -285,15 +291,22 @@ class BoardRenderer:
         return {"embed": embed, "view": view}
 
 
-def _table_buttons(game: LoadedGame, *, again: bool) -> list[BoardItem]:
-    """Return the buttons every board has: "Rules & details" (and "Play again" at the end)."""
+def _table_buttons(game: LoadedGame, *, again: bool, replay: bool = False) -> list[BoardItem]:
+    """Return the buttons every board has: "Rules & details"; at the end also "Play
+    again", "Replay" (with pictures, while the game's moves are kept) and, after a daily
+    game, "Share"; three to a row."""
     g, v = game.id, game.row.version
-    items: list[BoardItem] = []
+    wanted: list[tuple[Action, discord.ButtonStyle]] = []
+    plain = discord.ButtonStyle.secondary
     if again:
-        items.append(action_button(g, v, Action(TABLE_AGAIN, "Play again"),
-                                   style=discord.ButtonStyle.success, row=0))
-    items.append(action_button(g, v, Action(TABLE_RULES, "Rules & details"), row=0))
-    return items
+        wanted.append((Action(TABLE_AGAIN, "Play again"), discord.ButtonStyle.success))
+        if replay and game.row.state is not None:
+            wanted.append((Action(TABLE_REPLAY, "Replay"), plain))
+        if game.row.daily and game.row.status == "over":
+            wanted.append((Action(TABLE_SHARE, "Share"), discord.ButtonStyle.primary))
+    wanted.append((Action(TABLE_RULES, "Rules & details"), plain))
+    return [action_button(g, v, action, style=style, row=i // PHONE_BUTTONS)
+            for i, (action, style) in enumerate(wanted)]
 
 
 def _with_rules_button(items: list[BoardItem], game: LoadedGame) -> list[BoardItem]:

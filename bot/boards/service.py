@@ -28,11 +28,15 @@ from bot.boards.layout import (
 from bot.boards.notices import TurnNotices
 from bot.boards.pings import PingChoices, entry_view
 from bot.boards.render import (
+    END_BUTTONS,
     TABLE_AGAIN,
+    TABLE_REPLAY,
     TABLE_RULES,
+    TABLE_SHARE,
     BoardRenderer,
     Renderer,
 )
+from bot.boards.replay import Replays
 from bot.boards.send_errors import SEND_ERRORS, tell_privately
 from bot.boards.threads import GameThreads
 from bot.games.protocol import Action
@@ -117,6 +121,8 @@ class Boards:
         self.notices = TurnNotices(bot, tables, self.pings)
         #: Games' own threads: opened at the start, archived after the end.
         self.threads = GameThreads(bot)
+        #: Replays and daily results of ended games.
+        self.replays = Replays(tables, self.drawing.drawer, images=images)
 
     def _pictures_in(self, guild_id: int | None) -> bool:
         """Whether boards in a server carry pictures (its setting, as last read)."""
@@ -170,6 +176,12 @@ class Boards:
             return
         if action_id.startswith(ASK_PREFIX):
             await self._ask(interaction, game_id, version, action_id.removeprefix(ASK_PREFIX))
+            return
+        if action_id == TABLE_REPLAY:
+            await self.replays.replay(interaction, game_id)
+            return
+        if action_id == TABLE_SHARE:
+            await self.replays.share(interaction, game_id)
             return
         if action_id in (TABLE_RULES, TABLE_AGAIN):
             await self._table_button(interaction, game_id, action_id)
@@ -639,7 +651,7 @@ def _shows_the_end(message: discord.Message) -> bool:
     """Whether a board message already shows its game's end (only the table's buttons)."""
     ids = [getattr(child, "custom_id", None) or "" for row in message.components
            for child in getattr(row, "children", ())]
-    return all(i.endswith((f":{TABLE_RULES}", f":{TABLE_AGAIN}")) for i in ids)
+    return all(i.endswith(tuple(f":{b}" for b in END_BUTTONS)) for i in ids)
 
 
 async def _edit_answer(interaction: discord.Interaction[Any], **body: Any) -> None:

@@ -19,11 +19,13 @@ import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.pictures.cache import PictureCache, picture_key
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 #: How often a worker checks that the bot process is still there (seconds).
 PARENT_CHECK_SECONDS = 1.0
@@ -109,14 +111,21 @@ class PictureDrawer:
         cached = self.cache.get(key)
         if cached is not None:
             return cached
+        png = await self.run(self.work, kind, dict(view), status)
+        self.cache.put(key, png)
+        return png
+
+    async def run(self, work: Callable[..., _T], *args: Any) -> _T:
+        """Return ``work(*args)`` run in the worker (``work`` a module-level function
+        and ``args`` plain data, so both pickle); a dead worker is replaced once."""
+        if self._closed:
+            raise RuntimeError("the picture drawer is closed")
         loop = asyncio.get_running_loop()
-        plain = dict(view)
         failures = 0
         while True:
             executor = self._start()
             try:
-                png = await loop.run_in_executor(executor, self.work, kind, plain, status)
-                break
+                return await loop.run_in_executor(executor, work, *args)
             except BrokenProcessPool:
                 self._drop(executor)
                 self.restarts += 1
@@ -126,8 +135,6 @@ class PictureDrawer:
                     self.processes = False
                 else:
                     log.warning("the drawing process died; starting a new one")
-        self.cache.put(key, png)
-        return png
 
     def _drop(self, executor: Executor) -> None:
         if self._executor is executor:

@@ -1,0 +1,146 @@
+"""Posting a finished game's replay and a daily game's shareable result in its channel.
+
+A replay is rebuilt and drawn in the drawing process a few frames at a time
+(:mod:`bot.pictures.replay`), so the event loop only waits; the channel sees one line
+that counts the frames drawn (edited at most once a second) and becomes the animated
+picture. A game whose replay is being drawn is not drawn twice at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any
+
+import discord
+
+from bot.boards.send_errors import SEND_ERRORS, tell_privately
+from bot.pictures import TITLES, describe
+from bot.pictures.alt import LIMIT as ALT_LIMIT
+from bot.pictures.drawing import PictureDrawer
+from bot.pictures.replay import FILENAME, UPLOAD_LIMIT, animate, draw_frames
+from bot.table.errors import Refusal
+from bot.table.replay import (
+    Frame,
+    NoReplay,
+    ReplayRequest,
+    frames,
+    last_finished,
+    load_request,
+)
+from bot.table.service import Tables
+from bot.table.share import share_of
+
+log = logging.getLogger(__name__)
+
+#: Frames drawn per trip to the drawing process: other boards are drawn in between.
+CHUNK = 12
+
+#: Replays and results mention nobody.
+NOBODY = discord.AllowedMentions.none()
+
+
+def progress_line(title: str, done: int, total: int) -> str:
+    """The line shown while a replay is drawn."""
+    return f"🎞️ Drawing the replay of {title}: {done} of {total} frames…"
+
+
+def replay_alt(kind: str, last: Frame, moves: int) -> str:
+    """Alt text of a replay: what it is, then the final position in words."""
+    head = f"Replay of a game of {TITLES.get(kind, kind)}, {moves} moves, ending: "
+    return (head + describe(kind, last.view, last.status))[:ALT_LIMIT]
+
+
+class Replays:
+    """Draws and posts replays and daily results; one drawing per game at a time."""
+
+    def __init__(self, tables: Tables, drawer: PictureDrawer, *, images: bool = True) -> None:
+        self.tables = tables
+        self.drawer = drawer
+        #: Whether the bot draws pictures at all (BOARD_IMAGES); no replays without.
+        self.images = images
+        #: The games whose replay is being drawn now.
+        self.drawing: set[int] = set()
+        #: Least time between two edits of the progress line (seconds).
+        self.progress_interval = 1.0
+
+    async def replay(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """Post the replay of game ``game_id`` in the channel, or say privately why not."""
+        if game_id in self.drawing:
+            await tell_privately(interaction, "This game's replay is being drawn already: "
+                                              "it will appear here in a moment.")
+            return
+        self.drawing.add(game_id)
+        try:
+            await self._replay(interaction, game_id)
+        except Refusal as refusal:
+            await tell_privately(interaction, str(refusal))
+        except SEND_ERRORS as exc:
+            log.warning("could not post the replay of game %s: %s", game_id, exc)
+        finally:
+            self.drawing.discard(game_id)
+
+    async def replay_last(self, interaction: discord.Interaction[Any], kind: str) -> None:
+        """Post the replay of the channel's last ended game of ``kind``."""
+        found = await last_finished(self.tables.core.store, interaction.channel_id or 0, kind)
+        if found is None:
+            await tell_privately(interaction, "No game of this kind has ended in this channel "
+                                              "yet, so there is nothing to replay.")
+            return
+        await self.replay(interaction, found)
+
+    async def _replay(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        if not self.images:
+            raise NoReplay("Pictures are turned off for this bot, so it draws no replays.")
+        request = await load_request(self.tables.core.store, game_id)
+        title = TITLES.get(request.kind, request.kind)
+        total = len(request.moves) + 1
+        await interaction.response.send_message(progress_line(title, 0, total),
+                                                allowed_mentions=NOBODY)
+        try:
+            await self._draw(interaction, request, title)
+        except Refusal as refusal:  # the line is public by now: it says why
+            await interaction.edit_original_response(content=str(refusal))
+        except (OSError, RuntimeError, ValueError) as exc:
+            log.warning("the replay of game %s could not be drawn: %s", game_id, exc)
+            await interaction.edit_original_response(
+                content=f"The replay of this game of {title} could not be drawn.")
+
+    async def _draw(self, interaction: discord.Interaction[Any], request: ReplayRequest,
+                    title: str) -> None:
+        """Draw the replay, counting the frames on the progress line, and post it."""
+        shown = await self.drawer.run(frames, request)
+        loop = asyncio.get_running_loop()
+        edited = loop.time()
+        pngs: list[bytes] = []
+        for start in range(0, len(shown), CHUNK):
+            chunk = [(f.view, f.status) for f in shown[start:start + CHUNK]]
+            pngs += await self.drawer.run(draw_frames, request.kind, chunk)
+            if loop.time() - edited >= self.progress_interval and len(pngs) < len(shown):
+                edited = loop.time()
+                await interaction.edit_original_response(
+                    content=progress_line(title, len(pngs), len(shown)))
+        gif = await self.drawer.run(animate, pngs)
+        if not gif or len(gif) > UPLOAD_LIMIT:
+            why = "is too large to post" if gif else "could not be drawn"
+            await interaction.edit_original_response(
+                content=f"The replay of this game of {title} {why}.")
+            return
+        file = discord.File(io.BytesIO(gif), filename=FILENAME,
+                            description=replay_alt(request.kind, shown[-1], len(request.moves)))
+        await interaction.edit_original_response(
+            content=f"🎞️ Replay of {title}: {len(request.moves)} moves.", attachments=[file])
+
+    async def share(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """Post the spoiler-free result of the finished daily game ``game_id``."""
+        try:
+            request = await load_request(self.tables.core.store, game_id)
+            if request.daily is None or request.status != "over":
+                raise NoReplay("Only a finished daily game has a result to share.")
+            text = await self.drawer.run(share_of, request)
+            await interaction.response.send_message(text, allowed_mentions=NOBODY)
+        except Refusal as refusal:
+            await tell_privately(interaction, str(refusal))
+        except SEND_ERRORS as exc:
+            log.warning("could not share the result of game %s: %s", game_id, exc)

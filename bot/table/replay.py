@@ -1,0 +1,152 @@
+"""Playing a finished game again, move by move, from its seed and its action log.
+
+Nothing of a replay is stored: the engine deals the game again from the seed its final
+state carries, with the options it was started with, and applies every move of the log.
+The last position must be the stored final state, or the game cannot be replayed (its
+start cannot be told apart). :class:`ReplayRequest` is plain data, so the rebuilding can
+run in the drawing process.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.games.protocol import Engine, GameError
+from bot.games.registry import engine as engine_of
+from bot.table.errors import Refusal
+from db.base import GameStore
+from db.rows import GameRow
+
+#: The statuses of a game that has ended.
+ENDED = ("over", "abandoned", "expired")
+
+
+class NoReplay(Refusal):
+    """A game that cannot be replayed; the text says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayRequest:
+    """What rebuilding one game needs: its kind, stored final state, seats, start options,
+    the engine moves of its log (seat, action id) and how it ended."""
+
+    game_id: int
+    kind: str
+    state: Mapping[str, Any]
+    seats: int
+    options: Mapping[str, Any]
+    moves: tuple[tuple[int, str], ...]
+    status: str
+    daily: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One position of a replay: the engine's view and the status to draw it with."""
+
+    view: dict[str, Any]
+    status: str
+
+
+def moves_of(log: Sequence[Mapping[str, Any]]) -> tuple[tuple[int, str], ...]:
+    """Return the engine moves of an action log, in order (table moves are left out)."""
+    moves = []
+    for entry in log:
+        action = entry.get("action")
+        if isinstance(action, Mapping) and "seat" in action and "action" in action:
+            moves.append((int(action["seat"]), str(action["action"])))
+    return tuple(moves)
+
+
+def request_of(row: GameRow, log: Sequence[Mapping[str, Any]]) -> ReplayRequest:
+    """Return the replay request of the finished game ``row`` with its action ``log``;
+    refuse a game still going or one whose state was pruned."""
+    if row.status not in ENDED:
+        raise NoReplay("This game is not over yet: a replay is shown once it has ended.")
+    if row.state is None and row.raw_state is not None:
+        raise NoReplay("This game's saved data is damaged, so it cannot be replayed.")
+    if row.state is None:
+        raise NoReplay("That game is too old to replay: old games keep only their results.")
+    return ReplayRequest(row.id, row.kind, row.state, len(row.seats), dict(row.options),
+                         moves_of(log), row.status, row.daily)
+
+
+async def load_request(store: GameStore, game_id: int) -> ReplayRequest:
+    """Read game ``game_id`` and its log from ``store`` as a replay request (or refuse)."""
+    row = await store.get_game(game_id)
+    if row is None:
+        raise NoReplay("That game no longer exists.")
+    if row.status not in ENDED or row.state is None:
+        return request_of(row, [])
+    return request_of(row, await store.actions(game_id))
+
+
+async def last_finished(store: GameStore, channel_id: int, kind: str) -> int | None:
+    """Return the id of the channel's most recently ended game of ``kind``, or None.
+
+    A channel holds one open game at a time, so its games end in the order they started.
+    """
+    rows = await store.query(
+        "SELECT id FROM games WHERE channel_id = :channel AND kind = :kind"
+        " AND status IN ('over', 'abandoned', 'expired') ORDER BY id DESC LIMIT 1",
+        {"channel": channel_id, "kind": kind},
+    )
+    return int(rows[0][0]) if rows else None
+
+
+def _start_options(kind: str, final: Any, request: ReplayRequest) -> list[dict[str, Any]]:
+    """The options the game may have been dealt with, most likely first.
+
+    A one-seat game keeps its start options. A seated game was dealt with its players'
+    names and levels, and a start seat either drawn or chosen (which draws differently).
+    """
+    if request.seats == 1 or not hasattr(final, "players"):
+        return [dict(request.options)]
+    base = {"names": [p.name for p in final.players],
+            "levels": [p.level for p in final.players]}
+    if hasattr(final, "deck_kind"):
+        base["deck"] = final.deck_kind
+    drawn = {**base, "start_seat": None}
+    chosen = {**base, "start_seat": getattr(final, "start", 0)}
+    return [drawn, chosen]
+
+
+def _plain(data: Any) -> Any:
+    """``data`` as JSON gives it back (lists for tuples, string keys)."""
+    return json.loads(json.dumps(data))
+
+
+def rebuild(request: ReplayRequest, engine: Engine[Any] | None = None) -> list[Any]:
+    """Return every state of the game: the deal, then the state after each move.
+
+    Raise :class:`NoReplay` when no start reproduces the stored final state.
+    """
+    eng = engine or engine_of(request.kind)
+    try:
+        final = eng.load(request.state)
+        seed = final.rng.seed
+    except (GameError, AttributeError) as exc:
+        raise NoReplay("This game's saved data cannot be replayed.") from exc
+    wanted = _plain(request.state)
+    for options in _start_options(request.kind, final, request):
+        try:
+            states = [eng.new(seed, request.seats, options)]
+            for seat, action in request.moves:
+                states.append(eng.apply(states[-1], seat, action).state)
+        except GameError:
+            continue
+        if _plain(eng.dump(states[-1])) == wanted:
+            return states
+    raise NoReplay("This game cannot be replayed: its moves do not lead to how it ended.")
+
+
+def frames(request: ReplayRequest, engine: Engine[Any] | None = None) -> list[Frame]:
+    """Return the replay's frames: the view of every state, the last drawn as it ended."""
+    eng = engine or engine_of(request.kind)
+    states = rebuild(request, eng)
+    last = len(states) - 1
+    return [Frame(eng.view(s), request.status if i == last else "active")
+            for i, s in enumerate(states)]

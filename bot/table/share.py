@@ -1,0 +1,124 @@
+"""The shareable line of a finished daily game: the date, the score and a row of squares.
+
+Like the daily word games, it tells how the day went without giving the deal away: no
+card, place or enemy is named. It is read from the views of every position of the game
+(:func:`bot.table.replay.frames`), so nothing more is stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+from typing import Any
+
+from bot.table.replay import ReplayRequest, frames
+
+#: Tinker: a location cleared, one lost, one never reached.
+CLEARED, LOST, UNREACHED = "✅", "🟥", "⬜"
+#: Tin Realm: a day without a wound, a day with wounds, the day the journey ended
+#: in defeat, a day never reached.
+UNHURT, HURT, FELL, UNSEEN = "🟩", "🟨", "🟥", "⬛"
+
+#: How a Tin Realm journey ended, in words that give nothing away.
+VERDICTS = {"won": "journey made", "dead": "fell on the way", "time": "ran out of days"}
+
+#: How many locations a Tinker journey has.
+LOCATIONS = 13
+
+
+def day_words(key: str) -> str:
+    """``2026-12-02`` as ``2 Dec 2026`` (the key itself if it is not a date)."""
+    try:
+        day = date.fromisoformat(key)
+    except ValueError:
+        return key
+    return f"{day.day} {day.strftime('%b %Y')}"
+
+
+def _names(view: Mapping[str, Any], key: str) -> list[Any]:
+    found = view.get(key)
+    return list(found) if isinstance(found, list) else []
+
+
+def tinker_row(views: Sequence[Mapping[str, Any]]) -> tuple[int, str]:
+    """Return the locations cleared and one square per location, in the order met."""
+    squares: list[str] = []
+    cleared = lost = 0
+    for view in views:
+        places = view.get("locations")
+        places = places if isinstance(places, Mapping) else {}
+        now_cleared = len(_names(places, "cleared"))
+        now_lost = len(_names(places, "trashed"))
+        squares += [CLEARED] * max(0, now_cleared - cleared)
+        squares += [LOST] * max(0, now_lost - lost)
+        cleared, lost = max(cleared, now_cleared), max(lost, now_lost)
+    final = views[-1] if views else {}
+    if final.get("over") and _outcome(final) == "loss" and len(squares) < LOCATIONS:
+        squares.append(LOST)  # the location the journey ended on
+    squares += [UNREACHED] * (LOCATIONS - len(squares))
+    return cleared, "".join(squares[:LOCATIONS])
+
+
+def _outcome(view: Mapping[str, Any]) -> str:
+    result = view.get("result")
+    if not isinstance(result, Mapping):
+        return ""
+    outcomes = result.get("outcomes")
+    if isinstance(outcomes, list) and outcomes and isinstance(outcomes[0], Mapping):
+        return str(outcomes[0].get("outcome", ""))
+    return ""
+
+
+def _number(value: Any, default: int = 0) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def tinrealm_row(views: Sequence[Mapping[str, Any]]) -> str:
+    """Return one square per day of the journey: unhurt, hurt, fallen or not reached."""
+    final = views[-1] if views else {}
+    last_day = max(1, _number(final.get("last_day"), 7))
+    hurt: dict[int, bool] = {}
+    previous: int | None = None
+    for view in views:
+        day = _number(view.get("day"), 1)
+        health = view.get("health")
+        hurt.setdefault(day, False)
+        if isinstance(health, int) and previous is not None and health < previous:
+            hurt[day] = True
+        if isinstance(health, int):
+            previous = health
+    squares = []
+    reached = max(hurt, default=1)
+    fell = final.get("end") == "dead"
+    for day in range(1, last_day + 1):
+        if day > reached:
+            squares.append(UNSEEN)
+        elif day == reached and fell:
+            squares.append(FELL)
+        else:
+            squares.append(HURT if hurt.get(day) else UNHURT)
+    return "".join(squares)
+
+
+def share_text(kind: str, daily: str, views: Sequence[Mapping[str, Any]]) -> str:
+    """Return the spoiler-free lines of a daily game of ``kind`` played on ``daily``."""
+    final = views[-1] if views else {}
+    when = day_words(daily)
+    if kind == "tinker":
+        cleared, row = tinker_row(views)
+        verdict = "world saved" if _outcome(final) == "win" else "journey ended"
+        return f"Tinker daily · {when} · {cleared}/{LOCATIONS} · {verdict}\n{row}"
+    if kind == "tinrealm":
+        score = _number(final.get("score"))
+        result = final.get("result")
+        if isinstance(result, Mapping) and isinstance(result.get("outcomes"), list):
+            first = result["outcomes"][0] if result["outcomes"] else {}
+            score = _number(first.get("score") if isinstance(first, Mapping) else None, score)
+        verdict = VERDICTS.get(str(final.get("end")), "journey ended")
+        return f"Tin Realm daily · {when} · {score} points · {verdict}\n{tinrealm_row(views)}"
+    return f"{kind} daily · {when}"
+
+
+def share_of(request: ReplayRequest) -> str:
+    """Rebuild the daily game of ``request`` and return its shareable lines."""
+    return share_text(request.kind, request.daily or "", [f.view for f in frames(request)])

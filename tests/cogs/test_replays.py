@@ -1,0 +1,200 @@
+"""Replays and shared daily results in Discord, through the offline fake: the Replay and
+Share buttons of an ended board, ``/<game> replay``, and their refusals."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+from PIL import Image
+
+from bot.games.registry import engine
+from bot.pictures import draw_picture
+from bot.pictures.replay import FILENAME
+from bot.table.service import Actor
+from bot.table.share import share_text
+from tests.pictures.test_replay import gif_frames, same_board
+from tests.support import board_ids, button, make_bot
+
+COGS = ("cogs.tinker", "cogs.tinrealm", "cogs.steam")
+
+
+async def _finish(driver, fake, bot, user: str = "alice"):
+    """Play the channel's solo game to its end as ``user``; return it, its states and the
+    board message as it is afterwards."""
+    member = fake.user(user)
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    states = [game.state]
+    while game.row.is_open:
+        action = game.engine.computer_action(game.state, 0)
+        game = (await bot.tables.act(game.id, game.row.version,
+                                     Actor(member.id, member.name), action)).game
+        states.append(game.state)
+    await bot.boards.refresh(game)
+    await driver.settle()
+    return game, states, fake.get_message(game.row.board_message_id)
+
+
+def _replay_message(fake, result):
+    """The channel message the replay became, and its GIF."""
+    message = fake.get_message(result.record.original_message_id)
+    return message, fake.attachment_bytes(message, FILENAME)
+
+
+async def test_replay_button_posts_every_move_of_the_game(discord_driver, fake_discord, tmp_path):
+    """An ended board offers Replay; anyone's click posts in the channel a line counting
+    the frames, which becomes an animated picture with alt text: one frame per decision,
+    each the board the engine gives at that step."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    bot.boards.replays.progress_interval = 0  # every chunk of frames edits the line
+    await discord_driver.slash("tinker", "start", user="alice")
+    _game, states, board = await _finish(discord_driver, fake_discord, bot)
+    ends = [cid.rsplit(":", 1)[-1] for cid in board_ids(board, table=True)]
+    assert ends == ["table.again", "table.replay", "table.rules"]
+    result = await discord_driver.click(board, button(board, "table.replay"), user="bob")
+    assert result.response_type == 4 and not result.ephemeral
+    message, gif = _replay_message(fake_discord, result)
+    title = "Tinker, Sailor, Soldier, Spy"
+    assert message["content"] == f"🎞️ Replay of {title}: {len(states) - 1} moves."
+    edits = [r.json.get("content") for r in result.requests
+             if r.method == "PATCH" and "/messages/@original" in r.path and r.json]
+    assert any("Drawing the replay" in (c or "") and " of " in (c or "") for c in edits)
+    (attachment,) = fake_discord.message_attachments(message)
+    assert attachment["description"].startswith("Replay of a game of Tinker")
+    shown = gif_frames(gif)
+    assert len(shown) == len(states)
+    tinker = engine("tinker")
+    for i, state in enumerate(states):
+        status = "over" if i == len(states) - 1 else "active"
+        assert same_board(shown[i], draw_picture("tinker", tinker.view(state), status)), i
+
+
+async def test_replay_command_replays_the_last_journey(discord_driver, fake_discord, tmp_path):
+    """``/tinrealm replay`` replays the channel's last ended journey; before any has ended
+    it says privately there is nothing to replay, even while one is going."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    nothing = await discord_driver.slash("tinrealm", "replay", user="bob")
+    assert nothing.ephemeral and "nothing to replay" in nothing.content
+    await discord_driver.slash("tinrealm", "start", user="alice")
+    going = await discord_driver.slash("tinrealm", "replay", user="bob")
+    assert going.ephemeral and "nothing to replay" in going.content
+    _game, states, _board = await _finish(discord_driver, fake_discord, bot)
+    result = await discord_driver.slash("tinrealm", "replay", user="bob")
+    assert result.response_type == 4 and not result.ephemeral
+    message, gif = _replay_message(fake_discord, result)
+    assert message["content"].startswith("🎞️ Replay of Tin Realm")
+    assert len(gif_frames(gif)) == len(states)
+    assert Image.open(io.BytesIO(gif)).format == "GIF"
+
+
+async def test_steam_replay_of_a_table_with_a_computer(discord_driver, fake_discord, tmp_path):
+    """A seated game with a computer player replays from its log: each frame is the board."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                        user="alice")).message
+    await discord_driver.click(board, button(board, "lobby.start"), user="alice")
+    await discord_driver.settle()
+    alice = fake_discord.user("alice")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    game_id = game.id
+    for _ in range(2000):
+        game = await bot.tables.load(game_id)
+        if not game.row.is_open:
+            break
+        seat = game.to_act()
+        if game.row.seats[seat].get("computer"):
+            bot.boards.schedule_computers(game)
+            await discord_driver.settle()
+            continue
+        action = game.engine.computer_action(game.state, seat)
+        await bot.tables.act(game_id, game.row.version, Actor(alice.id, "Alice"), action)
+    assert not game.row.is_open
+    moves = [a for a in await bot.store.actions(game_id) if "seat" in a["action"]]
+    result = await discord_driver.slash("steam", "replay", user="bob")
+    assert not result.ephemeral
+    _message, gif = _replay_message(fake_discord, result)
+    shown = gif_frames(gif)
+    assert len(shown) == len(moves) + 1
+    assert same_board(shown[-1], draw_picture("steam", game.view(), "over"))
+
+
+async def test_replay_of_a_pruned_game_is_too_old(discord_driver, fake_discord, tmp_path):
+    """Once retention has emptied a finished game, Replay answers privately that it is too
+    old, and the board posted afterwards no longer offers it."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", user="alice")
+    game, _states, board = await _finish(discord_driver, fake_discord, bot)
+    assert await bot.store.prune_finished(before=game.row.updated_at + 10) == 1
+    result = await discord_driver.click(board, button(board, "table.replay"), user="bob")
+    assert result.ephemeral and "too old" in result.content
+    command = await discord_driver.slash("tinker", "replay", user="bob")
+    assert command.ephemeral and "too old" in command.content
+
+
+async def test_a_second_click_while_drawing_draws_nothing(discord_driver, fake_discord, tmp_path):
+    """Two clicks on Replay at once: one replay is drawn and posted, the other click is
+    told privately that it is on its way."""
+    fake_discord.add_user("carol")
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", user="alice")
+    _game, _states, board = await _finish(discord_driver, fake_discord, bot)
+    custom_id = button(board, "table.replay")
+    first, second = await asyncio.gather(
+        discord_driver.click(board, custom_id, user="bob"),
+        discord_driver.click(board, custom_id, user="carol"),
+    )
+    answers = sorted([first, second], key=lambda r: r.ephemeral)
+    assert not answers[0].ephemeral and answers[1].ephemeral
+    assert "being drawn already" in answers[1].content
+    posted = [m for m in fake_discord.channel_messages(fake_discord.channel_id)
+              if any(a["filename"] == FILENAME for a in m.get("attachments") or [])]
+    assert len(posted) == 1
+
+
+async def test_share_posts_the_daily_result(discord_driver, fake_discord, tmp_path):
+    """After a daily deal, Share posts the spoiler-free line for everyone; an ordinary
+    game's board has no Share button."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "daily", user="alice")
+    game, states, board = await _finish(discord_driver, fake_discord, bot)
+    ends = [cid.rsplit(":", 1)[-1] for cid in board_ids(board, table=True)]
+    assert ends == ["table.again", "table.replay", "table.share", "table.rules"]
+    result = await discord_driver.click(board, button(board, "table.share"), user="bob")
+    assert result.response_type == 4 and not result.ephemeral
+    tinker = engine("tinker")
+    views = [tinker.view(s) for s in states]
+    assert result.content == share_text("tinker", game.row.daily, views)
+    assert result.content.startswith("Tinker daily · ")
+    again = await discord_driver.click(board, button(board, "table.again"), user="bob")
+    await _finish(discord_driver, fake_discord, bot, user="bob")
+    plain = fake_discord.get_message(
+        (await bot.store.get_game(game.id + 1)).board_message_id)
+    assert again.response_type == 4
+    assert not any(cid.endswith(":table.share") for cid in board_ids(plain, table=True))
+
+
+async def test_a_log_that_no_longer_leads_to_the_end(discord_driver, fake_discord, tmp_path):
+    """If the moves kept no longer lead to the stored end, the progress line (already in
+    the channel) says the game cannot be replayed; no picture is posted."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", user="alice")
+    game, _states, board = await _finish(discord_driver, fake_discord, bot)
+    await bot.store.connection.execute(
+        "DELETE FROM actions WHERE game_id = ? AND seq = ?", (game.id, game.row.version))
+    result = await discord_driver.click(board, button(board, "table.replay"), user="bob")
+    message = fake_discord.get_message(result.record.original_message_id)
+    assert "cannot be replayed" in message["content"]
+    assert not fake_discord.message_attachments(message)
+
+
+async def test_no_replays_without_pictures(discord_driver, fake_discord, tmp_path):
+    """With pictures turned off, an ended board offers no Replay and the command says
+    privately why there is none."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, BOARD_IMAGES="off"))
+    await discord_driver.slash("tinker", "start", user="alice")
+    _game, _states, board = await _finish(discord_driver, fake_discord, bot)
+    ends = [cid.rsplit(":", 1)[-1] for cid in board_ids(board, table=True)]
+    assert ends == ["table.again", "table.rules"]
+    result = await discord_driver.slash("tinker", "replay", user="bob")
+    assert result.ephemeral and "Pictures are turned off" in result.content

@@ -1,0 +1,65 @@
+"""Which games a replay is made of: the channel's last ended game, its engine moves, and
+the games that cannot be replayed (still going, pruned, damaged)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.table.replay import NoReplay, frames, last_finished, load_request, moves_of
+from tests.support import ALICE, open_tables
+
+CHANNEL = 555
+
+
+async def _played(tables, *, channel: int = CHANNEL):
+    game = await tables.start("tinker", guild_id=1, channel_id=channel, starter=ALICE)
+    moves = 0
+    while game.row.is_open:
+        action = game.engine.computer_action(game.state, 0)
+        game = (await tables.act(game.id, game.row.version, ALICE, action)).game
+        moves += 1
+    return game, moves
+
+
+def test_only_engine_moves_are_replayed():
+    """Lobby steps, away and back, and the end of a game are table moves, left out."""
+    log = [{"action": {"lobby": "start"}}, {"action": {"seat": 0, "action": "a"}},
+           {"action": {"away": 1}}, {"action": {"seat": 1, "action": "b"}},
+           {"action": {"end": "abandoned"}}]
+    assert moves_of(log) == ((0, "a"), (1, "b"))
+
+
+async def test_the_last_ended_game_of_the_channel(tmp_path):
+    """The channel's most recently ended game of the kind, not a game going nor another
+    channel's; its moves are the log's and its frames one more."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        store = tables.core.store
+        assert await last_finished(store, CHANNEL, "tinker") is None
+        first, _ = await _played(tables)
+        second, moves = await _played(tables)
+        await _played(tables, channel=CHANNEL + 1)
+        going = await tables.start("tinker", guild_id=1, channel_id=CHANNEL, starter=ALICE)
+        assert await last_finished(store, CHANNEL, "tinker") == second.id != first.id
+        assert await last_finished(store, CHANNEL, "tinrealm") is None
+        request = await load_request(store, second.id)
+        assert len(request.moves) == moves and request.status == "over"
+        assert len(frames(request)) == moves + 1
+        with pytest.raises(NoReplay, match="not over yet"):
+            await load_request(store, going.id)
+
+
+async def test_pruned_damaged_and_missing_games_are_refused(tmp_path):
+    """A pruned game is too old, a damaged one says so, a missing one no longer exists."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        store = tables.core.store
+        pruned, _ = await _played(tables)
+        assert await store.prune_finished(before=pruned.row.updated_at + 1) == 1
+        with pytest.raises(NoReplay, match="too old"):
+            await load_request(store, pruned.id)
+        damaged, _ = await _played(tables)
+        await store.connection.execute(
+            "UPDATE games SET state = '{broken' WHERE id = ?", (damaged.id,))
+        with pytest.raises(NoReplay, match="damaged"):
+            await load_request(store, damaged.id)
+        with pytest.raises(NoReplay, match="no longer exists"):
+            await load_request(store, 999)

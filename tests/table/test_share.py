@@ -1,0 +1,105 @@
+"""The shareable line of a daily game: date, score, one square per location or day, and
+nothing of the deal."""
+
+from __future__ import annotations
+
+import random
+
+from bot.games.registry import engine
+from bot.games.tinker.state import LOCATIONS
+from bot.table.replay import ReplayRequest, frames
+from bot.table.share import (
+    CLEARED,
+    FELL,
+    HURT,
+    LOST,
+    UNHURT,
+    UNREACHED,
+    UNSEEN,
+    day_words,
+    share_of,
+    share_text,
+    tinker_row,
+    tinrealm_row,
+)
+
+
+def _tinker(cleared: int, trashed: int, *, over: bool = False, outcome: str = "") -> dict:
+    names = list(LOCATIONS)
+    view: dict = {"locations": {"cleared": names[:cleared],
+                                "trashed": names[cleared:cleared + trashed]},
+                  "over": over}
+    if outcome:
+        view["result"] = {"outcomes": [{"seat": 0, "outcome": outcome, "score": 0}]}
+    return view
+
+
+def test_tinker_squares_follow_the_journey():
+    """A square per location in the order they were met: cleared, lost, then not reached."""
+    views = [_tinker(0, 0), _tinker(1, 0), _tinker(2, 0), _tinker(2, 1), _tinker(3, 1),
+             _tinker(3, 1, over=True, outcome="loss")]
+    cleared, row = tinker_row(views)
+    assert cleared == 3
+    assert row == CLEARED * 2 + LOST + CLEARED + LOST + UNREACHED * 8
+    text = share_text("tinker", "2026-12-02", views)
+    assert text == f"Tinker daily · 2 Dec 2026 · 3/13 · journey ended\n{row}"
+
+
+def test_a_saved_world_is_thirteen_cleared():
+    """Thirteen locations cleared: a full row of ticks and the world saved."""
+    views = [_tinker(n, 0) for n in range(14)]
+    views[-1] = _tinker(13, 0, over=True, outcome="win")
+    assert share_text("tinker", "2027-01-05", views) == (
+        f"Tinker daily · 5 Jan 2027 · 13/13 · world saved\n{CLEARED * 13}")
+
+
+def _day(day: int, health: int, **more: object) -> dict:
+    return {"day": day, "health": health, "last_day": 7, **more}
+
+
+def test_tin_realm_squares_per_day():
+    """A day without a wound, a day with one, the day the adventurer fell, days not seen."""
+    views = [_day(1, 10), _day(1, 10), _day(2, 10), _day(2, 7), _day(3, 8), _day(3, 0)]
+    views[-1] |= {"end": "dead", "over": True,
+                  "result": {"outcomes": [{"seat": 0, "outcome": "loss", "score": 12}]}}
+    assert tinrealm_row(views) == UNHURT + HURT + FELL + UNSEEN * 4
+    assert share_text("tinrealm", "2026-12-02", views) == (
+        f"Tin Realm daily · 2 Dec 2026 · 12 points · fell on the way\n"
+        f"{UNHURT}{HURT}{FELL}{UNSEEN * 4}")
+
+
+def test_odd_day_keys_are_shown_as_they_are():
+    """A day key that is not a date is shown unchanged."""
+    assert day_words("someday") == "someday"
+    assert day_words("2026-02-09") == "9 Feb 2026"
+
+
+def _daily(kind: str, seed: int) -> ReplayRequest:
+    game = engine(kind)
+    state = game.new(seed, 1, {})
+    moves = []
+    chooser = random.Random(seed)
+    while not game.is_over(state):
+        legal = [a.id for a in game.legal_actions(state, 0) if a.id != "resign"]
+        action = chooser.choice(legal) if seed % 2 and legal else game.computer_action(state, 0)
+        moves.append((0, action))
+        state = game.apply(state, 0, action).state
+    return ReplayRequest(1, kind, game.dump(state), 1, {}, tuple(moves), "over", "2026-12-02")
+
+
+def test_played_dailies_name_no_card_and_no_place():
+    """Whole daily games of each kind: two lines, the score, and no card, location,
+    enemy or adventurer named (nothing of the deal is given away)."""
+    from bot.games.decktet import DECK
+
+    for kind in ("tinker", "tinrealm"):
+        for seed in range(1, 5):
+            request = _daily(kind, seed)
+            text = share_of(request)
+            head, row = text.split("\n")
+            assert "2 Dec 2026" in head
+            assert len(row) == (13 if kind == "tinker" else 7)
+            final = frames(request)[-1].view
+            secrets = {c.name for c in DECK}
+            secrets |= {str(final.get(k)) for k in ("race", "class") if final.get(k)}
+            assert not any(name in text for name in secrets if len(name) > 2), text
