@@ -49,9 +49,8 @@ HELP_GAMES = (
 HELP_WHO = (
     "Solo games: the channel votes (or players: fast, \"only me\"). Steam to Solar: the "
     "player whose turn it is. One game per channel; thread: yes gives a game its own "
-    "thread. `/<game> board` reposts, `/<game> abandon` ends (starter or Manage Messages). "
-    "An ended board's Replay (or `/<game> replay`) shows the game move by move; a daily's "
-    "Share posts it."
+    "thread. `/<game> board` reposts, `/<game> abandon` ends it. Ended boards: Replay "
+    "shows the game move by move; a daily's Share posts it."
 )
 HELP_RECORDS = (
     "`/tinker rules` · `/tinrealm rules` · `/steam rules` (only you see them) · "
