@@ -31,7 +31,14 @@ PLACEHOLDERS = {
     "plan": "Arrange: a plan (ends the turn) or a card…",
     "ship": "Choose the goods cards to ship…",
     "discard": "Discard a card from a train…",
+    "other": "Another run, step by step, or a discard…",
 }
+#: The group of each train's usual run in one go (run, power, ship all: one click); the
+#: other runs in one go are in group ``other``.
+WHOLE_RUN = "whole"
+#: The groups that share one select beside the usual runs: the other runs in one go,
+#: the runs step by step (for a partial shipment) and the discards.
+OTHER_RUNS = ("other", "run", "discard")
 #: Choices that always go in a select: their options need their descriptions.
 ALWAYS_SELECT = ("take", "arrange", "plan", "discard", "ship")
 #: Every card by its name, to read a plan's trains.
@@ -168,8 +175,8 @@ class SteamCog(GameCog):
 
     def items(self, game: LoadedGame) -> list[BoardItem]:
         """Return the acting player's choices, phone first: a select for each long list
-        (its options say what each does), short buttons three to a row, and the single-
-        click controls last."""
+        (its options say what each does), short buttons three to a row (a train's usual
+        run in one go among them), and the single-click controls last."""
         actions = [_short_label(a, game) for a in actions_for_board(game)]
         main = sorted((a for a in actions if a.id not in CONTROLS),
                       key=lambda a: a.group != "plan")  # a whole plan first, then card moves
@@ -179,10 +186,15 @@ class SteamCog(GameCog):
         selects: dict[str, tuple[str, ...]] = {}
         if "plan" in counts:  # one select: a card at a time, or a whole plan
             selects[PLACEHOLDERS["plan"]] = ("plan", "arrange")
+        merged = {"plan", "arrange"} if "plan" in counts else set()
+        if WHOLE_RUN in counts:  # the usual run of each train is a button, the rest a select
+            merged |= set(OTHER_RUNS)
         for group, count in counts.items():
-            merged = "plan" in counts and group in ("plan", "arrange")
-            if not merged and (count > PHONE_BUTTONS or group in ALWAYS_SELECT):
+            if group != WHOLE_RUN and group not in merged and (
+                    count > PHONE_BUTTONS or group in ALWAYS_SELECT):
                 selects[PLACEHOLDERS.get(group, "Choose…")] = (group,)
+        if WHOLE_RUN in counts:
+            selects[PLACEHOLDERS["other"]] = OTHER_RUNS
         controls = []
         for action in (a for a in actions if a.id in CONTROLS):
             if action.id == "resign":
@@ -322,9 +334,11 @@ def _short_label(action: Action, game: LoadedGame) -> Action:
         label = CONTROL_LABELS[action.id]
     elif action.group == "power":
         label = "☀️ Solar" if "solar" in label else "🌊 Steam"
+    elif action.id.startswith("go:"):
+        group = WHOLE_RUN if action.primary else "other"
+        return Action(action.id, label, group, action.description, action.primary)
     elif action.group == "run":
-        label = label.replace("Run train ", "Run ").replace(" on ", " ").replace("(up to ", "≤")
-        label = label.replace(" or ", "/").rstrip(")")
+        label = f"Run train {action.id.removeprefix('run:')} step by step: choose what to ship"
     elif action.group == "place" and " → " in label:
         label = label.rsplit(" → ", 1)[1].replace("a new train", "new train").capitalize()
     if label == action.label:

@@ -53,7 +53,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "36b8f218dafd2fcca7f089302a784982da106208510554089e78169887dcf1fa"
+COMPONENTS_DIGEST = "1f3e0ac7216ec47e246b0d33f7f660b93c282eecadb45f91202772d3e7c9e20c"
 
 ENDED = ("abandoned", "expired")
 

@@ -147,6 +147,8 @@ def apply_action(
         _arrange_all(state, seat, int(rest, 16), events)
     elif head == "d":
         _discard(state, player, BY_CODE[rest], events)
+    elif head == "go":
+        _run_whole(state, seat, rest, events)
     elif head in ("done", "pass"):
         if head == "pass":
             events.append(f"{player.name} has no move and passes.")
@@ -327,6 +329,23 @@ def _discard_from_trains(state: SteamState, player: Player, c: Card) -> None:
             if not train:
                 player.trains.remove(train)
             return
+
+
+def whole_run_steps(action_id: str) -> list[str]:
+    """S8: the steps a one-go run (``go:1:steam`` or ``go:1:steam:<card>``) stands for,
+    in the order they are applied; a step the state resolves by itself (the only power,
+    the only Wave card) is skipped when applied."""
+    train, kind, *wave = action_id.removeprefix("go:").split(":")
+    return [f"run:{train}", f"pw:{kind}", "all", *(f"wv:{w}" for w in wave)]
+
+
+def _run_whole(state: SteamState, seat: int, rest: str, events: list[str]) -> None:
+    """S8: run a train, choose its power and ship every goods card, as the steps would."""
+    for step in whole_run_steps(f"go:{rest}"):
+        if step.startswith("pw:") and isinstance(state.pending, Running) \
+                and state.pending.power is not None:
+            continue
+        apply_action(state, seat, step, events)
 
 
 def _run_step(state: SteamState, seat: int, head: str, rest: str, events: list[str]) -> None:
