@@ -7,7 +7,14 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot.boards.layout import ASK_PREFIX, PHONE_BUTTONS, BoardButton, BoardItem, phone_items
+from bot.boards.layout import (
+    ASK_PREFIX,
+    MAX_SELECT_OPTIONS,
+    PHONE_BUTTONS,
+    BoardButton,
+    BoardItem,
+    phone_items,
+)
 from bot.boards.render import actions_for_board
 from bot.boards.service import actor_of
 from bot.games.protocol import Action
@@ -32,6 +39,7 @@ PLACEHOLDERS = {
     "ship": "Choose the goods cards to ship…",
     "discard": "Discard a card from a train…",
     "other": "Another run, step by step, or a discard…",
+    "all": "Take cards, another run, or a discard…",
 }
 #: The group of each train's usual run in one go (run, power, ship all: one click); the
 #: other runs in one go are in group ``other``.
@@ -79,6 +87,21 @@ LEGEND = (
     "(goods) · 🚂 the turn · "
     "⏳ final round · ⏰ turn timer"
 )
+
+
+#: How the table-wide events of a game begin: a new half, the final round, the end. The
+#: footer shows them whole.
+ANNOUNCEMENTS = ("The first half is over", "The river ran dry", "Game over")
+
+
+def footer_lines(game: LoadedGame) -> int:
+    """Return how many phone lines the footer may take: fewer as seats add to the board."""
+    return max(2, 7 - len(game.row.seats))
+
+
+def announced(event: str) -> bool:
+    """Whether ``event`` is one the whole table needs to read in full."""
+    return event.startswith(ANNOUNCEMENTS)
 
 
 def _train_text(train: list[dict[str, Any]]) -> str:
@@ -170,7 +193,7 @@ class SteamCog(GameCog):
         if not game.pictured:
             lines += _position(game, view)
         embed.description = clip("\n".join(line for line in lines if line), 4096) or None
-        embed.set_footer(text=last_line(game))
+        embed.set_footer(text=last_line(game, announced, footer_lines(game)))
         return embed
 
     def items(self, game: LoadedGame) -> list[BoardItem]:
@@ -187,14 +210,18 @@ class SteamCog(GameCog):
         if "plan" in counts:  # one select: a card at a time, or a whole plan
             selects[PLACEHOLDERS["plan"]] = ("plan", "arrange")
         merged = {"plan", "arrange"} if "plan" in counts else set()
+        others: tuple[str, ...] = OTHER_RUNS
+        if counts.get(WHOLE_RUN, 0) > 1 and sum(
+                counts.get(g, 0) for g in ("take", *others)) <= MAX_SELECT_OPTIONS:
+            others = ("take", *others)  # two run buttons: the takes share the select
         if WHOLE_RUN in counts:  # the usual run of each train is a button, the rest a select
-            merged |= set(OTHER_RUNS)
+            merged |= set(others)
         for group, count in counts.items():
             if group != WHOLE_RUN and group not in merged and (
                     count > PHONE_BUTTONS or group in ALWAYS_SELECT):
                 selects[PLACEHOLDERS.get(group, "Choose…")] = (group,)
         if WHOLE_RUN in counts:
-            selects[PLACEHOLDERS["other"]] = OTHER_RUNS
+            selects[PLACEHOLDERS["all" if "take" in others else "other"]] = others
         controls = []
         for action in (a for a in actions if a.id in CONTROLS):
             if action.id == "resign":
@@ -293,7 +320,7 @@ def _lobby(game: LoadedGame) -> discord.Embed:
     )
     embed.add_field(name=f"Seated ({len(game.row.seats)}/5)", value=seat_list(game),
                     inline=False)
-    embed.set_footer(text=last_line(game))
+    embed.set_footer(text=last_line(game, announced))
     return embed
 
 

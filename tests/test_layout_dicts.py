@@ -53,7 +53,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "1f3e0ac7216ec47e246b0d33f7f660b93c282eecadb45f91202772d3e7c9e20c"
+COMPONENTS_DIGEST = "eb63528fc768e57e87ccf714895edee88aae29b80a074fa4c6e3aed2f6f87112"
 
 ENDED = ("abandoned", "expired")
 

@@ -106,6 +106,34 @@ class NoticeRef:
 
 
 @dataclass(slots=True)
+class TurnLog:
+    """One turn of the table's log: the seat that moved (None: the table itself), its
+    events, whether the turn is over, and whether a computer played an away person."""
+
+    seat: int | None
+    events: list[str] = field(default_factory=list)
+    ended: bool = True
+    by_computer: bool = False
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TurnLog:
+        """Read a stored turn."""
+        seat = data.get("seat")
+        return cls(None if seat is None else int(seat), [str(e) for e in data.get("events")
+                                                          or ()],
+                   bool(data.get("ended", True)), bool(data.get("computer", False)))
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the turn as stored."""
+        out: dict[str, Any] = {"seat": self.seat, "events": list(self.events)}
+        if not self.ended:
+            out["ended"] = False
+        if self.by_computer:
+            out["computer"] = True
+        return out
+
+
+@dataclass(slots=True)
 class TableData:
     """Everything the table keeps with a game besides the engine's state."""
 
@@ -137,12 +165,14 @@ class TableData:
     host: int | None = None
     #: The table's current turn notice message, if any.
     notice: NoticeRef | None = None
+    #: The last turns and table events, oldest first (``bot.table.turnlog``).
+    turns: list[TurnLog] = field(default_factory=list)
     #: Stored keys this code does not know, written back as they were.
     other: dict[str, Any] = field(default_factory=dict)
 
     _KNOWN = ("mode", "window", "players", "recent", "poll", "timer", "turn_seconds",
               "notices", "away_votes", "last", "host", "notice", "voted",
-              "abandon_votes")
+              "abandon_votes", "turns")
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableData:
@@ -168,6 +198,7 @@ class TableData:
             abandon_votes=[int(u) for u in data.get("abandon_votes") or ()],
             host=None if host is None else int(host),
             notice=NoticeRef.from_json(notice) if notice else None,
+            turns=[TurnLog.from_json(t) for t in data.get("turns") or () if isinstance(t, dict)],
             other={k: v for k, v in data.items() if k not in cls._KNOWN},
         )
 
@@ -203,6 +234,8 @@ class TableData:
             out["host"] = self.host
         if self.notice is not None:
             out["notice"] = self.notice.to_json()
+        if self.turns:
+            out["turns"] = [t.to_json() for t in self.turns]
         return out
 
     def deadlines(self) -> list[float]:

@@ -241,14 +241,14 @@ def _after_take(state: SteamState, seat: int, events: list[str]) -> None:
         _refill(state)
         nxt = state.players[state.seats_after(seat)[0]].name
         events.append(
-            "The river cannot be refilled: the first half is over. The sunny cards and the "
-            f"discard pile become the new deck; {nxt} starts the second half."
+            "The first half is over: the river ran dry. The sunny cards and the discard "
+            f"pile are the new deck; {nxt} starts the second half."
         )
     elif state.final is None:
         state.final = state.seats_after(seat)
         events.append(
-            "The river cannot be refilled: final round! Everyone takes one more turn, "
-            f"ending with {state.players[seat].name}."
+            "The river ran dry: final round. Everyone takes one more turn, ending with "
+            f"{state.players[seat].name}."
         )
 
 
