@@ -11,7 +11,7 @@ from bot.boards.layout import ASK_PREFIX, BoardItem, action_button
 from bot.games.protocol import Action
 from bot.table.service import LoadedGame
 from cogs.base import MODES_TEXT, PLAYERS_HELP, WINDOW_HELP, GameCog, last_line, voting
-from cogs.cards import EMOJI_BY_NAME, SUIT_ORDER, card_text, cards_text, clip, suit_emoji
+from cogs.cards import EMOJI_BY_NAME, SUIT_ORDER, card_text, cards_text, clip
 
 TITLE = "Tinker, Sailor, Soldier, Spy"
 #: The board's title, short enough for one phone line with the round.
