@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +17,7 @@ from bot.boards.service import actor_of
 from bot.table.errors import Refusal
 from bot.table.service import LoadedGame
 from cogs.abandoning import AbandonButton, ask_to_abandon
+from cogs.footer import FOOTER_LINES, last_moves
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -69,22 +70,14 @@ def voting(game: LoadedGame) -> bool:
     return vote_field(game) is not None
 
 
-def _clip_line(text: str, limit: int) -> str:
-    """Cut ``text`` to ``limit`` characters at most, marking the cut."""
-    return text if len(text) <= limit else text[: limit - 1].rstrip(" .,;:") + "…"
+def last_line(game: LoadedGame, announced: Callable[[str], bool] = lambda _: False,
+              budget: int = FOOTER_LINES) -> str:
+    """Return what happened since the player to act last moved, a phone line a turn, the
+    table's own events (``announced`` ones too) whole (:func:`cogs.footer.last_moves`).
 
-
-#: A board footer is one line on a phone: about this many characters.
-FOOTER_WIDTH = 52
-
-
-def last_line(game: LoadedGame, width: int = FOOTER_WIDTH) -> str:
-    """Return what just happened, in one footer line: the newest event, cut to fit.
-
-    The whole last move and older turns are in "Rules & details".
+    Every event of the last turns is in "Rules & details".
     """
-    events = game.row.events
-    return _clip_line(events[-1] if events else "", width) or "—"
+    return last_moves(game, announced, budget)
 
 
 def daily_note(game: LoadedGame) -> str:

@@ -93,6 +93,16 @@ def _split_line(game: GameStats) -> str:
             f"**{game.played_together}** (won {game.won_together})\n")
 
 
+def score_text(kind: str, score: int) -> str:
+    """Return a best score as players read it, the same on /stats and /leaderboard: a
+    Tinker score (100 per location cleared plus the chips left) as "**13**/13 cleared, 13
+    chips left"; any other game's as its number."""
+    if kind == "tinker":
+        cleared, chips = divmod(max(0, score), 100)
+        return f"**{cleared}**/13 cleared, {chips} chip{'' if chips == 1 else 's'} left"
+    return f"**{score}**"
+
+
 def stats_embed(name: str, stats: list[GameStats]) -> discord.Embed:
     """Return the /stats embed: one field per game (at most one per known game)."""
     embed = discord.Embed(title=f"📊 Records of {name}", colour=COLOUR)
@@ -103,7 +113,7 @@ def stats_embed(name: str, stats: list[GameStats]) -> discord.Embed:
             value=(
                 f"Played **{game.played}** · won **{game.won}** ({rate}%)\n"
                 f"{_split_line(game)}"
-                f"Best score **{game.best_score}**\n"
+                f"Best score {score_text(game.kind, game.best_score)}\n"
                 f"Winning streak: current **{game.current_streak}** · "
                 f"best **{game.best_streak}**"
             ),
@@ -119,9 +129,8 @@ def standing_text(kind: str, standing: Standing) -> str:
     games = f"{s.played} game{'s' if s.played != 1 else ''}"
     if kind in RANKED_BY_WINS:
         figures = f"**{s.won}** won · average {s.average_score:.1f} · {games}"
-    elif kind == "tinker" and "locations_cleared" in s.detail:
-        figures = (f"**{s.detail['locations_cleared']}**/13 cleared, "
-                   f"{s.detail.get('chips_left', 0)} chips left · {games}")
+    elif kind == "tinker":
+        figures = f"{score_text(kind, s.best_score)} · {games}"
     else:
         figures = f"best **{s.best_score}** · {games}"
     return f"**{s.place}.** <@{s.user_id}> · {figures}"

@@ -7,7 +7,14 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot.boards.layout import ASK_PREFIX, PHONE_BUTTONS, BoardButton, BoardItem, phone_items
+from bot.boards.layout import (
+    ASK_PREFIX,
+    MAX_SELECT_OPTIONS,
+    PHONE_BUTTONS,
+    BoardButton,
+    BoardItem,
+    phone_items,
+)
 from bot.boards.render import actions_for_board
 from bot.boards.send_errors import DISMISS
 from bot.boards.service import actor_of
@@ -31,7 +38,15 @@ PLACEHOLDERS = {
     "plan": "Arrange: a plan (ends the turn) or a card…",
     "ship": "Choose the goods cards to ship…",
     "discard": "Discard a card from a train…",
+    "other": "Another run, step by step, or a discard…",
+    "all": "Take cards, another run, or a discard…",
 }
+#: The group of each train's usual run in one go (run, power, ship all: one click); the
+#: other runs in one go are in group ``other``.
+WHOLE_RUN = "whole"
+#: The groups that share one select beside the usual runs: the other runs in one go,
+#: the runs step by step (for a partial shipment) and the discards.
+OTHER_RUNS = ("other", "run", "discard")
 #: Choices that always go in a select: their options need their descriptions.
 ALWAYS_SELECT = ("take", "arrange", "plan", "discard", "ship")
 #: Every card by its name, to read a plan's trains.
@@ -72,6 +87,21 @@ LEGEND = (
     "(goods) · 🚂 the turn · "
     "⏳ final round · ⏰ turn timer"
 )
+
+
+#: How the table-wide events of a game begin: a new half, the final round, the end. The
+#: footer shows them whole.
+ANNOUNCEMENTS = ("The first half is over", "The river ran dry", "Game over")
+
+
+def footer_lines(game: LoadedGame) -> int:
+    """Return how many phone lines the footer may take: fewer as seats add to the board."""
+    return max(2, 7 - len(game.row.seats))
+
+
+def announced(event: str) -> bool:
+    """Whether ``event`` is one the whole table needs to read in full."""
+    return event.startswith(ANNOUNCEMENTS)
 
 
 def _train_text(train: list[dict[str, Any]]) -> str:
@@ -166,13 +196,13 @@ class SteamCog(GameCog):
         if not game.pictured:
             lines += _position(game, view)
         embed.description = clip("\n".join(line for line in lines if line), 4096) or None
-        embed.set_footer(text=last_line(game))
+        embed.set_footer(text=last_line(game, announced, footer_lines(game)))
         return embed
 
     def items(self, game: LoadedGame) -> list[BoardItem]:
         """Return the acting player's choices, phone first: a select for each long list
-        (its options say what each does), short buttons three to a row, and the single-
-        click controls last."""
+        (its options say what each does), short buttons three to a row (a train's usual
+        run in one go among them), and the single-click controls last."""
         actions = [_short_label(a, game) for a in actions_for_board(game)]
         main = sorted((a for a in actions if a.id not in CONTROLS),
                       key=lambda a: a.group != "plan")  # a whole plan first, then card moves
@@ -182,10 +212,19 @@ class SteamCog(GameCog):
         selects: dict[str, tuple[str, ...]] = {}
         if "plan" in counts:  # one select: a card at a time, or a whole plan
             selects[PLACEHOLDERS["plan"]] = ("plan", "arrange")
+        merged = {"plan", "arrange"} if "plan" in counts else set()
+        others: tuple[str, ...] = OTHER_RUNS
+        if counts.get(WHOLE_RUN, 0) > 1 and sum(
+                counts.get(g, 0) for g in ("take", *others)) <= MAX_SELECT_OPTIONS:
+            others = ("take", *others)  # two run buttons: the takes share the select
+        if WHOLE_RUN in counts:  # the usual run of each train is a button, the rest a select
+            merged |= set(others)
         for group, count in counts.items():
-            merged = "plan" in counts and group in ("plan", "arrange")
-            if not merged and (count > PHONE_BUTTONS or group in ALWAYS_SELECT):
+            if group != WHOLE_RUN and group not in merged and (
+                    count > PHONE_BUTTONS or group in ALWAYS_SELECT):
                 selects[PLACEHOLDERS.get(group, "Choose…")] = (group,)
+        if WHOLE_RUN in counts:
+            selects[PLACEHOLDERS["all" if "take" in others else "other"]] = others
         controls = []
         for action in (a for a in actions if a.id in CONTROLS):
             if action.id == "resign":
@@ -287,7 +326,7 @@ def _lobby(game: LoadedGame) -> discord.Embed:
     )
     embed.add_field(name=f"Seated ({len(game.row.seats)}/5)", value=seat_list(game),
                     inline=False)
-    embed.set_footer(text=last_line(game))
+    embed.set_footer(text=last_line(game, announced))
     return embed
 
 
@@ -328,9 +367,11 @@ def _short_label(action: Action, game: LoadedGame) -> Action:
         label = CONTROL_LABELS[action.id]
     elif action.group == "power":
         label = "☀️ Solar" if "solar" in label else "🌊 Steam"
+    elif action.id.startswith("go:"):
+        group = WHOLE_RUN if action.primary else "other"
+        return Action(action.id, label, group, action.description, action.primary)
     elif action.group == "run":
-        label = label.replace("Run train ", "Run ").replace(" on ", " ").replace("(up to ", "≤")
-        label = label.replace(" or ", "/").rstrip(")")
+        label = f"Run train {action.id.removeprefix('run:')} step by step: choose what to ship"
     elif action.group == "place" and " → " in label:
         label = label.rsplit(" → ", 1)[1].replace("a new train", "new train").capitalize()
     if label == action.label:

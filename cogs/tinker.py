@@ -11,7 +11,7 @@ from bot.boards.layout import BoardItem, action_button
 from bot.games.protocol import Action
 from bot.table.service import LoadedGame
 from cogs.base import MODES_TEXT, PLAYERS_HELP, THREAD_HELP, WINDOW_HELP, GameCog, last_line, voting
-from cogs.cards import EMOJI_BY_NAME, SUIT_ORDER, card_text, cards_text, clip, suit_emoji
+from cogs.cards import EMOJI_BY_NAME, SUIT_ORDER, card_text, cards_text, clip
 
 TITLE = "Tinker, Sailor, Soldier, Spy"
 #: The board's title, short enough for one phone line with the round.
@@ -243,7 +243,8 @@ LEGEND = "\n".join((
     "and the next card is drawn and played; **draws** it adds nothing, the next card is "
     "still drawn and played; (n left) chips of that suit",
     "Counts: deck cards sharing a suit with the challenge (they add their value); "
-    "n/m deck cards add x: how many of the deck's cards would count, and their total",
+    "n of your m deck cards match it, worth x: how many of the deck's cards would count, "
+    "and their total",
     "🏆 victory · 💀 defeat",
 ))
 
@@ -255,12 +256,6 @@ def _chip_effect(action: Action | None, suit: str, counts: bool) -> str:
         emoji = EMOJI_BY_NAME[suit]
         return text[len(emoji):].strip() if text.startswith(emoji) else text
     return "+1, draws" if counts else "draws"
-
-
-def _short(card: dict[str, Any]) -> str:
-    """Return a card as its value and suits only: ``4🌊🍃`` (the Excuse is ``0``)."""
-    value = card.get("value")
-    return f"{value if value is not None else ''}{suit_emoji(card.get('suits', ()))}" or "?"
 
 
 def _deck(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -306,12 +301,13 @@ def _position(view: dict[str, Any], deck: list[dict[str, Any]]) -> list[str]:
             suits = set(card.get("suits") or ())
             counting = [c for c in deck if _shares(c, suits)]
             worth = sum(c.get("value") or 0 for c in counting)
-            adds = f": {len(counting)}/{len(deck)} deck cards add {worth}" if deck else ""
+            adds = (f": {len(counting)} of your {len(deck)} deck cards match it, worth "
+                    f"{worth}" if deck else "")
             lines.append(f"{icon} **{card_text(card)}**{adds}")
     elif view["challenge"]:
         lines.append(f"Challenge: {card_text(view['challenge'])}")
         if view["played"]:
-            lines.append("Played: " + " ".join(_short(c) for c in view["played"]))
+            lines.append("Played: " + ", ".join(c["name"] for c in view["played"]))
     chips = view["chips"]
     lines.append("Chips " + " ".join(f"{EMOJI_BY_NAME[s]}{chips.get(s, 0)}" for s in SUIT_ORDER))
     lines.append(f"Deck {view['deck_count']} · discard {len(view['discard'])} · "

@@ -88,11 +88,17 @@ def _bar(value: int, maximum: int, full: str, empty: str = "▫️", width: int 
     return f"{full * filled}{empty * (shown - filled)} {value}/{maximum}"
 
 
+#: An edge of an exploration card in words: where its path leads.
+EDGE_WORDS = {"forest": "forest", "water": "water", "mountain": "mountain",
+              "skull": "skull", "half-skull": "skull", "none": "no path", "-": "no path"}
+
+
 def _card(card: dict[str, Any]) -> str:
-    """Return an exploration card as ``edge | Name: icons | edge``."""
-    left, right = (ICONS.get(e, e) for e in card["edges"])
+    """Return an exploration card in words: "**Name** 👹💰 · forest on the left, water on
+    the right"."""
+    left, right = (EDGE_WORDS.get(e, e) for e in card["edges"])
     icons = "".join(ICONS.get(i, i) for i in card["icons"])
-    return f"{left}|**{card['name']}** {icons}|{right}"
+    return f"**{card['name']}** {icons} · {left} on the left, {right} on the right"
 
 
 def _map(view: dict[str, Any]) -> str:
@@ -158,7 +164,6 @@ class TinRealmCog(GameCog):
         ]
         lines = [f"{e['emoji']} {e['meaning']}" for e in entries]
         lines += ["🗺️ the map: a mark per node, ┃ between two map cards",
-                  "`🌲|Name 👹💰|💧` a card: left edge | name and icons | right edge",
                   "✅ an item you can use now · ▫️ one you cannot (used up or not now)",
                   "🏆 reached Oakinshelm · 💀 died · ⌛ the seventh day ended on the road"]
         return "\n".join(lines)
@@ -304,11 +309,11 @@ def _place_label(label: str) -> str:
     side, _, result = label.partition(": ")
     arrow = "⬅️" if side == "Left" else "➡️"
     if "skull" in result:
-        return f"{arrow} 💀💀"
+        return f"{arrow} 💀 back 3"
     edge = result.split(" ", 1)[0]
     if "advance" in result and edge in ICONS:
-        return f"{arrow} {ICONS[edge]} advance"
-    return f"{arrow} {result}"
+        return f"{arrow} {edge} +1"
+    return f"{arrow} no path"
 
 
 def _position(v: dict[str, Any]) -> list[str]:

@@ -53,7 +53,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "36b8f218dafd2fcca7f089302a784982da106208510554089e78169887dcf1fa"
+COMPONENTS_DIGEST = "27b6446c3d1af46c54ce9bda5d6f44967c86ef40c8852087757d9dde2580f1ae"
 
 ENDED = ("abandoned", "expired")
 

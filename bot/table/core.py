@@ -21,6 +21,7 @@ from typing import Any, Protocol, cast
 
 from bot.games.protocol import BrokenState, Engine, IllegalAction
 from bot.games.registry import engine as registry_engine
+from bot.table import turnlog
 from bot.table.data import TableData
 from bot.table.errors import (
     BrokenGame,
@@ -275,13 +276,22 @@ class TableCore:
         events = (lead, *step.events) if lead else step.events
         if lead:
             game.data.last = lead
+        away = (actor_id is None and len(row.seats) > 1 and 0 <= seat < len(row.seats)
+                and not row.seats[seat].get("computer") and bool(row.seats[seat].get("away")))
+        if away:
+            events = turnlog.for_away(game.seat_name(seat), events)
+        moved = events
         results: list[ResultRow] = []
         notice = None
-        if game.engine.is_over(step.state):
+        over = game.engine.is_over(step.state)
+        if over:
             row.status = "over"
             results = self.results(game, step.state)
         elif after_turn is not None:
             events, notice = after_turn(game, step.state, before, events)
+        turnlog.note_move(game.data, seat, moved, by_computer=away,
+                          ended=over or game.engine.to_act(step.state) != seat)
+        turnlog.note_table(game.data, events[len(moved):])
         record(row, events)
         if game.data.poll is not None and game.data.poll.version != row.version:
             game.data.poll = None
@@ -308,6 +318,7 @@ class TableCore:
         expected = row.version
         row.version += 1
         record(row, events)
+        turnlog.note_table(game.data, events)
         await self.save(game, expected, action, actor_id)
         return game
 
@@ -327,6 +338,7 @@ class TableCore:
         game.data.timer = None
         game.data.notice_due = None
         record(row, (event,))
+        turnlog.note_table(game.data, (event,))
         await self.save(game, expected, {"end": status}, actor_id)
         return game
 

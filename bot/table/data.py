@@ -130,6 +130,34 @@ class NoticeDue:
 
 
 @dataclass(slots=True)
+class TurnLog:
+    """One turn of the table's log: the seat that moved (None: the table itself), its
+    events, whether the turn is over, and whether a computer played an away person."""
+
+    seat: int | None
+    events: list[str] = field(default_factory=list)
+    ended: bool = True
+    by_computer: bool = False
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TurnLog:
+        """Read a stored turn."""
+        seat = data.get("seat")
+        return cls(None if seat is None else int(seat), [str(e) for e in data.get("events")
+                                                          or ()],
+                   bool(data.get("ended", True)), bool(data.get("computer", False)))
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the turn as stored."""
+        out: dict[str, Any] = {"seat": self.seat, "events": list(self.events)}
+        if not self.ended:
+            out["ended"] = False
+        if self.by_computer:
+            out["computer"] = True
+        return out
+
+
+@dataclass(slots=True)
 class TableData:
     """Everything the table keeps with a game besides the engine's state."""
 
@@ -165,12 +193,14 @@ class TableData:
     thread: bool = False
     #: The turn notice waiting for the player's grace time to pass, if any.
     notice_due: NoticeDue | None = None
+    #: The last turns and table events, oldest first (``bot.table.turnlog``).
+    turns: list[TurnLog] = field(default_factory=list)
     #: Stored keys this code does not know, written back as they were.
     other: dict[str, Any] = field(default_factory=dict)
 
     _KNOWN = ("mode", "window", "players", "recent", "poll", "timer", "turn_seconds",
               "notices", "away_votes", "last", "host", "notice", "voted",
-              "abandon_votes", "thread", "notice_due")
+              "abandon_votes", "thread", "notice_due", "turns")
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableData:
@@ -199,6 +229,7 @@ class TableData:
             notice=NoticeRef.from_json(notice) if notice else None,
             thread=bool(data.get("thread", False)),
             notice_due=NoticeDue.from_json(due) if due else None,
+            turns=[TurnLog.from_json(t) for t in data.get("turns") or () if isinstance(t, dict)],
             other={k: v for k, v in data.items() if k not in cls._KNOWN},
         )
 
@@ -238,6 +269,8 @@ class TableData:
             out["thread"] = True
         if self.notice_due is not None:
             out["notice_due"] = self.notice_due.to_json()
+        if self.turns:
+            out["turns"] = [t.to_json() for t in self.turns]
         return out
 
     def deadlines(self) -> list[float]:

@@ -10,6 +10,7 @@ as a 360 px phone shows it; many messages are measured in one page at a time.
 
 from __future__ import annotations
 
+import copy
 import html
 import importlib.util
 import os
@@ -31,7 +32,8 @@ from bot.games.protocol import Action
 from bot.games.steam.engine import ENGINE as STEAM
 from bot.games.tinker.engine import ENGINE as TINKER
 from bot.games.tinrealm.engine import ENGINE as TINREALM
-from bot.table import polls
+from bot.table import polls, turnlog
+from bot.table.data import TableData
 from bot.table.loaded import LoadedGame
 from cogs.steam import SteamCog
 from cogs.tinker import TinkerCog
@@ -131,6 +133,7 @@ def played(kind: str, games: int, seed: int = 0) -> Iterator[LoadedGame]:
 def _boards(engine: Any, state: Any, seats: int, rng: random.Random) -> Iterator[LoadedGame]:
     """Yield each board of one game to its end, its events as the table keeps them."""
     events: list[str] = [f"{NAMES[0]} started the game."]
+    log = TableData()
     version, lead = 1, None
     while True:
         over = engine.is_over(state)
@@ -141,6 +144,7 @@ def _boards(engine: Any, state: Any, seats: int, rng: random.Random) -> Iterator
         _seat(game, rng)
         if lead:
             game.data.last = lead
+        game.data.turns = copy.deepcopy(log.turns)
         _table(game, rng, actions)
         yield game
         if seat is None:
@@ -151,7 +155,10 @@ def _boards(engine: Any, state: Any, seats: int, rng: random.Random) -> Iterator
             chosen = next((a for a in actions if a.id == best), chosen)
         step = engine.apply(state, seat, chosen.id)
         lead = f"{NAMES[seat]} chose: {chosen.label}."
-        events = [*events, lead, *step.events][-KEPT:]
+        moved = [lead, *step.events] if seats == 1 else list(step.events)
+        turnlog.note_move(log, seat, moved, ended=engine.is_over(step.state)
+                          or engine.to_act(step.state) != seat)
+        events = [*events, *moved][-KEPT:]
         state = step.state
         version += 1
 

@@ -64,7 +64,7 @@ async def test_stats_private_for_yourself_public_about_someone_else(
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert list(fields) == ["Steam to Solar", "Tinker, Sailor, Soldier, Spy"]
     assert "Played **4** · won **3** (75%)" in fields["Tinker, Sailor, Soldier, Spy"]
-    assert "Best score **1320**" in fields["Tinker, Sailor, Soldier, Spy"]
+    assert "Best score **13**/13 cleared, 20 chips left" in fields["Tinker, Sailor, Soldier, Spy"]
     assert "current **1** · best **2**" in fields["Tinker, Sailor, Soldier, Spy"]
     about = await discord_driver.slash("stats", options={"member": alice, "game": "tinker"},
                                        user="bob")

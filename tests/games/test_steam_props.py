@@ -1,9 +1,10 @@
 """Steam to Solar: properties over thousands of seeded random games (2 to 5 seats).
 
-Random players pick among their legal ids (half the time they run a train, ship
-everything or pick steam when they can, so that the Wave token race happens); now and
-then a random seat resigns. Every step is checked against the invariants below. The
-games are played with both decks (S1, S2: the Pawns and the Courts).
+Random players pick among their legal ids (half the time they run a train, in one go or
+step by step, ship everything or pick steam when they can, so that the Wave token race
+happens); now and then a random seat resigns. Every step is checked against the
+invariants below. The games are played with both decks (S1, S2: the Pawns and the
+Courts).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from bot.games.steam.state import (
     MAX_TRAINS,
     THREE_SUITED,
     Arranging,
+    Running,
     SteamState,
 )
 from tests.games.test_steam_build import restart
@@ -66,7 +68,7 @@ def random_move(state: SteamState, chooser: random.Random) -> tuple[int, str]:
     actions = ENGINE.legal_actions(state, seat)
     assert all(len(a.label) <= MAX_LABEL for a in actions)
     action_ids = [a.id for a in actions if a.id != "resign"]
-    eager = [i for i in action_ids if i.startswith(("run:", "all", "pw:steam"))]
+    eager = [i for i in action_ids if i.startswith(("run:", "go:", "all", "pw:steam"))]
     if eager and chooser.random() < EAGER_RATE:
         return seat, chooser.choice(eager)
     return seat, chooser.choice(action_ids)
@@ -224,3 +226,59 @@ def test_s10_resigned_players_keep_lose_and_receive_stacks():
         "resigns holding a stack", "stack of two taken from a resigned player",
         "resigned player receives the stack of one", "stack of one taken from a resigned player",
     }, log.cases
+
+
+def run_step_by_step(state: SteamState, seat: int, action_id: str) -> tuple[SteamState, list[str]]:
+    """Play the one-go run ``action_id`` (``go:<train>:<power>[:<wave>]``) as its steps:
+    run the train, pick the power if asked, ship all, burn the named Wave card if asked."""
+    train, power, *wave = action_id.split(":")[1:]
+    events: list[str] = []
+    steps = [f"run:{train}", f"pw:{power}", "all", *(f"wv:{w}" for w in wave)]
+    for step_id in steps:
+        pending = state.pending
+        if step_id.startswith("pw:") and isinstance(pending, Running) and pending.power:
+            continue
+        assert step_id in {a.id for a in ENGINE.legal_actions(state, seat)}, step_id
+        step = ENGINE.apply(state, seat, step_id)
+        events.extend(step.events)
+        state = step.state
+    return state, events
+
+
+@games(120)
+@given(seed=seeds, seats=seat_counts, deck=decks)
+def test_s8_every_run_in_one_go_equals_its_steps(seed, seats, deck):
+    """S8: wherever a run in one go is offered (each power, each Wave card to burn), it
+    leaves the same state and says the same events as running the train, choosing the
+    power, shipping every goods card and burning that Wave card one click at a time."""
+    play_random(seed, seats, WholeRunLog(), deck)
+
+
+def test_s8_runs_in_one_go_are_checked_for_each_power_and_wave_card():
+    """S8: over 60 seeded games, the one-go runs checked include steam, solar and a pick
+    among several Wave cards."""
+    log = WholeRunLog()
+    for seed in range(60):
+        play_random(seed, 2 + seed % 4, log, DECKS[seed % 2])
+    assert {"steam", "solar", "wave"} <= set(log.seen), log.seen
+
+
+class WholeRunLog:
+    """Checks every one-go run offered against its steps, counting them by kind."""
+
+    def __init__(self) -> None:
+        self.seen: Counter[str] = Counter()
+
+    def __call__(self, before: SteamState, move: tuple[int, str], after: SteamState) -> None:
+        """Compare each one-go run offered before ``move`` with its steps."""
+        seat = before.turn
+        for action in ENGINE.legal_actions(before, seat):
+            if not action.id.startswith("go:"):
+                continue
+            whole = ENGINE.apply(before, seat, action.id)
+            state, events = run_step_by_step(before, seat, action.id)
+            assert ENGINE.dump(whole.state) == ENGINE.dump(state)
+            assert list(whole.events) == events
+            assert whole.state.turn != seat or whole.state.over or len(before.active()) < 2
+            parts = action.id.split(":")
+            self.seen["wave" if len(parts) == 4 else parts[2]] += 1

@@ -249,3 +249,50 @@ def test_s10_a_resigned_player_scores_nothing_and_comes_last():
         ("1st", "P0"), ("1st", "P1"), ("3rd", "P2")]
     assert places[1]["breakdown"] == "4 points + 2 for 1 Wave token = 6; 0 goods left"
     assert places[2]["breakdown"].startswith("resigned: scores nothing")
+
+
+def test_s8_run_in_one_go_says_its_points_and_equals_the_steps():
+    """S8: "Run train 1 on steam · ship all · 4 pts" runs, ships every goods card, burns
+    the lone Wave card and scores what the steps score, in one action."""
+    state = build(river=RIVER, trains=[[["Journey", "Market", "Merchant"]]])
+    actions = {a.id: a for a in ENGINE.legal_actions(state, 0)}
+    assert actions["go:1:steam"].label == "Run train 1 on steam · ship all · 4 pts"
+    assert "Journey" in actions["go:1:steam"].description
+    whole, whole_events = play(state, 0, "go:1:steam")
+    steps, step_events = play(state, 0, "run:1", "all")
+    assert ENGINE.dump(whole) == ENGINE.dump(steps)
+    assert whole_events == step_events
+    assert whole.players[0].score == 9 and whole.turn == 1
+
+
+def test_s8_run_in_one_go_for_each_power():
+    """S8: a train with a Wave and a Sun offers a one-go run on each; solar burns nothing."""
+    state = build(river=RIVER, trains=[[["Pact", "Sailor"]]])
+    runs = [i for i in ids(state) if i.startswith("go:")]
+    assert runs == ["go:1:steam", "go:1:solar"]
+    whole, _ = play(state, 0, "go:1:solar")
+    steps, _ = play(state, 0, "run:1", "pw:solar", "all")
+    assert ENGINE.dump(whole) == ENGINE.dump(steps)
+
+
+def test_s8_run_in_one_go_names_the_wave_card_to_burn():
+    """S8, S10: with two Wave cards left after shipping, there is one one-go run per Wave
+    card; each burns the card it names and, in the second half, takes the stack of two."""
+    state = build(river=RIVER, trains=[[["Journey", "Ace of Waves", "Market"]]], half=2)
+    runs = {a.id: a for a in ENGINE.legal_actions(state, 0) if a.id.startswith("go:")}
+    assert set(runs) == {"go:1:steam:Journey", "go:1:steam:AWaves"}
+    assert "Ace of Waves" in runs["go:1:steam:AWaves"].label
+    assert "stack of two" in runs["go:1:steam:AWaves"].description
+    whole, _ = play(state, 0, "go:1:steam:AWaves")
+    steps, _ = play(state, 0, "run:1", "all", "wv:AWaves")
+    assert ENGINE.dump(whole) == ENGINE.dump(steps)
+    assert trains_of(whole) == [["Journey"]] and whole.two_stack == 0
+
+
+def test_s8_run_in_one_go_refused_when_not_offered():
+    """S8: a one-go run of a train that cannot run, or with a power it lacks, is refused."""
+    state = build(river=RIVER, trains=[[["Journey", "Market"]]])
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(state, 0, "go:1:solar")
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(state, 0, "go:2:steam")

@@ -111,7 +111,7 @@ def test_t5_t6_a_chip_that_alone_reaches_the_target_still_draws_and_plays_a_card
     assert "still draws" in view["note"] and "still draws" in ENGINE.render_text(state)
     state, events = act(state, "chip:Leaves")
     assert events[0] == "Paid a 🍃 chip: 9 / 9"
-    assert "still drawn and played (T5)" in events[1]
+    assert "still drawn and played." in events[1]
     assert events[2].startswith("Played Excuse 0")
     assert events[3] == "Beat the Merchant!"
     discard = [c.name for c in state.discard]

@@ -42,7 +42,7 @@ class SteamEngine:
         OptionSpec("start_seat", "Seat that starts (none: drawn at random)", None,
                    (None, 0, 1, 2, 3, 4)),
         OptionSpec("names", "Player names in seat order (none: Seat 1, Seat 2, ...)", None),
-        OptionSpec("deck", "The deck (S1): the 4 Pawns or the 4 Courts with the 36 basic "
+        OptionSpec("deck", "The deck: the 4 Pawns or the 4 Courts with the 36 basic "
                    "cards", DEFAULT_DECK, DECKS),
         OptionSpec("levels", "Computer level per seat, in seat order (easy, normal or hard; "
                    "e.g. normal,hard); none: normal", None),

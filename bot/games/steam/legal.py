@@ -3,7 +3,9 @@
 Action ids (all short ASCII, stable for Discord custom_ids):
 
 - start of a turn: ``t2:1+3`` take two (positions), ``t1:2`` take one and rearrange,
-  ``run:1`` run train 1, ``pass`` (only with no move at all, S13);
+  ``run:1`` run train 1 step by step, ``go:1:steam`` run train 1 on steam and ship
+  every goods card in one go (``go:1:steam:<card>`` names the Wave card to burn where
+  the train has several), ``pass`` (only with no move at all, S13);
 - placing (``Placing``, take two): ``p:<card>:1``, ``p:<card>:2`` or ``p:<card>:n``
   (new train); a placement with one possible place happens by itself;
 - rearranging (``Arranging``, take one, S6): ``mv:<card>:<train or n>`` moves the taken
@@ -123,6 +125,8 @@ def _start_actions(state: SteamState, player: Player) -> list[Action]:
                 "2 trains of at most 5 (discard if they do not fit).",
             ))
     runs = [_run_action(i, t) for i, t in enumerate(player.trains) if can_run(t)]
+    actions += [a for i, t in enumerate(player.trains) if can_run(t)
+                for a in whole_runs(i, t, state.half, state.two_stack == state.turn)]
     actions += runs
     if not river and not runs:
         actions.append(_PASS)
@@ -134,8 +138,58 @@ def _run_action(index: int, train: list[Card]) -> Action:
     best = goods_points([c for c in train if goods_count(c)])
     return Action(
         f"run:{index + 1}", f"Run train {index + 1} on {kinds} (up to {best})", "run",
-        f"Run train {index + 1}: ship its goods cards for up to {best} points.",
+        f"Run train {index + 1} step by step: choose which goods cards to ship, for up "
+        f"to {points_text(best).replace('pt', 'point')}.",
     )
+
+
+def points_text(points: int) -> str:
+    """Return points as a button says them: ``1 pt``, ``6 pts``."""
+    return f"{points} pt" if points == 1 else f"{points} pts"
+
+
+def whole_runs(index: int, train: list[Card], half: int, holds_two: bool) -> list[Action]:
+    """S8: each way to run train ``index`` and ship every goods card on it in one go.
+
+    One action per power the train has; with steam and several Wave cards left after
+    the shipment, one per Wave card that could burn (its code ends the id). ``holds_two``
+    says the player already holds the Wave token stack of two (S10). The usual one is
+    primary: the one that takes the stack of two, else the one that burns nothing more
+    than the shipment, else the one that loses the fewest symbols.
+    """
+    goods = [c for c in train if goods_count(c)]
+    worth = points_text(goods_points(goods))
+    number, shipped = index + 1, ", ".join(c.name for c in goods)
+    runs: list[tuple[tuple[bool, bool, int], Action]] = []
+    for kind in powers(train):
+        burn, pick = burn_of(train, kind, goods)
+        choices = ([c for c in train if Suit.WAVES in c.suits and c not in goods]
+                   if pick else [burn])
+        takes = kind == STEAM and half == 2 and not holds_two
+        tokens = "; you take the Wave token stack of two" if takes else ""
+        for wave in choices:
+            head = f"Run train {number} on {kind} · ship all · {worth}"
+            if pick and wave is not None:
+                kept = [c for c in train if c not in goods and c is not wave]
+                text = fit(f"{head} · burn {wave.name}",
+                           f"Run train {number} on {kind}, burn {wave.name} · {worth}",
+                           f"Run train {number}, burn {wave.name} · {worth}",
+                           f"Train {number}, burn {wave.name} · {worth}")
+                burns = f"; burns {losing(wave, kept)}"
+                suffix = f":{card_code(wave)}"
+            else:
+                text, suffix = fit(head), ""
+                burns = "" if wave is None else f"; burns {label(wave)} for steam"
+                if kind != STEAM:
+                    burns = "; solar burns nothing"
+            description = (f"Runs on {kind} and ships every goods card ({shipped}) for "
+                           f"{worth.replace('pt', 'point')}{burns}{tokens}.")
+            lost = 0 if wave is None else len(wave.suits)
+            runs.append(((takes, wave is None, -lost),
+                         Action(f"go:{number}:{kind}{suffix}", text, "run", description)))
+    best = max(range(len(runs)), key=lambda k: runs[k][0], default=None)
+    return [Action(a.id, a.label, a.group, a.description, k == best)
+            for k, (_, a) in enumerate(runs)]
 
 
 def _discard_actions(player: Player) -> list[Action]:

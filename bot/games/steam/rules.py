@@ -147,6 +147,8 @@ def apply_action(
         _arrange_all(state, seat, int(rest, 16), events)
     elif head == "d":
         _discard(state, player, BY_CODE[rest], events)
+    elif head == "go":
+        _run_whole(state, seat, rest, events)
     elif head in ("done", "pass"):
         if head == "pass":
             events.append(f"{player.name} has no move and passes.")
@@ -239,14 +241,14 @@ def _after_take(state: SteamState, seat: int, events: list[str]) -> None:
         _refill(state)
         nxt = state.players[state.seats_after(seat)[0]].name
         events.append(
-            "The river cannot be refilled: the first half is over. The sunny cards and the "
-            f"discard pile become the new deck; {nxt} starts the second half."
+            "The first half is over: the river ran dry. The sunny cards and the discard "
+            f"pile are the new deck; {nxt} starts the second half."
         )
     elif state.final is None:
         state.final = state.seats_after(seat)
         events.append(
-            "The river cannot be refilled: final round! Everyone takes one more turn, "
-            f"ending with {state.players[seat].name}."
+            "The river ran dry: final round. Everyone takes one more turn, ending with "
+            f"{state.players[seat].name}."
         )
 
 
@@ -327,6 +329,23 @@ def _discard_from_trains(state: SteamState, player: Player, c: Card) -> None:
             if not train:
                 player.trains.remove(train)
             return
+
+
+def whole_run_steps(action_id: str) -> list[str]:
+    """S8: the steps a one-go run (``go:1:steam`` or ``go:1:steam:<card>``) stands for,
+    in the order they are applied; a step the state resolves by itself (the only power,
+    the only Wave card) is skipped when applied."""
+    train, kind, *wave = action_id.removeprefix("go:").split(":")
+    return [f"run:{train}", f"pw:{kind}", "all", *(f"wv:{w}" for w in wave)]
+
+
+def _run_whole(state: SteamState, seat: int, rest: str, events: list[str]) -> None:
+    """S8: run a train, choose its power and ship every goods card, as the steps would."""
+    for step in whole_run_steps(f"go:{rest}"):
+        if step.startswith("pw:") and isinstance(state.pending, Running) \
+                and state.pending.power is not None:
+            continue
+        apply_action(state, seat, step, events)
 
 
 def _run_step(state: SteamState, seat: int, head: str, rest: str, events: list[str]) -> None:

@@ -243,7 +243,7 @@ def _note(state: TinkerState, total: int) -> str:
         return ""
     needed = value(state.challenge) - total
     return (f"Needs {needed} more. Each chip paid draws and plays the next card; a chip "
-            "whose +1 alone reaches the target still draws its card (T5, T6).")
+            "whose +1 alone reaches the target still draws its card.")
 
 
 #: The engine the registry loads for kind "tinker".

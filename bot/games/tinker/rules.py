@@ -117,7 +117,7 @@ def _choose_action(action_id: str, chosen: Card, other: Card) -> Action:
         _fit(f"Challenge {_label(chosen)}"),
         "choose",
         f"Target {value(chosen)}; the {other.name} is trashed. Your first card is played "
-        "for free (T3, T5).",
+        "for free.",
     )
 
 
@@ -132,7 +132,7 @@ def _chip_action(challenge: Card, suit: Suit, held: int, needed: int) -> Action:
     label = f"{suit.emoji} +1, draws" if point else f"{suit.emoji} draws"
     if point and needed <= 1:
         effect = (f"this chip alone reaches the target ({needed} needed), and it still draws "
-                  "and plays the next card (T5, T6)")
+                  "and plays the next card")
     elif point:
         effect = f"+1 for the {suit.value} chip, then the next card is drawn and played"
     else:
@@ -150,7 +150,7 @@ def _give_up_action(challenge: Card) -> Action:
     return Action(
         GIVE_UP, _fit(f"Give up the {challenge.name}"), "give_up",
         f"Trash the {challenge.name}; the played cards go to your discard pile, "
-        "spent chips stay spent (T7).",
+        "spent chips stay spent.",
     )
 
 
@@ -158,7 +158,7 @@ def _give_up_action(challenge: Card) -> Action:
 def _lose_action(suit: Suit, held: int) -> Action:
     """Harsh defeat: lose one chip of ``suit``, of which ``held`` are left (T7)."""
     return Action(f"{LOSE_PREFIX}{suit.value}", f"Lose a {suit.emoji} chip ({held} left)",
-                  "lose", f"Harsh defeat: one {suit.value} chip is lost with the fight (T7).")
+                  "lose", f"Harsh defeat: one {suit.value} chip is lost with the fight.")
 
 
 def apply_action(state: TinkerState, action_id: str, events: list[str]) -> None:
@@ -215,7 +215,7 @@ def _pay_chip(state: TinkerState, suit: Suit, events: list[str]) -> None:
     events.append(f"Paid a {suit.emoji} chip: {total} / {target}")
     if total >= target:
         events.append("The chip alone reaches the target; a chip always comes with a card, "
-                      "so the next card is still drawn and played (T5).")
+                      "so the next card is still drawn and played.")
     _play_next(state, events)
 
 

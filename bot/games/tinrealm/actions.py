@@ -137,10 +137,10 @@ def _food(s: TinState) -> list[Action]:
     actions = []
     if s.food and s.health < s.max_health:
         actions.append(Action("eat:health", f"Eat: +1 health ({s.food} food)", "eat",
-                              "Eat 1 food for 1 health (R7)."))
+                              "Eat 1 food for 1 health."))
     if s.food and s.energy < s.max_energy:
         actions.append(Action("eat:energy", f"Eat: +1 energy ({s.food} food)", "eat",
-                              "Eat 1 food for 1 energy (R7)."))
+                              "Eat 1 food for 1 energy."))
     return actions
 
 
@@ -257,7 +257,7 @@ def _why_illegal(s: TinState, action_id: str) -> str:
         return "You can no longer pay what this offer asks."
     if s.waiting_for in ("race", "class") and action_id.startswith("class:"):
         return (
-            f"{action_id[6:]!r} is not on the back of the two other cards (R1)."
+            f"{action_id[6:]!r} is not on the back of the two other cards."
             if s.race
             else "Choose a race first."
         )

@@ -1,0 +1,70 @@
+"""The table's log of the last turns: who moved, what it said, and whether a computer
+played an away person's seat.
+
+Pure functions over the table's typed data (:class:`bot.table.data.TableData`); the
+boards read the log to say what happened since a player's own last turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.table.data import TableData, TurnLog
+
+#: How many turns (and table events) the log keeps.
+KEPT_TURNS = 12
+#: How many events one turn keeps (a long turn keeps its first and latest ones).
+KEPT_EVENTS = 8
+#: The mark of moves a computer made for an away person (ruling C6).
+COMPUTER_MARK = "🤖 for"
+
+
+def for_away(name: str, events: Sequence[str]) -> tuple[str, ...]:
+    """Return ``events`` of a move a computer made for ``name``'s away seat, marked so:
+    "Bob takes Mill" reads "🤖 for Bob: takes Mill"; events not led by the name (the
+    river running dry, a card placed by itself) stay as they are."""
+    return tuple(f"{COMPUTER_MARK} {name}: {e.removeprefix(name + ' ')}"
+                 if e.startswith(f"{name} ") else e for e in events)
+
+
+def note_move(data: TableData, seat: int, events: Sequence[str], *, ended: bool,
+              by_computer: bool = False) -> None:
+    """Add a move of ``seat`` to the log: to its open turn, or as a new turn. ``ended``
+    says the turn is over (someone else acts next); ``by_computer`` that a computer
+    played an away person's seat."""
+    log = data.turns
+    last = log[-1] if log else None
+    if (last is not None and last.seat == seat and not last.ended
+            and last.by_computer == by_computer):
+        last.events = _kept([*last.events, *events])
+        last.ended = ended
+    else:
+        log.append(TurnLog(seat, _kept(list(events)), ended, by_computer))
+    del log[:-KEPT_TURNS]
+
+
+def note_table(data: TableData, events: Sequence[str]) -> None:
+    """Add events of the table itself (a timer, an away seat, a lobby step) to the log."""
+    if not events:
+        return
+    data.turns.append(TurnLog(None, _kept(list(events)), True))
+    del data.turns[:-KEPT_TURNS]
+
+
+def since_last_turn(data: TableData, seat: int | None) -> list[TurnLog]:
+    """Return the log since ``seat``'s own last finished turn (everything kept if it has
+    none); with no seat, the whole log."""
+    log = data.turns
+    if seat is None:
+        return list(log)
+    start = 0
+    for index, turn in enumerate(log):
+        if turn.seat == seat and turn.ended:
+            start = index + 1
+    return list(log[start:])
+
+
+def _kept(events: list[str]) -> list[str]:
+    if len(events) <= KEPT_EVENTS:
+        return events
+    return [events[0], *events[-(KEPT_EVENTS - 1):]]

@@ -1,0 +1,97 @@
+"""A board's footer: what happened since the player to act last moved, a line a turn.
+
+Each player's turn is one phone line, cut at a word with "…" if it is longer; what the
+table itself says (a turn timer, an away seat, a final round, a new half) is never cut
+and stands on its own line. Moves a computer made for an away person are marked
+"🤖 for Bob".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.table.data import TurnLog
+from bot.table.loaded import LoadedGame
+from bot.table.turnlog import COMPUTER_MARK, since_last_turn
+
+#: A board footer line on a phone: about this many letters' room (an emoji takes two).
+FOOTER_WIDTH = 50
+#: The most lines a footer shows (the rest is in "Rules & details").
+FOOTER_LINES = 6
+#: How many decisions a one-seat game's footer shows.
+DECISIONS = 2
+
+
+def shown_width(text: str) -> int:
+    """Return how many narrow letters' room ``text`` takes on a phone: an emoji takes
+    two, an emoji's joiners and variation selectors none."""
+    return sum(0 if ch in "\ufe0f\u200d" else 2 if ord(ch) >= 0x2190 else 1 for ch in text)
+
+
+def clip_words(text: str, limit: int) -> str:
+    """Return ``text`` cut to at most ``limit`` letters' room (:func:`shown_width`) at a
+    word's end, marked "…"."""
+    if shown_width(text) <= limit:
+        return text
+    cut, room = "", limit - 1
+    for ch in text:
+        if shown_width(cut + ch) > room:
+            break
+        cut += ch
+    space = cut.rfind(" ")
+    if space > len(cut) // 3:
+        cut = cut[:space]
+    return cut.rstrip(" .,;:·—-") + "…"
+
+
+def _lead(name: str, by_computer: bool) -> str:
+    return f"{COMPUTER_MARK} {name}: " if by_computer else f"{name} "
+
+
+def turn_lines(turn: TurnLog, name: str, announced: Callable[[str], bool],
+               width: int = FOOTER_WIDTH) -> list[str]:
+    """Return a turn as footer lines: its moves in one line, each announcement whole."""
+    if turn.seat is None:
+        return list(turn.events)
+    lead = _lead(name, turn.by_computer)
+    moves: list[str] = []
+    whole: list[str] = []
+    for event in turn.events:
+        if announced(event):
+            whole.append(event)
+            continue
+        text = event.removeprefix(f"{COMPUTER_MARK} {name}: ").removeprefix(f"{name} ")
+        if not moves and text != event:
+            text = lead + text
+        elif not moves and turn.by_computer:
+            text = f"{COMPUTER_MARK} {name}: {text}"
+        moves.append(text.rstrip("."))
+    line = clip_words(" · ".join(moves), width) if moves else ""
+    return [*([line] if line else []), *whole]
+
+
+def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: False,
+               budget: int = FOOTER_LINES, width: int = FOOTER_WIDTH) -> str:
+    """Return the footer: at a seated table every turn since the player to act last moved
+    (a line each), in a one-seat game the last decisions; a game with no turns logged
+    shows its last event. The newest lines are kept within ``budget`` phone lines (the
+    newest always); the older ones are in "Rules & details"."""
+    data = game.data
+    if not data.turns:
+        events = game.row.events
+        last = events[-1] if events else ""
+        return (last if announced(last) else clip_words(last, width)) or "—"
+    if len(game.row.seats) > 1:
+        turns = since_last_turn(data, game.to_act()) or data.turns[-1:]
+    else:
+        turns = data.turns[-DECISIONS:]
+    lines = [line for turn in turns
+             for line in turn_lines(turn, game.seat_name(turn.seat), announced, width)]
+    kept: list[str] = []
+    used = 0
+    for line in reversed(lines):
+        used += -(-shown_width(line) // width) or 1
+        if kept and used > budget:
+            break
+        kept.insert(0, line)
+    return "\n".join(kept)[:2048] or "—"

@@ -1,0 +1,123 @@
+"""A board's footer: a line a turn since the player's own last turn, the table's events
+whole, computer play for an away seat marked (ruling C6)."""
+
+from __future__ import annotations
+
+import copy
+
+from bot.games.steam.engine import ENGINE as STEAM
+from bot.games.tinker.engine import ENGINE as TINKER
+from bot.table import turnlog
+from cogs.footer import FOOTER_WIDTH, clip_words, last_moves
+from cogs.steam import SteamCog
+from tests.cogs.test_steam_table import _play_turn, _table
+from tests.support import Clock, loaded
+
+TIMER = ("Bob's turn timer ran out twice: a computer plays their seat until they click "
+         "again.")
+FINAL = "The river ran dry: final round. Everyone takes one more turn, ending with Alice."
+
+
+def _steam_game(seats: int = 3):
+    """A Steam table of ``seats`` named Alice, Bob, Carol, ... with an empty log."""
+    game = loaded(STEAM, STEAM.new(1, seats, {"start_seat": 0}), seats=seats, events=[])
+    for seat, name in zip(game.row.seats, ("Alice", "Bob", "Carol", "Dan", "Eve"), strict=False):
+        seat["name"], seat["computer"] = name, False
+    return game
+
+
+def test_clip_words_cuts_at_a_word_and_marks_it():
+    """A long line is cut at the end of a word, never inside one, and ends with "…"."""
+    text = "Bob takes Mill 🌊🍃 and Chance Meeting 🌙🪢 (pay 1) · puts Mill on train 2"
+    cut = clip_words(text, FOOTER_WIDTH)
+    assert len(cut) <= FOOTER_WIDTH and cut.endswith("…")
+    assert text.startswith(cut[:-1]) and text[len(cut) - 1] in " ·"
+
+
+def test_one_line_a_turn_since_the_players_own_last_turn():
+    """At a seated table the footer shows each other player's turn since the player to act
+    last moved, one line each, the player's name said once."""
+    game = _steam_game()
+    data = game.data
+    turnlog.note_move(data, 0, ["Alice takes Mill 🌊🍃 and Forest 🌙🍃 (free)."], ended=False)
+    turnlog.note_move(data, 0, ["Alice puts Mill 🌊🍃 on a new train.",
+                                "Alice puts Forest 🌙🍃 on train 1."], ended=True)
+    turnlog.note_move(data, 1, ["Bob runs train 1 on steam 🌊, ships Market 🍃🪢 and "
+                                "scores 2."], ended=True)
+    turnlog.note_move(data, 2, ["Carol takes Sailor (free)."], ended=False)
+    turnlog.note_move(data, 2, ["Carol arranges their trains."], ended=True)
+    game.state = STEAM.new(1, 3, {"start_seat": 0})  # Alice to act again
+    lines = last_moves(game).split("\n")
+    assert len(lines) == 2
+    assert lines[0].startswith("Bob runs train 1") and lines[1].startswith("Carol takes")
+    assert lines[1] == "Carol takes Sailor (free) · arranges their trains"
+    assert all(len(line) <= FOOTER_WIDTH for line in lines)
+    assert all(not line.endswith("…") or line[-2] != " " for line in lines)
+
+
+def test_c6_table_events_and_announcements_are_never_cut():
+    """C6: the timer running out and the final round stand whole on their own lines."""
+    game = _steam_game(2)
+    turnlog.note_move(game.data, 0, ["Alice takes Mill 🌊🍃 and Forest 🌙🍃 (free).", FINAL],
+                      ended=False)
+    turnlog.note_table(game.data, [TIMER])
+    footer = SteamCog(None).embed(game).footer.text or ""
+    assert TIMER in footer.split("\n") and FINAL in footer.split("\n")
+
+
+def test_c6_computer_moves_for_an_away_player_are_marked():
+    """C6: a move a computer made for away Bob reads "🤖 for Bob", in the events too."""
+    events = turnlog.for_away("Bob", ("Bob takes Mill 🌊🍃 and Forest 🌙🍃 (free).",
+                                      "Journey 🌙🌊 is burnt for steam."))
+    assert events[0] == "🤖 for Bob: takes Mill 🌊🍃 and Forest 🌙🍃 (free)."
+    assert events[1] == "Journey 🌙🌊 is burnt for steam."
+    game = _steam_game(2)
+    turnlog.note_move(game.data, 1, events, ended=True, by_computer=True)
+    assert last_moves(game).startswith("🤖 for Bob: takes Mill")
+
+
+def test_a_one_seat_game_shows_its_last_decisions():
+    """A voted game's footer shows its last two decisions, a line each."""
+    game = loaded(TINKER, TINKER.new(3), events=[])
+    for n in range(3):
+        turnlog.note_move(game.data, 0, [f"Alice chose: move {n}.", "Played Savage 3: 3 / 9"],
+                          ended=True)
+    lines = last_moves(game).split("\n")
+    assert lines == ["Alice chose: move 1 · Played Savage 3: 3 / 9",
+                     "Alice chose: move 2 · Played Savage 3: 3 / 9"]
+
+
+def test_a_game_with_no_log_shows_its_last_event_cut_at_a_word():
+    """Rows saved before the log existed show their last event, cut at a word."""
+    game = loaded(TINKER, TINKER.new(3), events=[TIMER])
+    footer = last_moves(game)
+    assert footer.endswith("…") and TIMER.startswith(footer[:-1].rstrip())
+    assert len(footer) <= FOOTER_WIDTH
+
+
+async def test_c6_board_marks_the_computer_moves_for_an_away_seat(
+    discord_driver, fake_discord, tmp_path
+):
+    """C6 through the offline Discord: after Alice's timer ran out twice, the board says
+    so in full, and the computer's moves for her read "🤖 for Alice"."""
+    clock = Clock()
+    bot, _board = await _table(discord_driver, fake_discord, tmp_path, clock=clock,
+                               options={"turn_timer": "2 min"})
+    for _ in range(2):
+        clock.advance(121)
+        assert await bot.deadlines.run_due() == 1
+        await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    while game.to_act() != 1:
+        await discord_driver.settle()
+        game = await bot.tables.load(game.id)
+    board = fake_discord.get_message(game.row.board_message_id)
+    footer = board["embeds"][0]["footer"]["text"]
+    lines = footer.split("\n")
+    assert any(line.startswith("Alice's turn timer ran out twice") and line.endswith("again.")
+               for line in lines), footer
+    assert any(line.startswith("🤖 for Alice: ") for line in lines), footer
+    assert any(e.startswith("🤖 for Alice: ") for e in game.row.events)
+    await _play_turn(discord_driver, fake_discord, bot, {0: "alice", 1: "bob"})
+    game = await bot.tables.load(game.id)
+    assert copy.deepcopy(game.data.turns)[-1].seat in (0, 1)
