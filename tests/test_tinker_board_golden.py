@@ -36,7 +36,7 @@ TINKER_GAMES = 300
 KEPT = 12
 
 #: sha256 of every Tinker board of :data:`TINKER_GAMES` games (see the module docstring).
-TINKER_DIGEST = "5402e35d6cac969e957d4c3c3f863ff0cbb80041d8877fcebf9c785bb90fb7e9"
+TINKER_DIGEST = "3d0844316627c359e0e68c2d5809af53beb0250b7e25d42bf5d335c00734e426"
 
 #: Action ids tried on every board to record the engine's refusal when they are illegal.
 TRIED = ("chip:Moons", "lose:Knots", "give_up", "choose:event", "chip:Nothing", "what")
