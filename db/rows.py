@@ -77,6 +77,17 @@ class ResultRow:
     together: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class RatedSeat:
+    """One seat of a finished rated game: its rank (1 is first; ties share a rank) and
+    either the person in it (``user_id``) or, for a computer player, its fixed rating."""
+
+    rank: int
+    user_id: int | None = None
+    mu: float = 0.0
+    sigma: float = 0.0
+
+
 #: The columns of ``games`` in the order :func:`row_to_game` reads them.
 GAME_COLUMNS = (
     "id, guild_id, channel_id, kind, status, starter_id, seats, options, only_starter, "

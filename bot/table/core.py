@@ -33,8 +33,10 @@ from bot.table.errors import (
     Unavailable,
 )
 from bot.table.loaded import Actor, LoadedGame, Play
+from bot.table.ratings import rated_seats
 from bot.table.results import seat_results, shared_results
 from db.base import GameStore
+from db.rows import RatedSeat
 from db.store import GameRow, ResultRow, StorageError, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -265,16 +267,19 @@ class TableCore:
         if lead:
             game.data.last = lead
         results: list[ResultRow] = []
+        ratings: list[RatedSeat] = []
         notice = None
         if game.engine.is_over(step.state):
             row.status = "over"
             results = self.results(game, step.state)
+            ratings = self.ratings(game, step.state)
         elif after_turn is not None:
             events, notice = after_turn(game, step.state, before, events)
         record(row, events)
         if game.data.poll is not None and game.data.poll.version != row.version:
             game.data.poll = None
-        await self.save(game, expected, {"seat": seat, "action": action_id}, actor_id, results)
+        await self.save(game, expected, {"seat": seat, "action": action_id}, actor_id, results,
+                        ratings)
         game.state = step.state
         return Play(game, events, notice=notice)
 
@@ -287,6 +292,14 @@ class TableCore:
             return shared_results(game.row, game.data, result.outcomes[0]) if (
                 result.outcomes) else []
         return seat_results(game.row.seats, result.outcomes)
+
+    def ratings(self, game: LoadedGame, state: Any) -> list[RatedSeat]:
+        """Return the rated seats of a game that just ended (none for a game not rated)."""
+        if len(game.row.seats) < 2:
+            return []
+        result = game.engine.result(state)
+        return [] if result is None else rated_seats(game.row.kind, game.row.seats,
+                                                     result.outcomes)
 
     async def table_move(
         self, game: LoadedGame, events: tuple[str, ...], action: dict[str, Any],
@@ -325,15 +338,18 @@ class TableCore:
         action: dict[str, Any] | None,
         actor_id: int | None,
         results: list[ResultRow] | None = None,
+        ratings: list[RatedSeat] | None = None,
     ) -> None:
         """Write the game's row and table data (compare-and-swap on ``expected``), the
-        action and the results in one transaction; refuse on a conflict or storage error."""
+        action, the results and the new ratings in one transaction; refuse on a conflict
+        or storage error."""
         row = game.row
         row.extra = game.data.to_json()
         self._schedule(row, game.data)
         try:
             await self.store.save_game(
-                row, expected, action=action, actor_id=actor_id, results=results or ()
+                row, expected, action=action, actor_id=actor_id, results=results or (),
+                ratings=ratings or (),
             )
         except VersionConflict as exc:
             raise SaveConflict(game.link) from exc

@@ -160,7 +160,8 @@ async def test_counts_and_meta(tmp_path, backend):
         await store.set_meta("k", "2")
         assert await store.get_meta("k") == "2" and await store.get_meta("none") is None
         await _new(store, 1)
-        assert await store.count_rows() == {"games": 1, "actions": 0, "results": 0, "meta": 1}
+        assert await store.count_rows() == {"games": 1, "actions": 0, "results": 0, "ratings": 0,
+                                             "meta": 1}
         assert await store.count_open() == 1
     finally:
         await store.close()
