@@ -110,17 +110,22 @@ class TableCore:
             log.warning("game %s is of a kind this bot no longer has: %r", row.id, row.kind)
             return LoadedGame(row, cast(Engine, MissingGame(row.kind)), None,
                               broken=f"unknown game {row.kind!r}")
-        if not isinstance(row.seats, list) or not all(isinstance(s, dict) for s in row.seats):
+        if "seats" in row.damaged or not isinstance(row.seats, list) or not all(
+                isinstance(s, dict) for s in row.seats):
             log.warning("game %s has unreadable seats", row.id)
             row.seats = []
             return LoadedGame(row, eng, None, broken="unreadable seats")
         try:
             data = TableData.from_json(row.extra if isinstance(row.extra, dict) else None)
-            if not isinstance(row.extra, dict):
+            if "extra" in row.damaged or not isinstance(row.extra, dict):
                 raise TypeError("table data is not an object")
         except (TypeError, ValueError, KeyError, AttributeError) as exc:
             log.warning("game %s has unreadable table data: %s", row.id, exc)
             return LoadedGame(row, eng, None, broken="unreadable table data")
+        if row.damaged:
+            log.warning("game %s has unreadable %s", row.id, ", ".join(row.damaged))
+            return LoadedGame(row, eng, None, broken=f"unreadable {', '.join(row.damaged)}",
+                              data=data)
         if row.status == "lobby" or (row.state is None and not row.is_open):
             return LoadedGame(row, eng, None, data=data)  # a lobby, or closed before it began
         if row.state is None:
