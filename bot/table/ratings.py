@@ -3,8 +3,9 @@ fixed ratings.
 
 A seated game of a rated kind changes the rating of each person in it, as long as it
 had at least two seats (people, or a person and computer players). Ranks come from the
-final standings: the winners first, then by final score; equal standings share a rank;
-players who resigned rank last. Computer players take part with a fixed rating by level
+final standings: the winners first, then by final score (then goods left, as the end
+board places them); equal standings share a rank; players who resigned rank last, all
+alike. Computer players take part with a fixed rating by level
 and never change (:data:`COMPUTER_RATINGS`).
 """
 
@@ -32,10 +33,18 @@ COMPUTER_RATINGS: Mapping[str, tuple[float, float]] = {
 UNKNOWN_LEVEL = "normal"
 
 
-def _standing(outcome: Any) -> tuple[bool, bool, int]:
-    """Sort key of a seat's final standing: resigned last, then winners first, then by
-    score, highest first."""
-    return (bool(outcome.detail.get("resigned")), outcome.outcome != "win", -int(outcome.score))
+#: Figures of a result's detail that break equal scores, the higher first, as the end
+#: board places them (Steam to Solar's S12: goods left).
+TIE_BREAKS = ("goods_left",)
+
+
+def _standing(outcome: Any) -> tuple[int, ...]:
+    """Sort key of a seat's final standing: winners first, then by score and the tie
+    breaks, highest first; everyone who resigned last, all alike."""
+    if outcome.detail.get("resigned"):
+        return (1,)
+    breaks = (-int(outcome.detail.get(name) or 0) for name in TIE_BREAKS)
+    return (0, int(outcome.outcome != "win"), -int(outcome.score), *breaks)
 
 
 def seat_ranks(outcomes: Sequence[Any]) -> dict[int, int]:

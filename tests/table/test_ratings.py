@@ -9,8 +9,9 @@ from db.ratings import Rating, new_ratings
 from db.rows import RatedSeat
 
 
-def _out(seat: int, outcome: str, score: int, resigned: bool = False) -> Outcome:
-    return Outcome(seat, outcome, score, {"resigned": resigned})
+def _out(seat: int, outcome: str, score: int, resigned: bool = False,
+         goods: int = 0) -> Outcome:
+    return Outcome(seat, outcome, score, {"resigned": resigned, "goods_left": goods})
 
 
 def _person(user: int, name: str = "P") -> dict[str, object]:
@@ -23,6 +24,15 @@ def test_winners_first_then_score_ties_share_and_resigned_rank_last() -> None:
     ranks = seat_ranks([_out(0, "loss", 40), _out(1, "win", 50), _out(2, "win", 50),
                         _out(3, "loss", 90, resigned=True), _out(4, "loss", 40)])
     assert ranks == {1: 1, 2: 1, 0: 3, 4: 3, 3: 5}
+
+
+def test_goods_left_break_equal_scores_and_the_resigned_share_last() -> None:
+    """As the end board places them (S12): equal scores go to more goods left; everyone
+    who resigned shares the last rank whatever their goods."""
+    ranks = seat_ranks([_out(0, "win", 50, goods=3), _out(1, "loss", 50, goods=1),
+                        _out(2, "loss", 50, goods=1), _out(3, "loss", 0, True, goods=4),
+                        _out(4, "loss", 0, True, goods=0)])
+    assert ranks == {0: 1, 1: 2, 2: 2, 3: 4, 4: 4}
 
 
 def test_every_computer_level_has_a_fixed_rating() -> None:
@@ -63,3 +73,19 @@ def test_a_computer_counts_but_is_never_rated() -> None:
     assert list(hard) == [7] and hard[7].mu > easy[7].mu
     assert hard[7].games == 1 and new_ratings({7: Rating(games=4)}, [
         RatedSeat(1, 7), RatedSeat(2, 8)])[7].games == 5
+
+
+def test_ranks_agree_with_the_end_boards_places() -> None:
+    """Whole Steam to Solar games between computer players: each seat's rank is its
+    place on the end board (no one resigned, so every place counts)."""
+    from bot.games.steam.engine import ENGINE
+
+    for seed in range(3):
+        state = ENGINE.new(seed, 3, {"levels": ["easy"] * 3})
+        while not ENGINE.is_over(state):
+            seat = state.turn
+            state = ENGINE.apply(state, seat, ENGINE.computer_action(state, seat)).state
+        result = ENGINE.result(state)
+        assert result is not None
+        places = {p["seat"]: p["place"] for p in ENGINE.view(state)["result"]["places"]}
+        assert seat_ranks(result.outcomes) == places
