@@ -3,8 +3,10 @@
 Fills an SQLite database with ``--games`` finished games, each with a 4 KB state and an
 action log of ``--actions`` entries, then prunes them all as the sweeper does
 (``prune_finished`` until it returns less than 500) while another task saves a small
-write every 5 ms, as clicks would. Prints the longest event-loop block, the longest
-pruning transaction (on the writing thread) and the longest wait of a concurrent write.
+write every 5 ms, as clicks would. Prints the longest event-loop block (with the CPU the
+loop's thread and the whole process used in it, and an idle loop's longest block in
+another process meanwhile, see :class:`bench.loop_watch.Control`), the longest pruning
+transaction (on the writing thread) and the longest wait of a concurrent write.
 
     .venv/bin/python -m bench.prune [--games 2000] [--actions 300]
 """
@@ -22,7 +24,7 @@ from typing import Any
 
 import db.store
 from bench.common import table
-from bench.loop_watch import LoopWatch
+from bench.loop_watch import Control, LoopWatch
 from db.store import Store
 
 NOW = 1_800_000_000.0
@@ -77,10 +79,11 @@ async def main(games: int, actions: int) -> None:
             clicking = asyncio.create_task(clicks())
             started = time.perf_counter()
             pruned = 0
-            async with LoopWatch() as watch:
-                while (step := await store.prune_finished(NOW + 1)) == 500:
+            with Control() as control:
+                async with LoopWatch() as watch:
+                    while (step := await store.prune_finished(NOW + 1)) == 500:
+                        pruned += step
                     pruned += step
-                pruned += step
             took = time.perf_counter() - started
             done = True
             await clicking
@@ -88,9 +91,11 @@ async def main(games: int, actions: int) -> None:
         finally:
             await store.close()
     print(table(
-        ("games pruned (actions each)", "took s", "longest loop block ms (loop thread CPU in it)",
+        ("games pruned (actions each)", "took s",
+         "longest loop block ms (loop thread CPU; process CPU in it)",
+         "an idle loop's longest block meanwhile ms",
          "longest pruning transaction ms", "longest concurrent write ms", "actions left"),
-        [(f"{pruned:,} ({actions})", f"{took:.1f}", watch.summary(),
+        [(f"{pruned:,} ({actions})", f"{took:.1f}", watch.detail(), f"{control.longest_ms:.1f}",
           f"{max(steps):.1f}", f"{max(waits):.1f}", f"{left:,}")]))
 
 

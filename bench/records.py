@@ -7,7 +7,8 @@ games, over a year; a tenth of the solo games' results are daily deals. Then tim
 query ``--repeat`` times (default 50) and prints the median in milliseconds: a player's
 /stats (all games, and one game), counting a player's results for /forget-me, a daily
 leaderboard, and each game's all-time and this-month leaderboard asked by a player
-outside the top 10. Last, SQLite's plan of the leaderboard query.
+outside the top 10, then the Steam to Solar rating leaderboard and a member's ratings
+(every player rated). Last, SQLite's plan of the leaderboard query.
 
 Run from the repository root: ``.venv/bin/python bench/records.py [--results N]``.
 """
@@ -25,7 +26,16 @@ from pathlib import Path
 from typing import Any
 
 from bot.table.daily import daily_key
-from db.records import _BEST_ORDER, _BOARD_SQL, _SINCE, count_results, leaderboard, player_stats
+from db.records import (
+    _BEST_ORDER,
+    _BOARD_SQL,
+    _SINCE,
+    count_results,
+    leaderboard,
+    player_ratings,
+    player_stats,
+    rating_board,
+)
 from db.store import Store
 
 GUILD = 1
@@ -66,6 +76,19 @@ async def fill(store: Store, rows: list[tuple[Any, ...]]) -> None:
     await conn.execute("COMMIT")
 
 
+async def fill_ratings(store: Store, players: int) -> None:
+    """Give every player a Steam to Solar rating (one row each, as finished games leave)."""
+    conn = store.connection
+    await conn.execute("BEGIN")
+    await conn.executemany(
+        "INSERT INTO ratings (guild_id, kind, user_id, mu, sigma, games, updated_at)"
+        " VALUES (?, 'steam', ?, ?, ?, ?, ?)",
+        [(GUILD, 10_000 + n, 15.0 + (n * 7919) % 200 / 10, 1.0 + n % 80 / 10, n % 40, NOW)
+         for n in range(players)],
+    )
+    await conn.execute("COMMIT")
+
+
 async def timed(repeat: int, query: Callable[[], Awaitable[object]]) -> float:
     """Return the median time of ``query`` in milliseconds over ``repeat`` runs."""
     times = []
@@ -83,6 +106,7 @@ async def run(results: int, players: int, repeat: int) -> None:
         try:
             started = time.perf_counter()
             await fill(store, fake_results(results, players, GUILD, 1))
+            await fill_ratings(store, players)
             print(f"filled {results:,} results of {players:,} players "
                   f"in {time.perf_counter() - started:.1f} s")
             await report(store, players, repeat)
@@ -110,6 +134,9 @@ async def report(store: Store, players: int, repeat: int) -> None:
                         lambda k=kind: leaderboard(store, GUILD, k, asker_id=user)))
         queries.append((f"/leaderboard {kind}, this month",
                         lambda k=kind: leaderboard(store, GUILD, k, asker_id=user, since=month)))
+    queries.append(("/leaderboard steam, rating",
+                    lambda: rating_board(store, GUILD, "steam", asker_id=user)))
+    queries.append(("/stats's ratings", lambda: player_ratings(store, GUILD, user)))
     for name, query in queries:
         print(f"{name:<36} {await timed(repeat, query):7.2f} ms")
     plan_sql = "EXPLAIN QUERY PLAN " + _BOARD_SQL.format(order=_BEST_ORDER, period=_SINCE)

@@ -4,8 +4,11 @@ Fills an SQLite database with ``--games`` open games (a 2 KB state each), then s
 it as the table does: :func:`db.sweep.idle_batches` gives a batch of ids; each game of
 the batch is read, marked expired and saved, the batch's games at once (their saves
 share transactions); nothing of a batch is kept once it is done. Prints the longest
-event-loop block and how much the process's resident memory grew, for a sweep that
-finds no game due and one that ends every game.
+event-loop block (with the CPU the loop's thread and the whole process used in it, and
+the longest block of an idle loop in another process meanwhile: what the machine's other
+work alone causes) and how much the process's resident memory grew, for a sweep that
+finds no game due and one that ends every game. The games of a batch are ended
+:data:`db.sweep.AT_ONCE` at a time, as the table's sweeper does.
 
     .venv/bin/python -m bench.sweep [--games 100000]
 """
@@ -21,9 +24,9 @@ import time
 from pathlib import Path
 
 from bench.common import table
-from bench.loop_watch import LoopWatch
+from bench.loop_watch import Control, LoopWatch
 from db.store import Store
-from db.sweep import idle_batches
+from db.sweep import groups, idle_batches
 
 NOW = 1_800_000_000.0
 
@@ -56,7 +59,8 @@ async def sweep(store: Store, cutoffs: dict[str, float]) -> int:
     """End every game idle past ``cutoffs``, a batch at a time; return how many."""
     ended = 0
     async for ids in idle_batches(store, cutoffs):
-        ended += sum(await asyncio.gather(*(end_one(store, i) for i in ids)))
+        for group in groups(ids):
+            ended += sum(await asyncio.gather(*(end_one(store, i) for i in group)))
     return ended
 
 
@@ -72,14 +76,18 @@ async def main(games: int) -> None:
             for label, cutoff in (("none due", NOW - 3600), ("all due", NOW + 3600)):
                 cutoffs = dict.fromkeys(("lobby", "solo", "multi"), cutoff)
                 started = time.perf_counter()
-                async with LoopWatch() as watch:
-                    ended = await sweep(store, cutoffs)
+                with Control() as control:
+                    async with LoopWatch() as watch:
+                        ended = await sweep(store, cutoffs)
                 rows.append((f"{games:,} open, {label}", f"{ended:,}",
                              f"{time.perf_counter() - started:.1f}",
-                             watch.summary(), f"{watch.grew_mb:+.1f}"))
+                             watch.detail(), f"{control.longest_ms:.1f}",
+                             f"{watch.grew_mb:+.1f}"))
         finally:
             await store.close()
-    print(table(("sweep", "games ended", "took s", "longest loop block ms (loop thread CPU in it)",
+    print(table(("sweep", "games ended", "took s",
+                 "longest loop block ms (loop thread CPU; process CPU in it)",
+                 "an idle loop's longest block meanwhile ms",
                  "RSS growth MB"), rows))
 
 

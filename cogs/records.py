@@ -19,9 +19,18 @@ from bot.boards.pings import entry_view
 from bot.games.registry import engine
 from bot.table.daily import daily_key
 from bot.table.errors import Unavailable
+from bot.table.ratings import RATED_KINDS
 from bot.table.settings import ServerSettings
 from db import records
-from db.records import RANKED_BY_WINS, GameStats, Leaderboard, Standing
+from db.records import (
+    RANKED_BY_WINS,
+    SETTLED_GAMES,
+    GameStats,
+    Leaderboard,
+    RatingBoard,
+    RatingStanding,
+    Standing,
+)
 from db.store import StorageError
 
 COLOUR = discord.Colour.from_rgb(88, 101, 242)
@@ -35,7 +44,12 @@ GAME_CHOICES = [app_commands.Choice(name=title, value=kind) for kind, title in T
 
 #: Leaderboard periods: the choice's value and its name in titles.
 PERIODS = {"all": "all time", "month": "this month", "daily": "today's daily deal"}
-PERIOD_CHOICES = [app_commands.Choice(name=name, value=key) for key, name in PERIODS.items()]
+#: The leaderboard by rating (rated games only): chosen where a period is.
+RATING = "rating"
+PERIOD_CHOICES = [
+    *(app_commands.Choice(name=name, value=key) for key, name in PERIODS.items()),
+    app_commands.Choice(name="rating (Steam to Solar)", value=RATING),
+]
 
 #: The /forget-me confirmation button: a short tag and the id of the member it is for.
 FORGET_TAG = "fg1"
@@ -103,10 +117,27 @@ def score_text(kind: str, score: int) -> str:
     return f"**{score}**"
 
 
-def stats_embed(name: str, stats: list[GameStats]) -> discord.Embed:
-    """Return the /stats embed: one field per game (at most one per known game)."""
+def sureness(rating: RatingStanding) -> str:
+    """Return how sure a rating is, in words: its spread (two sigma), the games it
+    counts, and whether it is settled yet."""
+    games = f"{rating.games} game{'s' if rating.games != 1 else ''}"
+    word = "settled" if rating.settled else "still provisional"
+    return f"± {2 * rating.sigma:.1f} · {games} · {word}"
+
+
+def rating_line(rating: RatingStanding) -> str:
+    """Return the /stats line of a rating: the figure, its place and how sure it is."""
+    return (f"Rating **{rating.rating:.1f}** (#{rating.place} here) {sureness(rating)}\n")
+
+
+def stats_embed(name: str, stats: list[GameStats],
+                ratings: dict[str, RatingStanding] | None = None) -> discord.Embed:
+    """Return the /stats embed: one field per game (at most one per known game), with
+    the member's rating in rated games."""
     embed = discord.Embed(title=f"📊 Records of {name}", colour=COLOUR)
+    ratings = ratings or {}
     for game in stats:
+        rated = ratings.get(game.kind)
         rate = round(100 * game.won / game.played)
         embed.add_field(
             name=TITLES.get(game.kind, game.kind),
@@ -116,6 +147,7 @@ def stats_embed(name: str, stats: list[GameStats]) -> discord.Embed:
                 f"Best score {score_text(game.kind, game.best_score)}\n"
                 f"Winning streak: current **{game.current_streak}** · "
                 f"best **{game.best_streak}**"
+                f"{'' if rated is None else chr(10) + rating_line(rated).rstrip()}"
             ),
             inline=False,
         )
@@ -146,6 +178,28 @@ def leaderboard_embed(kind: str, period: str, board: Leaderboard) -> discord.Emb
     )
     embed.set_footer(text=f"{board.players} player{'s' if board.players != 1 else ''} "
                           "ranked in this server · see /help")
+    return embed
+
+
+def rating_text(rating: RatingStanding) -> str:
+    """Return one rating leaderboard line: place, player, rating, its spread and games,
+    and "provisional" until it is settled (short, to keep one line on a phone)."""
+    games = f"{rating.games} game{'s' if rating.games != 1 else ''}"
+    note = "" if rating.settled else " · provisional"
+    return (f"**{rating.place}.** <@{rating.user_id}> · **{rating.rating:.1f}** "
+            f"±{2 * rating.sigma:.1f} · {games}{note}")
+
+
+def rating_embed(kind: str, board: RatingBoard) -> discord.Embed:
+    """Return the rating leaderboard embed: the top lines and the asker's place below."""
+    lines = [rating_text(r) for r in board.top]
+    if board.mine is not None:
+        lines += ["…", f"Your place: {rating_text(board.mine)}"]
+    embed = discord.Embed(
+        title=f"🏆 {TITLES[kind]} · rating", description="\n".join(lines), colour=COLOUR
+    )
+    embed.set_footer(text=f"{board.players} player{'s' if board.players != 1 else ''} rated "
+                          f"here · provisional: under {SETTLED_GAMES} games · see /help")
     return embed
 
 
@@ -232,11 +286,14 @@ class RecordsCog(commands.Cog):
             stats = await records.player_stats(
                 self.bot.store, interaction.guild_id or 0, who.id, game
             )
+            ratings = await records.player_ratings(
+                self.bot.store, interaction.guild_id or 0, who.id
+            ) if stats else {}
         except StorageError as exc:
             raise Unavailable() from exc
         if stats:
             await interaction.response.send_message(
-                embed=stats_embed(who.display_name, stats), ephemeral=mine
+                embed=stats_embed(who.display_name, stats, ratings), ephemeral=mine
             )
             return
         what = TITLES[game] if game else "any game"
@@ -246,13 +303,16 @@ class RecordsCog(commands.Cog):
 
     @app_commands.command(name="leaderboard", description="This server's top 10 in a game")
     @app_commands.guild_only()
-    @app_commands.describe(game="Which game", period="All time (default), this month, or "
-                                                     "today's daily deal")
+    @app_commands.describe(game="Which game", period="All time (default), this month, "
+                                                     "today's daily deal, or rating")
     @app_commands.choices(game=GAME_CHOICES, period=PERIOD_CHOICES)
     async def leaderboard(
         self, interaction: discord.Interaction, game: str, period: str = "all"
     ) -> None:
         """Show the server's leaderboard of a game, with the asker's place."""
+        if period == RATING:
+            await self.rating_leaderboard(interaction, game)
+            return
         if period == "daily" and game not in DAILY_GAMES:
             await interaction.response.send_message(
                 f"{TITLES[game]} has no daily deal; try all time or this month.",
@@ -278,6 +338,28 @@ class RecordsCog(commands.Cog):
             return
         await interaction.response.send_message(embed=leaderboard_embed(game, label, board))
 
+    async def rating_leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        """Show the server's top 10 by rating in a rated game, or say privately why not."""
+        if game not in RATED_KINDS:
+            await interaction.response.send_message(
+                f"{TITLES[game]} has no ratings: only Steam to Solar games between players "
+                "are rated. Try all time or this month.", ephemeral=True,
+            )
+            return
+        try:
+            board = await records.rating_board(
+                self.bot.store, interaction.guild_id or 0, game, asker_id=interaction.user.id,
+            )
+        except StorageError as exc:
+            raise Unavailable() from exc
+        if not board.top:
+            await interaction.response.send_message(
+                f"Nobody in this server has a {TITLES[game]} rating yet: finish a game "
+                "against another player or the computer. See /help.", ephemeral=True,
+            )
+            return
+        await interaction.response.send_message(embed=rating_embed(game, board))
+
     @app_commands.command(name="forget-me", description="Delete all your records (asks first)")
     async def forget_me(self, interaction: discord.Interaction) -> None:
         """Ask the member to confirm deleting every result of theirs."""
@@ -300,7 +382,6 @@ class RecordsCog(commands.Cog):
         if count and chose:
             what += " Your turn-ping choice goes too."
         await interaction.response.send_message(
-            f"This deletes {what} Sure?", view=view, ephemeral=True,
         )
 
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from db.rows import GameRow, NewGame, ResultRow, Shards
+from db.rows import GameRow, NewGame, RatedSeat, ResultRow, Shards
 
 #: Every table, in the order a copy fills them (parents first).
-TABLES = ("games", "actions", "results", "meta", "server_settings", "member_settings")
+TABLES = ("games", "actions", "results", "ratings", "meta", "server_settings", "member_settings")
 
 #: The columns of ``server_settings`` a server may set (NULL: the bot's default).
 SETTING_COLUMNS = ("vote_window_seconds", "threads", "notice_grace_seconds", "pictures",
@@ -66,9 +66,11 @@ class GameStore(Protocol):
         action: dict[str, Any] | None = None,
         actor_id: int | None = None,
         results: Sequence[ResultRow] = (),
+        ratings: Sequence[RatedSeat] = (),
     ) -> None:
         """Write ``game`` if still at ``expected_version`` (and at the ``updated_at`` it was
-        read or last saved with) with its log and results, or raise VersionConflict."""
+        read or last saved with) with its log, results and the people's new ratings
+        (``ratings``: one per seat of a finished rated game), or raise VersionConflict."""
 
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message is the game's current board."""

@@ -68,17 +68,30 @@ def scrub_text_column(raw: str | None, user_id: int, names: Collection[str],
     return None if new == raw else new
 
 
+def _json_or(raw: str | None, kind: type[Any]) -> Any:
+    """Return a JSON column's value when it is a ``kind`` (list or dict), else an empty
+    one (a damaged column holds no names to find)."""
+    try:
+        value = json.loads(raw or "null")
+    except ValueError:
+        value = None
+    return value if isinstance(value, kind) else kind()
+
+
 def member_names(seats_raw: str, extra_raw: str, user_id: int) -> set[str]:
     """Return the names ``user_id`` had in one game: their seats', the table's record of
     the players, and their ballots."""
-    seats: list[dict[str, Any]] = json.loads(seats_raw or "[]")
-    extra: dict[str, Any] = json.loads(extra_raw or "{}")
-    names = {str(s.get("name")) for s in seats if s.get("user_id") == user_id}
-    players = extra.get("players") or {}
-    if str(user_id) in players:
+    seats = _json_or(seats_raw, list)
+    extra = _json_or(extra_raw, dict)
+    names = {str(s.get("name")) for s in seats
+             if isinstance(s, dict) and s.get("user_id") == user_id}
+    players = extra.get("players")
+    if isinstance(players, dict) and str(user_id) in players:
         names.add(str(players[str(user_id)]))
-    for ballot in (extra.get("poll") or {}).get("ballots", []):
-        if ballot.get("user") == user_id:
+    poll = extra.get("poll")
+    ballots = poll.get("ballots") if isinstance(poll, dict) else None
+    for ballot in ballots if isinstance(ballots, list) else []:
+        if isinstance(ballot, dict) and ballot.get("user") == user_id:
             names.add(str(ballot.get("name")))
     names.discard("")
     names.discard("None")

@@ -22,11 +22,13 @@ from db.forget import FORMER_PLAYER, GAME_DOCUMENTS, scrub_game, scrub_text_colu
 from db.pg_batch import SaveQueue
 from db.pg_migrate import pg_migrate
 from db.pg_outage import Outage
+from db.ratings import Rating, new_ratings, rated_people
 from db.rows import (
     GAME_COLUMNS,
     GameRow,
     KeptRows,
     NewGame,
+    RatedSeat,
     ResultRow,
     Shards,
     idle_sql,
@@ -282,15 +284,18 @@ class PostgresStore:
         action: dict[str, Any] | None = None,
         actor_id: int | None = None,
         results: Sequence[ResultRow] = (),
+        ratings: Sequence[RatedSeat] = (),
     ) -> None:
-        """Write ``game`` if it is still at ``expected_version``, with its log and results,
-        in one transaction; raise VersionConflict if another writer got there first."""
+        """Write ``game`` if it is still at ``expected_version``, with its log, results
+        and the people's new ratings, in one transaction; raise VersionConflict if
+        another writer got there first."""
         now = save_time(self._clock(), game.updated_at)
         columns = (_json(game.seats), _json(game.options),
                    game.raw_state if game.state is None else _json(game.state),
                    _json(game.events), _json(game.extra))
         try:
-            await self._save(game, expected_version, now, columns, action, actor_id, results)
+            await self._save(game, expected_version, now, columns, action, actor_id, results,
+                             ratings)
         except BaseException:
             self.kept.drop(game.id)
             raise
@@ -300,11 +305,12 @@ class PostgresStore:
     async def _save(
         self, game: GameRow, expected_version: int, now: float, columns: Sequence[str | None],
         action: dict[str, Any] | None, actor_id: int | None, results: Sequence[ResultRow],
+        ratings: Sequence[RatedSeat] = (),
     ) -> None:
         seats, options, state, events, extra = columns
         game_args = (game.status, seats, options, state, game.version, events, extra,
                      game.deadline, now, game.id, expected_version, game.updated_at)
-        if not results:  # a move: one statement, shared with saves queued meanwhile
+        if not results and not ratings:  # a move: one statement, shared with saves queued meanwhile
             await self._saves.save((
                 game.id, game.status, seats, options, state, game.version, events, extra,
                 game.deadline, now, expected_version, game.updated_at, actor_id,
@@ -328,6 +334,8 @@ class PostgresStore:
                 [(game.id, game.guild_id, r.user_id, game.kind, r.outcome, r.score,
                   _json(r.detail), now, game.daily, int(r.together)) for r in results],
             )
+            if ratings and game.guild_id is not None:
+                await _rate(conn, game.guild_id, game.kind, ratings, now)
 
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message is the game's current board."""
@@ -458,6 +466,7 @@ class PostgresStore:
                     game_id, user_id)
             status = await conn.execute("DELETE FROM results WHERE user_id = $1", user_id)
             await conn.execute("DELETE FROM member_settings WHERE user_id = $1", user_id)
+            await conn.execute("DELETE FROM ratings WHERE user_id = $1", user_id)
             for needle in {str(user_id), *names}:
                 rows = await conn.fetch(
                     "SELECT id, detail FROM results WHERE strpos(detail, $1) > 0", needle)
@@ -564,3 +573,32 @@ class PostgresStore:
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 key, value,
             )
+
+
+async def _rate(conn: asyncpg.Connection, guild_id: int, kind: str,
+                seats: Sequence[RatedSeat], now: float) -> None:
+    """Update the people's ratings after a rated game (inside the save's transaction).
+
+    Each person's row is made first and then locked, so two games ending at once for the
+    same person update it one after the other.
+    """
+    people = rated_people(seats)
+    if not people:
+        return
+    await conn.executemany(
+        "INSERT INTO ratings (guild_id, kind, user_id, mu, sigma, games, updated_at)"
+        " VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT DO NOTHING",
+        [(guild_id, kind, user, Rating().mu, Rating().sigma, now) for user in people],
+    )
+    rows = await conn.fetch(
+        "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = $1 AND kind = $2"
+        " AND user_id = ANY($3::bigint[]) ORDER BY user_id FOR UPDATE",
+        guild_id, kind, people,
+    )
+    current = {int(r[0]): Rating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
+    await conn.executemany(
+        "UPDATE ratings SET mu = $4, sigma = $5, games = $6, updated_at = $7"
+        " WHERE guild_id = $1 AND kind = $2 AND user_id = $3",
+        [(guild_id, kind, user, r.mu, r.sigma, r.games, now)
+         for user, r in new_ratings(current, seats).items()],
+    )

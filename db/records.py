@@ -186,3 +186,79 @@ async def forget_player(store: GameStore, user_id: int) -> int:
     logs; games still being played keep their seat until they end.
     """
     return await store.forget_player(user_id, FORMER_PLAYER)
+
+
+#: After this many rated games a rating counts as settled rather than provisional.
+SETTLED_GAMES = 10
+
+
+@dataclass(frozen=True, slots=True)
+class RatingStanding:
+    """One player's line on a rating leaderboard (or in /stats): OpenSkill's estimate
+    ``mu``, its uncertainty ``sigma`` and the rated games it counts."""
+
+    place: int
+    user_id: int
+    mu: float
+    sigma: float
+    games: int
+
+    @property
+    def rating(self) -> float:
+        """The conservative rating shown: ``mu - 3 sigma``."""
+        return self.mu - 3.0 * self.sigma
+
+    @property
+    def settled(self) -> bool:
+        """Whether enough games are counted for the rating to be trusted."""
+        return self.games >= SETTLED_GAMES
+
+
+@dataclass(frozen=True, slots=True)
+class RatingBoard:
+    """The top of a rating leaderboard, the asker's line when below it, how many rated."""
+
+    top: list[RatingStanding]
+    mine: RatingStanding | None
+    players: int
+
+
+_RATING_BOARD_SQL = """
+WITH ranked AS (
+    SELECT user_id, mu, sigma, games,
+           ROW_NUMBER() OVER (ORDER BY mu - 3 * sigma DESC, games DESC, user_id) AS place,
+           COUNT(*) OVER () AS players
+    FROM ratings WHERE guild_id = :guild AND kind = :kind
+)
+SELECT place, user_id, mu, sigma, games, players FROM ranked
+WHERE place <= :size OR user_id = :asker ORDER BY place
+"""
+
+
+async def rating_board(
+    store: GameStore, guild_id: int, kind: str, *, asker_id: int, size: int = 10
+) -> RatingBoard:
+    """Return the server's rating leaderboard of ``kind``: the top ``size`` by the
+    conservative rating (``mu - 3 sigma``), and the asker's line when below them."""
+    rows = await _rows(store, _RATING_BOARD_SQL,
+                       {"guild": guild_id, "kind": kind, "size": size, "asker": asker_id})
+    standings = [RatingStanding(int(place), int(user), float(mu), float(sigma), int(games))
+                 for place, user, mu, sigma, games, _ in rows]
+    top = [s for s in standings if s.place <= size]
+    mine = next((s for s in standings if s.place > size), None)
+    return RatingBoard(top, mine, int(rows[0][5]) if rows else 0)
+
+
+async def player_ratings(
+    store: GameStore, guild_id: int, user_id: int
+) -> dict[str, RatingStanding]:
+    """Return ``user_id``'s rating in each rated game of the server, by kind (their place
+    among the server's rated players included)."""
+    rows = await _rows(store, """
+        SELECT r.kind, r.mu, r.sigma, r.games,
+               (SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id
+                  AND o.kind = r.kind AND o.mu - 3 * o.sigma > r.mu - 3 * r.sigma) + 1
+        FROM ratings r WHERE r.user_id = :user AND r.guild_id = :guild
+    """, {"user": user_id, "guild": guild_id})
+    return {str(kind): RatingStanding(int(place), user_id, float(mu), float(sigma), int(games))
+            for kind, mu, sigma, games, place in rows}

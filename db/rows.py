@@ -58,6 +58,9 @@ class GameRow:
     extra: dict[str, Any] = field(default_factory=dict)
     #: When the game next needs the bot without a click (a vote window, a turn timer).
     deadline: float | None = None
+    #: The JSON columns whose stored text was not JSON (read as empty instead): the
+    #: table reports such a game as damaged.
+    damaged: tuple[str, ...] = ()
 
     @property
     def is_open(self) -> bool:
@@ -97,6 +100,17 @@ class ResultRow:
     together: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class RatedSeat:
+    """One seat of a finished rated game: its rank (1 is first; ties share a rank) and
+    either the person in it (``user_id``) or, for a computer player, its fixed rating."""
+
+    rank: int
+    user_id: int | None = None
+    mu: float = 0.0
+    sigma: float = 0.0
+
+
 #: The columns of ``games`` in the order :func:`row_to_game` reads them.
 GAME_COLUMNS = (
     "id, guild_id, channel_id, kind, status, starter_id, seats, options, only_starter, "
@@ -105,13 +119,32 @@ GAME_COLUMNS = (
 )
 
 
+def _document(raw: Any, empty: Any, column: str, damaged: list[str]) -> Any:
+    """Return a JSON column's value, or ``empty`` (noting ``column`` in ``damaged``) when
+    its text is not JSON."""
+    try:
+        return json.loads(raw)
+    except (TypeError, ValueError):
+        damaged.append(column)
+        return empty
+
+
 def row_to_game(row: Sequence[Any]) -> GameRow:
-    """Build a GameRow from a row of :data:`GAME_COLUMNS` (a damaged state loads as None)."""
+    """Build a GameRow from a row of :data:`GAME_COLUMNS`.
+
+    A damaged state loads as None; seats, options, events or table data whose text is
+    not JSON load empty and are named in ``damaged``, so that reading a row never fails.
+    """
     raw_state = row[9]
     try:
         state = json.loads(raw_state) if raw_state is not None else None
     except ValueError:
         state = None
+    damaged: list[str] = []
+    seats = _document(row[6], [], "seats", damaged)
+    options = _document(row[7], {}, "options", damaged)
+    events = _document(row[11], [], "events", damaged)
+    extra = _document(row[18], {}, "extra", damaged)
     return GameRow(
         id=int(row[0]),
         guild_id=row[1],
@@ -119,12 +152,12 @@ def row_to_game(row: Sequence[Any]) -> GameRow:
         kind=row[3],
         status=row[4],
         starter_id=row[5],
-        seats=json.loads(row[6]),
-        options=json.loads(row[7]),
+        seats=seats,
+        options=options,
         only_starter=bool(row[8]),
         state=state,
         version=row[10],
-        events=json.loads(row[11]),
+        events=events,
         board_channel_id=row[12],
         board_message_id=row[13],
         board_posted_at=row[14],
@@ -132,8 +165,9 @@ def row_to_game(row: Sequence[Any]) -> GameRow:
         updated_at=row[16],
         daily=row[17],
         raw_state=raw_state,
-        extra=json.loads(row[18]),
+        extra=extra,
         deadline=row[19],
+        damaged=tuple(damaged),
     )
 
 

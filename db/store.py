@@ -21,12 +21,14 @@ from db.base import SETTING_COLUMNS, TABLES, setting_changes, settings_row
 from db.errors import ChannelBusy, DailyPlayed, StorageError, TooManyOpen, VersionConflict
 from db.forget import FORMER_PLAYER, GAME_DOCUMENTS, scrub_game, scrub_text_column, seats_needle
 from db.migrate import migrate
+from db.ratings import Rating, new_ratings, rated_people
 from db.rows import (
     GAME_COLUMNS,
     OPEN_STATUSES,
     GameRow,
     KeptRows,
     NewGame,
+    RatedSeat,
     ResultRow,
     Shards,
     idle_group,
@@ -289,11 +291,13 @@ class Store:
         action: dict[str, Any] | None = None,
         actor_id: int | None = None,
         results: Sequence[ResultRow] = (),
+        ratings: Sequence[RatedSeat] = (),
     ) -> None:
         """Write ``game`` if it is still at ``expected_version``, with its log and results.
 
-        The update, the action-log entry and any results are one transaction: either all
-        are stored or none. Raise VersionConflict if another writer got there first.
+        The update, the action-log entry, any results and the people's new ratings (from
+        ``ratings``, one per seat of a finished rated game) are one transaction: either
+        all are stored or none. Raise VersionConflict if another writer got there first.
         """
         now = save_time(self._clock(), game.updated_at)
         columns = (_json(game.seats), _json(game.options),
@@ -332,6 +336,8 @@ class Store:
                     " detail, at, daily, together) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     result_args,
                 )
+            if ratings and game.guild_id is not None:
+                _rate(conn, game.guild_id, game.kind, ratings, now)
 
         try:
             await self._in_transaction(work)
@@ -580,6 +586,7 @@ def _forget(conn: sqlite3.Connection, user_id: int, former: str) -> int:
                      (game_id, user_id))
     deleted = conn.execute("DELETE FROM results WHERE user_id = ?", (user_id,)).rowcount
     conn.execute("DELETE FROM member_settings WHERE user_id = ?", (user_id,))
+    conn.execute("DELETE FROM ratings WHERE user_id = ?", (user_id,))
     for needle in {str(user_id), *names}:
         rows = conn.execute("SELECT id, detail FROM results WHERE instr(detail, ?) > 0",
                             (needle,)).fetchall()
@@ -591,6 +598,29 @@ def _forget(conn: sqlite3.Connection, user_id: int, former: str) -> int:
     conn.execute("UPDATE games SET starter_id = 0 WHERE starter_id = ?"
                  " AND status NOT IN ('lobby', 'active')", (user_id,))
     return int(deleted)
+
+
+def _rate(conn: sqlite3.Connection, guild_id: int, kind: str, seats: Sequence[RatedSeat],
+          now: float) -> None:
+    """Update the people's ratings after a rated game (inside the save's transaction)."""
+    people = rated_people(seats)
+    if not people:
+        return
+    marks = ", ".join("?" * len(people))
+    current = {
+        int(user): Rating(float(mu), float(sigma), int(games))
+        for user, mu, sigma, games in conn.execute(
+            "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND kind = ?"
+            f" AND user_id IN ({marks})", (guild_id, kind, *people))
+    }
+    conn.executemany(
+        "INSERT INTO ratings (guild_id, kind, user_id, mu, sigma, games, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, kind, user_id) DO UPDATE SET"
+        " mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"
+        " updated_at = excluded.updated_at",
+        [(guild_id, kind, user, r.mu, r.sigma, r.games, now)
+         for user, r in new_ratings(current, seats).items()],
+    )
 
 
 #: How many finished games one pruning transaction empties.

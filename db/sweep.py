@@ -17,6 +17,16 @@ from db.rows import Shards
 #: games at once (each loaded, ended, saved) holds a few megabytes at most.
 BATCH = 100
 
+#: Games of a batch ended at once: their reads and saves still share the database's
+#: round trips, and the loop's own work when they come back (decoding, encoding each
+#: game) stays a few milliseconds, however busy the machine is.
+AT_ONCE = 10
+
+
+def groups(ids: list[int], size: int = AT_ONCE) -> list[list[int]]:
+    """Return ``ids`` cut in runs of at most ``size``, in order."""
+    return [ids[i:i + size] for i in range(0, len(ids), size)]
+
 
 async def idle_batches(
     store: GameStore, cutoffs: dict[str, float], *, size: int = BATCH,

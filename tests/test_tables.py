@@ -227,6 +227,38 @@ async def test_sweeper_ends_idle_games_by_kind(tmp_path):
         assert await tables.store.count_open() == 0
 
 
+async def test_the_sweeper_ends_a_few_games_of_a_batch_at_once(tmp_path, monkeypatch):
+    """Twenty-five idle games: all end, never more than AT_ONCE (10) of them at a time,
+    so the loop's work when their saves come back stays small."""
+    from db.sweep import AT_ONCE
+
+    clock = Clock()
+    async with open_tables(tmp_path / "t.db", clock) as tables:
+        for channel in range(25):
+            await tables.start("toy", guild_id=1, channel_id=channel + 1, starter=ALICE)
+        clock.advance(8 * 86400)
+        running, most = 0, 0
+        expire = tables._expire
+
+        async def counted(game_id: int, cutoffs: dict[str, float]) -> LoadedGame | None:
+            nonlocal running, most
+            running += 1
+            most = max(most, running)
+            try:
+                return await expire(game_id, cutoffs)
+            finally:
+                running -= 1
+
+        monkeypatch.setattr(tables, "_expire", counted)
+        ended: list[int] = []
+
+        async def collect(game: LoadedGame) -> None:
+            ended.append(game.id)
+
+        assert await tables.expire_idle({"solo": clock.now - 7 * 86400}, collect) == 25
+        assert len(set(ended)) == 25 and most == AT_ONCE
+
+
 async def test_broken_state_is_reported_and_can_be_abandoned(tmp_path):
     """A corrupt state row refuses clicks with a clear message and can still be abandoned."""
     async with open_tables(tmp_path / "t.db") as tables:

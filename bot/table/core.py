@@ -34,8 +34,10 @@ from bot.table.errors import (
     Unavailable,
 )
 from bot.table.loaded import Actor, LoadedGame, Play
+from bot.table.ratings import rated_seats
 from bot.table.results import seat_results, shared_results
 from db.base import GameStore
+from db.rows import RatedSeat
 from db.store import GameRow, ResultRow, StorageError, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -109,17 +111,22 @@ class TableCore:
             log.warning("game %s is of a kind this bot no longer has: %r", row.id, row.kind)
             return LoadedGame(row, cast(Engine, MissingGame(row.kind)), None,
                               broken=f"unknown game {row.kind!r}")
-        if not isinstance(row.seats, list) or not all(isinstance(s, dict) for s in row.seats):
+        if "seats" in row.damaged or not isinstance(row.seats, list) or not all(
+                isinstance(s, dict) for s in row.seats):
             log.warning("game %s has unreadable seats", row.id)
             row.seats = []
             return LoadedGame(row, eng, None, broken="unreadable seats")
         try:
             data = TableData.from_json(row.extra if isinstance(row.extra, dict) else None)
-            if not isinstance(row.extra, dict):
+            if "extra" in row.damaged or not isinstance(row.extra, dict):
                 raise TypeError("table data is not an object")
         except (TypeError, ValueError, KeyError, AttributeError) as exc:
             log.warning("game %s has unreadable table data: %s", row.id, exc)
             return LoadedGame(row, eng, None, broken="unreadable table data")
+        if row.damaged:
+            log.warning("game %s has unreadable %s", row.id, ", ".join(row.damaged))
+            return LoadedGame(row, eng, None, broken=f"unreadable {', '.join(row.damaged)}",
+                              data=data)
         if row.status == "lobby" or (row.state is None and not row.is_open):
             return LoadedGame(row, eng, None, data=data)  # a lobby, or closed before it began
         if row.state is None:
@@ -282,11 +289,13 @@ class TableCore:
             events = turnlog.for_away(game.seat_name(seat), events)
         moved = events
         results: list[ResultRow] = []
+        ratings: list[RatedSeat] = []
         notice = None
         over = game.engine.is_over(step.state)
         if over:
             row.status = "over"
             results = self.results(game, step.state)
+            ratings = self.ratings(game, step.state)
         elif after_turn is not None:
             events, notice = after_turn(game, step.state, before, events)
         turnlog.note_move(game.data, seat, moved, by_computer=away,
@@ -295,7 +304,8 @@ class TableCore:
         record(row, events)
         if game.data.poll is not None and game.data.poll.version != row.version:
             game.data.poll = None
-        await self.save(game, expected, {"seat": seat, "action": action_id}, actor_id, results)
+        await self.save(game, expected, {"seat": seat, "action": action_id}, actor_id, results,
+                        ratings)
         game.state = step.state
         return Play(game, events, notice=notice)
 
@@ -308,6 +318,14 @@ class TableCore:
             return shared_results(game.row, game.data, result.outcomes[0]) if (
                 result.outcomes) else []
         return seat_results(game.row.seats, result.outcomes)
+
+    def ratings(self, game: LoadedGame, state: Any) -> list[RatedSeat]:
+        """Return the rated seats of a game that just ended (none for a game not rated)."""
+        if len(game.row.seats) < 2:
+            return []
+        result = game.engine.result(state)
+        return [] if result is None else rated_seats(game.row.kind, game.row.seats,
+                                                     result.outcomes)
 
     async def table_move(
         self, game: LoadedGame, events: tuple[str, ...], action: dict[str, Any],
@@ -349,15 +367,18 @@ class TableCore:
         action: dict[str, Any] | None,
         actor_id: int | None,
         results: list[ResultRow] | None = None,
+        ratings: list[RatedSeat] | None = None,
     ) -> None:
         """Write the game's row and table data (compare-and-swap on ``expected``), the
-        action and the results in one transaction; refuse on a conflict or storage error."""
+        action, the results and the new ratings in one transaction; refuse on a conflict
+        or storage error."""
         row = game.row
         row.extra = game.data.to_json()
         self._schedule(row, game.data)
         try:
             await self.store.save_game(
-                row, expected, action=action, actor_id=actor_id, results=results or ()
+                row, expected, action=action, actor_id=actor_id, results=results or (),
+                ratings=ratings or (),
             )
         except VersionConflict as exc:
             raise SaveConflict(game.link) from exc

@@ -52,7 +52,7 @@ from db.store import (
     DailyPlayed,
     StorageError,
 )
-from db.sweep import idle_batches
+from db.sweep import groups, idle_batches
 
 __all__ = ["Actor", "Ballot", "LoadedGame", "Play", "Tables"]
 
@@ -482,16 +482,19 @@ class Tables:
     async def expire_idle(
         self, cutoffs: dict[str, float], ended: Callable[[LoadedGame], Awaitable[None]],
     ) -> int:
-        """End every open game idle past its cutoff, a bounded batch at a time, handing
-        each ended game to ``ended`` (its board is edited) before the next batch is read;
-        return how many were ended. Nothing of a finished batch is kept."""
+        """End every open game idle past its cutoff, a bounded batch at a time and a few
+        of a batch at once (:data:`db.sweep.AT_ONCE`), handing each ended game to
+        ``ended`` (its board is edited) before the next are read; return how many were
+        ended. Nothing of a finished batch is kept."""
         count = 0
         try:
             async for ids in idle_batches(self.store, cutoffs, shards=self.shards):
-                for game in await asyncio.gather(*(self._expire(i, cutoffs) for i in ids)):
-                    if game is not None:
-                        await ended(game)
-                        count += 1
+                for group in groups(ids):
+                    for game in await asyncio.gather(*(self._expire(i, cutoffs)
+                                                       for i in group)):
+                        if game is not None:
+                            await ended(game)
+                            count += 1
         except StorageError as exc:
             log.warning("sweeper could not read games: %s", exc)
         return count

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from db.errors import StorageError, TooManyOpen
-from db.rows import GameRow, NewGame, ResultRow
+from db.rows import GameRow, NewGame, RatedSeat, ResultRow
 from db.store import Store
 from tests.support import Clock
 
@@ -165,7 +165,8 @@ async def _every_value(store: Any) -> list[tuple[str, str, str]]:
 async def test_forgetting_leaves_nothing_of_the_member_anywhere(tmp_path: Path,
                                                                 backend: str) -> None:
     """A finished game whose engine kept the member's name in its state (as Steam to
-    Solar does), options, events, table data, action log and the other player's result:
+    Solar does), options, events, table data, action log, the other player's result and
+    both players' ratings:
     after /forget-me no column of any row holds their name or their id, and the other
     player's part of the game is untouched."""
     store = await Store.open(tmp_path / "s.db", Clock())
@@ -183,10 +184,12 @@ async def test_forgetting_leaves_nothing_of_the_member_anywhere(tmp_path: Path,
         await store.save_game(
             game, 0, action={"id": "pass", "by": NAME}, actor_id=MEMBER,
             results=[ResultRow(MEMBER, "loss", 3, {"against": ["Bob"]}),
-                     ResultRow(OTHER, "win", 5, {"against": [NAME], "beat": MEMBER})])
+                     ResultRow(OTHER, "win", 5, {"against": [NAME], "beat": MEMBER})],
+            ratings=[RatedSeat(2, MEMBER), RatedSeat(1, OTHER)])
         await store.set_turn_pings(MEMBER, False)
         await store.set_turn_pings(OTHER, False)
         before = await _every_value(store)
+        assert any(t == "ratings" and str(MEMBER) in v for t, _, v in before)
         assert any(NAME in v for *_, v in before) and any(str(MEMBER) in v for *_, v in before)
         assert ("member_settings", "user_id", str(MEMBER)) in before
 
@@ -203,6 +206,7 @@ async def test_forgetting_leaves_nothing_of_the_member_anywhere(tmp_path: Path,
         assert [r["user_id"] for r in await store.results()] == [OTHER]
         assert await store.turn_pings(MEMBER) is None
         assert await store.turn_pings(OTHER) is False  # another member's choice stays
+        assert [r[0] for r in await store.query("SELECT user_id FROM ratings")] == [OTHER]
     finally:
         await store.close()
 

@@ -82,3 +82,41 @@ async def test_a_damaged_row_is_reported_abandoned_and_the_channel_plays_again(
     assert await bot.tables.open_in_channel(fake_discord.channel_id) is None
     fresh = await discord_driver.slash("tinker", "start", user="alice")
     assert board_ids(fresh.message)
+
+
+@pytest.mark.parametrize(("column", "value"), [
+    ("seats", '[{"user_id": 1, "na'), ("extra", "{poll: none"), ("options", "not json"),
+    ("events", "[\"half"),
+], ids=["seats-not-json", "extra-not-json", "options-not-json", "events-not-json"])
+async def test_a_column_that_is_not_json_is_a_damaged_game(
+    discord_driver, fake_discord, tmp_path, column, value, backend
+):
+    """Seats, options, events or table data whose stored text is not JSON: the store
+    still reads the row (on both backends), a click says the game is damaged, a start
+    names the game in the way, the starter abandons it and the channel plays again; a
+    member of it can still /forget-me."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("tinker", "start", user="alice")).message
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    await bot.store.connection.execute(
+        f"UPDATE games SET {column} = ?, updated_at = updated_at + 1 WHERE id = ?",
+        (value, game.id),
+    )
+    bot.store.kept.drop()
+    row = await bot.store.get_game(game.id)
+    assert row is not None and row.damaged == (column,)
+    click = await discord_driver.click(board, board_ids(board)[0], user="bob")
+    assert click.ephemeral and "damaged" in click.content
+    busy = await discord_driver.slash("tinker", "start", user="bob")
+    assert busy.ephemeral
+    ended = await discord_driver.slash("tinker", "abandon", user="alice")
+    assert not ended.ephemeral and "abandoned" in ended.content
+    assert await bot.tables.open_in_channel(fake_discord.channel_id) is None
+    fresh = await discord_driver.slash("tinker", "start", user="alice")
+    assert board_ids(fresh.message)
+    await bot.store.connection.execute(
+        f"UPDATE games SET {column} = ? WHERE id = ?", (value, game.id))
+    alice = fake_discord.user("alice").id
+    assert await bot.store.forget_player(alice, "a former player") >= 0
+    after = await bot.store.get_game(game.id)
+    assert after is not None and after.starter_id == 0

@@ -1,0 +1,86 @@
+"""Benchmark: what one vote costs at the table with 3 voters on a decision, and with
+1,000.
+
+``python -m bench.voters [--voters 3 1000] [--votes 200]``, from the repository root.
+For each count, a channel game (the toy race, by vote) over a fresh SQLite file gets
+that many distinct members voting on one decision, split so that no move has a
+majority; then ``--votes`` more votes are timed, each a member changing their vote
+(``Tables.act``, as a click does, without Discord), the decision staying open. Printed
+per count: the median and p90 of one vote, the size of the table data written per vote,
+and the ratio of the medians to the smallest count's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from bench.common import percentile, table
+from bot.table.service import Actor, Tables
+from db.rows import to_json
+from db.store import Store
+from tests.support import Clock
+from tests.toy import ToyEngine
+
+CHANNEL = 700
+
+
+async def cost(voters: int, votes: int) -> tuple[float, float, int]:
+    """Return (median ms, p90 ms, table data bytes) of a vote with ``voters`` voting."""
+    with tempfile.TemporaryDirectory() as folder:
+        clock = Clock()
+        store = await Store.open(Path(folder) / "voters.db", clock)
+        seeds = iter(range(1, 1000))
+        tables = Tables(store, clock=clock, engines=lambda kind: ToyEngine(),
+                        seeds=lambda: next(seeds))
+        try:
+            starter, early, later = (Actor(9_997 + n, f"Early {n}") for n in range(3))
+            game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=starter)
+            await tables.act(game.id, 0, starter, "add1")  # alone: a move at once
+            await tables.act(game.id, 1, early, "add1")  # 1 of 2: a vote
+            await tables.act(game.id, 1, later, "add1")  # 2 of 3: the move
+            # Those three stay active without voting again, and the members split half
+            # and half on two moves; each timed vote moves a member from the larger side
+            # to the other, so no move ever has a majority and the decision stays open.
+            sides: dict[str, list[Actor]] = {"add1": [], "add2": []}
+            for n in range(voters):
+                member = Actor(10_000 + n, f"Member {n}")
+                side = "add1" if n % 2 else "add2"
+                await tables.act(game.id, 2, member, side)
+                sides[side].append(member)
+            times = []
+            for _ in range(votes):
+                larger = max(sides, key=lambda side: len(sides[side]))
+                other = "add1" if larger == "add2" else "add2"
+                member = sides[larger].pop(0)
+                started = time.perf_counter()
+                await tables.act(game.id, 2, member, other)
+                times.append((time.perf_counter() - started) * 1000)
+                sides[other].append(member)
+            row = await store.get_game(game.id)
+            assert row is not None and row.version == 2, "the vote must stay open"
+            return statistics.median(times), percentile(times, 0.9), len(to_json(row.extra))
+        finally:
+            await store.close()
+
+
+async def main(counts: list[int], votes: int) -> None:
+    """Measure each count; print the table with the ratio to the first."""
+    figures = [(n, *await cost(n, votes)) for n in counts]
+    base = figures[0][1]
+    print(table(("voters on the decision", "one vote median ms", "p90 ms",
+                 "table data written per vote", "median vs the first"),
+                [(f"{n:,}", f"{median:.2f}", f"{p90:.2f}", f"{size / 1024:.1f} KiB",
+                  f"{median / base:.1f}x") for n, median, p90, size in figures]))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--voters", type=int, nargs="+", default=[3, 1000])
+    parser.add_argument("--votes", type=int, default=200)
+    options = parser.parse_args()
+    asyncio.run(main(options.voters, options.votes))
