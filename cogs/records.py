@@ -375,13 +375,14 @@ class RecordsCog(commands.Cog):
             return
         view = discord.ui.View(timeout=None)
         view.add_item(ForgetButton(interaction.user.id))
-        what = (f"all your records: {count} result{'s' if count != 1 else ''}, in every game "
-                "and every server, for good. Other players' results of the same games stay, "
-                "and finished games still show you in their seats."
+        what = (f"all your records: {count} result{'s' if count != 1 else ''} and your "
+                "ratings, in every game and every server, for good. Other players' results "
+                "of the same games stay, and finished games still show you in their seats."
                 if count else "your turn-ping choice (you have no results).")
         if count and chose:
             what += " Your turn-ping choice goes too."
         await interaction.response.send_message(
+            f"This deletes {what} Sure?", view=view, ephemeral=True,
         )
 
 

@@ -42,7 +42,7 @@ async def _resign(driver: Any, fake: Any, bot: Any, name: str) -> None:
     game = await bot.tables.open_in_channel(fake.channel_id)
     board = fake.get_message(game.row.board_message_id)
     ask = await driver.click(board, button(board, "ask.resign"), user=name)
-    assert ask.ephemeral and "Are you sure" in ask.content
+    assert ask.ephemeral and "Resign from this Steam to Solar game?" in ask.content
     done = await driver.click(ask.message, ask.custom_ids[0], user=name)
     assert done.response_type == 7
     await driver.settle()

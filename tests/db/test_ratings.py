@@ -12,7 +12,7 @@ import pytest
 from db.errors import VersionConflict
 from db.ratings import DEFAULT_MU, DEFAULT_SIGMA
 from db.records import player_ratings, rating_board
-from db.rows import GameRow, RatedSeat, ResultRow
+from db.rows import GameRow, NewGame, RatedSeat, ResultRow
 from db.store import Store
 from tests.support import Clock
 
@@ -21,11 +21,11 @@ GUILD = 42
 
 async def _finished(store: Any, channel: int, users: list[int], guild: int | None = GUILD
                     ) -> GameRow:
-    game = await store.create_game(
+    game = await store.create_game(NewGame(
         guild_id=guild, channel_id=channel, kind="steam", status="active", starter_id=users[0],
         seats=[{"user_id": u, "name": f"P{u}"} for u in users], options={},
         only_starter=False, state={"n": 0}, events=[],
-    )
+    ))
     game.status, game.version = "over", 1
     return game
 
