@@ -7,19 +7,22 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
+from bot.boards.hosting import invitation, why_not_invite
 from bot.boards.layout import ASK_PREFIX, PHONE_BUTTONS, BoardButton, BoardItem, phone_items
 from bot.boards.render import actions_for_board
 from bot.boards.service import actor_of
 from bot.games.protocol import Action
 from bot.games.steam.state import CARDS, POWER_EMOJI, can_run, goods_points, powers
 from bot.table import seating
-from bot.table.errors import Refusal
+from bot.table.errors import ChannelOccupied, Refusal
 from bot.table.lobby import DEFAULT_LEVEL
 from bot.table.service import LoadedGame
 from cogs.base import GameCog, last_line, seat_list
 from cogs.cards import card_text, clip
 
 TITLE = "Steam to Solar"
+#: The member menu's command (Apps → Invite to Steam to Solar).
+INVITE_MENU = f"Invite to {TITLE}"
 
 #: Single-click controls shown together on the last row.
 CONTROLS = ("done", "ship", "cancel", "pass", "resign")
@@ -99,6 +102,44 @@ class SteamCog(GameCog):
         guild_only=True,
     )
 
+    def __init__(self, bot: Any) -> None:
+        super().__init__(bot)
+        #: "Invite to Steam to Solar" in a member's Apps menu.
+        self.invite_menu = app_commands.ContextMenu(name=INVITE_MENU, callback=self.invite_member)
+        self.invite_menu.guild_only = True
+
+    async def cog_load(self) -> None:
+        """Register the renderer and the member menu's command."""
+        await super().cog_load()
+        self.bot.tree.add_command(self.invite_menu)
+
+    async def cog_unload(self) -> None:
+        """Remove the member menu's command."""
+        self.bot.tree.remove_command(INVITE_MENU, type=discord.AppCommandType.user)
+
+    async def invite_member(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        """Open a table in this channel with ``member`` invited; with a table open here,
+        its host invites them to it (anyone else is told why not)."""
+        if interaction.channel_id is None or interaction.guild_id is None:
+            raise Refusal("Games are played in a server channel or thread.")
+        if member.bot:
+            raise Refusal("Bots cannot take a seat; open a table and add a computer player.")
+        game = await self.bot.tables.open_in_channel(interaction.channel_id)
+        if game is not None:
+            if game.row.kind != self.kind or game.row.status != "lobby":
+                raise ChannelOccupied(game.engine.title, game.link)
+            why = why_not_invite(game, interaction.user.id, member.id, is_bot=False)
+            if why is not None:
+                raise Refusal(why)
+            await interaction.response.send_message(**invitation(game, member.id))
+            return
+        game = await self.bot.tables.open_lobby(
+            self.kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            host=actor_of(interaction), options={"deck": "pawns"},
+        )
+        invited = () if member.id == interaction.user.id else (member.id,)
+        await self.bot.boards.send_board(interaction, game, invite=invited)
+
     def legend(self, game: LoadedGame) -> str:
         """Return what the board's icons mean."""
         return LEGEND
@@ -128,16 +169,21 @@ class SteamCog(GameCog):
     async def play_again(
         self, interaction: discord.Interaction[Any], game: LoadedGame
     ) -> LoadedGame:
-        """Open a new table with the same options; computers come along, people join again."""
+        """Open a new table with the same options and the same table: whoever presses hosts,
+        every other person of the last game is seated again (each may leave) and the
+        computer players come along at their levels."""
         if interaction.channel_id is None:
             raise Refusal("Games are played in a server channel or thread.")
         computers = [str(s.get("level") or DEFAULT_LEVEL) for s in game.row.seats
                      if s.get("computer")]
+        people = [(int(s["user_id"]), str(s["name"])) for s in game.row.seats
+                  if not s.get("computer") and s.get("user_id") is not None
+                  and s.get("user_id") != interaction.user.id]
         options = {k: v for k, v in game.row.options.items() if k not in ("names", "levels")}
         new = await self.bot.tables.open_lobby(
             self.kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             host=actor_of(interaction), options=options, computers=computers,
-            turn_seconds=game.data.turn_seconds,
+            people=people, turn_seconds=game.data.turn_seconds,
             notices=game.data.notices,
         )
         await self.bot.boards.send_board(interaction, new)

@@ -168,3 +168,25 @@ def logged_actions(path: Path) -> int:
     """Return how many action-log entries another connection reads from the SQLite file."""
     with sqlite3.connect(path) as conn:
         return int(conn.execute("SELECT count(*) FROM actions").fetchone()[0])
+
+
+async def host_panel(driver: object, board: dict, user: str = "alice") -> object:
+    """Press "Host controls" on a lobby board as ``user``; return the private answer."""
+    return await driver.click(board, button(board, "lobby.panel"), user=user)  # type: ignore[attr-defined]
+
+
+async def host_does(driver: object, board: dict, action: str, user: str = "alice") -> object:
+    """As ``user``, open the lobby's host controls and choose ``action`` there; return the
+    answer on the controls."""
+    panel = await host_panel(driver, board, user)
+    result = await press(driver, panel.message, action, user)  # type: ignore[attr-defined]
+    await driver.settle()  # type: ignore[attr-defined]
+    return result
+
+
+async def host_board(driver: object, board: dict, action: str, user: str = "alice") -> dict:
+    """Like :func:`host_does`; return the lobby's board message as the channel shows it after."""
+    await host_does(driver, board, action, user)
+    stored = driver.fake.get_message(board["id"])  # type: ignore[attr-defined]
+    assert stored is not None
+    return stored

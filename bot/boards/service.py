@@ -19,6 +19,7 @@ import discord
 
 from bot.boards.answer_clock import AnswerClock
 from bot.boards.computers import ComputerPlayers
+from bot.boards.hosting import HostControls
 from bot.boards.layout import (
     ASK_PREFIX,
     action_button,
@@ -41,6 +42,7 @@ from bot.table.errors import (
     StaleBoard,
     board_link,
 )
+from bot.table.lobby import LOBBY_INVITE, LOBBY_PANEL, LOBBY_PREFIX
 from bot.table.service import Actor, LoadedGame, Play, Tables
 
 log = logging.getLogger(__name__)
@@ -109,6 +111,8 @@ class Boards:
         #: The tables' computer players, and their turn notices.
         self.computers = ComputerPlayers(tables, computer_delay, self._computer_moved)
         self.notices = TurnNotices(bot, tables)
+        #: The host's private controls of a lobby.
+        self.hosting = HostControls(tables)
 
     @property
     def drawer(self) -> PictureDrawer:
@@ -158,6 +162,12 @@ class Boards:
         if action_id in (TABLE_RULES, TABLE_AGAIN):
             await self._table_button(interaction, game_id, action_id)
             return
+        if action_id == LOBBY_PANEL:
+            await self.hosting.open(interaction, game_id)
+            return
+        if action_id.startswith(LOBBY_INVITE):
+            await self.hosting.invite(interaction, game_id, action_id)
+            return
         clock = AnswerClock(interaction, game_id)
         try:
             await self._move(interaction, clock, game_id, version, action_id)
@@ -176,6 +186,10 @@ class Boards:
                                          channel_id=interaction.channel_id)
         except Refusal as refusal:
             if isinstance(refusal, StaleBoard | GameEnded) and await self._heal(
+                interaction, game_id, clock
+            ):
+                return
+            if isinstance(refusal, StaleBoard) and await self._stale_panel(
                 interaction, game_id, clock
             ):
                 return
@@ -209,9 +223,11 @@ class Boards:
         try:
             if message is not None and message.flags.ephemeral:
                 await clock.settle()
-                await _edit_answer(
-                    interaction, content=" ".join(play.events) or "Done.", embed=None, view=None
-                )
+                said = " ".join(play.events) or "Done."
+                if action_id.startswith(LOBBY_PREFIX):
+                    await self.hosting.redraw(interaction, game, said)
+                else:
+                    await _edit_answer(interaction, content=said, embed=None, view=None)
                 await self.refresh(game)
             else:
                 # Known as shown before the answer leaves, so a click racing this one is
@@ -227,8 +243,31 @@ class Boards:
                         game.id, exc)
             self._shown.pop(game.id, None)  # not shown after all, unless refresh manages
             await self.refresh(game)
+        if play.came_back:
+            await tell_privately(interaction, _back_text(game))
         await self.notices.announce(game, play.notice)
         self.computers.schedule(game)
+
+    async def _stale_panel(self, interaction: discord.Interaction[Any], game_id: int,
+                           clock: AnswerClock) -> bool:
+        """Redraw the host's controls drawn for an older lobby (someone joined since);
+        return whether the click was answered so."""
+        message = interaction.message
+        if message is None or not message.flags.ephemeral:
+            return False
+        try:
+            game = await self.tables.load(game_id)
+        except Refusal:
+            return False
+        if game.row.status != "lobby" or game.host_id != interaction.user.id:
+            return False
+        await clock.settle()
+        try:
+            await self.hosting.redraw(
+                interaction, game, "The table changed meanwhile: here it is now; choose again.")
+        except SEND_ERRORS as exc:
+            log.warning("could not redraw the host controls of game %s: %s", game_id, exc)
+        return True
 
     @staticmethod
     async def _acknowledge(interaction: discord.Interaction[Any]) -> None:
@@ -561,6 +600,13 @@ class Boards:
 
     # -- computer players ---------------------------------------------------------------
 
+
+
+def _back_text(game: LoadedGame) -> str:
+    """Return the private word to a player who came back by a click that moved nothing."""
+    seat = game.to_act()
+    whose = f" It is {game.seat_name(seat)}'s turn now." if seat is not None else ""
+    return f"Welcome back: you play your own seat again.{whose}"
 
 
 def _shows_the_end(message: discord.Message) -> bool:

@@ -2,7 +2,15 @@
 
 from bot.games.steam.engine import ENGINE
 from cogs.steam import SteamCog
-from tests.support import board_ids, button, longest_board_within_limits, make_bot, press
+from tests.support import (
+    board_ids,
+    button,
+    host_board,
+    host_does,
+    longest_board_within_limits,
+    make_bot,
+    press,
+)
 
 COGS = ("cogs.steam",)
 
@@ -20,7 +28,7 @@ async def _open_table(driver, fake, tmp_path):
     assert "table open" in board["embeds"][0]["title"]
     board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
     board = (await driver.click(board, button(board, "lobby.computer"), user="alice")).message
-    board = (await driver.click(board, button(board, "lobby.start"), user="alice")).message
+    board = await host_board(driver, board, "lobby.start")
     await driver.settle()
     return bot
 
@@ -96,7 +104,7 @@ async def test_resign_asks_first_then_ends_a_two_player_game(discord_driver, fak
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     board = (await discord_driver.slash("steam", "new", user="alice")).message
     board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
-    board = (await discord_driver.click(board, button(board, "lobby.start"), user="alice")).message
+    board = await host_board(discord_driver, board, "lobby.start")
     ask = await discord_driver.click(board, button(board, "ask.resign"), user="bob")
     assert ask.ephemeral and "Are you sure" in ask.content
     game, _ = await _current_board(bot, fake_discord)
@@ -136,7 +144,7 @@ async def test_s3_host_may_take_the_first_turn(discord_driver, fake_discord, tmp
     board = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
                                         user="alice")).message
     board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
-    await discord_driver.click(board, button(board, "lobby.start"), user="alice")
+    await host_does(discord_driver, board, "lobby.start", "alice")
     game, _ = await _current_board(bot, fake_discord)
     assert game.to_act() == 0
     assert ENGINE.view(game.state)["start_seat"] == 0
@@ -146,8 +154,7 @@ async def test_cancelled_lobby_says_so(discord_driver, fake_discord, tmp_path):
     """The host's Cancel leaves a board saying the table was abandoned, nothing damaged."""
     await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     board = (await discord_driver.slash("steam", "new", user="alice")).message
-    closed = (await discord_driver.click(board, button(board, "lobby.cancel"),
-                                         user="alice")).message
+    closed = await host_board(discord_driver, board, "lobby.cancel")
     embed = closed["embeds"][0]
     assert embed["title"].endswith("table closed")
     assert embed["footer"]["text"] == "This game was abandoned."
@@ -163,7 +170,7 @@ async def test_resign_refused_at_once_for_those_who_cannot(discord_driver, fake_
     board = (await discord_driver.slash("steam", "new", user="alice")).message
     board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
     board = (await discord_driver.click(board, button(board, "lobby.join"), user="carol")).message
-    board = (await discord_driver.click(board, button(board, "lobby.start"), user="alice")).message
+    board = await host_board(discord_driver, board, "lobby.start")
     fake_discord.add_user("dave")
     stranger = await discord_driver.click(board, button(board, "ask.resign"), user="dave")
     assert stranger.ephemeral and "not seated" in stranger.content
