@@ -8,6 +8,7 @@ name, so the bot needs no member list and stores no names for it.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,6 +19,7 @@ from discord.ext import commands
 from bot.games.registry import engine
 from bot.table.daily import daily_key
 from bot.table.errors import Unavailable
+from cogs.starting import StartButton, start_buttons
 from db import records
 from db.records import RANKED_BY_WINS, GameStats, Leaderboard, Standing
 from db.store import StorageError
@@ -40,29 +42,17 @@ FORGET_TAG = "fg1"
 FORGET_TEMPLATE = rf"{FORGET_TAG}:(?P<user>\d+)"
 
 HELP_GAMES = (
-    "**Tinker, Sailor, Soldier, Spy**: a solo Decktet adventure. Start with `/tinker start`.\n"
-    "**Tin Realm**: a solo dice-and-cards journey to Oakinshelm in 7 days. "
-    "Start with `/tinrealm start`.\n"
-    "**Steam to Solar**: a railroad game for 2 to 5 seats, with computer players if you "
-    "like. Open a table with `/steam new`; players join with its buttons."
+    "**Tinker, Sailor, Soldier, Spy**: a solo Decktet adventure · `/tinker start`\n"
+    "**Tin Realm**: a solo dice-and-cards journey · `/tinrealm start`\n"
+    "**Steam to Solar**: a railroad game, 2 to 5 seats · `/steam new`"
 )
 HELP_WHO = (
-    "• Solo games are played by the whole channel, by vote: a majority moves at once, "
-    "otherwise the most-voted move happens when the vote closes (start with players: fast "
-    "for first-click-wins, or \"only me\" to play alone).\n"
-    "• Steam to Solar: only the seated player whose turn it is can act.\n"
-    "• One game at a time per channel; a thread counts as its own channel, so start a "
-    "thread for a second game.\n"
-    "• `/<game> board` posts the board again; `/<game> abandon` ends the game (its starter "
-    "or a member with Manage Messages)."
+    "Solo games: the channel votes (or start with players: fast, or \"only me\"). Steam "
+    "to Solar: the player whose turn it is acts. One game per channel (a thread counts "
+    "as one)."
 )
-HELP_RULES = "`/tinker rules`, `/tinrealm rules`, `/steam rules` (only you see them)."
-HELP_RECORDS = (
-    "`/stats [member] [game]`: games played and won, best score, winning streaks.\n"
-    "`/leaderboard game [period]`: this server's top 10, all time, this month or today's "
-    "daily deal.\n"
-    "`/forget-me`: delete all your records (asks you to confirm first)."
-)
+HELP_RULES = "`/<game> rules` · `/<game> board` · `/<game> abandon`"
+HELP_RECORDS = "`/stats` · `/leaderboard` · `/forget-me`"
 
 
 def daily_commands(tree: app_commands.CommandTree[Any]) -> list[str]:
@@ -74,21 +64,28 @@ def daily_commands(tree: app_commands.CommandTree[Any]) -> list[str]:
     )
 
 
-def help_embed(tree: app_commands.CommandTree[Any]) -> discord.Embed:
-    """Return the /help embed: the games, daily deals, who may press what, rules, records."""
-    embed = discord.Embed(title="Tablehouse: card games in this channel", colour=COLOUR)
+def help_embed(daily_deals: Sequence[str]) -> discord.Embed:
+    """Return the /help embed: the games, who may press what, the daily deals (their
+    commands), the rules and the records, in a phone screen."""
+    embed = discord.Embed(title="Tablehouse: press a button to play here", colour=COLOUR)
     embed.add_field(name="The games", value=HELP_GAMES, inline=False)
-    daily = ", ".join(f"`{c}`" for c in daily_commands(tree)) or "none yet"
-    embed.add_field(
-        name="The daily deal",
-        value=f"The same deal for every server, once per channel each day (UTC): {daily}. "
-              "Compare with `/leaderboard game period:today's daily deal`.",
-        inline=False,
-    )
     embed.add_field(name="Who may press what", value=HELP_WHO, inline=False)
-    embed.add_field(name="The rules", value=HELP_RULES, inline=False)
-    embed.add_field(name="Your records", value=HELP_RECORDS, inline=False)
+    daily = " · ".join(f"`{c}`" for c in daily_deals) or "none yet"
+    embed.add_field(name="More", value=f"{HELP_RULES}\nDaily deals: {daily}\n"
+                                       f"Records: {HELP_RECORDS}", inline=False)
     return embed
+
+
+def help_message(client: discord.Client | None = None) -> dict[str, Any]:
+    """Return the private /help answer: its embed and a button starting each game."""
+    tree = getattr(client, "tree", None)
+    daily = (daily_commands(tree) if isinstance(tree, app_commands.CommandTree)
+             else [f"/{kind} daily" for kind in DAILY_GAMES])
+    view = discord.ui.View(timeout=None)
+    for button in start_buttons(client):
+        view.add_item(button)
+    view.stop()
+    return {"embed": help_embed(daily), "view": view}
 
 
 def _split_line(game: GameStats) -> str:
@@ -198,16 +195,16 @@ class RecordsCog(commands.Cog):
 
     async def cog_load(self) -> None:
         """Register the /forget-me button so that it works after a restart."""
-        self.bot.add_dynamic_items(ForgetButton)
+        self.bot.add_dynamic_items(ForgetButton, StartButton)
 
     async def cog_unload(self) -> None:
         """Unregister the /forget-me button."""
-        self.bot.remove_dynamic_items(ForgetButton)
+        self.bot.remove_dynamic_items(ForgetButton, StartButton)
 
     @app_commands.command(name="help", description="The games, how to start them, who may play")
     async def show_help(self, interaction: discord.Interaction) -> None:
         """Explain the bot privately."""
-        await interaction.response.send_message(embed=help_embed(self.bot.tree), ephemeral=True)
+        await interaction.response.send_message(**help_message(self.bot), ephemeral=True)
 
     @app_commands.command(name="stats", description="Games played and won, best score, streaks")
     @app_commands.guild_only()

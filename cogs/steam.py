@@ -19,6 +19,7 @@ from bot.table.lobby import DEFAULT_LEVEL
 from bot.table.service import LoadedGame
 from cogs.base import GameCog, last_line, seat_list
 from cogs.cards import card_text, clip
+from cogs.details import Section
 
 TITLE = "Steam to Solar"
 #: The member menu's command (Apps → Invite to Steam to Solar).
@@ -133,38 +134,50 @@ class SteamCog(GameCog):
                 raise Refusal(why)
             await interaction.response.send_message(**invitation(game, member.id))
             return
+        await self.start_default(interaction, invite=member.id)
+
+    def default_options(self) -> dict[str, Any]:
+        """Return /steam new's options when none is chosen (the first player drawn)."""
+        return {"deck": "pawns"}
+
+    async def start_default(self, interaction: discord.Interaction[Any],
+                            invite: int | None = None) -> LoadedGame:
+        """Open a table here as /steam new does with its defaults; ``invite`` is a member
+        the table's message mentions (once)."""
+        if interaction.channel_id is None:
+            raise Refusal("Games are played in a server channel or thread.")
         game = await self.bot.tables.open_lobby(
             self.kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-            host=actor_of(interaction), options={"deck": "pawns"},
+            host=actor_of(interaction), options=self.default_options(),
         )
-        invited = () if member.id == interaction.user.id else (member.id,)
+        invited = () if invite is None or invite == interaction.user.id else (invite,)
         await self.bot.boards.send_board(interaction, game, invite=invited)
+        return game
 
     def legend(self, game: LoadedGame) -> str:
         """Return what the board's icons mean."""
         return LEGEND
 
-    def details(self, game: LoadedGame) -> list[discord.Embed]:
-        """Return the rules, the legend, the last turns, and every train and the river."""
-        embeds = super().details(game)
+    def card_sections(self, game: LoadedGame) -> list[Section]:
+        """Return the table in full: the river and the piles, then every player's trains."""
         if game.state is None:
-            return embeds
+            return []
         view = game.view()
-        table = discord.Embed(title="The table", colour=self.colour,
-                              description=clip(str(view.get("deck_text") or ""), 4096) or None)
         river = "\n".join(f"{i}. {card_text(c, value=False)} (cost {c['cost']})"
                           for i, c in enumerate(view["river"], start=1)) or "empty"
-        table.add_field(name=f"River · deck {view['deck_count']} · discard "
-                             f"{view['discard_count']}", value=clip(river, 1024), inline=False)
         discard = " · ".join(card_text(c, value=False) for c in view.get("discard") or [])
-        table.add_field(name=f"Discard pile, first discarded first ({view['discard_count']})",
-                        value=clip(discard or "empty", 1024), inline=False)
-        for player in view["players"][:20]:
-            trains = "\n".join(f"{i}. {_train_text(t)}"
-                               for i, t in enumerate(player["trains"], 1)) or "no trains"
-            table.add_field(name=clip(f"{player['name']} · {player.get('total', 0)}", 256),
-                            value=clip(trains, 1024), inline=False)
-        return [*embeds, table]
+        fields = [(f"River · deck {view['deck_count']} · discard {view['discard_count']}",
+                   river)]
+        deck = str(view.get("deck_text") or "")
+        if deck:
+            fields.append(("Deck", deck))
+        fields.append((f"Discard pile, first discarded first ({view['discard_count']})",
+                       discard or "empty"))
+        trains = [(f"{player['name']} · {player.get('total', 0)}",
+                   "\n".join(f"{i}. {_train_text(t)}" for i, t in enumerate(player["trains"], 1))
+                   or "no trains") for player in view["players"]]
+        return [Section("cards", "Table", "The river and the piles", fields),
+                Section("trains", "Trains", "Every player's trains", trains)]
 
     async def play_again(
         self, interaction: discord.Interaction[Any], game: LoadedGame
@@ -306,7 +319,7 @@ class SteamCog(GameCog):
     @steam.command(name="rules", description="How Steam to Solar is played")
     async def rules(self, interaction: discord.Interaction) -> None:
         """Explain the game privately."""
-        await self.send_rules(interaction, TITLE, RULES, 0x2B8A3E)
+        await self.send_rules(interaction)
 
     @steam.command(name="abandon", description="End this channel's table (host or moderators)")
     async def abandon_command(self, interaction: discord.Interaction) -> None:

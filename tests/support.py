@@ -190,3 +190,38 @@ async def host_board(driver: object, board: dict, action: str, user: str = "alic
     stored = driver.fake.get_message(board["id"])  # type: ignore[attr-defined]
     assert stored is not None
     return stored
+
+
+async def every_page(driver: object, result: object, user: str) -> list[dict]:
+    """Click through a private answer in pages ("Rules & details", ``/<game> rules``) as
+    ``user``; return every page's embeds, each page once, the first page first.
+
+    On each page the last button not pressed yet is pressed (a section's next page comes
+    last), until every button seen has been pressed.
+    """
+    from tests.fake_discord import payloads
+
+    first = result.embeds  # type: ignore[attr-defined]
+    pages = {first[0]["title"]: first}
+    message = result.message  # type: ignore[attr-defined]
+    pressed: set[str] = set()
+    while True:
+        enabled = [c["custom_id"] for c in payloads.iter_components(message["components"])
+                   if "custom_id" in c and not c.get("disabled")]
+        todo = [c for c in enabled if c not in pressed]
+        if not todo:
+            break
+        pressed.add(todo[-1])
+        shown = await driver.click(message, todo[-1], user=user)  # type: ignore[attr-defined]
+        message = shown.message
+        pages.setdefault(shown.embeds[0]["title"], shown.embeds)
+    return [embed for embeds in pages.values() for embed in embeds]
+
+
+def detail_embeds(cog: object, game: LoadedGame) -> list[object]:
+    """Return the embeds of every page of ``game``'s "Rules & details", in order."""
+    from cogs.details import page_keys
+
+    sections = cog.sections(game)  # type: ignore[attr-defined]
+    return [embed for key, index, _count in page_keys(sections)
+            for embed in cog.details(game, f"{key}.{index}")["embeds"]]  # type: ignore[attr-defined]

@@ -42,6 +42,8 @@ COLOUR_ENDED = discord.Colour.light_grey()
 #: Board buttons the table answers itself: the private rules and details, a new game.
 TABLE_RULES = "table.rules"
 TABLE_AGAIN = "table.again"
+#: ``table.rules.<section>.<page>``: another page of "Rules & details".
+RULES_PAGE = f"{TABLE_RULES}."
 
 
 class Renderer(Protocol):
@@ -57,8 +59,8 @@ class Renderer(Protocol):
         """Return the board's components while the game is active."""
         ...
 
-    def details(self, game: LoadedGame) -> list[discord.Embed]:
-        """Return the private "Rules & details" answer."""
+    def details(self, game: LoadedGame, page: str = "") -> dict[str, Any]:
+        """Return one page of the private "Rules & details" (embeds and view)."""
         ...
 
     async def play_again(

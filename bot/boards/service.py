@@ -27,6 +27,7 @@ from bot.boards.layout import (
 )
 from bot.boards.notices import TurnNotices
 from bot.boards.render import (
+    RULES_PAGE,
     TABLE_AGAIN,
     TABLE_RULES,
     BoardRenderer,
@@ -161,6 +162,9 @@ class Boards:
             return
         if action_id in (TABLE_RULES, TABLE_AGAIN):
             await self._table_button(interaction, game_id, action_id)
+            return
+        if action_id.startswith(RULES_PAGE):
+            await self._rules_page(interaction, game_id, action_id.removeprefix(RULES_PAGE))
             return
         if action_id == LOBBY_PANEL:
             await self.hosting.open(interaction, game_id)
@@ -370,10 +374,11 @@ class Boards:
             game = await self.tables.load(game_id)
             renderer = self.renderers[game.row.kind]
             if action_id == TABLE_RULES:
-                await self._come_back(interaction, game)
-                await interaction.response.send_message(
-                    embeds=renderer.details(game)[:10], ephemeral=True
-                )
+                back = await self._come_back(interaction, game)
+                body = renderer.details(game)
+                if back:
+                    body["content"] = _back_text(back)
+                await interaction.response.send_message(**body, ephemeral=True)
                 self.computers.schedule(game)  # a stalled computer player moves on
                 return
             if game.row.is_open:
@@ -384,24 +389,39 @@ class Boards:
         except SEND_ERRORS as exc:
             log.warning("could not answer %s on game %s: %s", action_id, game_id, exc)
 
-    async def _come_back(self, interaction: discord.Interaction[Any], game: LoadedGame) -> None:
+    async def _come_back(self, interaction: discord.Interaction[Any],
+                         game: LoadedGame) -> LoadedGame | None:
         """Bring an away player back when they use a button that is not a move (C6): the
-        board is brought up to date and whose turn it is announced; never raise.
+        board is brought up to date and whose turn it is announced; never raise. Return
+        the game afterwards if they came back.
 
         ``game`` as just read tells whether they are away at all (usually not: no more work).
         """
         seat = game.seat_of(interaction.user.id) if len(game.row.seats) > 1 else None
         if seat is None or not game.row.seats[seat].get("away"):
-            return
+            return None
         try:
             play = await self.tables.come_back(game.id, actor_of(interaction))
         except Refusal:
-            return
+            return None
         if play is None:
-            return
+            return None
         self.update_soon(play.game.id, play.game)
         await self.notices.announce(play.game, play.notice)
         self.computers.schedule(play.game)
+        return play.game
+
+    async def _rules_page(self, interaction: discord.Interaction[Any], game_id: int,
+                          page: str) -> None:
+        """Show another page of "Rules & details" in the private message clicked."""
+        try:
+            game = await self.tables.load(game_id)
+            body = self.renderers[game.row.kind].details(game, page)
+            await interaction.response.edit_message(**body)
+        except Refusal as refusal:
+            await self._refuse(interaction, str(refusal))
+        except SEND_ERRORS as exc:
+            log.warning("could not show a page of the details of game %s: %s", game_id, exc)
 
     async def _refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
         await tell_privately(interaction, text)

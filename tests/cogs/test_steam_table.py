@@ -11,6 +11,7 @@ from tests.support import (
     Clock,
     board_ids,
     button,
+    every_page,
     host_board,
     host_panel,
     loaded,
@@ -261,12 +262,13 @@ async def test_rules_and_details_list_every_train(discord_driver, fake_discord, 
     result = await discord_driver.click(game_board, button(game_board, "table.rules"),
                                         user="alice")
     assert result.ephemeral
-    table = next(e for e in result.embeds if e["title"] == "The table")
-    names = [f["name"] for f in table["fields"]]
-    assert names[0].startswith("River") and any("Alice" in n for n in names)
-    assert any("(computer)" in n for n in names)
-    assert names[1].startswith("Discard pile")  # what the computer knows, anyone can read
-    assert "Pawns" in table["description"]
+    pages = {e["title"]: e for e in await every_page(discord_driver, result, "alice")}
+    names = [f["name"] for f in pages["The river and the piles"]["fields"]]
+    values = [f["value"] for f in pages["The river and the piles"]["fields"]]
+    assert names[0].startswith("River") and names[1] == "Deck" and "Pawns" in values[1]
+    assert names[2].startswith("Discard pile")  # what the computer knows, anyone can read
+    trains = [f["name"] for f in pages["Every player's trains"]["fields"]]
+    assert any("Alice" in n for n in trains) and any("(computer)" in n for n in trains)
 
 
 async def test_computer_moves_edit_a_board_at_most_once_per_interval(discord_driver,
