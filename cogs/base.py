@@ -17,10 +17,25 @@ from bot.boards.service import actor_of
 from bot.table.errors import Refusal
 from bot.table.service import LoadedGame
 from cogs.abandoning import AbandonButton, ask_to_abandon
+from cogs.details import PAGE_LINES, Section, page_body
 from cogs.footer import FOOTER_LINES, last_moves
+from cogs.rules_pages import RulesPageButton, rules_body
 
 if TYPE_CHECKING:
     from bot.client import TableBot
+
+
+def newest_events(game: LoadedGame, budget: int) -> str:
+    """Return the newest events as bullet lines, as many as fit ``budget`` phone lines."""
+    lines: list[str] = []
+    used = 0
+    for event in reversed(game.row.events):
+        line = f"• {event}"
+        used += phone_lines(line)
+        if used > budget and lines:
+            break
+        lines.insert(0, line)
+    return "\n".join(lines) or "—"
 
 
 def recent_events(game: LoadedGame, count: int = 5, limit: int = 1000) -> str:
@@ -155,10 +170,10 @@ class GameCog(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        """Register this cog as the renderer of its kind, and the button that confirms
-        abandoning a game (so it works after a restart)."""
+        """Register this cog as the renderer of its kind, and the buttons of its private
+        answers (confirming an abandon, the rules' pages), so they work after a restart."""
         self.bot.boards.register(self)  # type: ignore[arg-type]
-        self.bot.add_dynamic_items(AbandonButton)
+        self.bot.add_dynamic_items(AbandonButton, RulesPageButton)
 
     # Renderer defaults ------------------------------------------------------------------
 
@@ -170,22 +185,38 @@ class GameCog(commands.Cog):
         """Return what every icon on the board means ("" when the board has none)."""
         return ""
 
-    def details(self, game: LoadedGame) -> list[discord.Embed]:
-        """Return the private "Rules & details" answer: rules, legend, the last seating."""
-        rules = discord.Embed(title=f"{self.title or self.kind}: how to play", colour=self.colour)
-        for name, text in self.rules_text:
-            rules.add_field(name=name, value=text, inline=False)
-        embeds = [rules]
+    def sections(self, game: LoadedGame) -> list[Section]:
+        """Return the sections of "Rules & details": the rules, this table and its icons,
+        the cog's own (cards, piles, the table), the last turns."""
+        rules = Section("rules", "Rules", f"{self.title or self.kind}: how to play",
+                        list(self.rules_text))
+        table = [("At this table", table_line(game))]
         legend = self.legend(game)
-        events = "\n".join(f"• {e}" for e in game.row.events) or "—"
-        more = discord.Embed(title="This game", colour=self.colour)
-        more.add_field(name="At this table", value=table_line(game)[:1024], inline=False)
         if legend:
-            more.add_field(name="What the icons mean", value=legend[:1024], inline=False)
-        more.add_field(name="The last turns", value=events[-1024:], inline=False)
-        more.set_footer(text=f"Ways to play: {MODES_TEXT}"[:2048])
-        embeds.append(more)
-        return embeds
+            table.append(("What the icons mean", legend))
+        if len(game.row.seats) <= 1:
+            table.append(("Ways to play", MODES_TEXT))
+        icons = Section("icons", "Icons", "This table and its icons", table)
+        turns = Section("turns", "Last turns", "The last turns",
+                        [("Newest last", newest_events(game, PAGE_LINES - 3))])
+        return [rules, icons, *self.card_sections(game), turns]
+
+    def card_sections(self, game: LoadedGame) -> list[Section]:
+        """Return the game's own sections of "Rules & details" (none by default)."""
+        return []
+
+    def details(self, game: LoadedGame, page: str = "") -> dict[str, Any]:
+        """Return one page of the private "Rules & details" (the rules when ``page`` is
+        empty): its embeds and the buttons to the other pages."""
+        return page_body(game.id, game.row.version, self.sections(game), page, self.colour)
+
+    def default_options(self) -> dict[str, Any]:
+        """Return the options the start command uses when none is chosen."""
+        return {}
+
+    async def start_default(self, interaction: discord.Interaction[Any]) -> LoadedGame:
+        """Start a game here as the start command does with its default options."""
+        return await self.start_solo(interaction, self.default_options())
 
     def confirm_question(self, game: LoadedGame, action_id: str) -> str:
         """Return the private question asked before ``action_id``: by default, plain."""
@@ -279,18 +310,10 @@ class GameCog(commands.Cog):
                           f"Start one with {start}.")
         return game
 
-    async def send_rules(
-        self,
-        interaction: discord.Interaction[Any],
-        title: str,
-        rules: Sequence[tuple[str, str]],
-        colour: int,
-    ) -> None:
-        """Explain a game privately: one embed, a field per part of the rules."""
-        embed = discord.Embed(title=f"{title}: how to play", colour=colour)
-        for name, text in rules:
-            embed.add_field(name=name, value=text, inline=False)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+    async def send_rules(self, interaction: discord.Interaction[Any]) -> None:
+        """Explain the game privately: its rules, a page a phone shows whole at a time."""
+        body = rules_body(self.kind, self.title or self.kind, self.rules_text, self.colour)
+        await interaction.response.send_message(**body, ephemeral=True)
 
     async def repost(self, interaction: discord.Interaction[Any]) -> None:
         """Post the current board again here and retire the old message.

@@ -8,6 +8,7 @@ name, so the bot needs no member list and stores no names for it.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,12 +16,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.boards.pings import entry_view
+from bot.boards.pings import choice_button
 from bot.games.registry import engine
 from bot.table.daily import daily_key
 from bot.table.errors import Unavailable
 from bot.table.ratings import RATED_KINDS
 from bot.table.settings import ServerSettings
+from cogs.starting import StartButton, start_buttons
 from db import records
 from db.records import (
     RANKED_BY_WINS,
@@ -63,14 +65,10 @@ HELP_GAMES = (
 HELP_WHO = (
     "Solo games: the channel votes (or players: fast, \"only me\"). Steam to Solar: the "
     "player whose turn it is. One game per channel; thread: yes gives a game its own "
-    "thread. `/<game> board` reposts, `/<game> abandon` ends it. Ended boards: Replay "
-    "shows the game move by move; a daily's Share posts it."
+    "thread. Ended boards: Replay shows the game move by move; a daily's Share posts it."
 )
-HELP_RECORDS = (
-    "`/tinker rules` · `/tinrealm rules` · `/steam rules` (only you see them) · "
-    "`/stats` · `/leaderboard` (also of today's daily deal) · `/forget-me` (deletes your "
-    "records)"
-)
+HELP_RULES = "`/<game> rules` · `/<game> board` · `/<game> abandon`"
+HELP_RECORDS = "`/stats` · `/leaderboard` · `/forget-me`"
 
 
 def daily_commands(tree: app_commands.CommandTree[Any]) -> list[str]:
@@ -82,21 +80,35 @@ def daily_commands(tree: app_commands.CommandTree[Any]) -> list[str]:
     )
 
 
-def help_embed(tree: app_commands.CommandTree[Any],
-               server: ServerSettings | None = None) -> discord.Embed:
-    """Return the /help embed: the games, daily deals, who may press what, rules, records,
-    and the server's settings."""
-    embed = discord.Embed(title="Tablehouse: card games here", colour=COLOUR)
-    daily = ", ".join(f"`{c}`" for c in daily_commands(tree)) or "none yet"
-    embed.add_field(name="The games",
-                    value=f"{HELP_GAMES}\nThe same deal everywhere each day: {daily}",
-                    inline=False)
+def help_embed(daily_deals: Sequence[str], server: ServerSettings | None = None
+               ) -> discord.Embed:
+    """Return the /help embed: the games, who may press what, the daily deals (their
+    commands), the rules, the records and the server's settings, in a phone screen."""
+    embed = discord.Embed(title="Tablehouse: press a button to play here", colour=COLOUR)
+    embed.add_field(name="The games", value=HELP_GAMES, inline=False)
     embed.add_field(name="Who plays", value=HELP_WHO, inline=False)
-    embed.add_field(name="Rules and records", value=HELP_RECORDS, inline=False)
+    daily = " · ".join(f"`{c}`" for c in daily_deals) or "none yet"
+    embed.add_field(name="More", value=f"{HELP_RULES}\nDaily deals: {daily}\n"
+                                       f"Records: {HELP_RECORDS}", inline=False)
     if server is not None:
         embed.add_field(name="This server", value=f"{server.summary()} "
                         "(`/tablehouse settings`)", inline=False)
     return embed
+
+
+def help_message(client: discord.Client | None = None,
+                 server: ServerSettings | None = None) -> dict[str, Any]:
+    """Return the private /help answer: its embed, a button starting each game and the
+    member's choice of turn pings."""
+    tree = getattr(client, "tree", None)
+    daily = (daily_commands(tree) if isinstance(tree, app_commands.CommandTree)
+             else [f"/{kind} daily" for kind in DAILY_GAMES])
+    view = discord.ui.View(timeout=None)
+    for button in start_buttons(client):
+        view.add_item(button)
+    view.add_item(choice_button())
+    view.stop()
+    return {"embed": help_embed(daily, server), "view": view}
 
 
 def _split_line(game: GameStats) -> str:
@@ -256,18 +268,18 @@ class RecordsCog(commands.Cog):
 
     async def cog_load(self) -> None:
         """Register the /forget-me button so that it works after a restart."""
-        self.bot.add_dynamic_items(ForgetButton)
+        self.bot.add_dynamic_items(ForgetButton, StartButton)
 
     async def cog_unload(self) -> None:
         """Unregister the /forget-me button."""
-        self.bot.remove_dynamic_items(ForgetButton)
+        self.bot.remove_dynamic_items(ForgetButton, StartButton)
 
     @app_commands.command(name="help", description="The games, how to start them, who may play")
     async def show_help(self, interaction: discord.Interaction) -> None:
         """Explain the bot privately."""
         server = await self.bot.tables.servers.get(interaction.guild_id)
-        await interaction.response.send_message(embed=help_embed(self.bot.tree, server),
-                                                view=entry_view(), ephemeral=True)
+        await interaction.response.send_message(**help_message(self.bot, server),
+                                                ephemeral=True)
 
     @app_commands.command(name="stats", description="Games played and won, best score, streaks")
     @app_commands.guild_only()

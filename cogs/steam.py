@@ -7,6 +7,7 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
+from bot.boards.hosting import invitation, why_not_invite
 from bot.boards.layout import (
     ASK_PREFIX,
     MAX_SELECT_OPTIONS,
@@ -21,12 +22,16 @@ from bot.boards.service import actor_of
 from bot.games.protocol import Action
 from bot.games.steam.state import CARDS, POWER_EMOJI, can_run, goods_points, powers
 from bot.table import seating
+from bot.table.errors import ChannelOccupied, Refusal
 from bot.table.lobby import DEFAULT_LEVEL
 from bot.table.service import LoadedGame
 from cogs.base import THREAD_HELP, GameCog, last_line, seat_list
 from cogs.cards import card_text, clip
+from cogs.details import Section
 
 TITLE = "Steam to Solar"
+#: The member menu's command (Apps → Invite to Steam to Solar).
+INVITE_MENU = f"Invite to {TITLE}"
 
 #: Single-click controls shown together on the last row.
 CONTROLS = ("done", "ship", "cancel", "pass", "resign")
@@ -129,6 +134,50 @@ class SteamCog(GameCog):
         guild_only=True,
     )
 
+    def __init__(self, bot: Any) -> None:
+        super().__init__(bot)
+        #: "Invite to Steam to Solar" in a member's Apps menu.
+        self.invite_menu = app_commands.ContextMenu(name=INVITE_MENU, callback=self.invite_member)
+        self.invite_menu.guild_only = True
+
+    async def cog_load(self) -> None:
+        """Register the renderer and the member menu's command."""
+        await super().cog_load()
+        self.bot.tree.add_command(self.invite_menu)
+
+    async def cog_unload(self) -> None:
+        """Remove the member menu's command."""
+        self.bot.tree.remove_command(INVITE_MENU, type=discord.AppCommandType.user)
+
+    async def invite_member(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        """Open a table in this channel with ``member`` invited; with a table open here,
+        its host invites them to it (anyone else is told why not)."""
+        if interaction.channel_id is None or interaction.guild_id is None:
+            raise Refusal("Games are played in a server channel or thread.")
+        if member.bot:
+            raise Refusal("Bots cannot take a seat; open a table and add a computer player.")
+        game = await self.bot.tables.open_in_channel(interaction.channel_id)
+        if game is not None:
+            if game.row.kind != self.kind or game.row.status != "lobby":
+                raise ChannelOccupied(game.engine.title, game.link)
+            why = why_not_invite(game, interaction.user.id, member.id, is_bot=False)
+            if why is not None:
+                raise Refusal(why)
+            await interaction.response.send_message(**invitation(game, member.id))
+            return
+        await self.start_default(interaction, invite=member.id)
+
+    def default_options(self) -> dict[str, Any]:
+        """Return /steam new's options when none is chosen (the first player drawn)."""
+        return {"deck": "pawns"}
+
+    async def start_default(self, interaction: discord.Interaction[Any],
+                            invite: int | None = None) -> LoadedGame:
+        """Open a table here as /steam new does with its defaults; ``invite`` is a member
+        the table's message mentions (once)."""
+        invited = () if invite is None or invite == interaction.user.id else (invite,)
+        return await self.open_lobby(interaction, self.default_options(), invite=invited)
+
     def legend(self, game: LoadedGame) -> str:
         """Return what the board's icons mean."""
         return LEGEND
@@ -142,37 +191,41 @@ class SteamCog(GameCog):
                 "in your hand are discarded, you score nothing, and no computer plays your "
                 f"seat. ({DISMISS})")
 
-    def details(self, game: LoadedGame) -> list[discord.Embed]:
-        """Return the rules, the legend, the last turns, and every train and the river."""
-        embeds = super().details(game)
+    def card_sections(self, game: LoadedGame) -> list[Section]:
+        """Return the table in full: the river and the piles, then every player's trains."""
         if game.state is None:
-            return embeds
+            return []
         view = game.view()
-        table = discord.Embed(title="The table", colour=self.colour,
-                              description=clip(str(view.get("deck_text") or ""), 4096) or None)
         river = "\n".join(f"{i}. {card_text(c, value=False)} (cost {c['cost']})"
                           for i, c in enumerate(view["river"], start=1)) or "empty"
-        table.add_field(name=f"River · deck {view['deck_count']} · discard "
-                             f"{view['discard_count']}", value=clip(river, 1024), inline=False)
         discard = " · ".join(card_text(c, value=False) for c in view.get("discard") or [])
-        table.add_field(name=f"Discard pile, first discarded first ({view['discard_count']})",
-                        value=clip(discard or "empty", 1024), inline=False)
-        for player in view["players"][:20]:
-            trains = "\n".join(f"{i}. {_train_text(t)}"
-                               for i, t in enumerate(player["trains"], 1)) or "no trains"
-            table.add_field(name=clip(f"{player['name']} · {player.get('total', 0)}", 256),
-                            value=clip(trains, 1024), inline=False)
-        return [*embeds, table]
+        fields = [(f"River · deck {view['deck_count']} · discard {view['discard_count']}",
+                   river)]
+        deck = str(view.get("deck_text") or "")
+        if deck:
+            fields.append(("Deck", deck))
+        fields.append((f"Discard pile, first discarded first ({view['discard_count']})",
+                       discard or "empty"))
+        trains = [(f"{player['name']} · {player.get('total', 0)}",
+                   "\n".join(f"{i}. {_train_text(t)}" for i, t in enumerate(player["trains"], 1))
+                   or "no trains") for player in view["players"]]
+        return [Section("cards", "Table", "The river and the piles", fields),
+                Section("trains", "Trains", "Every player's trains", trains)]
 
     async def play_again(
         self, interaction: discord.Interaction[Any], game: LoadedGame
     ) -> LoadedGame:
-        """Open a new table with the same options; computers come along, people join again."""
+        """Open a new table with the same options and the same table: whoever presses hosts,
+        every other person of the last game is seated again (each may leave) and the
+        computer players come along at their levels."""
         computers = [str(s.get("level") or DEFAULT_LEVEL) for s in game.row.seats
                      if s.get("computer")]
+        people = [(int(s["user_id"]), str(s["name"])) for s in game.row.seats
+                  if not s.get("computer") and s.get("user_id") is not None
+                  and s.get("user_id") != interaction.user.id]
         options = {k: v for k, v in game.row.options.items() if k not in ("names", "levels")}
         return await self.open_lobby(
-            interaction, options, thread="no", computers=computers,
+            interaction, options, thread="no", computers=computers, people=people,
             turn_seconds=game.data.turn_seconds, notices=game.data.notices,
         )
 
@@ -305,7 +358,7 @@ class SteamCog(GameCog):
     @steam.command(name="rules", description="How Steam to Solar is played")
     async def rules(self, interaction: discord.Interaction) -> None:
         """Explain the game privately."""
-        await self.send_rules(interaction, TITLE, RULES, 0x2B8A3E)
+        await self.send_rules(interaction)
 
     @steam.command(name="abandon", description="End this channel's table (host or moderators)")
     async def abandon_command(self, interaction: discord.Interaction) -> None:

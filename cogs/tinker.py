@@ -12,6 +12,7 @@ from bot.games.protocol import Action
 from bot.table.service import LoadedGame
 from cogs.base import MODES_TEXT, PLAYERS_HELP, THREAD_HELP, WINDOW_HELP, GameCog, last_line, voting
 from cogs.cards import EMOJI_BY_NAME, SUIT_ORDER, card_text, cards_text, clip
+from cogs.details import Section
 
 TITLE = "Tinker, Sailor, Soldier, Spy"
 #: The board's title, short enough for one phone line with the round.
@@ -97,25 +98,26 @@ class TinkerCog(GameCog):
         embed.set_footer(text=last_line(game))
         return embed
 
+    def default_options(self) -> dict[str, Any]:
+        """Return /tinker start's options when none is chosen: the standard rules."""
+        return {"classic_journey": False, "harsh_defeat": False}
+
     def legend(self, game: LoadedGame) -> str:
         """Return what the board's icons and chip buttons mean."""
         return LEGEND
 
-    def details(self, game: LoadedGame) -> list[discord.Embed]:
-        """Return the rules, then every pile in full: deck, discard, Aces, locations, trash."""
-        embeds = super().details(game)
+    def card_sections(self, game: LoadedGame) -> list[Section]:
+        """Return every pile in full: deck, discard, Aces, locations, trash."""
         if game.state is None:
-            return embeds
+            return []
         view = game.view()
-        piles = discord.Embed(title="Every pile", colour=self.colour)
         flags = [name for name, key in (("classic journey", "classic_journey"),
                                         ("harsh defeat", "harsh_defeat"))
                  if view["options"].get(key)]
-        piles.description = f"Options: {', '.join(flags) or 'standard rules'}"
         locations = view.get("locations") or {}
-        for name, value in (
-            (f"Deck: {view['deck_count']} cards (order hidden)",
-             cards_text(_deck(view))),
+        fields = [
+            ("Options", ", ".join(flags) or "standard rules"),
+            (f"Deck: {view['deck_count']} cards (order hidden)", cards_text(_deck(view))),
             (f"Discard pile: {len(view['discard'])}", cards_text(view["discard"])),
             (f"Aces left: {view['aces_left']}", cards_text(view.get("aces_cards") or [])),
             (f"Locations ahead: {view['locations_left']} (order hidden)",
@@ -123,9 +125,8 @@ class TinkerCog(GameCog):
             (f"Locations cleared: {len(view['cleared'])}/13",
              ", ".join(c["name"] for c in view["cleared"]) or "—"),
             (f"Trashed: {len(view['trashed'])}", cards_text(view["trashed"])),
-        ):
-            piles.add_field(name=name, value=clip(value, 1024), inline=False)
-        return [*embeds[:-1], piles, embeds[-1]]
+        ]
+        return [Section("cards", "Piles", "Every pile", [(n, v or "—") for n, v in fields])]
 
     def items(self, game: LoadedGame) -> list[BoardItem]:
         """Return the board's buttons: the two challenges, or a chip button per suit.
@@ -191,7 +192,8 @@ class TinkerCog(GameCog):
         thread: Literal["yes", "no"] | None = None,
     ) -> None:
         """Start a game in this channel (or a new thread)."""
-        options = {"classic_journey": classic_journey, "harsh_defeat": harsh_defeat}
+        options = {**self.default_options(), "classic_journey": classic_journey,
+                   "harsh_defeat": harsh_defeat}
         await self.start_solo(interaction, options, players=players, window=vote_seconds,
                               thread=thread)
 
@@ -221,7 +223,7 @@ class TinkerCog(GameCog):
     @tinker.command(name="rules", description="How Tinker, Sailor, Soldier, Spy is played")
     async def rules(self, interaction: discord.Interaction) -> None:
         """Explain the game privately."""
-        await self.send_rules(interaction, TITLE, RULES, 0x5865F2)
+        await self.send_rules(interaction)
 
     @tinker.command(name="abandon", description="End this channel's game (starter or moderators)")
     async def abandon_command(self, interaction: discord.Interaction) -> None:

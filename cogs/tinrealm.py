@@ -22,6 +22,7 @@ from cogs.base import (
     voting,
 )
 from cogs.cards import clip
+from cogs.details import Section
 
 TITLE = "Tin Realm"
 
@@ -168,23 +169,18 @@ class TinRealmCog(GameCog):
                   "🏆 reached Oakinshelm · 💀 died · ⌛ the seventh day ended on the road"]
         return "\n".join(lines)
 
-    def details(self, game: LoadedGame) -> list[discord.Embed]:
-        """Return the rules, then the whole tableau, the items and the score so far."""
-        embeds = super().details(game)
+    def card_sections(self, game: LoadedGame) -> list[Section]:
+        """Return the whole tableau, the items and the last roll."""
         if game.state is None:
-            return embeds
+            return []
         v = game.view()
-        more = discord.Embed(title="The journey in full", colour=self.colour)
-        more.add_field(name="Tableau, left to right",
-                       value=clip("\n".join(_card(c) for c in v["tableau"]) or "—", 1024),
-                       inline=False)
         items = "\n".join(f"{'✅' if i.get('ready') else '▫️'} **{i['name']}**: {i['text']}"
                           for i in v["items"])
-        more.add_field(name="Items", value=clip(items or "—", 1024), inline=False)
+        fields = [("Tableau, left to right", "\n".join(_card(c) for c in v["tableau"]) or "—"),
+                  ("Items", items or "—")]
         if v.get("dice"):
-            more.add_field(name="Last roll", value=" ".join(f"🎲{d}" for d in v["dice"]),
-                           inline=False)
-        return [*embeds[:-1], more, embeds[-1]]
+            fields.append(("Last roll", " ".join(f"🎲{d}" for d in v["dice"])))
+        return [Section("cards", "Journey", "The journey in full", fields)]
 
     def items(self, game: LoadedGame) -> list[BoardItem]:
         """Return every decision the rules give now, phone first.
@@ -242,6 +238,10 @@ class TinRealmCog(GameCog):
         await self.start_solo(interaction, self._options("easy"),
                               players=players, window=vote_seconds, daily=True, thread=thread)
 
+    def default_options(self) -> dict[str, Any]:
+        """Return /tinrealm start's options when none is chosen: the easy map."""
+        return self._options("easy")
+
     def _options(self, preset: str) -> dict[str, Any]:
         options: dict[str, Any] = {"preset": preset}
         content = self.bot.settings.tinrealm_content if self.bot else None
@@ -262,7 +262,7 @@ class TinRealmCog(GameCog):
     @tinrealm.command(name="rules", description="How Tin Realm is played")
     async def rules(self, interaction: discord.Interaction) -> None:
         """Explain the game privately."""
-        await self.send_rules(interaction, TITLE, RULES, 0xB08D57)
+        await self.send_rules(interaction)
 
     @tinrealm.command(name="abandon", description="End this channel's journey (starter or mods)")
     async def abandon_command(self, interaction: discord.Interaction) -> None:

@@ -184,3 +184,62 @@ async def abandon(driver: object, kind: str, user: str, **where: object) -> obje
     if not asked.custom_ids:
         return asked
     return await driver.click(asked.message, asked.custom_ids[0], user=user)  # type: ignore[attr-defined]
+
+
+async def host_panel(driver: object, board: dict, user: str = "alice") -> object:
+    """Press "Host controls" on a lobby board as ``user``; return the private answer."""
+    return await driver.click(board, button(board, "lobby.panel"), user=user)  # type: ignore[attr-defined]
+
+
+async def host_does(driver: object, board: dict, action: str, user: str = "alice") -> object:
+    """As ``user``, open the lobby's host controls and choose ``action`` there; return the
+    answer on the controls."""
+    panel = await host_panel(driver, board, user)
+    result = await press(driver, panel.message, action, user)  # type: ignore[attr-defined]
+    await driver.settle()  # type: ignore[attr-defined]
+    return result
+
+
+async def host_board(driver: object, board: dict, action: str, user: str = "alice") -> dict:
+    """Like :func:`host_does`; return the lobby's board message as the channel shows it after."""
+    await host_does(driver, board, action, user)
+    stored = driver.fake.get_message(board["id"])  # type: ignore[attr-defined]
+    assert stored is not None
+    return stored
+
+
+async def every_page(driver: object, result: object, user: str) -> list[dict]:
+    """Click through a private answer in pages ("Rules & details", ``/<game> rules``) as
+    ``user``; return every page's embeds, each page once, the first page first.
+
+    On each page the last page button not pressed yet is pressed (a section's next page
+    comes last), until every page button seen has been pressed; other buttons on the
+    pages (the choice of turn pings) are left alone.
+    """
+    from tests.fake_discord import payloads
+
+    first = result.embeds  # type: ignore[attr-defined]
+    pages = {first[0]["title"]: first}
+    message = result.message  # type: ignore[attr-defined]
+    pressed: set[str] = set()
+    while True:
+        enabled = [c["custom_id"] for c in payloads.iter_components(message["components"])
+                   if "custom_id" in c and not c.get("disabled")
+                   and (":table.rules." in c["custom_id"] or c["custom_id"].startswith("rp1:"))]
+        todo = [c for c in enabled if c not in pressed]
+        if not todo:
+            break
+        pressed.add(todo[-1])
+        shown = await driver.click(message, todo[-1], user=user)  # type: ignore[attr-defined]
+        message = shown.message
+        pages.setdefault(shown.embeds[0]["title"], shown.embeds)
+    return [embed for embeds in pages.values() for embed in embeds]
+
+
+def detail_embeds(cog: object, game: LoadedGame) -> list[object]:
+    """Return the embeds of every page of ``game``'s "Rules & details", in order."""
+    from cogs.details import page_keys
+
+    sections = cog.sections(game)  # type: ignore[attr-defined]
+    return [embed for key, index, _count in page_keys(sections)
+            for embed in cog.details(game, f"{key}.{index}")["embeds"]]  # type: ignore[attr-defined]

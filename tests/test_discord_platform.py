@@ -4,7 +4,17 @@ import asyncio
 
 import pytest
 
-from tests.support import ALICE, Clock, abandon, board_ids, button, make_bot, set_read_only
+from tests.support import (
+    ALICE,
+    Clock,
+    abandon,
+    board_ids,
+    button,
+    host_board,
+    host_panel,
+    make_bot,
+    set_read_only,
+)
 
 
 async def _start(driver, fake, tmp_path, **kw):
@@ -127,8 +137,7 @@ async def test_deleted_board_is_reposted_on_next_action(discord_driver, fake_dis
     board = (await discord_driver.slash("toy", "new", user="alice")).message
     board = (await discord_driver.click(board, button(board, "lobby.computer"),
                                         user="alice")).message
-    board = (await discord_driver.click(board, button(board, "lobby.start"),
-                                        user="alice")).message
+    board = await host_board(discord_driver, board, "lobby.start")
     schedule = bot.boards.computers.schedule
     bot.boards.computers.schedule = lambda game: None  # type: ignore[method-assign]
     board = (await discord_driver.click(board, button(board, "add1"), user="alice")).message
@@ -202,12 +211,11 @@ async def test_lobby_and_computer_players(discord_driver, fake_discord, tmp_path
     bot = await discord_driver.login(make_bot(tmp_path))
     board = (await discord_driver.slash("toy", "new", user="alice")).message
     board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
-    refused = await discord_driver.click(board, button(board, "lobby.start"), user="bob")
+    refused = await host_panel(discord_driver, board, "bob")
     assert refused.ephemeral and "Only the host" in refused.content
     board = (await discord_driver.click(board, button(board, "lobby.computer"),
                                         user="alice")).message
-    board = (await discord_driver.click(board, button(board, "lobby.start"),
-                                        user="alice")).message
+    board = await host_board(discord_driver, board, "lobby.start")
     wrong = await discord_driver.click(board, button(board, "add1"), user="bob")
     assert wrong.ephemeral and "Alice's turn" in wrong.content
     board = (await discord_driver.click(board, button(board, "add1"), user="alice")).message
@@ -224,8 +232,7 @@ async def test_computer_players_resume_after_restart(discord_driver, fake_discor
     board = (await discord_driver.slash("toy", "new", user="alice")).message
     board = (await discord_driver.click(board, button(board, "lobby.computer"),
                                         user="alice")).message
-    board = (await discord_driver.click(board, button(board, "lobby.start"),
-                                        user="alice")).message
+    board = await host_board(discord_driver, board, "lobby.start")
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     # the process "dies" before it moves
     bot.boards.computers.schedule = lambda game: None  # type: ignore[method-assign]
@@ -290,7 +297,7 @@ async def _computer_table(driver, tmp_path):
     bot = await driver.login(make_bot(tmp_path))
     board = (await driver.slash("toy", "new", user="alice")).message
     board = (await driver.click(board, button(board, "lobby.computer"), user="alice")).message
-    board = (await driver.click(board, button(board, "lobby.start"), user="alice")).message
+    board = await host_board(driver, board, "lobby.start")
     return bot, board
 
 

@@ -45,7 +45,14 @@ from bot.table.loaded import LoadedGame
 from cogs.steam import SteamCog
 from cogs.tinker import TinkerCog
 from cogs.tinrealm import TinRealmCog
-from tests.support import board_ids, button, loaded, make_bot, press
+from tests.support import (
+    board_ids,
+    button,
+    host_board,
+    loaded,
+    make_bot,
+    press,
+)
 
 #: Seeded games of each kind played to their end.
 TINKER_GAMES = 40
@@ -53,7 +60,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "27b6446c3d1af46c54ce9bda5d6f44967c86ef40c8852087757d9dde2580f1ae"
+COMPONENTS_DIGEST = "ea05d4d34362512efe018b27cce40780517ce9dfc4ad4b8fbfae8e54013b2144"
 
 ENDED = ("abandoned", "expired")
 
@@ -268,7 +275,7 @@ async def test_no_board_view_is_stored_by_discord_py(discord_driver, fake_discor
     bot._connection.store_view = lambda *args, **kw: (stored.append(args), real(*args, **kw))
     board = (await discord_driver.slash("steam", "new", user="alice")).message
     board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
-    board = (await discord_driver.click(board, button(board, "lobby.start"), user="alice")).message
+    board = await host_board(discord_driver, board, "lobby.start")
     for _ in range(3):
         game = await bot.tables.open_in_channel(fake_discord.channel_id)
         seat = game.to_act()

@@ -28,7 +28,7 @@ from bot.games.tinker.engine import ENGINE as TINKER
 from bot.table import polls
 from bot.table.loaded import LoadedGame
 from cogs.tinker import TinkerCog
-from tests.support import loaded
+from tests.support import detail_embeds, loaded
 
 #: Seeded Tinker games played to their end.
 TINKER_GAMES = 300
@@ -36,7 +36,7 @@ TINKER_GAMES = 300
 KEPT = 12
 
 #: sha256 of every Tinker board of :data:`TINKER_GAMES` games (see the module docstring).
-TINKER_DIGEST = "3d0844316627c359e0e68c2d5809af53beb0250b7e25d42bf5d335c00734e426"
+TINKER_DIGEST = "8ca654ee6656aaa9c171e64d01a5c44258df888bd0f33d6f1739081a3a90a2a3"
 
 #: Action ids tried on every board to record the engine's refusal when they are illegal.
 TRIED = ("chip:Moons", "lose:Knots", "give_up", "choose:event", "chip:Nothing", "what")
@@ -83,7 +83,7 @@ def _board(cog: Any, engine: Any, game: LoadedGame, seat: int | None) -> dict[st
         "view": engine.view(state),
         "text": engine.render_text(state),
         "embed": cog.embed(game).to_dict(),
-        "details": [e.to_dict() for e in cog.details(game)],
+        "details": [e.to_dict() for e in detail_embeds(cog, game)],
     }
     result = engine.result(state)
     if result is not None:

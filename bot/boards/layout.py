@@ -23,6 +23,8 @@ from bot.games.protocol import MAX_LABEL, Action
 #: Version tag of the custom_id format; bump it if the format ever changes.
 BUTTON_TAG = "g1"
 SELECT_TAG = "s1"
+#: A select of members: the action is its group, a dot, and the chosen member's id.
+USER_SELECT_TAG = "u1"
 
 #: The largest game id or board version a custom_id may carry (SQLite's 63-bit integers).
 MAX_NUMBER = 2**63 - 1
@@ -37,6 +39,7 @@ _GROUP = r"[A-Za-z0-9_.\-]{1,40}"
 _BOARD = rf"(?P<game>{_NUMBER}):(?P<version>{_NUMBER})"
 BUTTON_TEMPLATE = rf"{BUTTON_TAG}:{_BOARD}:(?P<action>{ACTION_ID})"
 SELECT_TEMPLATE = rf"{SELECT_TAG}:{_BOARD}:(?P<group>{_GROUP})"
+USER_SELECT_TEMPLATE = rf"{USER_SELECT_TAG}:{_BOARD}:(?P<group>{_GROUP})"
 
 #: The custom_ids the bot routes to the boards (``bot.boards.routing.route_click`` checks their
 #: prefix): every one with a board's tag, so a forged or damaged one is answered ("not
@@ -77,6 +80,11 @@ def parse_select_id(custom_id: str) -> BoardId | None:
     return _parse(custom_id, SELECT_TEMPLATE)
 
 
+def parse_user_select_id(custom_id: str) -> BoardId | None:
+    """Return the parts of a member select's custom_id (the key is its group), or None."""
+    return _parse(custom_id, USER_SELECT_TEMPLATE)
+
+
 def is_action_id(value: str) -> bool:
     """Whether ``value`` has the shape of an action id (a select's chosen value must)."""
     return re.fullmatch(ACTION_ID, value, re.ASCII) is not None
@@ -90,6 +98,7 @@ MAX_CUSTOM_ID = 100
 #: The templates, compiled once: every button a board draws is checked against one.
 _BUTTON_SHAPE = re.compile(BUTTON_TEMPLATE)
 _SELECT_SHAPE = re.compile(SELECT_TEMPLATE)
+_USER_SELECT_SHAPE = re.compile(USER_SELECT_TEMPLATE)
 
 
 def _checked(custom_id: str, shape: re.Pattern[str]) -> str:
@@ -107,6 +116,11 @@ def select_id(game_id: int, version: int, group: str) -> str:
     """Return the custom_id of an action select: tag, game, board version, group."""
     safe = re.sub(r"[^A-Za-z0-9_.\-]", "-", group or "choose")[:40]
     return _checked(f"{SELECT_TAG}:{game_id}:{version}:{safe}", _SELECT_SHAPE)
+
+
+def user_select_id(game_id: int, version: int, group: str) -> str:
+    """Return the custom_id of a member select: tag, game, board version, action group."""
+    return _checked(f"{USER_SELECT_TAG}:{game_id}:{version}:{group}", _USER_SELECT_SHAPE)
 
 
 def _clip(text: str, limit: int) -> str:
@@ -171,8 +185,27 @@ class BoardSelect:
                                  options=[option.to_option() for option in self.options])
 
 
+@dataclass(slots=True)
+class BoardUserSelect:
+    """A select of one server member (the host's invitation), as plain data."""
+
+    custom_id: str
+    placeholder: str | None = None
+    row: int | None = None
+
+    #: A select takes a whole action row.
+    width: ClassVar[int] = 5
+
+    def to_item(self) -> discord.ui.UserSelect[discord.ui.View]:
+        """Return the select as a ``discord.ui`` item."""
+        return discord.ui.UserSelect(custom_id=self.custom_id, placeholder=self.placeholder,
+                                     row=self.row)
+
+
 #: A board component.
 BoardItem = BoardButton | BoardSelect
+#: A component of a private panel (a board's, or a select of members).
+PanelItem = BoardButton | BoardSelect | BoardUserSelect
 
 
 def action_button(
@@ -328,7 +361,7 @@ def vote_line(votes: int, needed: int, closes: float | None, active: int) -> str
 MAX_ITEMS = MAX_ROWS * MAX_BUTTONS_PER_ROW
 
 
-def view_of(items: Sequence[BoardItem]) -> discord.ui.View:
+def view_of(items: Sequence[PanelItem]) -> discord.ui.View:
     """Return a stopped view holding ``items``, used only to send the board's components.
 
     The bot routes board clicks itself by their custom_id

@@ -19,7 +19,6 @@ from bot.boards.layout import (
     BoardItem,
     BoardSelect,
     action_button,
-    action_select,
     default_items,
     view_of,
     vote_line,
@@ -29,18 +28,7 @@ from bot.pictures.drawing import PictureDrawer
 from bot.table import polls
 from bot.table.data import Poll
 from bot.table.loaded import LoadedGame
-from bot.table.lobby import (
-    COMPUTER_LEVELS,
-    DEFAULT_LEVEL,
-    LOBBY_CANCEL,
-    LOBBY_COMPUTER,
-    LOBBY_DROP,
-    LOBBY_HOST,
-    LOBBY_JOIN,
-    LOBBY_LEAVE,
-    LOBBY_LEVEL,
-    LOBBY_START,
-)
+from bot.table.lobby import LOBBY_COMPUTER, LOBBY_JOIN, LOBBY_LEAVE, LOBBY_PANEL
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +48,8 @@ TABLE_REPLAY = "table.replay"
 TABLE_SHARE = "table.share"
 #: Every button of an ended board.
 END_BUTTONS = (TABLE_RULES, TABLE_AGAIN, TABLE_REPLAY, TABLE_SHARE)
+#: ``table.rules.<section>.<page>``: another page of "Rules & details".
+RULES_PAGE = f"{TABLE_RULES}."
 
 
 class Renderer(Protocol):
@@ -75,8 +65,8 @@ class Renderer(Protocol):
         """Return the board's components while the game is active."""
         ...
 
-    def details(self, game: LoadedGame) -> list[discord.Embed]:
-        """Return the private "Rules & details" answer."""
+    def details(self, game: LoadedGame, page: str = "") -> dict[str, Any]:
+        """Return one page of the private "Rules & details" (embeds and view)."""
         ...
 
     async def play_again(
@@ -105,51 +95,19 @@ def generic_items(game: LoadedGame) -> list[BoardItem]:
 
 
 def lobby_items(game: LoadedGame) -> list[BoardItem]:
-    """Return the lobby: Join, Leave, Add computer player, Start, Cancel, and the host's
-    selects to remove a computer player or hand the host role on."""
-    v, g = game.row.version, game.id
-    seats = game.row.seats
-    full = len(seats) >= game.engine.max_seats
-    ready = game.engine.min_seats <= len(seats) <= game.engine.max_seats
+    """Return the lobby's buttons, the same for everyone: Join, Leave, Add computer player
+    and Host controls (which opens the host's own controls privately)."""
+    g, v = game.id, game.row.version
+    full = len(game.row.seats) >= game.engine.max_seats
     style = discord.ButtonStyle
-    items: list[BoardItem] = [
-        action_button(g, v, Action(LOBBY_JOIN, "Join"), style=style.success, disabled=full, row=0),
+    return [
+        action_button(g, v, Action(LOBBY_JOIN, "Join"), style=style.success, disabled=full,
+                      row=0),
         action_button(g, v, Action(LOBBY_LEAVE, "Leave"), row=0),
-        action_button(g, v, Action(LOBBY_COMPUTER, "Add computer player"), disabled=full, row=0),
-        action_button(g, v, Action(LOBBY_START, "Start"), style=style.primary,
-                      disabled=not ready, row=1),
-        action_button(g, v, Action(LOBBY_CANCEL, "Cancel"), style=style.danger, row=1),
+        action_button(g, v, Action(LOBBY_COMPUTER, "Add computer player"), disabled=full,
+                      row=0),
+        action_button(g, v, Action(LOBBY_PANEL, "Host controls"), style=style.primary, row=1),
     ]
-    host = game.host_id
-    drop = [option for i, s in enumerate(seats) if s.get("computer")
-            for option in _computer_options(i, s)]
-    heirs = [Action(f"{LOBBY_HOST}{i}", f"Make {s['name']} the host"[:100])
-             for i, s in enumerate(seats) if not s.get("computer") and s.get("user_id") != host]
-    if drop:
-        items.append(action_select(g, v, "drop", drop[:25], row=2,
-                                   placeholder="Host: computer players' level, or remove one…"))
-    if heirs:
-        items.append(action_select(g, v, "host", heirs, row=3,
-                                   placeholder="Host: hand the host role to…"))
-    return items
-
-
-def _computer_options(seat: int, computer: dict[str, Any]) -> list[Action]:
-    """The host's choices for one computer player: another level, or its removal."""
-    name = str(computer["name"])
-    level = str(computer.get("level") or DEFAULT_LEVEL)
-    options = [Action(f"{LOBBY_LEVEL}{seat}.{key}", f"{name}: play {label}"[:100],
-                      description=LEVEL_NOTES[key])
-               for key, label in COMPUTER_LEVELS.items() if key != level]
-    return [*options, Action(f"{LOBBY_DROP}{seat}", f"Remove {name}"[:100])]
-
-
-#: What each computer level means, for the host choosing one.
-LEVEL_NOTES = {
-    "easy": "Plays like a newcomer: greedy, blind to the others' plans",
-    "normal": "A steady player (computer players start at this level)",
-    "hard": "Also plays out the last turns before it chooses",
-}
 
 
 class BoardRenderer:

@@ -4,11 +4,11 @@ A custom_id carries a format tag, the game id, the board version and the action 
 for a select, the group; the chosen option is the action). The bot keeps nothing per
 message: ``TableBot.on_interaction`` (``bot/client.py``) passes every component
 interaction to :func:`route_click`, which takes those whose custom_id starts with a
-board's tag (``g1:`` buttons, ``s1:`` selects), reads them with :func:`read_click` and
-calls ``Boards.handle_click``. So every board works after a restart, in the sharded
-client too, and each click is handled once, in the one task discord.py starts for
-``on_interaction``. Other components (the DynamicItems of ``cogs/``) are left to
-discord.py.
+board's tag (``g1:`` buttons, ``s1:`` selects, ``u1:`` selects of members), reads them
+with :func:`read_click` and calls ``Boards.handle_click``. So every board works after a
+restart, in the sharded client too, and each click is handled once, in the one task
+discord.py starts for ``on_interaction``. Other components (the DynamicItems of
+``cogs/``) are left to discord.py.
 
 Board components are not DynamicItems: for each click on one, discord.py would rebuild
 every component of the message as a ``View`` (``View.from_message``) only to find the
@@ -30,7 +30,15 @@ from typing import Any, NamedTuple, Protocol
 
 import discord
 
-from bot.boards.layout import BUTTON_TAG, SELECT_TAG, is_action_id, parse_button_id, parse_select_id
+from bot.boards.layout import (
+    BUTTON_TAG,
+    SELECT_TAG,
+    USER_SELECT_TAG,
+    is_action_id,
+    parse_button_id,
+    parse_select_id,
+    parse_user_select_id,
+)
 from bot.boards.send_errors import SEND_ERRORS
 
 log = logging.getLogger(__name__)
@@ -45,9 +53,11 @@ FAILED = "Something went wrong on our side. If the board did not change, please 
 #: The starts of the custom_ids routed to the boards (every one of them is answered).
 BUTTON_PREFIX = f"{BUTTON_TAG}:"
 SELECT_PREFIX = f"{SELECT_TAG}:"
+USER_SELECT_PREFIX = f"{USER_SELECT_TAG}:"
 
 _BUTTON = discord.ComponentType.button.value
 _SELECT = discord.ComponentType.select.value
+_USER_SELECT = discord.ComponentType.user_select.value
 _DEFERRED = (
     discord.InteractionResponseType.deferred_channel_message,
     discord.InteractionResponseType.deferred_message_update,
@@ -97,7 +107,27 @@ def read_click(data: Mapping[str, Any]) -> Click | str | None:
         if not isinstance(value, str) or not is_action_id(value):
             return NOT_VALID
         return Click(parsed.game_id, parsed.version, value)
+    if custom_id.startswith(USER_SELECT_PREFIX):
+        return _read_user_select(custom_id, data)
     return None
+
+
+def _read_user_select(custom_id: str, data: Mapping[str, Any]) -> Click | str:
+    """Read a member select: its group and the chosen member's id make the action."""
+    parsed = parse_user_select_id(custom_id)
+    if parsed is None or data.get("component_type") != _USER_SELECT:
+        return NOT_VALID
+    values = data.get("values")
+    if not values:
+        return NOTHING_CHOSEN
+    value = values[0]
+    if not isinstance(value, str) or not value.isascii() or not value.isdigit() \
+            or len(value) > 20:
+        return NOT_VALID
+    action = f"{parsed.key}.{value}"
+    if not is_action_id(action):
+        return NOT_VALID
+    return Click(parsed.game_id, parsed.version, action)
 
 
 async def refuse(interaction: discord.Interaction[Any], text: str = NOT_VALID) -> None:

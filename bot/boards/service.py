@@ -20,15 +20,17 @@ import discord
 
 from bot.boards.answer_clock import AnswerClock
 from bot.boards.computers import ComputerPlayers
+from bot.boards.hosting import HostControls
 from bot.boards.layout import (
     ASK_PREFIX,
     action_button,
     view_of,
 )
 from bot.boards.notices import TurnNotices
-from bot.boards.pings import PingChoices, entry_view
+from bot.boards.pings import PingChoices, choice_button
 from bot.boards.render import (
     END_BUTTONS,
+    RULES_PAGE,
     TABLE_AGAIN,
     TABLE_REPLAY,
     TABLE_RULES,
@@ -48,6 +50,7 @@ from bot.table.errors import (
     StaleBoard,
     board_link,
 )
+from bot.table.lobby import LOBBY_INVITE, LOBBY_PANEL, LOBBY_PREFIX
 from bot.table.service import Actor, LoadedGame, Play, Tables
 
 log = logging.getLogger(__name__)
@@ -123,6 +126,8 @@ class Boards:
         self.threads = GameThreads(bot)
         #: Replays and daily results of ended games.
         self.replays = Replays(tables, self.drawing.drawer, images=images)
+        #: The host's private controls of a lobby.
+        self.hosting = HostControls(tables)
 
     def _pictures_in(self, guild_id: int | None) -> bool:
         """Whether boards in a server carry pictures (its setting, as last read)."""
@@ -186,6 +191,15 @@ class Boards:
         if action_id in (TABLE_RULES, TABLE_AGAIN):
             await self._table_button(interaction, game_id, action_id)
             return
+        if action_id.startswith(RULES_PAGE):
+            await self._rules_page(interaction, game_id, action_id.removeprefix(RULES_PAGE))
+            return
+        if action_id == LOBBY_PANEL:
+            await self.hosting.open(interaction, game_id)
+            return
+        if action_id.startswith(LOBBY_INVITE):
+            await self.hosting.invite(interaction, game_id, action_id)
+            return
         clock = AnswerClock(interaction, game_id)
         try:
             await self._move(interaction, clock, game_id, version, action_id)
@@ -204,6 +218,10 @@ class Boards:
                                          channel_id=interaction.channel_id)
         except Refusal as refusal:
             if isinstance(refusal, StaleBoard | GameEnded) and await self._heal(
+                interaction, game_id, clock
+            ):
+                return
+            if isinstance(refusal, StaleBoard) and await self._stale_panel(
                 interaction, game_id, clock
             ):
                 return
@@ -237,9 +255,11 @@ class Boards:
         try:
             if message is not None and message.flags.ephemeral:
                 await clock.settle()
-                await _edit_answer(
-                    interaction, content=" ".join(play.events) or "Done.", embed=None, view=None
-                )
+                said = " ".join(play.events) or "Done."
+                if action_id.startswith(LOBBY_PREFIX):
+                    await self.hosting.redraw(interaction, game, said)
+                else:
+                    await _edit_answer(interaction, content=said, embed=None, view=None)
                 await self.refresh(game)
             else:
                 # Known as shown before the answer leaves, so a click racing this one is
@@ -255,8 +275,31 @@ class Boards:
                         game.id, exc)
             self._shown.pop(game.id, None)  # not shown after all, unless refresh manages
             await self.refresh(game)
+        if play.came_back:
+            await tell_privately(interaction, _back_text(game))
         await self._announce(game, play.notice)
         self.computers.schedule(game)
+
+    async def _stale_panel(self, interaction: discord.Interaction[Any], game_id: int,
+                           clock: AnswerClock) -> bool:
+        """Redraw the host's controls drawn for an older lobby (someone joined since);
+        return whether the click was answered so."""
+        message = interaction.message
+        if message is None or not message.flags.ephemeral:
+            return False
+        try:
+            game = await self.tables.load(game_id)
+        except Refusal:
+            return False
+        if game.row.status != "lobby" or game.host_id != interaction.user.id:
+            return False
+        await clock.settle()
+        try:
+            await self.hosting.redraw(
+                interaction, game, "The table changed meanwhile: here it is now; choose again.")
+        except SEND_ERRORS as exc:
+            log.warning("could not redraw the host controls of game %s: %s", game_id, exc)
+        return True
 
     @staticmethod
     async def _acknowledge(interaction: discord.Interaction[Any]) -> None:
@@ -362,12 +405,11 @@ class Boards:
             game = await self.tables.load(game_id)
             renderer = self.renderers[game.row.kind]
             if action_id == TABLE_RULES:
-                await self._come_back(interaction, game)
-                # At a seated table, the member's choice of turn pings is a click away.
-                view = entry_view() if len(game.row.seats) > 1 else discord.ui.View(timeout=None)
-                await interaction.response.send_message(
-                    embeds=renderer.details(game)[:10], ephemeral=True, view=view,
-                )
+                back = await self._come_back(interaction, game)
+                body = _details_body(renderer, game)
+                if back:
+                    body["content"] = _back_text(back)
+                await interaction.response.send_message(**body, ephemeral=True)
                 self.computers.schedule(game)  # a stalled computer player moves on
                 return
             if game.row.is_open:
@@ -378,24 +420,39 @@ class Boards:
         except SEND_ERRORS as exc:
             log.warning("could not answer %s on game %s: %s", action_id, game_id, exc)
 
-    async def _come_back(self, interaction: discord.Interaction[Any], game: LoadedGame) -> None:
+    async def _come_back(self, interaction: discord.Interaction[Any],
+                         game: LoadedGame) -> LoadedGame | None:
         """Bring an away player back when they use a button that is not a move (C6): the
-        board is brought up to date and whose turn it is announced; never raise.
+        board is brought up to date and whose turn it is announced; never raise. Return
+        the game afterwards if they came back.
 
         ``game`` as just read tells whether they are away at all (usually not: no more work).
         """
         seat = game.seat_of(interaction.user.id) if len(game.row.seats) > 1 else None
         if seat is None or not game.row.seats[seat].get("away"):
-            return
+            return None
         try:
             play = await self.tables.come_back(game.id, actor_of(interaction))
         except Refusal:
-            return
+            return None
         if play is None:
-            return
+            return None
         self.update_soon(play.game.id, play.game)
         await self._announce(play.game, play.notice)
         self.computers.schedule(play.game)
+        return play.game
+
+    async def _rules_page(self, interaction: discord.Interaction[Any], game_id: int,
+                          page: str) -> None:
+        """Show another page of "Rules & details" in the private message clicked."""
+        try:
+            game = await self.tables.load(game_id)
+            body = _details_body(self.renderers[game.row.kind], game, page)
+            await interaction.response.edit_message(**body)
+        except Refusal as refusal:
+            await self._refuse(interaction, str(refusal))
+        except SEND_ERRORS as exc:
+            log.warning("could not show a page of the details of game %s: %s", game_id, exc)
 
     async def _refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
         await tell_privately(interaction, text)
@@ -645,6 +702,24 @@ class Boards:
 
     # -- computer players ---------------------------------------------------------------
 
+
+
+def _details_body(renderer: Renderer, game: LoadedGame, page: str = "") -> dict[str, Any]:
+    """Return a page of "Rules & details"; at a seated table the member's choice of turn
+    pings is on every page, a click away."""
+    body = renderer.details(game, page)
+    if len(game.row.seats) > 1:
+        pings = choice_button()
+        pings.row = 1  # after the page buttons (at most three a row, two rows)
+        body["view"].add_item(pings)
+    return body
+
+
+def _back_text(game: LoadedGame) -> str:
+    """Return the private word to a player who came back by a click that moved nothing."""
+    seat = game.to_act()
+    whose = f" It is {game.seat_name(seat)}'s turn now." if seat is not None else ""
+    return f"Welcome back: you play your own seat again.{whose}"
 
 
 def _shows_the_end(message: discord.Message) -> bool:

@@ -161,6 +161,8 @@ class Play:
     ballot: Ballot | None = None
     #: A person to tell, by a mention, that it is their turn (or still their turn).
     notice: tuple[int, str] | None = None
+    #: Set when an away player came back with this click and no move of theirs happened.
+    came_back: bool = False
 
     @property
     def finished(self) -> bool:

@@ -18,7 +18,8 @@ from bot.table.data import TableData
 from bot.table.errors import Refusal
 
 #: Lobby operations, as action ids on lobby boards; ``lobby.drop.N`` removes the computer
-#: player in seat N and ``lobby.host.N`` hands the host role to the person in seat N.
+#: player in seat N, ``lobby.kick.N`` the person in seat N, and ``lobby.host.N`` hands the
+#: host role to the person in seat N.
 LOBBY_JOIN = "lobby.join"
 LOBBY_LEAVE = "lobby.leave"
 LOBBY_COMPUTER = "lobby.computer"
@@ -26,6 +27,11 @@ LOBBY_START = "lobby.start"
 LOBBY_CANCEL = "lobby.cancel"
 LOBBY_DROP = "lobby.drop."
 LOBBY_HOST = "lobby.host."
+LOBBY_KICK = "lobby.kick."
+#: The host's private controls (start, cancel, computer levels, people, invitations).
+LOBBY_PANEL = "lobby.panel"
+#: ``lobby.invite.<user id>``: the host invites that member (a mention, no seat).
+LOBBY_INVITE = "lobby.invite."
 #: ``lobby.level.N.hard``: the computer player in seat N plays at that level.
 LOBBY_LEVEL = "lobby.level."
 LOBBY_ACTIONS = (LOBBY_JOIN, LOBBY_LEAVE, LOBBY_COMPUTER, LOBBY_START, LOBBY_CANCEL)
@@ -156,6 +162,18 @@ def _drop(step: LobbyStep, op: str) -> str:
     return f"{step.name} removed {gone['name']}."
 
 
+def _kick(step: LobbyStep, op: str) -> str:
+    step.require_host("remove people from the table")
+    seat = _seat_index(op, LOBBY_KICK, step.seats)
+    chosen = step.seats[seat]
+    if chosen.get("computer"):
+        raise Refusal("Computer players are removed from the computer players' list.")
+    if chosen.get("user_id") == step.host:
+        raise Refusal("You are the host: hand the host role on first, or press Cancel.")
+    del step.seats[seat]
+    return f"{step.name} removed {chosen['name']} from the table."
+
+
 def _set_level(step: LobbyStep, op: str) -> str:
     step.require_host("choose how well computer players play")
     seat_text, _, level = op.removeprefix(LOBBY_LEVEL).partition(".")
@@ -204,15 +222,33 @@ def _cancel(step: LobbyStep, _op: str) -> str:
 _OPERATIONS: dict[str, Callable[[LobbyStep, str], str]] = {
     LOBBY_JOIN: _join, LOBBY_LEAVE: _leave, LOBBY_COMPUTER: _computer, LOBBY_START: _start,
     LOBBY_CANCEL: _cancel, LOBBY_DROP: _drop, LOBBY_HOST: _hand_host,
-    LOBBY_LEVEL: _set_level,
+    LOBBY_LEVEL: _set_level, LOBBY_KICK: _kick,
 }
+
+
+def invite_refusal(seats: list[dict[str, Any]], host: int, asker: int, user_id: int,
+                   *, is_bot: bool, status: str, full: bool) -> str | None:
+    """Return why the member ``user_id`` cannot be invited to this lobby, or None if they can."""
+    if status != "lobby":
+        return "The game has already started; invitations are for open tables."
+    if asker != host:
+        return "Only the host can invite people to this table."
+    if is_bot:
+        return "Bots cannot take a seat; add a computer player instead."
+    if user_id == asker:
+        return "You are already seated at this table."
+    if any(s.get("user_id") == user_id and not s.get("computer") for s in seats):
+        return "They are already seated at this table."
+    if full:
+        return "The table is full: nobody else can join."
+    return None
 
 
 def lobby_step(step: LobbyStep, op: str) -> str:
     """Apply lobby operation ``op`` to the step's row (in place); return the event or refuse."""
     if step.row.status != "lobby":
         raise Refusal("The game has already started; the lobby buttons do nothing now.")
-    for prefix in (LOBBY_DROP, LOBBY_HOST, LOBBY_LEVEL):
+    for prefix in (LOBBY_DROP, LOBBY_HOST, LOBBY_LEVEL, LOBBY_KICK):
         if op.startswith(prefix):
             return _OPERATIONS[prefix](step, op)
     operation = _OPERATIONS.get(op)

@@ -209,22 +209,27 @@ class Tables:
         host: Actor,
         options: Mapping[str, Any] | None = None,
         computers: Sequence[str] = (),
+        people: Sequence[tuple[int, str]] = (),
         turn_seconds: float = 0,
         notices: bool = True,
         thread: bool = False,
     ) -> LoadedGame:
         """Open a lobby for a multi-seat game, with the host in the first seat.
 
-        ``computers`` are the levels of computer players seated at once (a rematch brings
-        them along);
+        ``people`` (user id, name) and ``computers`` (their levels) are seated at once
+        after the host, in that order (a rematch brings the last table along; each person
+        may leave);
         ``turn_seconds`` is the turn timer (0: off) and ``notices`` whether people are
         told by a mention when their turn comes (ruling C6); ``thread`` says the channel
         is a thread opened for the table.
         """
         seats = [{"user_id": host.user_id, "name": host.name, "computer": False}]
         eng = self.core.engines(kind)
+        for user_id, name in people:
+            if len(seats) < eng.max_seats and all(s["user_id"] != user_id for s in seats):
+                seats.append({"user_id": user_id, "name": name, "computer": False})
         names = computer_names()
-        for level in list(computers)[: eng.max_seats - 1]:
+        for level in list(computers)[: eng.max_seats - len(seats)]:
             seats.append(computer_seat(next(names), level))
         data = TableData(turn_seconds=float(turn_seconds), notices=bool(notices), thread=thread)
         return await self._create(

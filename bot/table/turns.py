@@ -59,12 +59,12 @@ class TurnPolicy:
         seating.start_timer(game.data, game.to_act(), game.row.seats, core.now())
         back = await core.table_move(game, (event,), {"back": seat}, actor.user_id)
         if not fresh or action_id.startswith("lobby."):
-            return Play(back, (event,))
+            return Play(back, (event,), came_back=True)
         try:
             seat = core.seat_for(back, actor, action_id)
             play = await self.move(back, seat, action_id, actor.user_id)
         except Refusal:
-            return Play(back, (event,))
+            return Play(back, (event,), came_back=True)
         return Play(play.game, (event, *play.events), notice=play.notice)
 
     async def come_back(self, game_id: int, actor: Actor) -> Play | None:

@@ -3,7 +3,7 @@ ask, and the question names what is given up."""
 
 from __future__ import annotations
 
-from tests.support import button, make_bot
+from tests.support import button, host_board, make_bot
 
 
 async def test_abandon_asks_first_naming_what_is_given_up(discord_driver, fake_discord,
@@ -51,7 +51,7 @@ async def test_at_a_running_table_the_question_says_a_majority_ends_it(discord_d
     for name in ("bob", "carol"):
         board = (await discord_driver.click(board, button(board, "lobby.join"),
                                             user=name)).message
-    await discord_driver.click(board, button(board, "lobby.start"), user="alice")
+    await host_board(discord_driver, board, "lobby.start")
     asked = await discord_driver.slash("steam", "abandon", user="bob")
     assert asked.content.startswith("Ask to abandon this Steam to Solar game?")
     assert "majority" in asked.content

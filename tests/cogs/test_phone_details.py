@@ -12,7 +12,7 @@ from bot.games.tinrealm.engine import ENGINE as TINREALM
 from cogs.tinker import TinkerCog
 from cogs.tinrealm import TinRealmCog
 from tests.cogs.test_phone_first import boards
-from tests.support import loaded
+from tests.support import detail_embeds, loaded
 
 #: Characters boards use as punctuation, not as icons needing a legend.
 PUNCTUATION = set("·…→×┃—•–’“”")
@@ -58,11 +58,10 @@ def test_details_fit_discords_limits_and_list_the_piles() -> None:
     ):
         for seed in range(15):
             for game in boards(engine, new(seed), random.Random(seed)):
-                embeds = cog.details(game)
-                assert 2 <= len(embeds) <= 10
-                assert sum(len(e) for e in embeds) <= 6000
+                embeds = detail_embeds(cog, game)
+                assert 4 <= len(embeds) <= 25
                 for e in embeds:
-                    assert len(e.fields) <= 25
+                    assert len(e) <= 6000 and len(e.fields) <= 25
                     assert all(0 < len(f.value) <= 1024 for f in e.fields)
                 names = [f.name for e in embeds for f in e.fields]
                 assert any(n.startswith(needle) for n in names), names
@@ -74,8 +73,12 @@ def test_tinker_details_list_locations_and_the_deck_in_order_of_value() -> None:
     state = TINKER.new(3)
     for _ in range(30):
         state = TINKER.apply(state, 0, TINKER.computer_action(state, 0)).state
-    embeds = TinkerCog(None).details(loaded(TINKER, state))
-    fields = {f.name.split(":")[0]: f.value for e in embeds for f in e.fields}
+    embeds = detail_embeds(TinkerCog(None), loaded(TINKER, state))
+    fields: dict[str, str] = {}
+    for e in embeds:  # a long pile goes on over the next page
+        for f in e.fields:
+            name = f.name.split(":")[0].removesuffix(" (continued)")
+            fields[name] = f"{fields[name]} {f.value}" if name in fields else f.value
     view = TINKER.view(state)
     deck = fields["Deck"]
     values = [int(v) for v in re.findall(r" (\d+)(?= |,|$)", deck)]

@@ -11,7 +11,7 @@ from cogs.records import rating_embed, stats_embed
 from db.ratings import DEFAULT_MU, DEFAULT_SIGMA
 from db.records import GameStats, RatingBoard, RatingStanding
 from tests.cogs.board_messages import PHONE_BUDGET, Message, load_preview, phone_heights
-from tests.support import button, make_bot, press
+from tests.support import button, host_board, make_bot, press
 
 COGS = ("cogs.steam", "cogs.records")
 
@@ -32,7 +32,7 @@ async def _table(driver: Any, fake: Any, tmp_path: Any, joiners: tuple[str, ...]
         board = (await driver.click(board, button(board, "lobby.join"), user=name)).message
     for _ in range(computers):
         board = (await driver.click(board, button(board, "lobby.computer"), user="alice")).message
-    board = (await driver.click(board, button(board, "lobby.start"), user="alice")).message
+    board = await host_board(driver, board, "lobby.start")
     await driver.settle()
     return bot, board
 

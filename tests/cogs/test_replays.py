@@ -14,7 +14,7 @@ from bot.pictures.replay import FILENAME
 from bot.table.service import Actor
 from bot.table.share import share_text
 from tests.pictures.test_replay import gif_frames, same_board
-from tests.support import board_ids, button, make_bot
+from tests.support import board_ids, button, host_board, make_bot
 
 COGS = ("cogs.tinker", "cogs.tinrealm", "cogs.steam")
 
@@ -93,7 +93,7 @@ async def test_steam_replay_of_a_table_with_a_computer(discord_driver, fake_disc
     board = (await discord_driver.slash("steam", "new", user="alice")).message
     board = (await discord_driver.click(board, button(board, "lobby.computer"),
                                         user="alice")).message
-    await discord_driver.click(board, button(board, "lobby.start"), user="alice")
+    await host_board(discord_driver, board, "lobby.start")
     await discord_driver.settle()
     alice = fake_discord.user("alice")
     game = await bot.tables.open_in_channel(fake_discord.channel_id)

@@ -2,7 +2,16 @@
 
 from bot.games.steam.engine import ENGINE
 from cogs.steam import SteamCog
-from tests.support import board_ids, button, longest_board_within_limits, make_bot, press
+from tests.support import (
+    board_ids,
+    button,
+    every_page,
+    host_board,
+    host_does,
+    longest_board_within_limits,
+    make_bot,
+    press,
+)
 
 COGS = ("cogs.steam",)
 
@@ -20,7 +29,7 @@ async def _open_table(driver, fake, tmp_path):
     assert "table open" in board["embeds"][0]["title"]
     board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
     board = (await driver.click(board, button(board, "lobby.computer"), user="alice")).message
-    board = (await driver.click(board, button(board, "lobby.start"), user="alice")).message
+    board = await host_board(driver, board, "lobby.start")
     await driver.settle()
     return bot
 
@@ -96,7 +105,7 @@ async def test_resign_asks_first_then_ends_a_two_player_game(discord_driver, fak
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     board = (await discord_driver.slash("steam", "new", user="alice")).message
     board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
-    board = (await discord_driver.click(board, button(board, "lobby.start"), user="alice")).message
+    board = await host_board(discord_driver, board, "lobby.start")
     ask = await discord_driver.click(board, button(board, "ask.resign"), user="bob")
     assert ask.ephemeral and ask.content.startswith("Resign from this Steam to Solar game?")
     assert "score nothing" in ask.content and "no computer plays your seat" in ask.content
@@ -121,7 +130,9 @@ async def test_stranger_and_rules(discord_driver, fake_discord, tmp_path):
     refused = await press(discord_driver, board, action, "carol")
     assert refused.ephemeral and "not seated" in refused.content
     rules = await discord_driver.slash("steam", "rules", user="carol")
-    assert rules.ephemeral and len(rules.embeds[0]["fields"]) == 6
+    assert rules.ephemeral
+    pages = await every_page(discord_driver, rules, "carol")
+    assert len({f["name"].removesuffix(" (continued)") for e in pages for f in e["fields"]}) == 6
 
 
 def test_board_fits_discord_limits_with_five_players():
@@ -137,7 +148,7 @@ async def test_s3_host_may_take_the_first_turn(discord_driver, fake_discord, tmp
     board = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
                                         user="alice")).message
     board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
-    await discord_driver.click(board, button(board, "lobby.start"), user="alice")
+    await host_does(discord_driver, board, "lobby.start", "alice")
     game, _ = await _current_board(bot, fake_discord)
     assert game.to_act() == 0
     assert ENGINE.view(game.state)["start_seat"] == 0
@@ -147,8 +158,7 @@ async def test_cancelled_lobby_says_so(discord_driver, fake_discord, tmp_path):
     """The host's Cancel leaves a board saying the table was abandoned, nothing damaged."""
     await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     board = (await discord_driver.slash("steam", "new", user="alice")).message
-    closed = (await discord_driver.click(board, button(board, "lobby.cancel"),
-                                         user="alice")).message
+    closed = await host_board(discord_driver, board, "lobby.cancel")
     embed = closed["embeds"][0]
     assert embed["title"].endswith("table closed")
     assert embed["footer"]["text"] == "This game was abandoned."
@@ -164,7 +174,7 @@ async def test_resign_refused_at_once_for_those_who_cannot(discord_driver, fake_
     board = (await discord_driver.slash("steam", "new", user="alice")).message
     board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
     board = (await discord_driver.click(board, button(board, "lobby.join"), user="carol")).message
-    board = (await discord_driver.click(board, button(board, "lobby.start"), user="alice")).message
+    board = await host_board(discord_driver, board, "lobby.start")
     fake_discord.add_user("dave")
     stranger = await discord_driver.click(board, button(board, "ask.resign"), user="dave")
     assert stranger.ephemeral and "not seated" in stranger.content

@@ -7,7 +7,17 @@ import copy
 from bot.games.steam.engine import ENGINE
 from bot.table.loaded import Actor
 from cogs.steam import SteamCog
-from tests.support import Clock, board_ids, button, loaded, make_bot, press
+from tests.support import (
+    Clock,
+    board_ids,
+    button,
+    every_page,
+    host_board,
+    host_panel,
+    loaded,
+    make_bot,
+    press,
+)
 
 COGS = ("cogs.steam",)
 
@@ -30,7 +40,7 @@ async def _table(driver, fake, tmp_path, *, clock=None, options=None, people=("b
     for _ in range(computers):
         board = (await driver.click(board, button(board, "lobby.computer"),
                                     user="alice")).message
-    board = (await driver.click(board, button(board, "lobby.start"), user="alice")).message
+    board = await host_board(driver, board, "lobby.start")
     await driver.settle()
     return bot, board
 
@@ -184,11 +194,12 @@ async def test_lobby_host_removes_computers_and_hands_the_host_role(discord_driv
                                         user="bob")).message
     seated = board["embeds"][0]["fields"][0]["value"]
     assert "Alice 👑" in seated and "(computer) 🤖" in seated
-    refused = await press(discord_driver, board, "lobby.drop.2", "bob")
-    assert refused.ephemeral and "Only the host" in refused.content
-    board = (await press(discord_driver, board, "lobby.drop.2", "alice")).message
+    refused = await host_panel(discord_driver, board, "bob")
+    assert refused.ephemeral and "Only the host, Alice," in refused.content
+    assert refused.custom_ids == []
+    board = await host_board(discord_driver, board, "lobby.drop.2")
     assert "🤖" not in board["embeds"][0]["fields"][0]["value"]
-    board = (await press(discord_driver, board, "lobby.host.1", "alice")).message
+    board = await host_board(discord_driver, board, "lobby.host.1")
     assert "Bob 👑" in board["embeds"][0]["fields"][0]["value"]
     board = (await discord_driver.click(board, button(board, "lobby.leave"), user="bob")).message
     assert "Alice 👑" in board["embeds"][0]["fields"][0]["value"]
@@ -255,12 +266,13 @@ async def test_rules_and_details_list_every_train(discord_driver, fake_discord, 
     result = await discord_driver.click(game_board, button(game_board, "table.rules"),
                                         user="alice")
     assert result.ephemeral
-    table = next(e for e in result.embeds if e["title"] == "The table")
-    names = [f["name"] for f in table["fields"]]
-    assert names[0].startswith("River") and any("Alice" in n for n in names)
-    assert any("(computer)" in n for n in names)
-    assert names[1].startswith("Discard pile")  # what the computer knows, anyone can read
-    assert "Pawns" in table["description"]
+    pages = {e["title"]: e for e in await every_page(discord_driver, result, "alice")}
+    names = [f["name"] for f in pages["The river and the piles"]["fields"]]
+    values = [f["value"] for f in pages["The river and the piles"]["fields"]]
+    assert names[0].startswith("River") and names[1] == "Deck" and "Pawns" in values[1]
+    assert names[2].startswith("Discard pile")  # what the computer knows, anyone can read
+    trains = [f["name"] for f in pages["Every player's trains"]["fields"]]
+    assert any("Alice" in n for n in trains) and any("(computer)" in n for n in trains)
 
 
 async def test_computer_moves_edit_a_board_at_most_once_per_interval(discord_driver,
@@ -274,8 +286,7 @@ async def test_computer_moves_edit_a_board_at_most_once_per_interval(discord_dri
     for _ in range(3):
         board = (await discord_driver.click(board, button(board, "lobby.computer"),
                                             user="alice")).message
-    board = (await discord_driver.click(board, button(board, "lobby.start"),
-                                        user="alice")).message
+    board = await host_board(discord_driver, board, "lobby.start")
     started = time.monotonic()
     before = len(fake_discord.requests)
     moves = 0
@@ -313,14 +324,13 @@ async def test_deck_and_computer_levels_travel_from_lobby_to_game_and_play_again
     for _ in range(2):
         board = (await discord_driver.click(board, button(board, "lobby.computer"),
                                             user="alice")).message
-    refused = await press(discord_driver, board, "lobby.level.1.hard", "bob")
-    assert refused.ephemeral
-    board = (await press(discord_driver, board, "lobby.level.1.hard", "alice")).message
+    refused = await host_panel(discord_driver, board, "bob")
+    assert refused.ephemeral and "Only the host" in refused.content
+    board = await host_board(discord_driver, board, "lobby.level.1.hard")
     lobby = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert [s.get("level") for s in lobby.row.seats] == [None, "hard", "normal"]
     assert "Hard" in board["embeds"][0]["fields"][0]["value"]
-    board = (await discord_driver.click(board, button(board, "lobby.start"),
-                                        user="alice")).message
+    board = await host_board(discord_driver, board, "lobby.start")
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert game.view()["deck_kind"] == "courts"
     assert [p.level for p in game.state.players][1:] == ["hard", "normal"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.support import board_ids, button, make_bot
+from tests.support import board_ids, button, every_page, make_bot
 
 
 async def test_rules_and_details_answer_privately(discord_driver, fake_discord, tmp_path):
@@ -12,10 +12,12 @@ async def test_rules_and_details_answer_privately(discord_driver, fake_discord, 
     assert any(cid.endswith(":table.rules") for cid in board_ids(board, table=True))
     result = await discord_driver.click(board, button(board, "table.rules"), user="bob")
     assert result.ephemeral and len(result.requests) == 1
-    titles = [e["title"] for e in result.embeds]
-    assert titles[0].endswith("how to play") and "This game" in titles
-    text = str(result.embeds)
-    assert "The last turns" in text and "Alice started the game." in text
+    assert result.embeds[0]["title"].startswith("Tinker, Sailor, Soldier, Spy: how to play")
+    pages = await every_page(discord_driver, result, "bob")
+    titles = " ".join(e["title"] for e in pages)
+    assert "This table and its icons" in titles and "The last turns" in titles
+    assert "(2/2)" in titles  # a page too long for a phone goes on over the next
+    assert "Alice started the game." in str(pages)
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert game.row.version == 0
 

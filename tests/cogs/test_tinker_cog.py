@@ -3,7 +3,13 @@
 
 import discord
 
-from tests.support import abandon, board_ids, button, make_bot
+from tests.support import (
+    abandon,
+    board_ids,
+    button,
+    every_page,
+    make_bot,
+)
 
 COGS = ("cogs.tinker",)
 
@@ -72,7 +78,8 @@ async def test_only_me_refuses_a_non_starter(discord_driver, fake_discord, tmp_p
                                         user="alice")).message
     rules = next(cid for cid in board_ids(board, table=True) if cid.endswith(":table.rules"))
     details = await discord_driver.click(board, rules, user="bob")
-    assert details.ephemeral and "only Alice plays" in str(details.embeds)
+    assert details.ephemeral
+    assert "only Alice plays" in str(await every_page(discord_driver, details, "bob"))
     result = await discord_driver.click(board, board_ids(board)[0], user="bob")
     assert result.ephemeral and "only me" in result.content
     assert (await _game(bot, fake_discord)).row.version == 0
@@ -114,7 +121,9 @@ async def test_rules_and_repost_and_abandon(discord_driver, fake_discord, tmp_pa
     """/tinker rules is private; /tinker board reposts; /tinker abandon ends the game."""
     await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     rules = await discord_driver.slash("tinker", "rules", user="bob")
-    assert rules.ephemeral and len(rules.embeds[0]["fields"]) >= 4
+    assert rules.ephemeral
+    assert len([f for e in await every_page(discord_driver, rules, "bob")
+                for f in e["fields"]]) >= 4
     missing = await discord_driver.slash("tinker", "board", user="bob")
     assert missing.ephemeral and "/tinker start" in missing.content
     first = (await discord_driver.slash("tinker", "start", user="alice")).message

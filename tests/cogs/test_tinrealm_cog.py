@@ -7,7 +7,15 @@ import discord
 from bot.boards.layout import BoardButton
 from bot.games.tinrealm.engine import ENGINE
 from cogs.tinrealm import RULING, TinRealmCog
-from tests.support import abandon, board_ids, button, longest_board_within_limits, make_bot, press
+from tests.support import (
+    abandon,
+    board_ids,
+    button,
+    every_page,
+    longest_board_within_limits,
+    make_bot,
+    press,
+)
 
 COGS = ("cogs.tinrealm",)
 
@@ -72,11 +80,13 @@ async def test_only_me_rules_daily(discord_driver, fake_discord, tmp_path):
                                           [races["options"][0]["value"]], user="bob")
     assert refused.ephemeral and "only me" in refused.content
     rules = await discord_driver.slash("tinrealm", "rules", user="bob")
-    assert rules.ephemeral and len(rules.embeds[0]["fields"]) == 7
+    assert rules.ephemeral
+    pages = await every_page(discord_driver, rules, "bob")
+    assert len({f["name"].removesuffix(" (continued)") for e in pages for f in e["fields"]}) == 7
     await abandon(discord_driver, "tinrealm", "alice")
     daily = (await discord_driver.slash("tinrealm", "daily", user="bob")).message
     details = await discord_driver.click(daily, button(daily, "table.rules"), user="bob")
-    assert "daily deal" in str(details.embeds)
+    assert "daily deal" in str(await every_page(discord_driver, details, "bob"))
 
 
 def test_board_fits_discord_limits_at_every_step():

@@ -4,7 +4,7 @@ of being pinged, and what the lobby's invitation and a moved board leave behind.
 
 from __future__ import annotations
 
-from tests.support import Clock, button, make_bot, pings_sent, press
+from tests.support import Clock, button, host_board, make_bot, pings_sent, press
 
 COGS = ("cogs.steam", "cogs.records")
 
@@ -20,7 +20,7 @@ async def _two_seats(driver, fake, tmp_path, clock, **settings):
     bot = await driver.login(make_bot(tmp_path, cogs=COGS, clock=clock, **settings))
     board = (await driver.slash("steam", "new", {"first": "me (the host)"}, user="alice")).message
     board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
-    await driver.click(board, button(board, "lobby.start"), user="alice")
+    await host_board(driver, board, "lobby.start")
     await driver.settle()
     return bot, await bot.tables.open_in_channel(fake.channel_id)
 
@@ -140,13 +140,18 @@ async def test_a_member_who_chose_no_pings_is_named_without_a_ping(discord_drive
 
 async def test_rules_and_details_of_a_table_offers_the_ping_choice(discord_driver,
                                                                    fake_discord, tmp_path):
-    """Rules & details of a seated table carries the button that opens the ping choice."""
+    """Every page of Rules & details of a seated table carries the button that opens the
+    ping choice."""
     clock = Clock()
     _bot, game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
     board = fake_discord.get_message(game.row.board_message_id)
     rules = await discord_driver.click(board, button(board, "table.rules"), user="bob")
-    assert rules.ephemeral and rules.custom_ids == ["pings:show"]
-    shown = await discord_driver.click(rules.message, "pings:show", user="bob")
+    assert rules.ephemeral and rules.custom_ids[-1] == "pings:show"
+    pages = [c for c in rules.custom_ids if ":table.rules." in c]
+    assert len(pages) >= 4  # rules, icons, the table, trains, last turns
+    turned = await discord_driver.click(rules.message, pages[-1], user="bob")
+    assert turned.custom_ids[-1] == "pings:show"
+    shown = await discord_driver.click(turned.message, "pings:show", user="bob")
     assert shown.ephemeral and set(shown.custom_ids) == {"pings:on", "pings:off"}
 
 
@@ -175,8 +180,7 @@ async def test_the_invitation_leaves_the_board_when_the_game_starts(discord_driv
     board = (await discord_driver.click(lobby.message, button(lobby.message, "lobby.join"),
                                         user="bob")).message
     assert board["content"].startswith("Invited:")
-    board = (await discord_driver.click(board, button(board, "lobby.start"),
-                                        user="alice")).message
+    board = await host_board(discord_driver, board, "lobby.start")
     await discord_driver.settle()
     assert not fake_discord.get_message(board["id"])["content"]
     await discord_driver.slash("steam", "board", user="bob")

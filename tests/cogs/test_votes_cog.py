@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.support import Clock, abandon, board_ids, button, make_bot, press
+from tests.support import (
+    Clock,
+    abandon,
+    board_ids,
+    button,
+    every_page,
+    make_bot,
+    press,
+)
 
 TOY = ("tests.toy",)
 
@@ -164,14 +172,15 @@ async def test_tinker_start_offers_the_three_ways_to_play(discord_driver, fake_d
     board = (await discord_driver.slash("tinker", "start", {"vote_seconds": 45},
                                         user="alice")).message
     details = await discord_driver.click(board, button(board, "table.rules"), user="bob")
-    assert "the channel votes (45 s)" in str(details.embeds)
+    assert "the channel votes (45 s)" in str(await every_page(discord_driver, details, "bob"))
     await abandon(discord_driver, "tinker", "alice")
     fast = (await discord_driver.slash("tinker", "start", {"players": "fast"},
                                        user="alice")).message
     details = await discord_driver.click(fast, button(fast, "table.rules"), user="bob")
-    assert "anyone's click moves" in str(details.embeds)
+    assert "anyone's click moves" in str(await every_page(discord_driver, details, "bob"))
     rules = await discord_driver.slash("tinker", "rules", user="bob")
-    who = next(f for f in rules.embeds[0]["fields"] if f["name"] == "Who plays")
+    pages = await every_page(discord_driver, rules, "bob")
+    who = next(f for e in pages for f in e["fields"] if f["name"] == "Who plays")
     assert "vote" in who["value"] and "majority" in who["value"] and "fast" in who["value"]
 
 

@@ -18,7 +18,7 @@ from bot.boards import answer_clock
 from bot.boards.service import safe_name
 from bot.table.lobby import free_computer_name
 from tests.drills.checks import checked_games
-from tests.support import board_ids, button, make_bot
+from tests.support import board_ids, button, host_does, make_bot
 
 COGS = ("cogs.tinker",)
 
@@ -152,7 +152,7 @@ async def test_blank_named_host_can_open_and_start_a_table(discord_driver, fake_
     board = (await discord_driver.click(board, button(board, "lobby.computer"),
                                         user="\u3000")).message
     assert "1. " in board["embeds"][0]["fields"][0]["value"]
-    started = await discord_driver.click(board, button(board, "lobby.start"), user="\u3000")
+    started = await host_does(discord_driver, board, "lobby.start", "\u3000")
     assert started.response_type == 7, started.content
 
 

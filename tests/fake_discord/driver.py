@@ -228,6 +228,40 @@ class Driver:
         payload = self.fake.component_payload(message, custom_id, values=values, user=user)
         return await self.feed(payload)
 
+    async def pick_member(
+        self,
+        message: Mapping[str, Any] | int | str,
+        custom_id: str,
+        member: FakeUser | str,
+        user: FakeUser | str | None = None,
+        *,
+        resolved: Mapping[str, Any] | None = None,
+    ) -> InteractionResult:
+        """Choose ``member`` in the member select ``custom_id`` on the stored message
+        (``resolved`` replaces what Discord would send about them)."""
+        chosen = self.fake.user(member)
+        payload = self.fake.component_payload(message, custom_id, values=[str(chosen.id)],
+                                              user=user, resolved=resolved)
+        return await self.feed(payload)
+
+    async def user_command(
+        self,
+        name: str,
+        target: FakeUser | str,
+        user: FakeUser | str | None = None,
+        channel: int | str | None = None,
+    ) -> InteractionResult:
+        """Run the user command ``name`` (a member's Apps menu) on ``target`` as ``user``."""
+        client = self._require_client()
+        channel_id = self._channel_id(channel)
+        guild = discord.Object(self.fake.guild_of_channel(channel_id or self.fake.channel_id).id)
+        tree = getattr(client, "tree", None)
+        scoped = isinstance(tree, app_commands.CommandTree) and tree.get_command(
+            name, guild=guild, type=discord.AppCommandType.user) is not None
+        payload = self.fake.user_command_payload(name, target, user=user,
+                                                 channel_id=channel_id, guild_scoped=scoped)
+        return await self.feed(payload)
+
     async def feed(self, payload: Mapping[str, Any]) -> InteractionResult:
         """Parse an INTERACTION_CREATE payload in the client and wait for everything it started."""
         client = self._require_client()

@@ -42,6 +42,9 @@ SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 """Component types of the select menus (string, user, role, mentionable, channel)."""
 
 _COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
+#: User and message commands (a member's or a message's Apps menu) may have spaces and
+#: capitals in their names.
+_MENU_NAME = re.compile(r"^[-_'\w][-_' \w]{0,31}$")
 
 
 @dataclass(frozen=True)
@@ -344,16 +347,19 @@ def _check_name_description(
 ) -> list[Problem]:
     problems: list[Problem] = []
     name = item.get("name")
+    shape = _COMMAND_NAME if chat_input else _MENU_NAME
     if (
         not isinstance(name, str)
-        or not _COMMAND_NAME.match(name)
+        or not shape.match(name)
         or (chat_input and name != name.lower())
     ):
+        wanted = ("1-32 lowercase letters, digits, - or _" if chat_input
+                  else "1-32 letters, digits, spaces, - or _")
         problems.append(
             Problem(
                 (*path, "name"),
                 "APPLICATION_COMMAND_INVALID_NAME",
-                f"Command name is invalid ({name!r}): 1-32 lowercase letters, digits, - or _.",
+                f"Command name is invalid ({name!r}): {wanted}.",
             )
         )
     if chat_input:

@@ -753,6 +753,61 @@ class FakeDiscord:
         self.register_interaction(payload)
         return payload
 
+    def resolved_users(self, user_ids: Sequence[int]) -> dict[str, Any]:
+        """The ``resolved`` users and members of an interaction naming the fake's users."""
+        known = {u.id: u for u in self.users.values()}
+        users: dict[str, Any] = {}
+        members: dict[str, Any] = {}
+        for user_id in user_ids:
+            chosen = known.get(user_id)
+            if chosen is None:
+                continue
+            users[str(user_id)] = chosen.user_payload
+            member = chosen.member_payload()
+            member.pop("user")
+            members[str(user_id)] = member
+        return {"users": users, "members": members}
+
+    def user_command_payload(
+        self,
+        name: str,
+        target: FakeUser | str,
+        *,
+        user: FakeUser | str | None = None,
+        channel_id: int | None = None,
+        guild_scoped: bool = False,
+    ) -> dict[str, Any]:
+        """A registered INTERACTION_CREATE payload for the user command ``name`` (Apps in a
+        member's menu) run by ``user`` on ``target``: type 2, ``data.type`` 2, the target's
+        id and its resolved user and member."""
+        member = self.user(user)
+        chosen = self.user(target)
+        channel = self.channels[channel_id or self.channel_id]
+        guild_id = int(channel["guild_id"])
+        command_id = (
+            self.command_id(name, guild_scoped=guild_scoped, guild_id=guild_id)
+            or self.snowflakes.next()
+        )
+        data: dict[str, Any] = {
+            "id": str(command_id), "name": name, "type": 2, "target_id": str(chosen.id),
+            "resolved": self.resolved_users([chosen.id]),
+        }
+        if guild_scoped:
+            data["guild_id"] = str(guild_id)
+        payload = payloads.interaction(
+            interaction_id=self.snowflakes.next(),
+            application_id=self.application_id,
+            interaction_type=2,
+            data=data,
+            guild_id=guild_id,
+            channel=channel,
+            member_data=self.member_payload(member, guild_id),
+            app_permissions=payloads.MODERATOR_PERMISSIONS,
+            attachment_size_limit=self.upload_limit,
+        )
+        self.register_interaction(payload)
+        return payload
+
     def component_payload(
         self,
         message: Mapping[str, Any] | int | str,
@@ -760,8 +815,12 @@ class FakeDiscord:
         *,
         values: Sequence[str] | None = None,
         user: FakeUser | str | None = None,
+        resolved: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
         """A registered component interaction on the message exactly as the fake stores it now.
+
+        A member select's choice carries ``resolved`` (the chosen users and members, as
+        Discord sends them); by default it is built from the fake's users.
 
         Raises LookupError when the message is gone or has no enabled component ``custom_id``
         (a user could not click it); the component type is read from the stored message.
@@ -783,11 +842,15 @@ class FakeDiscord:
         member = self.user(user)
         channel = self.channels[int(stored["channel_id"])]
         guild_id = int(channel["guild_id"])
+        data = payloads.component_data(custom_id, kind, values)
+        if kind == 5 and values:
+            data["resolved"] = dict(resolved) if resolved is not None else self.resolved_users(
+                [int(v) for v in values])
         payload = payloads.interaction(
             interaction_id=self.snowflakes.next(),
             application_id=self.application_id,
             interaction_type=3,
-            data=payloads.component_data(custom_id, kind, values),
+            data=data,
             guild_id=guild_id,
             channel=channel,
             member_data=self.member_payload(member, guild_id),

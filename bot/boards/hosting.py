@@ -1,0 +1,136 @@
+"""Answering the host's private controls of a lobby: opening them, keeping them current,
+and inviting members.
+
+The lobby board's "Host controls" button answers the host with the controls
+(:mod:`bot.boards.host_panel`) privately and anyone else with who the host is. A choice
+made on the controls is a lobby move like one on the board; its answer redraws the
+controls for the lobby's new version (the board itself is edited through the channel).
+An invitation changes no seat: it posts one message mentioning the invited member.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.boards.host_panel import panel_items, panel_text
+from bot.boards.layout import view_of
+from bot.boards.send_errors import SEND_ERRORS, tell_privately
+from bot.table.errors import Refusal
+from bot.table.loaded import LoadedGame
+from bot.table.lobby import LOBBY_INVITE, invite_refusal
+from bot.table.service import Tables
+
+log = logging.getLogger(__name__)
+
+
+def is_host(game: LoadedGame, user_id: int) -> bool:
+    """Whether ``user_id`` hosts ``game``'s lobby."""
+    return game.row.status == "lobby" and game.host_id == user_id
+
+
+def host_name(game: LoadedGame) -> str:
+    """Return the host's name at the table."""
+    return next((str(s["name"]) for s in game.row.seats
+                 if s.get("user_id") == game.host_id and not s.get("computer")), "the host")
+
+
+def only_the_host(game: LoadedGame) -> str:
+    """Return the private answer to someone else pressing "Host controls"."""
+    return f"Only the host, {host_name(game)}, can use the host controls."
+
+
+def panel_body(game: LoadedGame, note: str = "") -> dict[str, Any]:
+    """Return the private message holding the host's controls (content and view)."""
+    return {"content": panel_text(game, note), "embed": None, "view": view_of(panel_items(game))}
+
+
+def invited_member(interaction: discord.Interaction[Any], user_id: int) -> tuple[str, bool]:
+    """Return the chosen member's name and whether it is a bot, from the select's data."""
+    data: Any = interaction.data or {}
+    users = (data.get("resolved") or {}).get("users") or {}
+    user = users.get(str(user_id)) or {}
+    name = str(user.get("global_name") or user.get("username") or "the member")
+    return name, bool(user.get("bot"))
+
+
+def invitation(game: LoadedGame, user_id: int) -> dict[str, Any]:
+    """Return the one message inviting ``user_id`` to ``game``'s lobby (it mentions them
+    alone): its content and allowed mentions."""
+    link = game.link
+    where = f"[the table]({link})" if link else "the table"
+    return {
+        "content": f"<@{user_id}>, {host_name(game)} invites you to {game.engine.title}: "
+                   f"press **Join** on {where}.",
+        "allowed_mentions": discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)]),
+    }
+
+
+def why_not_invite(game: LoadedGame, asker: int, user_id: int, *, is_bot: bool) -> str | None:
+    """Return why ``asker`` cannot invite ``user_id`` to ``game``, or None if they can."""
+    return invite_refusal(game.row.seats, game.host_id, asker, user_id, is_bot=is_bot,
+                          status=game.row.status,
+                          full=len(game.row.seats) >= game.engine.max_seats)
+
+
+class HostControls:
+    """The host's private controls: answers to "Host controls" and to invitations."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+
+    async def open(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """Answer "Host controls": the controls for the host, who the host is for others."""
+        try:
+            game = await self.tables.load(game_id)
+        except Refusal as refusal:
+            await tell_privately(interaction, str(refusal))
+            return
+        if game.row.status != "lobby":
+            await tell_privately(interaction, "The game has already started.")
+            return
+        if not is_host(game, interaction.user.id):
+            await tell_privately(interaction, only_the_host(game))
+            return
+        try:
+            await interaction.response.send_message(**panel_body(game), ephemeral=True)
+        except SEND_ERRORS as exc:
+            log.warning("could not open the host controls of game %s: %s", game_id, exc)
+
+    async def redraw(self, interaction: discord.Interaction[Any], game: LoadedGame,
+                     note: str) -> None:
+        """Answer a choice made on the controls by redrawing them (or saying what happened
+        when they no longer apply: the game started, the host role went to someone else)."""
+        if is_host(game, interaction.user.id):
+            body = panel_body(game, note)
+        else:
+            body = {"content": note or "Done.", "embed": None, "view": None}
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**body)
+        else:
+            await interaction.response.edit_message(**body)
+
+    async def invite(self, interaction: discord.Interaction[Any], game_id: int,
+                     action_id: str) -> None:
+        """Invite the member chosen on the controls: one message in the channel mentions
+        them (and no one else); the controls say so."""
+        raw = action_id.removeprefix(LOBBY_INVITE)
+        try:
+            game = await self.tables.load(game_id)
+        except Refusal as refusal:
+            await tell_privately(interaction, str(refusal))
+            return
+        user_id = int(raw)
+        name, bot = invited_member(interaction, user_id)
+        why = why_not_invite(game, interaction.user.id, user_id, is_bot=bot)
+        if why is not None:
+            await tell_privately(interaction, why)
+            return
+        try:
+            await self.redraw(interaction, game, f"Invited {discord.utils.escape_markdown(name)}.")
+            await interaction.followup.send(**invitation(game, user_id))
+        except SEND_ERRORS as exc:
+            log.warning("could not invite a member to game %s: %s", game_id, exc)

@@ -1,0 +1,214 @@
+"""The Steam to Solar lobby through the offline Discord: the same board for everyone, the
+host's private controls, removing and inviting people, Play again with the whole table,
+an away player told they are back, and "Invite to Steam to Solar" in a member's menu.
+
+Each test counts what players see: channel messages, private replies, pings, clicks.
+"""
+
+from __future__ import annotations
+
+from bot.table.loaded import Actor
+from tests.fake_discord import payloads
+from tests.support import board_ids, button, host_board, host_does, host_panel, make_bot, press
+
+COGS = ("cogs.steam",)
+MENU = "Invite to Steam to Solar"
+
+
+def _actions(ids: list[str]) -> list[str]:
+    """The action (or group) at the end of each custom_id."""
+    return [cid.split(":", 3)[-1] for cid in ids]
+
+
+async def _lobby(driver, tmp_path, *people: str):
+    """Open a table as Alice and seat ``people``; return the bot and the board."""
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await driver.slash("steam", "new", user="alice")).message
+    for name in people:
+        board = (await driver.click(board, button(board, "lobby.join"), user=name)).message
+    return bot, board
+
+
+async def test_everyone_sees_the_same_lobby_and_only_the_host_gets_its_controls(
+        discord_driver, fake_discord, tmp_path):
+    """The lobby board has Join, Leave, Add computer player, Host controls and the rules,
+    for everyone; "Host controls" answers the host privately with start, close, the
+    computers' levels, the people and an invitation, and tells anyone else who hosts."""
+    _bot, board = await _lobby(discord_driver, tmp_path, "bob")
+    board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                        user="bob")).message
+    assert _actions(board_ids(board, table=True)) == [
+        "lobby.join", "lobby.leave", "lobby.computer", "lobby.panel", "table.rules"]
+    refused = await host_panel(discord_driver, board, "bob")
+    assert refused.ephemeral and refused.custom_ids == []
+    assert refused.content == "Only the host, Alice, can use the host controls."
+    panel = await host_panel(discord_driver, board)
+    assert panel.ephemeral and "Host controls" in panel.content
+    assert _actions(panel.custom_ids) == ["lobby.start", "lobby.cancel", "drop", "people",
+                                          "lobby.invite"]
+    kinds = [c["type"] for c in payloads.iter_components(panel.message["components"])
+             if "custom_id" in c]
+    assert kinds == [2, 2, 3, 3, 5]  # the invitation picks any member of the server
+    people = next(c for c in payloads.iter_components(panel.message["components"])
+                  if c.get("custom_id", "").endswith(":people"))
+    assert [o["value"] for o in people["options"]] == ["lobby.host.1", "lobby.kick.1"]
+    assert len(fake_discord.channel_messages()) == 1  # the board only
+
+
+async def test_host_removes_a_person_who_may_join_again(discord_driver, fake_discord, tmp_path):
+    """The host removes Bob from the controls: the board and the controls both show it,
+    Bob can join again, and removing the host or a computer this way is refused."""
+    bot, board = await _lobby(discord_driver, tmp_path, "bob")
+    done = await host_does(discord_driver, board, "lobby.kick.1")
+    assert done.response_type == 7 and done.ephemeral
+    assert "Alice removed Bob from the table." in done.content
+    assert "people" not in _actions(done.custom_ids)  # nobody else is seated now
+    board = fake_discord.get_message(board["id"])
+    assert "Bob" not in board["embeds"][0]["fields"][0]["value"]
+    board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
+    assert "2. Bob" in board["embeds"][0]["fields"][0]["value"]
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert [s["name"] for s in game.row.seats] == ["Alice", "Bob"]
+
+
+async def test_stale_controls_are_redrawn_not_applied(discord_driver, fake_discord, tmp_path):
+    """Controls opened before someone joined are drawn for an older table: a choice on
+    them redraws them as the table is now instead of removing the wrong seat."""
+    bot, board = await _lobby(discord_driver, tmp_path, "bob")
+    panel = await host_panel(discord_driver, board)
+    fake_discord.add_user("carol")
+    await discord_driver.click(board, button(board, "lobby.join"), user="carol")
+    redrawn = await press(discord_driver, panel.message, "lobby.kick.1", "alice")
+    assert redrawn.response_type == 7 and "changed meanwhile" in redrawn.content
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert [s["name"] for s in game.row.seats] == ["Alice", "Bob", "Carol"]
+    assert all(f":{game.row.version}:" in cid for cid in redrawn.custom_ids)
+
+
+async def test_host_invites_any_member_with_one_mention(discord_driver, fake_discord, tmp_path):
+    """The host picks a member in the controls' member select: one channel message
+    mentions that member (and pings nobody else); a bot or someone seated is refused
+    privately, and nothing is posted."""
+    _bot, board = await _lobby(discord_driver, tmp_path, "bob")
+    fake_discord.add_user("carol")
+    carol = fake_discord.user("carol").id
+    panel = await host_panel(discord_driver, board)
+    select = next(cid for cid in panel.custom_ids if cid.startswith("u1:"))
+    before = len(fake_discord.channel_messages())
+    invited = await discord_driver.pick_member(panel.message, select, "carol", user="alice")
+    assert invited.response_type == 7 and invited.content.startswith("Invited Carol.")
+    [message] = fake_discord.channel_messages()[before:]
+    assert fake_discord.pings(message) == {carol}
+    assert "Alice invites you to Steam to Solar" in message["content"]
+    assert "Join" in message["content"]
+    seated = await discord_driver.pick_member(panel.message, select, "bob", user="alice")
+    assert seated.ephemeral and "already seated" in seated.content
+    robot = payloads.user(999, "Robo", bot=True)
+    bot_pick = await discord_driver.pick_member(
+        panel.message, select, "carol", user="alice",
+        resolved={"users": {str(carol): {**robot, "id": str(carol)}}, "members": {}})
+    assert bot_pick.ephemeral and "Bots cannot" in bot_pick.content
+    assert len(fake_discord.channel_messages()) == before + 1
+
+
+async def test_play_again_seats_the_whole_table(discord_driver, fake_discord, tmp_path):
+    """Play again opens the lobby with every person of the last game seated (the presser
+    hosts) and the same computers at their levels; each person may leave, nobody is
+    pinged, and the host starts with two clicks."""
+    bot, board = await _lobby(discord_driver, tmp_path, "bob")
+    board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                        user="bob")).message
+    board = await host_board(discord_driver, board, "lobby.level.2.hard")
+    board = await host_board(discord_driver, board, "lobby.start")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    for name in ("alice", "bob"):  # both people give up: the game is over
+        await discord_driver.settle()
+        board = fake_discord.get_message(game.row.board_message_id)
+        ask = await discord_driver.click(board, button(board, "ask.resign"), user=name)
+        await discord_driver.click(ask.message, ask.custom_ids[0], user=name)
+    assert (await bot.tables.load(game.id)).row.status == "over"
+    final = fake_discord.get_message(game.row.board_message_id)
+    again = await discord_driver.click(final, button(final, "table.again"), user="bob")
+    assert not again.ephemeral and fake_discord.pings(again.message) == set()
+    lobby = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert lobby.row.status == "lobby" and lobby.host_id == fake_discord.user("bob").id
+    assert [(s["name"], s.get("level")) for s in lobby.row.seats] == [
+        ("Bob", None), ("Alice", None), ("Ada (computer)", "hard")]
+    new_board = again.message
+    left = await discord_driver.click(new_board, button(new_board, "lobby.leave"), user="alice")
+    assert left.response_type == 7
+    lobby = await bot.tables.load(lobby.id)
+    assert [s["name"] for s in lobby.row.seats] == ["Bob", "Ada (computer)"]
+    started = await host_does(discord_driver, left.message, "lobby.start", "bob")
+    assert started.response_type == 7
+    assert (await bot.tables.load(lobby.id)).row.status == "active"
+
+
+def _actor(fake, name):
+    """The table's actor for one of the fake's users."""
+    return Actor(fake.user(name).id, name.title())
+
+
+async def test_away_player_clicking_out_of_turn_is_told_privately(discord_driver, fake_discord,
+                                                                 tmp_path):
+    """An away player who clicks during someone else's turn plays their seat again and is
+    told so privately, in one line."""
+    bot, board = await _lobby(discord_driver, tmp_path, "bob")
+    board = await host_board(discord_driver, board, "lobby.start")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    waiting = 1 - game.to_act()
+    name = ("alice", "bob")[waiting]
+    row = await bot.store.get_game(game.id)
+    row.seats[waiting]["away"] = True
+    await bot.store.save_game(row, row.version)  # as a second turn timer would leave it
+    game = await bot.tables.load(game.id)
+    assert game.row.seats[waiting].get("away"), "the seat could not be marked away"
+    board = fake_discord.get_message(game.row.board_message_id)
+    cid = next(c for c in board_ids(board) if ":ask." not in c)
+    kind = next(c["type"] for c in payloads.iter_components(board["components"])
+                if c.get("custom_id") == cid)
+    if kind == 2:
+        result = await discord_driver.click(board, cid, user=name)
+    else:
+        option = next(c for c in payloads.iter_components(board["components"])
+                      if c.get("custom_id") == cid)["options"][0]["value"]
+        result = await discord_driver.select(board, cid, [option], user=name)
+    assert result.response_type == 7
+    [back] = result.followups
+    assert back["flags"] & payloads.MESSAGE_FLAG_EPHEMERAL
+    assert back["content"].startswith("Welcome back: you play your own seat again.")
+    assert not (await bot.tables.load(game.id)).row.seats[waiting].get("away")
+
+
+async def test_member_menu_opens_a_table_with_that_member_invited(discord_driver, fake_discord,
+                                                                  tmp_path):
+    """Apps → Invite to Steam to Solar on Bob opens a table here whose message mentions
+    Bob alone; the host using it again on Carol invites her with one message; anyone
+    else, or a channel busy with another game, is refused privately."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam", "cogs.tinker")))
+    bob = fake_discord.user("bob").id
+    opened = await discord_driver.user_command(MENU, "bob", user="alice")
+    assert not opened.ephemeral and fake_discord.pings(opened.message) == {bob}
+    lobby = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert lobby.row.kind == "steam" and lobby.row.status == "lobby"
+    assert [s["name"] for s in lobby.row.seats] == ["Alice"]
+    fake_discord.add_user("carol")
+    carol = fake_discord.user("carol").id
+    again = await discord_driver.user_command(MENU, "carol", user="alice")
+    assert not again.ephemeral and fake_discord.pings(again.message) == {carol}
+    refused = await discord_driver.user_command(MENU, "carol", user="bob")
+    assert refused.ephemeral and "Only the host" in refused.content
+    assert len(fake_discord.channel_messages()) == 2
+    await bot.tables.abandon(fake_discord.channel_id, _actor(fake_discord, "alice"))
+    await discord_driver.slash("tinker", "start", user="alice")
+    busy = await discord_driver.user_command(MENU, "bob", user="alice")
+    assert busy.ephemeral and "already has a game of" in busy.content
+
+
+async def test_member_menu_is_a_user_command_in_servers_only(discord_driver, fake_discord,
+                                                             tmp_path):
+    """The menu entry is synced as a user command (type 2) that only works in servers."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    [menu] = [c for c in fake_discord.commands if c["name"] == MENU]
+    assert menu["type"] == 2
+    assert menu.get("contexts") in (None, [0]) or menu.get("dm_permission") is False
