@@ -22,6 +22,7 @@ from typing import Any
 from bench.common import percentile, table
 from bot.boards.render import Renderer
 from bot.table.loaded import LoadedGame
+from bot.table.settings import ServerSettings
 from cogs.details import page_keys
 from cogs.records import help_message
 from tests.cogs.board_messages import (
@@ -104,7 +105,7 @@ def main() -> None:
             top = max(zip(heights, range(len(chosen)), strict=True))
             if top[0] > tallest.get(kind, (0, None))[0]:
                 tallest[kind] = (top[0], chosen[top[1]])
-    helped = private_message(help_message())
+    helped = private_message(help_message(None, ServerSettings()))
     [height] = measure(preview, [helped])
     rows.append(("/help", "—", 1, 1, str(height)))
     print(f"{args.games} games of each kind; phone width 360 px, budget {PHONE_BUDGET} px; "

@@ -64,10 +64,10 @@ HELP_GAMES = (
 )
 HELP_WHO = (
     "Solo games: the channel votes (or players: fast, \"only me\"). Steam to Solar: the "
-    "player whose turn it is. One game per channel; thread: yes gives a game its own "
-    "thread. Ended boards: Replay shows the game move by move; a daily's Share posts it."
+    "player whose turn it is. One game per channel; thread: yes gives it its own. Ended "
+    "boards: Replay; dailies: Share."
 )
-HELP_RULES = "`/<game> rules` · `/<game> board` · `/<game> abandon`"
+HELP_RULES = "`/<game> rules` · `board` · `abandon`"
 HELP_RECORDS = "`/stats` · `/leaderboard` · `/forget-me`"
 
 
@@ -84,12 +84,12 @@ def help_embed(daily_deals: Sequence[str], server: ServerSettings | None = None
                ) -> discord.Embed:
     """Return the /help embed: the games, who may press what, the daily deals (their
     commands), the rules, the records and the server's settings, in a phone screen."""
-    embed = discord.Embed(title="Tablehouse: press a button to play here", colour=COLOUR)
+    embed = discord.Embed(title="Tablehouse: tap a game to play here", colour=COLOUR)
     embed.add_field(name="The games", value=HELP_GAMES, inline=False)
     embed.add_field(name="Who plays", value=HELP_WHO, inline=False)
     daily = " · ".join(f"`{c}`" for c in daily_deals) or "none yet"
-    embed.add_field(name="More", value=f"{HELP_RULES}\nDaily deals: {daily}\n"
-                                       f"Records: {HELP_RECORDS}", inline=False)
+    embed.add_field(name="More", value=f"{HELP_RULES}\nDaily: {daily}\n{HELP_RECORDS}",
+                    inline=False)
     if server is not None:
         embed.add_field(name="This server", value=f"{server.summary()} "
                         "(`/tablehouse settings`)", inline=False)

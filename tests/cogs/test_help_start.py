@@ -1,0 +1,126 @@
+"""/help's buttons start each game in the channel, the way its start command does with
+its defaults, with the same refusals; the answer and every page of "Rules & details" fit
+one phone screen."""
+
+from __future__ import annotations
+
+import random
+
+from bot.table.settings import ServerSettings
+from cogs.details import page_keys
+from cogs.records import help_message
+from tests.cogs.board_messages import (
+    ENGINES,
+    PHONE_BUDGET,
+    Message,
+    board_renderer,
+    load_preview,
+    phone_heights,
+    played,
+)
+from tests.support import make_bot
+
+COGS = ("cogs.records", "cogs.tinker", "cogs.tinrealm", "cogs.steam")
+
+
+def _start_ids(result) -> list[str]:
+    return [c for c in result.custom_ids if c.startswith("st1:")]
+
+
+async def test_help_has_a_button_starting_each_game_and_the_ping_choice(discord_driver,
+                                                                        tmp_path):
+    """/help offers one start button per game loaded, then the choice of turn pings."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    helped = await discord_driver.slash("help", user="bob")
+    assert helped.ephemeral
+    assert _start_ids(helped) == ["st1:tinker", "st1:tinrealm", "st1:steam"]
+    assert helped.custom_ids[-1] == "pings:show"
+
+
+async def test_help_offers_only_the_games_this_bot_has(discord_driver, tmp_path):
+    """A bot without Steam to Solar has no button for it."""
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.records", "cogs.tinker")))
+    helped = await discord_driver.slash("help", user="bob")
+    assert _start_ids(helped) == ["st1:tinker"]
+
+
+async def test_a_start_button_starts_the_game_in_the_channel(discord_driver, fake_discord,
+                                                            tmp_path):
+    """Pressing Tinker on /help posts its board in the channel, played by votes as
+    /tinker start does; a second press is refused privately, naming the game going."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    helped = await discord_driver.slash("help", user="bob")
+    started = await discord_driver.click(helped.message, "st1:tinker", user="bob")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None and game.row.kind == "tinker" and game.row.starter_id == \
+        fake_discord.user("bob").id
+    assert game.data.mode == "vote" and not game.row.only_starter
+    board = fake_discord.get_message(game.row.board_message_id)
+    assert board is not None and not board["flags"] & 64
+    assert started.response_type in (4, 5)
+    again = await discord_driver.click(helped.message, "st1:tinrealm", user="alice")
+    assert again.ephemeral and "already has a game of Tinker" in again.content
+    assert (await bot.tables.open_in_channel(fake_discord.channel_id)).id == game.id
+
+
+async def test_the_steam_button_opens_a_lobby_hosted_by_whoever_pressed(
+        discord_driver, fake_discord, tmp_path):
+    """Steam to Solar on /help opens a table's lobby with the presser seated as host."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    fake_discord.add_user("carol")
+    helped = await discord_driver.slash("help", user="carol")
+    await discord_driver.click(helped.message, "st1:steam", user="carol")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None and game.row.status == "lobby"
+    assert [s["user_id"] for s in game.row.seats] == [fake_discord.user("carol").id]
+
+
+async def test_a_start_button_works_after_a_restart(discord_driver, fake_discord, tmp_path):
+    """An old /help answer's buttons still start a game once the bot has restarted."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    helped = await discord_driver.slash("help", user="bob")
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.click(helped.message, "st1:tinrealm", user="bob")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None and game.row.kind == "tinrealm"
+
+
+async def test_a_start_button_for_a_game_no_longer_loaded_says_so(discord_driver, tmp_path):
+    """A /help answer from a bot that had Steam to Solar, pressed after it was removed."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    helped = await discord_driver.slash("help", user="bob")
+    await discord_driver.restart(make_bot(tmp_path, cogs=("cogs.records", "cogs.tinker")))
+    refused = await discord_driver.click(helped.message, "st1:steam", user="bob")
+    assert refused.ephemeral and "not available" in refused.content
+
+
+def test_help_and_every_details_page_fit_one_phone_screen() -> None:
+    """/help (with the server's settings) and a sample of every page of every game's
+    "Rules & details" are each at most 600 px tall at phone width."""
+    preview = load_preview()
+    assert preview is not None, "the preview tool and Chromium are installed by .ci/run"
+    body = help_message(None, ServerSettings())
+    view = body["view"]
+    messages = [Message({"content": "", "embeds": [body["embed"].to_dict()], "flags": 64,
+                         "attachments": [], "components": view.to_components()}, b"")]
+    boards = board_renderer(False)
+    rng = random.Random(3)
+    for kind in ENGINES:
+        renderer = boards.renderers[kind]
+        games = list(played(kind, 12, seed=7))
+        for game in rng.sample(games, 6):
+            sections = renderer.sections(game)  # type: ignore[attr-defined]
+            for key, index, _count in page_keys(sections):
+                page = renderer.details(game, f"{key}.{index}")
+                messages.append(Message({
+                    "content": "", "embeds": [e.to_dict() for e in page["embeds"]],
+                    "flags": 64, "attachments": [],
+                    "components": page["view"].to_components()}, b""))
+    heights = phone_heights(preview, messages)
+    assert heights[0] <= PHONE_BUDGET, f"/help is {heights[0]} px"
+    tallest = max(heights[1:])
+    assert tallest <= PHONE_BUDGET, f"a details page is {tallest} px"
+    assert len(messages) > 3 * 6 * 3  # every game, several pages each
