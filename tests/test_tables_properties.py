@@ -74,11 +74,15 @@ async def _run(kind: str, requests: list[tuple]) -> None:
                 assert bool(results) == (after.row.status == "over")
                 assert all(r["user_id"] in {a.user_id for a in ACTORS} for r in results)
                 assert await tables.store.count_open() == int(after.row.is_open)
-                # a stored deadline belongs to an open game with something pending
+                # a stored deadline belongs to an open game with something pending (a vote
+                # window, a turn timer, a turn notice's grace time), and is the earliest
                 poll = after.data.poll
+                pending = after.data.deadlines()
                 if after.row.deadline is not None:
-                    assert after.row.is_open and poll is not None
-                    assert after.row.deadline == poll.closes
+                    assert after.row.is_open and pending
+                    assert after.row.deadline == min(pending)
+                else:
+                    assert not pending or not after.row.is_open
                 if poll is not None:
                     assert poll.version == after.row.version
             event(f"ended {(await tables.load(game.id)).row.status}")
