@@ -28,7 +28,8 @@ TICK = 0.005
 """The ticker's period in seconds."""
 
 
-async def _ticker(stop: asyncio.Event, late: list[float]) -> None:
+async def ticker(stop: asyncio.Event, late: list[float]) -> None:
+    """Wake every :data:`TICK` until ``stop`` is set; add how late each wake-up was (ms)."""
     loop = asyncio.get_running_loop()
     while not stop.is_set():
         wanted = loop.time() + TICK
@@ -40,13 +41,13 @@ async def _run(draw: Callable[[str, Any, str], Awaitable[bytes]],
                boards: list[tuple[str, Any, str]]) -> tuple[list[float], float]:
     stop = asyncio.Event()
     late: list[float] = []
-    ticker = asyncio.create_task(_ticker(stop, late))
+    watch = asyncio.create_task(ticker(stop, late))
     start = time.perf_counter()
     for kind, view, status in boards:
         await draw(kind, view, status)
     spent = time.perf_counter() - start
     stop.set()
-    await ticker
+    await watch
     return late, len(boards) / spent
 
 

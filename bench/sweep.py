@@ -60,8 +60,8 @@ async def sweep(store: Store, cutoffs: dict[str, float]) -> int:
     return ended
 
 
-async def main(games: int) -> None:
-    """Fill, sweep twice, print the table."""
+async def sweeps(games: int) -> list[tuple[str, int, float, LoopWatch]]:
+    """Fill, sweep twice; return (label, games ended, seconds, the loop's watch) each."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "sweep.db"
         await (await Store.open(path, lambda: NOW)).close()
@@ -74,11 +74,17 @@ async def main(games: int) -> None:
                 started = time.perf_counter()
                 async with LoopWatch() as watch:
                     ended = await sweep(store, cutoffs)
-                rows.append((f"{games:,} open, {label}", f"{ended:,}",
-                             f"{time.perf_counter() - started:.1f}",
-                             watch.summary(), f"{watch.grew_mb:+.1f}"))
+                rows.append((f"{games:,} open, {label}", ended,
+                             time.perf_counter() - started, watch))
         finally:
             await store.close()
+    return rows
+
+
+async def main(games: int) -> None:
+    """Fill, sweep twice, print the table."""
+    rows = [(label, f"{ended:,}", f"{took:.1f}", watch.summary(), f"{watch.grew_mb:+.1f}")
+            for label, ended, took, watch in await sweeps(games)]
     print(table(("sweep", "games ended", "took s", "longest loop block ms (loop thread CPU in it)",
                  "RSS growth MB"), rows))
 
