@@ -28,13 +28,25 @@ TICK = 0.005
 """The ticker's period in seconds."""
 
 
-async def ticker(stop: asyncio.Event, late: list[float]) -> None:
-    """Wake every :data:`TICK` until ``stop`` is set; add how late each wake-up was (ms)."""
+async def ticker(stop: asyncio.Event, late: list[float],
+                 busy: list[float] | None = None) -> None:
+    """Wake every :data:`TICK` until ``stop`` is set; add how late each wake-up was (ms).
+
+    With ``busy``, also add for each wake-up how much of its lateness the loop's own
+    thread spent working (its CPU time since the last wake-up beyond the tick, ms): the
+    lateness the machine's other processes cannot have caused.
+    """
     loop = asyncio.get_running_loop()
+    cpu = time.thread_time()
     while not stop.is_set():
         wanted = loop.time() + TICK
         await asyncio.sleep(TICK)
-        late.append(max(0.0, loop.time() - wanted) * 1000)
+        lateness = max(0.0, loop.time() - wanted)
+        late.append(lateness * 1000)
+        if busy is not None:
+            now = time.thread_time()
+            busy.append(min(lateness, max(0.0, now - cpu - TICK)) * 1000)
+            cpu = now
 
 
 async def _run(draw: Callable[[str, Any, str], Awaitable[bytes]],
