@@ -34,7 +34,7 @@ async def test_every_floor_click_is_saved_in_a_migrated_file(tmp_path: Path) -> 
                             measure=measurer(floor, 3, 2, 1))
     warm_up = 200  # run_bare clicks max(200, boards) times before measuring
     assert len(floor.alone) == 3 and floor.burst_clicks == 3
-    assert made[0].saves == warm_up + 3 + 3
+    assert made[0].saves == warm_up + 3 + 3 + 3  # one at a time, the burst, its lateness
     assert floor.stored == (3, made[0].saves)
     assert result.errors == 0 and floor.errors == 0
 
