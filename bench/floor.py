@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import logging
 import multiprocessing
 import os
@@ -227,8 +228,10 @@ async def burst(bench: Bench, players: int, rounds: int) -> int:
     return answered
 
 
-def measurer(figures: Figures, clicks: int, players: int, rounds: int) -> Measure:
-    """Return the measured phases that fill ``figures``."""
+def measurer(figures: Figures, clicks: int, players: int, rounds: int,
+             profile: cProfile.Profile | None = None) -> Measure:
+    """Return the measured phases that fill ``figures`` (the burst under ``profile``,
+    if given: its figures are then the profiler's as much as the bot's)."""
 
     async def measure(bench: Bench, fake: FakeHandle) -> None:
         leave_out = [fake.process.pid] if fake.process is not None else []
@@ -246,7 +249,11 @@ def measurer(figures: Figures, clicks: int, players: int, rounds: int) -> Measur
         errors = bench.result.errors
         clock.start()
         began = time.perf_counter()
+        if profile is not None:
+            profile.enable()
         figures.burst_clicks = await burst(bench, players, rounds)
+        if profile is not None:
+            profile.disable()
         figures.burst_seconds = time.perf_counter() - began
         spent = clock.spent()
         figures.burst_cpu = spent.total - bench.harness_cpu
@@ -274,15 +281,20 @@ class Settings:
     players: int
     burst_rounds: int
     seed: int
+    #: Where to save the profile of our bot's burst (``-on``/``-off`` added), if anywhere.
+    profile: str | None = None
 
 
 def three_bots(settings: Settings, images: bool, seed: int) -> list[Figures]:
     """Measure ours, the floor and the bare bot once; return their figures in that order."""
     ours, floor, bare = Figures("ours"), Figures("floor"), Figures("bare")
+    profile = cProfile.Profile(time.thread_time) if settings.profile else None
     games, clicks = settings.games, settings.clicks
     ours_run = asyncio.run(run_size(
         games, clicks, 0, seed, None, False, kind="move", images=images,
-        measure=measurer(ours, clicks, settings.players, settings.burst_rounds)))
+        measure=measurer(ours, clicks, settings.players, settings.burst_rounds, profile)))
+    if profile is not None and settings.profile:
+        profile.dump_stats(f"{settings.profile}-{'on' if images else 'off'}")
     assert ours_run.last_body is not None, "our bot sent no board"
     body = ours_run.last_body
     with tempfile.TemporaryDirectory(prefix="bench-floor-") as folder:
@@ -496,6 +508,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                         help="a short smoke run: 1 round, 40 boards, 40 clicks, 1 picture"
                              " game per kind, 10,000 open games")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", metavar="FILE",
+                        help="profile our bot's burst (by the loop thread's CPU clock) and"
+                             " save it to FILE-on and FILE-off, for python -m pstats; the"
+                             " profiler slows ours, so its figures are not comparable then")
     add_collector_option(parser)
     args = parser.parse_args(argv)
     if args.quick:
@@ -510,7 +526,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     collector = apply_collector(args.gc)
     logging.getLogger("discord.client").setLevel(logging.ERROR)  # no voice warnings
-    settings = Settings(args.games, args.clicks, args.players, args.burst_rounds, args.seed)
+    settings = Settings(args.games, args.clicks, args.players, args.burst_rounds, args.seed,
+                        args.profile)
     modes = {"both": (False, True), "on": (True,), "off": (False,)}[args.images]
     print(f"Three bots side by side: {args.games} boards, {args.clicks} clicks one at a time,"
           f" a burst of {args.players} channels clicking through every board"
