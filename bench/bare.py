@@ -29,6 +29,7 @@ import logging
 import os
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
@@ -36,7 +37,7 @@ import discord
 from discord.components import _component_factory
 from discord.ui.view import _component_to_item
 
-from bench.clicks import Bench, Probe, SizeResult, ms, run_size, running_fake
+from bench.clicks import Bench, Measure, Probe, SizeResult, ms, run_size, running_fake
 from bench.common import add_collector_option, apply_collector, machine, percentile, table
 from bot.games import registry
 from bot.pictures import FILENAME, render_board
@@ -91,9 +92,18 @@ def prebuilt(body: dict[str, Any], with_picture: bool) -> tuple[
     return embed, view, picture
 
 
+BotMaker = Callable[[discord.Embed, discord.ui.View, bytes], "BareBot"]
+"""Makes the bot to measure from the prebuilt board (the bare bot, or one built on it)."""
+
+
 async def run_bare(games: int, alone: int, seconds: float, seed: int,
-                   body: dict[str, Any], with_picture: bool) -> SizeResult:
-    """Measure the bare bot with ``games`` boards, as ``bench.clicks`` measures ours."""
+                   body: dict[str, Any], with_picture: bool, *,
+                   make: BotMaker | None = None, measure: Measure | None = None) -> SizeResult:
+    """Measure the bare bot with ``games`` boards, as ``bench.clicks`` measures ours.
+
+    ``make`` builds another bot on the bare one's board (:class:`BareBot` by default);
+    ``measure``, as for :func:`bench.clicks.run_size`, replaces the measured phases.
+    """
     async with contextlib.AsyncExitStack() as stack:
         fake = await stack.enter_async_context(running_fake(False))
         session = await stack.enter_async_context(aiohttp.ClientSession())
@@ -102,7 +112,7 @@ async def run_bare(games: int, alone: int, seconds: float, seed: int,
         previous = discord.http.Route.BASE
         discord.http.Route.BASE = fake.api_base
         stack.callback(setattr, discord.http.Route, "BASE", previous)
-        client = BareBot(*prebuilt(body, with_picture))
+        client = (make or BareBot)(*prebuilt(body, with_picture))
         probe = Probe()
         client.http.http_trace = probe.trace()
         await client.login(world["token"])
@@ -119,6 +129,9 @@ async def run_bare(games: int, alone: int, seconds: float, seed: int,
                     channel_id, params=params)
         await bench.alone(max(200, games))  # warm-up, as for our bot
         bench.result = result = SizeResult(games, kind="bare", backend="none")
+        if measure is not None:
+            await measure(bench, fake)
+            return result
         await bench.alone(alone)
         await bench.loaded(seconds)
         return result

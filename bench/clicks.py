@@ -121,6 +121,10 @@ class FakeHandle:
             return await response.json()
 
 
+Measure = Callable[["Bench", FakeHandle], Awaitable[None]]
+"""A benchmark's own measured phases over a warmed-up bench and its fake."""
+
+
 @contextlib.asynccontextmanager
 async def running_fake(same_process: bool) -> AsyncIterator[FakeHandle]:
     """Start the benchmark fake in its own process (or in this loop); stop it on exit."""
@@ -165,6 +169,12 @@ def body_of(params: Any) -> dict[str, Any]:
     return {}
 
 
+def file_size(file: discord.File) -> int:
+    """Return the size in bytes of an attachment discord.py is about to upload."""
+    buffer = getattr(file.fp, "getbuffer", None)
+    return len(buffer()) if buffer is not None else 0
+
+
 @dataclass
 class Click:
     """One fed interaction and the moments of its way through this process."""
@@ -192,6 +202,8 @@ class Probe:
 
     def __init__(self) -> None:
         self.pending: dict[int, Click] = {}
+        #: The size in bytes of each picture uploaded with a click's answer.
+        self.picture_bytes: list[int] = []
         self._undo: list[tuple[Any, str, Any]] = []
 
     def feed(self, interaction_id: int) -> Click:
@@ -241,8 +253,11 @@ class Probe:
                 click.answered_future.set_result(data)
             return data
 
+        sizes = self.picture_bytes
+
         def create_response(adapter: Any, interaction_id: int, token: str, **kwargs: Any) -> Any:
             payload = body_of(kwargs["params"])
+            sizes.extend(file_size(file) for file in kwargs["params"].files or ())
             coro = create(adapter, interaction_id, token, **kwargs)
             return answered(int(interaction_id), payload, coro)
 
@@ -355,6 +370,9 @@ class Bench:
         self.last_update: tuple[int, dict[str, Any]] | None = None
         #: Reads a message as the fake holds it now (for clicks answered late), if given.
         self.fetch: Callable[[int], Awaitable[dict[str, Any]]] | None = None
+        #: CPU seconds of the event loop's thread spent by the benchmark itself (making
+        #: clicks, waiting for handlers), to leave out of the bot's figures.
+        self.harness_cpu = 0.0
 
     def _payload(self, kind: int, channel_id: int, user: str, data: dict[str, Any],
                  message: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -419,18 +437,22 @@ class Bench:
         are answered with other messages than the board, so they are not clicked (a
         board with nothing else, a finished game's, is started again).
         """
-        board = self.boards[channel_id]
-        live = [c for c in payloads.iter_components(board.get("components") or [])
-                if c.get("type") in (2, 3) and not c.get("disabled")
-                and not c["custom_id"].split(":")[-1].startswith(NOT_MOVES)]
-        if not live:
-            return None
-        chosen = self.random.choice(live)
-        values = None
-        if chosen["type"] == 3:
-            values = [self.random.choice(chosen["options"])["value"]]
-        data = payloads.component_data(chosen["custom_id"], chosen["type"], values)
-        return self._payload(3, channel_id, user, data, board)
+        started = time.thread_time()
+        try:
+            board = self.boards[channel_id]
+            live = [c for c in payloads.iter_components(board.get("components") or [])
+                    if c.get("type") in (2, 3) and not c.get("disabled")
+                    and not c["custom_id"].split(":")[-1].startswith(NOT_MOVES)]
+            if not live:
+                return None
+            chosen = self.random.choice(live)
+            values = None
+            if chosen["type"] == 3:
+                values = [self.random.choice(chosen["options"])["value"]]
+            data = payloads.component_data(chosen["custom_id"], chosen["type"], values)
+            return self._payload(3, channel_id, user, data, board)
+        finally:
+            self.harness_cpu += time.thread_time() - started
 
     async def click(self, channel_id: int, *, alone: bool = False) -> Click:
         """Click once on the channel's board (restarting a finished game); return its record.
@@ -486,8 +508,10 @@ class Bench:
         me = asyncio.current_task()
         names = HANDLER_TASKS + (EDIT_TASKS if edits else ())
         while True:
+            started = time.thread_time()
             busy = [t for t in asyncio.all_tasks() if t is not me and not t.done()
                     and t.get_name().startswith(names)]
+            self.harness_cpu += time.thread_time() - started
             if not busy:
                 return
             await asyncio.wait(busy)
@@ -755,8 +779,12 @@ async def backend_for(name: str, tmp: str, server: Any) -> AsyncIterator[Backend
 async def run_size(games: int, alone: int, seconds: float, seed: int,
                    profile: cProfile.Profile | None, same_process: bool, *,
                    kind: str = "move", backend: str = "sqlite", server: Any = None,
-                   images: bool = True) -> SizeResult:
-    """Measure one size and kind of click with a fresh fake, bot and database."""
+                   images: bool = True, measure: Measure | None = None) -> SizeResult:
+    """Measure one size and kind of click with a fresh fake, bot and database.
+
+    With ``measure``, that replaces the measured phases: it is given the warmed-up
+    bench and the fake, and the result holds only what it measured (and the last board).
+    """
     async with contextlib.AsyncExitStack() as stack:
         tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-clicks-"))
         store = await stack.enter_async_context(backend_for(backend, tmp, server))
@@ -776,6 +804,10 @@ async def run_size(games: int, alone: int, seconds: float, seed: int,
         # steady state (each game's last saved row kept in memory, see db.rows.KeptRows).
         await bench.alone(max(200, games))
         bench.result = result = SizeResult(games, kind=kind, backend=backend)
+        if measure is not None:
+            await measure(bench, fake)
+            result.last_body = bench.last_update[1] if bench.last_update else None
+            return result
         before = await fake.call(session, "GET", "/bench/stats")
         await bench.alone(alone)
         middle = await fake.call(session, "GET", "/bench/stats")

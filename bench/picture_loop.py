@@ -28,25 +28,38 @@ TICK = 0.005
 """The ticker's period in seconds."""
 
 
-async def _ticker(stop: asyncio.Event, late: list[float]) -> None:
+async def ticker(stop: asyncio.Event, late: list[float],
+                 busy: list[float] | None = None) -> None:
+    """Wake every :data:`TICK` until ``stop`` is set; add how late each wake-up was (ms).
+
+    With ``busy``, also add for each wake-up how much of its lateness the loop's own
+    thread spent working (its CPU time since the last wake-up beyond the tick, ms): the
+    lateness the machine's other processes cannot have caused.
+    """
     loop = asyncio.get_running_loop()
+    cpu = time.thread_time()
     while not stop.is_set():
         wanted = loop.time() + TICK
         await asyncio.sleep(TICK)
-        late.append(max(0.0, loop.time() - wanted) * 1000)
+        lateness = max(0.0, loop.time() - wanted)
+        late.append(lateness * 1000)
+        if busy is not None:
+            now = time.thread_time()
+            busy.append(min(lateness, max(0.0, now - cpu - TICK)) * 1000)
+            cpu = now
 
 
 async def _run(draw: Callable[[str, Any, str], Awaitable[bytes]],
                boards: list[tuple[str, Any, str]]) -> tuple[list[float], float]:
     stop = asyncio.Event()
     late: list[float] = []
-    ticker = asyncio.create_task(_ticker(stop, late))
+    watch = asyncio.create_task(ticker(stop, late))
     start = time.perf_counter()
     for kind, view, status in boards:
         await draw(kind, view, status)
     spent = time.perf_counter() - start
     stop.set()
-    await ticker
+    await watch
     return late, len(boards) / spent
 
 

@@ -23,6 +23,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image
@@ -98,13 +99,44 @@ def spread(values: list[float]) -> str:
     return (f"{min(values):.2f} / {statistics.median(values):.2f} / {max(values):.2f}")
 
 
-def measure(kind: str, boards: list[tuple[Any, str]], rounds: int,
-            clock: EncodeClock) -> list[object]:
-    """Draw every board ``rounds`` times; return one table row of figures."""
-    round_cpu: list[float] = []
-    round_encode: list[float] = []
-    sizes: list[int] = []
-    heights: list[int] = []
+@dataclass
+class Drawn:
+    """What drawing one game's boards a number of rounds gave."""
+
+    #: Each round's median CPU ms per picture, and of its encoding alone.
+    cpu: list[float] = field(default_factory=list)
+    encode: list[float] = field(default_factory=list)
+    #: Each picture's size in bytes and height in pixels (first round).
+    sizes: list[int] = field(default_factory=list)
+    heights: list[int] = field(default_factory=list)
+
+
+def install_clock() -> EncodeClock:
+    """Put clocks around the PNG encoders the boards call; return the one to read."""
+    clock = EncodeClock(encode.png_bytes)
+    encode.png_bytes = clock  # the boards call the encoders through their module
+    if hasattr(canvas, "png_bytes"):
+        canvas.png_bytes = clock
+    if hasattr(encode, "png_banded"):
+        banded = EncodeClock(encode.png_banded)
+        encode.png_banded = banded
+        clock.partner = banded
+    return clock
+
+
+def warm(boards: dict[str, list[tuple[Any, str]]]) -> None:
+    """Draw a few boards of each kind: fonts, icons and faces loaded, as a running bot has."""
+    for kind, found in boards.items():
+        for view, status in found[:: max(1, len(found) // 20)]:
+            draw = _drawer(kind, status)
+            assert draw is not None
+            draw(view, ending(kind, view, status))
+
+
+def draw_rounds(kind: str, boards: list[tuple[Any, str]], rounds: int,
+                clock: EncodeClock) -> Drawn:
+    """Draw every board ``rounds`` times, move by move; return the figures."""
+    drawn = Drawn()
     for index in range(rounds):
         clear_layers()  # each round draws its games move by move, as a table does
         cpu: list[float] = []
@@ -119,12 +151,20 @@ def measure(kind: str, boards: list[tuple[Any, str]], rounds: int,
             cpu.append((time.process_time() - start) * 1000)
             enc.append(clock.total() * 1000)
             if index == 0:
-                sizes.append(len(png))
-                heights.append(Image.open(io.BytesIO(png)).height)
-        round_cpu.append(statistics.median(cpu))
-        round_encode.append(statistics.median(enc))
+                drawn.sizes.append(len(png))
+                drawn.heights.append(Image.open(io.BytesIO(png)).height)
+        drawn.cpu.append(statistics.median(cpu))
+        drawn.encode.append(statistics.median(enc))
+    return drawn
+
+
+def measure(kind: str, boards: list[tuple[Any, str]], rounds: int,
+            clock: EncodeClock) -> list[object]:
+    """Draw every board ``rounds`` times; return one table row of figures."""
+    drawn = draw_rounds(kind, boards, rounds, clock)
+    sizes, heights = drawn.sizes, drawn.heights
     base = BASELINE.get(kind, {})
-    return [kind, len(boards), spread(round_cpu), base.get("cpu", "?"), spread(round_encode),
+    return [kind, len(boards), spread(drawn.cpu), base.get("cpu", "?"), spread(drawn.encode),
             base.get("encode", "?"), f"{statistics.median(sizes) / 1024:.1f}",
             f"{max(sizes) / 1024:.1f}", base.get("kb", "?"),
             f"{statistics.median(heights):.0f} / {max(heights)}", base.get("height", "?")]
@@ -139,25 +179,13 @@ def main() -> None:
                         help="Steam to Solar seats (default 3)")
     parser.add_argument("--random", action="store_true", help="random legal moves instead")
     args = parser.parse_args()
-    clock = EncodeClock(encode.png_bytes)
-    encode.png_bytes = clock  # the boards call the encoders through their module
-    if hasattr(canvas, "png_bytes"):
-        canvas.png_bytes = clock
-    if hasattr(encode, "png_banded"):
-        banded = EncodeClock(encode.png_banded)
-        encode.png_banded = banded
-        clock.partner = banded
+    clock = install_clock()
     seats = dict(SEATS)
     if args.seats:
         seats["steam"] = args.seats
     boards = {kind: [b for seed in range(args.games)
                      for b in views(kind, seed, args.random, seats[kind])] for kind in SEATS}
-    # Warm the fonts and the icon and face caches once, as a running bot has them.
-    for kind, found in boards.items():
-        for view, status in found[:: max(1, len(found) // 20)]:
-            draw = _drawer(kind, status)
-            assert draw is not None
-            draw(view, ending(kind, view, status))
+    warm(boards)
     rows = [measure(kind, boards[kind], args.rounds, clock) for kind in SEATS]
     print(machine())
     print(f"{args.games} games per kind, {'random legal moves' if args.random else 'computer'}"

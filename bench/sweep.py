@@ -64,8 +64,9 @@ async def sweep(store: Store, cutoffs: dict[str, float]) -> int:
     return ended
 
 
-async def main(games: int) -> None:
-    """Fill, sweep twice, print the table."""
+async def sweeps(games: int) -> list[tuple[str, int, float, LoopWatch, float]]:
+    """Fill, sweep twice; return (label, games ended, seconds, the loop's watch, an idle
+    loop's longest block in another process meanwhile in ms) each."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "sweep.db"
         await (await Store.open(path, lambda: NOW)).close()
@@ -79,12 +80,18 @@ async def main(games: int) -> None:
                 with Control() as control:
                     async with LoopWatch() as watch:
                         ended = await sweep(store, cutoffs)
-                rows.append((f"{games:,} open, {label}", f"{ended:,}",
-                             f"{time.perf_counter() - started:.1f}",
-                             watch.detail(), f"{control.longest_ms:.1f}",
-                             f"{watch.grew_mb:+.1f}"))
+                rows.append((f"{games:,} open, {label}", ended,
+                             time.perf_counter() - started, watch, control.longest_ms))
         finally:
             await store.close()
+    return rows
+
+
+async def main(games: int) -> None:
+    """Fill, sweep twice, print the table."""
+    rows = [(label, f"{ended:,}", f"{took:.1f}", watch.detail(), f"{idle:.1f}",
+             f"{watch.grew_mb:+.1f}")
+            for label, ended, took, watch, idle in await sweeps(games)]
     print(table(("sweep", "games ended", "took s",
                  "longest loop block ms (loop thread CPU; process CPU in it)",
                  "an idle loop's longest block meanwhile ms",

@@ -23,6 +23,7 @@ BENCHMARKS = {
     "votes": "1,000 voting windows closing at once while other games are clicked",
     "bare": "our click against a bare discord.py bot sending the same board (issue #16)",
     "side_by_side": "SQLite and PostgreSQL, one process and two, beside the bare bot (#16)",
+    "floor": "the bare bot, the floor (bare bot plus our save) and ours; the speed targets",
     "startup": "start-up time and peak memory with 10,000 and 100,000 games stored",
     "engines": "each engine's complete games per second on one core",
     "click_parts": "the cost of each piece of one click, timed on its own",
