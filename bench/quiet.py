@@ -97,11 +97,12 @@ class Table:
         return game
 
     async def press(self, board: dict[str, Any], action: str, user: str, *,
-                    stale: bool = False) -> InteractionResult:
+                    stale: bool = False, opens: bool = False) -> InteractionResult:
         """Click ``action`` on ``board`` as ``user``; count it, and whether it did nothing.
 
         With ``stale``, ``board`` is the message as the player's phone still shows it,
-        a version behind the one the fake stores.
+        a version behind the one the fake stores. With ``opens``, the click opens a
+        private panel (the host's controls): it changes no game and is not wasted.
         """
         game = await self.game()
         before = _mark(game)
@@ -128,7 +129,8 @@ class Table:
             result = await self.driver.select(board, custom_id, [value], user=user)
         await self.driver.settle()
         self.figures.clicks += 1
-        if game is not None and _mark(await self.bot.tables.load(game.id)) == before:
+        if not opens and game is not None and _mark(
+                await self.bot.tables.load(game.id)) == before:
             self.figures.wasted += 1
             self.figures.wasted_private += result.response_type == 4 and result.ephemeral
         return result
@@ -248,7 +250,8 @@ async def steam_game(fake: FakeDiscord, driver: Driver, tmp: Path, people: int,
         board = (await table_.press(board, "lobby.join", name)).message
     for _ in range(computers):
         board = (await table_.press(board, "lobby.computer", names[0])).message
-    await table_.press(board, "lobby.start", names[0])
+    panel = await table_.press(board, "lobby.panel", names[0], opens=True)
+    await table_.press(panel.message, "lobby.start", names[0])
     turn_user: int | None = None
     running = False
     while (game := await table_.game()) is not None and table_.figures.moves < 3000:
@@ -277,7 +280,11 @@ async def steam_game(fake: FakeDiscord, driver: Driver, tmp: Path, people: int,
         assert seat is not None
         action = game.engine.computer_action(game.state, seat)
         name = next(n for n in names if fake.user(n).id == user)
-        if action.startswith("run"):
+        if action.startswith("run:"):  # a person takes the train's one-click run if offered
+            train = action.split(":")[1]
+            action = next((a.id for a in game.legal_actions(seat)
+                           if a.id.startswith(f"go:{train}:")), action)
+        if action.startswith(("run:", "go:")):
             table_.figures.runs += 1
             running = True
         if running:
