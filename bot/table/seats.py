@@ -35,7 +35,7 @@ class Seat:
     #: Whether a computer plays the seat of this absent person until they click again.
     away: bool = False
     #: Keys this code does not know, kept as read so that saving loses nothing.
-    other: dict[str, Any] = field(default_factory=dict, compare=True)
+    other: dict[str, Any] = field(default_factory=dict, hash=False)
 
     @classmethod
     def person(cls, user_id: int, name: str) -> Seat:

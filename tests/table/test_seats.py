@@ -3,13 +3,17 @@ exactly as it is stored."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sqlite3
+from pathlib import Path
 
 import pytest
 
-from bot.table.lobby import computer_seat
+from bot.table.lobby import LOBBY_COMPUTER, LOBBY_JOIN, LOBBY_LEVEL, LOBBY_START, computer_seat
 from bot.table.seats import Seat, seats_from_json, seats_to_json
 from db.rows import to_json
+from tests.support import ALICE, BOB, open_tables
 
 #: Seats column texts as the table writes them (copied from stored games): a person, a
 #: computer player with its level, an away person, a computer player from before levels,
@@ -81,3 +85,32 @@ def test_new_seats_are_written_as_the_table_always_wrote_them() -> None:
 def test_a_seat_no_version_wrote_is_refused(bad: object) -> None:
     with pytest.raises((TypeError, ValueError)):
         Seat.from_json(bad)  # type: ignore[arg-type]
+
+
+def _stored_seats(path: Path, game_id: int) -> str:
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        return str(conn.execute("SELECT seats FROM games WHERE id = ?", (game_id,)).fetchone()[0])
+
+
+async def test_the_table_writes_seats_as_it_always_did(tmp_path: Path) -> None:
+    """Join, a computer player and its level, away and back: the stored column is the
+    text the dict-based table wrote, and reading it back changes nothing."""
+    path = tmp_path / "t.db"
+    alice = '{"user_id":101,"name":"Alice","computer":false}'
+    bob = '{"user_id":102,"name":"Bob","computer":false}'
+    ada = '{"user_id":null,"name":"Ada (computer)","computer":true,"level":"hard"}'
+    async with open_tables(path) as tables:
+        game = await tables.open_lobby("toy", guild_id=1, channel_id=77, host=ALICE)
+        v = (await tables.act(game.id, 0, BOB, LOBBY_JOIN)).game.row.version
+        v = (await tables.act(game.id, v, ALICE, LOBBY_COMPUTER)).game.row.version
+        v = (await tables.act(game.id, v, ALICE, f"{LOBBY_LEVEL}2.hard")).game.row.version
+        assert _stored_seats(path, game.id) == f"[{alice},{bob},{ada}]"
+        await tables.act(game.id, v, ALICE, LOBBY_START)
+        await tables.hand_to_computer(77, ALICE, BOB.user_id)
+        away = bob[:-1] + ',"away":true}'
+        assert _stored_seats(path, game.id) == f"[{alice},{away},{ada}]"
+        loaded = await tables.load(game.id)
+        assert [s.away for s in loaded.seats] == [False, True, False]
+        assert to_json(seats_to_json(loaded.seats)) == _stored_seats(path, game.id)
+        assert await tables.come_back(game.id, BOB) is not None
+        assert _stored_seats(path, game.id) == f"[{alice},{bob},{ada}]"
