@@ -142,14 +142,14 @@ def seat_list(game: LoadedGame) -> str:
     """Return the seats as numbered lines: the host 👑, computer players 🤖, away 💤."""
     host = game.host_id
     lines = []
-    for i, seat in enumerate(game.row.seats):
+    for i, seat in enumerate(game.seats):
         marks = "".join(mark for mark, on in (
-            (" 👑", seat.get("user_id") == host and not seat.get("computer")),
-            (" 🤖", bool(seat.get("computer"))),
-            (" 💤", bool(seat.get("away"))),
+            (" 👑", seat.holds(host)),
+            (" 🤖", seat.computer),
+            (" 💤", seat.away),
         ) if on)
-        level = f" · {str(seat.get('level') or 'normal').title()}" if seat.get("computer") else ""
-        lines.append(f"{i + 1}. {seat['name']}{marks}{level}")
+        level = f" · {(seat.level or 'normal').title()}" if seat.computer else ""
+        lines.append(f"{i + 1}. {seat.name}{marks}{level}")
     return "\n".join(lines) or "—"
 
 
@@ -194,7 +194,7 @@ class GameCog(commands.Cog):
         legend = self.legend(game)
         if legend:
             table.append(("What the icons mean", legend))
-        if len(game.row.seats) <= 1:
+        if len(game.seats) <= 1:
             table.append(("Ways to play", MODES_TEXT))
         icons = Section("icons", "Icons", "This table and its icons", table)
         turns = Section("turns", "Last turns", "The last turns",

@@ -81,7 +81,7 @@ def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: Fa
         events = game.row.events
         last = events[-1] if events else ""
         return (last if announced(last) else clip_words(last, width)) or "—"
-    if len(game.row.seats) > 1:
+    if len(game.seats) > 1:
         turns = since_last_turn(data, game.to_act()) or data.turns[-1:]
     else:
         turns = data.turns[-DECISIONS:]

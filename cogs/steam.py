@@ -24,6 +24,7 @@ from bot.games.steam.state import CARDS, POWER_EMOJI, can_run, goods_points, pow
 from bot.table import seating
 from bot.table.errors import ChannelOccupied, Refusal
 from bot.table.lobby import DEFAULT_LEVEL
+from bot.table.seats import Seat
 from bot.table.service import LoadedGame
 from cogs.base import THREAD_HELP, GameCog, last_line, seat_list
 from cogs.cards import card_text, clip
@@ -101,7 +102,7 @@ ANNOUNCEMENTS = ("The first half is over", "The river ran dry", "Game over")
 
 def footer_lines(game: LoadedGame) -> int:
     """Return how many phone lines the footer may take: fewer as seats add to the board."""
-    return max(2, 7 - len(game.row.seats))
+    return max(2, 7 - len(game.seats))
 
 
 def announced(event: str) -> bool:
@@ -218,11 +219,10 @@ class SteamCog(GameCog):
         """Open a new table with the same options and the same table: whoever presses hosts,
         every other person of the last game is seated again (each may leave) and the
         computer players come along at their levels."""
-        computers = [str(s.get("level") or DEFAULT_LEVEL) for s in game.row.seats
-                     if s.get("computer")]
-        people = [(int(s["user_id"]), str(s["name"])) for s in game.row.seats
-                  if not s.get("computer") and s.get("user_id") is not None
-                  and s.get("user_id") != interaction.user.id]
+        computers = [s.level or DEFAULT_LEVEL for s in game.seats if s.computer]
+        people = [(s.user_id, s.name) for s in game.seats
+                  if not s.computer and s.user_id is not None
+                  and s.user_id != interaction.user.id]
         options = {k: v for k, v in game.row.options.items() if k not in ("names", "levels")}
         return await self.open_lobby(
             interaction, options, thread="no", computers=computers, people=people,
@@ -341,7 +341,7 @@ class SteamCog(GameCog):
         await interaction.response.send_message(
             " ".join(play.events), allowed_mentions=discord.AllowedMentions.none()
         )
-        if play.game.row.seats and any(s.get("away") for s in play.game.row.seats):
+        if play.game.seats and any(s.away for s in play.game.seats):
             self.bot.boards.update_soon(play.game.id)
             self.bot.boards.schedule_computers(play.game)
 
@@ -377,7 +377,7 @@ def _lobby(game: LoadedGame) -> discord.Embed:
         f"players, then **Start**.\n⏰ Turn timer {seating.timer_name(game.data.turn_seconds)}"
         f" · turn notices {notices} · {deck} deck"
     )
-    embed.add_field(name=f"Seated ({len(game.row.seats)}/5)", value=seat_list(game),
+    embed.add_field(name=f"Seated ({len(game.seats)}/5)", value=seat_list(game),
                     inline=False)
     embed.set_footer(text=last_line(game, announced))
     return embed
@@ -391,11 +391,11 @@ def _position(game: LoadedGame, view: dict[str, Any]) -> list[str]:
                        for i, c in enumerate(view["river"], start=1)) or "empty"
     lines = [f"**River** {river} · deck {view['deck_count']}"]
     for player in view["players"]:
-        seat = game.row.seats[player["seat"]] if player["seat"] < len(game.row.seats) else {}
+        seat = game.seats[player["seat"]] if player["seat"] < len(game.seats) else Seat()
         marks = "".join(m for m, on in (
             ("▶️", view["turn"] == player["seat"]),
-            ("🤖", bool(seat.get("computer"))),
-            ("💤", bool(seat.get("away"))),
+            ("🤖", seat.computer),
+            ("💤", seat.away),
             ("🏳️", bool(player["resigned"])),
         ) if on)
         name = f"{marks}**{player['name']}** {player.get('total', player['score'])}"
@@ -465,7 +465,7 @@ def _status(game: LoadedGame, view: dict[str, Any]) -> str:
         return "\n".join(lines)
     seat = view["turn"]
     name = players[seat]["name"]
-    away = game.row.seats[seat].get("away") if seat < len(game.row.seats) else False
+    away = game.seats[seat].away if seat < len(game.seats) else False
     lines = [f"🚂 **{name}** to play" + (" (a computer, away)" if away else "")]
     timer = game.data.timer
     if timer and timer.seat == seat:

@@ -10,6 +10,7 @@ from pathlib import Path
 from bot.client import TableBot, create_bot
 from bot.config import Settings, load_settings
 from bot.games import registry
+from bot.table.seats import seats_from_json
 from bot.table.service import Actor, LoadedGame, Tables
 from db.store import GameRow, Store
 
@@ -95,7 +96,7 @@ def loaded(engine: object, state: object, *, version: int = 3, seats: int = 1,
         board_channel_id=2, board_message_id=3, board_posted_at=0.0, created_at=0.0,
         updated_at=0.0,
     )
-    return LoadedGame(row, engine, state)  # type: ignore[arg-type]
+    return LoadedGame(row, engine, state, seats=seats_from_json(row.seats))  # type: ignore[arg-type]
 
 
 def body_problems(embed: object, items: list) -> list:

@@ -13,6 +13,7 @@ import pytest
 
 from bot.table.errors import StaleBoard, Unavailable
 from bot.table.loaded import LoadedGame
+from bot.table.seats import Seat
 from bot.table.service import Tables
 from db.errors import StorageError, VersionConflict
 from db.rows import SAVE_STEP, KeptRows, save_time
@@ -80,10 +81,11 @@ async def test_each_kept_read_is_a_fresh_copy(tmp_path: Any, backend: str) -> No
         play.game.row.version = 99
         play.game.row.extra["players"]["666"] = "Mallory"
         play.game.row.seats.append({"user_id": 666})
+        play.game.seats.append(Seat(user_id=666))
         again = await tables.act(game.id, 1, ALICE, "add1")
         assert again.game.row.version == 2
         assert "666" not in again.game.row.extra["players"]
-        assert len(again.game.row.seats) == 1
+        assert len(again.game.row.seats) == 1 and len(again.game.seats) == 1
 
 
 async def test_another_process_saving_table_data_is_not_overwritten(tmp_path: Any,

@@ -20,6 +20,7 @@ import hashlib
 import json
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -111,10 +112,10 @@ def _solo(engine: Any, states: Iterator[Any], rng: random.Random) -> Iterator[Lo
 
 
 def _seat(game: LoadedGame, computers: set[int], away: set[int]) -> LoadedGame:
-    for index, seat in enumerate(game.row.seats):
-        seat["computer"] = index in computers
-        seat["user_id"] = None if index in computers else 100 + index
-        seat["away"] = index in away
+    game.seats = [replace(seat, computer=index in computers,
+                          user_id=None if index in computers else 100 + index,
+                          away=index in away)
+                  for index, seat in enumerate(game.seats)]
     return game
 
 

@@ -8,8 +8,6 @@ after a restart), drawn for the lobby's current version.
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
 from bot.boards.layout import (
@@ -33,6 +31,7 @@ from bot.table.lobby import (
     LOBBY_LEVEL,
     LOBBY_START,
 )
+from bot.table.seats import Seat
 
 #: What each computer level means, for the host choosing one.
 LEVEL_NOTES = {
@@ -44,7 +43,7 @@ LEVEL_NOTES = {
 
 def panel_text(game: LoadedGame, note: str = "") -> str:
     """Return the panel's words: what just happened (``note``) and what the host can do."""
-    seats = len(game.row.seats)
+    seats = len(game.seats)
     lowest, highest = game.engine.min_seats, game.engine.max_seats
     ready = (f"**Start** when everyone is in ({seats} seated)." if lowest <= seats <= highest
              else f"{seats} seated: {lowest} are needed to start.")
@@ -55,7 +54,7 @@ def panel_text(game: LoadedGame, note: str = "") -> str:
 def panel_items(game: LoadedGame) -> list[PanelItem]:
     """Return the host's controls for the lobby as it is now."""
     g, v = game.id, game.row.version
-    seats = game.row.seats
+    seats = game.seats
     ready = game.engine.min_seats <= len(seats) <= game.engine.max_seats
     style = discord.ButtonStyle
     items: list[PanelItem] = [
@@ -63,14 +62,14 @@ def panel_items(game: LoadedGame) -> list[PanelItem]:
                       disabled=not ready, row=0),
         action_button(g, v, Action(LOBBY_CANCEL, "Close the table"), style=style.danger, row=0),
     ]
-    computers = [option for i, s in enumerate(seats) if s.get("computer")
+    computers = [option for i, s in enumerate(seats) if s.computer
                  for option in computer_options(i, s)]
     if computers:
         items.append(action_select(g, v, "drop", computers[:25], row=1,
                                    placeholder="Computer players: level, or remove one…"))
     host = game.host_id
     people = [option for i, s in enumerate(seats)
-              if not s.get("computer") and s.get("user_id") != host
+              if not s.computer and s.user_id != host
               for option in _person_options(i, s)]
     if people:
         items.append(action_select(g, v, "people", people[:25], row=2,
@@ -81,19 +80,19 @@ def panel_items(game: LoadedGame) -> list[PanelItem]:
     return items
 
 
-def computer_options(seat: int, computer: dict[str, Any]) -> list[Action]:
+def computer_options(seat: int, computer: Seat) -> list[Action]:
     """The host's choices for one computer player: another level, or its removal."""
-    name = str(computer["name"])
-    level = str(computer.get("level") or DEFAULT_LEVEL)
+    name = computer.name
+    level = computer.level or DEFAULT_LEVEL
     options = [Action(f"{LOBBY_LEVEL}{seat}.{key}", f"{name}: play {label}"[:100],
                       description=LEVEL_NOTES[key])
                for key, label in COMPUTER_LEVELS.items() if key != level]
     return [*options, Action(f"{LOBBY_DROP}{seat}", f"Remove {name}"[:100])]
 
 
-def _person_options(seat: int, person: dict[str, Any]) -> list[Action]:
+def _person_options(seat: int, person: Seat) -> list[Action]:
     """The host's choices for one person seated: hand them the host role, or remove them."""
-    name = str(person["name"])
+    name = person.name
     return [Action(f"{LOBBY_HOST}{seat}", f"Make {name} the host"[:100]),
             Action(f"{LOBBY_KICK}{seat}", f"Remove {name} from the table"[:100],
                    description="They can join again while the table is open")]

@@ -33,8 +33,7 @@ def is_host(game: LoadedGame, user_id: int) -> bool:
 
 def host_name(game: LoadedGame) -> str:
     """Return the host's name at the table."""
-    return next((str(s["name"]) for s in game.row.seats
-                 if s.get("user_id") == game.host_id and not s.get("computer")), "the host")
+    return next((s.name for s in game.seats if s.holds(game.host_id)), "the host")
 
 
 def only_the_host(game: LoadedGame) -> str:
@@ -71,9 +70,9 @@ def invitation(game: LoadedGame, user_id: int) -> dict[str, Any]:
 
 def why_not_invite(game: LoadedGame, asker: int, user_id: int, *, is_bot: bool) -> str | None:
     """Return why ``asker`` cannot invite ``user_id`` to ``game``, or None if they can."""
-    return invite_refusal(game.row.seats, game.host_id, asker, user_id, is_bot=is_bot,
+    return invite_refusal(game.seats, game.host_id, asker, user_id, is_bot=is_bot,
                           status=game.row.status,
-                          full=len(game.row.seats) >= game.engine.max_seats)
+                          full=len(game.seats) >= game.engine.max_seats)
 
 
 class HostControls:

@@ -44,7 +44,7 @@ class TurnNotices:
         table; a finished table's last notice goes too, and so does one whose turn has
         passed. Nothing is sent for a table started with notices off.
         """
-        if len(game.row.seats) < 2:
+        if len(game.seats) < 2:
             return
         if notice is None and game.row.is_open and not self._passed(game):
             return

@@ -98,7 +98,7 @@ def lobby_items(game: LoadedGame) -> list[BoardItem]:
     """Return the lobby's buttons, the same for everyone: Join, Leave, Add computer player
     and Host controls (which opens the host's own controls privately)."""
     g, v = game.id, game.row.version
-    full = len(game.row.seats) >= game.engine.max_seats
+    full = len(game.seats) >= game.engine.max_seats
     style = discord.ButtonStyle
     return [
         action_button(g, v, Action(LOBBY_JOIN, "Join"), style=style.success, disabled=full,
@@ -328,9 +328,9 @@ def picture_view(game: LoadedGame) -> dict[str, Any]:
     """Return the engine's view with what the table adds for the picture: away seats."""
     view = game.view()
     players = view.get("players")
-    if len(game.row.seats) < 2 or not isinstance(players, list):
+    if len(game.seats) < 2 or not isinstance(players, list):
         return view
-    seats = game.row.seats
-    marked = [{**p, "away": bool(seats[i].get("away"))} if i < len(seats) and isinstance(p, dict)
+    seats = game.seats
+    marked = [{**p, "away": seats[i].away} if i < len(seats) and isinstance(p, dict)
               else p for i, p in enumerate(players)]
     return {**view, "players": marked}

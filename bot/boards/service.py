@@ -428,8 +428,8 @@ class Boards:
 
         ``game`` as just read tells whether they are away at all (usually not: no more work).
         """
-        seat = game.seat_of(interaction.user.id) if len(game.row.seats) > 1 else None
-        if seat is None or not game.row.seats[seat].get("away"):
+        seat = game.seat_of(interaction.user.id) if len(game.seats) > 1 else None
+        if seat is None or not game.seats[seat].away:
             return None
         try:
             play = await self.tables.come_back(game.id, actor_of(interaction))
@@ -708,7 +708,7 @@ def _details_body(renderer: Renderer, game: LoadedGame, page: str = "") -> dict[
     """Return a page of "Rules & details"; at a seated table the member's choice of turn
     pings is on every page, a click away."""
     body = renderer.details(game, page)
-    if len(game.row.seats) > 1:
+    if len(game.seats) > 1:
         pings = choice_button()
         pings.row = 1  # after the page buttons (at most three a row, two rows)
         body["view"].add_item(pings)

@@ -36,6 +36,7 @@ from bot.table.errors import (
 from bot.table.loaded import Actor, LoadedGame, Play
 from bot.table.ratings import rated_seats
 from bot.table.results import seat_results, shared_results
+from bot.table.seats import Seat, seats_from_json, seats_to_json
 from db.base import GameStore
 from db.rows import RatedSeat
 from db.store import GameRow, ResultRow, StorageError, VersionConflict
@@ -105,14 +106,14 @@ class TableCore:
         A row this code cannot read (a kind it no longer has, unreadable seats or table
         data) is a damaged game: reported as such, and it can be abandoned.
         """
+        seats = self._read_seats(row)
         try:
             eng = self.engines(row.kind)
         except KeyError:
             log.warning("game %s is of a kind this bot no longer has: %r", row.id, row.kind)
             return LoadedGame(row, cast(Engine, MissingGame(row.kind)), None,
-                              broken=f"unknown game {row.kind!r}")
-        if "seats" in row.damaged or not isinstance(row.seats, list) or not all(
-                isinstance(s, dict) for s in row.seats):
+                              broken=f"unknown game {row.kind!r}", seats=seats or [])
+        if seats is None:
             log.warning("game %s has unreadable seats", row.id)
             row.seats = []
             return LoadedGame(row, eng, None, broken="unreadable seats")
@@ -122,20 +123,33 @@ class TableCore:
                 raise TypeError("table data is not an object")
         except (TypeError, ValueError, KeyError, AttributeError) as exc:
             log.warning("game %s has unreadable table data: %s", row.id, exc)
-            return LoadedGame(row, eng, None, broken="unreadable table data")
+            return LoadedGame(row, eng, None, broken="unreadable table data", seats=seats)
         if row.damaged:
             log.warning("game %s has unreadable %s", row.id, ", ".join(row.damaged))
             return LoadedGame(row, eng, None, broken=f"unreadable {', '.join(row.damaged)}",
-                              data=data)
+                              data=data, seats=seats)
         if row.status == "lobby" or (row.state is None and not row.is_open):
-            return LoadedGame(row, eng, None, data=data)  # a lobby, or closed before it began
+            # a lobby, or closed before it began
+            return LoadedGame(row, eng, None, data=data, seats=seats)
         if row.state is None:
-            return LoadedGame(row, eng, None, broken="no state stored", data=data)
+            return LoadedGame(row, eng, None, broken="no state stored", data=data, seats=seats)
         try:
-            return LoadedGame(row, eng, eng.load(row.state), data=data)
+            return LoadedGame(row, eng, eng.load(row.state), data=data, seats=seats)
         except (BrokenState, KeyError, TypeError, ValueError, IndexError) as exc:
             log.warning("game %s (%s) has a broken state: %s", row.id, row.kind, exc)
-            return LoadedGame(row, eng, None, broken=str(exc) or type(exc).__name__, data=data)
+            return LoadedGame(row, eng, None, broken=str(exc) or type(exc).__name__, data=data,
+                              seats=seats)
+
+    @staticmethod
+    def _read_seats(row: GameRow) -> list[Seat] | None:
+        """Return the row's seats, typed, or None when they cannot be read."""
+        if "seats" in row.damaged or not isinstance(row.seats, list) or not all(
+                isinstance(s, dict) for s in row.seats):
+            return None
+        try:
+            return seats_from_json(row.seats)
+        except (TypeError, ValueError):
+            return None
 
     async def load(self, game_id: int) -> LoadedGame:
         """Return the game ``game_id``; raise NoSuchGame or Unavailable."""
@@ -236,7 +250,7 @@ class TableCore:
         row = game.row
         if row.status == "lobby":
             raise NotAllowed("The game has not started yet: join the table or wait for the host.")
-        if len(row.seats) == 1:
+        if len(game.seats) == 1:
             if row.only_starter and actor.user_id != row.starter_id:
                 raise NotAllowed(
                     f"Only {game.seat_name(0)} plays this game (they chose \"only me\"). "
@@ -283,8 +297,9 @@ class TableCore:
         events = (lead, *step.events) if lead else step.events
         if lead:
             game.data.last = lead
-        away = (actor_id is None and len(row.seats) > 1 and 0 <= seat < len(row.seats)
-                and not row.seats[seat].get("computer") and bool(row.seats[seat].get("away")))
+        seats = game.seats
+        away = (actor_id is None and len(seats) > 1 and 0 <= seat < len(seats)
+                and not seats[seat].computer and seats[seat].away)
         if away:
             events = turnlog.for_away(game.seat_name(seat), events)
         moved = events
@@ -314,17 +329,17 @@ class TableCore:
         result = game.engine.result(state)
         if result is None:
             return []
-        if len(game.row.seats) == 1:
+        if len(game.seats) == 1:
             return shared_results(game.row, game.data, result.outcomes[0]) if (
                 result.outcomes) else []
-        return seat_results(game.row.seats, result.outcomes)
+        return seat_results(game.seats, result.outcomes)
 
     def ratings(self, game: LoadedGame, state: Any) -> list[RatedSeat]:
         """Return the rated seats of a game that just ended (none for a game not rated)."""
-        if len(game.row.seats) < 2:
+        if len(game.seats) < 2:
             return []
         result = game.engine.result(state)
-        return [] if result is None else rated_seats(game.row.kind, game.row.seats,
+        return [] if result is None else rated_seats(game.row.kind, game.seats,
                                                      result.outcomes)
 
     async def table_move(
@@ -374,6 +389,8 @@ class TableCore:
         or storage error."""
         row = game.row
         row.extra = game.data.to_json()
+        if not game.broken:  # a damaged game keeps its seats as read: it can only be ended
+            row.seats = seats_to_json(game.seats)
         self._schedule(row, game.data)
         try:
             await self.store.save_game(

@@ -9,6 +9,7 @@ from bot.games.protocol import Action, Engine
 from bot.table import seating
 from bot.table.data import TableData
 from bot.table.errors import board_link
+from bot.table.seats import Seat
 from db.store import GameRow
 
 
@@ -31,6 +32,8 @@ class LoadedGame:
     broken: str | None = None
     #: The table's own data, read from the row (written back into it by every save).
     data: TableData = field(default_factory=TableData)
+    #: The row's seats, typed: read once from the row, written back into it by every save.
+    seats: list[Seat] = field(default_factory=list)
     #: Whether the board is shown with its picture (the text may then leave out what the
     #: picture shows in full; a text-only board stays complete).
     pictured: bool = False
@@ -82,16 +85,16 @@ class LoadedGame:
 
     def seat_of(self, user_id: int) -> int | None:
         """Return the seat index of ``user_id``, or None if not seated."""
-        for index, seat in enumerate(self.row.seats):
-            if seat.get("user_id") == user_id and not seat.get("computer"):
+        for index, seat in enumerate(self.seats):
+            if seat.holds(user_id):
                 return index
         return None
 
     def seat_name(self, seat: int | None) -> str:
         """Return the display name of a seat."""
-        if seat is None or not 0 <= seat < len(self.row.seats):
+        if seat is None or not 0 <= seat < len(self.seats):
             return "nobody"
-        return str(self.row.seats[seat].get("name", f"Seat {seat + 1}"))
+        return self.seats[seat].name or f"Seat {seat + 1}"
 
     def to_act(self) -> int | None:
         """Return the seat that must act now, or None."""
@@ -102,17 +105,16 @@ class LoadedGame:
     def computer_to_act(self) -> bool:
         """Whether a computer makes the next move: a computer player's, or an away seat's."""
         seat = self.to_act()
-        if seat is None or len(self.row.seats) < 2:
+        if seat is None or len(self.seats) < 2:
             return False
-        return seating.played_by_computer(self.row.seats, seat, seating.resigned_seats(self.view()))
+        return seating.played_by_computer(self.seats, seat, seating.resigned_seats(self.view()))
 
     def person_to_act(self) -> int | None:
         """Return the user id of the person whose turn it is (None for a computer or nobody)."""
         seat = self.to_act()
-        if seat is None or len(self.row.seats) < 2 or self.computer_to_act():
+        if seat is None or len(self.seats) < 2 or self.computer_to_act():
             return None
-        user = self.row.seats[seat].get("user_id")
-        return int(user) if user else None
+        return self.seats[seat].user_id or None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,9 @@
 """Lobbies of seated games: joining, leaving, computer players, the host, starting.
 
 :func:`lobby_step` applies one lobby operation (a :class:`LobbyStep`) to a stored row
-(in place) and returns the event to show, or raises a Refusal saying why not. Seats
-are taken in join order (S3); the host is the table's starter until the role is handed
-on (``TableData.host``).
+and its typed seats (in place) and returns the event to show, or raises a Refusal saying
+why not. Seats are taken in join order (S3); the host is the table's starter until the
+role is handed on (``TableData.host``).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from bot.games.protocol import Engine
 from bot.table import seating
 from bot.table.data import TableData
 from bot.table.errors import Refusal
+from bot.table.seats import Seat
 
 #: Lobby operations, as action ids on lobby boards; ``lobby.drop.N`` removes the computer
 #: player in seat N, ``lobby.kick.N`` the person in seat N, and ``lobby.host.N`` hands the
@@ -57,18 +58,18 @@ COMPUTER_LEVELS = {"easy": "Easy", "normal": "Normal", "hard": "Hard"}
 DEFAULT_LEVEL = "normal"
 
 
-def computer_seat(name: str, level: str = DEFAULT_LEVEL) -> dict[str, Any]:
+def computer_seat(name: str, level: str = DEFAULT_LEVEL) -> Seat:
     """Return a computer player's seat (its level kept with it)."""
-    return {"user_id": None, "name": name, "computer": True, "level": level}
+    return Seat.computer_player(name, level)
 
 
-def free_computer_name(seats: list[dict[str, Any]]) -> str:
+def free_computer_name(seats: list[Seat]) -> str:
     """Return a computer player's name no seat uses yet (people may be named alike)."""
-    used = {str(s.get("name")) for s in seats}
+    used = {s.name for s in seats}
     return next(n for n in computer_names() if n not in used)
 
 
-def _seat_index(op: str, prefix: str, seats: list[dict[str, Any]]) -> int:
+def _seat_index(op: str, prefix: str, seats: list[Seat]) -> int:
     raw = op.removeprefix(prefix)
     if not raw.isascii() or not raw.isdigit() or not 0 <= int(raw) < len(seats):
         raise Refusal("That seat no longer exists; the board has been updated.")
@@ -77,21 +78,18 @@ def _seat_index(op: str, prefix: str, seats: list[dict[str, Any]]) -> int:
 
 @dataclass(slots=True)
 class LobbyStep:
-    """One lobby operation as asked: the row it changes, its table data, and who asks."""
+    """One lobby operation as asked: the row and seats it changes, its table data, and
+    who asks."""
 
     row: Any
+    #: The game's seats (changed in place).
+    seats: list[Seat]
     data: TableData
     engine: Engine
     user_id: int
     name: str
     can_manage: bool
     seed: Callable[[], int]
-
-    @property
-    def seats(self) -> list[dict[str, Any]]:
-        """The row's seats (changed in place)."""
-        seats: list[dict[str, Any]] = self.row.seats
-        return seats
 
     @property
     def host(self) -> int:
@@ -101,14 +99,12 @@ class LobbyStep:
     @property
     def host_name(self) -> str:
         """The host's name at the table."""
-        return next((str(s["name"]) for s in self.seats if s.get("user_id") == self.host
-                     and not s.get("computer")), "the host")
+        return next((s.name for s in self.seats if s.holds(self.host)), "the host")
 
     @property
     def mine(self) -> int | None:
         """The asker's seat, or None."""
-        return next((i for i, s in enumerate(self.seats)
-                     if s.get("user_id") == self.user_id and not s.get("computer")), None)
+        return next((i for i, s in enumerate(self.seats) if s.holds(self.user_id)), None)
 
     def require_host(self, doing: str) -> None:
         """Refuse anyone but the host."""
@@ -125,7 +121,7 @@ def _join(step: LobbyStep, _op: str) -> str:
     if step.mine is not None:
         raise Refusal("You are already seated at this table.")
     step.require_room()
-    step.seats.append({"user_id": step.user_id, "name": step.name, "computer": False})
+    step.seats.append(Seat.person(step.user_id, step.name))
     return f"{step.name} joined."
 
 
@@ -135,11 +131,11 @@ def _leave(step: LobbyStep, _op: str) -> str:
         raise Refusal("You are not seated at this table.")
     event = f"{step.name} left."
     if step.user_id == step.host:
-        heirs = [s for i, s in enumerate(step.seats) if i != mine and not s.get("computer")]
+        heirs = [s for i, s in enumerate(step.seats) if i != mine and not s.computer]
         if not heirs:
             raise Refusal("You are the only person at this table: press Cancel to close it.")
-        step.data.host = int(heirs[0]["user_id"])
-        event = f"{step.name} left; {heirs[0]['name']} is the host now."
+        step.data.host = heirs[0].user_id
+        event = f"{step.name} left; {heirs[0].name} is the host now."
     del step.seats[mine]
     return event
 
@@ -156,42 +152,42 @@ def _computer(step: LobbyStep, _op: str) -> str:
 def _drop(step: LobbyStep, op: str) -> str:
     step.require_host("remove computer players")
     seat = _seat_index(op, LOBBY_DROP, step.seats)
-    if not step.seats[seat].get("computer"):
+    if not step.seats[seat].computer:
         raise Refusal("Only computer players can be removed; people leave by themselves.")
     gone = step.seats.pop(seat)
-    return f"{step.name} removed {gone['name']}."
+    return f"{step.name} removed {gone.name}."
 
 
 def _kick(step: LobbyStep, op: str) -> str:
     step.require_host("remove people from the table")
     seat = _seat_index(op, LOBBY_KICK, step.seats)
     chosen = step.seats[seat]
-    if chosen.get("computer"):
+    if chosen.computer:
         raise Refusal("Computer players are removed from the computer players' list.")
-    if chosen.get("user_id") == step.host:
+    if chosen.user_id == step.host:
         raise Refusal("You are the host: hand the host role on first, or press Cancel.")
     del step.seats[seat]
-    return f"{step.name} removed {chosen['name']} from the table."
+    return f"{step.name} removed {chosen.name} from the table."
 
 
 def _set_level(step: LobbyStep, op: str) -> str:
     step.require_host("choose how well computer players play")
     seat_text, _, level = op.removeprefix(LOBBY_LEVEL).partition(".")
     seat = _seat_index(LOBBY_LEVEL + seat_text, LOBBY_LEVEL, step.seats)
-    if not step.seats[seat].get("computer") or level not in COMPUTER_LEVELS:
+    if not step.seats[seat].computer or level not in COMPUTER_LEVELS:
         raise Refusal("Only computer players have a level; choose one from the list.")
-    step.seats[seat]["level"] = level
-    return f"{step.seats[seat]['name']} plays {COMPUTER_LEVELS[level]} now."
+    step.seats[seat] = step.seats[seat].with_level(level)
+    return f"{step.seats[seat].name} plays {COMPUTER_LEVELS[level]} now."
 
 
 def _hand_host(step: LobbyStep, op: str) -> str:
     step.require_host("hand the host role on")
     seat = _seat_index(op, LOBBY_HOST, step.seats)
     chosen = step.seats[seat]
-    if chosen.get("computer") or chosen.get("user_id") == step.host:
+    if chosen.computer or chosen.user_id == step.host:
         raise Refusal("Choose another person seated at the table.")
-    step.data.host = int(chosen["user_id"])
-    return f"{step.name} handed the host role to {chosen['name']}."
+    step.data.host = chosen.user_id
+    return f"{step.name} handed the host role to {chosen.name}."
 
 
 def _start(step: LobbyStep, _op: str) -> str:
@@ -202,11 +198,11 @@ def _start(step: LobbyStep, _op: str) -> str:
             f"{engine.title} needs {engine.min_seats} to {engine.max_seats} seats; "
             f"{len(seats)} taken. Invite someone or add a computer player."
         )
-    options = {**row.options, "names": [s["name"] for s in seats],
-               "levels": [s.get("level") if s.get("computer") else None for s in seats]}
+    options = {**row.options, "names": [s.name for s in seats],
+               "levels": [s.level if s.computer else None for s in seats]}
     if "start_seat" in options:  # "me (the host)": whoever hosts now
         options["start_seat"] = next(
-            (i for i, s in enumerate(seats) if s.get("user_id") == step.host), 0)
+            (i for i, s in enumerate(seats) if s.user_id == step.host), 0)
     row.state = engine.dump(engine.new(step.seed(), len(seats), options))
     row.status = "active"
     return f"{step.name} started the game with {len(seats)} players."
@@ -226,7 +222,7 @@ _OPERATIONS: dict[str, Callable[[LobbyStep, str], str]] = {
 }
 
 
-def invite_refusal(seats: list[dict[str, Any]], host: int, asker: int, user_id: int,
+def invite_refusal(seats: list[Seat], host: int, asker: int, user_id: int,
                    *, is_bot: bool, status: str, full: bool) -> str | None:
     """Return why the member ``user_id`` cannot be invited to this lobby, or None if they can."""
     if status != "lobby":
@@ -237,7 +233,7 @@ def invite_refusal(seats: list[dict[str, Any]], host: int, asker: int, user_id: 
         return "Bots cannot take a seat; add a computer player instead."
     if user_id == asker:
         return "You are already seated at this table."
-    if any(s.get("user_id") == user_id and not s.get("computer") for s in seats):
+    if any(s.holds(user_id) for s in seats):
         return "They are already seated at this table."
     if full:
         return "The table is full: nobody else can join."
@@ -245,7 +241,8 @@ def invite_refusal(seats: list[dict[str, Any]], host: int, asker: int, user_id: 
 
 
 def lobby_step(step: LobbyStep, op: str) -> str:
-    """Apply lobby operation ``op`` to the step's row (in place); return the event or refuse."""
+    """Apply lobby operation ``op`` to the step's row and seats (in place); return the
+    event or refuse."""
     if step.row.status != "lobby":
         raise Refusal("The game has already started; the lobby buttons do nothing now.")
     for prefix in (LOBBY_DROP, LOBBY_HOST, LOBBY_LEVEL, LOBBY_KICK):

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from bot.table.seats import Seat
 from db.rows import RatedSeat
 
 #: The games whose finished seated games change ratings.
@@ -54,7 +55,7 @@ def seat_ranks(outcomes: Sequence[Any]) -> dict[int, int]:
     return {o.seat: 1 + sum(k < key for k in keys) for o, key in zip(outcomes, keys, strict=True)}
 
 
-def rated_seats(kind: str, seats: Sequence[Mapping[str, Any]],
+def rated_seats(kind: str, seats: Sequence[Seat],
                 outcomes: Iterable[Any]) -> list[RatedSeat]:
     """Return the rated seats of a finished game (none when its kind is not rated, it has
     fewer than two seats, or nobody in it is a person)."""
@@ -68,12 +69,12 @@ def rated_seats(kind: str, seats: Sequence[Mapping[str, Any]],
     for outcome in known:
         seat = seats[outcome.seat]
         rank = ranks[outcome.seat]
-        if seat.get("computer") or seat.get("user_id") is None:
-            level = str(seat.get("level"))
+        if seat.computer or seat.user_id is None:
+            level = str(seat.level)
             mu, sigma = COMPUTER_RATINGS.get(level, COMPUTER_RATINGS[UNKNOWN_LEVEL])
             rated.append(RatedSeat(rank, None, mu, sigma))
         else:
-            rated.append(RatedSeat(rank, int(seat["user_id"])))
+            rated.append(RatedSeat(rank, seat.user_id))
     if all(s.user_id is None for s in rated):
         return []
     return rated

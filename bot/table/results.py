@@ -7,19 +7,20 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.table.data import TableData
+from bot.table.seats import Seat
 from db.store import GameRow, ResultRow
 
 
-def seat_results(seats: Sequence[dict[str, Any]], outcomes: Iterable[Any]) -> list[ResultRow]:
+def seat_results(seats: Sequence[Seat], outcomes: Iterable[Any]) -> list[ResultRow]:
     """Return a seated game's result for each person in it (computers have none)."""
     rows = []
     for outcome in outcomes:
         if not 0 <= outcome.seat < len(seats):
             continue
         seat = seats[outcome.seat]
-        if seat.get("computer") or seat.get("user_id") is None:
+        if seat.computer or seat.user_id is None:
             continue
-        rows.append(ResultRow(int(seat["user_id"]), outcome.outcome, outcome.score,
+        rows.append(ResultRow(seat.user_id, outcome.outcome, outcome.score,
                               dict(outcome.detail)))
     return rows
 

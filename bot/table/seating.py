@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.table.data import TableData, TurnTimer
+from bot.table.seats import Seat
 
 #: Turn timers a table may choose at start, by name (C6: off by default).
 TIMERS = {"off": 0, "2 min": 120, "10 min": 600, "1 h": 3600, "24 h": 86400}
@@ -21,9 +22,9 @@ def host_id(data: TableData, starter_id: int) -> int:
     return data.host if data.host is not None else starter_id
 
 
-def person_seats(seats: Sequence[Mapping[str, Any]]) -> list[int]:
+def person_seats(seats: Sequence[Seat]) -> list[int]:
     """Return the seats held by people (not computer players)."""
-    return [i for i, s in enumerate(seats) if not s.get("computer") and s.get("user_id")]
+    return [i for i, s in enumerate(seats) if s.is_person]
 
 
 def resigned_seats(view: Mapping[str, Any]) -> set[int]:
@@ -32,12 +33,12 @@ def resigned_seats(view: Mapping[str, Any]) -> set[int]:
     return {i for i, p in enumerate(players) if isinstance(p, Mapping) and p.get("resigned")}
 
 
-def present_people(seats: Sequence[Mapping[str, Any]], resigned: set[int]) -> list[int]:
+def present_people(seats: Sequence[Seat], resigned: set[int]) -> list[int]:
     """Return the people's seats that still play themselves: not resigned, not away."""
-    return [i for i in person_seats(seats) if i not in resigned and not seats[i].get("away")]
+    return [i for i in person_seats(seats) if i not in resigned and not seats[i].away]
 
 
-def played_by_computer(seats: Sequence[Mapping[str, Any]], seat: int,
+def played_by_computer(seats: Sequence[Seat], seat: int,
                        resigned: set[int]) -> bool:
     """Whether a computer makes ``seat``'s moves: a computer player, or an away person.
 
@@ -46,23 +47,23 @@ def played_by_computer(seats: Sequence[Mapping[str, Any]], seat: int,
     """
     if not 0 <= seat < len(seats):
         return False
-    if seats[seat].get("computer"):
+    if seats[seat].computer:
         return True
-    return bool(seats[seat].get("away")) and bool(present_people(seats, resigned))
+    return seats[seat].away and bool(present_people(seats, resigned))
 
 
-def start_timer(data: TableData, seat: int | None, seats: Sequence[Mapping[str, Any]],
+def start_timer(data: TableData, seat: int | None, seats: Sequence[Seat],
                 now: float) -> None:
     """(Re)start the turn timer for ``seat`` if it is a person's turn and a timer is set."""
     seconds = data.turn_seconds
     if (seconds <= 0 or seat is None or not 0 <= seat < len(seats)
-            or seats[seat].get("computer") or seats[seat].get("away")):
+            or seats[seat].computer or seats[seat].away):
         data.timer = None
         return
     data.timer = TurnTimer(seat, now + seconds)
 
 
-def away_votes_needed(seats: Sequence[Mapping[str, Any]], resigned: set[int],
+def away_votes_needed(seats: Sequence[Seat], resigned: set[int],
                       absent: int) -> int:
     """Return how many seated people must agree to hand ``absent``'s seat to a computer."""
     others = [s for s in present_people(seats, resigned) if s != absent]

@@ -42,6 +42,7 @@ from bot.table.lobby import (
     computer_seat,
     lobby_step,
 )
+from bot.table.seats import Seat, seats_to_json
 from bot.table.settings import ServerBook, ServerSettings
 from bot.table.turns import TurnPolicy
 from db.base import GameStore
@@ -193,7 +194,7 @@ class Tables:
         if day is not None:
             seed = daily_seed(kind, day)
         state = eng.new(self.core.seeds() if seed is None else seed, 1, opts)
-        seats = [{"user_id": starter.user_id, "name": starter.name, "computer": False}]
+        seats = [Seat.person(starter.user_id, starter.name)]
         what = f"today's daily deal ({day})" if day else "the game"
         return await self._create(
             kind, guild_id, channel_id, starter, "active", seats, opts, mode == "solo",
@@ -223,11 +224,11 @@ class Tables:
         told by a mention when their turn comes (ruling C6); ``thread`` says the channel
         is a thread opened for the table.
         """
-        seats = [{"user_id": host.user_id, "name": host.name, "computer": False}]
+        seats = [Seat.person(host.user_id, host.name)]
         eng = self.core.engines(kind)
         for user_id, name in people:
-            if len(seats) < eng.max_seats and all(s["user_id"] != user_id for s in seats):
-                seats.append({"user_id": user_id, "name": name, "computer": False})
+            if len(seats) < eng.max_seats and all(s.user_id != user_id for s in seats):
+                seats.append(Seat.person(user_id, name))
         names = computer_names()
         for level in list(computers)[: eng.max_seats - len(seats)]:
             seats.append(computer_seat(next(names), level))
@@ -244,7 +245,7 @@ class Tables:
         channel_id: int,
         starter: Actor,
         status: str,
-        seats: list[dict[str, Any]],
+        seats: list[Seat],
         options: dict[str, Any],
         only_starter: bool,
         state: dict[str, Any] | None,
@@ -258,7 +259,7 @@ class Tables:
         try:
             row = await self.store.create_game(NewGame(
                 guild_id=guild_id, channel_id=channel_id, kind=kind, status=status,
-                starter_id=starter.user_id, seats=seats, options=options,
+                starter_id=starter.user_id, seats=seats_to_json(seats), options=options,
                 only_starter=only_starter, state=state, events=events, daily=daily,
                 extra=data.to_json(),
             ), max_open=cap)
@@ -303,9 +304,9 @@ class Tables:
 
     async def _act(self, game: LoadedGame, version: int, actor: Actor, action_id: str) -> Play:
         """Do :meth:`act`'s work on ``game`` as read (the lock is held)."""
-        if game.row.status == "active" and not game.broken and len(game.row.seats) > 1:
+        if game.row.status == "active" and not game.broken and len(game.seats) > 1:
             back = game.seat_of(actor.user_id)
-            if back is not None and game.row.seats[back].get("away"):
+            if back is not None and game.seats[back].away:
                 # Any click brings an away player back, even on a board left behind.
                 return await self.turns.back(game, back, actor, action_id,
                                              fresh=version == game.row.version)
@@ -313,7 +314,7 @@ class Tables:
         if action_id.startswith(LOBBY_PREFIX):
             return await self._lobby(game, actor, action_id)
         seat = self.core.seat_for(game, actor, action_id)
-        if len(game.row.seats) == 1:
+        if len(game.seats) == 1:
             return await self.channel.move(game, actor, action_id)
         return await self.turns.move(game, seat, action_id, actor.user_id)
 
@@ -368,7 +369,7 @@ class Tables:
 
     async def _lobby(self, game: LoadedGame, actor: Actor, op: str) -> Play:
         row = game.row
-        step = LobbyStep(row, game.data, game.engine, actor.user_id, actor.name,
+        step = LobbyStep(row, game.seats, game.data, game.engine, actor.user_id, actor.name,
                          actor.can_manage, self.core.seeds)
         event = lobby_step(step, op)
         expected = row.version
@@ -377,8 +378,9 @@ class Tables:
         notice = None
         started = self.core.wrap(row)
         started.data = game.data
+        started.seats = game.seats
         if op == LOBBY_START:
-            seating.start_timer(game.data, started.to_act(), row.seats, self.now())
+            seating.start_timer(game.data, started.to_act(), started.seats, self.now())
             user = started.person_to_act()
             if user is not None:
                 title = started.engine.title
@@ -430,7 +432,7 @@ class Tables:
             return "close"
         if not self._running_table(game):
             lobby = game.row.status == "lobby"
-            owner = game.host_id if lobby or len(game.row.seats) > 1 else game.row.starter_id
+            owner = game.host_id if lobby or len(game.seats) > 1 else game.row.starter_id
             if actor.user_id != owner:
                 raise NotAllowed(self._who_may_abandon(game))
             return "close"
@@ -443,14 +445,14 @@ class Tables:
     @staticmethod
     def _running_table(game: LoadedGame) -> bool:
         """Whether ``game`` is a seated table in play (ended by a majority of its players)."""
-        return len(game.row.seats) > 1 and game.row.status != "lobby" and not game.broken
+        return len(game.seats) > 1 and game.row.status != "lobby" and not game.broken
 
     @staticmethod
     def _playing(game: LoadedGame) -> set[int]:
         """The people still playing at a running table (not resigned, not away)."""
-        seats = game.row.seats
-        return {int(seats[i]["user_id"])
-                for i in seating.present_people(seats, seating.resigned_seats(game.view()))}
+        seats = game.seats
+        return {user for i in seating.present_people(seats, seating.resigned_seats(game.view()))
+                if (user := seats[i].user_id)}
 
     async def _ask_to_abandon(self, game: LoadedGame, actor: Actor) -> LoadedGame:
         """A person at a running table asks to end it; a majority of those playing does."""
@@ -474,7 +476,7 @@ class Tables:
     @staticmethod
     def _who_may_abandon(game: LoadedGame) -> str:
         """The refusal that names who may end the game."""
-        if len(game.row.seats) <= 1 and game.row.status != "lobby":
+        if len(game.seats) <= 1 and game.row.status != "lobby":
             return (f"Only {game.seat_name(0)}, who started it, or a member with Manage "
                     "Messages can abandon this game.")
         if game.row.status == "lobby" or game.broken:
@@ -510,7 +512,7 @@ class Tables:
             async with self.core.hold(game_id):
                 game = await self.load(game_id)
                 group = "lobby" if game.row.status == "lobby" else (
-                    "solo" if len(game.row.seats) <= 1 else "multi")
+                    "solo" if len(game.seats) <= 1 else "multi")
                 if not game.row.is_open or game.row.updated_at >= cutoffs[group]:
                     return None
                 return await self.core.close(

@@ -54,9 +54,9 @@ class TurnPolicy:
         """An away person clicked: they play their seat again, and their move is tried
         when it was made on the current board (``fresh``); the answer shows the board."""
         core = self.core
-        game.row.seats[seat].pop("away", None)
+        game.seats[seat] = game.seats[seat].with_away(False)
         event = f"{actor.name} is back and plays their own seat again."
-        seating.start_timer(game.data, game.to_act(), game.row.seats, core.now())
+        seating.start_timer(game.data, game.to_act(), game.seats, core.now())
         back = await core.table_move(game, (event,), {"back": seat}, actor.user_id)
         if not fresh or action_id.startswith("lobby."):
             return Play(back, (event,), came_back=True)
@@ -73,10 +73,10 @@ class TurnPolicy:
         async with self.core.hold(game_id):
             game = await self.core.load(game_id)
             row = game.row
-            if row.status != "active" or game.broken or len(row.seats) < 2:
+            if row.status != "active" or game.broken or len(game.seats) < 2:
                 return None
             seat = game.seat_of(actor.user_id)
-            if seat is None or not row.seats[seat].get("away"):
+            if seat is None or not game.seats[seat].away:
                 return None
             return await self.back(game, seat, actor, "", fresh=False)
 
@@ -107,17 +107,17 @@ class TurnPolicy:
     async def _timer_ran_out(self, game: LoadedGame, now: float) -> Play | None:
         """The turn timer ran out (the lock is held): remind, or hand the seat on."""
         core = self.core
-        row, data = game.row, game.data
+        data = game.data
         timer = data.timer
         assert timer is not None
         seat = game.to_act()
         if seat != timer.seat or game.computer_to_act() or seat is None:
             seating.start_timer(data, None if game.computer_to_act() else seat,
-                                row.seats, now)
+                                game.seats, now)
             await core.save_table(game)
             return None
         name = game.seat_name(seat)
-        user = int(row.seats[seat]["user_id"])
+        user = game.seats[seat].user_id or 0
         data.notice_due = None  # the reminder says it, with a ping
         if not timer.strikes:
             timer.strikes = 1
@@ -126,7 +126,7 @@ class TurnPolicy:
             text = (f"⏰ <@{user}>, it is still your turn. If the timer runs out again, "
                     "a computer plays your seat until you click.")
             return Play(game, (), notice=(user, text))
-        row.seats[seat]["away"] = True
+        game.seats[seat] = game.seats[seat].with_away(True)
         data.timer = None
         event = (f"{name}'s turn timer ran out twice: a computer plays their seat "
                  "until they click again.")
@@ -141,27 +141,27 @@ class TurnPolicy:
         """
         core = self.core
         found = await core.open_in_channel(channel_id)
-        if found is None or len(found.row.seats) < 2 or found.row.status != "active":
+        if found is None or len(found.seats) < 2 or found.row.status != "active":
             raise Refusal("There is no running table in this channel.")
         async with core.hold(found.id):
             game = await core.load(found.id)
             if game.row.status != "active" or game.broken:
                 raise Refusal("There is no running table in this channel.")
-            row, data = game.row, game.data
+            seats, data = game.seats, game.data
             resigned = seating.resigned_seats(game.view())
             mine = game.seat_of(actor.user_id)
             absent = game.seat_of(absent_user)
-            present = seating.present_people(row.seats, resigned)
+            present = seating.present_people(seats, resigned)
             if mine is None or mine not in present:
                 raise NotAllowed("Only people playing at this table can hand a seat on.")
             if absent is None or absent == mine:
                 raise Refusal("Name another person seated at this table.")
-            if row.seats[absent].get("away") or absent in resigned:
+            if seats[absent].away or absent in resigned:
                 raise Refusal(f"{game.seat_name(absent)} is not playing their seat already.")
             ballots = data.away_votes.setdefault(str(absent_user), [])
             if actor.user_id not in ballots:
                 ballots.append(actor.user_id)
-            needed = seating.away_votes_needed(row.seats, resigned, absent)
+            needed = seating.away_votes_needed(seats, resigned, absent)
             ballots[:] = [u for u in ballots if game.seat_of(u) in present]
             if len(ballots) < needed:
                 await core.save_table(game)
@@ -169,7 +169,7 @@ class TurnPolicy:
                                    f"to a computer ({len(ballots)} of {needed} needed).",))
             names = polls.join_names(game.seat_name(game.seat_of(u)) for u in ballots)
             data.away_votes.pop(str(absent_user), None)
-            row.seats[absent]["away"] = True
+            seats[absent] = seats[absent].with_away(True)
             if game.to_act() == absent:
                 data.timer = None
                 data.notice_due = None
@@ -182,19 +182,18 @@ class TurnPolicy:
         self, game: LoadedGame, state: Any, before: int | None, events: tuple[str, ...]
     ) -> tuple[tuple[str, ...], tuple[int, str] | None]:
         """Restart the turn timer, end a table no person plays, and say whose turn it is."""
-        row = game.row
+        row, seats = game.row, game.seats
         view = game.engine.view(state)
         resigned = seating.resigned_seats(view)
-        if not any(s not in resigned for s in seating.person_seats(row.seats)):
+        if not any(s not in resigned for s in seating.person_seats(seats)):
             row.status = "abandoned"
             game.data.timer = None
             return (*events, "No person is left at the table, so the game ended."), None
         seat = game.engine.to_act(state)
-        seating.start_timer(game.data, seat, row.seats, self.core.now())
+        seating.start_timer(game.data, seat, seats, self.core.now())
         game.data.notice_due = None  # whoever was waited for has acted
-        if seat is None or seat == before or seating.played_by_computer(row.seats, seat,
-                                                                        resigned):
+        if seat is None or seat == before or seating.played_by_computer(seats, seat, resigned):
             return events, None
-        user = int(row.seats[seat]["user_id"])
+        user = seats[seat].user_id or 0
         return events, self.turn_notice(
             game, user, f"<@{user}>, it is your turn at {game.engine.title}.")

@@ -20,7 +20,7 @@ import struct
 import subprocess
 import tempfile
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -104,10 +104,12 @@ def _table(game: LoadedGame, rng: random.Random, actions: Sequence[Action]) -> N
 
 def _seat(game: LoadedGame, rng: random.Random) -> None:
     """Give a table's seats people's names, some computers, some away."""
-    for index, seat in enumerate(game.row.seats):
-        seat["name"] = NAMES[index]
-        seat["computer"] = index > 0 and rng.random() < 0.4
-        seat["away"] = not seat["computer"] and index > 0 and rng.random() < 0.15
+    seats = []
+    for index, seat in enumerate(game.seats):
+        computer = index > 0 and rng.random() < 0.4
+        away = not computer and index > 0 and rng.random() < 0.15
+        seats.append(replace(seat, name=NAMES[index], computer=computer, away=away))
+    game.seats = seats
 
 
 def played(kind: str, games: int, seed: int = 0) -> Iterator[LoadedGame]:

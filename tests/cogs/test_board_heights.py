@@ -84,7 +84,7 @@ def test_the_sample_holds_every_kind_of_board(kind: str) -> None:
     if kind == "steam":
         assert "lobby" in statuses
         assert any(g.row.status == "active" and g.computer_to_act() for g in games)
-        assert any(any(s.get("away") for s in g.row.seats) for g in games)
+        assert any(any(s.away for s in g.seats) for g in games)
     else:
         assert any(g.data.poll is not None for g in games)
 

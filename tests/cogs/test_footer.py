@@ -4,6 +4,7 @@ whole, computer play for an away seat marked (ruling C6)."""
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 
 from bot.games.steam.engine import ENGINE as STEAM
 from bot.games.tinker.engine import ENGINE as TINKER
@@ -21,8 +22,9 @@ FINAL = "The river ran dry: final round. Everyone takes one more turn, ending wi
 def _steam_game(seats: int = 3):
     """A Steam table of ``seats`` named Alice, Bob, Carol, ... with an empty log."""
     game = loaded(STEAM, STEAM.new(1, seats, {"start_seat": 0}), seats=seats, events=[])
-    for seat, name in zip(game.row.seats, ("Alice", "Bob", "Carol", "Dan", "Eve"), strict=False):
-        seat["name"], seat["computer"] = name, False
+    names = ("Alice", "Bob", "Carol", "Dan", "Eve")
+    game.seats = [replace(seat, name=name, computer=False)
+                  for seat, name in zip(game.seats, names, strict=False)]
     return game
 
 

@@ -251,7 +251,7 @@ def test_computer_options_are_not_live_during_its_turn():
 
     state = ENGINE.new(5, 2, {"names": ["Alice", "Ada (computer)"], "start_seat": 1})
     game = loaded(ENGINE, state, seats=2)
-    game.row.seats[1]["computer"] = True
+    assert game.seats[1].computer
     boards = Boards(None, None, images=False)  # type: ignore[arg-type]
     boards.register(SteamCog(None))
     body = boards.render(game)

@@ -17,6 +17,7 @@ import pytest
 from bot.boards import answer_clock
 from bot.boards.service import safe_name
 from bot.table.lobby import free_computer_name
+from bot.table.seats import Seat
 from tests.drills.checks import checked_games
 from tests.support import board_ids, button, host_does, make_bot
 
@@ -138,7 +139,7 @@ def test_names_are_made_safe_to_show():
 
 def test_people_named_like_every_computer_leave_a_name_free():
     """Four people named like the four computer players: adding one still finds a name."""
-    seats = [{"user_id": i + 1, "name": n, "computer": False} for i, n in enumerate(
+    seats = [Seat.person(i + 1, n) for i, n in enumerate(
         ("Ada (computer)", "Brass (computer)", "Cog (computer)", "Dynamo (computer)"))]
     assert free_computer_name(seats) == "Computer 5 (computer)"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.games.protocol import Outcome
 from bot.table.lobby import COMPUTER_LEVELS, computer_seat
 from bot.table.ratings import COMPUTER_RATINGS, rated_seats, seat_ranks
+from bot.table.seats import Seat
 from db.ratings import Rating, new_ratings
 from db.rows import RatedSeat
 
@@ -14,8 +15,8 @@ def _out(seat: int, outcome: str, score: int, resigned: bool = False,
     return Outcome(seat, outcome, score, {"resigned": resigned, "goods_left": goods})
 
 
-def _person(user: int, name: str = "P") -> dict[str, object]:
-    return {"user_id": user, "name": name, "computer": False}
+def _person(user: int, name: str = "P") -> Seat:
+    return Seat.person(user, name)
 
 
 def test_winners_first_then_score_ties_share_and_resigned_rank_last() -> None:
