@@ -700,9 +700,6 @@ class Boards:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    # -- computer players ---------------------------------------------------------------
-
-
 
 def _details_body(renderer: Renderer, game: LoadedGame, page: str = "") -> dict[str, Any]:
     """Return a page of "Rules & details"; at a seated table the member's choice of turn
