@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.table.data import TableData
 from db.store import GameRow, ResultRow
 
 
@@ -24,17 +23,17 @@ def seat_results(seats: Sequence[dict[str, Any]], outcomes: Iterable[Any]) -> li
     return rows
 
 
-def shared_results(row: GameRow, data: TableData, outcome: Any) -> list[ResultRow]:
+def shared_results(row: GameRow, people: Iterable[int], outcome: Any) -> list[ResultRow]:
     """Return a channel game's result for everyone who played it (C5).
 
     An "only me" game credits its player; a channel game credits its starter and
-    every member who voted or clicked, as a game played together when they were several.
+    every member who voted or clicked (``people``), as a game played together when they
+    were several.
     """
-    players = {str(row.starter_id): ""} if row.only_starter else dict(data.players)
-    players.setdefault(str(row.starter_id), "")
+    players = {row.starter_id} if row.only_starter else {*people, row.starter_id}
     together = len(players) > 1
     detail = dict(outcome.detail)
     return [
         ResultRow(int(user), outcome.outcome, outcome.score, detail, together)
-        for user in sorted(players, key=int)
+        for user in sorted(players)
     ]
