@@ -135,11 +135,14 @@ def upgrade(data: TableData) -> None:
         last = latest.get(user)
         version = last if last is not None else (EARLIER if user in voted else None)
         rows[user] = VoterRow(user, names.get(user, ""), version, last)
+    recent_players = len(latest) if data.recent else data.recent_players
+    if poll is not None and not held:
+        poll.active = poll.active or recent_players
     if poll is not None and held:
         if data.recent:
             poll.active = len(polls.active_players(data.recent, poll))
-        else:
-            poll.active = poll.active or data.recent_players + len({b.user for b in held})
+        else:  # ballots in memory over the rows: each counted as a newcomer
+            poll.active = poll.active or recent_players + len({b.user for b in held})
         tally: dict[str, int] = {}
         for seq, ballot in enumerate(held, start=1):
             rows[ballot.user] = VoterRow(ballot.user, ballot.name, poll.version,
@@ -151,7 +154,7 @@ def upgrade(data: TableData) -> None:
         poll.ballots = []
     if data.recent:
         data.decisions = marks
-        data.recent_players = len(latest)
+        data.recent_players = recent_players
     data.unsaved = {**rows, **data.unsaved}
     data.players = {}
     data.voted = []
