@@ -167,7 +167,7 @@ def _mark(game: LoadedGame | None) -> tuple[Any, ...]:
     if game is None:
         return ()
     poll = game.data.poll
-    ballots = tuple((b.user, b.action) for b in poll.ballots) if poll else ()
+    ballots = (poll.cast, tuple(sorted(poll.tally.items()))) if poll else ()
     return game.row.version, game.row.status, ballots
 
 

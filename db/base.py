@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from db.rows import GameRow, NewGame, RatedSeat, ResultRow, Shards
+from db.rows import GameRow, NewGame, RatedSeat, ResultRow, Shards, VoterRow
 
 #: Every table, in the order a copy fills them (parents first).
-TABLES = ("games", "actions", "results", "ratings", "meta", "server_settings", "member_settings")
+TABLES = ("games", "voters", "actions", "results", "ratings", "meta", "server_settings",
+          "member_settings")
 
 #: The columns of ``server_settings`` a server may set (NULL: the bot's default).
 SETTING_COLUMNS = ("vote_window_seconds", "threads", "notice_grace_seconds", "pictures",
@@ -67,10 +68,24 @@ class GameStore(Protocol):
         actor_id: int | None = None,
         results: Sequence[ResultRow] = (),
         ratings: Sequence[RatedSeat] = (),
+        voters: Sequence[VoterRow] = (),
     ) -> None:
         """Write ``game`` if still at ``expected_version`` (and at the ``updated_at`` it was
-        read or last saved with) with its log, results and the people's new ratings
-        (``ratings``: one per seat of a finished rated game), or raise VersionConflict."""
+        read or last saved with) with its log, results, the people's new ratings
+        (``ratings``: one per seat of a finished rated game) and the rows of ``voters``
+        (each replacing the member's row of the game), or raise VersionConflict."""
+
+    async def voter(self, game_id: int, user_id: int) -> VoterRow | None:
+        """Return the member's row of a channel game's voters, or None (one index read)."""
+
+    async def voters(self, game_id: int, version: int | None = None) -> list[VoterRow]:
+        """Return a game's voters: everyone (``version`` None, by user id), or the
+        ballots of the decision at board version ``version`` in the order cast."""
+
+    async def count_voters(self, game_id: int, versions: Sequence[int],
+                           leaving_out: Sequence[int] = ()) -> int:
+        """Return how many of a game's voters (but those of ``leaving_out``) voted in one
+        of the decisions at ``versions``: their latest ballot, or latest decided one."""
 
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message is the game's current board."""

@@ -103,10 +103,14 @@ def member_names(seats_raw: str, extra_raw: str, user_id: int) -> set[str]:
 GAME_DOCUMENTS = ("seats", "options", "state", "events", "extra")
 
 
-def scrub_game(documents: Sequence[str | None], user_id: int,
-               former: str) -> tuple[set[str], list[str | None]]:
+def scrub_game(documents: Sequence[str | None], user_id: int, former: str,
+               voted: Collection[str] = ()) -> tuple[set[str], list[str | None]]:
     """Scrub one finished game's :data:`GAME_DOCUMENTS`; return the member's names in
-    it and each document's new text (None where it holds nothing of theirs)."""
+    it and each document's new text (None where it holds nothing of theirs).
+
+    ``voted`` are the names the member has in the game's rows of the ``voters`` table
+    (which the store deletes)."""
     seats, _options, _state, _events, extra = documents
-    names = member_names(seats or "[]", extra or "{}", user_id)
+    names = member_names(seats or "[]", extra or "{}", user_id) | set(voted)
+    names.discard("")
     return names, [scrub_text_column(raw, user_id, names, former) for raw in documents]

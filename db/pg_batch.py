@@ -4,8 +4,9 @@ A click's save is a compare-and-swap update of its game row and one action-log e
 Alone, it is one statement: one round trip, one transaction. Saves that arrive while a
 statement is out wait for it and then go together, as arrays (``unnest``), in one
 statement again: each game row is updated only if it is still at the version and
-``updated_at`` its caller read, each log entry is written only with its row, and the
-statement answers the ids it saved; a caller whose id is missing lost the race
+``updated_at`` its caller read, each log entry and each row of the game's voters (a
+channel vote's ballot) is written only with its game row, and the statement answers the
+ids it saved; a caller whose id is missing lost the race
 (VersionConflict). Callers are answered after the statement committed.
 
 A batch holds each game at most once (a second save of the same game waits for the
@@ -49,15 +50,43 @@ WITH input AS (
     SELECT i.id, i.version, i.actor_id, i.action, i.now
     FROM input AS i JOIN saved AS s ON s.id = i.id
     WHERE i.action IS NOT NULL
+), voted AS (
+    INSERT INTO voters (game_id, user_id, name, version, decided, action, label, at, seq)
+    SELECT v.game_id, v.user_id, v.name, v.version, v.decided, v.action, v.label, v.at, v.seq
+    FROM unnest(
+        $15::bigint[], $16::bigint[], $17::text[], $18::integer[], $19::integer[],
+        $20::text[], $21::text[], $22::float8[], $23::integer[]
+    ) AS v (game_id, user_id, name, version, decided, action, label, at, seq)
+    JOIN saved AS s ON s.id = v.game_id
+    ON CONFLICT (game_id, user_id) DO UPDATE SET name = excluded.name,
+        version = excluded.version, decided = excluded.decided, action = excluded.action,
+        label = excluded.label, at = excluded.at, seq = excluded.seq
 )
 SELECT id FROM saved
 """
-"""Saves many games (compare-and-swap each) and their log entries; answers the saved ids."""
+"""Saves many games (compare-and-swap each), their log entries and voters' rows; answers
+the saved ids."""
 
 #: One save's values, in SAVE_MANY's column order: id, status, seats, options, state,
 #: version, events, extra, deadline, now, expected version, updated_at as read, actor
-#: id, action JSON (None for a save without a log entry).
+#: id, action JSON (None for a save without a log entry); then, optionally, the rows of
+#: the game's voters to write, each in the ``voters`` table's column order.
 Save = tuple[Any, ...]
+
+#: How many of a save's values are SAVE_MANY's per-game columns.
+_GAME_VALUES = 14
+#: How many columns a row of ``voters`` has.
+_VOTER_VALUES = 9
+
+
+def _arguments(saves: Sequence[Save]) -> list[list[Any]]:
+    """Return SAVE_MANY's arguments for ``saves``: each per-game column as an array,
+    then each ``voters`` column as an array of every save's rows."""
+    games = [list(column) for column in zip(*(v[:_GAME_VALUES] for v in saves), strict=True)]
+    rows = [row for v in saves for row in (v[_GAME_VALUES] if len(v) > _GAME_VALUES else ())]
+    voters = [list(column) for column in zip(*rows, strict=True)] if rows else [
+        [] for _ in range(_VOTER_VALUES)]
+    return [*games, *voters]
 
 Acquire = Callable[[], AbstractAsyncContextManager[asyncpg.Connection]]
 
@@ -92,8 +121,7 @@ class SaveQueue(Batcher[Save]):
         """Send one batch as one statement and answer every one of its callers."""
         try:
             async with self._acquire() as conn:
-                rows = await conn.fetch(SAVE_MANY, *(list(column) for column in
-                                                     zip(*(v for v, _ in batch), strict=True)))
+                rows = await conn.fetch(SAVE_MANY, *_arguments([v for v, _ in batch]))
         except Exception as exc:
             rejected = isinstance(exc.__cause__ if isinstance(exc, StorageError) else exc,
                                   _REJECTED)

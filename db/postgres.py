@@ -25,14 +25,17 @@ from db.pg_outage import Outage
 from db.ratings import Rating, new_ratings, rated_people
 from db.rows import (
     GAME_COLUMNS,
+    VOTER_COLUMNS,
     GameRow,
     KeptRows,
     NewGame,
     RatedSeat,
     ResultRow,
     Shards,
+    VoterRow,
     idle_sql,
     row_to_game,
+    row_to_voter,
     save_time,
     shard_sql,
 )
@@ -285,17 +288,18 @@ class PostgresStore:
         actor_id: int | None = None,
         results: Sequence[ResultRow] = (),
         ratings: Sequence[RatedSeat] = (),
+        voters: Sequence[VoterRow] = (),
     ) -> None:
-        """Write ``game`` if it is still at ``expected_version``, with its log, results
-        and the people's new ratings, in one transaction; raise VersionConflict if
-        another writer got there first."""
+        """Write ``game`` if it is still at ``expected_version``, with its log, results,
+        the people's new ratings and the rows of ``voters``, in one transaction; raise
+        VersionConflict if another writer got there first."""
         now = save_time(self._clock(), game.updated_at)
         columns = (_json(game.seats), _json(game.options),
                    game.raw_state if game.state is None else _json(game.state),
                    _json(game.events), _json(game.extra))
         try:
             await self._save(game, expected_version, now, columns, action, actor_id, results,
-                             ratings)
+                             ratings, voters)
         except BaseException:
             self.kept.drop(game.id)
             raise
@@ -306,15 +310,17 @@ class PostgresStore:
         self, game: GameRow, expected_version: int, now: float, columns: Sequence[str | None],
         action: dict[str, Any] | None, actor_id: int | None, results: Sequence[ResultRow],
         ratings: Sequence[RatedSeat] = (),
+        voters: Sequence[VoterRow] = (),
     ) -> None:
         seats, options, state, events, extra = columns
+        voter_rows = tuple(v.values(game.id) for v in voters)
         game_args = (game.status, seats, options, state, game.version, events, extra,
                      game.deadline, now, game.id, expected_version, game.updated_at)
         if not results and not ratings:  # a move: one statement, shared with saves queued meanwhile
             await self._saves.save((
                 game.id, game.status, seats, options, state, game.version, events, extra,
                 game.deadline, now, expected_version, game.updated_at, actor_id,
-                None if action is None else _json(action),
+                None if action is None else _json(action), voter_rows,
             ))
             return
         async with self.acquire(write=True) as conn:
@@ -336,6 +342,38 @@ class PostgresStore:
             )
             if ratings and game.guild_id is not None:
                 await _rate(conn, game.guild_id, game.kind, ratings, now)
+            if voter_rows:
+                await conn.executemany(_SAVE_VOTER, voter_rows)
+
+    async def voter(self, game_id: int, user_id: int) -> VoterRow | None:
+        """Return the member's row of a channel game's voters, or None."""
+        row = await self._fetchrow(
+            f"SELECT {VOTER_COLUMNS} FROM voters WHERE game_id = $1 AND user_id = $2",
+            game_id, user_id)
+        return row_to_voter(tuple(row)) if row else None
+
+    async def voters(self, game_id: int, version: int | None = None) -> list[VoterRow]:
+        """Return a game's voters (all, by user id), or one decision's ballots in order."""
+        if version is None:
+            rows = await self._fetch(
+                f"SELECT {VOTER_COLUMNS} FROM voters WHERE game_id = $1 ORDER BY user_id",
+                game_id)
+        else:
+            rows = await self._fetch(
+                f"SELECT {VOTER_COLUMNS} FROM voters WHERE game_id = $1 AND version = $2"
+                " ORDER BY seq", game_id, version)
+        return [row_to_voter(tuple(r)) for r in rows]
+
+    async def count_voters(self, game_id: int, versions: Sequence[int],
+                           leaving_out: Sequence[int] = ()) -> int:
+        """Return how many of a game's voters voted in one of the decisions at
+        ``versions`` (their latest ballot or latest decided one), but ``leaving_out``."""
+        row = await self._fetchrow(
+            "SELECT count(*) FROM voters WHERE game_id = $1"
+            " AND (version = ANY($2::integer[]) OR decided = ANY($2::integer[]))"
+            " AND user_id <> ALL($3::bigint[])",
+            game_id, list(versions), list(leaving_out))
+        return int(row[0]) if row else 0
 
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message is the game's current board."""
@@ -441,14 +479,20 @@ class PostgresStore:
         async with self.acquire(write=True) as conn:
             games = await conn.fetch(
                 f"SELECT id, {documents} FROM games WHERE status NOT IN ('lobby', 'active')"
-                " AND (strpos(seats, $1) > 0 OR strpos(extra, $2) > 0 OR starter_id = $3)"
+                " AND (strpos(seats, $1) > 0 OR strpos(extra, $2) > 0 OR starter_id = $3"
+                " OR id IN (SELECT game_id FROM voters WHERE user_id = $3))"
                 " FOR UPDATE",
                 seats_needle(user_id), str(user_id), user_id,
             )
             names: set[str] = set()
             for game_id, *raw in games:
-                found, new = scrub_game(raw, user_id, former)
+                voted = {str(r[0]) for r in await conn.fetch(
+                    "SELECT name FROM voters WHERE game_id = $1 AND user_id = $2",
+                    game_id, user_id)}
+                found, new = scrub_game(raw, user_id, former, voted)
                 names |= found
+                await conn.execute("DELETE FROM voters WHERE game_id = $1 AND user_id = $2",
+                                   game_id, user_id)
                 if any(text is not None for text in new):
                     await conn.execute(
                         f"UPDATE games SET {assignments} WHERE id = ${len(new) + 1}",
@@ -505,6 +549,7 @@ class PostgresStore:
             )]
             if ids:
                 await conn.execute("DELETE FROM actions WHERE game_id = ANY($1::bigint[])", ids)
+                await conn.execute("DELETE FROM voters WHERE game_id = ANY($1::bigint[])", ids)
                 await conn.execute(
                     "UPDATE games SET state = NULL, events = '[]', extra = '{}'"
                     " WHERE id = ANY($1::bigint[])",
@@ -573,6 +618,15 @@ class PostgresStore:
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 key, value,
             )
+
+
+#: Writes a member's row of a game's voters, replacing the one it had.
+_SAVE_VOTER = (
+    "INSERT INTO voters (game_id, user_id, name, version, decided, action, label, at, seq)"
+    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (game_id, user_id) DO UPDATE"
+    " SET name = excluded.name, version = excluded.version, decided = excluded.decided,"
+    " action = excluded.action, label = excluded.label, at = excluded.at, seq = excluded.seq"
+)
 
 
 async def _rate(conn: asyncpg.Connection, guild_id: int, kind: str,

@@ -111,6 +111,43 @@ class RatedSeat:
     sigma: float = 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class VoterRow:
+    """One member's part in a channel-played game (table ``voters``): the name they
+    played under and their latest ballot (rulings C4, C5).
+
+    ``version`` is the board version of the decision their latest ballot is for (None:
+    they never voted, only clicked in a game where anyone's click moves at once);
+    ``decided`` the board version of the latest decision made by vote that they voted
+    in; ``seq`` orders a decision's ballots as they were cast.
+    """
+
+    user_id: int
+    name: str
+    version: int | None = None
+    decided: int | None = None
+    action: str | None = None
+    label: str | None = None
+    at: float | None = None
+    seq: int = 0
+
+    def values(self, game_id: int) -> tuple[Any, ...]:
+        """Return the row's columns in :data:`VOTER_COLUMNS` order, for ``game_id``."""
+        return (game_id, self.user_id, self.name, self.version, self.decided, self.action,
+                self.label, self.at, self.seq)
+
+
+#: The columns of ``voters`` in the order :func:`row_to_voter` reads them.
+VOTER_COLUMNS = "game_id, user_id, name, version, decided, action, label, at, seq"
+
+
+def row_to_voter(row: Sequence[Any]) -> VoterRow:
+    """Build a VoterRow from a row of :data:`VOTER_COLUMNS`."""
+    return VoterRow(int(row[1]), str(row[2]), None if row[3] is None else int(row[3]),
+                    None if row[4] is None else int(row[4]), row[5], row[6],
+                    None if row[7] is None else float(row[7]), int(row[8]))
+
+
 #: The columns of ``games`` in the order :func:`row_to_game` reads them.
 GAME_COLUMNS = (
     "id, guild_id, channel_id, kind, status, starter_id, seats, options, only_starter, "

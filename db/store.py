@@ -25,15 +25,18 @@ from db.ratings import Rating, new_ratings, rated_people
 from db.rows import (
     GAME_COLUMNS,
     OPEN_STATUSES,
+    VOTER_COLUMNS,
     GameRow,
     KeptRows,
     NewGame,
     RatedSeat,
     ResultRow,
     Shards,
+    VoterRow,
     idle_group,
     idle_sql,
     row_to_game,
+    row_to_voter,
     save_time,
     shard_sql,
     to_json,
@@ -292,12 +295,14 @@ class Store:
         actor_id: int | None = None,
         results: Sequence[ResultRow] = (),
         ratings: Sequence[RatedSeat] = (),
+        voters: Sequence[VoterRow] = (),
     ) -> None:
         """Write ``game`` if it is still at ``expected_version``, with its log and results.
 
-        The update, the action-log entry, any results and the people's new ratings (from
-        ``ratings``, one per seat of a finished rated game) are one transaction: either
-        all are stored or none. Raise VersionConflict if another writer got there first.
+        The update, the action-log entry, any results, the people's new ratings (from
+        ``ratings``, one per seat of a finished rated game) and the rows of ``voters``
+        are one transaction: either all are stored or none. Raise VersionConflict if
+        another writer got there first.
         """
         now = save_time(self._clock(), game.updated_at)
         columns = (_json(game.seats), _json(game.options),
@@ -314,6 +319,7 @@ class Store:
              now, game.daily, int(r.together))
             for r in results
         ]
+        voter_args = [v.values(game.id) for v in voters]
 
         def work(conn: sqlite3.Connection) -> None:
             cursor = conn.execute(
@@ -338,6 +344,8 @@ class Store:
                 )
             if ratings and game.guild_id is not None:
                 _rate(conn, game.guild_id, game.kind, ratings, now)
+            if voter_args:
+                conn.executemany(_SAVE_VOTER, voter_args)
 
         try:
             await self._in_transaction(work)
@@ -346,6 +354,38 @@ class Store:
             raise
         game.updated_at = now
         self.kept.keep(game, columns, now)
+
+    async def voter(self, game_id: int, user_id: int) -> VoterRow | None:
+        """Return the member's row of a channel game's voters, or None."""
+        row = await self._fetchone(
+            f"SELECT {VOTER_COLUMNS} FROM voters WHERE game_id = ? AND user_id = ?",
+            (game_id, user_id))
+        return row_to_voter(row) if row else None
+
+    async def voters(self, game_id: int, version: int | None = None) -> list[VoterRow]:
+        """Return a game's voters (all, by user id), or one decision's ballots in order."""
+        if version is None:
+            rows = await self._fetchall(
+                f"SELECT {VOTER_COLUMNS} FROM voters WHERE game_id = ? ORDER BY user_id",
+                (game_id,))
+        else:
+            rows = await self._fetchall(
+                f"SELECT {VOTER_COLUMNS} FROM voters WHERE game_id = ? AND version = ?"
+                " ORDER BY seq", (game_id, version))
+        return [row_to_voter(r) for r in rows]
+
+    async def count_voters(self, game_id: int, versions: Sequence[int],
+                           leaving_out: Sequence[int] = ()) -> int:
+        """Return how many of a game's voters voted in one of the decisions at
+        ``versions`` (their latest ballot or latest decided one), but ``leaving_out``."""
+        wanted = _json(list(versions))
+        row = await self._fetchone(
+            "SELECT count(*) FROM voters WHERE game_id = ?"
+            " AND (version IN (SELECT value FROM json_each(?))"
+            " OR decided IN (SELECT value FROM json_each(?)))"
+            " AND user_id NOT IN (SELECT value FROM json_each(?))",
+            (game_id, wanted, wanted, _json(list(leaving_out))))
+        return int(row[0])
 
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message is the game's current board."""
@@ -565,14 +605,18 @@ def _forget(conn: sqlite3.Connection, user_id: int, former: str) -> int:
     documents = ", ".join(GAME_DOCUMENTS)
     games = conn.execute(
         f"SELECT id, {documents} FROM games WHERE status NOT IN ('lobby', 'active')"
-        " AND (instr(seats, ?) > 0 OR instr(extra, ?) > 0 OR starter_id = ?)",
-        (seats_needle(user_id), str(user_id), user_id),
+        " AND (instr(seats, ?) > 0 OR instr(extra, ?) > 0 OR starter_id = ?"
+        " OR id IN (SELECT game_id FROM voters WHERE user_id = ?))",
+        (seats_needle(user_id), str(user_id), user_id, user_id),
     ).fetchall()
     names: set[str] = set()
     assignments = ", ".join(f"{c} = coalesce(?, {c})" for c in GAME_DOCUMENTS)
     for game_id, *raw in games:
-        found, new = scrub_game(raw, user_id, former)
+        voted = {str(r[0]) for r in conn.execute(
+            "SELECT name FROM voters WHERE game_id = ? AND user_id = ?", (game_id, user_id))}
+        found, new = scrub_game(raw, user_id, former, voted)
         names |= found
+        conn.execute("DELETE FROM voters WHERE game_id = ? AND user_id = ?", (game_id, user_id))
         if any(text is not None for text in new):
             conn.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*new, game_id))
         logged = conn.execute("SELECT seq, action FROM actions WHERE game_id = ?",
@@ -598,6 +642,15 @@ def _forget(conn: sqlite3.Connection, user_id: int, former: str) -> int:
     conn.execute("UPDATE games SET starter_id = 0 WHERE starter_id = ?"
                  " AND status NOT IN ('lobby', 'active')", (user_id,))
     return int(deleted)
+
+
+#: Writes a member's row of a game's voters, replacing the one it had.
+_SAVE_VOTER = (
+    "INSERT INTO voters (game_id, user_id, name, version, decided, action, label, at, seq)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET"
+    " name = excluded.name, version = excluded.version, decided = excluded.decided,"
+    " action = excluded.action, label = excluded.label, at = excluded.at, seq = excluded.seq"
+)
 
 
 def _rate(conn: sqlite3.Connection, guild_id: int, kind: str, seats: Sequence[RatedSeat],
@@ -639,6 +692,7 @@ def _prune(conn: sqlite3.Connection, before: float, limit: int) -> int:
         return 0
     marks = ", ".join("?" * len(ids))
     conn.execute(f"DELETE FROM actions WHERE game_id IN ({marks})", ids)
+    conn.execute(f"DELETE FROM voters WHERE game_id IN ({marks})", ids)
     conn.execute(
         "UPDATE games SET state = NULL, events = '[]', extra = '{}'"
         f" WHERE id IN ({marks})",

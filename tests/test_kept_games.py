@@ -79,12 +79,12 @@ async def test_each_kept_read_is_a_fresh_copy(tmp_path: Any, backend: str) -> No
                                   mode="fast")
         play = await tables.act(game.id, 0, ALICE, "add1")
         play.game.row.version = 99
-        play.game.row.extra["players"]["666"] = "Mallory"
+        play.game.row.extra.setdefault("players", {})["666"] = "Mallory"
         play.game.row.seats.append({"user_id": 666})
         play.game.seats.append(Seat(user_id=666))
         again = await tables.act(game.id, 1, ALICE, "add1")
         assert again.game.row.version == 2
-        assert "666" not in again.game.row.extra["players"]
+        assert "666" not in again.game.row.extra.get("players", {})
         assert len(again.game.row.seats) == 1 and len(again.game.seats) == 1
 
 

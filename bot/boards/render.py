@@ -243,7 +243,7 @@ class BoardRenderer:
                 for item in items:  # a computer is choosing: its options are not live
                     item.disabled = True
             poll = game.data.poll
-            if poll and poll.version == game.row.version and poll.ballots:
+            if poll and poll.version == game.row.version and polls.voter_count(poll):
                 _show_votes(embed, items, game, poll)
             view = view_of(_with_rules_button(items, game))
         return {"embed": embed, "view": view}
@@ -295,11 +295,11 @@ def vote_field(game: LoadedGame) -> tuple[str, str] | None:
     (``<t:…:R>``, counted down by Discord itself); the buttons carry each move's tally.
     """
     poll = game.data.poll
-    if not poll or poll.version != game.row.version or not poll.ballots:
+    if not poll or poll.version != game.row.version or not polls.voter_count(poll):
         return None
-    active = polls.active_players(game.data.recent, poll)
-    return VOTE_TITLE, vote_line(len(poll.ballots), polls.needed_for_majority(active),
-                                 poll.closes, len(active))
+    active = polls.active_count(game.data.recent, poll)
+    return VOTE_TITLE, vote_line(polls.voter_count(poll), polls.needed_for_majority(active),
+                                 poll.closes, active)
 
 
 def _show_votes(

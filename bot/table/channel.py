@@ -5,7 +5,7 @@ everyone who took part shares the result."""
 from __future__ import annotations
 
 from bot.games.protocol import IllegalAction
-from bot.table import polls
+from bot.table import polls, voters
 from bot.table.core import TableCore
 from bot.table.data import Poll
 from bot.table.errors import Refusal
@@ -30,43 +30,50 @@ class ChannelPolicy:
         return action_id
 
     async def move(self, game: LoadedGame, actor: Actor, action_id: str) -> Play:
-        """A click on a channel-played solo game: a vote (C4), or a move at once."""
+        """A click on a channel-played solo game: a vote (C4), or a move at once.
+
+        A vote reads the member's row of the game's voters (one index read) and writes
+        it with the game's small table data, whatever the number of voters
+        (:mod:`bot.table.voters`).
+        """
         data = game.data
         label = self._label(game, action_id)
-        data.players[str(actor.user_id)] = actor.name
         if data.mode != "vote":
+            if not game.row.only_starter:
+                voters.clicked(data, actor.user_id, actor.name)
             return await self.core.apply(
                 game, 0, action_id, actor.user_id, lead=f"{actor.name} chose: {label}."
             )
         now = self.core.now()
         poll = data.poll
         if poll is None or poll.version != game.row.version:
-            poll = data.poll = polls.new_poll(game.row.version)
-        before = next((b.action for b in poll.ballots if b.user == actor.user_id), None)
-        first = actor.user_id not in data.voted
-        if first:
-            data.voted.append(actor.user_id)
-        changed = polls.cast(poll, actor.user_id, actor.name, action_id, label, now)
-        active = polls.active_players(data.recent, poll)
-        winner = polls.majority(poll, active)
+            poll = data.poll = voters.new_poll(data, game.row.version)
+        mine = await self.core.guarded(voters.row_of(self.core.store, game.id, data,
+                                                     actor.user_id))
+        first = mine is None or mine.version is None
+        before = voters.cast(data, poll, mine, actor.user_id, actor.name, action_id, label, now)
+        changed = before != action_id
+        winner = polls.majority(poll, poll.active)
         if winner is not None:
-            return await self._decide(game, poll, winner)
+            return await self._decide(game, poll, winner.action)
         if poll.closes is None and polls.plurality(poll) is not None:
             poll.closes = now + data.window
         await self.core.save_table(game)
-        mine = next(c for c in polls.counts(poll) if c.action == action_id)
-        ballot = Ballot(label, mine.votes, len(active), polls.needed_for_majority(active),
-                        poll.closes, changed, first=first,
-                        switched=changed and before is not None)
+        ballot = Ballot(label, poll.tally.get(action_id, 0), poll.active,
+                        polls.needed_for_majority(poll.active), poll.closes, changed,
+                        first=first, switched=changed and before is not None)
         return Play(game, (), ballot)
 
-    async def _decide(self, game: LoadedGame, poll: Poll, chosen: polls.Count) -> Play:
-        """Make the poll's decision: apply ``chosen`` and say who chose it."""
+    async def _decide(self, game: LoadedGame, poll: Poll, action: str) -> Play:
+        """Make the poll's decision: apply ``action`` and say who chose it."""
         data = game.data
-        data.recent = polls.decided(data.recent, poll)
+        store = self.core.store
+        full = await self.core.guarded(voters.ballots(store, game.id, data, poll))
+        chosen = next(c for c in polls.counts(full) if c.action == action)
+        await self.core.guarded(voters.decided(store, game.id, data, poll))
         data.poll = None
-        lead = polls.attribution(poll, chosen)
-        first = next(b.user for b in poll.ballots if b.action == chosen.action)
+        lead = polls.attribution(full, chosen)
+        first = next(b.user for b in full.ballots if b.action == chosen.action)
         return await self.core.apply(game, 0, chosen.action, first, lead=lead)
 
     async def close_vote(self, game_id: int) -> Play | None:
@@ -99,4 +106,4 @@ class ChannelPolicy:
                 poll.closes = None
                 await core.save_table(game)
                 return None
-            return await self._decide(game, poll, chosen)
+            return await self._decide(game, poll, chosen.action)

@@ -15,13 +15,13 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from bot.games.protocol import BrokenState, Engine, IllegalAction
 from bot.games.registry import engine as registry_engine
-from bot.table import turnlog
+from bot.table import turnlog, voters
 from bot.table.data import TableData
 from bot.table.errors import (
     BrokenGame,
@@ -42,6 +42,8 @@ from db.rows import RatedSeat
 from db.store import GameRow, ResultRow, StorageError, VersionConflict
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 #: How many recent events a game keeps for its board.
 RECENT_EVENTS = 12
@@ -121,6 +123,7 @@ class TableCore:
             data = TableData.from_json(row.extra if isinstance(row.extra, dict) else None)
             if "extra" in row.damaged or not isinstance(row.extra, dict):
                 raise TypeError("table data is not an object")
+            voters.upgrade(data)
         except (TypeError, ValueError, KeyError, AttributeError) as exc:
             log.warning("game %s has unreadable table data: %s", row.id, exc)
             return LoadedGame(row, eng, None, broken="unreadable table data", seats=seats)
@@ -161,6 +164,14 @@ class TableCore:
         if row is None:
             raise NoSuchGame()
         return self.wrap(row)
+
+    async def guarded(self, work: Awaitable[_T]) -> _T:
+        """Return what a read of the store gives; refuse as Unavailable if it fails."""
+        try:
+            return await work
+        except StorageError as exc:
+            log.warning("storage unavailable reading: %s", exc)
+            raise Unavailable() from exc
 
     async def open_in_channel(self, channel_id: int) -> LoadedGame | None:
         """Return the channel's open game, or None."""
@@ -289,6 +300,8 @@ class TableCore:
             step = game.engine.apply(game.state, seat, action_id)
         except IllegalAction as exc:
             raise Refusal(str(exc)) from exc
+        over = game.engine.is_over(step.state)
+        people = await self.people(game) if over and len(game.row.seats) == 1 else []
         row = game.row
         expected = row.version
         before = game.to_act()
@@ -306,10 +319,9 @@ class TableCore:
         results: list[ResultRow] = []
         ratings: list[RatedSeat] = []
         notice = None
-        over = game.engine.is_over(step.state)
         if over:
             row.status = "over"
-            results = self.results(game, step.state)
+            results = self.results(game, step.state, people)
             ratings = self.ratings(game, step.state)
         elif after_turn is not None:
             events, notice = after_turn(game, step.state, before, events)
@@ -324,13 +336,25 @@ class TableCore:
         game.state = step.state
         return Play(game, events, notice=notice)
 
-    def results(self, game: LoadedGame, state: Any) -> list[ResultRow]:
-        """Return the result rows of a game that just ended."""
+    async def people(self, game: LoadedGame) -> list[int]:
+        """Return everyone who voted or clicked in a channel game (C5), by user id."""
+        if game.row.only_starter:
+            return []
+        return await self.guarded(voters.everyone(self.store, game.id, game.data))
+
+    def results(self, game: LoadedGame, state: Any, people: list[int]) -> list[ResultRow]:
+        """Return the result rows of a game that just ended (``people``: who took part in
+        a channel game, see :meth:`people`)."""
         result = game.engine.result(state)
         if result is None:
             return []
+<<<<<<< HEAD
         if len(game.seats) == 1:
             return shared_results(game.row, game.data, result.outcomes[0]) if (
+=======
+        if len(game.row.seats) == 1:
+            return shared_results(game.row, people, result.outcomes[0]) if (
+>>>>>>> voters25
                 result.outcomes) else []
         return seat_results(game.seats, result.outcomes)
 
@@ -386,8 +410,10 @@ class TableCore:
     ) -> None:
         """Write the game's row and table data (compare-and-swap on ``expected``), the
         action, the results and the new ratings in one transaction; refuse on a conflict
-        or storage error."""
+        or storage error. The rows of the game's voters a vote changed go in the same
+        transaction."""
         row = game.row
+        voters.upgrade(game.data)
         row.extra = game.data.to_json()
         if not game.broken:  # a damaged game keeps its seats as read: it can only be ended
             row.seats = seats_to_json(game.seats)
@@ -395,13 +421,14 @@ class TableCore:
         try:
             await self.store.save_game(
                 row, expected, action=action, actor_id=actor_id, results=results or (),
-                ratings=ratings or (),
+                ratings=ratings or (), voters=list(game.data.unsaved.values()),
             )
         except VersionConflict as exc:
             raise SaveConflict(game.link) from exc
         except StorageError as exc:
             log.warning("storage unavailable saving game %s: %s", game.id, exc)
             raise Unavailable() from exc
+        game.data.unsaved.clear()
 
     def _schedule(self, row: GameRow, data: TableData) -> None:
         """Set the row's stored deadline from the table data; tell the scheduler."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from db.rows import VoterRow
+
 #: The voting window when a game has none of its own (C4).
 DEFAULT_WINDOW = 30.0
 
@@ -48,25 +50,51 @@ class Vote:
 
 @dataclass(slots=True)
 class Poll:
-    """The open decision of one board version: its votes and when its window closes."""
+    """The open decision of one board version: its votes and when its window closes.
+
+    The table keeps the ballots themselves in the ``voters`` table (one row per member,
+    written with the game) and here only what stays small whatever the number of
+    voters: the votes per move (``tally``), how many players are active (``active``) and
+    how many ballots were cast (``cast``, which orders them). ``ballots`` holds ballots
+    in memory instead: a poll stored by the code before the ``voters`` table (moved
+    there when the game is read), or one built to be shown or decided.
+    """
 
     version: int
     closes: float | None = None
     ballots: list[Vote] = field(default_factory=list)
     #: Action ids in the order they were first voted for (ties go to the first).
     order: list[str] = field(default_factory=list)
+    #: Votes per move (moves with none left out), when the ballots are in ``voters``.
+    tally: dict[str, int] = field(default_factory=dict)
+    #: The active players (C4): voters of the recent decisions and of this one (0: count
+    #: them from ``ballots`` and the table's ``recent``).
+    active: int = 0
+    #: How many ballots were cast in this decision, changes included.
+    cast: int = 0
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Poll:
         """Read a stored poll."""
         return cls(int(data.get("version", -1)), _optional_float(data.get("closes")),
                    [Vote.from_json(b) for b in data.get("ballots") or ()],
-                   [str(a) for a in data.get("order") or ()])
+                   [str(a) for a in data.get("order") or ()],
+                   {str(k): int(v) for k, v in (data.get("tally") or {}).items()},
+                   int(data.get("active") or 0), int(data.get("cast") or 0))
 
     def to_json(self) -> dict[str, Any]:
         """Return the poll as stored."""
-        return {"version": self.version, "closes": self.closes,
-                "ballots": [b.to_json() for b in self.ballots], "order": list(self.order)}
+        out: dict[str, Any] = {"version": self.version, "closes": self.closes}
+        if self.ballots:
+            out["ballots"] = [b.to_json() for b in self.ballots]
+        out["order"] = list(self.order)
+        if self.tally:
+            out["tally"] = dict(self.tally)
+        if self.active:
+            out["active"] = self.active
+        if self.cast:
+            out["cast"] = self.cast
+        return out
 
 
 @dataclass(slots=True)
@@ -165,10 +193,16 @@ class TableData:
     mode: str = "vote"
     #: The voting window in seconds (C4).
     window: float = DEFAULT_WINDOW
-    #: Everyone who voted or clicked, by user id (as text), with their board name (C5).
+    #: Everyone who voted or clicked, by user id (as text), with their board name (C5),
+    #: as stored before the ``voters`` table (moved there when the game is read).
     players: dict[str, str] = field(default_factory=dict)
-    #: The voters of the last decisions, newest last (C4's active players).
+    #: The voters of the last decisions, newest last (C4's active players), as stored
+    #: before the ``voters`` table (moved there when the game is read).
     recent: list[list[int]] = field(default_factory=list)
+    #: The board versions of the last decisions made by vote, newest last (C4).
+    decisions: list[int] = field(default_factory=list)
+    #: How many members voted in those decisions (C4's active players between votes).
+    recent_players: int = 0
     #: The open decision of a channel vote, if any.
     poll: Poll | None = None
     #: The running turn timer of a seated game, if any.
@@ -183,7 +217,8 @@ class TableData:
     last: str = ""
     #: People at a running table who asked to abandon it (a majority of them does).
     abandon_votes: list[int] = field(default_factory=list)
-    #: Everyone who has voted in this game (their first vote is told how voting works).
+    #: Everyone who has voted in this game (their first vote is told how voting works),
+    #: as stored before the ``voters`` table (moved there when the game is read).
     voted: list[int] = field(default_factory=list)
     #: The host's user id once the role was handed on (None: the starter hosts).
     host: int | None = None
@@ -197,10 +232,14 @@ class TableData:
     turns: list[TurnLog] = field(default_factory=list)
     #: Stored keys this code does not know, written back as they were.
     other: dict[str, Any] = field(default_factory=dict)
+    #: Rows of the ``voters`` table to write with the next save, by user id (not part of
+    #: the stored data; see :mod:`bot.table.voters`).
+    unsaved: dict[int, VoterRow] = field(default_factory=dict, compare=False, repr=False)
 
     _KNOWN = ("mode", "window", "players", "recent", "poll", "timer", "turn_seconds",
               "notices", "away_votes", "last", "host", "notice", "voted",
-              "abandon_votes", "thread", "notice_due", "turns")
+              "abandon_votes", "thread", "notice_due", "turns", "decisions",
+              "recent_players")
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableData:
@@ -216,6 +255,8 @@ class TableData:
             window=_float(data.get("window"), DEFAULT_WINDOW),
             players={str(k): str(v) for k, v in (data.get("players") or {}).items()},
             recent=[[int(u) for u in d] for d in data.get("recent") or ()],
+            decisions=[int(v) for v in data.get("decisions") or ()],
+            recent_players=int(data.get("recent_players") or 0),
             poll=Poll.from_json(poll) if poll else None,
             timer=TurnTimer.from_json(timer) if timer else None,
             turn_seconds=_float(data.get("turn_seconds"), 0.0),
@@ -245,6 +286,10 @@ class TableData:
             out["players"] = dict(self.players)
         if self.recent:
             out["recent"] = [list(d) for d in self.recent]
+        if self.decisions:
+            out["decisions"] = list(self.decisions)
+        if self.recent_players:
+            out["recent_players"] = self.recent_players
         if self.poll is not None:
             out["poll"] = self.poll.to_json()
         if self.timer is not None:

@@ -3,11 +3,14 @@
 Pure functions over the table's typed data (:class:`bot.table.data.Poll`), which is
 stored with the game, so a vote survives a restart with it. A poll is the open decision
 of one board version; ``recent`` lists the voters of the game's last five decisions.
+The table keeps a poll's ballots in the ``voters`` table and only its counts in the poll
+(:mod:`bot.table.voters`); these functions read either, and the rules over ballots in
+memory are the ones a decision's ballots are read back for.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,16 +29,13 @@ MAX_WINDOW = 600
 
 @dataclass(frozen=True, slots=True)
 class Count:
-    """One move's standing in a poll: its votes and who cast them, in voting order."""
+    """One move's standing in a poll: its votes and who cast them, in voting order (the
+    names are known when the ballots are in memory; from the poll's tally, they are not)."""
 
     action: str
     label: str
-    names: tuple[str, ...]
-
-    @property
-    def votes(self) -> int:
-        """How many votes the move has."""
-        return len(self.names)
+    votes: int
+    names: tuple[str, ...] = ()
 
 
 def new_poll(version: int) -> Poll:
@@ -75,30 +75,53 @@ def active_players(recent: Iterable[Iterable[int]], poll: Poll | None) -> set[in
 
 
 def counts(poll: Poll) -> list[Count]:
-    """Return each voted move's count, most votes first, ties in the order first voted."""
+    """Return each voted move's count, most votes first, ties in the order first voted.
+
+    From the ballots in memory when the poll holds them (with the voters' names), else
+    from its tally (labels are then the action ids).
+    """
     order = {action: index for index, action in enumerate(poll.order)}
-    names: dict[str, list[str]] = {}
-    labels: dict[str, str] = {}
-    for ballot in poll.ballots:
-        names.setdefault(ballot.action, []).append(ballot.name)
-        labels[ballot.action] = ballot.label
-    standing = [Count(a, labels[a], tuple(n)) for a, n in names.items()]
+    if poll.ballots:
+        names: dict[str, list[str]] = {}
+        labels: dict[str, str] = {}
+        for ballot in poll.ballots:
+            names.setdefault(ballot.action, []).append(ballot.name)
+            labels[ballot.action] = ballot.label
+        standing = [Count(a, labels[a], len(n), tuple(n)) for a, n in names.items()]
+    else:
+        standing = [Count(a, a, v) for a, v in poll.tally.items() if v > 0]
     standing.sort(key=lambda c: (-c.votes, order.get(c.action, len(order))))
     return standing
 
 
-def majority(poll: Poll, active: set[int]) -> Count | None:
-    """Return the move voted for by more than half of the active players, if any."""
-    needed = len(active) // 2 + 1
+def voter_count(poll: Poll) -> int:
+    """Return how many members have a vote in ``poll``."""
+    return len(poll.ballots) if poll.ballots else sum(poll.tally.values())
+
+
+def active_count(recent: Iterable[Iterable[int]], poll: Poll) -> int:
+    """Return how many players are active while ``poll`` is open (C4): as the poll keeps
+    it, or counted from its ballots in memory and ``recent``."""
+    return poll.active or len(active_players(recent, poll))
+
+
+def _size(active: int | Collection[int]) -> int:
+    return active if isinstance(active, int) else len(active)
+
+
+def majority(poll: Poll, active: int | Collection[int]) -> Count | None:
+    """Return the move voted for by more than half of the active players (``active``:
+    them, or how many they are), if any."""
+    needed = needed_for_majority(active)
     for count in counts(poll):
         if count.votes >= needed:
             return count
     return None
 
 
-def needed_for_majority(active: set[int]) -> int:
-    """Return how many votes make a majority of ``active``."""
-    return len(active) // 2 + 1
+def needed_for_majority(active: int | Collection[int]) -> int:
+    """Return how many votes make a majority of ``active`` (them, or how many they are)."""
+    return _size(active) // 2 + 1
 
 
 def plurality(poll: Poll) -> Count | None:

@@ -6,8 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+<<<<<<< HEAD
 from bot.table.data import TableData
 from bot.table.seats import Seat
+=======
+>>>>>>> voters25
 from db.store import GameRow, ResultRow
 
 
@@ -25,17 +28,17 @@ def seat_results(seats: Sequence[Seat], outcomes: Iterable[Any]) -> list[ResultR
     return rows
 
 
-def shared_results(row: GameRow, data: TableData, outcome: Any) -> list[ResultRow]:
+def shared_results(row: GameRow, people: Iterable[int], outcome: Any) -> list[ResultRow]:
     """Return a channel game's result for everyone who played it (C5).
 
     An "only me" game credits its player; a channel game credits its starter and
-    every member who voted or clicked, as a game played together when they were several.
+    every member who voted or clicked (``people``), as a game played together when they
+    were several.
     """
-    players = {str(row.starter_id): ""} if row.only_starter else dict(data.players)
-    players.setdefault(str(row.starter_id), "")
+    players = {row.starter_id} if row.only_starter else {*people, row.starter_id}
     together = len(players) > 1
     detail = dict(outcome.detail)
     return [
         ResultRow(int(user), outcome.outcome, outcome.score, detail, together)
-        for user in sorted(players, key=int)
+        for user in sorted(players)
     ]

@@ -268,6 +268,6 @@ def _one_line_vote(embed: dict[str, Any], game: LoadedGame) -> None:
     poll = game.data.poll
     for entry in embed.get("fields") or []:
         if entry["name"] == VOTE_TITLE and poll is not None:
-            active = polls.active_players(game.data.recent, poll)
-            entry["value"] = vote_line(len(poll.ballots), polls.needed_for_majority(active),
-                                       poll.closes, len(active))
+            active = polls.active_count(game.data.recent, poll)
+            entry["value"] = vote_line(polls.voter_count(poll), polls.needed_for_majority(active),
+                                       poll.closes, active)

@@ -164,8 +164,8 @@ async def test_counts_and_meta(tmp_path, backend):
         await store.set_turn_pings(5, False)
         await store.set_turn_pings(5, True)
         assert await store.turn_pings(5) is True and await store.turn_pings(6) is None
-        assert await store.count_rows() == {"games": 1, "actions": 0, "results": 0, "ratings": 0,
-                                            "meta": 1,
+        assert await store.count_rows() == {"games": 1, "voters": 0, "actions": 0,
+                                            "results": 0, "ratings": 0, "meta": 1,
                                             "server_settings": 0, "member_settings": 1}
         assert await store.count_open() == 1
     finally:

@@ -1,0 +1,161 @@
+"""The voters of a channel-played game (rulings C4, C5), kept in the ``voters`` table.
+
+One row per member and game (:class:`db.rows.VoterRow`): the name they played under and
+their latest ballot. A vote reads its member's row (one index read), changes the poll's
+small counts in the table data and writes the row with the game's save, in the same
+transaction (compare-and-swap on the game's version): so a vote's work does not grow
+with the number of voters, and a vote is never stored without its game or the reverse.
+Only a decision reads its ballots back (who chose the move, how a tie went) and counts
+the players who stay active; only the end of a game reads everyone (the shared result).
+
+Active players (C4) without lists of them: the table data keeps the board versions of
+the last five decisions (``decisions``) and how many members voted in them
+(``recent_players``); a member is active when their latest ballot is for the open
+decision or one of those, or when the latest decision they voted in that was made
+(their row's ``decided``) is one of those.
+
+Table data written before the ``voters`` table (the ballots, players, first voters and
+the last decisions' voters inside it) is moved into rows when the game is read
+(:func:`upgrade`); the rows are written with the game's next save.
+"""
+
+from __future__ import annotations
+
+from bot.table import polls
+from bot.table.data import Poll, TableData, Vote
+from db.base import GameStore
+from db.rows import VoterRow
+
+#: The decision version of a member who voted in a decision older than the table data
+#: knows (moved from the stored list of first votes): they voted before, not recently.
+EARLIER = -1
+
+
+def is_active(row: VoterRow | None, data: TableData, poll: Poll | None) -> bool:
+    """Whether the member of ``row`` is an active player (C4) before they vote now."""
+    if row is None or row.version is None:
+        return False
+    if poll is not None and row.version == poll.version:
+        return True
+    return row.version in data.decisions or row.decided in data.decisions
+
+
+async def row_of(store: GameStore, game_id: int, data: TableData, user_id: int) -> VoterRow | None:
+    """Return the member's row: as about to be written, else as stored."""
+    row = data.unsaved.get(user_id)
+    return row if row is not None else await store.voter(game_id, user_id)
+
+
+def clicked(data: TableData, user_id: int, name: str) -> None:
+    """Note a member who clicked in a game where anyone's click moves at once (C5)."""
+    data.unsaved[user_id] = VoterRow(user_id, name)
+
+
+def new_poll(data: TableData, version: int) -> Poll:
+    """Return the empty poll of the board at ``version``, counting the recent voters."""
+    return Poll(version, active=data.recent_players)
+
+
+def cast(data: TableData, poll: Poll, mine: VoterRow | None, user_id: int, name: str,
+         action: str, label: str, now: float) -> str | None:
+    """Record (or change) the member's vote for ``action`` in the open ``poll``, whose
+    member row was ``mine``; return the move they had voted for in it before, if any.
+
+    The row to write goes to ``data.unsaved``; nothing is written when the vote is the
+    same as before.
+    """
+    before = mine.action if mine is not None and mine.version == poll.version else None
+    if before == action:
+        return before
+    if not is_active(mine, data, poll):
+        poll.active += 1
+    decided = mine.decided if mine is not None else None
+    if mine is not None and mine.version != poll.version and mine.version in data.decisions:
+        decided = mine.version  # their last ballot was for a decision made since
+    if before is not None:
+        left = poll.tally.get(before, 0) - 1
+        if left > 0:
+            poll.tally[before] = left
+        else:
+            poll.tally.pop(before, None)
+    poll.tally[action] = poll.tally.get(action, 0) + 1
+    if action not in poll.order:
+        poll.order.append(action)
+    poll.cast += 1
+    data.unsaved[user_id] = VoterRow(user_id, name, poll.version, decided, action, label, now,
+                                     poll.cast)
+    return before
+
+
+async def ballots(store: GameStore, game_id: int, data: TableData, poll: Poll) -> Poll:
+    """Return ``poll`` with its ballots in memory, in the order cast (for a decision)."""
+    rows = {r.user_id: r for r in await store.voters(game_id, poll.version)}
+    for user_id, row in data.unsaved.items():
+        if row.version == poll.version:
+            rows[user_id] = row
+        else:
+            rows.pop(user_id, None)
+    votes = [Vote(r.user_id, r.name, r.action or "", r.label or r.action or "", r.at or 0.0)
+             for r in sorted(rows.values(), key=lambda r: r.seq)]
+    return Poll(poll.version, poll.closes, votes, list(poll.order))
+
+
+async def decided(store: GameStore, game_id: int, data: TableData, poll: Poll) -> None:
+    """Count ``poll`` among the last decisions and count their voters again (C4)."""
+    data.decisions = [*data.decisions, poll.version][-polls.RECENT_DECISIONS:]
+    versions = data.decisions
+    stored = await store.count_voters(game_id, versions, leaving_out=list(data.unsaved))
+    data.recent_players = stored + sum(
+        1 for r in data.unsaved.values() if r.version in versions or r.decided in versions)
+
+
+async def everyone(store: GameStore, game_id: int, data: TableData) -> list[int]:
+    """Return every member who voted or clicked in the game, by user id (C5)."""
+    stored = {r.user_id for r in await store.voters(game_id)}
+    return sorted(stored | set(data.unsaved) | {int(k) for k in data.players})
+
+
+def upgrade(data: TableData) -> None:
+    """Move what the table data kept of its voters before the ``voters`` table into rows
+    to write (``data.unsaved``) and the poll's counts; nothing when there is none."""
+    poll = data.poll
+    held = poll.ballots if poll is not None else []
+    if not (data.players or data.voted or data.recent or held):
+        return
+    # The recent decisions have no board versions: each gets one below any real one.
+    marks = list(range(-1 - len(data.recent), -1))
+    latest: dict[int, int] = {}
+    for mark, decision in zip(marks, data.recent, strict=True):
+        for user in decision:
+            latest[int(user)] = mark
+    names = {int(user): name for user, name in data.players.items()}
+    voted = {int(u) for u in data.voted} | set(latest) | {b.user for b in held}
+    rows: dict[int, VoterRow] = {}
+    for user in sorted(set(names) | voted):
+        last = latest.get(user)
+        version = last if last is not None else (EARLIER if user in voted else None)
+        rows[user] = VoterRow(user, names.get(user, ""), version, last)
+    recent_players = len(latest) if data.recent else data.recent_players
+    if poll is not None and not held:
+        poll.active = poll.active or recent_players
+    if poll is not None and held:
+        if data.recent:
+            poll.active = len(polls.active_players(data.recent, poll))
+        else:  # ballots in memory over the rows: each counted as a newcomer
+            poll.active = poll.active or recent_players + len({b.user for b in held})
+        tally: dict[str, int] = {}
+        for seq, ballot in enumerate(held, start=1):
+            rows[ballot.user] = VoterRow(ballot.user, ballot.name, poll.version,
+                                         latest.get(ballot.user), ballot.action, ballot.label,
+                                         ballot.at, seq)
+            tally[ballot.action] = tally.get(ballot.action, 0) + 1
+        poll.tally = tally
+        poll.cast = len(held)
+        poll.ballots = []
+    if data.recent:
+        data.decisions = marks
+        data.recent_players = recent_players
+    data.unsaved = {**rows, **data.unsaved}
+    data.players = {}
+    data.voted = []
+    data.recent = []

@@ -1,0 +1,199 @@
+"""A channel vote's ballots in the ``voters`` table (rulings C4, C5), on both backends:
+written with the game's save or not at all, read back for decisions and results, old
+table data with the ballots inside it moved there, and /forget-me covering it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.boards.render import vote_field
+from bot.table import polls
+from bot.table.service import Actor, Tables
+from db.errors import VersionConflict
+from db.rows import VoterRow
+from db.store import Store
+from tests.db.test_faults import _every_value
+from tests.support import ALICE, BOB, CAROL, Clock
+from tests.toy import ToyEngine
+
+CHANNEL = 700
+DAVE = Actor(104, "Dave")
+
+
+async def _tables(path: Any, clock: Clock) -> Tables:
+    store = await Store.open(path, clock)
+    seeds = iter(range(1, 1000))
+    return Tables(store, clock=clock, engines=lambda kind: ToyEngine(), seeds=lambda: next(seeds))
+
+
+async def test_a_ballot_is_written_with_its_game_or_not_at_all(tmp_path: Any) -> None:
+    """A save whose compare-and-swap fails writes none of its voters' rows; one that
+    lands writes them, a later one replaces the member's row."""
+    store = await Store.open(tmp_path / "v.db", Clock())
+    try:
+        tables = Tables(store, engines=lambda kind: ToyEngine())
+        game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE)
+        row = await store.get_game(game.id)
+        assert row is not None
+        ballot = VoterRow(BOB.user_id, "Bob", 0, None, "add1", "Add 1", 5.0, 1)
+        with pytest.raises(VersionConflict):
+            await store.save_game(row, 3, voters=[ballot])
+        assert await store.voter(game.id, BOB.user_id) is None
+        await store.save_game(row, 0, voters=[ballot])
+        assert await store.voter(game.id, BOB.user_id) == ballot
+        changed = VoterRow(BOB.user_id, "Bob", 0, None, "add2", "Add 2", 6.0, 2)
+        await store.save_game(row, 0, action={"x": 1}, actor_id=BOB.user_id, voters=[changed])
+        assert await store.voters(game.id) == [changed]
+        assert await store.voters(game.id, 0) == [changed]
+        assert await store.voters(game.id, 1) == []
+        assert await store.count_voters(game.id, [0]) == 1
+        assert await store.count_voters(game.id, [0], leaving_out=[BOB.user_id]) == 0
+    finally:
+        await store.close()
+
+
+async def test_c4_active_players_are_the_last_five_decisions_voters_at_the_table(
+        tmp_path: Any) -> None:
+    """C4 through the table: seven decisions, each by a new member at the window's close;
+    then the voters of the last five are the active players, plus whoever votes now; a
+    member of an older decision is active again once they vote."""
+    clock = Clock()
+    tables = await _tables(tmp_path / "v.db", clock)
+    try:
+        game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE)
+        version = (await tables.act(game.id, 0, ALICE, "add1")).game.row.version
+        members = [Actor(200 + n, f"Member {n}") for n in range(7)]
+        for member in members:
+            await tables.act(game.id, version, member, "add1")
+            clock.advance(31)
+            play = await tables.close_vote(game.id)
+            assert play is not None and play.events[0] == f"{member.name} chose: Add 1."
+            version = play.game.row.version
+        loaded = await tables.load(game.id)
+        assert loaded.data.recent_players == 5 and len(loaded.data.decisions) == 5
+        newcomer = await tables.act(game.id, version, DAVE, "add1")
+        assert newcomer.ballot is not None and newcomer.ballot.active == 6
+        assert newcomer.ballot.first
+        old = await tables.act(game.id, version, members[0], "add2")
+        assert old.ballot is not None and old.ballot.active == 7 and not old.ballot.first
+        recent = await tables.act(game.id, version, members[6], "add2")
+        assert recent.ballot is not None and recent.ballot.active == 7
+        assert recent.ballot.votes == 2 and recent.ballot.needed == 4
+        shown = vote_field(await tables.load(game.id))
+        assert shown is not None and shown[1].startswith("3 votes · 4 agreeing move now")
+    finally:
+        await tables.store.close()
+
+
+#: Table data as the code before the ``voters`` table stored it: Alice, Bob and Carol
+#: voted in the last decisions, Dave once long ago; Alice and Bob have voted on the open
+#: decision (version 2).
+def _old_data(version: int) -> dict[str, Any]:
+    return {
+        "players": {"101": "Alice", "102": "Bob", "103": "Carol", "104": "Dave"},
+        "voted": [101, 102, 103, 104],
+        "recent": [[104], [101, 102], [101, 103]],
+        "last": "Alice and Carol chose: Add 1.",
+        "poll": {"version": version, "closes": 1_000_030.0, "order": ["add1", "add2"],
+                 "ballots": [
+                     {"user": 101, "name": "Alice", "action": "add1", "label": "Add 1",
+                      "at": 1_000_000.0},
+                     {"user": 102, "name": "Bob", "action": "add2", "label": "Add 2",
+                      "at": 1_000_001.0}]},
+    }
+
+
+async def test_an_old_row_with_its_ballots_inside_loads_and_plays_on(tmp_path: Any) -> None:
+    """A game stored with its ballots, players and recent voters in the table data reads
+    the same (the board's vote line too), takes the next vote as the old code would, and
+    once saved keeps none of them in the table data; everyone shares the result (C5)."""
+    clock = Clock()
+    tables = await _tables(tmp_path / "v.db", clock)
+    try:
+        game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE)
+        row = await tables.store.get_game(game.id)
+        assert row is not None
+        row.extra = {**row.extra, **_old_data(row.version)}
+        await tables.store.save_game(row, row.version)
+        old = await tables.load(game.id)
+        poll = old.data.poll
+        assert poll is not None and polls.voter_count(poll) == 2
+        # the old poll counts the recent decisions' voters and its own: Alice, Bob and
+        # Carol (Dave's decision is one of the last three, so he is active too)
+        assert polls.active_count(old.data.recent, poll) == 4
+        assert [(c.action, c.votes) for c in polls.counts(poll)] == [("add1", 1), ("add2", 1)]
+        shown = vote_field(old)
+        assert shown is not None and shown[1].startswith("2 votes · 3 agreeing move now")
+        vote = await tables.act(game.id, row.version, CAROL, "add2")  # 2 of 4: no majority
+        assert vote.ballot is not None and not vote.ballot.first and vote.ballot.active == 4
+        stored = await tables.store.get_game(game.id)
+        assert stored is not None
+        assert not {"players", "voted", "recent"} & set(stored.extra)
+        assert "ballots" not in stored.extra["poll"]
+        assert {v.user_id for v in await tables.store.voters(game.id)} == {101, 102, 103, 104}
+        play = await tables.act(game.id, row.version, DAVE, "add2")  # 3 of 4: the move
+        assert play.ballot is None
+        assert play.events[0] == "Bob, Carol and Dave chose: Add 2 (3 votes to 1)."
+        version = play.game.row.version
+        while not play.finished:
+            await tables.act(game.id, version, ALICE, "add2")
+            play = await tables.act(game.id, version, BOB, "add2")
+            if play.ballot is not None:
+                play = await tables.act(game.id, version, CAROL, "add2")
+            version = play.game.row.version
+        credited = {r["user_id"]: r["together"] for r in await tables.store.results()}
+        assert credited == {101: True, 102: True, 103: True, 104: True}
+    finally:
+        await tables.store.close()
+
+
+async def test_c5_fast_clicks_are_credited_from_the_voters_table(tmp_path: Any) -> None:
+    """C5: in a game where anyone's click moves at once, everyone who clicked shares the
+    result, though the table data no longer lists them."""
+    tables = await _tables(tmp_path / "v.db", Clock())
+    try:
+        game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE,
+                                  mode="fast")
+        version, play = 0, None
+        for actor in [BOB, CAROL] * 5:
+            play = await tables.act(game.id, version, actor, "add2")
+            version = play.game.row.version
+            if play.finished:
+                break
+        assert play is not None and play.finished
+        rows = {r["user_id"]: r["together"] for r in await tables.store.results()}
+        assert rows == {ALICE.user_id: True, BOB.user_id: True, CAROL.user_id: True}
+    finally:
+        await tables.store.close()
+
+
+MEMBER = 271828182845904523
+NAME = "Zephyrine"
+
+
+async def test_forgetting_a_voter_leaves_nothing_of_them_in_any_column(tmp_path: Any) -> None:
+    """/forget-me after a channel game the member voted in: no column of any row (the
+    voters table's included) holds their id or name; the others' rows stay."""
+    clock = Clock()
+    tables = await _tables(tmp_path / "v.db", clock)
+    member = Actor(MEMBER, NAME)
+    try:
+        game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE)
+        version = (await tables.act(game.id, 0, ALICE, "add1")).game.row.version
+        play = None
+        while play is None or not play.finished:
+            await tables.act(game.id, version, member, "add2")
+            play = await tables.act(game.id, version, BOB, "add2")
+            version = play.game.row.version
+        before = await _every_value(tables.store)
+        assert any(t == "voters" and NAME in v for t, _, v in before)
+        await tables.store.forget_player(MEMBER, "a former player")
+        left = [(t, c, v) for t, c, v in await _every_value(tables.store)
+                if NAME in v or str(MEMBER) in v]
+        assert left == []
+        assert {v.user_id for v in await tables.store.voters(game.id)} == {
+            ALICE.user_id, BOB.user_id}
+    finally:
+        await tables.store.close()
