@@ -348,13 +348,8 @@ class TableCore:
         result = game.engine.result(state)
         if result is None:
             return []
-<<<<<<< HEAD
         if len(game.seats) == 1:
-            return shared_results(game.row, game.data, result.outcomes[0]) if (
-=======
-        if len(game.row.seats) == 1:
             return shared_results(game.row, people, result.outcomes[0]) if (
->>>>>>> voters25
                 result.outcomes) else []
         return seat_results(game.seats, result.outcomes)
 

@@ -6,11 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-<<<<<<< HEAD
-from bot.table.data import TableData
 from bot.table.seats import Seat
-=======
->>>>>>> voters25
 from db.store import GameRow, ResultRow
 
 
