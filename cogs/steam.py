@@ -373,8 +373,8 @@ def _lobby(game: LoadedGame) -> discord.Embed:
     notices = "on" if game.data.notices else "off"
     deck = "Courts" if game.row.options.get("deck") == "courts" else "Pawns"
     embed.description = (
-        "Press **Join** to take a seat (2 to 5 players); the host can add computer "
-        f"players, then **Start**.\n⏰ Turn timer {seating.timer_name(game.data.turn_seconds)}"
+        "Press **Join** to take a seat (2 to 5 players); anyone seated can add computer "
+        f"players; the host starts from **Host controls**.\n⏰ Turn timer {seating.timer_name(game.data.turn_seconds)}"
         f" · turn notices {notices} · {deck} deck"
     )
     embed.add_field(name=f"Seated ({len(game.seats)}/5)", value=seat_list(game),

@@ -212,3 +212,24 @@ async def test_member_menu_is_a_user_command_in_servers_only(discord_driver, fak
     [menu] = [c for c in fake_discord.commands if c["name"] == MENU]
     assert menu["type"] == 2
     assert menu.get("contexts") in (None, [0]) or menu.get("dm_permission") is False
+
+
+async def test_a_full_lobby_and_its_host_controls_fit_one_phone_screen(
+        discord_driver, fake_discord, tmp_path):
+    """Five seats (three people, two computers): the lobby board and the host's controls
+    are each at most 600 px tall at phone width, as the preview tool draws them."""
+    from tests.cogs.board_messages import PHONE_BUDGET, Message, load_preview, phone_heights
+
+    for name in ("carol", "dave"):
+        fake_discord.add_user(name)
+    _bot, board = await _lobby(discord_driver, tmp_path, "bob", "carol")
+    for _ in range(2):
+        board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                            user="alice")).message
+    panel = await host_panel(discord_driver, board)
+    assert panel.ephemeral
+    preview = load_preview()
+    assert preview is not None, "the preview tool and Chromium are installed by .ci/run"
+    shown = [Message(fake_discord.get_message(board["id"]), b""), Message(panel.message, b"")]
+    heights = phone_heights(preview, shown)
+    assert max(heights) <= PHONE_BUDGET, heights
