@@ -178,7 +178,12 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=0,
                         help="Steam to Solar seats (default 3)")
     parser.add_argument("--random", action="store_true", help="random legal moves instead")
+    parser.add_argument("--compress-level", type=int, choices=range(10), default=None,
+                        help="zlib level of the rows drawn anew (default: the bot's,"
+                             f" {encode.COMPRESS_LEVEL})")
     args = parser.parse_args()
+    if args.compress_level is not None:
+        encode.COMPRESS_LEVEL = args.compress_level
     clock = install_clock()
     seats = dict(SEATS)
     if args.seats:
@@ -190,7 +195,8 @@ def main() -> None:
     print(machine())
     print(f"{args.games} games per kind, {'random legal moves' if args.random else 'computer'}"
           f" players, {args.rounds} rounds, every board drawn from scratch;"
-          " CPU per picture (process_time), min / median / max of the rounds' medians\n")
+          f" zlib level {encode.COMPRESS_LEVEL}; CPU per picture (process_time), min /"
+          " median / max of the rounds' medians\n")
     print(table(["game", "boards", "CPU ms", "before", "encode ms", "before", "median KB",
                  "max KB", "before", "height median / max", "before"], rows))
 

@@ -19,8 +19,10 @@ from PIL import Image
 from bot.pictures import palette as colours
 from bot.pictures.palette import RGB, Theme
 
-COMPRESS_LEVEL = 5
-"""zlib level: 3 is about as small as 6 for these pictures and much faster."""
+COMPRESS_LEVEL = 3
+"""zlib level of the rows drawn anew: level 3 keeps a picture within 4 ms of CPU for
+about 1 KB more than level 5 (``python -m bench.pictures --compress-level 5`` to compare);
+the cached bands, compressed once, use :data:`BAND_LEVEL`."""
 
 STEPS = (1 / 3, 2 / 3)
 """Where the in-between shades of an edge sit, from the ground to the ink."""
