@@ -374,7 +374,8 @@ def _lobby(game: LoadedGame) -> discord.Embed:
     deck = "Courts" if game.row.options.get("deck") == "courts" else "Pawns"
     embed.description = (
         "Press **Join** to take a seat (2 to 5 players); anyone seated can add computer "
-        f"players; the host starts from **Host controls**.\n⏰ Turn timer {seating.timer_name(game.data.turn_seconds)}"
+        "players; the host starts from **Host controls**.\n"
+        f"⏰ Turn timer {seating.timer_name(game.data.turn_seconds)}"
         f" · turn notices {notices} · {deck} deck"
     )
     embed.add_field(name=f"Seated ({len(game.seats)}/5)", value=seat_list(game),
