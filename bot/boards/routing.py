@@ -100,11 +100,10 @@ def read_click(data: Mapping[str, Any]) -> Click | str | None:
         parsed = parse_select_id(custom_id)
         if parsed is None or data.get("component_type") != _SELECT:
             return NOT_VALID
-        values = data.get("values")
-        if not values:
+        value = _chosen(data)
+        if value is None:
             return NOTHING_CHOSEN
-        value = values[0]
-        if not isinstance(value, str) or not is_action_id(value):
+        if not is_action_id(value):
             return NOT_VALID
         return Click(parsed.game_id, parsed.version, value)
     if custom_id.startswith(USER_SELECT_PREFIX):
@@ -112,17 +111,25 @@ def read_click(data: Mapping[str, Any]) -> Click | str | None:
     return None
 
 
+def _chosen(data: Mapping[str, Any]) -> str | None:
+    """Return a select's first chosen value, "" when it is not text, None when nothing
+    was chosen."""
+    values = data.get("values")
+    if not values or not isinstance(values, list):
+        return None
+    value = values[0]
+    return value if isinstance(value, str) else ""
+
+
 def _read_user_select(custom_id: str, data: Mapping[str, Any]) -> Click | str:
     """Read a member select: its group and the chosen member's id make the action."""
     parsed = parse_user_select_id(custom_id)
     if parsed is None or data.get("component_type") != _USER_SELECT:
         return NOT_VALID
-    values = data.get("values")
-    if not values:
+    value = _chosen(data)
+    if value is None:
         return NOTHING_CHOSEN
-    value = values[0]
-    if not isinstance(value, str) or not value.isascii() or not value.isdigit() \
-            or len(value) > 20:
+    if not value.isascii() or not value.isdigit() or len(value) > 20:
         return NOT_VALID
     action = f"{parsed.key}.{value}"
     if not is_action_id(action):
