@@ -17,7 +17,9 @@ runs, so that each figure can be read against what the machine alone causes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -118,22 +120,21 @@ class Control:
 
 
 async def _idle() -> None:
-    """Print the longest block of an idle loop each time it grows, until stopped."""
+    """Print the longest block of an idle loop each time it grows, until terminated."""
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     watch = LoopWatch()
     async with watch:
         print("watching", flush=True)
         shown = -1.0
-        while True:
-            await asyncio.sleep(0.05)
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), 0.05)
             if watch.longest_ms > shown:
                 shown = watch.longest_ms
                 print(f"{shown:.1f}", flush=True)
 
 
 if __name__ == "__main__":
-    import contextlib
-    import signal
-
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_idle())

@@ -22,22 +22,29 @@ FOOTER_LINES = 6
 DECISIONS = 2
 
 
+def _letter_width(ch: str) -> int:
+    return 0 if ch in "\ufe0f\u200d" else 2 if ord(ch) >= 0x2190 else 1
+
+
 def shown_width(text: str) -> int:
     """Return how many narrow letters' room ``text`` takes on a phone: an emoji takes
     two, an emoji's joiners and variation selectors none."""
-    return sum(0 if ch in "\ufe0f\u200d" else 2 if ord(ch) >= 0x2190 else 1 for ch in text)
+    return sum(map(_letter_width, text))
 
 
 def clip_words(text: str, limit: int) -> str:
     """Return ``text`` cut to at most ``limit`` letters' room (:func:`shown_width`) at a
     word's end, marked "…"."""
-    if shown_width(text) <= limit:
-        return text
-    cut, room = "", limit - 1
-    for ch in text:
-        if shown_width(cut + ch) > room:
+    end, used = 0, 0
+    for index, ch in enumerate(text):
+        used += _letter_width(ch)
+        if used > limit:
             break
-        cut += ch
+        if used <= limit - 1:
+            end = index + 1
+    else:
+        return text
+    cut = text[:end]
     space = cut.rfind(" ")
     if space > len(cut) // 3:
         cut = cut[:space]

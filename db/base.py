@@ -87,6 +87,10 @@ class GameStore(Protocol):
         """Return how many of a game's voters (but those of ``leaving_out``) voted in one
         of the decisions at ``versions``: their latest ballot, or latest decided one."""
 
+    async def voter_and_count(self, game_id: int, user_id: int, versions: Sequence[int],
+                              leaving_out: Sequence[int] = ()) -> tuple[VoterRow | None, int]:
+        """Return :meth:`voter` and :meth:`count_voters` of the same arguments, in one read."""
+
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message is the game's current board."""
 

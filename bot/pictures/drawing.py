@@ -11,6 +11,7 @@ cannot be started at all, or a new worker dies too, drawings run in a thread ins
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -27,6 +28,9 @@ log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 
+#: How much lower the worker's scheduling priority is than the bot's: where both want
+#: the same processor, the event loop answering clicks goes first and the picture waits.
+WORKER_NICENESS = 5
 #: How often a worker checks that the bot process is still there (seconds).
 PARENT_CHECK_SECONDS = 1.0
 
@@ -51,8 +55,10 @@ def _watch_parent(parent: int) -> None:
 
 
 def _warm(parent: int) -> None:
-    """Watch the bot process, and load the drawing modules and fonts in the worker before
-    the first picture."""
+    """Watch the bot process, yield the processor to it (:data:`WORKER_NICENESS`), and
+    load the drawing modules and fonts in the worker before the first picture."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
     threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch",
                      daemon=True).start()
     from bot.pictures import draw_picture

@@ -21,6 +21,8 @@ the last decisions' voters inside it) is moved into rows when the game is read
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from bot.table import polls
 from bot.table.data import Poll, TableData, Vote
 from db.base import GameStore
@@ -44,6 +46,39 @@ async def row_of(store: GameStore, game_id: int, data: TableData, user_id: int) 
     """Return the member's row: as about to be written, else as stored."""
     row = data.unsaved.get(user_id)
     return row if row is not None else await store.voter(game_id, user_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """How many stored voters a decision made by this vote would count as active (C4),
+    read with the member's row: the voters of ``versions``, but those of ``left_out``."""
+
+    stored: int
+    versions: tuple[int, ...]
+    left_out: frozenset[int]
+
+
+def may_decide(poll: Poll, action: str) -> bool:
+    """Whether one more vote for ``action`` could make a majority of ``poll``."""
+    return poll.tally.get(action, 0) + 1 >= polls.needed_for_majority(poll.active)
+
+
+def _after(data: TableData, poll: Poll) -> tuple[int, ...]:
+    """Return the last decisions' board versions once ``poll`` is decided."""
+    return tuple([*data.decisions, poll.version][-polls.RECENT_DECISIONS:])
+
+
+async def row_and_count(store: GameStore, game_id: int, data: TableData, poll: Poll,
+                        user_id: int, action: str) -> tuple[VoterRow | None, Counted | None]:
+    """Return the member's row (as :func:`row_of`) and, when their vote for ``action`` may
+    decide ``poll``, what :func:`decided` would read, both in one read of the store."""
+    row = data.unsaved.get(user_id)
+    if row is not None or not may_decide(poll, action):
+        return (row if row is not None else await store.voter(game_id, user_id)), None
+    versions = _after(data, poll)
+    left_out = frozenset({*data.unsaved, user_id})
+    mine, stored = await store.voter_and_count(game_id, user_id, versions, sorted(left_out))
+    return mine, Counted(stored, versions, left_out)
 
 
 def clicked(data: TableData, user_id: int, name: str) -> None:
@@ -88,8 +123,15 @@ def cast(data: TableData, poll: Poll, mine: VoterRow | None, user_id: int, name:
 
 
 async def ballots(store: GameStore, game_id: int, data: TableData, poll: Poll) -> Poll:
-    """Return ``poll`` with its ballots in memory, in the order cast (for a decision)."""
-    rows = {r.user_id: r for r in await store.voters(game_id, poll.version)}
+    """Return ``poll`` with its ballots in memory, in the order cast (for a decision).
+
+    The stored ballots are read only when some of the poll's are not in memory: a poll
+    decided by the votes of this click (a solo voter's, say) needs no read.
+    """
+    held = sum(1 for row in data.unsaved.values() if row.version == poll.version)
+    rows: dict[int, VoterRow] = {}
+    if held < polls.voter_count(poll):
+        rows = {r.user_id: r for r in await store.voters(game_id, poll.version)}
     for user_id, row in data.unsaved.items():
         if row.version == poll.version:
             rows[user_id] = row
@@ -100,11 +142,17 @@ async def ballots(store: GameStore, game_id: int, data: TableData, poll: Poll) -
     return Poll(poll.version, poll.closes, votes, list(poll.order))
 
 
-async def decided(store: GameStore, game_id: int, data: TableData, poll: Poll) -> None:
-    """Count ``poll`` among the last decisions and count their voters again (C4)."""
-    data.decisions = [*data.decisions, poll.version][-polls.RECENT_DECISIONS:]
-    versions = data.decisions
-    stored = await store.count_voters(game_id, versions, leaving_out=list(data.unsaved))
+async def decided(store: GameStore, game_id: int, data: TableData, poll: Poll,
+                  counted: Counted | None = None) -> None:
+    """Count ``poll`` among the last decisions and count their voters again (C4); what
+    ``counted`` read with the vote is used when it counted the same voters."""
+    versions = list(_after(data, poll))
+    data.decisions = versions
+    if (counted is not None and counted.versions == tuple(versions)
+            and counted.left_out == set(data.unsaved)):
+        stored = counted.stored
+    else:
+        stored = await store.count_voters(game_id, versions, leaving_out=list(data.unsaved))
     data.recent_players = stored + sum(
         1 for r in data.unsaved.values() if r.version in versions or r.decided in versions)
 

@@ -6,10 +6,13 @@ from __future__ import annotations
 import copy
 from dataclasses import replace
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from bot.games.steam.engine import ENGINE as STEAM
 from bot.games.tinker.engine import ENGINE as TINKER
 from bot.table import turnlog
-from cogs.footer import FOOTER_WIDTH, clip_words, last_moves
+from cogs.footer import FOOTER_WIDTH, clip_words, last_moves, shown_width
 from cogs.steam import SteamCog
 from tests.cogs.test_steam_table import _play_turn, _table
 from tests.support import Clock, loaded
@@ -123,3 +126,14 @@ async def test_c6_board_marks_the_computer_moves_for_an_away_seat(
     await _play_turn(discord_driver, fake_discord, bot, {0: "alice", 1: "bob"})
     game = await bot.tables.load(game.id)
     assert copy.deepcopy(game.data.turns)[-1].seat in (0, 1)
+
+
+@given(st.text(alphabet="ab .,·😀\u200d\ufe0f漢", max_size=120), st.integers(2, 60))
+def test_a_clipped_line_fits_its_room_and_keeps_a_fitting_one_whole(text: str,
+                                                                    limit: int) -> None:
+    clipped = clip_words(text, limit)
+    if shown_width(text) <= limit:
+        assert clipped == text
+    else:
+        assert clipped.endswith("…") and shown_width(clipped) <= limit
+        assert text.startswith(clipped[:-1])

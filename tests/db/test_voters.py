@@ -14,6 +14,7 @@ from bot.table.service import Actor, Tables
 from db.errors import VersionConflict
 from db.rows import VoterRow
 from db.store import Store
+from tests import toy
 from tests.db.test_faults import _every_value
 from tests.support import ALICE, BOB, CAROL, Clock
 from tests.toy import ToyEngine
@@ -50,6 +51,11 @@ async def test_a_ballot_is_written_with_its_game_or_not_at_all(tmp_path: Any) ->
         assert await store.voters(game.id, 1) == []
         assert await store.count_voters(game.id, [0]) == 1
         assert await store.count_voters(game.id, [0], leaving_out=[BOB.user_id]) == 0
+        assert await store.voter_and_count(game.id, BOB.user_id, [0]) == (changed, 1)
+        assert await store.voter_and_count(game.id, BOB.user_id, [0], [BOB.user_id]) == (
+            changed, 0)
+        assert await store.voter_and_count(game.id, CAROL.user_id, [0]) == (None, 1)
+        assert await store.voter_and_count(game.id, CAROL.user_id, [7]) == (None, 0)
     finally:
         await store.close()
 
@@ -83,6 +89,71 @@ async def test_c4_active_players_are_the_last_five_decisions_voters_at_the_table
         assert recent.ballot.votes == 2 and recent.ballot.needed == 4
         shown = vote_field(await tables.load(game.id))
         assert shown is not None and shown[1].startswith("3 votes · 4 agreeing move now")
+    finally:
+        await tables.store.close()
+
+
+class _Reads:
+    """Counts the store's voter reads (by method) while it plays on."""
+
+    def __init__(self, store: Any) -> None:
+        self.calls: list[str] = []
+        for name in ("voter", "voters", "count_voters", "voter_and_count"):
+            real = getattr(store, name)
+            setattr(store, name, self._counted(name, real))
+
+    def _counted(self, name: str, real: Any) -> Any:
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            self.calls.append(name)
+            return await real(*args, **kwargs)
+        return counted
+
+
+async def test_c4_a_vote_that_decides_reads_the_voters_once(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """C4: a vote that makes a majority reads the member's row and the count of the last
+    decisions' voters in one read (and the ballots not at all when they are all in
+    memory); the count it makes is the one read afresh after the decision, whoever voted
+    before, and a vote that cannot decide reads only the member's row."""
+    monkeypatch.setattr(toy, "TARGET", 100)  # a game long enough for every case
+    clock = Clock()
+    tables = await _tables(tmp_path / "v.db", clock)
+    try:
+        store = tables.store
+        game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE)
+        version = (await tables.act(game.id, 0, ALICE, "add1")).game.row.version
+        reads = _Reads(store)
+        # Alice alone: each of her votes decides at once, with one read.
+        for _ in range(7):
+            reads.calls.clear()
+            play = await tables.act(game.id, version, ALICE, "add1")
+            assert play.ballot is None and reads.calls == ["voter_and_count"]
+            version = play.game.row.version
+        # Bob and Carol join by the window's close; then a majority of three decides.
+        for member in (BOB, CAROL):
+            await tables.act(game.id, version, member, "add1")
+            clock.advance(31)
+            play = await tables.close_vote(game.id)
+            assert play is not None
+            version = play.game.row.version
+        for deciding in ((ALICE, BOB), (CAROL, ALICE), (BOB, CAROL), (DAVE, ALICE, BOB)):
+            for member in deciding[:-1]:
+                reads.calls.clear()
+                play = await tables.act(game.id, version, member, "add2")
+                assert play.ballot is not None
+            reads.calls.clear()
+            play = await tables.act(game.id, version, deciding[-1], "add2")
+            assert play.ballot is None, deciding
+            assert "count_voters" not in reads.calls and "voter_and_count" in reads.calls
+            version = play.game.row.version
+            loaded = await tables.load(game.id)
+            fresh = await store.count_voters(game.id, loaded.data.decisions)
+            assert loaded.data.recent_players == fresh
+        # A vote that cannot make a majority (one of four) reads only its member's row.
+        reads.calls.clear()
+        play = await tables.act(game.id, version, CAROL, "add1")
+        assert play.ballot is not None and play.ballot.active == 4
+        assert reads.calls == ["voter"]
     finally:
         await tables.store.close()
 

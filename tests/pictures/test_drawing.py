@@ -10,7 +10,7 @@ import pytest
 
 from bot.pictures import draw_picture
 from bot.pictures.cache import PictureCache
-from bot.pictures.drawing import PictureDrawer
+from bot.pictures.drawing import WORKER_NICENESS, PictureDrawer
 from tests.pictures.conftest import play
 from tests.pictures.widest import steam_view
 
@@ -24,6 +24,18 @@ async def test_worker_draws_the_same_bytes_as_in_process() -> None:
             assert png == draw_picture(kind, view, "active")
         pid = await drawer.worker_pid()
         assert drawer.in_process and pid is not None and pid != os.getpid()
+    finally:
+        drawer.close()
+
+
+async def test_the_worker_yields_the_processor_to_the_bot() -> None:
+    drawer = PictureDrawer(PictureCache(8))
+    try:
+        await drawer.draw("tinker", {}, "active")
+        pid = await drawer.worker_pid()
+        assert pid is not None
+        ours = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, ours + WORKER_NICENESS)
     finally:
         drawer.close()
 
@@ -112,7 +124,7 @@ def test_a_worker_ends_when_the_bot_process_is_killed(tmp_path) -> None:
     script = tmp_path / "drawing_bot.py"
     script.write_text(
         "import asyncio, os\n"
-        "from bot.pictures.drawing import PictureDrawer\n"
+        "from bot.pictures.drawing import WORKER_NICENESS, PictureDrawer\n"
         "async def main():\n"
         "    drawer = PictureDrawer()\n"
         "    await drawer.draw('tinker', {}, 'active')\n"
