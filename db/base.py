@@ -56,6 +56,10 @@ class GameStore(Protocol):
         version and ``updated_at`` refuses the save if anything wrote the game since.
         """
 
+    def kept_voters(self, game_id: int) -> dict[int, VoterRow]:
+        """Return the rows of the game's voters that this process's saves wrote, as
+        stored while :meth:`kept_game` is (no read); the same caution applies."""
+
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
         """Return the channel's open game (lobby or active), or None."""
 
@@ -86,10 +90,6 @@ class GameStore(Protocol):
                            leaving_out: Sequence[int] = ()) -> int:
         """Return how many of a game's voters (but those of ``leaving_out``) voted in one
         of the decisions at ``versions``: their latest ballot, or latest decided one."""
-
-    async def voter_and_count(self, game_id: int, user_id: int, versions: Sequence[int],
-                              leaving_out: Sequence[int] = ()) -> tuple[VoterRow | None, int]:
-        """Return :meth:`voter` and :meth:`count_voters` of the same arguments, in one read."""
 
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message is the game's current board."""

@@ -270,6 +270,10 @@ class PostgresStore:
         """Return the open game as this process last saved it (no read), or None."""
         return self.kept.take(game_id)
 
+    def kept_voters(self, game_id: int) -> dict[int, VoterRow]:
+        """Return the voters' rows this process's saves wrote of a kept game (no read)."""
+        return self.kept.voters(game_id)
+
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
         """Return the channel's open game (lobby or active), or None."""
         row = await self._fetchrow(
@@ -303,8 +307,8 @@ class PostgresStore:
         except BaseException:
             self.kept.drop(game.id)
             raise
-        game.updated_at = now
-        self.kept.keep(game, columns, now)
+        since, game.updated_at = game.updated_at, now
+        self.kept.keep(game, columns, now, voters, since=since)
 
     async def _save(
         self, game: GameRow, expected_version: int, now: float, columns: Sequence[str | None],
@@ -374,22 +378,6 @@ class PostgresStore:
             " AND user_id <> ALL($3::bigint[])",
             game_id, list(versions), list(leaving_out))
         return int(row[0]) if row else 0
-
-    async def voter_and_count(self, game_id: int, user_id: int, versions: Sequence[int],
-                              leaving_out: Sequence[int] = ()) -> tuple[VoterRow | None, int]:
-        """Return :meth:`voter` and :meth:`count_voters` of the same arguments, in one read."""
-        row = await self._fetchrow(
-            "SELECT counted.n, " + ", ".join(f"v.{c.strip()}" for c in VOTER_COLUMNS.split(","))
-            + " FROM (SELECT count(*) AS n FROM voters WHERE game_id = $1"
-            " AND (version = ANY($2::integer[]) OR decided = ANY($2::integer[]))"
-            " AND user_id <> ALL($3::bigint[])) AS counted"
-            " LEFT JOIN voters AS v ON v.game_id = $1 AND v.user_id = $4",
-            game_id, list(versions), list(leaving_out), user_id)
-        if row is None:
-            return None, 0
-        values = tuple(row)
-        mine = row_to_voter(values[1:]) if values[2] is not None else None
-        return mine, int(values[0])
 
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message is the game's current board."""

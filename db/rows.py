@@ -263,23 +263,46 @@ class KeptRows:
     and the caller reads the game again. Only open games are kept: nothing but a save
     rewrites them. Each :meth:`take` builds a fresh :class:`GameRow` from the stored
     text, so callers may change what they get freely.
+
+    With each game go the rows of its ``voters`` table that this process's saves wrote
+    (the newest :attr:`voters_per_game`): they are as stored for the same reason, since
+    nothing but a save of the game writes them, and a vote of a member found here needs
+    no read (:mod:`bot.table.voters`).
     """
+
+    #: How many voters' rows are kept with a game at most (the most recently written).
+    voters_per_game = 64
 
     def __init__(self, capacity: int = 4096) -> None:
         #: How many games are kept at most; the least recently saved go first.
         self.capacity = capacity
         self._rows: dict[int, tuple[Any, ...]] = {}
+        self._voters: dict[int, dict[int, VoterRow]] = {}
 
     def __len__(self) -> int:
         return len(self._rows)
 
-    def keep(self, game: GameRow, columns: Sequence[Any], now: float) -> None:
+    def keep(self, game: GameRow, columns: Sequence[Any], now: float,
+             voters: Sequence[VoterRow] = (), since: float | None = None) -> None:
         """Remember ``game`` as just saved at ``now``, with ``columns`` (seats, options,
-        state, events, extra) as the text written; a finished game is forgotten."""
+        state, events, extra) as the text written and ``voters`` the voters' rows written
+        with it; a finished game is forgotten. The voters' rows kept before stay when the
+        save replaced the kept row itself (its ``updated_at`` was ``since``): nothing
+        else wrote the game in between."""
         rows = self._rows
-        rows.pop(game.id, None)
+        before = rows.pop(game.id, None)
+        known = self._voters.pop(game.id, {})
+        if before is None or since is None or before[16] != since:
+            known = {}
         if not game.is_open:
             return
+        for voter in voters:
+            known.pop(voter.user_id, None)
+            known[voter.user_id] = voter
+        while len(known) > self.voters_per_game:
+            del known[next(iter(known))]
+        if known:
+            self._voters[game.id] = known
         seats, options, state, events, extra = columns
         rows[game.id] = (
             game.id, game.guild_id, game.channel_id, game.kind, game.status, game.starter_id,
@@ -288,12 +311,18 @@ class KeptRows:
             game.created_at, now, game.daily, extra, game.deadline,
         )
         if len(rows) > self.capacity:
-            del rows[next(iter(rows))]
+            oldest = next(iter(rows))
+            del rows[oldest]
+            self._voters.pop(oldest, None)
 
     def take(self, game_id: int) -> GameRow | None:
         """Return a fresh copy of the game's kept row, or None when it is not kept."""
         row = self._rows.get(game_id)
         return None if row is None else row_to_game(row)
+
+    def voters(self, game_id: int) -> dict[int, VoterRow]:
+        """Return the kept voters' rows of a kept game, by user id (a new dict)."""
+        return dict(self._voters.get(game_id, {})) if game_id in self._rows else {}
 
     def board(self, game_id: int, channel_id: int, message_id: int, posted_at: float) -> None:
         """Note a new board message of a kept game."""
@@ -305,5 +334,7 @@ class KeptRows:
         """Forget one game (after a failed save), or every game (``None``)."""
         if game_id is None:
             self._rows.clear()
+            self._voters.clear()
         else:
             self._rows.pop(game_id, None)
+            self._voters.pop(game_id, None)

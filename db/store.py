@@ -277,6 +277,10 @@ class Store:
         """Return the open game as this process last saved it (no read), or None."""
         return self.kept.take(game_id)
 
+    def kept_voters(self, game_id: int) -> dict[int, VoterRow]:
+        """Return the voters' rows this process's saves wrote of a kept game (no read)."""
+        return self.kept.voters(game_id)
+
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
         """Return the channel's open game (lobby or active), or None."""
         row = await self._fetchone(
@@ -352,8 +356,8 @@ class Store:
         except BaseException:
             self.kept.drop(game.id)
             raise
-        game.updated_at = now
-        self.kept.keep(game, columns, now)
+        since, game.updated_at = game.updated_at, now
+        self.kept.keep(game, columns, now, voters, since=since)
 
     async def voter(self, game_id: int, user_id: int) -> VoterRow | None:
         """Return the member's row of a channel game's voters, or None."""
@@ -386,21 +390,6 @@ class Store:
             " AND user_id NOT IN (SELECT value FROM json_each(?))",
             (game_id, wanted, wanted, _json(list(leaving_out))))
         return int(row[0])
-
-    async def voter_and_count(self, game_id: int, user_id: int, versions: Sequence[int],
-                              leaving_out: Sequence[int] = ()) -> tuple[VoterRow | None, int]:
-        """Return :meth:`voter` and :meth:`count_voters` of the same arguments, in one read."""
-        wanted = _json(list(versions))
-        row = await self._fetchone(
-            "SELECT counted.n, " + ", ".join(f"v.{c.strip()}" for c in VOTER_COLUMNS.split(","))
-            + " FROM (SELECT count(*) AS n FROM voters WHERE game_id = ?"
-            " AND (version IN (SELECT value FROM json_each(?))"
-            " OR decided IN (SELECT value FROM json_each(?)))"
-            " AND user_id NOT IN (SELECT value FROM json_each(?))) AS counted"
-            " LEFT JOIN voters AS v ON v.game_id = ? AND v.user_id = ?",
-            (game_id, wanted, wanted, _json(list(leaving_out)), game_id, user_id))
-        mine = row_to_voter(row[1:]) if row[2] is not None else None
-        return mine, int(row[0])
 
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message is the game's current board."""

@@ -202,6 +202,53 @@ def test_kept_rows_keep_the_most_recent_games_only() -> None:
     assert kept.take(2) is None
 
 
+def test_kept_voters_go_with_their_game_while_nothing_else_wrote_it() -> None:
+    """The voters' rows a save wrote are kept with its game, newest last and at most
+    ``voters_per_game``; the next save keeps them only if it replaced the kept row itself
+    (nothing else wrote in between), and they go with the game."""
+    from db.rows import GameRow, VoterRow
+
+    row = GameRow(id=1, guild_id=1, channel_id=1, kind="toy", status="active", starter_id=1,
+                  seats=[], options={}, only_starter=False, state={}, version=0, events=[],
+                  board_channel_id=None, board_message_id=None, board_posted_at=None,
+                  created_at=0.0, updated_at=0.0)
+    columns = ("[]", "{}", "{}", "[]", "{}")
+    ada, bob = VoterRow(1, "Ada", 0), VoterRow(2, "Bob", 0)
+    kept = KeptRows()
+    kept.voters_per_game = 2
+    kept.keep(row, columns, 5.0, [ada, bob])
+    assert kept.voters(1) == {1: ada, 2: bob}
+    ada_again = VoterRow(1, "Ada", 1)
+    carol = VoterRow(3, "Carol", 1)
+    kept.keep(row, columns, 6.0, [ada_again], since=5.0)
+    assert kept.voters(1) == {2: bob, 1: ada_again}
+    kept.keep(row, columns, 7.0, [carol], since=6.0)  # Bob's is the oldest: it goes
+    assert kept.voters(1) == {1: ada_again, 3: carol}
+    kept.keep(row, columns, 9.0, [bob], since=8.0)  # something else wrote at 8.0
+    assert kept.voters(1) == {2: bob}
+    kept.drop(1)
+    assert kept.voters(1) == {}
+
+
+async def test_a_vote_elsewhere_is_not_hidden_by_kept_voters(tmp_path: Any,
+                                                             backend: str) -> None:
+    """Bob votes in another process after this one kept his row: the next save here
+    keeps no voters from before, so a decision counts what is stored (C4)."""
+    clock = Clock()
+    async with open_tables(tmp_path / "t.db", clock) as tables:
+        game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE)
+        version = (await tables.act(game.id, 0, ALICE, "add1")).game.row.version
+        play = await tables.act(game.id, version, BOB, "add1")
+        assert play.ballot is not None  # one of two: no majority yet
+        assert BOB.user_id in tables.store.kept_voters(game.id)
+        async with other_process(tables, clock) as other:
+            clock.advance(1)
+            moved = await other.act(game.id, version, BOB, "add2")
+            assert moved.ballot is not None
+        play = await tables.act(game.id, version, ALICE, "add2")
+        assert play.ballot is None and play.events[0].startswith("Bob and Alice chose")
+
+
 # -- a kept row out of date ----------------------------------------------------------------
 
 

@@ -48,14 +48,14 @@ class ChannelPolicy:
         poll = data.poll
         if poll is None or poll.version != game.row.version:
             poll = data.poll = voters.new_poll(data, game.row.version)
-        mine, counted = await self.core.guarded(voters.row_and_count(
-            self.core.store, game.id, data, poll, actor.user_id, action_id))
+        mine = await self.core.guarded(voters.row_of(self.core.store, game.id, data,
+                                                     actor.user_id))
         first = mine is None or mine.version is None
         before = voters.cast(data, poll, mine, actor.user_id, actor.name, action_id, label, now)
         changed = before != action_id
         winner = polls.majority(poll, poll.active)
         if winner is not None:
-            return await self._decide(game, poll, winner.action, counted)
+            return await self._decide(game, poll, winner.action)
         if poll.closes is None and polls.plurality(poll) is not None:
             poll.closes = now + data.window
         await self.core.save_table(game)
@@ -64,15 +64,14 @@ class ChannelPolicy:
                         first=first, switched=changed and before is not None)
         return Play(game, (), ballot)
 
-    async def _decide(self, game: LoadedGame, poll: Poll, action: str,
-                      counted: voters.Counted | None = None) -> Play:
-        """Make the poll's decision: apply ``action`` and say who chose it (``counted``:
-        the active voters read with the deciding vote, if they were)."""
+    async def _decide(self, game: LoadedGame, poll: Poll, action: str) -> Play:
+        """Make the poll's decision: apply ``action`` and say who chose it."""
         data = game.data
         store = self.core.store
-        full = await self.core.guarded(voters.ballots(store, game.id, data, poll))
+        rows = await self.core.guarded(voters.poll_rows(store, game.id, data, poll))
+        full = voters.ballots_of(poll, rows)
         chosen = next(c for c in polls.counts(full) if c.action == action)
-        await self.core.guarded(voters.decided(store, game.id, data, poll, counted))
+        await self.core.guarded(voters.decided(store, game.id, data, poll, rows))
         data.poll = None
         lead = polls.attribution(full, chosen)
         first = next(b.user for b in full.ballots if b.action == chosen.action)

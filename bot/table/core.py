@@ -423,6 +423,7 @@ class TableCore:
         except StorageError as exc:
             log.warning("storage unavailable saving game %s: %s", game.id, exc)
             raise Unavailable() from exc
+        game.data.kept_voters.update(game.data.unsaved)
         game.data.unsaved.clear()
 
     def _schedule(self, row: GameRow, data: TableData) -> None:

@@ -26,6 +26,18 @@ def _optional_float(value: Any) -> float | None:
     return None if value is None else _float(value, 0.0)
 
 
+def _decision_voters(data: dict[str, Any]) -> list[int] | None:
+    """Read the stored voters per decision: known when stored with as many decisions
+    (or when no decision was made yet), else None."""
+    decisions = data.get("decisions") or ()
+    counts = data.get("decision_voters")
+    if not decisions:
+        return []
+    if not isinstance(counts, list) or len(counts) != len(decisions):
+        return None
+    return [int(n) for n in counts]
+
+
 @dataclass(slots=True)
 class Vote:
     """One member's vote on the open decision."""
@@ -203,6 +215,10 @@ class TableData:
     decisions: list[int] = field(default_factory=list)
     #: How many members voted in those decisions (C4's active players between votes).
     recent_players: int = 0
+    #: For each of ``decisions``, how many members' latest vote among them was in it (so
+    #: ``recent_players`` is their sum), or None where the game began before these were
+    #: counted (its decisions count their voters with a read of the store).
+    decision_voters: list[int] | None = field(default_factory=list)
     #: The open decision of a channel vote, if any.
     poll: Poll | None = None
     #: The running turn timer of a seated game, if any.
@@ -235,11 +251,15 @@ class TableData:
     #: Rows of the ``voters`` table to write with the next save, by user id (not part of
     #: the stored data; see :mod:`bot.table.voters`).
     unsaved: dict[int, VoterRow] = field(default_factory=dict, compare=False, repr=False)
+    #: Rows of the ``voters`` table as stored, known without a read: those this
+    #: process's saves of the game wrote (not part of the stored data).
+    kept_voters: dict[int, VoterRow] = field(default_factory=dict, compare=False,
+                                             repr=False)
 
     _KNOWN = ("mode", "window", "players", "recent", "poll", "timer", "turn_seconds",
               "notices", "away_votes", "last", "host", "notice", "voted",
               "abandon_votes", "thread", "notice_due", "turns", "decisions",
-              "recent_players")
+              "recent_players", "decision_voters")
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableData:
@@ -257,6 +277,7 @@ class TableData:
             recent=[[int(u) for u in d] for d in data.get("recent") or ()],
             decisions=[int(v) for v in data.get("decisions") or ()],
             recent_players=int(data.get("recent_players") or 0),
+            decision_voters=_decision_voters(data),
             poll=Poll.from_json(poll) if poll else None,
             timer=TurnTimer.from_json(timer) if timer else None,
             turn_seconds=_float(data.get("turn_seconds"), 0.0),
@@ -290,6 +311,8 @@ class TableData:
             out["decisions"] = list(self.decisions)
         if self.recent_players:
             out["recent_players"] = self.recent_players
+        if self.decisions and self.decision_voters is not None:
+            out["decision_voters"] = list(self.decision_voters)
         if self.poll is not None:
             out["poll"] = self.poll.to_json()
         if self.timer is not None:

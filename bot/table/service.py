@@ -294,7 +294,11 @@ class Tables:
         """
         async with self.core.hold(game_id):
             kept = self.store.kept_game(game_id)
-            game = self.core.wrap(kept) if kept is not None else await self.load(game_id)
+            if kept is not None:
+                game = self.core.wrap(kept)
+                game.data.kept_voters = self.store.kept_voters(game_id)
+            else:
+                game = await self.load(game_id)
             self.core.check_place(game, channel_id)
             try:
                 return await self._act(game, version, actor, action_id)

@@ -21,8 +21,6 @@ the last decisions' voters inside it) is moved into rows when the game is read
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from bot.table import polls
 from bot.table.data import Poll, TableData, Vote
 from db.base import GameStore
@@ -43,42 +41,17 @@ def is_active(row: VoterRow | None, data: TableData, poll: Poll | None) -> bool:
 
 
 async def row_of(store: GameStore, game_id: int, data: TableData, user_id: int) -> VoterRow | None:
-    """Return the member's row: as about to be written, else as stored."""
+    """Return the member's row: as about to be written, else as stored (read only when
+    this process's saves did not write it)."""
     row = data.unsaved.get(user_id)
+    if row is None:
+        row = data.kept_voters.get(user_id)
     return row if row is not None else await store.voter(game_id, user_id)
 
 
-@dataclass(frozen=True, slots=True)
-class Counted:
-    """How many stored voters a decision made by this vote would count as active (C4),
-    read with the member's row: the voters of ``versions``, but those of ``left_out``."""
-
-    stored: int
-    versions: tuple[int, ...]
-    left_out: frozenset[int]
-
-
-def may_decide(poll: Poll, action: str) -> bool:
-    """Whether one more vote for ``action`` could make a majority of ``poll``."""
-    return poll.tally.get(action, 0) + 1 >= polls.needed_for_majority(poll.active)
-
-
-def _after(data: TableData, poll: Poll) -> tuple[int, ...]:
+def _after(data: TableData, poll: Poll) -> list[int]:
     """Return the last decisions' board versions once ``poll`` is decided."""
-    return tuple([*data.decisions, poll.version][-polls.RECENT_DECISIONS:])
-
-
-async def row_and_count(store: GameStore, game_id: int, data: TableData, poll: Poll,
-                        user_id: int, action: str) -> tuple[VoterRow | None, Counted | None]:
-    """Return the member's row (as :func:`row_of`) and, when their vote for ``action`` may
-    decide ``poll``, what :func:`decided` would read, both in one read of the store."""
-    row = data.unsaved.get(user_id)
-    if row is not None or not may_decide(poll, action):
-        return (row if row is not None else await store.voter(game_id, user_id)), None
-    versions = _after(data, poll)
-    left_out = frozenset({*data.unsaved, user_id})
-    mine, stored = await store.voter_and_count(game_id, user_id, versions, sorted(left_out))
-    return mine, Counted(stored, versions, left_out)
+    return [*data.decisions, poll.version][-polls.RECENT_DECISIONS:]
 
 
 def clicked(data: TableData, user_id: int, name: str) -> None:
@@ -122,39 +95,63 @@ def cast(data: TableData, poll: Poll, mine: VoterRow | None, user_id: int, name:
     return before
 
 
-async def ballots(store: GameStore, game_id: int, data: TableData, poll: Poll) -> Poll:
-    """Return ``poll`` with its ballots in memory, in the order cast (for a decision).
+async def poll_rows(store: GameStore, game_id: int, data: TableData,
+                    poll: Poll) -> list[VoterRow]:
+    """Return the rows of ``poll``'s voters in the order cast (for a decision): from
+    memory when every ballot is there (a solo voter's, say), else read."""
+    rows = _with_unsaved(data.kept_voters, data, poll)
+    if len(rows) < polls.voter_count(poll):
+        stored = {r.user_id: r for r in await store.voters(game_id, poll.version)}
+        rows = _with_unsaved(stored, data, poll)
+    return sorted(rows.values(), key=lambda r: r.seq)
 
-    The stored ballots are read only when some of the poll's are not in memory: a poll
-    decided by the votes of this click (a solo voter's, say) needs no read.
-    """
-    held = sum(1 for row in data.unsaved.values() if row.version == poll.version)
-    rows: dict[int, VoterRow] = {}
-    if held < polls.voter_count(poll):
-        rows = {r.user_id: r for r in await store.voters(game_id, poll.version)}
+
+def _with_unsaved(rows: dict[int, VoterRow], data: TableData,
+                  poll: Poll) -> dict[int, VoterRow]:
+    """Return the ballots of ``poll`` among ``rows`` as the unsaved rows change them."""
+    ballots = {u: r for u, r in rows.items() if r.version == poll.version}
     for user_id, row in data.unsaved.items():
         if row.version == poll.version:
-            rows[user_id] = row
+            ballots[user_id] = row
         else:
-            rows.pop(user_id, None)
+            ballots.pop(user_id, None)
+    return ballots
+
+
+def ballots_of(poll: Poll, rows: list[VoterRow]) -> Poll:
+    """Return ``poll`` with the ballots of its voters' ``rows`` in memory."""
     votes = [Vote(r.user_id, r.name, r.action or "", r.label or r.action or "", r.at or 0.0)
-             for r in sorted(rows.values(), key=lambda r: r.seq)]
+             for r in rows]
     return Poll(poll.version, poll.closes, votes, list(poll.order))
 
 
 async def decided(store: GameStore, game_id: int, data: TableData, poll: Poll,
-                  counted: Counted | None = None) -> None:
-    """Count ``poll`` among the last decisions and count their voters again (C4); what
-    ``counted`` read with the vote is used when it counted the same voters."""
-    versions = list(_after(data, poll))
-    data.decisions = versions
-    if (counted is not None and counted.versions == tuple(versions)
-            and counted.left_out == set(data.unsaved)):
-        stored = counted.stored
-    else:
-        stored = await store.count_voters(game_id, versions, leaving_out=list(data.unsaved))
+                  rows: list[VoterRow]) -> None:
+    """Count ``poll`` (whose voters' rows are ``rows``) among the last decisions and
+    count their voters again (C4).
+
+    Where the voters per decision are known, the new count needs no read: the voters of
+    ``poll`` move to it from the decision their row says they last voted in, and the
+    oldest decision's remaining voters leave with it.
+    """
+    after = _after(data, poll)
+    counts = data.decision_voters
+    if counts is not None and len(counts) == len(data.decisions):
+        by = dict(zip(data.decisions, counts, strict=True))
+        for row in rows:
+            if row.decided in by:
+                by[row.decided] -= 1
+        by[poll.version] = len(rows)
+        if min(by.values()) >= 0:
+            data.decisions = after
+            data.decision_voters = [by[v] for v in after]
+            data.recent_players = sum(data.decision_voters)
+            return
+    data.decisions = after
+    data.decision_voters = None
+    stored = await store.count_voters(game_id, after, leaving_out=list(data.unsaved))
     data.recent_players = stored + sum(
-        1 for r in data.unsaved.values() if r.version in versions or r.decided in versions)
+        1 for r in data.unsaved.values() if r.version in after or r.decided in after)
 
 
 async def everyone(store: GameStore, game_id: int, data: TableData) -> list[int]:
@@ -202,6 +199,7 @@ def upgrade(data: TableData) -> None:
         poll.ballots = []
     if data.recent:
         data.decisions = marks
+        data.decision_voters = [sum(1 for m in latest.values() if m == mark) for mark in marks]
         data.recent_players = recent_players
     data.unsaved = {**rows, **data.unsaved}
     data.players = {}
