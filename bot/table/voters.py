@@ -1,18 +1,22 @@
 """The voters of a channel-played game (rulings C4, C5), kept in the ``voters`` table.
 
 One row per member and game (:class:`db.rows.VoterRow`): the name they played under and
-their latest ballot. A vote reads its member's row (one index read), changes the poll's
+their latest ballot. A vote reads its member's row (one index read, none when this
+process's saves of the game wrote it: ``TableData.kept_voters``), changes the poll's
 small counts in the table data and writes the row with the game's save, in the same
 transaction (compare-and-swap on the game's version): so a vote's work does not grow
 with the number of voters, and a vote is never stored without its game or the reverse.
-Only a decision reads its ballots back (who chose the move, how a tie went) and counts
-the players who stay active; only the end of a game reads everyone (the shared result).
+Only a decision needs its ballots (who chose the move, how a tie went), read back unless
+all are in memory; only the end of a game reads everyone (the shared result).
 
 Active players (C4) without lists of them: the table data keeps the board versions of
-the last five decisions (``decisions``) and how many members voted in them
-(``recent_players``); a member is active when their latest ballot is for the open
+the last five decisions (``decisions``), how many members voted in them
+(``recent_players``) and, per decision, how many members voted last in it
+(``decision_voters``); a member is active when their latest ballot is for the open
 decision or one of those, or when the latest decision they voted in that was made
-(their row's ``decided``) is one of those.
+(their row's ``decided``) is one of those. A decision moves its voters' count to itself
+and lets the oldest decision's go; a game whose table data has no count per decision
+(saved before there was one) counts the active players with a read at each decision.
 
 Table data written before the ``voters`` table (the ballots, players, first voters and
 the last decisions' voters inside it) is moved into rows when the game is read
