@@ -271,7 +271,7 @@ class KeptRows:
     """
 
     #: How many voters' rows are kept with a game at most (the most recently written).
-    voters_per_game = 64
+    voters_per_game = 16
 
     def __init__(self, capacity: int = 4096) -> None:
         #: How many games are kept at most; the least recently saved go first.
