@@ -85,7 +85,18 @@ async def _run(kind: str, requests: list[tuple]) -> None:
                     assert not pending or not after.row.is_open
                 if poll is not None:
                     assert poll.version == after.row.version
+                await _check_active_players(tables, after)
             event(f"ended {(await tables.load(game.id)).row.status}")
+
+
+async def _check_active_players(tables, game) -> None:
+    """C4: the active players counted on per decision are those a fresh count finds."""
+    data = game.data
+    if data.decision_voters is None:
+        return
+    assert len(data.decision_voters) == len(data.decisions)
+    assert sum(data.decision_voters) == data.recent_players
+    assert data.recent_players == await tables.store.count_voters(game.id, data.decisions)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -100,3 +111,43 @@ def test_any_sequence_of_requests_keeps_the_store_coherent(kind, requests):
 
 async def _ignore(_game: object) -> None:
     """Do nothing with a game the sweep ended."""
+
+
+votes = st.lists(st.one_of(
+    *[st.tuples(st.sampled_from(ACTORS), st.sampled_from(("add1", "add2")))] * 6,
+    st.tuples(st.none(), st.integers(0, 40)),  # time passes; a due window closes
+), max_size=80)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=votes)
+def test_c4_active_players_counted_per_decision_match_the_stored_voters(steps):
+    """C4 over long channel games: however members vote and windows close, the active
+    players kept per decision equal a fresh count of the voters' rows after every step,
+    in this process and when read back."""
+    from unittest.mock import patch
+
+    from tests import toy
+
+    async def run() -> None:
+        clock = Clock()
+        with tempfile.TemporaryDirectory() as tmp, patch.object(toy, "TARGET", 1000):
+            async with open_tables(Path(tmp) / "t.db", clock) as tables:
+                game = await tables.start("toy", guild_id=1, channel_id=9, starter=ALICE)
+                for actor, what in steps:
+                    current = await tables.load(game.id)
+                    try:
+                        if actor is None:
+                            clock.advance(what)
+                            for game_id, _ in await tables.store.due_games(clock.now):
+                                await tables.fire_deadline(game_id)
+                        else:
+                            await tables.act(game.id, current.row.version, actor, what)
+                    except Refusal:
+                        pass
+                    after = await tables.load(game.id)
+                    assert after.data.decision_voters is not None
+                    await _check_active_players(tables, after)
+                event(f"decisions {min(len((await tables.load(game.id)).data.decisions), 5)}")
+
+    asyncio.run(run())
