@@ -34,6 +34,7 @@ from bench.clicks import Backend, Bench, logged_in_bot, running_fake
 from bench.common import machine, table
 from bot.boards.layout import view_of
 from bot.boards.routing import Click, read_click, route_click
+from cogs.footer import FOOTER_WIDTH, clip_words
 
 
 def per_call(function: Callable[[], object], repeat: int) -> float:
@@ -124,6 +125,9 @@ async def measure(repeat: int) -> list[tuple[str, float]]:
         rows.append(("bot: engine.view(state)", per_call(lambda: engine.view(game.state), repeat)))
         rows.append(("bot: renderer.embed(game)", per_call(lambda: renderer.embed(game), repeat)))
         rows.append(("bot: renderer.items(game)", per_call(lambda: renderer.items(game), repeat)))
+        line = "Ada chose: " + " · ".join(["Take the Sailor and move on to the sea"] * 3)
+        rows.append((f"bot: clip_words of a {len(line)}-letter footer line",
+                     per_call(lambda: clip_words(line, FOOTER_WIDTH), repeat)))
         rows.append(("bot: view_of(items)",
                      per_call(lambda: view_of(renderer.items(game)), repeat)
                      - per_call(lambda: renderer.items(game), repeat)))
