@@ -35,7 +35,13 @@ def _decision_voters(data: dict[str, Any]) -> list[int] | None:
         return []
     if not isinstance(counts, list) or len(counts) != len(decisions):
         return None
-    return [int(n) for n in counts]
+    try:
+        known = [int(n) for n in counts]
+    except (TypeError, ValueError):
+        return None
+    # code that keeps the key without knowing it (an older bot on the same database)
+    # recounts the players but not the counts: they must still add up
+    return known if sum(known) == int(data.get("recent_players") or 0) else None
 
 
 @dataclass(slots=True)
