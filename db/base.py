@@ -86,10 +86,11 @@ class GameStore(Protocol):
         """Return a game's voters: everyone (``version`` None, by user id), or the
         ballots of the decision at board version ``version`` in the order cast."""
 
-    async def count_voters(self, game_id: int, versions: Sequence[int],
-                           leaving_out: Sequence[int] = ()) -> int:
-        """Return how many of a game's voters (but those of ``leaving_out``) voted in one
-        of the decisions at ``versions``: their latest ballot, or latest decided one."""
+    async def voters_per_decision(self, game_id: int, versions: Sequence[int],
+                                  leaving_out: Sequence[int] = ()) -> dict[int, int]:
+        """Return, for each decision at ``versions``, how many of a game's voters (but
+        ``leaving_out``) voted last in it: their latest ballot, or else their latest
+        decided one, is that decision. Decisions nobody voted last in are left out."""
 
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message is the game's current board."""

@@ -368,16 +368,18 @@ class PostgresStore:
                 " ORDER BY seq", game_id, version)
         return [row_to_voter(tuple(r)) for r in rows]
 
-    async def count_voters(self, game_id: int, versions: Sequence[int],
-                           leaving_out: Sequence[int] = ()) -> int:
-        """Return how many of a game's voters voted in one of the decisions at
-        ``versions`` (their latest ballot or latest decided one), but ``leaving_out``."""
-        row = await self._fetchrow(
-            "SELECT count(*) FROM voters WHERE game_id = $1"
+    async def voters_per_decision(self, game_id: int, versions: Sequence[int],
+                                  leaving_out: Sequence[int] = ()) -> dict[int, int]:
+        """Return, for each decision at ``versions``, how many of a game's voters (but
+        ``leaving_out``) voted last in it: their latest ballot, or else their latest
+        decided one, is that decision. Decisions nobody voted last in are left out."""
+        rows = await self._fetch(
+            "SELECT CASE WHEN version = ANY($2::integer[]) THEN version ELSE decided END"
+            " AS last, count(*) FROM voters WHERE game_id = $1"
             " AND (version = ANY($2::integer[]) OR decided = ANY($2::integer[]))"
-            " AND user_id <> ALL($3::bigint[])",
+            " AND user_id <> ALL($3::bigint[]) GROUP BY last",
             game_id, list(versions), list(leaving_out))
-        return int(row[0]) if row else 0
+        return {int(r[0]): int(r[1]) for r in rows}
 
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message is the game's current board."""

@@ -378,18 +378,20 @@ class Store:
                 " ORDER BY seq", (game_id, version))
         return [row_to_voter(r) for r in rows]
 
-    async def count_voters(self, game_id: int, versions: Sequence[int],
-                           leaving_out: Sequence[int] = ()) -> int:
-        """Return how many of a game's voters voted in one of the decisions at
-        ``versions`` (their latest ballot or latest decided one), but ``leaving_out``."""
+    async def voters_per_decision(self, game_id: int, versions: Sequence[int],
+                                  leaving_out: Sequence[int] = ()) -> dict[int, int]:
+        """Return, for each decision at ``versions``, how many of a game's voters (but
+        ``leaving_out``) voted last in it: their latest ballot, or else their latest
+        decided one, is that decision. Decisions nobody voted last in are left out."""
         wanted = _json(list(versions))
-        row = await self._fetchone(
-            "SELECT count(*) FROM voters WHERE game_id = ?"
+        rows = await self._fetchall(
+            "SELECT CASE WHEN version IN (SELECT value FROM json_each(?)) THEN version"
+            " ELSE decided END AS last, count(*) FROM voters WHERE game_id = ?"
             " AND (version IN (SELECT value FROM json_each(?))"
             " OR decided IN (SELECT value FROM json_each(?)))"
-            " AND user_id NOT IN (SELECT value FROM json_each(?))",
-            (game_id, wanted, wanted, _json(list(leaving_out))))
-        return int(row[0])
+            " AND user_id NOT IN (SELECT value FROM json_each(?)) GROUP BY last",
+            (wanted, game_id, wanted, wanted, _json(list(leaving_out))))
+        return {int(last): int(count) for last, count in rows}
 
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message is the game's current board."""

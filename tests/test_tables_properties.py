@@ -96,7 +96,8 @@ async def _check_active_players(tables, game) -> None:
         return
     assert len(data.decision_voters) == len(data.decisions)
     assert sum(data.decision_voters) == data.recent_players
-    assert data.recent_players == await tables.store.count_voters(game.id, data.decisions)
+    fresh = await tables.store.voters_per_decision(game.id, data.decisions)
+    assert data.decision_voters == [fresh.get(v, 0) for v in data.decisions]
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

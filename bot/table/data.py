@@ -27,21 +27,24 @@ def _optional_float(value: Any) -> float | None:
 
 
 def _decision_voters(data: dict[str, Any]) -> list[int] | None:
-    """Read the stored voters per decision: known when stored with as many decisions
-    (or when no decision was made yet), else None."""
+    """Read the stored voters per decision, stored as (decision, count) pairs: known when
+    stored for the same decisions (or when no decision was made yet), else None (code
+    that keeps the key without knowing it, an older bot on the same database, changes
+    the decisions but not the counts)."""
     decisions = data.get("decisions") or ()
     counts = data.get("decision_voters")
     if not decisions:
         return []
-    if not isinstance(counts, list) or len(counts) != len(decisions):
+    if not isinstance(counts, list):
         return None
     try:
-        known = [int(n) for n in counts]
+        pairs = [(int(v), int(n)) for v, n in counts]
+        wanted = [int(v) for v in decisions]
     except (TypeError, ValueError):
         return None
-    # code that keeps the key without knowing it (an older bot on the same database)
-    # recounts the players but not the counts: they must still add up
-    return known if sum(known) == int(data.get("recent_players") or 0) else None
+    if [v for v, _ in pairs] != wanted or any(n < 0 for _, n in pairs):
+        return None
+    return [n for _, n in pairs]
 
 
 @dataclass(slots=True)
@@ -222,8 +225,9 @@ class TableData:
     #: How many members voted in those decisions (C4's active players between votes).
     recent_players: int = 0
     #: For each of ``decisions``, how many members' latest vote among them was in it (so
-    #: ``recent_players`` is their sum), or None where the game began before these were
-    #: counted (its decisions count their voters with a read of the store).
+    #: ``recent_players`` is their sum; stored with each decision's version), or None
+    #: when not known (saved before these were counted, or by code that did not count
+    #: them): the next decision counts them with a read of the store.
     decision_voters: list[int] | None = field(default_factory=list)
     #: The open decision of a channel vote, if any.
     poll: Poll | None = None
@@ -318,7 +322,9 @@ class TableData:
         if self.recent_players:
             out["recent_players"] = self.recent_players
         if self.decisions and self.decision_voters is not None:
-            out["decision_voters"] = list(self.decision_voters)
+            out["decision_voters"] = [[v, n] for v, n in zip(self.decisions,
+                                                             self.decision_voters,
+                                                             strict=True)]
         if self.poll is not None:
             out["poll"] = self.poll.to_json()
         if self.timer is not None:

@@ -15,8 +15,9 @@ the last five decisions (``decisions``), how many members voted in them
 (``decision_voters``); a member is active when their latest ballot is for the open
 decision or one of those, or when the latest decision they voted in that was made
 (their row's ``decided``) is one of those. A decision moves its voters' count to itself
-and lets the oldest decision's go; a game whose table data has no count per decision
-(saved before there was one) counts the active players with a read at each decision.
+and lets the oldest decision's go; where the table data has no count per decision it can
+trust (saved before there was one, or by code that did not keep them), the decision
+counts them with one read of the store.
 
 Table data written before the ``voters`` table (the ballots, players, first voters and
 the last decisions' voters inside it) is moved into rows when the game is read
@@ -136,7 +137,8 @@ async def decided(store: GameStore, game_id: int, data: TableData, poll: Poll,
 
     Where the voters per decision are known, the new count needs no read: the voters of
     ``poll`` move to it from the decision their row says they last voted in, and the
-    oldest decision's remaining voters leave with it.
+    oldest decision's remaining voters leave with it. Where they are not, one read
+    counts them per decision, and the next decisions count on from there.
     """
     after = _after(data, poll)
     counts = data.decision_voters
@@ -152,10 +154,13 @@ async def decided(store: GameStore, game_id: int, data: TableData, poll: Poll,
             data.recent_players = sum(data.decision_voters)
             return
     data.decisions = after
-    data.decision_voters = None
-    stored = await store.count_voters(game_id, after, leaving_out=list(data.unsaved))
-    data.recent_players = stored + sum(
-        1 for r in data.unsaved.values() if r.version in after or r.decided in after)
+    by = await store.voters_per_decision(game_id, after, leaving_out=list(data.unsaved))
+    for r in data.unsaved.values():
+        last = r.version if r.version in after else r.decided
+        if last in after:
+            by[last] = by.get(last, 0) + 1
+    data.decision_voters = [by.get(v, 0) for v in after]
+    data.recent_players = sum(data.decision_voters)
 
 
 async def everyone(store: GameStore, game_id: int, data: TableData) -> list[int]:

@@ -49,8 +49,8 @@ async def test_a_ballot_is_written_with_its_game_or_not_at_all(tmp_path: Any) ->
         assert await store.voters(game.id) == [changed]
         assert await store.voters(game.id, 0) == [changed]
         assert await store.voters(game.id, 1) == []
-        assert await store.count_voters(game.id, [0]) == 1
-        assert await store.count_voters(game.id, [0], leaving_out=[BOB.user_id]) == 0
+        assert await store.voters_per_decision(game.id, [0]) == {0: 1}
+        assert await store.voters_per_decision(game.id, [0], leaving_out=[BOB.user_id]) == {}
     finally:
         await store.close()
 
@@ -93,7 +93,7 @@ class _Reads:
 
     def __init__(self, store: Any) -> None:
         self.calls: list[str] = []
-        for name in ("voter", "voters", "count_voters"):
+        for name in ("voter", "voters", "voters_per_decision"):
             real = getattr(store, name)
             setattr(store, name, self._counted(name, real))
 
@@ -123,12 +123,7 @@ async def test_c4_votes_of_members_this_process_saved_read_nothing(
             assert play.ballot is None
             version = play.game.row.version
         assert reads.calls == []
-        for member in (BOB, CAROL):  # they join by the window's close
-            await tables.act(game.id, version, member, "add1")
-            clock.advance(31)
-            play = await tables.close_vote(game.id)
-            assert play is not None
-            version = play.game.row.version
+        version = await _joined(tables, clock, game.id, version)
         for deciding in ((ALICE, BOB), (CAROL, ALICE), (BOB, CAROL), (DAVE, ALICE, BOB),
                          (CAROL, DAVE, ALICE)):
             reads.calls.clear()
@@ -140,10 +135,9 @@ async def test_c4_votes_of_members_this_process_saved_read_nothing(
             assert reads.calls == (["voter"] if deciding[0] == DAVE else []), deciding
             version = play.game.row.version
             loaded = await tables.load(game.id)
-            fresh = await store.count_voters(game.id, loaded.data.decisions)
-            assert loaded.data.recent_players == fresh
-            assert loaded.data.decision_voters is not None
-            assert sum(loaded.data.decision_voters) == fresh
+            assert loaded.data.decision_voters == await _fresh(store, game.id,
+                                                               loaded.data.decisions)
+            assert loaded.data.recent_players == sum(loaded.data.decision_voters)
         reads.calls.clear()
         play = await tables.act(game.id, version, CAROL, "add1")  # one of four: no majority
         assert play.ballot is not None and play.ballot.active == 4 and reads.calls == []
@@ -151,36 +145,80 @@ async def test_c4_votes_of_members_this_process_saved_read_nothing(
         await tables.store.close()
 
 
-async def test_c4_a_game_begun_before_the_voters_per_decision_counts_by_reading(
-        tmp_path: Any) -> None:
-    """C4 for a game whose table data has decisions but no voters per decision (saved by
-    the code before them): its decisions count the active players with a read, as
-    before, and the count is right."""
+async def _stale(store: Store, game_id: int, how: str, carried: Any) -> None:
+    """Leave a game's stored voters per decision as ``how`` says code without them would:
+    ``before`` (saved before them: no key), ``plain`` (counts without their decisions)
+    or ``carried`` (an older bot on the same database made a decision and carried the
+    key as it was: ``carried``, read before that decision)."""
+    row = await store.get_game(game_id)
+    assert row is not None and isinstance(row.extra, dict)
+    if how == "before":
+        row.extra.pop("decision_voters")
+    elif how == "plain":
+        row.extra["decision_voters"] = [n for _, n in row.extra["decision_voters"]]
+    else:
+        assert row.extra["decision_voters"] != carried
+        row.extra["decision_voters"] = carried
+    await store.save_game(row, row.version)
+    store.kept.drop()
+
+
+@pytest.mark.parametrize("how", ["before", "plain", "carried"])
+async def test_c4_counts_not_kept_by_the_last_save_are_counted_once_by_reading(
+        tmp_path: Any, how: str) -> None:
+    """C4 for a game whose stored voters per decision cannot be trusted (saved before
+    them, in the first form they had, or carried unchanged through a decision by an
+    older bot on the same database): the next decision counts them with one read, right
+    per decision, and the decisions after it count on without reading."""
     clock = Clock()
     tables = await _tables(tmp_path / "v.db", clock)
     try:
         store = tables.store
         game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE)
         version = (await tables.act(game.id, 0, ALICE, "add1")).game.row.version
-        for member in (BOB, CAROL):
-            await tables.act(game.id, version, member, "add1")
-            clock.advance(31)
-            play = await tables.close_vote(game.id)
-            assert play is not None
-            version = play.game.row.version
-        row = await store.get_game(game.id)
-        assert row is not None and isinstance(row.extra, dict)
-        assert row.extra.pop("decision_voters") == [1, 1, 1]
-        await store.save_game(row, row.version)
-        store.kept.drop()
+        version = await _joined(tables, clock, game.id, version)
+        before = await store.get_game(game.id)
+        assert before is not None and isinstance(before.extra, dict)
+        carried = before.extra["decision_voters"]
+        await tables.act(game.id, version, BOB, "add2")
+        version = (await tables.act(game.id, version, CAROL, "add2")).game.row.version
+        await _stale(store, game.id, how, carried)
         reads = _Reads(store)
         await tables.act(game.id, version, ALICE, "add2")
         play = await tables.act(game.id, version, BOB, "add2")
-        assert play.ballot is None and "count_voters" in reads.calls
+        assert play.ballot is None and reads.calls.count("voters_per_decision") == 1
         loaded = await tables.load(game.id)
-        assert loaded.data.recent_players == 3 and loaded.data.decision_voters is None
+        assert loaded.data.decision_voters == await _fresh(store, game.id,
+                                                           loaded.data.decisions)
+        assert loaded.data.recent_players == 3
+        reads.calls.clear()
+        version = play.game.row.version
+        await tables.act(game.id, version, CAROL, "add1")
+        play = await tables.act(game.id, version, ALICE, "add1")
+        assert play.ballot is None and "voters_per_decision" not in reads.calls
+        loaded = await tables.load(game.id)
+        assert loaded.data.decision_voters == await _fresh(store, game.id,
+                                                           loaded.data.decisions)
     finally:
         await tables.store.close()
+
+
+async def _joined(tables: Tables, clock: Clock, game_id: int, version: int) -> int:
+    """Bob, then Carol, join by a window's close, each making a decision alone; return
+    the board version after."""
+    for member in (BOB, CAROL):
+        await tables.act(game_id, version, member, "add1")
+        clock.advance(31)
+        play = await tables.close_vote(game_id)
+        assert play is not None
+        version = play.game.row.version
+    return version
+
+
+async def _fresh(store: Store, game_id: int, decisions: list[int]) -> list[int]:
+    """The voters per decision as a fresh count of the stored rows finds them."""
+    found = await store.voters_per_decision(game_id, decisions)
+    return [found.get(v, 0) for v in decisions]
 
 
 #: Table data as the code before the ``voters`` table stored it: Alice, Bob and Carol
