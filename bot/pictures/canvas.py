@@ -92,14 +92,14 @@ class Canvas:
         words = fit(words, size, max_width, bold)
         if not words:
             return 0
-        mask, left, top = text_mask(words, size, bold, anchor)
-        at = (round(x) + left, round(y) + top)
+        drawn_mask = text_mask(words, size, bold, anchor)
+        mask, (left, top, bottom) = drawn_mask.mask, drawn_mask.line
+        at = (round(x) + drawn_mask.left, round(y) + drawn_mask.top)
         self._touch(at[1], at[1] + mask.height)
         self._ink(fill or self.theme.text, at, mask)
         drawn = width(words, size, bold)
-        pad = max(2, size // 6)
-        self.record(f"text:{words}", (at[0] + pad, at[1] + pad, at[0] + pad + drawn,
-                                      at[1] + mask.height - pad))
+        self.record(f"text:{words}", (round(x) + left, round(y) + top,
+                                      round(x) + left + drawn, round(y) + bottom))
         self.sizes.append(size)
         return drawn
 

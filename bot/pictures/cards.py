@@ -92,8 +92,8 @@ def fit_line(words: str, size: int, room: float) -> str:
 
 def _write(image: Image.Image, x: float, y: float, words: str, size: int, bold: bool,
            ink: RGB, anchor: str) -> None:
-    mask, left, top = text_mask(words, size, bold, anchor)
-    image.paste(ink, (round(x) + left, round(y) + top), mask)
+    drawn = text_mask(words, size, bold, anchor)
+    image.paste(ink, (round(x) + drawn.left, round(y) + drawn.top), drawn.mask)
 
 
 @lru_cache(maxsize=512)

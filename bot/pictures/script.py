@@ -99,9 +99,25 @@ def _metrics(families: set[int], size: int, bold: bool) -> tuple[int, int]:
     return ascent, descent
 
 
+@dataclass(frozen=True, slots=True)
+class TextMask:
+    """Words drawn as a coverage mask, cut to its ink, placed against the anchor point.
+
+    The mask goes at (``left``, ``top``) from the anchor point; the line the words stand
+    on (from its ascent to its descent, as wide as the words) is ``line`` from it, as
+    (left, top, bottom). Only the ink is pasted: pasting a colour through a mask costs
+    the same for every pixel of it, inked or not.
+    """
+
+    mask: Image.Image
+    left: int
+    top: int
+    line: tuple[int, int, int]
+
+
 @lru_cache(maxsize=4096)
-def text_mask(words: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
-    """Return ``words`` drawn as a coverage mask and its offset from the anchor point.
+def text_mask(words: str, size: int, bold: bool, anchor: str) -> TextMask:
+    """Return ``words`` drawn as a coverage mask and where it goes from the anchor point.
 
     ``anchor`` is Pillow's two letters: horizontal ``l``, ``m`` or ``r``; vertical ``a``
     (ascender), ``t`` (same), ``m`` (middle), ``s`` (baseline), ``d`` or ``b`` (descender).
@@ -122,7 +138,9 @@ def text_mask(words: str, size: int, bold: bool, anchor: str) -> tuple[Image.Ima
         draw.text((x, pad + ascent), text, font=face, fill=255, anchor="ls")
         x += face.getlength(text)
     horizontal, vertical = anchor[0], anchor[1]
-    left = {"l": 0.0, "m": total / 2, "r": total}.get(horizontal, 0.0)
+    left = round({"l": 0.0, "m": total / 2, "r": total}.get(horizontal, 0.0))
     top = {"a": 0, "t": 0, "m": (ascent + descent) // 2, "s": ascent,
            "d": ascent + descent, "b": ascent + descent}.get(vertical, 0)
-    return mask, -round(left) - pad, -top - pad
+    ink = mask.getbbox() or (0, 0, 1, 1)
+    return TextMask(mask.crop(ink), ink[0] - pad - left, ink[1] - pad - top,
+                    (-left, -top, ascent + descent - top))

@@ -36,7 +36,7 @@ def test_missing_glyphs_are_detected() -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_names_draw_visible_ink(name: str) -> None:
-    mask, _, _ = text_mask(name, 30, True, "la")
+    mask = text_mask(name, 30, True, "la").mask
     assert mask.getbbox() is not None
     assert width(name, 30) > 10 * len(name.split())
 
@@ -74,3 +74,30 @@ def test_without_complex_layout_right_to_left_runs_are_reversed(monkeypatch) -> 
     hebrew = script.Run(2, "דוד", True)
     assert script._visual(hebrew) == "דוד"[::-1]
     assert script._visual(script.Run(0, "Ann", False)) == "Ann"
+
+
+@pytest.mark.parametrize("anchor", ["la", "mm", "rs", "ld"])
+@pytest.mark.parametrize("words", ["Journey 3/13", "deck 12 · discard 4", "Ølga gy"])
+def test_a_text_mask_is_cut_to_its_ink_and_pastes_the_words_as_drawn(
+        words: str, anchor: str) -> None:
+    """Only inked pixels are pasted (the mask is its own ink's box), yet the words land
+    where Pillow draws them with the same font and anchor, pixel for pixel."""
+    from PIL import Image, ImageDraw
+
+    from bot.pictures.fonts import layout_font
+
+    drawn = text_mask(words, 30, False, anchor)
+    assert drawn.mask.getbbox() == (0, 0, *drawn.mask.size)
+    ours = Image.new("RGB", (500, 120), (43, 45, 49))
+    ours.paste((236, 238, 242), (150 + drawn.left, 60 + drawn.top), drawn.mask)
+    pillow = Image.new("RGB", (500, 120), (43, 45, 49))
+    ImageDraw.Draw(pillow).text((150, 60), words, font=layout_font(0, 30), fill=(236, 238, 242),
+                                anchor=anchor)
+    assert ours.tobytes() == pillow.tobytes()
+    left, top, bottom = drawn.line  # the line box: from the words' start, ascent to descent
+    ascent, descent = layout_font(0, 30).getmetrics()
+    assert bottom - top == ascent + descent
+    share = {"l": 0.0, "m": 0.5, "r": 1.0}[anchor[0]]
+    assert abs(left + share * width(words, 30)) <= 1
+    assert top == {"a": 0, "m": -((ascent + descent) // 2), "s": -ascent,
+                   "d": -(ascent + descent)}[anchor[1]]
