@@ -1,0 +1,92 @@
+"""Benchmark: deflating a picture's rows with zlib and with zlib-ng, level by level.
+
+Draws every board of ``--games`` games per kind (as ``bench.pictures`` plays them), keeps
+the mapped rows the encoder compressed (the rows drawn anew and the bands, apart), then
+deflates each piece alone with each library at each level, as the encoder does (raw
+deflate, a full flush at the end), and prints the CPU and the bytes side by side.
+
+Run from the repository root: ``python -m bench.deflate [--games 1]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import zlib
+from typing import Any
+
+from PIL import Image
+from zlib_ng import zlib_ng
+
+from bench.common import machine, table
+from bench.pictures import SEATS, views
+from bot.pictures import _drawer, encode
+from bot.pictures.canvas import clear_layers
+from bot.pictures.endings import ending
+from bot.pictures.palette import Theme
+
+LIBRARIES: dict[str, Any] = {"zlib": zlib, "zlib-ng": zlib_ng}
+"""The deflate libraries compared (the same interface)."""
+
+LEVELS = {"drawn rows": (1, 2, 3, 4), "bands": (4, 5, 6)}
+"""The levels tried for each kind of piece."""
+
+
+def pieces(games: int) -> dict[str, list[bytes]]:
+    """Draw the boards; return the rows the encoder deflated, by kind of piece."""
+    found: dict[str, list[bytes]] = {"drawn rows": [], "bands": []}
+    original = encode._piece
+
+    def keep(image: Image.Image, theme: Theme, level: int) -> encode.Piece:
+        kind = "bands" if level == encode.BAND_LEVEL else "drawn rows"
+        found[kind].append(encode._rows(image, theme))
+        return original(image, theme, level)
+
+    encode._piece = keep
+    try:
+        for kind, seats in SEATS.items():
+            clear_layers()
+            for seed in range(games):
+                for view, status in views(kind, seed, False, seats):
+                    draw = _drawer(kind, status)
+                    assert draw is not None
+                    draw(view, ending(kind, view, status))
+    finally:
+        encode._piece = original
+    return found
+
+
+def deflate(library: Any, level: int, rows: list[bytes]) -> tuple[float, int]:
+    """Deflate every piece alone; return the CPU in ms and the bytes in all."""
+    start = time.process_time()
+    size = 0
+    for raw in rows:
+        packer = library.compressobj(level, library.DEFLATED, -15)
+        size += len(packer.compress(raw) + packer.flush(library.Z_FULL_FLUSH))
+    return (time.process_time() - start) * 1000, size
+
+
+def main() -> None:
+    """Parse the arguments, deflate, print the table."""
+    parser = argparse.ArgumentParser(description="zlib and zlib-ng on the pictures' rows.")
+    parser.add_argument("--games", type=int, default=1, help="games per kind (default 1)")
+    args = parser.parse_args()
+    found = pieces(args.games)
+    print(machine())
+    print(f"{args.games} game(s) per kind; " + ", ".join(
+        f"{len(rows)} pieces of {kind} ({sum(map(len, rows)) // 1024:,} KB raw)"
+        for kind, rows in found.items()) + f"; the bot uses level {encode.COMPRESS_LEVEL}"
+        f" for drawn rows and {encode.BAND_LEVEL} for bands\n")
+    lines: list[list[object]] = []
+    for kind, levels in LEVELS.items():
+        for level in levels:
+            row: list[object] = [kind, level]
+            for library in LIBRARIES.values():
+                ms, size = deflate(library, level, found[kind])
+                row += [f"{ms:.1f}", f"{size / 1024:,.0f}"]
+            lines.append(row)
+    print(table(["pieces", "level", "zlib ms", "zlib KB", "zlib-ng ms", "zlib-ng KB"], lines))
+
+
+if __name__ == "__main__":
+    main()
