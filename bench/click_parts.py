@@ -93,7 +93,7 @@ async def measure(repeat: int) -> list[tuple[str, float]]:
         board = bench.boards[channel_id]
         payload = bench.next_click(channel_id)
         assert payload is not None
-        game_id = next(iter(bot.boards._shown))
+        game_id = next(iter(bot.boards.messages.shown))
         tables, boards = bot.tables, bot.boards
         game = await tables.load(game_id)
         renderer = boards.renderers[game.row.kind]

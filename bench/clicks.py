@@ -20,7 +20,7 @@ match). Two kinds of click (``--kinds``):
 * **vote**: the starter made the game's first decision alone, so the clicking member is
   one of two active players and the click is recorded as a vote without a move (C4); the
   answer is a private acknowledgement and the bot edits the board by itself soon after
-  (``Boards.update_soon``). Its CPU counts that edit: one at a time, every vote's edit is
+  (``BoardMessages.update_soon``). Its CPU counts that edit: one at a time, every vote's edit is
   waited for; all at once, edits of one board within a second are made as one. Each
 interaction is built in this process from the board as the fake last answered it
 (Discord returns the edited message with the callback's answer, ``with_response=1``)

@@ -183,7 +183,7 @@ class TableBot(commands.Bot):
         drawer = PictureDrawer(processes=self.picture_process and self.settings.board_images)
         self.boards = Boards(self, self.tables, self.settings.computer_delay_seconds,
                              images=self.settings.board_images, drawer=drawer)
-        self.boards.edit_interval = self.settings.board_edit_seconds
+        self.boards.messages.edit_interval = self.settings.board_edit_seconds
         self.add_dynamic_items(PingChoiceButton)
         shards = self.shard_filter
         self.deadlines = Deadlines(
@@ -306,7 +306,7 @@ class TableBot(commands.Bot):
             "lobby": now - s.lobby_idle_hours * 3600,
             "multi": now - s.multi_idle_hours * 3600,
         }
-        ended = await self.tables.expire_idle(cutoffs, self.boards.refresh)
+        ended = await self.tables.expire_idle(cutoffs, self.boards.messages.refresh)
         if ended:
             log.info("sweeper ended %d idle games", ended)
         try:  # retention: finished games' states and logs go after RETENTION_DAYS
@@ -330,7 +330,7 @@ class TableBot(commands.Bot):
                 log.warning("shutting down with requests still in flight")
             await self.boards.stop_computers()
             await self.deadlines.stop()
-            await self.boards.stop_updates()
+            await self.boards.messages.stop_updates()
         if self.sweeper.is_running():
             self.sweeper.cancel()
         await super().close()

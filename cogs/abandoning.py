@@ -86,5 +86,5 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ABA
                 said, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
         except SEND_ERRORS as exc:
             log.warning("could not answer the abandoning of game %s: %s", game.id, exc)
-        await bot.boards.refresh(game)
+        await bot.boards.messages.refresh(game)
         await bot.boards.announce(game, None)

@@ -325,7 +325,7 @@ class GameCog(commands.Cog):
         await self.bot.boards.send_board(interaction, game)
         latest = await self.bot.tables.load(game.id)
         if latest.row.version != game.row.version:
-            self.bot.boards.update_soon(game.id)
+            self.bot.boards.messages.update_soon(game.id)
 
     async def replay_last(self, interaction: discord.Interaction[Any]) -> None:
         """Post the replay of the channel's last ended game of this kind."""

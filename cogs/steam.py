@@ -342,7 +342,7 @@ class SteamCog(GameCog):
             " ".join(play.events), allowed_mentions=discord.AllowedMentions.none()
         )
         if play.game.seats and any(s.away for s in play.game.seats):
-            self.bot.boards.update_soon(play.game.id)
+            self.bot.boards.messages.update_soon(play.game.id)
             self.bot.boards.schedule_computers(play.game)
 
     @steam.command(name="board", description="Post the table's board again at the bottom")

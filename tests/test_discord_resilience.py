@@ -67,10 +67,10 @@ async def test_ended_games_are_forgotten_by_the_boards(discord_driver, fake_disc
     for i in range(3):
         await discord_driver.slash("toy", "start", user="alice",
                                    channel=fake_discord.add_channel(f"b{i}"))
-    assert len(bot.boards._shown) == 3
+    assert len(bot.boards.messages.shown) == 3
     clock.advance(8 * 86400)
     assert await bot.sweep_once() == 3
-    assert bot.boards._shown == {} and bot.tables.core.locked_games() == 0
+    assert bot.boards.messages.shown == {} and bot.tables.core.locked_games() == 0
 
 
 async def test_shutdown_waits_for_a_command_in_flight(discord_driver, fake_discord, tmp_path):
@@ -144,7 +144,7 @@ async def test_board_edits_keep_their_interval_whenever_votes_arrive(discord_dri
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     path = f"/channels/{board['channel_id']}/messages/{board['id']}"
     for _ in range(4):
-        bot.boards.update_soon(game.id)
+        bot.boards.messages.update_soon(game.id)
         await discord_driver.settle()  # the edit went out; the next vote comes right after
     edits = [r.time for r in fake_discord.requests if r.method == "PATCH" and r.path == path]
     assert len(edits) == 4

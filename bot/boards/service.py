@@ -1,18 +1,18 @@
-"""Boards: rendering a game as one message, answering clicks, posting and reposting.
+"""Boards: answering clicks and starting games; the board messages, notices, computer
+players and threads are its parts.
 
 Each game's cog registers a :class:`Renderer` for its kind; everything else here is
 generic: the click path (one UPDATE_MESSAGE per click), refusals as ephemeral replies,
-reposting a deleted or retired board, and computer players' moves.
+the start of a game (in the channel or in a thread of its own). Posting, editing and
+reposting board messages is :class:`bot.boards.messages.BoardMessages`'s
+(:attr:`Boards.messages`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import logging
-import math
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -26,6 +26,7 @@ from bot.boards.layout import (
     action_button,
     view_of,
 )
+from bot.boards.messages import BoardMessages
 from bot.boards.notices import TurnNotices
 from bot.boards.pings import PingChoices, choice_button
 from bot.boards.render import (
@@ -48,21 +49,11 @@ from bot.table.errors import (
     NotYourTurn,
     Refusal,
     StaleBoard,
-    board_link,
 )
 from bot.table.lobby import LOBBY_INVITE, LOBBY_PANEL, LOBBY_PREFIX
 from bot.table.service import Actor, LoadedGame, Play, Tables
 
 log = logging.getLogger(__name__)
-
-#: Discord's error code for a permission the bot lacks (such as Attach Files).
-MISSING_PERMISSIONS = 50013
-
-#: How many boards' last edit times are kept before the old ones are forgotten.
-EDITED_KEPT = 1000
-
-#: Discord's error code for a message past its edit limit.
-EDIT_CAP = 30046
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
@@ -107,16 +98,6 @@ class Boards:
         #: Renders boards (embed, components, picture).
         self.drawing = BoardRenderer(images=images, drawer=drawer)
         self.drawing.pictures_for = self._pictures_in
-        #: The version each board message shows, as far as this process knows.
-        self._shown: dict[int, int] = {}
-        #: When the bot last edited each board by itself (monotonic seconds).
-        self._edited: dict[int, float] = {}
-        #: Boards waiting for an edit (votes, closed windows), and the task editing each.
-        self._dirty: set[int] = set()
-        self._latest: dict[int, LoadedGame] = {}
-        self._updaters: dict[int, asyncio.Task[None]] = {}
-        #: Pause between two edits of one board made by the bot itself (not a click's answer).
-        self.edit_interval = 1.0
         #: The tables' computer players, and their turn notices.
         self.computers = ComputerPlayers(tables, computer_delay, self._computer_moved)
         #: Members' choices of being pinged by turn notices.
@@ -124,6 +105,8 @@ class Boards:
         self.notices = TurnNotices(bot, tables, self.pings)
         #: Games' own threads: opened at the start, archived after the end.
         self.threads = GameThreads(bot)
+        #: The board messages: posted, edited, reposted; the bot's own edits.
+        self.messages = BoardMessages(bot, tables, self._render, self.threads)
         #: Replays and daily results of ended games.
         self.replays = Replays(tables, self.drawing.drawer, images=images)
         #: The host's private controls of a lobby.
@@ -250,7 +233,7 @@ class Boards:
             else:  # the board's tally acknowledges it (a deferred update, no message)
                 await self._acknowledge(interaction)
             if message is not None and not message.flags.ephemeral:
-                self.update_soon(game.id, game)
+                self.messages.update_soon(game.id, game)
             return
         try:
             if message is not None and message.flags.ephemeral:
@@ -260,11 +243,11 @@ class Boards:
                     await self.hosting.redraw(interaction, game, said)
                 else:
                     await _edit_answer(interaction, content=said, embed=None, view=None)
-                await self.refresh(game)
+                await self.messages.refresh(game)
             else:
                 # Known as shown before the answer leaves, so a click racing this one is
                 # refused as stale rather than taken for a board left behind.
-                self._mark_shown(game)
+                self.messages.mark_shown(game)
                 body = await self._render(game, edit=True)
                 await clock.settle()
                 await _edit_answer(interaction, **body)
@@ -273,8 +256,8 @@ class Boards:
         except SEND_ERRORS as exc:
             log.warning("could not answer a click on game %s (%s); editing the board instead",
                         game.id, exc)
-            self._shown.pop(game.id, None)  # not shown after all, unless refresh manages
-            await self.refresh(game)
+            self.messages.shown.pop(game.id, None)  # not shown after all, unless refresh manages
+            await self.messages.refresh(game)
         if play.came_back:
             await tell_privately(interaction, _back_text(game))
         await self._announce(game, play.notice)
@@ -327,13 +310,6 @@ class Boards:
         except SEND_ERRORS as exc:
             log.warning("could not answer a click while stopping: %r", exc)
 
-    def _mark_shown(self, game: LoadedGame) -> None:
-        """Remember the version on the game's board (forgotten once the game has ended)."""
-        if game.row.is_open:
-            self._shown[game.id] = game.row.version
-        else:
-            self._shown.pop(game.id, None)
-
     async def _heal(self, interaction: discord.Interaction[Any], game_id: int,
                     clock: AnswerClock) -> bool:
         """Bring a board left behind (the bot stopped before answering) up to date.
@@ -350,18 +326,18 @@ class Boards:
         if (
             message is None
             or message.id != game.row.board_message_id
-            or self._shown.get(game_id) == game.row.version
+            or self.messages.shown.get(game_id) == game.row.version
             or (not game.row.is_open and _shows_the_end(message))
         ):
             return False
-        self._mark_shown(game)
+        self.messages.mark_shown(game)
         try:
             body = await self._render(game, edit=True)
             await clock.settle()
             await _edit_answer(interaction, **body)
         except SEND_ERRORS as exc:
             log.warning("could not bring the board of game %s up to date: %s", game_id, exc)
-            self._shown.pop(game_id, None)
+            self.messages.shown.pop(game_id, None)
             return False
         return True
 
@@ -437,7 +413,7 @@ class Boards:
             return None
         if play is None:
             return None
-        self.update_soon(play.game.id, play.game)
+        self.messages.update_soon(play.game.id, play.game)
         await self._announce(play.game, play.notice)
         self.computers.schedule(play.game)
         return play.game
@@ -497,11 +473,9 @@ class Boards:
             )
         except SEND_ERRORS as exc:
             log.warning("could not point to the thread of game %s: %s", game.id, exc)
-        await self.post(game, invite=invite)
+        await self.messages.post(game, invite=invite)
         self.computers.schedule(game)
         return game
-
-    # -- posting ------------------------------------------------------------------------
 
     async def send_board(
         self,
@@ -510,150 +484,10 @@ class Boards:
         *,
         invite: tuple[int, ...] = (),
     ) -> None:
-        """Answer a command with a new board for ``game`` and retire the previous one.
-
-        ``invite`` names members the board's message mentions (once, when it is posted).
-        """
-        old = (game.row.board_channel_id, game.row.board_message_id)
-        body = _inviting(_without_none(await self._render(game)), invite)
-        try:
-            response = await interaction.response.send_message(**body)
-        except SEND_ERRORS as exc:
-            log.warning("could not answer with the board of game %s (%s); posting it", game.id,
-                        exc)
-            await self.post(game)
-        else:
-            channel_id = interaction.channel_id or game.row.channel_id
-            if response.message_id is not None:
-                await self.tables.set_board(game, channel_id, response.message_id)
-                self._mark_shown(game)
-            await self._retire(old[0], old[1], game)
+        """Answer a command with a new board for ``game`` (see
+        :meth:`BoardMessages.send_board`); a computer player to act starts choosing."""
+        await self.messages.send_board(interaction, game, invite=invite)
         self.computers.schedule(game)
-
-    async def post(self, game: LoadedGame, *, invite: tuple[int, ...] = ()) -> None:
-        """Post a fresh board in the game's channel and retire the previous one.
-
-        ``invite`` names members the new message mentions (see :meth:`send_board`).
-        """
-        old = (game.row.board_channel_id, game.row.board_message_id)
-        channel = self.bot.get_partial_messageable(
-            game.row.board_channel_id or game.row.channel_id, guild_id=game.row.guild_id
-        )
-        try:
-            try:
-                message = await channel.send(
-                    **_inviting(_without_none(await self._render(game)), invite))
-            except discord.Forbidden as exc:
-                if exc.code != MISSING_PERMISSIONS:
-                    raise
-                # no Attach Files here: the board goes as text
-                message = await channel.send(**_inviting(
-                    _without_none(await self._render(game, pictured=False)), invite))
-        except SEND_ERRORS as exc:
-            log.warning("could not post the board of game %s: %s", game.id, exc)
-            return
-        await self.tables.set_board(game, message.channel.id, message.id)
-        self._mark_shown(game)
-        await self._retire(old[0], old[1], game)
-
-    async def refresh(self, game: LoadedGame, *, keep: bool = False) -> None:
-        """Edit the game's board in place; post a new one if it was deleted or capped.
-
-        With ``keep`` the message keeps its picture (only the text changed: a vote).
-        An ended game's own thread is let to be archived.
-        """
-        await self._edit(game, keep=keep)
-        await self.threads.wind_up(game)
-
-    async def _edit(self, game: LoadedGame, *, keep: bool) -> None:
-        if game.row.board_message_id is None or game.row.board_channel_id is None:
-            await self.post(game)
-            return
-        channel = self.bot.get_partial_messageable(
-            game.row.board_channel_id, guild_id=game.row.guild_id
-        )
-        message = channel.get_partial_message(game.row.board_message_id)
-        try:
-            try:
-                await message.edit(**(await self._render(game, edit=True, keep=keep)))
-            except discord.Forbidden as exc:
-                if exc.code != MISSING_PERMISSIONS:
-                    raise
-                # no Attach Files here: the board goes as text
-                await message.edit(**(await self._render(game, edit=True, pictured=False)))
-            self._mark_shown(game)
-        except discord.NotFound:
-            log.info("board of game %s was deleted; posting a new one", game.id)
-            game.row.board_message_id = None
-            await self.post(game)
-        except discord.HTTPException as exc:
-            if exc.code == EDIT_CAP:
-                await self.post(game)
-            else:
-                log.warning("could not edit the board of game %s: %s", game.id, exc)
-        except SEND_ERRORS as exc:
-            log.warning("could not edit the board of game %s: %r", game.id, exc)
-
-    async def _retire(self, channel_id: int | None, message_id: int | None,
-                      game: LoadedGame) -> None:
-        if channel_id is None or message_id is None or message_id == game.row.board_message_id:
-            return
-        channel = self.bot.get_partial_messageable(channel_id, guild_id=game.row.guild_id)
-        link = board_link(game.row.guild_id, game.row.board_channel_id, game.row.board_message_id)
-        with contextlib.suppress(*SEND_ERRORS):
-            await channel.get_partial_message(message_id).edit(
-                content=moved_line(link), embed=None, view=None, attachments=[]
-            )
-
-    # -- edits the bot makes by itself ---------------------------------------------------
-
-    def update_soon(self, game_id: int, game: LoadedGame | None = None) -> None:
-        """Edit the game's board soon; edits asked for meanwhile are made as one.
-
-        Votes and closed windows change a board without a click to answer: at most one
-        edit per board is in flight, and a burst of votes costs one or two edits.
-        ``game`` is the game as just saved, which spares reading it again.
-        """
-        if game is not None:
-            self._latest[game_id] = game
-        else:
-            self._latest.pop(game_id, None)
-        self._dirty.add(game_id)
-        task = self._updaters.get(game_id)
-        if task is None or task.done():
-            self._updaters[game_id] = asyncio.create_task(
-                self._update(game_id), name=f"board-update-{game_id}"
-            )
-
-    async def _update(self, game_id: int) -> None:
-        try:
-            while game_id in self._dirty and not self.tables.closing:
-                # However votes arrive, the bot edits one board at most once an interval.
-                wait = self._edited.get(game_id, -math.inf) + self.edit_interval - (
-                    time.monotonic())
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                self._dirty.discard(game_id)
-                game = self._latest.pop(game_id, None)
-                if game is None:
-                    try:
-                        game = await self.tables.load(game_id)
-                    except Refusal:
-                        return
-                shown = self._shown.get(game_id, -1)
-                if shown > game.row.version:
-                    continue  # a newer board is already shown
-                await self.refresh(game, keep=shown == game.row.version)
-                self._edited[game_id] = time.monotonic()
-        except Exception:
-            log.warning("could not update the board of game %s", game_id, exc_info=True)
-        finally:
-            self._updaters.pop(game_id, None)
-            self._latest.pop(game_id, None)
-            if len(self._edited) > EDITED_KEPT:  # forget boards edited long ago
-                horizon = time.monotonic() - self.edit_interval
-                for old in [g for g, at in self._edited.items() if at < horizon]:
-                    del self._edited[old]
 
     async def fire_deadline(self, game_id: int) -> None:
         """Handle a game's due deadline (a vote window closing) and show what it did."""
@@ -661,13 +495,13 @@ class Boards:
         if play is None:
             return
         if play.events:
-            self.update_soon(game_id, play.game)
+            self.messages.update_soon(game_id, play.game)
         await self._announce(play.game, play.notice)
         self.computers.schedule(play.game)
 
     async def _computer_moved(self, play: Play) -> None:
         """After a computer's move: edit the board (at most once a second), notices."""
-        self.update_soon(play.game.id, play.game)
+        self.messages.update_soon(play.game.id, play.game)
         await self._announce(play.game, play.notice)
 
     def schedule_computers(self, game: LoadedGame) -> None:
@@ -690,15 +524,6 @@ class Boards:
     async def _announce(self, game: LoadedGame, notice: tuple[int, str] | None) -> None:
         await self.notices.announce(game, notice)
         await self.threads.wind_up(game)
-
-    async def stop_updates(self) -> None:
-        """Cancel pending board edits (at shutdown)."""
-        tasks = list(self._updaters.values())
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
 
 
 def _details_body(renderer: Renderer, game: LoadedGame, page: str = "") -> dict[str, Any]:
@@ -732,21 +557,3 @@ async def _edit_answer(interaction: discord.Interaction[Any], **body: Any) -> No
         await interaction.edit_original_response(**body)
     else:
         await interaction.response.edit_message(**body)
-
-
-def _without_none(body: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in body.items() if v is not None}
-
-
-def _inviting(body: dict[str, Any], invite: tuple[int, ...]) -> dict[str, Any]:
-    """Return a new board's body mentioning the invited members (and only them)."""
-    if invite:
-        body["content"] = "Invited: " + " ".join(f"<@{u}>" for u in invite)
-        body["allowed_mentions"] = discord.AllowedMentions(
-            everyone=False, roles=False, replied_user=False,
-            users=[discord.Object(u) for u in invite],
-        )
-    return body
-def moved_line(link: str) -> str:
-    """Return what an old board says once a new one is posted: one line, a masked link."""
-    return f"This board moved: [open the new board]({link})." if link else "This board moved."

@@ -30,7 +30,7 @@ async def _finish(driver, fake, bot, user: str = "alice"):
         game = (await bot.tables.act(game.id, game.row.version,
                                      Actor(member.id, member.name), action)).game
         states.append(game.state)
-    await bot.boards.refresh(game)
+    await bot.boards.messages.refresh(game)
     await driver.settle()
     return game, states, fake.get_message(game.row.board_message_id)
 

@@ -337,7 +337,7 @@ async def test_deck_and_computer_levels_travel_from_lobby_to_game_and_play_again
     await bot.tables.abandon(fake_discord.channel_id,
                              Actor(fake_discord.users["alice"].id, "Alice"))
     ended = await bot.tables.load(game.id)
-    await bot.boards.refresh(ended)
+    await bot.boards.messages.refresh(ended)
     final = fake_discord.get_message(board["id"])
     again = await discord_driver.click(final, button(final, "table.again"), user="alice")
     new = await bot.tables.open_in_channel(fake_discord.channel_id)

@@ -108,7 +108,7 @@ async def test_slow_board_picture_never_fails_a_click_that_happened(
     click = fake_discord.component_payload(board, board_ids(board)[0], user="bob")
     if stale:  # a move whose answer was lost: the board still shows the version before
         await discord_driver.click(board, board_ids(board)[0], user="alice")
-        bot.boards._shown.clear()
+        bot.boards.messages.shown.clear()
     real = bot.boards.drawer.draw
 
     async def slow_picture(kind, view, status="active"):
@@ -166,10 +166,10 @@ async def test_board_goes_as_text_where_files_are_not_allowed(discord_driver, fa
     await discord_driver.slash("tinker", "start", user="alice")
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     fake_discord.fail_next("POST", r"/channels/\d+/messages$", 403, 50013)
-    await bot.boards.post(game)
+    await bot.boards.messages.post(game)
     posted = fake_discord.get_message(game.row.board_message_id)
     assert posted["embeds"] and board_ids(posted)
     assert fake_discord.message_attachments(posted) == []
     fake_discord.fail_next("PATCH", r"/channels/\d+/messages/\d+$", 403, 50013)
-    await bot.boards.refresh(await bot.tables.load(game.id))
+    await bot.boards.messages.refresh(await bot.tables.load(game.id))
     assert fake_discord.get_message(game.row.board_message_id)["embeds"]

@@ -1,0 +1,248 @@
+"""A board's message: posting it, editing it in place, reposting it where it was deleted
+or could not be edited any more, and the edits the bot makes by itself.
+
+Votes, closed voting windows and computer players change a board with no click to
+answer: those edits are made at most once an interval per board, however the changes
+arrive (:meth:`BoardMessages.update_soon`). The version each board message shows is
+kept here too (:attr:`BoardMessages.shown`): the click path asks it to tell a board left
+behind from a stale click.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.boards.send_errors import SEND_ERRORS
+from bot.boards.threads import GameThreads
+from bot.table.errors import Refusal, board_link
+from bot.table.service import LoadedGame, Tables
+
+log = logging.getLogger(__name__)
+
+#: Discord's error code for a permission the bot lacks (such as Attach Files).
+MISSING_PERMISSIONS = 50013
+
+#: How many boards' last edit times are kept before the old ones are forgotten.
+EDITED_KEPT = 1000
+
+#: Discord's error code for a message past its edit limit.
+EDIT_CAP = 30046
+
+#: Draws a game's board body: ``render(game, edit=..., keep=..., pictured=...)``.
+Render = Callable[..., Awaitable[dict[str, Any]]]
+
+
+class BoardMessages:
+    """Posts, edits and reposts board messages; makes the bot's own edits, one at a time."""
+
+    def __init__(self, bot: discord.Client, tables: Tables, render: Render,
+                 threads: GameThreads) -> None:
+        self.bot = bot
+        self.tables = tables
+        self.render = render
+        self.threads = threads
+        #: The version each board message shows, as far as this process knows.
+        self.shown: dict[int, int] = {}
+        #: When the bot last edited each board by itself (monotonic seconds).
+        self._edited: dict[int, float] = {}
+        #: Boards waiting for an edit (votes, closed windows), and the task editing each.
+        self._dirty: set[int] = set()
+        self._latest: dict[int, LoadedGame] = {}
+        self._updaters: dict[int, asyncio.Task[None]] = {}
+        #: Pause between two edits of one board made by the bot itself (not a click's answer).
+        self.edit_interval = 1.0
+
+    def mark_shown(self, game: LoadedGame) -> None:
+        """Remember the version on the game's board (forgotten once the game has ended)."""
+        if game.row.is_open:
+            self.shown[game.id] = game.row.version
+        else:
+            self.shown.pop(game.id, None)
+
+    async def send_board(
+        self,
+        interaction: discord.Interaction[Any],
+        game: LoadedGame,
+        *,
+        invite: tuple[int, ...] = (),
+    ) -> None:
+        """Answer a command with a new board for ``game`` and retire the previous one.
+
+        ``invite`` names members the board's message mentions (once, when it is posted).
+        """
+        old = (game.row.board_channel_id, game.row.board_message_id)
+        body = _inviting(_without_none(await self.render(game)), invite)
+        try:
+            response = await interaction.response.send_message(**body)
+        except SEND_ERRORS as exc:
+            log.warning("could not answer with the board of game %s (%s); posting it", game.id,
+                        exc)
+            await self.post(game)
+        else:
+            channel_id = interaction.channel_id or game.row.channel_id
+            if response.message_id is not None:
+                await self.tables.set_board(game, channel_id, response.message_id)
+                self.mark_shown(game)
+            await self._retire(old[0], old[1], game)
+
+    async def post(self, game: LoadedGame, *, invite: tuple[int, ...] = ()) -> None:
+        """Post a fresh board in the game's channel and retire the previous one.
+
+        ``invite`` names members the new message mentions (see :meth:`send_board`).
+        """
+        old = (game.row.board_channel_id, game.row.board_message_id)
+        channel = self.bot.get_partial_messageable(
+            game.row.board_channel_id or game.row.channel_id, guild_id=game.row.guild_id
+        )
+        try:
+            try:
+                message = await channel.send(
+                    **_inviting(_without_none(await self.render(game)), invite))
+            except discord.Forbidden as exc:
+                if exc.code != MISSING_PERMISSIONS:
+                    raise
+                # no Attach Files here: the board goes as text
+                message = await channel.send(**_inviting(
+                    _without_none(await self.render(game, pictured=False)), invite))
+        except SEND_ERRORS as exc:
+            log.warning("could not post the board of game %s: %s", game.id, exc)
+            return
+        await self.tables.set_board(game, message.channel.id, message.id)
+        self.mark_shown(game)
+        await self._retire(old[0], old[1], game)
+
+    async def refresh(self, game: LoadedGame, *, keep: bool = False) -> None:
+        """Edit the game's board in place; post a new one if it was deleted or capped.
+
+        With ``keep`` the message keeps its picture (only the text changed: a vote).
+        An ended game's own thread is let to be archived.
+        """
+        await self._edit(game, keep=keep)
+        await self.threads.wind_up(game)
+
+    async def _edit(self, game: LoadedGame, *, keep: bool) -> None:
+        if game.row.board_message_id is None or game.row.board_channel_id is None:
+            await self.post(game)
+            return
+        channel = self.bot.get_partial_messageable(
+            game.row.board_channel_id, guild_id=game.row.guild_id
+        )
+        message = channel.get_partial_message(game.row.board_message_id)
+        try:
+            try:
+                await message.edit(**(await self.render(game, edit=True, keep=keep)))
+            except discord.Forbidden as exc:
+                if exc.code != MISSING_PERMISSIONS:
+                    raise
+                # no Attach Files here: the board goes as text
+                await message.edit(**(await self.render(game, edit=True, pictured=False)))
+            self.mark_shown(game)
+        except discord.NotFound:
+            log.info("board of game %s was deleted; posting a new one", game.id)
+            game.row.board_message_id = None
+            await self.post(game)
+        except discord.HTTPException as exc:
+            if exc.code == EDIT_CAP:
+                await self.post(game)
+            else:
+                log.warning("could not edit the board of game %s: %s", game.id, exc)
+        except SEND_ERRORS as exc:
+            log.warning("could not edit the board of game %s: %r", game.id, exc)
+
+    async def _retire(self, channel_id: int | None, message_id: int | None,
+                      game: LoadedGame) -> None:
+        if channel_id is None or message_id is None or message_id == game.row.board_message_id:
+            return
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=game.row.guild_id)
+        link = board_link(game.row.guild_id, game.row.board_channel_id, game.row.board_message_id)
+        with contextlib.suppress(*SEND_ERRORS):
+            await channel.get_partial_message(message_id).edit(
+                content=moved_line(link), embed=None, view=None, attachments=[]
+            )
+
+    # -- edits the bot makes by itself ---------------------------------------------------
+
+    def update_soon(self, game_id: int, game: LoadedGame | None = None) -> None:
+        """Edit the game's board soon; edits asked for meanwhile are made as one.
+
+        Votes and closed windows change a board without a click to answer: at most one
+        edit per board is in flight, and a burst of votes costs one or two edits.
+        ``game`` is the game as just saved, which spares reading it again.
+        """
+        if game is not None:
+            self._latest[game_id] = game
+        else:
+            self._latest.pop(game_id, None)
+        self._dirty.add(game_id)
+        task = self._updaters.get(game_id)
+        if task is None or task.done():
+            self._updaters[game_id] = asyncio.create_task(
+                self._update(game_id), name=f"board-update-{game_id}"
+            )
+
+    async def _update(self, game_id: int) -> None:
+        try:
+            while game_id in self._dirty and not self.tables.closing:
+                # However votes arrive, the bot edits one board at most once an interval.
+                wait = self._edited.get(game_id, -math.inf) + self.edit_interval - (
+                    time.monotonic())
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                self._dirty.discard(game_id)
+                game = self._latest.pop(game_id, None)
+                if game is None:
+                    try:
+                        game = await self.tables.load(game_id)
+                    except Refusal:
+                        return
+                shown = self.shown.get(game_id, -1)
+                if shown > game.row.version:
+                    continue  # a newer board is already shown
+                await self.refresh(game, keep=shown == game.row.version)
+                self._edited[game_id] = time.monotonic()
+        except Exception:
+            log.warning("could not update the board of game %s", game_id, exc_info=True)
+        finally:
+            self._updaters.pop(game_id, None)
+            self._latest.pop(game_id, None)
+            if len(self._edited) > EDITED_KEPT:  # forget boards edited long ago
+                horizon = time.monotonic() - self.edit_interval
+                for old in [g for g, at in self._edited.items() if at < horizon]:
+                    del self._edited[old]
+
+    async def stop_updates(self) -> None:
+        """Cancel pending board edits (at shutdown)."""
+        tasks = list(self._updaters.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+def _without_none(body: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in body.items() if v is not None}
+
+
+def _inviting(body: dict[str, Any], invite: tuple[int, ...]) -> dict[str, Any]:
+    """Return a new board's body mentioning the invited members (and only them)."""
+    if invite:
+        body["content"] = "Invited: " + " ".join(f"<@{u}>" for u in invite)
+        body["allowed_mentions"] = discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False,
+            users=[discord.Object(u) for u in invite],
+        )
+    return body
+
+
+def moved_line(link: str) -> str:
+    """Return what an old board says once a new one is posted: one line, a masked link."""
+    return f"This board moved: [open the new board]({link})." if link else "This board moved."
