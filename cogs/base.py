@@ -322,7 +322,8 @@ class GameCog(commands.Cog):
         its way is shown by an edit right after.
         """
         game = await self.current(interaction)
-        await self.bot.boards.send_board(interaction, game)
+        await self.bot.boards.messages.send_board(interaction, game)
+        self.bot.boards.schedule_computers(game)
         latest = await self.bot.tables.load(game.id)
         if latest.row.version != game.row.version:
             self.bot.boards.messages.update_soon(game.id)

@@ -456,9 +456,10 @@ class Boards:
             interaction, title, server.threads if thread is None else thread)
         if place.opened is None:
             game = await create(place.channel_id, place.own)
-            await self.send_board(interaction, game, invite=invite)
+            await self.messages.send_board(interaction, game, invite=invite)
             if place.note:
                 await tell_privately(interaction, place.note)
+            self.computers.schedule(game)
             return game
         try:
             game = await create(place.opened.id, True)
@@ -476,18 +477,6 @@ class Boards:
         await self.messages.post(game, invite=invite)
         self.computers.schedule(game)
         return game
-
-    async def send_board(
-        self,
-        interaction: discord.Interaction[Any],
-        game: LoadedGame,
-        *,
-        invite: tuple[int, ...] = (),
-    ) -> None:
-        """Answer a command with a new board for ``game`` (see
-        :meth:`BoardMessages.send_board`); a computer player to act starts choosing."""
-        await self.messages.send_board(interaction, game, invite=invite)
-        self.computers.schedule(game)
 
     async def fire_deadline(self, game_id: int) -> None:
         """Handle a game's due deadline (a vote window closing) and show what it did."""
