@@ -35,14 +35,23 @@ LEVELS = {"drawn rows": (1, 2, 3, 4), "bands": (4, 5, 6)}
 def pieces(games: int) -> dict[str, list[bytes]]:
     """Draw the boards; return the rows the encoder deflated, by kind of piece."""
     found: dict[str, list[bytes]] = {"drawn rows": [], "bands": []}
-    original = encode._piece
+    original, encoded = encode._piece, encode.Band.encoded
+    in_band = False
 
     def keep(image: Image.Image, theme: Theme, level: int) -> encode.Piece:
-        kind = "bands" if level == encode.BAND_LEVEL else "drawn rows"
-        found[kind].append(encode._rows(image, theme))
+        found["bands" if in_band else "drawn rows"].append(encode._rows(image, theme))
         return original(image, theme, level)
 
+    def band(self: encode.Band, theme: Theme) -> encode.Piece:
+        nonlocal in_band
+        in_band = True
+        try:
+            return encoded(self, theme)
+        finally:
+            in_band = False
+
     encode._piece = keep
+    encode.Band.encoded = band  # type: ignore[method-assign]
     try:
         for kind, seats in SEATS.items():
             clear_layers()
@@ -53,6 +62,7 @@ def pieces(games: int) -> dict[str, list[bytes]]:
                     draw(view, ending(kind, view, status))
     finally:
         encode._piece = original
+        encode.Band.encoded = encoded  # type: ignore[method-assign]
     return found
 
 

@@ -113,14 +113,14 @@ class Drawn:
 
 def install_clock() -> EncodeClock:
     """Put clocks around the PNG encoders the boards call; return the one to read."""
-    clock = EncodeClock(encode.png_bytes)
-    encode.png_bytes = clock  # the boards call the encoders through their module
-    if hasattr(canvas, "png_bytes"):
-        canvas.png_bytes = clock
-    if hasattr(encode, "png_banded"):
-        banded = EncodeClock(encode.png_banded)
-        encode.png_banded = banded
-        clock.partner = banded
+    clock = EncodeClock(encode.png_banded)
+    encode.png_banded = clock  # the boards call the encoders through their module
+    if hasattr(encode, "png_bytes"):  # code of before every picture was banded
+        whole = EncodeClock(encode.png_bytes)
+        encode.png_bytes = whole
+        if hasattr(canvas, "png_bytes"):
+            canvas.png_bytes = whole
+        clock.partner = whole
     return clock
 
 
@@ -179,7 +179,7 @@ def main() -> None:
                         help="Steam to Solar seats (default 3)")
     parser.add_argument("--random", action="store_true", help="random legal moves instead")
     parser.add_argument("--compress-level", type=int, choices=range(10), default=None,
-                        help="zlib level of the rows drawn anew (default: the bot's,"
+                        help="deflate level of the rows drawn anew (default: the bot's,"
                              f" {encode.COMPRESS_LEVEL})")
     args = parser.parse_args()
     if args.compress_level is not None:
@@ -195,7 +195,7 @@ def main() -> None:
     print(machine())
     print(f"{args.games} games per kind, {'random legal moves' if args.random else 'computer'}"
           f" players, {args.rounds} rounds, every board drawn from scratch;"
-          f" zlib level {encode.COMPRESS_LEVEL}; CPU per picture (process_time), min /"
+          f" deflate level {encode.COMPRESS_LEVEL}; CPU per picture (process_time), min /"
           " median / max of the rounds' medians\n")
     print(table(["game", "boards", "CPU ms", "before", "encode ms", "before", "median KB",
                  "max KB", "before", "height median / max", "before"], rows))

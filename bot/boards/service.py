@@ -82,7 +82,8 @@ def safe_name(name: str, fallback: str = "") -> str:
 
 
 class Boards:
-    """Posts, edits and reposts boards; answers clicks; moves computer players."""
+    """Answers clicks and starts games; holds the parts that post and edit the board
+    messages (:attr:`messages`), move computer players, send turn notices, open threads."""
 
     def __init__(
         self,

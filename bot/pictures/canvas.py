@@ -226,9 +226,7 @@ class Canvas:
         self.height = height
         picture = self.image.crop((0, 0, self.width, height))
         bands = [(row, band) for row, band in self.bands if row + band.height <= height]
-        if bands:
-            return encode.png_banded(picture, self.theme, bands)
-        return encode.png_bytes(picture, self.theme)
+        return encode.png_banded(picture, self.theme, bands)
 
 
 @lru_cache(maxsize=LAYERS)
