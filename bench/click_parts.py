@@ -33,7 +33,11 @@ from discord.webhook.async_ import interaction_message_response_params
 from bench.clicks import Backend, Bench, logged_in_bot, running_fake
 from bench.common import machine, table
 from bot.boards.layout import view_of
+from bot.boards.render import BoardRenderer
 from bot.boards.routing import Click, read_click, route_click
+from bot.pictures.cache import PictureCache
+from bot.pictures.drawing import PictureDrawer
+from bot.table.loaded import LoadedGame
 from cogs.footer import FOOTER_WIDTH, clip_words
 
 
@@ -57,6 +61,30 @@ async def per_await(function: Callable[[], Awaitable[object]], repeat: int) -> f
         await function()
         samples.append(time.perf_counter() - began)
     return statistics.median(samples) * 1e6
+
+
+async def pictured_render(drawing: BoardRenderer, game: LoadedGame,
+                          repeat: int) -> list[tuple[str, float]]:
+    """The event loop thread's CPU for a board's body without a picture and with one
+    drawn in a worker process every time (no picture cache): what a picture costs the
+    loop itself (its key, the hand-off to the worker, the alt text, the wake-ups)."""
+    worker = PictureDrawer(PictureCache(0), processes=True)
+    drawer, pictures_for = drawing.drawer, drawing.pictures_for
+    drawing.drawer, drawing.pictures_for = worker, lambda guild_id: True
+    found: list[tuple[str, float]] = []
+    try:
+        await drawing.render_async(game, edit=True)  # the worker started and warm
+        for label, pictured in (("without a picture", False),
+                                ("with a picture drawn in the worker", True)):
+            began = time.thread_time()
+            for _ in range(repeat):
+                await drawing.render_async(game, edit=True, pictured=pictured)
+            found.append((f"bot: render_async {label} (event loop thread CPU, mean)",
+                          (time.thread_time() - began) / repeat * 1e6))
+    finally:
+        drawing.drawer, drawing.pictures_for = drawer, pictures_for
+        worker.close()
+    return found
 
 
 class NoBoards:
@@ -133,6 +161,7 @@ async def measure(repeat: int) -> list[tuple[str, float]]:
                      - per_call(lambda: renderer.items(game), repeat)))
         rows.append(("bot: boards.render(game) (all of the above three)",
                      per_call(lambda: boards.render(game), repeat)))
+        rows += await pictured_render(boards.drawing, game, min(repeat, 300))
         body = boards.render(game)
 
         def params() -> Any:

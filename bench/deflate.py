@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 import zlib
+from collections import Counter
 from typing import Any
 
 from PIL import Image
@@ -32,11 +33,13 @@ LEVELS = {"drawn rows": (1, 2, 3, 4), "bands": (4, 5, 6)}
 """The levels tried for each kind of piece."""
 
 
-def pieces(games: int) -> dict[str, list[bytes]]:
-    """Draw the boards; return the rows the encoder deflated, by kind of piece."""
+def pieces(games: int, uses: dict[str, Counter[int]] | None = None) -> dict[str, list[bytes]]:
+    """Draw the boards; return the rows the encoder deflated, by kind of piece. With
+    ``uses``, also count for each kind of game how many pictures each band served."""
     found: dict[str, list[bytes]] = {"drawn rows": [], "bands": []}
     original, encoded = encode._piece, encode.Band.encoded
     in_band = False
+    served: Counter[int] = Counter()
 
     def keep(image: Image.Image, theme: Theme, level: int) -> encode.Piece:
         found["bands" if in_band else "drawn rows"].append(encode._rows(image, theme))
@@ -44,6 +47,7 @@ def pieces(games: int) -> dict[str, list[bytes]]:
 
     def band(self: encode.Band, theme: Theme) -> encode.Piece:
         nonlocal in_band
+        served[id(self)] += 1
         in_band = True
         try:
             return encoded(self, theme)
@@ -55,11 +59,14 @@ def pieces(games: int) -> dict[str, list[bytes]]:
     try:
         for kind, seats in SEATS.items():
             clear_layers()
+            served.clear()
             for seed in range(games):
                 for view, status in views(kind, seed, False, seats):
                     draw = _drawer(kind, status)
                     assert draw is not None
                     draw(view, ending(kind, view, status))
+            if uses is not None:
+                uses[kind] = Counter(served.values())
     finally:
         encode._piece = original
         encode.Band.encoded = encoded  # type: ignore[method-assign]
@@ -81,7 +88,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="zlib and zlib-ng on the pictures' rows.")
     parser.add_argument("--games", type=int, default=1, help="games per kind (default 1)")
     args = parser.parse_args()
-    found = pieces(args.games)
+    uses: dict[str, Counter[int]] = {}
+    found = pieces(args.games, uses)
     print(machine())
     print(f"{args.games} game(s) per kind; " + ", ".join(
         f"{len(rows)} pieces of {kind} ({sum(map(len, rows)) // 1024:,} KB raw)"
@@ -96,6 +104,11 @@ def main() -> None:
                 row += [f"{ms:.1f}", f"{size / 1024:,.0f}"]
             lines.append(row)
     print(table(["pieces", "level", "zlib ms", "zlib KB", "zlib-ng ms", "zlib-ng KB"], lines))
+    print("\nHow many pictures each band served (its layer unchanged from move to move):\n")
+    print(table(["game", "bands", "served one picture", "two or three", "four or more"],
+                [[kind, sum(count.values()), count[1], count[2] + count[3],
+                  sum(n for used, n in count.items() if used >= 4)]
+                 for kind, count in uses.items()]))
 
 
 if __name__ == "__main__":
