@@ -13,6 +13,7 @@ pair closes the socket with 4010 (Invalid shard), as Discord does.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 from dataclasses import dataclass, field
@@ -74,9 +75,15 @@ class GatewaySession:
         return [f["d"] for f in self.events if f["t"] == event]
 
     async def send(self, frame: dict[str, Any]) -> None:
-        """Send one frame if the socket is open."""
+        """Send one frame if the socket is open.
+
+        A socket whose client went away is closing before it reads as closed: the frame
+        is then lost on the wire, as with Discord (a dispatched event stays in the
+        session's sequence, for a RESUME).
+        """
         if self.ws is not None and not self.ws.closed:
-            await self.ws.send_str(json.dumps(frame))
+            with contextlib.suppress(ConnectionResetError):
+                await self.ws.send_str(json.dumps(frame))
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send a DISPATCH event with the next sequence number (kept for RESUME)."""

@@ -149,3 +149,20 @@ async def test_identify_with_an_impossible_shard_is_closed_with_4010(
         assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
         assert ws.close_code == CLOSE_INVALID_SHARD
     assert fake_discord.gateway.connected == []
+
+
+class _ClosingSocket:
+    """A websocket whose client is gone while it does not read as closed yet."""
+
+    closed = False
+
+    async def send_str(self, text: str) -> None:
+        raise aiohttp.ClientConnectionResetError("Cannot write to closing transport")
+
+
+async def test_an_event_sent_to_a_closing_socket_stays_in_the_session_for_a_resume() -> None:
+    from tests.fake_discord.gateway import GatewaySession
+
+    session = GatewaySession("s1", _ClosingSocket())  # type: ignore[arg-type]
+    await session.dispatch("INTERACTION_CREATE", {"id": "7"})  # lost on the wire, no error
+    assert session.seq == 1 and session.received("INTERACTION_CREATE") == [{"id": "7"}]
