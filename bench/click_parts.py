@@ -33,9 +33,9 @@ from discord.webhook.async_ import interaction_message_response_params
 from bench.clicks import Backend, Bench, logged_in_bot, running_fake
 from bench.common import machine, table
 from bot.boards.layout import view_of
-from bot.boards.render import BoardRenderer
+from bot.boards.render import BoardRenderer, picture_view
 from bot.boards.routing import Click, read_click, route_click
-from bot.pictures.cache import PictureCache
+from bot.pictures.cache import PictureCache, picture_key
 from bot.pictures.drawing import PictureDrawer
 from bot.table.loaded import LoadedGame
 from cogs.footer import FOOTER_WIDTH, clip_words
@@ -161,6 +161,10 @@ async def measure(repeat: int) -> list[tuple[str, float]]:
                      - per_call(lambda: renderer.items(game), repeat)))
         rows.append(("bot: boards.render(game) (all of the above three)",
                      per_call(lambda: boards.render(game), repeat)))
+        view = picture_view(game)
+        rows.append(("bot: picture_key(kind, picture view, status) (the picture cache's key)",
+                     per_call(lambda: picture_key(game.row.kind, view, game.row.status),
+                              repeat)))
         rows += await pictured_render(boards.drawing, game, min(repeat, 300))
         body = boards.render(game)
 

@@ -426,20 +426,29 @@ def click_targets(off: list[list[Figures]], on: list[list[Figures]],
     return found
 
 
-def picture_targets(games: int, rounds: int) -> tuple[list[Target], list[list[object]]]:
-    """Draw every board of ``games`` games of each kind ``rounds`` times; return the
-    picture CPU targets and a table of each kind's figures."""
+def picture_figures(games: int, rounds: int) -> dict[str, tuple[int, pictures.Drawn]]:
+    """Draw every board of ``games`` games of each kind ``rounds`` times; return each
+    kind's number of boards and figures (run in a fresh process, as the picture worker
+    draws: the heap the bots left behind would lengthen its collections)."""
     clock = pictures.install_clock()
     boards = {kind: [b for seed in range(games)
                      for b in pictures.views(kind, seed, False, seats)]
               for kind, seats in pictures.SEATS.items()}
     pictures.warm(boards)
+    return {kind: (len(found), pictures.draw_rounds(kind, found, rounds, clock))
+            for kind, found in boards.items()}
+
+
+def picture_targets(games: int, rounds: int) -> tuple[list[Target], list[list[object]]]:
+    """The picture CPU targets (see :func:`picture_figures`) and a table of each kind's
+    figures."""
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        figures = pool.submit(picture_figures, games, rounds).result()
     found, rows = [], []
-    for kind, found_boards in boards.items():
-        drawn = pictures.draw_rounds(kind, found_boards, rounds, clock)
+    for kind, (count, drawn) in figures.items():
         found.append(Target(f"picture CPU, {kind} (median per round)", drawn.cpu, 4, True,
                             " ms"))
-        rows.append([kind, len(found_boards), span(drawn.cpu), span(drawn.encode),
+        rows.append([kind, count, span(drawn.cpu), span(drawn.encode),
                      f"{statistics.median(drawn.sizes) / 1024:.1f}",
                      f"{max(drawn.sizes) / 1024:.1f}", f"{max(drawn.heights)}"])
     return found, rows

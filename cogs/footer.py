@@ -22,28 +22,46 @@ FOOTER_LINES = 6
 DECISIONS = 2
 
 
+#: The first wide letter: arrows, symbols, emoji and the East Asian scripts take two.
+WIDE_FROM = "\u2190"
+#: What takes no room: an emoji's variation selector and the joiner between emoji.
+NO_ROOM = "\ufe0f\u200d"
+
+
 def _letter_width(ch: str) -> int:
-    return 0 if ch in "\ufe0f\u200d" else 2 if ord(ch) >= 0x2190 else 1
+    return 0 if ch in NO_ROOM else 2 if ch >= WIDE_FROM else 1
+
+
+def _all_narrow(text: str) -> bool:
+    """Whether every letter of ``text`` takes one letter's room (most lines: no emoji)."""
+    return not text or (max(text) < WIDE_FROM and "\u200d" not in text)
 
 
 def shown_width(text: str) -> int:
     """Return how many narrow letters' room ``text`` takes on a phone: an emoji takes
     two, an emoji's joiners and variation selectors none."""
+    if _all_narrow(text):
+        return len(text)
     return sum(map(_letter_width, text))
 
 
 def clip_words(text: str, limit: int) -> str:
     """Return ``text`` cut to at most ``limit`` letters' room (:func:`shown_width`) at a
     word's end, marked "…"."""
-    end, used = 0, 0
-    for index, ch in enumerate(text):
-        used += _letter_width(ch)
-        if used > limit:
-            break
-        if used <= limit - 1:
-            end = index + 1
+    if _all_narrow(text):
+        if len(text) <= limit:
+            return text
+        end = max(0, limit - 1)  # room for the "…"
     else:
-        return text
+        end, used = 0, 0
+        for index, ch in enumerate(text):
+            used += _letter_width(ch)
+            if used > limit:
+                break
+            if used <= limit - 1:
+                end = index + 1
+        else:
+            return text
     cut = text[:end]
     space = cut.rfind(" ")
     if space > len(cut) // 3:

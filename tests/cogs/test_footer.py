@@ -137,3 +137,23 @@ def test_a_clipped_line_fits_its_room_and_keeps_a_fitting_one_whole(text: str,
     else:
         assert clipped.endswith("…") and shown_width(clipped) <= limit
         assert text.startswith(clipped[:-1])
+
+
+def _room_letter_by_letter(text: str) -> int:
+    """The room a line takes, counted one letter at a time (the definition)."""
+    return sum(0 if ch in "\ufe0f\u200d" else 2 if ord(ch) >= 0x2190 else 1 for ch in text)
+
+
+@given(st.text(alphabet="ab .·…क\u200d\u2190\u218f😀\ufe0f漢", max_size=80), st.integers(1, 60))
+def test_a_line_of_narrow_letters_is_measured_and_cut_as_letter_by_letter(
+        text: str, limit: int) -> None:
+    # Lines without wide letters take the quick count; a joiner in a narrow script
+    # (Devanagari uses it) still takes no room.
+    assert shown_width(text) == _room_letter_by_letter(text)
+    clipped = clip_words(text, limit)
+    if _room_letter_by_letter(text) <= limit:
+        assert clipped == text
+    else:
+        kept = clipped[:-1]
+        assert clipped.endswith("…") and text.startswith(kept)
+        assert _room_letter_by_letter(clipped) <= limit
