@@ -83,7 +83,7 @@ async def pictured_render(drawing: BoardRenderer, game: LoadedGame,
                           (time.thread_time() - began) / repeat * 1e6))
     finally:
         drawing.drawer, drawing.pictures_for = drawer, pictures_for
-        worker.close()
+        await worker.close()
     return found
 
 

@@ -80,7 +80,7 @@ async def main_async(count: int) -> None:
         late, rate = await _run(draw, boards)
         rows.append([name, len(boards), f"{statistics.median(late):.2f}",
                      f"{percentile(late, 0.99):.2f}", f"{max(late):.2f}", f"{rate:.0f}"])
-    drawer.close()
+    await drawer.close()
     print(machine())
     print(f"{len(boards)} pictures drawn one after another; a ticker every {TICK * 1000:.0f} ms\n")
     print(table(["drawing in", "pictures", "late median ms", "late p99 ms", "late max ms",

@@ -100,7 +100,7 @@ async def main_async(seeds: int, seats: int) -> None:
                      f"{len(gif) / 1e6:.2f}",
                      f"{size[0]}×{size[1]}", f"{percentile(late, 0.99):.1f}",
                      f"{max(late):.1f}", "yes" if len(gif) <= UPLOAD_LIMIT else "NO"])
-    drawer.close()
+    await drawer.close()
     print(machine())
     print(f"the longest of {seeds} games per kind; a ticker every 5 ms\n")
     print(table(["game", "moves", "draw s", "bot CPU ms", "MB", "frame px", "late p99 ms",

@@ -336,7 +336,7 @@ class TableBot(commands.Bot):
         await super().close()
         boards = getattr(self, "boards", None)
         if boards is not None:
-            await asyncio.to_thread(boards.drawer.close)
+            await boards.drawer.close()
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()

@@ -1,11 +1,12 @@
 """Drawing pictures away from the event loop and its GIL: one dedicated worker process.
 
-:class:`PictureDrawer` sends ``(kind, view, status)`` to a single worker process
-(``ProcessPoolExecutor(max_workers=1)`` with the ``forkserver`` context, or ``spawn``
-where there is no forkserver) and awaits the PNG bytes, so drawing never holds the bot's
-GIL. The picture cache stays in the parent: a view drawn before costs a hash. If the
-worker dies, the next drawing starts a new one and tries once more; where processes
-cannot be started at all, or a new worker dies too, drawings run in a thread instead.
+:class:`PictureDrawer` sends ``(kind, view, status)`` to a single drawing process
+(:mod:`bot.pictures.worker`, started at the first picture and spoken to over its pipes
+by the event loop itself, with no helper threads) and awaits the PNG bytes, so drawing
+never holds the bot's GIL. The picture cache stays in the parent: a view drawn before
+costs a hash. If the worker dies, the next drawing starts a new one and tries once more;
+where processes cannot be started at all, or a new worker dies too, drawings run in a
+thread instead.
 """
 
 from __future__ import annotations
@@ -13,26 +14,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
-import os
-import threading
-import time
+import pickle
+import sys
 from collections.abc import Callable, Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, TypeVar
 
+from bot.pictures import worker
 from bot.pictures.cache import PictureCache, picture_key
+from bot.pictures.worker import WORKER_NICENESS
+
+__all__ = ["WORKER_NICENESS", "PictureDrawer", "WorkerDied", "draw_uncached"]
 
 log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 
-#: How much lower the worker's scheduling priority is than the bot's: where both want
-#: the same processor, the event loop answering clicks goes first and the picture waits.
-WORKER_NICENESS = 5
-#: How often a worker checks that the bot process is still there (seconds).
-PARENT_CHECK_SECONDS = 1.0
+#: The folder that holds the ``bot`` package: the worker starts there, so
+#: ``python -m bot.pictures.worker`` finds this very code.
+ROOT = Path(__file__).resolve().parents[2]
+#: How long :meth:`PictureDrawer.close` waits for the worker to end before killing it.
+STOP_SECONDS = 10.0
 
 
 def draw_uncached(kind: str, view: Mapping[str, Any], status: str) -> bytes:
@@ -42,33 +45,81 @@ def draw_uncached(kind: str, view: Mapping[str, Any], status: str) -> bytes:
     return draw_picture(kind, dict(view), status)
 
 
-def _watch_parent(parent: int) -> None:
-    """End the worker as soon as the bot process that started it is gone (even killed)."""
-    while True:
-        time.sleep(PARENT_CHECK_SECONDS)
-        try:
-            os.kill(parent, 0)
-        except ProcessLookupError:
-            os._exit(0)
-        except PermissionError:  # the id was taken by another user's process
-            os._exit(0)
+def _retrieved(task: asyncio.Future[Any]) -> None:
+    """Mark a finished exchange's failure as seen (its caller may have been cancelled)."""
+    if not task.cancelled():
+        task.exception()
 
 
-def _warm(parent: int) -> None:
-    """Watch the bot process, yield the processor to it (:data:`WORKER_NICENESS`), and
-    load the drawing modules and fonts in the worker before the first picture."""
-    with contextlib.suppress(OSError):
-        os.nice(WORKER_NICENESS)
-    threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch",
-                     daemon=True).start()
-    from bot.pictures import draw_picture
-
-    draw_picture("tinker", {}, "active")
+class WorkerDied(Exception):
+    """The drawing process ended (or its pipes broke) before it answered."""
 
 
-def _context() -> multiprocessing.context.BaseContext:
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+class DrawingProcess:
+    """One running :mod:`bot.pictures.worker`; :meth:`call` runs work in it, in turn."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self._turn = asyncio.Lock()
+
+    @classmethod
+    async def start(cls) -> DrawingProcess:
+        """Start a worker (``OSError`` when no process can be started)."""
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.pictures.worker", cwd=ROOT,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        return cls(process)
+
+    @property
+    def pid(self) -> int:
+        """The worker's process id."""
+        return self.process.pid
+
+    async def call(self, work: Callable[..., _T], *args: Any) -> _T:
+        """Return ``work(*args)`` run in the worker; raise what it raised, or WorkerDied.
+
+        The exchange runs to its end even if the caller is cancelled, so the next
+        request never reads this one's answer.
+        """
+        exchange = asyncio.ensure_future(self._exchange(worker.frame((work, args))))
+        exchange.add_done_callback(_retrieved)  # a caller that left does not read it
+        ok, value = await asyncio.shield(exchange)
+        if ok:
+            return value
+        raise value
+
+    async def _exchange(self, request: bytes) -> tuple[bool, Any]:
+        """Send one request and read its answer, each caller in turn."""
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None
+        async with self._turn:
+            try:
+                stdin.write(request)
+                await stdin.drain()
+                head = await stdout.readexactly(worker.HEADER.size)
+                body = await stdout.readexactly(worker.HEADER.unpack(head)[0])
+            except (asyncio.IncompleteReadError, ConnectionError) as exc:
+                raise WorkerDied(f"the drawing process ended ({exc!r})") from exc
+        answer: tuple[bool, Any] = pickle.loads(body)
+        return answer
+
+    async def stop(self) -> None:
+        """End the worker: its input closes after the request under way; killed if it
+        has not ended within :data:`STOP_SECONDS`."""
+        async with self._turn:
+            if self.process.stdin is not None:
+                self.process.stdin.close()
+            try:
+                await asyncio.wait_for(self.process.wait(), STOP_SECONDS)
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    self.process.kill()
+                await self.process.wait()
+
+    def kill(self) -> None:
+        """Kill the worker at once (it broke; nothing waits for it)."""
+        with contextlib.suppress(ProcessLookupError):
+            self.process.kill()
 
 
 class PictureDrawer:
@@ -83,24 +134,25 @@ class PictureDrawer:
         self.cache = CACHE if cache is None else cache
         self.processes = processes
         self.restarts = 0
-        self._executor: Executor | None = None
+        self._process: DrawingProcess | None = None
+        self._starting: asyncio.Lock | None = None
+        self._thread: ThreadPoolExecutor | None = None
         self._closed = False
 
-    def _start(self) -> Executor:
-        """Return the running executor, starting a process (or, failing that, a thread)."""
-        if self._executor is not None:
-            return self._executor
-        if self.processes:
-            try:
-                self._executor = ProcessPoolExecutor(max_workers=1, mp_context=_context(),
-                                                     initializer=_warm,
-                                                     initargs=(os.getpid(),))
-                return self._executor
-            except (OSError, ValueError, NotImplementedError) as error:
-                log.warning("no drawing process (%s); drawing in a thread", error)
-                self.processes = False
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
-        return self._executor
+    async def _worker(self) -> DrawingProcess | None:
+        """Return the running worker, starting one; None when drawing in a thread."""
+        if self._process is not None or not self.processes:
+            return self._process
+        if self._starting is None:
+            self._starting = asyncio.Lock()
+        async with self._starting:  # concurrent first pictures start one worker
+            if self._process is None and self.processes:
+                try:
+                    self._process = await DrawingProcess.start()
+                except (OSError, ValueError, NotImplementedError) as error:
+                    log.warning("no drawing process (%s); drawing in a thread", error)
+                    self.processes = False
+        return self._process
 
     @property
     def in_process(self) -> bool:
@@ -126,14 +178,15 @@ class PictureDrawer:
         and ``args`` plain data, so both pickle); a dead worker is replaced once."""
         if self._closed:
             raise RuntimeError("the picture drawer is closed")
-        loop = asyncio.get_running_loop()
         failures = 0
         while True:
-            executor = self._start()
+            process = await self._worker()
+            if process is None:
+                return await self._in_thread(work, *args)
             try:
-                return await loop.run_in_executor(executor, work, *args)
-            except BrokenProcessPool:
-                self._drop(executor)
+                return await process.call(work, *args)
+            except WorkerDied:
+                self._drop(process)
                 self.restarts += 1
                 failures += 1
                 if failures >= 2:
@@ -142,23 +195,28 @@ class PictureDrawer:
                 else:
                     log.warning("the drawing process died; starting a new one")
 
-    def _drop(self, executor: Executor) -> None:
-        if self._executor is executor:
-            self._executor = None
-        executor.shutdown(wait=False, cancel_futures=True)
+    async def _in_thread(self, work: Callable[..., _T], *args: Any) -> _T:
+        """Run ``work(*args)`` in the drawing thread (where there is no worker)."""
+        if self._thread is None:
+            self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
+        return await asyncio.get_running_loop().run_in_executor(self._thread, work, *args)
 
-    def close(self) -> None:
-        """Stop the worker (waiting for a drawing under way); later draws raise."""
+    def _drop(self, process: DrawingProcess) -> None:
+        if self._process is process:
+            self._process = None
+        process.kill()
+
+    async def close(self) -> None:
+        """Stop the worker (after the drawing under way) or the thread; later draws raise."""
         self._closed = True
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
+        process, self._process = self._process, None
+        if process is not None:
+            await process.stop()
+        if self._thread is not None:
+            thread, self._thread = self._thread, None
+            await asyncio.to_thread(thread.shutdown, wait=True, cancel_futures=True)
 
     async def worker_pid(self) -> int | None:
         """The worker process's id (None when drawing in a thread); starts the worker."""
-        if not self.processes:
-            return None
-        executor = self._start()
-        if not isinstance(executor, ProcessPoolExecutor):
-            return None
-        return await asyncio.get_running_loop().run_in_executor(executor, os.getpid)
+        process = await self._worker()
+        return None if process is None else process.pid

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import signal
@@ -25,7 +26,7 @@ async def test_worker_draws_the_same_bytes_as_in_process() -> None:
         pid = await drawer.worker_pid()
         assert drawer.in_process and pid is not None and pid != os.getpid()
     finally:
-        drawer.close()
+        await drawer.close()
 
 
 async def test_the_worker_yields_the_processor_to_the_bot() -> None:
@@ -37,7 +38,7 @@ async def test_the_worker_yields_the_processor_to_the_bot() -> None:
         ours = os.getpriority(os.PRIO_PROCESS, 0)
         assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, ours + WORKER_NICENESS)
     finally:
-        drawer.close()
+        await drawer.close()
 
 
 async def test_cache_is_kept_in_the_parent() -> None:
@@ -49,7 +50,7 @@ async def test_cache_is_kept_in_the_parent() -> None:
         again = await drawer.draw("steam", steam_view(2), "active")
         assert again is first and cache.hits == 1
     finally:
-        drawer.close()
+        await drawer.close()
 
 
 async def test_close_is_clean_and_final() -> None:
@@ -57,7 +58,7 @@ async def test_close_is_clean_and_final() -> None:
     await drawer.draw("tinker", {}, "active")
     pid = await drawer.worker_pid()
     assert pid is not None
-    drawer.close()
+    await drawer.close()
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)
     with pytest.raises(RuntimeError):
@@ -76,7 +77,7 @@ async def test_a_dead_worker_is_replaced() -> None:
         assert drawer.restarts == 1
         assert await drawer.worker_pid() not in (None, pid)
     finally:
-        drawer.close()
+        await drawer.close()
 
 
 async def test_thread_fallback_draws_the_same() -> None:
@@ -87,7 +88,64 @@ async def test_thread_fallback_draws_the_same() -> None:
         assert png == draw_picture("steam", steam_view(3), "active")
         assert await drawer.draw("chess", {}, "active") == b""
     finally:
-        drawer.close()
+        await drawer.close()
+
+
+def slowly(answer: str, seconds: float) -> str:
+    """Return ``answer`` after ``seconds`` (in the worker)."""
+    import time
+
+    time.sleep(seconds)
+    return answer
+
+
+def refuse(text: str) -> str:
+    """Raise a ValueError saying ``text``."""
+    raise ValueError(text)
+
+
+class Unpicklable(Exception):
+    """An exception that cannot cross the pipe (it holds a lock)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        super().__init__("held")
+        self.lock = threading.Lock()
+
+
+def refuse_unpicklably() -> str:
+    """Raise an exception that does not pickle."""
+    raise Unpicklable()
+
+
+async def test_a_caller_that_leaves_mid_drawing_does_not_mix_up_the_answers() -> None:
+    drawer = PictureDrawer(PictureCache(8))
+    try:
+        assert await drawer.worker_pid() is not None
+        left = asyncio.ensure_future(drawer.run(slowly, "first", 0.3))
+        await asyncio.sleep(0.1)
+        left.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await left
+        # The worker is still drawing the first request; the second gets its own answer.
+        assert await drawer.run(slowly, "second", 0.0) == "second"
+        assert drawer.restarts == 0
+    finally:
+        await drawer.close()
+
+
+async def test_what_the_work_raises_is_raised_in_the_bot() -> None:
+    drawer = PictureDrawer(PictureCache(8))
+    try:
+        with pytest.raises(ValueError, match="no such board"):
+            await drawer.run(refuse, "no such board")
+        with pytest.raises(RuntimeError, match="Unpicklable: held"):
+            await drawer.run(refuse_unpicklably)
+        assert await drawer.run(slowly, "still there", 0.0) == "still there"
+        assert drawer.restarts == 0 and drawer.in_process
+    finally:
+        await drawer.close()
 
 
 def die_in_worker(kind: str, view: dict, status: str) -> bytes:
@@ -112,7 +170,7 @@ async def test_a_worker_that_keeps_dying_gives_way_to_a_thread(caplog) -> None:
         assert not drawer.in_process and await drawer.worker_pid() is None
         assert "drawing in a thread" in caplog.text
     finally:
-        drawer.close()
+        await drawer.close()
 
 
 def test_a_worker_ends_when_the_bot_process_is_killed(tmp_path) -> None:

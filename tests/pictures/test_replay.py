@@ -146,6 +146,6 @@ async def test_the_worker_process_draws_the_same_replay():
         pngs = await drawer.run(draw_frames, "tinker", [(f.view, f.status) for f in shown])
         assert await drawer.run(animate, pngs) == replay_gif(request)
     finally:
-        drawer.close()
+        await drawer.close()
     with pytest.raises(RuntimeError, match="closed"):
         await drawer.run(frames, request)
