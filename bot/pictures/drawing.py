@@ -105,16 +105,19 @@ class DrawingProcess:
 
     async def stop(self) -> None:
         """End the worker: its input closes after the request under way; killed if it
-        has not ended within :data:`STOP_SECONDS`."""
+        has not ended within :data:`STOP_SECONDS` (a drawing that hangs included)."""
+        try:
+            await asyncio.wait_for(self._end_input(), STOP_SECONDS)
+        except TimeoutError:
+            self.kill()
+            await self.process.wait()
+
+    async def _end_input(self) -> None:
+        """Close the worker's input once no request is under way; wait for it to end."""
         async with self._turn:
             if self.process.stdin is not None:
                 self.process.stdin.close()
-            try:
-                await asyncio.wait_for(self.process.wait(), STOP_SECONDS)
-            except TimeoutError:
-                with contextlib.suppress(ProcessLookupError):
-                    self.process.kill()
-                await self.process.wait()
+            await self.process.wait()
 
     def kill(self) -> None:
         """Kill the worker at once (it broke; nothing waits for it)."""
@@ -180,6 +183,8 @@ class PictureDrawer:
             raise RuntimeError("the picture drawer is closed")
         failures = 0
         while True:
+            if self._closed:  # closed while this waited (a worker stopped under it)
+                raise RuntimeError("the picture drawer is closed")
             process = await self._worker()
             if process is None:
                 return await self._in_thread(work, *args)
@@ -218,5 +223,7 @@ class PictureDrawer:
 
     async def worker_pid(self) -> int | None:
         """The worker process's id (None when drawing in a thread); starts the worker."""
+        if self._closed:
+            raise RuntimeError("the picture drawer is closed")
         process = await self._worker()
         return None if process is None else process.pid

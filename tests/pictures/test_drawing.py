@@ -135,6 +135,25 @@ async def test_a_caller_that_leaves_mid_drawing_does_not_mix_up_the_answers() ->
         await drawer.close()
 
 
+async def test_close_stops_a_worker_that_hangs(monkeypatch) -> None:
+    from bot.pictures import drawing
+
+    monkeypatch.setattr(drawing, "STOP_SECONDS", 0.5)
+    drawer = PictureDrawer(PictureCache(8))
+    pid = await drawer.worker_pid()
+    assert pid is not None
+    hanging = asyncio.ensure_future(drawer.run(slowly, "never", 60.0))
+    await asyncio.sleep(0.2)
+    await asyncio.wait_for(drawer.close(), 5)
+    with pytest.raises(ChildProcessError):  # killed and reaped
+        os.waitpid(pid, os.WNOHANG)
+    with pytest.raises(RuntimeError, match="closed"):
+        await hanging
+    assert drawer.restarts == 1
+    with pytest.raises(RuntimeError, match="closed"):  # and no new worker is started
+        await drawer.worker_pid()
+
+
 async def test_what_the_work_raises_is_raised_in_the_bot() -> None:
     drawer = PictureDrawer(PictureCache(8))
     try:
