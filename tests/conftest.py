@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -13,6 +12,7 @@ import discord.http
 import pytest
 
 from db.store import Store
+from tests.ci import missing
 from tests.db.pg_server import PgServer, find_bin
 from tests.db.sql_console import ConsoleStore, SqlConsole
 from tests.fake_discord import Driver, FakeDiscord
@@ -105,9 +105,6 @@ SQLITE_ONLY = {
     "test_leaderboard_reads_only_the_covering_index": "reads SQLite's query plan",
 }
 
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
-
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Run the database tests on both backends (``backend`` is "sqlite" or "postgresql")."""
     path = metafunc.definition.path.as_posix()
@@ -139,20 +136,14 @@ def pg_server() -> Iterator[PgServer]:
     """
     bindir = find_bin()
     if bindir is None:
-        reason = "PostgreSQL is not installed (apt-get install postgresql): pg_ctl not found"
-        if IN_CI:
-            pytest.fail(reason, pytrace=False)
-        pytest.skip(reason)
+        missing("PostgreSQL is not installed (apt-get install postgresql): pg_ctl not found")
     server = PgServer(bindir)
     try:
         server.start()
     except Exception as exc:
         tail = server.log_tail()
         server.stop()
-        reason = f"the test PostgreSQL server did not start: {exc}\n{tail}"
-        if IN_CI:
-            pytest.fail(reason, pytrace=False)
-        pytest.skip(reason)
+        missing(f"the test PostgreSQL server did not start: {exc}\n{tail}")
     yield server
     server.stop()
 

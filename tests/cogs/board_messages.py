@@ -38,6 +38,7 @@ from bot.table.loaded import LoadedGame
 from cogs.steam import SteamCog
 from cogs.tinker import TinkerCog
 from cogs.tinrealm import TinRealmCog
+from tests.ci import missing
 from tests.support import loaded
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,6 +72,16 @@ def load_preview(path: Path | None = None) -> ModuleType | None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def need_preview() -> ModuleType:
+    """Return the preview tool; without it or Chromium the test fails in CI and is
+    skipped elsewhere, saying what to install."""
+    preview = load_preview()
+    if preview is None:
+        missing(f"the phone heights need {preview_path()} (shared/tools beside the"
+                " repository) and Chromium (apt-get install chromium)")
+    return preview
 
 
 def board_renderer(images: bool) -> Boards:

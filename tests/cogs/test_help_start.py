@@ -14,7 +14,7 @@ from tests.cogs.board_messages import (
     PHONE_BUDGET,
     Message,
     board_renderer,
-    load_preview,
+    need_preview,
     phone_heights,
     played,
 )
@@ -100,8 +100,7 @@ async def test_a_start_button_for_a_game_no_longer_loaded_says_so(discord_driver
 def test_help_and_every_details_page_fit_one_phone_screen() -> None:
     """/help (with the server's settings) and a sample of every page of every game's
     "Rules & details" are each at most 600 px tall at phone width."""
-    preview = load_preview()
-    assert preview is not None, "the preview tool and Chromium are installed by .ci/run"
+    preview = need_preview()
     body = help_message(None, ServerSettings())
     view = body["view"]
     messages = [Message({"content": "", "embeds": [body["embed"].to_dict()], "flags": 64,

@@ -218,7 +218,7 @@ async def test_a_full_lobby_and_its_host_controls_fit_one_phone_screen(
         discord_driver, fake_discord, tmp_path):
     """Five seats (three people, two computers): the lobby board and the host's controls
     are each at most 600 px tall at phone width, as the preview tool draws them."""
-    from tests.cogs.board_messages import PHONE_BUDGET, Message, load_preview, phone_heights
+    from tests.cogs.board_messages import PHONE_BUDGET, Message, need_preview, phone_heights
 
     for name in ("carol", "dave"):
         fake_discord.add_user(name)
@@ -228,8 +228,7 @@ async def test_a_full_lobby_and_its_host_controls_fit_one_phone_screen(
                                             user="alice")).message
     panel = await host_panel(discord_driver, board)
     assert panel.ephemeral
-    preview = load_preview()
-    assert preview is not None, "the preview tool and Chromium are installed by .ci/run"
+    preview = need_preview()
     shown = [Message(fake_discord.get_message(board["id"]), b""), Message(panel.message, b"")]
     heights = phone_heights(preview, shown)
     assert max(heights) <= PHONE_BUDGET, heights

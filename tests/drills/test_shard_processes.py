@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import random
 import re
 import signal
@@ -39,6 +38,7 @@ from pathlib import Path
 import discord.http
 import pytest
 
+from tests.ci import IN_CI
 from tests.db.pg_server import find_bin
 from tests.drills.shard_bots import (
     TAG_ENV,
@@ -68,7 +68,6 @@ CLICKS_AFTER_OVERLAP = 8
 WAIT = 60.0
 """Longest wait for any one thing (the machine may be shared and slow)."""
 
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 FAST = [{"name": "players", "type": 3, "value": "fast"}]
 CHANNEL_PATH = re.compile(r"^/channels/(\d+)/")
 REFUSALS = {"restarting": "The bot is restarting", "out of date": "That board is out of date"}
