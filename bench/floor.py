@@ -429,7 +429,7 @@ def click_targets(off: list[list[Figures]], on: list[list[Figures]],
 def picture_figures(games: int, rounds: int) -> dict[str, tuple[int, pictures.Drawn]]:
     """Draw every board of ``games`` games of each kind ``rounds`` times; return each
     kind's number of boards and figures (run in a fresh process, as the picture worker
-    draws: the heap the bots left behind would lengthen its collections)."""
+    is one that holds nothing but its caches)."""
     clock = pictures.install_clock()
     boards = {kind: [b for seed in range(games)
                      for b in pictures.views(kind, seed, False, seats)]

@@ -29,6 +29,8 @@ from tests.cogs.board_messages import (
 #: Games played of each kind, and boards measured of each kind and setting.
 GAMES = 40
 SAMPLE = 120
+
+
 @cache
 def _boards(kind: str) -> list:
     """Return a sample of the boards of :data:`GAMES` games of ``kind``: every lobby,

@@ -13,6 +13,7 @@ from bot.pictures import draw_picture
 from bot.pictures.cache import PictureCache
 from bot.pictures.drawing import WORKER_NICENESS, PictureDrawer
 from tests.pictures.conftest import play
+from tests.pictures.test_worker import raise_locked
 from tests.pictures.widest import steam_view
 
 
@@ -104,21 +105,6 @@ def refuse(text: str) -> str:
     raise ValueError(text)
 
 
-class Unpicklable(Exception):
-    """An exception that cannot cross the pipe (it holds a lock)."""
-
-    def __init__(self) -> None:
-        import threading
-
-        super().__init__("held")
-        self.lock = threading.Lock()
-
-
-def refuse_unpicklably() -> str:
-    """Raise an exception that does not pickle."""
-    raise Unpicklable()
-
-
 async def test_a_caller_that_leaves_mid_drawing_does_not_mix_up_the_answers() -> None:
     drawer = PictureDrawer(PictureCache(8))
     try:
@@ -159,8 +145,8 @@ async def test_what_the_work_raises_is_raised_in_the_bot() -> None:
     try:
         with pytest.raises(ValueError, match="no such board"):
             await drawer.run(refuse, "no such board")
-        with pytest.raises(RuntimeError, match="Unpicklable: held"):
-            await drawer.run(refuse_unpicklably)
+        with pytest.raises(RuntimeError, match="Locked: held"):
+            await drawer.run(raise_locked)
         assert await drawer.run(slowly, "still there", 0.0) == "still there"
         assert drawer.restarts == 0 and drawer.in_process
     finally:

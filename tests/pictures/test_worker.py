@@ -43,7 +43,8 @@ class Locked(Exception):
         self.lock = threading.Lock()
 
 
-def _raise_locked() -> None:
+def raise_locked() -> None:
+    """Raise an exception that does not pickle (the worker's tests and the drawer's)."""
     raise Locked()
 
 
@@ -54,7 +55,7 @@ def _a_lock() -> object:
 
 
 def test_what_does_not_pickle_comes_back_as_an_error_with_its_text() -> None:
-    ok, error = pickle.loads(answer_of(_raise_locked, ())[HEADER.size:])
+    ok, error = pickle.loads(answer_of(raise_locked, ())[HEADER.size:])
     assert ok is False and isinstance(error, RuntimeError) and str(error) == "Locked: held"
     ok, error = pickle.loads(answer_of(_a_lock, ())[HEADER.size:])  # a result, then
     assert ok is False and "pickle" in str(error)
