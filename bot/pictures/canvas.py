@@ -221,12 +221,11 @@ class Canvas:
         return y + height + 10
 
     def png(self, bottom: int) -> bytes:
-        """Crop the canvas just below ``bottom`` and return it as PNG bytes."""
+        """Return the canvas down to just below ``bottom`` as PNG bytes."""
         height = max(80, min(self.image.height, bottom + MARGIN))
         self.height = height
-        picture = self.image.crop((0, 0, self.width, height))
         bands = [(row, band) for row, band in self.bands if row + band.height <= height]
-        return encode.png_banded(picture, self.theme, bands)
+        return encode.png_banded(self.image, self.theme, bands, height)
 
 
 @lru_cache(maxsize=LAYERS)

@@ -157,16 +157,20 @@ def _chunk(tag: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
 
 
-def png_banded(image: Image.Image, theme: Theme, bands: list[tuple[int, Band]]) -> bytes:
+def png_banded(image: Image.Image, theme: Theme, bands: list[tuple[int, Band]],
+               height: int | None = None) -> bytes:
     """Return ``image`` as a palette PNG, reusing the encoded rows of cached ``bands``.
 
     ``bands`` are (top row, band) pairs whose rows in ``image`` are exactly the band's
     image; they must not overlap. The rows between them are mapped and compressed now
-    (all of them when there are no bands). The result decodes to the same pixels as
-    Pillow's own PNG of ``image`` mapped to the palette.
+    (all of them when there are no bands). Only the top ``height`` rows are kept (all
+    of them by default), so a canvas taller than its board needs no crop of its own.
+    The result decodes to the same pixels as Pillow's own PNG of those rows mapped to
+    the palette.
     """
     rgb = image.convert("RGB") if image.mode != "RGB" else image
-    width, height = rgb.size
+    width = rgb.width
+    height = rgb.height if height is None else min(height, rgb.height)
     pieces: list[bytes] = []
     check = 1
     row = 0

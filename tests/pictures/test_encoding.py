@@ -92,6 +92,9 @@ def test_flat_colours_survive_encoding_exactly() -> None:
     picture = Image.open(io.BytesIO(png)).convert("RGB")
     assert picture.getpixel((100, 50)) == ACTIVE.panel
     assert picture.getpixel((400, 50)) == ACTIVE.background
+    # The top rows of the taller canvas, without a crop, are the same file.
+    assert encode.png_banded(c.image, ACTIVE, [], 116) == png
+    assert Image.open(io.BytesIO(encode.png_banded(c.image, ACTIVE, [], 999))).height == 120
 
 
 @pytest.mark.parametrize(("first", "second"), [(b"", b"x"), (b"abc", b""), (b"board" * 999,
