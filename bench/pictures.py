@@ -12,7 +12,9 @@ fixed palette (:data:`BASELINE`, taken with this same script and the same argume
 the same machine).
 
 Run from the repository root:
-``python -m bench.pictures [--games 6] [--rounds 3] [--seats 5] [--random]``.
+``python -m bench.pictures [--games 6] [--rounds 3] [--seats 5] [--random] [--cold-words]``
+(``--cold-words``: every round starts without the words drawn before, as the first round
+of a fresh process does).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from PIL import Image
 
 from bench.common import machine, table
 from bot.games import registry
-from bot.pictures import _drawer, canvas, encode
+from bot.pictures import _drawer, canvas, encode, script
 from bot.pictures.canvas import clear_layers
 from bot.pictures.endings import ending
 
@@ -134,11 +136,16 @@ def warm(boards: dict[str, list[tuple[Any, str]]]) -> None:
 
 
 def draw_rounds(kind: str, boards: list[tuple[Any, str]], rounds: int,
-                clock: EncodeClock) -> Drawn:
-    """Draw every board ``rounds`` times, move by move; return the figures."""
+                clock: EncodeClock, cold_words: bool = False) -> Drawn:
+    """Draw every board ``rounds`` times, move by move; return the figures.
+
+    With ``cold_words`` every round starts without the words drawn before.
+    """
     drawn = Drawn()
     for index in range(rounds):
         clear_layers()  # each round draws its games move by move, as a table does
+        if cold_words:
+            script.forget_words()
         cpu: list[float] = []
         enc: list[float] = []
         for view, status in boards:
@@ -159,9 +166,9 @@ def draw_rounds(kind: str, boards: list[tuple[Any, str]], rounds: int,
 
 
 def measure(kind: str, boards: list[tuple[Any, str]], rounds: int,
-            clock: EncodeClock) -> list[object]:
+            clock: EncodeClock, cold_words: bool = False) -> list[object]:
     """Draw every board ``rounds`` times; return one table row of figures."""
-    drawn = draw_rounds(kind, boards, rounds, clock)
+    drawn = draw_rounds(kind, boards, rounds, clock, cold_words)
     sizes, heights = drawn.sizes, drawn.heights
     base = BASELINE.get(kind, {})
     return [kind, len(boards), spread(drawn.cpu), base.get("cpu", "?"), spread(drawn.encode),
@@ -181,6 +188,9 @@ def main() -> None:
     parser.add_argument("--compress-level", type=int, choices=range(10), default=None,
                         help="deflate level of the rows drawn anew (default: the bot's,"
                              f" {encode.COMPRESS_LEVEL})")
+    parser.add_argument("--cold-words", action="store_true",
+                        help="every round without the words drawn before (the first"
+                             " round's cost in every round)")
     args = parser.parse_args()
     if args.compress_level is not None:
         encode.COMPRESS_LEVEL = args.compress_level
@@ -191,10 +201,11 @@ def main() -> None:
     boards = {kind: [b for seed in range(args.games)
                      for b in views(kind, seed, args.random, seats[kind])] for kind in SEATS}
     warm(boards)
-    rows = [measure(kind, boards[kind], args.rounds, clock) for kind in SEATS]
+    rows = [measure(kind, boards[kind], args.rounds, clock, args.cold_words) for kind in SEATS]
     print(machine())
     print(f"{args.games} games per kind, {'random legal moves' if args.random else 'computer'}"
           f" players, {args.rounds} rounds, every board drawn from scratch;"
+          f"{'; the words drawn anew every round' if args.cold_words else ''};"
           f" deflate level {encode.COMPRESS_LEVEL}; CPU per picture (process_time), min /"
           " median / max of the rounds' medians\n")
     print(table(["game", "boards", "CPU ms", "before", "encode ms", "before", "median KB",

@@ -144,3 +144,11 @@ def text_mask(words: str, size: int, bold: bool, anchor: str) -> TextMask:
     ink = mask.getbbox() or (0, 0, 1, 1)
     return TextMask(mask.crop(ink), ink[0] - pad - left, ink[1] - pad - top,
                     (-left, -top, ascent + descent - top))
+
+
+def forget_words() -> None:
+    """Empty the caches of drawn words (runs, widths, masks), as in a process that has
+    drawn none yet."""
+    runs.cache_clear()
+    _width.cache_clear()
+    text_mask.cache_clear()
