@@ -204,8 +204,8 @@ def main() -> None:
     rows = [measure(kind, boards[kind], args.rounds, clock, args.cold_words) for kind in SEATS]
     print(machine())
     print(f"{args.games} games per kind, {'random legal moves' if args.random else 'computer'}"
-          f" players, {args.rounds} rounds, every board drawn from scratch;"
-          f"{'; the words drawn anew every round' if args.cold_words else ''};"
+          f" players, {args.rounds} rounds, every board drawn from scratch"
+          f"{', its words too' if args.cold_words else ''};"
           f" deflate level {encode.COMPRESS_LEVEL}; CPU per picture (process_time), min /"
           " median / max of the rounds' medians\n")
     print(table(["game", "boards", "CPU ms", "before", "encode ms", "before", "median KB",
