@@ -87,11 +87,11 @@ class EncodeClock:
         """Seconds spent in this encoder and its partner since :meth:`reset`."""
         return self.spent + (self.partner.total() if self.partner is not None else 0.0)
 
-    def __call__(self, image: Image.Image, *args: Any) -> bytes:
+    def __call__(self, image: Image.Image, *args: Any, **kwargs: Any) -> bytes:
         """Encode ``image`` with the real encoder, adding its CPU time to :attr:`spent`."""
         start = time.process_time()
         try:
-            return self.original(image, *args)
+            return self.original(image, *args, **kwargs)
         finally:
             self.spent += time.process_time() - start
 

@@ -1,7 +1,7 @@
 """The drawing surface every board uses: text, panels, bars, tags, cards, icons, banner.
 
-Boards draw top to bottom and keep a running ``y``; :meth:`Canvas.png` crops to what was
-drawn. A board is :data:`WIDTH` pixels wide and shown about 280 px wide on a phone, so
+Boards draw top to bottom and keep a running ``y``; :meth:`Canvas.png` encodes only what
+was drawn. A board is :data:`WIDTH` pixels wide and shown about 280 px wide on a phone, so
 text a player reads is at least :data:`MIN_TEXT` pixels (about 11 px on the phone); text
 that does not fit is cut with an ellipsis, never shrunk below that. Every element's box
 is recorded in :attr:`Canvas.boxes`, so tests can check that nothing leaves the picture.
@@ -28,7 +28,7 @@ MARGIN = 16
 """Space between the picture's edge and its content."""
 
 MAX_HEIGHT = 1100
-"""The canvas is this tall before cropping; content below it is cut off."""
+"""The canvas is this tall; content below it is cut off."""
 
 MIN_TEXT = 30
 """The smallest text a player must read, in pixels at :data:`WIDTH`."""
@@ -222,10 +222,9 @@ class Canvas:
 
     def png(self, bottom: int) -> bytes:
         """Return the canvas down to just below ``bottom`` as PNG bytes."""
-        height = max(80, min(self.image.height, bottom + MARGIN))
+        height = min(self.image.height, max(80, bottom + MARGIN))
         self.height = height
-        bands = [(row, band) for row, band in self.bands if row + band.height <= height]
-        return encode.png_banded(self.image, self.theme, bands, height)
+        return encode.png_banded(self.image, self.theme, self.bands, height)
 
 
 @lru_cache(maxsize=LAYERS)

@@ -164,13 +164,15 @@ def png_banded(image: Image.Image, theme: Theme, bands: list[tuple[int, Band]],
     ``bands`` are (top row, band) pairs whose rows in ``image`` are exactly the band's
     image; they must not overlap. The rows between them are mapped and compressed now
     (all of them when there are no bands). Only the top ``height`` rows are kept (all
-    of them by default), so a canvas taller than its board needs no crop of its own.
+    of them by default), so a canvas taller than its board needs no crop of its own;
+    a band that reaches below them is left out and its rows within them compressed now.
     The result decodes to the same pixels as Pillow's own PNG of those rows mapped to
     the palette.
     """
-    rgb = image.convert("RGB") if image.mode != "RGB" else image
-    width = rgb.width
-    height = rgb.height if height is None else min(height, rgb.height)
+    height = image.height if height is None else min(height, image.height)
+    width = image.width
+    rgb = image if image.mode == "RGB" else image.crop((0, 0, width, height)).convert("RGB")
+    bands = [(top, band) for top, band in bands if top + band.height <= height]
     pieces: list[bytes] = []
     check = 1
     row = 0

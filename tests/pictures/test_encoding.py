@@ -50,6 +50,39 @@ def test_banded_pictures_equal_whole_encodings(kind: str, seed: int) -> None:
     assert used > 0
 
 
+def inflated_rows(png: bytes) -> int:
+    """How many filtered rows the PNG's image data holds (its IDAT inflated, exactly)."""
+    import struct
+    import zlib
+
+    at, data, width = 8, b"", 0
+    while at < len(png):
+        length, tag = struct.unpack(">I4s", png[at:at + 8])
+        body = png[at + 8:at + 8 + length]
+        if tag == b"IHDR":
+            width = struct.unpack(">I", body[:4])[0]
+        elif tag == b"IDAT":
+            data += body
+        at += 12 + length
+    raw = zlib.decompress(data)
+    assert len(raw) % (width + 1) == 0
+    return len(raw) // (width + 1)
+
+
+def test_a_board_cut_through_a_band_encodes_only_the_rows_kept() -> None:
+    clear_layers()
+    c = steam.board(steam_view(5), ending("steam", steam_view(5), "active"))
+    top, band = c.bands[-1]
+    assert band.height > 40
+    png = c.png(top + 5)  # the picture ends inside the last band: it is left out
+    assert c.height == top + 5 + 16 < top + band.height
+    assert inflated_rows(png) == c.height
+    assert pixels(png) == pixels(whole(c.image.crop((0, 0, c.width, c.height)), c.theme))
+    # Given to the encoder anyway, the band that reaches below the height is left out too.
+    direct = encode.png_banded(c.image, c.theme, [(top, band)], c.height)
+    assert inflated_rows(direct) == c.height and pixels(direct) == pixels(png)
+
+
 def test_bands_are_encoded_once_and_reused() -> None:
     clear_layers()
     first = steam.board(steam_view(5), ending("steam", steam_view(5), "active"))
@@ -94,7 +127,11 @@ def test_flat_colours_survive_encoding_exactly() -> None:
     assert picture.getpixel((400, 50)) == ACTIVE.background
     # The top rows of the taller canvas, without a crop, are the same file.
     assert encode.png_banded(c.image, ACTIVE, [], 116) == png
-    assert Image.open(io.BytesIO(encode.png_banded(c.image, ACTIVE, [], 999))).height == 120
+    assert inflated_rows(encode.png_banded(c.image, ACTIVE, [], 999)) == 120
+    # A transparent layer's canvas: only the rows kept are converted and encoded.
+    layer = Canvas(ACTIVE, height=120, transparent=True)
+    layer.panel((10, 10, 200, 100))
+    assert inflated_rows(encode.png_banded(layer.image, ACTIVE, [], 50)) == 50
 
 
 @pytest.mark.parametrize(("first", "second"), [(b"", b"x"), (b"abc", b""), (b"board" * 999,
