@@ -9,7 +9,7 @@ from bot.pictures import script
 
 def _misses_per_round(cold_words: bool) -> list[int]:
     boards = pictures.views("tinker", 0, False, 1, max_moves=6)
-    clock = pictures.EncodeClock(lambda *_: b"")
+    clock = pictures.EncodeClock(lambda *_: b"")  # draw_rounds reads a clock; none is timed
     pictures.warm({"tinker": boards})
     misses = []
     for _ in range(2):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 
 import pytest
 from PIL import Image
@@ -52,9 +54,6 @@ def test_banded_pictures_equal_whole_encodings(kind: str, seed: int) -> None:
 
 def inflated_rows(png: bytes) -> int:
     """How many filtered rows the PNG's image data holds (its IDAT inflated, exactly)."""
-    import struct
-    import zlib
-
     at, data, width = 8, b"", 0
     while at < len(png):
         length, tag = struct.unpack(">I4s", png[at:at + 8])
@@ -137,7 +136,5 @@ def test_flat_colours_survive_encoding_exactly() -> None:
 @pytest.mark.parametrize(("first", "second"), [(b"", b"x"), (b"abc", b""), (b"board" * 999,
                                                 b"\xff" * 70_000), (bytes(range(256)), b"q")])
 def test_adler_join_matches_zlib(first: bytes, second: bytes) -> None:
-    import zlib
-
     joined = encode.adler_join(zlib.adler32(first), zlib.adler32(second), len(second))
     assert joined == zlib.adler32(first + second)
