@@ -299,7 +299,7 @@ class PostgresStore:
         VersionConflict if another writer got there first."""
         now = save_time(self._clock(), game.updated_at)
         columns = (_json(game.seats), _json(game.options),
-                   game.raw_state if game.state is None else _json(game.state),
+                   game.state_text(),
                    _json(game.events), _json(game.extra))
         try:
             await self._save(game, expected_version, now, columns, action, actor_id, results,

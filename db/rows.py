@@ -26,9 +26,12 @@ def save_time(now: float, last: float) -> float:
     return now if now >= last + SAVE_STEP else last + SAVE_STEP
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def to_json(value: Any) -> str:
     """Return ``value`` as compact JSON text, as every JSON column stores it."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(value)
 
 
 @dataclass(slots=True)
@@ -61,11 +64,46 @@ class GameRow:
     #: The JSON columns whose stored text was not JSON (read as empty instead): the
     #: table reports such a game as damaged.
     damaged: tuple[str, ...] = ()
+    #: What is known of the very ``state`` document: ``(the engine's state object or
+    #: None, the document, its stored text or None)`` (see :meth:`engine_state`).
+    loaded: tuple[Any, Any, str | None] | None = field(default=None, repr=False,
+                                                      compare=False)
 
     @property
     def is_open(self) -> bool:
         """Whether the game still occupies its channel."""
         return self.status in OPEN_STATUSES
+
+    def _known(self) -> tuple[Any, Any, str | None] | None:
+        """Return :attr:`loaded` while it is about ``state`` as it is now, else None.
+
+        It is only while ``state`` is still the very document it was noted with: a new
+        document (a new state, a row read again) has nothing known until noted. Engines
+        never change a state in place, nor the table a state document, so what is known
+        stays true for as long as the document is the same object.
+        """
+        loaded = self.loaded
+        if loaded is None or self.state is None or loaded[1] is not self.state:
+            return None
+        return loaded
+
+    def engine_state(self) -> Any:
+        """Return the engine's state object of ``state`` if known, else None."""
+        known = self._known()
+        return None if known is None else known[0]
+
+    def note_state(self, engine_state: Any) -> None:
+        """Note ``engine_state`` as the engine's state object of ``state`` as it is now
+        (its stored text stays known if it was)."""
+        known = self._known()
+        self.loaded = (engine_state, self.state, None if known is None else known[2])
+
+    def state_text(self) -> str | None:
+        """Return the state as its column stores it (its stored text when known)."""
+        known = self._known()
+        if known is not None and known[2] is not None:
+            return known[2]
+        return self.raw_state if self.state is None else to_json(self.state)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,17 +204,19 @@ def _document(raw: Any, empty: Any, column: str, damaged: list[str]) -> Any:
         return empty
 
 
-def row_to_game(row: Sequence[Any]) -> GameRow:
+def row_to_game(row: Sequence[Any], state: Any = None) -> GameRow:
     """Build a GameRow from a row of :data:`GAME_COLUMNS`.
 
     A damaged state loads as None; seats, options, events or table data whose text is
     not JSON load empty and are named in ``damaged``, so that reading a row never fails.
+    ``state``, when given, is the state's document already read from that text.
     """
     raw_state = row[9]
-    try:
-        state = json.loads(raw_state) if raw_state is not None else None
-    except ValueError:
-        state = None
+    if state is None:
+        try:
+            state = json.loads(raw_state) if raw_state is not None else None
+        except ValueError:
+            state = None
     damaged: list[str] = []
     seats = _document(row[6], [], "seats", damaged)
     options = _document(row[7], {}, "options", damaged)
@@ -205,6 +245,7 @@ def row_to_game(row: Sequence[Any]) -> GameRow:
         extra=extra,
         deadline=row[19],
         damaged=tuple(damaged),
+        loaded=None if state is None else (None, state, raw_state),
     )
 
 
@@ -262,7 +303,10 @@ class KeptRows:
     save changes, so a row another process (or anything else) wrote since fails the save
     and the caller reads the game again. Only open games are kept: nothing but a save
     rewrites them. Each :meth:`take` builds a fresh :class:`GameRow` from the stored
-    text, so callers may change what they get freely.
+    text, so callers may change what they get freely. Only the state is shared: its
+    document and the engine's state object saved with it come along
+    (:meth:`GameRow.engine_state`), as neither engines nor the table change a state in
+    place, so a click on a kept game neither reads nor loads its state again.
 
     With each game go the rows of its ``voters`` table that this process's saves wrote
     (the newest :attr:`voters_per_game`): they are as stored for the same reason, since
@@ -308,7 +352,8 @@ class KeptRows:
             game.id, game.guild_id, game.channel_id, game.kind, game.status, game.starter_id,
             seats, options, int(game.only_starter), state, game.version, events,
             game.board_channel_id, game.board_message_id, game.board_posted_at,
-            game.created_at, now, game.daily, extra, game.deadline,
+            game.created_at, now, game.daily, extra, game.deadline, game.engine_state(),
+            game.state,
         )
         if len(rows) > self.capacity:
             oldest = next(iter(rows))
@@ -318,7 +363,12 @@ class KeptRows:
     def take(self, game_id: int) -> GameRow | None:
         """Return a fresh copy of the game's kept row, or None when it is not kept."""
         row = self._rows.get(game_id)
-        return None if row is None else row_to_game(row)
+        if row is None:
+            return None
+        game = row_to_game(row, row[21])
+        if game.state is not None:
+            game.loaded = (row[20], game.state, row[9])
+        return game
 
     def voters(self, game_id: int) -> dict[int, VoterRow]:
         """Return the kept voters' rows of a kept game, by user id (a new dict)."""

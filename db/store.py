@@ -310,7 +310,7 @@ class Store:
         """
         now = save_time(self._clock(), game.updated_at)
         columns = (_json(game.seats), _json(game.options),
-                   game.raw_state if game.state is None else _json(game.state),
+                   game.state_text(),
                    _json(game.events), _json(game.extra))
         seats, options, state, events, extra = columns
         game_args = (game.status, seats, options, state, game.version, events, extra,

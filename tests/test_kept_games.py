@@ -319,3 +319,58 @@ async def test_a_hand_edit_of_who_may_play_is_noticed(tmp_path: Any, backend: st
         play = await tables.act(game.id, 1, ALICE, "add1")  # the next save notices the edit
         assert play.game.row.only_starter is False
         assert (await tables.act(game.id, 2, BOB, "add1")).game.state.count == 3
+
+
+# -- the state kept as loaded ----------------------------------------------------------------
+
+
+async def test_a_kept_game_is_played_without_loading_its_state(
+        tmp_path: Any, backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's state object saved with a kept row comes back with it: no engine load,
+    and the game plays on exactly as a game read from the database does."""
+    async with one_move_in(tmp_path) as (tables, game, _clock):
+        engine = tables.core.engines("toy")
+        loads: list[Any] = []
+        real_load = engine.load
+
+        def counted(data: Any) -> Any:
+            loads.append(data)
+            return real_load(data)
+
+        monkeypatch.setattr(engine, "load", counted)
+        for version, action in enumerate(("add2", "add1", "add2"), start=1):
+            play = await tables.act(game.id, version, BOB, action)
+        assert loads == []
+        monkeypatch.undo()
+        kept_state = play.game.state
+        stored = await tables.load(game.id)
+        assert stored.state == kept_state and stored.state.count == 6
+        assert engine.dump(kept_state) == stored.row.state
+
+
+async def test_the_kept_state_text_is_written_again_only_when_unchanged(
+        tmp_path: Any, backend: str) -> None:
+    """A save that did not change the state writes the text it read; a new state
+    document, or one that is no longer the document read, gets its own text."""
+    async with one_move_in(tmp_path) as (tables, game, _clock):
+        row = tables.store.kept_game(game.id)
+        assert row is not None and row.state is not None and row.raw_state is not None
+        assert row.state_text() == row.raw_state
+        assert row.engine_state() is not None
+        row.state = dict(row.state, count=7)  # a new document: nothing known of it
+        assert row.engine_state() is None and '"count":7' in (row.state_text() or "")
+        row.note_state("an engine state")
+        assert row.engine_state() == "an engine state"
+        assert row.state_text() != row.raw_state  # its text is still not known
+
+
+async def test_a_state_read_from_the_database_is_loaded_once_per_read(
+        tmp_path: Any, backend: str) -> None:
+    """A row read from the database knows its state's text but not its engine state
+    until it is loaded; loading notes it, keeping the text."""
+    async with one_move_in(tmp_path) as (tables, game, _clock):
+        row = await tables.store.get_game(game.id)
+        assert row is not None and row.engine_state() is None
+        assert row.state_text() == row.raw_state
+        loaded = tables.core.wrap(row)
+        assert row.engine_state() is loaded.state and row.state_text() == row.raw_state

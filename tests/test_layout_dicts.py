@@ -31,8 +31,12 @@ from discord.webhook.async_ import interaction_message_response_params
 from bot.boards.layout import (
     BoardOption,
     BoardSelect,
+    BoardUserSelect,
+    BoardView,
+    PanelItem,
     action_button,
     action_select,
+    board_view,
     default_items,
     view_of,
 )
@@ -200,28 +204,38 @@ def _actions(group: str, count: int, **extra: Any) -> list[Action]:
             for i in range(count)]
 
 
-def layouts() -> Iterator[discord.ui.View]:
+def layout_items() -> Iterator[list[PanelItem]]:
     """Yield layouts no game above happens to make: selects of many parts, every group
     as a select, custom emoji, disabled selects, long labels and placeholders."""
     style = discord.ButtonStyle
-    yield view_of(default_items(7, 1, [*_actions("a", 3), *_actions("b", 30), *_actions("c", 5)],
-                                placeholders={"b": "Pick a b " * 30}))
-    yield view_of(default_items(7, 2, [a for g in "abcdef" for a in _actions(g, 2)]))
-    yield view_of(default_items(7, 3, [a for g in "abcdef" for a in _actions(g, 9)]))
-    yield view_of(default_items(7, 4, _actions("x", 1, primary=True) + _actions("", 26)))
+    yield default_items(7, 1, [*_actions("a", 3), *_actions("b", 30), *_actions("c", 5)],
+                        placeholders={"b": "Pick a b " * 30})
+    yield default_items(7, 2, [a for g in "abcdef" for a in _actions(g, 2)])
+    yield default_items(7, 3, [a for g in "abcdef" for a in _actions(g, 9)])
+    yield default_items(7, 4, _actions("x", 1, primary=True) + _actions("", 26))
     emoji = ("🚂", "<:gear:123456789012345678>", "<a:spin:1234567890123>", "cog:98765432109876",
              "a:wheel:12345678901234567", ":not:12", "<:bad name:123456789012345678>")
-    yield view_of([action_button(8, 0, Action(f"e{i}", f"With {e}"), emoji=e, row=i // 5,
-                                 style=(style.primary, style.success)[i % 2], disabled=i % 3 == 0)
-                   for i, e in enumerate(emoji)])
-    yield view_of([action_button(8, 1, Action("empty", ""), emoji="🎲"),
-                   action_button(8, 1, Action("auto", "Auto " * 30)),
-                   action_select(8, 1, "", _actions("s", 4), row=2),
-                   action_select(8, 1, "pick", _actions("t", 25), placeholder="Pick", row=3,
-                                 part=2)])
+    yield [action_button(8, 0, Action(f"e{i}", f"With {e}"), emoji=e, row=i // 5,
+                         style=(style.primary, style.success)[i % 2], disabled=i % 3 == 0)
+           for i, e in enumerate(emoji)]
+    yield [action_button(8, 1, Action("empty", ""), emoji="🎲"),
+           action_button(8, 1, Action("auto", "Auto " * 30)),
+           action_select(8, 1, "", _actions("s", 4), row=2),
+           action_select(8, 1, "pick", _actions("t", 25), placeholder="Pick", row=3, part=2)]
     disabled = action_select(8, 2, "z", _actions("z", 3), row=0)
     disabled.disabled = True
-    yield view_of([disabled])
+    yield [disabled]
+    # rows left to discord.py's placing, among rows given
+    yield [action_button(9, 0, Action(f"p{i}", f"P{i}"), row=None if i % 2 else i % 3)
+           for i in range(11)]
+    yield [BoardUserSelect("u1:9:0:invite", "Invite someone"),
+           action_button(9, 0, Action("go", "Go"))]
+
+
+def layouts() -> Iterator[discord.ui.View]:
+    """Yield :func:`layout_items` as discord.py's own views."""
+    for items in list(layout_items())[:7]:  # the digest's layouts
+        yield view_of(items)
 
 
 def components_digest() -> tuple[str, int]:
@@ -265,6 +279,43 @@ async def test_a_board_view_is_a_stopped_discord_ui_view() -> None:
         "g1:1:2:go", "s1:1:2:g"]
     with pytest.raises(ValueError):
         view_of([BoardSelect(f"s1:1:1:g{i}", [BoardOption("One", "one")]) for i in range(6)])
+
+
+def test_a_board_view_sends_what_discord_py_s_own_view_sends() -> None:
+    """Every board above, and every layout, built without discord.ui items: the same
+    components as discord.py's own view of the same items, byte for byte."""
+    boards = _boards()
+    for game in every_board():
+        view = boards.render(game)["view"]
+        if view is None:  # an abandoned lobby: no components
+            continue
+        assert isinstance(view, BoardView)
+        assert sent_components(view) == sent_components(view_of(view.items))
+    for items in layout_items():
+        assert sent_components(board_view(items)) == sent_components(view_of(items))
+
+
+async def test_a_board_view_refuses_what_discord_py_refuses() -> None:
+    """Items that do not fit are refused as discord.ui refuses them; the view is stopped,
+    keeps nothing to dispatch, and takes no more items."""
+    select = [BoardOption("One", "one")]
+    too_many = [
+        [BoardSelect(f"s1:1:1:g{i}", select) for i in range(6)],
+        [action_button(1, 1, Action(f"a{i}", "A"), row=0) for i in range(6)],
+        [action_button(1, 1, Action(f"a{i}", "A")) for i in range(26)],
+        [action_button(1, 1, Action("a", "A"), row=2), BoardSelect("s1:1:1:g", select, row=2)],
+    ]
+    for items in too_many:
+        with pytest.raises(ValueError):
+            view_of(items)
+        with pytest.raises(ValueError):
+            board_view(items)
+    view = board_view([action_button(1, 2, Action("go", "Go"))])
+    assert isinstance(view, discord.ui.View)
+    assert view.is_finished() and view.timeout is None and not view.is_dispatchable()
+    assert not view.has_components_v2() and [i.custom_id for i in view.items] == ["g1:1:2:go"]
+    with pytest.raises(TypeError):
+        view.add_item(discord.ui.Button(label="More"))
 
 
 async def test_no_board_view_is_stored_by_discord_py(discord_driver, fake_discord, tmp_path):

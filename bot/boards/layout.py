@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
-from typing import ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import discord
 
@@ -150,6 +150,16 @@ class BoardButton:
         return discord.ui.Button(label=self.label, custom_id=self.custom_id, style=self.style,
                                  emoji=self.emoji, disabled=self.disabled, row=self.row)
 
+    def to_dict(self) -> dict[str, Any]:
+        """Return the button as Discord takes it (what discord.py's own button sends)."""
+        out: dict[str, Any] = {"type": 2, "style": self.style.value, "disabled": self.disabled}
+        if self.label:
+            out["label"] = self.label
+        out["custom_id"] = self.custom_id
+        if self.emoji:
+            out["emoji"] = discord.PartialEmoji.from_str(self.emoji).to_dict()
+        return out
+
 
 @dataclass(slots=True)
 class BoardOption:
@@ -163,6 +173,13 @@ class BoardOption:
         """Return the option as discord.py takes it."""
         return discord.SelectOption(label=self.label, value=self.value,
                                     description=self.description)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the option as Discord takes it."""
+        out: dict[str, Any] = {"label": self.label, "value": self.value, "default": False}
+        if self.description:
+            out["description"] = self.description
+        return out
 
 
 @dataclass(slots=True)
@@ -184,6 +201,16 @@ class BoardSelect:
                                  disabled=self.disabled, row=self.row,
                                  options=[option.to_option() for option in self.options])
 
+    def to_dict(self) -> dict[str, Any]:
+        """Return the select as Discord takes it (what discord.py's own select sends)."""
+        out: dict[str, Any] = {"type": 3, "custom_id": self.custom_id, "min_values": 1,
+                               "max_values": 1, "disabled": self.disabled, "required": True}
+        if self.placeholder:
+            out["placeholder"] = self.placeholder
+        if self.options:
+            out["options"] = [option.to_dict() for option in self.options]
+        return out
+
 
 @dataclass(slots=True)
 class BoardUserSelect:
@@ -200,6 +227,10 @@ class BoardUserSelect:
         """Return the select as a ``discord.ui`` item."""
         return discord.ui.UserSelect(custom_id=self.custom_id, placeholder=self.placeholder,
                                      row=self.row)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the select as Discord takes it (discord.py's own item builds it)."""
+        return dict(self.to_item().to_component_dict())
 
 
 #: A board component.
@@ -374,3 +405,60 @@ def view_of(items: Sequence[PanelItem]) -> discord.ui.View:
         view.add_item(item.to_item())
     view.stop()
     return view
+
+
+class BoardView(discord.ui.View):
+    """A stopped view of board items that sends their components as plain data.
+
+    What Discord gets is exactly what :func:`view_of`'s view sends, but no ``discord.ui``
+    item is built: a board is drawn anew for every click, and its buttons as discord.ui
+    objects were a good part of that. The items are laid out as discord.py lays them out
+    (an item's row, or else the first row with room) and refused where they do not fit,
+    with the same ValueError. :attr:`items` are the board items it sends; as it holds no
+    discord.ui item, discord.py has nothing to dispatch to and never keeps it. Nothing can
+    be added to it: a panel that needs more uses :func:`view_of`.
+    """
+
+    def __init__(self, items: Sequence[PanelItem]) -> None:
+        super().__init__(timeout=None)
+        self.stop()
+        if len(items) > MAX_ITEMS:
+            raise ValueError("maximum number of children exceeded")
+        self._items = list(items)
+        widths = [0] * MAX_ROWS
+        rows: list[list[dict[str, Any]]] = [[] for _ in range(MAX_ROWS)]
+        for item in self._items:  # in order, as discord.py's View.add_item places them
+            if item.row is not None:
+                row = item.row
+                if widths[row] + item.width > MAX_BUTTONS_PER_ROW:
+                    raise ValueError(f"item would not fit at row {row}")
+            else:
+                row = next((r for r, w in enumerate(widths)
+                            if w + item.width <= MAX_BUTTONS_PER_ROW), -1)
+                if row < 0:
+                    raise ValueError("could not find open space for item")
+            widths[row] += item.width
+            rows[row].append(item.to_dict())
+        self._components = [{"type": 1, "components": row} for row in rows if row]
+
+    def to_components(self) -> list[dict[str, Any]]:
+        """Return the action rows as Discord takes them."""
+        return list(self._components)
+
+    def has_components_v2(self) -> bool:
+        """A board's components are action rows, never Components V2."""
+        return False
+
+    @property
+    def items(self) -> list[PanelItem]:
+        """The board items it sends (its discord.ui ``children`` are none)."""
+        return list(self._items)
+
+    def add_item(self, item: discord.ui.Item[Any]) -> BoardView:
+        """Refuse: a board's view holds only its board items."""
+        raise TypeError("a board's view takes no more items; use view_of for a panel")
+
+
+def board_view(items: Sequence[PanelItem]) -> BoardView:
+    """Return a board's components as a stopped :class:`BoardView` (see there)."""
+    return BoardView(items)

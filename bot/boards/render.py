@@ -19,8 +19,8 @@ from bot.boards.layout import (
     BoardItem,
     BoardSelect,
     action_button,
+    board_view,
     default_items,
-    view_of,
     vote_line,
 )
 from bot.games.protocol import Action
@@ -236,7 +236,7 @@ class BoardRenderer:
                 embed.set_footer(text=STATUS_TEXT.get(game.row.status, "This game has ended."))
             if game.row.state is not None or game.row.status == "over":
                 replay = self.images and game.row.kind in pictures.TITLES
-                view = view_of(_table_buttons(game, again=True, replay=replay))
+                view = board_view(_table_buttons(game, again=True, replay=replay))
         else:
             items = lobby_items(game) if game.row.status == "lobby" else renderer.items(game)
             if game.row.status == "active" and game.computer_to_act():
@@ -245,7 +245,7 @@ class BoardRenderer:
             poll = game.data.poll
             if poll and poll.version == game.row.version and polls.voter_count(poll):
                 _show_votes(embed, items, game, poll)
-            view = view_of(_with_rules_button(items, game))
+            view = board_view(_with_rules_button(items, game))
         return {"embed": embed, "view": view}
 
 

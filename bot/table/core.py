@@ -137,7 +137,11 @@ class TableCore:
         if row.state is None:
             return LoadedGame(row, eng, None, broken="no state stored", data=data, seats=seats)
         try:
-            return LoadedGame(row, eng, eng.load(row.state), data=data, seats=seats)
+            state = row.engine_state()
+            if state is None:
+                state = eng.load(row.state)
+                row.note_state(state)
+            return LoadedGame(row, eng, state, data=data, seats=seats)
         except (BrokenState, KeyError, TypeError, ValueError, IndexError) as exc:
             log.warning("game %s (%s) has a broken state: %s", row.id, row.kind, exc)
             return LoadedGame(row, eng, None, broken=str(exc) or type(exc).__name__, data=data,
@@ -307,6 +311,7 @@ class TableCore:
         before = game.to_act()
         row.version += 1
         row.state = game.engine.dump(step.state)
+        row.note_state(step.state)
         events = (lead, *step.events) if lead else step.events
         if lead:
             game.data.last = lead

@@ -255,7 +255,7 @@ def test_computer_options_are_not_live_during_its_turn():
     boards = Boards(None, None, images=False)  # type: ignore[arg-type]
     boards.register(SteamCog(None))
     body = boards.render(game)
-    items = [i for i in body["view"].children if "table." not in (i.custom_id or "")]
+    items = [i for i in body["view"].items if "table." not in (i.custom_id or "")]
     assert items and all(i.disabled for i in items)
 
 
