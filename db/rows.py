@@ -204,19 +204,17 @@ def _document(raw: Any, empty: Any, column: str, damaged: list[str]) -> Any:
         return empty
 
 
-def row_to_game(row: Sequence[Any], state: Any = None) -> GameRow:
+def row_to_game(row: Sequence[Any]) -> GameRow:
     """Build a GameRow from a row of :data:`GAME_COLUMNS`.
 
     A damaged state loads as None; seats, options, events or table data whose text is
     not JSON load empty and are named in ``damaged``, so that reading a row never fails.
-    ``state``, when given, is the state's document already read from that text.
     """
     raw_state = row[9]
-    if state is None:
-        try:
-            state = json.loads(raw_state) if raw_state is not None else None
-        except ValueError:
-            state = None
+    try:
+        state = json.loads(raw_state) if raw_state is not None else None
+    except ValueError:
+        state = None
     damaged: list[str] = []
     seats = _document(row[6], [], "seats", damaged)
     options = _document(row[7], {}, "options", damaged)
@@ -303,10 +301,11 @@ class KeptRows:
     save changes, so a row another process (or anything else) wrote since fails the save
     and the caller reads the game again. Only open games are kept: nothing but a save
     rewrites them. Each :meth:`take` builds a fresh :class:`GameRow` from the stored
-    text, so callers may change what they get freely. Only the state is shared: its
-    document and the engine's state object saved with it come along
-    (:meth:`GameRow.engine_state`), as neither engines nor the table change a state in
-    place, so a click on a kept game neither reads nor loads its state again.
+    text, so callers may change what they get freely. The engine's state object saved
+    with it comes along, shared (:meth:`GameRow.engine_state`): neither engines nor the
+    table change a state in place, so a click on a kept game does not load its state
+    again (about 2 KB a game; the state's JSON document, three times that, is read
+    anew from the text).
 
     With each game go the rows of its ``voters`` table that this process's saves wrote
     (the newest :attr:`voters_per_game`): they are as stored for the same reason, since
@@ -353,7 +352,6 @@ class KeptRows:
             seats, options, int(game.only_starter), state, game.version, events,
             game.board_channel_id, game.board_message_id, game.board_posted_at,
             game.created_at, now, game.daily, extra, game.deadline, game.engine_state(),
-            game.state,
         )
         if len(rows) > self.capacity:
             oldest = next(iter(rows))
@@ -365,7 +363,7 @@ class KeptRows:
         row = self._rows.get(game_id)
         if row is None:
             return None
-        game = row_to_game(row, row[21])
+        game = row_to_game(row)
         if game.state is not None:
             game.loaded = (row[20], game.state, row[9])
         return game
