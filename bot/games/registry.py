@@ -14,11 +14,18 @@ ENGINES: dict[str, str] = {
 }
 
 
+#: The engines loaded so far, by their "module:attribute".
+_LOADED: dict[str, Engine] = {}
+
+
 def engine(kind: str) -> Engine:
     """Return the engine for ``kind``; raise KeyError naming the kind if unknown."""
     try:
         target = ENGINES[kind]
     except KeyError:
         raise KeyError(f"unknown game {kind!r}; known: {', '.join(sorted(ENGINES))}") from None
-    module, attr = target.split(":")
-    return getattr(import_module(module), attr)
+    found = _LOADED.get(target)
+    if found is None:
+        module, attr = target.split(":")
+        found = _LOADED[target] = getattr(import_module(module), attr)
+    return found

@@ -266,10 +266,10 @@ class TableData:
     kept_voters: dict[int, VoterRow] = field(default_factory=dict, compare=False,
                                              repr=False)
 
-    _KNOWN = ("mode", "window", "players", "recent", "poll", "timer", "turn_seconds",
-              "notices", "away_votes", "last", "host", "notice", "voted",
-              "abandon_votes", "thread", "notice_due", "turns", "decisions",
-              "recent_players", "decision_voters")
+    _KNOWN = frozenset(("mode", "window", "players", "recent", "poll", "timer", "turn_seconds",
+                        "notices", "away_votes", "last", "host", "notice", "voted",
+                        "abandon_votes", "thread", "notice_due", "turns", "decisions",
+                        "recent_players", "decision_voters"))
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableData:
