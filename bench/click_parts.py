@@ -32,7 +32,7 @@ from discord.webhook.async_ import interaction_message_response_params
 
 from bench.clicks import Backend, Bench, logged_in_bot, running_fake
 from bench.common import machine, table
-from bot.boards.layout import view_of
+from bot.boards.layout import board_view, view_of
 from bot.boards.render import BoardRenderer, picture_view
 from bot.boards.routing import Click, read_click, route_click
 from bot.pictures.cache import PictureCache, picture_key
@@ -156,8 +156,11 @@ async def measure(repeat: int) -> list[tuple[str, float]]:
         line = "Ada chose: " + " · ".join(["Take the Sailor and move on to the sea"] * 3)
         rows.append((f"bot: clip_words of a {len(line)}-letter footer line",
                      per_call(lambda: clip_words(line, FOOTER_WIDTH), repeat)))
-        rows.append(("bot: view_of(items)",
+        rows.append(("bot: view_of(items) (discord.py's own view and items; panels)",
                      per_call(lambda: view_of(renderer.items(game)), repeat)
+                     - per_call(lambda: renderer.items(game), repeat)))
+        rows.append(("bot: board_view(items) (a board's view: its components as plain data)",
+                     per_call(lambda: board_view(renderer.items(game)), repeat)
                      - per_call(lambda: renderer.items(game), repeat)))
         rows.append(("bot: boards.render(game) (all of the above three)",
                      per_call(lambda: boards.render(game), repeat)))
@@ -188,8 +191,8 @@ async def measure(repeat: int) -> list[tuple[str, float]]:
             assert kept is not None
             tables.core.wrap(kept).legal_actions(0)
 
-        rows.append(("bot: a click starts on a kept game: kept row, state loaded from its"
-                     " JSON, legal actions",
+        rows.append(("bot: a click starts on a kept game: kept row (its state's engine"
+                     " object kept with it), legal actions",
                      per_call(loaded_again, repeat)))
         row = copy.deepcopy(game.row)
 
