@@ -8,6 +8,7 @@ and stands on its own line. Moves a computer made for an away person are marked
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from bot.table.data import TurnLog
@@ -32,6 +33,10 @@ def _letter_width(ch: str) -> int:
     return 0 if ch in NO_ROOM else 2 if ch >= WIDE_FROM else 1
 
 
+#: The letters that do not take one letter's room: the wide ones and those taking none.
+_NOT_ONE = re.compile(f"[{WIDE_FROM}-\U0010ffff\u200d]")
+
+
 def _all_narrow(text: str) -> bool:
     """Whether every letter of ``text`` takes one letter's room (most lines: no emoji)."""
     return not text or (max(text) < WIDE_FROM and "\u200d" not in text)
@@ -42,27 +47,35 @@ def shown_width(text: str) -> int:
     two, an emoji's joiners and variation selectors none."""
     if _all_narrow(text):
         return len(text)
-    return sum(map(_letter_width, text))
+    return len(text) + sum(_letter_width(ch) - 1 for ch in _NOT_ONE.findall(text))
+
+
+def _fitting(text: str, room: int) -> int:
+    """Return how many letters of ``text``, from its start, fit in ``room`` (a letter
+    taking no room right after them counts in): the runs of one-letter-wide letters
+    are counted by their length, only the others one by one."""
+    if room < 0:
+        return 0
+    used = start = 0
+    for match in _NOT_ONE.finditer(text):
+        at = match.start()
+        if used + at - start > room:
+            return start + room - used
+        used += at - start
+        width = _letter_width(text[at])
+        if used + width > room:
+            return at
+        used += width
+        start = at + 1
+    return min(len(text), start + room - used)
 
 
 def clip_words(text: str, limit: int) -> str:
     """Return ``text`` cut to at most ``limit`` letters' room (:func:`shown_width`) at a
     word's end, marked "…"."""
-    if _all_narrow(text):
-        if len(text) <= limit:
-            return text
-        end = max(0, limit - 1)  # room for the "…"
-    else:
-        end, used = 0, 0
-        for index, ch in enumerate(text):
-            used += _letter_width(ch)
-            if used > limit:
-                break
-            if used <= limit - 1:
-                end = index + 1
-        else:
-            return text
-    cut = text[:end]
+    if shown_width(text) <= limit:
+        return text
+    cut = text[:_fitting(text, limit - 1)]  # room for the "…"
     space = cut.rfind(" ")
     if space > len(cut) // 3:
         cut = cut[:space]

@@ -15,7 +15,7 @@ from bot.table import turnlog
 from cogs.footer import FOOTER_WIDTH, clip_words, last_moves, shown_width
 from cogs.steam import SteamCog
 from tests.cogs.test_steam_table import _play_turn, _table
-from tests.support import Clock, loaded
+from tests.support import ALICE, Clock, loaded, open_tables
 
 TIMER = ("Bob's turn timer ran out twice: a computer plays their seat until they click "
          "again.")
@@ -157,3 +157,51 @@ def test_a_line_of_narrow_letters_is_measured_and_cut_as_letter_by_letter(
         kept = clipped[:-1]
         assert clipped.endswith("…") and text.startswith(kept)
         assert _room_letter_by_letter(clipped) <= limit
+
+
+def _clip_letter_by_letter(text: str, limit: int) -> str:
+    """A line cut as the definition says, one letter at a time: the longest start that
+    leaves room for "…", then back to a word's end."""
+    end, used = 0, 0
+    for index, ch in enumerate(text):
+        used += _room_letter_by_letter(ch)
+        if used > limit:
+            break
+        if used <= limit - 1:
+            end = index + 1
+    else:
+        return text
+    cut = text[:end]
+    space = cut.rfind(" ")
+    if space > len(cut) // 3:
+        cut = cut[:space]
+    return cut.rstrip(" .,;:·—-") + "…"
+
+
+@given(st.text(alphabet="ab .,·…क😀🌙\u200d\ufe0f漢\u2190\u218f\U0010ffff", max_size=150),
+       st.integers(0, 70))
+def test_a_line_is_measured_and_cut_exactly_as_letter_by_letter(text: str, limit: int) -> None:
+    # The quick walk counts runs of one-letter-wide letters by their length; it must
+    # cut every line, emoji, joiners and selectors included, where the letter-by-letter
+    # walk does.
+    assert shown_width(text) == _room_letter_by_letter(text)
+    assert clip_words(text, limit) == _clip_letter_by_letter(text, limit)
+
+
+async def test_a_one_seat_game_played_at_the_table_shows_its_latest_decisions(
+        tmp_path) -> None:
+    """Through the table itself, each move of a one-seat game is a decision of its own:
+    the footer's two lines are the two latest, not the game's first kept in one turn."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        game = (await tables.start("tinker", guild_id=1, channel_id=5, starter=ALICE,
+                                   mode="fast"))
+        labels = []
+        for version in range(5):
+            action = game.legal_actions(0)[-1]
+            labels.append(action.label)
+            game = (await tables.act(game.id, version, ALICE, action.id)).game
+        lines = last_moves(game).split("\n")
+        assert len(lines) == 2, lines
+        assert labels[-2][:12] in lines[0] and labels[-1][:12] in lines[1], (labels, lines)
+        assert len(game.data.turns) == 5  # a turn a decision
+        assert all(turn.ended and turn.seat == 0 for turn in game.data.turns)
