@@ -13,14 +13,14 @@ from collections.abc import Callable
 
 from bot.table.data import TurnLog
 from bot.table.loaded import LoadedGame
-from bot.table.turnlog import COMPUTER_MARK, since_last_turn
+from bot.table.turnlog import COMPUTER_MARK, KEPT_DECISIONS, since_last_turn
 
 #: A board footer line on a phone: about this many letters' room (an emoji takes two).
 FOOTER_WIDTH = 50
 #: The most lines a footer shows (the rest is in "Rules & details").
 FOOTER_LINES = 6
-#: How many decisions a one-seat game's footer shows.
-DECISIONS = 2
+#: How many decisions a one-seat game's footer shows: all its log keeps.
+DECISIONS = KEPT_DECISIONS
 
 
 #: The first wide letter: arrows, symbols, emoji and the East Asian scripts take two.

@@ -332,10 +332,11 @@ class TableCore:
             events, notice = after_turn(game, step.state, before, events)
         # A one-seat game's every move is a decision of its own (its footer shows the
         # last ones); at a seated table a turn lasts until someone else is to act.
-        turnlog.note_move(game.data, seat, moved, by_computer=away,
+        kept = turnlog.kept_turns(len(seats))
+        turnlog.note_move(game.data, seat, moved, by_computer=away, kept=kept,
                           ended=(over or len(seats) == 1
                                  or game.engine.to_act(step.state) != seat))
-        turnlog.note_table(game.data, events[len(moved):])
+        turnlog.note_table(game.data, events[len(moved):], kept)
         record(row, events)
         if game.data.poll is not None and game.data.poll.version != row.version:
             game.data.poll = None
@@ -378,7 +379,7 @@ class TableCore:
         expected = row.version
         row.version += 1
         record(row, events)
-        turnlog.note_table(game.data, events)
+        turnlog.note_table(game.data, events, turnlog.kept_turns(len(game.seats)))
         await self.save(game, expected, action, actor_id)
         return game
 
@@ -398,7 +399,7 @@ class TableCore:
         game.data.timer = None
         game.data.notice_due = None
         record(row, (event,))
-        turnlog.note_table(game.data, (event,))
+        turnlog.note_table(game.data, (event,), turnlog.kept_turns(len(game.seats)))
         await self.save(game, expected, {"end": status}, actor_id)
         return game
 

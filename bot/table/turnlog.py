@@ -11,8 +11,11 @@ from collections.abc import Sequence
 
 from bot.table.data import TableData, TurnLog
 
-#: How many turns (and table events) the log keeps.
+#: How many turns (and table events) the log of a seated table keeps.
 KEPT_TURNS = 12
+#: How many decisions (and table events) a one-seat game's log keeps: its board's footer
+#: shows them all, and "Rules & details" shows the game's recent events instead.
+KEPT_DECISIONS = 2
 #: How many events one turn keeps (a long turn keeps its first and latest ones).
 KEPT_EVENTS = 8
 #: The mark of moves a computer made for an away person (ruling C6).
@@ -27,11 +30,16 @@ def for_away(name: str, events: Sequence[str]) -> tuple[str, ...]:
                  if e.startswith(f"{name} ") else e for e in events)
 
 
+def kept_turns(seats: int) -> int:
+    """Return how many turns the log of a game of ``seats`` seats keeps."""
+    return KEPT_DECISIONS if seats <= 1 else KEPT_TURNS
+
+
 def note_move(data: TableData, seat: int, events: Sequence[str], *, ended: bool,
-              by_computer: bool = False) -> None:
+              by_computer: bool = False, kept: int = KEPT_TURNS) -> None:
     """Add a move of ``seat`` to the log: to its open turn, or as a new turn. ``ended``
     says the turn is over (someone else acts next); ``by_computer`` that a computer
-    played an away person's seat."""
+    played an away person's seat; the log keeps the newest ``kept`` turns."""
     log = data.turns
     last = log[-1] if log else None
     if (last is not None and last.seat == seat and not last.ended
@@ -40,15 +48,16 @@ def note_move(data: TableData, seat: int, events: Sequence[str], *, ended: bool,
         last.ended = ended
     else:
         log.append(TurnLog(seat, _kept(list(events)), ended, by_computer))
-    del log[:-KEPT_TURNS]
+    del log[:-kept]
 
 
-def note_table(data: TableData, events: Sequence[str]) -> None:
-    """Add events of the table itself (a timer, an away seat, a lobby step) to the log."""
+def note_table(data: TableData, events: Sequence[str], kept: int = KEPT_TURNS) -> None:
+    """Add events of the table itself (a timer, an away seat, a lobby step) to the log,
+    which keeps the newest ``kept`` turns."""
     if not events:
         return
     data.turns.append(TurnLog(None, _kept(list(events)), True))
-    del data.turns[:-KEPT_TURNS]
+    del data.turns[:-kept]
 
 
 def since_last_turn(data: TableData, seat: int | None) -> list[TurnLog]:

@@ -203,5 +203,8 @@ async def test_a_one_seat_game_played_at_the_table_shows_its_latest_decisions(
         lines = last_moves(game).split("\n")
         assert len(lines) == 2, lines
         assert labels[-2][:12] in lines[0] and labels[-1][:12] in lines[1], (labels, lines)
-        assert len(game.data.turns) == 5  # a turn a decision
+        # a turn a decision, only those the footer shows kept
+        assert len(game.data.turns) == turnlog.KEPT_DECISIONS == 2
         assert all(turn.ended and turn.seat == 0 for turn in game.data.turns)
+        assert [turn.events[0] for turn in game.data.turns] == [
+            f"Alice chose: {label}." for label in labels[-2:]]
