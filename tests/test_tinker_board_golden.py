@@ -16,6 +16,7 @@ of the rules updates it: print the new one with
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import random
@@ -25,7 +26,8 @@ from typing import Any
 from bot.boards.layout import view_of
 from bot.games.protocol import Action, IllegalAction
 from bot.games.tinker.engine import ENGINE as TINKER
-from bot.table import polls
+from bot.table import polls, turnlog
+from bot.table.data import TableData
 from bot.table.loaded import LoadedGame
 from cogs.tinker import TinkerCog
 from tests.support import detail_embeds, loaded
@@ -36,7 +38,7 @@ TINKER_GAMES = 300
 KEPT = 12
 
 #: sha256 of every Tinker board of :data:`TINKER_GAMES` games (see the module docstring).
-TINKER_DIGEST = "8ca654ee6656aaa9c171e64d01a5c44258df888bd0f33d6f1739081a3a90a2a3"
+TINKER_DIGEST = "1cfb7fa22bb28ea69be396615db599cebd61cce77df6629ce28798c06b2076a1"
 
 #: Action ids tried on every board to record the engine's refusal when they are illegal.
 TRIED = ("chip:Moons", "lose:Knots", "give_up", "choose:event", "chip:Nothing", "what")
@@ -103,6 +105,7 @@ def _played(cog: Any, engine: Any, states: Iterator[Any], digest: Any, computer:
     for index, state in enumerate(states):
         rng = random.Random(index)
         events: list[str] = ["Alice started the game."]
+        log = TableData()  # the turn log, kept as the table keeps it (its footer)
         version, lead = 0, None
         while True:
             over = engine.is_over(state)
@@ -112,6 +115,7 @@ def _played(cog: Any, engine: Any, states: Iterator[Any], digest: Any, computer:
                           status="over" if over else "active")
             if lead:
                 game.data.last = lead
+            game.data.turns = copy.deepcopy(log.turns)
             game.pictured = rng.random() < 0.5
             _table(game, rng, actions)
             record = _board(cog, engine, game, seat)
@@ -134,6 +138,9 @@ def _played(cog: Any, engine: Any, states: Iterator[Any], digest: Any, computer:
             if seat is None:
                 break
             lead = f"Alice chose: {chosen.label}."
+            turnlog.note_move(log, seat, [lead, *step.events], kept=turnlog.kept_turns(1),
+                              ended=turnlog.ends_turn(1, seat, engine.to_act(step.state),
+                                                      engine.is_over(step.state)))
             events = [*events, lead, *step.events][-KEPT:]
             state = step.state
             version += 1

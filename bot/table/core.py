@@ -330,12 +330,9 @@ class TableCore:
             ratings = self.ratings(game, step.state)
         elif after_turn is not None:
             events, notice = after_turn(game, step.state, before, events)
-        # A one-seat game's every move is a decision of its own (its footer shows the
-        # last ones); at a seated table a turn lasts until someone else is to act.
         kept = turnlog.kept_turns(len(seats))
-        turnlog.note_move(game.data, seat, moved, by_computer=away, kept=kept,
-                          ended=(over or len(seats) == 1
-                                 or game.engine.to_act(step.state) != seat))
+        ended = turnlog.ends_turn(len(seats), seat, game.engine.to_act(step.state), over)
+        turnlog.note_move(game.data, seat, moved, by_computer=away, kept=kept, ended=ended)
         turnlog.note_table(game.data, events[len(moved):], kept)
         record(row, events)
         if game.data.poll is not None and game.data.poll.version != row.version:

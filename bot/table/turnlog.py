@@ -35,6 +35,13 @@ def kept_turns(seats: int) -> int:
     return KEPT_DECISIONS if seats <= 1 else KEPT_TURNS
 
 
+def ends_turn(seats: int, seat: int, next_seat: int | None, over: bool) -> bool:
+    """Whether a move of ``seat`` ends its turn in the log: a one-seat game's every move
+    is a decision of its own (its footer shows the last ones); at a seated table a turn
+    lasts until someone else (``next_seat``) is to act, or the game is over."""
+    return over or seats <= 1 or next_seat != seat
+
+
 def note_move(data: TableData, seat: int, events: Sequence[str], *, ended: bool,
               by_computer: bool = False, kept: int = KEPT_TURNS) -> None:
     """Add a move of ``seat`` to the log: to its open turn, or as a new turn. ``ended``

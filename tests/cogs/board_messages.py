@@ -169,8 +169,9 @@ def _boards(engine: Any, state: Any, seats: int, rng: random.Random) -> Iterator
         step = engine.apply(state, seat, chosen.id)
         lead = f"{NAMES[seat]} chose: {chosen.label}."
         moved = [lead, *step.events] if seats == 1 else list(step.events)
-        turnlog.note_move(log, seat, moved, ended=engine.is_over(step.state)
-                          or engine.to_act(step.state) != seat)
+        turnlog.note_move(log, seat, moved, kept=turnlog.kept_turns(seats),
+                          ended=turnlog.ends_turn(seats, seat, engine.to_act(step.state),
+                                                  engine.is_over(step.state)))
         events = [*events, *moved][-KEPT:]
         state = step.state
         version += 1
