@@ -331,6 +331,8 @@ class TableCore:
         elif after_turn is not None:
             events, notice = after_turn(game, step.state, before, events)
         kept = turnlog.kept_turns(len(seats))
+        if len(seats) <= 1 and game.data.turns:  # a log from when a solo game's moves
+            game.data.turns[-1].ended = True     # shared one open turn
         ended = turnlog.ends_turn(len(seats), seat, game.engine.to_act(step.state), over)
         turnlog.note_move(game.data, seat, moved, by_computer=away, kept=kept, ended=ended)
         turnlog.note_table(game.data, events[len(moved):], kept)

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from bot.games.steam.engine import ENGINE as STEAM
 from bot.games.tinker.engine import ENGINE as TINKER
 from bot.table import turnlog
+from bot.table.data import TurnLog
 from cogs.footer import FOOTER_WIDTH, clip_words, last_moves, shown_width
 from cogs.steam import SteamCog
 from tests.cogs.test_steam_table import _play_turn, _table
@@ -208,3 +209,21 @@ async def test_a_one_seat_game_played_at_the_table_shows_its_latest_decisions(
         assert all(turn.ended and turn.seat == 0 for turn in game.data.turns)
         assert [turn.events[0] for turn in game.data.turns] == [
             f"Alice chose: {label}." for label in labels[-2:]]
+
+
+async def test_a_solo_log_from_before_starts_a_new_turn_at_the_next_move(tmp_path) -> None:
+    """A one-seat game saved when its moves shared one open turn: the next move is a
+    decision of its own, so the footer shows it at once."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        game = await tables.start("tinker", guild_id=1, channel_id=5, starter=ALICE,
+                                  mode="fast")
+        game = (await tables.act(game.id, 0, ALICE, game.legal_actions(0)[0].id)).game
+        old = ["Alice chose: an old move.", "Played Savage 3: 3 / 9"]
+        game.data.turns = [TurnLog(0, list(old), ended=False)]
+        await tables.core.save_table(game)
+        action = game.legal_actions(0)[-1]
+        game = (await tables.act(game.id, 1, ALICE, action.id)).game
+        assert [turn.events[:1] for turn in game.data.turns] == [
+            old[:1], [f"Alice chose: {action.label}."]]
+        assert last_moves(game).split("\n")[-1].startswith("Alice chose: ")
+        assert action.label[:10] in last_moves(game).split("\n")[-1]
