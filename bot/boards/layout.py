@@ -10,6 +10,7 @@ one discord.py sends but never keeps.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -157,8 +158,14 @@ class BoardButton:
             out["label"] = self.label
         out["custom_id"] = self.custom_id
         if self.emoji:
-            out["emoji"] = discord.PartialEmoji.from_str(self.emoji).to_dict()
+            out["emoji"] = dict(_emoji_dict(self.emoji))
         return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _emoji_dict(emoji: str) -> dict[str, Any]:
+    """Return an emoji as a component carries it (read by discord.py, once per emoji)."""
+    return dict(discord.PartialEmoji.from_str(emoji).to_dict())
 
 
 @dataclass(slots=True)
