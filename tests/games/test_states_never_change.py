@@ -7,7 +7,9 @@ drawn from the state the click made. So every call of the engine protocol (``app
 also when it refuses, ``legal_actions``, ``view``, ``to_act``, ``is_over``, ``result``,
 ``dump`` and ``computer_action``) must leave the state it was given exactly as it was:
 random legal games of the three games check that after every call, through the state's
-own dump and its view.
+own dump and its view. Nor may a state's dump share anything with the state: the dump is
+the row's state document, which outlives the click with the state kept beside it, so
+changing a dump in place must leave the state as it was.
 """
 
 from __future__ import annotations
@@ -32,8 +34,22 @@ def _snapshot(engine: Engine, state: Any) -> str:
     return json.dumps([engine.dump(state), engine.view(state)], sort_keys=True)
 
 
+def _spoiled(data: Any) -> None:
+    """Change every list and dict inside ``data`` in place."""
+    if isinstance(data, list):
+        for item in data:
+            _spoiled(item)
+        data.append("spoiled")
+    elif isinstance(data, dict):
+        for item in data.values():
+            _spoiled(item)
+        data["spoiled"] = True
+
+
 def _asked_everything(engine: Engine, state: Any, seat: int, rng: random.Random) -> str:
-    """Ask the engine every question about ``state``; return the action to play."""
+    """Ask the engine every question about ``state`` (and spoil its dump, which must
+    share nothing with the state); return the action to play."""
+    _spoiled(engine.dump(state))
     engine.legal_actions(state, seat)
     engine.view(state)
     engine.is_over(state)

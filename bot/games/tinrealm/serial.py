@@ -31,27 +31,29 @@ PLAIN_TASKS = ("race", "class", "decide", "camp", "place", "discard", "dawn")
 
 
 def dump(s: TinState, schema: int) -> dict[str, Any]:
-    """Return the state as compact JSON-able data."""
+    """Return the state as compact JSON-able data, sharing nothing with the state (a
+    change of the data cannot change the state)."""
     fight = s.fight
     return {
         "schema": schema,
         "rng": s.rng.to_json(),
-        "sides": s.sides,
+        "sides": list(s.sides),
         "preset": s.preset,
         "content": s.content_path,
         "race": s.race,
         "class": s.klass,
         "stats": [getattr(s, name) for name in STATS],
-        "deck": s.deck,
-        "discard": s.discard,
-        "tableau": s.tableau,
+        "deck": list(s.deck),
+        "discard": list(s.discard),
+        "tableau": list(s.tableau),
         "location": s.location,
         "result": s.result_card,
-        "queue": s.queue,
-        "fight": [fight.enemy, fight.health, fight.start_health, fight.spent] if fight else None,
-        "items": s.items,
-        "spent": s.spent_today,
-        "dice": s.dice,
+        "queue": list(s.queue),
+        "fight": ([fight.enemy, fight.health, fight.start_health, list(fight.spent)]
+                  if fight else None),
+        "items": list(s.items),
+        "spent": list(s.spent_today),
+        "dice": list(s.dice),
         "end": s.end,
     }
 
