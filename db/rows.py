@@ -301,11 +301,12 @@ class KeptRows:
     save changes, so a row another process (or anything else) wrote since fails the save
     and the caller reads the game again. Only open games are kept: nothing but a save
     rewrites them. Each :meth:`take` builds a fresh :class:`GameRow` from the stored
-    text, so callers may change what they get freely. The engine's state object saved
-    with it comes along, shared (:meth:`GameRow.engine_state`): neither engines nor the
-    table change a state in place, so a click on a kept game does not load its state
-    again (about 2 KB a game; the state's JSON document, three times that, is read
-    anew from the text).
+    text, so callers may change what they get freely, the engine's state object aside:
+    the one the save wrote comes along, shared (:meth:`GameRow.engine_state`), so a click
+    on a kept game does not load its state again (about 2 KB a game; the state's JSON
+    document, three times that, is read anew from the text). Neither engines nor the
+    table change a state in place, and an engine's dump shares nothing with its state
+    (``tests/games/test_states_never_change.py``).
 
     With each game go the rows of its ``voters`` table that this process's saves wrote
     (the newest :attr:`voters_per_game`): they are as stored for the same reason, since

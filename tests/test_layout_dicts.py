@@ -303,13 +303,19 @@ async def test_a_board_view_refuses_what_discord_py_refuses() -> None:
         [BoardSelect(f"s1:1:1:g{i}", select) for i in range(6)],
         [action_button(1, 1, Action(f"a{i}", "A"), row=0) for i in range(6)],
         [action_button(1, 1, Action(f"a{i}", "A")) for i in range(26)],
+        [action_button(1, 1, Action(f"a{i}", "A"), row=i % 5) for i in range(26)],
         [action_button(1, 1, Action("a", "A"), row=2), BoardSelect("s1:1:1:g", select, row=2)],
+        [action_button(1, 1, Action("a", "A"), row=-1)],
+        [action_button(1, 1, Action("a", "A"), row=5)],
+        [*(action_button(1, 1, Action(f"a{i}", "A")) for i in range(25)),
+         action_button(1, 1, Action("b", "B"), row=7)],
     ]
     for items in too_many:
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError) as theirs:
             view_of(items)
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError) as ours:
             board_view(items)
+        assert str(ours.value) == str(theirs.value)
     view = board_view([action_button(1, 2, Action("go", "Go"))])
     assert isinstance(view, discord.ui.View)
     assert view.is_finished() and view.timeout is None and not view.is_dispatchable()

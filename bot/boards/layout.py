@@ -2,8 +2,10 @@
 
 A board's components are first plain data (:class:`BoardButton`, :class:`BoardSelect` and
 its :class:`BoardOption`), which the boards adjust (a vote's tally on a label, a computer's
-turn disabling them); :func:`view_of` turns them into ``discord.ui`` items in a stopped
-``discord.ui.View``. Board clicks are routed by their custom_id
+turn disabling them). A board sends them in a :class:`BoardView`, which builds their
+action rows itself (``board_view``); panels and private answers turn them into
+``discord.ui`` items in a stopped ``discord.ui.View`` (:func:`view_of`). Both send the
+same components. Board clicks are routed by their custom_id
 (``bot.boards.routing.route_click``), so no item needs a callback, and a stopped view is
 one discord.py sends but never keeps.
 """
@@ -420,8 +422,8 @@ class BoardView(discord.ui.View):
     What Discord gets is exactly what :func:`view_of`'s view sends, but no ``discord.ui``
     item is built: a board is drawn anew for every click, and its buttons as discord.ui
     objects were a good part of that. The items are laid out as discord.py lays them out
-    (an item's row, or else the first row with room) and refused where they do not fit,
-    with the same ValueError. :attr:`items` are the board items it sends; as it holds no
+    (an item's row, or else the first row with room) and refused where discord.ui refuses
+    them, with the same ValueError and message. :attr:`items` are the board items it sends; as it holds no
     discord.ui item, discord.py has nothing to dispatch to and never keeps it. Nothing can
     be added to it: a panel that needs more uses :func:`view_of`.
     """
@@ -429,21 +431,23 @@ class BoardView(discord.ui.View):
     def __init__(self, items: Sequence[PanelItem]) -> None:
         super().__init__(timeout=None)
         self.stop()
-        if len(items) > MAX_ITEMS:
-            raise ValueError("maximum number of children exceeded")
         self._items = list(items)
         widths = [0] * MAX_ROWS
         rows: list[list[dict[str, Any]]] = [[] for _ in range(MAX_ROWS)]
-        for item in self._items:  # in order, as discord.py's View.add_item places them
-            if item.row is not None:
-                row = item.row
-                if widths[row] + item.width > MAX_BUTTONS_PER_ROW:
-                    raise ValueError(f"item would not fit at row {row}")
-            else:
+        for count, item in enumerate(self._items):  # in order, as View.add_item takes them
+            row = item.row
+            if row is not None and not 0 <= row < MAX_ROWS:
+                raise ValueError("row cannot be negative or greater than or equal to 5")
+            if count >= MAX_ITEMS:
+                raise ValueError("maximum number of children exceeded")
+            if row is None:
                 row = next((r for r, w in enumerate(widths)
                             if w + item.width <= MAX_BUTTONS_PER_ROW), -1)
                 if row < 0:
                     raise ValueError("could not find open space for item")
+            elif widths[row] + item.width > MAX_BUTTONS_PER_ROW:
+                raise ValueError(f"item would not fit at row {row}"
+                                 f" ({widths[row] + item.width} > 5 width)")
             widths[row] += item.width
             rows[row].append(item.to_dict())
         self._components = [{"type": 1, "components": row} for row in rows if row]
