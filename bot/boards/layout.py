@@ -423,9 +423,9 @@ class BoardView(discord.ui.View):
     item is built: a board is drawn anew for every click, and its buttons as discord.ui
     objects were a good part of that. The items are laid out as discord.py lays them out
     (an item's row, or else the first row with room) and refused where discord.ui refuses
-    them, with the same ValueError and message. :attr:`items` are the board items it sends; as it holds no
-    discord.ui item, discord.py has nothing to dispatch to and never keeps it. Nothing can
-    be added to it: a panel that needs more uses :func:`view_of`.
+    them, with the same ValueError and message. :attr:`items` are the board items it
+    sends; as it holds no discord.ui item, discord.py has nothing to dispatch to and never
+    keeps it. Nothing can be added to it: a panel that needs more uses :func:`view_of`.
     """
 
     def __init__(self, items: Sequence[PanelItem]) -> None:
