@@ -138,7 +138,7 @@ def _played(cog: Any, engine: Any, states: Iterator[Any], digest: Any, computer:
             if seat is None:
                 break
             lead = f"Alice chose: {chosen.label}."
-            turnlog.note_move(log, seat, [lead, *step.events], kept=turnlog.kept_turns(1),
+            turnlog.note_move(log, seat, [lead, *step.events], seats=1,
                               ended=turnlog.ends_turn(1, seat, engine.to_act(step.state),
                                                       engine.is_over(step.state)))
             events = [*events, lead, *step.events][-KEPT:]

@@ -330,12 +330,10 @@ class TableCore:
             ratings = self.ratings(game, step.state)
         elif after_turn is not None:
             events, notice = after_turn(game, step.state, before, events)
-        kept = turnlog.kept_turns(len(seats))
-        if len(seats) <= 1 and game.data.turns:  # a log from when a solo game's moves
-            game.data.turns[-1].ended = True     # shared one open turn
         ended = turnlog.ends_turn(len(seats), seat, game.engine.to_act(step.state), over)
-        turnlog.note_move(game.data, seat, moved, by_computer=away, kept=kept, ended=ended)
-        turnlog.note_table(game.data, events[len(moved):], kept)
+        turnlog.note_move(game.data, seat, moved, by_computer=away, ended=ended,
+                          seats=len(seats))
+        turnlog.note_table(game.data, events[len(moved):], len(seats))
         record(row, events)
         if game.data.poll is not None and game.data.poll.version != row.version:
             game.data.poll = None
@@ -378,7 +376,7 @@ class TableCore:
         expected = row.version
         row.version += 1
         record(row, events)
-        turnlog.note_table(game.data, events, turnlog.kept_turns(len(game.seats)))
+        turnlog.note_table(game.data, events, len(game.seats))
         await self.save(game, expected, action, actor_id)
         return game
 
@@ -398,7 +396,7 @@ class TableCore:
         game.data.timer = None
         game.data.notice_due = None
         record(row, (event,))
-        turnlog.note_table(game.data, (event,), turnlog.kept_turns(len(game.seats)))
+        turnlog.note_table(game.data, (event,), len(game.seats))
         await self.save(game, expected, {"end": status}, actor_id)
         return game
 

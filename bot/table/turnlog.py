@@ -43,28 +43,30 @@ def ends_turn(seats: int, seat: int, next_seat: int | None, over: bool) -> bool:
 
 
 def note_move(data: TableData, seat: int, events: Sequence[str], *, ended: bool,
-              by_computer: bool = False, kept: int = KEPT_TURNS) -> None:
-    """Add a move of ``seat`` to the log: to its open turn, or as a new turn. ``ended``
-    says the turn is over (someone else acts next); ``by_computer`` that a computer
-    played an away person's seat; the log keeps the newest ``kept`` turns."""
+              by_computer: bool = False, seats: int = 2) -> None:
+    """Add a move of ``seat`` to the log of a game of ``seats`` seats: to its open turn,
+    or as a new turn (always, in a one-seat game: each move is a decision of its own,
+    even after a log saved when they were not). ``ended`` says the turn is over
+    (:func:`ends_turn`); ``by_computer`` that a computer played an away person's seat.
+    The log keeps the newest :func:`kept_turns`."""
     log = data.turns
     last = log[-1] if log else None
-    if (last is not None and last.seat == seat and not last.ended
+    if (seats > 1 and last is not None and last.seat == seat and not last.ended
             and last.by_computer == by_computer):
         last.events = _kept([*last.events, *events])
         last.ended = ended
     else:
         log.append(TurnLog(seat, _kept(list(events)), ended, by_computer))
-    del log[:-kept]
+    del log[:-kept_turns(seats)]
 
 
-def note_table(data: TableData, events: Sequence[str], kept: int = KEPT_TURNS) -> None:
-    """Add events of the table itself (a timer, an away seat, a lobby step) to the log,
-    which keeps the newest ``kept`` turns."""
+def note_table(data: TableData, events: Sequence[str], seats: int = 2) -> None:
+    """Add events of the table itself (a timer, an away seat, a lobby step) to the log of
+    a game of ``seats`` seats, which keeps the newest :func:`kept_turns`."""
     if not events:
         return
     data.turns.append(TurnLog(None, _kept(list(events)), True))
-    del data.turns[:-kept]
+    del data.turns[:-kept_turns(seats)]
 
 
 def since_last_turn(data: TableData, seat: int | None) -> list[TurnLog]:

@@ -169,7 +169,7 @@ def _boards(engine: Any, state: Any, seats: int, rng: random.Random) -> Iterator
         step = engine.apply(state, seat, chosen.id)
         lead = f"{NAMES[seat]} chose: {chosen.label}."
         moved = [lead, *step.events] if seats == 1 else list(step.events)
-        turnlog.note_move(log, seat, moved, kept=turnlog.kept_turns(seats),
+        turnlog.note_move(log, seat, moved, seats=seats,
                           ended=turnlog.ends_turn(seats, seat, engine.to_act(step.state),
                                                   engine.is_over(step.state)))
         events = [*events, *moved][-KEPT:]
