@@ -28,6 +28,7 @@ BENCHMARKS = {
     "engines": "each engine's complete games per second on one core",
     "click_parts": "the cost of each piece of one click, timed on its own",
     "own_work": "where our bot's own work goes, timed inside 3,000 real clicks",
+    "kept_states": "the memory of a kept game's engine state beside its text",
     "pictures": "every board's picture drawn from scratch: CPU, encoding, bytes, height",
     "deflate": "the pictures' rows deflated with zlib and with zlib-ng, level by level",
     "quiet": "one whole game of each: clicks, private replies, pings (issue 23)",
