@@ -70,10 +70,20 @@ def _fitting(text: str, room: int) -> int:
     return min(len(text), start + room - used)
 
 
+def _fits(text: str, room: int) -> bool:
+    """Whether all of ``text`` fits in ``room`` (read only as far as the room goes)."""
+    return _fitting(text, room) == len(text)
+
+
+def _rows(line: str, width: int) -> int:
+    """Return how many phone lines of ``width`` letters' room ``line`` takes (one at least)."""
+    return 1 if _fits(line, width) else -(-shown_width(line) // width)
+
+
 def clip_words(text: str, limit: int) -> str:
     """Return ``text`` cut to at most ``limit`` letters' room (:func:`shown_width`) at a
     word's end, marked "…"."""
-    if shown_width(text) <= limit:
+    if _fits(text, limit):
         return text
     cut = text[:_fitting(text, limit - 1)]  # room for the "…"
     space = cut.rfind(" ")
@@ -128,7 +138,7 @@ def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: Fa
     kept: list[str] = []
     used = 0
     for line in reversed(lines):
-        used += -(-shown_width(line) // width) or 1
+        used += _rows(line, width)
         if kept and used > budget:
             break
         kept.insert(0, line)

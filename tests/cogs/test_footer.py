@@ -13,7 +13,7 @@ from bot.games.steam.engine import ENGINE as STEAM
 from bot.games.tinker.engine import ENGINE as TINKER
 from bot.table import turnlog
 from bot.table.data import TurnLog
-from cogs.footer import FOOTER_WIDTH, clip_words, last_moves, shown_width
+from cogs.footer import FOOTER_WIDTH, _rows, clip_words, last_moves, shown_width
 from cogs.steam import SteamCog
 from tests.cogs.test_steam_table import _play_turn, _table
 from tests.support import ALICE, Clock, loaded, open_tables
@@ -187,6 +187,8 @@ def test_a_line_is_measured_and_cut_exactly_as_letter_by_letter(text: str, limit
     # walk does.
     assert shown_width(text) == _room_letter_by_letter(text)
     assert clip_words(text, limit) == _clip_letter_by_letter(text, limit)
+    if limit:  # the phone lines a footer line takes, read only as far as one line goes
+        assert _rows(text, limit) == max(1, -(-_room_letter_by_letter(text) // limit))
 
 
 async def test_a_one_seat_game_played_at_the_table_shows_its_latest_decisions(

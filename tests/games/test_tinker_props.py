@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from bot.games.decktet import DECK
 from bot.games.protocol import MAX_ACTION_ID
 from bot.games.tinker.engine import ENGINE
+from bot.games.tinker.rules import legal_ids
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9_.:+\-]+")
 PILES = ("deck", "discard", "aces", "personalities", "events", "locations", "offer",
@@ -44,6 +45,7 @@ def check_invariants(state):
     assert bool(legal) != ENGINE.is_over(state), "always an action until the game ends"
     assert (ENGINE.to_act(state) is None) == ENGINE.is_over(state)
     assert all(ID_PATTERN.fullmatch(a.id) and len(a.id) <= MAX_ACTION_ID for a in legal)
+    assert legal_ids(state) == [a.id for a in legal], "the quick ids are the actions' ids"
     assert ENGINE.dump(ENGINE.load(json.loads(json.dumps(data)))) == data
 
 

@@ -14,7 +14,13 @@ from typing import Any
 from bot.games.decktet import DECK, SUITS, Card, Suit, card_json
 from bot.games.protocol import Action, GameError, IllegalAction, OptionSpec, Outcome, Result, Step
 from bot.games.tinker.ai import choose_action
-from bot.games.tinker.rules import apply_action, chips_left, legal_actions, running_sum
+from bot.games.tinker.rules import (
+    apply_action,
+    chips_left,
+    legal_actions,
+    legal_ids,
+    running_sum,
+)
 from bot.games.tinker.setup import deal
 from bot.games.tinker.state import (
     LOCATIONS,
@@ -93,9 +99,10 @@ class TinkerEngine:
         new = state.copy()
         events: list[str] = []
         apply_action(new, action_id, events)
-        while len(forced := legal_actions(new)) == 1:
-            events.append(f"{forced[0].label}: happened by itself (the only choice).")
-            apply_action(new, forced[0].id, events)
+        while len(legal_ids(new)) == 1:
+            forced = legal_actions(new)[0]
+            events.append(f"{forced.label}: happened by itself (the only choice).")
+            apply_action(new, forced.id, events)
         return Step(new, tuple(events))
 
     def view(self, state: TinkerState) -> dict[str, Any]:

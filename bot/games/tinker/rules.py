@@ -97,6 +97,22 @@ def legal_actions(state: TinkerState) -> list[Action]:
     return []
 
 
+def legal_ids(state: TinkerState) -> list[str]:
+    """Return the ids of :func:`legal_actions`, in the same order, without their labels
+    (what checking a move and finding a forced one need)."""
+    phase = state.phase
+    if phase is Phase.PLAY:
+        ids = [f"{CHIP_PREFIX}{s.value}" for s, n in state.chips.items() if n]
+        if state.round == 1:
+            ids.append(GIVE_UP)
+        return ids
+    if phase is Phase.CHOOSE:
+        return [CHOOSE_PERSONALITY, CHOOSE_EVENT]
+    if phase is Phase.LOSE_CHIP:
+        return [f"{LOSE_PREFIX}{s.value}" for s, n in state.chips.items() if n]
+    return []
+
+
 def _fit(label: str) -> str:
     """Cut a label to :data:`MAX_LABEL` characters."""
     return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
@@ -163,7 +179,7 @@ def _lose_action(suit: Suit, held: int) -> Action:
 
 def apply_action(state: TinkerState, action_id: str, events: list[str]) -> None:
     """Apply a legal ``action_id`` to ``state``; raise IllegalAction, explaining, if not."""
-    if action_id not in {a.id for a in legal_actions(state)}:
+    if action_id not in legal_ids(state):
         raise IllegalAction(_why_illegal(state, action_id))
     if action_id in (CHOOSE_PERSONALITY, CHOOSE_EVENT):
         _choose(state, 0 if action_id == CHOOSE_PERSONALITY else 1, events)
