@@ -5,8 +5,10 @@ the repository root.
 
 The bare bot is a plain ``discord.Client`` with one ``on_interaction`` listener that
 answers every component click with ``InteractionResponse.edit_message`` and a board built
-once, before the clicks: the embed and the components of the last board our bot sent
-in the same round, and (boards with their picture, the default) a Tinker board picture
+before the clicks: the boards our bot answered with in the same round (their embeds and
+components), in the order ours sent them, one per click in turn (so it sends the same
+boards in the same proportions: a board's weight, its buttons and their emoji, changes
+with the game), and (boards with their picture, the default) a Tinker board picture
 drawn once, attached anew to every answer as ``board.png``. It has no database, no
 engine, no rendering, no locks and no DynamicItems. It is measured exactly as our bot in
 ``bench/clicks.py`` (same fake Discord in its own process, same interactions fed to
@@ -29,7 +31,7 @@ import logging
 import os
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import aiohttp
@@ -42,15 +44,27 @@ from bench.common import add_collector_option, apply_collector, machine, percent
 from bot.games import registry
 from bot.pictures import FILENAME, render_board
 
+#: A prebuilt board: its embed and its (stopped) view.
+Board = tuple[discord.Embed, discord.ui.View]
+
 
 class BareBot(discord.Client):
-    """A minimal bot: every component click is answered with the same prebuilt board."""
+    """A minimal bot: each component click is answered with the next prebuilt board."""
 
-    def __init__(self, embed: discord.Embed, view: discord.ui.View, picture: bytes) -> None:
+    def __init__(self, boards: Sequence[Board], picture: bytes) -> None:
         super().__init__(intents=discord.Intents.none() | discord.Intents(guilds=True))
-        self.board_embed = embed
-        self.board_view = view
+        assert boards, "a bare bot needs a board to answer with"
+        self.boards = list(boards)
+        #: How many answers were sent: the next one is ``boards[turn % len(boards)]``.
+        self.turn = 0
         self.picture = picture
+
+    def next_board(self) -> Board:
+        """Return the board the next answer sends (in turn, from the first again at the
+        end)."""
+        board = self.boards[self.turn % len(self.boards)]
+        self.turn += 1
+        return board
 
     def files(self) -> list[discord.File]:
         """Return the board's picture as a fresh attachment (none without a picture)."""
@@ -62,14 +76,24 @@ class BareBot(discord.Client):
         """Answer a component click with the board (UPDATE_MESSAGE)."""
         if interaction.type is not discord.InteractionType.component:
             return
-        await interaction.response.edit_message(
-            embed=self.board_embed, view=self.board_view, attachments=self.files()
-        )
+        embed, view = self.next_board()
+        await interaction.response.edit_message(embed=embed, view=view,
+                                                attachments=self.files())
 
 
-def prebuilt(body: dict[str, Any], with_picture: bool) -> tuple[
-        discord.Embed, discord.ui.View, bytes]:
-    """Return the embed, the (stopped) view and the picture of a board body we sent."""
+def prebuilt(bodies: Sequence[dict[str, Any]], with_picture: bool) -> tuple[
+        list[Board], bytes]:
+    """Return the boards of the board bodies we sent, and the picture they carry."""
+    picture = b""
+    if with_picture:
+        engine = registry.engine("tinker")
+        state = engine.new(1, 1, {})
+        picture = render_board("tinker", engine.view(state), status="active")
+    return [_board(body, with_picture) for body in bodies], picture
+
+
+def _board(body: dict[str, Any], with_picture: bool) -> Board:
+    """Return the embed and the (stopped) view of one board body we sent."""
     data = body["data"]
     embed = discord.Embed.from_dict(data["embeds"][0])
     view = discord.ui.View(timeout=None)
@@ -81,27 +105,22 @@ def prebuilt(body: dict[str, Any], with_picture: bool) -> tuple[
             item.row = row
             view.add_item(item)
     view.stop()  # as our boards: discord.py keeps no stopped view
-    picture = b""
-    if with_picture:
-        engine = registry.engine("tinker")
-        state = engine.new(1, 1, {})
-        picture = render_board("tinker", engine.view(state), status="active")
-        embed.set_image(url=f"attachment://{FILENAME}")
-    else:
-        embed.set_image(url=None)
-    return embed, view, picture
+    embed.set_image(url=f"attachment://{FILENAME}" if with_picture else None)
+    return embed, view
 
 
-BotMaker = Callable[[discord.Embed, discord.ui.View, bytes], "BareBot"]
-"""Makes the bot to measure from the prebuilt board (the bare bot, or one built on it)."""
+BotMaker = Callable[[Sequence[Board], bytes], "BareBot"]
+"""Makes the bot to measure from the prebuilt boards (the bare bot, or one built on it)."""
 
 
 async def run_bare(games: int, alone: int, seconds: float, seed: int,
-                   body: dict[str, Any], with_picture: bool, *,
+                   bodies: Sequence[dict[str, Any]], with_picture: bool, *,
                    make: BotMaker | None = None, measure: Measure | None = None) -> SizeResult:
     """Measure the bare bot with ``games`` boards, as ``bench.clicks`` measures ours.
 
-    ``make`` builds another bot on the bare one's board (:class:`BareBot` by default);
+    ``bodies`` are the board bodies our bot answered with, in order (the bare bot
+    answers with them in turn, from the first once its warm-up is done); ``make``
+    builds another bot on the bare one's boards (:class:`BareBot` by default);
     ``measure``, as for :func:`bench.clicks.run_size`, replaces the measured phases.
     """
     async with contextlib.AsyncExitStack() as stack:
@@ -112,7 +131,7 @@ async def run_bare(games: int, alone: int, seconds: float, seed: int,
         previous = discord.http.Route.BASE
         discord.http.Route.BASE = fake.api_base
         stack.callback(setattr, discord.http.Route, "BASE", previous)
-        client = (make or BareBot)(*prebuilt(body, with_picture))
+        client = (make or BareBot)(*prebuilt(bodies, with_picture))
         probe = Probe()
         client.http.http_trace = probe.trace()
         await client.login(world["token"])
@@ -121,19 +140,22 @@ async def run_bare(games: int, alone: int, seconds: float, seed: int,
         stack.callback(probe.close)
         bench = Bench(client, probe, world, channels, seed)
         for channel_id in bench.channels:
+            embed, view = client.next_board()
             with discord.http.handle_message_parameters(
-                embed=client.board_embed, view=client.board_view,
-                files=client.files() or discord.utils.MISSING,
+                embed=embed, view=view, files=client.files() or discord.utils.MISSING,
             ) as params:
                 bench.boards[channel_id] = await client.http.send_message(
                     channel_id, params=params)
         await bench.alone(max(200, games))  # warm-up, as for our bot
+        client.turn = 0  # the measured clicks answer with ours' boards from the first
         bench.result = result = SizeResult(games, kind="bare", backend="none")
-        if measure is not None:
+        bench.bodies.clear()
+        if measure is None:
+            await bench.alone(alone)
+            await bench.loaded(seconds)
+        else:
             await measure(bench, fake)
-            return result
-        await bench.alone(alone)
-        await bench.loaded(seconds)
+        result.bodies = list(bench.bodies)
         return result
 
 
@@ -174,9 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     for round_no in range(1, args.rounds + 1):
         ours = asyncio.run(run_size(args.games, args.clicks, args.seconds, args.seed, None,
                                     False, kind="move", images=images))
-        assert ours.last_body is not None, "our bot sent no board"
+        assert ours.bodies, "our bot sent no board"
         bare = asyncio.run(run_bare(args.games, args.clicks, args.seconds, args.seed,
-                                    ours.last_body, images))
+                                    ours.bodies, images))
         rows += [row(f"ours, round {round_no}", ours), row(f"bare, round {round_no}", bare)]
         median = statistics.median(ours.alone) / statistics.median(bare.alone)
         cpu = (ours.load_clicks / ours.load_cpu) / (bare.load_clicks / bare.load_cpu)

@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import contextvars
 import cProfile
@@ -339,13 +340,19 @@ class SizeResult:
     kind: str = "move"
     votes: int = 0
     setup_requests: int = 0
-    last_body: dict[str, Any] | None = None
+    #: The bodies of the board updates the bot answered with after the warm-up, in
+    #: order (the last :data:`BODIES_KEPT`): the boards a bare bot answers with in turn.
+    bodies: list[dict[str, Any]] = field(default_factory=list)
     backend: str = "sqlite"
 
     @property
     def clicks(self) -> int:
         """Clicks measured in both phases."""
         return len(self.alone) + len(self.loaded)
+
+
+#: How many of the bot's answer bodies a measurement keeps (the newest).
+BODIES_KEPT = 4000
 
 
 class Bench:
@@ -368,6 +375,8 @@ class Bench:
         self.serial = 0
         self.result = SizeResult(len(channels), kind=kind)
         self.last_update: tuple[int, dict[str, Any]] | None = None
+        #: The bodies of the board updates answered, in order (the newest kept).
+        self.bodies: collections.deque[dict[str, Any]] = collections.deque(maxlen=BODIES_KEPT)
         #: Reads a message as the fake holds it now (for clicks answered late), if given.
         self.fetch: Callable[[int], Awaitable[dict[str, Any]]] | None = None
         #: CPU seconds of the event loop's thread spent by the benchmark itself (making
@@ -475,6 +484,7 @@ class Bench:
             self.result.updates += 1
             self.boards[channel_id] = answer["resource"]["message"]
             self.last_update = (channel_id, click.body or {})
+            self.bodies.append(click.body or {})
         elif click.kind == 6:  # a slow click, deferred: the bot edits the board after
             self.result.deferred += 1
             await self.edited_later(channel_id)
@@ -804,9 +814,10 @@ async def run_size(games: int, alone: int, seconds: float, seed: int,
         # steady state (each game's last saved row kept in memory, see db.rows.KeptRows).
         await bench.alone(max(200, games))
         bench.result = result = SizeResult(games, kind=kind, backend=backend)
+        bench.bodies.clear()
         if measure is not None:
             await measure(bench, fake)
-            result.last_body = bench.last_update[1] if bench.last_update else None
+            result.bodies = list(bench.bodies)
             return result
         before = await fake.call(session, "GET", "/bench/stats")
         await bench.alone(alone)
@@ -819,7 +830,7 @@ async def run_size(games: int, alone: int, seconds: float, seed: int,
         # Restarted games' /tinker start answers (and first moves) are requests too.
         result.requests = after["requests"] - before["requests"] - result.setup_requests
         result.limit_violations = after["limit_violations"]
-        result.last_body = bench.last_update[1] if bench.last_update else None
+        result.bodies = list(bench.bodies)
         result.post = await bare_posts(bench, fake.api_base, 300)
         result.floor = await store.floor(1000)
         return result

@@ -5,9 +5,10 @@
 
 Each round measures, with boards without their picture and with it (``--images``):
 
-* **bare**: ``bench.bare``'s minimal discord.py bot, answering every click with the board
-  our bot sent last in the same round (same embed and components, and with pictures a
-  Tinker picture drawn once and attached anew to every answer);
+* **bare**: ``bench.bare``'s minimal discord.py bot, answering the clicks with the boards
+  our bot answered with in the same round, in the same order, one per click in turn
+  (same embeds and components, and with pictures a Tinker picture drawn once and
+  attached anew to every answer);
 * **floor**: the bare bot plus the durable save every click of a game must make: before
   answering, the click's game is saved through the same store and path ours uses
   (:class:`db.store.Store` over a file made by our migrations: its writing thread, group
@@ -61,7 +62,7 @@ from typing import Any
 import discord
 
 from bench import deadlines, pictures, sweep
-from bench.bare import BareBot, run_bare
+from bench.bare import BareBot, Board, run_bare
 from bench.clicks import Bench, FakeHandle, Measure, run_size
 from bench.common import add_collector_option, apply_collector, machine, percentile, table
 from bench.cpu import CpuClock
@@ -81,9 +82,8 @@ class FloorBot(BareBot):
     action-log entry) before the answer, as a move of ours is saved before its board.
     """
 
-    def __init__(self, embed: discord.Embed, view: discord.ui.View, picture: bytes,
-                 path: Path) -> None:
-        super().__init__(embed, view, picture)
+    def __init__(self, boards: Sequence[Board], picture: bytes, path: Path) -> None:
+        super().__init__(boards, picture)
         self.path = path
         self.store: Store | None = None
         self.rows: dict[int, GameRow] = {}
@@ -295,18 +295,18 @@ def three_bots(settings: Settings, images: bool, seed: int) -> list[Figures]:
         measure=measurer(ours, clicks, settings.players, settings.burst_rounds, profile)))
     if profile is not None and settings.profile:
         profile.dump_stats(f"{settings.profile}-{'on' if images else 'off'}")
-    assert ours_run.last_body is not None, "our bot sent no board"
-    body = ours_run.last_body
+    assert ours_run.bodies, "our bot sent no board"
+    bodies = ours_run.bodies
     with tempfile.TemporaryDirectory(prefix="bench-floor-") as folder:
         path = Path(folder) / "floor.db"
 
-        def make(embed: discord.Embed, view: discord.ui.View, picture: bytes) -> BareBot:
-            return FloorBot(embed, view, picture, path)
+        def make(boards: Sequence[Board], picture: bytes) -> BareBot:
+            return FloorBot(boards, picture, path)
 
-        asyncio.run(run_bare(games, clicks, 0, seed, body, images, make=make,
+        asyncio.run(run_bare(games, clicks, 0, seed, bodies, images, make=make,
                              measure=measurer(floor, clicks, settings.players,
                                               settings.burst_rounds)))
-    asyncio.run(run_bare(games, clicks, 0, seed, body, images,
+    asyncio.run(run_bare(games, clicks, 0, seed, bodies, images,
                          measure=measurer(bare, clicks, settings.players,
                                           settings.burst_rounds)))
     return [bare, floor, ours]

@@ -195,9 +195,9 @@ def one_round(args: argparse.Namespace, server: Any, seed: int
     images = args.images == "on"
     sqlite = asyncio.run(run_size(args.games, args.clicks, args.seconds, seed, None,
                                   False, kind="move", images=images))
-    assert sqlite.last_body is not None, "our bot sent no board"
+    assert sqlite.bodies, "our bot sent no board"
     bare = asyncio.run(run_bare(args.games, args.clicks, args.seconds, seed,
-                                sqlite.last_body, images))
+                                sqlite.bodies, images))
     ours = [("ours, SQLite", 1, sqlite)]
     if server is not None:
         one = asyncio.run(run_size(args.games, args.clicks, args.seconds, seed, None, False,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from bot.names import plain
 from bot.table.data import TurnLog
 from bot.table.loaded import LoadedGame
 from bot.table.turnlog import COMPUTER_MARK, KEPT_DECISIONS, since_last_turn
@@ -98,9 +99,10 @@ def _lead(name: str, by_computer: bool) -> str:
 
 def turn_lines(turn: TurnLog, name: str, announced: Callable[[str], bool],
                width: int = FOOTER_WIDTH) -> list[str]:
-    """Return a turn as footer lines: its moves in one line, each announcement whole."""
+    """Return a turn as footer lines: its moves in one line, each announcement whole; as
+    a footer shows text as it is, names without their markdown escapes."""
     if turn.seat is None:
-        return list(turn.events)
+        return [plain(event) for event in turn.events]
     lead = _lead(name, turn.by_computer)
     moves: list[str] = []
     whole: list[str] = []
@@ -114,8 +116,8 @@ def turn_lines(turn: TurnLog, name: str, announced: Callable[[str], bool],
         elif not moves and turn.by_computer:
             text = f"{COMPUTER_MARK} {name}: {text}"
         moves.append(text.rstrip("."))
-    line = clip_words(" · ".join(moves), width) if moves else ""
-    return [*([line] if line else []), *whole]
+    line = clip_words(plain(" · ".join(moves)), width) if moves else ""
+    return [*([line] if line else []), *(plain(event) for event in whole)]
 
 
 def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: False,
@@ -128,7 +130,7 @@ def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: Fa
     if not data.turns:
         events = game.row.events
         last = events[-1] if events else ""
-        return (last if announced(last) else clip_words(last, width)) or "—"
+        return (plain(last) if announced(last) else clip_words(plain(last), width)) or "—"
     if len(game.seats) > 1:
         turns = since_last_turn(data, game.to_act()) or data.turns[-1:]
     else:

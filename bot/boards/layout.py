@@ -5,7 +5,8 @@ its :class:`BoardOption`), which the boards adjust (a vote's tally on a label, a
 turn disabling them). A board sends them in a :class:`BoardView`, which builds their
 action rows itself (``board_view``); panels and private answers turn them into
 ``discord.ui`` items in a stopped ``discord.ui.View`` (:func:`view_of`). Both send the
-same components. Board clicks are routed by their custom_id
+same components, their texts shown as they are (a name without its markdown escapes,
+:func:`bot.names.plain`). Board clicks are routed by their custom_id
 (``bot.boards.routing.route_click``), so no item needs a callback, and a stopped view is
 one discord.py sends but never keeps.
 """
@@ -22,6 +23,7 @@ from typing import Any, ClassVar, NamedTuple
 import discord
 
 from bot.games.protocol import MAX_LABEL, Action
+from bot.names import plain
 
 #: Version tag of the custom_id format; bump it if the format ever changes.
 BUTTON_TAG = "g1"
@@ -130,6 +132,11 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _shown(text: str | None) -> str | None:
+    """Return a component's text as it shows: without a name's markdown escapes."""
+    return plain(text) if text else text
+
+
 @dataclass(slots=True)
 class BoardButton:
     """A board button: the fields of a ``discord.ui.Button`` the boards use, as plain data.
@@ -150,14 +157,15 @@ class BoardButton:
 
     def to_item(self) -> discord.ui.Button[discord.ui.View]:
         """Return the button as a ``discord.ui`` item."""
-        return discord.ui.Button(label=self.label, custom_id=self.custom_id, style=self.style,
-                                 emoji=self.emoji, disabled=self.disabled, row=self.row)
+        return discord.ui.Button(label=_shown(self.label), custom_id=self.custom_id,
+                                 style=self.style, emoji=self.emoji, disabled=self.disabled,
+                                 row=self.row)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the button as Discord takes it (what discord.py's own button sends)."""
         out: dict[str, Any] = {"type": 2, "style": self.style.value, "disabled": self.disabled}
         if self.label:
-            out["label"] = self.label
+            out["label"] = plain(self.label)
         out["custom_id"] = self.custom_id
         if self.emoji:
             out["emoji"] = dict(_emoji_dict(self.emoji))
@@ -180,14 +188,15 @@ class BoardOption:
 
     def to_option(self) -> discord.SelectOption:
         """Return the option as discord.py takes it."""
-        return discord.SelectOption(label=self.label, value=self.value,
-                                    description=self.description)
+        return discord.SelectOption(label=plain(self.label), value=self.value,
+                                    description=_shown(self.description))
 
     def to_dict(self) -> dict[str, Any]:
         """Return the option as Discord takes it."""
-        out: dict[str, Any] = {"label": self.label, "value": self.value, "default": False}
+        out: dict[str, Any] = {"label": plain(self.label), "value": self.value,
+                               "default": False}
         if self.description:
-            out["description"] = self.description
+            out["description"] = plain(self.description)
         return out
 
 
@@ -206,7 +215,7 @@ class BoardSelect:
 
     def to_item(self) -> discord.ui.Select[discord.ui.View]:
         """Return the select as a ``discord.ui`` item."""
-        return discord.ui.Select(custom_id=self.custom_id, placeholder=self.placeholder,
+        return discord.ui.Select(custom_id=self.custom_id, placeholder=_shown(self.placeholder),
                                  disabled=self.disabled, row=self.row,
                                  options=[option.to_option() for option in self.options])
 
@@ -215,7 +224,7 @@ class BoardSelect:
         out: dict[str, Any] = {"type": 3, "custom_id": self.custom_id, "min_values": 1,
                                "max_values": 1, "disabled": self.disabled, "required": True}
         if self.placeholder:
-            out["placeholder"] = self.placeholder
+            out["placeholder"] = plain(self.placeholder)
         if self.options:
             out["options"] = [option.to_dict() for option in self.options]
         return out
@@ -234,8 +243,8 @@ class BoardUserSelect:
 
     def to_item(self) -> discord.ui.UserSelect[discord.ui.View]:
         """Return the select as a ``discord.ui`` item."""
-        return discord.ui.UserSelect(custom_id=self.custom_id, placeholder=self.placeholder,
-                                     row=self.row)
+        return discord.ui.UserSelect(custom_id=self.custom_id,
+                                     placeholder=_shown(self.placeholder), row=self.row)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the select as Discord takes it (discord.py's own item builds it)."""

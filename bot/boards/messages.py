@@ -60,6 +60,10 @@ class BoardMessages:
         #: Pause between two edits of one board made by the bot itself (not a click's answer).
         self.edit_interval = 1.0
 
+    def behind(self, game: LoadedGame) -> bool:
+        """Whether a newer board of the game than ``game``'s was shown meanwhile."""
+        return self.shown.get(game.id, -1) > game.row.version
+
     def mark_shown(self, game: LoadedGame) -> None:
         """Remember the version on the game's board (forgotten once the game has ended)."""
         if game.row.is_open:
@@ -138,13 +142,19 @@ class BoardMessages:
         message = channel.get_partial_message(game.row.board_message_id)
         try:
             try:
-                await message.edit(**(await self.render(game, edit=True, keep=keep)))
+                body = await self.render(game, edit=True, keep=keep)
+                if self.behind(game):
+                    return  # a newer board was shown while this one was drawn
+                await message.edit(**body)
             except discord.Forbidden as exc:
                 if exc.code != MISSING_PERMISSIONS:
                     raise
                 # no Attach Files here: the board goes as text
                 await message.edit(**(await self.render(game, edit=True, pictured=False)))
-            self.mark_shown(game)
+            behind = self.behind(game)
+            self.mark_shown(game)  # what the message shows now
+            if behind:  # a newer board was shown while this edit waited: show it again
+                self.update_soon(game.id)
         except discord.NotFound:
             log.info("board of game %s was deleted; posting a new one", game.id)
             game.row.board_message_id = None

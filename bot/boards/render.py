@@ -24,6 +24,7 @@ from bot.boards.layout import (
     vote_line,
 )
 from bot.games.protocol import Action
+from bot.names import plain, plain_players
 from bot.pictures.drawing import PictureDrawer
 from bot.table import polls
 from bot.table.data import Poll
@@ -207,7 +208,7 @@ class BoardRenderer:
     def alt_text(game: LoadedGame) -> str:
         """Return the picture's alt text: the position in words a screen reader speaks."""
         try:
-            return pictures.describe(game.row.kind, picture_view(game), game.row.status)
+            return plain(pictures.describe(game.row.kind, picture_view(game), game.row.status))
         except Exception:
             log.warning("could not describe the board of game %s", game.id, exc_info=True)
             return f"The board of {game.engine.title}."
@@ -325,8 +326,9 @@ def _show_votes(
 
 
 def picture_view(game: LoadedGame) -> dict[str, Any]:
-    """Return the engine's view with what the table adds for the picture: away seats."""
-    view = game.view()
+    """Return the engine's view with what the table adds for the picture: away seats;
+    the players' names plain, as a picture shows text as it is."""
+    view = plain_players(game.view())
     players = view.get("players")
     if len(game.seats) < 2 or not isinstance(players, list):
         return view

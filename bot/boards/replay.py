@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from bot.boards.send_errors import SEND_ERRORS, tell_privately
+from bot.names import plain, plain_players
 from bot.pictures import TITLES, describe
 from bot.pictures.alt import LIMIT as ALT_LIMIT
 from bot.pictures.drawing import PictureDrawer
@@ -49,7 +50,7 @@ def progress_line(title: str, done: int, total: int) -> str:
 def replay_alt(kind: str, last: Frame, moves: int) -> str:
     """Alt text of a replay: what it is, then the final position in words."""
     head = f"Replay of a game of {TITLES.get(kind, kind)}, {moves} moves, ending: "
-    return (head + describe(kind, last.view, last.status))[:ALT_LIMIT]
+    return plain(head + describe(kind, plain_players(last.view), last.status))[:ALT_LIMIT]
 
 
 class Replays:
@@ -115,7 +116,7 @@ class Replays:
         edited = loop.time()
         pngs: list[bytes] = []
         for start in range(0, len(shown), CHUNK):
-            chunk = [(f.view, f.status) for f in shown[start:start + CHUNK]]
+            chunk = [(plain_players(f.view), f.status) for f in shown[start:start + CHUNK]]
             pngs += await self.drawer.run(draw_frames, request.kind, chunk)
             if loop.time() - edited >= self.progress_interval and len(pngs) < len(shown):
                 edited = loop.time()

@@ -11,7 +11,6 @@ reposting board messages is :class:`bot.boards.messages.BoardMessages`'s
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -43,6 +42,7 @@ from bot.boards.replay import Replays
 from bot.boards.send_errors import SEND_ERRORS, tell_privately
 from bot.boards.threads import GameThreads
 from bot.games.protocol import Action
+from bot.names import safe_name
 from bot.pictures.drawing import PictureDrawer
 from bot.table.errors import (
     GameEnded,
@@ -64,21 +64,6 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
     user = interaction.user
     perms = interaction.permissions
     return Actor(user.id, safe_name(user.display_name, user.name), bool(perms.manage_messages))
-
-
-@functools.lru_cache(maxsize=4096)
-def safe_name(name: str, fallback: str = "") -> str:
-    """Return a member's name as boards show it: one line, markdown and mentions escaped.
-
-    A name with no visible character (only spaces such as U+3000) becomes ``fallback``
-    (the account name) or "a player". Remembered for the last few thousand names: every
-    click asks for its member's.
-    """
-    text = " ".join("".join(ch for ch in name if ch.isprintable()).split())
-    if not text:
-        text = " ".join("".join(ch for ch in fallback if ch.isprintable()).split()) or "a player"
-    text = discord.utils.escape_mentions(discord.utils.escape_markdown(text))
-    return text[:64]
 
 
 class Boards:
@@ -347,15 +332,24 @@ class Boards:
     ) -> None:
         """Ask privately to confirm ``action_id``, with a button that applies it.
 
-        A player who could not take the action is refused at once instead.
+        A player who could not take the action is refused at once instead. An away
+        player who asks is back first (C6), and told so with the question; if the board
+        they clicked was the current one, the question is about the board as their coming
+        back left it.
         """
+        welcome = ""
         with contextlib.suppress(Refusal):
-            await self._come_back(interaction, await self.tables.load(game_id))
+            before = await self.tables.load(game_id)
+            back = await self._come_back(interaction, before)
+            if back is not None:
+                welcome = f"{_back_text(back)}\n"
+                if version == before.row.version:
+                    version = back.row.version  # coming back moved the board on
         try:
             await self.tables.check(game_id, version, actor_of(interaction), action_id,
                                     channel_id=interaction.channel_id)
         except Refusal as refusal:
-            await self._refuse(interaction, str(refusal))
+            await self._refuse(interaction, f"{welcome}{refusal}")
             return
         except Exception:
             log.exception("checking %r on game %s failed", action_id, game_id)
@@ -367,7 +361,7 @@ class Boards:
             game = await self.tables.load(game_id)
             question = self.renderers[game.row.kind].confirm_question(game, action_id)
             await interaction.response.send_message(
-                question, view=view_of([yes]), ephemeral=True,
+                f"{welcome}{question}", view=view_of([yes]), ephemeral=True,
             )
         except Refusal as refusal:
             await self._refuse(interaction, str(refusal))

@@ -133,7 +133,8 @@ def _leave(step: LobbyStep, _op: str) -> str:
     if step.user_id == step.host:
         heirs = [s for i, s in enumerate(step.seats) if i != mine and not s.computer]
         if not heirs:
-            raise Refusal("You are the only person at this table: press Cancel to close it.")
+            raise Refusal("You are the only person at this table: to close it, press "
+                          "**Host controls**, then **Close the table**.")
         step.data.host = heirs[0].user_id
         event = f"{step.name} left; {heirs[0].name} is the host now."
     del step.seats[mine]
@@ -165,7 +166,8 @@ def _kick(step: LobbyStep, op: str) -> str:
     if chosen.computer:
         raise Refusal("Computer players are removed from the computer players' list.")
     if chosen.user_id == step.host:
-        raise Refusal("You are the host: hand the host role on first, or press Cancel.")
+        raise Refusal("You are the host: hand the host role on first, or close the table "
+                      "(**Host controls**, then **Close the table**).")
     del step.seats[seat]
     return f"{step.name} removed {chosen.name} from the table."
 

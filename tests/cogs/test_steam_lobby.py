@@ -232,3 +232,20 @@ async def test_a_full_lobby_and_its_host_controls_fit_one_phone_screen(
     shown = [Message(fake_discord.get_message(board["id"]), b""), Message(panel.message, b"")]
     heights = phone_heights(preview, shown)
     assert max(heights) <= PHONE_BUDGET, heights
+
+
+async def test_the_host_who_cannot_leave_is_told_the_buttons_that_close_the_table(
+        discord_driver, fake_discord, tmp_path):
+    """The host alone at the table (with a computer player) cannot leave it, nor remove
+    themselves: the private answer names the buttons that close it, which exist."""
+    _bot, board = await _lobby(discord_driver, tmp_path)
+    board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                        user="alice")).message
+    left = await discord_driver.click(board, button(board, "lobby.leave"), user="alice")
+    assert left.ephemeral
+    assert "**Host controls**, then **Close the table**" in left.content
+    panel = (await host_panel(discord_driver, board)).message
+    labels = [item.get("label") for row in panel["components"] for item in row["components"]]
+    assert "Close the table" in labels and "Cancel" not in labels
+    assert "Host controls" in [item.get("label") for row in board["components"]
+                               for item in row["components"]]

@@ -45,6 +45,17 @@ async def _table(driver, fake, tmp_path, *, clock=None, options=None, people=("b
     return bot, board
 
 
+async def _bob_away(driver, fake, tmp_path):
+    """Seat Alice, Bob and Carol, hand Bob's seat to a computer (Alice and Carol ask);
+    return the bot and the game."""
+    fake.add_user("carol")
+    bot, _board = await _table(driver, fake, tmp_path, people=("bob", "carol"))
+    for voter in ("alice", "carol"):
+        await driver.slash("steam", "away", {"player": fake.user("bob")}, user=voter)
+    await driver.settle()
+    return bot, await bot.tables.open_in_channel(fake.channel_id)
+
+
 async def _play_turn(driver, fake, bot, seat_user: dict[int, str]):
     """Let the person to act play one action chosen by the computer player's logic."""
     game = await bot.tables.open_in_channel(fake.channel_id)
@@ -157,13 +168,7 @@ async def test_c6_rules_button_brings_an_away_player_back(discord_driver, fake_d
                                                            tmp_path):
     """C6: an away player who only opens "Rules & details" plays their own seat again;
     the rules are still answered privately and the board says they are back."""
-    fake_discord.add_user("carol")
-    bot, _board = await _table(discord_driver, fake_discord, tmp_path, people=("bob", "carol"))
-    for voter in ("alice", "carol"):
-        await discord_driver.slash("steam", "away", {"player": fake_discord.user("bob")},
-                                   user=voter)
-    await discord_driver.settle()
-    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    bot, game = await _bob_away(discord_driver, fake_discord, tmp_path)
     assert game.row.seats[1].get("away")
     board = fake_discord.get_message(game.row.board_message_id)
     rules = next(c["custom_id"] for row in board["components"] for c in row["components"]
@@ -204,7 +209,7 @@ async def test_lobby_host_removes_computers_and_hands_the_host_role(discord_driv
     board = (await discord_driver.click(board, button(board, "lobby.leave"), user="bob")).message
     assert "Alice 👑" in board["embeds"][0]["fields"][0]["value"]
     alone = await discord_driver.click(board, button(board, "lobby.leave"), user="alice")
-    assert alone.ephemeral and "Cancel" in alone.content
+    assert alone.ephemeral and "Close the table" in alone.content
 
 
 async def test_new_table_invites_members_with_one_mention(discord_driver, fake_discord, tmp_path):
@@ -344,3 +349,24 @@ async def test_deck_and_computer_levels_travel_from_lobby_to_game_and_play_again
     assert new is not None and new.id != game.id and again is not None
     assert new.row.options.get("deck") == "courts" and "levels" not in new.row.options
     assert [s.get("level") for s in new.row.seats if s.get("computer")] == ["hard", "normal"]
+
+
+async def test_an_away_player_asking_to_resign_is_welcomed_back_and_asked(
+        discord_driver, fake_discord, tmp_path):
+    """C6: an away player who presses Resign on the current board is back at once, told
+    so, and asked to confirm (coming back moved the board on: the question is about the
+    board as it is now, not refused as out of date); confirming resigns their seat."""
+    bot, game = await _bob_away(discord_driver, fake_discord, tmp_path)
+    assert game.row.seats[1].get("away") and game.to_act() == 0
+    board = fake_discord.get_message(game.row.board_message_id)
+    ask = await discord_driver.click(board, button(board, "ask.resign"), user="bob")
+    assert ask.ephemeral
+    assert ask.content.startswith("Welcome back: you play your own seat again.")
+    assert "out of date" not in ask.content and "Resign" in ask.content
+    back = await bot.tables.load(game.id)
+    assert not back.row.seats[1].get("away") and back.row.version == game.row.version + 1
+    await discord_driver.click(ask.message, ask.custom_ids[0], user="bob")
+    await discord_driver.settle()
+    after = await bot.tables.load(game.id)
+    assert after.row.version > back.row.version
+    assert any("resign" in event.lower() for event in after.row.events), after.row.events
