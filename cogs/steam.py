@@ -20,7 +20,7 @@ from bot.boards.render import actions_for_board
 from bot.boards.send_errors import DISMISS
 from bot.boards.service import actor_of
 from bot.games.protocol import Action
-from bot.games.steam.state import CARDS, POWER_EMOJI, can_run, goods_points, powers
+from bot.games.steam.state import ALL_CARDS, POWER_EMOJI, can_run, goods_points, powers
 from bot.table import seating
 from bot.table.errors import ChannelOccupied, Refusal
 from bot.table.lobby import DEFAULT_LEVEL
@@ -55,8 +55,9 @@ WHOLE_RUN = "whole"
 OTHER_RUNS = ("other", "run", "discard")
 #: Choices that always go in a select: their options need their descriptions.
 ALWAYS_SELECT = ("take", "arrange", "plan", "discard", "ship")
-#: Every card by its name, to read a plan's trains.
-CARD_BY_NAME = {c.name: c for c in CARDS}
+#: Every card either deck holds (S1: the Pawns or the Courts), by its name, to read a
+#: plan's trains.
+CARD_BY_NAME = {c.name: c for c in ALL_CARDS}
 #: The controls' labels on a phone.
 CONTROL_LABELS = {"done": "Done", "ship": "Ship", "cancel": "Cancel", "pass": "Pass"}
 

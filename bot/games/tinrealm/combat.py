@@ -130,11 +130,11 @@ def enemy_strike(c: Content, s: TinState, log: list[str]) -> None:
         damage = max(0, damage - helm)
         notes.append(f"helm -{helm}")
     block = ready(c, s, "block")
-    if block and damage:
+    if block:  # the first hit, even one the helm brought to 0
         prevented = min(block.amount, damage)
         damage -= prevented
         spend(s, block)
-        notes.append(f"{block.name} -{prevented}")
+        notes.append(f"{block.name} -{prevented}" if prevented else f"{block.name} spent")
     lost = -change(s, "health", -damage)
     note = f" ({', '.join(notes)})" if notes else ""
     log.append(f"{roll}: it hits for {lost} damage{note}.")

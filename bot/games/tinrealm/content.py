@@ -356,17 +356,33 @@ def _item(entry: _Entry, card: str = "") -> Item:
     )
 
 
+#: The most a roll without bonus can deal before defense: the largest difference of two dice.
+BEST_ROLL = 5
+
+
 def _enemy(entry: _Entry) -> Enemy:
-    """Read one enemy card."""
+    """Read one enemy card.
+
+    A regenerating enemy must heal less than a roll without bonus can deal through its
+    defense: otherwise a player with no energy, food or gear could never wear it down
+    (the sure blow's 1 heals back too), nor it the player behind a helm, and the fight
+    would never end.
+    """
     power = entry.entry("power")
     kind = power.choice("kind", tuple(POWERS))
     amount = power.number("amount", 1, 9) if POWERS[kind] else 0
+    defense = entry.number("defense", 0, 9)
+    if kind == "regenerate" and amount >= BEST_ROLL - defense:
+        raise entry.fail("defense", (
+            f"{defense} with regenerate {amount}: the best roll without bonus "
+            f"({BEST_ROLL}) must deal more than the enemy heals, or a fight with it "
+            "might never end"))
     return Enemy(
         entry.ident(),
         entry.text("name"),
         entry.number("health", 1, 20),
         entry.number("attack", 0, 9),
-        entry.number("defense", 0, 9),
+        defense,
         entry.number("favor", 0, 9),
         entry.flag("undead"),
         kind,

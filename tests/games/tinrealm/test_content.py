@@ -168,6 +168,9 @@ BROKEN = [
     (_set(["format"], 3), ["'format'", "3", "reads 2"]),
     (_set(["format"], 1), ["'format'", "predates", "R1"]),
     (_set(["enemies", 3], "Hollow Knight"), ["enemy #4", "must be an object"]),
+    # A fight that could never end: the troll heals as much as a bare roll can deal.
+    (_set(["enemies", 5, "defense"], 4), ["Moss Troll", "'defense'", "regenerate 1"]),
+    (_set(["enemies", 5, "power", "amount"], 4), ["Moss Troll", "'defense'", "never end"]),
 ]
 
 

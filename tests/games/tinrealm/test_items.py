@@ -64,6 +64,24 @@ def test_buckler_blocks_the_first_hit_of_each_combat():
     assert adventurer.usable(C, state, "buckler")
 
 
+def test_r6_buckler_is_spent_on_a_first_hit_the_helm_brought_to_0():
+    """Block and helm (R6, docs' "hit"): a hit the Dented Helm brings to 0 is still the
+    first hit, so the Buckler is spent on it and the next hit deals its damage less the
+    helm only."""
+    state, _ = fight("larder-goblin", 1, 1, 5, 4, 1, 1, 6, 3, klass="pathfinder")
+    state.items = ["buckler", "dented-helm"]
+    assert state.fight is not None
+    state.fight.health = 20
+    health = state.health
+    state, events = act(state, "strike:0")  # the goblin rolls 5 and 4: 1, less the helm
+    assert state.health == health
+    assert "it hits for 0 damage (helm -1, Buckler spent)" in " ".join(events)
+    assert not adventurer.usable(C, state, "buckler")
+    state, events = act(state, "strike:0")  # 6 and 3: 3, less the helm only
+    assert state.health == health - 2
+    assert "Buckler" not in " ".join(e for e in events if "rolls 6 and 3" in e)
+
+
 def test_block_ignores_misses():
     """Block (Buckler): a miss does not use up the block."""
     state, _ = fight("hollow-knight", 1, 1, 2, 2, 3, 3, klass="pathfinder")
