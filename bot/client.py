@@ -306,7 +306,7 @@ class TableBot(commands.Bot):
             "lobby": now - s.lobby_idle_hours * 3600,
             "multi": now - s.multi_idle_hours * 3600,
         }
-        ended = await self.tables.expire_idle(cutoffs, self.boards.messages.refresh)
+        ended = await self.tables.expire_idle(cutoffs, self.boards.show_ended)
         if ended:
             log.info("sweeper ended %d idle games", ended)
         try:  # retention: finished games' states and logs go after RETENTION_DAYS

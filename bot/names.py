@@ -51,6 +51,15 @@ def plain(text: str) -> str:
     return _ESCAPE.sub(lambda match: match.group(1) or "", text)
 
 
+def short_name(name: str, limit: int) -> str:
+    """Return a name made safe by :func:`safe_name`, cut to ``limit`` letters as shown
+    (marked "…") and made safe again: a cut never splits an escape."""
+    shown = plain(name)
+    if len(shown) <= limit:
+        return name
+    return discord.utils.escape_markdown(shown[: limit - 1].rstrip() + "…")
+
+
 def plain_players(view: dict[str, Any]) -> dict[str, Any]:
     """Return an engine's view with its players' names plain (for a picture and its alt
     text); the view itself is left as it was."""

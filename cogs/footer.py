@@ -16,8 +16,9 @@ from bot.table.data import TurnLog
 from bot.table.loaded import LoadedGame
 from bot.table.turnlog import COMPUTER_MARK, KEPT_DECISIONS, since_last_turn
 
-#: A board footer line on a phone: about this many letters' room (an emoji takes two).
-FOOTER_WIDTH = 50
+#: A board footer line on a phone: this many letters' room (an emoji takes two) stay on one
+#: line, wide letters (W, M) and emoji included (measured with the preview tool: 48 wrap).
+FOOTER_WIDTH = 46
 #: The most lines a footer shows (the rest is in "Rules & details").
 FOOTER_LINES = 6
 #: How many decisions a one-seat game's footer shows: all its log keeps.

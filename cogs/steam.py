@@ -21,6 +21,7 @@ from bot.boards.send_errors import DISMISS
 from bot.boards.service import actor_of
 from bot.games.protocol import Action
 from bot.games.steam.state import ALL_CARDS, POWER_EMOJI, can_run, goods_points, powers
+from bot.names import short_name
 from bot.table import seating
 from bot.table.errors import ChannelOccupied, Refusal
 from bot.table.lobby import DEFAULT_LEVEL
@@ -58,6 +59,9 @@ ALWAYS_SELECT = ("take", "arrange", "plan", "discard", "ship")
 #: Every card either deck holds (S1: the Pawns or the Courts), by its name, to read a
 #: plan's trains.
 CARD_BY_NAME = {c.name: c for c in ALL_CARDS}
+#: The most letters of a name the board's title shows ("🚂 Name to play" on one phone
+#: line; the picture and "Rules & details" have the name whole).
+TITLE_NAME = 20
 #: The controls' labels on a phone.
 CONTROL_LABELS = {"done": "Done", "ship": "Ship", "cancel": "Cancel", "pass": "Pass"}
 
@@ -301,7 +305,8 @@ class SteamCog(GameCog):
     @app_commands.describe(
         first="Who takes the first turn (default: drawn at random)",
         turn_timer="Remind a player once, then let a computer play their seat (default off)",
-        notices="Mention each player when their turn comes (default on)",
+        notices="Mention each player when their turn comes (default on; off: a turn "
+                "timer still reminds once, without a mention)",
         deck="The 4 Pawns (default) or the 4 Courts in the deck",
         invite="A member to invite (mentioned once)",
         invite2="Another member to invite",
@@ -466,7 +471,7 @@ def _status(game: LoadedGame, view: dict[str, Any]) -> str:
                          f" — {place['breakdown']}")
         return "\n".join(lines)
     seat = view["turn"]
-    name = players[seat]["name"]
+    name = short_name(players[seat]["name"], TITLE_NAME)
     away = game.seats[seat].away if seat < len(game.seats) else False
     lines = [f"🚂 **{name}** to play" + (" (a computer, away)" if away else "")]
     timer = game.data.timer

@@ -120,7 +120,7 @@ class TinkerCog(GameCog):
             (f"Deck: {view['deck_count']} cards (order hidden)", cards_text(_deck(view))),
             (f"Discard pile: {len(view['discard'])}", cards_text(view["discard"])),
             (f"Aces left: {view['aces_left']}", cards_text(view.get("aces_cards") or [])),
-            (f"Locations ahead: {view['locations_left']} (order hidden)",
+            (f"Locations ahead: {view['locations_left']} ({_known_order(view)})",
              ", ".join(locations.get("remaining") or []) or "—"),
             (f"Locations cleared: {len(view['cleared'])}/13",
              ", ".join(c["name"] for c in view["cleared"]) or "—"),
@@ -131,9 +131,9 @@ class TinkerCog(GameCog):
     def items(self, game: LoadedGame) -> list[BoardItem]:
         """Return the board's buttons: the two challenges, or a chip button per suit.
 
-        Chip buttons say what the chip does ("+1, draws" when its suit is on the
-        challenge card, those in the primary style; "draws" otherwise) and how many are
-        left; a suit with none left keeps its button, disabled.
+        Chip buttons say what the chip adds ("+1 ×n" when its suit is on the challenge
+        card, those in the primary style; "×n" otherwise) and how many are held (n); a
+        suit with none left keeps its button, disabled.
         """
         if game.state is None:
             return []
@@ -165,7 +165,7 @@ class TinkerCog(GameCog):
                 )
             )
         if "give_up" in by_id:
-            # An ordinary move of round 1 (T7): no question asked, in every mode.
+            # Round 1 only (T7); a vote to give up needs a majority (CONFIRMED_MOVES).
             give_up = Action(by_id["give_up"].id, "Give up", "give_up")
             items.append(
                 action_button(g, v, give_up, style=discord.ButtonStyle.danger, row=2)
@@ -179,7 +179,7 @@ class TinkerCog(GameCog):
         players=PLAYERS_HELP,
         vote_seconds=WINDOW_HELP,
         classic_journey="Origin is the first location and End the last",
-        harsh_defeat="Lose one more chip of your choice when you give up a fight",
+        harsh_defeat="Lose one more chip of your choice with each lost fight",
         thread=THREAD_HELP,
     )
     async def start(
@@ -241,14 +241,27 @@ LEGEND = "\n".join((
     "`Sailor 4 🌊🍃`: a card's name, value and suits; `4🌊🍃` the same, short",
     "👤 a personality, 📜 an event (round 1 offers one of each)",
     "⚔️ the challenge under way, 🗺️ a location (round 2)",
-    "Chip buttons: **+1, draws** the chip's suit is on the challenge card, so it adds 1 "
-    "and the next card is drawn and played; **draws** it adds nothing, the next card is "
-    "still drawn and played; (n left) chips of that suit",
+    "Chip buttons: **+1 ×n** the chip's suit is on the challenge card, so paying it adds 1; "
+    "**×n** it adds nothing; either way the next card is drawn and played; n is how many "
+    "chips of that suit you hold",
     "Counts: deck cards sharing a suit with the challenge (they add their value); "
     "n of your m deck cards match it, worth x: how many of the deck's cards would count, "
     "and their total",
     "🏆 victory · 💀 defeat",
 ))
+
+
+def _known_order(view: dict[str, Any]) -> str:
+    """Return what is known of the order of the locations ahead: with the classic journey
+    (T2), the Origin first while it is ahead and the End last; the rest is hidden."""
+    remaining = (view.get("locations") or {}).get("remaining") or []
+    known = []
+    if view["options"].get("classic_journey") and remaining:
+        if remaining[0] == "Origin":
+            known.append("Origin first")
+        if remaining[-1] == "End":
+            known.append("End last")
+    return ", ".join([*known, "the rest hidden"]) if known else "order hidden"
 
 
 def _chip_effect(action: Action | None, suit: str, counts: bool) -> str:

@@ -65,7 +65,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "ea05d4d34362512efe018b27cce40780517ce9dfc4ad4b8fbfae8e54013b2144"
+COMPONENTS_DIGEST = "4ce49b059feee417dd64a9a2b63a6d2c747d6880a7a5f25e82500eb09dd4bd79"
 
 ENDED = ("abandoned", "expired")
 

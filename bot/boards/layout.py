@@ -351,6 +351,32 @@ def _placed(rows: list[list[BoardItem]]) -> list[BoardItem]:
 
 #: Buttons a row that sit side by side on a 360 px phone, when their labels are short.
 PHONE_BUTTONS = 3
+#: A phone line of buttons (a 360 px phone), in letters of lowercase Latin labels (an
+#: emoji or a wide letter counts two, a button's own emoji too), and what each button
+#: takes besides its label: measured with the preview tool (two buttons hold 32 letters,
+#: three 27, on one line; one more wraps the last button onto a line of its own).
+PHONE_LINE_LETTERS, BUTTON_LETTERS = 42, 5
+#: The first wide letter (arrows, symbols, emoji, the East Asian scripts).
+_WIDE_FROM = "\u2190"
+
+
+def _letters(button: BoardButton) -> int:
+    """How much of a phone line ``button`` takes, in letters, its own room included."""
+    label = plain(button.label or "")
+    wide = sum(1 for ch in label if ch >= _WIDE_FROM)
+    return len(label) + wide + (2 if button.emoji else 0) + BUTTON_LETTERS
+
+
+def phone_lines(buttons: Sequence[BoardButton]) -> int:
+    """Return how many lines a row of ``buttons`` takes on a phone: side by side while
+    they fit, the rest wrapped onto the next line (a button wider than a line alone)."""
+    lines, used = 0, PHONE_LINE_LETTERS
+    for button in buttons:
+        width = _letters(button)
+        if used + width > PHONE_LINE_LETTERS:
+            lines, used = lines + 1, 0
+        used += width
+    return lines
 
 
 def phone_items(

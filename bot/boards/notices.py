@@ -36,13 +36,16 @@ class TurnNotices:
         self._notices: dict[int, NoticeRef] = {}
         self._notice_locks: dict[int, asyncio.Lock] = {}
 
-    async def announce(self, game: LoadedGame, notice: tuple[int, str] | None) -> None:
+    async def announce(self, game: LoadedGame, notice: tuple[int, str] | None, *,
+                       reminder: bool = False) -> None:
         """Tell a person it is their turn: one line that names only them, with a link
         button to the board; it pings them unless they chose not to be pinged.
 
         The table's previous notice is deleted first, so a channel holds at most one per
         table; a finished table's last notice goes too, and so does one whose turn has
-        passed. Nothing is sent for a table started with notices off.
+        passed. Nothing is sent for a table started with notices off, but a turn timer's
+        ``reminder`` (C6: reminded once before a computer takes the seat), which goes
+        there without a ping.
         """
         if len(game.seats) < 2:
             return
@@ -59,7 +62,7 @@ class TurnNotices:
                                                            guild_id=game.row.guild_id)
                 with contextlib.suppress(*SEND_ERRORS):
                     await channel.get_partial_message(old.message).delete()
-            if not game.row.is_open or notice is None or not game.data.notices:
+            if not game.row.is_open or notice is None or not (game.data.notices or reminder):
                 if stored:
                     await self.tables.remember_notice(game.id, None)
                 return
@@ -67,7 +70,8 @@ class TurnNotices:
             channel = self.bot.get_partial_messageable(
                 game.row.board_channel_id or game.row.channel_id, guild_id=game.row.guild_id
             )
-            pinged = [discord.Object(user_id)] if await self.pings.wants_ping(user_id) else []
+            pinged = ([discord.Object(user_id)]
+                      if game.data.notices and await self.pings.wants_ping(user_id) else [])
             try:
                 message = await channel.send(
                     text, view=board_button(game.link),

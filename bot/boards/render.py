@@ -21,6 +21,7 @@ from bot.boards.layout import (
     action_button,
     board_view,
     default_items,
+    phone_lines,
     vote_line,
 )
 from bot.games.protocol import Action
@@ -51,6 +52,9 @@ TABLE_SHARE = "table.share"
 END_BUTTONS = (TABLE_RULES, TABLE_AGAIN, TABLE_REPLAY, TABLE_SHARE)
 #: ``table.rules.<section>.<page>``: another page of "Rules & details".
 RULES_PAGE = f"{TABLE_RULES}."
+#: The label of the button that answers "Rules & details" privately, and its short
+#: form, for a row whose labels leave no room for the long one on a phone.
+RULES_LABEL, RULES_SHORT = "Rules & details", "Rules"
 
 
 class Renderer(Protocol):
@@ -263,24 +267,44 @@ def _table_buttons(game: LoadedGame, *, again: bool, replay: bool = False) -> li
             wanted.append((Action(TABLE_REPLAY, "Replay"), plain))
         if game.row.daily and game.row.status == "over":
             wanted.append((Action(TABLE_SHARE, "Share"), discord.ButtonStyle.primary))
-    wanted.append((Action(TABLE_RULES, "Rules & details"), plain))
+    wanted.append((Action(TABLE_RULES, RULES_LABEL), plain))
     return [action_button(g, v, action, style=style, row=i // PHONE_BUTTONS)
             for i, (action, style) in enumerate(wanted)]
 
 
 def _with_rules_button(items: list[BoardItem], game: LoadedGame) -> list[BoardItem]:
-    """Add "Rules & details" to a board's components: in a row of buttons with room for
-    it (one of fewer than three first), else in a row of its own."""
+    """Add "Rules & details" to a board's components where a phone shows it without a
+    line more: in a row of buttons it joins without wrapping onto a new line (one of
+    fewer than three buttons first); where the labels are long (a vote's tally), with
+    its short label, "Rules"; else in a row of its own (with five rows taken, in any
+    row of buttons with room)."""
     rules = _table_buttons(game, again=False)[0]
-    rows: dict[int, list[BoardItem]] = {}
+    assert isinstance(rules, BoardButton)
+    rows: dict[int, list[BoardButton]] = {}
+    others: set[int] = set()
     for item in items:
-        rows.setdefault(item.row or 0, []).append(item)
-    last = max(rows, default=-1)
+        if isinstance(item, BoardButton):
+            rows.setdefault(item.row or 0, []).append(item)
+        else:
+            others.add(item.row or 0)
+    last = max([*rows, *others], default=-1)
     buttons = [r for r in sorted(rows, reverse=True)
-               if all(isinstance(i, BoardButton) for i in rows[r])]
-    room = [r for r in buttons if len(rows[r]) < PHONE_BUTTONS] or [
-        r for r in buttons if len(rows[r]) < MAX_BUTTONS_PER_ROW]
-    if room:  # a row of buttons with room for it: no new row
+               if r not in others and len(rows[r]) < MAX_BUTTONS_PER_ROW]
+
+    def fitting() -> list[int]:
+        free = [r for r in buttons
+                if phone_lines([*rows[r], rules]) == phone_lines(rows[r])]
+        return [r for r in free if len(rows[r]) < PHONE_BUTTONS] or free
+
+    room = fitting()
+    if not room:  # long labels (a vote's tally): the short label may fit a row still
+        rules.label = RULES_SHORT
+        room = fitting()
+        if not room:
+            rules.label = RULES_LABEL
+    if not room and last >= 4:  # no row left: any row of buttons with room
+        room = buttons
+    if room:
         rules.row = room[0]
     elif last < 4:
         rules.row = last + 1

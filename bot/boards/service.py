@@ -478,9 +478,9 @@ class Boards:
         play = await self.tables.fire_deadline(game_id)
         if play is None:
             return
-        if play.events:
+        if play.events or play.redraw:
             self.messages.update_soon(game_id, play.game)
-        await self._announce(play.game, play.notice)
+        await self._announce(play.game, play.notice, reminder=play.reminder)
         self.computers.schedule(play.game)
 
     async def _computer_moved(self, play: Play) -> None:
@@ -500,13 +500,20 @@ class Boards:
         """Cancel computer players' pending moves (at shutdown)."""
         await self.computers.stop()
 
+    async def show_ended(self, game: LoadedGame) -> None:
+        """Show a game the table ended by itself (idle too long): its board says so and
+        its turn notice leaves the channel, as when a game is abandoned."""
+        await self.messages.refresh(game)
+        await self._announce(game, None)
+
     async def announce(self, game: LoadedGame, notice: tuple[int, str] | None) -> None:
         """Tell a person it is their turn (see :class:`TurnNotices`); after the end, let
         the game's own thread be archived."""
         await self._announce(game, notice)
 
-    async def _announce(self, game: LoadedGame, notice: tuple[int, str] | None) -> None:
-        await self.notices.announce(game, notice)
+    async def _announce(self, game: LoadedGame, notice: tuple[int, str] | None, *,
+                        reminder: bool = False) -> None:
+        await self.notices.announce(game, notice, reminder=reminder)
         await self.threads.wind_up(game)
 
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.pictures.endings import ending
+from bot.pictures.script import LTR
 from bot.pictures.trains import report
 from bot.pictures.viewdata import items, mapping, mappings, number
 
@@ -168,4 +169,4 @@ def describe(kind: str, view: Mapping[str, Any], status: str) -> str:
             lines += body(view)
         except (TypeError, ValueError, AttributeError):
             lines.append("The position could not be read.")
-    return _join(lines, LIMIT)
+    return _join([line.replace(LTR, "") for line in lines], LIMIT)  # read, not drawn

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.pictures.palette import THEMES, Theme
+from bot.pictures.script import sentence
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,8 @@ def _steam(view: Mapping[str, Any]) -> Ending:
     scores = " · ".join(
         f"{names.get(o.get('seat'), '?')} {o.get('score', '?')}" for o in ranked
     )
-    return Ending("won", f"{who} {verb} with {winners[0].get('score', '?')}", scores)
+    return Ending("won", sentence(f"{who} {verb} with {winners[0].get('score', '?')}"),
+                  sentence(scores))
 
 
 def _tinrealm(view: Mapping[str, Any]) -> Ending:

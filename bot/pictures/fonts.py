@@ -106,6 +106,13 @@ def joins(char: str) -> bool:
         "\U0001f3fb" <= char <= "\U0001f3ff")
 
 
+@lru_cache(maxsize=64)
+def narrow_space(index: int) -> bool:
+    """Whether family ``index`` draws a space about as wide as the primary font does (the
+    emoji font's is five times as wide: a space after an emoji is drawn in the primary)."""
+    return chain_font(index, 30).getlength(" ") <= 1.5 * chain_font(0, 30).getlength(" ")
+
+
 @lru_cache(maxsize=8192)
 def face_for(char: str) -> int:
     """Return the index in :data:`CHAIN` of the first family with a glyph for ``char``.

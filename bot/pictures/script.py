@@ -17,10 +17,20 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.pictures.fonts import RAQM, chain_font, face_for, joins, layout_font
+from bot.pictures.fonts import RAQM, chain_font, face_for, joins, layout_font, narrow_space
 
 RTL = {"R", "AL"}
 """Bidi classes of right-to-left letters."""
+
+LTR = "\u200e"
+"""Put first in a line that reads left to right whatever script it starts with (an
+English sentence that starts with a name: "<name> wins with 16"); it is not drawn."""
+
+
+def sentence(text: str) -> str:
+    """Return ``text``, an English sentence that may start with a right-to-left name, as
+    a line that reads left to right (the name itself still right to left)."""
+    return LTR + text if _strong(text) else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,11 +62,14 @@ def _strong(text: str) -> bool | None:
 
 @lru_cache(maxsize=4096)
 def runs(text: str) -> tuple[Run, ...]:
-    """Return ``text`` as runs of one family each, in the order they are drawn left to right."""
+    """Return ``text`` as runs of one family each, in the order they are drawn left to right
+    (right to left when its first strong letter is, unless it starts with :data:`LTR`)."""
+    left_to_right = text.startswith(LTR)
+    text = text.removeprefix(LTR)
     pieces: list[list[object]] = []
-    for char in text:
+    for at, char in enumerate(text):
         family = face_for(char)
-        if pieces and (joins(char) or (char.isspace() and not _is_rtl(pieces[-1]))):
+        if pieces and (joins(char) or (char.isspace() and _space_joins(pieces[-1], text, at))):
             pieces[-1][1] = str(pieces[-1][1]) + char
             continue
         if pieces and pieces[-1][0] == family:
@@ -64,13 +77,22 @@ def runs(text: str) -> tuple[Run, ...]:
         else:
             pieces.append([family, char])
     found = [Run(int(str(f)), str(t), bool(_strong(str(t)))) for f, t in pieces]
-    if _strong(text):
+    if _strong(text) and not left_to_right:
         found.reverse()
     return tuple(found)
 
 
 def _is_rtl(piece: list[object]) -> bool:
     return bool(_strong(str(piece[1])))
+
+
+def _space_joins(piece: list[object], text: str, at: int) -> bool:
+    """Whether the space at ``text[at]`` belongs to the run before it: after left-to-right
+    words (in a font whose space is narrow), or between two right-to-left words (a name
+    of several words stays one right-to-left run, its words in their order)."""
+    if _is_rtl(piece):
+        return bool(_strong(text[at + 1:].lstrip()[:1]))
+    return narrow_space(int(str(piece[0])))
 
 
 def _visual(run: Run) -> str:
@@ -126,7 +148,11 @@ def text_mask(words: str, size: int, bold: bool, anchor: str) -> TextMask:
     """
     words = clean(words)
     found = runs(words)
+    # The line stands where the primary font's would, whatever script it holds: a name
+    # in a taller script (Arabic) keeps the baseline of the words around it and of the
+    # layout's fixed steps; the mask is as tall as its tallest family needs.
     ascent, descent = _metrics({r.family for r in found}, size, bold)
+    line_ascent, line_descent = chain_font(0, size, bold).getmetrics()
     total = _width(words, size, bold)
     pad = max(2, size // 6)
     mask = Image.new("L", (max(1, round(total) + 2 * pad), ascent + descent + 2 * pad), 0)
@@ -139,11 +165,13 @@ def text_mask(words: str, size: int, bold: bool, anchor: str) -> TextMask:
         x += face.getlength(text)
     horizontal, vertical = anchor[0], anchor[1]
     left = round({"l": 0.0, "m": total / 2, "r": total}.get(horizontal, 0.0))
-    top = {"a": 0, "t": 0, "m": (ascent + descent) // 2, "s": ascent,
-           "d": ascent + descent, "b": ascent + descent}.get(vertical, 0)
+    above = ascent - line_ascent  # the mask's room above the primary font's line
+    top = above + {"a": 0, "t": 0, "m": (line_ascent + line_descent) // 2, "s": line_ascent,
+                   "d": line_ascent + line_descent,
+                   "b": line_ascent + line_descent}.get(vertical, 0)
     ink = mask.getbbox() or (0, 0, 1, 1)
     return TextMask(mask.crop(ink), ink[0] - pad - left, ink[1] - pad - top,
-                    (-left, -top, ascent + descent - top))
+                    (-left, above - top, above + line_ascent + line_descent - top))
 
 
 def forget_words() -> None:

@@ -16,6 +16,7 @@ from bot.pictures.canvas import MARGIN, MIN_TEXT, Canvas
 from bot.pictures.cards import MINI, card_key
 from bot.pictures.endings import Ending
 from bot.pictures.palette import CARD_EDGE, CARD_FACE, CARD_INK, GOOD, HIGHLIGHT, MUTED
+from bot.pictures.script import sentence
 from bot.pictures.trains import report
 from bot.pictures.viewdata import items, mappings, number
 
@@ -118,7 +119,7 @@ def _status(c: Canvas, view: Mapping[str, Any], names: dict[Any, str], y: int) -
     if not parts:
         return y
     room = c.width - 2 * MARGIN - len(held) * (MINI.width + 6)
-    line = " · ".join(parts)
+    line = sentence(" · ".join(parts))
     if held:
         used = c.text(MARGIN, y + MINI.height / 2, line, MIN_TEXT, bold=True, fill=HIGHLIGHT,
                       anchor="lm", max_width=room - 12)

@@ -80,8 +80,9 @@ class ChannelPolicy:
     async def close_vote(self, game_id: int) -> Play | None:
         """Close the game's voting window if it is due: the plurality's move happens (C4).
 
-        Return the move made, or None when nothing was due or nothing could be chosen
-        (only moves needing a majority have votes: the decision stays open).
+        Return the move made, or None when nothing was due; when nothing could be chosen
+        (only moves needing a majority have votes), the decision stays open and the
+        board is to be drawn again (its countdown stopped).
         """
         core = self.core
         async with core.hold(game_id):
@@ -103,8 +104,8 @@ class ChannelPolicy:
             if poll.closes is None or poll.closes > core.now():
                 return None
             chosen = polls.plurality(poll)
-            if chosen is None:
+            if chosen is None:  # only moves needing a majority: no countdown any more
                 poll.closes = None
                 await core.save_table(game)
-                return None
+                return Play(game, (), redraw=True)
             return await self._decide(game, poll, chosen.action)

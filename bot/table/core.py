@@ -418,7 +418,7 @@ class TableCore:
         row.extra = game.data.to_json()
         if not game.broken:  # a damaged game keeps its seats as read: it can only be ended
             row.seats = seats_to_json(game.seats)
-        self._schedule(row, game.data)
+        sooner = self._schedule(row, game.data)
         try:
             await self.store.save_game(
                 row, expected, action=action, actor_id=actor_id, results=results or (),
@@ -431,14 +431,19 @@ class TableCore:
             raise Unavailable() from exc
         game.data.kept_voters.update(game.data.unsaved)
         game.data.unsaved.clear()
+        if sooner is not None:  # told once stored: a look before the commit would miss it
+            self.on_deadline(sooner)
 
-    def _schedule(self, row: GameRow, data: TableData) -> None:
-        """Set the row's stored deadline from the table data; tell the scheduler."""
+    @staticmethod
+    def _schedule(row: GameRow, data: TableData) -> float | None:
+        """Set the row's stored deadline from the table data; return it if it is sooner
+        than the one stored before (the scheduler is told once it is saved), else None."""
         due = data.deadlines()
         before = row.deadline
         row.deadline = min(due) if due and row.is_open else None
         if row.deadline is not None and (before is None or row.deadline < before):
-            self.on_deadline(row.deadline)
+            return row.deadline
+        return None
 
 
 class MissingGame:

@@ -24,6 +24,8 @@ CONCURRENCY = 8
 IDLE_LOOK_SECONDS = 30.0
 #: How long a game whose deadline could not be handled waits before another try.
 RETRY_SECONDS = 5.0
+#: How long stopping waits for the deadlines being handled (their notices being posted).
+STOP_WAIT_SECONDS = 10.0
 
 
 class Deadlines:
@@ -47,6 +49,8 @@ class Deadlines:
         self._sleeping_until: float | None = None
         #: Games whose last attempt failed, and when they may be tried again.
         self._retry: dict[int, float] = {}
+        #: The batch of due games being handled, if any (stopping lets it finish).
+        self._firing: asyncio.Future[None] | None = None
         self.fired = 0
 
     def wake(self, when: float | None = None) -> None:
@@ -63,12 +67,21 @@ class Deadlines:
             self._task = asyncio.create_task(self._run(), name="stored-deadlines")
 
     async def stop(self) -> None:
-        """Stop the loop; a deadline being handled finishes first."""
+        """Stop the loop; the deadlines being handled finish first (a turn notice being
+        posted is posted: its game was saved as notified), for up to
+        :data:`STOP_WAIT_SECONDS`."""
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        firing = self._firing
+        if firing is not None and not firing.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(firing), STOP_WAIT_SECONDS)
+            except TimeoutError:
+                log.warning("stopping while deadlines are still being handled")
+                firing.cancel()
 
     async def run_due(self) -> int:
         """Fire every deadline due now (in batches); return how many games were handled.
@@ -89,7 +102,9 @@ class Deadlines:
                     fired[gid] = when
             if not due:
                 return handled
-            await self._fire_all(due)
+            # Shielded: stopping the loop does not cut a batch off half-way (stop waits).
+            self._firing = asyncio.ensure_future(self._fire_all(due))
+            await asyncio.shield(self._firing)
             handled += len(due)
 
     async def _fire_all(self, game_ids: list[int]) -> None:
@@ -110,6 +125,9 @@ class Deadlines:
 
     async def _run(self) -> None:
         while True:
+            # Cleared before the look, so a deadline stored while the loop looks (and
+            # perhaps missed by it) wakes the loop's next wait at once.
+            self._wake.clear()
             try:
                 await self.run_due()
                 following = await self._following()
@@ -125,7 +143,6 @@ class Deadlines:
             if candidates:
                 delay = min(max(min(candidates) - now, 0.0), IDLE_LOOK_SECONDS)
             self._sleeping_until = now + delay
-            self._wake.clear()
             try:
                 await asyncio.wait_for(self._wake.wait(), timeout=max(delay, 0.01))
             except TimeoutError:

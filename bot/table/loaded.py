@@ -165,6 +165,12 @@ class Play:
     notice: tuple[int, str] | None = None
     #: Set when an away player came back with this click and no move of theirs happened.
     came_back: bool = False
+    #: Set when the board shows something that changed though no event says so (a turn
+    #: timer started again after its reminder, a vote's countdown stopped).
+    redraw: bool = False
+    #: Set when ``notice`` is a turn timer's reminder (C6: sent even at a table with
+    #: notices off, there without a ping).
+    reminder: bool = False
 
     @property
     def finished(self) -> bool:

@@ -56,7 +56,11 @@ class TurnPolicy:
         core = self.core
         game.seats[seat] = game.seats[seat].with_away(False)
         event = f"{actor.name} is back and plays their own seat again."
-        seating.start_timer(game.data, game.to_act(), game.seats, core.now())
+        to_act, timer = game.to_act(), game.data.timer
+        if to_act == seat or timer is None or timer.seat != to_act:
+            # Their turn (a computer held it, untimed); another's running timer and its
+            # reminder stay as they are (C6).
+            seating.start_timer(game.data, to_act, game.seats, core.now())
         back = await core.table_move(game, (event,), {"back": seat}, actor.user_id)
         if not fresh or action_id.startswith("lobby."):
             return Play(back, (event,), came_back=True)
@@ -125,7 +129,8 @@ class TurnPolicy:
             await core.save_table(game)
             text = (f"⏰ <@{user}>, it is still your turn. If the timer runs out again, "
                     "a computer plays your seat until you click.")
-            return Play(game, (), notice=(user, text))
+            # The board shows the timer's new end.
+            return Play(game, (), notice=(user, text), redraw=True, reminder=True)
         game.seats[seat] = game.seats[seat].with_away(True)
         data.timer = None
         event = (f"{name}'s turn timer ran out twice: a computer plays their seat "

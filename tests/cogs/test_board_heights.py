@@ -16,6 +16,7 @@ from functools import cache
 import pytest
 
 from bot.boards.layout import vote_line
+from bot.table import polls
 from tests.cogs.board_messages import (
     ENGINES,
     PHONE_BUDGET,
@@ -76,3 +77,28 @@ def test_a_vote_is_one_phone_line() -> None:
     assert line == "3 votes · 2 agreeing move now · tie: first vote · ends <t:1800000030:R>"
     assert len(line) <= 72
     assert vote_line(1, 3, None, 4) == "1 vote · giving up needs 3 of 4"
+
+
+def test_a_fight_voted_on_every_strike_still_fits_with_its_rules_button() -> None:
+    """A vote's tally lengthens every label it is on ("⚡3 +5 · 1"): "Rules & details"
+    then no longer fits beside two of them on a phone line, and takes its short label
+    ("Rules") rather than a row of its own; the board stays within one phone screen."""
+    boards = board_renderer(True)
+    fight = next(g for g in played("tinrealm", GAMES, seed=5)
+                 if g.row.status == "active" and g.state is not None
+                 and sum(a.group == "combat" for a in g.legal_actions(0)) >= 5)
+    fight.data.mode, fight.row.only_starter = "vote", False
+    poll = polls.new_poll(fight.row.version)
+    for voter, action in enumerate(a for a in fight.legal_actions(0) if a.group == "combat"):
+        polls.cast(poll, 900 + voter, f"Voter {voter}", action.id, action.label,
+                   1_800_000_000.0 + voter)
+    poll.closes = 1_800_000_030.0
+    fight.data.poll = poll
+    shown = message(boards, fight)
+    rows = [[c.get("label") or "" for c in row["components"]]
+            for row in shown.json["components"]]
+    rules = [row for row in rows if "Rules" in row or "Rules & details" in row]
+    assert rules and len(rules[0]) > 1, rows  # beside the moves, not a row of its own
+    assert all(" · 1" in label for row in rows for label in row
+               if label and not label.startswith("Rules")), rows
+    assert phone_heights(need_preview(), [shown])[0] <= PHONE_BUDGET

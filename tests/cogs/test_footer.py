@@ -50,13 +50,13 @@ def test_one_line_a_turn_since_the_players_own_last_turn():
                                 "Alice puts Forest 🌙🍃 on train 1."], ended=True)
     turnlog.note_move(data, 1, ["Bob runs train 1 on steam 🌊, ships Market 🍃🪢 and "
                                 "scores 2."], ended=True)
-    turnlog.note_move(data, 2, ["Carol takes Sailor (free)."], ended=False)
+    turnlog.note_move(data, 2, ["Carol takes Sailor."], ended=False)
     turnlog.note_move(data, 2, ["Carol arranges their trains."], ended=True)
     game.state = STEAM.new(1, 3, {"start_seat": 0})  # Alice to act again
     lines = last_moves(game).split("\n")
     assert len(lines) == 2
     assert lines[0].startswith("Bob runs train 1") and lines[1].startswith("Carol takes")
-    assert lines[1] == "Carol takes Sailor (free) · arranges their trains"
+    assert lines[1] == "Carol takes Sailor · arranges their trains"
     assert all(len(line) <= FOOTER_WIDTH for line in lines)
     assert all(not line.endswith("…") or line[-2] != " " for line in lines)
 

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.boards.render import picture_view
-from bot.names import plain, plain_players, safe_name
+from bot.names import plain, plain_players, safe_name, short_name
 from tests.support import button, host_board, host_panel, make_bot
 
 NAME = "cool_guy"
@@ -81,3 +81,13 @@ def test_plain_players_leaves_the_view_as_it_was() -> None:
     assert view["players"][0]["name"] == "cool\\_guy"
     plain_view = {"players": [{"seat": 0, "name": "Bob"}]}
     assert plain_players(plain_view) is plain_view
+
+
+def test_a_long_name_is_cut_for_a_title_without_splitting_an_escape() -> None:
+    name = safe_name("Bartholomew_Fitzgerald-Smythe the Third")
+    short = short_name(name, 20)
+    assert plain(short) == "Bartholomew_Fitzger…"
+    assert short == "Bartholomew\\_Fitzger…"  # still safe where markdown is read
+    assert short_name(safe_name("Cool_Guy"), 20) == safe_name("Cool_Guy")
+    cut_at_escape = short_name(safe_name("a" * 18 + "__b"), 20)
+    assert plain(cut_at_escape) == "a" * 18 + "_…" and not cut_at_escape.endswith("\\…")

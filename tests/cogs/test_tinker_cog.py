@@ -220,3 +220,52 @@ def test_harsh_defeat_asks_for_the_chip_to_lose():
     assert [b.label for b in buttons] == [f"×{chips[s]}" for s in
                                           ("Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots")]
     assert all(b.style is discord.ButtonStyle.danger for b in buttons)
+
+
+def test_the_legend_describes_the_chip_buttons_as_they_read():
+    """The icons' legend explains the chip buttons in their own words: "+1 ×n" and "×n"."""
+    import re
+
+    from bot.games.tinker.engine import ENGINE
+    from cogs.tinker import LEGEND, TinkerCog
+    from tests.support import loaded
+
+    state = ENGINE.new(2)
+    while not ENGINE.view(state)["challenge"]:
+        state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
+    labels = [b.label or "" for b in TinkerCog(None).items(loaded(ENGINE, state))
+              if "chip:" in b.custom_id]
+    assert labels and all(re.fullmatch(r"(\+1 )?×\d", label) for label in labels), labels
+    assert "**+1 ×n**" in LEGEND and "**×n**" in LEGEND
+    assert "draws**" not in LEGEND and "left)" not in LEGEND
+
+
+def test_t7_the_harsh_defeat_option_says_what_the_rules_say():
+    """The start command's help for harsh defeat names every lost fight (a round 1 fight
+    lost for want of cards too, T8), as the engine's own option text does."""
+    from bot.games.tinker.engine import ENGINE
+    from cogs.tinker import TinkerCog
+
+    start = TinkerCog.tinker.get_command("start")
+    help_text = next(p.description for p in start.parameters if p.name == "harsh_defeat")
+    spec = next(o for o in ENGINE.options if o.name == "harsh_defeat")
+    assert help_text == spec.description
+    assert "give up" not in help_text
+
+
+def test_t2_the_classic_journey_lists_the_origin_first_and_the_end_last():
+    """Classic journey: the details list the locations ahead with the Origin first (while
+    it is ahead) and the End last, and say that only the rest is hidden."""
+    from bot.games.tinker.engine import ENGINE
+    from cogs.tinker import TinkerCog
+    from tests.support import loaded
+
+    state = ENGINE.new(4, 1, {"classic_journey": True})
+    section = TinkerCog(None).card_sections(loaded(ENGINE, state))[0]
+    name, value = next((n, v) for n, v in section.fields if n.startswith("Locations ahead"))
+    names = value.split(", ")
+    assert names[0] == "Origin" and names[-1] == "End"
+    assert names[1:-1] == sorted(names[1:-1])
+    assert name.endswith("(Origin first, End last, the rest hidden)")
+    plain = TinkerCog(None).card_sections(loaded(ENGINE, ENGINE.new(4)))[0]
+    assert any(n.endswith("(order hidden)") for n, _ in plain.fields)

@@ -6,7 +6,7 @@ import pytest
 
 from bot.pictures.fonts import CHAIN, face_for, has_glyph, joins
 from bot.pictures.palette import SUIT_COLOURS, contrast, read_pairs
-from bot.pictures.script import runs, text_mask, width
+from bot.pictures.script import runs, sentence, text_mask, width
 from tests.pictures.widest import LONG_NAMES
 
 NAMES = (*LONG_NAMES, "Ŝtefan Łukasz", "Νίκος", "Ольга", "ישראל", "فاطمة", "李华", "たろう",
@@ -42,17 +42,50 @@ def test_names_draw_visible_ink(name: str) -> None:
 
 
 def test_right_to_left_names_read_right_to_left() -> None:
-    arabic = runs("محمد علي")
-    assert [r.text for r in arabic] == ["علي", " ", "محمد"]
+    arabic = runs("محمد علي")  # one right-to-left run: its words keep their order
+    assert [r.text for r in arabic] == ["محمد علي"]
     assert arabic[0].rtl and arabic[0].family != 0
     hebrew_with_number = runs("דוד 7")
     assert hebrew_with_number[0].text.strip() == "7"
     assert [r.text for r in runs("Zoë 王")] == ["Zoë ", "王"]
 
 
+def test_an_english_sentence_starting_with_a_right_to_left_name_reads_left_to_right() -> None:
+    """"<name> wins with 16": the name stays one right-to-left run, drawn first (on the
+    left), and the English words follow it; each name of a list of scores likewise."""
+    line = runs(sentence("ليلى خالد wins with 16"))
+    assert [(r.text, r.rtl) for r in line] == [("ليلى خالد", True), (" wins with 16", False)]
+    scores = runs(sentence("محمد عبد الرحمن 13 · عبدالله بن سلمان 9"))
+    assert [r.text for r in scores] == ["محمد عبد الرحمن", " 13 · ", "عبدالله بن سلمان", " 9"]
+    assert runs("ليلى خالد wins")[0].text == " wins"  # a line of its own reads right to left
+    assert sentence("Ada wins") == "Ada wins"  # nothing added where it is not needed
+    assert width(sentence("ليلى wins"), 30) == width("ليلى wins", 30)  # the mark takes no room
+
+
+def test_a_line_in_a_taller_script_keeps_the_baseline_of_the_primary_font() -> None:
+    """Noto Sans Arabic stands taller than Noto Sans (ascent 42 against 33 at 30 px): a
+    line holding an Arabic name still stands on the primary font's line, so the English
+    words beside it, and the layout's fixed steps below it, are where a Latin line's are."""
+    for anchor in ("la", "lm", "ls"):
+        latin = text_mask("Ada rearranges trains", 30, True, anchor)
+        arabic = text_mask(sentence("عبدالله بن سلمان rearranges trains"), 30, True, anchor)
+        assert arabic.line[1:] == latin.line[1:], anchor
+        # the mask still holds all of the taller script's ink
+        assert arabic.top + arabic.mask.height >= latin.top + latin.mask.height
+
+
 def test_emoji_sequences_stay_in_one_run() -> None:
     family = runs("👨\u200d👩\u200d👧")
     assert len(family) == 1 and family[0].family == face_for("👨")
+
+
+def test_a_space_after_an_emoji_is_as_narrow_as_any_other() -> None:
+    """The emoji font's space is five times the primary's: a name like "🚂🔥 Choo" is
+    drawn with the space of the letters after it, as wide as the parts apart."""
+    assert width("🚂🔥 Choo", 30) == width("🚂🔥", 30) + width(" Choo", 30)
+    assert width("🚂🔥 Choo", 30) < width("🚂🔥", 30) + width("Choo", 30) + 15
+    assert [r.text for r in runs("🚂🔥 Choo Choo")] == ["🚂🔥", " Choo Choo"]
+    assert [r.text for r in runs("Ada 🚂 Bo")] == ["Ada ", "🚂", " Bo"]
 
 
 def test_every_read_colour_has_three_to_one_contrast() -> None:

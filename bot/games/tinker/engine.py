@@ -232,12 +232,15 @@ def _order(c: Card) -> tuple[int, str]:
 def _location_names(state: TinkerState) -> list[str]:
     """The locations still ahead, by name in alphabetical order (their order is hidden).
 
-    With the classic journey, the End is known to be last, so it is listed last.
+    With the classic journey (T2) the Origin is known to be first while it is still
+    ahead, and the End last, so they are listed there.
     """
     names = sorted(c.name for c in state.locations)
-    if state.classic_journey and "End" in names:
-        names.remove("End")
-        names.append("End")
+    if state.classic_journey:
+        for name, at in (("Origin", 0), ("End", len(names))):
+            if name in names:
+                names.remove(name)
+                names.insert(at, name)
     return names
 
 

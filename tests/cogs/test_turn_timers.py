@@ -1,0 +1,183 @@
+"""Stored deadlines that change a board or a channel without a click (rulings C4, C6).
+
+A turn timer's reminder, a vote window that closes without a move, an idle table ended
+by the sweep: each changes what the board or the channel shows, so each is shown, and a
+player coming back leaves another player's running timer as it was.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tests.support import Clock, board_ids, button, host_board, make_bot, pings_sent, press
+
+COGS = ("cogs.steam",)
+#: The turn timer the tables here start with, and its length in seconds.
+TIMER, SECONDS = "2 min", 120
+
+
+async def _steam(driver, fake, tmp_path, clock, *, people=("bob",), **options):
+    """Start a Steam to Solar table as Alice with ``people``; return the bot and game."""
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    board = (await driver.slash("steam", "new", {"first": "me (the host)", **options},
+                                user="alice")).message
+    for name in people:
+        board = (await driver.click(board, button(board, "lobby.join"), user=name)).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    return bot, await bot.tables.open_in_channel(fake.channel_id)
+
+
+def _timer_ends(message: dict) -> list[int]:
+    """The turn timer's end as the board shows it (``<t:…:R>``)."""
+    return [int(t) for t in re.findall(r"turn timer <t:(\d+):R>", str(message["embeds"]))]
+
+
+def _reminders(fake) -> list[dict]:
+    return [m for m in fake.channel_messages() if "still your turn" in (m.get("content") or "")]
+
+
+async def test_c6_the_board_shows_the_timer_started_again_by_its_reminder(
+        discord_driver, fake_discord, tmp_path):
+    clock = Clock()
+    bot, game = await _steam(discord_driver, fake_discord, tmp_path, clock, turn_timer=TIMER)
+    board = fake_discord.get_message(game.row.board_message_id)
+    assert _timer_ends(board) == [int(clock.now + SECONDS)]
+    clock.advance(SECONDS + 1)
+    assert await bot.deadlines.run_due() == 1  # the reminder: the timer runs again
+    await discord_driver.settle()
+    game = await bot.tables.load(game.id)
+    assert game.data.timer is not None and game.data.timer.strikes == 1
+    board = fake_discord.get_message(game.row.board_message_id)
+    assert _timer_ends(board) == [int(game.data.timer.at)] == [int(clock.now + SECONDS)]
+
+
+async def test_c6_a_player_coming_back_leaves_anothers_timer_running(
+        discord_driver, fake_discord, tmp_path):
+    clock = Clock()
+    fake_discord.add_user("carol")
+    bot, game = await _steam(discord_driver, fake_discord, tmp_path, clock,
+                             people=("bob", "carol"), turn_timer=TIMER)
+    for voter in ("alice", "carol"):
+        await discord_driver.slash("steam", "away", {"player": fake_discord.user("bob")},
+                                   user=voter)
+    await discord_driver.settle()
+    game = await bot.tables.load(game.id)
+    assert game.to_act() == 0 and game.row.seats[1].get("away")
+    clock.advance(SECONDS + 1)
+    assert await bot.deadlines.run_due() == 1  # Alice is reminded
+    reminded = (await bot.tables.load(game.id)).data.timer
+    assert reminded is not None and reminded.strikes == 1
+    clock.advance(60)  # Bob opens "Rules & details": he is back; it is still Alice's turn
+    board = fake_discord.get_message(game.row.board_message_id)
+    await discord_driver.click(board, button(board, "table.rules"), user="bob")
+    await discord_driver.settle()
+    back = await bot.tables.load(game.id)
+    assert not back.row.seats[1].get("away") and back.data.timer == reminded
+    clock.advance(SECONDS - 60)  # Alice's timer runs out the second time
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    assert (await bot.tables.load(game.id)).row.seats[0].get("away")
+
+
+async def test_c6_a_table_without_notices_is_still_reminded_once_without_a_ping(
+        discord_driver, fake_discord, tmp_path):
+    clock = Clock()
+    bot, _game = await _steam(discord_driver, fake_discord, tmp_path, clock, turn_timer=TIMER,
+                             notices=False)
+    clock.advance(SECONDS + 1)
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    assert len(_reminders(fake_discord)) == 1
+    assert pings_sent(fake_discord) == []  # the table chose no mentions
+
+
+async def test_an_idle_table_ended_by_the_sweep_takes_its_turn_notice_away(
+        discord_driver, fake_discord, tmp_path):
+    clock = Clock()
+    bot, game = await _steam(discord_driver, fake_discord, tmp_path, clock)
+    clock.advance(46)  # the notice's grace time: Alice is told it is her turn
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    notices = [m for m in fake_discord.channel_messages()
+               if "your turn" in (m.get("content") or "")]
+    assert len(notices) == 1
+    clock.advance(49 * 3600)  # idle past the seated tables' limit
+    assert await bot.sweep_once() == 1
+    await discord_driver.settle()
+    assert (await bot.store.get_game(game.id)).status == "expired"
+    assert not [m for m in fake_discord.channel_messages()
+                if "your turn" in (m.get("content") or "")]
+
+
+async def test_c4_a_window_closing_on_a_give_up_vote_alone_stops_its_countdown(
+        discord_driver, fake_discord, tmp_path):
+    """Giving up needs a majority (C4): a window that closes with only that vote
+    decides nothing, and the board no longer counts down to it."""
+    clock = Clock()
+    fake_discord.add_user("carol")
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",), clock=clock))
+    board = (await discord_driver.slash("tinker", "start", {"players": "vote"},
+                                        user="alice")).message
+    voters = (("alice",), ("bob", "alice"), ("carol", "alice"))  # three active players
+    for step in range(60):
+        game = await bot.tables.open_in_channel(fake_discord.channel_id)
+        board = fake_discord.get_message(board["id"])
+        if step >= len(voters) and any(c.endswith(":give_up") for c in board_ids(board)):
+            break
+        action = game.engine.computer_action(game.state, 0)
+        if action == "give_up":
+            action = next(c.split(":", 3)[-1] for c in board_ids(board)
+                          if c.split(":", 3)[-1] not in ("give_up", "table.rules"))
+        for name in voters[min(step, len(voters) - 1)]:
+            await press(discord_driver, fake_discord.get_message(board["id"]), action, name)
+            await discord_driver.settle()
+    board = fake_discord.get_message(board["id"])
+    chip = next(c.split(":", 3)[-1] for c in board_ids(board) if ":chip:" in c)
+    await press(discord_driver, board, chip, "alice")  # opens the window
+    await press(discord_driver, fake_discord.get_message(board["id"]), "give_up", "alice")
+    await discord_driver.settle()
+    version = (await bot.tables.open_in_channel(fake_discord.channel_id)).row.version
+    clock.advance(31)
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.row.version == version and game.data.poll.closes is None
+    shown = fake_discord.get_message(board["id"])
+    vote = [f["value"] for f in shown["embeds"][0].get("fields", []) if "vot" in f["name"].lower()]
+    assert vote and ":R>" not in vote[0], vote
+
+
+async def _stopped_while_posting(driver, fake, bot, clock, advance: float) -> None:
+    """Let ``advance`` seconds pass so a notice is due, hold its post back (a 3 s rate
+    limit) and shut the bot down cleanly while it waits."""
+    fake.fail_next("POST", r"/channels/\d+/messages$", 429, retry_after=3.0)
+    after = len(fake.requests)
+    clock.advance(advance)
+    bot.deadlines.wake(None)  # the loop looks now
+    await fake.wait_for_request("POST", r"/channels/\d+/messages$", after=after)
+    await driver.close_client(bot)  # a clean shutdown (SIGTERM)
+
+
+async def test_c6_a_turn_notice_being_posted_at_shutdown_is_posted(
+        discord_driver, fake_discord, tmp_path):
+    """The game was saved as notified before the post: stopping waits for the post (a
+    restart would not send it again), so the notice is sent exactly once."""
+    clock = Clock()
+    bot, game = await _steam(discord_driver, fake_discord, tmp_path, clock)
+    assert game.data.notice_due is not None
+    await _stopped_while_posting(discord_driver, fake_discord, bot, clock, 46)
+    assert pings_sent(fake_discord) == [fake_discord.user("alice").id]
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    clock.advance(600)
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    assert pings_sent(fake_discord) == [fake_discord.user("alice").id]
+
+
+async def test_c6_a_timer_reminder_being_posted_at_shutdown_is_posted(
+        discord_driver, fake_discord, tmp_path):
+    clock = Clock()
+    bot, _game = await _steam(discord_driver, fake_discord, tmp_path, clock, turn_timer=TIMER)
+    await _stopped_while_posting(discord_driver, fake_discord, bot, clock, SECONDS + 1)
+    assert len(_reminders(fake_discord)) == 1
