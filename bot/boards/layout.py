@@ -363,7 +363,8 @@ _WIDE_FROM = "\u2190"
 def _letters(button: BoardButton) -> int:
     """How much of a phone line ``button`` takes, in letters, its own room included."""
     label = plain(button.label or "")
-    wide = sum(1 for ch in label if ch >= _WIDE_FROM)
+    wide = sum(1 for ch in label if ch >= _WIDE_FROM) if label and max(label) >= _WIDE_FROM \
+        else 0
     return len(label) + wide + (2 if button.emoji else 0) + BUTTON_LETTERS
 
 

@@ -291,21 +291,23 @@ def _with_rules_button(items: list[BoardItem], game: LoadedGame) -> list[BoardIt
     buttons = [r for r in sorted(rows, reverse=True)
                if r not in others and len(rows[r]) < MAX_BUTTONS_PER_ROW]
 
-    def fitting() -> list[int]:
-        free = [r for r in buttons
-                if phone_lines([*rows[r], rules]) == phone_lines(rows[r])]
-        return [r for r in free if len(rows[r]) < PHONE_BUTTONS] or free
+    preferred = ([r for r in buttons if len(rows[r]) < PHONE_BUTTONS]
+                 + [r for r in buttons if len(rows[r]) >= PHONE_BUTTONS])
 
-    room = fitting()
-    if not room:  # long labels (a vote's tally): the short label may fit a row still
+    def fitting() -> int | None:
+        return next((r for r in preferred
+                     if phone_lines([*rows[r], rules]) == phone_lines(rows[r])), None)
+
+    row = fitting()
+    if row is None:  # long labels (a vote's tally): the short label may fit a row still
         rules.label = RULES_SHORT
-        room = fitting()
-        if not room:
+        row = fitting()
+        if row is None:
             rules.label = RULES_LABEL
-    if not room and last >= 4:  # no row left: any row of buttons with room
-        room = buttons
-    if room:
-        rules.row = room[0]
+    if row is None and last >= 4 and buttons:  # no row left: any row of buttons with room
+        row = buttons[0]
+    if row is not None:
+        rules.row = row
     elif last < 4:
         rules.row = last + 1
     else:
