@@ -9,7 +9,9 @@ scrubbed the same way, whatever the game keeps in it (:func:`scrub`): their seat
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Collection, Sequence
+from functools import lru_cache
 from typing import Any
 
 from db.rows import to_json
@@ -28,7 +30,9 @@ def scrub(value: Any, user_id: int, names: Collection[str], former: str) -> Any:
 
     Generic, whatever the game stored: a number equal to the id becomes null; an entry
     keyed by the id (as text) goes; a string equal to the id, a mention of them, and
-    every occurrence of one of their ``names`` inside a string become ``former``.
+    every occurrence of one of their ``names`` inside a string, as a name of its own
+    (not inside a longer word: forgetting "Al" leaves "Alice", "Sun" leaves "Suns"),
+    become ``former``.
     """
     if isinstance(value, bool):
         return value
@@ -48,9 +52,18 @@ def _scrub_text(text: str, user_id: int, names: Collection[str], former: str) ->
     if text == str(user_id):
         return former
     text = text.replace(f"<@{user_id}>", former).replace(f"<@!{user_id}>", former)
-    for name in sorted(names, key=len, reverse=True):
-        text = text.replace(name, former)
+    if names and any(name in text for name in names):
+        text = _names_pattern(tuple(sorted(names, key=len, reverse=True))).sub(
+            lambda _match: former, text)
     return text
+
+
+@lru_cache(maxsize=64)
+def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    """Return a pattern matching any of ``names`` (longest first) where it stands as a
+    name of its own: not right after or before a letter, a digit or an underscore."""
+    choices = "|".join(re.escape(name) for name in names)
+    return re.compile(rf"(?<!\w)(?:{choices})(?!\w)")
 
 
 def scrub_text_column(raw: str | None, user_id: int, names: Collection[str],

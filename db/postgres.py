@@ -517,9 +517,9 @@ class PostgresStore:
             status = await conn.execute("DELETE FROM results WHERE user_id = $1", user_id)
             await conn.execute("DELETE FROM member_settings WHERE user_id = $1", user_id)
             await conn.execute("DELETE FROM ratings WHERE user_id = $1", user_id)
-            for needle in {str(user_id), *names}:
-                rows = await conn.fetch(
-                    "SELECT id, detail FROM results WHERE strpos(detail, $1) > 0", needle)
+            for game_id, *_raw in games:  # the other players' results of those games only
+                rows = await conn.fetch("SELECT id, detail FROM results WHERE game_id = $1",
+                                        game_id)
                 details = [(text, rid) for rid, detail in rows
                            if (text := scrub_text_column(detail, user_id, names, former))]
                 if details:

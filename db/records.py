@@ -253,11 +253,15 @@ async def player_ratings(
     store: GameStore, guild_id: int, user_id: int
 ) -> dict[str, RatingStanding]:
     """Return ``user_id``'s rating in each rated game of the server, by kind (their place
-    among the server's rated players included)."""
+    among the server's rated players included, ties broken as the leaderboard breaks
+    them: more games first, then the lower user id)."""
     rows = await _rows(store, """
         SELECT r.kind, r.mu, r.sigma, r.games,
                (SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id
-                  AND o.kind = r.kind AND o.mu - 3 * o.sigma > r.mu - 3 * r.sigma) + 1
+                  AND o.kind = r.kind AND (o.mu - 3 * o.sigma > r.mu - 3 * r.sigma
+                    OR (o.mu - 3 * o.sigma = r.mu - 3 * r.sigma
+                        AND (o.games > r.games
+                             OR (o.games = r.games AND o.user_id < r.user_id))))) + 1
         FROM ratings r WHERE r.user_id = :user AND r.guild_id = :guild
     """, {"user": user_id, "guild": guild_id})
     return {str(kind): RatingStanding(int(place), user_id, float(mu), float(sigma), int(games))

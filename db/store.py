@@ -637,9 +637,9 @@ def _forget(conn: sqlite3.Connection, user_id: int, former: str) -> int:
     deleted = conn.execute("DELETE FROM results WHERE user_id = ?", (user_id,)).rowcount
     conn.execute("DELETE FROM member_settings WHERE user_id = ?", (user_id,))
     conn.execute("DELETE FROM ratings WHERE user_id = ?", (user_id,))
-    for needle in {str(user_id), *names}:
-        rows = conn.execute("SELECT id, detail FROM results WHERE instr(detail, ?) > 0",
-                            (needle,)).fetchall()
+    for game_id, *_raw in games:  # the other players' results of those games only
+        rows = conn.execute("SELECT id, detail FROM results WHERE game_id = ?",
+                            (game_id,)).fetchall()
         conn.executemany(
             "UPDATE results SET detail = ? WHERE id = ?",
             [(text, rid) for rid, detail in rows

@@ -105,3 +105,24 @@ async def test_forgetting_deletes_the_members_ratings_only(tmp_path: Path,
         assert (await store.count_rows())["ratings"] == 2
     finally:
         await store.close()
+
+
+async def test_a_players_place_breaks_ties_as_the_leaderboard_does(tmp_path: Path,
+                                                                   backend: str) -> None:
+    """Two players who shared their only game have the same rating and games: the
+    leaderboard puts the lower user id first, and each one's own place (/stats) says the
+    same, not first for both."""
+    store = await Store.open(tmp_path / "s.db", Clock())
+    try:
+        game = await _finished(store, 1, [11, 12])
+        await store.save_game(game, 0, results=[ResultRow(11, "draw", 4, {}),
+                                                ResultRow(12, "draw", 4, {})],
+                              ratings=[RatedSeat(1, 11), RatedSeat(1, 12)])
+        ratings = await _ratings(store)
+        assert ratings[11] == ratings[12]
+        board = await rating_board(store, GUILD, "steam", asker_id=12)
+        assert [(s.place, s.user_id) for s in board.top] == [(1, 11), (2, 12)]
+        assert (await player_ratings(store, GUILD, 11))["steam"].place == 1
+        assert (await player_ratings(store, GUILD, 12))["steam"].place == 2
+    finally:
+        await store.close()

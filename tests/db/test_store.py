@@ -152,6 +152,55 @@ async def test_forget_player_leaves_a_former_player_in_finished_games(tmp_path, 
         await store.close()
 
 
+async def test_forgetting_a_name_leaves_longer_words_that_hold_it(tmp_path, backend):
+    """Forgetting "Al" renames Al, not Alice; a member named "Sun" leaves "Ace of Suns":
+    a name is scrubbed where it stands as a name of its own."""
+    store = await Store.open(tmp_path / "s.db", Clock())
+    try:
+        done = await _new(store, 1, seats=2)
+        done.seats = [{"user_id": 100, "name": "Al"}, {"user_id": 101, "name": "Alice"}]
+        done.status, done.version = "over", 1
+        done.state = {"players": [{"name": "Al"}, {"name": "Alice"}], "river": ["Ace of Suns"]}
+        done.events = ["Alice takes the Wave token; Al passes.", "Al takes Ace of Suns."]
+        await store.save_game(done, 0, action={"id": "x"}, actor_id=100,
+                              results=[ResultRow(100, "loss", 1, {}),
+                                       ResultRow(101, "win", 3, {"beat": "Al"})])
+        await store.forget_player(100, "a former player")
+        after = await store.get_game(done.id)
+        assert [s["name"] for s in after.seats] == ["a former player", "Alice"]
+        assert after.state == {"players": [{"name": "a former player"}, {"name": "Alice"}],
+                               "river": ["Ace of Suns"]}
+        assert after.events == ["Alice takes the Wave token; a former player passes.",
+                                "a former player takes Ace of Suns."]
+        assert [r["detail"] for r in await store.results(101)] == [{"beat": "a former player"}]
+    finally:
+        await store.close()
+
+
+async def test_forgetting_scrubs_only_the_results_of_the_members_games(tmp_path, backend):
+    """Another server's player whose result holds the same word (a Tin Realm rank
+    "Guard") keeps it: only the other players' results of the member's games change."""
+    store = await Store.open(tmp_path / "s.db", Clock())
+    try:
+        theirs = await _new(store, 1, seats=2)
+        theirs.seats = [{"user_id": 100, "name": "Guard"}, {"user_id": 101, "name": "Bo"}]
+        theirs.status, theirs.version = "over", 1
+        await store.save_game(theirs, 0, action={"id": "x"}, actor_id=100,
+                              results=[ResultRow(100, "loss", 1, {}),
+                                       ResultRow(101, "win", 3, {"beat": "Guard"})])
+        stranger = await _new(store, 2, guild=9)
+        stranger.seats = [{"user_id": 200, "name": "Cy"}]
+        stranger.status, stranger.version = "over", 1
+        await store.save_game(stranger, 0, action={"id": "x"}, actor_id=200,
+                              results=[ResultRow(200, "win", 35, {"rank": "Guard"})])
+        await store.forget_player(100, "a former player")
+        assert [r["detail"] for r in await store.results(101)] == [{"beat": "a former player"}]
+        assert [r["detail"] for r in await store.results(100)] == []
+        assert [r["detail"] for r in await store.results(200)] == [{"rank": "Guard"}]
+    finally:
+        await store.close()
+
+
 async def test_counts_and_meta(tmp_path, backend):
     """Row counts cover every table; meta facts and a member's ping choice round-trip and
     update."""
