@@ -179,6 +179,10 @@ class TableBot(commands.Bot):
                              defaults=server_defaults(s))
         servers = self.tables.servers
         self.tables.notice_grace = lambda guild: servers.cached(guild).notice_grace_seconds
+        try:  # known before the first move: turn notices follow each server's own wait
+            await servers.read_all()
+        except StorageError as exc:
+            log.warning("could not read the servers' settings at start: %s", exc)
         self.tables.shards = self.shard_filter
         drawer = PictureDrawer(processes=self.picture_process and self.settings.board_images)
         self.boards = Boards(self, self.tables, self.settings.computer_delay_seconds,

@@ -7,7 +7,7 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot.boards.hosting import invitation, why_not_invite
+from bot.boards.hosting import invitation, sees_channel, why_not_invite
 from bot.boards.layout import (
     ASK_PREFIX,
     MAX_SELECT_OPTIONS,
@@ -17,14 +17,14 @@ from bot.boards.layout import (
     phone_items,
 )
 from bot.boards.render import actions_for_board
-from bot.boards.send_errors import DISMISS
+from bot.boards.send_errors import DISMISS, tell_privately
 from bot.boards.service import actor_of
 from bot.games.protocol import Action
 from bot.games.steam.state import ALL_CARDS, POWER_EMOJI, can_run, goods_points, powers
-from bot.names import short_name
+from bot.names import safe_name, short_name
 from bot.table import seating
 from bot.table.errors import ChannelOccupied, Refusal
-from bot.table.lobby import DEFAULT_LEVEL
+from bot.table.lobby import CANNOT_SEE, DEFAULT_LEVEL
 from bot.table.seats import Seat
 from bot.table.service import LoadedGame
 from cogs.base import THREAD_HELP, GameCog, last_line, seat_list
@@ -162,6 +162,8 @@ class SteamCog(GameCog):
             raise Refusal("Games are played in a server channel or thread.")
         if member.bot:
             raise Refusal("Bots cannot take a seat; open a table and add a computer player.")
+        if not sees_channel(member):
+            raise Refusal(CANNOT_SEE)
         game = await self.bot.tables.open_in_channel(interaction.channel_id)
         if game is not None:
             if game.row.kind != self.kind or game.row.status != "lobby":
@@ -326,15 +328,18 @@ class SteamCog(GameCog):
         thread: Literal["yes", "no"] | None = None,
     ) -> None:
         """Open a lobby; the host may take the first turn instead of drawing it (S3)."""
-        invited = tuple(dict.fromkeys(
-            m.id for m in (invite, invite2, invite3)
-            if m is not None and not m.bot and m.id != interaction.user.id
-        ))
+        chosen = [m for m in (invite, invite2, invite3)
+                  if m is not None and not m.bot and m.id != interaction.user.id]
+        invited = tuple(dict.fromkeys(m.id for m in chosen if sees_channel(m)))
+        unseen = list(dict.fromkeys(m.display_name for m in chosen if not sees_channel(m)))
         await self.open_lobby(
             interaction, {**({"start_seat": 0} if first != "random" else {}), "deck": deck},
             thread=thread, invite=invited,
             turn_seconds=seating.TIMERS[turn_timer], notices=notices,
         )
+        if unseen:
+            names = ", ".join(safe_name(name) for name in unseen)
+            await tell_privately(interaction, f"Not invited: {names}. {CANNOT_SEE}")
 
     @steam.command(name="away", description="Hand an absent player's seat to a computer (by "
                    "majority of the others)")

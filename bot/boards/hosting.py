@@ -46,13 +46,26 @@ def panel_body(game: LoadedGame, note: str = "") -> dict[str, Any]:
     return {"content": panel_text(game, note), "embed": None, "view": view_of(panel_items(game))}
 
 
-def invited_member(interaction: discord.Interaction[Any], user_id: int) -> tuple[str, bool]:
-    """Return the chosen member's name and whether it is a bot, from the select's data."""
+def invited_member(interaction: discord.Interaction[Any],
+                   user_id: int) -> tuple[str, bool, bool]:
+    """Return the chosen member's name, whether it is a bot and whether it can see the
+    channel (View Channel among the permissions Discord sends with the choice; sees
+    when Discord sends none), from the select's data."""
     data: Any = interaction.data or {}
-    users = (data.get("resolved") or {}).get("users") or {}
-    user = users.get(str(user_id)) or {}
+    resolved = data.get("resolved") or {}
+    user = (resolved.get("users") or {}).get(str(user_id)) or {}
+    member = (resolved.get("members") or {}).get(str(user_id)) or {}
     name = str(user.get("global_name") or user.get("username") or "the member")
-    return name, bool(user.get("bot"))
+    raw = member.get("permissions")
+    sees = raw is None or discord.Permissions(int(raw)).view_channel
+    return name, bool(user.get("bot")), sees
+
+
+def sees_channel(member: discord.Member | discord.User) -> bool:
+    """Whether ``member`` (from a command's options) can see the channel it was chosen in
+    (Discord sends their permissions there; sees when it sends none)."""
+    permissions = getattr(member, "resolved_permissions", None)
+    return permissions is None or permissions.view_channel
 
 
 def invitation(game: LoadedGame, user_id: int) -> dict[str, Any]:
@@ -68,11 +81,12 @@ def invitation(game: LoadedGame, user_id: int) -> dict[str, Any]:
     }
 
 
-def why_not_invite(game: LoadedGame, asker: int, user_id: int, *, is_bot: bool) -> str | None:
+def why_not_invite(game: LoadedGame, asker: int, user_id: int, *, is_bot: bool,
+                   sees: bool = True) -> str | None:
     """Return why ``asker`` cannot invite ``user_id`` to ``game``, or None if they can."""
     return invite_refusal(game.seats, game.host_id, asker, user_id, is_bot=is_bot,
                           status=game.row.status,
-                          full=len(game.seats) >= game.engine.max_seats)
+                          full=len(game.seats) >= game.engine.max_seats, sees=sees)
 
 
 class HostControls:
@@ -123,8 +137,8 @@ class HostControls:
             await tell_privately(interaction, str(refusal))
             return
         user_id = int(raw)
-        name, bot = invited_member(interaction, user_id)
-        why = why_not_invite(game, interaction.user.id, user_id, is_bot=bot)
+        name, bot, sees = invited_member(interaction, user_id)
+        why = why_not_invite(game, interaction.user.id, user_id, is_bot=bot, sees=sees)
         if why is not None:
             await tell_privately(interaction, why)
             return

@@ -77,23 +77,33 @@ class BoardMessages:
         game: LoadedGame,
         *,
         invite: tuple[int, ...] = (),
+        before: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         """Answer a command with a new board for ``game`` and retire the previous one.
 
-        ``invite`` names members the board's message mentions (once, when it is posted).
+        ``invite`` names members the board's message mentions (once, when it is posted);
+        ``before`` runs just before the answer leaves (an answer clock settling). A
+        command deferred meanwhile is answered by a follow-up.
         """
         old = (game.row.board_channel_id, game.row.board_message_id)
         body = _inviting(_without_none(await self.render(game)), invite)
+        if before is not None:
+            await before()
         try:
-            response = await interaction.response.send_message(**body)
+            if interaction.response.is_done():
+                sent = await interaction.followup.send(**body, wait=True)
+                message_id: int | None = sent.id
+            else:
+                response = await interaction.response.send_message(**body)
+                message_id = response.message_id
         except SEND_ERRORS as exc:
             log.warning("could not answer with the board of game %s (%s); posting it", game.id,
                         exc)
             await self.post(game)
         else:
             channel_id = interaction.channel_id or game.row.channel_id
-            if response.message_id is not None:
-                await self.tables.set_board(game, channel_id, response.message_id)
+            if message_id is not None:
+                await self.tables.set_board(game, channel_id, message_id)
                 self.mark_shown(game)
             await self._retire(old[0], old[1], game)
 

@@ -9,6 +9,7 @@ picture. A game whose replay is being drawn is not drawn twice at once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from typing import Any
@@ -107,6 +108,12 @@ class Replays:
             log.warning("the replay of game %s could not be drawn: %s", game_id, exc)
             await interaction.edit_original_response(
                 content=f"The replay of this game of {title} could not be drawn.")
+        except SEND_ERRORS as exc:  # Discord refused the picture (or an edit): say so
+            log.warning("could not post the replay of game %s: %s", game_id, exc)
+            with contextlib.suppress(*SEND_ERRORS):
+                await interaction.edit_original_response(
+                    content=f"The replay of this game of {title} could not be posted; "
+                            "press Replay to try again.", attachments=[])
 
     async def _draw(self, interaction: discord.Interaction[Any], request: ReplayRequest,
                     title: str) -> None:

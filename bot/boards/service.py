@@ -446,32 +446,44 @@ class Boards:
         there. Where no thread can be opened, the game is played in the channel and the
         starter is told why privately. A game that cannot start leaves no thread behind.
         """
-        server = await self.tables.servers.get(interaction.guild_id)
-        place = await self.threads.place(
-            interaction, title, server.threads if thread is None else thread)
-        if place.opened is None:
-            game = await create(place.channel_id, place.own)
-            await self.messages.send_board(interaction, game, invite=invite)
-            if place.note:
-                await tell_privately(interaction, place.note)
+        # Opening a thread, storing the game and drawing its board may take longer than
+        # Discord waits for a first answer (a rate limit on threads, a slow disk): the
+        # clock defers the command then, and the answer follows the deferral.
+        clock = AnswerClock(interaction, 0)
+        try:
+            server = await self.tables.servers.get(interaction.guild_id)
+            place = await self.threads.place(
+                interaction, title, server.threads if thread is None else thread)
+            if place.opened is None:
+                game = await create(place.channel_id, place.own)
+                await self.messages.send_board(interaction, game, invite=invite,
+                                               before=clock.settle)
+                if place.note:
+                    await tell_privately(interaction, place.note)
+                self.computers.schedule(game)
+                return game
+            try:
+                game = await create(place.opened.id, True)
+            except Refusal:
+                await self.threads.discard(place.opened)
+                raise
+            starter = actor_of(interaction).name
+            line = f"🧵 {starter} started {title} in {place.opened.mention}"
+            await clock.settle()
+            try:  # the line first: the board's picture may take a while to draw
+                if interaction.response.is_done():
+                    await interaction.followup.send(
+                        line, allowed_mentions=discord.AllowedMentions.none())
+                else:
+                    await interaction.response.send_message(
+                        line, allowed_mentions=discord.AllowedMentions.none())
+            except SEND_ERRORS as exc:
+                log.warning("could not point to the thread of game %s: %s", game.id, exc)
+            await self.messages.post(game, invite=invite)
             self.computers.schedule(game)
             return game
-        try:
-            game = await create(place.opened.id, True)
-        except Refusal:
-            await self.threads.discard(place.opened)
-            raise
-        starter = actor_of(interaction).name
-        try:  # the line first: the board's picture may take a while to draw
-            await interaction.response.send_message(
-                f"🧵 {starter} started {title} in {place.opened.mention}",
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        except SEND_ERRORS as exc:
-            log.warning("could not point to the thread of game %s: %s", game.id, exc)
-        await self.messages.post(game, invite=invite)
-        self.computers.schedule(game)
-        return game
+        finally:
+            clock.stop()
 
     async def fire_deadline(self, game_id: int) -> None:
         """Handle a game's due deadline (a vote window closing) and show what it did."""

@@ -224,15 +224,24 @@ _OPERATIONS: dict[str, Callable[[LobbyStep, str], str]] = {
 }
 
 
+#: Why a member who cannot see the table's channel is not invited.
+CANNOT_SEE = ("They cannot see this channel, so they could not join the table: ask a "
+              "moderator to let them in first.")
+
+
 def invite_refusal(seats: list[Seat], host: int, asker: int, user_id: int,
-                   *, is_bot: bool, status: str, full: bool) -> str | None:
-    """Return why the member ``user_id`` cannot be invited to this lobby, or None if they can."""
+                   *, is_bot: bool, status: str, full: bool, sees: bool = True) -> str | None:
+    """Return why the member ``user_id`` cannot be invited to this lobby, or None if they
+    can (``sees``: whether they can see the table's channel)."""
     if status != "lobby":
-        return "The game has already started; invitations are for open tables."
+        return ("The game has already started; invitations are for open tables."
+                if status == "active" else "This table was closed.")
     if asker != host:
         return "Only the host can invite people to this table."
     if is_bot:
         return "Bots cannot take a seat; add a computer player instead."
+    if not sees:
+        return CANNOT_SEE
     if user_id == asker:
         return "You are already seated at this table."
     if any(s.holds(user_id) for s in seats):

@@ -453,10 +453,14 @@ class Tables:
 
     @staticmethod
     def _playing(game: LoadedGame) -> set[int]:
-        """The people still playing at a running table (not resigned, not away)."""
+        """The people still playing at a running table (not resigned, not away); at a table
+        where every one of them is away (it waits for them), the away people."""
         seats = game.seats
-        return {user for i in seating.present_people(seats, seating.resigned_seats(game.view()))
-                if (user := seats[i].user_id)}
+        resigned = seating.resigned_seats(game.view())
+        present = seating.present_people(seats, resigned)
+        if not present:
+            present = [i for i in seating.person_seats(seats) if i not in resigned]
+        return {user for i in present if (user := seats[i].user_id)}
 
     async def _ask_to_abandon(self, game: LoadedGame, actor: Actor) -> LoadedGame:
         """A person at a running table asks to end it; a majority of those playing does."""

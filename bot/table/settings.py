@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from bot.table.errors import Refusal, Unavailable
-from db.base import GameStore
+from db.base import SETTING_COLUMNS, GameStore, settings_row
 from db.errors import StorageError
 
 #: Bounds of each number a server may set: (least, most).
@@ -148,6 +148,20 @@ class ServerBook:
         except StorageError:
             return known[1] if known is not None else self.defaults
         return self._keep(guild_id, stored, now)
+
+    async def read_all(self) -> int:
+        """Read every server's stored settings at once; return how many servers have any.
+
+        A bot that has just started knows them all before its first move: a turn notice
+        timed while a game moves (:meth:`cached`) follows its server's own wait from the
+        first move after a restart, not the bot's default.
+        """
+        rows = await self.store.query(
+            f"SELECT guild_id, {', '.join(SETTING_COLUMNS)} FROM server_settings")
+        now = self._clock()
+        for guild_id, *values in rows:
+            self._keep(int(guild_id), settings_row(values), now)
+        return len(rows)
 
     async def stored(self, guild_id: int) -> dict[str, Any]:
         """Return only what the server chose itself (read now), for showing it."""

@@ -35,6 +35,17 @@ async def _finish(driver, fake, bot, user: str = "alice"):
     return game, states, fake.get_message(game.row.board_message_id)
 
 
+async def _steam_table(driver, fake, tmp_path, lobby_button: str, user: str):
+    """Open a Steam to Solar table as Alice, press ``lobby_button`` as ``user`` (a second
+    person joins, or a computer is added), start it; return the bot and the game."""
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await driver.slash("steam", "new", user="alice")).message
+    board = (await driver.click(board, button(board, lobby_button), user=user)).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    return bot, await bot.tables.open_in_channel(fake.channel_id)
+
+
 def _replay_message(fake, result):
     """The channel message the replay became, and its GIF."""
     message = fake.get_message(result.record.original_message_id)
@@ -89,14 +100,9 @@ async def test_replay_command_replays_the_last_journey(discord_driver, fake_disc
 
 async def test_steam_replay_of_a_table_with_a_computer(discord_driver, fake_discord, tmp_path):
     """A seated game with a computer player replays from its log: each frame is the board."""
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
-    board = (await discord_driver.slash("steam", "new", user="alice")).message
-    board = (await discord_driver.click(board, button(board, "lobby.computer"),
-                                        user="alice")).message
-    await host_board(discord_driver, board, "lobby.start")
-    await discord_driver.settle()
+    bot, game = await _steam_table(discord_driver, fake_discord, tmp_path,
+                                   "lobby.computer", "alice")
     alice = fake_discord.user("alice")
-    game = await bot.tables.open_in_channel(fake_discord.channel_id)
     game_id = game.id
     for _ in range(2000):
         game = await bot.tables.load(game_id)
@@ -198,3 +204,45 @@ async def test_no_replays_without_pictures(discord_driver, fake_discord, tmp_pat
     assert ends == ["table.again", "table.rules"]
     result = await discord_driver.slash("tinker", "replay", user="bob")
     assert result.ephemeral and "Pictures are turned off" in result.content
+
+
+async def test_a_replay_discord_refuses_to_take_says_so_on_its_line(
+        discord_driver, fake_discord, tmp_path):
+    """Discord refuses the animated picture (413, request entity too large): the public
+    line says the replay could not be posted, rather than "Drawing…" for good."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", user="alice")
+    _game, _states, board = await _finish(discord_driver, fake_discord, bot)
+    fake_discord.fail_next("PATCH", r"/messages/@original", 413, code=40005,
+                           message="Request entity too large")
+    result = await discord_driver.click(board, button(board, "table.replay"), user="bob")
+    await discord_driver.settle()
+    line = fake_discord.get_message(result.record.original_message_id)
+    assert "could not be posted" in line["content"] and "Drawing" not in line["content"]
+    assert not fake_discord.message_attachments(line)
+
+
+async def test_a_steam_game_saved_by_the_previous_release_replays(
+        discord_driver, fake_discord, tmp_path):
+    """A final state saved in Steam to Solar's schema 2 (before computer levels and the
+    deck choice, which the engine still reads) is compared with the replay in today's
+    form: the game replays."""
+    import json
+
+    bot, game = await _steam_table(discord_driver, fake_discord, tmp_path, "lobby.join", "bob")
+    people = {fake_discord.user(n).id: fake_discord.user(n) for n in ("alice", "bob")}
+    game_id = game.id
+    while game.row.is_open:
+        seat = game.to_act()
+        who = people[game.row.seats[seat]["user_id"]]
+        game = (await bot.tables.act(game_id, game.row.version, Actor(who.id, who.name),
+                                     game.engine.computer_action(game.state, seat))).game
+    old = dict(game.row.state)
+    old["schema"] = 2
+    del old["deck_kind"]
+    old["players"] = [{k: v for k, v in p.items() if k != "level"} for p in old["players"]]
+    await bot.store.connection.execute("UPDATE games SET state = ? WHERE id = ?",
+                                       (json.dumps(old), game_id))
+    result = await discord_driver.slash("steam", "replay", user="bob")
+    message, gif = _replay_message(fake_discord, result)
+    assert message["content"].startswith("🎞️ Replay of") and gif_frames(gif)

@@ -7,7 +7,7 @@ import discord
 
 from cogs.base import PHONE_LINES, embed_lines
 from tests.fake_discord import payloads
-from tests.support import board_ids, make_bot
+from tests.support import board_ids, button, host_board, make_bot, pings_sent
 
 COGS = ("cogs.records", "cogs.server", "cogs.tinker", "cogs.steam")
 
@@ -78,7 +78,8 @@ async def test_changes_decide_new_games_and_last(discord_driver, fake_discord, t
     assert board_ids(own.message)
     assert (await bot.tables.open_in_channel(other)).data.window == 20.0
     bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS))
-    assert bot.tables.servers.cached(fake_discord.guild_id).vote_window_seconds == 30.0
+    # a bot that has just started knows every server's settings before the first move
+    assert bot.tables.servers.cached(fake_discord.guild_id).vote_window_seconds == 45.0
     helped = await discord_driver.slash("help", user="bob")
     (field,) = [f for f in helped.embeds[0]["fields"] if f["name"] == "This server"]
     assert field["value"].startswith("Votes 45 s · threads off")
@@ -110,3 +111,26 @@ async def test_help_shows_the_settings_within_a_phone_screen(discord_driver, fak
     assert "/tablehouse settings" in field["value"]
     embed = discord.Embed.from_dict(helped.embeds[0])
     assert embed_lines(embed) <= PHONE_LINES
+
+
+async def test_a_servers_notice_wait_holds_from_the_first_move_after_a_restart(
+        discord_driver, fake_discord, tmp_path):
+    """An admin's "mention at once" (notice_wait 0) is known to a bot that has just
+    started: the table started right after a restart pings at once, not after the bot's
+    default wait."""
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam", "cogs.server")))
+    fake_discord.add_user("admin",
+                          permissions=payloads.EVERYONE_PERMISSIONS | payloads.MANAGE_GUILD)
+    saved = await discord_driver.slash("tablehouse", "settings", {"notice_wait": 0},
+                                       user="admin")
+    assert saved.ephemeral
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"),
+                                        user="bob")).message
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=("cogs.steam", "cogs.server")))
+    before = len(pings_sent(fake_discord))
+    await host_board(discord_driver, board, "lobby.start")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.data.notice_due is None
+    assert len(pings_sent(fake_discord)[before:]) == 1

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from bot.table.loaded import Actor
 from tests.fake_discord import payloads
-from tests.support import board_ids, button, host_board, host_does, host_panel, make_bot, press
+from tests.support import (
+    abandon,
+    board_ids,
+    button,
+    host_board,
+    host_does,
+    host_panel,
+    make_bot,
+    pings_sent,
+    press,
+)
 
 COGS = ("cogs.steam",)
 MENU = "Invite to Steam to Solar"
@@ -249,3 +259,61 @@ async def test_the_host_who_cannot_leave_is_told_the_buttons_that_close_the_tabl
     assert "Close the table" in labels and "Cancel" not in labels
     assert "Host controls" in [item.get("label") for row in board["components"]
                                for item in row["components"]]
+
+
+#: A member's permissions in a channel they cannot see.
+NO_VIEW = payloads.EVERYONE_PERMISSIONS & ~payloads.VIEW_CHANNEL
+
+
+async def test_a_member_who_cannot_see_the_channel_is_not_invited(
+        discord_driver, fake_discord, tmp_path):
+    """The member select, the start command's invite option and the member menu each
+    refuse privately to invite someone who cannot see the channel (Discord sends their
+    permissions there with the choice): nothing is posted for them, nobody is pinged."""
+    _bot, board = await _lobby(discord_driver, tmp_path)
+    dave = fake_discord.add_user("dave", permissions=NO_VIEW)
+    panel = await host_panel(discord_driver, board)
+    select = next(cid for cid in panel.custom_ids if cid.startswith("u1:"))
+    before = len(fake_discord.channel_messages())
+    picked = await discord_driver.pick_member(panel.message, select, "dave", user="alice")
+    assert picked.ephemeral and "cannot see this channel" in picked.content
+    assert fake_discord.channel_messages()[before:] == []
+    menu = await discord_driver.user_command("Invite to Steam to Solar", "dave", user="alice")
+    assert menu.ephemeral and "cannot see this channel" in menu.content
+    other = fake_discord.add_channel("another-table")
+    opened = await discord_driver.slash("steam", "new", {"invite": dave}, user="alice",
+                                        channel=other)
+    assert dave.id not in fake_discord.pings(opened.message)
+    assert any("Not invited: Dave." in (f.get("content") or "") for f in opened.followups)
+    assert dave.id not in pings_sent(fake_discord)
+
+
+async def test_an_invitation_from_controls_left_open_after_closing_says_it_is_closed(
+        discord_driver, fake_discord, tmp_path):
+    """Host controls opened twice: the table closed on one copy, an invitation from the
+    other is refused as closed (not as started)."""
+    _bot, board = await _lobby(discord_driver, tmp_path)
+    first = await host_panel(discord_driver, board)
+    second = await host_panel(discord_driver, board)
+    await press(discord_driver, first.message, "lobby.cancel", "alice")
+    fake_discord.add_user("carol")
+    select = next(cid for cid in second.custom_ids if cid.startswith("u1:"))
+    invited = await discord_driver.pick_member(second.message, select, "carol", user="alice")
+    assert invited.ephemeral and invited.content == "This table was closed."
+
+
+async def test_a_table_where_everyone_is_away_can_be_abandoned_by_its_people(
+        discord_driver, fake_discord, tmp_path):
+    """Both people's timers ran out twice: nobody plays for themselves and the table
+    waits for them. Its people may still end it, by a majority of them."""
+    bot, board = await _lobby(discord_driver, tmp_path, "bob")
+    await host_board(discord_driver, board, "lobby.start")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    row = await bot.store.get_game(game.id)
+    for seat in row.seats:
+        seat["away"] = True
+    await bot.store.save_game(row, row.version)
+    asked = await abandon(discord_driver, "steam", "alice")
+    assert "asks to abandon" in (await bot.tables.load(game.id)).row.events[-1], asked.content
+    await abandon(discord_driver, "steam", "bob")
+    assert (await bot.tables.load(game.id)).row.status == "abandoned"

@@ -190,3 +190,21 @@ async def test_a_thread_game_goes_on_and_winds_up_after_a_restart(discord_driver
     assert moved.response_type == 7, moved.content
     await abandon(discord_driver, "tinker", "alice", channel=thread_id)
     assert thread["thread_metadata"]["auto_archive_duration"] == ENDED_ARCHIVE_MINUTES
+
+
+async def test_a_slow_thread_is_answered_after_a_deferral(discord_driver, fake_discord,
+                                                          tmp_path):
+    """Discord holds the thread's creation back past the 3 s a command may take to answer
+    (a 3.2 s rate limit): the command is deferred in time, then answered with the line
+    that links to the thread, and the board is posted there; nobody sees "This
+    interaction failed"."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    fake_discord.fail_next("POST", r"/channels/\d+/threads", 429, retry_after=3.2)
+    result = await discord_driver.slash("steam", "new", {"thread": "yes"}, user="alice")
+    await discord_driver.settle()
+    assert result.response_type == 5  # deferred, in time
+    assert all(r.status < 400 for r in result.requests if r.path.endswith("/callback"))
+    (thread,) = fake_discord.threads_under()
+    lines = [m for m in fake_discord.channel_messages() if "🧵" in (m.get("content") or "")]
+    assert lines and f"<#{thread['id']}>" in lines[0]["content"]
+    assert fake_discord.channel_messages(int(thread["id"]))  # the board, in the thread
