@@ -4,10 +4,26 @@ from __future__ import annotations
 
 import sys
 
+USAGE = """usage: python -m bot [command]
+
+  run      run the bot (the default)
+  sync     sync the application commands with Discord, then exit
+  play     play a game in the terminal
+  bench    run a benchmark (python -m bot bench --help)
+  render   draw a board picture to a PNG file
+  migrate  bring the database's schema up to date
+  backup   copy the SQLite database into backups/ beside it, while the bot runs
+  health   check a running bot's heartbeat (exit code 0 when healthy)
+
+Settings come from the environment or a .env file: see .env.example."""
+
 
 def main(argv: list[str] | None = None) -> int:
     """Dispatch to the sub-command named first in ``argv`` (default: run the bot)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] in (["-h"], ["--help"], ["help"]):
+        print(USAGE)
+        return 0
     command = args.pop(0) if args and not args[0].startswith("-") else "run"
     if command == "play":
         from bot.tools.play import main as play_main

@@ -247,7 +247,15 @@ class TableBot(commands.Bot):
             if not self.force_sync and await self.store.get_meta(key) == digest:
                 log.info("application commands unchanged (%s); not syncing", key)
                 continue
-            synced = await self.tree.sync(guild=target)
+            try:
+                synced = await self.tree.sync(guild=target)
+            except discord.Forbidden as exc:
+                if target is None:
+                    raise
+                log.warning("could not sync the commands to DEV_GUILD_ID %s: the bot is not "
+                            "in that server, or was invited without the applications.commands "
+                            "scope (%s); the global commands still work", target.id, exc)
+                continue
             await self.store.set_meta(key, digest)
             self.synced.append(key)
             log.info("synced %d application commands (%s)", len(synced), key)

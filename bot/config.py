@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -83,6 +84,8 @@ def _number(env: Mapping[str, str], name: str, default: float, minimum: float = 
         value = float(raw)
     except ValueError:
         raise ConfigError(f"{name} must be a number, got {raw!r}") from None
+    if not math.isfinite(value):
+        raise ConfigError(f"{name} must be a finite number, got {raw!r}")
     if value < minimum:
         raise ConfigError(f"{name} must be at least {minimum:g}, got {raw!r}")
     return value

@@ -46,6 +46,10 @@ class HealthError(Exception):
     """The heartbeat file is missing or unreadable; the message says which."""
 
 
+#: What the last heartbeat of a bot that stopped cleanly says (no database check ran).
+STOPPED = "the bot was stopped"
+
+
 @dataclass(frozen=True, slots=True)
 class Heartbeat:
     """One heartbeat, as written to the file."""
@@ -123,6 +127,8 @@ def judge(beat: Heartbeat, now: float, max_age: float = MAX_AGE_SECONDS) -> list
     age = now - beat.time
     if age > max_age:
         problems.append(f"the last heartbeat is {age:.0f} s old (over {max_age:.0f} s)")
+    if beat.problem == STOPPED and not beat.connected:  # the last beat of a clean stop
+        return [*problems, STOPPED]
     if not beat.connected:
         problems.append("the bot is not connected to Discord")
     if not beat.database:
@@ -232,7 +238,7 @@ class HeartbeatWriter:
         await asyncio.wait({task}, timeout=STOP_SECONDS)
         if not task.done():
             log.warning("the heartbeat loop did not stop within %.0f s", STOP_SECONDS)
-        last = Heartbeat(self.clock(), False, False, None, os.getpid())
+        last = Heartbeat(self.clock(), False, False, None, os.getpid(), STOPPED)
         try:
             write_heartbeat(self.path, last)
         except OSError as exc:

@@ -68,6 +68,10 @@ async def serve(force_sync: bool = False, cogs: Sequence[str] | None = None) -> 
         if force_sync:
             async with bot:
                 await bot.login(settings.token)  # runs setup_hook, which syncs
+            if not bot.syncs_commands:
+                log.warning("nothing synced: only the process running shard 0 syncs the "
+                            "application commands (SHARD_IDS)")
+                return 1
             log.info("application commands synced; exiting")
             return 0
         async with bot:
@@ -91,15 +95,16 @@ def main(force_sync: bool = False, cogs: Sequence[str] | None = None) -> int:
     try:
         settings = load_settings()
         if settings.tinrealm_content is not None:
-            from bot.games.tinrealm.content import load_content
+            from bot.games.tinrealm.content import ContentError, load_content
 
-            load_content(settings.tinrealm_content)
+            try:
+                load_content(settings.tinrealm_content)
+            except ContentError as exc:
+                print(f"TINREALM_CONTENT is not usable: {exc}", file=sys.stderr)
+                return 2
         return asyncio.run(serve(force_sync, cogs))
     except ConfigError as exc:
         print(str(exc).rstrip(), file=sys.stderr)
-        return 2
-    except ValueError as exc:  # a Tin Realm content file that does not validate
-        print(f"TINREALM_CONTENT is not usable: {exc}", file=sys.stderr)
         return 2
     except SchemaTooNew as exc:
         print(f"Cannot open the database: {exc}", file=sys.stderr)

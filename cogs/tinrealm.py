@@ -165,7 +165,8 @@ class TinRealmCog(GameCog):
         ]
         lines = [f"{e['emoji']} {e['meaning']}" for e in entries]
         lines += ["🗺️ the map: a mark per node, ┃ between two map cards",
-                  "✅ an item you can use now · ▫️ one you cannot (used up or not now)",
+                  "✅ an item not used up (the buttons offer the ones that would do "
+                  "something now) · ▫️ one used up for today, this fight or good",
                   "🏆 reached Oakinshelm · 💀 died · ⌛ the seventh day ended on the road"]
         return "\n".join(lines)
 

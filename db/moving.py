@@ -127,6 +127,9 @@ async def backup_sqlite(path: str | Path, dest: str | Path) -> None:
                 src.backup(dst)
             finally:
                 dst.close()
+        except BaseException:
+            Path(dest).unlink(missing_ok=True)  # no half-made file that looks like a backup
+            raise
         finally:
             src.close()
 

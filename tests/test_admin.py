@@ -146,6 +146,25 @@ def test_backup_refuses_to_overwrite(env, capsys):
     assert existing.read_bytes() == b"precious"
 
 
+def test_a_failed_backup_leaves_no_file_that_looks_like_one(env, capsys):
+    """A DATABASE_PATH that is not a database: the backup fails, exit 1, and no empty
+    file is left in backups/ for someone to restore later."""
+    (env / "data").mkdir(exist_ok=True)
+    (env / "data" / "bot.db").write_bytes(b"not a database at all" * 100)
+    out = env / "data" / "backups" / "tablehouse-x.db"
+    assert cli(["backup", "--out", str(out)]) == 1
+    assert "the backup failed" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_help_prints_the_commands_and_starts_nothing(env, capsys):
+    """``python -m bot --help`` prints the commands and exits 0; no bot, no database."""
+    assert cli(["--help"]) == 0 and cli(["-h"]) == 0
+    out = capsys.readouterr().out
+    assert "usage: python -m bot [command]" in out and "backup" in out
+    assert not (env / "data" / "bot.db").exists()
+
+
 def test_backup_without_database(env, capsys):
     """No database file yet: exit 1 naming DATABASE_PATH."""
     assert cli(["backup"]) == 1

@@ -49,6 +49,12 @@ def test_env_values_are_the_servers_defaults():
         ("GAME_THREADS", "sometimes"),
         ("TURN_NOTICE_GRACE_SECONDS", "-5"),
         ("TURN_NOTICE_GRACE_SECONDS", "7200"),
+        # not a number a limit can hold: "inf" and "nan" read as floats
+        ("MAX_OPEN_GAMES", "inf"),
+        ("MAX_OPEN_GAMES", "nan"),
+        ("VOTE_WINDOW_SECONDS", "nan"),
+        ("TURN_NOTICE_GRACE_SECONDS", "nan"),
+        ("SWEEP_MINUTES", "inf"),
     ],
 )
 def test_invalid_values_name_the_setting(name, value):

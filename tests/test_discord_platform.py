@@ -195,6 +195,20 @@ async def test_dev_guild_gets_a_copy(discord_driver, fake_discord, tmp_path):
     assert [c["name"] for c in fake_discord.guild_commands[fake_discord.guild_id]] == ["toy"]
 
 
+async def test_a_dev_guild_the_bot_is_not_in_does_not_stop_it(discord_driver, fake_discord,
+                                                               tmp_path, caplog):
+    """Discord refuses the copy for DEV_GUILD_ID (403, Missing Access: the bot is not in
+    that server): the bot starts all the same, with its global commands, and the log
+    names the setting."""
+    fake_discord.fail_next("PUT", r"/applications/\d+/guilds/\d+/commands", 403, code=50001,
+                           message="Missing Access")
+    bot = await discord_driver.login(make_bot(tmp_path, DEV_GUILD_ID=fake_discord.guild_id))
+    assert bot.synced == ["commands:global"]
+    assert any("DEV_GUILD_ID" in r.getMessage() for r in caplog.records)
+    board = (await discord_driver.slash("toy", "start", user="alice")).message
+    assert board_ids(board)
+
+
 async def test_late_click_answer_keeps_the_move(discord_driver, fake_discord, tmp_path):
     """A click answered too late (10062): the move is kept and the board edited instead."""
     bot, board = await _start(discord_driver, fake_discord, tmp_path)

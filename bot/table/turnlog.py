@@ -16,7 +16,8 @@ KEPT_TURNS = 12
 #: How many decisions (and table events) a one-seat game's log keeps: its board's footer
 #: shows them all, and "Rules & details" shows the game's recent events instead.
 KEPT_DECISIONS = 2
-#: How many events one turn keeps (a long turn keeps its first and latest ones).
+#: How many events one turn keeps (a long turn keeps its first and latest ones, and marks
+#: the gap between them).
 KEPT_EVENTS = 8
 #: The mark of moves a computer made for an away person (ruling C6).
 COMPUTER_MARK = "🤖 for"
@@ -82,7 +83,12 @@ def since_last_turn(data: TableData, seat: int | None) -> list[TurnLog]:
     return list(log[start:])
 
 
+#: Stands where a long turn's middle events were left out, so that what is kept does not
+#: read as one thing leading to the next.
+GAP = "…"
+
+
 def _kept(events: list[str]) -> list[str]:
     if len(events) <= KEPT_EVENTS:
         return events
-    return [events[0], *events[-(KEPT_EVENTS - 1):]]
+    return [events[0], GAP, *events[-(KEPT_EVENTS - 2):]]

@@ -229,3 +229,20 @@ async def test_a_solo_log_from_before_starts_a_new_turn_at_the_next_move(tmp_pat
             old[:1], [f"Alice chose: {action.label}."]]
         assert last_moves(game).split("\n")[-1].startswith("Alice chose: ")
         assert action.label[:10] in last_moves(game).split("\n")[-1]
+
+
+def test_a_long_turn_marks_the_events_it_leaves_out():
+    """A turn of more events than the log keeps keeps its first and latest ones and marks
+    the gap between them, so the footer never reads as if one led to the next."""
+    game = _steam_game()
+    events = [f"Alice does thing {n}." for n in range(1, 12)]
+    turnlog.note_move(game.data, 0, events, ended=True)
+    kept = game.data.turns[-1].events
+    assert len(kept) == turnlog.KEPT_EVENTS
+    assert kept[0] == events[0] and kept[1] == turnlog.GAP
+    assert kept[2:] == events[-(turnlog.KEPT_EVENTS - 2):]
+    game.state = STEAM.new(1, 3, {"start_seat": 1})  # Bob to act: Alice's turn is shown
+    footer = last_moves(game)
+    assert footer.startswith("Alice does thing 1 · …")
+    turnlog.note_move(game.data, 1, ["Bob does one thing."], ended=True)
+    assert game.data.turns[-2].events.count(turnlog.GAP) == 1
