@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 import discord
@@ -63,8 +62,6 @@ CARD_BY_NAME = {c.name: c for c in ALL_CARDS}
 #: The most letters of a name the board's title shows ("🚂 Name to play" on one phone
 #: line; the picture and "Rules & details" have the name whole).
 TITLE_NAME = 20
-#: A card's suit marks at the end of its label ("Market 🍃🪢"): the name is enough.
-_SUIT_MARKS = re.compile("[\\s\u2190-\U0010ffff]+$")
 #: The controls' labels on a phone.
 CONTROL_LABELS = {"done": "Done", "ship": "Ship", "cancel": "Cancel", "pass": "Pass"}
 
@@ -441,12 +438,7 @@ def _short_label(action: Action, game: LoadedGame) -> Action:
     elif action.group == "run":
         label = f"Run train {action.id.removeprefix('run:')} step by step: choose what to ship"
     elif action.group == "place" and " → " in label:
-        card, _, place = label.rpartition(" → ")
-        place = place.replace("a new train", "new train")
-        pending = game.view().get("pending") or {}
-        # With two cards to place, the button says which one it places (the first).
-        label = (f"{_SUIT_MARKS.sub('', card)} → {place}"
-                 if len(pending.get("cards") or ()) > 1 else place.capitalize())
+        label = label.rsplit(" → ", 1)[1].replace("a new train", "new train").capitalize()
     if label == action.label:
         return action
     return Action(action.id, label, action.group, action.description, action.primary)

@@ -306,7 +306,8 @@ def _short_label(action: Action) -> Action:
 
 
 def _place_label(label: str) -> str:
-    """Return a placing choice as its end and result: "⬅️ 🌲 advance", "➡️ 💀💀"."""
+    """Return a placing choice as its end and result: "⬅️ 🌲 +1", "➡️ 💀 back 3", or "⬅️ no
+    match" (the edges meet but do not match; "no path" is a blank edge of its own)."""
     side, _, result = label.partition(": ")
     arrow = "⬅️" if side == "Left" else "➡️"
     if "skull" in result:
@@ -314,7 +315,7 @@ def _place_label(label: str) -> str:
     edge = result.split(" ", 1)[0]
     if "advance" in result and edge in ICONS:
         return f"{arrow} {edge} +1"
-    return f"{arrow} no path"
+    return f"{arrow} no match"
 
 
 def _position(v: dict[str, Any]) -> list[str]:

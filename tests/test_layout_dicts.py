@@ -65,7 +65,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "4ce49b059feee417dd64a9a2b63a6d2c747d6880a7a5f25e82500eb09dd4bd79"
+COMPONENTS_DIGEST = "44446136e128c88e787fdcf7ef5a85e7660e19c18f9e7e91dbbd138b25d0cb17"
 
 ENDED = ("abandoned", "expired")
 

@@ -71,32 +71,3 @@ def test_s1_a_plan_with_courts_names_the_train_that_runs() -> None:
     whole = [label for label in labels if label.endswith("· 3 cards")]
     assert whole and all(label.startswith("Train 1 runs on") for label in whole), labels
 
-
-def test_with_two_cards_to_place_each_button_names_the_card_it_places() -> None:
-    """Taking two cards, the player places them one at a time: the buttons say which card
-    they place ("Market → train 1"); with one card, where it goes is enough."""
-    from cogs.steam import SteamCog
-    from tests.support import loaded
-
-    two = one = 0
-    for seed in range(30):
-        state = ENGINE.new(seed, 2, {})
-        for _ in range(200):
-            if ENGINE.is_over(state):
-                break
-            seat = ENGINE.to_act(state)
-            pending = ENGINE.view(state)["pending"] or {}
-            if pending.get("kind") == "place":
-                game = loaded(ENGINE, state, seats=2)
-                labels = [b.label or "" for b in SteamCog(None).items(game)
-                          if getattr(b, "custom_id", "").split(":", 3)[-1].startswith("p:")]
-                placing = [a for a in ENGINE.legal_actions(state, seat) if a.group == "place"]
-                first = placing[0].label.split(" → ")[0].split(" ")[0]
-                if len(pending["cards"]) > 1:
-                    two += 1
-                    assert labels and all(label.startswith(first) for label in labels), labels
-                else:
-                    one += 1
-                    assert labels and not any(" → " in label for label in labels), labels
-            state = ENGINE.apply(state, seat, ENGINE.computer_action(state, seat)).state
-    assert two > 5 and one > 5

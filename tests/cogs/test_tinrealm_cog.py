@@ -176,3 +176,13 @@ def test_buttons_fit_a_phone_the_decision_is_primary_selects_explain():
                         checked["described"] += bool(option.description)
             state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
     assert checked["primary"] and checked["strike"]
+
+
+def test_a_placement_that_matches_nothing_says_no_match():
+    """The engine's "Left: no match" (two real edges that differ) reads "no match" on its
+    button; "no path" names a blank edge in the legend, not this."""
+    from cogs.tinrealm import _place_label
+
+    assert _place_label("Left: no match") == "⬅️ no match"
+    assert _place_label("Right: skull meets skull!") == "➡️ 💀 back 3"
+    assert _place_label("Left: water match, advance").endswith("+1")
