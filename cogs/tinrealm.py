@@ -148,7 +148,8 @@ class TinRealmCog(GameCog):
                       f"place {v['location_in_day']}/6",
                 colour=COLOUR,
             )
-            lines = [WAITING.get(v["waiting"], "")]
+            lines = [_offer_line(game) if v["waiting"] == "offer"
+                     else WAITING.get(v["waiting"], "")]
             if fight:  # the title says it; the legend, while no vote takes the room
                 lines = [] if voting(game) else [FIGHT_LEGEND]
             if not game.pictured:
@@ -341,6 +342,24 @@ def _trackers(v: dict[str, Any], short: bool = False) -> list[str]:
                      f"⭐ favor {v['favor']}")
     lines.append(f"🗺️ {_map(v)} (node {v['node']} of {v['nodes_total'] - 1})")
     return lines
+
+
+def _offer_line(game: LoadedGame) -> str:
+    """Return what is offered, in the card's words ("You may offer 1 food for 2 favor and
+    1 less poison."), or the plain prompt when the terms are not known."""
+    offers = {a.id: a for a in game.legal_actions(0)}
+    taking, leaving = offers.get("offer:yes"), offers.get("offer:no")
+    if taking is not None and taking.description:
+        who = _capital(taking.label.removeprefix("Accept "))
+        return f"**{who}**: {taking.description} Take it or walk on."
+    if leaving is not None and leaving.description:
+        who = _capital(leaving.description.removeprefix("Leave ").rstrip("."))
+        return f"**{who}** offers something you cannot pay for: walk on."
+    return WAITING["offer"]
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _situation(v: dict[str, Any]) -> list[str]:

@@ -186,3 +186,28 @@ def test_a_placement_that_matches_nothing_says_no_match():
     assert _place_label("Left: no match") == "⬅️ no match"
     assert _place_label("Right: skull meets skull!") == "➡️ 💀 back 3"
     assert _place_label("Left: water match, advance").endswith("+1")
+
+
+def test_an_offer_says_what_is_offered():
+    """An encounter's offer (the Altar, the Peddler) says its terms on the board, in the
+    card's words, with pictures on or off: the buttons only say Accept or Walk on."""
+    from tests.support import loaded
+
+    seen = 0
+    for seed in range(30):
+        state = ENGINE.new(seed, 1, {})
+        for _ in range(300):
+            if ENGINE.is_over(state):
+                break
+            actions = {a.id: a for a in ENGINE.legal_actions(state, 0)}
+            if "offer:no" in actions:
+                game = loaded(ENGINE, state)
+                for pictured in (True, False):
+                    game.pictured = pictured
+                    text = TinRealmCog(None).embed(game).description or ""
+                    assert "Something is offered" not in text
+                    if "offer:yes" in actions:
+                        assert actions["offer:yes"].description in text
+                seen += 1
+            state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
+    assert seen > 3
