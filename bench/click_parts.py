@@ -38,7 +38,8 @@ from bot.boards.routing import Click, read_click, route_click
 from bot.pictures.cache import PictureCache, picture_key
 from bot.pictures.drawing import PictureDrawer
 from bot.table.loaded import LoadedGame
-from cogs.footer import FOOTER_WIDTH, clip_words
+from bot.widths import clip_words
+from cogs.footer import FOOTER_WIDTH
 
 
 def per_call(function: Callable[[], object], repeat: int) -> float:

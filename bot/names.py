@@ -20,6 +20,8 @@ from typing import Any
 
 import discord
 
+from bot.widths import clip_name, fits
+
 #: The most characters of a name a board shows.
 NAME_LIMIT = 64
 
@@ -51,13 +53,14 @@ def plain(text: str) -> str:
     return _ESCAPE.sub(lambda match: match.group(1) or "", text)
 
 
-def short_name(name: str, limit: int) -> str:
-    """Return a name made safe by :func:`safe_name`, cut to ``limit`` letters as shown
-    (marked "…") and made safe again: a cut never splits an escape."""
+def short_name(name: str, room: float) -> str:
+    """Return a name made safe by :func:`safe_name`, cut to ``room`` letters' room as
+    shown (:mod:`bot.widths`; marked "…") and made safe again: a cut never splits an
+    escape."""
     shown = plain(name)
-    if len(shown) <= limit:
+    if fits(shown, room):
         return name
-    return discord.utils.escape_markdown(shown[: limit - 1].rstrip() + "…")
+    return discord.utils.escape_markdown(clip_name(shown, room))
 
 
 def plain_players(view: dict[str, Any]) -> dict[str, Any]:

@@ -8,90 +8,21 @@ and stands on its own line. Moves a computer made for an away person are marked
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from bot.names import plain
 from bot.table.data import TurnLog
 from bot.table.loaded import LoadedGame
 from bot.table.turnlog import COMPUTER_MARK, KEPT_DECISIONS, since_last_turn
+from bot.widths import clip_words, rows
 
 #: A board footer line on a phone: this many letters' room (an emoji takes two) stay on one
 #: line, wide letters (W, M) and emoji included (measured with the preview tool: 48 wrap).
-FOOTER_WIDTH = 46
+FOOTER_WIDTH = 43
 #: The most lines a footer shows (the rest is in "Rules & details").
 FOOTER_LINES = 6
 #: How many decisions a one-seat game's footer shows: all its log keeps.
 DECISIONS = KEPT_DECISIONS
-
-
-#: The first wide letter: arrows, symbols, emoji and the East Asian scripts take two.
-WIDE_FROM = "\u2190"
-#: What takes no room: an emoji's variation selector and the joiner between emoji.
-NO_ROOM = "\ufe0f\u200d"
-
-
-def _letter_width(ch: str) -> int:
-    return 0 if ch in NO_ROOM else 2 if ch >= WIDE_FROM else 1
-
-
-#: The letters that do not take one letter's room: the wide ones and those taking none.
-_NOT_ONE = re.compile(f"[{WIDE_FROM}-\U0010ffff\u200d]")
-
-
-def _all_narrow(text: str) -> bool:
-    """Whether every letter of ``text`` takes one letter's room (most lines: no emoji)."""
-    return not text or (max(text) < WIDE_FROM and "\u200d" not in text)
-
-
-def shown_width(text: str) -> int:
-    """Return how many narrow letters' room ``text`` takes on a phone: an emoji takes
-    two, an emoji's joiners and variation selectors none."""
-    if _all_narrow(text):
-        return len(text)
-    return len(text) + sum(_letter_width(ch) - 1 for ch in _NOT_ONE.findall(text))
-
-
-def _fitting(text: str, room: int) -> int:
-    """Return how many letters of ``text``, from its start, fit in ``room`` (a letter
-    taking no room right after them counts in): the runs of one-letter-wide letters
-    are counted by their length, only the others one by one."""
-    if room < 0:
-        return 0
-    used = start = 0
-    for match in _NOT_ONE.finditer(text):
-        at = match.start()
-        if used + at - start > room:
-            return start + room - used
-        used += at - start
-        width = _letter_width(text[at])
-        if used + width > room:
-            return at
-        used += width
-        start = at + 1
-    return min(len(text), start + room - used)
-
-
-def _fits(text: str, room: int) -> bool:
-    """Whether all of ``text`` fits in ``room`` (read only as far as the room goes)."""
-    return _fitting(text, room) == len(text)
-
-
-def _rows(line: str, width: int) -> int:
-    """Return how many phone lines of ``width`` letters' room ``line`` takes (one at least)."""
-    return 1 if _fits(line, width) else -(-shown_width(line) // width)
-
-
-def clip_words(text: str, limit: int) -> str:
-    """Return ``text`` cut to at most ``limit`` letters' room (:func:`shown_width`) at a
-    word's end, marked "…"."""
-    if _fits(text, limit):
-        return text
-    cut = text[:_fitting(text, limit - 1)]  # room for the "…"
-    space = cut.rfind(" ")
-    if space > len(cut) // 3:
-        cut = cut[:space]
-    return cut.rstrip(" .,;:·—-") + "…"
 
 
 def _lead(name: str, by_computer: bool) -> str:
@@ -141,7 +72,7 @@ def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: Fa
     kept: list[str] = []
     used = 0
     for line in reversed(lines):
-        used += _rows(line, width)
+        used += rows(line, width)
         if kept and used > budget:
             break
         kept.insert(0, line)

@@ -27,6 +27,7 @@ from bot.table.errors import ChannelOccupied, Refusal
 from bot.table.lobby import CANNOT_SEE, DEFAULT_LEVEL
 from bot.table.seats import Seat
 from bot.table.service import LoadedGame
+from bot.widths import shown_width
 from cogs.base import THREAD_HELP, GameCog, last_line, seat_list
 from cogs.cards import card_text, clip
 from cogs.details import Section
@@ -59,9 +60,10 @@ ALWAYS_SELECT = ("take", "arrange", "plan", "discard", "ship")
 #: Every card either deck holds (S1: the Pawns or the Courts), by its name, to read a
 #: plan's trains.
 CARD_BY_NAME = {c.name: c for c in ALL_CARDS}
-#: The most letters of a name the board's title shows ("🚂 Name to play" on one phone
-#: line; the picture and "Rules & details" have the name whole).
-TITLE_NAME = 20
+#: The room of the board's title on one phone line, in letters (:mod:`bot.widths`;
+#: measured with the preview tool): "🚂 Name to play" is cut to it at the name (the
+#: picture and "Rules & details" have the name whole).
+TITLE_ROOM = 31
 #: The controls' labels on a phone.
 CONTROL_LABELS = {"done": "Done", "ship": "Ship", "cancel": "Cancel", "pass": "Pass"}
 
@@ -476,8 +478,9 @@ def _status(game: LoadedGame, view: dict[str, Any]) -> str:
                          f" — {place['breakdown']}")
         return "\n".join(lines)
     seat = view["turn"]
-    name = short_name(players[seat]["name"], TITLE_NAME)
     away = game.seats[seat].away if seat < len(game.seats) else False
+    besides = "🚂  to play" + (" (a computer, away)" if away else "")
+    name = short_name(players[seat]["name"], TITLE_ROOM - shown_width(besides))
     lines = [f"🚂 **{name}** to play" + (" (a computer, away)" if away else "")]
     timer = game.data.timer
     if timer and timer.seat == seat:

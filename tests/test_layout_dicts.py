@@ -65,7 +65,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "44446136e128c88e787fdcf7ef5a85e7660e19c18f9e7e91dbbd138b25d0cb17"
+COMPONENTS_DIGEST = "31ec107460add16b2c597f441e2ce494298e4eaf9410ca3a5c76c4e386d94bf7"
 
 ENDED = ("abandoned", "expired")
 

@@ -24,6 +24,7 @@ import discord
 
 from bot.games.protocol import MAX_LABEL, Action
 from bot.names import plain
+from bot.widths import shown_width
 
 #: Version tag of the custom_id format; bump it if the format ever changes.
 BUTTON_TAG = "g1"
@@ -351,31 +352,26 @@ def _placed(rows: list[list[BoardItem]]) -> list[BoardItem]:
 
 #: Buttons a row that sit side by side on a 360 px phone, when their labels are short.
 PHONE_BUTTONS = 3
-#: A phone line of buttons (a 360 px phone), in letters of lowercase Latin labels (an
-#: emoji or a wide letter counts two, a button's own emoji too), and what each button
-#: takes besides its label: measured with the preview tool (two buttons hold 32 letters,
-#: three 27, on one line; one more wraps the last button onto a line of its own).
-PHONE_LINE_LETTERS, BUTTON_LETTERS = 42, 5
-#: The first wide letter (arrows, symbols, emoji, the East Asian scripts).
-_WIDE_FROM = "\u2190"
+#: A phone line of buttons (a 360 px phone), in letters' room (:mod:`bot.widths`; a
+#: button's own emoji takes two), and what each button takes besides its label: measured
+#: with the preview tool on rows of two and three buttons of mixed labels, capitals and
+#: emoji among them (none the sum calls fitting wraps).
+PHONE_LINE_LETTERS, BUTTON_LETTERS = 41, 5
 
 
-def _letters(button: BoardButton) -> int:
+def _letters(button: BoardButton) -> float:
     """How much of a phone line ``button`` takes, in letters, its own room included."""
-    label = plain(button.label or "")
-    wide = sum(1 for ch in label if ch >= _WIDE_FROM) if label and max(label) >= _WIDE_FROM \
-        else 0
-    return len(label) + wide + (2 if button.emoji else 0) + BUTTON_LETTERS
+    return shown_width(plain(button.label or "")) + (2 if button.emoji else 0) + BUTTON_LETTERS
 
 
 def phone_lines(buttons: Sequence[BoardButton]) -> int:
     """Return how many lines a row of ``buttons`` takes on a phone: side by side while
     they fit, the rest wrapped onto the next line (a button wider than a line alone)."""
-    lines, used = 0, PHONE_LINE_LETTERS
+    lines, used = 0, float(PHONE_LINE_LETTERS)
     for button in buttons:
         width = _letters(button)
         if used + width > PHONE_LINE_LETTERS:
-            lines, used = lines + 1, 0
+            lines, used = lines + 1, 0.0
         used += width
     return lines
 

@@ -92,7 +92,8 @@ def board_renderer(images: bool) -> Boards:
     return boards
 
 
-def _table(game: LoadedGame, rng: random.Random, actions: Sequence[Action]) -> None:
+def _table(game: LoadedGame, rng: random.Random, actions: Sequence[Action],
+           names: Sequence[str] = NAMES) -> None:
     """Set how the table plays ``game``: its mode, a vote under way, a daily deal."""
     row = game.row
     mode = rng.choice(("vote", "vote", "fast", "solo"))
@@ -106,46 +107,49 @@ def _table(game: LoadedGame, rng: random.Random, actions: Sequence[Action]) -> N
         poll = polls.new_poll(row.version)
         for voter in range(rng.randint(1, 4)):
             chosen = rng.choice(actions)
-            polls.cast(poll, 500 + voter, NAMES[voter], chosen.id, chosen.label,
+            polls.cast(poll, 500 + voter, names[voter], chosen.id, chosen.label,
                        1_800_000_000.0 + voter)
         if rng.random() < 0.7:
             poll.closes = 1_800_000_030.0
         game.data.poll = poll
 
 
-def _seat(game: LoadedGame, rng: random.Random) -> None:
+def _seat(game: LoadedGame, rng: random.Random, names: Sequence[str] = NAMES) -> None:
     """Give a table's seats people's names, some computers, some away."""
     seats = []
     for index, seat in enumerate(game.seats):
         computer = index > 0 and rng.random() < 0.4
         away = not computer and index > 0 and rng.random() < 0.15
-        seats.append(replace(seat, name=NAMES[index], computer=computer, away=away))
+        seats.append(replace(seat, name=names[index], computer=computer, away=away))
     game.seats = seats
 
 
-def played(kind: str, games: int, seed: int = 0) -> Iterator[LoadedGame]:
-    """Yield every board of ``games`` random games of ``kind`` (Steam at 2 to 5 seats, with
-    its lobby), played with random legal and computer moves."""
+def played(kind: str, games: int, seed: int = 0, *, names: Sequence[str] = NAMES,
+           seats: int | None = None) -> Iterator[LoadedGame]:
+    """Yield every board of ``games`` random games of ``kind`` (Steam at 2 to 5 seats, or
+    ``seats``, with its lobby), played with random legal and computer moves by people
+    called ``names``."""
     engine = ENGINES[kind]
     for index in range(games):
         rng = random.Random(seed * 1_000_003 + index)
-        seats = 2 + index % 4 if kind == "steam" else 1
+        count = 1 if kind != "steam" else seats or 2 + index % 4
         options: dict[str, Any] = {}
         if kind == "steam":
-            options = {"names": list(NAMES[:seats])}
-            lobby = loaded(engine, None, version=0, seats=seats, status="lobby",
-                           events=["Alice Wonderland opened the table."])
-            _seat(lobby, rng)
+            options = {"names": list(names[:count])}
+            lobby = loaded(engine, None, version=0, seats=count, status="lobby",
+                           events=[f"{names[0]} opened the table."])
+            _seat(lobby, rng, names)
             yield lobby
         elif kind == "tinker":
             options = {"classic_journey": index % 3 == 0, "harsh_defeat": index % 2 == 0}
-        state = engine.new(index + seed, seats, options)
-        yield from _boards(engine, state, seats, rng)
+        state = engine.new(index + seed, count, options)
+        yield from _boards(engine, state, count, rng, names)
 
 
-def _boards(engine: Any, state: Any, seats: int, rng: random.Random) -> Iterator[LoadedGame]:
+def _boards(engine: Any, state: Any, seats: int, rng: random.Random,
+            names: Sequence[str]) -> Iterator[LoadedGame]:
     """Yield each board of one game to its end, its events as the table keeps them."""
-    events: list[str] = [f"{NAMES[0]} started the game."]
+    events: list[str] = [f"{names[0]} started the game."]
     log = TableData()
     version, lead = 1, None
     while True:
@@ -154,11 +158,11 @@ def _boards(engine: Any, state: Any, seats: int, rng: random.Random) -> Iterator
         actions = [] if seat is None else engine.legal_actions(state, seat)
         game = loaded(engine, state, version=version, seats=seats, events=list(events),
                       status="over" if over else "active")
-        _seat(game, rng)
+        _seat(game, rng, names)
         if lead:
             game.data.last = lead
         game.data.turns = copy.deepcopy(log.turns)
-        _table(game, rng, actions)
+        _table(game, rng, actions, names)
         yield game
         if seat is None:
             return
@@ -167,7 +171,7 @@ def _boards(engine: Any, state: Any, seats: int, rng: random.Random) -> Iterator
             best = engine.computer_action(state, seat)
             chosen = next((a for a in actions if a.id == best), chosen)
         step = engine.apply(state, seat, chosen.id)
-        lead = f"{NAMES[seat]} chose: {chosen.label}."
+        lead = f"{names[seat]} chose: {chosen.label}."
         moved = [lead, *step.events] if seats == 1 else list(step.events)
         turnlog.note_move(log, seat, moved, seats=seats,
                           ended=turnlog.ends_turn(seats, seat, engine.to_act(step.state),

@@ -102,3 +102,26 @@ def test_a_fight_voted_on_every_strike_still_fits_with_its_rules_button() -> Non
     assert all(" · 1" in label for row in rows for label in row
                if label and not label.startswith("Rules")), rows
     assert phone_heights(need_preview(), [shown])[0] <= PHONE_BUDGET
+
+
+#: Display names as long as Discord allows (32 letters), in several scripts and widths.
+LONG_NAMES = ("Maximilian Alexander Wolfenstein", "WWWW MMMM WWWW MMMM WWWW MMMM WW",
+              "東京の鈴木さくらと山田太郎と佐藤花子と高橋一郎と田中美咲と伊藤",
+              "🚂🚂 Captain Locomotive 🚂🚂 Junior", "Évangéline-Marguerite Dubois-Roy")
+
+
+def test_five_seats_with_the_longest_names_fit_one_phone_screen() -> None:
+    """Five people whose names are 32 letters long (Discord's longest), in capitals, in
+    Japanese and with emoji: the boards of their Steam to Solar tables, pictures on and
+    off, still fit one phone screen."""
+    assert all(len(name) <= 32 for name in LONG_NAMES)
+    games = list(played("steam", 6, seed=11, names=LONG_NAMES, seats=5))
+    rng = random.Random(32)
+    sample = [g for g in games if g.row.status != "active"] + rng.sample(games, 40)
+    preview = need_preview()
+    for images in (True, False):
+        items = [message(board_renderer(images), g, one_line_vote=True) for g in sample]
+        heights = phone_heights(preview, items)
+        tallest = max(heights)
+        worst = items[heights.index(tallest)].json["embeds"][0].get("title")
+        assert tallest <= PHONE_BUDGET, f"pictures {images}: a board is {tallest} px ({worst})"

@@ -6,14 +6,12 @@ from __future__ import annotations
 import copy
 from dataclasses import replace
 
-from hypothesis import given
-from hypothesis import strategies as st
-
 from bot.games.steam.engine import ENGINE as STEAM
 from bot.games.tinker.engine import ENGINE as TINKER
 from bot.table import turnlog
 from bot.table.data import TurnLog
-from cogs.footer import FOOTER_WIDTH, _rows, clip_words, last_moves, shown_width
+from bot.widths import clip_words, shown_width
+from cogs.footer import FOOTER_WIDTH, last_moves
 from cogs.steam import SteamCog
 from tests.cogs.test_steam_table import _play_turn, _table
 from tests.support import ALICE, Clock, loaded, open_tables
@@ -36,7 +34,7 @@ def test_clip_words_cuts_at_a_word_and_marks_it():
     """A long line is cut at the end of a word, never inside one, and ends with "…"."""
     text = "Bob takes Mill 🌊🍃 and Chance Meeting 🌙🪢 (pay 1) · puts Mill on train 2"
     cut = clip_words(text, FOOTER_WIDTH)
-    assert len(cut) <= FOOTER_WIDTH and cut.endswith("…")
+    assert shown_width(cut) <= FOOTER_WIDTH and cut.endswith("…")
     assert text.startswith(cut[:-1]) and text[len(cut) - 1] in " ·"
 
 
@@ -57,7 +55,7 @@ def test_one_line_a_turn_since_the_players_own_last_turn():
     assert len(lines) == 2
     assert lines[0].startswith("Bob runs train 1") and lines[1].startswith("Carol takes")
     assert lines[1] == "Carol takes Sailor · arranges their trains"
-    assert all(len(line) <= FOOTER_WIDTH for line in lines)
+    assert all(shown_width(line) <= FOOTER_WIDTH for line in lines)
     assert all(not line.endswith("…") or line[-2] != " " for line in lines)
 
 
@@ -98,7 +96,7 @@ def test_a_game_with_no_log_shows_its_last_event_cut_at_a_word():
     game = loaded(TINKER, TINKER.new(3), events=[TIMER])
     footer = last_moves(game)
     assert footer.endswith("…") and TIMER.startswith(footer[:-1].rstrip())
-    assert len(footer) <= FOOTER_WIDTH
+    assert shown_width(footer) <= FOOTER_WIDTH
 
 
 async def test_c6_board_marks_the_computer_moves_for_an_away_seat(
@@ -127,68 +125,6 @@ async def test_c6_board_marks_the_computer_moves_for_an_away_seat(
     await _play_turn(discord_driver, fake_discord, bot, {0: "alice", 1: "bob"})
     game = await bot.tables.load(game.id)
     assert copy.deepcopy(game.data.turns)[-1].seat in (0, 1)
-
-
-@given(st.text(alphabet="ab .,·😀\u200d\ufe0f漢", max_size=120), st.integers(2, 60))
-def test_a_clipped_line_fits_its_room_and_keeps_a_fitting_one_whole(text: str,
-                                                                    limit: int) -> None:
-    clipped = clip_words(text, limit)
-    if shown_width(text) <= limit:
-        assert clipped == text
-    else:
-        assert clipped.endswith("…") and shown_width(clipped) <= limit
-        assert text.startswith(clipped[:-1])
-
-
-def _room_letter_by_letter(text: str) -> int:
-    """The room a line takes, counted one letter at a time (the definition)."""
-    return sum(0 if ch in "\ufe0f\u200d" else 2 if ord(ch) >= 0x2190 else 1 for ch in text)
-
-
-@given(st.text(alphabet="ab .·…क\u200d\u2190\u218f😀\ufe0f漢", max_size=80), st.integers(1, 60))
-def test_a_line_of_narrow_letters_is_measured_and_cut_as_letter_by_letter(
-        text: str, limit: int) -> None:
-    # Lines without wide letters take the quick count; a joiner in a narrow script
-    # (Devanagari uses it) still takes no room.
-    assert shown_width(text) == _room_letter_by_letter(text)
-    clipped = clip_words(text, limit)
-    if _room_letter_by_letter(text) <= limit:
-        assert clipped == text
-    else:
-        kept = clipped[:-1]
-        assert clipped.endswith("…") and text.startswith(kept)
-        assert _room_letter_by_letter(clipped) <= limit
-
-
-def _clip_letter_by_letter(text: str, limit: int) -> str:
-    """A line cut as the definition says, one letter at a time: the longest start that
-    leaves room for "…", then back to a word's end."""
-    end, used = 0, 0
-    for index, ch in enumerate(text):
-        used += _room_letter_by_letter(ch)
-        if used > limit:
-            break
-        if used <= limit - 1:
-            end = index + 1
-    else:
-        return text
-    cut = text[:end]
-    space = cut.rfind(" ")
-    if space > len(cut) // 3:
-        cut = cut[:space]
-    return cut.rstrip(" .,;:·—-") + "…"
-
-
-@given(st.text(alphabet="ab .,·…क😀🌙\u200d\ufe0f漢\u2190\u218f\U0010ffff", max_size=150),
-       st.integers(0, 70))
-def test_a_line_is_measured_and_cut_exactly_as_letter_by_letter(text: str, limit: int) -> None:
-    # The quick walk counts runs of one-letter-wide letters by their length; it must
-    # cut every line, emoji, joiners and selectors included, where the letter-by-letter
-    # walk does.
-    assert shown_width(text) == _room_letter_by_letter(text)
-    assert clip_words(text, limit) == _clip_letter_by_letter(text, limit)
-    if limit:  # the phone lines a footer line takes, read only as far as one line goes
-        assert _rows(text, limit) == max(1, -(-_room_letter_by_letter(text) // limit))
 
 
 async def test_a_one_seat_game_played_at_the_table_shows_its_latest_decisions(

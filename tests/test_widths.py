@@ -1,0 +1,89 @@
+"""How much of a phone line text takes (bot.widths): letters by their width in the
+font, cut to fit at a word or anywhere in a name."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.names import short_name
+from bot.widths import ELLIPSIS, _halves, clip_name, clip_words, fits, rows, shown_width
+
+#: Letters of every class: thin, ordinary, broad, double, wide, taking no room.
+LETTERS = "ab .,·…iIWMmwAé😀🌙漢क\u200d\ufe0f\u2190\u218f\U0010ffff"
+
+
+def _room_letter_by_letter(text: str) -> float:
+    """The room a line takes, counted one letter at a time (the definition)."""
+    return sum(_halves(ch) for ch in text) / 2
+
+
+def _clip_letter_by_letter(text: str, room: float) -> str:
+    """A line cut as the definition says, one letter at a time: the longest start that
+    leaves room for "…", then back to a word's end."""
+    end, used = 0, 0.0
+    for index, ch in enumerate(text):
+        used += _halves(ch) / 2
+        if used > room:
+            break
+        if used <= room - ELLIPSIS:
+            end = index + 1
+    else:
+        return text
+    cut = text[:end]
+    space = cut.rfind(" ")
+    if space > len(cut) // 3:
+        cut = cut[:space]
+    return cut.rstrip(" .,;:·—-") + "…"
+
+
+def test_letters_take_the_room_they_take_in_the_font() -> None:
+    """Thin letters take half an ordinary one, capitals more, W and M and emoji two, the
+    emoji joiner and variation selector none."""
+    assert shown_width("abc") == 3
+    assert shown_width("ill ") == 2
+    assert shown_width("WWMM") == 8 == shown_width("😀🌙漢\u2190")
+    assert shown_width("ABC") == 4.5
+    assert shown_width("👩\u200d👩\ufe0f") == 4
+    # a name in capitals takes nearly twice the room of the same in lowercase
+    assert shown_width("WWWW MMMM") > 1.8 * shown_width("wxyz mnop") - 3
+
+
+@given(st.text(alphabet=LETTERS, max_size=150), st.integers(0, 140))
+def test_a_line_is_measured_and_cut_exactly_as_letter_by_letter(text: str, halves: int) -> None:
+    # The quick walk counts runs of ordinary letters by their length; it must measure
+    # and cut every line, emoji, joiners and selectors included, where the
+    # letter-by-letter walk does.
+    room = halves / 2
+    assert shown_width(text) == _room_letter_by_letter(text)
+    assert clip_words(text, room) == _clip_letter_by_letter(text, room)
+    assert fits(text, room) == (_room_letter_by_letter(text) <= room)
+    if halves:  # the phone lines a line takes, read only as far as one line goes
+        assert rows(text, room) == max(1, -(-int(2 * shown_width(text)) // halves))
+
+
+@given(st.text(alphabet=LETTERS, max_size=120), st.integers(2, 60))
+def test_a_clipped_line_fits_its_room_and_keeps_a_fitting_one_whole(text: str,
+                                                                    room: int) -> None:
+    clipped = clip_words(text, room)
+    if shown_width(text) <= room:
+        assert clipped == text
+    else:
+        assert clipped.endswith("…") and shown_width(clipped) <= room
+        assert text.startswith(clipped[:-1])
+
+
+@given(st.text(alphabet=LETTERS, min_size=1, max_size=32), st.integers(4, 40))
+def test_a_name_is_cut_to_its_room_anywhere(name: str, room: int) -> None:
+    clipped = clip_name(name, room)
+    assert shown_width(clipped) <= room
+    assert clipped == name or (clipped.endswith("…")
+                               and name.startswith(clipped[:-1]))
+
+
+def test_a_name_in_capitals_is_cut_shorter_than_one_in_lowercase() -> None:
+    """A board's title holds fewer letters of a name in wide capitals, and a cut name
+    made safe for markdown stays safe."""
+    assert short_name("maximilian alexander", 15) == "maximilian ale…"
+    assert short_name("WWWW MMMM WWWW MMMM", 15) == "WWWW MM…"
+    assert short_name("cool\\_guy\\_forever\\_and\\_ever", 12) == "cool\\_guy\\_fo…"
