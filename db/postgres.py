@@ -404,7 +404,7 @@ class PostgresStore:
     ) -> list[int]:
         """Return the ids (ascending, above ``after_id``, at most ``limit``) of open games
         idle since before their group's cutoff; see the SQLite store for the groups."""
-        condition, args = idle_sql(cutoffs, "json_array_length(seats::json)")
+        condition, args = idle_sql(cutoffs, "seat_count(seats)")
         rows = await self._fetch(
             qmarks_to_numbered(
                 f"SELECT id FROM games WHERE {condition} AND id > ? AND {shard_sql(shards)}"
@@ -443,7 +443,7 @@ class PostgresStore:
         """Return the ids of running games with more than one seat."""
         rows = await self._fetch(
             "SELECT id FROM games WHERE status = 'active'"
-            f" AND json_array_length(seats::json) > 1 AND {shard_sql(shards)}"
+            f" AND seat_count(seats) > 1 AND {shard_sql(shards)}"
         )
         return [int(r[0]) for r in rows]
 

@@ -194,21 +194,26 @@ GAME_COLUMNS = (
 )
 
 
-def _document(raw: Any, empty: Any, column: str, damaged: list[str]) -> Any:
+def _document(raw: Any, empty: list[Any] | dict[str, Any], column: str,
+              damaged: list[str]) -> Any:
     """Return a JSON column's value, or ``empty`` (noting ``column`` in ``damaged``) when
-    its text is not JSON."""
+    its text is not JSON of ``empty``'s kind (a list or an object)."""
     try:
-        return json.loads(raw)
+        value = json.loads(raw)
     except (TypeError, ValueError):
+        value = None
+    if not isinstance(value, type(empty)):
         damaged.append(column)
         return empty
+    return value
 
 
 def row_to_game(row: Sequence[Any]) -> GameRow:
     """Build a GameRow from a row of :data:`GAME_COLUMNS`.
 
     A damaged state loads as None; seats, options, events or table data whose text is
-    not JSON load empty and are named in ``damaged``, so that reading a row never fails.
+    not JSON of their kind (a list, an object) load empty and are named in ``damaged``,
+    so that reading a row never fails.
     """
     raw_state = row[9]
     try:

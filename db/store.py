@@ -71,6 +71,10 @@ _json = to_json
 #: The deadline look reads the index of open games' deadlines (migration 8); SQLite's
 #: planner, without statistics, would rather walk every open game by age.
 _OPEN_DEADLINES = "games INDEXED BY games_open_by_deadline"
+#: How many seats a game has, in the queries over every open game: a seats column that is
+#: not a JSON array (a damaged row) counts 0 rather than failing the query for every game.
+SEAT_COUNT = ("(CASE WHEN json_valid(seats) AND json_type(seats) = 'array'"
+              " THEN json_array_length(seats) ELSE 0 END)")
 
 #: How long opening waits for another process that is creating the same database.
 _OPEN_PATIENCE_SECONDS = 15.0
@@ -421,7 +425,7 @@ class Store:
         the next batch after the last id. Only ids travel, so a sweep of many games never
         holds their states.
         """
-        condition, args = idle_sql(cutoffs, "json_array_length(seats)")
+        condition, args = idle_sql(cutoffs, SEAT_COUNT)
         where = f"{condition} AND id > ? AND {shard_sql(shards)}"
         # The age index answers "is any game idle?" at once; when some are, walking the
         # table in id order finds a batch without sorting every idle game each time.
@@ -470,7 +474,7 @@ class Store:
     async def active_multiseat_ids(self, *, shards: Shards | None = None) -> list[int]:
         """Return the ids of running games with more than one seat."""
         rows = await self._fetchall(
-            "SELECT id FROM games WHERE status = 'active' AND json_array_length(seats) > 1"
+            f"SELECT id FROM games WHERE status = 'active' AND {SEAT_COUNT} > 1"
             f" AND {shard_sql(shards)}"
         )
         return [int(r[0]) for r in rows]

@@ -4,8 +4,10 @@ import json
 
 import pytest
 
+from db.rows import NewGame
+from db.store import Store
 from tests.drills.checks import checked_games
-from tests.support import abandon, board_ids, make_bot
+from tests.support import Clock, abandon, board_ids, make_bot
 
 COGS = ("cogs.tinker",)
 
@@ -86,13 +88,16 @@ async def test_a_damaged_row_is_reported_abandoned_and_the_channel_plays_again(
 
 @pytest.mark.parametrize(("column", "value"), [
     ("seats", '[{"user_id": 1, "na'), ("extra", "{poll: none"), ("options", "not json"),
-    ("events", "[\"half"),
-], ids=["seats-not-json", "extra-not-json", "options-not-json", "events-not-json"])
+    ("events", "[\"half"), ("events", "null"), ("events", "5"), ("seats", '"nobody"'),
+    ("options", "[]"), ("extra", "[1]"),
+], ids=["seats-not-json", "extra-not-json", "options-not-json", "events-not-json",
+        "events-null", "events-number", "seats-text", "options-list", "extra-list"])
 async def test_a_column_that_is_not_json_is_a_damaged_game(
     discord_driver, fake_discord, tmp_path, column, value, backend
 ):
-    """Seats, options, events or table data whose stored text is not JSON: the store
-    still reads the row (on both backends), a click says the game is damaged, a start
+    """Seats, options, events or table data whose stored text is not JSON, or JSON of
+    another kind (``null`` where a list is kept): the store still reads the row (on both
+    backends), a click says the game is damaged, a start
     names the game in the way, the starter abandons it and the channel plays again; a
     member of it can still /forget-me."""
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
@@ -120,3 +125,29 @@ async def test_a_column_that_is_not_json_is_a_damaged_game(
     assert await bot.store.forget_player(alice, "a former player") >= 0
     after = await bot.store.get_game(game.id)
     assert after is not None and after.starter_id == 0
+
+
+@pytest.mark.parametrize("value", ['[{"user_id": 1, "na', '"nobody"'],
+                         ids=["not-json", "json-text"])
+async def test_damaged_seats_do_not_stop_the_work_over_every_game(tmp_path, backend, value):
+    """The queries over every open game (the idle sweep; the computer players resumed
+    after a restart) count a damaged row's seats as none, on both backends, instead of
+    failing for every game."""
+    clock = Clock()
+    store = await Store.open(tmp_path / "s.db", clock)
+    try:
+        games = []
+        for channel in (1, 2):
+            games.append(await store.create_game(NewGame(
+                guild_id=1, channel_id=channel, kind="toy", status="active", starter_id=7,
+                seats=[{"user_id": 100 + i, "name": f"P{i}"} for i in range(3)], options={},
+                only_starter=False, state={"count": 0}, events=[])))
+        healthy, damaged = games
+        await store.connection.execute("UPDATE games SET seats = ? WHERE id = ?",
+                                       (value, damaged.id))
+        assert await store.active_multiseat_ids() == [healthy.id]
+        clock.advance(10 * 86400)
+        cutoffs = {group: clock() - 3600 for group in ("lobby", "solo", "multi")}
+        assert await store.idle_games(cutoffs) == [healthy.id, damaged.id]
+    finally:
+        await store.close()
