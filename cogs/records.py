@@ -248,15 +248,21 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORG
                 "To delete your own, use /forget-me.", ephemeral=True,
             )
             return
+        store = interaction.client.store
         try:
-            deleted = await records.forget_player(interaction.client.store, self.user_id)
+            chose = await store.turn_pings(self.user_id) is not None
+            deleted = await records.forget_player(store, self.user_id)
         except StorageError:
             await interaction.response.send_message(str(Unavailable()), ephemeral=True)
             return
         interaction.client.boards.pings.forget(self.user_id)
-        text = (f"Done: {deleted} result{'s' if deleted != 1 else ''} deleted. "
-                "Your records are gone from every server." if deleted
-                else "There was nothing left to delete: your records are already gone.")
+        if deleted:
+            text = (f"Done: {deleted} result{'s' if deleted != 1 else ''} deleted. "
+                    "Your records are gone from every server.")
+        elif chose:
+            text = "Done: your turn-ping choice is deleted."
+        else:
+            text = "There was nothing left to delete: your records are already gone."
         await interaction.response.edit_message(content=text, view=None)
 
 
@@ -389,7 +395,7 @@ class RecordsCog(commands.Cog):
         view.add_item(ForgetButton(interaction.user.id))
         what = (f"all your records: {count} result{'s' if count != 1 else ''} and your "
                 "ratings, in every game and every server, for good. Other players' results "
-                "of the same games stay, and finished games still show you in their seats."
+                "of the same games stay, and finished games show \"a former player\" in your seat."
                 if count else "your turn-ping choice (you have no results).")
         if count and chose:
             what += " Your turn-ping choice goes too."

@@ -143,7 +143,7 @@ class Replays:
     async def share(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Post the spoiler-free result of the finished daily game ``game_id``."""
         try:
-            request = await load_request(self.tables.core.store, game_id)
+            request = await load_request(self.tables.core.store, game_id, sharing=True)
             if request.daily is None or request.status != "over":
                 raise NoReplay("Only a finished daily game has a result to share.")
             text = await self.drawer.run(share_of, request)

@@ -61,37 +61,49 @@ def moves_of(log: Sequence[Mapping[str, Any]]) -> tuple[tuple[int, str], ...]:
     return tuple(moves)
 
 
-def request_of(row: GameRow, log: Sequence[Mapping[str, Any]]) -> ReplayRequest:
+def request_of(row: GameRow, log: Sequence[Mapping[str, Any]], *,
+               sharing: bool = False) -> ReplayRequest:
     """Return the replay request of the finished game ``row`` with its action ``log``;
-    refuse a game still going or one whose state was pruned."""
+    refuse a game still going or one whose state was pruned, in words of a replay or,
+    ``sharing``, of a result to share."""
     if row.status not in ENDED:
-        raise NoReplay("This game is not over yet: a replay is shown once it has ended.")
+        raise NoReplay("This game is not over yet: its result is shared once it has ended."
+                       if sharing else
+                       "This game is not over yet: a replay is shown once it has ended.")
     if row.state is None and row.raw_state is not None:
-        raise NoReplay("This game's saved data is damaged, so it cannot be replayed.")
+        raise NoReplay(f"This game's saved data is damaged, so it cannot be "
+                       f"{'shared' if sharing else 'replayed'}.")
     if row.state is None:
-        raise NoReplay("That game is too old to replay: old games keep only their results.")
+        raise NoReplay(f"That game is too old to {'share' if sharing else 'replay'}: old "
+                       "games keep only their results.")
     return ReplayRequest(row.id, row.kind, row.state, len(row.seats), dict(row.options),
                          moves_of(log), row.status, row.daily)
 
 
-async def load_request(store: GameStore, game_id: int) -> ReplayRequest:
-    """Read game ``game_id`` and its log from ``store`` as a replay request (or refuse)."""
+async def load_request(store: GameStore, game_id: int, *,
+                       sharing: bool = False) -> ReplayRequest:
+    """Read game ``game_id`` and its log from ``store`` as a replay request (or refuse,
+    in words of a result to share when ``sharing``)."""
     row = await store.get_game(game_id)
     if row is None:
         raise NoReplay("That game no longer exists.")
     if row.status not in ENDED or row.state is None:
-        return request_of(row, [])
-    return request_of(row, await store.actions(game_id))
+        return request_of(row, [], sharing=sharing)
+    return request_of(row, await store.actions(game_id), sharing=sharing)
 
 
 async def last_finished(store: GameStore, channel_id: int, kind: str) -> int | None:
-    """Return the id of the channel's most recently ended game of ``kind``, or None.
+    """Return the id of the channel's most recently ended game of ``kind`` that can be
+    replayed, or else of its most recently ended one (to be told why not), or None.
 
     A channel holds one open game at a time, so its games end in the order they started.
+    A table closed before it began has nothing to replay and is passed over, as is a
+    game whose moves were deleted (older games go first, so none after it has them).
     """
     rows = await store.query(
         "SELECT id FROM games WHERE channel_id = :channel AND kind = :kind"
-        " AND status IN ('over', 'abandoned', 'expired') ORDER BY id DESC LIMIT 1",
+        " AND status IN ('over', 'abandoned', 'expired')"
+        " ORDER BY (state IS NOT NULL) DESC, id DESC LIMIT 1",
         {"channel": channel_id, "kind": kind},
     )
     return int(rows[0][0]) if rows else None

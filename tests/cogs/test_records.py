@@ -190,6 +190,8 @@ async def _forget_prompt(driver, fake, bot):
     ))
     prompt = await driver.slash("forget-me", user="alice")
     assert prompt.ephemeral and "3 results" in prompt.content
+    # what the seats of finished games become (db/forget.py), not "still show you"
+    assert '"a former player" in your seat' in prompt.content
     assert prompt.custom_ids == [f"fg1:{alice.id}"]
     return prompt
 
@@ -266,3 +268,18 @@ async def test_steam_has_no_daily_leaderboard(discord_driver, fake_discord, tmp_
     result = await discord_driver.slash("leaderboard", None, {"game": "steam", "period": "daily"},
                                         user="alice")
     assert result.ephemeral and "has no daily deal" in result.content
+
+
+async def test_forget_me_with_only_a_turn_ping_choice_says_it_was_deleted(
+    discord_driver, fake_discord, tmp_path
+):
+    """A member with no results but a turn-ping choice is offered to delete it, and told
+    it was deleted, not that there was nothing to delete."""
+    bot = await _bot(discord_driver, tmp_path)
+    bob = fake_discord.user("bob").id
+    await bot.boards.pings.choose(bob, False)
+    asked = await discord_driver.slash("forget-me", user="bob")
+    assert "This deletes your turn-ping choice" in asked.content
+    done = await discord_driver.click(asked.message, asked.custom_ids[0], user="bob")
+    assert await bot.store.turn_pings(bob) is None
+    assert done.content == "Done: your turn-ping choice is deleted."

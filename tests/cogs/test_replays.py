@@ -246,3 +246,45 @@ async def test_a_steam_game_saved_by_the_previous_release_replays(
     result = await discord_driver.slash("steam", "replay", user="bob")
     message, gif = _replay_message(fake_discord, result)
     assert message["content"].startswith("🎞️ Replay of") and gif_frames(gif)
+
+
+async def test_replay_passes_over_a_table_that_never_started(
+    discord_driver, fake_discord, tmp_path
+):
+    """A Steam table closed before it began (as idle lobbies are, after an hour) has
+    nothing to replay: /steam replay shows the game played before it."""
+    bot, game = await _steam_table(discord_driver, fake_discord, tmp_path,
+                                   "lobby.computer", "alice")
+    alice = fake_discord.user("alice")
+    while game.row.is_open:
+        seat = game.to_act()
+        if game.row.seats[seat].get("computer"):
+            bot.boards.schedule_computers(game)
+            await discord_driver.settle()
+        else:
+            await bot.tables.act(game.id, game.row.version, Actor(alice.id, "Alice"),
+                                 game.engine.computer_action(game.state, seat))
+        game = await bot.tables.load(game.id)
+    assert game.row.status == "over"
+    lobby = (await discord_driver.slash("steam", "new", user="alice")).message
+    await host_board(discord_driver, lobby, "lobby.cancel")
+    await discord_driver.settle()
+    result = await discord_driver.slash("steam", "replay", user="bob")
+    assert not result.ephemeral, result.content
+    message = fake_discord.get_message(result.record.original_message_id)
+    assert fake_discord.attachment_bytes(message, FILENAME)
+
+
+async def test_share_of_a_pruned_daily_game_speaks_of_sharing(
+    discord_driver, fake_discord, tmp_path
+):
+    """Share on a daily board whose game's moves were deleted (retention) says the game
+    is too old to share, not to replay."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "daily", user="alice")
+    game, _states, board = await _finish(discord_driver, fake_discord, bot)
+    await bot.store.prune_finished(before=game.row.updated_at + 10)
+    shared = await discord_driver.click(board, button(board, "table.share"), user="bob")
+    assert shared.ephemeral
+    assert shared.content == ("That game is too old to share: old games keep only their "
+                              "results.")
