@@ -12,7 +12,8 @@ room of one in lowercase, as it does on a phone.
 
 from __future__ import annotations
 
-import re
+from bisect import bisect_right
+from itertools import accumulate
 
 #: The first wide letter: arrows, symbols, emoji and the East Asian scripts take four halves.
 WIDE_FROM = "\u2190"
@@ -25,13 +26,20 @@ _BROAD = "…—#&+<=>^~wABCDGHKNOPQRUVXZÀÁÂÃÄÅÇÐÑÒÓÔÕÖØÙÚÛÜ�
 #: Letters taking four halves below :data:`WIDE_FROM`.
 _DOUBLE = "%@MWm©®ÆæŒœ"
 
-_HALVES: dict[str, int] = {
-    **{ch: 1 for ch in _THIN}, **{ch: 3 for ch in _BROAD}, **{ch: 4 for ch in _DOUBLE},
-    **{ch: 0 for ch in NO_ROOM},
-}
-#: The letters that do not take two halves: the classes above and the wide ones.
-_NOT_TWO = re.compile("[" + re.escape(_THIN + _BROAD + _DOUBLE) + f"{WIDE_FROM}-\U0010ffff\u200d]")
 
+class _Halves(dict[str, int]):
+    """Each letter's room in halves, filled in as letters are first met (a letter met is
+    looked up in C from then on)."""
+
+    def __missing__(self, ch: str) -> int:
+        halves = 4 if ch >= WIDE_FROM else 2
+        self[ch] = halves
+        return halves
+
+
+_HALVES = _Halves({**{ch: 1 for ch in _THIN}, **{ch: 3 for ch in _BROAD},
+                   **{ch: 4 for ch in _DOUBLE}, **{ch: 0 for ch in NO_ROOM}})
+_HALVES_OF = _HALVES.__getitem__
 
 #: The room of the "…" marking a cut.
 ELLIPSIS = _HALVES["…"] / 2
@@ -39,38 +47,28 @@ ELLIPSIS = _HALVES["…"] / 2
 
 def _halves(ch: str) -> int:
     """Return the halves of a letter's room ``ch`` takes."""
-    return 4 if ch >= WIDE_FROM and ch not in NO_ROOM else _HALVES.get(ch, 2)
+    return _HALVES[ch]
 
 
 def shown_width(text: str) -> float:
-    """Return how many letters' room ``text`` takes on a phone line (in halves)."""
-    return (2 * len(text) + sum(_halves(ch) - 2 for ch in _NOT_TWO.findall(text))) / 2
+    """Return how many letters' room ``text`` takes on a phone line (counted in halves)."""
+    return sum(map(_HALVES_OF, text)) / 2
 
 
 def fitting(text: str, room: float) -> int:
     """Return how many letters of ``text``, from its start, fit in ``room`` letters (a
-    letter taking no room right after them counts in): the runs of two-half letters are
-    counted by their length, only the others one by one."""
+    letter taking no room right after them counts in)."""
     halves = int(room * 2)
     if halves < 0:
         return 0
-    used = start = 0
-    for match in _NOT_TWO.finditer(text):
-        at = match.start()
-        if used + 2 * (at - start) > halves:
-            return start + (halves - used) // 2
-        used += 2 * (at - start)
-        width = _halves(text[at])
-        if used + width > halves:
-            return at
-        used += width
-        start = at + 1
-    return min(len(text), start + (halves - used) // 2)
+    if 4 * len(text) <= halves:  # no letter takes more than four halves
+        return len(text)
+    return bisect_right(list(accumulate(map(_HALVES_OF, text))), halves)
 
 
 def fits(text: str, room: float) -> bool:
-    """Whether all of ``text`` fits in ``room`` letters (read only as far as the room goes)."""
-    return fitting(text, room) == len(text)
+    """Whether all of ``text`` fits in ``room`` letters."""
+    return 4 * len(text) <= room * 2 or sum(map(_HALVES_OF, text)) <= room * 2
 
 
 def rows(line: str, room: float) -> int:
