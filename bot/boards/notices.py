@@ -35,6 +35,9 @@ class TurnNotices:
         #: Each table's current turn notice, and a lock so notices go out one at a time.
         self._notices: dict[int, NoticeRef] = {}
         self._notice_locks: dict[int, asyncio.Lock] = {}
+        #: Each table's notice on its way (whom it names, the post): a rate limit can
+        #: hold a post back for seconds, during which the turn may pass.
+        self._posting: dict[int, tuple[int, asyncio.Task[discord.Message]]] = {}
 
     async def announce(self, game: LoadedGame, notice: tuple[int, str] | None, *,
                        reminder: bool = False) -> None:
@@ -49,13 +52,18 @@ class TurnNotices:
         """
         if len(game.seats) < 2:
             return
+        posting = self._posting.get(game.id)
+        if posting is not None and (not game.row.is_open
+                                    or posting[0] != game.person_to_act()):
+            posting[1].cancel()  # its turn has passed before it could go out
         if notice is None and game.row.is_open and not self._passed(game):
             return
         async with self._notice_lock(game.id):
             try:
-                stored = (await self.tables.load(game.id)).data.notice
+                current: LoadedGame | None = await self.tables.load(game.id)
             except Refusal:
-                stored = None
+                current = None
+            stored = current.data.notice if current is not None else None
             old = self._notices.pop(game.id, None) or stored
             if old:
                 channel = self.bot.get_partial_messageable(old.channel,
@@ -67,24 +75,55 @@ class TurnNotices:
                     await self.tables.remember_notice(game.id, None)
                 return
             user_id, text = notice
+            if not await self._still_due(game.id, user_id, current):
+                if stored:
+                    await self.tables.remember_notice(game.id, None)
+                return
             channel = self.bot.get_partial_messageable(
                 game.row.board_channel_id or game.row.channel_id, guild_id=game.row.guild_id
             )
             pinged = ([discord.Object(user_id)]
                       if game.data.notices and await self.pings.wants_ping(user_id) else [])
+            post = asyncio.ensure_future(channel.send(
+                text, view=board_button(game.link),
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, replied_user=False, users=pinged,
+                ),
+            ))
+            self._posting[game.id] = (user_id, post)
             try:
-                message = await channel.send(
-                    text, view=board_button(game.link),
-                    allowed_mentions=discord.AllowedMentions(
-                        everyone=False, roles=False, replied_user=False, users=pinged,
-                    ),
-                )
+                message = await post
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # this announcement itself is being stopped
+                return  # the turn passed while the post was held back: not sent
             except SEND_ERRORS as exc:
                 log.warning("could not post a turn notice in game %s: %s", game.id, exc)
+                return
+            finally:
+                self._posting.pop(game.id, None)
+            if not await self._still_due(game.id, user_id):
+                # the turn passed while the post was on its way: take it back
+                with contextlib.suppress(*SEND_ERRORS):
+                    await message.delete()
+                if stored:
+                    await self.tables.remember_notice(game.id, None)
                 return
             note = NoticeRef(message.channel.id, message.id, user_id)
             self._notices[game.id] = note
             await self.tables.remember_notice(game.id, note)
+
+    async def _still_due(self, game_id: int, user_id: int,
+                         current: LoadedGame | None = None) -> bool:
+        """Whether it is still ``user_id``'s turn at the open table ``game_id`` (as read
+        now, or as ``current`` was just read)."""
+        if current is None:
+            try:
+                current = await self.tables.load(game_id)
+            except Refusal:
+                return False
+        return current.row.is_open and current.person_to_act() == user_id
 
     def _passed(self, game: LoadedGame) -> bool:
         """Whether the table's posted notice is for someone whose turn it no longer is."""

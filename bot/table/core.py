@@ -58,9 +58,11 @@ class AfterTurn(Protocol):
     """What a seated table does after a move that did not end the game (see turns)."""
 
     def __call__(
-        self, game: LoadedGame, state: Any, before: int | None, events: tuple[str, ...]
+        self, game: LoadedGame, state: Any, before: int | None, events: tuple[str, ...],
+        mover: int,
     ) -> tuple[tuple[str, ...], tuple[int, str] | None]:
-        """Return the events to show and the turn notice to send, if any."""
+        """Return the events to show and the turn notice to send, if any (``before`` is
+        the seat that was to act, ``mover`` the seat that moved)."""
 
 
 @dataclass(slots=True)
@@ -329,7 +331,7 @@ class TableCore:
             results = self.results(game, step.state, people)
             ratings = self.ratings(game, step.state)
         elif after_turn is not None:
-            events, notice = after_turn(game, step.state, before, events)
+            events, notice = after_turn(game, step.state, before, events, seat)
         ended = turnlog.ends_turn(len(seats), seat, game.engine.to_act(step.state), over)
         turnlog.note_move(game.data, seat, moved, by_computer=away, ended=ended,
                           seats=len(seats))

@@ -184,9 +184,14 @@ class TurnPolicy:
             return Play(game, (event,))
 
     def after_turn(
-        self, game: LoadedGame, state: Any, before: int | None, events: tuple[str, ...]
+        self, game: LoadedGame, state: Any, before: int | None, events: tuple[str, ...],
+        mover: int,
     ) -> tuple[tuple[str, ...], tuple[int, str] | None]:
-        """Restart the turn timer, end a table no person plays, and say whose turn it is."""
+        """Restart the turn timer, end a table no person plays, and say whose turn it is.
+
+        A move out of turn (another seat resigning) that leaves the same seat to act
+        changes nothing of that turn: its timer, its reminder strike and a notice still
+        waiting for its grace time stay as they were (C6)."""
         row, seats = game.row, game.seats
         view = game.engine.view(state)
         resigned = seating.resigned_seats(view)
@@ -195,6 +200,8 @@ class TurnPolicy:
             game.data.timer = None
             return (*events, "No person is left at the table, so the game ended."), None
         seat = game.engine.to_act(state)
+        if seat == before and mover != before:
+            return events, None
         seating.start_timer(game.data, seat, seats, self.core.now())
         game.data.notice_due = None  # whoever was waited for has acted
         if seat is None or seat == before or seating.played_by_computer(seats, seat, resigned):

@@ -4,6 +4,8 @@ of being pinged, and what the lobby's invitation and a moved board leave behind.
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.support import Clock, button, host_board, make_bot, pings_sent, press
 
 COGS = ("cogs.steam", "cogs.records")
@@ -187,3 +189,40 @@ async def test_the_invitation_leaves_the_board_when_the_game_starts(discord_driv
     old = fake_discord.get_message(board["id"])
     assert "\n" not in old["content"] and old["content"].startswith("This board moved: [")
     assert "](https://discord.com/channels/" in old["content"]
+
+
+async def test_c6_a_notice_held_back_while_the_player_plays_is_never_posted(
+        discord_driver, fake_discord, tmp_path):
+    """A turn notice whose post a channel rate limit holds back while the player plays
+    their turn out is dropped: nobody who just played is pinged, and no notice names
+    them while it is someone else's turn."""
+    driver, fake = discord_driver, fake_discord
+    clock = Clock()
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    board = (await driver.slash("steam", "new", {"first": "me (the host)"}, user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    alice = fake.user("alice").id
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    # Alice's grace time passes; the notice's post meets a short channel rate limit.
+    fake.fail_next("POST", r"/channels/\d+/messages$", 429, retry_after=2.0)
+    after = len(fake.requests)
+    clock.advance(46)
+    bot.deadlines.wake(None)
+    await fake.wait_for_request("POST", r"/channels/\d+/messages$", after=after)
+    # Meanwhile Alice plays her whole turn (she is here now).
+    while (g := await bot.tables.load(game.id)).person_to_act() == alice:
+        board = fake.get_message(g.row.board_message_id)
+        result = await press(driver, board, g.engine.computer_action(g.state, g.to_act()),
+                             "alice")
+        assert result.response_type == 7, result.content
+    await asyncio.sleep(2.5)  # the rate limit passes
+    await driver.settle()
+    now = await bot.tables.load(game.id)
+    assert now.person_to_act() != alice
+    notices = [m for m in fake.channel_messages() if "your turn" in (m.get("content") or "")]
+    # Nothing in the channel should tell Alice it is her turn, and she, who just played,
+    # should not have been pinged after her move.
+    assert [m["content"] for m in notices if f"<@{alice}>" in m["content"]] == []
+    assert pings_sent(fake) == []

@@ -181,3 +181,52 @@ async def test_c6_a_timer_reminder_being_posted_at_shutdown_is_posted(
     bot, _game = await _steam(discord_driver, fake_discord, tmp_path, clock, turn_timer=TIMER)
     await _stopped_while_posting(discord_driver, fake_discord, bot, clock, SECONDS + 1)
     assert len(_reminders(fake_discord)) == 1
+
+
+#: The turn timer of the table below ("2 min").
+TIMER_SECONDS = 120
+
+
+async def test_c6_a_resignation_out_of_turn_leaves_the_waiting_players_timer(
+        discord_driver, fake_discord, tmp_path):
+    """Another player resigning out of turn does not restart the turn of the player
+    being waited for: reminded once already, their seat goes to a computer when the
+    timer runs out again, with no second reminder (C6)."""
+    driver, fake = discord_driver, fake_discord
+    clock = Clock()
+    fake.add_user("carol")
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    board = (await driver.slash("steam", "new", {"first": "me (the host)", "turn_timer": "2 min"},
+                                user="alice")).message
+    for name in ("bob", "carol"):
+        board = (await driver.click(board, button(board, "lobby.join"), user=name)).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    alice = fake.user("alice").id
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    assert game.person_to_act() == alice  # Alice has walked away from her phone
+    clock.advance(46)
+    await bot.deadlines.run_due()  # the turn notice (ping 1)
+    clock.advance(TIMER_SECONDS - 46 + 1)
+    await bot.deadlines.run_due()  # the timer's one reminder (ping 2)
+    await driver.settle()
+    assert (await bot.tables.load(game.id)).data.timer.strikes == 1
+    assert pings_sent(fake) == [alice, alice]
+    # Carol gives up, out of turn, while Alice is still away.
+    clock.advance(10)
+    board = fake.get_message(game.row.board_message_id)
+    ask = await driver.click(board, button(board, "ask.resign"), user="carol")
+    done = await driver.click(ask.message, ask.custom_ids[0], user="carol")
+    assert done.response_type == 7
+    await driver.settle()
+    assert (await bot.tables.load(game.id)).person_to_act() == alice
+    # Alice's time runs out again: she was reminded once already, so the seat goes to a
+    # computer (C6) without a further ping.
+    clock.advance(TIMER_SECONDS + 1)
+    await bot.deadlines.run_due()
+    await driver.settle()
+    reminders = [m for m in fake.mention_log if f"<@{alice}>, it is still your turn" in m.content
+                 and m.method == "POST"]
+    assert len(reminders) == 1, [m.content for m in reminders]
+    assert pings_sent(fake) == [alice, alice]
+    assert (await bot.tables.load(game.id)).seats[0].away
