@@ -7,7 +7,8 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot.boards.layout import BoardItem, action_button
+from bot.boards.layout import ASK_PREFIX, BoardItem, action_button
+from bot.boards.send_errors import DISMISS
 from bot.games.protocol import Action
 from bot.table.service import LoadedGame
 from cogs.base import MODES_TEXT, PLAYERS_HELP, THREAD_HELP, WINDOW_HELP, GameCog, last_line, voting
@@ -165,12 +166,25 @@ class TinkerCog(GameCog):
                 )
             )
         if "give_up" in by_id:
-            # Round 1 only (T7); a vote to give up needs a majority (CONFIRMED_MOVES).
-            give_up = Action(by_id["give_up"].id, "Give up", "give_up")
+            # Round 1 only (T7); a vote to give up needs a majority (CONFIRMED_MOVES), and
+            # where a click moves at once (fast, "only me") it asks first (C4).
+            asks = game.data.mode != "vote"
+            give_up = Action(f"{ASK_PREFIX}give_up" if asks else "give_up", "Give up",
+                             "give_up")
             items.append(
                 action_button(g, v, give_up, style=discord.ButtonStyle.danger, row=2)
             )
         return items
+
+    def confirm_question(self, game: LoadedGame, action_id: str) -> str:
+        """Ask before giving up, saying what it costs (T7)."""
+        if action_id != "give_up" or game.state is None:
+            return super().confirm_question(game, action_id)
+        challenge = (game.view().get("challenge") or {}).get("name") or "challenge"
+        harsh = (", and you lose one chip of your choice"
+                 if game.row.options.get("harsh_defeat") else "")
+        return (f"Give up the {challenge}? It is trashed and the cards you played go to your "
+                f"discard pile; spent chips stay spent{harsh}. ({DISMISS})")
 
     # -- commands -------------------------------------------------------------------------
 

@@ -405,3 +405,39 @@ async def test_a_deadline_that_stays_due_waits_before_another_try(tmp_path):
     assert calls == [7] and await loop.run_due() == 0
     clock.advance(RETRY_SECONDS + 1)
     assert await loop.run_due() == 1 and calls == [7, 7]
+
+
+async def test_c4_a_vote_after_the_window_ended_does_not_change_its_decision(tmp_path):
+    """A click that comes after the window's end, before the deadline loop closed it
+    (after a restart, or the loop behind), makes the decision as the window left it (a
+    1–1 tie: the move voted first) and is not counted in it."""
+    clock = Clock()
+    tables = await _tables(tmp_path / "v.db", clock)
+    try:
+        gid = await _three_active(tables)
+        await tables.act(gid, 2, DAVE, "add1")
+        await tables.act(gid, 2, ALICE, "add2")  # 1–1, add1 voted first
+        clock.advance(45)  # the window ended at +30 s
+        late = await tables.act(gid, 2, BOB, "add2")
+        assert late.ballot is None and late.game.state.count == 3
+        assert late.events[0] == "Tie 1–1: Dave voted first, so Add 1 happened.", late.events
+        assert await tables.close_vote(gid) is None
+    finally:
+        await tables.store.close()
+
+
+async def test_c4_a_first_vote_to_give_up_is_told_it_needs_a_majority(tmp_path):
+    """While a window is open for other moves, a first vote to give up is told it needs
+    a majority and is left out when the window closes, not that ties go to the first."""
+    clock = Clock()
+    tables = await _tables(tmp_path / "v.db", clock)
+    try:
+        gid = await _three_active(tables)
+        await tables.act(gid, 2, ALICE, "add1")
+        vote = await tables.act(gid, 2, DAVE, "resign")
+        assert vote.ballot is not None and vote.ballot.worth_telling
+        text = vote.ballot.text(clock.now)
+        assert "needs a majority: when the vote closes it is left out" in text
+        assert "ties go to the first vote" not in text
+    finally:
+        await tables.store.close()

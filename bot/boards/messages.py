@@ -51,8 +51,10 @@ class BoardMessages:
         self.threads = threads
         #: The version each board message shows, as far as this process knows.
         self.shown: dict[int, int] = {}
-        #: When the bot last edited each board by itself (monotonic seconds).
+        #: When the bot last edited each board by itself (monotonic seconds), and which
+        #: save of the game that edit showed (:func:`_saved`).
         self._edited: dict[int, float] = {}
+        self._drawn: dict[int, tuple[int, float]] = {}
         #: Boards waiting for an edit (votes, closed windows), and the task editing each.
         self._dirty: set[int] = set()
         self._latest: dict[int, LoadedGame] = {}
@@ -195,10 +197,14 @@ class BoardMessages:
 
         Votes and closed windows change a board without a click to answer: at most one
         edit per board is in flight, and a burst of votes costs one or two edits.
-        ``game`` is the game as just saved, which spares reading it again.
+        ``game`` is the game as just saved, which spares reading it again; of two such
+        asks answered out of the order they were saved in (votes leave the version as it
+        is), the one saved last is drawn.
         """
         if game is not None:
-            self._latest[game_id] = game
+            held = self._latest.get(game_id)
+            if held is None or _saved(held) <= _saved(game):
+                self._latest[game_id] = game
         else:
             self._latest.pop(game_id, None)
         self._dirty.add(game_id)
@@ -224,10 +230,12 @@ class BoardMessages:
                     except Refusal:
                         return
                 shown = self.shown.get(game_id, -1)
-                if shown > game.row.version:
+                if shown > game.row.version or _saved(game) < self._drawn.get(
+                        game_id, (-1, -math.inf)):
                     continue  # a newer board is already shown
                 await self.refresh(game, keep=shown == game.row.version)
                 self._edited[game_id] = time.monotonic()
+                self._drawn[game_id] = _saved(game)
         except Exception:
             log.warning("could not update the board of game %s", game_id, exc_info=True)
         finally:
@@ -237,6 +245,7 @@ class BoardMessages:
                 horizon = time.monotonic() - self.edit_interval
                 for old in [g for g, at in self._edited.items() if at < horizon]:
                     del self._edited[old]
+                    self._drawn.pop(old, None)
 
     async def stop_updates(self) -> None:
         """Cancel pending board edits (at shutdown)."""
@@ -266,3 +275,9 @@ def _inviting(body: dict[str, Any], invite: tuple[int, ...]) -> dict[str, Any]:
 def moved_line(link: str) -> str:
     """Return what an old board says once a new one is posted: one line, a masked link."""
     return f"This board moved: [open the new board]({link})." if link else "This board moved."
+
+
+def _saved(game: LoadedGame) -> tuple[int, float]:
+    """When ``game`` was saved, in the order of its saves: its version, then the save's
+    time (which every save moves forward)."""
+    return game.row.version, game.row.updated_at

@@ -46,6 +46,14 @@ class ChannelPolicy:
             )
         now = self.core.now()
         poll = data.poll
+        if (poll is not None and poll.version == game.row.version and poll.closes is not None
+                and poll.closes <= now):
+            # The window ended before this click (the deadline loop had not come to it
+            # yet): its decision is made as it stood, and this vote is not counted.
+            chosen = polls.plurality(poll)
+            if chosen is not None:
+                return await self._decide(game, poll, chosen.action)
+            poll.closes = None
         if poll is None or poll.version != game.row.version:
             poll = data.poll = voters.new_poll(data, game.row.version)
         mine = await self.core.guarded(voters.row_of(self.core.store, game.id, data,
@@ -61,7 +69,8 @@ class ChannelPolicy:
         await self.core.save_table(game)
         ballot = Ballot(label, poll.tally.get(action_id, 0), poll.active,
                         polls.needed_for_majority(poll.active), poll.closes, changed,
-                        first=first, switched=changed and before is not None)
+                        first=first, switched=changed and before is not None,
+                        needs_majority=action_id in polls.CONFIRMED_MOVES)
         return Play(game, (), ballot)
 
     async def _decide(self, game: LoadedGame, poll: Poll, action: str) -> Play:

@@ -131,6 +131,8 @@ class Ballot:
     first: bool = False
     #: The member changed their vote on this decision.
     switched: bool = False
+    #: The move voted for needs a majority (giving up, resigning: C4), never a plurality.
+    needs_majority: bool = False
 
     @property
     def worth_telling(self) -> bool:
@@ -142,7 +144,9 @@ class Ballot:
         if self.switched and not self.first:
             return f"You changed your vote to {self.label}."
         tally = f"{self.votes} of {self.active} so far, {self.needed} make a majority"
-        if self.closes is None:
+        if self.needs_majority and self.closes is not None:
+            when = "it needs a majority: when the vote closes it is left out of the count"
+        elif self.closes is None:
             when = "it needs a majority, so the vote stays open until one agrees"
         else:
             when = (f"the vote closes in {max(0, round(self.closes - now))} s and ties go to "

@@ -269,3 +269,33 @@ def test_t2_the_classic_journey_lists_the_origin_first_and_the_end_last():
     assert name.endswith("(Origin first, End last, the rest hidden)")
     plain = TinkerCog(None).card_sections(loaded(ENGINE, ENGINE.new(4)))[0]
     assert any(n.endswith("(order hidden)") for n, _ in plain.fields)
+
+
+async def test_c4_giving_up_in_a_fast_game_asks_first(discord_driver, fake_discord, tmp_path):
+    """In a fast game a click moves at once, so giving up a challenge (a move that needs
+    confirming) asks privately first and changes nothing until confirmed (T7's cost
+    named); confirming gives it up."""
+    fake_discord.add_user("bob")
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("tinker", "start", {"players": "fast"},
+                                        user="alice")).message
+    asks: list[str] = []
+    for _ in range(8):
+        asks = [c for c in board_ids(board) if c.endswith(":ask.give_up")]
+        if asks:
+            break
+        live = [c["custom_id"] for row in board["components"] for c in row["components"]
+                if "custom_id" in c and not c.get("disabled") and ":table." not in c["custom_id"]]
+        board = (await discord_driver.click(board, live[0], user="alice")).message
+    assert asks and not [c for c in board_ids(board) if c.endswith(":give_up")
+                         and ":ask." not in c]
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    asked = await discord_driver.click(board, asks[0], user="bob")
+    assert asked.ephemeral and asked.content.startswith("Give up the ")
+    assert "spent chips stay spent" in asked.content
+    assert (await bot.tables.load(game.id)).row.version == game.row.version
+    done = await discord_driver.click(asked.message, asked.custom_ids[0], user="bob")
+    assert done.response_type == 7
+    after = await bot.tables.load(game.id)
+    assert after.row.version == game.row.version + 1
+    assert any("Give up" in event for event in after.row.events[-3:]), after.row.events
