@@ -415,10 +415,14 @@ class Boards:
 
     async def _rules_page(self, interaction: discord.Interaction[Any], game_id: int,
                           page: str) -> None:
-        """Show another page of "Rules & details" in the private message clicked."""
+        """Show another page of "Rules & details" in the private message clicked; an away
+        player turning a page is back (C6: any button of the table)."""
         try:
             game = await self.tables.load(game_id)
-            body = _details_body(self.renderers[game.row.kind], game, page)
+            back = await self._come_back(interaction, game)
+            body = _details_body(self.renderers[game.row.kind], back or game, page)
+            if back:
+                body["content"] = _back_text(back)
             await interaction.response.edit_message(**body)
         except Refusal as refusal:
             await self._refuse(interaction, str(refusal))

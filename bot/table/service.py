@@ -35,6 +35,8 @@ from bot.table.errors import (
 )
 from bot.table.loaded import Actor, Ballot, LoadedGame, Play
 from bot.table.lobby import (
+    LOBBY_JOIN,
+    LOBBY_LEAVE,
     LOBBY_PREFIX,
     LOBBY_START,
     LobbyStep,
@@ -314,6 +316,10 @@ class Tables:
                 # Any click brings an away player back, even on a board left behind.
                 return await self.turns.back(game, back, actor, action_id,
                                              fresh=version == game.row.version)
+        if action_id in (LOBBY_JOIN, LOBBY_LEAVE) and game.row.status == "lobby":
+            # Taking or leaving a seat does not depend on the lobby as shown: two people
+            # joining at once are both seated.
+            version = game.row.version
         self.core.check_open(game, version)
         if action_id.startswith(LOBBY_PREFIX):
             return await self._lobby(game, actor, action_id)

@@ -43,7 +43,10 @@ class TurnPolicy:
 
     async def move(self, game: LoadedGame, seat: int, action_id: str,
                    actor_id: int | None) -> Play:
-        """Apply a seated move (a person's or a computer's) and pass the turn on."""
+        """Apply a seated move (a person's or a computer's) and pass the turn on; a person
+        who moves is plainly there, so asks to hand their seat to a computer are void."""
+        if actor_id is not None:
+            game.data.away_votes.pop(str(actor_id), None)
         return await self.core.apply(game, seat, action_id, actor_id,
                                      after_turn=self.after_turn)
 
@@ -123,14 +126,26 @@ class TurnPolicy:
         name = game.seat_name(seat)
         user = game.seats[seat].user_id or 0
         data.notice_due = None  # the reminder says it, with a ping
+        # An away seat is played only while another person plays (seating.played_by_
+        # computer): with nobody else, the table waits for its one person instead.
+        others = [s for s in seating.present_people(game.seats,
+                                                    seating.resigned_seats(game.view()))
+                  if s != seat]
         if not timer.strikes:
             timer.strikes = 1
             timer.at = now + data.turn_seconds
             await core.save_table(game)
             text = (f"⏰ <@{user}>, it is still your turn. If the timer runs out again, "
-                    "a computer plays your seat until you click.")
+                    "a computer plays your seat until you click." if others else
+                    f"⏰ <@{user}>, it is still your turn: the table waits for you.")
             # The board shows the timer's new end.
             return Play(game, (), notice=(user, text), redraw=True, reminder=True)
+        if not others:
+            data.timer = None
+            event = (f"{name}'s turn timer ran out twice: with no one else playing, the "
+                     "table waits for them.")
+            await core.table_move(game, (event,), {"timer": "stopped"}, None)
+            return Play(game, (event,))
         game.seats[seat] = game.seats[seat].with_away(True)
         data.timer = None
         event = (f"{name}'s turn timer ran out twice: a computer plays their seat "

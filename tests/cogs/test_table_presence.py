@@ -1,0 +1,100 @@
+"""Who is at a seated table (C6): asks to hand a seat on, coming back by any button of
+the table, and a lone person whose turn timer runs out."""
+
+from __future__ import annotations
+
+from bot.table.loaded import Actor
+from tests.fake_discord import payloads
+from tests.support import Clock, button, host_board, make_bot
+
+COGS = ("cogs.steam",)
+
+
+async def _table(driver, fake, names: tuple[str, ...], **options):
+    """Open a Steam table for ``names`` (the first hosts and moves first) and start it."""
+    bot = await driver.login(make_bot(options.pop("tmp_path"), cogs=COGS))
+    board = (await driver.slash("steam", "new", {"first": "me (the host)", **options},
+                                user=names[0])).message
+    for name in names[1:]:
+        if name not in fake.users:
+            fake.add_user(name)
+        board = (await driver.click(board, button(board, "lobby.join"), user=name)).message
+    return bot, board
+
+
+async def test_c6_an_ask_to_hand_a_seat_on_is_void_once_its_player_moves(
+        discord_driver, fake_discord, tmp_path):
+    """Alice asks to hand Bob's seat to a computer (1 of 2 needed); Bob then plays: his
+    seat is not handed on by Alice's old ask and one more."""
+    bot, board = await _table(discord_driver, fake_discord, ("alice", "bob", "carol", "dave"),
+                              tmp_path=tmp_path)
+    await host_board(discord_driver, board, "lobby.start")
+    await discord_driver.settle()
+    bob = fake_discord.user("bob")
+    first = await discord_driver.slash("steam", "away", {"player": bob}, user="alice")
+    assert "1 of 2 needed" in first.content, first.content
+    names = ("alice", "bob", "carol", "dave")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    while True:  # play until Bob has moved himself and his turn is over
+        game = await bot.tables.load(game.id)
+        seat = game.to_act()
+        if seat is not None and seat > 1:
+            break
+        who = fake_discord.user(names[seat])
+        await bot.tables.act(game.id, game.row.version, Actor(who.id, who.name),
+                             game.engine.computer_action(game.state, seat))
+    later = await discord_driver.slash("steam", "away", {"player": bob}, user="carol")
+    assert "1 of 2 needed" in later.content, later.content
+    assert not (await bot.tables.load(game.id)).seats[1].away
+
+
+async def test_c6_turning_a_page_of_the_details_brings_an_away_player_back(
+        discord_driver, fake_discord, tmp_path):
+    """A page button of "Rules & details" is a button of the table: an away player who
+    turns a page plays their own seat again."""
+    bot, board = await _table(discord_driver, fake_discord, ("alice", "bob"),
+                              tmp_path=tmp_path)
+    await host_board(discord_driver, board, "lobby.start")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    board = fake_discord.get_message(game.row.board_message_id)
+    details = await discord_driver.click(board, button(board, "table.rules"), user="bob")
+    await discord_driver.slash("steam", "away", {"player": fake_discord.user("bob")},
+                               user="alice")
+    await discord_driver.settle()
+    assert (await bot.tables.load(game.id)).seats[1].away
+    page = next(c["custom_id"] for c in payloads.iter_components(details.message["components"])
+                if ":table.rules." in c.get("custom_id", "") and not c.get("disabled"))
+    turned = await discord_driver.click(details.message, page, user="bob")
+    await discord_driver.settle()
+    assert turned.response_type == 7 and "back" in turned.content
+    assert not (await bot.tables.load(game.id)).seats[1].away
+
+
+async def test_c6_a_lone_person_whose_timer_runs_out_is_waited_for(
+        discord_driver, fake_discord, tmp_path):
+    """One person with a computer player: an away seat is played only while another
+    person plays, so when the turn timer runs out twice the table says it waits for
+    them (not that a computer plays their seat), and their seat stays theirs."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)",
+                                                         "turn_timer": "2 min"},
+                                        user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                        user="alice")).message
+    await host_board(discord_driver, board, "lobby.start")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.to_act() == 0
+    for _ in range(2):
+        clock.advance(121)
+        await bot.deadlines.run_due()
+        await discord_driver.settle()
+    game = await bot.tables.load(game.id)
+    reminders = [m.content for m in fake_discord.mention_log if "still your turn" in m.content]
+    assert reminders and all("the table waits for you" in text for text in reminders)
+    assert not any("a computer plays" in text for text in reminders)
+    assert not game.seats[0].away and game.data.timer is None
+    assert game.row.events[-1] == ("Alice's turn timer ran out twice: with no one else "
+                                   "playing, the table waits for them.")
