@@ -20,6 +20,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -214,6 +215,11 @@ class HeartbeatWriter:
         self.path = path
         self.clock = clock
         self._loop = tasks.loop(seconds=interval, name="heartbeat")(self.beat)
+        # The file is written in a thread of its own, never on the event loop (a disk
+        # that stalls must not stall the bot), and by one thread only: the writes land
+        # in the order they were asked for, so an older beat never lands after a newer
+        # one (stop()'s last one), whoever was cancelled meanwhile.
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="heartbeat")
 
     def start(self) -> None:
         """Start writing (once); the first heartbeat is written at once."""
@@ -223,11 +229,20 @@ class HeartbeatWriter:
     async def beat(self) -> Heartbeat:
         """Take the pulse and write it now; return it. A failed write is a warning."""
         beat = await take_pulse(self.client, self.clock)
-        try:  # written in the loop, not a thread: a cancelled beat never lands after stop()
-            write_heartbeat(self.path, beat)
+        await self._write(beat)
+        return beat
+
+    async def _write(self, beat: Heartbeat) -> None:
+        """Write ``beat`` in the writer's thread, after every write asked for before it.
+
+        Cancelling the wait drops a write that has not begun; one under way finishes
+        (a thread cannot be interrupted), still before any write asked for later.
+        """
+        written = asyncio.wrap_future(self._writer.submit(write_heartbeat, self.path, beat))
+        try:
+            await written
         except OSError as exc:
             log.warning("could not write the heartbeat file %s: %s", self.path, exc)
-        return beat
 
     async def stop(self) -> None:
         """Stop writing and leave a last heartbeat saying the bot is not connected."""
@@ -239,7 +254,6 @@ class HeartbeatWriter:
         if not task.done():
             log.warning("the heartbeat loop did not stop within %.0f s", STOP_SECONDS)
         last = Heartbeat(self.clock(), False, False, None, os.getpid(), STOPPED)
-        try:
-            write_heartbeat(self.path, last)
-        except OSError as exc:
-            log.warning("could not write the heartbeat file %s: %s", self.path, exc)
+        # Awaited to the end (a cancelled stop() still leaves it to land), after any
+        # beat still being written: the file is left saying the bot was stopped.
+        await asyncio.shield(self._write(last))

@@ -1,11 +1,17 @@
 """The heartbeat the running bot writes, and how the health check judges it."""
 
+import asyncio
 import json
+import os
+import threading
 import time
+from pathlib import Path
 
 import pytest
 
+import bot.health as health
 from bot.health import (
+    STOPPED,
     Heartbeat,
     HeartbeatWriter,
     check,
@@ -163,12 +169,81 @@ async def test_writer_beats_and_stops(tmp_path):
     assert check(path, now=1234.0) == ["the bot was stopped"]
 
 
+async def _ticks(gaps, count=20):
+    """Sleep ``count`` short times, noting how long the loop took to answer each."""
+    last = time.monotonic()
+    for _ in range(count):
+        await asyncio.sleep(0.02)
+        now = time.monotonic()
+        gaps.append(now - last)
+        last = now
+
+
+async def test_the_heartbeat_is_written_off_the_event_loop(tmp_path, monkeypatch):
+    """A disk that takes 0.3 s to answer does not stall the loop: every write, the last
+    one of stop() too, runs in another thread, and stop() returns once it has landed."""
+    loop_thread = threading.get_ident()
+    writers = []
+    real_replace = os.replace
+
+    def slow_replace(src, dst):
+        writers.append(threading.get_ident())
+        time.sleep(0.3)
+        real_replace(src, dst)
+
+    monkeypatch.setattr(health.os, "replace", slow_replace)
+    path = tmp_path / "health.json"
+    writer = HeartbeatWriter(FakeClient(), path, interval=60)
+    gaps = []
+    beat, _ = await asyncio.gather(writer.beat(), _ticks(gaps))
+    assert read_heartbeat(path) == beat
+    writer.start()
+    await asyncio.gather(writer.stop(), _ticks(gaps))
+    assert read_heartbeat(path).problem == STOPPED
+    assert len(writers) >= 2 and loop_thread not in writers
+    assert max(gaps) < 0.2, f"the event loop stood still for {max(gaps):.2f} s"
+
+
+async def test_a_beat_being_written_at_the_stop_lands_before_the_last_one(tmp_path,
+                                                                         monkeypatch):
+    """A beat whose write is under way when the bot stops cannot be called back: it lands
+    first, and stop()'s last heartbeat after it, so the file says the bot was stopped."""
+    entered, release = threading.Event(), threading.Event()
+    real_replace = os.replace
+    landed = []
+
+    def held_replace(src, dst):  # the first write waits until released
+        if not entered.is_set():
+            entered.set()
+            release.wait(5)
+        real_replace(src, dst)
+        landed.append(read_heartbeat(Path(dst)).problem)
+
+    monkeypatch.setattr(health.os, "replace", held_replace)
+    path = tmp_path / "health.json"
+    writer = HeartbeatWriter(FakeClient(), path, interval=60)
+    writer.start()  # its first beat is written at once
+    for _ in range(500):
+        if entered.is_set():
+            break
+        await asyncio.sleep(0.01)
+    assert entered.is_set()
+    asyncio.get_running_loop().call_later(0.2, release.set)
+    await writer.stop()
+    assert landed == [None, STOPPED]
+    assert check(path) == ["the bot was stopped"]
+
+
 async def test_the_bot_writes_its_heartbeat_beside_the_database(discord_driver, fake_discord,
                                                                 tmp_path):
     """A logged-in bot writes a fresh, healthy heartbeat; closing it turns the check red."""
     bot = make_bot(tmp_path)
     await discord_driver.login(bot)
     path = tmp_path / "health.json"
+    for _ in range(500):  # the loop's own first beat, written at once, lands first
+        if path.exists():
+            break
+        await asyncio.sleep(0.01)
     beat = await bot.heartbeat.beat()
     assert beat.database is True
     assert read_heartbeat(path) == beat

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 """The repository root, where ``bench/`` and ``tests/`` are expected."""
 
 BENCHMARKS = {
