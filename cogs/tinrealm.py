@@ -45,8 +45,8 @@ WAITING = {
     "offer": "**Something is offered**: take it or walk on.",
 }
 
-#: What the fight's buttons mean, on the board while fighting.
-FIGHT_LEGEND = "⚡n: strike with n energy (+ bonus damage); Sure: 1 damage, no roll."
+#: What the fight's buttons mean, on the board while fighting (the sure blow's damage).
+FIGHT_LEGEND = "⚡n: strike with n energy (+ bonus damage); Sure: {sure} damage, no roll."
 #: Groups that are side options, never the decision itself (food and items, any time).
 SIDE_GROUPS = ("eat", "item")
 
@@ -131,7 +131,8 @@ class TinRealmCog(GameCog):
 
     def embed(self, game: LoadedGame) -> discord.Embed:
         """Return the journey, phone first: the decision in a line or two, the last event
-        in the footer; without a picture, the position in a few more lines.
+        in the footer; in a fight with a picture, the foe's power and whether it is undead
+        (the picture shows neither); without a picture, the position in a few more lines.
 
         The whole tableau and the items' texts are in "Rules & details".
         """
@@ -151,7 +152,10 @@ class TinRealmCog(GameCog):
             lines = [_offer_line(game) if v["waiting"] == "offer"
                      else WAITING.get(v["waiting"], "")]
             if fight:  # the title says it; the legend, while no vote takes the room
-                lines = [] if voting(game) else [FIGHT_LEGEND]
+                foe = v["combat"] or {}
+                lines = [] if voting(game) else [FIGHT_LEGEND.format(sure=foe.get("sure_blow", 1))]
+                if game.pictured and foe:  # the picture draws neither power nor undead
+                    lines.insert(0, _foe_line(foe))
             if not game.pictured:
                 lines += _position(v)
             embed.description = clip("\n".join(line for line in lines if line), 4096) or None
@@ -381,6 +385,13 @@ def _situation(v: dict[str, Any]) -> list[str]:
             f"attack {c['attack']}, defense {c['defense']}, favor {c['favor']}. {c['power']}"
         )
     return lines
+
+
+def _foe_line(combat: dict[str, Any]) -> str:
+    """Return what the fight's picture leaves out: whether the foe is undead and its power
+    ("👹 Undead · Rerolls its doubles once per strike.")."""
+    undead = "Undead · " if combat.get("undead") else ""
+    return f"👹 {undead}{combat.get('power') or ''}".rstrip(" ·")
 
 
 def _ended(v: dict[str, Any], *, full: bool = True) -> discord.Embed:

@@ -104,9 +104,11 @@ def _choices(c: Content, s: TinState, kind: str, arg: str) -> list[Action]:
         )
         for energy in range(min(3, s.energy) + 1)
     ]
+    sure = combat.sure_damage(c, s, c.enemies[arg])
     return [
         *strikes,
-        Action("blow", "Sure blow: 1 damage", "combat", "No roll: 1 damage that ignores defense."),
+        Action("blow", f"Sure blow: {sure} damage", "combat",
+               f"No roll: {sure} damage that ignores defense."),
     ]
 
 

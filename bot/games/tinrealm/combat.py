@@ -6,6 +6,9 @@ from bot.games.tinrealm.adventurer import ability, best, change, check_death, re
 from bot.games.tinrealm.content import Content, Enemy
 from bot.games.tinrealm.state import Fight, TinState
 
+#: Damage of the sure blow, which ignores defense and needs no roll (R6).
+SURE_BLOW = 1
+
 
 def enemy_health(enemy: Enemy, day: int) -> int:
     """An enemy's starting health: printed health plus the current day (R6)."""
@@ -18,7 +21,8 @@ def energy_bonus(c: Content, s: TinState, energy: int) -> int:
 
 
 def strike_extra(c: Content, s: TinState, enemy: Enemy) -> int:
-    """Extra damage every landed rolled strike deals: weapons, and wards against undead."""
+    """Extra damage every landed rolled strike deals: weapons, and against undead the
+    wards and the race's bane (the sure blow gets only the bane: :func:`sure_damage`)."""
     extra = best(c, s, "weapon")
     if enemy.undead:
         extra += best(c, s, "ward") + ability(c, s, "undead_bane")
@@ -60,10 +64,23 @@ def strike(c: Content, s: TinState, energy: int, log: list[str]) -> None:
     _wound(c, s, dealt, log)
 
 
+def sure_damage(c: Content, s: TinState, enemy: Enemy) -> int:
+    """Damage of the sure blow: 1, and the race's bane against undead foes.
+
+    The sure blow always lands, so a race whose "landed strikes" deal more to undead adds
+    it; weapons and wards count only on landed rolled strikes (their card texts).
+    """
+    return SURE_BLOW + (ability(c, s, "undead_bane") if enemy.undead else 0)
+
+
 def sure_blow(c: Content, s: TinState, log: list[str]) -> None:
-    """Deal 1 damage that ignores defense, without rolling (R6: a choice at any energy)."""
-    log.append("You land a sure blow: 1 damage.")
-    _wound(c, s, 1, log)
+    """Deal the sure damage, ignoring defense, without rolling (R6: a choice at any energy)."""
+    enemy = c.enemies[_fight(s).enemy]
+    dealt = sure_damage(c, s, enemy)
+    bane = dealt - SURE_BLOW
+    more = f" + {bane} against the undead = {dealt}" if bane else ""
+    log.append(f"You land a sure blow: {SURE_BLOW}{more} damage.")
+    _wound(c, s, dealt, log)
 
 
 def blast(c: Content, s: TinState, amount: int, log: list[str]) -> None:

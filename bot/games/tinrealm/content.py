@@ -19,7 +19,8 @@ from typing import Any
 #: The shipped content file.
 DEFAULT_PATH = Path(__file__).with_name("content.json")
 
-#: Exploration icons, in the rulebook's order.
+#: Exploration icons, in the rulebook's order: a card lists its icons in this order, and
+#: they resolve left to right.
 ICONS = ("enemy", "trap", "encounter", "loot", "campsite", "water")
 #: Edge icons of exploration cards ("skull" is half a skull).
 EDGES = ("forest", "water", "mountain", "skull", "none")
@@ -431,6 +432,12 @@ def _exploration(
 ) -> ExplorationCard:
     """Read one exploration card and check what its result side names."""
     icons = tuple(entry.choice("icons", ICONS, icon) for icon in entry.items("icons", 1, 3))
+    if list(icons) != sorted(icons, key=ICONS.index):
+        raise entry.fail(
+            "icons",
+            f"{', '.join(icons)} must follow the order {', '.join(ICONS)} (icons resolve "
+            "left to right in that order)",
+        )
     left, right = (entry.choice("edges", EDGES, edge) for edge in entry.items("edges", 2, 2))
     result = entry.entry("result")
     enemy = result.choice("enemy", tuple(enemies))

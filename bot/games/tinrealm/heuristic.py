@@ -169,11 +169,12 @@ def _offer(c: Content, s: TinState) -> str:
 def _strike(c: Content, s: TinState, ids: list[str]) -> str:
     """Pick the strike whose expected damage, and chance to end the fight, beats its cost.
 
-    The sure blow (1 damage, no roll) and a roll spending 0 energy are both on offer at
-    any energy (R6, revised), so at 0 energy it still weighs the one against the other:
-    the roll's expected damage less the enemy's defense (and its weapons) against the sure
-    1, plus the chance of ending the fight before the enemy strikes back. Against a high
-    defense, or an enemy left with 1 health, the blow wins; otherwise the roll does.
+    The sure blow (1 damage, no roll; more to undead for a race with a bane) and a roll
+    spending 0 energy are both on offer at any energy (R6, revised), so at 0 energy it
+    still weighs the one against the other: the roll's expected damage less the enemy's
+    defense (and its weapons) against the sure damage, plus the chance of ending the fight
+    before the enemy strikes back. Against a high defense, or an enemy the blow finishes,
+    the blow wins; otherwise the roll does.
     """
     fight = s.fight
     if fight is None or not any(a.startswith("strike:") for a in ids):
@@ -182,7 +183,8 @@ def _strike(c: Content, s: TinState, ids: list[str]) -> str:
     extra = combat.strike_extra(c, s, enemy) - enemy.defense
     threat = 5 / 6 * (7 / 3 + enemy.attack)
     cost = 0.5 if s.energy >= 4 else 0.9
-    best, best_value = "blow", 1.0 + (threat if fight.health <= 1 else 0.0)
+    sure = combat.sure_damage(c, s, enemy)
+    best, best_value = "blow", min(fight.health, sure) + (threat if fight.health <= sure else 0.0)
     for action in ids:
         if not action.startswith("strike:"):
             continue

@@ -172,24 +172,37 @@ def _icon(c: Content, s: TinState, icon: str, log: list[str]) -> None:
 
 
 def _trap(c: Content, s: TinState, log: list[str]) -> None:
-    """Spring the result card's trap, less the race's ward; a trap guard cancels it."""
+    """Spring the result card's trap, less the race's ward; a trap guard cancels it.
+
+    The guard is spent only on a trap that would lower a stat: not on one the ward blunts
+    to nothing, nor on an energy (or health) trap when there is none of it left to take.
+    """
     trap = c.exploration[s.result_card or ""].trap
     amount = trap.amount - ability(c, s, "trap_ward")
     if amount <= 0:
-        log.append(f"A {trap.kind} trap ({trap.amount}) cannot hurt you.")
+        log.append(f"{_a(trap.kind)} {trap.kind} trap ({trap.amount}) cannot hurt you.")
+        return
+    if trap.kind != "poison" and getattr(s, trap.kind) <= 0:
+        log.append(f"{_a(trap.kind)} {trap.kind} trap ({amount}) finds no {trap.kind} to take.")
         return
     guard = ready(c, s, "trap_guard")
     if guard:
         spend(s, guard)
-        log.append(f"Your {guard.name} cancels a {trap.kind} trap ({amount}).")
+        article = _a(trap.kind).lower()
+        log.append(f"Your {guard.name} cancels {article} {trap.kind} trap ({amount}).")
         return
     if trap.kind == "poison":
         change(s, "poison", amount)
         log.append(f"A poison trap: +{amount} poison.")
     else:
         lost = -change(s, trap.kind, -amount)
-        log.append(f"A {trap.kind} trap: -{lost} {trap.kind}.")
+        log.append(f"{_a(trap.kind)} {trap.kind} trap: -{lost} {trap.kind}.")
     check_death(s, log)
+
+
+def _a(word: str) -> str:
+    """The article before ``word``: "An" before a vowel ("An energy trap"), else "A"."""
+    return "An" if word[:1] in "aeiou" else "A"
 
 
 def _loot(c: Content, s: TinState, loot: str | None, log: list[str]) -> None:

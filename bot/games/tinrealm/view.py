@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.tinrealm.adventurer import usable
+from bot.games.tinrealm.combat import sure_damage
 from bot.games.tinrealm.content import Content, ExplorationCard
 from bot.games.tinrealm.scoring import end_words, rank, score, score_parts, score_words
 from bot.games.tinrealm.state import FOOD_CAP, LAST_DAY, TinState
@@ -89,6 +90,7 @@ def _combat(c: Content, s: TinState) -> dict[str, Any] | None:
         "favor": enemy.favor,
         "undead": enemy.undead,
         "power": enemy.text,
+        "sure_blow": sure_damage(c, s, enemy),
     }
 
 

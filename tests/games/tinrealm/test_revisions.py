@@ -34,11 +34,12 @@ def meet_offer(state: TinState, encounter: str) -> None:
 def test_altar_reported_case_cannot_be_accepted_after_eating_its_price():
     """The reported game (seed 179): eating the last food at the Altar leaves nothing to pay,
     so accepting is no longer offered; walking on happens by itself once nothing else is
-    left to do. (Since the content re-tune of the revised R6 the Lantern Wisp has 1 more
-    health, so a sure blow finishes it, and the Spark Tonic still helps after eating.)"""
+    left to do. (Since Fallow Barrow's icons follow the rules' order, its fight with the
+    Lantern Wisp comes before its campsite; two strikes of 1 energy leave the energy low
+    enough that the Spark Tonic still helps after eating.)"""
     state = ENGINE.new(179)
-    state, _ = act(state, "race:cinderfolk", "class:warden", "resolve", "camp:rest",
-                   "strike:1", "blow", "resolve")
+    state, _ = act(state, "race:cinderfolk", "class:warden", "resolve", "strike:1", "strike:1",
+                   "camp:rest", "resolve")
     assert state.waiting_for == "offer:altar" and state.food == 1
     assert "offer:yes" in ids(state)
     state, events = act(state, "eat:energy")
