@@ -15,6 +15,7 @@ from bot.boards.layout import (
     BoardButton,
     BoardItem,
     phone_items,
+    phone_lines,
 )
 from bot.boards.render import actions_for_board
 from bot.boards.send_errors import DISMISS, tell_privately
@@ -45,6 +46,7 @@ PLACEHOLDERS = {
     "arrange": "Move a card between trains…",
     "plan": "Arrange: a plan (ends the turn) or a card…",
     "ship": "Choose the goods cards to ship…",
+    "ship_discard": "Cards to ship, or a discard…",
     "discard": "Discard a card from a train…",
     "other": "Another run, step by step, or a discard…",
     "all": "Take cards, another run, or a discard…",
@@ -64,8 +66,9 @@ CARD_BY_NAME = {c.name: c for c in ALL_CARDS}
 #: measured with the preview tool): "🚂 Name to play" is cut to it at the name (the
 #: picture and "Rules & details" have the name whole).
 TITLE_ROOM = 31
-#: The controls' labels on a phone.
-CONTROL_LABELS = {"done": "Done", "ship": "Ship", "cancel": "Cancel", "pass": "Pass"}
+#: The controls' labels on a phone. The shipment's confirm keeps the engine's label,
+#: which says what it ships and scores (:func:`_fit_ship`).
+CONTROL_LABELS = {"done": "Done", "cancel": "Cancel", "pass": "Pass"}
 
 RULES = (
     ("Goal", "Run trains to deliver goods (🍃 Leaves, 🐉 Wyrms, 🪢 Knots) for points. "
@@ -275,6 +278,11 @@ class SteamCog(GameCog):
         if "plan" in counts:  # one select: a card at a time, or a whole plan
             selects[PLACEHOLDERS["plan"]] = ("plan", "arrange")
         merged = {"plan", "arrange"} if "plan" in counts else set()
+        if "ship" in counts and "discard" in counts and (
+                counts["ship"] + counts["discard"] <= MAX_SELECT_OPTIONS):
+            # one select: the shipment's confirm, which says what it ships, keeps a row
+            selects[PLACEHOLDERS["ship_discard"]] = ("ship", "discard")
+            merged |= {"ship", "discard"}
         others: tuple[str, ...] = OTHER_RUNS
         if counts.get(WHOLE_RUN, 0) > 1 and sum(
                 counts.get(g, 0) for g in ("take", *others)) <= MAX_SELECT_OPTIONS:
@@ -297,6 +305,12 @@ class SteamCog(GameCog):
                           a.primary or len(main) <= 2) for a in main]
         items = phone_items(game.id, game.row.version, [*buttons, *controls],
                             selects=selects)
+        short = _fit_ship(items, game)
+        if short is not None:
+            controls = [Action(a.id, short, a.group, a.description, a.primary)
+                        if a.id == "ship" else a for a in controls]
+            items = phone_items(game.id, game.row.version, [*buttons, *controls],
+                                selects=selects)
         for item in items:
             if isinstance(item, BoardButton) and item.custom_id.endswith(":" + ASK_PREFIX
                                                                          + "resign"):
@@ -446,6 +460,28 @@ def _short_label(action: Action, game: LoadedGame) -> Action:
     return Action(action.id, label, action.group, action.description, action.primary)
 
 
+def _fit_ship(items: list[BoardItem], game: LoadedGame) -> str | None:
+    """S8: return the shipment's confirm in short ("Ship 2 · 4 pts") when the engine's
+    label ("Ship 2 cards for 4") would wrap its row of buttons on a phone, else None."""
+    ship = next((i for i in items if isinstance(i, BoardButton)
+                 and i.custom_id.endswith(":ship")), None)
+    if ship is None:
+        return None
+    row = [i for i in items if isinstance(i, BoardButton) and i.row == ship.row]
+    if phone_lines(row) <= 1:
+        return None
+    pending = game.view().get("pending") or {}
+    points = pending.get("points", 0)
+    return f"Ship {len(pending.get('ship') or [])} · {points} pt{'' if points == 1 else 's'}"
+
+
+def _shipment(pending: dict[str, Any], *, suits: bool = True) -> str:
+    """Return the cards chosen to ship (``Savage 🍃🐉``; without ``suits``, ``Savage``),
+    or "" before any is chosen; the confirm's label says how many and their points."""
+    return ", ".join(card_text(c, value=False) if suits else str(c["name"])
+                     for c in pending.get("ship") or [])
+
+
 def _plan_label(action: Action) -> str:
     """Return a plan named by its result: the train that can run, its power and points."""
     listing = action.description.removeprefix("Arrange as ").rstrip(".")
@@ -487,9 +523,14 @@ def _status(game: LoadedGame, view: dict[str, Any]) -> str:
         lines.append(f"⏰ turn timer <t:{int(timer.at)}:R>")
     pending = view["pending"]
     if game.pictured:  # the picture shows the final round and the cards in hand
-        problem = (pending or {}).get("problem")
+        doing = pending or {}
+        problem = doing.get("problem")
         if problem:
             lines.append(f"{problem[0].upper()}{problem[1:]}.")
+        # the picture shows the train running, not the goods cards chosen so far
+        shipment = _shipment(doing, suits=False) if doing.get("step") == "ship" else ""
+        if shipment:
+            lines.append(f"Shipping: {shipment}.")
         return "\n".join(lines)
     if view["final_round"]:
         still = ", ".join(view.get("still_to_play") or []) or "nobody"
@@ -503,8 +544,8 @@ def _status(game: LoadedGame, view: dict[str, Any]) -> str:
             lines.append("Rearrange, then **Done**" + (f": {problem}" if problem else "."))
         elif pending["kind"] == "run":
             power = f" on {pending['power']}" if pending.get("power") else ""
-            ship = ", ".join(card_text(c, value=False) for c in pending.get("ship") or [])
-            lines.append(f"Running train {pending['train']}{power}. Shipping: {ship or '—'}")
+            lines.append(f"Running train {pending['train']}{power}. Shipping: "
+                         f"{_shipment(pending) or '—'}")
     return "\n".join(lines)
 
 

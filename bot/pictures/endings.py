@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.pictures.palette import THEMES, Theme
 from bot.pictures.script import sentence
+from bot.pictures.viewdata import mapping, mappings, number
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,21 +53,45 @@ def _tinker(view: Mapping[str, Any]) -> Ending:
     return Ending("lost", "The journey failed", detail)
 
 
+def _standings(view: Mapping[str, Any]) -> list[tuple[Any, Any, int, bool]]:
+    """Every seat from first place to last as (seat, score, goods left, resigned): the
+    engine's places where the view has them, else its outcomes, winners first, then by
+    score and goods left (S12)."""
+    result = mapping(view.get("result"))
+    places = mappings(result.get("places"))
+    if places:
+        return [(p.get("seat"), p.get("total", "?"), number(p.get("goods_left")),
+                 bool(p.get("resigned"))) for p in places]
+    rows = []
+    for o in _outcomes(view):
+        detail = mapping(o.get("detail"))
+        rows.append((o.get("seat"), o.get("score", "?"), number(detail.get("goods_left")),
+                     bool(detail.get("resigned")), o.get("outcome") == "win"))
+    rows.sort(key=lambda r: (not r[4], -number(r[1]), -r[2]))
+    return [r[:4] for r in rows]
+
+
 def _steam(view: Mapping[str, Any]) -> Ending:
-    players = view.get("players")
+    """The winners, and every score in place order; where goods left broke a tie on the
+    score (S12), the headline says so and the scores end with the goods left."""
     names = {p.get("seat"): str(p.get("name") or f"Seat {p.get('seat')}")
-             for p in (players if isinstance(players, list) else []) if isinstance(p, Mapping)}
+             for p in mappings(view.get("players"))}
     winners = [o for o in _outcomes(view) if o.get("outcome") == "win"]
     if not winners:
         return Ending("ended", "Game over", _summary(view))
     who = " and ".join(names.get(o.get("seat"), f"Seat {o.get('seat')}") for o in winners)
-    verb = "win" if len(winners) > 1 else "wins"
-    ranked = sorted(_outcomes(view), key=lambda o: -int(o.get("score") or 0))
-    scores = " · ".join(
-        f"{names.get(o.get('seat'), '?')} {o.get('score', '?')}" for o in ranked
-    )
-    return Ending("won", sentence(f"{who} {verb} with {winners[0].get('score', '?')}"),
-                  sentence(scores))
+    verb = "share the win" if len(winners) > 1 else "wins"
+    top = winners[0].get("score", "?")
+    seats = {o.get("seat") for o in winners}
+    ranked = _standings(view)
+    scores = " · ".join(f"{names.get(seat, '?')} {score}" for seat, score, _, _ in ranked)
+    goods = [left for seat, _, left, _ in ranked if seat in seats]
+    beaten = [left for seat, score, left, out in ranked
+              if seat not in seats and not out and score == top]
+    if goods and beaten:  # a tie on the score, broken by goods left
+        return Ending("won", sentence(f"{who} {verb} on goods left"),
+                      sentence(f"{scores} · goods left {goods[0]} to {max(beaten)}"))
+    return Ending("won", sentence(f"{who} {verb} with {top}"), sentence(scores))
 
 
 def _tinrealm(view: Mapping[str, Any]) -> Ending:

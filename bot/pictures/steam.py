@@ -3,8 +3,11 @@
 Drawn for a phone: the river as two columns of named strips (cost, rank, suits, name),
 a line for what the player to act is doing (the cards being placed drawn beside it), and
 one row per player with the name, points and status on the left and both trains of five
-slots on the right, a gap between them. A seat marked ``away`` in the view (the table's
-flag, merged in by the board) carries an ``away`` tag.
+slots on the right, a gap between them. While rearranging, a train may hold more than five
+cards on the way (S6): every card is drawn, the ones past the fifth framed as over the
+limit, and the row's cards stand closer together so both trains keep to the row. A seat
+marked ``away`` in the view (the table's flag, merged in by the board) carries an ``away``
+tag.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any
 from bot.pictures.canvas import MARGIN, MIN_TEXT, Canvas
 from bot.pictures.cards import MINI, card_key
 from bot.pictures.endings import Ending
-from bot.pictures.palette import CARD_EDGE, CARD_FACE, CARD_INK, GOOD, HIGHLIGHT, MUTED
+from bot.pictures.palette import BAD, CARD_EDGE, CARD_FACE, CARD_INK, GOOD, HIGHLIGHT, MUTED
 from bot.pictures.script import sentence
 from bot.pictures.trains import report
 from bot.pictures.viewdata import items, mappings, number
@@ -23,7 +26,7 @@ from bot.pictures.viewdata import items, mappings, number
 TRAINS = 2
 """Trains per player."""
 TRAIN_CARDS = 5
-"""Cards per train."""
+"""Cards per train (slots drawn; a train holding more while rearranging shows them all)."""
 COIN = (236, 190, 60)
 AWAY = (226, 168, 72)
 GONE = (150, 150, 156)
@@ -41,6 +44,8 @@ TRAIN_GAP = 24
 """Space between a player's two trains."""
 ROW_H = MINI.height + 14
 """Height of a player's row."""
+OVER = BAD
+"""The frame of a card past a train's fifth: over the limit (S6, while rearranging)."""
 
 
 def _strip(c: Canvas, card: Mapping[str, Any], x: float, y: float, w: float) -> None:
@@ -133,18 +138,40 @@ def _status(c: Canvas, view: Mapping[str, Any], names: dict[Any, str], y: int) -
     return y + 42
 
 
-def _train(c: Canvas, train: Sequence[Mapping[str, Any]], x: float, y: float) -> None:
-    """A train's five slots: its cards, empty slots outlined; a green frame if it can run."""
+def _spacing(sizes: Sequence[int]) -> tuple[float, list[float]]:
+    """The distance between cards and each train's left edge (from the first train's),
+    for trains of ``sizes`` cards: five slots a train, or as many as its cards (S6), the
+    cards closer together when there are more slots than the row's ten."""
+    slots = [max(TRAIN_CARDS, n) for n in sizes]
+    room = TRAINS * (TRAIN_W - MINI.width)  # the two trains' width, less a card each
+    step = min(float(CARD_STEP), room / max(1, sum(slots) - len(slots)))
+    lefts, x = [], 0.0
+    for count in slots:
+        lefts.append(x)
+        x += (count - 1) * step + MINI.width + TRAIN_GAP
+    return step, lefts
+
+
+def _train(c: Canvas, train: Sequence[Mapping[str, Any]], x: float, y: float,
+           step: float = CARD_STEP) -> None:
+    """A train's slots (five, or one a card when it holds more): its cards, empty slots
+    outlined, the cards past the fifth framed together as over the limit; a green frame
+    if the whole train can run."""
     runnable = bool(train) and report(train).runnable
-    for i in range(TRAIN_CARDS):
-        sx = x + i * CARD_STEP
+    slots = max(TRAIN_CARDS, len(train))
+    for i in range(slots):
+        sx = x + i * step
         if i < len(train):
             c.card(train[i], sx, y, MINI)
-        else:
-            c.frame((sx + 2, y + 2, sx + MINI.width - 2, y + MINI.height - 2), EMPTY_SLOT,
-                    width=2, radius=8)
+        else:  # as wide as a card, or narrower where the cards stand closer
+            c.frame((sx + 2, y + 2, sx + min(MINI.width, step - 4) - 2, y + MINI.height - 2),
+                    EMPTY_SLOT, width=2, radius=8)
+    if len(train) > TRAIN_CARDS:
+        left, right = x + TRAIN_CARDS * step, x + (len(train) - 1) * step + MINI.width
+        c.frame((left, y, right, y + MINI.height), OVER, width=4, radius=8)
     if runnable:
-        c.frame((x - 4, y - 4, x + TRAIN_W + 4, y + MINI.height + 4), GOOD, width=3, radius=12)
+        right = x + (slots - 1) * step + MINI.width
+        c.frame((x - 4, y - 4, right + 4, y + MINI.height + 4), GOOD, width=3, radius=12)
 
 
 def _player(c: Canvas, view: Mapping[str, Any], player: Mapping[str, Any], y: int) -> int:
@@ -154,7 +181,7 @@ def _player(c: Canvas, view: Mapping[str, Any], player: Mapping[str, Any], y: in
     resigned, away = bool(player.get("resigned")), bool(player.get("away"))
     name = str(player.get("name") or f"Seat {seat}")
     score = f"{player.get('score', '?')}"
-    trains = tuple(tuple(card_key(card) for card in mappings(t)[:TRAIN_CARDS])
+    trains = tuple(tuple(card_key(card) for card in mappings(t))
                    for t in items(player.get("trains"))[:TRAINS])
     c.layer(_paint_player, (name, score, turn, resigned, away, trains), (c.width, ROW_H + 1),
             0, y, opaque=True)
@@ -178,9 +205,10 @@ def _paint_player(c: Canvas, name: str, score: str, turn: bool, resigned: bool, 
     else:
         c.text(left + used + 6, y + 56, "pts", MIN_TEXT, fill=c.theme.muted)
     x0 = MARGIN + LEFT
+    step, lefts = _spacing([len(trains[i]) if i < len(trains) else 0 for i in range(TRAINS)])
     for index in range(TRAINS):
         train = [_card(key) for key in trains[index]] if index < len(trains) else []
-        _train(c, train, x0 + index * (TRAIN_W + TRAIN_GAP), y + 7)
+        _train(c, train, x0 + lefts[index], y + 7, step)
 
 
 def board(view: Mapping[str, Any], end: Ending) -> Canvas:

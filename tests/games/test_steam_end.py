@@ -92,6 +92,22 @@ def test_s12_tie_broken_by_goods_left_on_trains():
     assert [o.outcome for o in ENGINE.result(state).outcomes] == ["win", "loss"]
 
 
+def test_s12_summary_says_goods_left_broke_the_tie():
+    """S12: a tie on the score broken by goods left says so, with the goods left: the
+    winner's, then the most of those who had the score and lost."""
+    state = finished([10, 10], trains=[[["Market"]], [["End"]]])
+    result = ENGINE.result(state)
+    assert result.summary == "P0 wins with 10, on goods left (2 to 1)."
+    assert ENGINE.view(state)["result"]["summary"] == result.summary
+    beaten = build(3, river=[], deck=[], half=2, final=[0], scores=[9, 9, 9],
+                   trains=[[["Market"]], [["Merchant"]], [["Mill"]]])
+    shared = ENGINE.result(play(beaten, 0, "pass")[0])
+    assert [o.outcome for o in shared.outcomes] == ["win", "win", "loss"]
+    assert shared.summary == "P0 and P1 share the win with 9, on goods left (2 to 1)."
+    untied = ENGINE.result(finished([10, 8], trains=[[["Market"]], [["End"]]]))
+    assert untied.summary == "P0 wins with 10."
+
+
 def test_s12_full_tie_shares_the_win():
     """S12: same score and same goods left: the win is shared."""
     state = finished([9, 7], one=1)

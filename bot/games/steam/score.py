@@ -70,17 +70,32 @@ def places(state: SteamState) -> list[dict[str, Any]]:
     return rows
 
 
+def _tie_break(state: SteamState, wins: list[int]) -> str:
+    """S12: say how goods left broke a tie on the final score (``on goods left (3 to
+    1)``: the winners' goods left, then the most of those tied with them who lost), or
+    ``""`` when no player still in had the winners' score without winning."""
+    top = final_score(state, wins[0])
+    beaten = [s for s in state.active() if s not in wins and final_score(state, s) == top]
+    if not beaten:
+        return ""
+    best = max(state.players[s].goods_left() for s in beaten)
+    return f"on goods left ({state.players[wins[0]].goods_left()} to {best})"
+
+
 def game_result(state: SteamState) -> Result:
-    """Return the result of a finished game: one outcome per seat and a summary."""
+    """Return the result of a finished game: one outcome per seat and a summary that
+    says when goods left broke a tie (S12)."""
     wins = winners(state)
     names = [state.players[s].name for s in wins]
     top = final_score(state, wins[0])
+    broken = _tie_break(state, wins)
+    how = f", {broken}" if broken else ""
     if len(state.active()) == 1:
         summary = f"{names[0]} wins: everyone else resigned."
     elif len(wins) == 1:
-        summary = f"{names[0]} wins with {top}."
+        summary = f"{names[0]} wins with {top}{how}."
     else:
-        summary = f"{', '.join(names[:-1])} and {names[-1]} share the win with {top}."
+        summary = f"{', '.join(names[:-1])} and {names[-1]} share the win with {top}{how}."
     outcomes = tuple(
         Outcome(
             seat=seat,

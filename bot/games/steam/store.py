@@ -77,7 +77,7 @@ def dump_state(state: SteamState) -> dict[str, Any]:
         "river": _names(state.river),
         "discard": _names(state.discard),
         "sunny": _names(state.sunny),
-        "final": state.final,
+        "final": None if state.final is None else list(state.final),
         "tokens": [state.two_stack, state.one_stack],
         "over": state.over,
         "players": [

@@ -1,0 +1,67 @@
+"""The end board when goods left broke a tie on the score (S12): the embed says so, with
+the picture and without, and the board fits a phone screen."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from bot.games.steam.engine import ENGINE
+from bot.pictures.endings import ending
+from bot.table.loaded import LoadedGame
+from cogs.steam import SteamCog
+from tests.cogs.board_messages import (
+    PHONE_BUDGET,
+    board_renderer,
+    message,
+    need_preview,
+    phone_heights,
+)
+from tests.cogs.test_board_heights import LONG_NAMES
+from tests.games.test_steam_build import build, play
+from tests.support import loaded
+
+
+def _over(seats: int, scores: list[int], trains: list[list[list[str]]]) -> LoadedGame:
+    """The last turn of the final round (P0 takes the last river card): the ended game."""
+    state = build(seats, river=["Ace of Moons"], deck=[], half=2, scores=scores, turn=0,
+                  final=[0], trains=trains)
+    state, events = play(state, 0, "t2:1", "p:AMoons:n")
+    assert state.over
+    return loaded(ENGINE, state, seats=seats, events=events, status="over")
+
+
+@pytest.mark.parametrize("pictured", [True, False], ids=["picture", "text"])
+def test_s12_the_end_board_says_goods_left_broke_the_tie(pictured: bool) -> None:
+    """S12: both on 7, P1 wins on goods left (3 to 1): the embed says so (it said only
+    "P1 wins with 7."), and the picture's banner lists P1 first."""
+    game = _over(2, [7, 7], [[["Ace of Knots"]], [["Savage", "Ace of Leaves"]]])
+    game.pictured = pictured
+    text = SteamCog(None).embed(game).description or ""
+    assert text.startswith("🏁 **P1 wins with 7, on goods left (3 to 1).**")
+    if not pictured:
+        assert "**1st** P1: 7 — 7 points; 3 goods left" in text
+        assert text.index("P1: 7") < text.index("P0: 7")
+    end = ending("steam", game.view(), "over")
+    assert end.headline == "P1 wins on goods left"
+    assert end.detail.startswith("P1 7 · P0 7")
+
+
+def test_s12_the_longest_names_tied_at_five_seats_fit_one_phone_screen() -> None:
+    """Five seats named as long as Discord allows, all on 7, the win on goods left: the end
+    board, pictures on and off, is at most 600 px on a phone."""
+    game = _over(5, [7] * 5, [[["Ace of Knots"]], [["Savage", "Ace of Leaves"]],
+                              [["Ace of Wyrms"]], [["Soldier"]], [["Market"]]])
+    assert game.state is not None
+    for player, name in zip(game.state.players, LONG_NAMES, strict=True):
+        player.name = name
+    game.seats = [replace(s, name=LONG_NAMES[i]) for i, s in enumerate(game.seats)]
+    summary = game.view()["result"]["summary"]
+    assert summary == f"{LONG_NAMES[1]} wins with 7, on goods left (3 to 2)."
+    shown = []
+    for pictured in (True, False):
+        game.pictured = pictured
+        shown.append(message(board_renderer(pictured), game))
+    heights = phone_heights(need_preview(), shown)
+    assert max(heights) <= PHONE_BUDGET, heights

@@ -1,0 +1,146 @@
+"""The Steam to Solar picture: a train over five cards while rearranging (S6), and the
+end's banner when goods left broke a tie on the score (S12)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from bot.games.steam.engine import ENGINE
+from bot.pictures import describe, render_board
+from bot.pictures import steam as steam_picture
+from bot.pictures.canvas import MARGIN, WIDTH, Canvas
+from bot.pictures.cards import MINI
+from bot.pictures.endings import Ending, ending
+from tests.games.test_steam_build import build, play
+from tests.pictures.conftest import image
+
+Box = tuple[float, float, float, float]
+#: Five cards without a Moon: the train cannot run until the Ace of Moons joins it.
+NO_MOON = ["Ace of Leaves", "Ace of Wyrms", "Ace of Knots", "Ace of Waves", "Savage"]
+RIVER = ["Ace of Moons", "Sea", "End", "Calamity"]
+
+
+def _arranging(second: list[str], *moves: str) -> dict[str, Any]:
+    """The view after P0 takes the Ace of Moons (take one, S6) and makes ``moves``."""
+    state = build(2, river=RIVER, trains=[[NO_MOON, second]])
+    state, _ = play(state, 0, "t1:1", *moves)
+    return ENGINE.view(state)
+
+
+def _drawn(view: dict[str, Any]) -> Canvas:
+    """Draw the board, checking nothing leaves it and no layer covers what was drawn."""
+    c = steam_picture.board(view, Ending("active"))
+    image(c.png(c.bottom))
+    assert c.covered == []
+    assert all(min(b[0], b[1]) >= 0 and b[2] <= c.width and b[3] <= c.height
+               for _, b in c.boxes)
+    return c
+
+
+def _row(c: Canvas, what: str, top: float) -> list[Box]:
+    """The boxes of kind ``what`` in the train row whose cards start at ``top``, left first."""
+    return sorted(b for w, b in c.boxes if w == what and top - 8 <= b[1] <= top + 4)
+
+
+def _first_row_cards(c: Canvas) -> list[Box]:
+    top = min(b[1] for w, b in c.boxes if w == "card")
+    return [b for b in _row(c, "card", top) if b[1] == top]
+
+
+def test_s6_every_card_of_a_train_over_five_is_drawn_and_the_sixth_marked() -> None:
+    """S6 (revised): a train holds six cards on the way; the picture draws all six, the
+    sixth framed as over the limit (in red), the whole train judged for the green frame
+    (with the Ace of Moons it can run), and the row keeps its width and height."""
+    within = _drawn(_arranging(["Mill"], "mv:AMoons:2"))
+    view = _arranging(["Mill"], "mv:AMoons:1")
+    assert [len(t) for t in view["players"][0]["trains"]] == [6, 1]
+    c = _drawn(view)
+    cards = _first_row_cards(c)
+    assert len(cards) == 7  # six on train 1, Mill on train 2
+    assert c.bottom == within.bottom  # no taller
+    assert cards[0][0] >= MARGIN + steam_picture.LEFT and cards[-1][2] <= WIDTH - MARGIN
+    top = cards[0][1]
+    frames = _row(c, "frame", top)
+    sixth = cards[5]
+    assert sixth in frames, "the sixth card has no frame of its own"
+    green = [f for f in frames if f[0] < cards[0][0] and f[2] > sixth[2]]
+    assert green and green[0][2] < cards[6][0], "train 1 (6 cards, a Moon) is not framed"
+    picture = image(render_board("steam", view)).convert("RGB")
+    r, g, b = picture.getpixel((round(sixth[0]) + 1, round((sixth[1] + sixth[3]) / 2)))
+    assert r > g + 60 and r > b + 60, "the card past the fifth is not marked in red"
+    alt = describe("steam", view, "active")
+    assert "train 1 Ace of Leaves, Ace of Wyrms, Ace of Knots, Ace of Waves, Savage, " \
+           "Ace of Moons, runs on steam" in alt
+
+
+def test_s6_six_cards_and_five_fit_the_row_closer_together() -> None:
+    """S6: with six cards on one train and five on the other (eleven cards) every card is
+    drawn, the cards stand closer together and both trains stay right of the name column
+    and inside the row."""
+    view = _arranging(["Mill", "Journey", "Market", "Huntress", "Sailor"], "mv:AMoons:1")
+    assert [len(t) for t in view["players"][0]["trains"]] == [6, 5]
+    c = _drawn(view)
+    cards = _first_row_cards(c)
+    assert len(cards) == 11
+    steps = {round(b[0] - a[0]) for a, b in itertools.pairwise(cards[:6])}
+    assert steps and max(steps) < MINI.width + 4
+    assert cards[0][0] >= MARGIN + steam_picture.LEFT and cards[-1][2] <= WIDTH - MARGIN
+    assert cards[6][0] - cards[5][2] >= 20  # the gap between the trains stays
+
+
+def test_s6_eleven_cards_on_one_train_stay_inside() -> None:
+    """S6: every card of both trains moved onto one (eleven cards) is drawn inside the row,
+    the cards past the fifth framed together."""
+    view = _arranging(["Mill", "Journey", "Market", "Huntress", "Sailor"], "mv:AMoons:1",
+                      "mv:Mill:1", "mv:Journey:1", "mv:Market:1", "mv:Huntress:1",
+                      "mv:Sailor:1")
+    assert [len(t) for t in view["players"][0]["trains"]] == [11]
+    c = _drawn(view)
+    cards = _first_row_cards(c)
+    assert len(cards) == 11 and cards[-1][2] <= WIDTH - MARGIN
+    frames = _row(c, "frame", cards[0][1])
+    assert (cards[5][0], cards[0][1], cards[10][2], cards[0][3]) in frames
+
+
+def test_within_the_limits_the_trains_are_drawn_as_before() -> None:
+    """Five cards and fewer: five slots a train, 50 px apart, the second train 270 px on."""
+    c = _drawn(_arranging(["Mill"], "mv:AMoons:2"))
+    cards = _first_row_cards(c)
+    assert [round(b[0] - cards[0][0]) for b in cards] == [0, 50, 100, 150, 200, 270, 320]
+
+
+def _tied(scores: list[int], trains: list[list[list[str]]]) -> dict[str, Any]:
+    state = build(len(scores), river=[], deck=[], half=2, final=[0], scores=scores,
+                  trains=trains)
+    state, _ = play(state, 0, "pass")
+    return ENGINE.view(state)
+
+
+def test_s12_banner_lists_places_and_says_goods_left_broke_the_tie() -> None:
+    """S12: tied on the score, P1 wins on goods left: the banner says so, lists the
+    players in their places (P1 first) and ends with the goods left."""
+    view = _tied([7, 7, 5], [[["Ace of Knots"]], [["Savage", "Ace of Leaves"]], [["Market"]]])
+    end = ending("steam", view, "over")
+    assert (end.headline, end.detail) == ("P1 wins on goods left",
+                                          "P1 7 · P0 7 · P2 5 · goods left 3 to 1")
+    assert "P1 wins on goods left. P1 7 · P0 7 · P2 5 · goods left 3 to 1." in describe(
+        "steam", view, "over")
+
+
+def test_s12_a_shared_win_reads_as_shared() -> None:
+    """S12: still tied on goods left, the win is shared, and the banner says so."""
+    end = ending("steam", _tied([9, 9], [[["Sailor"]], [["Mill"]]]), "over")
+    assert (end.headline, end.detail) == ("P0 and P1 share the win with 9", "P0 9 · P1 9")
+    beaten = ending("steam", _tied([9, 9, 9], [[["Market"]], [["Merchant"]], [["Mill"]]]),
+                    "over")
+    assert beaten.headline == "P0 and P1 share the win on goods left"
+    assert beaten.detail == "P0 9 · P1 9 · P2 9 · goods left 2 to 1"
+
+
+def test_s12_a_view_without_places_lists_the_winners_first() -> None:
+    """A view without the engine's places (read defensively) still lists the winner first,
+    then by score and goods left."""
+    view = _tied([7, 7, 5], [[["Ace of Knots"]], [["Savage", "Ace of Leaves"]], [["Market"]]])
+    view["result"] = {k: v for k, v in view["result"].items() if k != "places"}
+    assert ending("steam", view, "over").detail == "P1 7 · P0 7 · P2 5 · goods left 3 to 1"
