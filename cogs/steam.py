@@ -18,7 +18,7 @@ from bot.boards.layout import (
     phone_lines,
 )
 from bot.boards.render import actions_for_board
-from bot.boards.send_errors import DISMISS, tell_privately
+from bot.boards.send_errors import DISMISS, SEND_ERRORS, tell_privately
 from bot.boards.service import actor_of
 from bot.games.protocol import Action
 from bot.games.steam.state import ALL_CARDS, POWER_EMOJI, can_run, goods_points, powers
@@ -170,6 +170,8 @@ class SteamCog(GameCog):
         if not sees_channel(member):
             raise Refusal(CANNOT_SEE)
         game = await self.bot.tables.open_in_channel(interaction.channel_id)
+        if game is None:
+            game = await self._own_lobby_in_a_thread(interaction)
         if game is not None:
             if game.row.kind != self.kind or game.row.status != "lobby":
                 raise ChannelOccupied(game.engine.title, game.link)
@@ -179,6 +181,28 @@ class SteamCog(GameCog):
             await interaction.response.send_message(**invitation(game, member.id))
             return
         await self.start_default(interaction, invite=member.id)
+
+    async def _own_lobby_in_a_thread(self, interaction: discord.Interaction) -> LoadedGame | None:
+        """Return the member's own open lobby in a thread of this channel (where game
+        threads put it), newest first, or None."""
+        guild = interaction.guild
+        if guild is None:
+            return None
+        rows = await self.bot.store.query(
+            "SELECT id, channel_id FROM games WHERE guild_id = :guild AND kind = :kind"
+            " AND status = 'lobby' AND starter_id = :user ORDER BY id DESC LIMIT 5",
+            {"guild": guild.id, "kind": self.kind, "user": interaction.user.id},
+        )
+        for game_id, channel_id in rows:
+            thread: Any = guild.get_thread(int(channel_id))
+            if thread is None:
+                try:
+                    thread = await self.bot.fetch_channel(int(channel_id))
+                except SEND_ERRORS:
+                    continue
+            if getattr(thread, "parent_id", None) == interaction.channel_id:
+                return await self.bot.tables.load(int(game_id))
+        return None
 
     def default_options(self) -> dict[str, Any]:
         """Return /steam new's options when none is chosen (the first player drawn)."""
@@ -235,6 +259,10 @@ class SteamCog(GameCog):
         people = [(s.user_id, s.name) for s in game.seats
                   if not s.computer and s.user_id is not None
                   and s.user_id != interaction.user.id]
+        if len(people) + len(computers) + 1 > game.engine.max_seats:
+            # Someone who did not play would push a player of the last table out.
+            raise Refusal("This table was full: one of its players can start it again, or "
+                          "open a new table with /steam new.")
         options = {k: v for k, v in game.row.options.items() if k not in ("names", "levels")}
         return await self.open_lobby(
             interaction, options, thread="no", computers=computers, people=people,
