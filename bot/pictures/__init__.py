@@ -85,14 +85,24 @@ def draw_picture(kind: str, view: Mapping[str, Any], status: str = "active") -> 
 
 
 def plain(kind: str, look: Ending) -> bytes:
-    """Return a plain picture naming the game, for a view no board could be drawn from."""
+    """Return a plain picture naming the game, for a view no board could be drawn from.
+
+    It shows the ending's banner when that can be drawn; if the banner's words are what
+    broke the board (a name no font could draw), the title alone: this picture never
+    fails for the words that made the board fail.
+    """
     from bot.pictures.canvas import Canvas
 
-    c = Canvas(look.theme, height=240)
-    y = c.header(TITLES.get(kind, kind), "")
+    title = TITLES.get(kind, kind)
     if look.headline:
-        y = c.banner(y, look.headline, look.detail)
-    return c.png(y)
+        try:
+            c = Canvas(look.theme, height=240)
+            y = c.banner(c.header(title, ""), look.headline, look.detail)
+            return c.png(y)
+        except Exception:
+            log.exception("the %s ending's banner could not be drawn; the title alone", kind)
+    c = Canvas(look.theme, height=240)
+    return c.png(c.header(title, ""))
 
 
 __all__ = ["CACHE", "FILENAME", "describe", "draw_picture", "render_board"]

@@ -153,6 +153,13 @@ def _join(lines: list[str], limit: int) -> str:
     return text
 
 
+def _stop(sentence: str) -> str:
+    """``sentence`` ending with a full stop, unless it already ends a sentence (the
+    engine's summary of an ending is one: "... with 7 chips left.")."""
+    sentence = sentence.rstrip()
+    return sentence if sentence.endswith((".", "!", "?", "…")) else sentence + "."
+
+
 def describe(kind: str, view: Mapping[str, Any], status: str) -> str:
     """Return alt text for the board of ``kind`` (at most :data:`LIMIT` characters)."""
     view = view if isinstance(view, Mapping) else {}
@@ -162,7 +169,7 @@ def describe(kind: str, view: Mapping[str, Any], status: str) -> str:
     look = ending(kind, view, status)
     lines = [f"{title} board."]
     if look.headline:
-        lines.append(f"{look.headline}." + (f" {look.detail}." if look.detail else ""))
+        lines.append(_stop(look.headline) + (f" {_stop(look.detail)}" if look.detail else ""))
     body = {"steam": _steam, "tinker": _tinker, "tinrealm": _tinrealm}.get(kind)
     if body is not None:
         try:

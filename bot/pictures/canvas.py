@@ -43,13 +43,16 @@ Painter = Callable[..., None]
 
 
 def fit(words: str, size: int, room: float | None, bold: bool = False) -> str:
-    """Return ``words``, cut with an ellipsis if wider than ``room`` at ``size``."""
+    """Return ``words``, cut with an ellipsis if wider than ``room`` at ``size`` (only the
+    ellipsis when the first character alone is too wide, nothing if that is too)."""
     if room is None or width(words, size, bold) <= room:
         return words
     cut = words
     while cut and width(cut + "…", size, bold) > room:
         cut = cut[:-1]
-    return (cut.rstrip() + "…") if cut else ""
+    if cut:
+        return cut.rstrip() + "…"
+    return "…" if words and width("…", size, bold) <= room else ""
 
 
 class Canvas:

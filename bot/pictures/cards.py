@@ -51,6 +51,9 @@ TILE = Size(50, 50, 0, 20, False)
 NAME_FONT = 30
 """The size of names on full faces."""
 
+EDGE = 5
+"""The width of the gold edge of a face marked ``"count"`` (other faces have 2 px)."""
+
 RANK_SHORT = {"Ace": "A", "Excuse": "0", "Pawn": "P", "Court": "C"}
 """Short labels for ranks on faces without a value (a Crown gets a drawn crown)."""
 
@@ -105,7 +108,7 @@ def _face(key: tuple[str, str, str, tuple[str, ...]], size: Size, mark: Mark) ->
     ground = DIM_FACE if mark == "dim" else CARD_FACE
     edge = HIGHLIGHT if mark == "count" else CARD_EDGE
     draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=9, fill=ground, outline=edge,
-                           width=5 if mark == "count" else 2)
+                           width=EDGE if mark == "count" else 2)
     ink = CARD_INK
     top = value or RANK_SHORT.get(rank, rank)
     if size.top_font and not value and rank == "Crown":
@@ -124,9 +127,11 @@ def _face(key: tuple[str, str, str, tuple[str, ...]], size: Size, mark: Mark) ->
             paste_icon(image, suit, x, 50, size.icon)
             x += size.icon + 4
         lines = _lines(name, w - 10, NAME_FONT)
-        y = h - 8 - len(lines) * (NAME_FONT + 4)
+        # The last line's descenders (g, y, p, J) end above the widest edge (the gold one)
+        # and the row inside it, whatever the mark: every face keeps the same layout.
+        y = h - EDGE - font(NAME_FONT).getmetrics()[1] - 2 - (len(lines) - 1) * (NAME_FONT + 4)
         for line in lines:
-            _write(image, w / 2, y, line, NAME_FONT, False, ink, "ma")
+            _write(image, w / 2, y, line, NAME_FONT, False, ink, "ms")
             y += NAME_FONT + 4
     elif size.top_font:
         step = size.icon + 2

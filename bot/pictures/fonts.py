@@ -4,7 +4,8 @@ Every font comes from the ``manimgx-fonts`` and ``manimgx-fonts-cjk`` wheels (No
 Open Font License 1.1), never from the host, so every machine draws the same picture.
 :data:`CHAIN` lists the families in the order they are tried; a character is drawn in the
 first family that has a glyph for it (a glyph that is not the font's missing-glyph box),
-see :func:`face_for`. Bold is the variable fonts' weight axis at 700.
+see :func:`face_for`. Bold is the variable fonts' weight axis at 700. A glyph FreeType
+cannot raster counts as missing (:func:`has_glyph`, :func:`rasters`).
 """
 
 from __future__ import annotations
@@ -38,9 +39,24 @@ CHAIN: tuple[Path, ...] = (
     _NOTO / "NotoSansTamil[wght].ttf",
     _NOTO / "NotoSansEthiopic[wght].ttf",
     _NOTO / "NotoSansKhmer[wght].ttf",
+    _NOTO / "NotoSansGujarati[wght].ttf",
+    _NOTO / "NotoSansGurmukhi[wght].ttf",
+    _NOTO / "NotoSansKannada[wght].ttf",
+    _NOTO / "NotoSansTelugu[wght].ttf",
+    _NOTO / "NotoSansMalayalam[wght].ttf",
+    _NOTO / "NotoSansOriya[wght].ttf",
+    _NOTO / "NotoSansSinhala[wght].ttf",
+    _NOTO / "NotoSansLao[wght].ttf",
+    _NOTO / "NotoSansMyanmar[wght].ttf",
 )
 """The fallback chain: Latin, Greek and Cyrillic first, then Arabic, Hebrew, CJK, symbols,
-emoji and further scripts. Index 0 is the primary font."""
+emoji and further scripts. Index 0 is the primary font. A family added later goes at the
+end: a character keeps the family it had, and one the primary font has is found on the
+first try whatever the chain's length (only a character no family has tries them all,
+once: :func:`face_for` is cached)."""
+
+EMOJI = CHAIN.index(_NOTO / "NotoEmoji[wght].ttf")
+"""The index of Noto Emoji (monochrome outlines) in :data:`CHAIN`."""
 
 RAQM = bool(features.check("raqm"))
 """Whether Pillow has complex layout here (shaping and bidi); see :mod:`bot.pictures.script`."""
@@ -94,10 +110,53 @@ def _missing(index: int) -> bytes:
     return bytes(mask) + repr(mask.size).encode()
 
 
+@lru_cache(maxsize=8192)
 def has_glyph(index: int, char: str) -> bool:
-    """Whether family ``index`` draws ``char`` with a glyph of its own (not the box)."""
-    mask = chain_font(index, 24).getmask(char)
+    """Whether family ``index`` draws ``char`` with a glyph of its own (not the box).
+
+    A glyph FreeType cannot raster ("raster overflow") counts as missing: the next family
+    with the character draws it.
+    """
+    try:
+        mask = chain_font(index, 24).getmask(char)
+    except OSError:
+        return False
     return bytes(mask) + repr(mask.size).encode() != _missing(index)
+
+
+def rasters(index: int, size: int, bold: bool, text: str) -> bool:
+    """Whether family ``index`` at ``size`` px (bold if asked) can raster ``text``.
+
+    FreeType gives up on a few glyphs in some weights: Noto Sans Arabic's U+FDFD (﷽) at
+    weight 700 raises ``OSError: raster overflow`` at every size. Only text that failed
+    to draw is checked (see :func:`bot.pictures.script.text_mask`).
+    """
+    try:
+        layout_font(index, size, bold).getmask(text)
+    except OSError:
+        return False
+    return True
+
+
+def is_mark(char: str) -> bool:
+    """Whether ``char`` is a visible combining mark (drawn over the character before it);
+    variation selectors and the grapheme joiner are marks that draw nothing."""
+    return unicodedata.category(char) in {"Mn", "Me"} and not (
+        "\ufe00" <= char <= "\ufe0f" or char == "\u034f"
+        or "\U000e0100" <= char <= "\U000e01ef")
+
+
+@lru_cache(maxsize=16)
+def keycap(base: str) -> bool:
+    """Whether the emoji font draws ``base`` followed by U+FE0F U+20E3 as one keycap glyph
+    (with complex layout only: the keycap is a ligature)."""
+    if not RAQM or base not in "0123456789#*" or len(base) != 1:
+        return False
+    face = layout_font(EMOJI, 24)
+    sequence = base + "\ufe0f\u20e3"
+    drawn, plain = face.getmask(sequence), face.getmask(base)
+    return (face.getlength(sequence) == face.getlength(base)
+            and (bytes(drawn), drawn.size) != (bytes(plain), plain.size))
 
 
 def joins(char: str) -> bool:
