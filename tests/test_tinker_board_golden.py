@@ -38,7 +38,7 @@ TINKER_GAMES = 300
 KEPT = 12
 
 #: sha256 of every Tinker board of :data:`TINKER_GAMES` games (see the module docstring).
-TINKER_DIGEST = "d47860a8e81f9c27684d68a4af5cad27c6bbd48f9e5adc7d2adc920d0af8ae5b"
+TINKER_DIGEST = "e311364cc96a812122a00fb951f3a68ff6b777dbf5e7150a1ab1887479225def"
 
 #: Action ids tried on every board to record the engine's refusal when they are illegal.
 TRIED = ("chip:Moons", "lose:Knots", "give_up", "choose:event", "chip:Nothing", "what")
