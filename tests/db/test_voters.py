@@ -230,12 +230,12 @@ def _old_data(version: int) -> dict[str, Any]:
         "voted": [101, 102, 103, 104],
         "recent": [[104], [101, 102], [101, 103]],
         "last": "Alice and Carol chose: Add 1.",
-        "poll": {"version": version, "closes": 1_000_030.0, "order": ["add1", "add2"],
+        "poll": {"version": version, "closes": 1_800_000_030.0, "order": ["add1", "add2"],
                  "ballots": [
                      {"user": 101, "name": "Alice", "action": "add1", "label": "Add 1",
-                      "at": 1_000_000.0},
+                      "at": 1_799_999_990.0},
                      {"user": 102, "name": "Bob", "action": "add2", "label": "Add 2",
-                      "at": 1_000_001.0}]},
+                      "at": 1_799_999_991.0}]},
     }
 
 
