@@ -27,8 +27,25 @@ async def tell_privately(interaction: discord.Interaction[Any], text: str) -> No
     a failure to send is logged, never raised."""
     try:
         if interaction.response.is_done():
+            await _drop_public_wait(interaction)
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
     except SEND_ERRORS as exc:
         log.warning("could not answer privately: %s", exc)
+
+
+async def _drop_public_wait(interaction: discord.Interaction[Any]) -> None:
+    """Delete a slow command's public "thinking…" message still waiting for its answer:
+    the first follow-up would take its place, shown to everyone whatever it asks, so a
+    private answer must come as a follow-up of its own."""
+    if (interaction.type is not discord.InteractionType.application_command
+            or interaction.response.type
+            is not discord.InteractionResponseType.deferred_channel_message):
+        return
+    try:
+        original = await interaction.original_response()
+        if original.flags.loading and not original.flags.ephemeral:
+            await original.delete()
+    except SEND_ERRORS as exc:  # the answer still goes, as a follow-up
+        log.warning("could not take a public wait away before a private answer: %s", exc)

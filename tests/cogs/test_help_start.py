@@ -18,6 +18,7 @@ from tests.cogs.board_messages import (
     phone_heights,
     played,
 )
+from tests.fake_discord import payloads
 from tests.support import make_bot
 
 COGS = ("cogs.records", "cogs.tinker", "cogs.tinrealm", "cogs.steam")
@@ -123,3 +124,20 @@ def test_help_and_every_details_page_fit_one_phone_screen() -> None:
     tallest = max(heights[1:])
     assert tallest <= PHONE_BUDGET, f"a details page is {tallest} px"
     assert len(messages) > 3 * 6 * 3  # every game, several pages each
+
+
+async def test_a_refusal_after_a_slow_start_stays_private(discord_driver, fake_discord,
+                                                          tmp_path):
+    """A start command deferred by its answer clock (Discord held the thread back) and
+    then refused: the public "thinking…" message is taken away and the refusal comes
+    privately, never shown to the channel."""
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",), MAX_OPEN_GAMES=1))
+    await discord_driver.slash("tinker", "start", user="alice")
+    fake_discord.fail_next("POST", r"/channels/\d+/threads", 429, retry_after=3.2)
+    refused = await discord_driver.slash("tinker", "start", {"thread": "yes"}, user="alice")
+    await discord_driver.settle()
+    assert refused.response_type == 5  # deferred: the refusal came after 2 s
+    private = [f for f in refused.followups if "already have 1 games going" in f["content"]]
+    assert private and all(f["flags"] & payloads.MESSAGE_FLAG_EPHEMERAL for f in private)
+    assert not [m for m in fake_discord.channel_messages()
+                if "already have" in (m.get("content") or "")]
