@@ -296,6 +296,12 @@ class TableBot(commands.Bot):
             text = str(cause)
         elif isinstance(error, discord.app_commands.CheckFailure):
             text = str(error) or "You cannot use this command here."
+        elif isinstance(error, discord.app_commands.CommandNotFound | discord.app_commands
+                        .CommandSignatureMismatch):
+            # Discord still shows a command as it was before an update.
+            log.info("a command Discord showed is not this bot's now: %s", error)
+            text = ("This command has changed since Discord last showed it to you: reload "
+                    "Discord (Ctrl+R, or reopen the app) and use /help to see the commands.")
         else:
             log.error("command %s failed", interaction.command and interaction.command.name,
                       exc_info=cause)

@@ -141,3 +141,13 @@ async def test_a_refusal_after_a_slow_start_stays_private(discord_driver, fake_d
     assert private and all(f["flags"] & payloads.MESSAGE_FLAG_EPHEMERAL for f in private)
     assert not [m for m in fake_discord.channel_messages()
                 if "already have" in (m.get("content") or "")]
+
+
+async def test_a_command_discord_still_shows_from_before_an_update_says_so(
+        discord_driver, fake_discord, tmp_path):
+    """A command this bot no longer has (renamed in an update, a stale copy in a test
+    server) is answered privately with what to do, not "try again", and logs no error."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    answer = await discord_driver.slash("tinker", "begin", {}, user="alice")
+    assert answer.ephemeral and "reload Discord" in answer.content
+    assert "try again" not in answer.content.lower()
