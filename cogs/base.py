@@ -103,8 +103,7 @@ def daily_note(game: LoadedGame) -> str:
 #: The start commands' "players" choice, and the mode it stands for (ruling C1).
 PLAYERS_CHOICES = {"vote": "vote", "fast": "fast", "only me": "solo"}
 #: How the start commands describe the "players" and "vote_seconds" options.
-PLAYERS_HELP = ("How the channel plays: vote (default: a majority or the most votes when "
-                "the window closes), fast (any click moves) or only me")
+PLAYERS_HELP = "vote (default: the channel votes), fast (any click moves) or only me"
 WINDOW_HELP = "Seconds a vote stays open, 10 to 600 (default: this server's setting)"
 THREAD_HELP = "Play in a new thread of its own (default: this server's setting)"
 #: Two sentences on the ways to play, for /help and each game's rules.
