@@ -221,6 +221,39 @@ def month_start(now: float) -> float:
     return day.replace(day=1, hour=0, minute=0, second=0, microsecond=0).timestamp()
 
 
+#: /forget-me's answer to a member whom only games still open hold: nothing to delete yet.
+PLAYING_ONLY = ("Nothing of yours can be deleted yet: a game you are in is still open, and "
+                "it keeps your seat until it ends. Use /forget-me again once it has ended.")
+#: The prompt's last words when a game still open holds the member too.
+STILL_OPEN = (" A game you are in that is still open keeps your seat until it ends: use "
+              "/forget-me again then.")
+
+
+def forget_prompt(count: int, traces: records.Traces) -> str:
+    """Return the /forget-me prompt: what pressing the button deletes, given the member's
+    ``count`` results and what else of theirs is stored (and what stays for now)."""
+    if count:
+        rated = " and your ratings" if traces.rated else ""
+        what = (f"all your records: {count} result{'s' if count != 1 else ''}{rated}, in "
+                "every game and every server, for good. Other players' results of the same "
+                "games stay, and finished games show \"a former player\" in your seat.")
+    elif traces.finished:
+        what = ("your name and id from the finished games that still hold them, in every "
+                "server, for good: they show \"a former player\" instead (you have no "
+                "results).")
+        if traces.rated:
+            what += " Your ratings go too."
+    elif traces.rated:
+        what = "your ratings (you have no results)."
+    else:
+        what = "your turn-ping choice (you have no results)."
+    if traces.chose and (count or traces.finished or traces.rated):
+        what += " Your turn-ping choice goes too."
+    if traces.playing:
+        what += STILL_OPEN
+    return f"This deletes {what} Sure?"
+
+
 class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORGET_TEMPLATE):
     """The /forget-me confirmation: deletes its member's results when they press it."""
 
@@ -250,7 +283,7 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORG
             return
         store = interaction.client.store
         try:
-            chose = await store.turn_pings(self.user_id) is not None
+            before = await records.traces(store, self.user_id)
             deleted = await records.forget_player(store, self.user_id)
         except StorageError:
             await interaction.response.send_message(str(Unavailable()), ephemeral=True)
@@ -259,10 +292,16 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORG
         if deleted:
             text = (f"Done: {deleted} result{'s' if deleted != 1 else ''} deleted. "
                     "Your records are gone from every server.")
-        elif chose:
+        elif before.finished or before.rated:
+            text = ("Done: finished games show \"a former player\" where you sat, and "
+                    "nothing of yours is left in them." if before.finished else
+                    "Done: your ratings are deleted.")
+        elif before.chose:
             text = "Done: your turn-ping choice is deleted."
         else:
             text = "There was nothing left to delete: your records are already gone."
+        if before.playing:
+            text += STILL_OPEN
         await interaction.response.edit_message(content=text, view=None)
 
 
@@ -383,24 +422,19 @@ class RecordsCog(commands.Cog):
         """Ask the member to confirm deleting every result of theirs."""
         try:
             count = await records.count_results(self.bot.store, interaction.user.id)
-            chose = await self.bot.store.turn_pings(interaction.user.id) is not None
+            traces = await records.traces(self.bot.store, interaction.user.id)
         except StorageError as exc:
             raise Unavailable() from exc
-        if not count and not chose:
+        if not count and not traces.deletable:
             await interaction.response.send_message(
-                "You have no records to delete.", ephemeral=True
+                PLAYING_ONLY if traces.playing else "You have no records to delete.",
+                ephemeral=True,
             )
             return
         view = discord.ui.View(timeout=None)
         view.add_item(ForgetButton(interaction.user.id))
-        what = (f"all your records: {count} result{'s' if count != 1 else ''} and your "
-                "ratings, in every game and every server, for good. Other players' results "
-                "of the same games stay, and finished games show \"a former player\" in your seat."
-                if count else "your turn-ping choice (you have no results).")
-        if count and chose:
-            what += " Your turn-ping choice goes too."
         await interaction.response.send_message(
-            f"This deletes {what} Sure?", view=view, ephemeral=True,
+            forget_prompt(count, traces), view=view, ephemeral=True,
         )
 
 

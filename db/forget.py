@@ -3,7 +3,10 @@
 In a finished game, every JSON document the bot stored (seats, options, the engine's
 state, events, table data, each logged action, other players' result details) is
 scrubbed the same way, whatever the game keeps in it (:func:`scrub`): their seats say
-"a former player".
+"a former player". The names scrubbed are the ones the member had in that game: their
+seats', the table's record of the players, their ballots, and the lobby's lines of their
+own joins and leaves (:func:`lobby_names`: a member who left a lobby, or was removed
+from it, keeps no seat).
 """
 
 from __future__ import annotations
@@ -111,19 +114,65 @@ def member_names(seats_raw: str, extra_raw: str, user_id: int) -> set[str]:
     return names
 
 
+#: One entry of a game's action log as forgetting reads it: its seq, its actor's user id
+#: (None: nobody's) and the action's JSON text.
+Logged = tuple[int, int | None, str]
+
+#: The lobby's line for each operation that names its member as they were shown then,
+#: as ``bot/table/lobby.py`` writes it (db/ knows no more of the lobby than these lines;
+#: tests/db/test_forget_lobby_names.py plays the real lobby to keep them in step). A
+#: host who leaves hands the role on in the same line.
+LOBBY_LINES = {
+    "lobby.join": re.compile(r"(?P<name>.+) joined\."),
+    "lobby.leave": re.compile(r"(?P<name>.+?) left(?:\.|; .+ is the host now\.)"),
+}
+
+
+def _lobby_op(action: str | None) -> str | None:
+    """Return the lobby operation a logged action was (``{"lobby": op}``), or None."""
+    value = _json_or(action, dict)
+    op = value.get("lobby")
+    return op if isinstance(op, str) else None
+
+
+def lobby_names(events_raw: str | None, logged: Sequence[Logged], user_id: int) -> set[str]:
+    """Return the names ``user_id`` was shown under in the game's lobby lines of their
+    own joins and leaves (see :data:`LOBBY_LINES`).
+
+    Each join (each leave) in the action log wrote exactly one such line; the events keep
+    only the latest lines, and every lobby line comes before the game's own, so the
+    last line of a kind is that of the last action of the kind, the one before it that
+    of the action before, and so on.
+    """
+    events = [e for e in _json_or(events_raw, list) if isinstance(e, str)]
+    in_order = sorted(logged, key=lambda entry: entry[0])
+    names: set[str] = set()
+    for op, line in LOBBY_LINES.items():
+        actors = [actor for _seq, actor, action in in_order if _lobby_op(action) == op]
+        shown = [match["name"] for event in events if (match := line.fullmatch(event))]
+        for actor, name in zip(reversed(actors), reversed(shown), strict=False):
+            if actor == user_id:
+                names.add(name)
+    return names
+
+
 #: The JSON columns of a game that forgetting scrubs, in the order :func:`scrub_game`
 #: takes and answers them.
 GAME_DOCUMENTS = ("seats", "options", "state", "events", "extra")
 
 
 def scrub_game(documents: Sequence[str | None], user_id: int, former: str,
-               voted: Collection[str] = ()) -> tuple[set[str], list[str | None]]:
+               voted: Collection[str] = (),
+               logged: Sequence[Logged] = ()) -> tuple[set[str], list[str | None]]:
     """Scrub one finished game's :data:`GAME_DOCUMENTS`; return the member's names in
     it and each document's new text (None where it holds nothing of theirs).
 
     ``voted`` are the names the member has in the game's rows of the ``voters`` table
-    (which the store deletes)."""
-    seats, _options, _state, _events, extra = documents
-    names = member_names(seats or "[]", extra or "{}", user_id) | set(voted)
+    (which the store deletes); ``logged`` is the game's action log, whose lobby joins
+    and leaves of theirs name the lines they were shown in (:func:`lobby_names`)."""
+    seats, _options, _state, events, extra = documents
+    names = (member_names(seats or "[]", extra or "{}", user_id) | set(voted)
+             | lobby_names(events, logged, user_id))
     names.discard("")
+    names.discard(former)
     return names, [scrub_text_column(raw, user_id, names, former) for raw in documents]

@@ -106,6 +106,11 @@ _CAP_LOCK = 0x7AB1E02
 #: How many finished games one pruning transaction empties.
 PRUNE_STEP = 10
 
+#: The finished games whose data is still kept, in the words of the partial index
+#: ``games_finished_unpruned`` (migration 14); see the SQLite store's.
+UNPRUNED = ("status IN ('over', 'abandoned', 'expired')"
+            " AND (state IS NOT NULL OR events <> '[]')")
+
 
 
 class PostgresStore:
@@ -476,8 +481,9 @@ class PostgresStore:
 
     async def forget_player(self, user_id: int, former: str = FORMER_PLAYER) -> int:
         """Delete ``user_id``'s results and own settings, and leave nothing of them in
-        finished games, their action logs and other results; see the SQLite store. One
-        transaction."""
+        the finished games they sat at, started, voted or acted in (a lobby they left)
+        or have a result of, their action logs and other results; see the SQLite store.
+        One transaction."""
         self.kept.drop()
         documents = ", ".join(GAME_DOCUMENTS)
         assignments = ", ".join(f"{c} = coalesce(${i}, {c})"
@@ -486,7 +492,9 @@ class PostgresStore:
             games = await conn.fetch(
                 f"SELECT id, {documents} FROM games WHERE status NOT IN ('lobby', 'active')"
                 " AND (strpos(seats, $1) > 0 OR strpos(extra, $2) > 0 OR starter_id = $3"
-                " OR id IN (SELECT game_id FROM voters WHERE user_id = $3))"
+                " OR id IN (SELECT game_id FROM voters WHERE user_id = $3)"
+                " OR id IN (SELECT game_id FROM actions WHERE actor_id = $3)"
+                " OR id IN (SELECT game_id FROM results WHERE user_id = $3))"
                 " FOR UPDATE",
                 seats_needle(user_id), str(user_id), user_id,
             )
@@ -495,7 +503,9 @@ class PostgresStore:
                 voted = {str(r[0]) for r in await conn.fetch(
                     "SELECT name FROM voters WHERE game_id = $1 AND user_id = $2",
                     game_id, user_id)}
-                found, new = scrub_game(raw, user_id, former, voted)
+                logged = [(int(seq), actor, action) for seq, actor, action in await conn.fetch(
+                    "SELECT seq, actor_id, action FROM actions WHERE game_id = $1", game_id)]
+                found, new = scrub_game(raw, user_id, former, voted, logged)
                 names |= found
                 await conn.execute("DELETE FROM voters WHERE game_id = $1 AND user_id = $2",
                                    game_id, user_id)
@@ -503,9 +513,7 @@ class PostgresStore:
                     await conn.execute(
                         f"UPDATE games SET {assignments} WHERE id = ${len(new) + 1}",
                         *new, game_id)
-                logged = await conn.fetch("SELECT seq, action FROM actions WHERE game_id = $1",
-                                          game_id)
-                changed = [(text, game_id, seq) for seq, action in logged
+                changed = [(text, game_id, seq) for seq, _actor, action in logged
                            if (text := scrub_text_column(action, user_id, found, former))]
                 if changed:
                     await conn.executemany(
@@ -532,9 +540,10 @@ class PostgresStore:
         return int(status.split()[-1])
 
     async def prune_finished(self, before: float, limit: int = 500) -> int:
-        """Drop the state, events and action log of up to ``limit`` games that finished
-        before ``before``, :data:`PRUNE_STEP` games per transaction; results stay.
-        Return how many games were pruned."""
+        """Drop the state, events, table data, voters and action log of up to ``limit``
+        games that finished before ``before`` (tables closed while still a lobby too),
+        :data:`PRUNE_STEP` games per transaction; results stay. Return how many games
+        were pruned."""
         self.kept.drop()
         pruned = 0
         while pruned < limit:
@@ -548,8 +557,7 @@ class PostgresStore:
     async def _prune(self, before: float, limit: int) -> int:
         async with self.acquire(write=True) as conn:
             ids = [r[0] for r in await conn.fetch(
-                "SELECT id FROM games WHERE state IS NOT NULL"
-                " AND status IN ('over', 'abandoned', 'expired') AND updated_at < $1"
+                f"SELECT id FROM games WHERE {UNPRUNED} AND updated_at < $1"
                 " ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED",
                 before, limit,
             )]
