@@ -47,6 +47,7 @@ PLACEHOLDERS = {
     "plan": "Arrange: a plan (ends the turn) or a card…",
     "ship": "Choose the goods cards to ship…",
     "ship_discard": "Cards to ship, or a discard…",
+    "wave_discard": "Burn a Wave card, or a discard…",
     "discard": "Discard a card from a train…",
     "other": "Another run, step by step, or a discard…",
     "all": "Take cards, another run, or a discard…",
@@ -311,6 +312,12 @@ class SteamCog(GameCog):
             # one select: the shipment's confirm, which says what it ships, keeps a row
             selects[PLACEHOLDERS["ship_discard"]] = ("ship", "discard")
             merged |= {"ship", "discard"}
+        if "wave" in counts and "discard" in counts and (
+                counts["wave"] + counts["discard"] <= MAX_SELECT_OPTIONS):
+            # S8: the Wave card to burn and the discards in one select, each option saying
+            # what it loses: as buttons, the engine's labels wrap a line each on a phone
+            selects[PLACEHOLDERS["wave_discard"]] = ("wave", "discard")
+            merged |= {"wave", "discard"}
         others: tuple[str, ...] = OTHER_RUNS
         if counts.get(WHOLE_RUN, 0) > 1 and sum(
                 counts.get(g, 0) for g in ("take", *others)) <= MAX_SELECT_OPTIONS:
@@ -329,8 +336,8 @@ class SteamCog(GameCog):
                 action = Action(ASK_PREFIX + "resign", "Resign", "controls")
             controls.append(Action(action.id, action.label, "controls", action.description,
                                    action.id not in ("cancel", "resign")))
-        buttons = [Action(a.id, a.label, a.group, a.description,
-                          a.primary or len(main) <= 2) for a in main]
+        buttons = [Action(a.id, _burn_option(a) if "wave" in merged else a.label, a.group,
+                          a.description, a.primary or len(main) <= 2) for a in main]
         items = phone_items(game.id, game.row.version, [*buttons, *controls],
                             selects=selects)
         short = _fit_ship(items, game)
@@ -351,8 +358,8 @@ class SteamCog(GameCog):
     @app_commands.describe(
         first="Who takes the first turn (default: drawn at random)",
         turn_timer="Remind a player once, then let a computer play their seat (default off)",
-        notices="Mention each player when their turn comes (default on; off: a turn "
-                "timer still reminds once, without a mention)",
+        notices="Mention each player when their turn comes (default on; off: the timer's "
+                "one reminder has no mention)",
         deck="The 4 Pawns (default) or the 4 Courts in the deck",
         invite="A member to invite (mentioned once)",
         invite2="Another member to invite",
@@ -486,6 +493,14 @@ def _short_label(action: Action, game: LoadedGame) -> Action:
     if label == action.label:
         return action
     return Action(action.id, label, action.group, action.description, action.primary)
+
+
+def _burn_option(action: Action) -> str:
+    """Return a Wave card's option in the select as its card ("Burn Journey 🌙🌊"): the
+    option's description says what burning it loses (other actions keep their label)."""
+    if action.group != "wave":
+        return action.label
+    return action.label.split(", losing ", 1)[0]
 
 
 def _fit_ship(items: list[BoardItem], game: LoadedGame) -> str | None:

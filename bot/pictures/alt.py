@@ -58,10 +58,14 @@ def _steam(view: Mapping[str, Any]) -> list[str]:
         lines.append(f"{who} is placing {_cards(mappings(pending.get('cards')))}.")
     elif pending.get("kind") == "arrange":
         lines.append(f"{who} is rearranging trains.")
-    elif pending.get("kind") == "run":
-        lines.append(f"{who} is running train {pending.get('train', '?')}.")
+    elif pending.get("kind") == "run":  # the picture's "X runs train 1 on solar"
+        power = f" on {pending['power']}" if pending.get("power") else ""
+        lines.append(f"{who} is running train {pending.get('train', '?')}{power}.")
     if view.get("final_round"):
         lines.append("Final round.")
+    sunny = mappings(view.get("sunny_aside"))
+    if sunny:  # as the picture's status line does (there, unless cards are being placed)
+        lines.append(f"{len(sunny)} sunny card{'' if len(sunny) == 1 else 's'} aside.")
     river = mappings(view.get("river"))
     if river:
         lines.append("River: " + "; ".join(

@@ -7,7 +7,8 @@ slots on the right, a gap between them. While rearranging, a train may hold more
 cards on the way (S6): every card is drawn, the ones past the fifth framed as over the
 limit, and the row's cards stand closer together so both trains keep to the row. A seat
 marked ``away`` in the view (the table's flag, merged in by the board) carries an ``away``
-tag.
+tag after its points; a resigned seat, which scores nothing (S10), a ``resigned`` tag in
+their place. Both tags keep inside the name column, clear of the trains' frames.
 """
 
 from __future__ import annotations
@@ -46,6 +47,10 @@ ROW_H = MINI.height + 14
 """Height of a player's row."""
 OVER = BAD
 """The frame of a card past a train's fifth: over the limit (S6, while rearranging)."""
+TAG_RIGHT = MARGIN + LEFT - 12
+"""The furthest right a row's ``away`` or ``resigned`` tag reaches: inside the name
+column, 8 px clear of the green frame of a train that can run (drawn from
+``MARGIN + LEFT - 4``)."""
 
 
 def _strip(c: Canvas, card: Mapping[str, Any], x: float, y: float, w: float) -> None:
@@ -197,13 +202,15 @@ def _paint_player(c: Canvas, name: str, score: str, turn: bool, resigned: bool, 
     left = MARGIN + 10
     c.text(left, y + 8, name, MIN_TEXT, bold=True, max_width=LEFT - 16,
            fill=MUTED if resigned else (HIGHLIGHT if turn else c.theme.text))
-    used = c.text(left, y + 52, score, MIN_TEXT + 4, bold=True)
-    label = "resigned" if resigned else "away" if away else ""
-    if label:
-        c.tag(left + used + 6, y + 50, label, GONE if resigned else AWAY,
-              max_width=LEFT - used - 18)
+    if resigned:  # scores nothing (S10): the tag stands where the points would
+        c.tag(left, y + 50, "resigned", GONE, max_width=TAG_RIGHT - left)
     else:
-        c.text(left + used + 6, y + 56, "pts", MIN_TEXT, fill=c.theme.muted)
+        used = c.text(left, y + 52, score, MIN_TEXT + 4, bold=True)
+        if away:
+            c.tag(left + used + 6, y + 50, "away", AWAY,
+                  max_width=TAG_RIGHT - (left + used + 6))
+        else:
+            c.text(left + used + 6, y + 56, "pts", MIN_TEXT, fill=c.theme.muted)
     x0 = MARGIN + LEFT
     step, lefts = _spacing([len(trains[i]) if i < len(trains) else 0 for i in range(TRAINS)])
     for index in range(TRAINS):

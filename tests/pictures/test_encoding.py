@@ -48,8 +48,22 @@ def test_banded_pictures_equal_whole_encodings(kind: str, seed: int) -> None:
         c = BOARDS[kind](view, ending(kind, view, status))
         banded = c.png(c.bottom)
         used += len(c.bands)
-        assert pixels(banded) == pixels(whole(c.image.crop((0, 0, c.width, c.height)), c.theme))
+        got = pixels(banded)
+        want = pixels(whole(c.image.crop((0, 0, c.width, c.height)), c.theme))
+        assert got == want, _differing(got, want, c, f"{kind} seed {seed}, {moves} moves")
     assert used > 0
+
+
+def _differing(got: tuple[tuple[int, int], bytes], want: tuple[tuple[int, int], bytes],
+               c: Canvas, board: str) -> str:
+    """Say where a banded picture differs from the whole encoding: the board, the rows
+    that differ and the bands (top, height) reused, so a rare failure can be traced."""
+    (width, height), row = want[0], want[0][0] * 3
+    rows = [y for y in range(height) if got[1][y * row:(y + 1) * row]
+            != want[1][y * row:(y + 1) * row]]
+    bands = [(top, band.height) for top, band in c.bands]
+    return (f"{board}: sizes {got[0]} and {want[0]}; rows differing "
+            f"{rows[:1] + rows[-1:]} ({len(rows)} of {height}, {width} wide); bands {bands}")
 
 
 def inflated_rows(png: bytes) -> int:
