@@ -65,7 +65,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "31ec107460add16b2c597f441e2ce494298e4eaf9410ca3a5c76c4e386d94bf7"
+COMPONENTS_DIGEST = "7827444a293bece378b80835caf689fc54b404b2789732a8c0d454122dbc438d"
 
 ENDED = ("abandoned", "expired")
 
