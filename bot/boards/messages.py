@@ -21,14 +21,11 @@ from typing import Any
 import discord
 
 from bot.boards.send_errors import SEND_ERRORS
-from bot.boards.threads import GameThreads
+from bot.boards.threads import MISSING_PERMISSIONS, GameThreads
 from bot.table.errors import Refusal, board_link
 from bot.table.service import LoadedGame, Tables
 
 log = logging.getLogger(__name__)
-
-#: Discord's error code for a permission the bot lacks (such as Attach Files).
-MISSING_PERMISSIONS = 50013
 
 #: How many boards' last edit times are kept before the old ones are forgotten.
 EDITED_KEPT = 1000
@@ -80,12 +77,14 @@ class BoardMessages:
         *,
         invite: tuple[int, ...] = (),
         before: Callable[[], Awaitable[None]] | None = None,
-    ) -> None:
+    ) -> BaseException | None:
         """Answer a command with a new board for ``game`` and retire the previous one.
 
         ``invite`` names members the board's message mentions (once, when it is posted);
         ``before`` runs just before the answer leaves (an answer clock settling). A
-        command deferred meanwhile is answered by a follow-up.
+        command deferred meanwhile is answered by a follow-up; an answer that fails is
+        posted in the channel instead. Return None once the board is shown, or what
+        stopped it (logged): a game just started is then called off.
         """
         old = (game.row.board_channel_id, game.row.board_message_id)
         body = _inviting(_without_none(await self.render(game)), invite)
@@ -101,39 +100,43 @@ class BoardMessages:
         except SEND_ERRORS as exc:
             log.warning("could not answer with the board of game %s (%s); posting it", game.id,
                         exc)
-            await self.post(game)
-        else:
-            channel_id = interaction.channel_id or game.row.channel_id
-            if message_id is not None:
-                await self.tables.set_board(game, channel_id, message_id)
-                self.mark_shown(game)
-            await self._retire(old[0], old[1], game)
+            return await self.post(game)
+        channel_id = interaction.channel_id or game.row.channel_id
+        if message_id is not None:
+            await self.tables.set_board(game, channel_id, message_id)
+            self.mark_shown(game)
+        await self._retire(old[0], old[1], game)
+        return None
 
-    async def post(self, game: LoadedGame, *, invite: tuple[int, ...] = ()) -> None:
+    async def post(self, game: LoadedGame, *,
+                   invite: tuple[int, ...] = ()) -> BaseException | None:
         """Post a fresh board in the game's channel and retire the previous one.
 
         ``invite`` names members the new message mentions (see :meth:`send_board`).
+        Return None once it is posted, or the error that stopped it (logged).
         """
         old = (game.row.board_channel_id, game.row.board_message_id)
         channel = self.bot.get_partial_messageable(
             game.row.board_channel_id or game.row.channel_id, guild_id=game.row.guild_id
         )
         try:
+            body = _inviting(_without_none(await self.render(game)), invite)
             try:
-                message = await channel.send(
-                    **_inviting(_without_none(await self.render(game)), invite))
+                message = await channel.send(**body)
             except discord.Forbidden as exc:
-                if exc.code != MISSING_PERMISSIONS:
+                if exc.code != MISSING_PERMISSIONS or "file" not in body:
                     raise
-                # no Attach Files here: the board goes as text
+                # perhaps no Attach Files here: the board goes without its picture (still
+                # an embed: without Embed Links this fails too)
                 message = await channel.send(**_inviting(
                     _without_none(await self.render(game, pictured=False)), invite))
         except SEND_ERRORS as exc:
             log.warning("could not post the board of game %s: %s", game.id, exc)
-            return
+            return exc
         await self.tables.set_board(game, message.channel.id, message.id)
         self.mark_shown(game)
         await self._retire(old[0], old[1], game)
+        return None
 
     async def refresh(self, game: LoadedGame, *, keep: bool = False) -> None:
         """Edit the game's board in place; post a new one if it was deleted or capped.

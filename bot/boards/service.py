@@ -40,7 +40,7 @@ from bot.boards.render import (
 )
 from bot.boards.replay import Replays
 from bot.boards.send_errors import SEND_ERRORS, tell_privately
-from bot.boards.threads import GameThreads
+from bot.boards.threads import GameThreads, Place, not_posted_text
 from bot.games.protocol import Action
 from bot.names import safe_name
 from bot.pictures.drawing import PictureDrawer
@@ -449,6 +449,10 @@ class Boards:
         the command is answered with one line that links to it, then the board is posted
         there. Where no thread can be opened, the game is played in the channel and the
         starter is told why privately. A game that cannot start leaves no thread behind.
+        Where the bot could not post a board (a permission it lacks), no game is created;
+        a game whose board Discord still refuses is called off at once (no result; its
+        new thread and the line pointing to it are taken back) and the refusal says why,
+        naming the permission to grant when Discord says one is missing.
         """
         # Opening a thread, storing the game and drawing its board may take longer than
         # Discord waits for a first answer (a rate limit on threads, a slow disk): the
@@ -460,8 +464,14 @@ class Boards:
                 interaction, title, server.threads if thread is None else thread)
             if place.opened is None:
                 game = await create(place.channel_id, place.own)
-                await self.messages.send_board(interaction, game, invite=invite,
-                                               before=clock.settle)
+                failed = await self.messages.send_board(interaction, game, invite=invite,
+                                                        before=clock.settle)
+                if failed is not None:
+                    await self._call_off(game, failed, place)
+                    in_thread = isinstance(interaction.channel, discord.Thread)
+                    raise Refusal(not_posted_text(
+                        failed, thread=in_thread,
+                        where="in this thread" if in_thread else "in this channel"))
                 if place.note:
                     await tell_privately(interaction, place.note)
                 self.computers.schedule(game)
@@ -474,20 +484,34 @@ class Boards:
             starter = actor_of(interaction).name
             line = f"🧵 {starter} started {title} in {place.opened.mention}"
             await clock.settle()
-            try:  # the line first: the board's picture may take a while to draw
-                if interaction.response.is_done():
-                    await interaction.followup.send(
-                        line, allowed_mentions=discord.AllowedMentions.none())
-                else:
-                    await interaction.response.send_message(
-                        line, allowed_mentions=discord.AllowedMentions.none())
-            except SEND_ERRORS as exc:
-                log.warning("could not point to the thread of game %s: %s", game.id, exc)
-            await self.messages.post(game, invite=invite)
+            # the line first: the board's picture may take a while to draw
+            take_back = await _point_to_thread(interaction, line, game.id)
+            failed = await self.messages.post(game, invite=invite)
+            if failed is not None:
+                await self._call_off(game, failed, place)
+                if take_back is not None:
+                    try:
+                        await take_back()
+                    except SEND_ERRORS as exc:
+                        log.info("could not take back the line of game %s: %s", game.id, exc)
+                raise Refusal(not_posted_text(failed, thread=True,
+                                              where="in the game's thread"))
             self.computers.schedule(game)
             return game
         finally:
             clock.stop()
+
+    async def _call_off(self, game: LoadedGame, failed: BaseException, place: Place) -> None:
+        """End a game just started whose board could not be posted (no result), so nothing
+        is left holding its channel or its starter's open games: a thread opened for it is
+        removed, a thread it was started in may be archived again."""
+        log.warning("calling off game %s: its board could not be posted (%s)", game.id, failed)
+        ended = await self.tables.call_off(
+            game.id, "The game was called off: its board could not be posted.")
+        if place.opened is not None:
+            await self.threads.discard(place.opened)
+        elif ended is not None:
+            await self.threads.wind_up(ended)
 
     async def fire_deadline(self, game_id: int) -> None:
         """Handle a game's due deadline (a vote window closing) and show what it did."""
@@ -556,6 +580,23 @@ def _shows_the_end(message: discord.Message) -> bool:
     ids = [getattr(child, "custom_id", None) or "" for row in message.components
            for child in getattr(row, "children", ())]
     return all(i.endswith(tuple(f":{b}" for b in END_BUTTONS)) for i in ids)
+
+
+async def _point_to_thread(interaction: discord.Interaction[Any], line: str,
+                           game_id: int) -> Callable[[], Awaitable[None]] | None:
+    """Answer a start command with ``line`` (it links to the game's thread); return how to
+    delete it again, or None if it could not be sent (logged)."""
+    try:
+        if interaction.response.is_done():
+            sent = await interaction.followup.send(
+                line, allowed_mentions=discord.AllowedMentions.none(), wait=True)
+            return sent.delete
+        await interaction.response.send_message(
+            line, allowed_mentions=discord.AllowedMentions.none())
+    except SEND_ERRORS as exc:
+        log.warning("could not point to the thread of game %s: %s", game_id, exc)
+        return None
+    return interaction.delete_original_response
 
 
 async def _edit_answer(interaction: discord.Interaction[Any], **body: Any) -> None:

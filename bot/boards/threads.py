@@ -1,17 +1,23 @@
 """A thread per game: where a new game is played, its thread's name, and its archiving.
 
-A game started with threads on gets a new public thread under the channel, named after
-it ("Tinker · Alice · 2 Dec"); the game is stored against the thread, so its buttons,
-votes and turn notices all live there. The thread is opened with Discord's longest
-inactivity archive (a week), so a long game is never archived under its players; when
-the game ends, the thread's archive time drops to an hour, and Discord archives it an
-hour after its last message. Discord keeps that time, so nothing waits in the bot and a
-restart loses nothing.
+A game started with threads on gets a new public thread under the channel (an
+announcement thread under an announcement channel), named after it ("Tinker · Alice ·
+2 Dec"); the game is stored against the thread, so its buttons, votes and turn notices
+all live there. The thread is opened with Discord's longest inactivity archive (a
+week), so a long game is never archived under its players; when the game ends, the
+thread's archive time drops to an hour, and Discord archives it an hour after its last
+message. Discord keeps that time, so nothing waits in the bot and a restart loses
+nothing.
+
+Before a game is stored anywhere, the bot's permissions there are checked: a board
+needs View Channel, Send Messages (Send Messages in Threads in a thread) and Embed
+Links, and a game the bot could not show is refused, naming the permission to grant.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, Literal
@@ -19,6 +25,7 @@ from typing import Any, Final, Literal
 import discord
 
 from bot.boards.send_errors import SEND_ERRORS
+from bot.table.errors import Refusal
 from bot.table.loaded import LoadedGame
 
 log = logging.getLogger(__name__)
@@ -37,7 +44,70 @@ NO_PERMISSION = ("This game is played here rather than in a thread of its own: t
                  "the Create Public Threads and Send Messages in Threads permissions.")
 NOT_TEXT = ("This game is played here: games get a thread of their own only in a text "
             "channel.")
+NO_THREADS_HERE = ("This game is played here: Discord opens no threads in this channel, so "
+                   "its games are played in the channel itself.")
+THREAD_LIMIT = ("This game is played here: this channel has as many active threads as "
+                "Discord allows. Games get threads of their own again once some of its "
+                "threads are archived.")
 NOT_OPENED = "Discord did not open a thread just now, so this game is played here."
+
+#: Discord's error codes for a thread that cannot be opened under a channel: a channel of
+#: the wrong type, and a channel with as many active threads as Discord allows.
+WRONG_CHANNEL_TYPE: Final = 50024
+TOO_MANY_THREADS: Final = 160006
+#: Discord's error codes for a permission the bot lacks: Missing Access (it cannot see
+#: the channel) and Missing Permissions.
+MISSING_ACCESS: Final = 50001
+MISSING_PERMISSIONS: Final = 50013
+
+
+def board_lacks(allowed: discord.Permissions, *, thread: bool) -> list[str]:
+    """Return the permissions a board needs that ``allowed`` lacks, by the names Discord's
+    settings show: View Channel, Send Messages (Send Messages in Threads in a ``thread``)
+    and Embed Links (the board is an embed). Attach Files is not needed: without it the
+    board goes without its picture."""
+    send = ("Send Messages in Threads", allowed.send_messages_in_threads) if thread else (
+        "Send Messages", allowed.send_messages)
+    needed = (("View Channel", allowed.view_channel), send,
+              ("Embed Links", allowed.embed_links))
+    return [name for name, granted in needed if not granted]
+
+
+def _listed(names: Sequence[str]) -> str:
+    """Return permission names as words: "A", "A and B", "A, B and C"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def lacking_text(names: Sequence[str]) -> str:
+    """Return the private refusal of a game not started because the bot lacks ``names``
+    where the command was used: what to grant, and who can."""
+    them, plural = ("it", "") if len(names) == 1 else ("them", "s")
+    return (f"No game was started: the bot needs the {_listed(names)} permission{plural} "
+            f"here to post a game's board. A server admin can grant {them} to the bot "
+            "(its role, or this channel's permissions); then start the game again.")
+
+
+def not_posted_text(error: BaseException, *, thread: bool, where: str) -> str:
+    """Return the private word to the starter of a game called off because its board
+    could not be posted ``where`` ("in this channel"; in a ``thread`` or not): why, and
+    what to do.
+
+    A permission Discord says is missing is named; Missing Permissions does not say
+    which, so every permission a board needs there is named."""
+    head = f"The game was called off: the bot could not post its board {where}"
+    if isinstance(error, discord.Forbidden) and error.code in (MISSING_ACCESS,
+                                                               MISSING_PERMISSIONS):
+        names = (["View Channel"] if error.code == MISSING_ACCESS else
+                 board_lacks(discord.Permissions.none(), thread=thread))
+        return (f"{head}, as Discord says a permission is missing. The bot needs "
+                f"{_listed(names)} there: a server admin can grant "
+                f"{'it' if len(names) == 1 else 'them'} to the bot (its role, or this "
+                "channel's permissions); then start the game again.")
+    if isinstance(error, discord.HTTPException) and 400 <= error.status < 500 and (
+            error.status != 429):
+        reason = error.text or f"error {error.code}"
+        return f"{head}: Discord refused it ({reason})."
+    return f"{head}: Discord did not take it just now. Start the game again in a moment."
 
 
 def thread_name(title: str, starter: str, when: float) -> str:
@@ -78,11 +148,14 @@ class GameThreads:
         """Return where a game started by ``interaction`` is played, opening its thread.
 
         A command used inside a thread plays there (a thread the bot opened for an
-        earlier game is kept open for the new one).
+        earlier game is kept open for the new one). Raise a :class:`Refusal` naming the
+        permissions to grant when the bot could post the game's board nowhere.
         """
         channel = interaction.channel
         here = interaction.channel_id or 0
+        allowed = interaction.app_permissions
         if isinstance(channel, discord.Thread):
+            _require(allowed, thread=True)
             me = self.bot.user
             own = me is not None and channel.owner_id == me.id
             if own and channel.auto_archive_duration != OPEN_ARCHIVE_MINUTES:
@@ -92,24 +165,34 @@ class GameThreads:
                     log.info("could not keep thread %s open longer: %s", channel.id, exc)
             return Place(here, own=own)
         if not wanted:
-            return Place(here)
+            return _here(here, allowed)
         if not isinstance(channel, discord.TextChannel):
-            return Place(here, note=NOT_TEXT)
-        allowed = interaction.app_permissions
-        if not (allowed.create_public_threads and allowed.send_messages_in_threads):
+            return _here(here, allowed, NOT_TEXT)
+        lacking = board_lacks(allowed, thread=True)
+        if not allowed.create_public_threads:
+            lacking.insert(0, "Create Public Threads")
+        if lacking:
+            if board_lacks(allowed, thread=False):  # nowhere: name what the thread needs
+                raise Refusal(lacking_text(lacking))
             return Place(here, note=NO_PERMISSION)
         name = thread_name(title, interaction.user.display_name or interaction.user.name,
                            interaction.created_at.timestamp())
+        # An announcement channel holds announcement threads only.
+        kind = (discord.ChannelType.news_thread if channel.is_news()
+                else discord.ChannelType.public_thread)
         try:
             thread = await channel.create_thread(
-                name=name, type=discord.ChannelType.public_thread,
-                auto_archive_duration=OPEN_ARCHIVE_MINUTES, reason="a new game",
+                name=name, type=kind, auto_archive_duration=OPEN_ARCHIVE_MINUTES,
+                reason="a new game",
             )
         except discord.Forbidden:
-            return Place(here, note=NO_PERMISSION)
+            return _here(here, allowed, NO_PERMISSION)
+        except discord.HTTPException as exc:
+            log.warning("could not open a game's thread: %s", exc)
+            return _here(here, allowed, _not_opened(exc))
         except SEND_ERRORS as exc:
             log.warning("could not open a game's thread: %s", exc)
-            return Place(here, note=NOT_OPENED)
+            return _here(here, allowed, NOT_OPENED)
         return Place(thread.id, opened=thread, own=True)
 
     async def discard(self, thread: discord.Thread) -> None:
@@ -141,3 +224,30 @@ class GameThreads:
                 await thread.edit(auto_archive_duration=minutes)
         except SEND_ERRORS as exc:
             log.info("could not change the archiving of thread %s: %s", thread_id, exc)
+
+
+def _require(allowed: discord.Permissions, *, thread: bool) -> None:
+    """Refuse a game whose board the bot could not post where the command was used."""
+    lacking = board_lacks(allowed, thread=thread)
+    if lacking:
+        raise Refusal(lacking_text(lacking))
+
+
+def _here(channel_id: int, allowed: discord.Permissions, note: str | None = None) -> Place:
+    """Return the command's channel as the game's place (with ``note`` for the starter),
+    or refuse if the bot could not post a board there."""
+    _require(allowed, thread=False)
+    return Place(channel_id, note=note)
+
+
+def _not_opened(error: discord.HTTPException) -> str:
+    """Return the starter's note for a thread Discord did not open: the reason when it
+    holds for every game here (then trying again cannot help), else "just now"."""
+    if error.code == WRONG_CHANNEL_TYPE:
+        return NO_THREADS_HERE
+    if error.code == TOO_MANY_THREADS:
+        return THREAD_LIMIT
+    if 400 <= error.status < 500 and error.status != 429:
+        reason = error.text or f"error {error.code}"
+        return f"This game is played here: Discord would not open a thread ({reason})."
+    return NOT_OPENED

@@ -1426,13 +1426,15 @@ class FakeDiscord:
     async def _start_thread(self, call: _Call) -> web.Response:
         parent_id = self._channel(call)
         parent = self.channels[parent_id]
-        if parent["type"] != 0:
+        if parent["type"] not in threads.HELD:
             raise ApiError(400, 50024)  # not a channel that holds threads
         body = call.body or {}
         self._check(call, threads.check_start(body))
         kind = int(body.get("type", threads.PRIVATE_THREAD))
-        needed = (payloads.CREATE_PUBLIC_THREADS if kind == threads.PUBLIC_THREAD
-                  else payloads.CREATE_PRIVATE_THREADS)
+        if kind not in threads.HELD[parent["type"]]:
+            raise ApiError(400, 50024)  # a public thread under an announcement channel
+        needed = (payloads.CREATE_PRIVATE_THREADS if kind == threads.PRIVATE_THREAD
+                  else payloads.CREATE_PUBLIC_THREADS)
         if not self._bot_permissions(self.guild_of_channel(parent_id)) & needed:
             raise ApiError(403, 50013)
         thread_id = self.snowflakes.next()

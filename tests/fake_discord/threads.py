@@ -2,8 +2,9 @@
 
 Shapes follow Discord's API reference (Channel object, thread_metadata; Start Thread
 without Message; Modify Channel's thread fields): a public thread is a channel of type
-11 under a text channel, named in 1 to 100 characters, archived by Discord after 60,
-1440, 4320 or 10080 minutes without a message.
+11 under a text channel (an announcement thread, type 10, under an announcement channel,
+type 5), named in 1 to 100 characters, archived by Discord after 60, 1440, 4320 or 10080
+minutes without a message.
 """
 
 from __future__ import annotations
@@ -13,9 +14,15 @@ from typing import Any
 
 from tests.fake_discord import limits, payloads
 
+ANNOUNCEMENT_THREAD = 10
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
-THREAD_TYPES = (10, PUBLIC_THREAD, PRIVATE_THREAD)
+THREAD_TYPES = (ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD)
+TEXT_CHANNEL = 0
+ANNOUNCEMENT_CHANNEL = 5
+#: The thread types each kind of channel holds (no private threads in announcements).
+HELD = {TEXT_CHANNEL: (PUBLIC_THREAD, PRIVATE_THREAD),
+        ANNOUNCEMENT_CHANNEL: (ANNOUNCEMENT_THREAD,)}
 ARCHIVE_MINUTES = (60, 1440, 4320, 10080)
 NAME_LIMIT = 100
 #: The fields Modify Channel takes for a thread.
@@ -64,9 +71,9 @@ def check_start(body: Mapping[str, Any]) -> list[limits.Problem]:
         problems.append(limits.Problem(("auto_archive_duration",), "BASE_TYPE_CHOICES",
                                        f"Value must be one of {ARCHIVE_MINUTES}."))
     kind = body.get("type", PRIVATE_THREAD)
-    if kind not in (PUBLIC_THREAD, PRIVATE_THREAD):
+    if kind not in THREAD_TYPES:
         problems.append(limits.Problem(("type",), "BASE_TYPE_CHOICES",
-                                       "Value must be one of (11, 12)."))
+                                       f"Value must be one of {THREAD_TYPES}."))
     return problems
 
 

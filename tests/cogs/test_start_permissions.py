@@ -1,0 +1,142 @@
+"""Starting a game where the bot may not post its board, through the offline fake.
+
+A board needs View Channel, Send Messages (Send Messages in Threads in a thread) and
+Embed Links: without them no game is created and the starter alone is told which
+permission to grant. A board Discord still refuses (403 Missing Permissions) calls the
+fresh game off: no result, nothing left holding the channel, its thread or the starter's
+open games, and the starter is told privately why.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fake_discord import payloads
+from tests.support import abandon, board_ids, make_bot
+
+COGS = ("cogs.tinker", "cogs.tinrealm", "cogs.steam", "cogs.server")
+
+#: Discord's answer to a bot's message it may not send (here: an embed without Embed Links).
+MISSING = {"status": 403, "code": 50013}
+
+
+def _public(fake, channel_id: int | None = None) -> list[dict]:
+    """The channel's messages everyone sees."""
+    return fake.channel_messages(channel_id)
+
+
+async def _no_open_game(bot, fake) -> None:
+    channels = [fake.channel_id, *(int(t["id"]) for t in fake.threads_under())]
+    for channel_id in channels:
+        assert await bot.tables.open_in_channel(channel_id) is None, channel_id
+
+
+@pytest.mark.parametrize(("lacking", "named"), [
+    (payloads.EMBED_LINKS, "Embed Links"),
+    (payloads.SEND_MESSAGES_IN_THREADS | payloads.SEND_MESSAGES, "Send Messages in Threads"),
+    (payloads.VIEW_CHANNEL, "View Channel"),
+])
+async def test_no_thread_opens_for_a_board_the_bot_may_not_post(
+        discord_driver, fake_discord, tmp_path, lacking, named):
+    """thread: yes without a permission the board needs (in the thread and here alike):
+    refused privately, naming it; no thread is asked for and no game is stored."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    fake_discord.app_permissions &= ~lacking
+    refused = await discord_driver.slash("tinker", "start", {"thread": "yes"}, user="alice")
+    await discord_driver.settle()
+    assert refused.ephemeral and named in refused.content, refused.content
+    assert "admin" in refused.content and "start the game again" in refused.content
+    assert fake_discord.threads_under() == []
+    assert not any(r.path.endswith("/threads") for r in fake_discord.requests)
+    assert _public(fake_discord) == []
+    await _no_open_game(bot, fake_discord)
+
+
+@pytest.mark.parametrize(("lacking", "named"), [
+    (payloads.EMBED_LINKS, "Embed Links"),
+    (payloads.SEND_MESSAGES, "Send Messages"),
+])
+async def test_no_game_starts_here_without_what_its_board_needs(
+        discord_driver, fake_discord, tmp_path, lacking, named):
+    """A game in the channel itself (no thread) is refused alike, before it is stored."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    fake_discord.app_permissions &= ~lacking
+    refused = await discord_driver.slash("tinrealm", "start", user="alice")
+    assert refused.ephemeral and f"the {named} permission" in refused.content
+    assert _public(fake_discord) == []
+    await _no_open_game(bot, fake_discord)
+
+
+async def test_a_thread_needs_no_send_messages_in_the_channel(discord_driver, fake_discord,
+                                                              tmp_path):
+    """Send Messages in the channel is not needed for a game in its own thread: the line
+    that links to it is the command's answer."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    fake_discord.app_permissions &= ~payloads.SEND_MESSAGES
+    started = await discord_driver.slash("tinker", "start", {"thread": "yes"}, user="alice")
+    (thread,) = fake_discord.threads_under()
+    assert not started.ephemeral and f"<#{thread['id']}>" in started.content
+    game = await bot.tables.open_in_channel(int(thread["id"]))
+    assert game is not None and game.row.board_message_id is not None
+
+
+async def test_a_game_in_a_thread_without_send_messages_in_threads(discord_driver,
+                                                                    fake_discord, tmp_path):
+    """A command used inside a thread where the bot may not post: refused, naming Send
+    Messages in Threads."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", {"thread": "yes", "players": "only me"},
+                               user="alice")
+    (thread,) = fake_discord.threads_under()
+    thread_id = int(thread["id"])
+    await abandon(discord_driver, "tinker", "alice", channel=thread_id)
+    assert await bot.tables.open_in_channel(thread_id) is None
+    fake_discord.app_permissions &= ~payloads.SEND_MESSAGES_IN_THREADS
+    refused = await discord_driver.slash("tinker", "start", user="alice", channel=thread_id)
+    assert refused.ephemeral and "Send Messages in Threads" in refused.content
+    assert await bot.tables.open_in_channel(thread_id) is None
+
+
+async def test_a_thread_game_whose_board_discord_refuses_is_called_off(
+        discord_driver, fake_discord, tmp_path):
+    """The permissions looked granted, yet Discord refuses the board in the new thread
+    (403 Missing Permissions): the game ends with no result, its thread is archived (the
+    bot may not delete it), the line pointing to it is taken back, and the starter is
+    told privately which permissions the bot needs; their open-game limit is free again."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, MAX_OPEN_GAMES=1))
+    fake_discord.fail_next("POST", r"/channels/\d+/messages", times=5, **MISSING)
+    result = await discord_driver.slash("tinker", "start", {"thread": "yes"}, user="alice")
+    await discord_driver.settle()
+    (thread,) = fake_discord.threads_under()
+    notes = [f for f in result.followups if f["flags"] & payloads.MESSAGE_FLAG_EPHEMERAL]
+    assert len(notes) == 1, result.followups
+    note = notes[0]["content"]
+    assert "called off" in note and "Embed Links" in note and "Send Messages in Threads" in note
+    assert "admin" in note
+    assert result.message is None  # the line was taken back
+    assert not any("🧵" in (m.get("content") or "") for m in _public(fake_discord))
+    assert thread["thread_metadata"]["archived"] is True
+    await _no_open_game(bot, fake_discord)
+    called_off = await bot.tables.load(1)  # the first game stored
+    assert called_off.row.status == "abandoned" and called_off.row.channel_id == int(
+        thread["id"])
+    again = await discord_driver.slash("tinker", "start", user="alice")
+    assert not again.ephemeral and board_ids(again.message), again.content
+
+
+async def test_a_game_here_whose_board_discord_refuses_is_called_off(
+        discord_driver, fake_discord, tmp_path):
+    """The answer with the board fails and so does posting it in the channel (403
+    Missing Permissions): the game is called off and the starter told privately."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, MAX_OPEN_GAMES=1))
+    fake_discord.fail_next("POST", r"/interactions/\d+/.+/callback", 404, code=10062)
+    fake_discord.fail_next("POST", r"/channels/\d+/messages", times=5, **MISSING)
+    result = await discord_driver.slash("tinker", "start", user="alice")
+    await discord_driver.settle()
+    assert result.ephemeral and "called off" in result.content, result.content
+    assert "Send Messages" in result.content and "Embed Links" in result.content
+    assert _public(fake_discord) == []
+    await _no_open_game(bot, fake_discord)
+    again = await discord_driver.slash("tinker", "start", user="alice")
+    assert not again.ephemeral and board_ids(again.message), again.content
+
