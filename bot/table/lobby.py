@@ -202,6 +202,8 @@ def _start(step: LobbyStep, _op: str) -> str:
         )
     options = {**row.options, "names": [s.name for s in seats],
                "levels": [s.level if s.computer else None for s in seats]}
+    if any(spec.name == "people" for spec in engine.options):
+        options["people"] = [i for i, s in enumerate(seats) if not s.computer]
     if "start_seat" in options:  # "me (the host)": whoever hosts now
         options["start_seat"] = next(
             (i for i, s in enumerate(seats) if s.user_id == step.host), 0)

@@ -117,8 +117,10 @@ def _start_options(kind: str, final: Any, request: ReplayRequest) -> list[dict[s
     """
     if request.seats == 1 or not hasattr(final, "players"):
         return [dict(request.options)]
-    base = {"names": [p.name for p in final.players],
-            "levels": [p.level for p in final.players]}
+    base: dict[str, Any] = {"names": [p.name for p in final.players],
+                            "levels": [p.level for p in final.players]}
+    if not all(getattr(p, "person", True) for p in final.players):
+        base["people"] = [i for i, p in enumerate(final.players) if p.person]
     if hasattr(final, "deck_kind"):
         base["deck"] = final.deck_kind
     drawn = {**base, "start_seat": None}

@@ -28,7 +28,8 @@ def test_engine_satisfies_the_protocol_and_is_registered():
     assert isinstance(ENGINE, Engine)
     assert (ENGINE.kind, ENGINE.title, ENGINE.min_seats, ENGINE.max_seats) == (
         "steam", "Steam to Solar", 2, 5)
-    assert [o.name for o in ENGINE.options] == ["start_seat", "names", "deck", "levels"]
+    assert [o.name for o in ENGINE.options] == ["start_seat", "names", "deck", "levels",
+                                               "people"]
 
 
 def test_s1_forty_card_deck():

@@ -182,3 +182,27 @@ def test_resign_in_the_final_round_removes_the_last_turn():
     assert state.final == [2, 1] and state.turn == 2
     state, _ = play(state, 2, "resign")
     assert state.over
+
+
+def test_s10_the_game_ends_once_every_person_has_resigned() -> None:
+    """With option ``people``, the game ends when the last person resigns, the computer
+    players ranked by their points as they stand; the people rank last, as S10 has a
+    resigned player score nothing. Without it every seat counts as a person."""
+    from bot.games.steam.engine import ENGINE
+
+    state = ENGINE.new(3, 4, {"people": [0, 2], "start_seat": 0})
+    state = ENGINE.apply(state, 0, "resign").state
+    assert not ENGINE.is_over(state)
+    step = ENGINE.apply(state, 2, "resign")
+    assert ENGINE.is_over(step.state)
+    assert any("Every person at the table has resigned" in e for e in step.events)
+    result = ENGINE.result(step.state)
+    assert result is not None
+    outcomes = {o.seat: o.outcome for o in result.outcomes}
+    assert outcomes[0] == outcomes[2] == "loss"
+    dumped = ENGINE.dump(step.state)
+    assert [p.get("person", True) for p in dumped["players"]] == [True, False, True, False]
+    again = ENGINE.load(dumped)
+    assert [p.person for p in again.players] == [True, False, True, False]
+    everyone = ENGINE.apply(ENGINE.new(3, 4, {"start_seat": 0}), 0, "resign").state
+    assert not ENGINE.is_over(ENGINE.apply(everyone, 2, "resign").state)

@@ -46,6 +46,8 @@ class SteamEngine:
                    "cards", DEFAULT_DECK, DECKS),
         OptionSpec("levels", "Computer level per seat, in seat order (easy, normal or hard; "
                    "e.g. normal,hard); none: normal", None),
+        OptionSpec("people", "The seats people hold (none: every seat); once every person "
+                   "has resigned the game ends", None),
     )
 
     def new(
@@ -53,7 +55,8 @@ class SteamEngine:
     ) -> SteamState:
         """Return a new game for ``seats`` seats dealt from ``seed`` (S1-S4)."""
         setup = check_options(seats, options or {})
-        return new_game(seed, setup.names, setup.start_seat, setup.deck, setup.levels)
+        return new_game(seed, setup.names, setup.start_seat, setup.deck, setup.levels,
+                        setup.people)
 
     def to_act(self, state: SteamState) -> int | None:
         """Return the seat to act, or None once the game is over."""

@@ -49,16 +49,18 @@ class Setup:
     start_seat: int | None = None
     deck: str = DEFAULT_DECK
     levels: tuple[str, ...] = ()
+    people: tuple[int, ...] | None = None
 
 
 def new_game(
     seed: int, names: list[str], start_seat: int | None, deck: str = DEFAULT_DECK,
-    levels: Sequence[str] = (),
+    levels: Sequence[str] = (), people: Sequence[int] | None = None,
 ) -> SteamState:
     """Deal a new game (S1-S4): 36 cards shuffled, sunny cards aside, river of four.
 
     ``deck`` is the table's deck (S1: ``pawns`` or ``courts``); ``levels`` the computer
-    level of each seat (default ``normal``), which the deal does not depend on.
+    level of each seat (default ``normal``), which the deal does not depend on; ``people``
+    the seats people hold (default: every seat), the others computer players'.
     """
     seats = len(names)
     rng = SeededRandom(seed)
@@ -66,7 +68,8 @@ def new_game(
     cards = [c for c in DECK_CARDS[deck] if c not in sunny]
     rng.shuffle(cards)
     start = rng.choice(list(range(seats))) if start_seat is None else start_seat
-    players = [Player(name, level=levels[i] if i < len(levels) else DEFAULT_LEVEL)
+    players = [Player(name, level=levels[i] if i < len(levels) else DEFAULT_LEVEL,
+                      person=people is None or i in people)
                for i, name in enumerate(names)]
     state = SteamState(
         rng=rng, players=players, deck=cards, river=[],
@@ -77,7 +80,7 @@ def new_game(
 
 
 #: The options ``new`` takes (docs/steam.md, "Options").
-OPTION_NAMES = ("names", "start_seat", "deck", "levels")
+OPTION_NAMES = ("names", "start_seat", "deck", "levels", "people")
 
 
 def check_options(seats: int, options: Mapping[str, Any]) -> Setup:
@@ -96,7 +99,13 @@ def check_options(seats: int, options: Mapping[str, Any]) -> Setup:
     deck = options.get("deck") or DEFAULT_DECK
     if deck not in DECKS:
         raise GameError(f"Option 'deck' must be one of {', '.join(DECKS)}, not {deck!r}.")
-    return Setup([n.strip() for n in names], start, deck, _levels(seats, options.get("levels")))
+    people = options.get("people")
+    if people is not None and (not isinstance(people, list | tuple) or not all(
+            isinstance(i, int) and not isinstance(i, bool) and 0 <= i < seats
+            for i in people)):
+        raise GameError(f"Option 'people' must list seats from 0 to {seats - 1}.")
+    return Setup([n.strip() for n in names], start, deck, _levels(seats, options.get("levels")),
+                 None if people is None else tuple(people))
 
 
 def _levels(seats: int, given: Any) -> tuple[str, ...]:
@@ -454,6 +463,10 @@ def _resign(state: SteamState, seat: int, events: list[str]) -> None:
     if state.final is not None and seat in state.final:
         state.final.remove(seat)
     if len(state.active()) < 2:
+        _finish(state, events)
+    elif not any(p.person and not p.resigned for p in state.players):
+        events.append("Every person at the table has resigned: the game ends, the computer "
+                      "players ranked by their points as they stand.")
         _finish(state, events)
     elif acting:
         if state.final is None:

@@ -188,12 +188,15 @@ class Player:
     trains: list[list[Card]] = field(default_factory=list)
     resigned: bool = False
     level: str = DEFAULT_LEVEL
+    #: A person's seat (option ``people``), not a computer player's: once every person
+    #: has resigned the game ends.
+    person: bool = True
 
     def copy(self) -> Player:
         """Return an independent copy."""
         return Player(
             self.name, self.score, self.paid, self.scored,
-            [list(t) for t in self.trains], self.resigned, self.level,
+            [list(t) for t in self.trains], self.resigned, self.level, self.person,
         )
 
     def train_cards(self) -> list[Card]:

@@ -85,6 +85,7 @@ def dump_state(state: SteamState) -> dict[str, Any]:
                 "name": p.name, "score": p.score, "paid": p.paid, "scored": p.scored,
                 "trains": [_names(t) for t in p.trains], "resigned": p.resigned,
                 "level": p.level,
+                **({} if p.person else {"person": False}),
             }
             for p in state.players
         ],
@@ -126,6 +127,7 @@ def _load_player(data: Mapping[str, Any], schema: int) -> Player:
         trains=trains,
         resigned=bool(data["resigned"]),
         level=data["level"] if schema >= 3 else DEFAULT_LEVEL,
+        person=data.get("person", True) is not False,
     )
     if player.level not in LEVELS:
         raise BrokenState(f"{name}'s computer level {player.level!r} is unknown")
