@@ -244,3 +244,13 @@ def detail_embeds(cog: object, game: LoadedGame) -> list[object]:
     sections = cog.sections(game)  # type: ignore[attr-defined]
     return [embed for key, index, _count in page_keys(sections)
             for embed in cog.details(game, f"{key}.{index}")["embeds"]]  # type: ignore[attr-defined]
+
+
+async def table_names(store: Store) -> list[str]:
+    """Return the names of every table of ``store``'s database (SQLite or PostgreSQL)."""
+    if store.backend == "sqlite":
+        rows = await store.query("SELECT name FROM sqlite_master WHERE type = 'table'")
+    else:
+        rows = await store.query(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")
+    return [r[0] for r in rows]

@@ -14,7 +14,7 @@ import pytest
 from db.errors import StorageError, TooManyOpen
 from db.rows import GameRow, NewGame, RatedSeat, ResultRow
 from db.store import Store
-from tests.support import Clock
+from tests.support import Clock, table_names
 
 MEMBER = 271828182845904523
 NAME = "Zephyrine"
@@ -143,12 +143,7 @@ async def test_a_wal_deleted_during_a_write_is_not_acknowledged(tmp_path: Path) 
 
 async def _every_value(store: Any) -> list[tuple[str, str, str]]:
     """Return (table, column, text) of every value of every row of every table."""
-    if store.backend == "sqlite":
-        tables = [r[0] for r in await store.query(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")]
-    else:
-        tables = [r[0] for r in await store.query(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")]
+    tables = await table_names(store)
     found = []
     for table in tables:
         if store.backend == "sqlite":

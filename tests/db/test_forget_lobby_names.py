@@ -12,7 +12,7 @@ from typing import Any
 from bot.table.lobby import LOBBY_CANCEL, LOBBY_JOIN, LOBBY_KICK, LOBBY_LEAVE, LOBBY_START
 from bot.table.service import Actor, Tables
 from db.forget import lobby_names
-from tests.support import ALICE, BOB, CAROL, open_tables
+from tests.support import ALICE, BOB, CAROL, open_tables, table_names
 
 MEMBER = Actor(271828182845904523, "Zephyrine")
 FORMER = "a former player"
@@ -20,12 +20,7 @@ FORMER = "a former player"
 
 async def _every_value(store: Any) -> list[tuple[str, str]]:
     """Every value of every row of every table, as text, with its table."""
-    if store.backend == "sqlite":
-        tables = [r[0] for r in await store.query(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")]
-    else:
-        tables = [r[0] for r in await store.query(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")]
+    tables = await table_names(store)
     return [(table, str(value)) for table in tables
             for row in await store.query(f"SELECT * FROM {table}") for value in row]
 
