@@ -244,7 +244,7 @@ class SteamCog(GameCog):
             fields.append(("Deck", deck))
         fields.append((f"Discard pile, first discarded first ({view['discard_count']})",
                        discard or "empty"))
-        trains = [(f"{player['name']} · {player.get('total', 0)}",
+        trains = [(f"{player['name']} · {_total(player)}",
                    "\n".join(f"{i}. {_train_text(t)}" for i, t in enumerate(player["trains"], 1))
                    or "no trains") for player in view["players"]]
         return [Section("cards", "Table", "The river and the piles", fields),
@@ -446,6 +446,14 @@ def _lobby(game: LoadedGame) -> discord.Embed:
     return embed
 
 
+def _total(player: dict[str, Any]) -> str:
+    """Return a player's total as shown, saying the Wave tokens in it and so which stack
+    they hold (S10, S12: 2 a token; the stack of two, of one, or both): "17 (🎫2)"."""
+    total = player.get("total", player["score"])
+    tokens = int(player.get("tokens") or 0)
+    return f"{total} (🎫{tokens})" if tokens and not player.get("resigned") else str(total)
+
+
 def _position(game: LoadedGame, view: dict[str, Any]) -> list[str]:
     """Return what the picture shows, as text: the river, then a line per player."""
     if view["over"]:
@@ -461,7 +469,7 @@ def _position(game: LoadedGame, view: dict[str, Any]) -> list[str]:
             ("💤", seat.away),
             ("🏳️", bool(player["resigned"])),
         ) if on)
-        name = f"{marks}**{player['name']}** {player.get('total', player['score'])}"
+        name = f"{marks}**{player['name']}** {_total(player)}"
         if view["turn"] == player["seat"]:
             lines.append(name)
             lines += [f"{i}. {_train_text(t)}" for i, t in enumerate(player["trains"], 1)]
