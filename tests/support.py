@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from bot.client import TableBot, create_bot
 from bot.config import Settings, load_settings
@@ -254,3 +256,23 @@ async def table_names(store: Store) -> list[str]:
         rows = await store.query(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")
     return [r[0] for r in rows]
+
+
+def steam_until(reached: Callable[[Any], bool], seats: int, wander: float = 0.2) -> Any:
+    """Return the first Steam to Solar state, over games of seeds 0 to 199 played by the
+    computer players (a random non-resigning move now and then, ``wander`` of them), that
+    ``reached`` accepts before its game is over; fail if none does."""
+    from bot.games.steam.engine import ENGINE
+
+    for seed in range(200):
+        state = ENGINE.new(seed, seats, {})
+        rng = random.Random(seed)
+        while not ENGINE.is_over(state) and not reached(state):
+            seat = ENGINE.to_act(state)
+            legal = [a.id for a in ENGINE.legal_actions(state, seat) if a.id != "resign"]
+            action = (rng.choice(legal) if rng.random() < wander
+                      else ENGINE.computer_action(state, seat))
+            state = ENGINE.apply(state, seat, action).state
+        if not ENGINE.is_over(state):
+            return state
+    raise AssertionError("no game reached the state asked for")

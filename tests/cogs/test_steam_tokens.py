@@ -3,31 +3,13 @@ holds each stack (S10, S12: a token adds 2)."""
 
 from __future__ import annotations
 
-import random
-
 from bot.games.steam.engine import ENGINE
 from tests.cogs.board_messages import board_renderer
-from tests.support import loaded
-
-
-def _with_a_stack():
-    """A game where someone holds the stack of two, played by the computer players."""
-    for seed in range(200):
-        state = ENGINE.new(seed, 3, {})
-        rng = random.Random(seed)
-        while not ENGINE.is_over(state) and state.two_stack is None:
-            seat = ENGINE.to_act(state)
-            legal = [a.id for a in ENGINE.legal_actions(state, seat) if a.id != "resign"]
-            action = rng.choice(legal) if rng.random() < 0.2 else ENGINE.computer_action(
-                state, seat)
-            state = ENGINE.apply(state, seat, action).state
-        if state.two_stack is not None and not ENGINE.is_over(state):
-            return state
-    raise AssertionError("no game handed out the stack of two")
+from tests.support import loaded, steam_until
 
 
 def test_s12_the_totals_say_the_wave_tokens_in_them() -> None:
-    state = _with_a_stack()
+    state = steam_until(lambda s: s.two_stack is not None, seats=3)
     holder = state.two_stack
     game = loaded(ENGINE, state, seats=3)
     boards = board_renderer(False)

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from bot.games import registry
 from bot.games.protocol import Engine, IllegalAction
+from tests.support import steam_until
 
 #: The most moves a game here is played for (enough to reach every phase of each game).
 MOVES = 300
@@ -112,18 +113,7 @@ def test_a_steam_dump_in_the_final_round_shares_nothing_with_its_state() -> None
     """The final round's seats (S11) are copied into the dump: changing the dump leaves
     the state's final round as it was (a random search found it shared)."""
     engine = registry.engine("steam")
-    for seed in range(200):
-        state = engine.new(seed, 5, {})
-        rng = random.Random(seed)
-        while not engine.is_over(state) and state.final is None:
-            seat = engine.to_act(state)
-            legal = [a.id for a in engine.legal_actions(state, seat) if a.id != "resign"]
-            action = rng.choice(legal) if rng.random() < 0.3 else engine.computer_action(
-                state, seat)
-            state = engine.apply(state, seat, action).state
-        if state.final is not None:
-            before = list(state.final)
-            engine.dump(state)["final"].append(99)
-            assert state.final == before
-            return
-    raise AssertionError("no game reached its final round")
+    state = steam_until(lambda s: s.final is not None, seats=5, wander=0.3)
+    before = list(state.final)
+    engine.dump(state)["final"].append(99)
+    assert state.final == before

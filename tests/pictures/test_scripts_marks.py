@@ -30,9 +30,9 @@ def test_no_mark_is_drawn_as_a_box(name: str) -> None:
     assert text_mask(name, 30, True, "la").mask.getbbox() is not None
 
 
-@pytest.mark.skipif(not RAQM, reason="the keycap is a ligature of the emoji font")
 @pytest.mark.parametrize("name", KEYCAPS)
 def test_a_keycap_is_the_emoji_fonts_keycap(name: str) -> None:
+    assert RAQM  # Pillow's complex layout shapes the emoji font's keycap ligature
     found = runs(name)
     keycap = [r for r in found if "\u20e3" in r.text]
     assert len(keycap) == 1 and keycap[0].family == EMOJI and not keycap[0].over
