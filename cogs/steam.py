@@ -99,7 +99,8 @@ RULES = (
 #: What the board's icons mean (the "Rules & details" legend).
 LEGEND = (
     "▶️ whose turn · 👑 the host · 🤖 computer player · 💤 away (a computer plays the seat) · "
-    "🏳️ resigned · 🎫 Wave token (2 points each) · ✅ the train can run, on 🌊 steam "
+    "🏳️ resigned · 🎫 Wave token (2 points each; in the picture a disc with a Wave) · "
+    "✅ the train can run, on 🌊 steam "
     "(Waves) or ☀️ solar (Suns) · 🌙 Moons (locomotive) · 🍃 Leaves, 🐉 Wyrms, 🪢 Knots "
     "(goods) · 🚂 the turn · "
     "⏳ final round · ⏰ turn timer"
@@ -587,9 +588,10 @@ def _status(game: LoadedGame, view: dict[str, Any]) -> str:
         still = ", ".join(view.get("still_to_play") or []) or "nobody"
         lines.append(f"⏳ Final round: still to play: {still}.")
     if pending:
-        if pending["kind"] == "place":
-            lines.append("Placing: " + ", ".join(card_text(c, value=False)
-                                                 for c in pending["cards"]))
+        if pending["kind"] == "place":  # the buttons place the first card (S5)
+            now, *then = (card_text(c, value=False) for c in pending["cards"])
+            lines.append(f"Placing: **{now}**" + (f" now, then {', '.join(then)}."
+                                                  if then else ""))
         elif pending["kind"] == "arrange":
             problem = pending.get("problem")
             lines.append("Rearrange, then **Done**" + (f": {problem}" if problem else "."))

@@ -12,6 +12,7 @@ from bot.boards.layout import BoardButton, BoardItem, phone_items
 from bot.boards.render import actions_for_board
 from bot.games.protocol import Action
 from bot.table.service import LoadedGame
+from bot.widths import clip_words
 from cogs.base import (
     MODES_TEXT,
     PLAYERS_HELP,
@@ -45,6 +46,9 @@ WAITING = {
     "offer": "**Something is offered**: take it or walk on.",
 }
 
+#: A line of the board's description on a phone, in letters (``bot.widths``): 42 ordinary
+#: letters fit before the preview tool wraps at 360 px.
+DESCRIPTION_LETTERS = 40
 #: What the fight's buttons mean, on the board while fighting (the sure blow's damage).
 FIGHT_LEGEND = "⚡n: strike with n energy (+ bonus damage); Sure: {sure} damage, no roll."
 #: Groups that are side options, never the decision itself (food and items, any time).
@@ -326,7 +330,16 @@ def _place_label(label: str) -> str:
 def _position(v: dict[str, Any]) -> list[str]:
     """Return what the picture shows, as text: the card, the fight, the adventurer (the
     placing buttons say where each end leads, the item select what each item does)."""
-    return [*_situation(v), *_trackers(v, short=True)]
+    lines = [*_situation(v), *_trackers(v, short=True)]
+    pack = _pack(v)
+    return [*lines[:-1], pack, lines[-1]] if pack else lines
+
+
+def _pack(v: dict[str, Any]) -> str:
+    """Return the items carried on one phone line, by name ("🎒 Rope · Lantern ▫️": ▫️
+    used up for now); what each does is in the item select and "Rules & details"."""
+    names = [f"{i['name']}{'' if i.get('ready') else ' ▫️'}" for i in v.get("items") or []]
+    return clip_words("🎒 " + " · ".join(names), DESCRIPTION_LETTERS) if names else ""
 
 
 def _trackers(v: dict[str, Any], short: bool = False) -> list[str]:

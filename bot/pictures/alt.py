@@ -46,6 +46,9 @@ def _steam(view: Mapping[str, Any]) -> list[str]:
     scores = []
     for p in players:
         state = [str(p.get("score", "?"))]
+        tokens = number(p.get("tokens"))
+        if tokens > 0 and not p.get("resigned"):  # S10, S12: 2 points each at the end
+            state.append(f"{tokens} Wave token{'' if tokens == 1 else 's'}")
         state += [word for word, flag in (("to play", p.get("seat") == view.get("turn")),
                                           ("away", p.get("away")),
                                           ("resigned", p.get("resigned"))) if flag]

@@ -8,7 +8,9 @@ cards on the way (S6): every card is drawn, the ones past the fifth framed as ov
 limit, and the row's cards stand closer together so both trains keep to the row. A seat
 marked ``away`` in the view (the table's flag, merged in by the board) carries an ``away``
 tag after its points; a resigned seat, which scores nothing (S10), a ``resigned`` tag in
-their place. Both tags keep inside the name column, clear of the trains' frames.
+their place. Both tags keep inside the name column, clear of the trains' frames. In the
+second half the Wave tokens a player holds (S10: the stack of two, of one, or both; 2
+points each at the end, S12) stand after their points as that many stacked discs.
 """
 
 from __future__ import annotations
@@ -19,7 +21,16 @@ from typing import Any
 from bot.pictures.canvas import MARGIN, MIN_TEXT, Canvas
 from bot.pictures.cards import MINI, card_key
 from bot.pictures.endings import Ending
-from bot.pictures.palette import BAD, CARD_EDGE, CARD_FACE, CARD_INK, GOOD, HIGHLIGHT, MUTED
+from bot.pictures.palette import (
+    BAD,
+    CARD_EDGE,
+    CARD_FACE,
+    CARD_INK,
+    GOOD,
+    HIGHLIGHT,
+    MUTED,
+    SUIT_COLOURS,
+)
 from bot.pictures.script import sentence
 from bot.pictures.trains import report
 from bot.pictures.viewdata import items, mappings, number
@@ -47,6 +58,12 @@ ROW_H = MINI.height + 14
 """Height of a player's row."""
 OVER = BAD
 """The frame of a card past a train's fifth: over the limit (S6, while rearranging)."""
+THEN = "then"
+"""Between the card being placed and the ones to place after it."""
+TOKEN = 30
+"""A Wave token's disc (S10), drawn after a player's points."""
+TOKEN_STEP = 18
+"""How far each further token of a player's stack stands right of the one before."""
 TAG_RIGHT = MARGIN + LEFT - 12
 """The furthest right a row's ``away`` or ``resigned`` tag reaches: inside the name
 column, 8 px clear of the green frame of a train that can run (drawn from
@@ -128,13 +145,17 @@ def _status(c: Canvas, view: Mapping[str, Any], names: dict[Any, str], y: int) -
         parts.append(f"{len(sunny)} sunny cards aside")
     if not parts:
         return y
-    room = c.width - 2 * MARGIN - len(held) * (MINI.width + 6)
+    then = c.measure(THEN, MIN_TEXT) + 12 if len(held) > 1 else 0
+    room = c.width - 2 * MARGIN - len(held) * (MINI.width + 6) - then
     line = sentence(" · ".join(parts))
-    if held:
+    if held:  # the first card is the one the place buttons place now (S5)
         used = c.text(MARGIN, y + MINI.height / 2, line, MIN_TEXT, bold=True, fill=HIGHLIGHT,
                       anchor="lm", max_width=room - 12)
         x = MARGIN + used + 12
-        for card in held:
+        for i, card in enumerate(held):
+            if i == 1:
+                x += c.text(x, y + MINI.height / 2, THEN, MIN_TEXT, fill=c.theme.muted,
+                            anchor="lm") + 6
             c.card(card, x, y, MINI, "count")
             x += MINI.width + 6
         return y + MINI.height + 10
@@ -186,31 +207,51 @@ def _player(c: Canvas, view: Mapping[str, Any], player: Mapping[str, Any], y: in
     resigned, away = bool(player.get("resigned")), bool(player.get("away"))
     name = str(player.get("name") or f"Seat {seat}")
     score = f"{player.get('score', '?')}"
+    tokens = 0 if resigned else min(3, max(0, number(player.get("tokens"))))
     trains = tuple(tuple(card_key(card) for card in mappings(t))
                    for t in items(player.get("trains"))[:TRAINS])
-    c.layer(_paint_player, (name, score, turn, resigned, away, trains), (c.width, ROW_H + 1),
-            0, y, opaque=True)
+    c.layer(_paint_player, (name, score, turn, resigned, away, tokens, trains),
+            (c.width, ROW_H + 1), 0, y, opaque=True)
     return y + ROW_H + 6
 
 
+def _tokens_width(count: int) -> int:
+    """The width of ``count`` Wave tokens drawn by :func:`_tokens`."""
+    return 0 if count <= 0 else TOKEN + (count - 1) * TOKEN_STEP
+
+
+def _tokens(c: Canvas, count: int, x: float, y: float) -> int:
+    """Draw ``count`` Wave tokens as overlapping discs from (x, y); return the width used."""
+    for i in range(count):
+        left = x + i * TOKEN_STEP
+        box = (left, y, left + TOKEN, y + TOKEN)
+        c.draw.ellipse(box, fill=CARD_FACE, outline=SUIT_COLOURS["Waves"], width=2)
+        c.icon("Waves", left + 6, y + 6, TOKEN - 12)
+        c.record("token", box)
+    return _tokens_width(count)
+
+
 def _paint_player(c: Canvas, name: str, score: str, turn: bool, resigned: bool, away: bool,
-                  trains: tuple[tuple[Key, ...], ...]) -> None:
+                  tokens: int, trains: tuple[tuple[Key, ...], ...]) -> None:
     """Draw one player's row at the top of a layer as wide as the board."""
     y = 0
     c.panel((MARGIN, y, c.width - MARGIN, y + ROW_H), outline=HIGHLIGHT if turn else None,
             width=4)
     left = MARGIN + 10
-    c.text(left, y + 8, name, MIN_TEXT, bold=True, max_width=LEFT - 16,
-           fill=MUTED if resigned else (HIGHLIGHT if turn else c.theme.text))
+    ink = MUTED if resigned else (HIGHLIGHT if turn else c.theme.text)
+    c.text(left, y + 8, name, MIN_TEXT, bold=True, max_width=LEFT - 16, fill=ink)
     if resigned:  # scores nothing (S10): the tag stands where the points would
         c.tag(left, y + 50, "resigned", GONE, max_width=TAG_RIGHT - left)
     else:
-        used = c.text(left, y + 52, score, MIN_TEXT + 4, bold=True)
-        if away:
-            c.tag(left + used + 6, y + 50, "away", AWAY,
-                  max_width=TAG_RIGHT - (left + used + 6))
-        else:
-            c.text(left + used + 6, y + 56, "pts", MIN_TEXT, fill=c.theme.muted)
+        x = left + c.text(left, y + 52, score, MIN_TEXT + 4, bold=True) + 6
+        if not away:
+            x += c.text(x, y + 56, "pts", MIN_TEXT, fill=c.theme.muted) + 6
+        if tokens:
+            x += _tokens(c, tokens, x, y + 52) + 6
+        if away:  # "💤", as the text board marks it, where the word does not fit whole
+            word = "away" if x + c.measure("away", MIN_TEXT, bold=True) + 16 <= TAG_RIGHT \
+                else "💤"
+            c.tag(x, y + 50, word, AWAY, max_width=TAG_RIGHT - x)
     x0 = MARGIN + LEFT
     step, lefts = _spacing([len(trains[i]) if i < len(trains) else 0 for i in range(TRAINS)])
     for index in range(TRAINS):

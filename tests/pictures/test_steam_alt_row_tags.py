@@ -49,10 +49,23 @@ def test_tags_stand_clear_of_the_first_trains_frame(score: Any) -> None:
 
 @pytest.mark.parametrize("score", [5, 12, 91, 100, 999])
 def test_both_tags_read_whole(score: int) -> None:
-    """Up to three-digit points, neither tag is cut with an ellipsis."""
+    """Up to three-digit points, neither tag is cut with an ellipsis: beside two Wave
+    tokens the away tag reads "💤" (the text board's mark for away) where "away" would
+    not fit whole."""
     words = [what for what, _ in _board(score).boxes if what.startswith("text:")]
-    assert "text:away" in words
+    assert "text:away" in words or "text:💤" in words
     assert "text:resigned" in words
+    assert not any(what.endswith("…") for what in words if "away" in what or "💤" in what)
+
+
+def test_away_reads_as_a_word_where_it_fits() -> None:
+    """Without tokens (the first half) and at two-digit points, the tag says "away"."""
+    clear_layers()
+    view = steam_view(5)
+    for player in view["players"]:
+        player["score"], player["tokens"] = 42, 0
+    words = [what for what, _ in steam.board(view, ending("steam", view, "active")).boxes]
+    assert "text:away" in words and "text:💤" not in words
 
 
 def test_a_resigned_seat_shows_its_tag_in_place_of_points() -> None:

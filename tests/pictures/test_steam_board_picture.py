@@ -144,3 +144,38 @@ def test_s12_a_view_without_places_lists_the_winners_first() -> None:
     view = _tied([7, 7, 5], [[["Ace of Knots"]], [["Savage", "Ace of Leaves"]], [["Market"]]])
     view["result"] = {k: v for k, v in view["result"].items() if k != "places"}
     assert ending("steam", view, "over").detail == "P1 7 · P0 7 · P2 5 · goods left 3 to 1"
+
+
+def _tokens_by_row(c: Canvas) -> list[int]:
+    """How many Wave token discs each player row holds, top row first."""
+    rows = sorted(b for w, b in c.boxes if w == "panel" and b[2] - b[0] > WIDTH - 3 * MARGIN)
+    return [sum(1 for w, b in c.boxes if w == "token" and row[1] <= b[1] and b[3] <= row[3])
+            for row in rows]
+
+
+def test_s10_wave_tokens_stand_after_their_holders_points() -> None:
+    """S10, S12: in the second half the picture shows who holds the stack of two and the
+    stack of one (2 points a token at the end), as the text board's totals do: two discs
+    for the stack of two, one for the stack of one, inside the name column; nothing for a
+    player holding none. The alt text says the same."""
+    state = build(3, half=2, river=RIVER, trains=[[["Mill"]], [["Forest"]], [["Savage"]]],
+                  scores=[13, 27, 8], two_stack=2, one_stack=0)
+    view = ENGINE.view(state)
+    c = _drawn(view)
+    assert _tokens_by_row(c) == [1, 0, 2]
+    tokens = [b for w, b in c.boxes if w == "token"]
+    assert all(b[2] <= steam_picture.TAG_RIGHT for b in tokens)
+    text = describe("steam", view, "active")
+    assert "Points: P0 13, 1 Wave token, to play; P1 27; P2 8, 2 Wave tokens." in text
+
+
+def test_s10_a_resigned_holder_shows_no_tokens_and_the_first_half_none() -> None:
+    """S10: a resigned player keeps holding a stack but scores nothing; the row shows its
+    "resigned" tag and no discs. The first half has no tokens at all."""
+    state = build(2, half=2, river=RIVER, trains=[[["Mill"]], [["Forest"]]], two_stack=1)
+    state, _ = play(state, 1, "resign")
+    view = ENGINE.view(state)
+    assert view["players"][1]["resigned"] and view["players"][1]["tokens"] == 2
+    assert _tokens_by_row(_drawn(view)) == [0, 0]
+    first = ENGINE.view(build(2, river=RIVER, trains=[[["Mill"]], [["Forest"]]]))
+    assert _tokens_by_row(_drawn(first)) == [0, 0]

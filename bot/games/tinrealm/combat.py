@@ -57,8 +57,11 @@ def strike(c: Content, s: TinState, energy: int, log: list[str]) -> None:
     parts = [f"{abs(first - second)}"]
     if bonus:
         parts.append(f"{bonus} for {energy} energy")
-    if extra:
-        parts.append(f"{extra} from your gear")
+    bane = ability(c, s, "undead_bane") if enemy.undead else 0  # R6: the race's, not gear
+    if extra - bane:
+        parts.append(f"{extra - bane} from your gear")
+    if bane:
+        parts.append(f"{bane} against the undead")
     defense = f" - {enemy.defense} defense" if enemy.defense else ""
     log.append(f"You roll {first} and {second}: {' + '.join(parts)}{defense} = {dealt} damage.")
     _wound(c, s, dealt, log)

@@ -55,6 +55,23 @@ def test_r6_blessed_chalk_adds_to_rolled_strikes_only_not_the_sure_blow():
     assert start - state.fight.health == 1
 
 
+def test_r6_a_rolled_strike_names_the_bane_apart_from_the_gear():
+    """R6: the Cinderfolk bane is the race's, not gear: a landed rolled strike against the
+    undead says what the gear adds (Blessed Chalk's 2) and what the bane adds, apart."""
+    state, _ = fight("hollow-knight", 5, 2, 1, 1, 1, 1, race="cinderfolk", klass="chanter",
+                     items=["blessed-chalk"], energy=0)
+    bane = C.races["cinderfolk"].amount
+    chalk = 2
+    enemy = C.enemies["hollow-knight"]
+    start = state.fight.health
+    state, events = act(state, "strike:0")
+    dealt = max(0, 3 + chalk + bane - enemy.defense)
+    assert start - state.fight.health == dealt
+    defense = f" - {enemy.defense} defense" if enemy.defense else ""
+    assert events[0] == (f"You roll 5 and 2: 3 + {chalk} from your gear + {bane} against "
+                         f"the undead{defense} = {dealt} damage.")
+
+
 def test_r6_the_view_gives_the_sure_blow_damage_of_this_fight():
     """R6: the view's combat names the sure blow's damage (2 for a Cinderfolk against the
     undead), for the boards' legend."""
