@@ -10,7 +10,10 @@ from discord import app_commands
 
 from bot.boards.layout import BoardButton, BoardItem, phone_items
 from bot.boards.render import actions_for_board
-from bot.games.protocol import Action
+from bot.games.protocol import Action, GameError
+from bot.games.tinrealm.engine import ENGINE as TINREALM
+from bot.games.tinrealm.engine import parse_sides
+from bot.table.errors import Refusal
 from bot.table.service import LoadedGame
 from bot.widths import clip_words
 from cogs.base import (
@@ -73,8 +76,9 @@ RULES = (
                     "half your health and move you back 3 nodes."),
     ("Combat", "Enemy health is its printed health plus the day. Before each strike pick "
                "0-3 energy and roll two dice: doubles miss, otherwise the difference plus "
-               "your class bonus minus the enemy's defense. Or deal 1 sure damage. The enemy "
-               "strikes back the same way. A win gives its favor."),
+               "your class bonus minus the enemy's defense. Or deal 1 sure damage (a race "
+               "with a bane deals more to the undead). The enemy strikes back the same way. "
+               "A win gives its favor."),
     ("Upkeep", "Eat food any time for +1 health or +1 energy. At the end of each day eat 1 "
                "food or take 3 damage. You die when health is at or below poison."),
     ("Score", "10 for Oakinshelm + health + energy + food + favor + 2 per node reached "
@@ -221,6 +225,7 @@ class TinRealmCog(GameCog):
         players=PLAYERS_HELP,
         vote_seconds=WINDOW_HELP,
         preset="Map preset: easy (all 3-space sides) or hard (all 4-space sides)",
+        sides="Your own map instead: each map card's side, 3 or 4 spaces, e.g. 3,4,3,4",
         thread=THREAD_HELP,
     )
     async def start(
@@ -229,10 +234,12 @@ class TinRealmCog(GameCog):
         players: Literal["vote", "fast", "only me"] = "vote",
         vote_seconds: app_commands.Range[int, 10, 600] | None = None,
         preset: Literal["easy", "hard"] = "easy",
+        sides: app_commands.Range[str, 1, 40] | None = None,
         thread: Literal["yes", "no"] | None = None,
     ) -> None:
-        """Start a journey in this channel (or a new thread)."""
-        await self.start_solo(interaction, self._options(preset), players=players,
+        """Start a journey in this channel (or a new thread); ``sides`` picks each map
+        card's side (R2: a custom map) in place of the preset."""
+        await self.start_solo(interaction, self._options(preset, sides), players=players,
                               window=vote_seconds, thread=thread)
 
     @tinrealm.command(name="daily", description="Play today's daily journey: the same everywhere")
@@ -252,11 +259,19 @@ class TinRealmCog(GameCog):
         """Return /tinrealm start's options when none is chosen: the easy map."""
         return self._options("easy")
 
-    def _options(self, preset: str) -> dict[str, Any]:
+    def _options(self, preset: str, sides: str | None = None) -> dict[str, Any]:
+        """Return a journey's options: the preset's map, or ``sides`` read as a custom one
+        (refused privately, saying why, when it does not name every card's side)."""
         options: dict[str, Any] = {"preset": preset}
         content = self.bot.settings.tinrealm_content if self.bot else None
         if content is not None:
             options["content_path"] = str(content.resolve())
+        if sides is not None:
+            maps = len(TINREALM.content(options.get("content_path")).maps)
+            try:
+                options.update(preset="custom", sides=parse_sides(sides, maps))
+            except GameError as exc:
+                raise Refusal(f"That map cannot be laid: {exc}.") from None
         return options
 
     @tinrealm.command(name="board", description="Post the journey's board again at the bottom")

@@ -61,6 +61,23 @@ __all__ = ["Actor", "Ballot", "LoadedGame", "Play", "Tables"]
 
 log = logging.getLogger(__name__)
 
+#: A seated player's resignation (S10): any seat may resign at any time.
+RESIGN = "resign"
+
+
+def _as_shown(game: LoadedGame, version: int, action_id: str) -> int:
+    """Return the board version ``action_id`` is to be checked against: the game's own for
+    what does not depend on the board as shown, else the clicked board's ``version``.
+
+    Taking or leaving a lobby's seat (two people joining at once are both seated) and a
+    seated player resigning (confirmed while others kept moving) do not.
+    """
+    if game.row.status == "lobby" and action_id in (LOBBY_JOIN, LOBBY_LEAVE):
+        return game.row.version
+    if game.row.status == "active" and action_id == RESIGN and len(game.seats) > 1:
+        return game.row.version
+    return version
+
 
 class Tables:
     """The generic game-table service (see the module docstring)."""
@@ -316,11 +333,7 @@ class Tables:
                 # Any click brings an away player back, even on a board left behind.
                 return await self.turns.back(game, back, actor, action_id,
                                              fresh=version == game.row.version)
-        if action_id in (LOBBY_JOIN, LOBBY_LEAVE) and game.row.status == "lobby":
-            # Taking or leaving a seat does not depend on the lobby as shown: two people
-            # joining at once are both seated.
-            version = game.row.version
-        self.core.check_open(game, version)
+        self.core.check_open(game, _as_shown(game, version, action_id))
         if action_id.startswith(LOBBY_PREFIX):
             return await self._lobby(game, actor, action_id)
         seat = self.core.seat_for(game, actor, action_id)
@@ -333,7 +346,7 @@ class Tables:
         """Refuse as :meth:`act` would, without applying anything (before asking to confirm)."""
         game = await self.load(game_id)
         self.core.check_place(game, channel_id)
-        self.core.check_open(game, version)
+        self.core.check_open(game, _as_shown(game, version, action_id))
         seat = self.core.seat_for(game, actor, action_id)
         if action_id not in {a.id for a in game.legal_actions(seat)}:
             raise Refusal("That move is not possible now.")
@@ -455,6 +468,11 @@ class Tables:
         raise NotAllowed when they may do neither."""
         if actor.can_manage:
             return "close"
+        if game.broken and len(game.seats) > 1 and game.row.status != "lobby":
+            # A damaged table cannot go on: anyone seated at it may end it, as its host may.
+            if game.seat_of(actor.user_id) is None and actor.user_id != game.host_id:
+                raise NotAllowed(self._who_may_abandon(game))
+            return "close"
         if not self._running_table(game):
             lobby = game.row.status == "lobby"
             owner = game.host_id if lobby or len(game.seats) > 1 else game.row.starter_id
@@ -508,7 +526,10 @@ class Tables:
         if len(game.seats) <= 1 and game.row.status != "lobby":
             return (f"Only {game.seat_name(0)}, who started it, or a member with Manage "
                     "Messages can abandon this game.")
-        if game.row.status == "lobby" or game.broken:
+        if game.broken and game.row.status != "lobby":
+            return ("Only the people seated at this table or a member with Manage Messages "
+                    "can end it.")
+        if game.row.status == "lobby":
             host = game.seat_of(game.host_id)
             return (f"Only the host, {game.seat_name(host)}, or a member with Manage "
                     "Messages can close this table.")

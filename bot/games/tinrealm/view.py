@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.tinrealm.adventurer import usable
+from bot.games.tinrealm.adventurer import WATER_ROLL, ability, usable
 from bot.games.tinrealm.combat import sure_damage
 from bot.games.tinrealm.content import Content, ExplorationCard
 from bot.games.tinrealm.scoring import end_words, rank, score, score_parts, score_words
@@ -16,7 +16,7 @@ LEGEND: tuple[tuple[str, str, str, str], ...] = (
     ("forest", "🌲", "forest", "forest edge: two side by side move you 1 node forward"),
     ("mountain", "⛰️", "mountain", "mountain edge: two side by side move you 1 node forward"),
     ("water", "💧", "~", "water: two water edges side by side move you 1 node forward; "
-     "as an icon or a map node, roll a die, 5-6 finds 1 food"),
+     "as an icon or a map node, roll a die, {water}-6 finds 1 food"),
     ("skull", "💀", "skull", "half a skull on an edge: two halves side by side cost half "
      "your health and move you back 3 nodes"),
     ("none", "·", ".", "a plain edge or road node: nothing happens"),
@@ -43,10 +43,12 @@ LEGEND: tuple[tuple[str, str, str, str], ...] = (
 EMOJI: dict[str, str] = {key: emoji for key, emoji, _, _ in LEGEND} | {"-": "·"}
 
 
-def legend() -> list[dict[str, str]]:
-    """Return the legend: every symbol the boards use and what it means."""
+def legend(water: int = WATER_ROLL) -> list[dict[str, str]]:
+    """Return the legend: every symbol the boards use and what it means; ``water`` is the
+    least roll that finds food at water (R5: 5, or the race's forager roll)."""
     return [
-        {"key": key, "emoji": emoji, "text": text, "meaning": meaning}
+        {"key": key, "emoji": emoji, "text": text,
+         "meaning": meaning.replace("{water}", str(water))}
         for key, emoji, text, meaning in LEGEND
     ]
 
@@ -141,7 +143,7 @@ def view(c: Content, s: TinState) -> dict[str, Any]:
         "over": over,
         "end": s.end or None,
         "end_text": end_words(s) if over else None,
-        "legend": legend(),
+        "legend": legend(ability(c, s, "forager") or WATER_ROLL),
     }
     if over:
         points = score(s)

@@ -174,3 +174,14 @@ def test_r3_fallow_barrow_fights_before_its_random_encounter():
     assert state.waiting_for == f"fight:{C.exploration['gullwater-bank'].enemy}"
     assert not any("random encounter" in e for e in events)
     assert "strike:0" in ids(state)
+
+
+@pytest.mark.parametrize(("race", "klass", "need"),
+                         [("marshkin", "chanter", 4), ("stoneborn", "warden", 5)])
+def test_r5_the_legend_states_the_water_roll_of_this_race(race, klass, need):
+    """R5 with the content's forager: the legend says the roll that finds food at water
+    for this adventurer ("4-6" for a Marshkin, "5-6" otherwise), as the engine rolls it."""
+    state = hero(race, klass)
+    assert (C.races[race].ability == "forager") == (race == "marshkin")
+    water = next(e for e in ENGINE.view(state)["legend"] if e["key"] == "water")
+    assert f"roll a die, {need}-6 finds 1 food" in water["meaning"]

@@ -1,0 +1,33 @@
+"""S10: any seat may resign at any time. A resignation asked for out of turn and confirmed
+after the player to act has moved is carried out, not refused as an out-of-date board."""
+
+from __future__ import annotations
+
+from tests.support import Clock, button, host_board, make_bot, press
+
+COGS = ("cogs.steam",)
+
+
+async def test_s10_a_resignation_confirmed_after_another_move_is_carried_out(
+        discord_driver, fake_discord, tmp_path):
+    """Bob asks to resign during Alice's turn; Alice takes a step; Bob's "Yes" resigns him."""
+    driver, fake = discord_driver, fake_discord
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS, clock=Clock()))
+    board = (await driver.slash("steam", "new", {"first": "me (the host)"}, user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    assert game.to_act() == 0
+    current = fake.get_message(game.row.board_message_id)
+    ask = await driver.click(current, button(current, "ask.resign"), user="bob")
+    assert ask.ephemeral and ask.custom_ids
+    await press(driver, current, game.engine.computer_action(game.state, 0), "alice")
+    await driver.settle()
+    moved = await bot.tables.load(game.id)
+    assert moved.row.version > game.row.version
+    done = await driver.click(ask.message, ask.custom_ids[0], user="bob")
+    await driver.settle()
+    after = await bot.tables.load(game.id)
+    assert after.view()["players"][1]["resigned"], done.content
+    assert "out of date" not in (done.content or "")
