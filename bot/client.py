@@ -25,6 +25,7 @@ from bot.boards.send_errors import SEND_ERRORS, tell_privately
 from bot.boards.service import Boards
 from bot.config import ConfigError, Settings
 from bot.health import HeartbeatWriter, health_file
+from bot.names import safe_name
 from bot.pictures.drawing import PictureDrawer
 from bot.table.deadlines import Deadlines
 from bot.table.errors import Refusal
@@ -98,6 +99,19 @@ class TableTree(discord.app_commands.CommandTree):
         return False
 
 
+def option_refusal(error: discord.app_commands.TransformerError) -> str:
+    """Return the private answer to a command given an option it cannot take: a member
+    who is not in the server (any more), or a value Discord did not offer."""
+    if error.type in (discord.AppCommandOptionType.user,
+                      discord.AppCommandOptionType.mentionable):
+        who = error.value
+        name = (safe_name(who.display_name, who.name)
+                if isinstance(who, discord.User | discord.Member) else "That member")
+        return f"{name} is not a member of this server now: choose someone who is."
+    return ("One of this command's options could not be read: choose it again from the "
+            "list Discord shows.")
+
+
 def create_bot(settings: Settings, **kwargs: Any) -> TableBot:
     """Return the bot for ``settings``: sharded when SHARD_COUNT is set."""
     if settings.shard_count:
@@ -105,8 +119,10 @@ def create_bot(settings: Settings, **kwargs: Any) -> TableBot:
     return TableBot(settings, **kwargs)
 
 
-#: Longest rate-limit wait (seconds) before a request gives up with discord.RateLimited.
-RATE_LIMIT_WAIT = 5.0
+#: Longest rate-limit wait (seconds) before a request gives up with discord.RateLimited:
+#: 30, the least discord.py takes (it raises any lower ``max_ratelimit_timeout`` to 30). A
+#: click's answer does not wait on it: its answer clock defers the click after 2 s.
+RATE_LIMIT_WAIT = 30.0
 
 
 class TableBot(commands.Bot):
@@ -287,6 +303,18 @@ class TableBot(commands.Bot):
         """
         await route_click(self.boards, interaction)
 
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """End the open game of a deleted thread, with no result."""
+        await self.boards.messages.gone.channel_gone(payload.thread_id)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """End the open game of a deleted channel, with no result."""
+        await self.boards.messages.gone.channel_gone(channel.id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """End every open game of a server the bot was removed from, with no result."""
+        await self.boards.messages.gone.server_gone(guild.id)
+
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
     ) -> None:
@@ -296,6 +324,12 @@ class TableBot(commands.Bot):
             text = str(cause)
         elif isinstance(error, discord.app_commands.CheckFailure):
             text = str(error) or "You cannot use this command here."
+        elif isinstance(error, discord.app_commands.TransformerError):
+            # Discord sent an option the command cannot take (a member named who has left
+            # the server comes as a user only): the member chose it, nothing failed here.
+            log.info("command %s got an option it cannot take: %s",
+                     interaction.command and interaction.command.name, error)
+            text = option_refusal(error)
         elif isinstance(error, discord.app_commands.CommandNotFound | discord.app_commands
                         .CommandSignatureMismatch):
             # Discord still shows a command as it was before an update.

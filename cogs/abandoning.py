@@ -13,7 +13,8 @@ from typing import Any
 
 import discord
 
-from bot.boards.send_errors import DISMISS, SEND_ERRORS, tell_privately
+from bot.boards.answer_clock import AnswerClock
+from bot.boards.send_errors import DISMISS, SEND_ERRORS
 from bot.boards.service import actor_of
 from bot.table.errors import Refusal
 from bot.table.loaded import LoadedGame
@@ -44,12 +45,12 @@ def abandon_question(game: LoadedGame, ends: bool) -> str:
 async def ask_to_abandon(bot: Any, interaction: discord.Interaction[Any]) -> None:
     """Answer ``/<game> abandon`` privately with the question and its button; refuse
     (raise a Refusal) when the member may not abandon the channel's game."""
-    game, ends = await bot.tables.may_abandon(interaction.channel_id or 0,
-                                              actor_of(interaction))
-    view = discord.ui.View(timeout=None)
-    view.add_item(AbandonButton(game.id, ends))
-    await interaction.response.send_message(abandon_question(game, ends), view=view,
-                                            ephemeral=True)
+    async with AnswerClock.of(interaction, private=True) as clock:
+        game, ends = await bot.tables.may_abandon(interaction.channel_id or 0,
+                                                  actor_of(interaction))
+        view = discord.ui.View(timeout=None)
+        view.add_item(AbandonButton(game.id, ends))
+        await clock.send(content=abandon_question(game, ends), view=view, ephemeral=True)
 
 
 class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ABANDON_TEMPLATE):
@@ -73,18 +74,19 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ABA
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Abandon the game (or record the ask), say so in the channel, edit its board."""
         bot = interaction.client
-        try:
-            game = await bot.tables.abandon(
-                interaction.channel_id or 0, actor_of(interaction), game_id=self.game_id)
-        except Refusal as refusal:
-            await tell_privately(interaction, str(refusal))
-            return
-        said = game.row.events[-1] if game.row.events else "The game was abandoned."
-        try:
-            await interaction.response.edit_message(content=f"Done. {said}", view=None)
-            await interaction.followup.send(
-                said, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
-        except SEND_ERRORS as exc:
-            log.warning("could not answer the abandoning of game %s: %s", game.id, exc)
+        async with AnswerClock.of(interaction, self.game_id) as clock:
+            try:
+                game = await bot.tables.abandon(
+                    interaction.channel_id or 0, actor_of(interaction), game_id=self.game_id)
+            except Refusal as refusal:
+                await clock.tell(str(refusal))
+                return
+            said = game.row.events[-1] if game.row.events else "The game was abandoned."
+            try:
+                await clock.edit(content=f"Done. {said}", view=None)
+                await interaction.followup.send(
+                    said, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
+            except SEND_ERRORS as exc:
+                log.warning("could not answer the abandoning of game %s: %s", game.id, exc)
         await bot.boards.messages.refresh(game)
         await bot.boards.announce(game, None)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from bot.boards.answer_clock import AnswerClock
 from bot.boards.layout import BoardItem
 from bot.boards.render import generic_items, vote_field
 from bot.boards.send_errors import DISMISS
@@ -320,8 +321,9 @@ class GameCog(commands.Cog):
         No lock is held across Discord requests: a move made while the new board was on
         its way is shown by an edit right after.
         """
-        game = await self.current(interaction)
-        await self.bot.boards.messages.send_board(interaction, game)
+        async with AnswerClock.of(interaction) as clock:
+            game = await self.current(interaction)
+            await self.bot.boards.messages.send_board(interaction, game, before=clock.settle)
         self.bot.boards.schedule_computers(game)
         latest = await self.bot.tables.load(game.id)
         if latest.row.version != game.row.version:
@@ -335,5 +337,6 @@ class GameCog(commands.Cog):
         """Ask privately whether to end the channel's game, naming what is given up; the
         answer's button does it (its starter, its host, its players by majority, or a
         member with Manage Messages)."""
-        await self.current(interaction, damaged=True)
-        await ask_to_abandon(self.bot, interaction)
+        async with AnswerClock.of(interaction, private=True):
+            await self.current(interaction, damaged=True)
+            await ask_to_abandon(self.bot, interaction)

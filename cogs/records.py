@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.boards.answer_clock import AnswerClock
 from bot.boards.pings import choice_button
 from bot.games.registry import engine
 from bot.table.daily import daily_key
@@ -281,12 +282,17 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORG
                 "To delete your own, use /forget-me.", ephemeral=True,
             )
             return
+        async with AnswerClock.of(interaction) as clock:
+            await self._forget(interaction, clock)
+
+    async def _forget(self, interaction: discord.Interaction[Any], clock: AnswerClock) -> None:
+        """Delete the member's results and say on the prompt what went."""
         store = interaction.client.store
         try:
             before = await records.traces(store, self.user_id)
             deleted = await records.forget_player(store, self.user_id)
         except StorageError:
-            await interaction.response.send_message(str(Unavailable()), ephemeral=True)
+            await clock.send(content=str(Unavailable()), ephemeral=True)
             return
         interaction.client.boards.pings.forget(self.user_id)
         if deleted:
@@ -302,7 +308,7 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORG
             text = "There was nothing left to delete: your records are already gone."
         if before.playing:
             text += STILL_OPEN
-        await interaction.response.edit_message(content=text, view=None)
+        await clock.edit(content=text, view=None)
 
 
 class RecordsCog(commands.Cog):
@@ -322,9 +328,9 @@ class RecordsCog(commands.Cog):
     @app_commands.command(name="help", description="The games, how to start them, who may play")
     async def show_help(self, interaction: discord.Interaction) -> None:
         """Explain the bot privately."""
-        server = await self.bot.tables.servers.get(interaction.guild_id)
-        await interaction.response.send_message(**help_message(self.bot, server),
-                                                ephemeral=True)
+        async with AnswerClock.of(interaction, private=True) as clock:
+            server = await self.bot.tables.servers.get(interaction.guild_id)
+            await clock.send(**help_message(self.bot, server), ephemeral=True)
 
     @app_commands.command(name="stats", description="Games played and won, best score, streaks")
     @app_commands.guild_only()
@@ -333,30 +339,32 @@ class RecordsCog(commands.Cog):
     async def stats(
         self,
         interaction: discord.Interaction,
-        member: discord.Member | None = None,
+        member: discord.Member | discord.User | None = None,
         game: str | None = None,
     ) -> None:
-        """Show a member's records; privately when they are your own."""
+        """Show a member's records (also of one who has left the server: Discord then
+        names a user); privately when they are your own."""
         who = member or interaction.user
         mine = who.id == interaction.user.id
-        try:
-            stats = await records.player_stats(
-                self.bot.store, interaction.guild_id or 0, who.id, game
-            )
-            ratings = await records.player_ratings(
-                self.bot.store, interaction.guild_id or 0, who.id
-            ) if stats else {}
-        except StorageError as exc:
-            raise Unavailable() from exc
-        if stats:
-            await interaction.response.send_message(
-                embed=stats_embed(who.display_name, stats, ratings), ephemeral=mine
-            )
-            return
-        what = TITLES[game] if game else "any game"
-        text = (f"You have not finished {what} in this server yet. See /help to start one!"
-                if mine else f"{who.display_name} has not finished {what} in this server yet.")
-        await interaction.response.send_message(text, ephemeral=mine)
+        async with AnswerClock.of(interaction, private=mine) as clock:
+            try:
+                stats = await records.player_stats(
+                    self.bot.store, interaction.guild_id or 0, who.id, game
+                )
+                ratings = await records.player_ratings(
+                    self.bot.store, interaction.guild_id or 0, who.id
+                ) if stats else {}
+            except StorageError as exc:
+                raise Unavailable() from exc
+            if stats:
+                await clock.send(embed=stats_embed(who.display_name, stats, ratings),
+                                 ephemeral=mine)
+                return
+            what = TITLES[game] if game else "any game"
+            text = (f"You have not finished {what} in this server yet. See /help to start one!"
+                    if mine else
+                    f"{who.display_name} has not finished {what} in this server yet.")
+            await clock.send(content=text, ephemeral=mine)
 
     @app_commands.command(name="leaderboard", description="This server's top 10 in a game")
     @app_commands.guild_only()
@@ -379,21 +387,22 @@ class RecordsCog(commands.Cog):
         now = self.bot.clock()
         day = daily_key(now) if period == "daily" else None
         since = month_start(now) if period == "month" else 0.0
-        try:
-            board = await records.leaderboard(
-                self.bot.store, interaction.guild_id or 0, game,
-                asker_id=interaction.user.id, since=since, daily=day,
-            )
-        except StorageError as exc:
-            raise Unavailable() from exc
-        label = f"daily deal {day}" if day else PERIODS[period]
-        if not board.top:
-            await interaction.response.send_message(
-                f"Nobody in this server has finished {TITLES[game]} ({label}) yet. "
-                "Be the first: see /help.", ephemeral=True,
-            )
-            return
-        await interaction.response.send_message(embed=leaderboard_embed(game, label, board))
+        async with AnswerClock.of(interaction) as clock:
+            try:
+                board = await records.leaderboard(
+                    self.bot.store, interaction.guild_id or 0, game,
+                    asker_id=interaction.user.id, since=since, daily=day,
+                )
+            except StorageError as exc:
+                raise Unavailable() from exc
+            label = f"daily deal {day}" if day else PERIODS[period]
+            if not board.top:
+                await clock.send(
+                    content=f"Nobody in this server has finished {TITLES[game]} ({label}) "
+                            "yet. Be the first: see /help.", ephemeral=True,
+                )
+                return
+            await clock.send(embed=leaderboard_embed(game, label, board))
 
     async def rating_leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         """Show the server's top 10 by rating in a rated game, or say privately why not."""
@@ -403,39 +412,41 @@ class RecordsCog(commands.Cog):
                 "are rated. Try all time or this month.", ephemeral=True,
             )
             return
-        try:
-            board = await records.rating_board(
-                self.bot.store, interaction.guild_id or 0, game, asker_id=interaction.user.id,
-            )
-        except StorageError as exc:
-            raise Unavailable() from exc
-        if not board.top:
-            await interaction.response.send_message(
-                f"Nobody in this server has a {TITLES[game]} rating yet: finish a game "
-                "against another player or the computer. See /help.", ephemeral=True,
-            )
-            return
-        await interaction.response.send_message(embed=rating_embed(game, board))
+        async with AnswerClock.of(interaction) as clock:
+            try:
+                board = await records.rating_board(
+                    self.bot.store, interaction.guild_id or 0, game,
+                    asker_id=interaction.user.id,
+                )
+            except StorageError as exc:
+                raise Unavailable() from exc
+            if not board.top:
+                await clock.send(
+                    content=f"Nobody in this server has a {TITLES[game]} rating yet: finish a "
+                            "game against another player or the computer. See /help.",
+                    ephemeral=True,
+                )
+                return
+            await clock.send(embed=rating_embed(game, board))
 
     @app_commands.command(name="forget-me", description="Delete all your records (asks first)")
     async def forget_me(self, interaction: discord.Interaction) -> None:
         """Ask the member to confirm deleting every result of theirs."""
-        try:
-            count = await records.count_results(self.bot.store, interaction.user.id)
-            traces = await records.traces(self.bot.store, interaction.user.id)
-        except StorageError as exc:
-            raise Unavailable() from exc
-        if not count and not traces.deletable:
-            await interaction.response.send_message(
-                PLAYING_ONLY if traces.playing else "You have no records to delete.",
-                ephemeral=True,
-            )
-            return
-        view = discord.ui.View(timeout=None)
-        view.add_item(ForgetButton(interaction.user.id))
-        await interaction.response.send_message(
-            forget_prompt(count, traces), view=view, ephemeral=True,
-        )
+        async with AnswerClock.of(interaction, private=True) as clock:
+            try:
+                count = await records.count_results(self.bot.store, interaction.user.id)
+                traces = await records.traces(self.bot.store, interaction.user.id)
+            except StorageError as exc:
+                raise Unavailable() from exc
+            if not count and not traces.deletable:
+                await clock.send(
+                    content=PLAYING_ONLY if traces.playing else "You have no records to delete.",
+                    ephemeral=True,
+                )
+                return
+            view = discord.ui.View(timeout=None)
+            view.add_item(ForgetButton(interaction.user.id))
+            await clock.send(content=forget_prompt(count, traces), view=view, ephemeral=True)
 
 
 async def setup(bot: Any) -> None:

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.boards.answer_clock import AnswerClock
 from bot.table.errors import Refusal
 from bot.table.settings import (
     NOTICE_GRACE_BOUNDS,
@@ -92,13 +93,13 @@ class ServerCog(commands.Cog):
         changes = {k: v for k, v in given.items() if v is not None}
         if reset == "yes":
             changes = {name: None for name in SETTING_NAMES} | changes
-        if changes:
-            await book.change(interaction.guild_id, changes)
-        chosen = set(await book.stored(interaction.guild_id))
-        current = await book.get(interaction.guild_id)
-        await interaction.response.send_message(
-            embed=settings_embed(current, chosen, changed=bool(changes)), ephemeral=True,
-        )
+        async with AnswerClock.of(interaction, private=True) as clock:
+            if changes:
+                await book.change(interaction.guild_id, changes)
+            chosen = set(await book.stored(interaction.guild_id))
+            current = await book.get(interaction.guild_id)
+            await clock.send(embed=settings_embed(current, chosen, changed=bool(changes)),
+                             ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -7,6 +7,7 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
+from bot.boards.answer_clock import AnswerClock
 from bot.boards.hosting import invitation, sees_channel, why_not_invite
 from bot.boards.layout import (
     ASK_PREFIX,
@@ -37,6 +38,8 @@ TITLE = "Steam to Solar"
 #: The member menu's command (Apps → Invite to Steam to Solar).
 INVITE_MENU = f"Invite to {TITLE}"
 
+#: The longest description Discord shows under a select's option.
+MAX_OPTION_DESCRIPTION = 100
 #: Single-click controls shown together on the last row.
 CONTROLS = ("done", "ship", "cancel", "pass", "resign")
 
@@ -171,18 +174,19 @@ class SteamCog(GameCog):
             raise Refusal("Bots cannot take a seat; open a table and add a computer player.")
         if not sees_channel(member):
             raise Refusal(CANNOT_SEE)
-        game = await self.bot.tables.open_in_channel(interaction.channel_id)
-        if game is None:
-            game = await self._own_lobby_in_a_thread(interaction)
-        if game is not None:
-            if game.row.kind != self.kind or game.row.status != "lobby":
-                raise ChannelOccupied(game.engine.title, game.link)
-            why = why_not_invite(game, interaction.user.id, member.id, is_bot=False)
-            if why is not None:
-                raise Refusal(why)
-            await interaction.response.send_message(**invitation(game, member.id))
-            return
-        await self.start_default(interaction, invite=member.id)
+        async with AnswerClock.of(interaction) as clock:  # a new table runs on it too
+            game = await self.bot.tables.open_in_channel(interaction.channel_id)
+            if game is None:
+                game = await self._own_lobby_in_a_thread(interaction)
+            if game is not None:
+                if game.row.kind != self.kind or game.row.status != "lobby":
+                    raise ChannelOccupied(game.engine.title, game.link)
+                why = why_not_invite(game, interaction.user.id, member.id, is_bot=False)
+                if why is not None:
+                    raise Refusal(why)
+                await clock.send(**invitation(game, member.id))
+                return
+            await self.start_default(interaction, invite=member.id)
 
     async def _own_lobby_in_a_thread(self, interaction: discord.Interaction) -> LoadedGame | None:
         """Return the member's own open lobby in a thread of this channel (where game
@@ -396,14 +400,16 @@ class SteamCog(GameCog):
     @steam.command(name="away", description="Hand an absent player's seat to a computer (by "
                    "majority of the others)")
     @app_commands.describe(player="The seated player who is away")
-    async def away(self, interaction: discord.Interaction, player: discord.Member) -> None:
-        """Vote to let a computer play an absent player's seat until they click again (C6)."""
-        play = await self.bot.tables.hand_to_computer(
-            interaction.channel_id or 0, actor_of(interaction), player.id
-        )
-        await interaction.response.send_message(
-            " ".join(play.events), allowed_mentions=discord.AllowedMentions.none()
-        )
+    async def away(self, interaction: discord.Interaction,
+                   player: discord.Member | discord.User) -> None:
+        """Vote to let a computer play an absent player's seat until they click again (C6);
+        a player who has left the server (Discord names a user) is found by their seat."""
+        async with AnswerClock.of(interaction) as clock:
+            play = await self.bot.tables.hand_to_computer(
+                interaction.channel_id or 0, actor_of(interaction), player.id
+            )
+            await clock.send(content=" ".join(play.events),
+                             allowed_mentions=discord.AllowedMentions.none())
         if play.game.seats and any(s.away for s in play.game.seats):
             self.bot.boards.messages.update_soon(play.game.id)
             self.bot.boards.schedule_computers(play.game)
@@ -487,6 +493,9 @@ def _short_label(action: Action, game: LoadedGame) -> Action:
     is named by what it leads to ("Train 1 runs on steam for 7 · 3 + 2 cards")."""
     label = action.label
     if action.group == "plan":
+        moves = _plan_moves(action, game)
+        if moves:
+            return Action(action.id, _plan_label(action), action.group, moves, action.primary)
         label = _plan_label(action)
     elif action.id in CONTROL_LABELS:
         label = CONTROL_LABELS[action.id]
@@ -534,13 +543,36 @@ def _shipment(pending: dict[str, Any], *, suits: bool = True) -> str:
                      for c in pending.get("ship") or [])
 
 
+def _plan_trains(action: Action) -> list[list[str]]:
+    """The card names of each train a plan leads to, from its description (S6)."""
+    listing = action.description.removeprefix("Arrange as ").rstrip(".")
+    return [part.split(": ", 1)[-1].split(", ") for part in listing.split(" · ")]
+
+
+def _plan_moves(action: Action, game: LoadedGame) -> str | None:
+    """Return a plan's description as the cards it moves ("Mill, Sea to train 2 · Forest
+    to a new train"), which a select shows whole, or None when that would not fit
+    Discord's 100 letters (the whole listing, cut, is shown instead)."""
+    view = game.view()
+    seat = view.get("turn")
+    if seat is None:
+        return None
+    now = [{str(card.get("name")) for card in train}
+           for train in view["players"][seat]["trains"]]
+    parts = []
+    for number, train in enumerate(_plan_trains(action), 1):
+        moved = [name for name in train if number > len(now) or name not in now[number - 1]]
+        where = f"train {number}" if number <= len(now) else "a new train"
+        if moved:
+            parts.append(f"{', '.join(moved)} to {where}")
+    text = f"Moves {' · '.join(parts)}." if parts else ""
+    return text if 0 < len(text) <= MAX_OPTION_DESCRIPTION else None
+
+
 def _plan_label(action: Action) -> str:
     """Return a plan named by its result: the train that can run, its power and points."""
-    listing = action.description.removeprefix("Arrange as ").rstrip(".")
-    trains = []
-    for part in listing.split(" · "):
-        names = part.split(": ", 1)[-1].split(", ")
-        trains.append([CARD_BY_NAME[n] for n in names if n in CARD_BY_NAME])
+    trains = [[CARD_BY_NAME[n] for n in names if n in CARD_BY_NAME]
+              for names in _plan_trains(action)]
     sizes = " + ".join(str(len(t)) for t in trains)
     best = max(((goods_points(t), k, t) for k, t in enumerate(trains, 1) if can_run(t)),
                default=None, key=lambda x: (x[0], -x[1]))

@@ -15,7 +15,7 @@ from bot.games.tinrealm.engine import ENGINE as TINREALM
 from bot.games.tinrealm.engine import parse_sides
 from bot.table.errors import Refusal
 from bot.table.service import LoadedGame
-from bot.widths import clip_words
+from bot.widths import clip_words, shown_width
 from cogs.base import (
     MODES_TEXT,
     PLAYERS_HELP,
@@ -52,6 +52,8 @@ WAITING = {
 #: A line of the board's description on a phone, in letters (``bot.widths``): 42 ordinary
 #: letters fit before the preview tool wraps at 360 px.
 DESCRIPTION_LETTERS = 40
+#: Letters of room bold words take beyond their count (a name of 20 bold letters).
+BOLD_SLACK = 2
 #: What the fight's buttons mean, on the board while fighting (the sure blow's damage).
 FIGHT_LEGEND = "⚡n: strike with n energy (+ bonus damage); Sure: {sure} damage, no roll."
 #: Groups that are side options, never the decision itself (food and items, any time).
@@ -178,6 +180,8 @@ class TinRealmCog(GameCog):
         ]
         lines = [f"{e['emoji']} {e['meaning']}" for e in entries]
         lines += ["🗺️ the map: a mark per node, ┃ between two map cards",
+                  "🎒 the items you carry, +2 for two more (what each does: the Journey page, "
+                  "under Items)",
                   "✅ an item not used up (the buttons offer the ones that would do "
                   "something now) · ▫️ one used up for today, this fight or good",
                   "🏆 reached Oakinshelm · 💀 died · ⌛ the seventh day ended on the road"]
@@ -345,25 +349,35 @@ def _place_label(label: str) -> str:
 def _position(v: dict[str, Any]) -> list[str]:
     """Return what the picture shows, as text: the card, the fight, the adventurer (the
     placing buttons say where each end leads, the item select what each item does)."""
-    lines = [*_situation(v), *_trackers(v, short=True)]
-    pack = _pack(v)
-    return [*lines[:-1], pack, lines[-1]] if pack else lines
+    return [*_situation(v), *_trackers(v, short=True, pack=True)]
 
 
-def _pack(v: dict[str, Any]) -> str:
-    """Return the items carried on one phone line, by name ("🎒 Rope · Lantern ▫️": ▫️
-    used up for now); what each does is in the item select and "Rules & details"."""
+def _pack(v: dict[str, Any], room: float) -> str:
+    """Return the items carried, by name, cut to ``room`` letters ("🎒 Rope · Lantern ▫️":
+    ▫️ used up for now); what each does is in the item select and "Rules & details"."""
     names = [f"{i['name']}{'' if i.get('ready') else ' ▫️'}" for i in v.get("items") or []]
-    return clip_words("🎒 " + " · ".join(names), DESCRIPTION_LETTERS) if names else ""
+    if not names:
+        return ""
+    line = f"🎒 {names[0]}"
+    for shown, name in enumerate(names[1:], 1):
+        more = f" +{len(names) - shown}"  # the items left out, counted
+        if shown_width(f"{line} · {name}") + (len(more) if shown + 1 < len(names) else 0) \
+                > room:
+            return clip_words(line, room - len(more)) + more
+        line = f"{line} · {name}"
+    return clip_words(line, room)
 
 
-def _trackers(v: dict[str, Any], short: bool = False) -> list[str]:
+def _trackers(v: dict[str, Any], short: bool = False, pack: bool = False) -> list[str]:
     """Return the adventurer's lines: who, health and energy, food, poison, favor, the map.
 
-    ``short`` puts the trackers on one line, by their icons only.
+    ``short`` puts the trackers on one line, by their icons only; ``pack`` follows who
+    with the items carried, on the same phone line.
     """
     who = " ".join(x for x in (v.get("race"), v.get("class")) if x)
-    lines = [f"**{who}**"] if who else []
+    carried = _pack(v, DESCRIPTION_LETTERS - BOLD_SLACK - shown_width(f"{who} · ")) if pack \
+        else ""
+    lines = [f"**{who}**" + (f" · {carried}" if carried else "")] if who else []
     if v.get("class") and short:
         lines.append(f"❤️ {v['health']}/{v['max_health']} ⚡ {v['energy']}/{v['max_energy']} "
                      f"🍖 {v['food']}/{v['food_cap']} ☠️ {v['poison']} ⭐ {v['favor']}")

@@ -117,6 +117,11 @@ class GameStore(Protocol):
     async def count_open(self) -> int:
         """Return how many games are open (lobby or active)."""
 
+    async def open_games_in_guild(self, guild_id: int, *, limit: int = 500,
+                                  after_id: int = 0) -> list[int]:
+        """Return the ids (ascending, above ``after_id``, at most ``limit``) of the open
+        games (lobby or active) of the server ``guild_id``."""
+
     async def active_multiseat_ids(self, *, shards: Shards | None = None) -> list[int]:
         """Return the ids of running games with more than one seat."""
 

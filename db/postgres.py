@@ -25,6 +25,7 @@ from db.pg_outage import Outage
 from db.ratings import Rating, new_ratings, rated_people
 from db.rows import (
     GAME_COLUMNS,
+    OPEN_IN_GUILD_SQL,
     VOTER_COLUMNS,
     GameRow,
     KeptRows,
@@ -443,6 +444,14 @@ class PostgresStore:
         """Return how many games are open (lobby or active)."""
         row = await self._fetchrow("SELECT count(*) FROM games WHERE status IN ('lobby', 'active')")
         return int(row[0]) if row else 0
+
+    async def open_games_in_guild(self, guild_id: int, *, limit: int = 500,
+                                  after_id: int = 0) -> list[int]:
+        """Return the ids (ascending, above ``after_id``, at most ``limit``) of the open
+        games of a server."""
+        rows = await self._fetch(qmarks_to_numbered(OPEN_IN_GUILD_SQL), guild_id, after_id,
+                                 limit)
+        return [int(r[0]) for r in rows]
 
     async def active_multiseat_ids(self, *, shards: Shards | None = None) -> list[int]:
         """Return the ids of running games with more than one seat."""

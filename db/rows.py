@@ -280,6 +280,13 @@ def shard_sql(shards: Shards | None) -> str:
     return f"((COALESCE(guild_id, 0) >> 22) % {count}) IN ({ids})"
 
 
+#: The ids of a server's open games after a given id, ascending, a page at a time
+#: (parameters: guild id, after id, limit; ``?`` style). The index of open games by server
+#: answers it (SQLite migration 14, PostgreSQL 15): only that server's open games are read.
+OPEN_IN_GUILD_SQL = ("SELECT id FROM games WHERE guild_id = ? AND id > ?"
+                     " AND status IN ('lobby', 'active') ORDER BY id LIMIT ?")
+
+
 def idle_sql(cutoffs: dict[str, float], seat_count: str) -> tuple[str, list[float]]:
     """Return the condition for idle open games and its four parameters (``?`` style).
 

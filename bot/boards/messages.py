@@ -3,9 +3,15 @@ or could not be edited any more, and the edits the bot makes by itself.
 
 Votes, closed voting windows and computer players change a board with no click to
 answer: those edits are made at most once an interval per board, however the changes
-arrive (:meth:`BoardMessages.update_soon`). The version each board message shows is
-kept here too (:attr:`BoardMessages.shown`): the click path asks it to tell a board left
-behind from a stale click.
+arrive (:meth:`BoardMessages.update_soon`). Such an edit that Discord refuses for a while
+(a rate limit longer than the client waits, a server error, a 403) is made again: after
+the wait Discord asks for, else after a pause that doubles each time, a few times at
+most, and not at all once a newer board is shown. The version each board message shows
+is kept here too (:attr:`BoardMessages.shown`): the click path asks it to tell a board
+left behind from a stale click.
+
+A board whose channel or thread is gone (Unknown Channel) ends its game with no result
+(:class:`bot.boards.gone.GonePlaces`).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from typing import Any
 
 import discord
 
+from bot.boards.gone import CHANNEL_GONE, UNKNOWN_CHANNEL, GonePlaces
 from bot.boards.send_errors import SEND_ERRORS
 from bot.boards.threads import MISSING_PERMISSIONS, GameThreads
 from bot.table.errors import Refusal, board_link
@@ -32,6 +39,10 @@ EDITED_KEPT = 1000
 
 #: Discord's error code for a message past its edit limit.
 EDIT_CAP = 30046
+
+#: How many times in a row the bot tries one of its own edits of a board that Discord
+#: refuses (the first try included) before it leaves the board as it is.
+EDIT_TRIES = 5
 
 #: Draws a game's board body: ``render(game, edit=..., keep=..., pictured=...)``.
 Render = Callable[..., Awaitable[dict[str, Any]]]
@@ -52,12 +63,16 @@ class BoardMessages:
         #: save of the game that edit showed (:func:`_saved`).
         self._edited: dict[int, float] = {}
         self._drawn: dict[int, tuple[int, float]] = {}
-        #: Boards waiting for an edit (votes, closed windows), and the task editing each.
+        #: Boards waiting for an edit (votes, closed windows), and the task editing each;
+        #: boards whose last such edit Discord refused, to be tried again.
         self._dirty: set[int] = set()
+        self._retrying: set[int] = set()
         self._latest: dict[int, LoadedGame] = {}
         self._updaters: dict[int, asyncio.Task[None]] = {}
         #: Pause between two edits of one board made by the bot itself (not a click's answer).
         self.edit_interval = 1.0
+        #: Ends the games whose channel, thread or server is gone.
+        self.gone = GonePlaces(tables, self.forget)
 
     def behind(self, game: LoadedGame) -> bool:
         """Whether a newer board of the game than ``game``'s was shown meanwhile."""
@@ -69,6 +84,13 @@ class BoardMessages:
             self.shown[game.id] = game.row.version
         else:
             self.shown.pop(game.id, None)
+
+    def forget(self, game_id: int) -> None:
+        """Forget a game whose board is gone with its channel: no edit of it is made now."""
+        self.shown.pop(game_id, None)
+        self._dirty.discard(game_id)
+        self._retrying.discard(game_id)
+        self._latest.pop(game_id, None)
 
     async def send_board(
         self,
@@ -130,6 +152,11 @@ class BoardMessages:
                 # an embed: without Embed Links this fails too)
                 message = await channel.send(**_inviting(
                     _without_none(await self.render(game, pictured=False)), invite))
+        except discord.NotFound as exc:
+            log.warning("could not post the board of game %s: %s", game.id, exc)
+            if exc.code == UNKNOWN_CHANNEL:
+                return await self._channel_gone(game, channel.id, exc)
+            return exc
         except SEND_ERRORS as exc:
             log.warning("could not post the board of game %s: %s", game.id, exc)
             return exc
@@ -138,19 +165,32 @@ class BoardMessages:
         await self._retire(old[0], old[1], game)
         return None
 
-    async def refresh(self, game: LoadedGame, *, keep: bool = False) -> None:
+    async def refresh(self, game: LoadedGame, *, keep: bool = False) -> BaseException | None:
         """Edit the game's board in place; post a new one if it was deleted or capped.
 
         With ``keep`` the message keeps its picture (only the text changed: a vote).
-        An ended game's own thread is let to be archived.
+        An ended game's own thread is let to be archived. Return None once the board
+        shows the game, or what stopped it (logged); a board whose channel is gone ends
+        its game.
         """
-        await self._edit(game, keep=keep)
+        failed = await self._edit(game, keep=keep)
         await self.threads.wind_up(game)
+        return failed
 
-    async def _edit(self, game: LoadedGame, *, keep: bool) -> None:
+    async def _channel_gone(self, game: LoadedGame, channel_id: int,
+                            error: discord.NotFound) -> BaseException | None:
+        """The channel ``channel_id`` that held the game's board is gone: post the board in
+        the game's own channel if that is another one, else call the game off. Return as
+        :meth:`post` does."""
+        if channel_id != game.row.channel_id:
+            game.row.board_channel_id = game.row.board_message_id = None
+            return await self.post(game)
+        await self.gone.call_off(game.id, CHANNEL_GONE)
+        return error
+
+    async def _edit(self, game: LoadedGame, *, keep: bool) -> BaseException | None:
         if game.row.board_message_id is None or game.row.board_channel_id is None:
-            await self.post(game)
-            return
+            return await self.post(game)
         channel = self.bot.get_partial_messageable(
             game.row.board_channel_id, guild_id=game.row.guild_id
         )
@@ -159,7 +199,7 @@ class BoardMessages:
             try:
                 body = await self.render(game, edit=True, keep=keep)
                 if self.behind(game):
-                    return  # a newer board was shown while this one was drawn
+                    return None  # a newer board was shown while this one was drawn
                 await message.edit(**body)
             except discord.Forbidden as exc:
                 if exc.code != MISSING_PERMISSIONS:
@@ -170,17 +210,23 @@ class BoardMessages:
             self.mark_shown(game)  # what the message shows now
             if behind:  # a newer board was shown while this edit waited: show it again
                 self.update_soon(game.id)
-        except discord.NotFound:
+            return None
+        except discord.NotFound as exc:
+            if exc.code == UNKNOWN_CHANNEL:
+                log.info("the channel of game %s's board is gone", game.id)
+                return await self._channel_gone(game, channel.id, exc)
             log.info("board of game %s was deleted; posting a new one", game.id)
             game.row.board_message_id = None
-            await self.post(game)
+            return await self.post(game)
         except discord.HTTPException as exc:
             if exc.code == EDIT_CAP:
-                await self.post(game)
-            else:
-                log.warning("could not edit the board of game %s: %s", game.id, exc)
+                return await self.post(game)
+            log.warning("could not edit the board of game %s: %s", game.id, exc)
+            failed: BaseException = exc
         except SEND_ERRORS as exc:
             log.warning("could not edit the board of game %s: %r", game.id, exc)
+            failed = exc
+        return failed
 
     async def _retire(self, channel_id: int | None, message_id: int | None,
                       game: LoadedGame) -> None:
@@ -218,14 +264,21 @@ class BoardMessages:
             )
 
     async def _update(self, game_id: int) -> None:
+        tries = 0  # edits of this board Discord refused in a row
+        retry_at = -math.inf
         try:
-            while game_id in self._dirty and not self.tables.closing:
+            while (game_id in self._dirty or game_id in self._retrying) and (
+                    not self.tables.closing):
                 # However votes arrive, the bot edits one board at most once an interval.
-                wait = self._edited.get(game_id, -math.inf) + self.edit_interval - (
-                    time.monotonic())
+                wait = max(self._edited.get(game_id, -math.inf) + self.edit_interval,
+                           retry_at) - time.monotonic()
                 if wait > 0:
                     await asyncio.sleep(wait)
+                asked = game_id in self._dirty  # else only a refused edit is made again
+                if not asked and game_id not in self._retrying:
+                    break  # forgotten meanwhile: its channel is gone
                 self._dirty.discard(game_id)
+                self._retrying.discard(game_id)
                 game = self._latest.pop(game_id, None)
                 if game is None:
                     try:
@@ -234,21 +287,50 @@ class BoardMessages:
                         return
                 shown = self.shown.get(game_id, -1)
                 if shown > game.row.version or _saved(game) < self._drawn.get(
-                        game_id, (-1, -math.inf)):
-                    continue  # a newer board is already shown
-                await self.refresh(game, keep=shown == game.row.version)
+                        game_id, (-1, -math.inf)) or (not asked and shown == game.row.version):
+                    continue  # a newer board is already shown (since the edit refused)
+                failed = await self.refresh(game, keep=shown == game.row.version)
                 self._edited[game_id] = time.monotonic()
-                self._drawn[game_id] = _saved(game)
+                if failed is None:
+                    self._drawn[game_id] = _saved(game)
+                    tries = 0
+                    continue
+                tries += 1
+                pause = self._refused(game, failed, tries)
+                if pause is not None:
+                    retry_at = time.monotonic() + pause
+                    self._retrying.add(game_id)
         except Exception:
             log.warning("could not update the board of game %s", game_id, exc_info=True)
         finally:
             self._updaters.pop(game_id, None)
             self._latest.pop(game_id, None)
+            self._retrying.discard(game_id)
             if len(self._edited) > EDITED_KEPT:  # forget boards edited long ago
                 horizon = time.monotonic() - self.edit_interval
                 for old in [g for g, at in self._edited.items() if at < horizon]:
                     del self._edited[old]
                     self._drawn.pop(old, None)
+
+    def _refused(self, game: LoadedGame, failed: BaseException, tries: int) -> float | None:
+        """Note that Discord refused the bot's own edit of ``game``'s board ``tries`` times
+        in a row; return how long to wait before it is made again, or None when it is not:
+        a refusal that trying again cannot change, or :data:`EDIT_TRIES` made (logged).
+        The wait is what Discord asked for, and at least an edit interval doubled per try.
+        """
+        if self.shown.get(game.id, -1) <= game.row.version:
+            # Not shown after all (a vote's tally keeps the version): the edit made again
+            # is not taken for one already made.
+            self.shown.pop(game.id, None)
+        if isinstance(failed, discord.HTTPException) and not (
+                failed.status in (403, 429) or failed.status >= 500):
+            return None
+        if tries >= EDIT_TRIES:
+            log.warning("gave up editing the board of game %s after %d tries: %s", game.id,
+                        tries, failed)
+            return None
+        wanted = failed.retry_after if isinstance(failed, discord.RateLimited) else 0.0
+        return max(wanted, self.edit_interval * 2 ** tries)
 
     async def stop_updates(self) -> None:
         """Cancel pending board edits (at shutdown)."""

@@ -1,5 +1,5 @@
 """What a request to Discord may fail with, handled alike wherever the bot sends, and
-the one way the bot answers privately."""
+the one way the bot answers with a new message (privately or not)."""
 
 from __future__ import annotations
 
@@ -22,15 +22,23 @@ log = logging.getLogger(__name__)
 DISMISS = "Dismiss this message to keep playing."
 
 
+async def send_answer(interaction: discord.Interaction[Any], **body: Any) -> None:
+    """Answer ``interaction`` with a new message (``ephemeral=True``: a private one): its
+    first response, or a follow-up once it was answered or deferred. May raise one of
+    :data:`SEND_ERRORS`."""
+    if not interaction.response.is_done():
+        await interaction.response.send_message(**body)
+        return
+    if body.get("ephemeral"):
+        await _drop_public_wait(interaction)
+    await interaction.followup.send(**body)
+
+
 async def tell_privately(interaction: discord.Interaction[Any], text: str) -> None:
     """Answer ``interaction`` with a private line (a follow-up if it was answered already);
     a failure to send is logged, never raised."""
     try:
-        if interaction.response.is_done():
-            await _drop_public_wait(interaction)
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await send_answer(interaction, content=text, ephemeral=True)
     except SEND_ERRORS as exc:
         log.warning("could not answer privately: %s", exc)
 

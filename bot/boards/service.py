@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.boards.answer_clock import AnswerClock
+from bot.boards.answer_clock import AnswerClock, edit_answer
 from bot.boards.computers import ComputerPlayers
 from bot.boards.hosting import HostControls
 from bot.boards.layout import (
@@ -148,20 +148,11 @@ class Boards:
         if self.tables.closing:
             await self._closing(interaction)
             return
-        if action_id.startswith(ASK_PREFIX):
-            await self._ask(interaction, game_id, version, action_id.removeprefix(ASK_PREFIX))
-            return
         if action_id == TABLE_REPLAY:
             await self.replays.replay(interaction, game_id)
             return
         if action_id == TABLE_SHARE:
             await self.replays.share(interaction, game_id)
-            return
-        if action_id in (TABLE_RULES, TABLE_AGAIN):
-            await self._table_button(interaction, game_id, action_id)
-            return
-        if action_id.startswith(RULES_PAGE):
-            await self._rules_page(interaction, game_id, action_id.removeprefix(RULES_PAGE))
             return
         if action_id == LOBBY_PANEL:
             await self.hosting.open(interaction, game_id)
@@ -169,11 +160,17 @@ class Boards:
         if action_id.startswith(LOBBY_INVITE):
             await self.hosting.invite(interaction, game_id, action_id)
             return
-        clock = AnswerClock(interaction, game_id)
-        try:
-            await self._move(interaction, clock, game_id, version, action_id)
-        finally:
-            clock.stop()
+        async with AnswerClock(interaction, game_id) as clock:
+            if action_id.startswith(ASK_PREFIX):
+                await self._ask(interaction, clock, game_id, version,
+                                action_id.removeprefix(ASK_PREFIX))
+            elif action_id in (TABLE_RULES, TABLE_AGAIN):
+                await self._table_button(interaction, clock, game_id, action_id)
+            elif action_id.startswith(RULES_PAGE):
+                await self._rules_page(interaction, clock, game_id,
+                                       action_id.removeprefix(RULES_PAGE))
+            else:
+                await self._move(interaction, clock, game_id, version, action_id)
 
     async def _move(self, interaction: discord.Interaction[Any], clock: AnswerClock,
                     game_id: int, version: int, action_id: str) -> None:
@@ -228,7 +225,7 @@ class Boards:
                 if action_id.startswith(LOBBY_PREFIX):
                     await self.hosting.redraw(interaction, game, said)
                 else:
-                    await _edit_answer(interaction, content=said, embed=None, view=None)
+                    await edit_answer(interaction, content=said, embed=None, view=None)
                 await self.messages.refresh(game)
             else:
                 # Known as shown before the answer leaves, so a click racing this one is
@@ -236,7 +233,7 @@ class Boards:
                 self.messages.mark_shown(game)
                 body = await self._render(game, edit=True)
                 await clock.settle()
-                await _edit_answer(interaction, **body)
+                await edit_answer(interaction, **body)
                 if message is not None and message.id != game.row.board_message_id:
                     await self.tables.set_board(game, message.channel.id, message.id)
         except SEND_ERRORS as exc:
@@ -320,16 +317,15 @@ class Boards:
         try:
             body = await self._render(game, edit=True)
             await clock.settle()
-            await _edit_answer(interaction, **body)
+            await edit_answer(interaction, **body)
         except SEND_ERRORS as exc:
             log.warning("could not bring the board of game %s up to date: %s", game_id, exc)
             self.messages.shown.pop(game_id, None)
             return False
         return True
 
-    async def _ask(
-        self, interaction: discord.Interaction[Any], game_id: int, version: int, action_id: str
-    ) -> None:
+    async def _ask(self, interaction: discord.Interaction[Any], clock: AnswerClock,
+                   game_id: int, version: int, action_id: str) -> None:
         """Ask privately to confirm ``action_id``, with a button that applies it.
 
         A player who could not take the action is refused at once instead. An away
@@ -349,29 +345,27 @@ class Boards:
             await self.tables.check(game_id, version, actor_of(interaction), action_id,
                                     channel_id=interaction.channel_id)
         except Refusal as refusal:
-            await self._refuse(interaction, f"{welcome}{refusal}")
+            await clock.tell(f"{welcome}{refusal}")
             return
         except Exception:
             log.exception("checking %r on game %s failed", action_id, game_id)
-            await self._refuse(interaction, "Something went wrong on our side; nothing changed.")
+            await clock.tell("Something went wrong on our side; nothing changed.")
             return
         yes = action_button(game_id, version, Action(action_id, "Yes, I am sure"),
                             style=discord.ButtonStyle.danger)
         try:
             game = await self.tables.load(game_id)
             question = self.renderers[game.row.kind].confirm_question(game, action_id)
-            await interaction.response.send_message(
-                f"{welcome}{question}", view=view_of([yes]), ephemeral=True,
-            )
+            await clock.send(content=f"{welcome}{question}", view=view_of([yes]), ephemeral=True)
         except Refusal as refusal:
-            await self._refuse(interaction, str(refusal))
+            await clock.tell(str(refusal))
         except SEND_ERRORS as exc:
             log.warning("could not ask to confirm %r on game %s: %s", action_id, game_id, exc)
 
-    async def _table_button(
-        self, interaction: discord.Interaction[Any], game_id: int, action_id: str
-    ) -> None:
-        """Answer "Rules & details" privately, or start the same game again."""
+    async def _table_button(self, interaction: discord.Interaction[Any], clock: AnswerClock,
+                            game_id: int, action_id: str) -> None:
+        """Answer "Rules & details" privately, or start the same game again (on the same
+        ``clock``)."""
         try:
             game = await self.tables.load(game_id)
             renderer = self.renderers[game.row.kind]
@@ -380,14 +374,14 @@ class Boards:
                 body = _details_body(renderer, game)
                 if back:
                     body["content"] = _back_text(back)
-                await interaction.response.send_message(**body, ephemeral=True)
+                await clock.send(**body, ephemeral=True)
                 self.computers.schedule(game)  # a stalled computer player moves on
                 return
             if game.row.is_open:
                 raise Refusal("This game is still going: finish or abandon it first.")
             await renderer.play_again(interaction, game)
         except Refusal as refusal:
-            await self._refuse(interaction, str(refusal))
+            await clock.tell(str(refusal))
         except SEND_ERRORS as exc:
             log.warning("could not answer %s on game %s: %s", action_id, game_id, exc)
 
@@ -413,8 +407,8 @@ class Boards:
         self.computers.schedule(play.game)
         return play.game
 
-    async def _rules_page(self, interaction: discord.Interaction[Any], game_id: int,
-                          page: str) -> None:
+    async def _rules_page(self, interaction: discord.Interaction[Any], clock: AnswerClock,
+                          game_id: int, page: str) -> None:
         """Show another page of "Rules & details" in the private message clicked; an away
         player turning a page is back (C6: any button of the table)."""
         try:
@@ -423,9 +417,9 @@ class Boards:
             body = _details_body(self.renderers[game.row.kind], back or game, page)
             if back:
                 body["content"] = _back_text(back)
-            await interaction.response.edit_message(**body)
+            await clock.edit(**body)
         except Refusal as refusal:
-            await self._refuse(interaction, str(refusal))
+            await clock.tell(str(refusal))
         except SEND_ERRORS as exc:
             log.warning("could not show a page of the details of game %s: %s", game_id, exc)
 
@@ -457,7 +451,7 @@ class Boards:
         # Opening a thread, storing the game and drawing its board may take longer than
         # Discord waits for a first answer (a rate limit on threads, a slow disk): the
         # clock defers the command then, and the answer follows the deferral.
-        clock = AnswerClock(interaction, 0)
+        clock = AnswerClock.of(interaction)
         try:
             server = await self.tables.servers.get(interaction.guild_id)
             place = await self.threads.place(
@@ -499,7 +493,7 @@ class Boards:
             self.computers.schedule(game)
             return game
         finally:
-            clock.stop()
+            await clock.settle()
 
     async def _call_off(self, game: LoadedGame, failed: BaseException, place: Place) -> None:
         """End a game just started whose board could not be posted (no result), so nothing
@@ -598,10 +592,3 @@ async def _point_to_thread(interaction: discord.Interaction[Any], line: str,
         return None
     return interaction.delete_original_response
 
-
-async def _edit_answer(interaction: discord.Interaction[Any], **body: Any) -> None:
-    """Answer a click by editing its message (after a deferral, through the webhook)."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**body)
-    else:
-        await interaction.response.edit_message(**body)

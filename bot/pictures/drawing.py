@@ -120,9 +120,17 @@ class DrawingProcess:
             await self.process.wait()
 
     def kill(self) -> None:
-        """Kill the worker at once (it broke; nothing waits for it)."""
+        """Kill the worker at once (it broke or hangs)."""
         with contextlib.suppress(ProcessLookupError):
             self.process.kill()
+
+    async def end(self) -> None:
+        """Kill the worker, close its input and reap it, so none of its pipes is left
+        open for the garbage collector to close (after the event loop, perhaps)."""
+        self.kill()
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        await self.process.wait()
 
 
 class PictureDrawer:
@@ -191,7 +199,7 @@ class PictureDrawer:
             try:
                 return await process.call(work, *args)
             except WorkerDied:
-                self._drop(process)
+                await self._drop(process)
                 self.restarts += 1
                 failures += 1
                 if failures >= 2:
@@ -206,10 +214,11 @@ class PictureDrawer:
             self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
         return await asyncio.get_running_loop().run_in_executor(self._thread, work, *args)
 
-    def _drop(self, process: DrawingProcess) -> None:
+    async def _drop(self, process: DrawingProcess) -> None:
+        """Forget a worker that died and reap it."""
         if self._process is process:
             self._process = None
-        process.kill()
+        await process.end()
 
     async def close(self) -> None:
         """Stop the worker (after the drawing under way) or the thread; later draws raise."""

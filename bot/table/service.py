@@ -284,8 +284,9 @@ class Tables:
             ), max_open=cap)
         except TooManyOpen:
             raise Refusal(
-                f"You already have {limit} games going in this server. Finish "
-                "or abandon one (/<game> abandon in its channel) before starting another."
+                f"You already have {limit} game{'' if limit == 1 else 's'} going in this "
+                "server. Finish or abandon one (/<game> abandon in its channel) before "
+                "starting another."
             ) from None
         except DailyPlayed:
             raise Refusal(

@@ -137,7 +137,7 @@ async def test_a_refusal_after_a_slow_start_stays_private(discord_driver, fake_d
     refused = await discord_driver.slash("tinker", "start", {"thread": "yes"}, user="alice")
     await discord_driver.settle()
     assert refused.response_type == 5  # deferred: the refusal came after 2 s
-    private = [f for f in refused.followups if "already have 1 games going" in f["content"]]
+    private = [f for f in refused.followups if "already have 1 game going" in f["content"]]
     assert private and all(f["flags"] & payloads.MESSAGE_FLAG_EPHEMERAL for f in private)
     assert not [m for m in fake_discord.channel_messages()
                 if "already have" in (m.get("content") or "")]

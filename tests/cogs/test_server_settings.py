@@ -72,7 +72,7 @@ async def test_changes_decide_new_games_and_last(discord_driver, fake_discord, t
     assert "image" not in start.message["embeds"][0]
     other = fake_discord.add_channel("more-games")
     capped = await discord_driver.slash("tinker", "start", user="alice", channel=other)
-    assert capped.ephemeral and "already have 1 games going" in capped.content
+    assert capped.ephemeral and "already have 1 game going" in capped.content
     own = await discord_driver.slash("tinker", "start", {"vote_seconds": 20}, user="bob",
                                      channel=other)
     assert board_ids(own.message)

@@ -14,7 +14,8 @@ import pytest
 
 from bot.games import registry
 from bot.games.protocol import Action
-from cogs.steam import _plan_label
+from cogs.steam import _plan_label, _short_label
+from tests.support import loaded
 
 ENGINE = registry.engine("steam")
 
@@ -71,3 +72,45 @@ def test_s1_a_plan_with_courts_names_the_train_that_runs() -> None:
     whole = [label for label in labels if label.endswith("· 3 cards")]
     assert whole and all(label.startswith("Train 1 runs on") for label in whole), labels
 
+
+
+def _moved(description: str) -> list[tuple[list[str], int]]:
+    """The (cards, train number) pairs of a "Moves A, B to train 2 · C to a new train."."""
+    pairs = []
+    for part in description.removeprefix("Moves ").rstrip(".").split(" · "):
+        names, where = part.rsplit(" to ", 1)
+        pairs.append((names.split(", "), 0 if where == "a new train" else int(where[6:])))
+    return pairs
+
+
+def test_s6_a_plan_option_says_which_cards_it_moves_where() -> None:
+    """A plan's option says the cards it moves and to which train, within Discord's 100
+    letters (the whole listing, cut at 100, only where that does not fit), and each card
+    named is on that train once the plan is made."""
+    rng = random.Random(6)
+    said = 0
+    for seed in range(25):
+        state = ENGINE.new(seed, 3, {})
+        for _ in range(400):
+            if ENGINE.is_over(state):
+                break
+            seat = ENGINE.to_act(state)
+            actions = ENGINE.legal_actions(state, seat)
+            game = loaded(ENGINE, state, seats=3)
+            for plan in (a for a in actions if a.group == "plan"):
+                shown = _short_label(plan, game).description
+                if not shown.startswith("Moves "):
+                    assert shown == plan.description and len(shown) > 100
+                    continue
+                assert len(shown) <= 100
+                trains = ENGINE.view(ENGINE.apply(state, seat, plan.id).state)[
+                    "players"][seat]["trains"]
+                count = len(ENGINE.view(state)["players"][seat]["trains"])
+                for names, number in _moved(shown):
+                    index = count if number == 0 else number - 1
+                    assert set(names) <= {c["name"] for c in trains[index]}, (shown, trains)
+                said += 1
+            choice = (ENGINE.computer_action(state, seat) if rng.random() < 0.7
+                      else rng.choice(actions).id)
+            state = ENGINE.apply(state, seat, choice).state
+    assert said > 100

@@ -149,7 +149,7 @@ async def test_a_game_that_cannot_start_leaves_no_open_thread(discord_driver, fa
     await discord_driver.login(make_bot(tmp_path, cogs=COGS, MAX_OPEN_GAMES=1))
     await discord_driver.slash("tinker", "start", user="alice")
     refused = await discord_driver.slash("tinker", "start", {"thread": "yes"}, user="alice")
-    assert refused.ephemeral and "already have 1 games going" in refused.content
+    assert refused.ephemeral and "already have 1 game going" in refused.content
     (thread,) = fake_discord.threads_under()
     assert thread["thread_metadata"]["archived"] is True
 

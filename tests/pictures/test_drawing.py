@@ -214,3 +214,29 @@ def test_a_worker_ends_when_the_bot_process_is_killed(tmp_path) -> None:
             raise AssertionError("the drawing process outlived the bot")
     finally:
         bot.kill()
+
+
+@pytest.mark.error_logs_expected
+async def test_workers_that_died_are_reaped_before_the_drawer_goes_on(monkeypatch) -> None:
+    """Each worker that died is reaped, its input closed, before the drawer starts another
+    or falls back to a thread: none is left for the garbage collector to close, perhaps
+    after its event loop has closed (which fails whatever runs at that moment)."""
+    from bot.pictures import drawing
+
+    started: list[drawing.DrawingProcess] = []
+    start = drawing.DrawingProcess.start.__func__  # type: ignore[attr-defined]
+
+    async def recorded(cls: type[drawing.DrawingProcess]) -> drawing.DrawingProcess:
+        process = await start(cls)
+        started.append(process)
+        return process
+
+    monkeypatch.setattr(drawing.DrawingProcess, "start", classmethod(recorded))
+    drawer = DyingDrawer(PictureCache(8))
+    try:
+        await drawer.draw("tinker", {"parent": os.getpid()}, "active")
+        assert len(started) == 2
+        assert [p.process.returncode for p in started] == [3, 3]
+        assert all(p.process.stdin is None or p.process.stdin.is_closing() for p in started)
+    finally:
+        await drawer.close()

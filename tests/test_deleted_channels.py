@@ -1,0 +1,170 @@
+"""Games whose channel or thread is deleted, or whose server removed the bot, mid-game:
+they end with no result, so nobody is held by a game they cannot reach any more."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+import discord.gateway
+import pytest
+import yarl
+
+from bot.boards.gone import CHANNEL_GONE, SERVER_LEFT
+from bot.client import TableBot
+from tests.fake_discord import Driver, FakeDiscord
+from tests.support import make_bot
+
+
+@contextlib.asynccontextmanager
+async def connected(driver: Driver, fake: FakeDiscord, bot: TableBot,
+                    monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
+    """Connect the logged-in ``bot`` to the fake gateway until it is ready (it then has
+    the fake's servers and channels), and close it on exit."""
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
+                        yarl.URL(fake.gateway_url))
+    task = asyncio.create_task(bot.connect(), name="gateway-connection")
+    try:
+        await asyncio.wait_for(bot.wait_until_ready(), 15)
+        yield
+    finally:
+        await driver.close_client(bot)
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(task, 10)
+
+
+async def gateway_event(driver: Driver, fake: FakeDiscord, bot: TableBot, event: str,
+                        data: dict[str, Any], heard: str) -> None:
+    """Send ``event`` through the fake gateway and wait until the bot has handled it
+    (``heard``: the name discord.py dispatches it under)."""
+    waiting = asyncio.ensure_future(bot.wait_for(heard, timeout=10))
+    await asyncio.sleep(0)
+    assert await fake.gateway.dispatch(event, data) == 1
+    await waiting
+    await driver.settle()
+
+
+def delete_channel(fake: FakeDiscord, channel_id: int) -> dict[str, Any]:
+    """Delete a channel or thread, and its messages, as a moderator does."""
+    for message in fake.channel_messages(channel_id):
+        fake.delete_message(channel_id, message["id"])
+    return fake.channels.pop(channel_id)
+
+
+async def _thread_game(driver: Driver, fake: FakeDiscord, tmp_path: Any) -> tuple[TableBot, int]:
+    """Alice's Tinker game in a thread of its own, on a server allowing one open game each."""
+    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.tinker",), MAX_OPEN_GAMES=1))
+    await driver.slash("tinker", "start", {"thread": "yes", "players": "only me"},
+                       user="alice")
+    (thread,) = fake.threads_under()
+    return bot, int(thread["id"])
+
+
+async def _called_off(bot: TableBot, game_id: int, why: str) -> None:
+    """Check the game ended with no result, its last event saying why."""
+    row = await bot.store.get_game(game_id)
+    assert row is not None and row.status == "abandoned"
+    assert row.events[-1] == why
+    assert await bot.store.results() == []
+    assert game_id not in bot.boards.messages.shown
+
+
+@pytest.mark.parametrize("found_by", ["edit", "post"])
+async def test_a_deleted_threads_game_ends_when_its_board_finds_the_thread_gone(
+        discord_driver, fake_discord, tmp_path, found_by):
+    """Alice's game thread is deleted mid-game. Once the bot finds out (Discord answers
+    its next edit, or post, of her board with Unknown Channel) her game is over with no
+    result, and she may start another one at once, although the server allows one open
+    game each; the bot sends nothing more to the thread."""
+    bot, thread_id = await _thread_game(discord_driver, fake_discord, tmp_path)
+    game = await bot.tables.open_in_channel(thread_id)
+    assert game is not None
+    delete_channel(fake_discord, thread_id)
+    first = len(fake_discord.requests)
+    if found_by == "edit":
+        bot.boards.messages.update_soon(game.id)
+    else:
+        await bot.boards.messages.post(game)
+    await discord_driver.settle()
+    sent = [r for r in fake_discord.requests[first:] if str(thread_id) in r.path]
+    assert [r.status for r in sent] == [404]
+    await _called_off(bot, game.id, CHANNEL_GONE)
+    again = await discord_driver.slash("tinker", "start", {"players": "only me"}, user="alice")
+    assert again.response_type == 4 and not again.ephemeral, again.content
+
+
+async def test_the_one_game_cap_says_game_not_games(discord_driver, fake_discord, tmp_path):
+    """A member refused a second game where the server allows one is told "1 game"."""
+    await _thread_game(discord_driver, fake_discord, tmp_path)
+    refused = await discord_driver.slash("tinker", "start", {"players": "only me"},
+                                         user="alice")
+    assert refused.ephemeral and "You already have 1 game going" in refused.content
+
+
+async def test_a_deleted_thread_ends_its_game_at_once(discord_driver, fake_discord, tmp_path,
+                                                     monkeypatch):
+    """A moderator deletes Alice's game thread: Discord tells the bot, and her game ends
+    then (no result), with no request to the thread; a game elsewhere goes on."""
+    bot, thread_id = await _thread_game(discord_driver, fake_discord, tmp_path)
+    other = fake_discord.add_channel("more-games")
+    await discord_driver.slash("tinker", "start", {"players": "only me"}, user="bob",
+                               channel=other)
+    game = await bot.tables.open_in_channel(thread_id)
+    assert game is not None
+    async with connected(discord_driver, fake_discord, bot, monkeypatch):
+        thread = delete_channel(fake_discord, thread_id)
+        first = len(fake_discord.requests)
+        await gateway_event(discord_driver, fake_discord, bot, "THREAD_DELETE", {
+            "id": thread["id"], "guild_id": thread["guild_id"],
+            "parent_id": thread["parent_id"], "type": thread["type"],
+        }, "raw_thread_delete")
+        assert [r for r in fake_discord.requests[first:] if str(thread_id) in r.path] == []
+        await _called_off(bot, game.id, CHANNEL_GONE)
+        assert await bot.tables.open_in_channel(other) is not None
+
+
+async def test_a_deleted_channel_ends_its_game_at_once(discord_driver, fake_discord, tmp_path,
+                                                      monkeypatch):
+    """The channel of Bob's game is deleted: his game ends (no result) and he may start
+    another in a channel that is still there."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",),
+                                              MAX_OPEN_GAMES=1))
+    doomed = fake_discord.add_channel("doomed")
+    kept = fake_discord.add_channel("kept")
+    await discord_driver.slash("tinker", "start", {"players": "only me"}, user="bob",
+                               channel=doomed)
+    game = await bot.tables.open_in_channel(doomed)
+    assert game is not None
+    async with connected(discord_driver, fake_discord, bot, monkeypatch):
+        channel = delete_channel(fake_discord, doomed)
+        await gateway_event(discord_driver, fake_discord, bot, "CHANNEL_DELETE", channel,
+                            "guild_channel_delete")
+        await _called_off(bot, game.id, CHANNEL_GONE)
+        again = await discord_driver.slash("tinker", "start", {"players": "only me"},
+                                           user="bob", channel=kept)
+        assert again.response_type == 4 and not again.ephemeral, again.content
+
+
+async def test_a_server_that_removes_the_bot_has_its_open_games_ended(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """The bot is removed from a server: every open game there ends with no result (read
+    from the database a few at a time), while games in another server go on."""
+    monkeypatch.setattr("bot.boards.gone.BATCH", 2)  # several batches of a few games
+    bot = await discord_driver.login(make_bot(tmp_path))
+    here = [fake_discord.channel_id] + [fake_discord.add_channel(f"t{i}") for i in range(4)]
+    elsewhere = fake_discord.add_guild("Elsewhere").channel_id
+    for channel in [*here, elsewhere]:
+        await discord_driver.slash("toy", "start", user="alice", channel=channel)
+    games = [await bot.tables.open_in_channel(c) for c in here]
+    async with connected(discord_driver, fake_discord, bot, monkeypatch):
+        first = len(fake_discord.requests)
+        await gateway_event(discord_driver, fake_discord, bot, "GUILD_DELETE",
+                            {"id": str(fake_discord.guild_id)}, "guild_remove")
+        assert fake_discord.requests[first:] == []
+        for game in games:
+            assert game is not None
+            await _called_off(bot, game.id, SERVER_LEFT)
+        assert await bot.tables.open_in_channel(elsewhere) is not None
+        assert await bot.store.count_open() == 1
