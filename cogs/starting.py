@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.boards.send_errors import SEND_ERRORS, tell_privately
+from bot.boards.answer_clock import AnswerClock
+from bot.boards.send_errors import SEND_ERRORS
 from bot.table.errors import Refusal
 
 if TYPE_CHECKING:
@@ -55,19 +56,20 @@ class StartButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=START
         return cls(match["kind"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Start the game here, or say privately why not."""
+        """Start the game here, or say privately why not (on the answer clock, which the
+        start itself runs on: the checks before it read the database)."""
         cog = game_cog(interaction.client, self.kind)
-        try:
-            if cog is None:
-                raise Refusal("That game is not available on this bot.")
-            if interaction.guild_id is None or interaction.channel_id is None:
-                raise Refusal("Games are played in a server channel or thread.")
-            await cog.start_default(interaction)
-        except Refusal as refusal:
-            await tell_privately(interaction, str(refusal))
-        except SEND_ERRORS as exc:
-            log.warning("could not start %s from /help: %s", self.kind, exc)
-
+        async with AnswerClock.of(interaction) as clock:
+            try:
+                if cog is None:
+                    raise Refusal("That game is not available on this bot.")
+                if interaction.guild_id is None or interaction.channel_id is None:
+                    raise Refusal("Games are played in a server channel or thread.")
+                await cog.start_default(interaction)
+            except Refusal as refusal:
+                await clock.tell(str(refusal))
+            except SEND_ERRORS as exc:
+                log.warning("could not start %s from /help: %s", self.kind, exc)
 
 def start_buttons(client: discord.Client | None) -> list[StartButton]:
     """Return a start button for each game loaded (every game without a client)."""

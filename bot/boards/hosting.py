@@ -15,9 +15,10 @@ from typing import Any
 
 import discord
 
+from bot.boards.answer_clock import AnswerClock, edit_answer
 from bot.boards.host_panel import panel_items, panel_text
 from bot.boards.layout import view_of
-from bot.boards.send_errors import SEND_ERRORS, tell_privately
+from bot.boards.send_errors import SEND_ERRORS
 from bot.table.errors import Refusal
 from bot.table.loaded import LoadedGame
 from bot.table.lobby import LOBBY_INVITE, invite_refusal
@@ -44,6 +45,15 @@ def only_the_host(game: LoadedGame) -> str:
 def panel_body(game: LoadedGame, note: str = "") -> dict[str, Any]:
     """Return the private message holding the host's controls (content and view)."""
     return {"content": panel_text(game, note), "embed": None, "view": view_of(panel_items(game))}
+
+
+def controls_body(game: LoadedGame, user_id: int, note: str) -> dict[str, Any]:
+    """Return the controls redrawn after a choice ``user_id`` made on them: the controls
+    while they still host, else what happened (the game started, the host role went to
+    someone else)."""
+    if is_host(game, user_id):
+        return panel_body(game, note)
+    return {"content": note or "Done.", "embed": None, "view": None}
 
 
 def invited_member(interaction: discord.Interaction[Any],
@@ -96,54 +106,52 @@ class HostControls:
         self.tables = tables
 
     async def open(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        """Answer "Host controls": the controls for the host, who the host is for others."""
-        try:
-            game = await self.tables.load(game_id)
-        except Refusal as refusal:
-            await tell_privately(interaction, str(refusal))
-            return
-        if game.row.status != "lobby":
-            await tell_privately(interaction, "The game has already started.")
-            return
-        if not is_host(game, interaction.user.id):
-            await tell_privately(interaction, only_the_host(game))
-            return
-        try:
-            await interaction.response.send_message(**panel_body(game), ephemeral=True)
-        except SEND_ERRORS as exc:
-            log.warning("could not open the host controls of game %s: %s", game_id, exc)
+        """Answer "Host controls": the controls for the host, who the host is for others
+        (privately, on the answer clock: reading the game may be slow)."""
+        async with AnswerClock.of(interaction, game_id) as clock:
+            try:
+                game = await self.tables.load(game_id)
+            except Refusal as refusal:
+                await clock.tell(str(refusal))
+                return
+            if game.row.status != "lobby":
+                await clock.tell("The game has already started.")
+                return
+            if not is_host(game, interaction.user.id):
+                await clock.tell(only_the_host(game))
+                return
+            try:
+                await clock.send(**panel_body(game), ephemeral=True)
+            except SEND_ERRORS as exc:
+                log.warning("could not open the host controls of game %s: %s", game_id, exc)
 
     async def redraw(self, interaction: discord.Interaction[Any], game: LoadedGame,
                      note: str) -> None:
-        """Answer a choice made on the controls by redrawing them (or saying what happened
-        when they no longer apply: the game started, the host role went to someone else)."""
-        if is_host(game, interaction.user.id):
-            body = panel_body(game, note)
-        else:
-            body = {"content": note or "Done.", "embed": None, "view": None}
-        if interaction.response.is_done():
-            await interaction.edit_original_response(**body)
-        else:
-            await interaction.response.edit_message(**body)
+        """Answer a choice made on the controls by redrawing them (see
+        :func:`controls_body`); may raise one of :data:`SEND_ERRORS`."""
+        await edit_answer(interaction, **controls_body(game, interaction.user.id, note))
 
     async def invite(self, interaction: discord.Interaction[Any], game_id: int,
                      action_id: str) -> None:
         """Invite the member chosen on the controls: one message in the channel mentions
-        them (and no one else); the controls say so."""
+        them (and no one else); the controls say so (on the answer clock: reading the
+        game may be slow)."""
         raw = action_id.removeprefix(LOBBY_INVITE)
-        try:
-            game = await self.tables.load(game_id)
-        except Refusal as refusal:
-            await tell_privately(interaction, str(refusal))
-            return
-        user_id = int(raw)
-        name, bot, sees = invited_member(interaction, user_id)
-        why = why_not_invite(game, interaction.user.id, user_id, is_bot=bot, sees=sees)
-        if why is not None:
-            await tell_privately(interaction, why)
-            return
-        try:
-            await self.redraw(interaction, game, f"Invited {discord.utils.escape_markdown(name)}.")
-            await interaction.followup.send(**invitation(game, user_id))
-        except SEND_ERRORS as exc:
-            log.warning("could not invite a member to game %s: %s", game_id, exc)
+        async with AnswerClock.of(interaction, game_id) as clock:
+            try:
+                game = await self.tables.load(game_id)
+            except Refusal as refusal:
+                await clock.tell(str(refusal))
+                return
+            user_id = int(raw)
+            name, bot, sees = invited_member(interaction, user_id)
+            why = why_not_invite(game, interaction.user.id, user_id, is_bot=bot, sees=sees)
+            if why is not None:
+                await clock.tell(why)
+                return
+            note = f"Invited {discord.utils.escape_markdown(name)}."
+            try:
+                await clock.edit(**controls_body(game, interaction.user.id, note))
+                await interaction.followup.send(**invitation(game, user_id))
+            except SEND_ERRORS as exc:
+                log.warning("could not invite a member to game %s: %s", game_id, exc)

@@ -20,7 +20,8 @@ from typing import Any
 
 import discord
 
-from bot.boards.send_errors import SEND_ERRORS, tell_privately
+from bot.boards.answer_clock import AnswerClock
+from bot.boards.send_errors import SEND_ERRORS
 from bot.table.service import Tables
 from db.errors import StorageError
 
@@ -131,22 +132,23 @@ class PingChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(str(match["choice"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Show the member's choice privately, or store the one they clicked."""
+        """Show the member's choice privately, or store the one they clicked (on the
+        answer clock: reading or storing it may be slow)."""
         choices: PingChoices = interaction.client.boards.pings
         user_id = interaction.user.id
-        try:
-            if self.choice == "show":
-                wants = await choices.wants_ping(user_id)
-                await interaction.response.send_message(
-                    choice_text(wants), view=choice_view(wants), ephemeral=True)
-                return
-            wants = self.choice == "on"
-            await choices.choose(user_id, wants)
-            await interaction.response.edit_message(
-                content=choice_text(wants), view=choice_view(wants))
-        except StorageError as exc:
-            log.warning("could not store a ping choice: %s", exc)
-            await tell_privately(interaction, "Your choice could not be saved just now; "
+        async with AnswerClock.of(interaction) as clock:
+            try:
+                if self.choice == "show":
+                    wants = await choices.wants_ping(user_id)
+                    await clock.send(content=choice_text(wants), view=choice_view(wants),
+                                     ephemeral=True)
+                    return
+                wants = self.choice == "on"
+                await choices.choose(user_id, wants)
+                await clock.edit(content=choice_text(wants), view=choice_view(wants))
+            except StorageError as exc:
+                log.warning("could not store a ping choice: %s", exc)
+                await clock.tell("Your choice could not be saved just now; "
                                  "nothing changed. Please try again in a moment.")
-        except SEND_ERRORS as exc:
-            log.warning("could not answer a ping choice: %s", exc)
+            except SEND_ERRORS as exc:
+                log.warning("could not answer a ping choice: %s", exc)

@@ -12,11 +12,13 @@ import asyncio
 import contextlib
 import io
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 
-from bot.boards.send_errors import SEND_ERRORS, tell_privately
+from bot.boards.answer_clock import AnswerClock
+from bot.boards.send_errors import SEND_ERRORS
 from bot.names import plain, plain_players
 from bot.pictures import TITLES, describe
 from bot.pictures.alt import LIMIT as ALT_LIMIT
@@ -41,6 +43,9 @@ CHUNK = 12
 
 #: Replays and results mention nobody.
 NOBODY = discord.AllowedMentions.none()
+
+#: Edits the line a replay is drawn on (content, attachments).
+EditLine = Callable[..., Awaitable[Any]]
 
 
 def progress_line(title: str, done: int, total: int) -> str:
@@ -68,55 +73,56 @@ class Replays:
         self.progress_interval = 1.0
 
     async def replay(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        """Post the replay of game ``game_id`` in the channel, or say privately why not."""
-        if game_id in self.drawing:
-            await tell_privately(interaction, "This game's replay is being drawn already: "
-                                              "it will appear here in a moment.")
-            return
-        self.drawing.add(game_id)
-        try:
-            await self._replay(interaction, game_id)
-        except Refusal as refusal:
-            await tell_privately(interaction, str(refusal))
-        except SEND_ERRORS as exc:
-            log.warning("could not post the replay of game %s: %s", game_id, exc)
-        finally:
-            self.drawing.discard(game_id)
+        """Post the replay of game ``game_id`` in the channel, or say privately why not
+        (on the answer clock: reading the game may be slow)."""
+        async with AnswerClock.of(interaction, game_id) as clock:
+            if game_id in self.drawing:
+                await clock.tell("This game's replay is being drawn already: "
+                                 "it will appear here in a moment.")
+                return
+            self.drawing.add(game_id)
+            try:
+                await self._replay(clock, game_id)
+            except Refusal as refusal:
+                await clock.tell(str(refusal))
+            except SEND_ERRORS as exc:
+                log.warning("could not post the replay of game %s: %s", game_id, exc)
+            finally:
+                self.drawing.discard(game_id)
 
     async def replay_last(self, interaction: discord.Interaction[Any], kind: str) -> None:
-        """Post the replay of the channel's last ended game of ``kind``."""
-        found = await last_finished(self.tables.core.store, interaction.channel_id or 0, kind)
-        if found is None:
-            await tell_privately(interaction, "No game of this kind has ended in this channel "
-                                              "yet, so there is nothing to replay.")
-            return
-        await self.replay(interaction, found)
+        """Post the replay of the channel's last ended game of ``kind`` (on the answer
+        clock: finding it may be slow)."""
+        async with AnswerClock.of(interaction) as clock:
+            found = await last_finished(self.tables.core.store, interaction.channel_id or 0,
+                                        kind)
+            if found is None:
+                await clock.tell("No game of this kind has ended in this channel "
+                                 "yet, so there is nothing to replay.")
+                return
+            await self.replay(interaction, found)
 
-    async def _replay(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+    async def _replay(self, clock: AnswerClock, game_id: int) -> None:
         if not self.images:
             raise NoReplay("Pictures are turned off for this bot, so it draws no replays.")
         request = await load_request(self.tables.core.store, game_id)
         title = TITLES.get(request.kind, request.kind)
         total = len(request.moves) + 1
-        await interaction.response.send_message(progress_line(title, 0, total),
-                                                allowed_mentions=NOBODY)
+        edit = await _post_line(clock, progress_line(title, 0, total))
         try:
-            await self._draw(interaction, request, title)
+            await self._draw(edit, request, title)
         except Refusal as refusal:  # the line is public by now: it says why
-            await interaction.edit_original_response(content=str(refusal))
+            await edit(content=str(refusal))
         except (OSError, RuntimeError, ValueError) as exc:
             log.warning("the replay of game %s could not be drawn: %s", game_id, exc)
-            await interaction.edit_original_response(
-                content=f"The replay of this game of {title} could not be drawn.")
+            await edit(content=f"The replay of this game of {title} could not be drawn.")
         except SEND_ERRORS as exc:  # Discord refused the picture (or an edit): say so
             log.warning("could not post the replay of game %s: %s", game_id, exc)
             with contextlib.suppress(*SEND_ERRORS):
-                await interaction.edit_original_response(
-                    content=f"The replay of this game of {title} could not be posted; "
-                            "press Replay to try again.", attachments=[])
+                await edit(content=f"The replay of this game of {title} could not be posted; "
+                                   "press Replay to try again.", attachments=[])
 
-    async def _draw(self, interaction: discord.Interaction[Any], request: ReplayRequest,
-                    title: str) -> None:
+    async def _draw(self, edit: EditLine, request: ReplayRequest, title: str) -> None:
         """Draw the replay, counting the frames on the progress line, and post it."""
         shown = await self.drawer.run(frames, request)
         loop = asyncio.get_running_loop()
@@ -127,28 +133,42 @@ class Replays:
             pngs += await self.drawer.run(draw_frames, request.kind, chunk)
             if loop.time() - edited >= self.progress_interval and len(pngs) < len(shown):
                 edited = loop.time()
-                await interaction.edit_original_response(
-                    content=progress_line(title, len(pngs), len(shown)))
+                await edit(content=progress_line(title, len(pngs), len(shown)))
         gif = await self.drawer.run(animate, pngs)
         if not gif or len(gif) > UPLOAD_LIMIT:
             why = "is too large to post" if gif else "could not be drawn"
-            await interaction.edit_original_response(
-                content=f"The replay of this game of {title} {why}.")
+            await edit(content=f"The replay of this game of {title} {why}.")
             return
         file = discord.File(io.BytesIO(gif), filename=FILENAME,
                             description=replay_alt(request.kind, shown[-1], len(request.moves)))
-        await interaction.edit_original_response(
-            content=f"🎞️ Replay of {title}: {len(request.moves)} moves.", attachments=[file])
+        await edit(content=f"🎞️ Replay of {title}: {len(request.moves)} moves.",
+                   attachments=[file])
 
     async def share(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        """Post the spoiler-free result of the finished daily game ``game_id``."""
-        try:
-            request = await load_request(self.tables.core.store, game_id, sharing=True)
-            if request.daily is None or request.status != "over":
-                raise NoReplay("Only a finished daily game has a result to share.")
-            text = await self.drawer.run(share_of, request)
-            await interaction.response.send_message(text, allowed_mentions=NOBODY)
-        except Refusal as refusal:
-            await tell_privately(interaction, str(refusal))
-        except SEND_ERRORS as exc:
-            log.warning("could not share the result of game %s: %s", game_id, exc)
+        """Post the spoiler-free result of the finished daily game ``game_id`` (on the
+        answer clock: reading the game may be slow)."""
+        async with AnswerClock.of(interaction, game_id) as clock:
+            try:
+                request = await load_request(self.tables.core.store, game_id, sharing=True)
+                if request.daily is None or request.status != "over":
+                    raise NoReplay("Only a finished daily game has a result to share.")
+                text = await self.drawer.run(share_of, request)
+                await clock.send(content=text, allowed_mentions=NOBODY)
+            except Refusal as refusal:
+                await clock.tell(str(refusal))
+            except SEND_ERRORS as exc:
+                log.warning("could not share the result of game %s: %s", game_id, exc)
+
+
+async def _post_line(clock: AnswerClock, text: str) -> EditLine:
+    """Answer with the public line a replay is drawn on; return what edits it. The first
+    response when the interaction is still unanswered, else (the clock deferred it) a
+    follow-up of its own: a deferred click's original response is the message clicked.
+    May raise one of :data:`SEND_ERRORS`."""
+    await clock.settle()
+    interaction = clock.interaction
+    if not interaction.response.is_done():
+        await interaction.response.send_message(text, allowed_mentions=NOBODY)
+        return interaction.edit_original_response
+    line = await interaction.followup.send(text, allowed_mentions=NOBODY, wait=True)
+    return line.edit

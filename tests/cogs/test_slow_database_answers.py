@@ -25,7 +25,7 @@ from bot.boards import answer_clock
 from cogs.steam import INVITE_MENU
 from tests.fake_discord import payloads
 from tests.fake_discord.server import RESPONSE_DEADLINE
-from tests.support import abandon, button, host_board, make_bot
+from tests.support import abandon, button, host_board, host_panel, make_bot
 
 #: Seconds Discord waits for a first answer here (3 in Discord itself).
 WAIT = 0.5
@@ -65,6 +65,17 @@ def slowly(monkeypatch: pytest.MonkeyPatch, fake_discord: Any) -> Slowly:
             fake_discord.response_deadline = RESPONSE_DEADLINE
 
     return slow_database
+
+
+def _slow_read(monkeypatch: pytest.MonkeyPatch, store: Any, name: str) -> None:
+    """Make ``store.name`` (a read) take :data:`COMMIT` seconds before it answers."""
+    read = getattr(store, name)
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(COMMIT)
+        return await read(*args, **kwargs)
+
+    monkeypatch.setattr(store, name, slow)
 
 
 def _private(message: dict[str, Any]) -> bool:
@@ -221,3 +232,93 @@ async def test_invite_menu_with_a_slow_database_is_answered(
         invited = await discord_driver.user_command(INVITE_MENU, "carol", user="alice")
     assert invited.response_type == THINKING and not invited.ephemeral
     assert invited.content.startswith(f"<@{carol.id}>, Alice invites you")
+
+
+async def test_host_controls_opened_on_a_slow_database_are_shown(
+        discord_driver: Any, fake_discord: Any, tmp_path: Any, slowly: Slowly,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alice presses "Host controls" while reading her table takes longer than Discord
+    waits: the controls still reach her, privately; Bob is still told, privately, who
+    hosts."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
+    _slow_read(monkeypatch, bot.store, "get_game")
+    with slowly():
+        opened: Any = await host_panel(discord_driver, board)
+        refused: Any = await host_panel(discord_driver, board, "bob")
+    assert opened.response_type == DEFERRED_UPDATE
+    [controls] = opened.followups
+    assert _private(controls) and "Host controls" in controls["content"]
+    assert controls["components"]
+    assert refused.response_type == DEFERRED_UPDATE
+    [told] = refused.followups
+    assert _private(told) and told["content"] == "Only the host, Alice, can use the host controls."
+
+
+async def test_lobby_invite_on_a_slow_database_is_answered(
+        discord_driver: Any, fake_discord: Any, tmp_path: Any, slowly: Slowly,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host picks Carol on her controls while reading the table takes longer than
+    Discord waits: the controls say she was invited and one channel message invites her."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    carol = fake_discord.add_user("carol")
+    panel: Any = await host_panel(discord_driver, board)
+    select = next(cid for cid in panel.custom_ids if cid.startswith("u1:"))
+    before = len(fake_discord.channel_messages())
+    _slow_read(monkeypatch, bot.store, "get_game")
+    with slowly():
+        invited = await discord_driver.pick_member(panel.message, select, "carol",
+                                                   user="alice")
+    assert invited.response_type == DEFERRED_UPDATE and invited.ephemeral
+    assert invited.content.startswith("Invited Carol.") and invited.custom_ids
+    [message] = fake_discord.channel_messages()[before:]
+    assert fake_discord.pings(message) == {carol.id}
+    assert "Alice invites you to Steam to Solar" in message["content"]
+
+
+async def test_ping_choice_on_a_slow_database_is_answered(
+        discord_driver: Any, fake_discord: Any, tmp_path: Any, slowly: Slowly,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alice opens her turn-ping choice from /help while reading it is slow, then chooses
+    "Don't ping me" while saving it is: both answers reach her privately, the choice
+    saved."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.records",)))
+    helped = await discord_driver.slash("help", user="alice")
+    _slow_read(monkeypatch, bot.store, "turn_pings")
+    with slowly():
+        shown = await discord_driver.click(helped.message, "pings:show", user="alice")
+    assert shown.response_type == DEFERRED_UPDATE
+    [choice] = shown.followups
+    assert _private(choice) and choice["content"].startswith("🔔 Turn notices")
+    chosen_ids = [c["custom_id"] for c in payloads.iter_components(choice["components"])
+                  if "custom_id" in c]
+    assert set(chosen_ids) == {"pings:on", "pings:off"}
+    with slowly():
+        chosen = await discord_driver.click(choice, "pings:off", user="alice")
+    assert chosen.response_type == DEFERRED_UPDATE and chosen.ephemeral
+    assert "do not ping you" in chosen.content and chosen.followups == []
+    assert await bot.store.turn_pings(fake_discord.user("alice").id) is False
+
+
+async def test_replay_on_a_slow_database_is_posted(
+        discord_driver: Any, fake_discord: Any, tmp_path: Any, slowly: Slowly,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bob presses Replay on an ended board while reading the game is slow: the replay is
+    posted in the channel as a message of its own, and the board is left as it was."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    await discord_driver.slash("tinker", "start", {"players": "only me"}, user="alice")
+    await abandon(discord_driver, "tinker", "alice")
+    game = await bot.tables.load((await bot.store.query(
+        "SELECT id FROM games ORDER BY id DESC LIMIT 1"))[0][0])
+    board = fake_discord.get_message(game.row.board_message_id)
+    _slow_read(monkeypatch, bot.store, "get_game")
+    with slowly():
+        replayed = await discord_driver.click(board, button(board, "table.replay"), user="bob")
+    assert replayed.response_type == DEFERRED_UPDATE
+    [line] = replayed.followups
+    assert not _private(line)
+    posted = fake_discord.get_message(line["id"])
+    assert posted["content"].startswith("🎞️ Replay of Tinker")
+    assert fake_discord.get_message(board["id"])["content"] == board["content"]

@@ -31,8 +31,8 @@ def test_the_text_board_names_the_items_carried_on_the_adventurers_line() -> Non
         for name in shown[:-1]:
             assert name in listed
         last = shown[-1]
-        assert last in listed or listed.endswith("…") and last.startswith(
-            listed.rsplit(" · ", 1)[-1].rstrip("…").removeprefix("🎒 ")[:3])
+        cut = listed.rsplit(" · ", 1)[-1].rstrip("…").removeprefix("🎒 ")
+        assert last in listed or (listed.endswith("…") and last.startswith(cut[:3]))
         for item in items:
             if item["name"] in shown[:-1] and not item.get("ready"):
                 assert f"{item['name']} ▫️" in listed
