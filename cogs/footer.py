@@ -8,13 +8,15 @@ and stands on its own line. Moves a computer made for an away person are marked
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
+from bot.boards.render import vote_field
 from bot.names import plain
 from bot.table.data import TurnLog
 from bot.table.loaded import LoadedGame
 from bot.table.turnlog import COMPUTER_MARK, KEPT_DECISIONS, since_last_turn
-from bot.widths import clip_words, rows
+from bot.widths import clip_name, clip_words, fits, rows, shown_width
 
 #: A board footer line on a phone: this many letters' room (an emoji takes two) stay on one
 #: line, wide letters (W, M) and emoji included (measured with the preview tool: 48 wrap).
@@ -23,10 +25,33 @@ FOOTER_WIDTH = 43
 FOOTER_LINES = 6
 #: How many decisions a one-seat game's footer shows: all its log keeps.
 DECISIONS = KEPT_DECISIONS
+#: Who chose a move, and the move: "Alice and Bob chose: X", "Tie 2–2: Alice voted
+#: first, so X happened."
+_CHOICE = re.compile(r"(?P<tie>Tie [^:·]*: )?(?P<names>.+?)(?P<sep> chose: | voted first, so )"
+                     r"(?P<move>.*)", re.DOTALL)
+#: When a footer line is too long, the room its first move keeps (in letters) after who
+#: chose it, and the least room those names keep.
+MOVE_ROOM = 20
+NAMES_ROOM = 6
 
 
 def _lead(name: str, by_computer: bool) -> str:
     return f"{COMPUTER_MARK} {name}: " if by_computer else f"{name} "
+
+
+def shorten_names(line: str, width: float = FOOTER_WIDTH) -> str:
+    """Return ``line`` with the names of who chose its first move ("… chose:", "Tie 2–2:
+    … voted first") cut at a letter, marked "…", when the whole line is longer than
+    ``width`` letters, so that the move shows: "Maximilian Alex… chose: Cinderfolk (…".
+    The names keep the room the move leaves them, and at least all but
+    :data:`MOVE_ROOM` of the line (:data:`NAMES_ROOM` at least)."""
+    found = _CHOICE.match(line)
+    if found is None or " · " in found["names"] or fits(line, width):
+        return line
+    tie, names, rest = found["tie"] or "", found["names"], found["sep"] + found["move"]
+    room = max(width - shown_width(tie + rest),
+               width - shown_width(tie + found["sep"]) - MOVE_ROOM, NAMES_ROOM)
+    return tie + clip_name(names, room) + rest
 
 
 def turn_lines(turn: TurnLog, name: str, announced: Callable[[str], bool],
@@ -48,7 +73,7 @@ def turn_lines(turn: TurnLog, name: str, announced: Callable[[str], bool],
         elif not moves and turn.by_computer:
             text = f"{COMPUTER_MARK} {name}: {text}"
         moves.append(text.rstrip("."))
-    line = clip_words(plain(" · ".join(moves)), width) if moves else ""
+    line = clip_words(shorten_names(plain(" · ".join(moves)), width), width) if moves else ""
     return [*([line] if line else []), *(plain(event) for event in whole)]
 
 
@@ -57,7 +82,9 @@ def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: Fa
     """Return the footer: at a seated table every turn since the player to act last moved
     (a line each), in a one-seat game the last decisions; a game with no turns logged
     shows its last event. The newest lines are kept within ``budget`` phone lines (the
-    newest always); the older ones are in "Rules & details"."""
+    newest always); the older ones are in "Rules & details". While the board shows the
+    channel's vote, the footer gives the vote a line: it keeps a phone line less than it
+    would (one at least)."""
     data = game.data
     if not data.turns:
         events = game.row.events
@@ -69,6 +96,8 @@ def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: Fa
         turns = data.turns[-DECISIONS:]
     lines = [line for turn in turns
              for line in turn_lines(turn, game.seat_name(turn.seat), announced, width)]
+    if vote_field(game) is not None:
+        budget = max(1, min(budget, sum(rows(line, width) for line in lines)) - 1)
     kept: list[str] = []
     used = 0
     for line in reversed(lines):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 import discord
@@ -70,6 +71,17 @@ CARD_BY_NAME = {c.name: c for c in ALL_CARDS}
 #: measured with the preview tool): "🚂 Name to play" is cut to it at the name (the
 #: picture and "Rules & details" have the name whole).
 TITLE_ROOM = 31
+#: The room of a line of the board's description on one phone line, in letters
+#: (:mod:`bot.widths`), with room left for a bold name being wider than plain text: a
+#: player's line and the final round's line cut names to keep to it.
+LINE_ROOM = 34
+#: What the title adds when a computer plays the seat to act for an away player.
+AWAY_MARK = " 💤 away"
+#: The fewest footer lines in which the table-wide events are shown whole while a turn
+#: timer runs.
+WHOLE_FROM = 3
+#: The fewest letters of a name the final round's line shows (more names are counted).
+NAME_LEAST = 8
 #: The controls' labels on a phone. The shipment's confirm keeps the engine's label,
 #: which says what it ships and scores (:func:`_fit_ship`).
 CONTROL_LABELS = {"done": "Done", "cancel": "Cancel", "pass": "Pass"}
@@ -116,13 +128,29 @@ ANNOUNCEMENTS = ("The first half is over", "The river ran dry", "Game over")
 
 
 def footer_lines(game: LoadedGame) -> int:
-    """Return how many phone lines the footer may take: fewer as seats add to the board."""
-    return max(2, 7 - len(game.seats))
+    """Return how many phone lines the footer may take: fewer as seats add to the board,
+    and one fewer while a turn timer runs (its line is under the title)."""
+    return max(2, 7 - len(game.seats)) - (1 if timer_running(game) else 0)
+
+
+def timer_running(game: LoadedGame) -> bool:
+    """Whether the board shows a running turn timer: the seat to act's."""
+    timer = game.data.timer
+    return timer is not None and timer.seat == game.to_act()
 
 
 def announced(event: str) -> bool:
     """Whether ``event`` is one the whole table needs to read in full."""
     return event.startswith(ANNOUNCEMENTS)
+
+
+def _announced(game: LoadedGame) -> Callable[[str], bool]:
+    """Return which events the footer shows whole: the table-wide ones, unless a running
+    turn timer's line leaves the footer under :data:`WHOLE_FROM` lines (each is then cut
+    to a line; "Rules & details" has it whole)."""
+    if timer_running(game) and footer_lines(game) < WHOLE_FROM:
+        return lambda _event: False
+    return announced
 
 
 def _train_text(train: list[dict[str, Any]]) -> str:
@@ -289,13 +317,18 @@ class SteamCog(GameCog):
         if view["over"]:
             embed = discord.Embed(title=f"{TITLE} · the end", colour=0x2B8A3E)
             lines = [head, rest]
+        elif game.pictured and timer_running(game):
+            # a title cannot show the timer's countdown: whose turn leads the text instead,
+            # so the timer takes no line of its own above the picture
+            embed = discord.Embed(colour=0x2B8A3E)
+            lines = [head, rest]
         else:  # the decision is the title: whose turn it is
             embed = discord.Embed(title=clip(head.replace("**", ""), 256), colour=0x2B8A3E)
             lines = [rest] if game.pictured else [f"{TITLE} · {half}", rest]
         if not game.pictured:
             lines += _position(game, view)
         embed.description = clip("\n".join(line for line in lines if line), 4096) or None
-        embed.set_footer(text=last_line(game, announced, footer_lines(game)))
+        embed.set_footer(text=last_line(game, _announced(game), footer_lines(game)))
         return embed
 
     def items(self, game: LoadedGame) -> list[BoardItem]:
@@ -476,16 +509,33 @@ def _position(game: LoadedGame, view: dict[str, Any]) -> list[str]:
             ("💤", seat.away),
             ("🏳️", bool(player["resigned"])),
         ) if on)
-        name = f"{marks}**{player['name']}** {_total(player)}"
+        after = f" {_total(player)}"
+        if view["turn"] != player["seat"]:
+            ready = sum(1 for t in player["trains"] if "✅" in _train_text(t))
+            count = len(player["trains"])
+            after += (f" · {count} train{'' if count == 1 else 's'}"
+                      + (f", {ready} can run" if ready else ""))
+        name = short_name(player["name"], LINE_ROOM - shown_width(marks + after))
+        lines.append(f"{marks}**{name}**{after}")
         if view["turn"] == player["seat"]:
-            lines.append(name)
             lines += [f"{i}. {_train_text(t)}" for i, t in enumerate(player["trains"], 1)]
-            continue
-        ready = sum(1 for t in player["trains"] if "✅" in _train_text(t))
-        count = len(player["trains"])
-        lines.append(f"{name} · {count} train{'' if count == 1 else 's'}"
-                     + (f", {ready} can run" if ready else ""))
     return lines
+
+
+def _final_round(still: list[str]) -> str:
+    """Return the final round's line on one phone line: who is still to play, each name
+    cut to an equal share of the room, and the names beyond room counted ("+2")."""
+    head = "⏳ Final round · to play: "
+    if not still:
+        return f"{head}nobody."
+    room = LINE_ROOM - shown_width(head + ".")
+    shown, more, share = len(still) + 1, "", 0.0
+    while shown > 1 and share < NAME_LEAST:
+        shown -= 1
+        more = f" +{len(still) - shown}" if shown < len(still) else ""
+        share = (room - shown_width(more) - shown_width(", ") * (shown - 1)) / shown
+    names = ", ".join(short_name(name, share) for name in still[:shown])
+    return f"{head}{names}{more}."
 
 
 def _short_label(action: Action, game: LoadedGame) -> Action:
@@ -599,11 +649,11 @@ def _status(game: LoadedGame, view: dict[str, Any]) -> str:
         return "\n".join(lines)
     seat = view["turn"]
     away = game.seats[seat].away if seat < len(game.seats) else False
-    besides = "🚂  to play" + (" (a computer, away)" if away else "")
-    name = short_name(players[seat]["name"], TITLE_ROOM - shown_width(besides))
-    lines = [f"🚂 **{name}** to play" + (" (a computer, away)" if away else "")]
+    mark = AWAY_MARK if away else ""
+    name = short_name(players[seat]["name"], TITLE_ROOM - shown_width(f"🚂  to play{mark}"))
+    lines = [f"🚂 **{name}** to play{mark}"]
     timer = game.data.timer
-    if timer and timer.seat == seat:
+    if timer is not None and timer_running(game):
         lines.append(f"⏰ turn timer <t:{int(timer.at)}:R>")
     pending = view["pending"]
     if game.pictured:  # the picture shows the final round and the cards in hand
@@ -617,8 +667,7 @@ def _status(game: LoadedGame, view: dict[str, Any]) -> str:
             lines.append(f"Shipping: {shipment}.")
         return "\n".join(lines)
     if view["final_round"]:
-        still = ", ".join(view.get("still_to_play") or []) or "nobody"
-        lines.append(f"⏳ Final round: still to play: {still}.")
+        lines.append(_final_round(view.get("still_to_play") or []))
     if pending:
         if pending["kind"] == "place":  # the buttons place the first card (S5)
             now, *then = (card_text(c, value=False) for c in pending["cards"])

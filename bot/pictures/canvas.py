@@ -33,6 +33,12 @@ MAX_HEIGHT = 1100
 MIN_TEXT = 30
 """The smallest text a player must read, in pixels at :data:`WIDTH`."""
 
+HEADLINE = 36
+"""The size of an ending banner's headline (its detail line is :data:`MIN_TEXT`)."""
+
+BANNER_ROOM = WIDTH - 4 * MARGIN
+"""The width an ending banner's lines have on a board :data:`WIDTH` wide."""
+
 LAYERS = 160
 """Cached layers kept (rows, strips, tracks: a few KB to about 400 KB each with their
 encoding, so some 40 MB at most)."""
@@ -216,7 +222,8 @@ class Canvas:
         height = 56 if not detail else 96
         self.panel((MARGIN, y, self.width - MARGIN, y + height), fill=self.theme.banner)
         inner = self.width - 4 * MARGIN
-        self.text(self.width / 2, y + 28, headline, 36, bold=True, fill=self.theme.banner_text,
+        self.text(self.width / 2, y + 28, headline, HEADLINE, bold=True,
+                  fill=self.theme.banner_text,
                   anchor="mm", max_width=inner)
         if detail:
             self.text(self.width / 2, y + 74, detail, MIN_TEXT, fill=self.theme.banner_text,

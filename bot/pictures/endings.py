@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.pictures.canvas import BANNER_ROOM, HEADLINE, MIN_TEXT, fit
 from bot.pictures.palette import THEMES, Theme
-from bot.pictures.script import sentence
+from bot.pictures.script import sentence, width
 from bot.pictures.viewdata import mapping, mappings, number
 
 
@@ -71,6 +72,24 @@ def _standings(view: Mapping[str, Any]) -> list[tuple[Any, Any, int, bool]]:
     return [r[:4] for r in rows]
 
 
+def short_names(names: list[str], line: Callable[[list[str]], str], size: int,
+                bold: bool = False, room: float = BANNER_ROOM) -> str:
+    """Return ``line(names)``, its names cut with "…" to one widest width when the whole
+    line is wider than ``room`` at ``size``: the widest that lets the rest of the line
+    (a score, "wins with 12") show whole."""
+    whole = line(names)
+    if not names or width(whole, size, bold) <= room:
+        return whole
+    low, high = 0, max(width(name, size, bold) for name in names)
+    while low < high:  # the widest cut the line fits with
+        cap = (low + high + 1) // 2
+        if width(line([fit(name, size, cap, bold) for name in names]), size, bold) <= room:
+            low = cap
+        else:
+            high = cap - 1
+    return line([fit(name, size, low, bold) for name in names])
+
+
 def _steam(view: Mapping[str, Any]) -> Ending:
     """The winners, and every score in place order; where goods left broke a tie on the
     score (S12), the headline says so and the scores end with the goods left."""
@@ -79,19 +98,28 @@ def _steam(view: Mapping[str, Any]) -> Ending:
     winners = [o for o in _outcomes(view) if o.get("outcome") == "win"]
     if not winners:
         return Ending("ended", "Game over", _summary(view))
-    who = " and ".join(names.get(o.get("seat"), f"Seat {o.get('seat')}") for o in winners)
+    who = [names.get(o.get("seat"), f"Seat {o.get('seat')}") for o in winners]
     verb = "share the win" if len(winners) > 1 else "wins"
     top = winners[0].get("score", "?")
     seats = {o.get("seat") for o in winners}
     ranked = _standings(view)
-    scores = " · ".join(f"{names.get(seat, '?')} {score}" for seat, score, _, _ in ranked)
     goods = [left for seat, _, left, _ in ranked if seat in seats]
     beaten = [left for seat, score, left, out in ranked
               if seat not in seats and not out and score == top]
-    if goods and beaten:  # a tie on the score, broken by goods left
-        return Ending("won", sentence(f"{who} {verb} on goods left"),
-                      sentence(f"{scores} · goods left {goods[0]} to {max(beaten)}"))
-    return Ending("won", sentence(f"{who} {verb} with {top}"), sentence(scores))
+    tie = goods and beaten  # a tie on the score, broken by goods left
+    won = f"{verb} on goods left" if tie else f"{verb} with {top}"
+    left = f" · goods left {goods[0]} to {max(beaten)}" if tie else ""
+
+    def headline(shown: list[str]) -> str:
+        return sentence(f"{' and '.join(shown)} {won}")
+
+    def scores(shown: list[str]) -> str:
+        return sentence(" · ".join(f"{name} {score}" for name, (_, score, _, _)
+                                   in zip(shown, ranked, strict=True)) + left)
+
+    return Ending("won", short_names(who, headline, HEADLINE, bold=True),
+                  short_names([names.get(seat, "?") for seat, _, _, _ in ranked], scores,
+                              MIN_TEXT))
 
 
 def _tinrealm(view: Mapping[str, Any]) -> Ending:

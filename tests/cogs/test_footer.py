@@ -9,9 +9,9 @@ from dataclasses import replace
 from bot.games.steam.engine import ENGINE as STEAM
 from bot.games.tinker.engine import ENGINE as TINKER
 from bot.table import turnlog
-from bot.table.data import TurnLog
+from bot.table.data import Poll, TurnLog, Vote
 from bot.widths import clip_words, shown_width
-from cogs.footer import FOOTER_WIDTH, last_moves
+from cogs.footer import FOOTER_WIDTH, last_moves, turn_lines
 from cogs.steam import SteamCog
 from tests.cogs.test_steam_table import _play_turn, _table
 from tests.support import ALICE, Clock, loaded, open_tables
@@ -182,3 +182,42 @@ def test_a_long_turn_marks_the_events_it_leaves_out():
     assert footer.startswith("Alice does thing 1 · …")
     turnlog.note_move(game.data, 1, ["Bob does one thing."], ended=True)
     assert game.data.turns[-2].events.count(turnlog.GAP) == 1
+
+
+def test_a_long_name_leaves_room_for_the_move_it_chose():
+    """A player called "Maximilian Alexander Wolfenstein" chooses a people: the footer
+    shortens the name, not the move, so the player reads what was chosen."""
+    who = "Maximilian Alexander Wolfenstein"
+    turn = TurnLog(0, [f"{who} chose: Stoneborn (health 6, energy 2, food 0)."], ended=True)
+    [line] = turn_lines(turn, who, lambda _: False)
+    assert line.startswith("Maximilian Alex") and "… chose: Stoneborn (health" in line
+    assert shown_width(line) <= FOOTER_WIDTH
+    voters = TurnLog(0, [f"{who} and Bob chose: Cinderfolk (2 votes to 1)."], ended=True)
+    [line] = turn_lines(voters, "Table", lambda _: False)
+    assert "… chose: Cinderfolk (2 votes" in line, line
+    short = TurnLog(0, ["Alice chose: Stoneborn (health 6, energy 2, food 0)."], ended=True)
+    assert turn_lines(short, "Alice", lambda _: False) == [
+        "Alice chose: Stoneborn (health 6, energy 2, food 0)"]
+
+
+def test_a_tie_names_the_move_whatever_the_first_voters_name():
+    """A tie broken by the first vote of "Maximilian Alexander Wolfenstein": the footer
+    shortens the name, so the players read which move happened."""
+    who = "Maximilian Alexander Wolfenstein"
+    turn = TurnLog(0, [f"Tie 2–2–1: {who} voted first, so Skip Howling Scree happened."],
+                   ended=True)
+    [line] = turn_lines(turn, "Table", lambda _: False)
+    assert line.startswith("Tie 2–2–1: Max") and "… voted first, so Skip Howling" in line
+    assert shown_width(line) <= FOOTER_WIDTH
+
+
+def test_the_footer_gives_a_line_to_the_channels_vote():
+    """While the channel votes on a one-seat game, the board shows the vote and its
+    footer the latest decision only, so the board still fits a phone screen; once the
+    vote is decided, both latest decisions show again."""
+    game = loaded(TINKER, TINKER.new(3), events=[])
+    turnlog.note_move(game.data, 0, ["Alice chose: Stoneborn."], ended=True)
+    turnlog.note_move(game.data, 0, ["Bob chose: Skip the market."], ended=True)
+    assert last_moves(game).split("\n") == ["Alice chose: Stoneborn", "Bob chose: Skip the market"]
+    game.data.poll = Poll(game.row.version, ballots=[Vote(7, "Carol", "go", "Go on", 0.0)])
+    assert last_moves(game) == "Bob chose: Skip the market"

@@ -236,7 +236,7 @@ async def test_workers_that_died_are_reaped_before_the_drawer_goes_on(monkeypatc
     try:
         await drawer.draw("tinker", {"parent": os.getpid()}, "active")
         assert len(started) == 2
-        assert [p.process.returncode for p in started] == [3, 3]
+        assert all(p.process.returncode is not None for p in started)
         assert all(p.process.stdin is None or p.process.stdin.is_closing() for p in started)
     finally:
         await drawer.close()

@@ -1,0 +1,48 @@
+"""The ending banner of a Steam to Solar board says who won, with how much, and every
+score, whatever the length of the players' names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.pictures import steam
+from bot.pictures.canvas import BANNER_ROOM, HEADLINE, MIN_TEXT
+from bot.pictures.endings import ending
+from bot.pictures.script import width
+from tests.cogs.test_board_heights import LONG_NAMES
+
+
+def _over(names: tuple[str, ...]) -> dict[str, Any]:
+    """The view of a finished game: the first seat wins with 14, the others follow."""
+    scores = [14, 9, 3, 1, 0][:len(names)]
+    return {"over": True,
+            "players": [{"seat": seat, "name": name} for seat, name in enumerate(names)],
+            "result": {"outcomes": [{"seat": seat, "score": score,
+                                     "outcome": "win" if seat == 0 else "loss"}
+                                    for seat, score in enumerate(scores)],
+                       "places": [{"seat": seat, "total": score, "goods_left": 0}
+                                  for seat, score in enumerate(scores)]}}
+
+
+def test_long_names_leave_the_banner_its_score_and_every_score() -> None:
+    """Five players with 32-letter names (Japanese, capitals, emoji) finish: the banner
+    still reads "… wins with 14" and its second line each player's score, the names
+    shortened with "…" to make room."""
+    names = (LONG_NAMES[2], LONG_NAMES[4], LONG_NAMES[0], LONG_NAMES[1], LONG_NAMES[3])
+    view = _over(names)
+    end = ending("steam", view, "over")
+    assert end.headline.endswith(" wins with 14") and "…" in end.headline
+    assert end.headline.startswith(names[0][:4])
+    assert width(end.headline, HEADLINE, True) <= BANNER_ROOM
+    assert width(end.detail, MIN_TEXT) <= BANNER_ROOM
+    assert [part.rsplit(" ", 1)[1] for part in end.detail.split(" · ")] == [
+        "14", "9", "3", "1", "0"]
+    c = steam.board(view, end)
+    drawn = [what[5:] for what, _ in c.boxes if what.startswith("text:")]
+    assert end.headline in drawn and end.detail in drawn
+
+
+def test_short_names_stay_whole() -> None:
+    """Players with everyday names read them whole in the banner."""
+    end = ending("steam", _over(("Alice", "Bob", "Carol")), "over")
+    assert (end.headline, end.detail) == ("Alice wins with 14", "Alice 14 · Bob 9 · Carol 3")
