@@ -109,10 +109,8 @@ class HostControls:
         """Answer "Host controls": the controls for the host, who the host is for others
         (privately, on the answer clock: reading the game may be slow)."""
         async with AnswerClock.of(interaction, game_id) as clock:
-            try:
-                game = await self.tables.load(game_id)
-            except Refusal as refusal:
-                await clock.tell(str(refusal))
+            game = await self._load(clock, game_id)
+            if game is None:
                 return
             if game.row.status != "lobby":
                 await clock.tell("The game has already started.")
@@ -124,6 +122,14 @@ class HostControls:
                 await clock.send(**panel_body(game), ephemeral=True)
             except SEND_ERRORS as exc:
                 log.warning("could not open the host controls of game %s: %s", game_id, exc)
+
+    async def _load(self, clock: AnswerClock, game_id: int) -> LoadedGame | None:
+        """Return the game, or None once the refusal to read it is told privately."""
+        try:
+            return await self.tables.load(game_id)
+        except Refusal as refusal:
+            await clock.tell(str(refusal))
+            return None
 
     async def redraw(self, interaction: discord.Interaction[Any], game: LoadedGame,
                      note: str) -> None:
@@ -138,10 +144,8 @@ class HostControls:
         game may be slow)."""
         raw = action_id.removeprefix(LOBBY_INVITE)
         async with AnswerClock.of(interaction, game_id) as clock:
-            try:
-                game = await self.tables.load(game_id)
-            except Refusal as refusal:
-                await clock.tell(str(refusal))
+            game = await self._load(clock, game_id)
+            if game is None:
                 return
             user_id = int(raw)
             name, bot, sees = invited_member(interaction, user_id)
