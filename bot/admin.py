@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import sqlite3
 import sys
 import time
@@ -150,12 +151,23 @@ def _migrate_command(args: Sequence[str]) -> int:
     return 0
 
 
+def _seconds(text: str) -> float:
+    """Read a positive, finite number of seconds (argparse's usage error otherwise)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {text!r}")
+    return value
+
+
 def _health_command(args: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bot health",
         description="Exit 0 if the running bot's heartbeat is fresh and healthy, 1 otherwise.",
     )
-    parser.add_argument("--max-age", type=float, default=MAX_AGE_SECONDS, metavar="SECONDS",
+    parser.add_argument("--max-age", type=_seconds, default=MAX_AGE_SECONDS, metavar="SECONDS",
                         help="how old the heartbeat may be (default 90)")
     options = parser.parse_args(args)
     try:

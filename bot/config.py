@@ -91,6 +91,20 @@ def _number(env: Mapping[str, str], name: str, default: float, minimum: float = 
     return value
 
 
+def _whole(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    """Read a whole number from ``low`` to ``high``; raise ConfigError naming ``name``."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, got {raw!r}") from None
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be from {low} to {high}, got {raw!r}")
+    return value
+
+
 def load_settings(
     env: Mapping[str, str] | None = None, *, require_token: bool = True, dotenv: bool = True
 ) -> Settings:
@@ -143,7 +157,7 @@ def load_settings(
         gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
         vote_window_seconds=_window(env),
         board_images=_flag(env, "BOARD_IMAGES", True),
-        max_open_games=int(_number(env, "MAX_OPEN_GAMES", 5, 0)),
+        max_open_games=_whole(env, "MAX_OPEN_GAMES", 5, 0, 100),
         board_edit_seconds=_number(env, "BOARD_EDIT_SECONDS", 1.0, 0.0),
         **_shards(env),
         database_url=url,

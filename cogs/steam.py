@@ -24,7 +24,7 @@ from bot.boards.send_errors import DISMISS, SEND_ERRORS, tell_privately
 from bot.boards.service import actor_of
 from bot.games.protocol import Action
 from bot.games.steam.state import ALL_CARDS, POWER_EMOJI, can_run, goods_points, powers
-from bot.names import safe_name, short_name
+from bot.names import plain, safe_name, short_name
 from bot.table import seating
 from bot.table.errors import ChannelOccupied, Refusal
 from bot.table.lobby import CANNOT_SEE, DEFAULT_LEVEL
@@ -523,19 +523,34 @@ def _position(game: LoadedGame, view: dict[str, Any]) -> list[str]:
 
 
 def _final_round(still: list[str]) -> str:
-    """Return the final round's line on one phone line: who is still to play, each name
-    cut to an equal share of the room, and the names beyond room counted ("+2")."""
+    """Return the final round's line on one phone line: who is still to play, as many as
+    fit with at least :data:`NAME_LEAST` letters each (a short name whole, the room left
+    shared among the long ones, each cut to it), the rest counted ("+2")."""
     head = "⏳ Final round · to play: "
     if not still:
         return f"{head}nobody."
     room = LINE_ROOM - shown_width(head + ".")
-    shown, more, share = len(still) + 1, "", 0.0
-    while shown > 1 and share < NAME_LEAST:
-        shown -= 1
+    for shown in range(len(still), 0, -1):
         more = f" +{len(still) - shown}" if shown < len(still) else ""
-        share = (room - shown_width(more) - shown_width(", ") * (shown - 1)) / shown
-    names = ", ".join(short_name(name, share) for name in still[:shown])
-    return f"{head}{names}{more}."
+        cap = _cap([shown_width(plain(n)) for n in still[:shown]],
+                   room - shown_width(more) - shown_width(", ") * (shown - 1))
+        if cap >= NAME_LEAST or shown == 1:
+            names = ", ".join(short_name(name, cap) for name in still[:shown])
+            return f"{head}{names}{more}."
+    raise AssertionError("unreachable: one name is always shown")
+
+
+def _cap(widths: list[float], room: float) -> float:
+    """Return the most room each name may take so that all of ``widths`` fit ``room``:
+    names narrower than their share keep their width and leave the rest to the others
+    (infinite when every name fits whole)."""
+    left, count = room, len(widths)
+    for width in sorted(widths):
+        share = left / count
+        if width > share:
+            return share
+        left, count = left - width, count - 1
+    return float("inf")
 
 
 def _short_label(action: Action, game: LoadedGame) -> Action:

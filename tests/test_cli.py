@@ -104,6 +104,12 @@ def test_every_command_answers_help_and_does_nothing_else(command, capsys, calls
         ["help", "nope"],
         ["backup", "--bogus"],
         ["health", "--bogus"],
+        # a heartbeat's age is a positive, finite number of seconds: "nan" judged every
+        # heartbeat fresh, a dead bot's too
+        ["health", "--max-age", "nan"],
+        ["health", "--max-age", "inf"],
+        ["health", "--max-age", "-5"],
+        ["health", "--max-age", "soon"],
         ["migrate", "--to", "postgresql://db/x", "--bogus"],
         ["render", "tinker", "--out", "x.png", "--bogus"],
         ["play", "tinker", "--bogus"],

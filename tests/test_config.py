@@ -52,6 +52,10 @@ def test_env_values_are_the_servers_defaults():
         # not a number a limit can hold: "inf" and "nan" read as floats
         ("MAX_OPEN_GAMES", "inf"),
         ("MAX_OPEN_GAMES", "nan"),
+        # a whole number from 0 to 100: "0.5" meant "no limit", "2.9" meant 2
+        ("MAX_OPEN_GAMES", "0.5"),
+        ("MAX_OPEN_GAMES", "2.9"),
+        ("MAX_OPEN_GAMES", "101"),
         ("VOTE_WINDOW_SECONDS", "nan"),
         ("TURN_NOTICE_GRACE_SECONDS", "nan"),
         ("SWEEP_MINUTES", "inf"),

@@ -73,6 +73,9 @@ def request_of(row: GameRow, log: Sequence[Mapping[str, Any]], *,
     if row.state is None and row.raw_state is not None:
         raise NoReplay(f"This game's saved data is damaged, so it cannot be "
                        f"{'shared' if sharing else 'replayed'}.")
+    if row.state is None and row.events:  # a table closed before it began (not pruned)
+        raise NoReplay(f"That table closed before its game began, so there is nothing to "
+                       f"{'share' if sharing else 'replay'}.")
     if row.state is None:
         raise NoReplay(f"That game is too old to {'share' if sharing else 'replay'}: old "
                        "games keep only their results.")

@@ -275,6 +275,21 @@ async def test_replay_passes_over_a_table_that_never_started(
     assert fake_discord.attachment_bytes(message, FILENAME)
 
 
+async def test_replay_when_only_a_table_that_never_started_has_ended(
+    discord_driver, fake_discord, tmp_path
+):
+    """The channel's only ended Steam table closed before it began: /steam replay says
+    so privately, not that the game is too old."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    lobby = (await discord_driver.slash("steam", "new", user="alice")).message
+    await host_board(discord_driver, lobby, "lobby.cancel")
+    await discord_driver.settle()
+    result = await discord_driver.slash("steam", "replay", user="bob")
+    assert result.ephemeral
+    assert result.content == ("That table closed before its game began, so there is "
+                              "nothing to replay.")
+
+
 async def test_share_of_a_pruned_daily_game_speaks_of_sharing(
     discord_driver, fake_discord, tmp_path
 ):

@@ -86,3 +86,20 @@ def test_an_away_seat_to_play_keeps_the_players_name_in_the_title() -> None:
     game.seats = [replace(s, away=(i == 2), computer=False) for i, s in enumerate(game.seats)]
     title = SteamCog(None).embed(game).title or ""
     assert "Carol of" in title and "away" in title, title
+
+
+def test_the_final_round_names_everyone_still_to_play_where_they_fit() -> None:
+    """Short names are all named ("Ann, Bob, Cy"), none counted; a long name beside
+    short ones takes the room they leave, and only names past the room are counted."""
+    from bot.widths import shown_width
+    from cogs.steam import LINE_ROOM, NAME_LEAST, _final_round
+
+    assert _final_round(["Ann", "Bob", "Cy"]) == "⏳ Final round · to play: Ann, Bob, Cy."
+    line = _final_round(["Al", "Bartholomew Fitzgerald-Worthington"])
+    assert line.startswith("⏳ Final round · to play: Al, Bartholo") and "+" not in line
+    long = _final_round(["W" * 30, "M" * 30, "Q" * 30])
+    assert long.endswith(" +1.") or long.endswith(" +2.")
+    for text in (line, long):
+        assert shown_width(text) <= LINE_ROOM
+    shown = long.removeprefix("⏳ Final round · to play: ").rsplit(" +", 1)[0].split(", ")
+    assert all(shown_width(name) >= NAME_LEAST for name in shown)
