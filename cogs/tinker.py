@@ -10,6 +10,7 @@ from discord import app_commands
 from bot.boards.layout import ASK_PREFIX, BoardItem, action_button
 from bot.boards.send_errors import DISMISS
 from bot.games.protocol import Action
+from bot.table import polls
 from bot.table.service import LoadedGame
 from cogs.base import MODES_TEXT, PLAYERS_HELP, THREAD_HELP, WINDOW_HELP, GameCog, last_line, voting
 from cogs.cards import EMOJI_BY_NAME, SUIT_ORDER, card_text, cards_text, clip
@@ -167,8 +168,9 @@ class TinkerCog(GameCog):
             )
         if "give_up" in by_id:
             # Round 1 only (T7); a vote to give up needs a majority (CONFIRMED_MOVES), and
-            # where a click moves at once (fast, "only me") it asks first (C4).
-            asks = game.data.mode != "vote"
+            # where a click moves at once (fast, "only me", a vote with one active
+            # player) it asks first (C4).
+            asks = polls.moves_at_once(game.data, game.row.version)
             give_up = Action(f"{ASK_PREFIX}give_up" if asks else "give_up", "Give up",
                              "give_up")
             items.append(
@@ -258,6 +260,8 @@ LEGEND = "\n".join((
     "Chip buttons: **+1 ×n** the chip's suit is on the challenge card, so paying it adds 1; "
     "**×n** it adds nothing; either way the next card is drawn and played; n is how many "
     "chips of that suit you hold",
+    "Red **×n** buttons (harsh defeat, after a lost challenge): you lose one chip of that "
+    "suit; nothing is drawn",
     "Counts: deck cards sharing a suit with the challenge (they add their value); "
     "n of your m deck cards match it, worth x: how many of the deck's cards would count, "
     "and their total",

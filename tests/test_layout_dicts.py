@@ -65,7 +65,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "5003c8346f6651e30a7102661fe45564225041df2e06269d0987a363882a8e30"
+COMPONENTS_DIGEST = "275511a790fd9c3536f554a7fe6a31aeb9505db1615a2c7b0e8e215c41c55329"
 
 ENDED = ("abandoned", "expired")
 

@@ -43,12 +43,22 @@ def _summary(view: Mapping[str, Any]) -> str:
 
 
 def _tinker(view: Mapping[str, Any]) -> Ending:
+    """The result (T10) under the headline, in one line the banner holds: locations
+    cleared, chips left and the score ("Locations 13/13 · chips left 3 · score 1303")."""
     outcomes = _outcomes(view)
     if not outcomes:
         return Ending("ended", "Game over", _summary(view))
     won = outcomes[0].get("outcome") == "win"
     score = outcomes[0].get("score")
-    detail = _summary(view) or ("" if score is None else f"Score {score}")
+    result = mapping(outcomes[0].get("detail"))
+    parts = []
+    if "locations_cleared" in result:
+        parts.append(f"Locations {number(result.get('locations_cleared'))}/13")
+    if "chips_left" in result:
+        parts.append(f"chips left {number(result.get('chips_left'))}")
+    if score is not None:
+        parts.append(f"score {score}")
+    detail = fit(" · ".join(parts) or _summary(view), MIN_TEXT, BANNER_ROOM)
     if won:
         return Ending("won", "The world is saved!", detail)
     return Ending("lost", "The journey failed", detail)

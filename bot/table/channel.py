@@ -63,8 +63,10 @@ class ChannelPolicy:
         changed = before != action_id
         winner = polls.majority(poll, poll.active)
         if winner is not None:
-            return await self._decide(game, poll, winner.action)
-        if poll.closes is None and polls.plurality(poll) is not None:
+            return await self._decide(game, poll, winner.action, by_majority=True)
+        if polls.plurality(poll) is None:
+            poll.closes = None  # only moves needing a majority have votes: no countdown
+        elif poll.closes is None:
             poll.closes = now + data.window
         await self.core.save_table(game)
         ballot = Ballot(label, poll.tally.get(action_id, 0), poll.active,
@@ -73,8 +75,10 @@ class ChannelPolicy:
                         needs_majority=action_id in polls.CONFIRMED_MOVES)
         return Play(game, (), ballot)
 
-    async def _decide(self, game: LoadedGame, poll: Poll, action: str) -> Play:
-        """Make the poll's decision: apply ``action`` and say who chose it."""
+    async def _decide(self, game: LoadedGame, poll: Poll, action: str, *,
+                      by_majority: bool = False) -> Play:
+        """Make the poll's decision: apply ``action`` and say who chose it (``by_majority``:
+        a majority agreed, else the window closed on it)."""
         data = game.data
         store = self.core.store
         rows = await self.core.guarded(voters.poll_rows(store, game.id, data, poll))
@@ -82,7 +86,7 @@ class ChannelPolicy:
         chosen = next(c for c in polls.counts(full) if c.action == action)
         await self.core.guarded(voters.decided(store, game.id, data, poll, rows))
         data.poll = None
-        lead = polls.attribution(full, chosen)
+        lead = polls.attribution(full, chosen, by_majority=by_majority)
         first = next(b.user for b in full.ballots if b.action == chosen.action)
         return await self.core.apply(game, 0, chosen.action, first, lead=lead)
 

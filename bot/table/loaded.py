@@ -142,7 +142,13 @@ class Ballot:
     def text(self, now: float) -> str:
         """Return the private line: how voting works on a first vote, or the change."""
         if self.switched and not self.first:
-            return f"You changed your vote to {self.label}."
+            changed = f"You changed your vote to {self.label}."
+            if not self.needs_majority:
+                return changed
+            left_out = ("; when the vote closes it is left out of the count"
+                        if self.closes is not None else "")
+            return (f"{changed} It needs a majority ({self.needed} of {self.active})"
+                    f"{left_out}.")
         tally = f"{self.votes} of {self.active} so far, {self.needed} make a majority"
         if self.needs_majority and self.closes is not None:
             when = "it needs a majority: when the vote closes it is left out of the count"

@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.table.data import Poll, Vote
+from bot.table.data import Poll, TableData, Vote
 
 #: How players of a channel game decide: by vote (C1), anyone's click at once, one player.
 MODES = ("vote", "fast", "solo")
@@ -105,6 +105,21 @@ def active_count(recent: Iterable[Iterable[int]], poll: Poll) -> int:
     return poll.active or len(active_players(recent, poll))
 
 
+def active_on(data: TableData, version: int) -> int:
+    """Return how many players are active (C4) on the board at ``version``: as its open
+    poll counts them, else the voters of the last decisions."""
+    poll = data.poll
+    if poll is not None and poll.version == version:
+        return active_count(data.recent, poll)
+    return data.recent_players or len(active_players(data.recent, None))
+
+
+def moves_at_once(data: TableData, version: int) -> bool:
+    """Whether a vote on the board at ``version`` would be a majority by itself: at most
+    one player is active (C4), so a click there moves at once, as in a fast game."""
+    return data.mode != "vote" or active_on(data, version) <= 1
+
+
 def _size(active: int | Collection[int]) -> int:
     return active if isinstance(active, int) else len(active)
 
@@ -150,17 +165,20 @@ def join_names(names: Iterable[str]) -> str:
     return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def attribution(poll: Poll, chosen: Count) -> str:
+def attribution(poll: Poll, chosen: Count, *, by_majority: bool = False) -> str:
     """Return who chose the move, with the count: "Alice and Bob chose: X (2 votes to 1)".
 
     A tie broken by the first vote (C4) says so: "Tie 1–1–1: Bob voted first, so X
-    happened."
+    happened." A move chosen when the window closed (not ``by_majority``) is counted
+    against the other moves of the plurality only: votes for moves needing a majority
+    were left out of it (C4).
     """
     standing = [c for c in counts(poll) if c.action not in CONFIRMED_MOVES]
     tied = [c for c in standing if c.votes == chosen.votes]
     if len(tied) > 1 and chosen in tied:
         return tie_line(poll, chosen, standing, tied)
-    others = sum(c.votes for c in counts(poll) if c.action != chosen.action)
+    against = counts(poll) if by_majority else standing
+    others = sum(c.votes for c in against if c.action != chosen.action)
     line = f"{join_names(chosen.names)} chose: {chosen.label}"
     if others:
         plural = "vote" if chosen.votes == 1 else "votes"

@@ -1,0 +1,54 @@
+"""Giving up a Tinker challenge asks first wherever a click moves at once (C1, C4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.table import polls
+from bot.table.data import Poll, TableData
+from tests.support import board_ids, make_bot
+
+COGS = ("cogs.tinker",)
+
+
+async def _to_a_challenge(driver: Any, board: Any, user: str = "alice") -> Any:
+    """Click the first live move until the board offers giving up; return that board."""
+    for _ in range(12):
+        ids = board_ids(board)
+        if any(c.endswith(":give_up") or c.endswith(":ask.give_up") for c in ids):
+            return board
+        live = [c["custom_id"] for row in board["components"] for c in row["components"]
+                if "custom_id" in c and not c.get("disabled")
+                and ":table." not in c["custom_id"]]
+        board = (await driver.click(board, live[0], user=user)).message
+    raise AssertionError("no challenge reached")
+
+
+async def test_c4_lone_voter_is_asked_before_giving_up(
+    discord_driver: Any, fake_discord: Any, tmp_path: Any
+) -> None:
+    """C1, C4: alone in a vote game, a click moves at once, so Give up asks first (as in
+    fast and "only me" games); nothing happens until the player confirms."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("tinker", "start", user="alice")).message
+    board = await _to_a_challenge(discord_driver, board)
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    give_up = next(c for c in board_ids(board) if c.endswith("give_up"))
+    assert give_up.endswith(":ask.give_up")
+    result = await discord_driver.click(board, give_up, user="alice")
+    after = await bot.tables.load(game.id)
+    assert after.row.version == game.row.version, after.row.events[-3:]
+    assert result.ephemeral
+
+
+def test_c4_give_up_asks_only_where_a_vote_would_move_at_once() -> None:
+    """C4: with no or one active player a vote is a majority by itself (asked first);
+    with two or more, giving up is a ballot needing a majority (not asked); fast and
+    "only me" games always ask."""
+    assert polls.moves_at_once(TableData(), 3)
+    assert polls.moves_at_once(TableData(recent_players=1), 3)
+    assert not polls.moves_at_once(TableData(recent_players=2), 3)
+    assert not polls.moves_at_once(TableData(poll=Poll(3, active=2)), 3)
+    assert polls.moves_at_once(TableData(recent_players=2, poll=Poll(3, active=1)), 3)
+    assert polls.moves_at_once(TableData(mode="fast", recent_players=3), 3)
+    assert polls.moves_at_once(TableData(mode="solo", recent_players=3), 3)
