@@ -76,10 +76,12 @@ RULES = (
     ("The tableau", "The location then joins either end of your tableau. Matching forest, "
                     "water or mountain edges move you 1 node forward; two skull halves cost "
                     "half your health and move you back 3 nodes."),
-    ("Combat", "Enemy health is its printed health plus the day. Before each strike pick "
-               "0-3 energy and roll two dice: doubles miss, otherwise the difference plus "
-               "your class bonus minus the enemy's defense. Or deal 1 sure damage (a race "
-               "with a bane deals more to the undead). The enemy strikes back the same way. "
+    ("Combat", "Enemy health is its printed health plus the day. You strike first unless "
+               "the foe's power says otherwise. Before each strike pick 0-3 energy and roll "
+               "two dice: doubles miss, otherwise the difference plus your class bonus (and "
+               "your gear's) minus the enemy's defense. Or deal 1 sure damage (a race with a "
+               "bane deals more to the undead). The enemy strikes back with two dice: doubles "
+               "miss; otherwise the difference plus its attack value, minus 1 with a helm. "
                "A win gives its favor."),
     ("Upkeep", "Eat food any time for +1 health or +1 energy. At the end of each day eat 1 "
                "food or take 3 damage. You die when health is at or below poison."),
@@ -188,7 +190,8 @@ class TinRealmCog(GameCog):
         return "\n".join(lines)
 
     def card_sections(self, game: LoadedGame) -> list[Section]:
-        """Return the whole tableau, the items and the last roll."""
+        """Return the whole tableau, the items and the last roll; while the adventurer is
+        chosen, every class's starting items and what each does."""
         if game.state is None:
             return []
         v = game.view()
@@ -198,6 +201,8 @@ class TinRealmCog(GameCog):
                   ("Items", items or "—")]
         if v.get("dice"):
             fields.append(("Last roll", " ".join(f"🎲{d}" for d in v["dice"])))
+        if v["waiting"] in ("race", "class"):
+            fields.append(("Classes and their starting items", _classes(game)))
         return [Section("cards", "Journey", "The journey in full", fields)]
 
     def items(self, game: LoadedGame) -> list[BoardItem]:
@@ -303,6 +308,8 @@ class TinRealmCog(GameCog):
 RULING = re.compile(r"\s*\([A-Z]{1,2}\d{1,2}\)")
 #: A strike's engine label ("Strike with 2 energy (+4)"), shortened to fit a phone row.
 STRIKE = re.compile(r"Strike with (\d+) energy(?: \((\+\d+)\))?")
+#: The sure blow's engine label ("Sure blow: 2 damage"): its damage stays on the button.
+SURE = re.compile(r"Sure blow: (\d+) damage")
 
 
 def _short_label(action: Action) -> Action:
@@ -310,7 +317,8 @@ def _short_label(action: Action) -> Action:
 
     Race and class keep their name and numbers (a select's option, its ability below);
     the card, place, camp and offer buttons say the choice alone ("Skip", "⬅️ advance");
-    strikes say "⚡2 +4"; eating "🍖→❤️". Descriptions lose the rules' ids ("(R7)").
+    strikes say "⚡2 +4", the sure blow its damage ("Sure 2"); eating "🍖→❤️". Descriptions
+    lose the rules' ids ("(R7)").
     """
     label = action.label
     if action.group in ("decide", "camp"):
@@ -326,7 +334,7 @@ def _short_label(action: Action) -> Action:
     elif match := STRIKE.fullmatch(label):
         label = f"⚡{match[1]}{' ' + match[2] if match[2] else ''}"
     elif label.startswith("Sure blow"):
-        label = "Sure"
+        label = f"Sure {match[1]}" if (match := SURE.search(label)) else "Sure"
     description = RULING.sub("", action.description)
     if (label, description) == (action.label, action.description):
         return action
@@ -334,12 +342,13 @@ def _short_label(action: Action) -> Action:
 
 
 def _place_label(label: str) -> str:
-    """Return a placing choice as its end and result: "⬅️ 🌲 +1", "➡️ 💀 back 3", or "⬅️ no
-    match" (the edges meet but do not match; "no path" is a blank edge of its own)."""
+    """Return a placing choice as its end and result: "⬅️ 🌲 +1", "➡️ 💀 ½❤️ −3" (half
+    the health lost, 3 nodes back), or "⬅️ no match" (the edges meet but do not match; "no
+    path" is a blank edge of its own)."""
     side, _, result = label.partition(": ")
     arrow = "⬅️" if side == "Left" else "➡️"
     if "skull" in result:
-        return f"{arrow} 💀 back 3"
+        return f"{arrow} 💀 ½❤️ −3"
     edge = result.split(" ", 1)[0]
     if "advance" in result and edge in ICONS:
         return f"{arrow} {edge} +1"
@@ -390,6 +399,16 @@ def _trackers(v: dict[str, Any], short: bool = False, pack: bool = False) -> lis
     return lines
 
 
+def _classes(game: LoadedGame) -> str:
+    """Return each class's starting items in full ("**Warden**: Buckler (The first enemy
+    hit ...)"): the class select names them only."""
+    c = TINREALM.content(getattr(game.state, "content_path", None))
+    return clip("\n".join(
+        f"**{k.name}**: " + "; ".join(f"{c.items[t].name} ({c.items[t].text})"
+                                      for t in k.trappings)
+        for k in c.classes.values()), 1024)
+
+
 def _offer_line(game: LoadedGame) -> str:
     """Return what is offered, in the card's words ("You may offer 1 food for 2 favor and
     1 less poison."), or the plain prompt when the terms are not known."""
@@ -437,8 +456,8 @@ def _foe_line(combat: dict[str, Any]) -> str:
 
 
 def _ended(v: dict[str, Any], *, full: bool = True) -> discord.Embed:
-    """Return an ended journey: how it ended and the score; ``full`` adds the score in
-    words and the adventurer (the picture shows them)."""
+    """Return an ended journey: how it ended, the score and its parts in words; ``full``
+    adds the adventurer (the picture shows it)."""
     end = v.get("end") or "dead"
     embed = discord.Embed(title=f"{HEADLINES.get(end, '💀 Defeat')} · {TITLE}",
                           colour=WON_COLOUR if end == "won" else LOST_COLOUR)
@@ -447,10 +466,11 @@ def _ended(v: dict[str, Any], *, full: bool = True) -> discord.Embed:
     parts = v.get("score_parts") or {}
     words = v.get("score_words") or ", ".join(
         f"{k} {'+' if n >= 0 else ''}{n}" for k, n in parts.items())
-    lines = [f"**{how}.** Score **{v.get('score', 0)}**, rank **{v.get('rank', '—')}**"]
+    lines = [f"**{how}.** Score **{v.get('score', 0)}**, rank **{v.get('rank', '—')}**",
+             words]
     if full:
-        lines += [words, *_trackers(v, short=True)]
-    embed.description = clip("\n".join(lines), 4096)
+        lines += _trackers(v, short=True)
+    embed.description = clip("\n".join(line for line in lines if line), 4096)
     return embed
 
 

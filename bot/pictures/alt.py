@@ -111,10 +111,16 @@ def _tinker(view: Mapping[str, Any]) -> list[str]:
 
 
 def _tinrealm(view: Mapping[str, Any]) -> list[str]:
+    """Describe a journey: who, the day and the node (counted past S, as the board counts
+    them: Oakinshelm is the last), the trackers, the fight, the location, tableau and pack."""
     who = " ".join(str(view.get(k)) for k in ("race", "class") if view.get(k))
-    lines = [f"{who or 'An adventurer'}, day {view.get('day', '?')} of "
-             f"{view.get('last_day', 7)}, at node {view.get('node', 0)} of "
-             f"{view.get('nodes_total', '?')}."]
+    day, last = view.get("day", "?"), view.get("last_day", 7)
+    when = (f"day {last} of {last} is over"
+            if isinstance(day, int) and isinstance(last, int) and day > last
+            else f"day {day} of {last}")
+    total = view.get("nodes_total")
+    nodes = total - 1 if isinstance(total, int) else "?"
+    lines = [f"{who or 'An adventurer'}, {when}, at node {view.get('node', 0)} of {nodes}."]
     lines.append(f"Health {view.get('health', '?')} of {view.get('max_health', '?')}, energy "
                  f"{view.get('energy', '?')} of {view.get('max_energy', '?')}, food "
                  f"{view.get('food', '?')}, poison {view.get('poison', '?')}, favor "

@@ -74,22 +74,33 @@ def _number(value: Any, default: int = 0) -> int:
 
 
 def tinrealm_row(views: Sequence[Mapping[str, Any]]) -> str:
-    """Return one square per day of the journey: unhurt, hurt, fallen or not reached."""
+    """Return one square per day of the journey: unhurt, hurt, fallen or not reached.
+
+    What a view shows came of the move made on the view before it, so a loss of health
+    belongs to that view's day: a night's starving falls on the day it ends, and a death
+    at the last supper on the last day's square.
+    """
     final = views[-1] if views else {}
     last_day = max(1, _number(final.get("last_day"), 7))
     hurt: dict[int, bool] = {}
     previous: int | None = None
+    acting: int | None = None  # the day of the view before: the day the move was made
     for view in views:
-        day = _number(view.get("day"), 1)
+        day = min(last_day, max(1, _number(view.get("day"), 1)))
+        when = day if acting is None else acting
         health = view.get("health")
         hurt.setdefault(day, False)
         if isinstance(health, int) and previous is not None and health < previous:
-            hurt[day] = True
+            hurt[when] = True
         if isinstance(health, int):
             previous = health
-    squares = []
-    reached = max(hurt, default=1)
+        acting = day
     fell = final.get("end") == "dead"
+    reached = max(hurt, default=1)
+    ended = next((i for i, view in enumerate(views) if view.get("end")), 0)
+    if fell and ended:  # the day of the move that ended the journey
+        reached = min(last_day, max(1, _number(views[ended - 1].get("day"), 1)))
+    squares = []
     for day in range(1, last_day + 1):
         if day > reached:
             squares.append(UNSEEN)

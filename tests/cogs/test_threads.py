@@ -82,7 +82,15 @@ async def test_a_finished_game_winds_its_thread_up_once(discord_driver, fake_dis
     game = await bot.tables.open_in_channel(thread_id)
     while game is not None:
         action = game.engine.computer_action(game.state, 0)
-        board = (await discord_driver.click(board, button(board, action), user="alice")).message
+        if action == "give_up":  # a lone player is asked first (C4), then confirms
+            asked = await discord_driver.click(board, button(board, "ask.give_up"),
+                                               user="alice")
+            await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
+            await discord_driver.settle()
+            board = _board_in(fake_discord, thread_id)
+        else:
+            board = (await discord_driver.click(board, button(board, action),
+                                                user="alice")).message
         game = await bot.tables.open_in_channel(thread_id)
     edits = [r for r in fake_discord.requests
              if r.method == "PATCH" and r.path == f"/channels/{thread_id}"]

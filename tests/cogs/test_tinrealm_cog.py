@@ -184,7 +184,7 @@ def test_a_placement_that_matches_nothing_says_no_match():
     from cogs.tinrealm import _place_label
 
     assert _place_label("Left: no match") == "⬅️ no match"
-    assert _place_label("Right: skull meets skull!") == "➡️ 💀 back 3"
+    assert _place_label("Right: skull meets skull!") == "➡️ 💀 ½❤️ −3"
     assert _place_label("Left: water match, advance").endswith("+1")
 
 

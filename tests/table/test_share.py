@@ -103,3 +103,20 @@ def test_played_dailies_name_no_card_and_no_place():
             secrets = {c.name for c in DECK}
             secrets |= {str(final.get(k)) for k in ("race", "class") if final.get(k)}
             assert not any(name in text for name in secrets if len(name) > 2), text
+
+
+def test_tin_realm_death_at_the_last_supper_is_marked_on_day_seven():
+    """R9: starving on the night after day 7 is a death; the view after it says day 8,
+    and the red square lands on the last day's square."""
+    views = [_day(day, 10) for day in range(1, 8)] + [_day(8, 0, end="dead", over=True)]
+    assert tinrealm_row(views) == UNHURT * 6 + FELL
+    assert share_text("tinrealm", "2026-12-02", views).endswith(FELL)
+
+
+def test_tin_realm_a_nights_starving_lands_on_the_day_it_ends():
+    """R9: the supper (or the 3 damage) is the night of the day that ends: a hungry night
+    after day 1 hurts day 1's square, and a death that night is day 1's fall."""
+    views = [_day(1, 10), _day(1, 10), _day(2, 7), _day(2, 7), _day(3, 7)]
+    assert tinrealm_row(views) == HURT + UNHURT * 2 + UNSEEN * 4
+    fell = [_day(1, 10), _day(1, 3), _day(2, 0, end="dead", over=True)]
+    assert tinrealm_row(fell) == FELL + UNSEEN * 6

@@ -30,9 +30,9 @@ def legal(c: Content, s: TinState) -> list[Action]:
                 f"race:{r.id}",
                 fit(f"{r.name} (health {r.health}, energy {r.energy}, food {r.food})"),
                 "race",
-                f"{r.text} Then a class from the other cards' backs: "
+                "Class: "
                 + " or ".join(c.classes[k].name for k in c.classes_for(r.id))
-                + ".",
+                + f". {r.text}",
             )
             for r in c.races.values()
         ]
@@ -44,15 +44,17 @@ def legal(c: Content, s: TinState) -> list[Action]:
 
 
 def _class_action(c: Content, k: AdventurerClass) -> Action:
-    """One class on offer (R1: only the backs of the two cards the race is not on)."""
+    """One class on offer (R1: only the backs of the two cards the race is not on).
+
+    The description names the damage chart and both starting items, short enough for a
+    select's option; what each item does is on the journey's details page.
+    """
     return Action(
         f"class:{k.id}",
         fit(f"{k.name} (health {k.health}, energy {k.energy})"),
         "class",
-        f"Damage chart {'/'.join(map(str, k.chart))} for 1/2/3 energy; starts with "
-        + " and ".join(
-            f"{c.items[t].name} ({c.items[t].text})" for t in k.trappings
-        ),
+        f"Damage {'/'.join(map(str, k.chart))} for 1/2/3 energy · starts with "
+        + ", ".join(c.items[t].name for t in k.trappings),
     )
 
 
@@ -92,24 +94,29 @@ def _choices(c: Content, s: TinState, kind: str, arg: str) -> list[Action]:
         return [_place_action(c, s, end) for end in ("left", "right")]
     # R6 (revised): a roll spending 0 energy is always offered, at 0 energy too, and so
     # is the sure blow, with or without energy left.
-    strikes = [
-        Action(
-            f"strike:{energy}",
-            f"Strike with {energy} energy"
-            + (f" (+{combat.energy_bonus(c, s, energy)})" if energy else ""),
-            "combat",
-            "Roll two dice: doubles miss, else the difference"
-            + (f" + {combat.energy_bonus(c, s, energy)}" if energy else "")
-            + " - the enemy's defense.",
-        )
-        for energy in range(min(3, s.energy) + 1)
-    ]
-    sure = combat.sure_damage(c, s, c.enemies[arg])
+    enemy = c.enemies[arg]
+    extra = combat.strike_extra(c, s, enemy)
+    strikes = [_strike_action(energy, combat.energy_bonus(c, s, energy) + extra)
+               for energy in range(min(3, s.energy) + 1)]
+    sure = combat.sure_damage(c, s, enemy)
     return [
         *strikes,
         Action("blow", f"Sure blow: {sure} damage", "combat",
                f"No roll: {sure} damage that ignores defense."),
     ]
+
+
+def _strike_action(energy: int, bonus: int) -> Action:
+    """A rolled strike spending ``energy``; ``bonus`` is all it adds to the dice: the class
+    chart's for the energy, gear, and against the undead the wards and the race's bane."""
+    return Action(
+        f"strike:{energy}",
+        f"Strike with {energy} energy" + (f" (+{bonus})" if bonus else ""),
+        "combat",
+        "Roll two dice: doubles miss, else the difference"
+        + (f" + {bonus}" if bonus else "")
+        + " - the enemy's defense.",
+    )
 
 
 def _place_action(c: Content, s: TinState, end: str) -> Action:
@@ -160,10 +167,35 @@ def _helps(s: TinState, item: Item) -> bool:
     }[item.kind]
 
 
+#: The trackers an item changes, by its kind, and where each stops.
+ITEM_STATS = {"heal": "health", "restore": "energy", "cure": "poison"}
+#: What happens to an item once used, by its uses.
+AFTER_USE = {"once": "then discard", "per_day": "once a day", "per_combat": "once a fight"}
+
+
+def _item_words(s: TinState, item: Item) -> str:
+    """What using ``item`` does now: the card's text, or, when a maximum (or 0 poison)
+    cuts its amount, the change it would make now and the card's amount."""
+    stat = ITEM_STATS.get(item.kind)
+    if stat is None:
+        return item.text
+    if stat == "poison":
+        now, edge = -min(item.amount, s.poison), "0"
+    else:
+        room = (s.max_health - s.health) if stat == "health" else (s.max_energy - s.energy)
+        now, edge = min(item.amount, max(0, room)), "your maximum"
+    if abs(now) == item.amount:
+        return item.text
+    after = AFTER_USE.get(item.uses, "")
+    return (f"{now:+d} {stat} now (the card's {item.amount} stops at {edge})"
+            + (f", {after}." if after else "."))
+
+
 def _item_actions(c: Content, s: TinState) -> list[Action]:
-    """Items the player can use now (automatic items are never offered)."""
+    """Items the player can use now (automatic items are never offered); a tracker's item
+    says what it would change now."""
     return [
-        Action(f"use:{item.id}", fit(f"Use {item.name}"), "item", item.text)
+        Action(f"use:{item.id}", fit(f"Use {item.name}"), "item", _item_words(s, item))
         for item in (c.items[i] for i in s.items)
         if item.when != "auto" and usable(c, s, item.id) and _helps(s, item)
     ]

@@ -223,7 +223,7 @@ def test_descriptions_carry_the_long_text_and_an_advancing_end_is_primary():
     that advances the meeple is the primary choice."""
     state = ENGINE.new(1)
     races = ENGINE.legal_actions(state, 0)
-    assert all(r.description and "class from" in r.description for r in races)
+    assert all(r.description and r.description.startswith("Class: ") for r in races)
     state = placing(hero(), ["mossy-ford"], "lantern-marsh")
     state.items.append("salve-jar")
     state.health -= 5
