@@ -20,7 +20,7 @@ from typing import Any
 
 import discord
 
-from bot.widths import clip_name, fits
+from bot.widths import clip_name, fits, group_start, joins_on
 
 #: The most characters of a name a board shows.
 NAME_LIMIT = 64
@@ -30,19 +30,57 @@ NAME_LIMIT = 64
 _ESCAPE = re.compile(r"\\(.)|\u200b", re.DOTALL)
 
 
+#: Characters that are not printable but that a name keeps: the joiners (one emoji of
+#: emoji joined by U+200D, Persian and Indic spelling with U+200C and U+200D) and the tag
+#: letters of a region's flag (🏴 and its tags).
+_KEPT = frozenset("\u200c\u200d") | frozenset(map(chr, range(0xE0020, 0xE0080)))
+
+#: Letters that show as nothing (Hangul fillers, the blank Braille pattern, the Khmer
+#: inherent vowels, the Mongolian vowel separator): a name of these (and of spaces,
+#: marks and format characters) shows as blank.
+BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e")
+
+
+def blank(text: str) -> bool:
+    """Whether ``text`` shows as nothing: only spaces, :data:`BLANK` letters, marks,
+    selectors and format characters."""
+    return all(ch.isspace() or ch in BLANK or joins_on(ch) for ch in text)
+
+
+def one_line(text: str) -> str:
+    """Return ``text`` on one line with only the characters a name keeps (printable ones
+    and :data:`_KEPT`: no control characters, bidi controls or U+200B; a run of spaces of
+    any kind becomes one space), or "" when it would show as blank."""
+    kept = " ".join("".join(ch for ch in text if ch.isprintable() or ch in _KEPT
+                            or ch.isspace()).split())
+    return "" if blank(kept) else kept
+
+
+def _escape_markdown(text: str) -> str:
+    """Return ``text`` with its markdown escaped, and its ``<`` too (``<t:0:R>`` would
+    show as a time, ``<:name:id>`` as an emoji)."""
+    return discord.utils.escape_markdown(text).replace("<", "\\<")
+
+
 @functools.lru_cache(maxsize=4096)
 def safe_name(name: str, fallback: str = "") -> str:
-    """Return a member's name as boards show it: one line, markdown and mentions escaped.
+    """Return a member's name as boards show it: one line, markdown, mentions, times and
+    emoji (``<t:0:R>``, ``<:name:id>``) escaped.
 
-    A name with no visible character (only spaces such as U+3000) becomes ``fallback``
-    (the account name) or "a player". Remembered for the last few thousand names: every
-    click asks for its member's.
+    Joiners and variation selectors stay (an emoji family is one emoji; Persian and Indic
+    words are spelt right); control characters, bidi controls and line breaks go. A name
+    that would show blank (only spaces such as U+3000, or letters that show as nothing,
+    such as U+3164) becomes ``fallback`` (the account name) or "a player". Cut at
+    :data:`NAME_LIMIT` characters, never inside an emoji, a flag or an escape.
+    Remembered for the last few thousand names: every click asks for its member's.
     """
-    text = " ".join("".join(ch for ch in name if ch.isprintable()).split())
-    if not text:
-        text = " ".join("".join(ch for ch in fallback if ch.isprintable()).split()) or "a player"
-    text = discord.utils.escape_mentions(discord.utils.escape_markdown(text))
-    return text[:NAME_LIMIT]
+    text = one_line(name) or one_line(fallback) or "a player"
+    text = discord.utils.escape_mentions(_escape_markdown(text))
+    if len(text) > NAME_LIMIT:
+        text = text[:group_start(text, NAME_LIMIT)]
+        if (len(text) - len(text.rstrip("\\"))) % 2:  # an escape's backslash alone
+            text = text[:-1]
+    return text
 
 
 def plain(text: str) -> str:
@@ -60,7 +98,7 @@ def short_name(name: str, room: float) -> str:
     shown = plain(name)
     if fits(shown, room):
         return name
-    return discord.utils.escape_markdown(clip_name(shown, room))
+    return _escape_markdown(clip_name(shown, room))
 
 
 def plain_players(view: dict[str, Any]) -> dict[str, Any]:

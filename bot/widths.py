@@ -4,21 +4,30 @@ Room is counted in letters of ordinary text (a sentence of lowercase words, spac
 few capitals), by halves: most letters take two halves; the thin ones (spaces, ``i``,
 ``l``, ``I``, punctuation) one; most capitals and the round lowercase ``w`` three; ``W``,
 ``M``, ``m``, ``@`` four, as does an emoji or a letter of the East Asian scripts (and
-arrows and symbols); an emoji's variation selector and the joiner between emoji take no
-room. The classes follow the widths of Noto Sans and DejaVu Sans (the phone preview's
-font), the wider of the two. A name in capitals ("WWWW MMMM") so takes nearly twice the
-room of one in lowercase, as it does on a phone.
+arrows and symbols); an emoji's variation selector and skin tone, the joiners, a
+combining mark and an emoji joined onto the one before it (a family of three is one
+emoji) take no room, nor does the second letter of a flag's pair (a flag takes an
+emoji's room). The classes follow the widths of Noto Sans and DejaVu Sans (the phone
+preview's font), the wider of the two. A name in capitals ("WWWW MMMM") so takes nearly
+twice the room of one in lowercase, as it does on a phone.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from bisect import bisect_right
 from itertools import accumulate
 
 #: The first wide letter: arrows, symbols, emoji and the East Asian scripts take four halves.
 WIDE_FROM = "\u2190"
-#: What takes no room: an emoji's variation selector and the joiner between emoji.
+#: What takes no room: an emoji's variation selector and the joiner between emoji (as
+#: do the other joiners, selectors, skin tones and marks: :func:`joins_on`).
 NO_ROOM = "\ufe0f\u200d"
+#: The zero-width joiner: the character after it is drawn joined onto the one before.
+ZWJ = "\u200d"
+#: A regional-indicator letter: two make a flag.
+_FLAG_LETTER = re.compile("[\U0001F1E6-\U0001F1FF]")
 #: Letters taking one half of a letter's room.
 _THIN = " !'(),-./:;[]`|·fijlIJÌÍÎÏìíîïıł"
 #: Letters taking three halves.
@@ -27,12 +36,63 @@ _BROAD = "…—#&+<=>^~wABCDGHKNOPQRUVXZÀÁÂÃÄÅÇÐÑÒÓÔÕÖØÙÚÛÜ�
 _DOUBLE = "%@MWm©®ÆæŒœ"
 
 
+def joins_on(ch: str) -> bool:
+    """Whether ``ch`` is drawn on (or between) the letters around it, in no room of its
+    own: a combining mark, a joiner or other format character, a variation selector or a
+    skin tone."""
+    return (unicodedata.category(ch) in {"Mn", "Me", "Cf"}
+            or "\U0001F3FB" <= ch <= "\U0001F3FF")
+
+
+def _joined(text: str) -> list[int]:
+    """Return where in ``text`` a letter is drawn as part of the one before it: after a
+    joiner, or the second of a flag's pair of regional-indicator letters."""
+    found: list[int] = []
+    if ZWJ in text:
+        found += [at + 1 for at, ch in enumerate(text[:-1]) if ch == ZWJ]
+    if _FLAG_LETTER.search(text):
+        alone = False  # whether the letter before is a flag's first
+        for at, ch in enumerate(text):
+            if _FLAG_LETTER.match(ch):
+                if alone:
+                    found.append(at)
+                alone = not alone
+            elif not joins_on(ch):
+                alone = False
+    return found
+
+
+def _room_of(text: str) -> list[int]:
+    """Return the halves of room each letter of ``text`` takes, in context."""
+    halves = list(map(_HALVES_OF, text))
+    for at in _joined(text):
+        halves[at] = 0
+    return halves
+
+
+def _total(text: str) -> int:
+    """Return the halves of room ``text`` takes."""
+    if ZWJ not in text and not _FLAG_LETTER.search(text):
+        return sum(map(_HALVES_OF, text))
+    return sum(_room_of(text))
+
+
+def group_start(text: str, at: int) -> int:
+    """Return the nearest place at or before ``at`` where ``text`` may be cut: not inside
+    a flag's pair, nor before a mark, selector, skin tone or joiner, nor after a joiner."""
+    at = max(0, min(at, len(text)))
+    joined = set(_joined(text))
+    while 0 < at < len(text) and (joins_on(text[at]) or at in joined):
+        at -= 1
+    return at
+
+
 class _Halves(dict[str, int]):
     """Each letter's room in halves, filled in as letters are first met (a letter met is
     looked up in C from then on)."""
 
     def __missing__(self, ch: str) -> int:
-        halves = 4 if ch >= WIDE_FROM else 2
+        halves = 0 if joins_on(ch) else 4 if ch >= WIDE_FROM else 2
         self[ch] = halves
         return halves
 
@@ -52,7 +112,7 @@ def _halves(ch: str) -> int:
 
 def shown_width(text: str) -> float:
     """Return how many letters' room ``text`` takes on a phone line (counted in halves)."""
-    return sum(map(_HALVES_OF, text)) / 2
+    return _total(text) / 2
 
 
 def fitting(text: str, room: float) -> int:
@@ -63,12 +123,12 @@ def fitting(text: str, room: float) -> int:
         return 0
     if 4 * len(text) <= halves:  # no letter takes more than four halves
         return len(text)
-    return bisect_right(list(accumulate(map(_HALVES_OF, text))), halves)
+    return bisect_right(list(accumulate(_room_of(text))), halves)
 
 
 def fits(text: str, room: float) -> bool:
     """Whether all of ``text`` fits in ``room`` letters."""
-    return 4 * len(text) <= room * 2 or sum(map(_HALVES_OF, text)) <= room * 2
+    return 4 * len(text) <= room * 2 or _total(text) <= room * 2
 
 
 def rows(line: str, room: float) -> int:
@@ -81,7 +141,7 @@ def clip_words(text: str, room: float) -> str:
     end, marked "…"."""
     if fits(text, room):
         return text
-    cut = text[:fitting(text, room - ELLIPSIS)]  # room for the "…"
+    cut = text[:group_start(text, fitting(text, room - ELLIPSIS))]  # room for the "…"
     space = cut.rfind(" ")
     if space > len(cut) // 3:
         cut = cut[:space]
@@ -89,7 +149,9 @@ def clip_words(text: str, room: float) -> str:
 
 
 def clip_name(name: str, room: float) -> str:
-    """Return a (plain) name cut to ``room`` letters, marked "…", at any letter."""
+    """Return a (plain) name cut to ``room`` letters, marked "…", between any two letters
+    as shown (never inside a flag, nor between a letter and its mark, selector or skin
+    tone, nor inside emoji joined by a joiner)."""
     if fits(name, room):
         return name
-    return name[:fitting(name, room - ELLIPSIS)].rstrip() + "…"
+    return name[:group_start(name, fitting(name, room - ELLIPSIS))].rstrip() + "…"

@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot.boards.answer_clock import AnswerClock
 from bot.boards.pings import choice_button
 from bot.games.registry import engine
+from bot.names import safe_name
 from bot.table.daily import daily_key
 from bot.table.errors import Unavailable
 from bot.table.ratings import RATED_KINDS
@@ -356,14 +357,15 @@ class RecordsCog(commands.Cog):
                 ) if stats else {}
             except StorageError as exc:
                 raise Unavailable() from exc
+            shown = safe_name(who.display_name, who.name)
             if stats:
-                await clock.send(embed=stats_embed(who.display_name, stats, ratings),
+                await clock.send(embed=stats_embed(shown, stats, ratings),
                                  ephemeral=mine)
                 return
             what = TITLES[game] if game else "any game"
             text = (f"You have not finished {what} in this server yet. See /help to start one!"
                     if mine else
-                    f"{who.display_name} has not finished {what} in this server yet.")
+                    f"{shown} has not finished {what} in this server yet.")
             await clock.send(content=text, ephemeral=mine)
 
     @app_commands.command(name="leaderboard", description="This server's top 10 in a game")

@@ -65,7 +65,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "275511a790fd9c3536f554a7fe6a31aeb9505db1615a2c7b0e8e215c41c55329"
+COMPONENTS_DIGEST = "8636554c5280c15ad08e6f35a95196af155378e3db73c32fd292c89663cd0eec"
 
 ENDED = ("abandoned", "expired")
 

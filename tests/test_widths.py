@@ -10,20 +10,40 @@ from bot.names import short_name
 from bot.widths import ELLIPSIS, _halves, clip_name, clip_words, fits, rows, shown_width
 
 #: Letters of every class: thin, ordinary, broad, double, wide, taking no room.
-LETTERS = "ab .,·…iIWMmwAé😀🌙漢क\u200d\ufe0f\u2190\u218f\U0010ffff"
+LETTERS = "ab .,·…iIWMmwAé😀🌙漢क\u200d\ufe0f\u0301\U0001F3FD🇫\u2190\u218f\U0010ffff"
+
+
+def _is_flag_letter(ch: str) -> bool:
+    return "\U0001F1E6" <= ch <= "\U0001F1FF"
+
+
+def _letter_halves(text: str) -> list[int]:
+    """Each letter's room, one letter at a time (the definition): a letter after a
+    joiner and the second letter of a flag's pair take none."""
+    out: list[int] = []
+    first_of_flag = False  # whether the last flag letter (marks aside) opened a pair
+    for at, ch in enumerate(text):
+        joined = at > 0 and text[at - 1] == "\u200d"
+        if _is_flag_letter(ch):
+            joined = joined or first_of_flag
+            first_of_flag = not first_of_flag
+        elif _halves(ch):
+            first_of_flag = False
+        out.append(0 if joined else _halves(ch))
+    return out
 
 
 def _room_letter_by_letter(text: str) -> float:
     """The room a line takes, counted one letter at a time (the definition)."""
-    return sum(_halves(ch) for ch in text) / 2
+    return sum(_letter_halves(text)) / 2
 
 
 def _clip_letter_by_letter(text: str, room: float) -> str:
     """A line cut as the definition says, one letter at a time: the longest start that
     leaves room for "…", then back to a word's end."""
     end, used = 0, 0.0
-    for index, ch in enumerate(text):
-        used += _halves(ch) / 2
+    for index, halves in enumerate(_letter_halves(text)):
+        used += halves / 2
         if used > room:
             break
         if used <= room - ELLIPSIS:
@@ -39,12 +59,15 @@ def _clip_letter_by_letter(text: str, room: float) -> str:
 
 def test_letters_take_the_room_they_take_in_the_font() -> None:
     """Thin letters take half an ordinary one, capitals more, W and M and emoji two, the
-    emoji joiner and variation selector none."""
+    emoji joiner and variation selector none, and emoji joined into one (a family, a
+    flag, a skin tone) as much as one emoji."""
     assert shown_width("abc") == 3
     assert shown_width("ill ") == 2
     assert shown_width("WWMM") == 8 == shown_width("😀🌙漢\u2190")
     assert shown_width("ABC") == 4.5
-    assert shown_width("👩\u200d👩\ufe0f") == 4
+    assert shown_width("👩\u200d👩\ufe0f") == 2
+    assert shown_width("👨\u200d👩\u200d👧") == 2 == shown_width("🇫🇷") == shown_width("👍🏽")
+    assert shown_width("e\u0301") == 1 == shown_width("e")
     # a name in capitals takes nearly twice the room of the same in lowercase
     assert shown_width("WWWW MMMM") > 1.8 * shown_width("wxyz mnop") - 3
 

@@ -19,6 +19,7 @@ from bot.boards.answer_clock import AnswerClock, edit_answer
 from bot.boards.host_panel import panel_items, panel_text
 from bot.boards.layout import view_of
 from bot.boards.send_errors import SEND_ERRORS
+from bot.names import safe_name
 from bot.table.errors import Refusal
 from bot.table.loaded import LoadedGame
 from bot.table.lobby import LOBBY_INVITE, invite_refusal
@@ -58,14 +59,15 @@ def controls_body(game: LoadedGame, user_id: int, note: str) -> dict[str, Any]:
 
 def invited_member(interaction: discord.Interaction[Any],
                    user_id: int) -> tuple[str, bool, bool]:
-    """Return the chosen member's name, whether it is a bot and whether it can see the
-    channel (View Channel among the permissions Discord sends with the choice; sees
-    when Discord sends none), from the select's data."""
+    """Return the chosen member's name (made safe by :func:`bot.names.safe_name`, the
+    account name standing in for a blank one), whether it is a bot and whether it can
+    see the channel (View Channel among the permissions Discord sends with the choice;
+    sees when Discord sends none), from the select's data."""
     data: Any = interaction.data or {}
     resolved = data.get("resolved") or {}
     user = (resolved.get("users") or {}).get(str(user_id)) or {}
     member = (resolved.get("members") or {}).get(str(user_id)) or {}
-    name = str(user.get("global_name") or user.get("username") or "the member")
+    name = safe_name(str(user.get("global_name") or ""), str(user.get("username") or ""))
     raw = member.get("permissions")
     sees = raw is None or discord.Permissions(int(raw)).view_channel
     return name, bool(user.get("bot")), sees
@@ -153,7 +155,7 @@ class HostControls:
             if why is not None:
                 await clock.tell(why)
                 return
-            note = f"Invited {discord.utils.escape_markdown(name)}."
+            note = f"Invited {name}."
             try:
                 await clock.edit(**controls_body(game, interaction.user.id, note))
                 await interaction.followup.send(**invitation(game, user_id))

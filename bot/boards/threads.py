@@ -25,8 +25,10 @@ from typing import Any, Final, Literal
 import discord
 
 from bot.boards.send_errors import SEND_ERRORS
+from bot.names import one_line
 from bot.table.errors import Refusal
 from bot.table.loaded import LoadedGame
+from bot.widths import group_start
 
 log = logging.getLogger(__name__)
 
@@ -110,17 +112,20 @@ def not_posted_text(error: BaseException, *, thread: bool, where: str) -> str:
     return f"{head}: Discord did not take it just now. Start the game again in a moment."
 
 
-def thread_name(title: str, starter: str, when: float) -> str:
+def thread_name(title: str, starter: str, when: float, fallback: str = "") -> str:
     """Return a game's thread name: its title, its starter and the day, in 100 characters.
 
-    The starter's name is cut first (any script: characters, not bytes, are counted).
+    The starter's name is kept as :func:`bot.names.one_line` keeps it; one that would
+    show blank gives way to ``fallback`` (their account name) or "a player". The name
+    is cut first (any script: characters, not bytes, are counted), never inside an emoji
+    or a flag.
     """
     day = datetime.fromtimestamp(when, UTC)
     date = f"{day.day} {day:%b}"
-    name = " ".join("".join(ch for ch in starter if ch.isprintable()).split()) or "a player"
+    name = one_line(starter) or one_line(fallback) or "a player"
     room = NAME_LIMIT - len(title) - len(date) - len(" ·  · ")
     if len(name) > room:
-        name = name[: max(room - 1, 1)].rstrip() + "…"
+        name = name[: max(group_start(name, room - 1), 1)].rstrip() + "…"
     return f"{title} · {name} · {date}"[:NAME_LIMIT]
 
 
@@ -175,8 +180,8 @@ class GameThreads:
             if board_lacks(allowed, thread=False):  # nowhere: name what the thread needs
                 raise Refusal(lacking_text(lacking))
             return Place(here, note=NO_PERMISSION)
-        name = thread_name(title, interaction.user.display_name or interaction.user.name,
-                           interaction.created_at.timestamp())
+        name = thread_name(title, interaction.user.display_name,
+                           interaction.created_at.timestamp(), interaction.user.name)
         # An announcement channel holds announcement threads only.
         kind = (discord.ChannelType.news_thread if channel.is_news()
                 else discord.ChannelType.public_thread)

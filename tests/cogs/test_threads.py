@@ -45,7 +45,8 @@ async def test_thread_yes_opens_a_named_thread_with_the_board(discord_driver, fa
     board = _board_in(fake_discord, thread_id)
     for _ in range(3):
         game = await bot.tables.open_in_channel(thread_id)
-        action = game.engine.computer_action(game.state, 0)
+        action = next(a.id for a in game.legal_actions(0)  # a move, not the give-up ask
+                      if a.id != "give_up")
         moved = await discord_driver.click(board, button(board, action), user="bob")
         assert moved.response_type == 7, moved.content
         board = moved.message

@@ -43,7 +43,7 @@ async def test_thread_yes_in_an_announcement_channel_opens_an_announcement_threa
     assert game is not None and game.data.thread
     assert await bot.tables.open_in_channel(news) is None
     (board,) = [m for m in fake_discord.channel_messages(thread_id) if m.get("components")]
-    action = game.engine.computer_action(game.state, 0)
+    action = next(a.id for a in game.legal_actions(0) if a.id != "give_up")  # a move
     moved = await discord_driver.click(board, button(board, action), user="bob")
     assert moved.response_type == 7, moved.content
 

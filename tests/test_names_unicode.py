@@ -1,0 +1,142 @@
+"""Names as players see them: markdown and times escaped in /stats and the invite note,
+blank-looking names replaced by the account name, emoji joined by a joiner and Persian
+spelling kept whole, and a cut name never splitting a flag or an emoji from its skin tone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.boards.threads import thread_name
+from bot.names import plain, safe_name, short_name
+from bot.widths import clip_name, clip_words, shown_width
+from tests.db.test_records_queries import add_results, tinker
+from tests.support import button, host_panel, make_bot
+
+#: Names Discord would read as markup in a message: a heading, a quote, italics, a
+#: spoiler, a time.
+MARKUP_NAMES = ("# big", "> quoted", "_under_", "||spoil||", "<t:0:R>")
+#: A family of three: one emoji of three joined by U+200D.
+FAMILY = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
+#: Persian "I want", spelt with a zero-width non-joiner.
+PERSIAN = "می\u200cخواهم"
+
+
+def _flags(text: str) -> int:
+    return sum(1 for ch in text if "\U0001F1E6" <= ch <= "\U0001F1FF")
+
+
+async def test_stats_show_a_markup_name_as_written(discord_driver, fake_discord, tmp_path):
+    """/stats about "# big" (or a spoiler, a quote, a time) names them as they are
+    written, both in the line saying they have finished nothing and in the records'
+    title: no heading, no hidden text, no clock."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.records", "cogs.tinker")))
+    for raw in MARKUP_NAMES:
+        who = fake_discord.add_user(raw)
+        shown = raw.title()  # the fake's display name
+        content = (await discord_driver.slash("stats", options={"member": who},
+                                              user="alice")).content
+        assert content == f"{safe_name(shown)} has not finished any game in this server yet."
+        assert content.startswith("\\")
+        await add_results(bot.store, [{**tinker(who.id, 13, 36),
+                                       "guild_id": fake_discord.guild_id}])
+        embed = (await discord_driver.slash("stats", options={"member": who},
+                                            user="alice")).embeds[0]
+        assert embed["title"] == f"📊 Records of {safe_name(shown)}"
+        assert plain(safe_name(shown)) == shown
+
+
+async def test_the_invite_note_shows_a_markup_name_as_written(discord_driver, fake_discord,
+                                                            tmp_path):
+    """The host invites "<t:0:R>": the controls say "Invited <t:0:R>." as written, not a
+    time."""
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"),
+                                        user="bob")).message
+    fake_discord.add_user("<t:0:r>")
+    panel = await host_panel(discord_driver, board)
+    select = next(cid for cid in panel.custom_ids if cid.startswith("u1:"))
+    invited = await discord_driver.pick_member(panel.message, select, "<t:0:r>", user="alice")
+    assert invited.content.startswith("Invited \\<T:0:R>.")
+
+
+def _texts(board: dict[str, Any]) -> list[str]:
+    embed = board["embeds"][0]
+    return [embed.get("title", ""), embed.get("description", ""), embed["footer"]["text"],
+            *(f"{f['name']}\n{f['value']}" for f in embed.get("fields", []))]
+
+
+async def _lobby_with(discord_driver, fake_discord, tmp_path, name: str) -> list[str]:
+    """Seat ``name`` at a new Steam table; return the board's texts."""
+    fake_discord.add_user(name)
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
+                                        user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"),
+                                        user=name)).message
+    return _texts(board)
+
+
+async def test_a_blank_looking_name_shows_as_a_name(discord_driver, fake_discord, tmp_path):
+    """Someone named only Hangul fillers (which look like nothing) joins: the board
+    names them by their account name, or "a player", never by a blank."""
+    name = "\u3164\u3164"
+    texts = await _lobby_with(discord_driver, fake_discord, tmp_path, name)
+    assert not any(name in text for text in texts), texts
+    assert any("a player joined." in text for text in texts), texts
+
+
+def test_blank_looking_names_give_way_to_the_account_name():
+    """A name of only blank-looking letters, spaces, marks or format characters is
+    replaced by the account name, in boards and in a thread's name; one with a visible
+    letter is kept."""
+    for blank in ("\u3164", "\u115f\u1160", "\uffa0 \u2800", "\u200d\u200c", "\u0301",
+                  "\u3000\u2800\u3164", "\ufe0f"):
+        assert safe_name(blank, "ghost") == "ghost", repr(blank)
+        assert safe_name(blank) == "a player"
+        assert thread_name("Tinker", blank, 1_796_169_600.0, "ghost") == "Tinker · ghost · 2 Dec"
+    assert safe_name("\u3164Bob", "ghost") == "\u3164Bob"
+
+
+async def test_an_emoji_family_stays_one_emoji(discord_driver, fake_discord, tmp_path):
+    """A player named "👨‍👩‍👧 dad" is shown as one family, not three people."""
+    name = f"{FAMILY} dad"
+    texts = await _lobby_with(discord_driver, fake_discord, tmp_path, name)
+    assert any(name.title() in text for text in texts), texts
+
+
+def test_joiners_and_selectors_stay_and_controls_go():
+    """Joiners (emoji, Persian and Indic spelling) and variation selectors stay in a
+    name; bidi controls, line breaks and other control characters go."""
+    assert safe_name(FAMILY) == FAMILY
+    assert safe_name(PERSIAN) == PERSIAN
+    assert safe_name("क्\u200dष") == "क्\u200dष"
+    assert safe_name("\u2764\ufe0f") == "\u2764\ufe0f"
+    assert safe_name("a\u202eb\u2066c\u2069\nd\x00e\u200bf") == "abc def"
+    assert thread_name("Tinker", FAMILY, 1_796_169_600.0) == f"Tinker · {FAMILY} · 2 Dec"
+
+
+def test_an_emoji_family_takes_one_emoji_of_room():
+    """A family of three joined emoji, a flag and a thumbs-up with a skin tone each take
+    the room of one emoji on a phone line."""
+    assert shown_width(FAMILY) == shown_width("😀") == shown_width("🇫🇷")
+    assert shown_width("👍🏽") == shown_width("😀")
+
+
+def test_a_cut_name_never_splits_a_flag_or_a_skin_tone():
+    """A long name cut to fit keeps whole flags, skin tones, accents and joined emoji."""
+    from cogs.steam import LINE_ROOM
+    cut = short_name(safe_name("🇫🇷" * 16), LINE_ROOM - shown_width(" 5"))
+    assert _flags(cut) % 2 == 0, cut
+    for room in range(2, 12):
+        for name in ("🇫🇷" * 16, "a" + "🇫🇷" * 16, "👍🏽" * 16, "e\u0301" * 40, FAMILY * 16):
+            for clipped in (clip_name(name, room), clip_words(name, room)):
+                kept = clipped.removesuffix("…")
+                assert name.startswith(kept) and _flags(kept) % 2 == 0, (name, room, clipped)
+                assert not kept.endswith(("\u200d", "\U0001F3FB")) and (
+                    kept == "" or not "\U0001F3FB" <= name[len(kept)] <= "\U0001F3FF"), clipped
+                assert len(kept) == len(name) or name[len(kept)] not in "\u0301\u200d"
+                assert shown_width(clipped) <= room
+    long = safe_name("🇫🇷" * 40)
+    assert len(long) <= 64 and _flags(long) % 2 == 0
+    assert not safe_name("a" * 63 + "_b").endswith("\\")
