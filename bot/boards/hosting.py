@@ -5,7 +5,9 @@ The lobby board's "Host controls" button answers the host with the controls
 (:mod:`bot.boards.host_panel`) privately and anyone else with who the host is. A choice
 made on the controls is a lobby move like one on the board; its answer redraws the
 controls for the lobby's new version (the board itself is edited through the channel).
-An invitation changes no seat: it posts one message mentioning the invited member.
+An invitation changes no seat: it posts one message mentioning the invited member, once
+per member and lobby (:class:`bot.boards.notices.LobbyInvitations` keeps it until they
+join, or the lobby starts or closes).
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ import discord
 from bot.boards.answer_clock import AnswerClock, edit_answer
 from bot.boards.host_panel import panel_items, panel_text
 from bot.boards.layout import view_of
+from bot.boards.notices import LobbyInvitations
 from bot.boards.send_errors import SEND_ERRORS
 from bot.names import safe_name
-from bot.table.errors import Refusal
+from bot.table.errors import Refusal, board_link
 from bot.table.loaded import LoadedGame
 from bot.table.lobby import LOBBY_INVITE, invite_refusal
 from bot.table.service import Tables
@@ -94,18 +97,24 @@ def invitation(game: LoadedGame, user_id: int) -> dict[str, Any]:
 
 
 def why_not_invite(game: LoadedGame, asker: int, user_id: int, *, is_bot: bool,
-                   sees: bool = True) -> str | None:
-    """Return why ``asker`` cannot invite ``user_id`` to ``game``, or None if they can."""
+                   sees: bool = True, name: str = "") -> str | None:
+    """Return why ``asker`` cannot invite ``user_id`` (called ``name``, "" when not known)
+    to ``game``, or None if they can; one invited already is pointed to their invitation."""
+    ref = LobbyInvitations.invitation_of(game, user_id)
+    link = board_link(game.row.guild_id, ref.channel, ref.message) if ref else ""
     return invite_refusal(game.seats, game.host_id, asker, user_id, is_bot=is_bot,
                           status=game.row.status,
-                          full=len(game.seats) >= game.engine.max_seats, sees=sees)
+                          full=len(game.seats) >= game.engine.max_seats, sees=sees,
+                          invited=f"[their invitation]({link})." if link else "", name=name)
 
 
 class HostControls:
     """The host's private controls: answers to "Host controls" and to invitations."""
 
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: Tables, invitations: LobbyInvitations) -> None:
         self.tables = tables
+        #: The lobbies' invitation messages, kept until they are to be deleted.
+        self.invitations = invitations
 
     async def open(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Answer "Host controls": the controls for the host, who the host is for others
@@ -142,8 +151,9 @@ class HostControls:
     async def invite(self, interaction: discord.Interaction[Any], game_id: int,
                      action_id: str) -> None:
         """Invite the member chosen on the controls: one message in the channel mentions
-        them (and no one else); the controls say so (on the answer clock: reading the
-        game may be slow)."""
+        them (and no one else), kept until they join or the lobby starts or closes; the
+        controls say so (on the answer clock: reading the game may be slow). A member
+        invited already is not invited again: the host is told so privately."""
         raw = action_id.removeprefix(LOBBY_INVITE)
         async with AnswerClock.of(interaction, game_id) as clock:
             game = await self._load(clock, game_id)
@@ -151,13 +161,17 @@ class HostControls:
                 return
             user_id = int(raw)
             name, bot, sees = invited_member(interaction, user_id)
-            why = why_not_invite(game, interaction.user.id, user_id, is_bot=bot, sees=sees)
+            why = why_not_invite(game, interaction.user.id, user_id, is_bot=bot, sees=sees,
+                                 name=name)
             if why is not None:
                 await clock.tell(why)
                 return
             note = f"Invited {name}."
             try:
                 await clock.edit(**controls_body(game, interaction.user.id, note))
-                await interaction.followup.send(**invitation(game, user_id))
+                posted = await interaction.followup.send(**invitation(game, user_id),
+                                                         wait=True)
             except SEND_ERRORS as exc:
                 log.warning("could not invite a member to game %s: %s", game_id, exc)
+                return
+        await self.invitations.keep(game_id, user_id, posted)

@@ -5,6 +5,9 @@ When a notice goes out is the table's business (``bot.table.turns``: after a gra
 or at once); this module posts it, pinging the person unless they chose not to be
 pinged (:class:`bot.boards.pings.PingChoices`), and deletes a notice once the turn it
 announced has passed.
+
+A lobby's invitations (:class:`LobbyInvitations`) are kept the same way: one line per
+invited member, deleted once that member joins, and when the lobby starts or closes.
 """
 
 from __future__ import annotations
@@ -139,6 +142,82 @@ class TurnNotices:
                     if gid != game_id:
                         del self._notice_locks[gid]
         return lock
+
+
+#: The most invitation lines a lobby keeps in the channel: a newer one deletes the oldest.
+MOST_INVITES = 25
+
+
+class LobbyInvitations:
+    """Keeps a lobby's invitation messages (one per invited member, stored with the
+    table's data) and deletes them once that member joins, and when the lobby starts or
+    closes. The game's lock is never held while Discord is asked anything."""
+
+    def __init__(self, bot: discord.Client, tables: Tables) -> None:
+        self.bot = bot
+        self.tables = tables
+
+    @staticmethod
+    def invitation_of(game: LoadedGame, user_id: int) -> NoticeRef | None:
+        """Return the lobby's invitation to ``user_id``, or None if there is none."""
+        return next((r for r in game.data.invites if r.user == user_id), None)
+
+    async def keep(self, game_id: int, user_id: int, message: discord.Message) -> None:
+        """Remember ``message``, the invitation just posted to ``user_id``. One the lobby
+        cannot keep (it started or closed meanwhile, or the member joined or was invited
+        meanwhile) is deleted, as is the oldest once the lobby holds too many."""
+        ref = NoticeRef(message.channel.id, message.id, user_id)
+        guild_id: int | None = None
+        gone = [ref]
+        try:
+            async with self.tables.core.hold(game_id):
+                game = await self.tables.load(game_id)
+                guild_id = game.row.guild_id
+                kept = game.data.invites
+                if (game.row.status == "lobby" and game.seat_of(user_id) is None
+                        and self.invitation_of(game, user_id) is None):
+                    kept = [*kept, ref]
+                    gone = kept[:-MOST_INVITES]
+                    game.data.invites = kept[-MOST_INVITES:]
+                    await self.tables.core.save_table(game)
+        except Refusal as refusal:
+            log.warning("could not keep an invitation of game %s: %s", game_id, refusal)
+            return
+        await self._delete(guild_id, gone)
+
+    async def clear(self, game: LoadedGame) -> None:
+        """Delete the lobby's invitations to members seated now, and every one once it has
+        started or closed (``game`` as just saved: nothing is read when none is due)."""
+        if not self._due(game):
+            return
+        try:
+            async with self.tables.core.hold(game.id):
+                current = await self.tables.load(game.id)
+                gone = self._due(current)
+                if gone:
+                    current.data.invites = [r for r in current.data.invites
+                                            if r not in gone]
+                    await self.tables.core.save_table(current)
+        except Refusal as refusal:
+            log.warning("could not delete the invitations of game %s: %s", game.id, refusal)
+            return
+        game.data.invites = [r for r in game.data.invites if r not in gone]
+        await self._delete(game.row.guild_id, gone)
+
+    @staticmethod
+    def _due(game: LoadedGame) -> list[NoticeRef]:
+        """The invitations of ``game`` to delete: those to seated members, all of them
+        once the lobby has started or closed."""
+        if game.row.status != "lobby":
+            return list(game.data.invites)
+        return [r for r in game.data.invites if game.seat_of(r.user) is not None]
+
+    async def _delete(self, guild_id: int | None, refs: list[NoticeRef]) -> None:
+        """Delete the invitation messages ``refs`` (one already gone is fine)."""
+        for ref in refs:
+            channel = self.bot.get_partial_messageable(ref.channel, guild_id=guild_id)
+            with contextlib.suppress(*SEND_ERRORS):
+                await channel.get_partial_message(ref.message).delete()
 
 
 #: The label of a notice's link button.

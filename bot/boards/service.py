@@ -26,7 +26,7 @@ from bot.boards.layout import (
     view_of,
 )
 from bot.boards.messages import BoardMessages
-from bot.boards.notices import TurnNotices
+from bot.boards.notices import LobbyInvitations, TurnNotices
 from bot.boards.pings import PingChoices, choice_button
 from bot.boards.render import (
     END_BUTTONS,
@@ -96,7 +96,7 @@ class Boards:
         #: Replays and daily results of ended games.
         self.replays = Replays(tables, self.drawing.drawer, images=images)
         #: The host's private controls of a lobby.
-        self.hosting = HostControls(tables)
+        self.hosting = HostControls(tables, LobbyInvitations(bot, tables))
 
     def _pictures_in(self, guild_id: int | None) -> bool:
         """Whether boards in a server carry pictures (its setting, as last read)."""
@@ -541,13 +541,15 @@ class Boards:
         await self._announce(game, None)
 
     async def announce(self, game: LoadedGame, notice: tuple[int, str] | None) -> None:
-        """Tell a person it is their turn (see :class:`TurnNotices`); after the end, let
-        the game's own thread be archived."""
+        """Tell a person it is their turn (see :class:`TurnNotices`), delete the lobby's
+        invitations that are done with (see :class:`LobbyInvitations`); after the end,
+        let the game's own thread be archived."""
         await self._announce(game, notice)
 
     async def _announce(self, game: LoadedGame, notice: tuple[int, str] | None, *,
                         reminder: bool = False) -> None:
         await self.notices.announce(game, notice, reminder=reminder)
+        await self.hosting.invitations.clear(game)
         await self.threads.wind_up(game)
 
 

@@ -159,6 +159,19 @@ class NoticeRef:
         return out
 
 
+def _invites(data: Any) -> list[NoticeRef]:
+    """Read the stored lobby invitations, stored as (channel, message, user) triples
+    (entries that are not are left out)."""
+    out = []
+    for entry in data if isinstance(data, list) else ():
+        try:
+            channel, message, user = (int(v) for v in entry)
+        except (TypeError, ValueError):
+            continue
+        out.append(NoticeRef(channel, message, user))
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class NoticeDue:
     """A turn notice waiting for its grace time (C6): posted at ``at`` unless ``user``
@@ -250,6 +263,9 @@ class TableData:
     host: int | None = None
     #: The table's current turn notice message, if any.
     notice: NoticeRef | None = None
+    #: The lobby's invitation messages in the channel, one per invited member, oldest
+    #: first (deleted once that member joins, and when the lobby starts or closes).
+    invites: list[NoticeRef] = field(default_factory=list)
     #: Whether the game's channel is a thread opened for it (archived once it ends).
     thread: bool = False
     #: The turn notice waiting for the player's grace time to pass, if any.
@@ -267,7 +283,7 @@ class TableData:
                                              repr=False)
 
     _KNOWN = frozenset(("mode", "window", "players", "recent", "poll", "timer", "turn_seconds",
-                        "notices", "away_votes", "last", "host", "notice", "voted",
+                        "notices", "away_votes", "last", "host", "notice", "invites", "voted",
                         "abandon_votes", "thread", "notice_due", "turns", "decisions",
                         "recent_players", "decision_voters"))
 
@@ -299,6 +315,7 @@ class TableData:
             abandon_votes=[int(u) for u in data.get("abandon_votes") or ()],
             host=None if host is None else int(host),
             notice=NoticeRef.from_json(notice) if notice else None,
+            invites=_invites(data.get("invites")),
             thread=bool(data.get("thread", False)),
             notice_due=NoticeDue.from_json(due) if due else None,
             turns=[TurnLog.from_json(t) for t in data.get("turns") or () if isinstance(t, dict)],
@@ -345,6 +362,8 @@ class TableData:
             out["host"] = self.host
         if self.notice is not None:
             out["notice"] = self.notice.to_json()
+        if self.invites:
+            out["invites"] = [[i.channel, i.message, i.user] for i in self.invites]
         if self.thread:
             out["thread"] = True
         if self.notice_due is not None:

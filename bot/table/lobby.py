@@ -232,9 +232,11 @@ CANNOT_SEE = ("They cannot see this channel, so they could not join the table: a
 
 
 def invite_refusal(seats: list[Seat], host: int, asker: int, user_id: int,
-                   *, is_bot: bool, status: str, full: bool, sees: bool = True) -> str | None:
+                   *, is_bot: bool, status: str, full: bool, sees: bool = True,
+                   invited: str = "", name: str = "") -> str | None:
     """Return why the member ``user_id`` cannot be invited to this lobby, or None if they
-    can (``sees``: whether they can see the table's channel)."""
+    can (``sees``: whether they can see the table's channel; ``invited``: where their
+    invitation to it is, "" when there is none; ``name``: theirs, "" when not known)."""
     if status != "lobby":
         return ("The game has already started; invitations are for open tables."
                 if status == "active" else "This table was closed.")
@@ -248,6 +250,8 @@ def invite_refusal(seats: list[Seat], host: int, asker: int, user_id: int,
         return "You are already seated at this table."
     if any(s.holds(user_id) for s in seats):
         return "They are already seated at this table."
+    if invited:
+        return f"{f'{name} is' if name else 'They are'} invited already: {invited}"
     if full:
         return "The table is full: nobody else can join."
     return None

@@ -77,3 +77,17 @@ def test_a_waiting_turn_notice_is_a_deadline_and_reads_back() -> None:
     assert again.deadlines() == [1_800_000_045.0]
     assert TableData.from_json(OLD_SEATED).notice == NoticeRef(5, 6, 0)
     assert "notice_due" not in TableData().to_json()
+
+
+def test_a_lobbys_invitations_are_kept_small_and_read_back() -> None:
+    """A lobby's invitation lines are stored as (channel, message, member) triples and
+    read back in order; a row stored without them reads as none and writes nothing for
+    them, and an entry that is not a triple is left out."""
+    data = TableData(invites=[NoticeRef(5, 6, 12), NoticeRef(5, 7, 13)])
+    stored = data.to_json()
+    assert stored == {"invites": [[5, 6, 12], [5, 7, 13]]}
+    assert TableData.from_json(stored).invites == data.invites
+    assert TableData.from_json(OLD_SEATED).invites == []
+    assert "invites" not in TableData.from_json(OLD_SEATED).to_json()
+    assert TableData.from_json({"invites": [[5, 6, 12], [1, 2], "x"]}).invites == [
+        NoticeRef(5, 6, 12)]

@@ -1,0 +1,80 @@
+"""Invitations to a Steam to Solar lobby through the offline Discord: one line per
+invited member and lobby, gone from the channel once they join, and when the lobby
+starts or closes.
+"""
+
+from __future__ import annotations
+
+from tests.support import button, host_board, host_panel, make_bot, pings_sent
+
+COGS = ("cogs.steam",)
+
+
+async def _lobby_with_bob(driver, fake, tmp_path):
+    """Open a table as Alice with Bob seated; return the bot and the board."""
+    for name in ("bob", "carol", "erin"):
+        if name not in fake.users:
+            fake.add_user(name)
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await driver.slash("steam", "new", user="alice")).message
+    return bot, (await driver.click(board, button(board, "lobby.join"), user="bob")).message
+
+
+async def _invite(driver, fake, board, name: str):
+    """As the host, pick ``name`` in the controls' member select; return the answer."""
+    panel = await host_panel(driver, fake.get_message(board["id"]))
+    select = next(cid for cid in panel.custom_ids if cid.startswith("u1:"))
+    answer = await driver.pick_member(panel.message, select, name, user="alice")
+    await driver.settle()
+    return answer
+
+
+def _invitations(fake) -> list[dict]:
+    """The invitation lines the channel shows now."""
+    return [m for m in fake.channel_messages() if "invites you to" in (m.get("content") or "")]
+
+
+async def test_a_member_is_invited_once_and_the_line_goes_when_they_join(
+        discord_driver, fake_discord, tmp_path):
+    """The channel shows one invitation line per invited member, pinging them once: the
+    host picking Erin again and again is told privately that she is invited already
+    (pointing to that line) and nothing is posted. Once Erin joins, her line is deleted;
+    Carol's stays until the game starts, which deletes it too."""
+    fake = fake_discord
+    _bot, board = await _lobby_with_bob(discord_driver, fake, tmp_path)
+    erin, carol = fake.user("erin").id, fake.user("carol").id
+    first = await _invite(discord_driver, fake, board, "erin")
+    assert first.response_type == 7 and first.content.startswith("Invited Erin.")
+    [line] = _invitations(fake)
+    for _ in range(2):
+        again = await _invite(discord_driver, fake, board, "erin")
+        assert again.ephemeral and again.content.startswith("Erin is invited already: ")
+        assert f"/{line['id']})" in again.content
+    assert pings_sent(fake).count(erin) == 1 and _invitations(fake) == [line]
+    await _invite(discord_driver, fake, board, "carol")
+    assert len(_invitations(fake)) == 2
+
+    board = fake.get_message(board["id"])
+    await discord_driver.click(board, button(board, "lobby.join"), user="erin")
+    await discord_driver.settle()
+    assert fake.get_message(line["id"]) is None
+    assert [fake.pings(m) for m in _invitations(fake)] == [{carol}]
+
+    await host_board(discord_driver, fake.get_message(board["id"]), "lobby.start")
+    await discord_driver.settle()
+    assert _invitations(fake) == [] and pings_sent(fake).count(erin) == 1
+
+
+async def test_closing_the_lobby_deletes_its_invitations(discord_driver, fake_discord, tmp_path):
+    """Closing the table from the host controls deletes the invitation lines it left in
+    the channel; the closed lobby keeps none."""
+    fake = fake_discord
+    bot, board = await _lobby_with_bob(discord_driver, fake, tmp_path)
+    await _invite(discord_driver, fake, board, "carol")
+    await _invite(discord_driver, fake, board, "erin")
+    assert len(_invitations(fake)) == 2
+    await host_board(discord_driver, fake.get_message(board["id"]), "lobby.cancel")
+    await discord_driver.settle()
+    assert _invitations(fake) == []
+    game = await bot.tables.load(int(button(board, "lobby.join").split(":")[1]))
+    assert game.row.status == "abandoned" and game.data.invites == []
