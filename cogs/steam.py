@@ -213,6 +213,9 @@ class SteamCog(GameCog):
                 if why is not None:
                     raise Refusal(why)
                 await clock.send(**invitation(game, member.id))
+                # kept with the lobby: deleted once they join or the lobby starts or closes
+                await self.bot.boards.hosting.invitations.keep(
+                    game.id, member.id, await interaction.original_response())
                 return
             await self.start_default(interaction, invite=member.id)
 

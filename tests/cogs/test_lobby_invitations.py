@@ -78,3 +78,24 @@ async def test_closing_the_lobby_deletes_its_invitations(discord_driver, fake_di
     assert _invitations(fake) == []
     game = await bot.tables.load(int(button(board, "lobby.join").split(":")[1]))
     assert game.row.status == "abandoned" and game.data.invites == []
+
+
+async def test_an_invitation_from_the_member_menu_goes_when_they_join(
+        discord_driver, fake_discord, tmp_path):
+    """Apps → "Invite to Steam to Solar" on Erin, with Alice's lobby open here: one line
+    pings her; a second pick is answered privately; her line goes once she joins."""
+    from tests.support import button, make_bot
+
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    erin = fake_discord.add_user("erin")
+    menu = await discord_driver.user_command("Invite to Steam to Solar", "erin", user="alice")
+    assert not menu.ephemeral and erin.id in fake_discord.pings(menu.message)
+    again = await discord_driver.user_command("Invite to Steam to Solar", "erin", user="alice")
+    assert again.ephemeral and "invited already" in again.content
+    line = menu.message["id"]
+    assert any(m["id"] == line for m in fake_discord.channel_messages())
+    board = fake_discord.get_message(board["id"])
+    await discord_driver.click(board, button(board, "lobby.join"), user="erin")
+    await discord_driver.settle()
+    assert not any(m["id"] == line for m in fake_discord.channel_messages())
