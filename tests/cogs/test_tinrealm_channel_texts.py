@@ -8,7 +8,7 @@ from bot.games.tinrealm.engine import ENGINE
 from bot.games.tinrealm.state import TinState
 from bot.table import polls
 from cogs.tinrealm import RULES, TinRealmCog
-from tests.games.tinrealm.helpers import C, fight, hero, placing
+from tests.games.tinrealm.helpers import C, ended_journey, fight, hero, placing
 from tests.support import loaded
 
 
@@ -24,17 +24,6 @@ def _labels(state: TinState, *, vote: bool = False) -> dict[str, str]:
     items = TinRealmCog(None).items(game)
     return {item.custom_id.split(":", 3)[-1]: str(item.label) for item in items
             if isinstance(item, BoardButton) and item.custom_id}
-
-
-def _ended(end: str) -> TinState:
-    """The first easy journey, played by the computer, that ends ``end``."""
-    for seed in range(300):
-        state = ENGINE.new(seed, 1, {"preset": "easy"})
-        while not ENGINE.is_over(state):
-            state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
-        if ENGINE.view(state)["end"] == end:
-            return state
-    raise AssertionError(end)
 
 
 def test_the_sure_blows_button_says_its_damage_while_the_channel_votes():
@@ -69,7 +58,7 @@ def test_a_pictured_ended_board_gives_the_score_in_parts():
     """R10: the ended board always gives the score in parts (the picture's banner shows
     only the total); the adventurer's trackers are left to the picture."""
     for end in ("won", "time"):
-        state = _ended(end)
+        state = ended_journey(end)
         game = loaded(ENGINE, state, status="over")
         game.pictured = True
         text = TinRealmCog(None).embed(game).description or ""

@@ -94,3 +94,15 @@ def deciding(state: TinState, *top: str) -> TinState:
     state.tableau, state.discard = [], []
     state.queue = ["decide"]
     return state
+
+
+def ended_journey(end: str) -> TinState:
+    """The first easy journey, played by the computer, that ends ``end`` (won, dead, or
+    out of time)."""
+    for seed in range(300):
+        state = ENGINE.new(seed, 1, {"preset": "easy"})
+        while not ENGINE.is_over(state):
+            state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
+        if ENGINE.view(state)["end"] == end:
+            return state
+    raise AssertionError(f"no easy journey of 300 ends {end!r}")
