@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.pictures.endings import ending
 from bot.pictures.script import LTR
+from bot.pictures.steam import TRAIN_CARDS
 from bot.pictures.trains import report
 from bot.pictures.viewdata import items, mapping, mappings, number
 
@@ -64,7 +65,7 @@ def _steam(view: Mapping[str, Any]) -> list[str]:
     elif pending.get("kind") == "run":  # the picture's "X runs train 1 on solar"
         power = f" on {pending['power']}" if pending.get("power") else ""
         lines.append(f"{who} is running train {pending.get('train', '?')}{power}.")
-    if view.get("final_round"):
+    if view.get("final_round") and not view.get("over"):  # as the picture's status line
         lines.append("Final round.")
     sunny = mappings(view.get("sunny_aside"))
     if sunny:  # as the picture's status line does (there, unless cards are being placed)
@@ -82,7 +83,9 @@ def _steam(view: Mapping[str, Any]) -> list[str]:
         for i, train in enumerate(items(p.get("trains")), start=1):
             cards = mappings(train)
             rep = report(cards)
-            can = f", runs on {' or '.join(rep.powers)} for {rep.points}" if rep.runnable else ""
+            can = (f", runs on {' or '.join(rep.powers)} for {rep.points}"
+                   if rep.runnable and len(cards) <= TRAIN_CARDS  # S6: more must wait
+                   else ", over the five-card limit" if len(cards) > TRAIN_CARDS else "")
             trains.append(f"train {i} {', '.join(str(c.get('name')) for c in cards)}{can}")
         if trains:
             lines.append(f"{names.get(p.get('seat'))}: {'; '.join(trains)}.")
@@ -101,12 +104,16 @@ def _tinker(view: Mapping[str, Any]) -> list[str]:
         lines.append(f"Challenge {_card(challenge)}: sum {view.get('sum', 0)} of target "
                      f"{view.get('target', '?')}.")
         lines.append(f"Played: {_cards(mappings(view.get('played')))}.")
+    paid = [p for p in items(view.get("paid")) if isinstance(p, str)]
+    if paid:  # the chips drawn under the played cards
+        lines.append(f"Paid: {', '.join(paid)}.")
     chips = mapping(view.get("chips"))
     if chips:
         lines.append("Chips left: " + ", ".join(f"{k} {v}" for k, v in chips.items()) + ".")
     cleared = mappings(view.get("cleared"))
     lines.append(f"Journey: {len(cleared)} of 13 locations cleared; deck "
-                 f"{view.get('deck_count', '?')}, aces {view.get('aces_left', '?')}.")
+                 f"{view.get('deck_count', '?')}, discard {len(mappings(view.get('discard')))}, "
+                 f"aces {view.get('aces_left', '?')}.")
     return lines
 
 
@@ -121,10 +128,12 @@ def _tinrealm(view: Mapping[str, Any]) -> list[str]:
     total = view.get("nodes_total")
     nodes = total - 1 if isinstance(total, int) else "?"
     lines = [f"{who or 'An adventurer'}, {when}, at node {view.get('node', 0)} of {nodes}."]
-    lines.append(f"Health {view.get('health', '?')} of {view.get('max_health', '?')}, energy "
-                 f"{view.get('energy', '?')} of {view.get('max_energy', '?')}, food "
-                 f"{view.get('food', '?')}, poison {view.get('poison', '?')}, favor "
-                 f"{view.get('favor', '?')}.")
+    trackers = [f"{word} {view.get(key, '?')} of {view.get(top, '?')}"
+                for word, key, top in (("Health", "health", "max_health"),
+                                       ("energy", "energy", "max_energy"))
+                if view.get(top) != 0]  # no maximum yet: the picture's bar reads "–"
+    trackers += [f"{key} {view.get(key, '?')}" for key in ("food", "poison", "favor")]
+    lines.append(", ".join(trackers)[:1].upper() + ", ".join(trackers)[1:] + ".")
     fight = mapping(view.get("combat"))
     if fight:
         lines.append(f"Fighting {fight.get('name', 'an enemy')}: health "
@@ -133,6 +142,12 @@ def _tinrealm(view: Mapping[str, Any]) -> list[str]:
     location = mapping(view.get("location"))
     if location:
         lines.append(f"Here: {location.get('name', '?')}.")
+    top_card = mapping(view.get("top_card"))
+    if top_card:  # the card drawn beside the tableau, labelled "next"
+        lines.append(f"Next: {top_card.get('name', '?')}.")
+    dice = [str(d) for d in items(view.get("dice")) if isinstance(d, int)]
+    if dice:
+        lines.append(f"Dice: {', '.join(dice)}.")
     tableau = mappings(view.get("tableau"))
     if tableau:
         lines.append("Today's tableau: " + ", ".join(str(c.get("name")) for c in tableau) + ".")
@@ -181,8 +196,9 @@ def describe(kind: str, view: Mapping[str, Any], status: str) -> str:
         return _join([f"{title}.", *_lobby(view)], LIMIT)
     look = ending(kind, view, status)
     lines = [f"{title} board."]
-    if look.headline:
-        lines.append(_stop(look.headline) + (f" {_stop(look.detail)}" if look.detail else ""))
+    headline, detail = look.spoken  # every name whole, though the banner cuts them
+    if headline:
+        lines.append(_stop(headline) + (f" {_stop(detail)}" if detail else ""))
     body = {"steam": _steam, "tinker": _tinker, "tinrealm": _tinrealm}.get(kind)
     if body is not None:
         try:

@@ -14,11 +14,22 @@ from bot.pictures.viewdata import mapping, mappings, number
 
 @dataclass(frozen=True, slots=True)
 class Ending:
-    """The look of a board: ``mood`` (active, won, lost, ended) and its headline, if any."""
+    """The look of a board: ``mood`` (active, won, lost, ended) and its headline, if any.
+
+    ``headline`` and ``detail`` are the banner's lines as drawn, names cut to fit;
+    ``whole_headline`` and ``whole_detail`` say the same with every name whole (for alt
+    text), empty where they are the drawn lines."""
 
     mood: str
     headline: str = ""
     detail: str = ""
+    whole_headline: str = ""
+    whole_detail: str = ""
+
+    @property
+    def spoken(self) -> tuple[str, str]:
+        """The headline and detail with every name whole."""
+        return self.whole_headline or self.headline, self.whole_detail or self.detail
 
     @property
     def theme(self) -> Theme:
@@ -127,9 +138,13 @@ def _steam(view: Mapping[str, Any]) -> Ending:
         return sentence(" · ".join(f"{name} {score}" for name, (_, score, _, _)
                                    in zip(shown, ranked, strict=True)) + left)
 
-    return Ending("won", short_names(who, headline, HEADLINE, bold=True),
-                  short_names([names.get(seat, "?") for seat, _, _, _ in ranked], scores,
-                              MIN_TEXT))
+    everyone = [names.get(seat, "?") for seat, _, _, _ in ranked]
+    whole, drawn = headline(who), short_names(who, headline, HEADLINE, bold=True)
+    if len(who) > 1 and drawn != whole:  # cut names: the detail line names the winners
+        drawn = sentence(f"Shared win {'on goods left' if tie else f'with {top}'}")
+    detail = short_names(everyone, scores, MIN_TEXT)
+    return Ending("won", drawn, detail, whole if drawn != whole else "",
+                  scores(everyone) if detail != scores(everyone) else "")
 
 
 def _tinrealm(view: Mapping[str, Any]) -> Ending:

@@ -122,8 +122,10 @@ def _paint_river(c: Canvas, cards: tuple[tuple[Key, str], ...]) -> None:
         _strip(c, {**_card(key), "cost": cost}, MARGIN + col * (w + 12), row * STRIP_STEP, w)
 
 
-def _status(c: Canvas, view: Mapping[str, Any], names: dict[Any, str], y: int) -> int:
-    """What the player to act is doing (the cards being placed drawn); sunny cards; final round."""
+def _status(c: Canvas, view: Mapping[str, Any], names: dict[Any, str], y: int,
+            over: bool = False) -> int:
+    """What the player to act is doing (the cards being placed drawn); sunny cards; the
+    final round while it is being played (not on a finished board)."""
     parts: list[str] = []
     pending = view.get("pending")
     held: list[Mapping[str, Any]] = []
@@ -138,7 +140,7 @@ def _status(c: Canvas, view: Mapping[str, Any], names: dict[Any, str], y: int) -
         elif kind == "run":
             power = f" on {pending['power']}" if pending.get("power") else ""
             parts.append(f"{who} runs train {pending.get('train', '?')}{power}")
-    if view.get("final_round"):
+    if view.get("final_round") and not over:
         parts.append("final round")
     sunny = mappings(view.get("sunny_aside"))
     if sunny and not held:
@@ -182,8 +184,9 @@ def _train(c: Canvas, train: Sequence[Mapping[str, Any]], x: float, y: float,
            step: float = CARD_STEP) -> None:
     """A train's slots (five, or one a card when it holds more): its cards, empty slots
     outlined, the cards past the fifth framed together as over the limit; a green frame
-    if the whole train can run."""
-    runnable = bool(train) and report(train).runnable
+    if the whole train can run (never while it holds more than five: it must shed cards
+    before it can run, S6)."""
+    runnable = 0 < len(train) <= TRAIN_CARDS and report(train).runnable
     slots = max(TRAIN_CARDS, len(train))
     for i in range(slots):
         sx = x + i * step
@@ -270,7 +273,7 @@ def board(view: Mapping[str, Any], end: Ending) -> Canvas:
     players = mappings(view.get("players"))
     names = {p.get("seat"): str(p.get("name") or f"Seat {p.get('seat')}") for p in players}
     y = _river(c, view, y)
-    y = _status(c, view, names, y)
+    y = _status(c, view, names, y, bool(view.get("over")) or end.mood != "active")
     for player in players[:5]:
         y = _player(c, view, player, y)
     c.bottom = y

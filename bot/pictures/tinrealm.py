@@ -189,8 +189,19 @@ def _paint_tableau(c: Canvas, tableau: tuple[Tile, ...], extra: tuple[tuple[Tile
         for card, mark in extra:
             _tableau_card(c, card, x, 40, mark)
             x += step
-    title = "Today's tableau" + (f" · location {where} of 6" if where else "")
-    c.text(MARGIN, 0, title, MIN_TEXT, bold=True, fill=c.theme.muted, max_width=room_for_title)
+    c.text(MARGIN, 0, _title(c, where, room_for_title), MIN_TEXT, bold=True,
+           fill=c.theme.muted, max_width=room_for_title)
+
+
+def _title(c: Canvas, where: int, room: float) -> str:
+    """The tableau's title: the longest wording that fits ``room`` whole, before the
+    here/next label ("Today's tableau · location 2 of 6", else "Today · 2 of 6")."""
+    at = f" · location {where} of 6" if where else ""
+    short = f" · {where} of 6" if where else ""
+    for title in (f"Today's tableau{at}", f"Today's tableau{short}", f"Today{short}"):
+        if c.measure(title, MIN_TEXT, bold=True) <= room:
+            return title
+    return "Today"
 
 
 def _combat(c: Canvas, view: Mapping[str, Any], y: int) -> int:
@@ -226,7 +237,8 @@ def _bars(c: Canvas, view: Mapping[str, Any], y: int) -> int:
 
 def _paint_bars(c: Canvas, values: tuple[tuple[int, int], ...], dice: tuple[int, ...],
                 pack: str) -> None:
-    """Draw the bars, the dice and the pack at the top of a layer as wide as the board."""
+    """Draw the bars, the dice and the pack at the top of a layer as wide as the board; a
+    bar whose maximum is 0 (before the adventurer is chosen) reads "–"."""
     column = (c.width - 2 * MARGIN - 16) // 2
     for i, ((icon, _key, top_key, colour), (value, top)) in enumerate(
             zip(BARS, values, strict=True)):
@@ -236,7 +248,8 @@ def _paint_bars(c: Canvas, values: tuple[tuple[int, int], ...], dice: tuple[int,
             top = max(10, value)
         c.icon(icon, x, row + 2, 30)
         c.bar(x + 40, row + 8, column - 150, 18, value, top or 1, colour)
-        shown = f"{value}/{top}" if top_key else str(value)
+        # "–" while the maximum is unknown (no adventurer chosen yet), not "0/0"
+        shown = (f"{value}/{top}" if top else "–") if top_key else str(value)
         c.text(x + column, row + 17, shown, MIN_TEXT, bold=True, anchor="rm")
     x = MARGIN + column + 16
     if dice:
