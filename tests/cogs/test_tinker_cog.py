@@ -211,18 +211,25 @@ async def test_repost_racing_a_click_shows_the_move(discord_driver, fake_discord
     assert all(":1:" in cid for cid in board_ids(current))
 
 
-def test_harsh_defeat_asks_for_the_chip_to_lose():
-    """After giving up with harsh defeat, the board asks for the chip; its buttons are red."""
+def _losing_a_chip():
+    """A harsh-defeat game given up until it asks for the chip to lose (T7)."""
     from bot.games.tinker.engine import ENGINE
-    from cogs.tinker import TinkerCog
     from tests.support import loaded
 
-    cog = TinkerCog(None)
     state = ENGINE.new(5, 1, {"harsh_defeat": True})
     while ENGINE.view(state)["phase"] != "lose_chip":
         ids = [a.id for a in ENGINE.legal_actions(state, 0)]
         state = ENGINE.apply(state, 0, "give_up" if "give_up" in ids else ids[0]).state
-    game = loaded(ENGINE, state)
+    return state, loaded(ENGINE, state)
+
+
+def test_harsh_defeat_asks_for_the_chip_to_lose():
+    """After giving up with harsh defeat, the board asks for the chip; its buttons are red."""
+    from bot.games.tinker.engine import ENGINE
+    from cogs.tinker import TinkerCog
+
+    cog = TinkerCog(None)
+    state, game = _losing_a_chip()
     assert "choose the chip you lose" in cog.embed(game).description
     buttons = cog.items(game)
     assert len(buttons) == 6
@@ -309,3 +316,16 @@ async def test_c4_giving_up_in_a_fast_game_asks_first(discord_driver, fake_disco
     after = await bot.tables.load(game.id)
     assert after.row.version == game.row.version + 1
     assert any("Give up" in event for event in after.row.events[-3:]), after.row.events
+
+
+def test_t7_legend_says_red_chip_buttons_lose_a_chip() -> None:
+    """T7: after a lost challenge with harsh defeat, the red "×n" buttons lose a chip of
+    their suit and draw nothing; the legend says so."""
+    from cogs.tinker import TinkerCog
+
+    cog = TinkerCog(None)
+    _state, game = _losing_a_chip()
+    assert all((b.label or "").startswith("×") for b in cog.items(game))
+    lines = cog.legend(game).split("\n")
+    red = next(line for line in lines if line.startswith("Red **×n**"))
+    assert "lose one chip of that suit" in red and "nothing is drawn" in red
