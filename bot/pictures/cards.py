@@ -74,21 +74,22 @@ def card_key(card: Mapping[str, Any] | None) -> tuple[str, str, str, tuple[str, 
             "" if value is None else str(value), ordered)
 
 
-def _lines(name: str, room: int, size: int) -> list[str]:
-    """Split ``name`` into at most two lines that fit ``room`` (a word too long is cut)."""
+def two_lines(name: str, room: float, size: int, bold: bool = False) -> list[str]:
+    """Split ``name`` into at most two lines that fit ``room``, the longer of the two as
+    short as it can be (a word too long is cut)."""
     words = name.split()
-    if width(name, size) <= room or len(words) < 2:
-        return [fit_line(name, size, room)]
+    if width(name, size, bold) <= room or len(words) < 2:
+        return [fit_line(name, size, room, bold)]
     splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
-    best = min(splits, key=lambda p: max(width(x, size) for x in p))
-    return [fit_line(line, size, room) for line in best]
+    best = min(splits, key=lambda p: max(width(x, size, bold) for x in p))
+    return [fit_line(line, size, room, bold) for line in best]
 
 
-def fit_line(words: str, size: int, room: float) -> str:
+def fit_line(words: str, size: int, room: float, bold: bool = False) -> str:
     """Return ``words`` cut with an ellipsis to fit ``room``."""
-    if width(words, size) <= room:
+    if width(words, size, bold) <= room:
         return words
-    while words and width(words + "…", size) > room:
+    while words and width(words + "…", size, bold) > room:
         words = words[:-1]
     return words + "…"
 
@@ -126,7 +127,7 @@ def _face(key: tuple[str, str, str, tuple[str, ...]], size: Size, mark: Mark) ->
         for suit in suits:
             paste_icon(image, suit, x, 50, size.icon)
             x += size.icon + 4
-        lines = _lines(name, w - 10, NAME_FONT)
+        lines = two_lines(name, w - 10, NAME_FONT)
         # The last line's descenders (g, y, p, J) end above the widest edge (the gold one)
         # and the row inside it, whatever the mark: every face keeps the same layout.
         y = h - EDGE - font(NAME_FONT).getmetrics()[1] - 2 - (len(lines) - 1) * (NAME_FONT + 4)

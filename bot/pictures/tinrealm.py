@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.pictures.canvas import MARGIN, MIN_TEXT, Canvas
+from bot.pictures.cards import two_lines
 from bot.pictures.endings import Ending
 from bot.pictures.palette import CARD_EDGE, CARD_FACE, CARD_INK, HIGHLIGHT, RGB
 from bot.pictures.viewdata import items, mapping, mappings, number
@@ -27,15 +28,34 @@ BARS: tuple[tuple[str, str, str, RGB], ...] = (
     ("favor", "favor", "", (176, 140, 240)),
 )
 """Each bar: its icon, the view's value, the view's maximum, its colour."""
+ROW = 40
+"""The distance from one row of bars to the next."""
 
 
-def _sundial(c: Canvas, view: Mapping[str, Any], x: float, y: float) -> None:
-    """A half dial of the journey's days, those gone shaded, today's ray bright."""
+def _headline(c: Canvas, who: str, right: float) -> None:
+    """The title line, left of ``right`` (the sundial's label): "Tin Realm" and the
+    adventurer where both fit, else the adventurer alone ("Tin Realm" before one is chosen)."""
+    room = right - 16 - MARGIN
+    game = c.measure("Tin Realm", TITLE, bold=True)
+    if not who or game + 16 + c.measure(who, MIN_TEXT) <= room:
+        c.text(MARGIN, 8, "Tin Realm", TITLE, bold=True)
+        c.text(MARGIN + game + 16, 12, who, MIN_TEXT, fill=c.theme.muted)
+    else:
+        c.text(MARGIN, 8, who, TITLE, bold=True, max_width=room)
+
+
+TITLE = 34
+"""The title line's lettering."""
+
+
+def _sundial(c: Canvas, view: Mapping[str, Any], x: float, y: float) -> float:
+    """A half dial of the journey's days, those gone shaded, today's ray bright, and its
+    label; return where the label begins."""
     last = max(1, number(view.get("last_day"), LAST_DAY))
     day = number(view.get("day"), 1)
     c.layer(_paint_dial, (day, last), (2 * DIAL + 4, DIAL + 12), x - DIAL - 2, y, opaque=True)
     label = f"day {day} of {last}" if day <= last else "day 7 is over"
-    c.text(x - DIAL - 12, 10, label, MIN_TEXT, bold=True, anchor="ra")
+    return x - DIAL - 12 - c.text(x - DIAL - 12, 10, label, MIN_TEXT, bold=True, anchor="ra")
 
 
 DIAL = 46
@@ -61,7 +81,11 @@ def _paint_dial(c: Canvas, day: int, last: int) -> None:
 
 
 MAP_H = 132
-"""Height of the map track's band."""
+"""Height of the map track's band when every map card's name fits one line."""
+NODE_ICON = 36
+"""The width a node's mark takes at either end of the track."""
+LINE = MIN_TEXT + 4
+"""The distance from one line of a name to the next."""
 
 
 def _map(c: Canvas, view: Mapping[str, Any], y: int) -> int:
@@ -77,32 +101,49 @@ def _map(c: Canvas, view: Mapping[str, Any], y: int) -> int:
         bounds = [(0, "")]
     here = number(view.get("node"), 0)
     furthest = number(view.get("furthest"), here)
-    c.layer(_paint_map, (tuple(nodes), tuple(bounds), here, furthest), (c.width, MAP_H), 0, y,
+    step = _step(c.width, len(nodes))
+    names = tuple((start, tuple(two_lines(name, _room(bounds, i, len(nodes), step), MIN_TEXT)))
+                  for i, (start, name) in enumerate(bounds))
+    height = MAP_H + (LINE if any(len(lines) > 1 for _, lines in names) else 0)
+    c.layer(_paint_map, (tuple(nodes), names, here, furthest), (c.width, height), 0, y,
             opaque=True)
-    return y + MAP_H
+    return y + height
 
 
-def _paint_map(c: Canvas, nodes: tuple[str, ...], bounds: tuple[tuple[int, str], ...],
+def _step(board_width: int, nodes: int) -> float:
+    """The distance between two nodes' centres on the track."""
+    return (board_width - 2 * MARGIN - NODE_ICON) / max(1, nodes - 1)
+
+
+def _room(bounds: list[tuple[int, str]], index: int, nodes: int, step: float) -> int:
+    """The width a map card's name has under its nodes."""
+    start = bounds[index][0]
+    end = bounds[index + 1][0] if index + 1 < len(bounds) else nodes
+    return int(step * max(1, end - start)) - 6
+
+
+def _paint_map(c: Canvas, nodes: tuple[str, ...], bounds: tuple[tuple[int, tuple[str, ...]], ...],
                here: int, furthest: int) -> None:
-    """Draw the map track on a layer as wide as the board (cached by position)."""
-    icon = 36
-    step = (c.width - 2 * MARGIN - icon) / max(1, len(nodes) - 1)
+    """Draw the map track on a layer as wide as the board (cached by position); each map
+    card's name under its nodes, on two lines where one would cut it."""
+    step = _step(c.width, len(nodes))
     track_y = 62
-    centres = [MARGIN + icon / 2 + i * step for i in range(len(nodes))]
+    centres = [MARGIN + NODE_ICON / 2 + i * step for i in range(len(nodes))]
     c.draw.line([(centres[0], track_y), (centres[-1], track_y)], fill=(86, 90, 100), width=6)
     reach = min(len(nodes) - 1, max(0, furthest))
     if reach:
         c.draw.line([(centres[0], track_y), (centres[reach], track_y)], fill=(170, 140, 80),
                     width=6)
-    for i, (start, name) in enumerate(bounds):
+    for i, (start, lines) in enumerate(bounds):
         end = bounds[i + 1][0] if i + 1 < len(bounds) else len(nodes)
         if i:
             divider = (centres[start - 1] + centres[start]) / 2
             c.draw.line([(divider, track_y - 22), (divider, track_y + 22)], fill=(120, 124, 134),
                         width=2)
         middle = (centres[start] + centres[max(start, end - 1)]) / 2
-        c.text(middle, track_y + 26, name, MIN_TEXT, fill=c.theme.muted, anchor="ma",
-               max_width=int(step * max(1, end - start)) - 6)
+        for row, line in enumerate(lines):
+            c.text(middle, track_y + 26 + row * LINE, line, MIN_TEXT, fill=c.theme.muted,
+                   anchor="ma")
     for i, mark in enumerate(nodes):
         cx = centres[i]
         c.draw.ellipse((cx - 22, track_y - 22, cx + 22, track_y + 22),
@@ -125,12 +166,9 @@ def _paint_card(c: Canvas, name: str, icons: tuple[str, ...], edges: tuple[str, 
     c.draw.rounded_rectangle((0, 0, CARD_W, CARD_H), radius=10, fill=CARD_FACE,
                              outline=outline, width=4 if mark else 2)
     c.record("card", (0, 0, CARD_W, CARD_H))
-    words = name.split()
-    lines = [name] if len(words) < 2 or c.measure(name, NAME, bold=True) <= CARD_W - 10 else [
-        " ".join(words[:-1]), words[-1]]
-    for i, line in enumerate(lines):
+    for i, line in enumerate(two_lines(name, CARD_W - 8, NAME, bold=True)):
         c.text(CARD_W / 2, 4 + i * (NAME + 2), line, NAME, bold=True, fill=CARD_INK,
-               anchor="ma", max_width=CARD_W - 8)
+               anchor="ma")
     size = 34
     row = len(icons) * size + max(0, len(icons) - 1) * 4
     ix = (CARD_W - row) / 2
@@ -219,7 +257,7 @@ def _combat(c: Canvas, view: Mapping[str, Any], y: int) -> int:
     c.text(c.width - MARGIN - 12, y + 29,
            f"{fight.get('attack', '?')} atk {fight.get('defense', '?')} def", MIN_TEXT,
            anchor="rm", fill=c.theme.muted)
-    return y + 68
+    return y + 64
 
 
 def _bars(c: Canvas, view: Mapping[str, Any], y: int) -> int:
@@ -230,7 +268,7 @@ def _bars(c: Canvas, view: Mapping[str, Any], y: int) -> int:
         values.append((value, number(view.get(top_key), 0) if top_key else -1))
     dice = tuple(d for d in items(view.get("dice")) if isinstance(d, int))[:4]
     pack = ", ".join(str(i.get("name") or "?") for i in mappings(view.get("items")))
-    height = 3 * 44 + (42 if pack else 0)
+    height = 3 * ROW + (42 if pack else 0)
     c.layer(_paint_bars, (tuple(values), dice, pack), (c.width, height), 0, y, opaque=True)
     return y + height
 
@@ -243,7 +281,7 @@ def _paint_bars(c: Canvas, values: tuple[tuple[int, int], ...], dice: tuple[int,
     for i, ((icon, _key, top_key, colour), (value, top)) in enumerate(
             zip(BARS, values, strict=True)):
         x = MARGIN + (i % 2) * (column + 16)
-        row = (i // 2) * 44
+        row = (i // 2) * ROW
         if not top_key:
             top = max(10, value)
         c.icon(icon, x, row + 2, 30)
@@ -253,11 +291,11 @@ def _paint_bars(c: Canvas, values: tuple[tuple[int, int], ...], dice: tuple[int,
         c.text(x + column, row + 17, shown, MIN_TEXT, bold=True, anchor="rm")
     x = MARGIN + column + 16
     if dice:
-        c.text(x, 88 + 17, "dice", MIN_TEXT, anchor="lm", fill=c.theme.muted)
+        c.text(x, 2 * ROW + 17, "dice", MIN_TEXT, anchor="lm", fill=c.theme.muted)
         for j, pips in enumerate(dice):
-            _die(c, x + 80 + j * 40, 88 + 1, pips)
+            _die(c, x + 80 + j * 40, 2 * ROW + 1, pips)
     if pack:
-        c.text(MARGIN, 3 * 44 + 2, f"Pack: {pack}", MIN_TEXT, fill=c.theme.muted,
+        c.text(MARGIN, 3 * ROW + 2, f"Pack: {pack}", MIN_TEXT, fill=c.theme.muted,
                max_width=c.width - 2 * MARGIN)
 
 
@@ -279,12 +317,9 @@ def _die(c: Canvas, x: float, y: float, pips: int) -> None:
 def board(view: Mapping[str, Any], end: Ending) -> Canvas:
     """Draw the Tin Realm board and return the canvas (with :attr:`Canvas.bottom`)."""
     c = Canvas(end.theme)
-    who = " ".join(str(view.get(k)) for k in ("race", "class") if view.get(k))
-    c.text(MARGIN, 6, "Tin Realm", 34, bold=True)
-    c.text(MARGIN, 48, who or "choosing an adventurer", MIN_TEXT, fill=c.theme.muted,
-           max_width=c.width - 3 * MARGIN - 300)
-    _sundial(c, view, c.width - MARGIN - 60, 8)
-    y = 94
+    label = _sundial(c, view, c.width - MARGIN - 60, 8)
+    _headline(c, " ".join(str(view.get(k)) for k in ("race", "class") if view.get(k)), label)
+    y = 8 + DIAL + 12
     if end.headline:
         y = c.banner(y + 8, end.headline, end.detail)
     y = _map(c, view, y)
