@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
 import discord
 
-from bot.widths import clip_name, fits, group_start, joins_on
+from bot.widths import FSI, PDI, clip_name, fits, group_start, joins_on
 
 #: The most characters of a name a board shows.
 NAME_LIMIT = 64
@@ -56,6 +57,16 @@ def one_line(text: str) -> str:
     return "" if blank(kept) else kept
 
 
+def isolated(text: str) -> str:
+    """Return ``text`` between a first-strong isolate and its end when it holds a
+    right-to-left letter (Arabic, Hebrew, ...), else as it is. An isolated name reads as
+    one word wherever it stands: it does not turn the line it opens right to left
+    ("أحمد chose: Strike" keeps its order) nor draw the numbers after it into its run."""
+    if any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in text):
+        return FSI + text + PDI
+    return text
+
+
 def _escape_markdown(text: str) -> str:
     """Return ``text`` with its markdown escaped, and its ``<`` too (``<t:0:R>`` would
     show as a time, ``<:name:id>`` as an emoji)."""
@@ -71,16 +82,18 @@ def safe_name(name: str, fallback: str = "") -> str:
     words are spelt right); control characters, bidi controls and line breaks go. A name
     that would show blank (only spaces such as U+3000, or letters that show as nothing,
     such as U+3164) becomes ``fallback`` (the account name) or "a player". Cut at
-    :data:`NAME_LIMIT` characters, never inside an emoji, a flag or an escape.
+    :data:`NAME_LIMIT` characters, never inside an emoji, a flag or an escape; a name
+    with right-to-left letters is :func:`isolated` (its isolate counted in the limit).
     Remembered for the last few thousand names: every click asks for its member's.
     """
     text = one_line(name) or one_line(fallback) or "a player"
     text = discord.utils.escape_mentions(_escape_markdown(text))
-    if len(text) > NAME_LIMIT:
-        text = text[:group_start(text, NAME_LIMIT)]
+    limit = NAME_LIMIT - (2 if isolated(text) != text else 0)
+    if len(text) > limit:
+        text = text[:group_start(text, limit)]
         if (len(text) - len(text.rstrip("\\"))) % 2:  # an escape's backslash alone
             text = text[:-1]
-    return text
+    return isolated(text)
 
 
 def plain(text: str) -> str:

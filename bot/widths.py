@@ -136,6 +136,18 @@ def rows(line: str, room: float) -> int:
     return 1 if fits(line, room) else -(-int(2 * shown_width(line)) // int(2 * room))
 
 
+FSI, PDI = "\u2068", "\u2069"
+"""The first-strong isolate and its end: a right-to-left name between them reads as one
+word in a left-to-right line ("أحمد 5. 4" keeps its numbers after the name)."""
+
+
+def closed(text: str) -> str:
+    """Return ``text`` with an end (PDI) for each isolate a cut left open, so that what
+    follows the cut is not read as part of the name."""
+    left_open = text.count(FSI) - text.count(PDI)
+    return text + PDI * left_open if left_open > 0 else text
+
+
 def clip_words(text: str, room: float) -> str:
     """Return ``text`` cut to at most ``room`` letters (:func:`shown_width`) at a word's
     end, marked "…"."""
@@ -145,7 +157,7 @@ def clip_words(text: str, room: float) -> str:
     space = cut.rfind(" ")
     if space > len(cut) // 3:
         cut = cut[:space]
-    return cut.rstrip(" .,;:·—-") + "…"
+    return closed(cut.rstrip(" .,;:·—-")) + "…"
 
 
 def clip_name(name: str, room: float) -> str:
@@ -154,4 +166,4 @@ def clip_name(name: str, room: float) -> str:
     tone, nor inside emoji joined by a joiner)."""
     if fits(name, room):
         return name
-    return name[:group_start(name, fitting(name, room - ELLIPSIS))].rstrip() + "…"
+    return closed(name[:group_start(name, fitting(name, room - ELLIPSIS))].rstrip()) + "…"

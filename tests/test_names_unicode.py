@@ -1,6 +1,7 @@
 """Names as players see them: markdown and times escaped in /stats and the invite note,
 blank-looking names replaced by the account name, emoji joined by a joiner and Persian
-spelling kept whole, and a cut name never splitting a flag or an emoji from its skin tone."""
+spelling kept whole, a right-to-left name isolated from the line around it, and a cut
+name never splitting a flag or an emoji from its skin tone."""
 
 from __future__ import annotations
 
@@ -109,7 +110,7 @@ def test_joiners_and_selectors_stay_and_controls_go():
     """Joiners (emoji, Persian and Indic spelling) and variation selectors stay in a
     name; bidi controls, line breaks and other control characters go."""
     assert safe_name(FAMILY) == FAMILY
-    assert safe_name(PERSIAN) == PERSIAN
+    assert safe_name(PERSIAN) == f"\u2068{PERSIAN}\u2069"  # isolated: right to left
     assert safe_name("क्\u200dष") == "क्\u200dष"
     assert safe_name("\u2764\ufe0f") == "\u2764\ufe0f"
     assert safe_name("a\u202eb\u2066c\u2069\nd\x00e\u200bf") == "abc def"
@@ -140,3 +141,52 @@ def test_a_cut_name_never_splits_a_flag_or_a_skin_tone():
     long = safe_name("🇫🇷" * 40)
     assert len(long) <= 64 and _flags(long) % 2 == 0
     assert not safe_name("a" * 63 + "_b").endswith("\\")
+
+
+#: An Arabic name, and the same name as a line shows it: isolated (FSI ... PDI).
+ARABIC = "أحمد"
+ISOLATED = f"\u2068{ARABIC}\u2069"
+
+
+def test_a_right_to_left_name_is_isolated_and_a_left_to_right_one_is_not():
+    """A name with Arabic or Hebrew letters is put between a first-strong isolate and its
+    end, so "أحمد chose: Strike" does not turn its line right to left and "أحمد 5. 4"
+    keeps its numbers out of the name's run; Latin, CJK and emoji names are unchanged.
+    Isolates a player typed are taken out first, so a name never holds two."""
+    assert safe_name(ARABIC) == ISOLATED
+    assert safe_name("שרה") == "\u2068שרה\u2069"
+    assert safe_name(f"Bob {ARABIC}") == f"\u2068Bob {ARABIC}\u2069"
+    for name in ("Alice", "山田太郎", FAMILY, "Zoë"):
+        assert safe_name(name) == name
+    assert safe_name(f"\u2068{ARABIC}\u2069\u2069") == ISOLATED
+    assert plain(safe_name(f"{ARABIC}_x")) == f"\u2068{ARABIC}_x\u2069"
+
+
+def test_an_isolated_name_keeps_to_the_name_limit():
+    """The isolate's two marks count in the 64 characters a name keeps, and a cut long
+    name still ends its isolate."""
+    from bot.names import NAME_LIMIT
+    name = safe_name(ARABIC * 40)
+    assert len(name) == NAME_LIMIT
+    assert name.startswith("\u2068") and name.endswith("\u2069")
+
+
+def test_a_cut_right_to_left_name_ends_its_isolate_before_what_follows():
+    """Cut to fit a line, an isolated name is closed before the "…" and the rest of the
+    line, which would otherwise be read inside the name's right-to-left run."""
+    long = safe_name(ARABIC * 12)
+    cut = short_name(long, 10)
+    assert cut.endswith("\u2069…") and cut.count("\u2068") == cut.count("\u2069") == 1
+    assert clip_name(long, 8).endswith("\u2069…")
+    line = clip_words(f"{long} chose: Strike with 3 energy", 20)
+    assert line.count("\u2068") == line.count("\u2069") == 1, line
+    assert shown_width(ISOLATED) == shown_width(ARABIC)
+
+
+async def test_a_right_to_left_name_reads_isolated_on_the_board(discord_driver, fake_discord,
+                                                                tmp_path):
+    """"أحمد" joins a Steam table: the board's line "أحمد joined." holds the name
+    isolated, so a phone shows it left to right with the name as one word."""
+    texts = await _lobby_with(discord_driver, fake_discord, tmp_path, ARABIC)
+    assert any(f"{ISOLATED} joined." in text for text in texts), texts
+    assert not any(f"{ARABIC} joined" in text for text in texts), texts
