@@ -71,6 +71,9 @@ class Settings:
     game_threads: bool = False
     #: Seconds a turn notice waits for a move before it mentions the player (0: at once).
     notice_grace_seconds: float = 45.0
+    #: The heartbeat file (``HEALTH_FILE``); None: the default beside the SQLite database,
+    #: one per shard process (see :func:`bot.health.health_file`).
+    health_file: Path | None = None
 
     def __repr__(self) -> str:
         return f"Settings(database_path={self.database_path!s}, dev_guild_id={self.dev_guild_id})"
@@ -164,6 +167,7 @@ def load_settings(
         retention_days=_number(env, "RETENTION_DAYS", 30, 1),
         game_threads=_flag(env, "GAME_THREADS", False),
         notice_grace_seconds=_grace(env),
+        health_file=_health_file(env),
     )
 
 
@@ -185,6 +189,30 @@ def _shards(env: Mapping[str, str]) -> dict[str, Any]:
             )
         ids.append(int(part))
     return {"shard_count": count, "shard_ids": tuple(sorted(set(ids)))}
+
+
+def _health_file(env: Mapping[str, str]) -> Path | None:
+    """Read ``HEALTH_FILE``: unset or empty means the default (None), as for every
+    setting; a value must name a file the bot can write, in a folder that exists or can be
+    made. Raise ConfigError naming it."""
+    raw = env.get("HEALTH_FILE", "").strip()
+    if not raw:
+        return None
+    path = Path(raw)
+    if path.is_dir():
+        raise ConfigError(f"HEALTH_FILE names {raw!r}, which is a folder, not a file")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise ConfigError(f"HEALTH_FILE names {raw!r}, which the bot may not write")
+    folder = path.absolute().parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise ConfigError(f"HEALTH_FILE names {raw!r}, whose folder cannot be made: "
+                          f"{str(folder)!r} is a file")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ConfigError(f"HEALTH_FILE names {raw!r}, whose folder the bot may not write "
+                          f"in ({str(folder)!r})")
+    return path
 
 
 def _window(env: Mapping[str, str]) -> float:

@@ -19,7 +19,7 @@ import logging
 import math
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -86,16 +86,17 @@ class Heartbeat:
             raise HealthError(f"the heartbeat file is not valid ({exc!r})") from None
 
 
-def health_file(target: Any, env: Mapping[str, str] | None = None) -> Path:
+def health_file(target: Any) -> Path:
     """Return the heartbeat file for ``target`` (the settings, or the database's path).
 
-    ``HEALTH_FILE`` if set; else ``health.json`` beside the SQLite database, or
-    ``health-shards-0-1.json`` there for a process running only some shards
-    (``SHARD_IDS``), so that processes sharing one folder never share one heartbeat.
+    The settings' ``health_file`` (``HEALTH_FILE``, read and checked by
+    :func:`bot.config.load_settings`) if set; else ``health.json`` beside the SQLite
+    database, or ``health-shards-0-1.json`` there for a process running only shards 0
+    and 1 (``SHARD_IDS``), so that processes sharing one folder never share one heartbeat.
     """
-    raw = (os.environ if env is None else env).get("HEALTH_FILE", "").strip()
-    if raw:
-        return Path(raw)
+    chosen = getattr(target, "health_file", None)
+    if chosen is not None:
+        return Path(chosen)
     folder = Path(getattr(target, "database_path", target)).parent
     shard_ids = tuple(getattr(target, "shard_ids", ()) or ())
     if shard_ids:

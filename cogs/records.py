@@ -410,8 +410,9 @@ class RecordsCog(commands.Cog):
         """Show the server's top 10 by rating in a rated game, or say privately why not."""
         if game not in RATED_KINDS:
             await interaction.response.send_message(
-                f"{TITLES[game]} has no ratings: only Steam to Solar games between players "
-                "are rated. Try all time or this month.", ephemeral=True,
+                f"{TITLES[game]} has no ratings: only Steam to Solar games are rated, "
+                "against other players or computer players. Try all time or this month.",
+                ephemeral=True,
             )
             return
         async with AnswerClock.of(interaction) as clock:
@@ -425,7 +426,7 @@ class RecordsCog(commands.Cog):
             if not board.top:
                 await clock.send(
                     content=f"Nobody in this server has a {TITLES[game]} rating yet: finish a "
-                            "game against another player or the computer. See /help.",
+                            "game against another player or computer players. See /help.",
                     ephemeral=True,
                 )
                 return

@@ -465,7 +465,11 @@ class SteamCog(GameCog):
         """Explain the game privately."""
         await self.send_rules(interaction)
 
-    @steam.command(name="abandon", description="End this channel's table (host or moderators)")
+    @steam.command(
+        name="abandon",
+        description="Ask to end this table (a majority of players ends it); "
+        "the host closes a lobby; mods end it at once",
+    )
     async def abandon_command(self, interaction: discord.Interaction) -> None:
         """Abandon the game."""
         await self.abandon(interaction)

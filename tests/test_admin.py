@@ -99,6 +99,14 @@ def test_health_file_setting_and_max_age(env, monkeypatch):
     assert cli(["health", "--max-age", "10"]) == 1
 
 
+def test_health_with_an_unusable_health_file_names_it(env, monkeypatch, capsys):
+    """A HEALTH_FILE the bot could never write is unhealthy, and the check says why."""
+    (env / "plain.txt").write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("HEALTH_FILE", str(env / "plain.txt" / "beat.json"))
+    assert cli(["health"]) == 1
+    assert "unhealthy: HEALTH_FILE" in capsys.readouterr().err
+
+
 # -- backup ------------------------------------------------------------------------------
 
 

@@ -68,6 +68,49 @@ def test_invalid_values_name_the_setting(name, value):
         load_settings(env)
 
 
+def test_health_file_is_a_setting(tmp_path):
+    """HEALTH_FILE is read with the other settings: unset is the default (None: beside
+    the database); a file in a folder that exists or can be made is taken as it is."""
+    assert load_settings({"DISCORD_TOKEN": TOKEN}).health_file is None
+    target = tmp_path / "not" / "yet" / "beat.json"
+    assert load_settings({"DISCORD_TOKEN": TOKEN, "HEALTH_FILE": f" {target} "}).health_file \
+        == target
+    assert not (tmp_path / "not").exists()  # reading the settings makes nothing
+
+
+def test_an_empty_health_file_means_the_default():
+    """HEALTH_FILE= (empty or blank), like every other setting left empty, is the default."""
+    for value in ("", "   "):
+        assert load_settings({"DISCORD_TOKEN": TOKEN, "HEALTH_FILE": value}).health_file is None
+
+
+@pytest.mark.parametrize("kind", ["a folder", "under a file", "deep under a file"])
+def test_unusable_health_file_names_the_setting(tmp_path, kind):
+    """A HEALTH_FILE that is a folder, or a path whose folder cannot be made (a file is in
+    the way), raises ConfigError naming HEALTH_FILE."""
+    blocker = tmp_path / "plain.txt"
+    blocker.write_text("not a folder", encoding="utf-8")
+    value = {"a folder": str(tmp_path),
+             "under a file": str(blocker / "health.json"),
+             "deep under a file": str(blocker / "a" / "b" / "health.json")}[kind]
+    with pytest.raises(ConfigError, match="HEALTH_FILE"):
+        load_settings({"DISCORD_TOKEN": TOKEN, "HEALTH_FILE": value})
+
+
+def test_unusable_health_file_stops_the_bot(tmp_path):
+    """A HEALTH_FILE the bot could never write stops it at once, naming the setting."""
+    blocker = tmp_path / "plain.txt"
+    blocker.write_text("not a folder", encoding="utf-8")
+    env = dict(os.environ, DISCORD_TOKEN=TOKEN, HEALTH_FILE=str(blocker / "health.json"),
+               DISCORD_API_BASE="http://127.0.0.1:9/api/v10", PYTHONPATH=str(ROOT))
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True,
+        text=True, timeout=60,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "HEALTH_FILE" in proc.stderr and "Traceback" not in proc.stderr
+
+
 def test_settings_repr_hides_token():
     """The settings' repr never shows the token."""
     assert TOKEN not in repr(load_settings({"DISCORD_TOKEN": TOKEN}))

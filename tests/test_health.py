@@ -83,18 +83,29 @@ def test_check_reports_a_missing_or_foreign_file(tmp_path):
 
 
 def test_health_file_default_and_setting(tmp_path):
-    """Default: health.json beside the database; HEALTH_FILE wins."""
-    assert health_file("data/tablehouse.db", {}).as_posix() == "data/health.json"
-    assert health_file("data/x.db", {"HEALTH_FILE": "/run/beat.json"}).as_posix() == (
-        "/run/beat.json")
+    """Default: health.json beside the database; the settings' HEALTH_FILE wins."""
+    assert health_file("data/tablehouse.db").as_posix() == "data/health.json"
+    assert health_file(make_settings(tmp_path)) == tmp_path / "health.json"
+    beat = tmp_path / "run" / "beat.json"
+    assert health_file(make_settings(tmp_path, HEALTH_FILE=beat)) == beat
+
+
+def test_health_file_comes_from_the_settings_not_the_environment(tmp_path, monkeypatch):
+    """The file is the one the settings were read with: the process environment, read
+    once by load_settings (and checked there), is not read again behind their back."""
+    monkeypatch.setenv("HEALTH_FILE", str(tmp_path / "from-the-shell.json"))
+    assert health_file(make_settings(tmp_path)) == tmp_path / "health.json"
 
 
 def test_health_file_per_shard_process(tmp_path):
     """With SHARD_IDS, each process's default file names its shards; HEALTH_FILE still wins."""
     sharded = make_settings(tmp_path, SHARD_COUNT=4, SHARD_IDS="3,2")
-    assert health_file(sharded, {}) == tmp_path / "health-shards-2-3.json"
-    assert health_file(make_settings(tmp_path, SHARD_COUNT=4), {}) == tmp_path / "health.json"
-    assert health_file(sharded, {"HEALTH_FILE": "beat.json"}).as_posix() == "beat.json"
+    assert health_file(sharded) == tmp_path / "health-shards-2-3.json"
+    pair = make_settings(tmp_path, SHARD_COUNT=2, SHARD_IDS="0,1")
+    assert health_file(pair) == tmp_path / "health-shards-0-1.json"  # as .env.example says
+    assert health_file(make_settings(tmp_path, SHARD_COUNT=4)) == tmp_path / "health.json"
+    chosen = make_settings(tmp_path, SHARD_COUNT=4, SHARD_IDS="3,2", HEALTH_FILE="beat.json")
+    assert health_file(chosen).as_posix() == "beat.json"
 
 
 def test_gateway_state():

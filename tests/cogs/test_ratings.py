@@ -136,10 +136,11 @@ async def test_rating_leaderboard_top_10_and_the_askers_place(
     empty = await discord_driver.slash("leaderboard", options={"game": "steam",
                                                                 "period": "rating"}, user="bob")
     assert empty.ephemeral and "Nobody in this server has a Steam to Solar rating" in \
-        empty.content
+        empty.content and "or computer players" in empty.content
     tinker = await discord_driver.slash("leaderboard", options={"game": "tinker",
                                                                  "period": "rating"}, user="bob")
     assert tinker.ephemeral and "has no ratings" in tinker.content
+    assert "or computer players" in tinker.content  # as the empty board says: they count
     alice = fake_discord.user("alice").id
     rows = [(5_000 + n, 20.0 + n, 2.0, n + 1) for n in range(11)] + [(alice, 10.0, 3.0, 2)]
     await bot.store.connection.executemany(

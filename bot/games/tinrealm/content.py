@@ -462,7 +462,7 @@ def parse_content(data: Any, source: str = "<data>") -> Content:
     """Validate already-decoded content data and return it as :class:`Content`."""
     root = _Entry(source, data)
     if root.raw("format") != FORMAT:
-        old = " (format 1 predates the double-sided race/class cards of ruling R1)"
+        old = " (format 1 predates the double-sided race/class cards)"
         raise root.fail(
             "format",
             f"unknown format {root.raw('format')!r}; this bot reads {FORMAT}"

@@ -189,7 +189,7 @@ def format_report(report: Report) -> str:
         f"placements {report.placements}: advancing matches "
         f"{report.advances / placed:.1%}, skull matches {report.skulls / placed:.2%}"
     )
-    lines.append("race+class (R1)             games   wins   rate  x overall")
+    lines.append("race+class                  games   wins   rate  x overall")
     for combo in sorted(report.combos):
         games, wins = report.combos[combo]
         ratio = report.combo_rate(combo) / report.win_rate if report.win_rate else 0.0

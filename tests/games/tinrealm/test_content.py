@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -166,7 +167,7 @@ BROKEN = [
     (_set(["exploration", 1, "id"], "Bad Id!"), ["Cinder Pass", "'id'"]),
     (_set(["exploration"], RAW["exploration"][:11]), ["'exploration'", "12"]),
     (_set(["format"], 3), ["'format'", "3", "reads 2"]),
-    (_set(["format"], 1), ["'format'", "predates", "R1"]),
+    (_set(["format"], 1), ["'format'", "predates", "double-sided race/class cards"]),
     (_set(["enemies", 3], "Hollow Knight"), ["enemy #4", "must be an object"]),
     # A fight that could never end: the troll heals as much as a bare roll can deal.
     (_set(["enemies", 5, "defense"], 4), ["Moss Troll", "'defense'", "regenerate 1"]),
@@ -183,6 +184,15 @@ def test_broken_content_names_the_card_and_field(change, words, tmp_path: Path):
         load_content(path)
     for word in words:
         assert word in str(caught.value)
+
+
+def test_the_old_format_error_names_no_ruling(tmp_path: Path):
+    """The error an admin reads for a format 1 file says why without a ruling id."""
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(broken(_set(["format"], 1))), encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        load_content(path)
+    assert not re.search(r"\b[TSRC][0-9]{1,2}\b|\brulings?\b", str(caught.value))
 
 
 def test_unreadable_files_are_content_errors(tmp_path: Path):

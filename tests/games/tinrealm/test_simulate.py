@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.games.tinrealm.engine import ENGINE
 from bot.games.tinrealm.simulate import Report, format_report, main, play, simulate
+
+#: A ruling id (R1, C5...): for the code's comments, never in what players or admins read.
+RULING_ID = re.compile(r"\b[TSRC][0-9]{1,2}\b|\brulings?\b")
 
 
 def test_simulate_smoke():
@@ -18,6 +23,7 @@ def test_simulate_smoke():
     assert report.placements > 0
     text = format_report(report)
     assert "win rate" in text and "stoneborn+warden" in text
+    assert "race+class " in text and not RULING_ID.search(text)  # what admins read
 
 
 def test_simulate_is_repeatable():
