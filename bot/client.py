@@ -29,7 +29,7 @@ from bot.names import safe_name
 from bot.pictures.drawing import PictureDrawer
 from bot.table.deadlines import Deadlines
 from bot.table.errors import Refusal
-from bot.table.service import Tables
+from bot.table.service import Tables, idle_cutoffs
 from bot.table.settings import ServerSettings
 from db.base import GameStore
 from db.connect import open_store
@@ -124,6 +124,17 @@ def create_bot(settings: Settings, **kwargs: Any) -> TableBot:
 #: click's answer does not wait on it: its answer clock defers the click after 2 s.
 RATE_LIMIT_WAIT = 30.0
 
+#: How often the running bot notes in the database (``meta``) that it is alive, and at a
+#: clean stop once more: the next start knows when the bot was last running (to within
+#: this after a crash), every backend alike.
+ALIVE_SECONDS = 30.0
+
+#: At start, the boards of the open games saved from this long before the bot was last
+#: known alive are edited again (an edit the stop or a crash left unmade, even one Discord
+#: refused for a while, then shows): at most :data:`REDRAW_LIMIT`, the newest first.
+REDRAW_MARGIN_SECONDS = 120.0
+REDRAW_LIMIT = 500
+
 
 class TableBot(commands.Bot):
     """The bot process: owns the store, the game tables and the boards."""
@@ -165,6 +176,10 @@ class TableBot(commands.Bot):
         self.synced: list[str] = []
         self.restored = 0
         self._resumed = False
+        #: When this process started, and how long the bot was down before (0: unknown).
+        self.started = clock()
+        self.outage = 0.0
+        self._redraw: asyncio.Task[None] | None = None
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def open_store(self) -> None:
@@ -216,11 +231,66 @@ class TableBot(commands.Bot):
             await self.load_extension(module)
         await self.sync_commands()
         if not self.force_sync:
+            last_alive = await self.last_alive()
+            self.started = self.clock()
+            if last_alive is not None:
+                self.outage = max(0.0, self.started - last_alive)
+                log.info("the bot was down for %.0f s", self.outage)
+                self._redraw = asyncio.create_task(
+                    self._redraw_recent(last_alive - REDRAW_MARGIN_SECONDS),
+                    name="board-redraw")
+            self.alive_marker.start()
             self.sweeper.change_interval(minutes=self.settings.sweep_minutes)
             self.sweeper.start()
             self.deadlines.start()
             self.heartbeat = HeartbeatWriter(self, health_file(self.settings))
             self.heartbeat.start()
+
+    # -- being alive, and restarts ------------------------------------------------------
+
+    @property
+    def alive_key(self) -> str:
+        """The ``meta`` key of when this process (its shards) was last known alive."""
+        shards = self.shard_filter
+        if shards is None:
+            return "alive"
+        return f"alive:{'-'.join(str(i) for i in shards[0])}/{shards[1]}"
+
+    async def last_alive(self) -> float | None:
+        """Return when the bot was last known alive (a time as ``clock`` gives it), or
+        None when that is unknown (the first start) or cannot be read."""
+        try:
+            raw = await self.store.get_meta(self.alive_key)
+        except StorageError as exc:
+            log.warning("could not read when the bot was last alive: %s", exc)
+            return None
+        try:
+            return None if raw is None else float(raw)
+        except ValueError:
+            return None
+
+    async def note_alive(self) -> None:
+        """Store that the bot is alive now (a failure is a warning)."""
+        try:
+            await self.store.set_meta(self.alive_key, repr(self.clock()))
+        except StorageError as exc:
+            log.warning("could not note that the bot is alive: %s", exc)
+
+    @tasks.loop(seconds=ALIVE_SECONDS)
+    async def alive_marker(self) -> None:
+        """Note in the database that the bot is alive, every :data:`ALIVE_SECONDS`."""
+        await self.note_alive()
+
+    async def _redraw_recent(self, since: float) -> None:
+        """Edit again the boards of the games saved since ``since`` (see
+        :meth:`bot.boards.service.Boards.redraw_recent`)."""
+        try:
+            redrawn = await self.boards.redraw_recent(since, REDRAW_LIMIT)
+        except StorageError as exc:
+            log.warning("could not read the games to show again after the start: %s", exc)
+            return
+        if redrawn:
+            log.info("boards of %d recently changed games shown again", redrawn)
 
     # -- commands sync ------------------------------------------------------------------
 
@@ -350,14 +420,18 @@ class TableBot(commands.Bot):
         await self.sweep_once()
 
     async def sweep_once(self) -> int:
-        """Run one sweep now; return how many games were ended."""
+        """Run one sweep now; return how many games were ended.
+
+        The time the bot was down before this start does not count as idle time
+        (:func:`bot.table.service.idle_cutoffs`).
+        """
         now = self.clock()
         s = self.settings
-        cutoffs = {
-            "solo": now - s.solo_idle_hours * 3600,
-            "lobby": now - s.lobby_idle_hours * 3600,
-            "multi": now - s.multi_idle_hours * 3600,
-        }
+        cutoffs = idle_cutoffs(now, {
+            "solo": s.solo_idle_hours * 3600,
+            "lobby": s.lobby_idle_hours * 3600,
+            "multi": s.multi_idle_hours * 3600,
+        }, self.started, self.outage)
         ended = await self.tables.expire_idle(cutoffs, self.boards.show_ended)
         if ended:
             log.info("sweeper ended %d idle games", ended)
@@ -371,18 +445,28 @@ class TableBot(commands.Bot):
     # -- shutdown -----------------------------------------------------------------------
 
     async def close(self) -> None:
-        """Finish clicks in flight, stop background work, close Discord, then the database."""
+        """Finish clicks in flight, stop background work, close Discord, then the database.
+
+        The board edits asked for until then are made (for a few seconds at most:
+        :data:`bot.boards.messages.FLUSH_SECONDS`), and the time of the stop is stored
+        (:meth:`note_alive`) for the next start.
+        """
         heartbeat = getattr(self, "heartbeat", None)
         if heartbeat is not None:  # from now on the health check says not connected
             await heartbeat.stop()
         tables = getattr(self, "tables", None)
         if tables is not None:
             tables.closing = True
+            if self._redraw is not None:
+                self._redraw.cancel()
             if not await tables.drain():
                 log.warning("shutting down with requests still in flight")
             await self.boards.stop_computers()
             await self.deadlines.stop()
             await self.boards.messages.stop_updates()
+        if self.alive_marker.is_running():
+            self.alive_marker.cancel()
+            await self.note_alive()
         if self.sweeper.is_running():
             self.sweeper.cancel()
         await super().close()

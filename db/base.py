@@ -125,6 +125,16 @@ class GameStore(Protocol):
     async def active_multiseat_ids(self, *, shards: Shards | None = None) -> list[int]:
         """Return the ids of running games with more than one seat."""
 
+    async def computer_seated_ids(self, *, shards: Shards | None = None) -> list[int]:
+        """Return the ids of running games with more than one seat of which one may be
+        played by a computer (a computer player or an away seat; a few more may come
+        too), most recently saved first."""
+
+    async def changed_since(self, since: float, *, limit: int = 500,
+                            shards: Shards | None = None) -> list[int]:
+        """Return the ids of up to ``limit`` open games with a board message, saved at or
+        after ``since``, most recently saved first (an index read: only those games)."""
+
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
         """Return a game's action log in order."""
 

@@ -1,12 +1,18 @@
 """Forgetting a member inside stored games: nothing of their id or name stays.
 
-In a finished game, every JSON document the bot stored (seats, options, the engine's
-state, events, table data, each logged action, other players' result details) is
-scrubbed the same way, whatever the game keeps in it (:func:`scrub`): their seats say
-"a former player". The names scrubbed are the ones the member had in that game: their
-seats', the table's record of the players, their ballots, and the lobby's lines of their
-own joins and leaves (:func:`lobby_names`: a member who left a lobby, or was removed
-from it, keeps no seat).
+In a finished game, every JSON document the bot stored (seats, options, events, table
+data, each logged table move, other players' result details) is scrubbed the same way,
+whatever the game keeps in it (:func:`scrub`): their seats say "a former player". The
+names scrubbed are the ones the member had in that game: their seats', the table's
+record of the players, their ballots, and the lobby's lines of their own joins and
+leaves (:func:`lobby_names`: a member who left a lobby, or was removed from it, keeps no
+seat).
+
+The engine's state and its logged moves hold card, place and item names that may equal a
+member's name ("Savage", "Harvest"), and a game is replayed from them: the state is
+rewritten only where it holds a person's name, each ``name`` field
+(:func:`scrub_state`), and an engine move (``{"seat": n, "action": id}``), which names
+nobody, is left as it is (:func:`scrub_logged`).
 """
 
 from __future__ import annotations
@@ -51,10 +57,18 @@ def scrub(value: Any, user_id: int, names: Collection[str], former: str) -> Any:
     return value
 
 
-def _scrub_text(text: str, user_id: int, names: Collection[str], former: str) -> str:
+def _scrub_id(text: str, user_id: int, former: str) -> str:
+    """Return ``text`` with the member's id (the whole text) and mentions of them
+    replaced by ``former``."""
     if text == str(user_id):
         return former
-    text = text.replace(f"<@{user_id}>", former).replace(f"<@!{user_id}>", former)
+    return text.replace(f"<@{user_id}>", former).replace(f"<@!{user_id}>", former)
+
+
+def _scrub_text(text: str, user_id: int, names: Collection[str], former: str) -> str:
+    text = _scrub_id(text, user_id, former)
+    if text == former:
+        return text
     if names and any(name in text for name in names):
         text = _names_pattern(tuple(sorted(names, key=len, reverse=True))).sub(
             lambda _match: former, text)
@@ -82,6 +96,70 @@ def scrub_text_column(raw: str | None, user_id: int, names: Collection[str],
     else:
         new = to_json(scrub(value, user_id, names, former))
     return None if new == raw else new
+
+
+#: The key under which an engine's state holds a person's name (a seat's player): an
+#: engine keeps a person's name nowhere else in its state (its other strings are cards,
+#: places, items and move ids, which a member's name may equal).
+NAME_FIELD = "name"
+
+
+def scrub_state(value: Any, user_id: int, names: Collection[str], former: str) -> Any:
+    """Return the engine state ``value`` with nothing left of the member ``user_id``,
+    the game's own words untouched so it can still be replayed.
+
+    Each :data:`NAME_FIELD` string is scrubbed as :func:`scrub` scrubs a text; anywhere
+    else only the member's id goes (a number equal to it becomes null, an entry keyed by
+    it goes, a text equal to it or a mention of them becomes ``former``): a card, place
+    or item named like the member ("Savage", "Harvest", "Ace") keeps its name.
+    """
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return None if value == user_id else value
+    if isinstance(value, str):
+        return _scrub_id(value, user_id, former)
+    if isinstance(value, list):
+        return [scrub_state(v, user_id, names, former) for v in value]
+    if isinstance(value, dict):
+        key = str(user_id)
+        return {k: _scrub_text(v, user_id, names, former)
+                if k == NAME_FIELD and isinstance(v, str)
+                else scrub_state(v, user_id, names, former)
+                for k, v in value.items() if k != key}
+    return value
+
+
+def scrub_state_column(raw: str | None, user_id: int, names: Collection[str],
+                       former: str) -> str | None:
+    """Return a state column's text scrubbed by :func:`scrub_state`, or None when
+    unchanged (or empty; a state that is not JSON, which no game can load, is scrubbed
+    as plain text)."""
+    if raw is None:
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return scrub_text_column(raw, user_id, names, former)
+    new = to_json(scrub_state(value, user_id, names, former))
+    return None if new == raw else new
+
+
+def is_engine_move(action: str | None) -> bool:
+    """Whether a logged action is an engine move (``{"seat": n, "action": id}``, as the
+    table logs it): a seat number and a move id, naming nobody."""
+    value = _json_or(action, dict)
+    return "seat" in value and "action" in value
+
+
+def scrub_logged(action: str | None, user_id: int, names: Collection[str],
+                 former: str) -> str | None:
+    """Return a logged action's text scrubbed by :func:`scrub`, or None when unchanged;
+    an engine move is left as it is (its move id may hold a card named like the
+    member, and the game is replayed from it)."""
+    if is_engine_move(action):
+        return None
+    return scrub_text_column(action, user_id, names, former)
 
 
 def _json_or(raw: str | None, kind: type[Any]) -> Any:
@@ -164,8 +242,9 @@ GAME_DOCUMENTS = ("seats", "options", "state", "events", "extra")
 def scrub_game(documents: Sequence[str | None], user_id: int, former: str,
                voted: Collection[str] = (),
                logged: Sequence[Logged] = ()) -> tuple[set[str], list[str | None]]:
-    """Scrub one finished game's :data:`GAME_DOCUMENTS`; return the member's names in
-    it and each document's new text (None where it holds nothing of theirs).
+    """Scrub one finished game's :data:`GAME_DOCUMENTS` (the state by
+    :func:`scrub_state`, the others by :func:`scrub`); return the member's names in it
+    and each document's new text (None where it holds nothing of theirs).
 
     ``voted`` are the names the member has in the game's rows of the ``voters`` table
     (which the store deletes); ``logged`` is the game's action log, whose lobby joins
@@ -175,4 +254,6 @@ def scrub_game(documents: Sequence[str | None], user_id: int, former: str,
              | lobby_names(events, logged, user_id))
     names.discard("")
     names.discard(former)
-    return names, [scrub_text_column(raw, user_id, names, former) for raw in documents]
+    return names, [(scrub_state_column if column == "state" else scrub_text_column)(
+                       raw, user_id, names, former)
+                   for column, raw in zip(GAME_DOCUMENTS, documents, strict=True)]

@@ -18,12 +18,21 @@ import asyncpg
 
 from db.base import SETTING_COLUMNS, TABLES, setting_changes, settings_row
 from db.errors import ChannelBusy, DailyPlayed, StorageError, TooManyOpen, VersionConflict
-from db.forget import FORMER_PLAYER, GAME_DOCUMENTS, scrub_game, scrub_text_column, seats_needle
+from db.forget import (
+    FORMER_PLAYER,
+    GAME_DOCUMENTS,
+    scrub_game,
+    scrub_logged,
+    scrub_text_column,
+    seats_needle,
+)
 from db.pg_batch import SaveQueue
 from db.pg_migrate import pg_migrate
 from db.pg_outage import Outage
 from db.ratings import Rating, new_ratings, rated_people
 from db.rows import (
+    CHANGED_SINCE_SQL,
+    COMPUTER_SEATED,
     GAME_COLUMNS,
     OPEN_IN_GUILD_SQL,
     VOTER_COLUMNS,
@@ -461,6 +470,26 @@ class PostgresStore:
         )
         return [int(r[0]) for r in rows]
 
+    async def computer_seated_ids(self, *, shards: Shards | None = None) -> list[int]:
+        """Return the ids of running games with more than one seat of which one may be
+        played by a computer (see :data:`db.rows.COMPUTER_SEATED`), newest change first."""
+        rows = await self._fetch(
+            f"SELECT id FROM games WHERE status = 'active' AND {COMPUTER_SEATED}"
+            f" AND seat_count(seats) > 1 AND {shard_sql(shards)} ORDER BY updated_at DESC"
+        )
+        return [int(r[0]) for r in rows]
+
+    async def changed_since(self, since: float, *, limit: int = 500,
+                            shards: Shards | None = None) -> list[int]:
+        """Return the ids of up to ``limit`` open games with a board, saved at or after
+        ``since``, newest change first (the index of open games by age answers it)."""
+        rows = await self._fetch(
+            qmarks_to_numbered(CHANGED_SINCE_SQL.format(games="games",
+                                                        shards=shard_sql(shards))),
+            since, limit,
+        )
+        return [int(r[0]) for r in rows]
+
     # -- history -------------------------------------------------------------------------
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
@@ -523,7 +552,7 @@ class PostgresStore:
                         f"UPDATE games SET {assignments} WHERE id = ${len(new) + 1}",
                         *new, game_id)
                 changed = [(text, game_id, seq) for seq, _actor, action in logged
-                           if (text := scrub_text_column(action, user_id, found, former))]
+                           if (text := scrub_logged(action, user_id, found, former))]
                 if changed:
                     await conn.executemany(
                         "UPDATE actions SET action = $1 WHERE game_id = $2 AND seq = $3",

@@ -287,6 +287,23 @@ OPEN_IN_GUILD_SQL = ("SELECT id FROM games WHERE guild_id = ? AND id > ?"
                      " AND status IN ('lobby', 'active') ORDER BY id LIMIT ?")
 
 
+#: A condition (portable, no parameters) true of every row whose seats may hold a
+#: computer player or an away seat, the only seats a computer plays: both are written
+#: as JSON ``true`` (:meth:`bot.table.seats.Seat.to_json`), and nothing else in a seat is
+#: a boolean. A name with "true" in it passes too (the caller loads the game and looks);
+#: a damaged row passes or not, and is counted as no seats by the seat count after it.
+COMPUTER_SEATED = "seats LIKE '%true%'"
+
+
+#: The open games with a board saved at or after a time, newest first, at most a number
+#: (parameters: the time, the limit; ``?`` style; ``{games}`` is the table, with the
+#: backend's index hint, and ``{shards}`` the shard condition). The index of open games by
+#: age (migration 1 on both backends) answers it: only those recent games are read.
+CHANGED_SINCE_SQL = ("SELECT id FROM {games} WHERE status IN ('lobby', 'active')"
+                     " AND updated_at >= ? AND board_message_id IS NOT NULL AND {shards}"
+                     " ORDER BY updated_at DESC LIMIT ?")
+
+
 def idle_sql(cutoffs: dict[str, float], seat_count: str) -> tuple[str, list[float]]:
     """Return the condition for idle open games and its four parameters (``?`` style).
 

@@ -19,10 +19,19 @@ import aiosqlite
 
 from db.base import SETTING_COLUMNS, TABLES, setting_changes, settings_row
 from db.errors import ChannelBusy, DailyPlayed, StorageError, TooManyOpen, VersionConflict
-from db.forget import FORMER_PLAYER, GAME_DOCUMENTS, scrub_game, scrub_text_column, seats_needle
+from db.forget import (
+    FORMER_PLAYER,
+    GAME_DOCUMENTS,
+    scrub_game,
+    scrub_logged,
+    scrub_text_column,
+    seats_needle,
+)
 from db.migrate import migrate
 from db.ratings import Rating, new_ratings, rated_people
 from db.rows import (
+    CHANGED_SINCE_SQL,
+    COMPUTER_SEATED,
     GAME_COLUMNS,
     OPEN_IN_GUILD_SQL,
     OPEN_STATUSES,
@@ -487,6 +496,27 @@ class Store:
         )
         return [int(r[0]) for r in rows]
 
+    async def computer_seated_ids(self, *, shards: Shards | None = None) -> list[int]:
+        """Return the ids of running games with more than one seat of which one may be
+        played by a computer (see :data:`db.rows.COMPUTER_SEATED`), newest change first."""
+        rows = await self._fetchall(
+            f"SELECT id FROM games WHERE status = 'active' AND {COMPUTER_SEATED}"
+            f" AND {SEAT_COUNT} > 1 AND {shard_sql(shards)} ORDER BY updated_at DESC"
+        )
+        return [int(r[0]) for r in rows]
+
+    async def changed_since(self, since: float, *, limit: int = 500,
+                            shards: Shards | None = None) -> list[int]:
+        """Return the ids of up to ``limit`` open games with a board, saved at or after
+        ``since``, newest change first. The index of open games by age answers it
+        (migration 1): only those recent games are read, however many are open."""
+        rows = await self._fetchall(
+            CHANGED_SINCE_SQL.format(games="games INDEXED BY games_open_by_age",
+                                     shards=shard_sql(shards)),
+            (since, limit),
+        )
+        return [int(r[0]) for r in rows]
+
     # -- history -------------------------------------------------------------------------
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
@@ -648,7 +678,7 @@ def _forget(conn: sqlite3.Connection, user_id: int, former: str) -> int:
         conn.executemany(
             "UPDATE actions SET action = ? WHERE game_id = ? AND seq = ?",
             [(text, game_id, seq) for seq, _actor, action in logged
-             if (text := scrub_text_column(action, user_id, found, former)) is not None],
+             if (text := scrub_logged(action, user_id, found, former)) is not None],
         )
         conn.execute("UPDATE actions SET actor_id = NULL WHERE game_id = ? AND actor_id = ?",
                      (game_id, user_id))

@@ -97,9 +97,14 @@ class ComputerPlayers:
             task.add_done_callback(self._background.discard)
 
     async def resume(self) -> int:
-        """After a restart, let computer players move wherever one is to act; return how many."""
+        """After a restart, let computer players move wherever one is to act; return how many.
+
+        Only running games with a computer player or an away seat are read (one query
+        picks them, :meth:`db.base.GameStore.computer_seated_ids`), the most recently
+        saved first: that is where a computer's turn left pending by the stop is.
+        """
         resumed = 0
-        for game_id in await self.tables.store.active_multiseat_ids(shards=self.tables.shards):
+        for game_id in await self.tables.store.computer_seated_ids(shards=self.tables.shards):
             try:
                 game = await self.tables.load(game_id)
             except Refusal:

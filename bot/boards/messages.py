@@ -10,6 +10,12 @@ most, and not at all once a newer board is shown. The version each board message
 is kept here too (:attr:`BoardMessages.shown`): the click path asks it to tell a board
 left behind from a stale click.
 
+At a clean stop the edits already asked for are made at once, without waiting for their
+interval, for up to :data:`FLUSH_SECONDS` (:meth:`BoardMessages.stop_updates`). What a
+stop or a crash still left undone is made after the next start: the boards of the games
+saved shortly before the bot was last alive are edited again (:meth:`BoardMessages.redraw`,
+asked by :meth:`bot.boards.service.Boards.redraw_recent`).
+
 A board whose channel or thread is gone (Unknown Channel) ends its game with no result
 (:class:`bot.boards.gone.GonePlaces`).
 """
@@ -44,6 +50,12 @@ EDIT_CAP = 30046
 #: refuses (the first try included) before it leaves the board as it is.
 EDIT_TRIES = 5
 
+#: How long a clean stop waits for the board edits already asked for (seconds).
+FLUSH_SECONDS = 5.0
+
+#: Boards edited again at once after a start (:meth:`BoardMessages.redraw`).
+REDRAW_AT_ONCE = 10
+
 #: Draws a game's board body: ``render(game, edit=..., keep=..., pictured=...)``.
 Render = Callable[..., Awaitable[dict[str, Any]]]
 
@@ -71,6 +83,10 @@ class BoardMessages:
         self._updaters: dict[int, asyncio.Task[None]] = {}
         #: Pause between two edits of one board made by the bot itself (not a click's answer).
         self.edit_interval = 1.0
+        #: Set when a clean stop makes the edits asked for at once (no interval to wait).
+        self._flush = asyncio.Event()
+        #: Set once the stop is done with edits: none is asked for after it.
+        self._stopped = False
         #: Ends the games whose channel, thread or server is gone.
         self.gone = GonePlaces(tables, self.forget)
 
@@ -248,8 +264,11 @@ class BoardMessages:
         edit per board is in flight, and a burst of votes costs one or two edits.
         ``game`` is the game as just saved, which spares reading it again; of two such
         asks answered out of the order they were saved in (votes leave the version as it
-        is), the one saved last is drawn.
+        is), the one saved last is drawn. After :meth:`stop_updates` nothing is edited
+        (the next start edits the boards of the games saved just before the stop).
         """
+        if self._stopped:
+            return
         if game is not None:
             held = self._latest.get(game_id)
             if held is None or _saved(held) <= _saved(game):
@@ -267,16 +286,20 @@ class BoardMessages:
         tries = 0  # edits of this board Discord refused in a row
         retry_at = -math.inf
         try:
-            while (game_id in self._dirty or game_id in self._retrying) and (
-                    not self.tables.closing):
-                # However votes arrive, the bot edits one board at most once an interval.
+            # Closing does not stop it: the edits asked for before the stop are made
+            # (stop_updates waits for them, and no longer than FLUSH_SECONDS).
+            while game_id in self._dirty or game_id in self._retrying:
+                # However votes arrive, the bot edits one board at most once an interval
+                # (but at a clean stop, which makes what was asked for at once).
                 wait = max(self._edited.get(game_id, -math.inf) + self.edit_interval,
                            retry_at) - time.monotonic()
-                if wait > 0:
-                    await asyncio.sleep(wait)
+                if wait > 0 and not self._flush.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(wait):
+                            await self._flush.wait()
                 asked = game_id in self._dirty  # else only a refused edit is made again
-                if not asked and game_id not in self._retrying:
-                    break  # forgotten meanwhile: its channel is gone
+                if not asked and (game_id not in self._retrying or self._flush.is_set()):
+                    break  # forgotten meanwhile (its channel is gone), or stopping
                 self._dirty.discard(game_id)
                 self._retrying.discard(game_id)
                 game = self._latest.pop(game_id, None)
@@ -332,8 +355,35 @@ class BoardMessages:
         wanted = failed.retry_after if isinstance(failed, discord.RateLimited) else 0.0
         return max(wanted, self.edit_interval * 2 ** tries)
 
-    async def stop_updates(self) -> None:
-        """Cancel pending board edits (at shutdown)."""
+    async def redraw(self, game_ids: list[int]) -> None:
+        """Edit the boards of ``game_ids`` again, each as its game is stored now: after a
+        start, for the games whose last edit a stop or a crash may have left unmade.
+
+        The edits go the way of every edit the bot makes by itself
+        (:meth:`update_soon`: one at a time per board, at most once an interval, never
+        over a newer board), :data:`REDRAW_AT_ONCE` boards at a time.
+        """
+        for start in range(0, len(game_ids), REDRAW_AT_ONCE):
+            batch = game_ids[start:start + REDRAW_AT_ONCE]
+            for game_id in batch:
+                self.update_soon(game_id)
+            tasks = [t for g in batch if (t := self._updaters.get(g)) is not None]
+            if tasks:
+                await asyncio.wait(tasks)
+            if self._stopped:
+                return
+
+    async def stop_updates(self, timeout: float = FLUSH_SECONDS) -> None:
+        """At shutdown: make the board edits already asked for now, without waiting for
+        their interval (a refused edit is not tried again), for up to ``timeout``
+        seconds; cancel what is left then. Nothing is edited afterwards."""
+        self._flush.set()
+        tasks = list(self._updaters.values())
+        if tasks:
+            _, late = await asyncio.wait(tasks, timeout=timeout)
+            if late:
+                log.warning("stopping with %d board edits not made", len(late))
+        self._stopped = True
         tasks = list(self._updaters.values())
         for task in tasks:
             task.cancel()

@@ -240,7 +240,9 @@ class BoardRenderer:
             if game.row.status != "over" or not embed.footer.text:  # one line, either way
                 embed.set_footer(text=STATUS_TEXT.get(game.row.status, "This game has ended."))
             if game.row.state is not None or game.row.status == "over":
-                replay = self.images and game.row.kind in pictures.TITLES
+                # Replays are pictures: only where the server has board pictures on.
+                replay = (self.images and self.pictured_in(game)
+                          and game.row.kind in pictures.TITLES)
                 view = board_view(_table_buttons(game, again=True, replay=replay))
         else:
             items = lobby_items(game) if game.row.status == "lobby" else renderer.items(game)
@@ -257,7 +259,8 @@ class BoardRenderer:
 def _table_buttons(game: LoadedGame, *, again: bool, replay: bool = False) -> list[BoardItem]:
     """Return the buttons every board has: "Rules & details"; at the end also "Play
     again", "Replay" (with pictures, while the game's moves are kept) and, after a daily
-    game, "Share"; three to a row."""
+    game, "Share" (while its moves are kept: the result is read from them); three to a
+    row."""
     g, v = game.id, game.row.version
     wanted: list[tuple[Action, discord.ButtonStyle]] = []
     plain = discord.ButtonStyle.secondary
@@ -265,7 +268,7 @@ def _table_buttons(game: LoadedGame, *, again: bool, replay: bool = False) -> li
         wanted.append((Action(TABLE_AGAIN, "Play again"), discord.ButtonStyle.success))
         if replay and game.row.state is not None:
             wanted.append((Action(TABLE_REPLAY, "Replay"), plain))
-        if game.row.daily and game.row.status == "over":
+        if game.row.daily and game.row.status == "over" and game.row.state is not None:
             wanted.append((Action(TABLE_SHARE, "Share"), discord.ButtonStyle.primary))
     wanted.append((Action(TABLE_RULES, RULES_LABEL), plain))
     return [action_button(g, v, action, style=style, row=i // PHONE_BUTTONS)

@@ -4,6 +4,9 @@ A replay is rebuilt and drawn in the drawing process a few frames at a time
 (:mod:`bot.pictures.replay`), so the event loop only waits; the channel sees one line
 that counts the frames drawn (edited at most once a second) and becomes the animated
 picture. A game whose replay is being drawn is not drawn twice at once.
+
+A daily result is posted once: a second tap while it is being posted, or a later one
+within :data:`SHARE_AGAIN_AFTER` of the post, is answered privately with a link to it.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -47,6 +51,10 @@ NOBODY = discord.AllowedMentions.none()
 #: Edits the line a replay is drawn on (content, attachments).
 EditLine = Callable[..., Awaitable[Any]]
 
+#: Seconds after a game's result was shared before a press of Share posts it again (the
+#: post has scrolled out of sight by then); a press before is shown the post.
+SHARE_AGAIN_AFTER = 3600.0
+
 
 def progress_line(title: str, done: int, total: int) -> str:
     """The line shown while a replay is drawn."""
@@ -69,6 +77,12 @@ class Replays:
         self.images = images
         #: The games whose replay is being drawn now.
         self.drawing: set[int] = set()
+        #: The games whose result is being shared now.
+        self.sharing: set[int] = set()
+        #: The results shared lately: game id -> (when, link to the post).
+        self.shared: dict[int, tuple[float, str]] = {}
+        #: The clock :attr:`shared` is kept by (seconds).
+        self.clock: Callable[[], float] = time.monotonic
         #: Least time between two edits of the progress line (seconds).
         self.progress_interval = 1.0
 
@@ -94,8 +108,12 @@ class Replays:
         """Post the replay of the channel's last ended game of ``kind`` (on the answer
         clock: finding it may be slow)."""
         async with AnswerClock.of(interaction) as clock:
-            found = await last_finished(self.tables.core.store, interaction.channel_id or 0,
-                                        kind)
+            try:
+                found = await last_finished(self.tables.core.store,
+                                            interaction.channel_id or 0, kind)
+            except Refusal as refusal:  # the store cannot be read
+                await clock.tell(str(refusal))
+                return
             if found is None:
                 await clock.tell("No game of this kind has ended in this channel "
                                  "yet, so there is nothing to replay.")
@@ -106,6 +124,9 @@ class Replays:
         if not self.images:
             raise NoReplay("Pictures are turned off for this bot, so it draws no replays.")
         request = await load_request(self.tables.core.store, game_id)
+        if not (await self.tables.servers.get(request.guild_id)).pictures:
+            raise NoReplay("Board pictures are turned off in this server, so the bot "
+                           "draws no replays here.")
         title = TITLES.get(request.kind, request.kind)
         total = len(request.moves) + 1
         edit = await _post_line(clock, progress_line(title, 0, total))
@@ -145,19 +166,59 @@ class Replays:
                    attachments=[file])
 
     async def share(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        """Post the spoiler-free result of the finished daily game ``game_id`` (on the
-        answer clock: reading the game may be slow)."""
+        """Post the spoiler-free result of the finished daily game ``game_id`` once (on
+        the answer clock: reading the game may be slow); a second tap while it is posted,
+        or a later one soon after, is answered privately with a link to the post."""
         async with AnswerClock.of(interaction, game_id) as clock:
+            if game_id in self.sharing:
+                await clock.tell("This game's result is being shared already: it will "
+                                 "appear here in a moment.")
+                return
+            link = self._shared_link(game_id)
+            if link is not None:
+                await clock.tell(f"This game's result was shared here already: {link}"
+                                 if link else "This game's result was shared here already.")
+                return
+            self.sharing.add(game_id)
             try:
                 request = await load_request(self.tables.core.store, game_id, sharing=True)
                 if request.daily is None or request.status != "over":
                     raise NoReplay("Only a finished daily game has a result to share.")
                 text = await self.drawer.run(share_of, request)
-                await clock.send(content=text, allowed_mentions=NOBODY)
+                self.shared[game_id] = (self.clock(), await _post_message(clock, text))
             except Refusal as refusal:
                 await clock.tell(str(refusal))
             except SEND_ERRORS as exc:
                 log.warning("could not share the result of game %s: %s", game_id, exc)
+            finally:
+                self.sharing.discard(game_id)
+
+    def _shared_link(self, game_id: int) -> str | None:
+        """Return the link to the game's result if it was shared lately, else None (and
+        forget the results shared too long ago)."""
+        now = self.clock()
+        for old in [g for g, (at, _link) in self.shared.items()
+                    if now - at >= SHARE_AGAIN_AFTER]:
+            del self.shared[old]
+        found = self.shared.get(game_id)
+        return None if found is None else found[1]
+
+
+async def _post_message(clock: AnswerClock, text: str) -> str:
+    """Answer publicly with ``text`` (the first response when the interaction is still
+    unanswered, else a follow-up of its own); return the link to the post ("" when it
+    cannot be told). May raise one of :data:`SEND_ERRORS` when nothing was posted."""
+    await clock.settle()
+    interaction = clock.interaction
+    if interaction.response.is_done():
+        post = await interaction.followup.send(text, allowed_mentions=NOBODY, wait=True)
+        return post.jump_url
+    await interaction.response.send_message(text, allowed_mentions=NOBODY)
+    try:
+        return (await interaction.original_response()).jump_url
+    except SEND_ERRORS as exc:  # posted all the same: remembered without its link
+        log.warning("could not read back a shared result: %s", exc)
+        return ""
 
 
 async def _post_line(clock: AnswerClock, text: str) -> EditLine:

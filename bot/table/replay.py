@@ -10,18 +10,28 @@ run in the drawing process.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import logging
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.games.protocol import Engine, GameError
 from bot.games.registry import engine as engine_of
-from bot.table.errors import Refusal
+from bot.table.errors import Refusal, Unavailable
 from db.base import GameStore
+from db.errors import StorageError
 from db.rows import GameRow
+
+log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 #: The statuses of a game that has ended.
 ENDED = ("over", "abandoned", "expired")
+
+#: How an engine move starts in the action log (``{"seat": n, "action": id}``, as the
+#: table writes it); table moves (lobby, votes, the end) never do.
+ENGINE_MOVE = '{"seat":%'
 
 
 class NoReplay(Refusal):
@@ -41,6 +51,8 @@ class ReplayRequest:
     moves: tuple[tuple[int, str], ...]
     status: str
     daily: str | None = None
+    #: The server the game was played in (its settings say whether replays are drawn).
+    guild_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,35 +92,53 @@ def request_of(row: GameRow, log: Sequence[Mapping[str, Any]], *,
         raise NoReplay(f"That game is too old to {'share' if sharing else 'replay'}: old "
                        "games keep only their results.")
     return ReplayRequest(row.id, row.kind, row.state, len(row.seats), dict(row.options),
-                         moves_of(log), row.status, row.daily)
+                         moves_of(log), row.status, row.daily, row.guild_id)
+
+
+async def _read(work: Awaitable[_T]) -> _T:
+    """Return what a read of the store gives; refuse as :class:`Unavailable` (the
+    table's usual private words) when the store cannot be reached."""
+    try:
+        return await work
+    except StorageError as exc:
+        log.warning("storage unavailable reading a game to replay or share: %s", exc)
+        raise Unavailable() from exc
 
 
 async def load_request(store: GameStore, game_id: int, *,
                        sharing: bool = False) -> ReplayRequest:
     """Read game ``game_id`` and its log from ``store`` as a replay request (or refuse,
-    in words of a result to share when ``sharing``)."""
-    row = await store.get_game(game_id)
+    in words of a result to share when ``sharing``; as :class:`Unavailable` when the
+    store cannot be read)."""
+    row = await _read(store.get_game(game_id))
     if row is None:
         raise NoReplay("That game no longer exists.")
     if row.status not in ENDED or row.state is None:
         return request_of(row, [], sharing=sharing)
-    return request_of(row, await store.actions(game_id), sharing=sharing)
+    return request_of(row, await _read(store.actions(game_id)), sharing=sharing)
 
 
 async def last_finished(store: GameStore, channel_id: int, kind: str) -> int | None:
-    """Return the id of the channel's most recently ended game of ``kind`` that can be
-    replayed, or else of its most recently ended one (to be told why not), or None.
+    """Return the id of the channel's most recently ended game of ``kind`` that was
+    played (a state and at least one engine move), or else of its most recently ended
+    one with a state (a deal nobody played), or else of its most recently ended one (to
+    be told why not), or None. Refuse as :class:`Unavailable` when the store cannot be
+    read.
 
     A channel holds one open game at a time, so its games end in the order they started.
-    A table closed before it began has nothing to replay and is passed over, as is a
-    game whose moves were deleted (older games go first, so none after it has them).
+    A game abandoned, expired or called off before its first move is passed over for
+    one that was played; a table closed before it began has nothing to replay and is
+    passed over, as is a game whose moves were deleted (older games go first, so none
+    after it has them).
     """
-    rows = await store.query(
+    rows = await _read(store.query(
         "SELECT id FROM games WHERE channel_id = :channel AND kind = :kind"
         " AND status IN ('over', 'abandoned', 'expired')"
-        " ORDER BY (state IS NOT NULL) DESC, id DESC LIMIT 1",
-        {"channel": channel_id, "kind": kind},
-    )
+        " ORDER BY (state IS NOT NULL AND EXISTS (SELECT 1 FROM actions"
+        " WHERE actions.game_id = games.id AND actions.action LIKE :move)) DESC,"
+        " (state IS NOT NULL) DESC, id DESC LIMIT 1",
+        {"channel": channel_id, "kind": kind, "move": ENGINE_MOVE},
+    ))
     return int(rows[0][0]) if rows else None
 
 

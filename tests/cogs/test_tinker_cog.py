@@ -41,6 +41,7 @@ async def _play_to_the_end(driver, fake, bot, board, *, restart_at=None, tmp_pat
         clicks += 1
         if restart_at is not None and clicks == restart_at:
             bot = await driver.restart(make_bot(tmp_path, cogs=COGS))
+            await driver.settle()  # the start shows the game's board again (one edit)
 
 
 async def test_whole_game_by_clicks(discord_driver, fake_discord, tmp_path):

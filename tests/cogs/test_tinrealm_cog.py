@@ -35,6 +35,7 @@ async def _play(driver, fake, bot, board, *, restart_at=None, tmp_path=None):
         clicks += 1
         if restart_at is not None and clicks == restart_at:
             bot = await driver.restart(make_bot(tmp_path, cogs=COGS))
+            await driver.settle()  # the start shows the game's board again (one edit)
         assert clicks < 1000
 
 

@@ -160,8 +160,9 @@ async def _every_value(store: Any) -> list[tuple[str, str, str]]:
 async def test_forgetting_leaves_nothing_of_the_member_anywhere(tmp_path: Path,
                                                                 backend: str) -> None:
     """A finished game whose engine kept the member's name in its state (as Steam to
-    Solar does), options, events, table data, action log, the other player's result and
-    both players' ratings:
+    Solar does: in a seat's ``name`` field, the only place an engine keeps a person's
+    name) and their id, options, events, table data, action log, the other player's
+    result and both players' ratings:
     after /forget-me no column of any row holds their name or their id, and the other
     player's part of the game is untouched."""
     store = await Store.open(tmp_path / "s.db", Clock())
@@ -170,7 +171,7 @@ async def test_forgetting_leaves_nothing_of_the_member_anywhere(tmp_path: Path,
         game = await _create(
             store, 1, starter=MEMBER, seats=seats, options={"names": [NAME, "Bob"]},
             state={"players": [{"name": NAME, "score": 3}, {"name": "Bob", "score": 5}],
-                   "log": [f"{NAME} takes the river."], "owner": MEMBER},
+                   "owner": MEMBER, "by_id": {str(MEMBER): 1}, "to": f"<@{MEMBER}>"},
             extra={"players": {str(MEMBER): NAME, str(OTHER): "Bob"}, "host": MEMBER,
                    "last": f"<@{MEMBER}> passed."},
         )

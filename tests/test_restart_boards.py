@@ -1,0 +1,138 @@
+"""Boards after a restart: the edits asked for before a clean stop are made at the stop,
+and the boards of games saved just before the bot stopped (or crashed) are shown again at
+the next start, with no click spent on them (bot/boards/messages.py, bot/client.py)."""
+
+import asyncio
+
+from bot.client import REDRAW_MARGIN_SECONDS
+from tests.support import Clock, button, host_board, make_bot
+
+
+def _count_shown(fake, board) -> str:
+    """The board's text as the fake stores it now."""
+    return fake.get_message(board["id"])["embeds"][0]["description"]
+
+
+def _edits_of(fake, board) -> int:
+    """How many times the bot edited ``board``'s message."""
+    return sum(1 for r in fake.requests
+               if r.method == "PATCH" and r.path.endswith(f"/messages/{board['id']}"))
+
+
+async def _against_two_computers(driver, fake, tmp_path, **settings):
+    """Alice starts a toy game against two computers; return the bot, board and game."""
+    bot = await driver.login(make_bot(tmp_path, **settings))
+    board = (await driver.slash("toy", "new", user="alice")).message
+    for _ in range(2):
+        board = (await driver.click(board, button(board, "lobby.computer"),
+                                    user="alice")).message
+    board = await host_board(driver, board, "lobby.start")
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    return bot, board, game
+
+
+async def _alice_moves_and_computers_answer(bot, fake, board, game):
+    """Alice clicks "add1"; wait until both computers have answered (count 3, saved)."""
+    bot._connection.parse_interaction_create(
+        fake.component_payload(board, button(board, "add1"), user="alice"))
+    for _ in range(500):
+        now = await bot.tables.load(game.id)
+        if now.state.count == 3:
+            break
+        await asyncio.sleep(0.01)
+    assert now.state.count == 3 and now.to_act() == 0
+
+
+async def test_edit_waiting_for_its_interval_is_made_at_a_clean_stop(
+        discord_driver, fake_discord, tmp_path):
+    """A computer's move whose board edit waits for the edit interval (5 s here) when
+    the bot stops cleanly: the stop makes the edit at once instead of dropping it."""
+    bot, board, game = await _against_two_computers(discord_driver, fake_discord, tmp_path,
+                                                    BOARD_EDIT_SECONDS=5)
+    await _alice_moves_and_computers_answer(bot, fake_discord, board, game)
+    await asyncio.sleep(0.05)
+    assert "Count: **3**" not in _count_shown(fake_discord, board)  # still waiting
+    await discord_driver.close_client(bot)  # SIGTERM -> bot.close()
+    assert "Count: **3**" in _count_shown(fake_discord, board)
+
+
+async def test_vote_decided_while_stopping_is_shown(discord_driver, fake_discord, tmp_path,
+                                                    backend):
+    """A vote window that closes while the bot stops (closing is set, the deadline batch
+    in flight finishes): the decision's board edit is made, not dropped."""
+    from tests.cogs.test_votes_cog import _vote_game
+
+    clock = Clock()
+    bot, board, game = await _vote_game(discord_driver, fake_discord, tmp_path, clock)
+    await discord_driver.click(board, button(board, "add2"), user="carol")
+    before = _count_shown(fake_discord, board)
+    clock.advance(31)
+    bot.tables.closing = True  # what close() does first; Deadlines.stop lets the batch end
+    assert await bot.deadlines.run_due() == 1
+    assert (await bot.tables.load(game.id)).row.version == game.row.version + 1
+    await discord_driver.close_client(bot)
+    assert _count_shown(fake_discord, board) != before
+
+
+async def test_board_left_behind_by_a_crash_is_shown_at_the_next_start(
+        discord_driver, fake_discord, tmp_path, backend):
+    """The bot dies (no clean stop) after a computer's move was saved and before its board
+    was edited: the next start edits the board, with no click needed."""
+    clock = Clock()
+    bot, board, game = await _against_two_computers(discord_driver, fake_discord, tmp_path,
+                                                    clock=clock)
+    # From here on the process "dies": its edits are lost and nothing notes the stop.
+    bot.boards.messages.update_soon = lambda *a, **k: None  # type: ignore[method-assign]
+    bot.note_alive = _nothing  # type: ignore[method-assign]
+    await _alice_moves_and_computers_answer(bot, fake_discord, board, game)
+    assert "Count: **3**" not in _count_shown(fake_discord, board)
+    clock.advance(20)  # the last note of being alive was at the start, 20 s before
+    bot = await discord_driver.restart(make_bot(tmp_path, clock=clock))
+    await discord_driver.settle()
+    shown = _count_shown(fake_discord, board)
+    assert "Count: **3**" in shown, shown
+    # and the board works: Alice's next click is a move, not spent on bringing it up to date
+    moved = await discord_driver.click(fake_discord.get_message(board["id"]),
+                                       button(board, "add1"), user="alice")
+    assert moved.response_type == 7
+    assert (await bot.tables.load(game.id)).state.count >= 4
+
+
+async def test_only_games_saved_shortly_before_the_stop_are_shown_again(
+        discord_driver, fake_discord, tmp_path, backend):
+    """A board saved long before the stop is not edited at the start; one saved shortly
+    before it is."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
+    old = (await discord_driver.slash("toy", "new", user="alice")).message
+    clock.advance(REDRAW_MARGIN_SECONDS + 600)
+    other = fake_discord.add_channel("more-games")
+    recent = (await discord_driver.slash("toy", "new", user="bob", channel=other)).message
+    await discord_driver.close_client(bot)
+    edits = _edits_of(fake_discord, old), _edits_of(fake_discord, recent)
+    clock.advance(3600)
+    await discord_driver.restart(make_bot(tmp_path, clock=clock))
+    await discord_driver.settle()
+    assert _edits_of(fake_discord, old) == edits[0]
+    assert _edits_of(fake_discord, recent) == edits[1] + 1
+
+
+async def test_first_start_shows_nothing_again(discord_driver, fake_discord, tmp_path):
+    """With no note of when the bot was last alive (a first start), no board is edited."""
+    bot = await discord_driver.login(make_bot(tmp_path))
+    bot.note_alive = _nothing  # type: ignore[method-assign]
+    beating = bot.alive_marker.get_task()
+    bot.alive_marker.cancel()
+    await asyncio.wait({beating})
+    await bot.store.set_meta(bot.alive_key, "not a time")  # as if never noted
+    assert await bot.last_alive() is None
+    board = (await discord_driver.slash("toy", "new", user="alice")).message
+    await discord_driver.close_client(bot)
+    edits = _edits_of(fake_discord, board)
+    await discord_driver.login(make_bot(tmp_path))
+    await discord_driver.settle()
+    assert _edits_of(fake_discord, board) == edits
+
+
+async def _nothing() -> None:
+    """Stands in for a method that a dead process never runs."""
