@@ -193,25 +193,23 @@ def _shards(env: Mapping[str, str]) -> dict[str, Any]:
 
 def _health_file(env: Mapping[str, str]) -> Path | None:
     """Read ``HEALTH_FILE``: unset or empty means the default (None), as for every
-    setting; a value must name a file the bot can write, in a folder that exists or can be
-    made. Raise ConfigError naming it."""
+    setting; a value must be able to name a file: not a folder, nor a path through a file.
+    Raise ConfigError naming it. Whether this process may write it is checked only where
+    the bot starts (:func:`bot.health.unwritable`): the health check, a backup or a
+    migration run by another user, or from outside the bot's container, only reads it
+    or not at all."""
     raw = env.get("HEALTH_FILE", "").strip()
     if not raw:
         return None
     path = Path(raw)
     if path.is_dir():
         raise ConfigError(f"HEALTH_FILE names {raw!r}, which is a folder, not a file")
-    if path.exists() and not os.access(path, os.W_OK):
-        raise ConfigError(f"HEALTH_FILE names {raw!r}, which the bot may not write")
     folder = path.absolute().parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
     if not folder.is_dir():
         raise ConfigError(f"HEALTH_FILE names {raw!r}, whose folder cannot be made: "
                           f"{str(folder)!r} is a file")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise ConfigError(f"HEALTH_FILE names {raw!r}, whose folder the bot may not write "
-                          f"in ({str(folder)!r})")
     return path
 
 

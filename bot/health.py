@@ -104,6 +104,21 @@ def health_file(target: Any) -> Path:
     return folder / "health.json"
 
 
+def unwritable(path: Path) -> str | None:
+    """Return why this process could not write its heartbeat to ``path`` (the file may
+    not be written, or its folder, or the nearest folder that exists to make it in), or
+    None when it can. Checked where the bot starts, so that it stops at once rather than
+    warn every 30 s and be reported unhealthy."""
+    if path.exists():
+        return None if os.access(path, os.W_OK) else f"{str(path)!r} may not be written"
+    folder = path.absolute().parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"{str(path)!r} cannot be made: the bot may not write in {str(folder)!r}"
+    return None
+
+
 def write_heartbeat(path: Path, beat: Heartbeat) -> None:
     """Write ``beat`` to ``path`` atomically (a reader never sees half a file)."""
     path.parent.mkdir(parents=True, exist_ok=True)

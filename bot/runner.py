@@ -14,6 +14,7 @@ import discord
 import yarl
 
 from bot.config import ConfigError, load_settings
+from bot.health import health_file, unwritable
 from bot.logs import setup_logging
 from db.migrate import SchemaTooNew
 
@@ -94,6 +95,10 @@ def main(force_sync: bool = False, cogs: Sequence[str] | None = None) -> int:
     """Run the bot until SIGTERM or SIGINT; return the process exit code."""
     try:
         settings = load_settings()
+        problem = unwritable(health_file(settings))
+        if problem is not None:
+            print(f"HEALTH_FILE: the heartbeat file {problem}.", file=sys.stderr)
+            return 2
         if settings.tinrealm_content is not None:
             from bot.games.tinrealm.content import ContentError, load_content
 

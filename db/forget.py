@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -130,18 +130,39 @@ def scrub_state(value: Any, user_id: int, names: Collection[str], former: str) -
     return value
 
 
+NAMES_OPTION = "names"
+"""The start option that lists people's names (Steam to Solar's players)."""
+
+
+def scrub_options(value: Any, user_id: int, names: Collection[str], former: str) -> Any:
+    """Return a game's start options with nothing left of the member ``user_id``, the
+    engine's own values untouched so the game can still be replayed: the
+    :data:`NAMES_OPTION` list is scrubbed as :func:`scrub` scrubs, every other option as
+    :func:`scrub_state` (a Tin Realm map preset "hard" stays "hard" when a member called
+    "hard" is forgotten)."""
+    if not isinstance(value, dict):
+        return scrub_state(value, user_id, names, former)
+    return {k: scrub(v, user_id, names, former) if k == NAMES_OPTION
+            else scrub_state(v, user_id, names, former)
+            for k, v in value.items() if k != str(user_id)}
+
+
+Scrubber = Callable[[Any, int, Collection[str], str], Any]
+"""A function that scrubs one JSON value of a member (:func:`scrub_state`, ...)."""
+
+
 def scrub_state_column(raw: str | None, user_id: int, names: Collection[str],
-                       former: str) -> str | None:
-    """Return a state column's text scrubbed by :func:`scrub_state`, or None when
-    unchanged (or empty; a state that is not JSON, which no game can load, is scrubbed
-    as plain text)."""
+                       former: str, scrubber: Scrubber = scrub_state) -> str | None:
+    """Return a state column's text scrubbed by ``scrubber`` (:func:`scrub_state`, or
+    :func:`scrub_options` for the options), or None when unchanged (or empty; a state
+    that is not JSON, which no game can load, is scrubbed as plain text)."""
     if raw is None:
         return None
     try:
         value = json.loads(raw)
     except ValueError:
         return scrub_text_column(raw, user_id, names, former)
-    new = to_json(scrub_state(value, user_id, names, former))
+    new = to_json(scrubber(value, user_id, names, former))
     return None if new == raw else new
 
 
@@ -243,7 +264,8 @@ def scrub_game(documents: Sequence[str | None], user_id: int, former: str,
                voted: Collection[str] = (),
                logged: Sequence[Logged] = ()) -> tuple[set[str], list[str | None]]:
     """Scrub one finished game's :data:`GAME_DOCUMENTS` (the state by
-    :func:`scrub_state`, the others by :func:`scrub`); return the member's names in it
+    :func:`scrub_state`, the options by :func:`scrub_options`, the others by
+    :func:`scrub`); return the member's names in it
     and each document's new text (None where it holds nothing of theirs).
 
     ``voted`` are the names the member has in the game's rows of the ``voters`` table
@@ -254,6 +276,8 @@ def scrub_game(documents: Sequence[str | None], user_id: int, former: str,
              | lobby_names(events, logged, user_id))
     names.discard("")
     names.discard(former)
-    return names, [(scrub_state_column if column == "state" else scrub_text_column)(
-                       raw, user_id, names, former)
+    return names, [scrub_state_column(raw, user_id, names, former) if column == "state"
+                   else scrub_state_column(raw, user_id, names, former, scrub_options)
+                   if column == "options"
+                   else scrub_text_column(raw, user_id, names, former)
                    for column, raw in zip(GAME_DOCUMENTS, documents, strict=True)]

@@ -1,6 +1,7 @@
 """python -m bot backup, migrate and health."""
 
 import asyncio
+import os
 import sqlite3
 import time
 
@@ -258,3 +259,46 @@ def test_migrate_reports_an_unreachable_server(env, capsys):
     assert cli(["migrate", "--to", "postgresql://bot@127.0.0.1:9/tablehouse"]) == 1
     err = capsys.readouterr().err
     assert "nothing was copied" in err and "Traceback" not in err
+
+
+def _no_writing(monkeypatch):
+    """This process may read every file but write none (a monitoring or backup user)."""
+    real = os.access
+    monkeypatch.setattr(os, "access",
+                        lambda path, mode, *a, **k: not mode & os.W_OK and real(path, mode))
+
+
+def test_a_reader_of_the_heartbeat_gets_its_health(env, capsys, monkeypatch):
+    """`python -m bot health` run by a user who may read the heartbeat but not write it
+    (a monitoring agent, a read-only volume) reports the bot's health, not a refusal."""
+    monkeypatch.setenv("HEALTH_FILE", str(env / "data" / "health.json"))
+    _beat(env)
+    _no_writing(monkeypatch)
+    assert cli(["health"]) == 0
+    assert "healthy" in capsys.readouterr().out
+
+
+def test_a_backup_from_outside_the_container_ignores_its_heartbeat_path(env, capsys,
+                                                                        monkeypatch):
+    """A backup run from the host with the deployment's HEALTH_FILE (a container path
+    the backup user may not write) is made: only the bot writes the heartbeat."""
+    _fill(env / "data" / "bot.db", games=1)
+    monkeypatch.setenv("HEALTH_FILE", "/app/data/health.json")
+    _no_writing(monkeypatch)
+    assert cli(["backup", "--out", str(env / "copy.db")]) == 0
+    assert (env / "copy.db").exists()
+
+
+def test_the_bot_stops_at_once_when_it_may_not_write_its_heartbeat(env, capsys,
+                                                                   monkeypatch):
+    """The bot itself, which must write the heartbeat, stops with exit 2 naming
+    HEALTH_FILE, before it connects anywhere."""
+    from bot import runner
+
+    monkeypatch.setenv("DISCORD_TOKEN", "x" * 59)
+    monkeypatch.setenv("HEALTH_FILE", str(env / "data" / "health.json"))
+    _no_writing(monkeypatch)
+    monkeypatch.setattr(runner, "serve", lambda *a, **k: pytest.fail("the bot started"))
+    assert runner.main() == 2
+    err = capsys.readouterr().err
+    assert "HEALTH_FILE" in err and "health.json" in err and "Traceback" not in err

@@ -261,3 +261,18 @@ async def test_the_bot_writes_its_heartbeat_beside_the_database(discord_driver, 
     assert abs(beat.time - time.time()) < 60
     await discord_driver.close_client(bot)
     assert check(path) == ["the bot was stopped"]
+
+
+def test_unwritable_says_why_the_bot_could_not_write_its_heartbeat(tmp_path, monkeypatch):
+    """A file or folder the process may not write is named; one it may is None."""
+    from bot.health import unwritable
+
+    target = tmp_path / "data" / "health.json"
+    assert unwritable(target) is None
+    real = os.access
+    monkeypatch.setattr(os, "access",
+                        lambda path, mode, *a, **k: not mode & os.W_OK and real(path, mode))
+    assert "may not write in" in (unwritable(target) or "")
+    target.parent.mkdir()
+    target.write_text("{}", encoding="utf-8")
+    assert "may not be written" in (unwritable(target) or "")

@@ -12,7 +12,7 @@ from bot.table.lobby import LOBBY_COMPUTER, LOBBY_START
 from bot.table.replay import frames, load_request
 from bot.table.service import Actor
 from bot.table.share import share_of
-from db.forget import FORMER_PLAYER, scrub_logged, scrub_state
+from db.forget import FORMER_PLAYER, scrub_logged, scrub_options, scrub_state
 from tests.support import open_tables
 
 
@@ -82,3 +82,34 @@ def test_engine_moves_are_left_alone_and_table_moves_scrubbed() -> None:
     vote = '{"by":"Watchman","id":"pass"}'
     assert scrub_logged(vote, member, {"Watchman"}, FORMER_PLAYER) == (
         '{"by":"a former player","id":"pass"}')
+
+
+@pytest.mark.parametrize("preset", ["hard", "easy"])
+async def test_forgetting_a_member_named_like_the_map_preset(tmp_path: Path,
+                                                             preset: str) -> None:
+    """A one-seat game is rebuilt from its start options: a Tin Realm journey on the
+    "hard" map by a member called "hard" keeps its preset when they are forgotten, and
+    still replays."""
+    member = Actor(271828182845904523, preset)
+    async with open_tables(tmp_path / "t.db") as tables:
+        game = await tables.start("tinrealm", guild_id=1, channel_id=7, starter=member,
+                                  options={"preset": preset})
+        while game.row.is_open:
+            action = game.engine.computer_action(game.state, 0)
+            game = (await tables.act(game.id, game.row.version, member, action)).game
+        shown = len(frames(await load_request(tables.store, game.id)))
+        await tables.store.forget_player(member.user_id, FORMER_PLAYER)
+        after = await load_request(tables.store, game.id)
+        assert after.options["preset"] == preset
+        assert len(frames(after)) == shown
+
+
+def test_only_the_names_option_loses_a_forgotten_name() -> None:
+    """In the options, the players' names are scrubbed; an option value equal to the
+    name, or holding it as a word, stays; the member's id and mentions still go."""
+    user = 42
+    options = {"names": ["Bob", "Alice"], "deck": "Bob", "note": "<@42>", "42": 1,
+               "levels": [1, 2]}
+    assert scrub_options(options, user, {"Bob"}, FORMER_PLAYER) == {
+        "names": [FORMER_PLAYER, "Alice"], "deck": "Bob", "note": FORMER_PLAYER,
+        "levels": [1, 2]}
