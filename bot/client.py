@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import math
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -27,9 +28,11 @@ from bot.config import ConfigError, Settings
 from bot.health import HeartbeatWriter, health_file
 from bot.names import safe_name
 from bot.pictures.drawing import PictureDrawer
+from bot.table import downtime
 from bot.table.deadlines import Deadlines
+from bot.table.downtime import Outage, idle_cutoffs
 from bot.table.errors import Refusal
-from bot.table.service import Tables, idle_cutoffs
+from bot.table.service import Tables
 from bot.table.settings import ServerSettings
 from db.base import GameStore
 from db.connect import open_store
@@ -129,9 +132,10 @@ RATE_LIMIT_WAIT = 30.0
 #: this after a crash), every backend alike.
 ALIVE_SECONDS = 30.0
 
-#: At start, the boards of the open games saved from this long before the bot was last
-#: known alive are edited again (an edit the stop or a crash left unmade, even one Discord
-#: refused for a while, then shows): at most :data:`REDRAW_LIMIT`, the newest first.
+#: At start, the boards of the games (open or ended) saved from this long before the bot
+#: was last known alive are edited again (an edit the stop or a crash left unmade, even
+#: one Discord refused for a while, then shows): at most :data:`REDRAW_LIMIT`, the newest
+#: first.
 REDRAW_MARGIN_SECONDS = 120.0
 REDRAW_LIMIT = 500
 
@@ -176,9 +180,10 @@ class TableBot(commands.Bot):
         self.synced: list[str] = []
         self.restored = 0
         self._resumed = False
-        #: When this process started, and how long the bot was down before (0: unknown).
+        #: When this process started, and the recent outages before it, this one's last
+        #: (:mod:`bot.table.downtime`): not idle time.
         self.started = clock()
-        self.outage = 0.0
+        self.outages: list[Outage] = []
         self._redraw: asyncio.Task[None] | None = None
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
@@ -233,9 +238,9 @@ class TableBot(commands.Bot):
         if not self.force_sync:
             last_alive = await self.last_alive()
             self.started = self.clock()
+            self.outages = await self.note_outage(last_alive)
             if last_alive is not None:
-                self.outage = max(0.0, self.started - last_alive)
-                log.info("the bot was down for %.0f s", self.outage)
+                log.info("the bot was down for %.0f s", max(0.0, self.started - last_alive))
                 self._redraw = asyncio.create_task(
                     self._redraw_recent(last_alive - REDRAW_MARGIN_SECONDS),
                     name="board-redraw")
@@ -248,13 +253,22 @@ class TableBot(commands.Bot):
 
     # -- being alive, and restarts ------------------------------------------------------
 
+    def _meta_key(self, name: str) -> str:
+        """Return the ``meta`` key ``name`` of this process's shards."""
+        shards = self.shard_filter
+        if shards is None:
+            return name
+        return f"{name}:{'-'.join(str(i) for i in shards[0])}/{shards[1]}"
+
     @property
     def alive_key(self) -> str:
         """The ``meta`` key of when this process (its shards) was last known alive."""
-        shards = self.shard_filter
-        if shards is None:
-            return "alive"
-        return f"alive:{'-'.join(str(i) for i in shards[0])}/{shards[1]}"
+        return self._meta_key("alive")
+
+    @property
+    def outages_key(self) -> str:
+        """The ``meta`` key of the recent outages of this process's shards."""
+        return self._meta_key("outages")
 
     async def last_alive(self) -> float | None:
         """Return when the bot was last known alive (a time as ``clock`` gives it), or
@@ -264,10 +278,40 @@ class TableBot(commands.Bot):
         except StorageError as exc:
             log.warning("could not read when the bot was last alive: %s", exc)
             return None
-        try:
-            return None if raw is None else float(raw)
-        except ValueError:
+        if raw is None:
             return None
+        try:
+            last = float(raw)
+        except ValueError:
+            last = math.nan
+        if not math.isfinite(last):
+            log.warning("when the bot was last alive is unreadable (%r): taken as unknown",
+                        raw[:40])
+            return None
+        return last
+
+    async def note_outage(self, last_alive: float | None) -> list[Outage]:
+        """Return the recent outages (:mod:`bot.table.downtime`), the one that ends at
+        this start added (from ``last_alive``, if known), and store them for the next
+        starts. Those no idle cutoff reaches back to are left out. A list that cannot be
+        read or is damaged counts as none, and one that cannot be stored is a warning:
+        neither stops the bot."""
+        try:
+            outages = downtime.loads(await self.store.get_meta(self.outages_key))
+        except (StorageError, ValueError) as exc:
+            log.warning("could not read the bot's recent outages (taken as none): %s", exc)
+            outages = []
+        if last_alive is None:
+            return outages
+        outages.append((last_alive, self.started - last_alive))
+        s = self.settings
+        longest = max(s.solo_idle_hours, s.lobby_idle_hours, s.multi_idle_hours) * 3600
+        outages = downtime.kept(outages, self.started, max(downtime.KEEP_SECONDS, longest))
+        try:
+            await self.store.set_meta(self.outages_key, downtime.dumps(outages))
+        except StorageError as exc:
+            log.warning("could not store the bot's recent outages: %s", exc)
+        return outages
 
     async def note_alive(self) -> None:
         """Store that the bot is alive now (a failure is a warning)."""
@@ -422,8 +466,8 @@ class TableBot(commands.Bot):
     async def sweep_once(self) -> int:
         """Run one sweep now; return how many games were ended.
 
-        The time the bot was down before this start does not count as idle time
-        (:func:`bot.table.service.idle_cutoffs`).
+        The time the bot was down before this start, or before an earlier one, does not
+        count as idle time (:func:`bot.table.downtime.idle_cutoffs`).
         """
         now = self.clock()
         s = self.settings
@@ -431,7 +475,7 @@ class TableBot(commands.Bot):
             "solo": s.solo_idle_hours * 3600,
             "lobby": s.lobby_idle_hours * 3600,
             "multi": s.multi_idle_hours * 3600,
-        }, self.started, self.outage)
+        }, self.outages)
         ended = await self.tables.expire_idle(cutoffs, self.boards.show_ended)
         if ended:
             log.info("sweeper ended %d idle games", ended)

@@ -132,8 +132,9 @@ class GameStore(Protocol):
 
     async def changed_since(self, since: float, *, limit: int = 500,
                             shards: Shards | None = None) -> list[int]:
-        """Return the ids of up to ``limit`` open games with a board message, saved at or
-        after ``since``, most recently saved first (an index read: only those games)."""
+        """Return the ids of up to ``limit`` games with a board message, open or ended,
+        saved at or after ``since``, most recently saved first (an index read: only those
+        games)."""
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
         """Return a game's action log in order."""

@@ -481,8 +481,9 @@ class PostgresStore:
 
     async def changed_since(self, since: float, *, limit: int = 500,
                             shards: Shards | None = None) -> list[int]:
-        """Return the ids of up to ``limit`` open games with a board, saved at or after
-        ``since``, newest change first (the index of open games by age answers it)."""
+        """Return the ids of up to ``limit`` games with a board, open or ended, saved at
+        or after ``since``, newest change first (the index by status and age answers
+        it)."""
         rows = await self._fetch(
             qmarks_to_numbered(CHANGED_SINCE_SQL.format(games="games",
                                                         shards=shard_sql(shards))),

@@ -295,11 +295,15 @@ OPEN_IN_GUILD_SQL = ("SELECT id FROM games WHERE guild_id = ? AND id > ?"
 COMPUTER_SEATED = "seats LIKE '%true%'"
 
 
-#: The open games with a board saved at or after a time, newest first, at most a number
+#: The games with a board saved at or after a time, newest first, at most a number
 #: (parameters: the time, the limit; ``?`` style; ``{games}`` is the table, with the
-#: backend's index hint, and ``{shards}`` the shard condition). The index of open games by
-#: age (migration 1 on both backends) answers it: only those recent games are read.
-CHANGED_SINCE_SQL = ("SELECT id FROM {games} WHERE status IN ('lobby', 'active')"
+#: backend's index hint, and ``{shards}`` the shard condition). Open games and games that
+#: ended then alike: an ended game's last board (its result, no move buttons) matters
+#: most. Every status is named, so the index by status and age, ``games_open_by_age``
+#: (migration 1 on both backends: it holds every game, open or not), answers it: one
+#: range of recent rows per status is read, however many games there are.
+CHANGED_SINCE_SQL = ("SELECT id FROM {games} WHERE status IN"
+                     " ('lobby', 'active', 'over', 'abandoned', 'expired')"
                      " AND updated_at >= ? AND board_message_id IS NOT NULL AND {shards}"
                      " ORDER BY updated_at DESC LIMIT ?")
 

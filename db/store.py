@@ -507,9 +507,9 @@ class Store:
 
     async def changed_since(self, since: float, *, limit: int = 500,
                             shards: Shards | None = None) -> list[int]:
-        """Return the ids of up to ``limit`` open games with a board, saved at or after
-        ``since``, newest change first. The index of open games by age answers it
-        (migration 1): only those recent games are read, however many are open."""
+        """Return the ids of up to ``limit`` games with a board, open or ended, saved at
+        or after ``since``, newest change first. The index by status and age answers it
+        (migration 1): only those recent games are read, however many there are."""
         rows = await self._fetchall(
             CHANGED_SINCE_SQL.format(games="games INDEXED BY games_open_by_age",
                                      shards=shard_sql(shards)),

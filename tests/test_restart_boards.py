@@ -5,7 +5,7 @@ the next start, with no click spent on them (bot/boards/messages.py, bot/client.
 import asyncio
 
 from bot.client import REDRAW_MARGIN_SECONDS
-from tests.support import Clock, button, host_board, make_bot
+from tests.support import Clock, board_ids, button, host_board, make_bot
 
 
 def _count_shown(fake, board) -> str:
@@ -96,6 +96,48 @@ async def test_board_left_behind_by_a_crash_is_shown_at_the_next_start(
                                        button(board, "add1"), user="alice")
     assert moved.response_type == 7
     assert (await bot.tables.load(game.id)).state.count >= 4
+
+
+async def _count_reaches(bot, game, count):
+    """Wait until the stored game's count is at least ``count``; return it as stored."""
+    for _ in range(500):
+        now = await bot.tables.load(game.id)
+        if now.state.count >= count:
+            return now
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"the count stayed at {now.state.count}")
+
+
+async def test_game_ended_just_before_a_crash_shows_its_end_at_the_next_start(
+        discord_driver, fake_discord, tmp_path, backend):
+    """The computers' moves end the game (count 10), and the bot dies before the board is
+    edited: the next start edits it to the ended game, with no move buttons left."""
+    clock = Clock()
+    bot, board, game = await _against_two_computers(discord_driver, fake_discord, tmp_path,
+                                                    clock=clock)
+    for count in (3, 6):  # two rounds while the bot is healthy: Alice +1, computers +1 +1
+        await discord_driver.click(fake_discord.get_message(board["id"]),
+                                   button(board, "add1"), user="alice")
+        await _count_reaches(bot, game, count)
+        await discord_driver.settle()
+    assert "Count: **6**" in _count_shown(fake_discord, board)
+    # From here on the process "dies": its edits are lost and nothing notes the stop.
+    bot.boards.messages.update_soon = lambda *a, **k: None  # type: ignore[method-assign]
+    bot.note_alive = _nothing  # type: ignore[method-assign]
+    await discord_driver.click(fake_discord.get_message(board["id"]),
+                               button(board, "add1"), user="alice")  # 7, then 8, then 10
+    ended = await _count_reaches(bot, game, 10)
+    assert ended.row.status == "over"
+    assert "Count: **10**" not in _count_shown(fake_discord, board)
+    clock.advance(20)
+    bot = await discord_driver.restart(make_bot(tmp_path, clock=clock))
+    await discord_driver.settle()
+    assert bot._redraw is not None
+    await bot._redraw
+    shown = fake_discord.get_message(board["id"])
+    assert "Count: **10**" in shown["embeds"][0]["description"], shown["embeds"][0]
+    moves = [cid for cid in board_ids(shown, table=True) if cid.endswith(":add1")]
+    assert not moves, "the ended game's board still has move buttons"
 
 
 async def test_only_games_saved_shortly_before_the_stop_are_shown_again(

@@ -3,7 +3,8 @@ sweep runs at once at the start), yet a game idle past its age anyway still ends
 
 import pytest
 
-from bot.table.service import idle_cutoffs
+from bot.table import downtime
+from bot.table.downtime import idle_cutoffs
 from tests.support import Clock, make_bot
 
 HOUR = 3600.0
@@ -64,9 +65,74 @@ async def test_lobby_idle_past_its_age_before_the_stop_still_ends(
 ])
 def test_cutoffs_leave_out_the_downtime(now, wanted):
     """Started at 100 after 500 s down: a cutoff before the start moves back by 500 s."""
-    assert idle_cutoffs(now, {"lobby": HOUR}, started=100.0, outage=500.0) == wanted
-    assert idle_cutoffs(now, {"lobby": HOUR}, started=100.0, outage=0.0) == {
-        "lobby": now - HOUR}
+    assert idle_cutoffs(now, {"lobby": HOUR}, [(-400.0, 500.0)]) == wanted
+    assert idle_cutoffs(now, {"lobby": HOUR}, []) == {"lobby": now - HOUR}
+
+
+@pytest.mark.parametrize(("now", "wanted"), [
+    # both outages after the cutoff: it moves back by both
+    (3000.0, 3000.0 - HOUR - 500.0 - 100.0),
+    # only the later outage is after the cutoff
+    (4500.0, 4500.0 - HOUR - 100.0),
+    # none is
+    (HOUR + 5000.0, 5000.0),
+])
+def test_cutoffs_leave_out_every_outage_after_them(now, wanted):
+    """Down from -400 to 100 and from 1000 to 1100: each outage after a cutoff moves it
+    back by its length, however many starts came since."""
+    outages = [(-400.0, 500.0), (1000.0, 100.0)]
+    assert idle_cutoffs(now, {"lobby": HOUR}, outages) == {"lobby": wanted}
+    # overlapping notes of one outage (a start that died before noting it was alive)
+    # count once
+    assert idle_cutoffs(now, {"lobby": HOUR}, [*outages, (-400.0, 450.0)]) == {
+        "lobby": wanted}
+
+
+async def test_a_second_restart_keeps_the_first_outage(discord_driver, fake_discord,
+                                                       tmp_path, backend):
+    """30 minutes waiting, 40 minutes down, a minute up, a minute down (a deploy right
+    after the outage): the lobby ran idle 31 minutes (LOBBY_IDLE_HOURS=1), so it is
+    kept; once it has run idle an hour it ends."""
+    clock = Clock()
+    bot, lobby = await _lobby_then_downtime(discord_driver, tmp_path, clock, 30 * 60, 40 * 60)
+    assert await bot.sweep_once() == 0
+    clock.advance(60)
+    await discord_driver.close_client(bot)
+    clock.advance(60)
+    bot = await discord_driver.restart(make_bot(tmp_path, clock=clock))
+    assert await bot.sweep_once() == 0, "the 40-minute outage before was counted as idle"
+    assert (await bot.tables.load(lobby.id)).row.is_open
+    clock.advance(29 * 60 + 1)  # 60 minutes and a second of running idle time
+    assert await bot.sweep_once() == 1
+    assert not (await bot.tables.load(lobby.id)).row.is_open
+
+
+async def test_damaged_outages_count_as_none(discord_driver, fake_discord, tmp_path):
+    """A damaged list of outages does not stop the bot: it counts as none, and the
+    outage before this start is kept in a good list again."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
+    await bot.store.set_meta(bot.outages_key, '[[1, "x"]')
+    await discord_driver.close_client(bot)
+    clock.advance(600)
+    bot = await discord_driver.restart(make_bot(tmp_path, clock=clock))
+    assert bot.outages == [(clock() - 600, 600.0)]
+    assert downtime.loads(await bot.store.get_meta(bot.outages_key)) == bot.outages
+    for damaged in ('{"a": 1}', "[[1, 2, 3]]", "[[1, NaN]]", "[[true, 1]]"):
+        with pytest.raises(ValueError):
+            downtime.loads(damaged)
+
+
+def test_outages_no_cutoff_reaches_are_left_out():
+    """An outage that ended more than the kept running time before now is left out; the
+    running time between outages counts, not the time they lasted."""
+    day = 86400.0
+    outages = [(0.0, day), (3 * day, 10 * day), (14 * day, 100.0)]
+    # since the first outage's end the bot ran 2 days + 1 day + (now - 14 days - 100 s)
+    assert downtime.kept(outages, 14 * day + 100.0, 3 * day + 1) == outages
+    assert downtime.kept(outages, 14 * day + 100.0 + 2, 3 * day + 1) == outages[1:]
+    many = [(float(i * 10), 1.0) for i in range(downtime.MAX_KEPT + 5)]
+    assert downtime.kept(many, many[-1][0] + 1) == many[5:]
 
 
 async def _nothing() -> None:

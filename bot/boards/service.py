@@ -531,10 +531,11 @@ class Boards:
         return await self.computers.resume()
 
     async def redraw_recent(self, since: float, limit: int) -> int:
-        """After a start, edit again the boards of the (at most ``limit``) open games
-        saved at or after ``since``, the newest first; return how many. An edit a stop or
-        a crash left unmade (a computer's move, a closed vote window) is shown so, with
-        no click needed. Raise StorageError if the games cannot be read."""
+        """After a start, edit again the boards of the (at most ``limit``) games saved
+        at or after ``since``, open or ended, the newest first; return how many. An edit
+        a stop or a crash left unmade (a computer's move, a closed vote window, the end
+        of a game) is shown so, with no click needed. Raise StorageError if the games
+        cannot be read."""
         ids = await self.tables.store.changed_since(since, limit=limit,
                                                     shards=self.tables.shards)
         await self.messages.redraw(ids)

@@ -596,20 +596,3 @@ class Tables:
         game.row.board_message_id = message_id
         game.row.board_posted_at = self.now()
 
-
-def idle_cutoffs(now: float, idle_seconds: Mapping[str, float], started: float,
-                 outage: float) -> dict[str, float]:
-    """Return the idle sweep's cutoff of each group (``updated_at`` before it: idle) for
-    ``idle_seconds`` (group to idle time), leaving out the time the bot was down.
-
-    ``started`` is when this process started and ``outage`` how long the bot was down
-    before it (0 when unknown). A game idle only because nobody could play it must not
-    end: its idle time is counted without the outage. A cutoff that reaches back past
-    the start is therefore moved back by ``outage``; one after the start is left as it is
-    (every game saved before the stop is idle then anyway).
-    """
-    cutoffs = {}
-    for group, idle in idle_seconds.items():
-        cutoff = now - idle
-        cutoffs[group] = cutoff - outage if cutoff <= started else cutoff
-    return cutoffs

@@ -1,6 +1,6 @@
-"""The open games saved since a time (their boards are shown again after a start): only
-those, newest first, read through the index of open games by age among 100,000 open
-games. Both backends."""
+"""The games saved since a time, open or ended (their boards are shown again after a
+start): only those, newest first, read through the index by status and age among 100,000
+games of every status. Both backends."""
 
 from __future__ import annotations
 
@@ -11,12 +11,15 @@ from db.postgres import qmarks_to_numbered
 from db.rows import CHANGED_SINCE_SQL
 from tests.support import ALICE, Clock, open_tables
 
-#: 100,000 open games with a board, saved long ago (``updated_at`` 1 to 100,000).
+#: 100,000 games with a board, saved long ago (``updated_at`` 1 to 100,000), a fifth
+#: of each status.
 FILL = (
     "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)"
     " INSERT INTO games (guild_id, channel_id, kind, status, starter_id, seats, options,"
     " state, events, extra, created_at, updated_at, board_channel_id, board_message_id)"
-    " SELECT 1, i, 'toy', 'active', 7, '[]', '{}', NULL, '[]', '{}', i, i, i, i FROM n"
+    " SELECT 1, i, 'toy', CASE i % 5 WHEN 0 THEN 'lobby' WHEN 1 THEN 'active'"
+    " WHEN 2 THEN 'over' WHEN 3 THEN 'abandoned' ELSE 'expired' END,"
+    " 7, '[]', '{}', NULL, '[]', '{}', i, i, i, i FROM n"
 )
 
 
@@ -36,8 +39,9 @@ async def _plan(store: Any, since: float) -> str:
 
 
 async def test_only_the_games_saved_since_come_read_from_the_age_index(tmp_path: Path) -> None:
-    """Among 100,000 open games saved long ago, the three saved since the time come,
-    newest first; one without a board and an ended one do not."""
+    """Among 100,000 games saved long ago, the four saved since the time come, newest
+    first, the one that ended too; one without a board does not. Only the recent rows
+    of the index by status and age are read: no scan of the table or of the index."""
     clock = Clock()
     async with open_tables(tmp_path / "t.db", clock) as tables:
         store = tables.store
@@ -54,8 +58,15 @@ async def test_only_the_games_saved_since_come_read_from_the_age_index(tmp_path:
         ended = await tables.start("toy", guild_id=1, channel_id=-5, starter=ALICE)
         await tables.set_board(ended, -5, 995)
         await tables.abandon(-5, ALICE)
+        assert not (await tables.load(ended.id)).row.is_open
+        recent.append(ended.id)
         assert await store.changed_since(since) == recent[::-1]
-        assert await store.changed_since(since, limit=2) == recent[:0:-1]
+        assert await store.changed_since(since, limit=2) == recent[:1:-1]
         assert await store.changed_since(clock() + 1) == []
         plan = await _plan(store, since)
         assert "games_open_by_age" in plan, plan
+        if store.backend == "sqlite":  # a search of the index, not a scan of it
+            assert "SEARCH games USING INDEX games_open_by_age" in plan, plan
+            assert "SCAN" not in plan.replace("USE TEMP B-TREE", ""), plan
+        else:  # a range of the index by age, no scan of the table
+            assert "Seq Scan" not in plan and "updated_at >=" in plan, plan

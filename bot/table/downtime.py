@@ -1,0 +1,111 @@
+"""The time the bot was down is not idle time.
+
+Each start notes the outage before it (from when the bot was last known alive to the
+start) in a list of recent outages, which the ``meta`` table keeps across restarts (per
+shard set, :meth:`bot.client.TableBot.note_outage`). The idle sweep counts a game's idle
+time without every outage since it was saved (:func:`idle_cutoffs`), so a second restart
+does not forget the long outage before the first one.
+
+The list keeps the outages that can still matter: those that ended less than
+:data:`KEEP_SECONDS` (or the longest idle time, if longer) of running time ago, at most
+:data:`MAX_KEPT` of them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+
+#: An outage: when it started (the bot last known alive) and how long it lasted, seconds.
+Outage = tuple[float, float]
+
+#: Outages are kept for at least this much running time after their end (8 days: longer
+#: than the default idle times, the solo one being 7 days).
+KEEP_SECONDS = 8 * 86400.0
+
+#: At most this many outages are kept (the newest): a crash loop of short runs does not
+#: grow the list without end.
+MAX_KEPT = 1000
+
+
+def merged(outages: Iterable[Outage]) -> list[Outage]:
+    """Return ``outages`` oldest first, overlapping ones joined, and those that are not
+    finite or not longer than zero left out."""
+    spans = sorted((s, s + n) for s, n in outages
+                   if math.isfinite(s) and math.isfinite(n) and n > 0)
+    joined: list[list[float]] = []
+    for start, end in spans:
+        if joined and start <= joined[-1][1]:
+            joined[-1][1] = max(joined[-1][1], end)
+        else:
+            joined.append([start, end])
+    return [(start, end - start) for start, end in joined]
+
+
+def idle_cutoffs(now: float, idle_seconds: Mapping[str, float],
+                 outages: Sequence[Outage] = ()) -> dict[str, float]:
+    """Return the idle sweep's cutoff of each group (``updated_at`` before it: idle) for
+    ``idle_seconds`` (group to idle time), leaving out the time the bot was down.
+
+    A game idle only because nobody could play it must not end: its idle time is the
+    time the bot ran since it was saved, without any of ``outages``. Each cutoff is found
+    by walking back from ``now`` until the bot has run for the idle time: every outage
+    after the cutoff moves it back by the outage's length (a cutoff exactly at an
+    outage's end is moved too).
+    """
+    newest_first = merged(outages)[::-1]
+    cutoffs = {}
+    for group, idle in idle_seconds.items():
+        at, left = now, idle  # walking back from ``at``: ``left`` running time to go
+        for start, length in newest_first:
+            ran = max(0.0, at - (start + length))
+            if ran > left:
+                break
+            left -= ran
+            at = min(at, start)
+        cutoffs[group] = at - left
+    return cutoffs
+
+
+def kept(outages: Iterable[Outage], now: float,
+         keep_seconds: float = KEEP_SECONDS) -> list[Outage]:
+    """Return ``outages`` (joined, oldest first) without those that ended more than
+    ``keep_seconds`` of running time before ``now``: no idle cutoff reaches back past
+    them. At most the :data:`MAX_KEPT` newest are kept."""
+    newest_first = merged(outages)[::-1]
+    at, ran = now, 0.0
+    keep: list[Outage] = []
+    for start, length in newest_first:
+        ran += max(0.0, at - (start + length))
+        if ran > keep_seconds or len(keep) == MAX_KEPT:
+            break
+        keep.append((start, length))
+        at = min(at, start)
+    return keep[::-1]
+
+
+def dumps(outages: Sequence[Outage]) -> str:
+    """Return ``outages`` as the ``meta`` table keeps them (JSON pairs)."""
+    return json.dumps([[start, length] for start, length in outages])
+
+
+def loads(raw: str | None) -> list[Outage]:
+    """Read outages kept by :func:`dumps` (None: none noted yet); raise ValueError if
+    ``raw`` is damaged."""
+    if raw is None:
+        return []
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not JSON: {exc}") from None
+    if not isinstance(data, list):
+        raise ValueError("not a list")
+    outages = []
+    for item in data:
+        if (not isinstance(item, list) or len(item) != 2
+                or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                           and math.isfinite(x) for x in item)):
+            raise ValueError(f"not a pair of times: {item!r}")
+        outages.append((float(item[0]), float(item[1])))
+    return outages
