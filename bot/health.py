@@ -105,17 +105,21 @@ def health_file(target: Any) -> Path:
 
 
 def unwritable(path: Path) -> str | None:
-    """Return why this process could not write its heartbeat to ``path`` (the file may
-    not be written, or its folder, or the nearest folder that exists to make it in), or
-    None when it can. Checked where the bot starts, so that it stops at once rather than
-    warn every 30 s and be reported unhealthy."""
-    if path.exists():
-        return None if os.access(path, os.W_OK) else f"{str(path)!r} may not be written"
+    """Return why this process could not write its heartbeat to ``path``, or None when
+    it can. The heartbeat is written beside ``path`` and renamed over it
+    (:func:`write_heartbeat`), so what counts is the folder (or the nearest folder that
+    exists, to make it in), and that ``path`` is not a folder itself. Checked where the
+    bot starts, so that it stops at once rather than warn every 30 s and be reported
+    unhealthy."""
+    if path.is_dir():
+        return f"{str(path)!r} is a folder, not a file"
     folder = path.absolute().parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
+    if not folder.is_dir():
+        return f"{str(path)!r} cannot be made: {str(folder)!r} is a file"
     if not os.access(folder, os.W_OK | os.X_OK):
-        return f"{str(path)!r} cannot be made: the bot may not write in {str(folder)!r}"
+        return f"{str(path)!r} cannot be written: the bot may not write in {str(folder)!r}"
     return None
 
 

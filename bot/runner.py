@@ -95,8 +95,8 @@ def main(force_sync: bool = False, cogs: Sequence[str] | None = None) -> int:
     """Run the bot until SIGTERM or SIGINT; return the process exit code."""
     try:
         settings = load_settings()
-        problem = unwritable(health_file(settings))
-        if problem is not None:
+        problem = None if force_sync else unwritable(health_file(settings))
+        if problem is not None:  # only the bot that serves writes a heartbeat
             print(f"HEALTH_FILE: the heartbeat file {problem}.", file=sys.stderr)
             return 2
         if settings.tinrealm_content is not None:

@@ -302,3 +302,22 @@ def test_the_bot_stops_at_once_when_it_may_not_write_its_heartbeat(env, capsys,
     assert runner.main() == 2
     err = capsys.readouterr().err
     assert "HEALTH_FILE" in err and "health.json" in err and "Traceback" not in err
+
+
+def test_sync_is_not_refused_for_a_heartbeat_it_never_writes(env, capsys, monkeypatch):
+    """`python -m bot sync` (run by another user, or from outside the container) never
+    writes a heartbeat, so it is not refused for one it could not write."""
+    from bot import runner
+
+    monkeypatch.setenv("DISCORD_TOKEN", "x" * 59)
+    monkeypatch.setenv("HEALTH_FILE", str(env / "data" / "health.json"))
+    _no_writing(monkeypatch)
+    served: list[bool] = []
+
+    async def serve(force_sync: bool = False, cogs: object = None) -> int:
+        served.append(force_sync)
+        return 0
+
+    monkeypatch.setattr(runner, "serve", serve)
+    assert runner.main(force_sync=True) == 0
+    assert served == [True]

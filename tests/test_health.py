@@ -264,15 +264,37 @@ async def test_the_bot_writes_its_heartbeat_beside_the_database(discord_driver, 
 
 
 def test_unwritable_says_why_the_bot_could_not_write_its_heartbeat(tmp_path, monkeypatch):
-    """A file or folder the process may not write is named; one it may is None."""
+    """The heartbeat is written beside its file and renamed over it: a folder the
+    process may not write is named, even when the file exists and may be written; a path
+    that is a folder, or runs through a file, is named; a writable folder is None."""
     from bot.health import unwritable
 
     target = tmp_path / "data" / "health.json"
     assert unwritable(target) is None
-    real = os.access
-    monkeypatch.setattr(os, "access",
-                        lambda path, mode, *a, **k: not mode & os.W_OK and real(path, mode))
-    assert "may not write in" in (unwritable(target) or "")
     target.parent.mkdir()
     target.write_text("{}", encoding="utf-8")
-    assert "may not be written" in (unwritable(target) or "")
+    assert unwritable(target) is None
+    folder = str(target.parent)
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, *a, **k:
+                        not (str(path) == folder and mode & os.W_OK) and real(path, mode))
+    assert "may not write in" in (unwritable(target) or "")  # the file alone is writable
+    monkeypatch.setattr(os, "access", real)
+    (tmp_path / "made.json").mkdir()
+    assert "is a folder" in (unwritable(tmp_path / "made.json") or "")
+    assert "is a file" in (unwritable(target / "inside.json") or "")
+
+
+def test_the_check_matches_what_writing_the_heartbeat_needs(tmp_path):
+    """Where :func:`unwritable` finds nothing wrong the heartbeat is written, and where
+    the path is a folder writing it fails, as the check says it would."""
+    from bot.health import unwritable
+
+    good = tmp_path / "deep" / "health.json"
+    assert unwritable(good) is None
+    health.write_heartbeat(good, health.Heartbeat(time=1.0, connected=True, database=True))
+    bad = tmp_path / "a-folder"
+    bad.mkdir()
+    assert unwritable(bad) is not None
+    with pytest.raises(OSError):
+        health.write_heartbeat(bad, health.Heartbeat(time=1.0, connected=True, database=True))
