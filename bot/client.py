@@ -135,7 +135,8 @@ ALIVE_SECONDS = 30.0
 #: At start, the boards of the games (open or ended) saved from this long before the bot
 #: was last known alive are edited again (an edit the stop or a crash left unmade, even
 #: one Discord refused for a while, then shows): at most :data:`REDRAW_LIMIT`, the newest
-#: first.
+#: first. The start of that window is kept in ``meta`` until the redraw is done, so a
+#: restart that cuts it short leaves it owed to the next start (:meth:`TableBot.owed_redraw`).
 REDRAW_MARGIN_SECONDS = 120.0
 REDRAW_LIMIT = 500
 
@@ -241,9 +242,11 @@ class TableBot(commands.Bot):
             self.outages = await self.note_outage(last_alive)
             if last_alive is not None:
                 log.info("the bot was down for %.0f s", max(0.0, self.started - last_alive))
-                self._redraw = asyncio.create_task(
-                    self._redraw_recent(last_alive - REDRAW_MARGIN_SECONDS),
-                    name="board-redraw")
+            since = await self.owed_redraw(
+                None if last_alive is None else last_alive - REDRAW_MARGIN_SECONDS)
+            if since is not None:
+                self._redraw = asyncio.create_task(self._redraw_recent(since),
+                                                   name="board-redraw")
             self.alive_marker.start()
             self.sweeper.change_interval(minutes=self.settings.sweep_minutes)
             self.sweeper.start()
@@ -269,6 +272,42 @@ class TableBot(commands.Bot):
     def outages_key(self) -> str:
         """The ``meta`` key of the recent outages of this process's shards."""
         return self._meta_key("outages")
+
+    @property
+    def redraw_key(self) -> str:
+        """The ``meta`` key of the start of the redraw still owed to this process's shards
+        (empty when none is)."""
+        return self._meta_key("redraw_since")
+
+    async def owed_redraw(self, since: float | None) -> float | None:
+        """Return from when the boards are to be redrawn at this start: the older of
+        ``since`` (this start's window, None if there is none) and the window a start
+        before left unfinished, and store it as owed until the redraw is done
+        (:meth:`_redraw_recent`). A stored value that cannot be read or is damaged
+        counts as none (a warning); one that cannot be stored is a warning too."""
+        try:
+            raw = await self.store.get_meta(self.redraw_key)
+        except StorageError as exc:
+            log.warning("could not read the board redraw still owed (taken as none): %s", exc)
+            raw = None
+        owed: float | None = None
+        if raw:
+            try:
+                owed = float(raw)
+            except ValueError:
+                owed = math.nan
+            if not math.isfinite(owed):
+                log.warning("the board redraw still owed is unreadable (%r): taken as none",
+                            raw[:40])
+                owed = None
+        if owed is not None:
+            since = owed if since is None else min(since, owed)
+        if since is not None and since != owed:
+            try:
+                await self.store.set_meta(self.redraw_key, repr(since))
+            except StorageError as exc:
+                log.warning("could not store the board redraw owed: %s", exc)
+        return since
 
     async def last_alive(self) -> float | None:
         """Return when the bot was last known alive (a time as ``clock`` gives it), or
@@ -327,14 +366,21 @@ class TableBot(commands.Bot):
 
     async def _redraw_recent(self, since: float) -> None:
         """Edit again the boards of the games saved since ``since`` (see
-        :meth:`bot.boards.service.Boards.redraw_recent`)."""
+        :meth:`bot.boards.service.Boards.redraw_recent`); once all are seen to, the
+        redraw is no longer owed (:meth:`owed_redraw`)."""
         try:
             redrawn = await self.boards.redraw_recent(since, REDRAW_LIMIT)
         except StorageError as exc:
             log.warning("could not read the games to show again after the start: %s", exc)
             return
+        if redrawn is None:
+            return  # cut short by the stop: still owed to the next start
         if redrawn:
             log.info("boards of %d recently changed games shown again", redrawn)
+        try:
+            await self.store.set_meta(self.redraw_key, "")
+        except StorageError as exc:
+            log.warning("could not note that the board redraw is done: %s", exc)
 
     # -- commands sync ------------------------------------------------------------------
 

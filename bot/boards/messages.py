@@ -14,7 +14,9 @@ At a clean stop the edits already asked for are made at once, without waiting fo
 interval, for up to :data:`FLUSH_SECONDS` (:meth:`BoardMessages.stop_updates`). What a
 stop or a crash still left undone is made after the next start: the boards of the games
 saved shortly before the bot was last alive are edited again (:meth:`BoardMessages.redraw`,
-asked by :meth:`bot.boards.service.Boards.redraw_recent`).
+asked by :meth:`bot.boards.service.Boards.redraw_recent`). Such an edit never posts a board:
+one deleted (a moderator's cleanup) or past Discord's edit limit is left as it is, and one
+that is no longer its game's board (moved by ``/<game> board``) is not edited.
 
 A board whose channel or thread is gone (Unknown Channel) ends its game with no result
 (:class:`bot.boards.gone.GonePlaces`).
@@ -37,6 +39,7 @@ from bot.boards.send_errors import SEND_ERRORS
 from bot.boards.threads import MISSING_PERMISSIONS, GameThreads
 from bot.table.errors import Refusal, board_link
 from bot.table.service import LoadedGame, Tables
+from db.errors import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +82,8 @@ class BoardMessages:
         #: boards whose last such edit Discord refused, to be tried again.
         self._dirty: set[int] = set()
         self._retrying: set[int] = set()
+        #: Boards whose edit asked for is only the start's redraw's (posts no board).
+        self._quiet: set[int] = set()
         self._latest: dict[int, LoadedGame] = {}
         self._updaters: dict[int, asyncio.Task[None]] = {}
         #: Pause between two edits of one board made by the bot itself (not a click's answer).
@@ -106,6 +111,7 @@ class BoardMessages:
         self.shown.pop(game_id, None)
         self._dirty.discard(game_id)
         self._retrying.discard(game_id)
+        self._quiet.discard(game_id)
         self._latest.pop(game_id, None)
 
     async def send_board(
@@ -181,15 +187,18 @@ class BoardMessages:
         await self._retire(old[0], old[1], game)
         return None
 
-    async def refresh(self, game: LoadedGame, *, keep: bool = False) -> BaseException | None:
+    async def refresh(self, game: LoadedGame, *, keep: bool = False,
+                      repost: bool = True) -> BaseException | None:
         """Edit the game's board in place; post a new one if it was deleted or capped.
 
         With ``keep`` the message keeps its picture (only the text changed: a vote).
-        An ended game's own thread is let to be archived. Return None once the board
-        shows the game, or what stopped it (logged); a board whose channel is gone ends
-        its game.
+        Without ``repost`` (the start's redraw) no board is posted: a board deleted,
+        capped or gone with its thread is left so, and a message that is no longer the
+        game's board as stored is not edited. An ended game's own thread is let to be
+        archived. Return None once the board shows the game (or is left so), or what
+        stopped it (logged); a board whose channel is gone ends its game.
         """
-        failed = await self._edit(game, keep=keep)
+        failed = await self._edit(game, keep=keep, repost=repost)
         await self.threads.wind_up(game)
         return failed
 
@@ -204,9 +213,10 @@ class BoardMessages:
         await self.gone.call_off(game.id, CHANNEL_GONE)
         return error
 
-    async def _edit(self, game: LoadedGame, *, keep: bool) -> BaseException | None:
+    async def _edit(self, game: LoadedGame, *, keep: bool,
+                    repost: bool = True) -> BaseException | None:
         if game.row.board_message_id is None or game.row.board_channel_id is None:
-            return await self.post(game)
+            return await self.post(game) if repost else None
         channel = self.bot.get_partial_messageable(
             game.row.board_channel_id, guild_id=game.row.guild_id
         )
@@ -216,12 +226,17 @@ class BoardMessages:
                 body = await self.render(game, edit=True, keep=keep)
                 if self.behind(game):
                     return None  # a newer board was shown while this one was drawn
+                if not repost and not await self._still_board(game, message.id):
+                    return None
                 await message.edit(**body)
             except discord.Forbidden as exc:
                 if exc.code != MISSING_PERMISSIONS:
                     raise
                 # no Attach Files here: the board goes as text
-                await message.edit(**(await self.render(game, edit=True, pictured=False)))
+                body = await self.render(game, edit=True, pictured=False)
+                if not repost and not await self._still_board(game, message.id):
+                    return None
+                await message.edit(**body)
             behind = self.behind(game)
             self.mark_shown(game)  # what the message shows now
             if behind:  # a newer board was shown while this edit waited: show it again
@@ -230,19 +245,39 @@ class BoardMessages:
         except discord.NotFound as exc:
             if exc.code == UNKNOWN_CHANNEL:
                 log.info("the channel of game %s's board is gone", game.id)
+                if not repost and channel.id != game.row.channel_id:
+                    return None  # the start's redraw posts no board elsewhere
                 return await self._channel_gone(game, channel.id, exc)
+            if not repost:
+                log.info("board of game %s was deleted; left so", game.id)
+                return None
             log.info("board of game %s was deleted; posting a new one", game.id)
             game.row.board_message_id = None
             return await self.post(game)
         except discord.HTTPException as exc:
             if exc.code == EDIT_CAP:
-                return await self.post(game)
+                return await self.post(game) if repost else None
             log.warning("could not edit the board of game %s: %s", game.id, exc)
             failed: BaseException = exc
         except SEND_ERRORS as exc:
             log.warning("could not edit the board of game %s: %r", game.id, exc)
             failed = exc
         return failed
+
+    async def _still_board(self, game: LoadedGame, message_id: int) -> bool:
+        """Whether ``message_id`` is the game's board as stored now (not one a newer board
+        replaced, say by ``/<game> board``, since ``game`` was read). A read that fails
+        counts as no (logged)."""
+        try:
+            row = await self.tables.store.get_game(game.id)
+        except StorageError as exc:
+            log.warning("could not read game %s before editing its board: %s", game.id, exc)
+            return False
+        if row is None or row.board_message_id != message_id:
+            log.info("board message %s is no longer game %s's board; not edited", message_id,
+                     game.id)
+            return False
+        return True
 
     async def _retire(self, channel_id: int | None, message_id: int | None,
                       game: LoadedGame) -> None:
@@ -257,18 +292,25 @@ class BoardMessages:
 
     # -- edits the bot makes by itself ---------------------------------------------------
 
-    def update_soon(self, game_id: int, game: LoadedGame | None = None) -> None:
+    def update_soon(self, game_id: int, game: LoadedGame | None = None, *,
+                    repost: bool = True) -> None:
         """Edit the game's board soon; edits asked for meanwhile are made as one.
 
         Votes and closed windows change a board without a click to answer: at most one
         edit per board is in flight, and a burst of votes costs one or two edits.
         ``game`` is the game as just saved, which spares reading it again; of two such
         asks answered out of the order they were saved in (votes leave the version as it
-        is), the one saved last is drawn. After :meth:`stop_updates` nothing is edited
-        (the next start edits the boards of the games saved just before the stop).
+        is), the one saved last is drawn. Without ``repost`` (the start's redraw) the
+        edit posts no board (see :meth:`refresh`), unless an ordinary ask joins it. After
+        :meth:`stop_updates` nothing is edited (the next start edits the boards of the
+        games saved just before the stop).
         """
         if self._stopped:
             return
+        if repost:
+            self._quiet.discard(game_id)
+        elif game_id not in self._dirty:
+            self._quiet.add(game_id)
         if game is not None:
             held = self._latest.get(game_id)
             if held is None or _saved(held) <= _saved(game):
@@ -285,6 +327,7 @@ class BoardMessages:
     async def _update(self, game_id: int) -> None:
         tries = 0  # edits of this board Discord refused in a row
         retry_at = -math.inf
+        repost = True  # False while the edit made is only the start's redraw's
         try:
             # Closing does not stop it: the edits asked for before the stop are made
             # (stop_updates waits for them, and no longer than FLUSH_SECONDS).
@@ -300,6 +343,9 @@ class BoardMessages:
                 asked = game_id in self._dirty  # else only a refused edit is made again
                 if not asked and (game_id not in self._retrying or self._flush.is_set()):
                     break  # forgotten meanwhile (its channel is gone), or stopping
+                if asked:
+                    repost = game_id not in self._quiet
+                    self._quiet.discard(game_id)
                 self._dirty.discard(game_id)
                 self._retrying.discard(game_id)
                 game = self._latest.pop(game_id, None)
@@ -312,7 +358,8 @@ class BoardMessages:
                 if shown > game.row.version or _saved(game) < self._drawn.get(
                         game_id, (-1, -math.inf)) or (not asked and shown == game.row.version):
                     continue  # a newer board is already shown (since the edit refused)
-                failed = await self.refresh(game, keep=shown == game.row.version)
+                failed = await self.refresh(game, keep=shown == game.row.version,
+                                            repost=repost)
                 self._edited[game_id] = time.monotonic()
                 if failed is None:
                     self._drawn[game_id] = _saved(game)
@@ -355,23 +402,27 @@ class BoardMessages:
         wanted = failed.retry_after if isinstance(failed, discord.RateLimited) else 0.0
         return max(wanted, self.edit_interval * 2 ** tries)
 
-    async def redraw(self, game_ids: list[int]) -> None:
+    async def redraw(self, game_ids: list[int]) -> bool:
         """Edit the boards of ``game_ids`` again, each as its game is stored now: after a
         start, for the games whose last edit a stop or a crash may have left unmade.
+        Return whether every board was seen to (False when the stop came first).
 
         The edits go the way of every edit the bot makes by itself
         (:meth:`update_soon`: one at a time per board, at most once an interval, never
-        over a newer board), :data:`REDRAW_AT_ONCE` boards at a time.
+        over a newer board), :data:`REDRAW_AT_ONCE` boards at a time. They post no
+        board (see :meth:`refresh` without ``repost``): a board deleted or past its edit
+        limit is left as it is, and a message no longer its game's board is not edited.
         """
         for start in range(0, len(game_ids), REDRAW_AT_ONCE):
             batch = game_ids[start:start + REDRAW_AT_ONCE]
             for game_id in batch:
-                self.update_soon(game_id)
+                self.update_soon(game_id, repost=False)
             tasks = [t for g in batch if (t := self._updaters.get(g)) is not None]
             if tasks:
                 await asyncio.wait(tasks)
             if self._stopped:
-                return
+                return False
+        return True
 
     async def stop_updates(self, timeout: float = FLUSH_SECONDS) -> None:
         """At shutdown: make the board edits already asked for now, without waiting for

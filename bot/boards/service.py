@@ -530,15 +530,17 @@ class Boards:
         """After a restart, let computer players move wherever one is to act."""
         return await self.computers.resume()
 
-    async def redraw_recent(self, since: float, limit: int) -> int:
+    async def redraw_recent(self, since: float, limit: int) -> int | None:
         """After a start, edit again the boards of the (at most ``limit``) games saved
-        at or after ``since``, open or ended, the newest first; return how many. An edit
-        a stop or a crash left unmade (a computer's move, a closed vote window, the end
-        of a game) is shown so, with no click needed. Raise StorageError if the games
-        cannot be read."""
+        at or after ``since``, open or ended, the newest first; return how many, or None
+        when the stop came before all were seen to. An edit a stop or a crash left
+        unmade (a computer's move, a closed vote window, the end of a game) is shown so,
+        with no click needed; no board is posted (:meth:`BoardMessages.redraw`). Raise
+        StorageError if the games cannot be read."""
         ids = await self.tables.store.changed_since(since, limit=limit,
                                                     shards=self.tables.shards)
-        await self.messages.redraw(ids)
+        if not await self.messages.redraw(ids):
+            return None
         return len(ids)
 
     async def stop_computers(self) -> None:
