@@ -285,21 +285,7 @@ class TableBot(commands.Bot):
         before left unfinished, and store it as owed until the redraw is done
         (:meth:`_redraw_recent`). A stored value that cannot be read or is damaged
         counts as none (a warning); one that cannot be stored is a warning too."""
-        try:
-            raw = await self.store.get_meta(self.redraw_key)
-        except StorageError as exc:
-            log.warning("could not read the board redraw still owed (taken as none): %s", exc)
-            raw = None
-        owed: float | None = None
-        if raw:
-            try:
-                owed = float(raw)
-            except ValueError:
-                owed = math.nan
-            if not math.isfinite(owed):
-                log.warning("the board redraw still owed is unreadable (%r): taken as none",
-                            raw[:40])
-                owed = None
+        owed = await self._meta_time(self.redraw_key, "the board redraw still owed")
         if owed is not None:
             since = owed if since is None else min(since, owed)
         if since is not None and since != owed:
@@ -312,22 +298,27 @@ class TableBot(commands.Bot):
     async def last_alive(self) -> float | None:
         """Return when the bot was last known alive (a time as ``clock`` gives it), or
         None when that is unknown (the first start) or cannot be read."""
+        return await self._meta_time(self.alive_key, "when the bot was last alive")
+
+    async def _meta_time(self, key: str, what: str) -> float | None:
+        """Return the time stored in ``meta`` under ``key``, or None when there is none
+        (nothing or an empty value stored); one that cannot be read, or is not a finite
+        number, is None too, with a warning naming ``what`` it is."""
         try:
-            raw = await self.store.get_meta(self.alive_key)
+            raw = await self.store.get_meta(key)
         except StorageError as exc:
-            log.warning("could not read when the bot was last alive: %s", exc)
+            log.warning("could not read %s (taken as unknown): %s", what, exc)
             return None
-        if raw is None:
+        if not raw:
             return None
         try:
-            last = float(raw)
+            value = float(raw)
         except ValueError:
-            last = math.nan
-        if not math.isfinite(last):
-            log.warning("when the bot was last alive is unreadable (%r): taken as unknown",
-                        raw[:40])
+            value = math.nan
+        if not math.isfinite(value):
+            log.warning("%s is unreadable (%r): taken as unknown", what, raw[:40])
             return None
-        return last
+        return value
 
     async def note_outage(self, last_alive: float | None) -> list[Outage]:
         """Return the recent outages (:mod:`bot.table.downtime`), the one that ends at
