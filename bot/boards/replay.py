@@ -204,32 +204,35 @@ class Replays:
         return None if found is None else found[1]
 
 
-async def _post_message(clock: AnswerClock, text: str) -> str:
-    """Answer publicly with ``text`` (the first response when the interaction is still
-    unanswered, else a follow-up of its own); return the link to the post ("" when it
-    cannot be told). May raise one of :data:`SEND_ERRORS` when nothing was posted."""
+async def _post_public(clock: AnswerClock, text: str) -> discord.WebhookMessage | None:
+    """Answer publicly with ``text``: the first response when the interaction is still
+    unanswered (then None: it is the interaction's original response), else (the clock
+    deferred it; a deferred click's original response is the message clicked) a
+    follow-up of its own, returned. May raise one of :data:`SEND_ERRORS`."""
     await clock.settle()
     interaction = clock.interaction
-    if interaction.response.is_done():
-        post = await interaction.followup.send(text, allowed_mentions=NOBODY, wait=True)
+    if not interaction.response.is_done():
+        await interaction.response.send_message(text, allowed_mentions=NOBODY)
+        return None
+    return await interaction.followup.send(text, allowed_mentions=NOBODY, wait=True)
+
+
+async def _post_message(clock: AnswerClock, text: str) -> str:
+    """Post ``text`` publicly (:func:`_post_public`); return the link to the post (""
+    when it cannot be told). May raise one of :data:`SEND_ERRORS` when nothing was
+    posted."""
+    post = await _post_public(clock, text)
+    if post is not None:
         return post.jump_url
-    await interaction.response.send_message(text, allowed_mentions=NOBODY)
     try:
-        return (await interaction.original_response()).jump_url
+        return (await clock.interaction.original_response()).jump_url
     except SEND_ERRORS as exc:  # posted all the same: remembered without its link
         log.warning("could not read back a shared result: %s", exc)
         return ""
 
 
 async def _post_line(clock: AnswerClock, text: str) -> EditLine:
-    """Answer with the public line a replay is drawn on; return what edits it. The first
-    response when the interaction is still unanswered, else (the clock deferred it) a
-    follow-up of its own: a deferred click's original response is the message clicked.
-    May raise one of :data:`SEND_ERRORS`."""
-    await clock.settle()
-    interaction = clock.interaction
-    if not interaction.response.is_done():
-        await interaction.response.send_message(text, allowed_mentions=NOBODY)
-        return interaction.edit_original_response
-    line = await interaction.followup.send(text, allowed_mentions=NOBODY, wait=True)
-    return line.edit
+    """Post the public line a replay is drawn on (:func:`_post_public`); return what
+    edits it. May raise one of :data:`SEND_ERRORS`."""
+    post = await _post_public(clock, text)
+    return clock.interaction.edit_original_response if post is None else post.edit
