@@ -140,6 +140,12 @@ ALIVE_SECONDS = 30.0
 REDRAW_MARGIN_SECONDS = 120.0
 REDRAW_LIMIT = 500
 
+#: The ``meta`` keys of when the bot was last alive and of its recent outages. A process
+#: serving some shards keeps its own under these names and its shards
+#: (:meth:`TableBot._meta_key`), and the whole bot's under the plain names as well: a
+#: shard set starting for the first time (the shards were changed) reads those.
+ALIVE, OUTAGES = "alive", "outages"
+
 
 class TableBot(commands.Bot):
     """The bot process: owns the store, the game tables and the boards."""
@@ -240,6 +246,7 @@ class TableBot(commands.Bot):
             last_alive = await self.last_alive()
             self.started = self.clock()
             self.outages = await self.note_outage(last_alive)
+            self.tables.turns.outages = self.outages
             if last_alive is not None:
                 log.info("the bot was down for %.0f s", max(0.0, self.started - last_alive))
             since = await self.owed_redraw(
@@ -266,12 +273,12 @@ class TableBot(commands.Bot):
     @property
     def alive_key(self) -> str:
         """The ``meta`` key of when this process (its shards) was last known alive."""
-        return self._meta_key("alive")
+        return self._meta_key(ALIVE)
 
     @property
     def outages_key(self) -> str:
         """The ``meta`` key of the recent outages of this process's shards."""
-        return self._meta_key("outages")
+        return self._meta_key(OUTAGES)
 
     @property
     def redraw_key(self) -> str:
@@ -298,7 +305,11 @@ class TableBot(commands.Bot):
     async def last_alive(self) -> float | None:
         """Return when the bot was last known alive (a time as ``clock`` gives it), or
         None when that is unknown (the first start) or cannot be read."""
-        return await self._meta_time(self.alive_key, "when the bot was last alive")
+        found = await self._meta_time(self.alive_key, "when the bot was last alive")
+        if found is None and self.alive_key != ALIVE:  # the shards changed since: the
+            # last time any process of the bot was alive
+            found = await self._meta_time(ALIVE, "when the bot was last alive")
+        return found
 
     async def _meta_time(self, key: str, what: str) -> float | None:
         """Return the time stored in ``meta`` under ``key``, or None when there is none
@@ -327,7 +338,10 @@ class TableBot(commands.Bot):
         read or is damaged counts as none, and one that cannot be stored is a warning:
         neither stops the bot."""
         try:
-            outages = downtime.loads(await self.store.get_meta(self.outages_key))
+            raw = await self.store.get_meta(self.outages_key)
+            if raw is None and self.outages_key != OUTAGES:  # the shards changed since
+                raw = await self.store.get_meta(OUTAGES)
+            outages = downtime.loads(raw)
         except (StorageError, ValueError) as exc:
             log.warning("could not read the bot's recent outages (taken as none): %s", exc)
             outages = []
@@ -338,7 +352,8 @@ class TableBot(commands.Bot):
         longest = max(s.solo_idle_hours, s.lobby_idle_hours, s.multi_idle_hours) * 3600
         outages = downtime.kept(outages, self.started, max(downtime.KEEP_SECONDS, longest))
         try:
-            await self.store.set_meta(self.outages_key, downtime.dumps(outages))
+            for key in {self.outages_key, OUTAGES}:
+                await self.store.set_meta(key, downtime.dumps(outages))
         except StorageError as exc:
             log.warning("could not store the bot's recent outages: %s", exc)
         return outages
@@ -346,7 +361,8 @@ class TableBot(commands.Bot):
     async def note_alive(self) -> None:
         """Store that the bot is alive now (a failure is a warning)."""
         try:
-            await self.store.set_meta(self.alive_key, repr(self.clock()))
+            for key in {self.alive_key, ALIVE}:
+                await self.store.set_meta(key, repr(self.clock()))
         except StorageError as exc:
             log.warning("could not note that the bot is alive: %s", exc)
 

@@ -137,3 +137,41 @@ def test_outages_no_cutoff_reaches_are_left_out():
 
 async def _nothing() -> None:
     """Stands in for a method that a dead process never runs."""
+
+
+async def test_downtime_of_a_restart_that_changes_the_shards_is_not_idle_time(
+        discord_driver, fake_discord, tmp_path):
+    """One process, then two shards (docs/deploy.md's steps): the new shard set has no
+    note of its own, so it reads when the bot as a whole was last alive, and its
+    outages; 30 minutes waiting and 40 down leave a lobby open (LOBBY_IDLE_HOURS=1)."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
+    await bot.store.set_meta(bot.outages_key, downtime.dumps([(clock() - 7200, 1800.0)]))
+    await discord_driver.slash("toy", "new", user="alice")
+    lobby = await bot.tables.open_in_channel(discord_driver.fake.channel_id)
+    clock.advance(30 * 60)
+    await discord_driver.close_client(bot)
+    clock.advance(40 * 60)
+    bot = await discord_driver.restart(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
+    assert bot.alive_key != "alive"
+    assert bot.outages == [(clock() - 7200 - 70 * 60, 1800.0), (clock() - 40 * 60, 2400.0)]
+    assert await bot.sweep_once() == 0, "the lobby was ended for the time the bot was down"
+    assert (await bot.tables.load(lobby.id)).row.is_open
+
+
+async def test_a_shard_set_reads_its_own_note_first(discord_driver, fake_discord, tmp_path):
+    """A process of a sharded bot that died an hour before the others counts its own
+    outage, from its own last note of being alive, not the others' newer one."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
+    own_key = bot.alive_key
+    bot.note_alive = _nothing  # type: ignore[method-assign]
+    bot.alive_marker.cancel()
+    await discord_driver.settle()
+    await bot.store.set_meta(own_key, repr(clock() - HOUR))  # its last note, then it died
+    await bot.store.set_meta("alive", repr(clock()))  # another process is alive now
+    await discord_driver.close_client(bot)
+    clock.advance(60)
+    bot = await discord_driver.restart(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
+    assert bot.alive_key == own_key
+    assert bot.outages[-1] == (clock() - HOUR - 60, HOUR + 60)

@@ -120,21 +120,27 @@ class Poll:
 
 @dataclass(slots=True)
 class TurnTimer:
-    """A running turn timer (C6): whose turn, when it runs out, how often it has."""
+    """A running turn timer (C6): whose turn, when it runs out, how often it has, and
+    when its current run began (None for a timer stored before that was kept: then
+    ``at`` less the table's turn time)."""
 
     seat: int
     at: float
     strikes: int = 0
+    since: float | None = None
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TurnTimer:
         """Read a stored timer."""
         return cls(int(data.get("seat", -1)), _float(data.get("at"), 0.0),
-                   int(data.get("strikes") or 0))
+                   int(data.get("strikes") or 0), _optional_float(data.get("since")))
 
     def to_json(self) -> dict[str, Any]:
         """Return the timer as stored."""
-        return {"seat": self.seat, "at": self.at, "strikes": self.strikes}
+        out: dict[str, Any] = {"seat": self.seat, "at": self.at, "strikes": self.strikes}
+        if self.since is not None:
+            out["since"] = self.since
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,9 @@ Each start notes the outage before it (from when the bot was last known alive to
 start) in a list of recent outages, which the ``meta`` table keeps across restarts (per
 shard set, :meth:`bot.client.TableBot.note_outage`). The idle sweep counts a game's idle
 time without every outage since it was saved (:func:`idle_cutoffs`), so a second restart
-does not forget the long outage before the first one.
+does not forget the long outage before the first one. A turn timer does not run while
+the bot is down either (:func:`down_between`): a seat is not handed to a computer for a
+turn its player could not take.
 
 The list keeps the outages that can still matter: those that ended less than
 :data:`KEEP_SECONDS` (or the longest idle time, if longer) of running time ago, at most
@@ -66,6 +68,12 @@ def idle_cutoffs(now: float, idle_seconds: Mapping[str, float],
             at = min(at, start)
         cutoffs[group] = at - left
     return cutoffs
+
+
+def down_between(outages: Iterable[Outage], start: float, end: float) -> float:
+    """Return how long the bot was down between ``start`` and ``end`` (seconds): the
+    part of ``outages`` (joined) inside that span."""
+    return sum(max(0.0, min(end, s + n) - max(start, s)) for s, n in merged(outages))
 
 
 def kept(outages: Iterable[Outage], now: float,

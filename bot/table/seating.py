@@ -60,7 +60,7 @@ def start_timer(data: TableData, seat: int | None, seats: Sequence[Seat],
             or seats[seat].computer or seats[seat].away):
         data.timer = None
         return
-    data.timer = TurnTimer(seat, now + seconds)
+    data.timer = TurnTimer(seat, now + seconds, since=now)
 
 
 def away_votes_needed(seats: Sequence[Seat], resigned: set[int],

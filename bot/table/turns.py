@@ -8,12 +8,12 @@ A person whose turn comes is pinged only if they have not acted within a grace t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.table import polls, seating
+from bot.table import downtime, polls, seating
 from bot.table.core import TableCore
-from bot.table.data import NoticeDue
+from bot.table.data import NoticeDue, TurnTimer
 from bot.table.errors import NotAllowed, Refusal
 from bot.table.loaded import Actor, LoadedGame, Play
 
@@ -26,6 +26,9 @@ class TurnPolicy:
         #: The grace time of a server's turn notices, in seconds, by guild id (0: at
         #: once): how long a person whose turn came may take before they are pinged.
         self.notice_grace: Callable[[int | None], float] = lambda _guild: notice_grace
+        #: The bot's recent outages (:mod:`bot.table.downtime`), set at start: a turn
+        #: timer does not run while the bot is down.
+        self.outages: Sequence[downtime.Outage] = ()
 
     def turn_notice(self, game: LoadedGame, user: int, text: str) -> tuple[int, str] | None:
         """Tell ``user`` it is their turn: the notice to send now, or None when it waits
@@ -99,6 +102,9 @@ class TurnPolicy:
                 return None
             timer = data.timer
             if timer is not None and timer.at <= now:
+                if self._put_off(timer, data.turn_seconds, now):
+                    await core.save_table(game)
+                    return Play(game, (), redraw=True)  # the board shows the timer's new end
                 return await self._timer_ran_out(game, now)
             due = data.notice_due
             if due is not None and due.at <= now:
@@ -110,6 +116,18 @@ class TurnPolicy:
             if row.deadline is not None and row.deadline <= now:
                 await core.save_table(game)  # a deadline nothing waits for any more
             return None
+
+    def _put_off(self, timer: TurnTimer, turn_seconds: float, now: float) -> bool:
+        """Move a due turn timer's end later by the time the bot was down since its run
+        began (nobody could click then); return whether it moved. Its run then counts
+        from ``now``, so that outage is not counted twice."""
+        since = timer.since if timer.since is not None else timer.at - turn_seconds
+        length = timer.at - since
+        ran = now - since - downtime.down_between(self.outages, since, now)
+        if ran >= length:
+            return False
+        timer.since, timer.at = now, now + (length - ran)
+        return True
 
     async def _timer_ran_out(self, game: LoadedGame, now: float) -> Play | None:
         """The turn timer ran out (the lock is held): remind, or hand the seat on."""
@@ -133,7 +151,7 @@ class TurnPolicy:
                   if s != seat]
         if not timer.strikes:
             timer.strikes = 1
-            timer.at = now + data.turn_seconds
+            timer.since, timer.at = now, now + data.turn_seconds
             await core.save_table(game)
             text = (f"⏰ <@{user}>, it is still your turn. If the timer runs out again, "
                     "a computer plays your seat until you click." if others else

@@ -1,0 +1,143 @@
+"""A turn timer does not run while the bot is down (ruling C6 with restarts): a player
+reminded just before a stop, or whose turn began just before a crash, keeps the running
+time they had left when the bot is back, and the board shows the timer's new end."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.table import downtime
+from bot.table.data import TurnTimer
+from tests.support import Clock, button, host_board, make_bot
+
+COGS = ("cogs.steam",)
+#: The turn timer the tables here start with, and its length in seconds.
+TIMER, SECONDS = "10 min", 600
+HOUR = 3600.0
+
+
+async def _steam(driver, fake, tmp_path, clock):
+    """Start a three-seat Steam to Solar table with a turn timer; return bot and game."""
+    fake.add_user("carol")
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    board = (await driver.slash("steam", "new", {"first": "me (the host)",
+                                                 "turn_timer": TIMER}, user="alice")).message
+    for name in ("bob", "carol"):
+        board = (await driver.click(board, button(board, "lobby.join"), user=name)).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    return bot, await bot.tables.open_in_channel(fake.channel_id)
+
+
+async def _nothing() -> None:
+    return None
+
+
+async def _down(driver, bot, tmp_path, clock, seconds, *, crash_after=None):
+    """Stop the bot (or let it die ``crash_after`` s after its last note of being alive),
+    keep it down ``seconds``, start it again and run the deadlines due; return the bot."""
+    if crash_after is not None:
+        await bot.store.set_meta(bot.alive_key, repr(clock() - crash_after))
+        bot.note_alive = _nothing  # type: ignore[method-assign]
+        bot.alive_marker.cancel()
+    await driver.close_client(bot)
+    clock.advance(seconds)
+    bot = await driver.restart(make_bot(tmp_path, cogs=COGS, clock=clock))
+    await bot.deadlines.run_due()
+    await driver.settle()
+    return bot
+
+
+def _timer_ends(message: dict) -> list[int]:
+    """The turn timer's end as the board shows it (``<t:…:R>``)."""
+    return [int(t) for t in re.findall(r"turn timer <t:(\d+):R>", str(message["embeds"]))]
+
+
+def _reminders(fake) -> list[dict]:
+    return [m for m in fake.channel_messages() if "still your turn" in (m.get("content") or "")]
+
+
+async def test_c6_a_reminded_player_keeps_their_time_over_a_restart(
+        discord_driver, fake_discord, tmp_path):
+    """Reminded, then 30 s later an hour's stop: 570 s of running time are left."""
+    clock = Clock()
+    bot, game = await _steam(discord_driver, fake_discord, tmp_path, clock)
+    clock.advance(SECONDS + 1)
+    assert await bot.deadlines.run_due() == 1  # the reminder
+    clock.advance(30)
+    bot = await _down(discord_driver, bot, tmp_path, clock, HOUR)
+    game = await bot.tables.load(game.id)
+    assert not game.row.seats[0].get("away"), game.row.events[-1:]
+    timer = game.data.timer
+    assert timer is not None and timer.strikes == 1
+    assert timer.at == pytest.approx(clock() + SECONDS - 30, abs=0.01)
+    board = fake_discord.get_message(game.row.board_message_id)
+    assert _timer_ends(board) == [int(timer.at)]
+    clock.advance(SECONDS - 31)
+    assert await bot.deadlines.run_due() == 0  # one second of her time is left
+    clock.advance(2)
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    assert (await bot.tables.load(game.id)).row.seats[0].get("away")
+
+
+async def test_c6_no_reminder_at_once_after_a_crash(discord_driver, fake_discord, tmp_path):
+    """A turn 100 s old, a crash 30 s after the bot's last note of being alive, an hour
+    down: the time since that note is not known to have run, so 530 s are left."""
+    clock = Clock()
+    bot, game = await _steam(discord_driver, fake_discord, tmp_path, clock)
+    clock.advance(100)
+    bot = await _down(discord_driver, bot, tmp_path, clock, HOUR, crash_after=30)
+    assert _reminders(fake_discord) == []
+    timer = (await bot.tables.load(game.id)).data.timer
+    assert timer is not None and timer.strikes == 0
+    assert timer.at == pytest.approx(clock() + SECONDS - 70, abs=0.01)
+    clock.advance(SECONDS - 70 + 1)
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    assert len(_reminders(fake_discord)) == 1
+
+
+async def test_c6_an_outage_is_not_counted_twice(discord_driver, fake_discord, tmp_path):
+    """Two stops during one run of the timer: each is left out once, no more."""
+    clock = Clock()
+    bot, game = await _steam(discord_driver, fake_discord, tmp_path, clock)
+    started = clock()
+    clock.advance(200)
+    bot = await _down(discord_driver, bot, tmp_path, clock, HOUR)
+    clock.advance(100)
+    bot = await _down(discord_driver, bot, tmp_path, clock, 2 * HOUR)
+    timer = (await bot.tables.load(game.id)).data.timer
+    assert timer is not None and (timer.seat, timer.strikes) == (0, 0)
+    assert timer.at == pytest.approx(started + SECONDS + 3 * HOUR, abs=0.01)
+
+
+async def test_c6_a_timer_that_ran_out_before_the_stop_still_reminds(
+        discord_driver, fake_discord, tmp_path):
+    """The whole 10 minutes ran before an outage: the reminder comes at the start."""
+    clock = Clock()
+    bot, game = await _steam(discord_driver, fake_discord, tmp_path, clock)
+    clock.advance(SECONDS + 5)
+    bot = await _down(discord_driver, bot, tmp_path, clock, HOUR)
+    assert len(_reminders(fake_discord)) == 1
+    timer = (await bot.tables.load(game.id)).data.timer
+    assert timer is not None and timer.strikes == 1
+
+
+def test_a_timer_stored_without_its_start_is_read_and_written_as_before():
+    """A timer saved by an older release has no ``since``: read as None, written back
+    without it; a timer that has one keeps it."""
+    old = TurnTimer.from_json({"seat": 1, "at": 500.0, "strikes": 1})
+    assert old.since is None and old.to_json() == {"seat": 1, "at": 500.0, "strikes": 1}
+    new = TurnTimer(0, 700.0, 0, since=100.0)
+    assert TurnTimer.from_json(new.to_json()) == new
+
+
+def test_down_between_counts_only_the_outages_inside_the_span():
+    outages = [(100.0, 50.0), (120.0, 60.0), (400.0, 100.0)]  # the first two overlap
+    assert downtime.down_between(outages, 0, 1000) == 80 + 100
+    assert downtime.down_between(outages, 150, 450) == 30 + 50
+    assert downtime.down_between(outages, 200, 400) == 0
+    assert downtime.down_between([], 0, 1000) == 0
