@@ -311,8 +311,13 @@ class SteamCog(GameCog):
     def embed(self, game: LoadedGame) -> discord.Embed:
         """Return the lobby or the table, phone first: whose turn and what they decide in a
         line or two, the last event in the footer; without a picture, the river and each
-        player's trains in a line each. Every train in full is in "Rules & details"."""
-        if game.row.status == "lobby" or game.state is None:
+        player's trains in a line each. Every train in full is in "Rules & details".
+
+        A table whose saved data cannot be read shows its title and its seats only: it has
+        no buttons, and its footer says how to end it."""
+        if game.broken:
+            return _damaged(game)
+        if game.row.status == "lobby" or game.state is None:  # a lobby, or one closed
             return _lobby(game)
         view = game.view()
         half = "first half" if view["half"] == 1 else "second half"
@@ -489,6 +494,17 @@ def _lobby(game: LoadedGame) -> discord.Embed:
     )
     embed.add_field(name=f"Seated ({len(game.seats)}/5)", value=seat_list(game),
                     inline=False)
+    embed.set_footer(text=last_line(game, announced))
+    return embed
+
+
+def _damaged(game: LoadedGame) -> discord.Embed:
+    """Return the board of a table whose saved data cannot be read: the game's title, that
+    it cannot be shown, and who is seated (Tinker's and Tin Realm's say the same); no
+    lobby text, since nobody can join or start it."""
+    embed = discord.Embed(title=TITLE, description="This game cannot be shown.",
+                          colour=0x2B8A3E)
+    embed.add_field(name=f"Seated ({len(game.seats)})", value=seat_list(game), inline=False)
     embed.set_footer(text=last_line(game, announced))
     return embed
 

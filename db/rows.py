@@ -64,6 +64,8 @@ class GameRow:
     #: The JSON columns whose stored text was not JSON (read as empty instead): the
     #: table reports such a game as damaged.
     damaged: tuple[str, ...] = ()
+    #: The stored text of each damaged column (:meth:`document_text` writes it back).
+    raw_damaged: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
     #: What is known of the very ``state`` document: ``(the engine's state object or
     #: None, the document, its stored text or None)`` (see :meth:`engine_state`).
     loaded: tuple[Any, Any, str | None] | None = field(default=None, repr=False,
@@ -97,6 +99,14 @@ class GameRow:
         (its stored text stays known if it was)."""
         known = self._known()
         self.loaded = (engine_state, self.state, None if known is None else known[2])
+
+    def document_text(self, column: str, value: Any) -> str:
+        """Return the JSON column ``column`` as a save stores it: ``value`` as JSON, or
+        the column's text as read when it was damaged. A save of a damaged game (its
+        vote closed, its deadline cleared, the game ended) writes no empty stand-in
+        over what it had, and the game stays damaged."""
+        raw = self.raw_damaged.get(column)
+        return to_json(value) if raw is None else raw
 
     def state_text(self) -> str | None:
         """Return the state as its column stores it (its stored text when known)."""
@@ -248,6 +258,9 @@ def row_to_game(row: Sequence[Any]) -> GameRow:
         extra=extra,
         deadline=row[19],
         damaged=tuple(damaged),
+        raw_damaged={column: text for column, text in (
+            ("seats", row[6]), ("options", row[7]), ("events", row[11]), ("extra", row[18]))
+            if column in damaged and isinstance(text, str)},
         loaded=None if state is None else (None, state, raw_state),
     )
 

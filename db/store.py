@@ -323,9 +323,10 @@ class Store:
         another writer got there first.
         """
         now = save_time(self._clock(), game.updated_at)
-        columns = (_json(game.seats), _json(game.options),
-                   game.state_text(),
-                   _json(game.events), _json(game.extra))
+        columns = (game.document_text("seats", game.seats),
+                   game.document_text("options", game.options), game.state_text(),
+                   game.document_text("events", game.events),
+                   game.document_text("extra", game.extra))
         seats, options, state, events, extra = columns
         game_args = (game.status, seats, options, state, game.version, events, extra,
                      game.deadline, now, game.id, expected_version, game.updated_at)

@@ -184,7 +184,8 @@ async def test_c4_window_closes_on_a_plurality(tmp_path):
         await tables.act(game_id, 2, ALICE, "add1")
         await tables.act(game_id, 2, BOB, "add2")
         game = await tables.load(game_id)
-        assert game.row.version == 2 and game.row.deadline == pytest.approx(clock.now + 30)
+        assert game.row.version == 2
+        assert game.row.deadline == pytest.approx(clock.now + 30, abs=0.01)
         assert await tables.close_vote(game_id) is None  # not due yet
         clock.advance(30)
         play = await tables.close_vote(game_id)
@@ -439,5 +440,35 @@ async def test_c4_a_first_vote_to_give_up_is_told_it_needs_a_majority(tmp_path):
         text = vote.ballot.text(clock.now)
         assert "needs a majority: when the vote closes it is left out" in text
         assert "ties go to the first vote" not in text
+    finally:
+        await tables.store.close()
+
+
+@pytest.mark.parametrize(("column", "text"), [
+    ("extra", "not json"), ("seats", '{"a": 1}'), ("events", "[1"), ("options", "[]")])
+async def test_a_save_of_a_damaged_game_keeps_the_damaged_text(tmp_path, backend, column,
+                                                               text):
+    """A vote window closing on a game with a damaged column, then the game abandoned:
+    each save clears what it must (the deadline, the status) and writes the damaged
+    column back as it was, so the game stays damaged instead of coming back with empty
+    stand-ins (a default vote window, no seats, no recent voters)."""
+    clock = Clock()
+    tables = await _tables(tmp_path / "v.db", clock)
+    try:
+        game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE,
+                                  window=120)
+        await tables.act(game.id, 0, ALICE, "add1")  # alone: a move at once
+        assert (await tables.act(game.id, 1, BOB, "add1")).ballot is not None
+        await tables.store.connection.execute(
+            f"UPDATE games SET {column} = ? WHERE id = ?", (text, game.id))
+        assert (await tables.load(game.id)).broken
+        clock.advance(600)
+        assert await tables.fire_deadline(game.id) is None
+        after = await tables.load(game.id)
+        assert after.broken and after.row.deadline is None and after.row.is_open
+        await tables.abandon(CHANNEL, replace(ALICE, can_manage=True))
+        ended = await tables.load(game.id)
+        assert ended.broken and ended.row.status == "abandoned"
+        assert ended.row.raw_damaged == {column: text}
     finally:
         await tables.store.close()

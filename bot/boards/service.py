@@ -211,12 +211,23 @@ class Boards:
         message = interaction.message
         if play.ballot is not None:
             await clock.settle()
-            if play.ballot.worth_telling:
-                await self._refuse(interaction, play.ballot.text(self.tables.now()))
+            ballot = play.ballot
+            if message is not None and message.flags.ephemeral:
+                # A private question (Give up: are you sure?) answered by a vote: it
+                # says so in place of the question.
+                majority = (f" (it needs a majority: {ballot.needed} of {ballot.active})"
+                            if ballot.needs_majority else "")
+                said = (ballot.text(self.tables.now()) if ballot.worth_telling else
+                        f"Your vote: {ballot.label}{majority}. The board shows the tally.")
+                try:
+                    await edit_answer(interaction, content=said, embed=None, view=None)
+                except SEND_ERRORS as exc:
+                    log.warning("could not answer a vote on game %s: %r", game.id, exc)
+            elif ballot.worth_telling:
+                await self._refuse(interaction, ballot.text(self.tables.now()))
             else:  # the board's tally acknowledges it (a deferred update, no message)
                 await self._acknowledge(interaction)
-            if message is not None and not message.flags.ephemeral:
-                self.messages.update_soon(game.id, game)
+            self.messages.update_soon(game.id, game)
             return
         try:
             if message is not None and message.flags.ephemeral:

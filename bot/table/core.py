@@ -321,7 +321,8 @@ class TableCore:
         away = (actor_id is None and len(seats) > 1 and 0 <= seat < len(seats)
                 and not seats[seat].computer and seats[seat].away)
         if away:
-            events = turnlog.for_away(game.seat_name(seat), events)
+            others = [game.seat_name(i) for i in range(len(seats)) if i != seat]
+            events = turnlog.for_away(game.seat_name(seat), events, others)
         moved = events
         results: list[ResultRow] = []
         ratings: list[RatedSeat] = []

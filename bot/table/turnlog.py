@@ -23,12 +23,23 @@ KEPT_EVENTS = 8
 COMPUTER_MARK = "🤖 for"
 
 
-def for_away(name: str, events: Sequence[str]) -> tuple[str, ...]:
+def for_away(name: str, events: Sequence[str], others: Sequence[str] = ()) -> tuple[str, ...]:
     """Return ``events`` of a move a computer made for ``name``'s away seat, marked so:
     "Bob takes Mill" reads "🤖 for Bob: takes Mill"; events not led by the name (the
-    river running dry, a card placed by itself) stay as they are."""
-    return tuple(f"{COMPUTER_MARK} {name}: {e.removeprefix(name + ' ')}"
-                 if e.startswith(f"{name} ") else e for e in events)
+    river running dry, a card placed by itself) stay as they are.
+
+    ``others`` are the names of the table's other seats. An event is marked only when it
+    begins with ``name`` and a space, and no other seat's name at least as long also
+    begins it: with "Sam" away, "Sam Lee takes …" is Sam Lee's and stays as it is; when
+    another seat is also called "Sam", whose event it is cannot be told from its words,
+    so none is marked (an event left unmarked never blames the wrong player)."""
+    rivals = [o for o in others if len(o) >= len(name)]
+
+    def ours(event: str) -> bool:
+        return event.startswith(f"{name} ") and not any(event.startswith(o) for o in rivals)
+
+    return tuple(f"{COMPUTER_MARK} {name}: {e.removeprefix(name + ' ')}" if ours(e) else e
+                 for e in events)
 
 
 def kept_turns(seats: int) -> int:

@@ -47,3 +47,29 @@ async def test_someone_not_seated_is_told_who_may_end_it(discord_driver, fake_di
     assert refused.ephemeral
     assert "people seated at this table" in refused.content
     assert await bot.tables.open_in_channel(fake_discord.channel_id) is not None
+
+
+async def test_damaged_running_table_shows_its_seats_not_the_lobby(
+        discord_driver, fake_discord, tmp_path):
+    """Reposted with /steam board, a damaged running table is not drawn as a lobby: its
+    board has no buttons, so it says neither "table closed" nor how to join or start; it
+    shows the title, that it cannot be shown, the seats, and how to end it."""
+    bot, game = await _damaged_table(discord_driver, fake_discord, tmp_path)
+    await discord_driver.slash("steam", "board", user="bob")
+    await discord_driver.settle()
+    damaged = await bot.tables.load(game.id)
+    assert damaged.broken and damaged.row.status == "active"
+    embed = fake_discord.get_message(damaged.row.board_message_id)["embeds"][0]
+    fields = embed.get("fields") or []
+    text = "\n".join([str(embed.get("title")), str(embed.get("description")),
+                      *(f"{f['name']}\n{f['value']}" for f in fields)])
+    assert embed.get("title") == "Steam to Solar", text
+    assert "This game cannot be shown." in text
+    seats = "\n".join(f["value"] for f in fields)
+    for name in (damaged.seat_name(0), damaged.seat_name(1)):
+        assert name in seats, text
+    assert seats.startswith("1. "), text
+    assert "/steam abandon" in embed["footer"]["text"]
+    for lobby_words in ("Join", "table closed", "table open", "Host controls",
+                        "computer players"):
+        assert lobby_words not in text, text

@@ -52,3 +52,31 @@ def test_c4_give_up_asks_only_where_a_vote_would_move_at_once() -> None:
     assert polls.moves_at_once(TableData(recent_players=2, poll=Poll(3, active=1)), 3)
     assert polls.moves_at_once(TableData(mode="fast", recent_players=3), 3)
     assert polls.moves_at_once(TableData(mode="solo", recent_players=3), 3)
+
+
+async def test_c4_a_confirmed_give_up_that_became_a_vote_shows_on_the_board(
+    discord_driver: Any, fake_discord: Any, tmp_path: Any
+) -> None:
+    """C4: Alice is asked to confirm giving up; Bob votes meanwhile, so her "Yes" is a
+    vote. The board's tally counts it at once, and her private question says it."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("tinker", "start", user="alice")).message
+    board = await _to_a_challenge(discord_driver, board)
+    give_up = next(c for c in board_ids(board) if c.endswith("give_up"))
+    asked = await discord_driver.click(board, give_up, user="alice")
+    assert asked.ephemeral and asked.custom_ids
+    chip = next(c for c in board_ids(board) if ":chip:" in c)
+    await discord_driver.click(fake_discord.get_message(board["id"]), chip, user="bob")
+    await discord_driver.settle()
+    yes = await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.data.poll is not None and game.data.poll.tally.get("give_up") == 1
+    shown = fake_discord.get_message(board["id"])
+    labels = [c.get("label") for row in shown["components"] for c in row["components"]]
+    assert "Give up · 1" in labels, labels
+    field = next(f for f in shown["embeds"][0]["fields"] if "voting" in f["name"])
+    assert field["value"].startswith("2 votes"), field["value"]
+    assert yes.content.startswith("Your vote: Give up"), yes.content
+    assert "needs a majority: 2 of 2" in yes.content, yes.content
+    assert not yes.custom_ids, "the private question still offers its button"
