@@ -19,7 +19,7 @@ import logging
 import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -168,15 +168,44 @@ def check(path: Path, now: float | None = None, max_age: float = MAX_AGE_SECONDS
 
 
 def gateway_state(client: Any) -> tuple[bool, float | None]:
-    """Return whether ``client`` (a discord.Client) is connected, and its latency in ms."""
+    """Return whether ``client`` (a discord.Client) is connected, and its latency in ms.
+
+    Connected means READY was received, the client is not closed, and its gateway
+    connection is up now (:func:`gateway_up`): discord.py keeps its ready flag while it
+    tries to reconnect a connection that dropped, so that flag alone is not enough.
+    """
     try:
         connected = bool(client.is_ready()) and not client.is_closed()
         latency = float(client.latency)
     except (AttributeError, TypeError, ValueError):
         return False, None
+    connected = connected and gateway_up(client)
     if not math.isfinite(latency):
         return connected, None
     return connected, round(latency * 1000, 1)
+
+
+def gateway_up(client: Any) -> bool:
+    """Whether every gateway connection of ``client`` is up now: for an
+    AutoShardedClient each of its shards (any one down means down), else its one
+    websocket. A connection is up when its websocket is there and open and its
+    heartbeat latency is finite: when a connection drops, discord.py stops its
+    keep-alive (the latency becomes infinite) and closes its socket, and keeps that
+    websocket until a new one is connected."""
+    try:
+        shards = getattr(client, "shards", None)
+        if isinstance(shards, Mapping):
+            return bool(shards) and all(
+                _up(not shard.is_closed(), shard.latency) for shard in shards.values())
+        ws = getattr(client, "ws", None)
+        return ws is not None and _up(ws.open, ws.latency)
+    except (AttributeError, TypeError, ValueError):
+        return False
+
+
+def _up(is_open: Any, latency: Any) -> bool:
+    """Whether a websocket that says ``is_open`` with ``latency`` (s) is up."""
+    return math.isfinite(float(latency)) and bool(is_open)
 
 
 async def database_problem(store: Any, timeout: float = DATABASE_CHECK_SECONDS) -> str | None:

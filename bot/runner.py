@@ -13,9 +13,10 @@ import aiohttp
 import discord
 import yarl
 
-from bot.config import ConfigError, load_settings
+from bot.config import ConfigError, Settings, load_settings
 from bot.health import health_file, unwritable
 from bot.logs import setup_logging
+from db.errors import StorageError
 from db.migrate import SchemaTooNew
 
 log = logging.getLogger("bot")
@@ -38,6 +39,41 @@ def tune_collector() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+def database_named(settings: Settings) -> str:
+    """Return the setting that names the bot's database, and the database, for a message:
+    ``DATABASE_URL`` without its password (nor its query, which may hold one), or
+    ``DATABASE_PATH``."""
+    if settings.database_url:
+        try:
+            url = yarl.URL(settings.database_url)
+            shown = str(url.with_password(None).with_query(None).with_fragment(None))
+        except (ValueError, TypeError):
+            shown = "(not a valid URL)"
+        return f"DATABASE_URL {shown}"
+    return f"DATABASE_PATH {str(settings.database_path)!r}"
+
+
+def hide_password(text: str, settings: Settings) -> str:
+    """Return ``text`` with the password of ``settings``' DATABASE_URL hidden."""
+    try:
+        password = yarl.URL(settings.database_url or "").password
+    except (ValueError, TypeError):
+        password = None
+    return text.replace(password, "***") if password else text
+
+
+def database_failure(exc: BaseException, settings: Settings) -> str:
+    """Return what to tell the admin when the database could not be opened at start."""
+    if isinstance(exc, ConfigError):  # the message names DATABASE_URL or DATABASE_PATH
+        text = str(exc).rstrip()
+    elif isinstance(exc, SchemaTooNew):
+        text = f"Cannot open the database: {exc}"
+    else:
+        text = (f"Cannot open the database ({database_named(settings)}): "
+                f"{str(exc) or type(exc).__name__}")
+    return hide_password(text, settings)
+
+
 async def serve(force_sync: bool = False, cogs: Sequence[str] | None = None) -> int:
     """Run the bot with ``cogs`` (default: every game) until it is closed.
 
@@ -56,16 +92,33 @@ async def serve(force_sync: bool = False, cogs: Sequence[str] | None = None) -> 
     bot = create_bot(settings, force_sync=force_sync, cogs=cogs or DEFAULT_COGS)
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []
+    # Opening the database may wait long (another process migrating it): a stop meanwhile
+    # cancels the wait.
+    opening = loop.create_task(bot.open_store(), name="open-database")
 
     def stop() -> None:
-        if not closing:
+        if not opening.done():
+            log.info("stopping: the database was not open yet")
+            opening.cancel()
+        elif not closing:
             log.info("stopping: finishing clicks in flight")
             closing.append(loop.create_task(bot.close()))
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop)
     try:
-        await bot.open_store()
+        await opening
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if not opening.cancelled() or (task is not None and task.cancelling()):
+            raise
+        log.info("stopped")
+        return 0
+    except (ConfigError, SchemaTooNew, StorageError, OSError) as exc:
+        # The database, not Discord: an OSError here (a timeout) is the database's.
+        print(database_failure(exc, settings), file=sys.stderr)
+        return 2
+    try:
         if force_sync:
             async with bot:
                 await bot.login(settings.token)  # runs setup_hook, which syncs

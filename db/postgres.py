@@ -144,19 +144,37 @@ class PostgresStore:
     async def open(
         cls, url: str, clock: Callable[[], float], *, max_size: int = 10
     ) -> PostgresStore:
-        """Connect to ``url`` and bring the schema up to date; StorageError if unreachable."""
+        """Connect to ``url`` and bring the schema up to date; return the store.
+
+        The migration runs first, on a connection of its own without the pool's
+        :data:`TIMEOUT`: it waits as long as another process is migrating the same
+        database, and a long step (an index built on a big table) is not cut short.
+        Raise StorageError when the server cannot be reached or the migration fails,
+        and SchemaTooNew when the database is newer than this code.
+        """
+        try:
+            conn = await asyncpg.connect(url, timeout=TIMEOUT, command_timeout=None)
+        except _UNAVAILABLE as exc:
+            raise StorageError(f"cannot connect to PostgreSQL: {exc}") from exc
+        try:
+            await pg_migrate(conn)
+        except _UNAVAILABLE as exc:
+            conn.terminate()
+            raise StorageError(f"cannot bring the PostgreSQL schema up to date: "
+                               f"{str(exc) or type(exc).__name__}") from exc
+        except BaseException:
+            conn.terminate()  # cancelled or refused: no round trip to say goodbye
+            raise
+        try:
+            await conn.close(timeout=TIMEOUT)
+        except _UNAVAILABLE:  # migrated already: a goodbye not answered changes nothing
+            conn.terminate()
         try:
             pool = await asyncpg.create_pool(
                 url, min_size=1, max_size=max_size, command_timeout=TIMEOUT, timeout=TIMEOUT
             )
         except _UNAVAILABLE as exc:
             raise StorageError(f"cannot connect to PostgreSQL: {exc}") from exc
-        try:
-            async with pool.acquire(timeout=TIMEOUT) as conn:
-                await pg_migrate(conn)
-        except BaseException:
-            await pool.close()
-            raise
         store = cls(pool, clock)
         store.url = url
         store.outage.watch_pool()
@@ -313,9 +331,10 @@ class PostgresStore:
         the people's new ratings and the rows of ``voters``, in one transaction; raise
         VersionConflict if another writer got there first."""
         now = save_time(self._clock(), game.updated_at)
-        columns = (_json(game.seats), _json(game.options),
-                   game.state_text(),
-                   _json(game.events), _json(game.extra))
+        columns = (game.document_text("seats", game.seats),
+                   game.document_text("options", game.options), game.state_text(),
+                   game.document_text("events", game.events),
+                   game.document_text("extra", game.extra))
         try:
             await self._save(game, expected_version, now, columns, action, actor_id, results,
                              ratings, voters)

@@ -115,3 +115,24 @@ def test_the_lock_files_pin_every_dependency_the_package_names():
     assert names(project["optional-dependencies"]["test"]) <= set(test)
     assert all(test[name] == version for name, version in runtime.items())
     assert "-c requirements-test.lock" in (ROOT / "Makefile").read_text()
+
+
+def test_the_stop_timeouts_cover_a_slow_clean_stop():
+    """A clean stop waits, in turn and each at most so long, for the last heartbeat, the
+    clicks in flight, the deadlines being handled and the board edits asked for: compose
+    and the documented ``docker run`` give it that long before killing it."""
+    import inspect
+
+    from bot.boards.messages import FLUSH_SECONDS
+    from bot.health import STOP_SECONDS
+    from bot.table.core import TableCore
+    from bot.table.deadlines import STOP_WAIT_SECONDS
+
+    drain = inspect.signature(TableCore.drain).parameters["timeout"].default
+    slowest = STOP_SECONDS + drain + STOP_WAIT_SECONDS + FLUSH_SECONDS
+    grace = _blocks((ROOT / "compose.yaml").read_text())[("x-bot", "stop_grace_period")]
+    assert grace.endswith("s") and float(grace[:-1]) >= slowest
+    deploy = (ROOT / "docs" / "deploy.md").read_text()
+    run = re.search(r"docker run [^\n]*--stop-timeout (\d+)", deploy)
+    assert run is not None and float(run.group(1)) >= slowest
+    assert all(float(t) >= slowest for t in re.findall(r"docker stop -t (\d+)", deploy))

@@ -41,11 +41,19 @@ class FakeStore:
         return [(1,)]
 
 
+class FakeWebSocket:
+    """The parts of a discord.py gateway websocket the heartbeat reads."""
+
+    def __init__(self, latency, open=True):
+        self.latency, self.open = latency, open
+
+
 class FakeClient:
-    """The parts of a discord.Client the heartbeat reads."""
+    """The parts of a discord.Client the heartbeat reads (its websocket up, as after READY)."""
 
     def __init__(self, ready=True, closed=False, latency=0.0421, store=None):
         self.ready, self.closed, self.latency = ready, closed, latency
+        self.ws = FakeWebSocket(latency)
         self.store = store if store is not None else FakeStore()
 
     def is_ready(self):
@@ -109,11 +117,13 @@ def test_health_file_per_shard_process(tmp_path):
 
 
 def test_gateway_state():
-    """Connected only when ready and not closed; latency in ms, None before the first ack."""
+    """Connected only when ready, not closed and the websocket up; latency in ms, None
+    when not known (no websocket, or no heartbeat acknowledged on it: not connected)."""
     assert gateway_state(FakeClient()) == (True, 42.1)
     assert gateway_state(FakeClient(ready=False))[0] is False
     assert gateway_state(FakeClient(closed=True))[0] is False
-    assert gateway_state(FakeClient(latency=float("nan"))) == (True, None)
+    assert gateway_state(FakeClient(latency=float("nan"))) == (False, None)
+    assert gateway_state(FakeClient(latency=float("inf"))) == (False, None)
     assert gateway_state(object()) == (False, None)
 
 

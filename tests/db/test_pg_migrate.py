@@ -18,17 +18,6 @@ from db.store import Store
 pytestmark = pytest.mark.sqlite_only  # each test picks its backend itself
 
 
-@pytest.fixture
-async def empty_url(pg_server):
-    url = await pg_server.new_database(migrated=False)
-    yield url
-    admin = await asyncpg.connect(pg_server.admin_url)
-    try:
-        await admin.execute(f"DROP DATABASE {url.rsplit('/', 1)[1]} WITH (FORCE)")
-    finally:
-        await admin.close()
-
-
 async def test_empty_database_migrates_and_racing_starts_apply_each_step_once(empty_url):
     """Five connections migrating a new database at once all end at the latest version."""
     conns = [await asyncpg.connect(empty_url) for _ in range(5)]
