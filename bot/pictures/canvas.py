@@ -39,6 +39,9 @@ HEADLINE = 36
 BANNER_ROOM = WIDTH - 4 * MARGIN
 """The width an ending banner's lines have on a board :data:`WIDTH` wide."""
 
+DETAIL_LINE = 40
+"""The distance from one of an ending banner's detail lines to the next."""
+
 LAYERS = 160
 """Cached layers kept (rows, strips, tracks: a few KB to about 400 KB each with their
 encoding, so some 40 MB at most)."""
@@ -218,16 +221,18 @@ class Canvas:
         return 56
 
     def banner(self, y: int, headline: str, detail: str = "") -> int:
-        """Draw the ending's headline across the board; return the y below it."""
-        height = 56 if not detail else 96
+        """Draw the ending's headline across the board, and below it each line of
+        ``detail`` (lines split at "\\n"); return the y below it."""
+        lines = detail.split("\n") if detail else []
+        height = 56 + DETAIL_LINE * len(lines)
         self.panel((MARGIN, y, self.width - MARGIN, y + height), fill=self.theme.banner)
         inner = self.width - 4 * MARGIN
         self.text(self.width / 2, y + 28, headline, HEADLINE, bold=True,
                   fill=self.theme.banner_text,
                   anchor="mm", max_width=inner)
-        if detail:
-            self.text(self.width / 2, y + 74, detail, MIN_TEXT, fill=self.theme.banner_text,
-                      anchor="mm", max_width=inner)
+        for i, line in enumerate(lines):
+            self.text(self.width / 2, y + 74 + i * DETAIL_LINE, line, MIN_TEXT,
+                      fill=self.theme.banner_text, anchor="mm", max_width=inner)
         return y + height + 10
 
     def png(self, bottom: int) -> bytes:

@@ -134,15 +134,25 @@ def _steam(view: Mapping[str, Any]) -> Ending:
     def headline(shown: list[str]) -> str:
         return sentence(f"{' and '.join(shown)} {won}")
 
-    def scores(shown: list[str]) -> str:
-        return sentence(" · ".join(f"{name} {score}" for name, (_, score, _, _)
-                                   in zip(shown, ranked, strict=True)) + left)
+    def listed(rows: list[tuple[Any, Any, int, bool]], tail: str) -> Callable[[list[str]], str]:
+        """The scores of ``rows`` in place order, then ``tail``, for the names shown."""
+        return lambda shown: sentence(" · ".join(
+            f"{name} {score}" for name, (_, score, _, _) in zip(shown, rows, strict=True))
+            + tail)
 
     everyone = [names.get(seat, "?") for seat, _, _, _ in ranked]
     whole, drawn = headline(who), short_names(who, headline, HEADLINE, bold=True)
     if len(who) > 1 and drawn != whole:  # cut names: the detail line names the winners
         drawn = sentence(f"Shared win {'on goods left' if tie else f'with {top}'}")
+    scores = listed(ranked, left)
     detail = short_names(everyone, scores, MIN_TEXT)
+    if detail != scores(everyone) and len(ranked) > 2:
+        # Names cut on one line: the places go on two (the first half, then the rest), so
+        # names that start alike ("Sam…") can still be told apart.
+        half = (len(ranked) + 1) // 2
+        detail = "\n".join((short_names(everyone[:half], listed(ranked[:half], ""), MIN_TEXT),
+                            short_names(everyone[half:], listed(ranked[half:], left),
+                                        MIN_TEXT)))
     return Ending("won", drawn, detail, whole if drawn != whole else "",
                   scores(everyone) if detail != scores(everyone) else "")
 

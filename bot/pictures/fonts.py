@@ -4,8 +4,10 @@ Every font comes from the ``manimgx-fonts`` and ``manimgx-fonts-cjk`` wheels (No
 Open Font License 1.1), never from the host, so every machine draws the same picture.
 :data:`CHAIN` lists the families in the order they are tried; a character is drawn in the
 first family that has a glyph for it (a glyph that is not the font's missing-glyph box),
-see :func:`face_for`. Bold is the variable fonts' weight axis at 700. A glyph FreeType
-cannot raster counts as missing (:func:`has_glyph`, :func:`rasters`).
+see :func:`face_for`. A character no family has is drawn as its compatibility form
+("𝓕𝓪𝓷𝓬𝔂" as "Fancy") or left out, never as a box (:func:`drawn_as`). Bold is the
+variable fonts' weight axis at 700. A glyph FreeType cannot raster counts as missing
+(:func:`has_glyph`, :func:`rasters`).
 """
 
 from __future__ import annotations
@@ -176,7 +178,8 @@ def narrow_space(index: int) -> bool:
 def face_for(char: str) -> int:
     """Return the index in :data:`CHAIN` of the first family with a glyph for ``char``.
 
-    Spaces and characters no family has go to the primary font.
+    Spaces and characters no family has go to the primary font (:func:`drawn_as` keeps
+    the latter out of what is drawn).
     """
     if char.isspace() or not char.isprintable():
         return 0
@@ -184,3 +187,25 @@ def face_for(char: str) -> int:
         if has_glyph(index, char):
             return index
     return 0
+
+
+def _drawable(char: str) -> bool:
+    """Whether ``char`` is drawn as itself: a space, a joiner or selector (drawn as
+    nothing with the character before it), or a character a family has a glyph for."""
+    return (char.isspace() or (joins(char) and not is_mark(char))
+            or has_glyph(face_for(char), char))
+
+
+@lru_cache(maxsize=8192)
+def drawn_as(char: str) -> str:
+    """What a picture draws for ``char``: the character itself when a family of
+    :data:`CHAIN` has it (or it is a space, joiner or selector); else its compatibility
+    form (NFKC) when the chain draws all of that ("𝓕" is drawn "F", "𝐁" "B", "𝕬" "A");
+    else nothing ("" : no family has "♛", Cherokee or Tibetan letters, a private-use
+    character, and a missing-glyph box is never drawn)."""
+    if _drawable(char):
+        return char
+    folded = unicodedata.normalize("NFKC", char)
+    if folded != char and folded.strip() and all(map(_drawable, folded)):
+        return folded
+    return ""

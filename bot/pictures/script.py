@@ -8,16 +8,20 @@ a right-to-left run are reversed here and Arabic letters keep their isolated for
 strong character is right-to-left, so an Arabic or Hebrew name with a Latin number reads
 in the right order in either case ("דוד 2" is drawn "2 דוד", the space between).
 
-A combining mark the family of the character before it has no glyph for is drawn over
-that character by a family that has one (a keycap by the emoji font), or left out; a
-glyph FreeType cannot raster in its face is drawn by a stand-in, or left out: words
-never raise.
+A character no family has is drawn as its compatibility form when the chain has that
+("𝓕𝓪𝓷𝓬𝔂" as "Fancy", "𝐁𝐨𝐥𝐝" as "Bold"), or left out, never as a missing-glyph box; a word
+of letters none of which can be drawn is drawn "?" (:func:`fold`), and widths are those
+of the text as drawn. A combining mark the family of the character before it has no
+glyph for is drawn over that character by a family that has one (a keycap by the emoji
+font), or left out; a glyph FreeType cannot raster in its face is drawn by a stand-in,
+or left out: words never raise.
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -30,6 +34,7 @@ from bot.pictures.fonts import (
     RAQM,
     Font,
     chain_font,
+    drawn_as,
     face_for,
     has_glyph,
     is_mark,
@@ -109,12 +114,12 @@ def runs(text: str) -> tuple[Run, ...]:
     """Return ``text`` as runs of one family each, in the order they are drawn left to right
     (right to left when its first strong letter is, unless it starts with :data:`LTR`).
 
-    A mark the run before it has no glyph for is an ``over`` run (see :class:`Run`), or
-    left out when no family has it; a keycap ("1\ufe0f\u20e3") goes to the emoji font
-    when it draws one.
+    The text is :func:`fold`-ed first. A mark the run before it has no glyph for is an
+    ``over`` run (see :class:`Run`), or left out when no family has it; a keycap
+    ("1\ufe0f\u20e3") goes to the emoji font when it draws one.
     """
     left_to_right = text.startswith(LTR)
-    text = text.removeprefix(LTR)
+    text = fold(text.removeprefix(LTR))
     pieces: list[_Piece] = []
     for at, char in enumerate(text):
         if pieces and joins(char):
@@ -131,6 +136,46 @@ def runs(text: str) -> tuple[Run, ...]:
     if _strong(text) and not left_to_right:
         return _right_to_left(found)
     return tuple(found)
+
+
+MISSING = "?"
+"""Drawn for a word none of whose letters any family has (see :func:`fold`)."""
+
+_WORDS = re.compile(r"(\s+)")
+
+
+def _visible(text: str) -> bool:
+    """Whether ``text`` holds a character that is not a space, joiner, selector or mark."""
+    return any(not (char.isspace() or joins(char)) for char in text)
+
+
+@lru_cache(maxsize=4096)
+def fold(text: str) -> str:
+    """Return ``text`` as it is drawn: each character as :func:`bot.pictures.fonts.drawn_as`
+    has it (itself, or its compatibility form: "𝓕𝓪𝓷𝓬𝔂" is drawn "Fancy"), or left out.
+
+    Widths are measured on the same folded text (:func:`runs`), so a name is cut as it
+    is drawn. A word (between spaces) that held a letter or digit of which nothing is
+    left is drawn as :data:`MISSING` ("ᏣᎳᎩ wins" is drawn "? wins"); a word of symbols no
+    family has is left out with the space before it ("♛ King ♛" is drawn "King"); text
+    of which nothing visible is left at all is drawn "?".
+    """
+    if "".join(map(drawn_as, text)) == text:
+        return text
+    parts = _WORDS.split(text)  # words at even places, the spaces between at odd ones
+    kept: list[str] = []
+    for at in range(0, len(parts), 2):
+        word = parts[at]
+        drawn = "".join(map(drawn_as, word))
+        if _visible(word) and not _visible(drawn):
+            if not any(unicodedata.category(c)[0] in "LN" and not drawn_as(c) for c in word):
+                continue  # only symbols: left out, with the space before it
+            drawn = MISSING
+        if at and (kept or not parts[0]):
+            kept.append(parts[at - 1])
+        kept.append(drawn)
+    shown = "".join(kept)
+    return shown if _visible(shown) else MISSING
 
 
 def _attach(pieces: list[_Piece], char: str) -> None:
@@ -485,6 +530,7 @@ REPLACEMENT = "\ufffd"
 def forget_words() -> None:
     """Empty the caches of drawn words (runs, widths, masks), as in a process that has
     drawn none yet."""
+    fold.cache_clear()
     runs.cache_clear()
     _width.cache_clear()
     text_mask.cache_clear()

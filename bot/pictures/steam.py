@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.pictures.canvas import MARGIN, MIN_TEXT, Canvas
+from bot.pictures.canvas import MARGIN, MIN_TEXT, Canvas, fit
 from bot.pictures.cards import MINI, card_key
 from bot.pictures.endings import Ending
 from bot.pictures.palette import (
@@ -125,8 +125,10 @@ def _paint_river(c: Canvas, cards: tuple[tuple[Key, str], ...]) -> None:
 def _status(c: Canvas, view: Mapping[str, Any], names: dict[Any, str], y: int,
             over: bool = False) -> int:
     """What the player to act is doing (the cards being placed drawn); sunny cards; the
-    final round while it is being played (not on a finished board)."""
-    parts: list[str] = []
+    final round while it is being played (not on a finished board). A line too long for
+    its room cuts the player's name, never what follows it ("final round")."""
+    doing = ""
+    who = ""
     pending = view.get("pending")
     held: list[Mapping[str, Any]] = []
     if isinstance(pending, Mapping):
@@ -134,25 +136,36 @@ def _status(c: Canvas, view: Mapping[str, Any], names: dict[Any, str], y: int,
         kind = pending.get("kind")
         if kind == "place":
             held = mappings(pending.get("cards"))[:4]
-            parts.append(f"{who} places".strip())
+            doing = "places"
         elif kind == "arrange":
-            parts.append(f"{who} rearranges trains")
+            doing = "rearranges trains"
         elif kind == "run":
             power = f" on {pending['power']}" if pending.get("power") else ""
-            parts.append(f"{who} runs train {pending.get('train', '?')}{power}")
+            doing = f"runs train {pending.get('train', '?')}{power}"
+    rest: list[str] = []
     if view.get("final_round") and not over:
-        parts.append("final round")
+        rest.append("final round")
     sunny = mappings(view.get("sunny_aside"))
     if sunny and not held:
-        parts.append(f"{len(sunny)} sunny cards aside")
-    if not parts:
+        rest.append(f"{len(sunny)} sunny cards aside")
+    if not doing and not rest:
         return y
     then = c.measure(THEN, MIN_TEXT) + 12 if len(held) > 1 else 0
-    room = c.width - 2 * MARGIN - len(held) * (MINI.width + 6) - then
-    line = sentence(" · ".join(parts))
+    room = (c.width - 2 * MARGIN - len(held) * (MINI.width + 6) - then - 12 if held
+            else c.width - 2 * MARGIN)
+    bold = bool(held)
+
+    def line(name: str) -> str:
+        first = f"{name} {doing}".strip() if doing else ""
+        return sentence(" · ".join(part for part in (first, *rest) if part))
+
+    shown = line(who)
+    if who and c.measure(shown, MIN_TEXT, bold=bold) > room:
+        others = c.measure(shown, MIN_TEXT, bold=bold) - c.measure(who, MIN_TEXT, bold=bold)
+        shown = line(fit(who, MIN_TEXT, max(0.0, room - others), bold))
     if held:  # the first card is the one the place buttons place now (S5)
-        used = c.text(MARGIN, y + MINI.height / 2, line, MIN_TEXT, bold=True, fill=HIGHLIGHT,
-                      anchor="lm", max_width=room - 12)
+        used = c.text(MARGIN, y + MINI.height / 2, shown, MIN_TEXT, bold=True,
+                      fill=HIGHLIGHT, anchor="lm", max_width=room)
         x = MARGIN + used + 12
         for i, card in enumerate(held):
             if i == 1:
@@ -161,8 +174,8 @@ def _status(c: Canvas, view: Mapping[str, Any], names: dict[Any, str], y: int,
             c.card(card, x, y, MINI, "count")
             x += MINI.width + 6
         return y + MINI.height + 10
-    c.text(MARGIN, y, line, MIN_TEXT, fill=HIGHLIGHT if pending else c.theme.muted,
-           max_width=c.width - 2 * MARGIN)
+    c.text(MARGIN, y, shown, MIN_TEXT, fill=HIGHLIGHT if pending else c.theme.muted,
+           max_width=room)
     return y + 42
 
 

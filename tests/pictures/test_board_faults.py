@@ -130,3 +130,21 @@ def test_alt_text_says_the_chips_paid_and_the_discard_pile() -> None:
     alt = describe("tinker", view, "active")
     assert "Paid: Leaves, Knots, Leaves." in alt
     assert f"discard {len(view['discard'])}," in alt
+
+
+def test_a_long_name_cut_in_the_final_round_still_says_final_round() -> None:
+    """A player with a long name places cards in the final round: the status line cuts
+    the name, not "final round" after it; a short name is drawn whole beside it."""
+    game, state = play("steam", 3, 60, seats=5)
+    view = game.view(state)
+    cards = [c for p in view["players"] for t in p["trains"] for c in t] + view["river"]
+    assert len(cards) >= 4
+    view = {**view, "final_round": True, "over": False, "turn": 0,
+            "pending": {"seat": 0, "kind": "place", "cards": cards[:4]}}
+    for name, whole in (("Wolfgang Amadeus Mozart", False), ("Ann", True)):
+        view["players"] = [{**p, "name": name if p["seat"] == 0 else p["name"]}
+                           for p in view["players"]]
+        lines = [t for t in _texts(steam_picture.board(view, ending("steam", view, "active")))
+                 if "places" in t]
+        assert len(lines) == 1 and lines[0].endswith("places · final round"), lines
+        assert lines[0].startswith(f"{name} places") == whole, lines

@@ -26,20 +26,43 @@ def _over(names: tuple[str, ...]) -> dict[str, Any]:
 
 def test_long_names_leave_the_banner_its_score_and_every_score() -> None:
     """Five players with 32-letter names (Japanese, capitals, emoji) finish: the banner
-    still reads "… wins with 14" and its second line each player's score, the names
-    shortened with "…" to make room."""
+    still reads "… wins with 14", and the lines below it each player's score in place
+    order, on two lines (three places, then two), the names shortened with "…" to make
+    room."""
     names = (LONG_NAMES[2], LONG_NAMES[4], LONG_NAMES[0], LONG_NAMES[1], LONG_NAMES[3])
     view = _over(names)
     end = ending("steam", view, "over")
     assert end.headline.endswith(" wins with 14") and "…" in end.headline
     assert end.headline.startswith(names[0][:4])
     assert width(end.headline, HEADLINE, True) <= BANNER_ROOM
-    assert width(end.detail, MIN_TEXT) <= BANNER_ROOM
-    assert [part.rsplit(" ", 1)[1] for part in end.detail.split(" · ")] == [
-        "14", "9", "3", "1", "0"]
+    lines = end.detail.split("\n")
+    assert len(lines) == 2 and all(width(line, MIN_TEXT) <= BANNER_ROOM for line in lines)
+    assert [[part.rsplit(" ", 1)[1] for part in line.split(" · ")] for line in lines] == [
+        ["14", "9", "3"], ["1", "0"]]
     c = steam.board(view, end)
     drawn = [what[5:] for what, _ in c.boxes if what.startswith("text:")]
-    assert end.headline in drawn and end.detail in drawn
+    assert end.headline in drawn and all(line in drawn for line in lines)
+
+
+def test_names_that_start_alike_are_told_apart_on_two_lines() -> None:
+    """Five players whose names all start "Sam": on one line every name would be cut to
+    "Sa…"; on two lines each is whole or keeps enough to be told apart, and the alt text
+    (the whole detail) names them all whole."""
+    names = ("Sam (mod)", "Samantha", "Sam_the_Great", "Samuel", "Sammy")
+    end = ending("steam", _over(names), "over")
+    lines = end.detail.split("\n")
+    assert len(lines) == 2, end.detail
+    shown = [part.rsplit(" ", 1)[0] for line in lines for part in line.split(" · ")]
+    assert len(set(shown)) == 5 and all(len(name.rstrip("…")) >= 5 for name in shown), shown
+    assert sum(name in shown for name in names) >= 4, shown
+    assert end.whole_detail == " · ".join(
+        f"{name} {score}" for name, score in zip(names, (14, 9, 3, 1, 0), strict=True))
+
+
+def test_three_short_names_keep_one_line() -> None:
+    """A detail line that fits whole stays one line."""
+    end = ending("steam", _over(("Alice", "Bob", "Carol")), "over")
+    assert "\n" not in end.detail
 
 
 def test_short_names_stay_whole() -> None:
