@@ -146,8 +146,10 @@ class BoardRenderer:
         as ``file`` for a new message; a board without a picture clears old ones on edit.
         ``picture`` is the drawn picture (drawn here when None); with ``keep``, an edit
         keeps the picture the message already has (the board's version is unchanged).
-        ``pictured`` false gives the text board (the picture cannot be attached). An edit
-        of a board past its lobby clears the message's text (the lobby's invitation).
+        ``pictured`` false gives the text board (the picture cannot be attached); so does
+        a picture that could not be drawn (or came out empty), as the short text of a
+        pictured board leaves the position to the picture. An edit of a board past its
+        lobby clears the message's text (the lobby's invitation).
         """
         body = self.body(game, pictured=pictured)
         if edit and game.row.status != "lobby":
@@ -157,8 +159,12 @@ class BoardRenderer:
                 body["attachments"] = []
             return body
         if keep and self.pictured_in(game):
-            if picture if picture is not None else self.picture(game):  # not sent again
+            if picture is None:
+                picture = self.picture(game)  # drawn to know it can be; not sent again
+            if picture:
                 body["embed"].set_image(url=f"attachment://{pictures.FILENAME}")
+            elif game.pictured:  # no picture after all: the text board shows the position
+                return self.render(game, edit=edit, pictured=False)
             return body
         if picture is None:
             picture = self.picture(game) if self.pictured_in(game) else b""
@@ -167,6 +173,8 @@ class BoardRenderer:
             file = discord.File(io.BytesIO(picture), filename=pictures.FILENAME,
                                 description=self.alt_text(game))
             body["attachments" if edit else "file"] = [file] if edit else file
+        elif game.pictured:  # no picture after all: the text board shows the position
+            return self.render(game, edit=edit, pictured=False)
         elif edit:
             body["attachments"] = []
         return body

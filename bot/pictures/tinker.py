@@ -8,11 +8,13 @@ from typing import Any
 from bot.pictures.canvas import MARGIN, MIN_TEXT, Canvas
 from bot.pictures.cards import FULL, MINI, TILE, card_key
 from bot.pictures.endings import Ending
-from bot.pictures.palette import BAD, CHIP, COUNTING_PANEL, GOOD, HIGHLIGHT, SUIT_ORDER
+from bot.pictures.palette import BAD, CARD_INK, CHIP, COUNTING_PANEL, GOOD, HIGHLIGHT, SUIT_ORDER
 from bot.pictures.viewdata import items, mapping, mappings, number
 
 LOCATIONS = 13
 """Locations on the journey (round 2)."""
+PAID_STEP = 31
+"""The room of one paid chip (a 30 px icon) in the row under the played cards."""
 
 
 
@@ -83,14 +85,31 @@ def _challenge(c: Canvas, view: Mapping[str, Any], y: int) -> int:
     paid = [p for p in items(view.get("paid")) if isinstance(p, str)]
     if paid:
         c.text(left, bottom + 6, "paid", MIN_TEXT, fill=c.theme.muted)
-        x = left + c.measure("paid ", MIN_TEXT) + 4
-        c.panel((x - 4, bottom + 6, x + min(len(paid), 12) * 31 + 2, bottom + 42), fill=CHIP,
-                radius=8)
-        for suit in paid[:12]:
-            c.icon(suit, x, bottom + 9, 30)
-            x += 31
+        _paid(c, paid, left + c.measure("paid ", MIN_TEXT) + 4, bottom + 6)
         bottom += 44
     return max(bottom, y + FULL.height) + 12
+
+
+def _paid(c: Canvas, paid: list[str], x: int, top: int) -> None:
+    """The chips paid on the challenge, in a row on a chip-coloured panel from ``x`` to
+    the board's margin: all of them where they fit, else the first ones and "+N" for
+    the others (the alt text names them all)."""
+    right = c.width - MARGIN  # the panel's right edge may reach the margin
+    shown, more = len(paid), ""
+    if x + shown * PAID_STEP + 2 > right:
+        while shown > 0:
+            shown -= 1
+            more = f"+{len(paid) - shown}"
+            if x + shown * PAID_STEP + 3 + c.measure(more, MIN_TEXT, bold=True) + 8 <= right:
+                break
+    end = x + shown * PAID_STEP
+    width = 3 + c.measure(more, MIN_TEXT, bold=True) + 8 if more else 2
+    c.panel((x - 4, top, end + width, top + 36), fill=CHIP, radius=8)
+    for suit in paid[:shown]:
+        c.icon(suit, x, top + 3, 30)
+        x += PAID_STEP
+    if more:
+        c.text(end + 3, top + 18, more, MIN_TEXT, bold=True, fill=CARD_INK, anchor="lm")
 
 
 def _chips(c: Canvas, view: Mapping[str, Any], y: int) -> int:

@@ -115,6 +115,23 @@ def _step(board_width: int, nodes: int) -> float:
     return (board_width - 2 * MARGIN - NODE_ICON) / max(1, nodes - 1)
 
 
+NODE_RADIUS = 22
+"""A node's disc radius where the track has room (a map of twelve nodes)."""
+NODE_MARK = 30
+"""The size of the mark in a disc of :data:`NODE_RADIUS`."""
+ROAD = 14
+"""The least room between two nodes' discs, so that at least 10 px of road shows there
+(a disc's edge takes a pixel, the line between two map cards two more)."""
+
+
+def _disc(step: float) -> tuple[int, int]:
+    """A node's disc radius and its mark's size for nodes ``step`` apart: full size
+    where :data:`ROAD` of road still shows between discs, else as much smaller as keeps
+    it showing (a longer map, as the hard one's sixteen nodes), the mark in proportion."""
+    radius = max(8, min(NODE_RADIUS, int((step - ROAD) // 2)))
+    return radius, round(NODE_MARK * radius / NODE_RADIUS)
+
+
 def _room(bounds: list[tuple[int, str]], index: int, nodes: int, step: float) -> int:
     """The width a map card's name has under its nodes."""
     start = bounds[index][0]
@@ -144,12 +161,13 @@ def _paint_map(c: Canvas, nodes: tuple[str, ...], bounds: tuple[tuple[int, tuple
         for row, line in enumerate(lines):
             c.text(middle, track_y + 26 + row * LINE, line, MIN_TEXT, fill=c.theme.muted,
                    anchor="ma")
+    radius, icon = _disc(step)
     for i, mark in enumerate(nodes):
         cx = centres[i]
-        c.draw.ellipse((cx - 22, track_y - 22, cx + 22, track_y + 22),
+        c.draw.ellipse((cx - radius, track_y - radius, cx + radius, track_y + radius),
                        fill=(62, 66, 76) if i != here else (120, 96, 30),
                        outline=HIGHLIGHT if i == here else (96, 100, 110), width=3)
-        c.icon(mark, cx - 15, track_y - 15, 30)
+        c.icon(mark, cx - icon / 2, track_y - icon / 2, icon)
     if 0 <= here < len(nodes):
         c.icon("meeple", centres[here] - 20, track_y - 62, 40)
 
