@@ -66,6 +66,11 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
     return Actor(user.id, safe_name(user.display_name, user.name), bool(perms.manage_messages))
 
 
+#: Told privately to a player whose click met a board older than the game (nothing done).
+HEALED = ("The board had changed before your click, so nothing was done: it shows the game "
+          "as it is now.")
+
+
 class Boards:
     """Answers clicks and starts games; holds the parts that post and edit the board
     messages (:attr:`messages`), move computer players, send turn notices, open threads."""
@@ -184,7 +189,8 @@ class Boards:
                                          channel_id=interaction.channel_id)
         except Refusal as refusal:
             if isinstance(refusal, StaleBoard | GameEnded) and await self._heal(
-                interaction, game_id, clock
+                interaction, game_id, clock, HEALED if isinstance(refusal, StaleBoard)
+                else str(refusal)
             ):
                 return
             if isinstance(refusal, StaleBoard) and await self._stale_panel(
@@ -247,6 +253,10 @@ class Boards:
                 await edit_answer(interaction, **body)
                 if message is not None and message.id != game.row.board_message_id:
                     await self.tables.set_board(game, message.channel.id, message.id)
+                if game.row.is_open and self.messages.shown.get(game.id) != game.row.version:
+                    # A newer board (a later move, the game's end) was shown while this
+                    # answer waited on Discord: this older one must not stay on show.
+                    self.messages.update_soon(game.id)
         except SEND_ERRORS as exc:
             log.warning("could not answer a click on game %s (%s); editing the board instead",
                         game.id, exc)
@@ -305,12 +315,14 @@ class Boards:
             log.warning("could not answer a click while stopping: %r", exc)
 
     async def _heal(self, interaction: discord.Interaction[Any], game_id: int,
-                    clock: AnswerClock) -> bool:
-        """Bring a board left behind (the bot stopped before answering) up to date.
+                    clock: AnswerClock, said: str) -> bool:
+        """Bring a board left behind (the bot stopped before answering, or its edit is
+        still on the way) up to date.
 
         A stale click on the game's current board message, when this process has not
         shown the current version on it, means the answer to the last move was lost: the
-        click is answered with the current board instead of a refusal. Nothing is applied.
+        click is answered with the current board instead of a refusal, and the clicker
+        is told privately (``said``) that their click did nothing. Nothing is applied.
         """
         message = interaction.message
         try:
@@ -333,6 +345,7 @@ class Boards:
             log.warning("could not bring the board of game %s up to date: %s", game_id, exc)
             self.messages.shown.pop(game_id, None)
             return False
+        await tell_privately(interaction, said)
         return True
 
     async def _ask(self, interaction: discord.Interaction[Any], clock: AnswerClock,

@@ -9,6 +9,12 @@ thread's archive time drops to an hour, and Discord archives it an hour after it
 message. Discord keeps that time, so nothing waits in the bot and a restart loses
 nothing.
 
+A new game may start in the thread just as the old one's wind-up is under way (Play
+again; a thread edit may wait on Discord's rate limit): the wind-up leaves alone a thread
+that holds an open game, and the new game's start sets the week again when this process
+has lowered the thread to an hour (see :meth:`GameThreads.place` and
+:meth:`GameThreads.wind_up`), so the new game's thread is not archived after an hour.
+
 Before a game is stored anywhere, the bot's permissions there are checked: a board
 needs View Channel, Send Messages (Send Messages in Threads in a thread) and Embed
 Links, and a game the bot could not show is refused, naming the permission to grant.
@@ -16,17 +22,19 @@ Links, and a game the bot could not show is refused, naming the permission to gr
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import discord
 
 from bot.boards.send_errors import SEND_ERRORS
 from bot.names import one_line
-from bot.table.errors import Refusal
+from bot.table.errors import Refusal, Unavailable
 from bot.table.loaded import LoadedGame
 from bot.widths import group_start
 
@@ -40,6 +48,8 @@ ENDED_ARCHIVE_MINUTES: Final = 60
 NAME_LIMIT = 100
 #: How many ended games' threads this process remembers winding up (then forgets).
 WOUND_KEPT = 4096
+#: How many threads this process remembers lowering to an hour (then forgets).
+SHORT_KEPT = 4096
 
 NO_PERMISSION = ("This game is played here rather than in a thread of its own: the bot "
                  "may not create public threads in this channel. A server admin can give it "
@@ -147,14 +157,24 @@ class GameThreads:
     def __init__(self, bot: discord.Client) -> None:
         self.bot = bot
         self._wound: dict[int, None] = {}
+        #: Threads this process lowered to an hour whose week no start has set again.
+        self._short: dict[int, None] = {}
+        #: Per thread: the lock that one archive change at a time holds, and how many
+        #: hold or await it (the entry goes when none do).
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
 
     async def place(self, interaction: discord.Interaction[Any], title: str,
                     wanted: bool) -> Place:
         """Return where a game started by ``interaction`` is played, opening its thread.
 
-        A command used inside a thread plays there (a thread the bot opened for an
-        earlier game is kept open for the new one). Raise a :class:`Refusal` naming the
-        permissions to grant when the bot could post the game's board nowhere.
+        A command used inside a thread plays there. In a thread the bot owns (opened
+        for an earlier game, Play again) the new game's thread is set to archive after a
+        week only when it may have been wound up: this process lowered it to an hour
+        (a wind-up of it still under way is waited for first, so the week is set after
+        the hour), or the interaction's channel data says it archives sooner than a week
+        (a wind-up by an earlier run). Else no edit is made (thread edits are tightly
+        rate-limited). Raise a :class:`Refusal` naming the permissions to grant when
+        the bot could post the game's board nowhere.
         """
         channel = interaction.channel
         here = interaction.channel_id or 0
@@ -163,11 +183,8 @@ class GameThreads:
             _require(allowed, thread=True)
             me = self.bot.user
             own = me is not None and channel.owner_id == me.id
-            if own and channel.auto_archive_duration != OPEN_ARCHIVE_MINUTES:
-                try:
-                    await channel.edit(auto_archive_duration=OPEN_ARCHIVE_MINUTES)
-                except SEND_ERRORS as exc:
-                    log.info("could not keep thread %s open longer: %s", channel.id, exc)
+            if own:
+                await self._keep_open(channel)
             return Place(here, own=own)
         if not wanted:
             return _here(here, allowed)
@@ -212,23 +229,76 @@ class GameThreads:
         except SEND_ERRORS as exc:
             log.warning("could not archive the unused game thread %s: %s", thread.id, exc)
 
+    async def _keep_open(self, thread: discord.Thread) -> None:
+        """Set a week on a bot-owned thread a game is starting in, if it may have been
+        wound up (see :meth:`place`)."""
+        async with self._editing(thread.id):
+            if (thread.id not in self._short
+                    and thread.auto_archive_duration == OPEN_ARCHIVE_MINUTES):
+                return
+            self._short.pop(thread.id, None)
+            try:
+                await thread.edit(auto_archive_duration=OPEN_ARCHIVE_MINUTES)
+            except SEND_ERRORS as exc:
+                log.info("could not keep thread %s open longer: %s", thread.id, exc)
+
     async def wind_up(self, game: LoadedGame) -> None:
         """Once a game with its own thread has ended, let Discord archive the thread an
-        hour after its last message (once per game; never raise)."""
+        hour after its last message (once per game; never raise).
+
+        A thread that holds an open game (a new one started there: Play again) is left
+        as it is: the tables are asked just before the edit, and again once it is made;
+        a game opened there meanwhile gets the week back. One archive change of a thread
+        is made at a time, so a start waiting on this one sets its week after the hour.
+        """
         if game.row.is_open or not game.data.thread or game.id in self._wound:
             return
         self._wound[game.id] = None
         if len(self._wound) > WOUND_KEPT:
             del self._wound[next(iter(self._wound))]
-        await self._archive_after(game.row.channel_id, ENDED_ARCHIVE_MINUTES)
+        thread_id = game.row.channel_id
+        async with self._editing(thread_id):
+            try:
+                thread = await self.bot.fetch_channel(thread_id)
+                if (not isinstance(thread, discord.Thread) or thread.archived
+                        or await self._holds_a_game(thread_id)):
+                    return
+                await thread.edit(auto_archive_duration=ENDED_ARCHIVE_MINUTES)
+                self._short[thread_id] = None
+                if len(self._short) > SHORT_KEPT:
+                    del self._short[next(iter(self._short))]
+                if await self._holds_a_game(thread_id):  # started while the edit was made
+                    self._short.pop(thread_id, None)
+                    await thread.edit(auto_archive_duration=OPEN_ARCHIVE_MINUTES)
+            except SEND_ERRORS as exc:
+                log.info("could not change the archiving of thread %s: %s", thread_id, exc)
 
-    async def _archive_after(self, thread_id: int, minutes: Literal[60, 10080]) -> None:
+    async def _holds_a_game(self, thread_id: int) -> bool:
+        """Return whether the tables hold an open game in the thread (False if they
+        cannot be read: the wind-up goes ahead)."""
+        tables = getattr(self.bot, "tables", None)
+        if tables is None:
+            return False
         try:
-            thread = await self.bot.fetch_channel(thread_id)
-            if isinstance(thread, discord.Thread) and not thread.archived:
-                await thread.edit(auto_archive_duration=minutes)
-        except SEND_ERRORS as exc:
-            log.info("could not change the archiving of thread %s: %s", thread_id, exc)
+            return await tables.open_in_channel(thread_id) is not None
+        except Unavailable:
+            log.info("could not ask whether thread %s holds an open game", thread_id)
+            return False
+
+    @contextlib.asynccontextmanager
+    async def _editing(self, thread_id: int) -> AsyncIterator[None]:
+        """Hold the thread's lock: one archive change of a thread at a time."""
+        lock, users = self._locks.get(thread_id) or (asyncio.Lock(), 0)
+        self._locks[thread_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[thread_id]
+            if users == 1:
+                del self._locks[thread_id]
+            else:
+                self._locks[thread_id] = (lock, users - 1)
 
 
 def _require(allowed: discord.Permissions, *, thread: bool) -> None:

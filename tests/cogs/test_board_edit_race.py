@@ -1,9 +1,10 @@
-"""A board edit the bot makes by itself never leaves an older board on show.
+"""A board edit never leaves an older board on show.
 
 After a vote the bot edits the board itself (the tally). When that edit is held back
 (Discord's rate limit) while the next click makes the move and is answered with the new
 board, the late edit lands on top of the newer board: the bot then shows the newest
-board again, and knows which one the message shows.
+board again, and knows which one the message shows. So too when a click's own answer is
+held back while the game is abandoned and its board says so.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import asyncio
 
 from tests.cogs.test_votes_cog import _vote_game
-from tests.support import Clock, board_ids, button
+from tests.support import Clock, abandon, board_ids, button, make_bot
 
 
 def _versions(message: dict) -> set[str]:
@@ -38,3 +39,24 @@ async def test_a_late_vote_edit_does_not_bring_back_the_older_board(
     assert not any("vot" in field["name"].lower()
                    for field in shown["embeds"][0].get("fields", []))
     assert bot.boards.messages.shown[game.id] == game.row.version
+
+
+async def test_a_late_click_answer_does_not_bring_back_an_abandoned_game(
+        discord_driver, fake_discord, tmp_path) -> None:
+    """Bob's move is saved but its answer waits half a second on Discord (a rate limit);
+    Alice abandons the game meanwhile and its board says so. Bob's answer then lands
+    with the running game: the bot shows the ended board again, with no moves on it."""
+    bot = await discord_driver.login(make_bot(tmp_path))
+    board = (await discord_driver.slash("toy", "start", user="alice")).message
+    fake_discord.fail_next("POST", r"/interactions/\d+/.+/callback", 429, retry_after=0.5)
+    click = asyncio.ensure_future(
+        discord_driver.click(board, button(board, "add1"), user="bob"))
+    await asyncio.sleep(0.15)  # the move is saved; its answer is held back
+    done = await abandon(discord_driver, "toy", "alice")
+    assert "abandoned" in done.followups[0]["content"]
+    await click
+    await discord_driver.settle()
+    assert (await bot.store.get_game(1)).status == "abandoned"
+    shown = fake_discord.get_message(board["id"])
+    assert board_ids(shown) == [], board_ids(shown)
+
