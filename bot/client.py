@@ -142,9 +142,13 @@ REDRAW_LIMIT = 500
 
 #: The ``meta`` keys of when the bot was last alive and of its recent outages. A process
 #: serving some shards keeps its own under these names and its shards
-#: (:meth:`TableBot._meta_key`), and the whole bot's under the plain names as well: a
-#: shard set starting for the first time (the shards were changed) reads those.
+#: (:meth:`TableBot._meta_key`), and the whole bot's under the plain names as well (the
+#: last time any process was alive; every process's outages): a process whose own notes
+#: are missing or older than a change of the shard layout reads those.
 ALIVE, OUTAGES = "alive", "outages"
+#: The ``meta`` key of the bot's shard layout, and when the bot was last alive before it
+#: (:meth:`TableBot._layout_change`).
+LAYOUT = "shard_layout"
 
 
 class TableBot(commands.Bot):
@@ -243,9 +247,9 @@ class TableBot(commands.Bot):
             await self.load_extension(module)
         await self.sync_commands()
         if not self.force_sync:
-            last_alive = await self.last_alive()
+            last_alive, current = await self.recall_alive()
             self.started = self.clock()
-            self.outages = await self.note_outage(last_alive)
+            self.outages = await self.note_outage(last_alive, current=current)
             self.tables.turns.outages = self.outages
             if last_alive is not None:
                 log.info("the bot was down for %.0f s", max(0.0, self.started - last_alive))
@@ -303,13 +307,53 @@ class TableBot(commands.Bot):
         return since
 
     async def last_alive(self) -> float | None:
-        """Return when the bot was last known alive (a time as ``clock`` gives it), or
-        None when that is unknown (the first start) or cannot be read."""
-        found = await self._meta_time(self.alive_key, "when the bot was last alive")
-        if found is None and self.alive_key != ALIVE:  # the shards changed since: the
-            # last time any process of the bot was alive
-            found = await self._meta_time(ALIVE, "when the bot was last alive")
-        return found
+        """Return when this process's shards were last served (a time as ``clock`` gives
+        it), or None when that is unknown (the first start) or cannot be read."""
+        return (await self.recall_alive())[0]
+
+    async def recall_alive(self) -> tuple[float | None, bool]:
+        """Return when this process's shards were last served, and whether this
+        process's own notes (when it was last alive, its outages) tell it.
+
+        A process of a sharded bot keeps its own notes, under keys named after its
+        shards, and every process notes the whole bot's (:data:`ALIVE`). Its own notes
+        tell it unless the shard layout changed since they were written (a layout used
+        before may come back, its notes old): then, or with no note of its own, its
+        shards were last served when the bot was last alive before the change
+        (:meth:`_layout_change`)."""
+        what = "when the bot was last alive"
+        whole = await self._meta_time(ALIVE, what)
+        change = await self._layout_change(whole)
+        if self.alive_key == ALIVE:
+            return whole, True
+        own = await self._meta_time(self.alive_key, what)
+        if own is not None and (change is None or own >= change):
+            return own, True
+        return (whole if change is None else change), False
+
+    async def _layout_change(self, whole: float | None) -> float | None:
+        """Return when the bot was last alive before its shard layout (unsharded, or the
+        shard count) last changed, None when no change is known; the first start of a
+        new layout notes the change (:data:`LAYOUT`: the layout, "@", that time)."""
+        layout = "unsharded" if self.shard_filter is None else f"{self.shard_filter[1]} shards"
+        try:
+            raw = await self.store.get_meta(LAYOUT) or ""
+        except StorageError as exc:
+            log.warning("could not read the bot's shard layout: %s", exc)
+            return None
+        noted, _, at = raw.partition("@")
+        if noted == layout:
+            try:
+                value = float(at) if at else None
+            except ValueError:
+                value = None
+            return value if value is None or math.isfinite(value) else None
+        change = whole if raw else None  # no layout noted yet: no change known
+        try:
+            await self.store.set_meta(LAYOUT, f"{layout}@{'' if change is None else repr(change)}")
+        except StorageError as exc:
+            log.warning("could not store the bot's shard layout: %s", exc)
+        return change
 
     async def _meta_time(self, key: str, what: str) -> float | None:
         """Return the time stored in ``meta`` under ``key``, or None when there is none
@@ -331,32 +375,41 @@ class TableBot(commands.Bot):
             return None
         return value
 
-    async def note_outage(self, last_alive: float | None) -> list[Outage]:
+    async def note_outage(self, last_alive: float | None, *,
+                          current: bool = True) -> list[Outage]:
         """Return the recent outages (:mod:`bot.table.downtime`), the one that ends at
         this start added (from ``last_alive``, if known), and store them for the next
-        starts. Those no idle cutoff reaches back to are left out. A list that cannot be
-        read or is damaged counts as none, and one that cannot be stored is a warning:
-        neither stops the bot."""
-        try:
-            raw = await self.store.get_meta(self.outages_key)
-            if raw is None and self.outages_key != OUTAGES:  # the shards changed since
-                raw = await self.store.get_meta(OUTAGES)
-            outages = downtime.loads(raw)
-        except (StorageError, ValueError) as exc:
-            log.warning("could not read the bot's recent outages (taken as none): %s", exc)
-            outages = []
+        starts. Those no idle cutoff reaches back to are left out. They are this
+        process's own list when its notes are ``current`` (:meth:`recall_alive`), else
+        the whole bot's: every process adds its outages to that one (:data:`OUTAGES`).
+        A list that cannot be read or is damaged counts as none, and one that cannot be
+        stored is a warning: neither stops the bot."""
+        outages = await self._outages(self.outages_key if current else OUTAGES)
         if last_alive is None:
             return outages
         outages.append((last_alive, self.started - last_alive))
         s = self.settings
         longest = max(s.solo_idle_hours, s.lobby_idle_hours, s.multi_idle_hours) * 3600
-        outages = downtime.kept(outages, self.started, max(downtime.KEEP_SECONDS, longest))
+        keep = max(downtime.KEEP_SECONDS, longest)
+        outages = downtime.kept(outages, self.started, keep)
         try:
-            for key in {self.outages_key, OUTAGES}:
-                await self.store.set_meta(key, downtime.dumps(outages))
+            await self.store.set_meta(self.outages_key, downtime.dumps(outages))
+            if self.outages_key != OUTAGES:
+                whole = await self._outages(OUTAGES)
+                await self.store.set_meta(OUTAGES, downtime.dumps(
+                    downtime.kept([*whole, *outages], self.started, keep)))
         except StorageError as exc:
             log.warning("could not store the bot's recent outages: %s", exc)
         return outages
+
+    async def _outages(self, key: str) -> list[Outage]:
+        """Return the outages stored under ``key`` (none when it cannot be read or is
+        damaged: a warning)."""
+        try:
+            return downtime.loads(await self.store.get_meta(key))
+        except (StorageError, ValueError) as exc:
+            log.warning("could not read the bot's recent outages (taken as none): %s", exc)
+            return []
 
     async def note_alive(self) -> None:
         """Store that the bot is alive now (a failure is a warning)."""

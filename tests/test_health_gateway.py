@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import math
 from collections.abc import AsyncIterator, Callable
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -119,10 +120,16 @@ async def test_the_state_a_drop_leaves_in_discord_py_is_not_connected() -> None:
     client = discord.Client(intents=discord.Intents.none())
     client._ready = asyncio.Event()
     client._ready.set()  # READY was received once
-    ws = DiscordWebSocket(socket=None, loop=asyncio.get_running_loop())  # type: ignore[arg-type]
+    socket = SimpleNamespace(closed=False)  # the socket as if still open: the latency alone
+    ws = DiscordWebSocket(socket=socket, loop=asyncio.get_running_loop())  # type: ignore[arg-type]
     ws._keep_alive = None
     client.ws = ws
+    assert ws.open and not math.isfinite(ws.latency)
     assert gateway_state(client) == (False, None)
+    socket.closed = True  # closed, though a latency is still known
+    ws._keep_alive = SimpleNamespace(latency=0.05)  # type: ignore[assignment]
+    assert not ws.open and math.isfinite(ws.latency)
+    assert gateway_state(client) == (False, 50.0)
     assert judge(Heartbeat(0.0, False, True), 1.0) == ["the bot is not connected to Discord"]
     client.ws = None  # type: ignore[assignment]
     assert gateway_state(client) == (False, None)

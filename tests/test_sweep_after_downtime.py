@@ -175,3 +175,47 @@ async def test_a_shard_set_reads_its_own_note_first(discord_driver, fake_discord
     bot = await discord_driver.restart(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
     assert bot.alive_key == own_key
     assert bot.outages[-1] == (clock() - HOUR - 60, HOUR + 60)
+
+
+async def test_a_shard_layout_used_before_does_not_read_its_old_notes(
+        discord_driver, fake_discord, tmp_path):
+    """Two shards, then a week unsharded, then two shards again after 30 s down: the two
+    shards' own note of a week ago is older than the layout's change, so the outage is
+    the 30 s since the bot was last alive, not the week it ran unsharded."""
+    clock = Clock()
+    old = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
+    await discord_driver.close_client(old)  # leaves alive:0-1/2
+    clock.advance(60)
+    bot = await discord_driver.restart(make_bot(tmp_path, clock=clock))
+    clock.advance(7 * 86400)
+    await discord_driver.close_client(bot)
+    clock.advance(30)
+    bot = await discord_driver.restart(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
+    assert bot.outages[-1] == (clock() - 30, 30.0)
+    assert downtime.down_between(bot.outages, clock() - 7 * 86400, clock() - 30) == 0
+
+
+async def test_every_process_outage_is_kept_across_a_change_of_shards(
+        discord_driver, fake_discord, tmp_path):
+    """Shard 0's process is down two hours while shard 1's runs; later the shards are
+    changed: the new shard set's outages still hold those two hours (every process adds
+    its outages to the whole bot's list, none replaces another's)."""
+    clock = Clock()
+    a = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2, SHARD_IDS=0))
+    b = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2, SHARD_IDS=1))
+    await discord_driver.close_client(a)
+    down = clock()
+    clock.advance(2 * HOUR)
+    await b.note_alive()
+    a = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2, SHARD_IDS=0))
+    assert a.outages[-1] == (down, 2 * HOUR)
+    await discord_driver.close_client(b)  # then shard 1's process alone is restarted
+    clock.advance(60)
+    b = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2, SHARD_IDS=1))
+    assert downtime.down_between(b.outages, down, down + 2 * HOUR) == 0  # its own list
+    await discord_driver.close_client(a)
+    await discord_driver.close_client(b)
+    clock.advance(60)
+    new = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=4))
+    assert downtime.down_between(new.outages, down, down + 2 * HOUR) == 2 * HOUR
+    assert new.outages[-1][0] + new.outages[-1][1] == clock()
