@@ -92,8 +92,12 @@ class GameStore(Protocol):
         ``leaving_out``) voted last in it: their latest ballot, or else their latest
         decided one, is that decision. Decisions nobody voted last in are left out."""
 
-    async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
-        """Remember which message is the game's current board."""
+    async def set_board(self, game_id: int, channel_id: int,
+                        message_id: int) -> tuple[int, int] | None:
+        """Remember which message is the game's current board; return the board it
+        replaced, ``(channel id, message id)``, or None when there was none. The old
+        board is read and the new one written at once: of two new boards set at the same
+        time, the second replaces the first."""
 
     async def idle_games(
         self,

@@ -43,6 +43,7 @@ from db.rows import (
     ResultRow,
     Shards,
     VoterRow,
+    board_of,
     idle_sql,
     row_to_game,
     row_to_voter,
@@ -415,16 +416,25 @@ class PostgresStore:
             game_id, list(versions), list(leaving_out))
         return {int(r[0]): int(r[1]) for r in rows}
 
-    async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
-        """Remember which message is the game's current board."""
+    async def set_board(self, game_id: int, channel_id: int,
+                        message_id: int) -> tuple[int, int] | None:
+        """Remember which message is the game's current board; return the board it
+        replaced, ``(channel id, message id)``, or None when there was none.
+
+        One statement reads the old board (the row locked) and writes the new one: of
+        two new boards set at once, each replaces a different one (the second, the first).
+        """
         now = self._clock()
         async with self.acquire(write=True) as conn:
-            await conn.execute(
-                "UPDATE games SET board_channel_id = $1, board_message_id = $2,"
-                " board_posted_at = $3 WHERE id = $4",
+            old = await conn.fetchrow(
+                "UPDATE games AS g SET board_channel_id = $1, board_message_id = $2,"
+                " board_posted_at = $3 FROM (SELECT id, board_channel_id, board_message_id"
+                " FROM games WHERE id = $4 FOR UPDATE) AS old WHERE g.id = old.id"
+                " RETURNING old.board_channel_id, old.board_message_id",
                 channel_id, message_id, now, game_id,
             )
         self.kept.board(game_id, channel_id, message_id, now)
+        return board_of(old)
 
     # -- background work -----------------------------------------------------------------
 

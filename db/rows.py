@@ -265,6 +265,14 @@ def row_to_game(row: Sequence[Any]) -> GameRow:
     )
 
 
+def board_of(row: Sequence[Any] | None) -> tuple[int, int] | None:
+    """Return the board a row of (board channel id, board message id) names, or None
+    when it names none (or there is no row)."""
+    if row is None or row[0] is None or row[1] is None:
+        return None
+    return int(row[0]), int(row[1])
+
+
 def idle_group(game: GameRow) -> str:
     """Return the housekeeping group of a game: ``lobby``, ``solo`` or ``multi``."""
     if game.status == "lobby":
@@ -358,6 +366,11 @@ class KeptRows:
     (the newest :attr:`voters_per_game`): they are as stored for the same reason, since
     nothing but a save of the game writes them, and a vote of a member found here needs
     no read (:mod:`bot.table.voters`).
+
+    The board columns are another matter: ``set_board`` writes them with no save (and
+    leaves ``updated_at`` as it is), so a save, whose game was read before, never brings
+    its board back here. The kept row keeps the board :meth:`board` noted last; a game
+    not kept when its board moved keeps that board once a save keeps it again.
     """
 
     #: How many voters' rows are kept with a game at most (the most recently written).
@@ -368,6 +381,8 @@ class KeptRows:
         self.capacity = capacity
         self._rows: dict[int, tuple[Any, ...]] = {}
         self._voters: dict[int, dict[int, VoterRow]] = {}
+        #: The boards noted of games not kept then: (channel id, message id, posted at).
+        self._boards: dict[int, tuple[Any, ...]] = {}
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -378,9 +393,13 @@ class KeptRows:
         state, events, extra) as the text written and ``voters`` the voters' rows written
         with it; a finished game is forgotten. The voters' rows kept before stay when the
         save replaced the kept row itself (its ``updated_at`` was ``since``): nothing
-        else wrote the game in between."""
+        else wrote the game in between. The board is the one noted last by
+        :meth:`board`, if any, not ``game``'s (read before the save, it may be older)."""
         rows = self._rows
         before = rows.pop(game.id, None)
+        board = self._boards.pop(game.id, None) if before is None else before[12:15]
+        if board is None:
+            board = (game.board_channel_id, game.board_message_id, game.board_posted_at)
         known = self._voters.pop(game.id, {})
         if before is None or since is None or before[16] != since:
             known = {}
@@ -397,8 +416,7 @@ class KeptRows:
         rows[game.id] = (
             game.id, game.guild_id, game.channel_id, game.kind, game.status, game.starter_id,
             seats, options, int(game.only_starter), state, game.version, events,
-            game.board_channel_id, game.board_message_id, game.board_posted_at,
-            game.created_at, now, game.daily, extra, game.deadline, game.engine_state(),
+            *board, game.created_at, now, game.daily, extra, game.deadline, game.engine_state(),
         )
         if len(rows) > self.capacity:
             oldest = next(iter(rows))
@@ -420,16 +438,24 @@ class KeptRows:
         return dict(self._voters.get(game_id, {})) if game_id in self._rows else {}
 
     def board(self, game_id: int, channel_id: int, message_id: int, posted_at: float) -> None:
-        """Note a new board message of a kept game."""
+        """Note a new board message of a game (as stored: a later save keeps it)."""
         row = self._rows.get(game_id)
         if row is not None:
             self._rows[game_id] = (*row[:12], channel_id, message_id, posted_at, *row[15:])
+            return
+        boards = self._boards
+        boards.pop(game_id, None)
+        boards[game_id] = (channel_id, message_id, posted_at)
+        if len(boards) > self.capacity:
+            del boards[next(iter(boards))]
 
     def drop(self, game_id: int | None = None) -> None:
         """Forget one game (after a failed save), or every game (``None``)."""
         if game_id is None:
             self._rows.clear()
             self._voters.clear()
+            self._boards.clear()
         else:
             self._rows.pop(game_id, None)
             self._voters.pop(game_id, None)
+            self._boards.pop(game_id, None)

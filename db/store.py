@@ -43,6 +43,7 @@ from db.rows import (
     ResultRow,
     Shards,
     VoterRow,
+    board_of,
     idle_group,
     idle_sql,
     row_to_game,
@@ -408,15 +409,29 @@ class Store:
             (wanted, game_id, wanted, wanted, _json(list(leaving_out))))
         return {int(last): int(count) for last, count in rows}
 
-    async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
-        """Remember which message is the game's current board."""
+    async def set_board(self, game_id: int, channel_id: int,
+                        message_id: int) -> tuple[int, int] | None:
+        """Remember which message is the game's current board; return the board it
+        replaced, ``(channel id, message id)``, or None when there was none.
+
+        The read and the write are one transaction: of two new boards set at once, each
+        replaces a different one (the second, the first).
+        """
         now = self._clock()
-        await self._in_transaction(lambda conn: conn.execute(
-            "UPDATE games SET board_channel_id = ?, board_message_id = ?, board_posted_at = ?"
-            " WHERE id = ?",
-            (channel_id, message_id, now, game_id),
-        ))
+
+        def work(conn: sqlite3.Connection) -> tuple[int, int] | None:
+            old = conn.execute("SELECT board_channel_id, board_message_id FROM games"
+                               " WHERE id = ?", (game_id,)).fetchone()
+            conn.execute(
+                "UPDATE games SET board_channel_id = ?, board_message_id = ?,"
+                " board_posted_at = ? WHERE id = ?",
+                (channel_id, message_id, now, game_id),
+            )
+            return board_of(old)
+
+        replaced = await self._in_transaction(work)
         self.kept.board(game_id, channel_id, message_id, now)
+        return replaced
 
     # -- background work -----------------------------------------------------------------
 

@@ -130,7 +130,6 @@ class BoardMessages:
         posted in the channel instead. Return None once the board is shown, or what
         stopped it (logged): a game just started is then called off.
         """
-        old = (game.row.board_channel_id, game.row.board_message_id)
         body = _inviting(_without_none(await self.render(game)), invite)
         if before is not None:
             await before()
@@ -147,9 +146,9 @@ class BoardMessages:
             return await self.post(game)
         channel_id = interaction.channel_id or game.row.channel_id
         if message_id is not None:
-            await self.tables.set_board(game, channel_id, message_id)
+            replaced = await self.tables.set_board(game, channel_id, message_id)
             self.mark_shown(game)
-        await self._retire(old[0], old[1], game)
+            await self._retire(replaced, game)
         return None
 
     async def post(self, game: LoadedGame, *,
@@ -159,7 +158,11 @@ class BoardMessages:
         ``invite`` names members the new message mentions (see :meth:`send_board`).
         Return None once it is posted, or the error that stopped it (logged).
         """
-        old = (game.row.board_channel_id, game.row.board_message_id)
+        return await self._post(game, invite=invite)
+
+    async def _post(self, game: LoadedGame, *, invite: tuple[int, ...] = (),
+                    deleted: int | None = None) -> BaseException | None:
+        """:meth:`post`; ``deleted`` is a board message known to be gone (not retired)."""
         channel = self.bot.get_partial_messageable(
             game.row.board_channel_id or game.row.channel_id, guild_id=game.row.guild_id
         )
@@ -182,9 +185,10 @@ class BoardMessages:
         except SEND_ERRORS as exc:
             log.warning("could not post the board of game %s: %s", game.id, exc)
             return exc
-        await self.tables.set_board(game, message.channel.id, message.id)
+        replaced = await self.tables.set_board(game, message.channel.id, message.id)
         self.mark_shown(game)
-        await self._retire(old[0], old[1], game)
+        if replaced is not None and replaced[1] != deleted:
+            await self._retire(replaced, game)
         return None
 
     async def refresh(self, game: LoadedGame, *, keep: bool = False,
@@ -208,8 +212,9 @@ class BoardMessages:
         the game's own channel if that is another one, else call the game off. Return as
         :meth:`post` does."""
         if channel_id != game.row.channel_id:
+            deleted = game.row.board_message_id
             game.row.board_channel_id = game.row.board_message_id = None
-            return await self.post(game)
+            return await self._post(game, deleted=deleted)
         await self.gone.call_off(game.id, CHANNEL_GONE)
         return error
 
@@ -217,43 +222,46 @@ class BoardMessages:
                     repost: bool = True) -> BaseException | None:
         if game.row.board_message_id is None or game.row.board_channel_id is None:
             return await self.post(game) if repost else None
-        channel = self.bot.get_partial_messageable(
-            game.row.board_channel_id, guild_id=game.row.guild_id
-        )
-        message = channel.get_partial_message(game.row.board_message_id)
+        message = self._message(game)
         try:
             try:
                 body = await self.render(game, edit=True, keep=keep)
                 if self.behind(game):
                     return None  # a newer board was shown while this one was drawn
-                if not repost and not await self._still_board(game, message.id):
+                now = await self._board_now(game, stored=not repost)
+                if now is None:
                     return None
+                message = now
                 await message.edit(**body)
             except discord.Forbidden as exc:
                 if exc.code != MISSING_PERMISSIONS:
                     raise
                 # no Attach Files here: the board goes as text
                 body = await self.render(game, edit=True, pictured=False)
-                if not repost and not await self._still_board(game, message.id):
+                now = await self._board_now(game, stored=not repost)
+                if now is None:
                     return None
+                message = now
                 await message.edit(**body)
+            await self._moved_meanwhile(game, message)
             behind = self.behind(game)
             self.mark_shown(game)  # what the message shows now
             if behind:  # a newer board was shown while this edit waited: show it again
                 self.update_soon(game.id)
             return None
         except discord.NotFound as exc:
+            channel_id = message.channel.id
             if exc.code == UNKNOWN_CHANNEL:
                 log.info("the channel of game %s's board is gone", game.id)
-                if not repost and channel.id != game.row.channel_id:
+                if not repost and channel_id != game.row.channel_id:
                     return None  # the start's redraw posts no board elsewhere
-                return await self._channel_gone(game, channel.id, exc)
+                return await self._channel_gone(game, channel_id, exc)
             if not repost:
                 log.info("board of game %s was deleted; left so", game.id)
                 return None
             log.info("board of game %s was deleted; posting a new one", game.id)
             game.row.board_message_id = None
-            return await self.post(game)
+            return await self._post(game, deleted=message.id)
         except discord.HTTPException as exc:
             if exc.code == EDIT_CAP:
                 return await self.post(game) if repost else None
@@ -264,25 +272,64 @@ class BoardMessages:
             failed = exc
         return failed
 
-    async def _still_board(self, game: LoadedGame, message_id: int) -> bool:
-        """Whether ``message_id`` is the game's board as stored now (not one a newer board
-        replaced, say by ``/<game> board``, since ``game`` was read). A read that fails
-        counts as no (logged)."""
-        try:
+    def _message(self, game: LoadedGame) -> discord.PartialMessage:
+        """Return the message ``game`` names as its board (which it must name)."""
+        assert game.row.board_channel_id is not None and game.row.board_message_id is not None
+        channel = self.bot.get_partial_messageable(
+            game.row.board_channel_id, guild_id=game.row.guild_id
+        )
+        return channel.get_partial_message(game.row.board_message_id)
+
+    async def _where(self, game: LoadedGame) -> tuple[int, int] | None:
+        """Return where the game's board is now, ``(channel id, message id)``: as this
+        process last kept the game (:meth:`set_board` keeps it so), else as stored. None
+        when the game names no board or is not stored; a read that fails raises
+        :class:`StorageError`."""
+        row = self.tables.store.kept_game(game.id)
+        if row is None:
             row = await self.tables.store.get_game(game.id)
+        if row is None or row.board_channel_id is None or row.board_message_id is None:
+            return None
+        return row.board_channel_id, row.board_message_id
+
+    async def _board_now(self, game: LoadedGame, *,
+                         stored: bool) -> discord.PartialMessage | None:
+        """Return the game's board message as it is now, not as ``game`` was read (a
+        ``/<game> board`` may have moved it since): an edit never brings a retired board
+        back. ``game`` is told where its board is. A read that fails (logged) leaves
+        ``game``'s own board, or with ``stored`` (the start's redraw) none: None, and so
+        does a game no longer stored with ``stored``."""
+        try:
+            where = await self._where(game)
         except StorageError as exc:
             log.warning("could not read game %s before editing its board: %s", game.id, exc)
-            return False
-        if row is None or row.board_message_id != message_id:
-            log.info("board message %s is no longer game %s's board; not edited", message_id,
-                     game.id)
-            return False
-        return True
+            if stored:
+                return None
+        else:
+            if where is None and stored:
+                log.info("game %s has no board stored; not edited", game.id)
+                return None
+            if where is not None and where[1] != game.row.board_message_id:
+                log.info("board of game %s moved from message %s to %s; editing that one",
+                         game.id, game.row.board_message_id, where[1])
+                game.row.board_channel_id, game.row.board_message_id = where
+        return self._message(game)
 
-    async def _retire(self, channel_id: int | None, message_id: int | None,
-                      game: LoadedGame) -> None:
-        if channel_id is None or message_id is None or message_id == game.row.board_message_id:
+    async def _moved_meanwhile(self, game: LoadedGame, message: discord.PartialMessage) -> None:
+        """Retire ``message``, a board just edited, if a newer board replaced it while the
+        edit was on its way (its retiring may have landed first)."""
+        with contextlib.suppress(StorageError):
+            where = await self._where(game)
+            if where is not None and where[1] != message.id:
+                game.row.board_channel_id, game.row.board_message_id = where
+                await self._retire((message.channel.id, message.id), game)
+
+    async def _retire(self, board: tuple[int, int] | None, game: LoadedGame) -> None:
+        """Turn ``board``, a message the game's board replaced, into a line linking to the
+        board ``game`` names now."""
+        if board is None or board[1] == game.row.board_message_id:
             return
+        channel_id, message_id = board
         channel = self.bot.get_partial_messageable(channel_id, guild_id=game.row.guild_id)
         link = board_link(game.row.guild_id, game.row.board_channel_id, game.row.board_message_id)
         with contextlib.suppress(*SEND_ERRORS):

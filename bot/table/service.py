@@ -585,14 +585,19 @@ class Tables:
         except Refusal as refusal:
             log.warning("could not remember the turn notice of game %s: %s", game_id, refusal)
 
-    async def set_board(self, game: LoadedGame, channel_id: int, message_id: int) -> None:
-        """Record ``message_id`` as the game's current board."""
+    async def set_board(self, game: LoadedGame, channel_id: int,
+                        message_id: int) -> tuple[int, int] | None:
+        """Record ``message_id`` as the game's current board (``game`` too); return the
+        board it replaced, ``(channel id, message id)``, read with the write (of two
+        boards posted at once, each replaced a different one). None when there was none,
+        or when the board could not be recorded (logged)."""
         try:
-            await self.store.set_board(game.id, channel_id, message_id)
+            replaced = await self.store.set_board(game.id, channel_id, message_id)
         except StorageError as exc:
             log.warning("could not record the board of game %s: %s", game.id, exc)
-            return
+            return None
         game.row.board_channel_id = channel_id
         game.row.board_message_id = message_id
         game.row.board_posted_at = self.now()
+        return replaced
 
