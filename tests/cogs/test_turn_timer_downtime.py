@@ -4,12 +4,11 @@ time they had left when the bot is back, and the board shows the timer's new end
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from bot.table import downtime
 from bot.table.data import TurnTimer
+from tests.cogs.test_turn_timers import _reminders, _timer_ends
 from tests.support import Clock, button, host_board, make_bot
 
 COGS = ("cogs.steam",)
@@ -48,15 +47,6 @@ async def _down(driver, bot, tmp_path, clock, seconds, *, crash_after=None):
     await bot.deadlines.run_due()
     await driver.settle()
     return bot
-
-
-def _timer_ends(message: dict) -> list[int]:
-    """The turn timer's end as the board shows it (``<t:…:R>``)."""
-    return [int(t) for t in re.findall(r"turn timer <t:(\d+):R>", str(message["embeds"]))]
-
-
-def _reminders(fake) -> list[dict]:
-    return [m for m in fake.channel_messages() if "still your turn" in (m.get("content") or "")]
 
 
 async def test_c6_a_reminded_player_keeps_their_time_over_a_restart(
