@@ -418,6 +418,8 @@ class TableCore:
         transaction."""
         row = game.row
         voters.upgrade(game.data)
+        if not row.is_open:  # an ended game has no turn to time or to tell anyone of
+            game.data.timer = game.data.notice_due = None
         row.extra = game.data.to_json()
         if not game.broken:  # a damaged game keeps its seats as read: it can only be ended
             row.seats = seats_to_json(game.seats)

@@ -22,6 +22,11 @@ def _float(value: Any, default: float) -> float:
         return default
 
 
+def _ids(values: Any) -> list[int]:
+    """Read a stored list of member ids; a forgotten member's (null: /forget-me) goes."""
+    return [int(u) for u in values or () if u is not None]
+
+
 def _optional_float(value: Any) -> float | None:
     return None if value is None else _float(value, 0.0)
 
@@ -98,7 +103,8 @@ class Poll:
     def from_json(cls, data: dict[str, Any]) -> Poll:
         """Read a stored poll."""
         return cls(int(data.get("version", -1)), _optional_float(data.get("closes")),
-                   [Vote.from_json(b) for b in data.get("ballots") or ()],
+                   [Vote.from_json(b) for b in data.get("ballots") or ()
+                    if b.get("user") is not None],  # a forgotten member's goes
                    [str(a) for a in data.get("order") or ()],
                    {str(k): int(v) for k, v in (data.get("tally") or {}).items()},
                    int(data.get("active") or 0), int(data.get("cast") or 0))
@@ -188,9 +194,12 @@ class NoticeDue:
     text: str
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> NoticeDue:
-        """Read a waiting notice."""
-        return cls(int(data["user"]), _float(data.get("at"), 0.0), str(data.get("text") or ""))
+    def from_json(cls, data: dict[str, Any]) -> NoticeDue | None:
+        """Read a waiting notice (None when its person was forgotten: no one to tell)."""
+        user = data.get("user")
+        if user is None:
+            return None
+        return cls(int(user), _float(data.get("at"), 0.0), str(data.get("text") or ""))
 
     def to_json(self) -> dict[str, Any]:
         """Return the waiting notice as stored."""
@@ -306,7 +315,7 @@ class TableData:
             mode=str(data.get("mode", "vote")),
             window=_float(data.get("window"), DEFAULT_WINDOW),
             players={str(k): str(v) for k, v in (data.get("players") or {}).items()},
-            recent=[[int(u) for u in d] for d in data.get("recent") or ()],
+            recent=[_ids(d) for d in data.get("recent") or ()],
             decisions=[int(v) for v in data.get("decisions") or ()],
             recent_players=int(data.get("recent_players") or 0),
             decision_voters=_decision_voters(data),
@@ -314,11 +323,10 @@ class TableData:
             timer=TurnTimer.from_json(timer) if timer else None,
             turn_seconds=_float(data.get("turn_seconds"), 0.0),
             notices=bool(data.get("notices", True)),
-            away_votes={str(k): [int(u) for u in v]
-                        for k, v in (data.get("away_votes") or {}).items()},
+            away_votes={str(k): _ids(v) for k, v in (data.get("away_votes") or {}).items()},
             last=str(data.get("last") or ""),
-            voted=[int(u) for u in data.get("voted") or ()],
-            abandon_votes=[int(u) for u in data.get("abandon_votes") or ()],
+            voted=_ids(data.get("voted")),
+            abandon_votes=_ids(data.get("abandon_votes")),
             host=None if host is None else int(host),
             notice=NoticeRef.from_json(notice) if notice else None,
             invites=_invites(data.get("invites")),
