@@ -140,11 +140,9 @@ ALIVE_SECONDS = 30.0
 REDRAW_MARGIN_SECONDS = 120.0
 REDRAW_LIMIT = 500
 
-#: The ``meta`` keys of when the bot was last alive and of its recent outages. A process
-#: serving some shards keeps its own under these names and its shards
-#: (:meth:`TableBot._meta_key`), and the whole bot's under the plain names as well (the
-#: last time any process was alive; every process's outages): a process whose own notes
-#: are missing or older than a change of the shard layout reads those.
+#: The ``meta`` keys of when the bot was last alive (any process) and of its recent
+#: outages (every process's). A sharded bot also notes when each shard was last served,
+#: under this name and the shard (:attr:`TableBot.alive_keys`).
 ALIVE, OUTAGES = "alive", "outages"
 #: The ``meta`` key of the bot's shard layout, and when the bot was last alive before it
 #: (:meth:`TableBot._layout_change`).
@@ -247,9 +245,9 @@ class TableBot(commands.Bot):
             await self.load_extension(module)
         await self.sync_commands()
         if not self.force_sync:
-            last_alive, current = await self.recall_alive()
+            last_alive = await self.recall_alive()
             self.started = self.clock()
-            self.outages = await self.note_outage(last_alive, current=current)
+            self.outages = await self.note_outage(last_alive)
             self.tables.turns.outages = self.outages
             if last_alive is not None:
                 log.info("the bot was down for %.0f s", max(0.0, self.started - last_alive))
@@ -275,14 +273,20 @@ class TableBot(commands.Bot):
         return f"{name}:{'-'.join(str(i) for i in shards[0])}/{shards[1]}"
 
     @property
-    def alive_key(self) -> str:
-        """The ``meta`` key of when this process (its shards) was last known alive."""
-        return self._meta_key(ALIVE)
+    def alive_keys(self) -> list[str]:
+        """The ``meta`` keys of when each of this process's shards was last served
+        (:data:`ALIVE` alone when the bot is not sharded): a shard's key is the same
+        whichever process serves it."""
+        shards = self.shard_filter
+        if shards is None:
+            return [ALIVE]
+        ids, count = shards
+        return [f"{ALIVE}:{i}/{count}" for i in ids]
 
     @property
-    def outages_key(self) -> str:
-        """The ``meta`` key of the recent outages of this process's shards."""
-        return self._meta_key(OUTAGES)
+    def alive_key(self) -> str:
+        """The ``meta`` key of when this process's first shard was last served."""
+        return self.alive_keys[0]
 
     @property
     def redraw_key(self) -> str:
@@ -309,32 +313,38 @@ class TableBot(commands.Bot):
     async def last_alive(self) -> float | None:
         """Return when this process's shards were last served (a time as ``clock`` gives
         it), or None when that is unknown (the first start) or cannot be read."""
-        return (await self.recall_alive())[0]
+        return await self.recall_alive()
 
-    async def recall_alive(self) -> tuple[float | None, bool]:
-        """Return when this process's shards were last served, and whether this
-        process's own notes (when it was last alive, its outages) tell it.
+    async def recall_alive(self) -> float | None:
+        """Return when this process's shards were last served (the oldest of their notes:
+        each shard's downtime is at least that long); a time later than now is taken as
+        now (a clock that ran ahead).
 
-        A process of a sharded bot keeps its own notes, under keys named after its
-        shards, and every process notes the whole bot's (:data:`ALIVE`). Its own notes
-        tell it unless the shard layout changed since they were written (a layout used
-        before may come back, its notes old): then, or with no note of its own, its
-        shards were last served when the bot was last alive before the change
-        (:meth:`_layout_change`)."""
+        Every process notes when each of its shards was last served, and when the whole
+        bot was (:data:`ALIVE`). A shard's note is the one to read unless the shard
+        count changed since it was written (a count used before may come back, its notes
+        old): then, or with no note for one of its shards, they were last served when
+        the bot was last alive before the change (:meth:`_layout_change`)."""
         what = "when the bot was last alive"
+        now = self.clock()
         whole = await self._meta_time(ALIVE, what)
-        change = await self._layout_change(whole)
-        if self.alive_key == ALIVE:
-            return whole, True
-        own = await self._meta_time(self.alive_key, what)
-        if own is not None and (change is None or own >= change):
-            return own, True
-        return (whole if change is None else change), False
+        whole = None if whole is None else min(whole, now)
+        change = await self._layout_change(whole, now)
+        if self.shard_filter is None:
+            return whole
+        notes = [await self._meta_time(key, what) for key in self.alive_keys]
+        known = [note for note in notes if note is not None]
+        if known and len(known) == len(notes):
+            oldest = min(*known, now)
+            if change is None or oldest >= change:
+                return oldest
+        return whole if change is None else change
 
-    async def _layout_change(self, whole: float | None) -> float | None:
-        """Return when the bot was last alive before its shard layout (unsharded, or the
-        shard count) last changed, None when no change is known; the first start of a
-        new layout notes the change (:data:`LAYOUT`: the layout, "@", that time)."""
+    async def _layout_change(self, whole: float | None, now: float) -> float | None:
+        """Return when the bot was last alive before its shard count (or its being
+        unsharded) last changed, None when no change is known; the first start after a
+        change notes it (:data:`LAYOUT`: the layout, "@", that time). A noted time that is
+        damaged or later than ``now`` is noted again as no change known."""
         layout = "unsharded" if self.shard_filter is None else f"{self.shard_filter[1]} shards"
         try:
             raw = await self.store.get_meta(LAYOUT) or ""
@@ -342,13 +352,18 @@ class TableBot(commands.Bot):
             log.warning("could not read the bot's shard layout: %s", exc)
             return None
         noted, _, at = raw.partition("@")
+        change: float | None = None
         if noted == layout:
             try:
-                value = float(at) if at else None
+                change = float(at) if at else None
             except ValueError:
-                value = None
-            return value if value is None or math.isfinite(value) else None
-        change = whole if raw else None  # no layout noted yet: no change known
+                change = math.nan
+            if change is None or (math.isfinite(change) and change <= now):
+                return change
+            log.warning("the shard layout's time is unreadable (%r): noted again", at[:40])
+            change = None
+        elif raw:  # a new layout (nothing noted yet: no change known)
+            change = whole
         try:
             await self.store.set_meta(LAYOUT, f"{layout}@{'' if change is None else repr(change)}")
         except StorageError as exc:
@@ -375,29 +390,23 @@ class TableBot(commands.Bot):
             return None
         return value
 
-    async def note_outage(self, last_alive: float | None, *,
-                          current: bool = True) -> list[Outage]:
-        """Return the recent outages (:mod:`bot.table.downtime`), the one that ends at
-        this start added (from ``last_alive``, if known), and store them for the next
-        starts. Those no idle cutoff reaches back to are left out. They are this
-        process's own list when its notes are ``current`` (:meth:`recall_alive`), else
-        the whole bot's: every process adds its outages to that one (:data:`OUTAGES`).
-        A list that cannot be read or is damaged counts as none, and one that cannot be
-        stored is a warning: neither stops the bot."""
-        outages = await self._outages(self.outages_key if current else OUTAGES)
+    async def note_outage(self, last_alive: float | None) -> list[Outage]:
+        """Return the bot's recent outages (:mod:`bot.table.downtime`), the one that ends
+        at this start added (from ``last_alive``, if known), and store them for the next
+        starts. Every process adds its own to the one list (:data:`OUTAGES`), so a
+        game's downtime is never less than its process's (more, by another process's,
+        on the safe side). Those no idle cutoff reaches back to are left out. A list
+        that cannot be read or is damaged counts as none, and one that cannot be stored
+        is a warning: neither stops the bot."""
+        outages = await self._outages(OUTAGES)
         if last_alive is None:
             return outages
         outages.append((last_alive, self.started - last_alive))
         s = self.settings
         longest = max(s.solo_idle_hours, s.lobby_idle_hours, s.multi_idle_hours) * 3600
-        keep = max(downtime.KEEP_SECONDS, longest)
-        outages = downtime.kept(outages, self.started, keep)
+        outages = downtime.kept(outages, self.started, max(downtime.KEEP_SECONDS, longest))
         try:
-            await self.store.set_meta(self.outages_key, downtime.dumps(outages))
-            if self.outages_key != OUTAGES:
-                whole = await self._outages(OUTAGES)
-                await self.store.set_meta(OUTAGES, downtime.dumps(
-                    downtime.kept([*whole, *outages], self.started, keep)))
+            await self.store.set_meta(OUTAGES, downtime.dumps(outages))
         except StorageError as exc:
             log.warning("could not store the bot's recent outages: %s", exc)
         return outages
@@ -414,8 +423,9 @@ class TableBot(commands.Bot):
     async def note_alive(self) -> None:
         """Store that the bot is alive now (a failure is a warning)."""
         try:
-            for key in {self.alive_key, ALIVE}:
-                await self.store.set_meta(key, repr(self.clock()))
+            now = repr(self.clock())
+            for key in {*self.alive_keys, ALIVE}:
+                await self.store.set_meta(key, now)
         except StorageError as exc:
             log.warning("could not note that the bot is alive: %s", exc)
 

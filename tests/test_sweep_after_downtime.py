@@ -4,6 +4,7 @@ sweep runs at once at the start), yet a game idle past its age anyway still ends
 import pytest
 
 from bot.table import downtime
+from bot.client import OUTAGES
 from bot.table.downtime import idle_cutoffs
 from tests.support import Clock, make_bot
 
@@ -112,12 +113,12 @@ async def test_damaged_outages_count_as_none(discord_driver, fake_discord, tmp_p
     outage before this start is kept in a good list again."""
     clock = Clock()
     bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
-    await bot.store.set_meta(bot.outages_key, '[[1, "x"]')
+    await bot.store.set_meta(OUTAGES, '[[1, "x"]')
     await discord_driver.close_client(bot)
     clock.advance(600)
     bot = await discord_driver.restart(make_bot(tmp_path, clock=clock))
     assert bot.outages == [(clock() - 600, 600.0)]
-    assert downtime.loads(await bot.store.get_meta(bot.outages_key)) == bot.outages
+    assert downtime.loads(await bot.store.get_meta(OUTAGES)) == bot.outages
     for damaged in ('{"a": 1}', "[[1, 2, 3]]", "[[1, NaN]]", "[[true, 1]]"):
         with pytest.raises(ValueError):
             downtime.loads(damaged)
@@ -146,7 +147,7 @@ async def test_downtime_of_a_restart_that_changes_the_shards_is_not_idle_time(
     outages; 30 minutes waiting and 40 down leave a lobby open (LOBBY_IDLE_HOURS=1)."""
     clock = Clock()
     bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
-    await bot.store.set_meta(bot.outages_key, downtime.dumps([(clock() - 7200, 1800.0)]))
+    await bot.store.set_meta(OUTAGES, downtime.dumps([(clock() - 7200, 1800.0)]))
     await discord_driver.slash("toy", "new", user="alice")
     lobby = await bot.tables.open_in_channel(discord_driver.fake.channel_id)
     clock.advance(30 * 60)
@@ -161,14 +162,15 @@ async def test_downtime_of_a_restart_that_changes_the_shards_is_not_idle_time(
 
 async def test_a_shard_set_reads_its_own_note_first(discord_driver, fake_discord, tmp_path):
     """A process of a sharded bot that died an hour before the others counts its own
-    outage, from its own last note of being alive, not the others' newer one."""
+    outage, from its shards' last note of being served, not the others' newer one."""
     clock = Clock()
     bot = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
     own_key = bot.alive_key
     bot.note_alive = _nothing  # type: ignore[method-assign]
     bot.alive_marker.cancel()
     await discord_driver.settle()
-    await bot.store.set_meta(own_key, repr(clock() - HOUR))  # its last note, then it died
+    for key in bot.alive_keys:  # its shards' last note, then it died
+        await bot.store.set_meta(key, repr(clock() - HOUR))
     await bot.store.set_meta("alive", repr(clock()))  # another process is alive now
     await discord_driver.close_client(bot)
     clock.advance(60)
@@ -212,10 +214,47 @@ async def test_every_process_outage_is_kept_across_a_change_of_shards(
     await discord_driver.close_client(b)  # then shard 1's process alone is restarted
     clock.advance(60)
     b = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2, SHARD_IDS=1))
-    assert downtime.down_between(b.outages, down, down + 2 * HOUR) == 0  # its own list
+    # the whole bot's list: shard 1's games are given shard 0's outage too (the safe side)
+    assert downtime.down_between(b.outages, down, down + 2 * HOUR) == 2 * HOUR
     await discord_driver.close_client(a)
     await discord_driver.close_client(b)
     clock.advance(60)
     new = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=4))
     assert downtime.down_between(new.outages, down, down + 2 * HOUR) == 2 * HOUR
     assert new.outages[-1][0] + new.outages[-1][1] == clock()
+
+
+async def test_the_same_count_split_another_way_reads_each_shards_note(
+        discord_driver, fake_discord, tmp_path):
+    """Two shards in two processes, then one process serving both for a week, then two
+    again after 30 s down: each shard's note is its own whichever process served it, so
+    the week is no outage."""
+    clock = Clock()
+    a = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2, SHARD_IDS=0))
+    b = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2, SHARD_IDS=1))
+    await discord_driver.close_client(a)
+    await discord_driver.close_client(b)
+    clock.advance(60)
+    both = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
+    clock.advance(7 * 86400)
+    await both.note_alive()
+    await discord_driver.close_client(both)
+    clock.advance(30)
+    a = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2, SHARD_IDS=0))
+    assert downtime.down_between(a.outages, clock() - 7 * 86400, clock() - 30) == 0
+    assert a.outages[-1] == (clock() - 30, 30.0)
+
+
+async def test_a_layout_noted_with_a_time_to_come_is_noted_again(
+        discord_driver, fake_discord, tmp_path):
+    """A shard layout noted with a time later than now (damaged, or a clock that ran
+    ahead) would hide every outage and redraw: it is noted again as no change known."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
+    await bot.store.set_meta("shard_layout", f"2 shards@{clock() + 10 * 365 * 86400!r}")
+    await discord_driver.close_client(bot)
+    clock.advance(3600)
+    bot = await discord_driver.restart(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
+    assert bot.outages[-1] == (clock() - 3600, 3600.0)
+    assert await bot.store.get_meta("shard_layout") == "2 shards@"
+
