@@ -135,6 +135,9 @@ class PostgresStore:
         self.url = ""
         #: The rows this process last saved of recently played games (see KeptRows).
         self.kept = KeptRows()
+        #: Held by :meth:`set_board` over its write and its note in :attr:`kept`, so
+        #: that of two boards set at once the kept row names the one stored last.
+        self._board_lock = asyncio.Lock()
         self._saves = SaveQueue(lambda: self.acquire(write=True, transaction=False))
         #: Whether the server is out of reach now (logged once when it starts and ends).
         self.outage = Outage()
@@ -424,6 +427,11 @@ class PostgresStore:
         One statement reads the old board (the row locked) and writes the new one: of
         two new boards set at once, each replaces a different one (the second, the first).
         """
+        async with self._board_lock:
+            return await self._set_board(game_id, channel_id, message_id)
+
+    async def _set_board(self, game_id: int, channel_id: int,
+                         message_id: int) -> tuple[int, int] | None:
         now = self._clock()
         async with self.acquire(write=True) as conn:
             old = await conn.fetchrow(

@@ -142,6 +142,9 @@ class Store:
         self.path: str = ""
         #: The rows this process last saved of recently played games (see KeptRows).
         self.kept = KeptRows()
+        #: Held by :meth:`set_board` over its write and its note in :attr:`kept`, so
+        #: that of two boards set at once the kept row names the one stored last.
+        self._board_lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str | Path, clock: Callable[[], float]) -> Store:
@@ -429,8 +432,9 @@ class Store:
             )
             return board_of(old)
 
-        replaced = await self._in_transaction(work)
-        self.kept.board(game_id, channel_id, message_id, now)
+        async with self._board_lock:
+            replaced = await self._in_transaction(work)
+            self.kept.board(game_id, channel_id, message_id, now)
         return replaced
 
     # -- background work -----------------------------------------------------------------

@@ -3,8 +3,8 @@ sweep runs at once at the start), yet a game idle past its age anyway still ends
 
 import pytest
 
-from bot.table import downtime
 from bot.client import OUTAGES
+from bot.table import downtime
 from bot.table.downtime import idle_cutoffs
 from tests.support import Clock, make_bot
 

@@ -324,6 +324,27 @@ class BoardMessages:
                 game.row.board_channel_id, game.row.board_message_id = where
                 await self._retire((message.channel.id, message.id), game)
 
+    async def answered_on(self, game: LoadedGame, message: discord.Message) -> None:
+        """A click's answer just drew ``game`` on ``message``, the board clicked. Where the
+        game's board is now another message, the newer of the two is the board:
+        ``message`` when it is newer (it is recorded), else the board a ``/<game> board``
+        posted while the click was applied (drawn before the click's move): ``message``
+        says it moved again, and the board is edited to show the game."""
+        try:
+            where = await self._where(game)
+        except StorageError:
+            where = (game.row.board_channel_id or 0, game.row.board_message_id or 0)
+        if where is not None and where[1] == message.id:
+            return
+        if where is None or where[1] < message.id:  # message ids grow with time
+            await self._retire(await self.tables.set_board(game, message.channel.id,
+                                                           message.id), game)
+            return
+        game.row.board_channel_id, game.row.board_message_id = where
+        self.shown.pop(game.id, None)  # what the board shows is not known
+        await self._retire((message.channel.id, message.id), game)
+        self.update_soon(game.id)
+
     async def _retire(self, board: tuple[int, int] | None, game: LoadedGame) -> None:
         """Turn ``board``, a message the game's board replaced, into a line linking to the
         board ``game`` names now."""

@@ -251,8 +251,8 @@ class Boards:
                 body = await self._render(game, edit=True)
                 await clock.settle()
                 await edit_answer(interaction, **body)
-                if message is not None and message.id != game.row.board_message_id:
-                    await self.tables.set_board(game, message.channel.id, message.id)
+                if message is not None:
+                    await self.messages.answered_on(game, message)
                 if game.row.is_open and self.messages.shown.get(game.id) != game.row.version:
                     # A newer board (a later move, the game's end) was shown while this
                     # answer waited on Discord: this older one must not stay on show.
