@@ -147,6 +147,9 @@ ALIVE, OUTAGES = "alive", "outages"
 #: The ``meta`` key of the bot's shard layout, and when the bot was last alive before it
 #: (:meth:`TableBot._layout_change`).
 LAYOUT = "shard_layout"
+#: How long after a change of the shard count a process with no note for its shards takes
+#: them as last served before the change (the new count's processes start by then).
+NEW_LAYOUT_SECONDS = 3600.0
 
 
 class TableBot(commands.Bot):
@@ -321,54 +324,67 @@ class TableBot(commands.Bot):
         now (a clock that ran ahead).
 
         Every process notes when each of its shards was last served, and when the whole
-        bot was (:data:`ALIVE`). A shard's note is the one to read unless the shard
-        count changed since it was written (a count used before may come back, its notes
-        old): then, or with no note for one of its shards, they were last served when
-        the bot was last alive before the change (:meth:`_layout_change`)."""
+        bot was (:data:`ALIVE`). A shard's note is the one to read unless it is older
+        than the last change of the shard count (a count used before may come back, its
+        notes old): then the shards were last served when the bot was last alive before
+        the change (:meth:`_layout_change`). With no note for any of its shards, the
+        process reads the note of its shards as one (an older release's), else that
+        time too while the change is new (the other processes of a new count start
+        within moments), else when the whole bot was last alive."""
         what = "when the bot was last alive"
         now = self.clock()
         whole = await self._meta_time(ALIVE, what)
         whole = None if whole is None else min(whole, now)
-        change = await self._layout_change(whole, now)
+        change, noted = await self._layout_change(whole, now)
         if self.shard_filter is None:
             return whole
-        notes = [await self._meta_time(key, what) for key in self.alive_keys]
-        known = [note for note in notes if note is not None]
-        if known and len(known) == len(notes):
-            oldest = min(*known, now)
-            if change is None or oldest >= change:
-                return oldest
-        return whole if change is None else change
+        notes = [note for note in [await self._meta_time(key, what) for key in self.alive_keys]
+                 if note is not None]
+        if not notes:
+            older = await self._meta_time(self._meta_key(ALIVE), what)
+            notes = [] if older is None else [older]
+        if notes:
+            oldest = min(*notes, now)
+            return oldest if change is None or oldest >= change else change
+        if change is not None and noted is not None and now - noted <= NEW_LAYOUT_SECONDS:
+            return change
+        return whole
 
-    async def _layout_change(self, whole: float | None, now: float) -> float | None:
+    async def _layout_change(self, whole: float | None,
+                             now: float) -> tuple[float | None, float | None]:
         """Return when the bot was last alive before its shard count (or its being
-        unsharded) last changed, None when no change is known; the first start after a
-        change notes it (:data:`LAYOUT`: the layout, "@", that time). A noted time that is
-        damaged or later than ``now`` is noted again as no change known."""
+        unsharded) last changed, and when that change was noted; (None, None) when no
+        change is known. The first start after a change notes it (:data:`LAYOUT`: the
+        layout, then "@" and each time). A noted time that is damaged or later than
+        ``now`` is noted again as no change known."""
         layout = "unsharded" if self.shard_filter is None else f"{self.shard_filter[1]} shards"
         try:
             raw = await self.store.get_meta(LAYOUT) or ""
         except StorageError as exc:
             log.warning("could not read the bot's shard layout: %s", exc)
-            return None
-        noted, _, at = raw.partition("@")
+            return None, None
+        noted_layout, *times = raw.split("@")
         change: float | None = None
-        if noted == layout:
+        noted: float | None = now
+        if noted_layout == layout:
             try:
-                change = float(at) if at else None
+                change, noted = (float(t) if t else None for t in (*times, "", "")[:2])
             except ValueError:
                 change = math.nan
             if change is None or (math.isfinite(change) and change <= now):
-                return change
-            log.warning("the shard layout's time is unreadable (%r): noted again", at[:40])
+                return change, noted
+            log.warning("the shard layout's time is unreadable (%r): noted again", raw[:60])
             change = None
         elif raw:  # a new layout (nothing noted yet: no change known)
             change = whole
+        if change is None:
+            noted = None
+        value = "" if change is None else f"{change!r}@{noted!r}"
         try:
-            await self.store.set_meta(LAYOUT, f"{layout}@{'' if change is None else repr(change)}")
+            await self.store.set_meta(LAYOUT, f"{layout}@{value}")
         except StorageError as exc:
             log.warning("could not store the bot's shard layout: %s", exc)
-        return change
+        return change, noted
 
     async def _meta_time(self, key: str, what: str) -> float | None:
         """Return the time stored in ``meta`` under ``key``, or None when there is none

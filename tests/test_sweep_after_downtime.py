@@ -258,3 +258,29 @@ async def test_a_layout_noted_with_a_time_to_come_is_noted_again(
     assert bot.outages[-1] == (clock() - 3600, 3600.0)
     assert await bot.store.get_meta("shard_layout") == "2 shards@"
 
+
+
+async def test_the_first_start_after_an_upgrade_reads_the_notes_of_the_shards_as_one(
+        discord_driver, fake_discord, tmp_path):
+    """An older release noted one time per process (``alive:0-1/2``), not per shard. The
+    first start after upgrading a bot whose shard count changed a month before reads that
+    note: a minute down, not a month since the change."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock))  # unsharded once
+    await discord_driver.close_client(bot)
+    clock.advance(60)
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
+    clock.advance(30 * 86400)
+    await bot.note_alive()
+    await discord_driver.close_client(bot)
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
+    bot.note_alive = _nothing  # type: ignore[method-assign]
+    bot.alive_marker.cancel()
+    await discord_driver.settle()
+    for key in bot.alive_keys:  # as the older release left it
+        await bot.store.set_meta(key, "")
+    await bot.store.set_meta("alive:0-1/2", repr(clock()))
+    await discord_driver.close_client(bot)
+    clock.advance(60)
+    bot = await discord_driver.restart(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
+    assert bot.outages[-1] == (clock() - 60, 60.0), bot.outages[-1]
