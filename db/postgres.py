@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import weakref
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -136,11 +135,6 @@ class PostgresStore:
         self.url = ""
         #: The rows this process last saved of recently played games (see KeptRows).
         self.kept = KeptRows()
-        #: Per game, held by :meth:`set_board` over its write and its note in
-        #: :attr:`kept`, so that of two boards set at once the kept row names the one
-        #: stored last (a lock goes once no one holds or awaits it).
-        self._board_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
-            weakref.WeakValueDictionary())
         self._saves = SaveQueue(lambda: self.acquire(write=True, transaction=False))
         #: Whether the server is out of reach now (logged once when it starts and ends).
         self.outage = Outage()
@@ -422,13 +416,6 @@ class PostgresStore:
             game_id, list(versions), list(leaving_out))
         return {int(r[0]): int(r[1]) for r in rows}
 
-    def _board_lock(self, game_id: int) -> asyncio.Lock:
-        """Return the lock of the game's board (see ``_board_locks``)."""
-        lock = self._board_locks.get(game_id)
-        if lock is None:
-            lock = self._board_locks[game_id] = asyncio.Lock()
-        return lock
-
     async def set_board(self, game_id: int, channel_id: int,
                         message_id: int) -> tuple[int, int] | None:
         """Remember which message is the game's current board; return the board it
@@ -437,7 +424,7 @@ class PostgresStore:
         One statement reads the old board (the row locked) and writes the new one: of
         two new boards set at once, each replaces a different one (the second, the first).
         """
-        async with self._board_lock(game_id):
+        async with self.kept.board_lock(game_id):
             return await self._set_board(game_id, channel_id, message_id)
 
     async def _set_board(self, game_id: int, channel_id: int,

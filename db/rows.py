@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -383,6 +385,11 @@ class KeptRows:
         self._voters: dict[int, dict[int, VoterRow]] = {}
         #: The boards noted of games not kept then: (channel id, message id, posted at).
         self._boards: dict[int, tuple[Any, ...]] = {}
+        #: Per game, held by a store's ``set_board`` over its write and its note here, so
+        #: that of two boards set at once the kept row names the one stored last (a lock
+        #: goes once no one holds or awaits it).
+        self._board_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -436,6 +443,13 @@ class KeptRows:
     def voters(self, game_id: int) -> dict[int, VoterRow]:
         """Return the kept voters' rows of a kept game, by user id (a new dict)."""
         return dict(self._voters.get(game_id, {})) if game_id in self._rows else {}
+
+    def board_lock(self, game_id: int) -> asyncio.Lock:
+        """Return the lock a store holds while it sets the game's board and notes it."""
+        lock = self._board_locks.get(game_id)
+        if lock is None:
+            lock = self._board_locks[game_id] = asyncio.Lock()
+        return lock
 
     def board(self, game_id: int, channel_id: int, message_id: int, posted_at: float) -> None:
         """Note a new board message of a game (as stored: a later save keeps it)."""

@@ -10,7 +10,6 @@ import asyncio
 import json
 import logging
 import sqlite3
-import weakref
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
@@ -143,11 +142,6 @@ class Store:
         self.path: str = ""
         #: The rows this process last saved of recently played games (see KeptRows).
         self.kept = KeptRows()
-        #: Per game, held by :meth:`set_board` over its write and its note in
-        #: :attr:`kept`, so that of two boards set at once the kept row names the one
-        #: stored last (a lock goes once no one holds or awaits it).
-        self._board_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
-            weakref.WeakValueDictionary())
 
     @classmethod
     async def open(cls, path: str | Path, clock: Callable[[], float]) -> Store:
@@ -415,13 +409,6 @@ class Store:
             (wanted, game_id, wanted, wanted, _json(list(leaving_out))))
         return {int(last): int(count) for last, count in rows}
 
-    def _board_lock(self, game_id: int) -> asyncio.Lock:
-        """Return the lock of the game's board (see ``_board_locks``)."""
-        lock = self._board_locks.get(game_id)
-        if lock is None:
-            lock = self._board_locks[game_id] = asyncio.Lock()
-        return lock
-
     async def set_board(self, game_id: int, channel_id: int,
                         message_id: int) -> tuple[int, int] | None:
         """Remember which message is the game's current board; return the board it
@@ -442,7 +429,7 @@ class Store:
             )
             return board_of(old)
 
-        async with self._board_lock(game_id):
+        async with self.kept.board_lock(game_id):
             replaced = await self._in_transaction(work)
             self.kept.board(game_id, channel_id, message_id, now)
         return replaced

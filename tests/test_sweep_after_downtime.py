@@ -166,11 +166,7 @@ async def test_a_shard_set_reads_its_own_note_first(discord_driver, fake_discord
     clock = Clock()
     bot = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
     own_key = bot.alive_key
-    bot.note_alive = _nothing  # type: ignore[method-assign]
-    bot.alive_marker.cancel()
-    await discord_driver.settle()
-    for key in bot.alive_keys:  # its shards' last note, then it died
-        await bot.store.set_meta(key, repr(clock() - HOUR))
+    await _notes(discord_driver, bot, {key: repr(clock() - HOUR) for key in bot.alive_keys})
     await bot.store.set_meta("alive", repr(clock()))  # another process is alive now
     await discord_driver.close_client(bot)
     clock.advance(60)
@@ -274,13 +270,20 @@ async def test_the_first_start_after_an_upgrade_reads_the_notes_of_the_shards_as
     await bot.note_alive()
     await discord_driver.close_client(bot)
     bot = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
-    bot.note_alive = _nothing  # type: ignore[method-assign]
-    bot.alive_marker.cancel()
-    await discord_driver.settle()
-    for key in bot.alive_keys:  # as the older release left it
-        await bot.store.set_meta(key, "")
-    await bot.store.set_meta("alive:0-1/2", repr(clock()))
+    await _notes(discord_driver, bot,  # as the older release left them
+                 {**{key: "" for key in bot.alive_keys}, "alive:0-1/2": repr(clock())})
     await discord_driver.close_client(bot)
     clock.advance(60)
     bot = await discord_driver.restart(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
     assert bot.outages[-1] == (clock() - 60, 60.0), bot.outages[-1]
+
+
+async def _notes(driver, bot, notes: dict[str, str]) -> None:
+    """Stop ``bot`` noting that it is alive (it is about to die), then store ``notes``
+    (meta key to value) as what it left."""
+    bot.note_alive = _nothing  # type: ignore[method-assign]
+    bot.alive_marker.cancel()
+    await driver.settle()
+    for key, value in notes.items():
+        await bot.store.set_meta(key, value)
+
