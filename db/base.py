@@ -49,6 +49,10 @@ class GameStore(Protocol):
     async def get_game(self, game_id: int) -> GameRow | None:
         """Return the game with ``game_id``, or None."""
 
+    def kept_board(self, game_id: int) -> tuple[int | None, int | None] | None:
+        """Return the board of a game this process keeps, as (channel id, message id),
+        or None when it keeps none of the game (no read)."""
+
     def kept_game(self, game_id: int) -> GameRow | None:
         """Return the open game as this process last saved it (no read), or None.
 

@@ -440,6 +440,12 @@ class KeptRows:
             game.loaded = (row[20], game.state, row[9])
         return game
 
+    def board_at(self, game_id: int) -> tuple[int | None, int | None] | None:
+        """Return a kept game's board as (channel id, message id), with no copy of its
+        row made, or None when the game is not kept."""
+        row = self._rows.get(game_id)
+        return None if row is None else (row[12], row[13])
+
     def voters(self, game_id: int) -> dict[int, VoterRow]:
         """Return the kept voters' rows of a kept game, by user id (a new dict)."""
         return dict(self._voters.get(game_id, {})) if game_id in self._rows else {}

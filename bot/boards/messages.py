@@ -285,12 +285,16 @@ class BoardMessages:
         process last kept the game (:meth:`set_board` keeps it so), else as stored. None
         when the game names no board or is not stored; a read that fails raises
         :class:`StorageError`."""
-        row = self.tables.store.kept_game(game.id)
-        if row is None:
+        kept = self.tables.store.kept_board(game.id)
+        if kept is None:
             row = await self.tables.store.get_game(game.id)
-        if row is None or row.board_channel_id is None or row.board_message_id is None:
+            if row is None:
+                return None
+            kept = (row.board_channel_id, row.board_message_id)
+        channel_id, message_id = kept
+        if channel_id is None or message_id is None:
             return None
-        return row.board_channel_id, row.board_message_id
+        return channel_id, message_id
 
     async def _board_now(self, game: LoadedGame, *,
                          stored: bool) -> discord.PartialMessage | None:
