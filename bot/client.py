@@ -375,7 +375,7 @@ class TableBot(commands.Bot):
                 return change, noted
             log.warning("the shard layout's time is unreadable (%r): noted again", raw[:60])
             change = None
-        elif raw:  # a new layout (nothing noted yet: no change known)
+        elif raw:  # another layout was noted: this start is the change (none noted: none known)
             change = whole
         if change is None:
             noted = None
