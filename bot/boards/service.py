@@ -482,6 +482,8 @@ class Boards:
                 interaction, title, server.threads if thread is None else thread)
             if place.opened is None:
                 game = await create(place.channel_id, place.own)
+                if place.own and isinstance(interaction.channel, discord.Thread):
+                    await self.threads.stored(interaction.channel)
                 failed = await self.messages.send_board(interaction, game, invite=invite,
                                                         before=clock.settle)
                 if failed is not None:

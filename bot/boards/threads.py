@@ -12,8 +12,9 @@ nothing.
 A new game may start in the thread just as the old one's wind-up is under way (Play
 again; a thread edit may wait on Discord's rate limit): the wind-up leaves alone a thread
 that holds an open game, and the new game's start sets the week again when this process
-has lowered the thread to an hour (see :meth:`GameThreads.place` and
-:meth:`GameThreads.wind_up`), so the new game's thread is not archived after an hour.
+has lowered the thread to an hour, before the game is stored or after (see
+:meth:`GameThreads.place`, :meth:`GameThreads.stored` and :meth:`GameThreads.wind_up`),
+so the new game's thread is not archived after an hour.
 
 Before a game is stored anywhere, the bot's permissions there are checked: a board
 needs View Channel, Send Messages (Send Messages in Threads in a thread) and Embed
@@ -235,6 +236,19 @@ class GameThreads:
         async with self._editing(thread.id):
             if (thread.id not in self._short
                     and thread.auto_archive_duration == OPEN_ARCHIVE_MINUTES):
+                return
+            self._short.pop(thread.id, None)
+            try:
+                await thread.edit(auto_archive_duration=OPEN_ARCHIVE_MINUTES)
+            except SEND_ERRORS as exc:
+                log.info("could not keep thread %s open longer: %s", thread.id, exc)
+
+    async def stored(self, thread: discord.Thread) -> None:
+        """Once a game is stored in a thread the bot owns, give the thread its week back
+        if a wind-up lowered it to an hour after :meth:`place` looked and before the game
+        was stored (the wind-up's own second look came too early to see the game)."""
+        async with self._editing(thread.id):
+            if thread.id not in self._short:
                 return
             self._short.pop(thread.id, None)
             try:

@@ -105,3 +105,38 @@ async def test_a_late_wind_up_leaves_a_thread_with_a_new_game_alone(discord_driv
     await threads.wind_up(await bot.tables.load(old.id))
     assert len(_edits(fake_discord, thread_id)) == edits
     assert _archive(fake_discord, thread_id) == OPEN_ARCHIVE_MINUTES
+
+
+async def test_a_wind_up_between_the_look_and_the_store_gives_the_week_back(
+        discord_driver, fake_discord, tmp_path):
+    """Play again's start looks at the thread (a week: nothing to do), then the ended
+    game's wind-up lowers it to an hour before the new game is stored, so the wind-up's
+    second look sees no game: once stored, the new game gives the thread its week back."""
+    bot, thread_id, board = await _one_move_from_the_end(discord_driver, fake_discord,
+                                                         tmp_path)
+    threads = bot.boards.threads
+    real_wind_up, real_place = threads.wind_up, threads.place
+    ended_games = []
+
+    async def held_wind_up(game):
+        ended_games.append(game)
+
+    async def place_then_wind_up(*args, **kwargs):
+        place = await real_place(*args, **kwargs)
+        (game,) = ended_games
+        await real_wind_up(game)  # lowers the thread: the new game is not stored yet
+        assert _archive(fake_discord, thread_id) == ENDED_ARCHIVE_MINUTES
+        return place
+
+    threads.wind_up = held_wind_up
+    ended = (await discord_driver.click(board, button(board, "add2"), user="alice")).message
+    await discord_driver.settle()
+    threads.wind_up, threads.place = real_wind_up, place_then_wind_up
+    again = await discord_driver.click(ended, button(ended, "table.again"), user="bob")
+    assert not again.ephemeral, again.content
+    await discord_driver.settle()
+    assert await bot.tables.open_in_channel(thread_id) is not None
+    assert _archive(fake_discord, thread_id) == OPEN_ARCHIVE_MINUTES
+    assert _edits(fake_discord, thread_id)[-2:] == [
+        {"auto_archive_duration": ENDED_ARCHIVE_MINUTES},
+        {"auto_archive_duration": OPEN_ARCHIVE_MINUTES}]
