@@ -330,7 +330,9 @@ class RecordsCog(commands.Cog):
     async def show_help(self, interaction: discord.Interaction) -> None:
         """Explain the bot privately."""
         async with AnswerClock.of(interaction, private=True) as clock:
-            server = await self.bot.tables.servers.get(interaction.guild_id)
+            # In a direct message there is no server, so no server's settings to show.
+            server = (None if interaction.guild_id is None
+                      else await self.bot.tables.servers.get(interaction.guild_id))
             await clock.send(**help_message(self.bot, server), ephemeral=True)
 
     @app_commands.command(name="stats", description="Games played and won, best score, streaks")

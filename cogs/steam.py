@@ -686,8 +686,10 @@ def _status(game: LoadedGame, view: dict[str, Any]) -> str:
                          f" — {place['breakdown']}")
         return "\n".join(lines)
     seat = view["turn"]
-    away = game.seats[seat].away if seat < len(game.seats) else False
-    mark = AWAY_MARK if away else ""
+    # Marked only while a computer plays the seat: with no one else playing, the table
+    # waits for its person.
+    mark = AWAY_MARK if seat < len(game.seats) and game.seats[seat].away \
+        and game.computer_to_act() else ""
     name = short_name(players[seat]["name"], TITLE_ROOM - shown_width(f"🚂  to play{mark}"))
     lines = [f"🚂 **{name}** to play{mark}"]
     timer = game.data.timer

@@ -61,9 +61,14 @@ def progress_line(title: str, done: int, total: int) -> str:
     return f"🎞️ Drawing the replay of {title}: {done} of {total} frames…"
 
 
+def moves_text(moves: int) -> str:
+    """Return how many moves a replay shows ("1 move", "12 moves")."""
+    return f"{moves} move{'' if moves == 1 else 's'}"
+
+
 def replay_alt(kind: str, last: Frame, moves: int) -> str:
     """Alt text of a replay: what it is, then the final position in words."""
-    head = f"Replay of a game of {TITLES.get(kind, kind)}, {moves} moves, ending: "
+    head = f"Replay of a game of {TITLES.get(kind, kind)}, {moves_text(moves)}, ending: "
     return plain(head + describe(kind, plain_players(last.view), last.status))[:ALT_LIMIT]
 
 
@@ -162,7 +167,7 @@ class Replays:
             return
         file = discord.File(io.BytesIO(gif), filename=FILENAME,
                             description=replay_alt(request.kind, shown[-1], len(request.moves)))
-        await edit(content=f"🎞️ Replay of {title}: {len(request.moves)} moves.",
+        await edit(content=f"🎞️ Replay of {title}: {moves_text(len(request.moves))}.",
                    attachments=[file])
 
     async def share(self, interaction: discord.Interaction[Any], game_id: int) -> None:

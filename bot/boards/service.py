@@ -263,7 +263,7 @@ class Boards:
             self.messages.shown.pop(game.id, None)  # not shown after all, unless refresh manages
             await self.messages.refresh(game)
         if play.came_back:
-            await tell_privately(interaction, _back_text(game))
+            await tell_privately(interaction, _back_text(game, interaction.user.id))
         await self._announce(game, play.notice)
         self.computers.schedule(game)
 
@@ -362,7 +362,7 @@ class Boards:
             before = await self.tables.load(game_id)
             back = await self._come_back(interaction, before)
             if back is not None:
-                welcome = f"{_back_text(back)}\n"
+                welcome = f"{_back_text(back, interaction.user.id)}\n"
                 if version == before.row.version:
                     version = back.row.version  # coming back moved the board on
         try:
@@ -397,7 +397,7 @@ class Boards:
                 back = await self._come_back(interaction, game)
                 body = _details_body(renderer, game)
                 if back:
-                    body["content"] = _back_text(back)
+                    body["content"] = _back_text(back, interaction.user.id)
                 await clock.send(**body, ephemeral=True)
                 self.computers.schedule(game)  # a stalled computer player moves on
                 return
@@ -440,7 +440,7 @@ class Boards:
             back = await self._come_back(interaction, game)
             body = _details_body(self.renderers[game.row.kind], back or game, page)
             if back:
-                body["content"] = _back_text(back)
+                body["content"] = _back_text(back, interaction.user.id)
             await clock.edit(**body)
         except Refusal as refusal:
             await clock.tell(str(refusal))
@@ -598,15 +598,21 @@ def _details_body(renderer: Renderer, game: LoadedGame, page: str = "") -> dict[
     body = renderer.details(game, page)
     if len(game.seats) > 1:
         pings = choice_button()
-        pings.row = 1  # after the page buttons (at most three a row, two rows)
+        # after the page buttons, three a row as they are laid out
+        pings.row = len(body["view"].children) // 3
         body["view"].add_item(pings)
     return body
 
 
-def _back_text(game: LoadedGame) -> str:
+def _back_text(game: LoadedGame, user_id: int) -> str:
     """Return the private word to a player who came back by a click that moved nothing."""
     seat = game.to_act()
-    whose = f" It is {game.seat_name(seat)}'s turn now." if seat is not None else ""
+    if seat is None:
+        whose = ""
+    elif seat == game.seat_of(user_id):
+        whose = " It is your turn now."
+    else:
+        whose = f" It is {game.seat_name(seat)}'s turn now."
     return f"Welcome back: you play your own seat again.{whose}"
 
 

@@ -284,7 +284,8 @@ class TableCore:
         if action_id not in legal and game.to_act() != seat:
             players = game.view().get("players") or []
             if not legal and seat < len(players) and players[seat].get("resigned"):
-                raise NotAllowed("You resigned from this game, so you cannot act in it.")
+                raise NotAllowed("You resigned from this game, so you cannot act in it. "
+                                 f"It is {game.seat_name(game.to_act())}'s turn.")
             raise NotYourTurn(f"It is {game.seat_name(game.to_act())}'s turn, not yours.")
         return seat
 

@@ -17,6 +17,11 @@ from bot.table.seats import Seat
 TIMERS = {"off": 0, "2 min": 120, "10 min": 600, "1 h": 3600, "24 h": 86400}
 
 
+#: The answer to an away person's command that only people playing may use.
+AWAY_REFUSAL = ("You are marked away, so a computer plays your seat. Press any button of "
+                "the table to play it again.")
+
+
 def host_id(data: TableData, starter_id: int) -> int:
     """Return the user id of the table's host (the starter unless the role was handed on)."""
     return data.host if data.host is not None else starter_id

@@ -482,6 +482,10 @@ class Tables:
             return "close"
         playing = self._playing(game)
         if actor.user_id not in playing:
+            seat = game.seat_of(actor.user_id)
+            if (seat is not None and game.seats[seat].away
+                    and seat not in seating.resigned_seats(game.view())):
+                raise NotAllowed(seating.AWAY_REFUSAL)
             raise NotAllowed(self._who_may_abandon(game))
         asks = {u for u in game.data.abandon_votes if u in playing} | {actor.user_id}
         return "close" if len(asks) >= len(playing) // 2 + 1 else "ask"

@@ -65,8 +65,13 @@ class TurnPolicy:
         to_act, timer = game.to_act(), game.data.timer
         if to_act == seat or timer is None or timer.seat != to_act:
             # Their turn (a computer held it, untimed); another's running timer and its
-            # reminder stay as they are (C6).
+            # reminder stay as they are (C6). Another person's stopped timer ran out twice
+            # while the table waited for them alone: they were reminded once already, so
+            # when it runs out again a computer plays their seat.
+            reminded = to_act != seat and timer is None
             seating.start_timer(game.data, to_act, game.seats, core.now())
+            if reminded and game.data.timer is not None:
+                game.data.timer.strikes = 1
         back = await core.table_move(game, (event,), {"back": seat}, actor.user_id)
         if not fresh or action_id.startswith("lobby."):
             return Play(back, (event,), came_back=True)
@@ -190,6 +195,8 @@ class TurnPolicy:
             mine = game.seat_of(actor.user_id)
             absent = game.seat_of(absent_user)
             present = seating.present_people(seats, resigned)
+            if mine is not None and seats[mine].away and mine not in resigned:
+                raise NotAllowed(seating.AWAY_REFUSAL)
             if mine is None or mine not in present:
                 raise NotAllowed("Only people playing at this table can hand a seat on.")
             if absent is None or absent == mine:
@@ -224,7 +231,9 @@ class TurnPolicy:
 
         A move out of turn (another seat resigning) that leaves the same seat to act
         changes nothing of that turn: its timer, its reminder strike and a notice still
-        waiting for its grace time stay as they were (C6)."""
+        waiting for its grace time stay as they were (C6); but when the last person
+        playing for themselves resigns during an away person's turn, the computer stops
+        playing it and the person is told the table waits for them."""
         row, seats = game.row, game.seats
         view = game.engine.view(state)
         resigned = seating.resigned_seats(view)
@@ -233,11 +242,15 @@ class TurnPolicy:
             game.data.timer = None
             return (*events, "No person is left at the table, so the game ended."), None
         seat = game.engine.to_act(state)
-        if seat == before and mover != before:
+        waits_now = (seat is not None and mover != seat
+                     and seating.played_by_computer(seats, seat, resigned - {mover})
+                     and not seating.played_by_computer(seats, seat, resigned))
+        if seat == before and mover != before and not waits_now:
             return events, None
         seating.start_timer(game.data, seat, seats, self.core.now())
         game.data.notice_due = None  # whoever was waited for has acted
-        if seat is None or seat == before or seating.played_by_computer(seats, seat, resigned):
+        if (seat is None or (seat == before and not waits_now)
+                or seating.played_by_computer(seats, seat, resigned)):
             return events, None
         user = seats[seat].user_id or 0
         return events, self.turn_notice(

@@ -151,3 +151,30 @@ async def test_a_command_discord_still_shows_from_before_an_update_says_so(
     answer = await discord_driver.slash("tinker", "begin", {}, user="alice")
     assert answer.ephemeral and "reload Discord" in answer.content
     assert "try again" not in answer.content.lower()
+
+
+def _in_a_dm(payload: dict, user) -> dict:
+    """The same interaction as Discord sends it from a direct message with the bot: no
+    guild, a user in place of a member, a DM channel."""
+    dm = {"id": "990000000000000001", "type": 1, "recipients": [user.user_payload]}
+    for key in ("guild_id", "guild", "guild_locale", "member"):
+        payload.pop(key, None)
+    return {**payload, "user": user.user_payload, "channel_id": dm["id"], "channel": dm,
+            "context": 1, "authorizing_integration_owners": {"0": "0"}}
+
+
+async def test_help_in_a_direct_message_shows_no_server(discord_driver, fake_discord,
+                                                        tmp_path):
+    """/help in a direct message answers with the games and no "This server" line (there
+    are no server settings to show), and a start button there says where games are
+    played."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    bob = fake_discord.user("bob")
+    helped = await discord_driver.feed(_in_a_dm(fake_discord.slash_payload("help", user=bob),
+                                                bob))
+    (embed,) = helped.embeds
+    assert [f["name"] for f in embed["fields"]] == ["The games", "Who plays", "More"]
+    started = await discord_driver.feed(_in_a_dm(
+        fake_discord.component_payload(helped.message, "st1:tinker", user=bob), bob))
+    assert started.ephemeral
+    assert started.content == "Games are played in a server channel or thread."

@@ -14,7 +14,7 @@ from bot.pictures.replay import FILENAME
 from bot.table.service import Actor
 from bot.table.share import share_text
 from tests.pictures.test_replay import gif_frames, same_board
-from tests.support import board_ids, button, host_board, make_bot
+from tests.support import abandon, board_ids, button, host_board, make_bot
 
 COGS = ("cogs.tinker", "cogs.tinrealm", "cogs.steam")
 
@@ -303,3 +303,23 @@ async def test_share_of_a_pruned_daily_game_speaks_of_sharing(
     assert shared.ephemeral
     assert shared.content == ("That game is too old to share: old games keep only their "
                               "results.")
+
+
+async def test_a_one_move_replay_says_one_move(discord_driver, fake_discord, tmp_path):
+    """A game abandoned after its first move: the replay's line and its alt text say
+    "1 move"."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", user="alice")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    alice = fake_discord.user("alice")
+    action = next(a.id for a in game.legal_actions(0) if a.id != "give_up")
+    await bot.tables.act(game.id, game.row.version, Actor(alice.id, "Alice"), action)
+    await abandon(discord_driver, "tinker", "alice")
+    await discord_driver.settle()
+    result = await discord_driver.slash("tinker", "replay", user="bob")
+    await discord_driver.settle()
+    line = fake_discord.get_message(result.record.original_message_id)
+    (attachment,) = fake_discord.message_attachments(line)
+    assert line["content"] == "🎞️ Replay of Tinker, Sailor, Soldier, Spy: 1 move."
+    assert attachment["description"].startswith(
+        "Replay of a game of Tinker, Sailor, Soldier, Spy, 1 move, ending: ")

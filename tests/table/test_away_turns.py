@@ -1,0 +1,156 @@
+"""Away players and the turn they hold (C2, C6), at the table's level.
+
+A computer plays an away person's seat only while some person plays for themselves: when
+the last of them resigns during the away person's turn, the table waits for that person
+and tells them so. A person reminded once in a turn is not reminded again in it when
+another player comes back. An away person using a command only people playing may use
+is told how to play their seat again, and a resigned player is told whose turn it is.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.boards.service import _back_text
+from bot.table.errors import NotAllowed
+from bot.table.lobby import LOBBY_COMPUTER, LOBBY_JOIN, LOBBY_START
+from bot.table.seating import AWAY_REFUSAL
+from bot.table.service import Tables
+from cogs.steam import AWAY_MARK, _status
+from tests.support import ALICE, BOB, CAROL, Actor, Clock, open_tables
+
+CHANNEL = 5
+
+
+async def _table(tables: Tables, people: tuple[Actor, ...], computers: int = 0,
+                 turn_seconds: int = 0) -> int:
+    """Open and start a Steam to Solar table hosted by Alice (seat 0 plays first);
+    return the game's id."""
+    game = await tables.open_lobby("steam", guild_id=1, channel_id=CHANNEL, host=ALICE,
+                                   options={"start_seat": 0}, turn_seconds=turn_seconds)
+    version = game.row.version
+    for person in people:
+        version = (await tables.act(game.id, version, person, LOBBY_JOIN)).game.row.version
+    for _ in range(computers):
+        version = (await tables.act(game.id, version, ALICE, LOBBY_COMPUTER)).game.row.version
+    await tables.act(game.id, version, ALICE, LOBBY_START)
+    return game.id
+
+
+async def test_c6_the_last_person_playing_resigns_in_an_away_turn(tmp_path) -> None:
+    """Alice is away (a computer plays her turn); Bob resigns out of turn, from a
+    confirmation opened earlier: nobody plays for themselves, so the table waits for
+    Alice, pings her, and the board no longer marks her seat as played by a computer."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        game_id = await _table(tables, (BOB,), computers=1)
+        await tables.hand_to_computer(CHANNEL, BOB, ALICE.user_id)
+        game = await tables.load(game_id)
+        assert game.to_act() == 0 and game.computer_to_act()
+        assert _status(game, game.view()).startswith(f"🚂 **Alice** to play{AWAY_MARK}")
+        play = await tables.act(game_id, game.row.version, BOB, "resign")
+        game = await tables.load(game_id)
+        assert game.row.status == "active" and not game.computer_to_act()
+        assert game.person_to_act() == ALICE.user_id
+        told = play.notice or (game.data.notice_due and (game.data.notice_due.user,
+                                                         game.data.notice_due.text))
+        assert told and told[0] == ALICE.user_id and f"<@{ALICE.user_id}>" in told[1]
+        head = _status(game, game.view()).split("\n")[0]
+        assert head == "🚂 **Alice** to play"
+
+
+async def test_c6_an_out_of_turn_resign_leaves_a_computer_played_turn_alone(tmp_path) -> None:
+    """The same resignation with another person still playing: the computer goes on
+    playing Alice's turn and nobody is pinged (a guard beside the fix)."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        game_id = await _table(tables, (BOB, CAROL))
+        await tables.hand_to_computer(CHANNEL, BOB, ALICE.user_id)
+        await tables.hand_to_computer(CHANNEL, CAROL, ALICE.user_id)
+        game = await tables.load(game_id)
+        assert game.seats[0].away and game.computer_to_act()
+        play = await tables.act(game_id, game.row.version, BOB, "resign")
+        game = await tables.load(game_id)
+        assert game.computer_to_act() and play.notice is None
+        assert game.data.notice_due is None
+
+
+async def test_c6_a_return_does_not_remind_a_reminded_player_again(tmp_path) -> None:
+    """Bob is away and Alice plays alone: her timer runs out (one reminder), then again
+    (the table waits for her, the timer stops). Bob comes back in the same turn: the
+    timer runs again without a second reminder, and when it runs out a computer plays
+    Alice's seat."""
+    clock = Clock()
+    async with open_tables(tmp_path / "t.db", clock) as tables:
+        game_id = await _table(tables, (BOB,), turn_seconds=120)
+        await tables.hand_to_computer(CHANNEL, ALICE, BOB.user_id)
+        reminders = []
+        for _ in range(2):
+            clock.advance(121)
+            play = await tables.fire_timer(game_id)
+            if play is not None and play.reminder:
+                reminders.append(play)
+        game = await tables.load(game_id)
+        assert len(reminders) == 1 and game.data.timer is None and game.to_act() == 0
+        await tables.come_back(game_id, BOB)
+        game = await tables.load(game_id)
+        assert game.data.timer is not None and game.data.timer.strikes == 1
+        clock.advance(121)
+        play = await tables.fire_timer(game_id)
+        assert play is not None and not play.reminder
+        game = await tables.load(game_id)
+        assert game.seats[0].away and game.computer_to_act()
+
+
+async def test_c6_a_return_on_ones_own_turn_starts_a_fresh_timer(tmp_path) -> None:
+    """Alice comes back on her own turn, which a computer held untimed: her timer starts
+    fresh, with its reminder still to come (a guard beside the fix)."""
+    clock = Clock()
+    async with open_tables(tmp_path / "t.db", clock) as tables:
+        game_id = await _table(tables, (BOB,), turn_seconds=120)
+        await tables.hand_to_computer(CHANNEL, BOB, ALICE.user_id)
+        game = await tables.load(game_id)
+        assert game.to_act() == 0 and game.data.timer is None
+        await tables.come_back(game_id, ALICE)
+        game = await tables.load(game_id)
+        assert game.data.timer is not None and game.data.timer.strikes == 0
+        assert game.data.timer.at == pytest.approx(clock() + 120, abs=0.01)
+
+
+async def test_c6_an_away_person_is_told_how_to_play_again(tmp_path) -> None:
+    """An away Bob asking to abandon the table or to hand Carol's seat on is told he is
+    marked away and how to play his seat again."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        await _table(tables, (BOB, CAROL))
+        await tables.hand_to_computer(CHANNEL, ALICE, BOB.user_id)
+        await tables.hand_to_computer(CHANNEL, CAROL, BOB.user_id)
+        with pytest.raises(NotAllowed) as abandon:
+            await tables.may_abandon(CHANNEL, BOB)
+        with pytest.raises(NotAllowed) as hand_on:
+            await tables.hand_to_computer(CHANNEL, BOB, CAROL.user_id)
+        assert str(abandon.value) == str(hand_on.value) == AWAY_REFUSAL
+
+
+async def test_c2_a_resigned_player_is_told_whose_turn_it_is(tmp_path) -> None:
+    """Bob resigned; a game button he presses is refused, naming whose turn it is."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        game_id = await _table(tables, (BOB, CAROL))
+        game = await tables.load(game_id)
+        await tables.act(game_id, game.row.version, BOB, "resign")
+        game = await tables.load(game_id)
+        with pytest.raises(NotAllowed) as refused:
+            await tables.act(game_id, game.row.version, BOB, game.legal_actions(0)[0].id)
+        assert str(refused.value) == ("You resigned from this game, so you cannot act in "
+                                      "it. It is Alice's turn.")
+
+
+async def test_c6_the_welcome_back_says_your_turn_to_the_one_whose_turn_it_is(
+        tmp_path) -> None:
+    """Alice comes back by a click that moved nothing on her own turn: she is told it is
+    her turn, not "Alice's turn"; anyone else is told whose turn it is."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        game_id = await _table(tables, (BOB,))
+        await tables.hand_to_computer(CHANNEL, BOB, ALICE.user_id)
+        play = await tables.come_back(game_id, ALICE)
+        assert play is not None
+        assert _back_text(play.game, ALICE.user_id) == (
+            "Welcome back: you play your own seat again. It is your turn now.")
+        assert _back_text(play.game, BOB.user_id).endswith("It is Alice's turn now.")
