@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 
 def daily_key(now: float) -> str:
@@ -15,3 +15,9 @@ def daily_seed(kind: str, key: str) -> int:
     """Return the seed of the daily deal of ``kind`` on day ``key``: the same everywhere."""
     digest = hashlib.sha256(f"daily:{kind}:{key}".encode()).digest()
     return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+def day_end(key: str) -> float:
+    """Return when day ``key`` (``YYYY-MM-DD``, UTC) is over: the next midnight, UTC."""
+    start = datetime.strptime(key, "%Y-%m-%d").replace(tzinfo=UTC)
+    return (start + timedelta(days=1)).timestamp()

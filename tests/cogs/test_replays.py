@@ -11,10 +11,11 @@ from PIL import Image
 from bot.games.registry import engine
 from bot.pictures import draw_picture
 from bot.pictures.replay import FILENAME
+from bot.table.daily import day_end
 from bot.table.service import Actor
 from bot.table.share import share_text
 from tests.pictures.test_replay import gif_frames, same_board
-from tests.support import abandon, board_ids, button, host_board, make_bot
+from tests.support import Clock, abandon, board_ids, button, host_board, make_bot
 
 COGS = ("cogs.tinker", "cogs.tinrealm", "cogs.steam")
 
@@ -323,3 +324,30 @@ async def test_a_one_move_replay_says_one_move(discord_driver, fake_discord, tmp
     assert line["content"] == "🎞️ Replay of Tinker, Sailor, Soldier, Spy: 1 move."
     assert attachment["description"].startswith(
         "Replay of a game of Tinker, Sailor, Soldier, Spy, 1 move, ending: ")
+
+
+async def test_a_daily_deal_is_replayed_only_once_its_day_is_over(discord_driver,
+                                                                  fake_discord, tmp_path):
+    """Every server plays the same daily deal that day: its Replay (and /tinker replay)
+    is refused privately until the day is over, saying when and pointing to Share; the
+    next day it posts as any replay does."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    await discord_driver.slash("tinker", "daily", user="alice")
+    game, _states, board = await _finish(discord_driver, fake_discord, bot)
+    opens = day_end(game.row.daily)
+    said = (f"A daily deal can be replayed once its day is over (<t:{int(opens)}:R>), so "
+            "nobody sees the deal before they play it. Share posts the result without "
+            "spoilers.")
+    pressed = await discord_driver.click(board, button(board, "table.replay"), user="bob")
+    typed = await discord_driver.slash("tinker", "replay", user="bob")
+    for refused in (pressed, typed):
+        assert refused.ephemeral and refused.content == said
+    assert not any((m.get("content") or "").startswith("🎞️")
+                   for m in fake_discord.channel_messages(fake_discord.channel_id))
+    clock.now = opens
+    result = await discord_driver.click(board, button(board, "table.replay"), user="bob")
+    await discord_driver.settle()
+    message, gif = _replay_message(fake_discord, result)
+    assert message["content"].startswith("🎞️ Replay of Tinker, Sailor, Soldier, Spy: ")
+    assert gif
