@@ -20,9 +20,10 @@ from typing import Any
 import discord
 from discord.ext import commands, tasks
 
+from bot.boards.in_flight import let_in
 from bot.boards.pings import PingChoiceButton
 from bot.boards.routing import route_click
-from bot.boards.send_errors import SEND_ERRORS, tell_privately
+from bot.boards.send_errors import tell_privately
 from bot.boards.service import Boards
 from bot.config import ConfigError, Settings
 from bot.health import HeartbeatWriter, health_file
@@ -85,21 +86,7 @@ class TableTree(discord.app_commands.CommandTree):
         A command let through counts as in flight until the task running it ends, so a
         clean shutdown waits for commands as it does for clicks (Tables.drain).
         """
-        tables = getattr(self.client, "tables", None)
-        if tables is None:
-            return True
-        if not tables.closing:
-            task = asyncio.current_task()
-            if task is not None:
-                tables.track(task)
-            return True
-        try:
-            await interaction.response.send_message(
-                "The bot is restarting; try again in a few seconds.", ephemeral=True
-            )
-        except SEND_ERRORS as exc:
-            log.warning("could not refuse a command while closing: %s", exc)
-        return False
+        return await let_in(interaction)
 
 
 def option_refusal(error: discord.app_commands.TransformerError) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from bot.boards.answer_clock import AnswerClock
+from bot.boards.in_flight import Tracked
 from bot.boards.send_errors import DISMISS, SEND_ERRORS
 from bot.boards.service import actor_of
 from bot.table.errors import Refusal
@@ -53,7 +54,8 @@ async def ask_to_abandon(bot: Any, interaction: discord.Interaction[Any]) -> Non
         await clock.send(content=abandon_question(game, ends), view=view, ephemeral=True)
 
 
-class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ABANDON_TEMPLATE):
+class AbandonButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
+        template=ABANDON_TEMPLATE):
     """The button of the abandon question: ends the game (or records the ask)."""
 
     def __init__(self, game_id: int, ends: bool = True) -> None:

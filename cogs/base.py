@@ -107,13 +107,18 @@ PLAYERS_CHOICES = {"vote": "vote", "fast": "fast", "only me": "solo"}
 PLAYERS_HELP = "vote (default: the channel votes), fast (any click moves) or only me"
 WINDOW_HELP = "Seconds a vote stays open, 10 to 600 (default: this server's setting)"
 THREAD_HELP = "Play in a new thread of its own (default: this server's setting)"
-#: Two sentences on the ways to play, for /help and each game's rules.
-MODES_TEXT = (
-    "By default the channel votes: a click is a vote (click again to change it), a move "
-    "with a majority of the active players happens at once, otherwise the most-voted move "
-    "happens when the vote closes; giving up needs a majority. Start with players: fast "
-    "to let any click move at once, or only me to play alone."
-)
+def modes_text(give_up: bool) -> str:
+    """Return two sentences on the ways to play a channel's game, for its rules; giving
+    up (``give_up``: the game has it) needs a majority."""
+    majority = "; giving up needs a majority" if give_up else ""
+    return ("By default the channel votes: a click is a vote (click again to change it), a "
+            "move with a majority of the active players happens at once, otherwise the "
+            f"most-voted move happens when the vote closes{majority}. Start with players: "
+            "fast to let any click move at once, or only me to play alone.")
+
+
+#: The ways to play a game that can be given up (Tinker).
+MODES_TEXT = modes_text(give_up=True)
 
 
 def thread_choice(value: str | None) -> bool | None:
@@ -165,6 +170,8 @@ class GameCog(commands.Cog):
     short_title: str = ""
     rules_text: Sequence[tuple[str, str]] = ()
     colour: int = 0x5865F2
+    #: The ways to play a channel's game, on its "Rules & details".
+    modes_text: str = MODES_TEXT
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
@@ -195,7 +202,7 @@ class GameCog(commands.Cog):
         if legend:
             table.append(("What the icons mean", legend))
         if len(game.seats) <= 1:
-            table.append(("Ways to play", MODES_TEXT))
+            table.append(("Ways to play", self.modes_text))
         icons = Section("icons", "Icons", "This table and its icons", table)
         turns = Section("turns", "Last turns", "The last turns",
                         [("Newest last", newest_events(game, PAGE_LINES - 3))])

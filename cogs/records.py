@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.boards.answer_clock import AnswerClock
+from bot.boards.in_flight import Tracked
 from bot.boards.pings import choice_button
 from bot.games.registry import engine
 from bot.names import safe_name
@@ -256,7 +257,8 @@ def forget_prompt(count: int, traces: records.Traces) -> str:
     return f"This deletes {what} Sure?"
 
 
-class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORGET_TEMPLATE):
+class ForgetButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
+        template=FORGET_TEMPLATE):
     """The /forget-me confirmation: deletes its member's results when they press it."""
 
     def __init__(self, user_id: int) -> None:

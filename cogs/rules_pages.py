@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.boards.in_flight import Tracked
 from cogs.details import paginate
 from cogs.starting import game_cog
 
@@ -19,7 +20,8 @@ RULES_TAG = "rp1"
 RULES_TEMPLATE = rf"{RULES_TAG}:(?P<kind>[a-z]{{1,20}}):(?P<page>[0-9]{{1,2}})"
 
 
-class RulesPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RULES_TEMPLATE):
+class RulesPageButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
+        template=RULES_TEMPLATE):
     """A button showing another page of a game's rules."""
 
     def __init__(self, kind: str, page: int, label: str) -> None:

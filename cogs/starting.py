@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.boards.answer_clock import AnswerClock
+from bot.boards.in_flight import Tracked
 from bot.boards.send_errors import SEND_ERRORS
 from bot.table.errors import Refusal
 
@@ -37,7 +38,8 @@ def game_cog(client: discord.Client, kind: str) -> GameCog | None:
     return next((c for c in cogs.values() if isinstance(c, GameCog) and c.kind == kind), None)
 
 
-class StartButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=START_TEMPLATE):
+class StartButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
+        template=START_TEMPLATE):
     """A /help button that starts one game in the channel with the default options."""
 
     def __init__(self, kind: str) -> None:

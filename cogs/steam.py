@@ -105,10 +105,10 @@ RULES = (
                    "river cannot be refilled again, everyone gets one last turn."),
     ("At the table", "Only the player whose turn it is can act; anyone seated may resign "
                      "(their trains are discarded). Ties: most goods left on your trains. "
-                     "When your turn comes you get one mention. With a turn timer, a player "
-                     "is reminded once, then a computer plays their seat until they click "
-                     "again; `/steam away` lets the others hand an absent player's seat to a "
-                     "computer by majority."),
+                     "Not moving soon after your turn comes gets you one mention. With a "
+                     "turn timer, a player is reminded once, then a computer plays their "
+                     "seat until they click again; `/steam away` lets the others hand an "
+                     "absent player's seat to a computer by majority."),
 )
 
 #: What the board's icons mean (the "Rules & details" legend).
@@ -208,7 +208,7 @@ class SteamCog(GameCog):
                 game = await self._own_lobby_in_a_thread(interaction)
             if game is not None:
                 if game.row.kind != self.kind or game.row.status != "lobby":
-                    raise ChannelOccupied(game.engine.title, game.link)
+                    raise ChannelOccupied(game.engine.title, game.link, game.row.kind)
                 why = why_not_invite(game, interaction.user.id, member.id, is_bot=False)
                 if why is not None:
                     raise Refusal(why)

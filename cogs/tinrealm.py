@@ -17,12 +17,12 @@ from bot.table.errors import Refusal
 from bot.table.service import LoadedGame
 from bot.widths import clip_words, shown_width
 from cogs.base import (
-    MODES_TEXT,
     PLAYERS_HELP,
     THREAD_HELP,
     WINDOW_HELP,
     GameCog,
     last_line,
+    modes_text,
     voting,
 )
 from cogs.cards import clip
@@ -67,6 +67,9 @@ LOST_COLOUR = 0x992D22
 HEADLINES = {"won": "🏆 Victory", "dead": "💀 Defeat: died on the road",
              "time": "⌛ Defeat: out of time"}
 
+#: The ways to play a journey (it cannot be given up).
+WAYS_TO_PLAY = modes_text(give_up=False)
+
 RULES = (
     ("Goal", "Lead your adventurer to Oakinshelm (🏰, the last node of the map) within 7 "
              "days. Reaching it wins at once; the score decides your rank."),
@@ -88,7 +91,7 @@ RULES = (
     ("Score", "10 for Oakinshelm + health + energy + food + favor + 2 per node reached "
               "- poison - 2 per day ended. Ranks: Ratcatcher, Laborer, Guard, Performer, "
               "Merchant, Mayor (61+)."),
-    ("Who plays", MODES_TEXT),
+    ("Who plays", WAYS_TO_PLAY),
 )
 
 
@@ -133,6 +136,7 @@ class TinRealmCog(GameCog):
     title = TITLE
     rules_text = RULES
     colour = COLOUR
+    modes_text = WAYS_TO_PLAY
 
     tinrealm = app_commands.Group(
         name="tinrealm", description="Tin Realm: a solo journey to Oakinshelm within 7 days",

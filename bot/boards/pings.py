@@ -21,6 +21,7 @@ from typing import Any
 import discord
 
 from bot.boards.answer_clock import AnswerClock
+from bot.boards.in_flight import Tracked
 from bot.boards.send_errors import SEND_ERRORS
 from bot.table.service import Tables
 from db.errors import StorageError
@@ -112,8 +113,8 @@ def choice_view(wants: bool) -> discord.ui.View:
     return view
 
 
-class PingChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                       template=CHOICE_TEMPLATE):
+class PingChoiceButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
+        template=CHOICE_TEMPLATE):
     """A button of the turn-ping choice: open it (``show``), ping me, don't ping me."""
 
     def __init__(self, choice: str) -> None:

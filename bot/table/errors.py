@@ -21,7 +21,8 @@ class NoSuchGame(Refusal):
     """The game a button points at does not exist (any more)."""
 
     def __init__(self) -> None:
-        super().__init__("That game no longer exists. Start a new one with its /start command.")
+        super().__init__("That game no longer exists. Start a new one with /tinker start, "
+                         "/tinrealm start or /steam new (see /help).")
 
 
 class GameEnded(Refusal):
@@ -68,8 +69,10 @@ class NotYourTurn(Refusal):
 class ChannelOccupied(Refusal):
     """The channel already has an open game (C3)."""
 
-    def __init__(self, title: str, link: str) -> None:
-        where = f" ({link})" if link else ""
+    def __init__(self, title: str, link: str, kind: str = "") -> None:
+        # With no board message to link to (its board was never posted, or was deleted),
+        # the command that posts the board again.
+        where = f" ({link})" if link else f" (/{kind} board shows it)" if kind else ""
         super().__init__(
             f"This channel already has a game of {title} going{where}. Finish or abandon it "
             "first, or start one in another channel or a thread."

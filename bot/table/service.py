@@ -285,8 +285,8 @@ class Tables:
         except TooManyOpen:
             raise Refusal(
                 f"You already have {limit} game{'' if limit == 1 else 's'} going in this "
-                "server. Finish or abandon one (/<game> abandon in its channel) before "
-                "starting another."
+                "server. Finish one, or abandon it in its channel (/tinker abandon, "
+                "/tinrealm abandon or /steam abandon), before starting another."
             ) from None
         except DailyPlayed:
             raise Refusal(
@@ -297,7 +297,8 @@ class Tables:
         except ChannelBusy as busy:
             existing = await self.load(busy.game_id) if busy.game_id else None
             title = existing.engine.title if existing else "another game"
-            raise ChannelOccupied(title, existing.link if existing else "") from None
+            raise ChannelOccupied(title, existing.link if existing else "",
+                                  existing.row.kind if existing else "") from None
         except StorageError as exc:
             log.warning("storage unavailable creating a game: %s", exc)
             raise Unavailable() from exc

@@ -30,7 +30,9 @@ def play(game: Engine, seed: int, seats: int, moves: int) -> tuple[Any, int]:
 
 def parser() -> argparse.ArgumentParser:
     """Return the command's argument parser."""
-    p = argparse.ArgumentParser(prog="python -m bot render", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(
+        prog="python -m bot render",
+        description="Draw a board's picture to a PNG file, without Discord.")
     p.add_argument("game", choices=sorted(ENGINES), help="which game to draw")
     p.add_argument("--seed", type=int, default=1, help="the deal's seed (default 1)")
     p.add_argument("--moves", type=int, default=0, help="computer moves to play first")

@@ -4,6 +4,10 @@ text of ours ends with "…")."""
 
 from __future__ import annotations
 
+import ast
+import re
+from pathlib import Path
+
 from discord import app_commands
 
 from tests.support import make_bot
@@ -31,3 +35,46 @@ async def test_no_command_or_option_text_is_cut(discord_driver, tmp_path) -> Non
                 too_long += [(f"{command.qualified_name} {parameter.name}", choice.name)
                              for choice in parameter.choices if _cut(choice.name)]
     assert not too_long, too_long
+
+
+def _texts() -> list[tuple[str, str]]:
+    """Every string the bot's and the cogs' code holds but its docstrings: (where, text)."""
+    found = []
+    root = Path(__file__).resolve().parents[2]
+    for path in sorted([*root.glob("bot/**/*.py"), *root.glob("cogs/**/*.py")]):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                                           ast.AsyncFunctionDef))
+                      and node.body and isinstance(node.body[0], ast.Expr)}
+        found += [(f"{path.relative_to(root)}:{node.lineno}", node.value)
+                  for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                  and id(node) not in docstrings]
+    return found
+
+
+async def test_every_command_a_text_names_exists(discord_driver, tmp_path) -> None:
+    """A reply, a rules page or a button that tells members to type ``/tinker abandon``
+    names a command the bot has, with its subcommand; no text names one it has not
+    (``/start``) or a placeholder (``/<game> abandon``) but /help's list of each game's
+    commands."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    groups = {c.name: {s.name for s in c.commands} for c in bot.tree.get_commands()
+              if isinstance(c, app_commands.Group)}
+    commands = {c.name for c in bot.tree.get_commands()}
+    subcommands = set().union(*groups.values())
+    # a name followed by "/" is a path (a route, a seed's tag), not a command
+    named = re.compile(r"(?:(?<=[\s(`\"'])|^)/(<?[a-z][a-z-]*>?)(?![\w/-])(?: ([a-z][a-z-]*))?")
+    wrong = []
+    texts = _texts()
+    assert len(texts) > 1000
+    for where, text in texts:
+        for match in named.finditer(text):
+            name, sub = match.groups()
+            if name == "<game>" and where.startswith("cogs/records.py"):
+                continue
+            if name not in commands or (name in groups and sub in subcommands
+                                        and sub not in groups[name]):
+                wrong.append((where, match.group(0)))
+    assert not wrong, wrong

@@ -4,8 +4,11 @@ one phone screen."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
+from bot.boards.in_flight import RESTARTING
+from bot.table.loaded import Actor
 from bot.table.settings import ServerSettings
 from cogs.details import page_keys
 from cogs.records import help_message
@@ -19,7 +22,7 @@ from tests.cogs.board_messages import (
     played,
 )
 from tests.fake_discord import payloads
-from tests.support import make_bot
+from tests.support import abandon, make_bot
 
 COGS = ("cogs.records", "cogs.tinker", "cogs.tinrealm", "cogs.steam")
 
@@ -178,3 +181,43 @@ async def test_help_in_a_direct_message_shows_no_server(discord_driver, fake_dis
         fake_discord.component_payload(helped.message, "st1:tinker", user=bob), bob))
     assert started.ephemeral
     assert started.content == "Games are played in a server channel or thread."
+
+
+async def test_a_start_pressed_as_the_bot_stops_is_finished_first(discord_driver,
+                                                                   fake_discord, tmp_path):
+    """Tinker pressed on /help just before a clean stop: the stop waits for the start, so
+    the game gets its board and the press its answer; a press once the stop has begun is
+    refused privately (the bot is restarting) and starts nothing."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    helped = await discord_driver.slash("help", user="bob")
+    press = fake_discord.component_payload(helped.message, "st1:tinker", user="bob")
+    bot._connection.parse_interaction_create(press)  # handled while the bot stops
+    await asyncio.sleep(0)
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS))
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None and game.row.board_message_id is not None
+    assert fake_discord.get_message(game.row.board_message_id)["embeds"]
+    assert fake_discord.interactions[int(press["id"])].response_type == 4
+    await abandon(discord_driver, "tinker", "bob")
+    await discord_driver.settle()
+    bot.tables.closing = True  # what a stop does first
+    late = await discord_driver.click(helped.message, "st1:tinrealm", user="bob")
+    assert late.ephemeral and late.content == RESTARTING
+    bot.tables.closing = False
+    assert await bot.tables.open_in_channel(fake_discord.channel_id) is None
+
+
+async def test_a_game_left_without_a_board_is_named_with_its_board_command(
+        discord_driver, fake_discord, tmp_path):
+    """A game stored but never shown (the bot died between the two) holds the channel:
+    a start there is refused privately, naming the command that posts its board."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    bob = fake_discord.user("bob")
+    await bot.tables.start("tinker", guild_id=fake_discord.guild_id,
+                           channel_id=fake_discord.channel_id, starter=Actor(bob.id, "Bob"))
+    refused = await discord_driver.slash("tinrealm", "start", user="alice")
+    assert refused.ephemeral and refused.content.startswith(
+        "This channel already has a game of Tinker, Sailor, Soldier, Spy going "
+        "(/tinker board shows it).")
+    shown = await discord_driver.slash("tinker", "board", user="alice")
+    assert shown.message["embeds"] and not shown.ephemeral

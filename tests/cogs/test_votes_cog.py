@@ -290,3 +290,24 @@ async def test_c4_the_tally_shows_every_vote_when_their_answers_cross(discord_dr
     labels = [c.get("label") for row in shown["components"] for c in row["components"]]
     assert field["value"].startswith("2 votes"), (field["value"], labels)
     assert "Add 1 · 1" in labels and "Add 2 · 1" in labels, labels
+
+
+async def test_only_a_game_that_can_be_given_up_says_giving_up_needs_a_majority(
+        discord_driver, fake_discord, tmp_path):
+    """Tinker's rules and Rules & details say giving up needs a majority; Tin Realm's, a
+    journey that cannot be given up, say nothing of giving up."""
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker", "cogs.tinrealm")))
+    said = {}
+    for kind in ("tinker", "tinrealm"):
+        rules = await every_page(discord_driver,
+                                 await discord_driver.slash(kind, "rules", user="bob"), "bob")
+        board = (await discord_driver.slash(kind, "start", user="alice")).message
+        details = await every_page(discord_driver, await discord_driver.click(
+            board, button(board, "table.rules"), user="bob"), "bob")
+        said[kind] = [f["value"] for e in [*rules, *details] for f in e["fields"]
+                      if f["name"] in ("Who plays", "Ways to play")]
+        await abandon(discord_driver, kind, "alice")
+    assert len(said["tinker"]) >= 2 and len(said["tinrealm"]) >= 2
+    assert all("giving up needs a majority" in text for text in said["tinker"])
+    assert not any("giving up" in text for text in said["tinrealm"])
+    assert all("the channel votes" in text for text in said["tinrealm"])
