@@ -21,7 +21,7 @@ machine. Per game it prints:
 * **posted**: messages the bot posted (boards, turn notices; edits not counted);
 * for Steam to Solar, the clicks per train run (from "Run train" to the shipment).
 
-Beside them, the targets of issue 23: private replies per voted game at most the voters
+Beside them, the quiet-table targets: private replies per voted game at most the voters
 plus the changed votes; no ping in a 2-seat game where both act within the grace time;
 one click per run.
 

@@ -17,8 +17,8 @@ discord.py's parser, move clicks, every game warmed up once first):
 
 Printed: each row's click median and p99 one at a time, CPU per click, clicks per second
 and per CPU-second with every board clicking at once, and the two ratios to the bare bot
-that issue #16 sets targets for (median at most 1.6x, clicks per CPU-second at least
-0.6x). PostgreSQL rows are left out, saying so, where PostgreSQL is not installed.
+that the project's targets are set on (median at most 1.6x, clicks per CPU-second at
+least 0.6x). PostgreSQL rows are left out, saying so, where PostgreSQL is not installed.
 
 The bare bot's own figures move by up to a factor of two between runs on a shared
 machine, so a single ratio says little: ``--rounds N`` measures everything N times, the

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCHMARKS = {
     "clicks": "board clicks, move and vote side by side: latency, CPU, requests per click",
     "votes": "1,000 voting windows closing at once while other games are clicked",
-    "bare": "our click against a bare discord.py bot sending the same board (issue #16)",
-    "side_by_side": "SQLite and PostgreSQL, one process and two, beside the bare bot (#16)",
+    "bare": "our click against a bare discord.py bot sending the same board",
+    "side_by_side": "SQLite and PostgreSQL, one process and two, beside the bare bot",
     "floor": "the bare bot, the floor (bare bot plus our save) and ours; the speed targets",
     "startup": "start-up time and peak memory with 10,000 and 100,000 games stored",
     "engines": "each engine's complete games per second on one core",
@@ -31,7 +31,7 @@ BENCHMARKS = {
     "kept_states": "the memory of a kept game's engine state beside its text",
     "pictures": "every board's picture drawn from scratch: CPU, encoding, bytes, height",
     "deflate": "the pictures' rows deflated with zlib and with zlib-ng, level by level",
-    "quiet": "one whole game of each: clicks, private replies, pings (issue 23)",
+    "quiet": "one whole game of each: clicks, private replies, pings",
 }
 """The benchmarks ``all`` runs, in order, with what each measures."""
 

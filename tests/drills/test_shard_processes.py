@@ -1,4 +1,4 @@
-"""Drill (issue #16): shards 0 and 1 of 2 in two bot processes over one database.
+"""Drill: shards 0 and 1 of 2 in two bot processes over one database.
 
 Tinker games (``players: fast``) in guilds of both shards are clicked through the fake
 gateway, which sends each guild's events only to the sessions of the shard that owns it.

@@ -1,4 +1,4 @@
-"""Storage drills (issue #15): two processes creating a database at once, the database
+"""Storage drills: two processes creating a database at once, the database
 file deleted or replaced while the bot runs, and the idle sweep over 100,000 games.
 
 Each prints its figures (run with ``-s`` to see them); none asserts on time.

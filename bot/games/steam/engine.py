@@ -1,7 +1,7 @@
 """Steam to Solar: the railroad card game for 2 to 5 players as a pure engine.
 
 Rules: the published rule text as read by the project's rulings S1-S13
-(RULINGS.md); our own summary, the view fields and the pending steps are in
+(../shared/rules/RULINGS.md); our own summary, the view fields and the pending steps are in
 docs/steam.md. The modules beside this one hold the state (``state``), the rules
 (``rules``), scoring (``score``), saving (``store``), the board
 (``text``) and the computer player (``ai``).

@@ -1,6 +1,6 @@
 """Steam to Solar: the deal and what each action does to the state.
 
-Rulings S1-S13 of RULINGS.md are the law here; docs/steam.md says how we read them.
+Rulings S1-S13 of ../shared/rules/RULINGS.md are the law here; docs/steam.md says how we read them.
 The legal actions and their ids are in ``legal``; an id is applied only if it is
 among them.
 """
