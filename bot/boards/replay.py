@@ -197,7 +197,12 @@ class Replays:
                 request = await load_request(self.tables.core.store, game_id, sharing=True)
                 if request.daily is None or request.status != "over":
                     raise NoReplay("Only a finished daily game has a result to share.")
-                text = await self.drawer.run(share_of, request)
+                try:
+                    text = await self.drawer.run(share_of, request)
+                except RuntimeError as exc:  # the drawing process is closed (a stop)
+                    log.warning("could not work out the result of game %s: %s", game_id, exc)
+                    raise NoReplay("This game's result could not be worked out just now; "
+                                   "press Share again in a moment.") from exc
                 self.shared[game_id] = (self.clock(), await _post_message(clock, text))
             except Refusal as refusal:
                 await clock.tell(str(refusal))

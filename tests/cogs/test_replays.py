@@ -351,3 +351,23 @@ async def test_a_daily_deal_is_replayed_only_once_its_day_is_over(discord_driver
     message, gif = _replay_message(fake_discord, result)
     assert message["content"].startswith("🎞️ Replay of Tinker, Sailor, Soldier, Spy: ")
     assert gif
+
+
+async def test_share_while_the_drawing_process_is_closed_says_so(discord_driver, fake_discord,
+                                                                 tmp_path):
+    """Share pressed while the drawing process is closed (the bot stopping): the press is
+    answered privately, asking to press again, and nothing is posted."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "daily", user="alice")
+    _game, _states, board = await _finish(discord_driver, fake_discord, bot)
+
+    async def closed(*_args):
+        raise RuntimeError("the picture drawer is closed")
+
+    bot.boards.replays.drawer.run = closed
+    result = await discord_driver.click(board, button(board, "table.share"), user="bob")
+    assert result.ephemeral and result.content == (
+        "This game's result could not be worked out just now; press Share again in a "
+        "moment.")
+    assert not any((m.get("content") or "").startswith("Tinker daily")
+                   for m in fake_discord.channel_messages(fake_discord.channel_id))
