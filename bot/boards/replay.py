@@ -121,8 +121,11 @@ class Replays:
                 await clock.tell(str(refusal))
                 return
             if found is None:
+                # Games in threads of their own are found from their thread only.
+                here = ("" if isinstance(interaction.channel, discord.Thread) else
+                        " A game played in a thread of its own is replayed from its thread.")
                 await clock.tell("No game of this kind has ended in this channel "
-                                 "yet, so there is nothing to replay.")
+                                 f"yet, so there is nothing to replay.{here}")
                 return
             await self.replay(interaction, found)
 

@@ -86,7 +86,9 @@ async def test_replay_command_replays_the_last_journey(discord_driver, fake_disc
     it says privately there is nothing to replay, even while one is going."""
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     nothing = await discord_driver.slash("tinrealm", "replay", user="bob")
-    assert nothing.ephemeral and "nothing to replay" in nothing.content
+    assert nothing.ephemeral and nothing.content == (
+        "No game of this kind has ended in this channel yet, so there is nothing to "
+        "replay. A game played in a thread of its own is replayed from its thread.")
     await discord_driver.slash("tinrealm", "start", user="alice")
     going = await discord_driver.slash("tinrealm", "replay", user="bob")
     assert going.ephemeral and "nothing to replay" in going.content
@@ -371,3 +373,17 @@ async def test_share_while_the_drawing_process_is_closed_says_so(discord_driver,
         "moment.")
     assert not any((m.get("content") or "").startswith("Tinker daily")
                    for m in fake_discord.channel_messages(fake_discord.channel_id))
+
+
+async def test_replay_command_in_a_games_thread_finds_nothing_yet(discord_driver,
+                                                                  fake_discord, tmp_path):
+    """In the thread of a game still going, ``/tinker replay`` says there is nothing to
+    replay, without pointing to threads (it is in one)."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS, GAME_THREADS="on"))
+    await discord_driver.slash("tinker", "start", user="alice")
+    (thread,) = fake_discord.threads_under()
+    nothing = await discord_driver.slash("tinker", "replay", user="bob",
+                                         channel=int(thread["id"]))
+    assert nothing.ephemeral and nothing.content == (
+        "No game of this kind has ended in this channel yet, so there is nothing to "
+        "replay.")
