@@ -14,6 +14,7 @@ import yarl
 
 from bot.boards.gone import CHANNEL_GONE, SERVER_LEFT
 from bot.client import TableBot
+from bot.table.data import NoticeRef
 from tests.fake_discord import Driver, FakeDiscord
 from tests.support import make_bot
 
@@ -168,3 +169,17 @@ async def test_a_server_that_removes_the_bot_has_its_open_games_ended(
             await _called_off(bot, game.id, SERVER_LEFT)
         assert await bot.tables.open_in_channel(elsewhere) is not None
         assert await bot.store.count_open() == 1
+
+
+async def test_a_game_called_off_with_its_channel_leaves_no_notice_behind(
+        discord_driver, fake_discord, tmp_path):
+    """A game called off because its channel went keeps nothing of its board or its
+    turn notice in the bot's memory (a process runs for months)."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    await discord_driver.slash("tinker", "start", {"players": "only me"}, user="bob")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None and game.id in bot.boards.messages.shown
+    bot.boards.notices._notices[game.id] = NoticeRef(fake_discord.channel_id, 1, 2)
+    await bot.boards.messages.gone.call_off(game.id, CHANNEL_GONE)
+    await _called_off(bot, game.id, CHANNEL_GONE)
+    assert game.id not in bot.boards.notices._notices

@@ -117,6 +117,10 @@ class TurnNotices:
             self._notices[game.id] = note
             await self.tables.remember_notice(game.id, note)
 
+    def forget(self, game_id: int) -> None:
+        """Forget the turn notice of a game whose channel is gone (nothing to delete)."""
+        self._notices.pop(game_id, None)
+
     async def _still_due(self, game_id: int, user_id: int,
                          current: LoadedGame | None = None) -> bool:
         """Whether it is still ``user_id``'s turn at the open table ``game_id`` (as read

@@ -98,10 +98,17 @@ class Boards:
         self.threads = GameThreads(bot)
         #: The board messages: posted, edited, reposted; the bot's own edits.
         self.messages = BoardMessages(bot, tables, self._render, self.threads)
+        self.messages.gone.forget = self._forget_gone
         #: Replays and daily results of ended games.
         self.replays = Replays(tables, self.drawing.drawer, images=images)
         #: The host's private controls of a lobby.
         self.hosting = HostControls(tables, LobbyInvitations(bot, tables))
+
+    def _forget_gone(self, game_id: int) -> None:
+        """Forget a game called off with its channel, thread or server: its board and its
+        turn notice are gone with it."""
+        self.messages.forget(game_id)
+        self.notices.forget(game_id)
 
     def _pictures_in(self, guild_id: int | None) -> bool:
         """Whether boards in a server carry pictures (its setting, as last read)."""

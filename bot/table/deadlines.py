@@ -135,6 +135,9 @@ class Deadlines:
                 log.warning("could not read stored deadlines; looking again soon", exc_info=True)
                 following = self._clock() + RETRY_SECONDS
             now = self._clock()
+            # A retry time that has passed waits for nothing: the look just made fired
+            # the game if it was still due.
+            self._retry = {g: t for g, t in self._retry.items() if t > now}
             retry = min(self._retry.values(), default=None)
             if following is not None and following <= now and retry is not None:
                 following = None  # what is due now is waiting for its retry
@@ -149,4 +152,3 @@ class Deadlines:
                 pass
             finally:
                 self._sleeping_until = None
-            self._retry = {g: t for g, t in self._retry.items() if t > self._clock() - 3600}
