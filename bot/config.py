@@ -140,6 +140,8 @@ def load_settings(
     content = Path(content_raw) if content_raw else None
     if content is not None and not content.is_file():
         raise ConfigError(f"TINREALM_CONTENT names {content_raw!r}, which is not a file")
+    if content is not None:
+        content = content.resolve()  # as games store it, read once here
 
     url = env.get("DATABASE_URL", "").strip() or None
     if url is not None and not url.startswith(("postgresql://", "postgres://")):

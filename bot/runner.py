@@ -153,10 +153,11 @@ def main(force_sync: bool = False, cogs: Sequence[str] | None = None) -> int:
             print(f"HEALTH_FILE: the heartbeat file {problem}.", file=sys.stderr)
             return 2
         if settings.tinrealm_content is not None:
-            from bot.games.tinrealm.content import ContentError, load_content
+            from bot.games.tinrealm.content import ContentError
+            from bot.games.tinrealm.engine import ENGINE as TINREALM
 
-            try:
-                load_content(settings.tinrealm_content)
+            try:  # read once, before the bot serves: games find it in the engine's cache
+                TINREALM.content(str(settings.tinrealm_content))
             except ContentError as exc:
                 print(f"TINREALM_CONTENT is not usable: {exc}", file=sys.stderr)
                 return 2

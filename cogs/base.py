@@ -151,7 +151,7 @@ def seat_list(game: LoadedGame) -> str:
         marks = "".join(mark for mark, on in (
             (" 👑", seat.holds(host)),
             (" 🤖", seat.computer),
-            (" 💤", seat.away),
+            (" 💤", game.shown_away(i)),
         ) if on)
         level = f" · {(seat.level or 'normal').title()}" if seat.computer else ""
         lines.append(f"{i + 1}. {seat.name}{marks}{level}")

@@ -529,7 +529,7 @@ def _position(game: LoadedGame, view: dict[str, Any]) -> list[str]:
         marks = "".join(m for m, on in (
             ("▶️", view["turn"] == player["seat"]),
             ("🤖", seat.computer),
-            ("💤", seat.away),
+            ("💤", game.shown_away(player["seat"])),
             ("🏳️", bool(player["resigned"])),
         ) if on)
         after = f" {_total(player)}"
@@ -688,8 +688,7 @@ def _status(game: LoadedGame, view: dict[str, Any]) -> str:
     seat = view["turn"]
     # Marked only while a computer plays the seat: with no one else playing, the table
     # waits for its person.
-    mark = AWAY_MARK if seat < len(game.seats) and game.seats[seat].away \
-        and game.computer_to_act() else ""
+    mark = AWAY_MARK if game.shown_away(seat) else ""
     name = short_name(players[seat]["name"], TITLE_ROOM - shown_width(f"🚂  to play{mark}"))
     lines = [f"🚂 **{name}** to play{mark}"]
     timer = game.data.timer

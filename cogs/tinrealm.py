@@ -278,7 +278,7 @@ class TinRealmCog(GameCog):
         options: dict[str, Any] = {"preset": preset}
         content = self.bot.settings.tinrealm_content if self.bot else None
         if content is not None:
-            options["content_path"] = str(content.resolve())
+            options["content_path"] = str(content)  # resolved by the settings
         if sides is not None:
             maps = len(TINREALM.content(options.get("content_path")).maps)
             try:

@@ -8,8 +8,11 @@ import itertools
 import logging
 from typing import Any
 
+import pytest
+
 from bot.boards.messages import EDIT_TRIES
 from bot.client import TableBot
+from bot.table.loaded import Actor
 from tests.fake_discord import Driver, FakeDiscord
 from tests.support import board_ids, button, host_board, make_bot, press
 
@@ -140,3 +143,40 @@ async def test_a_refused_edit_is_made_again_but_not_over_a_newer_board(
     game = await bot.tables.load(game_id)
     assert all(f":{game.row.version}:" in cid for cid in board_ids(moved.message))
     assert bot.boards.messages.shown[game_id] == game.row.version
+
+
+@pytest.mark.parametrize("stopping", [False, True])
+async def test_edits_beyond_the_most_at_once_wait_their_turn(discord_driver, fake_discord,
+                                                             tmp_path, stopping):
+    """Many boards to edit at once (after a long stop, every vote window came due): the
+    bot edits a few at a time, the others wait with only their ids held, and every board
+    ends up showing its game as stored; a clean stop makes the waiting edits too."""
+    bot = await discord_driver.login(make_bot(tmp_path, MAX_OPEN_GAMES=0))
+    messages = bot.boards.messages
+    messages.max_updating = 2
+    games = []
+    for n in range(6):
+        channel = fake_discord.add_channel(f"table-{n}")
+        await discord_driver.slash("toy", "start", user="alice", channel=channel)
+        game = await bot.tables.open_in_channel(channel)
+        assert game is not None
+        games.append(game)
+    await discord_driver.settle()
+    moved = []
+    alice = fake_discord.user("alice")
+    for game in games:  # moved without a click to answer: the board is edited later
+        play = await bot.tables.act(game.id, game.row.version,
+                                    Actor(alice.id, "Alice"), "add2")
+        moved.append(play.game)
+    for game in moved:
+        messages.update_soon(game.id, game)
+    assert len(messages._updaters) == 2 and len(messages._waiting) == 4
+    assert all(g.id not in messages._latest for g in moved[2:])
+    if stopping:
+        await messages.stop_updates()
+    await discord_driver.settle()
+    await fake_discord.wait_until(lambda: not messages._updaters)
+    for game in moved:
+        board = fake_discord.get_message(game.row.board_message_id)
+        assert any(f":{game.row.version}:" in i for i in board_ids(board)), game.id
+    assert not messages._waiting

@@ -191,3 +191,14 @@ def test_unreachable_discord_is_a_clear_message(tmp_path):
     )
     assert proc.returncode == 1, proc.stderr
     assert "Could not reach Discord" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_tinrealm_content_is_named_by_its_whole_path(tmp_path, monkeypatch):
+    """TINREALM_CONTENT given relative to where the bot starts is kept as its whole path,
+    as the journeys store it (so no start looks the file up again)."""
+    mine = tmp_path / "mine.json"
+    mine.write_bytes((ROOT / "bot" / "games" / "tinrealm" / "content.json").read_bytes())
+    monkeypatch.chdir(tmp_path)
+    settings = load_settings({"DISCORD_TOKEN": TOKEN, "TINREALM_CONTENT": "mine.json"})
+    assert settings.tinrealm_content == mine.resolve()
+    assert settings.tinrealm_content.is_absolute()

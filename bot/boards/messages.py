@@ -58,6 +58,8 @@ FLUSH_SECONDS = 5.0
 
 #: Boards edited again at once after a start (:meth:`BoardMessages.redraw`).
 REDRAW_AT_ONCE = 10
+#: The most boards the bot edits by itself at once (see ``BoardMessages.update_soon``).
+MAX_UPDATING = 64
 
 #: Draws a game's board body: ``render(game, edit=..., keep=..., pictured=...)``.
 Render = Callable[..., Awaitable[dict[str, Any]]]
@@ -86,6 +88,11 @@ class BoardMessages:
         self._quiet: set[int] = set()
         self._latest: dict[int, LoadedGame] = {}
         self._updaters: dict[int, asyncio.Task[None]] = {}
+        #: The most boards edited by the bot itself at once (each edit waits on Discord's
+        #: rate limits); the boards asked for beyond them wait here, in order, holding
+        #: only their ids (the game is read again when its turn comes).
+        self.max_updating = MAX_UPDATING
+        self._waiting: dict[int, None] = {}
         #: Pause between two edits of one board made by the bot itself (not a click's answer).
         self.edit_interval = 1.0
         #: Set when a clean stop makes the edits asked for at once (no interval to wait).
@@ -110,6 +117,7 @@ class BoardMessages:
         """Forget a game whose board is gone with its channel: no edit of it is made now."""
         self.shown.pop(game_id, None)
         self._dirty.discard(game_id)
+        self._waiting.pop(game_id, None)
         self._retrying.discard(game_id)
         self._quiet.discard(game_id)
         self._latest.pop(game_id, None)
@@ -391,10 +399,26 @@ class BoardMessages:
             self._latest.pop(game_id, None)
         self._dirty.add(game_id)
         task = self._updaters.get(game_id)
-        if task is None or task.done():
-            self._updaters[game_id] = asyncio.create_task(
-                self._update(game_id), name=f"board-update-{game_id}"
-            )
+        if task is not None and not task.done():
+            return
+        if len(self._updaters) >= self.max_updating:
+            self._waiting[game_id] = None
+            self._latest.pop(game_id, None)
+            return
+        self._start_update(game_id)
+
+    def _start_update(self, game_id: int) -> None:
+        """Start the task that edits the game's board."""
+        self._updaters[game_id] = asyncio.create_task(
+            self._update(game_id), name=f"board-update-{game_id}")
+
+    def _next_waiting(self) -> None:
+        """Start the edits of boards waiting for their turn, while there is room."""
+        while self._waiting and len(self._updaters) < self.max_updating and not self._stopped:
+            game_id = next(iter(self._waiting))
+            del self._waiting[game_id]
+            if game_id not in self._updaters and game_id in self._dirty:
+                self._start_update(game_id)
 
     async def _update(self, game_id: int) -> None:
         tries = 0  # edits of this board Discord refused in a row
@@ -448,6 +472,7 @@ class BoardMessages:
             self._updaters.pop(game_id, None)
             self._latest.pop(game_id, None)
             self._retrying.discard(game_id)
+            self._next_waiting()
             if len(self._edited) > EDITED_KEPT:  # forget boards edited long ago
                 horizon = time.monotonic() - self.edit_interval
                 for old in [g for g, at in self._edited.items() if at < horizon]:
@@ -501,12 +526,16 @@ class BoardMessages:
         their interval (a refused edit is not tried again), for up to ``timeout``
         seconds; cancel what is left then. Nothing is edited afterwards."""
         self._flush.set()
-        tasks = list(self._updaters.values())
-        if tasks:
-            _, late = await asyncio.wait(tasks, timeout=timeout)
-            if late:
-                log.warning("stopping with %d board edits not made", len(late))
+        loop = asyncio.get_running_loop()
+        until = loop.time() + timeout
+        # A finished edit starts one that waited for its turn: wait for those too.
+        while self._updaters and (left := until - loop.time()) > 0:
+            await asyncio.wait(list(self._updaters.values()), timeout=left)
+        if self._updaters or self._waiting:
+            log.warning("stopping with %d board edits not made",
+                        len(self._updaters) + len(self._waiting))
         self._stopped = True
+        self._waiting.clear()
         tasks = list(self._updaters.values())
         for task in tasks:
             task.cancel()

@@ -370,6 +370,6 @@ def picture_view(game: LoadedGame) -> dict[str, Any]:
     if len(game.seats) < 2 or not isinstance(players, list):
         return view
     seats = game.seats
-    marked = [{**p, "away": seats[i].away} if i < len(seats) and isinstance(p, dict)
+    marked = [{**p, "away": game.shown_away(i)} if i < len(seats) and isinstance(p, dict)
               else p for i, p in enumerate(players)]
     return {**view, "players": marked}

@@ -136,10 +136,12 @@ class Replays:
         if request.daily is not None and self.tables.now() < day_end(request.daily):
             # Every server plays the same daily deal that day: its replay would show the
             # deal to those who have not played it yet.
+            share = " Share posts its result without spoilers." if request.status == "over" \
+                else ""
             raise NoReplay(
-                "A daily deal can be replayed once its day is over "
-                f"(<t:{int(day_end(request.daily))}:R>), so nobody sees the deal before "
-                "they play it. Share posts the result without spoilers.")
+                "A daily game can be replayed once its day is over "
+                f"(<t:{int(day_end(request.daily))}:R>), so nobody sees the day's deal "
+                f"before they play it.{share}")
         if not (await self.tables.servers.get(request.guild_id)).pictures:
             raise NoReplay("Board pictures are turned off in this server, so the bot "
                            "draws no replays here.")

@@ -194,7 +194,7 @@ def describe(kind: str, view: Mapping[str, Any], status: str) -> str:
     title = TITLES.get(kind, kind)
     if status == "lobby":
         return _join([f"{title}.", *_lobby(view)], LIMIT)
-    look = ending(kind, view, status)
+    look = ending(kind, view, status, drawn=False)
     lines = [f"{title} board."]
     headline, detail = look.spoken  # every name whole, though the banner cuts them
     if headline:

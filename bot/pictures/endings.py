@@ -53,9 +53,10 @@ def _summary(view: Mapping[str, Any]) -> str:
     return str(result.get("summary") or "") if isinstance(result, Mapping) else ""
 
 
-def _tinker(view: Mapping[str, Any]) -> Ending:
-    """The result (T10) under the headline, in one line the banner holds: locations
-    cleared, chips left and the score ("Locations 13/13 · chips left 3 · score 1303")."""
+def _tinker(view: Mapping[str, Any], drawn: bool) -> Ending:
+    """The result (T10) under the headline, in one line the banner holds (where
+    ``drawn``): locations cleared, chips left and the score ("Locations 13/13 · chips left
+    3 · score 1303")."""
     outcomes = _outcomes(view)
     if not outcomes:
         return Ending("ended", "Game over", _summary(view))
@@ -69,7 +70,9 @@ def _tinker(view: Mapping[str, Any]) -> Ending:
         parts.append(f"chips left {number(result.get('chips_left'))}")
     if score is not None:
         parts.append(f"score {score}")
-    detail = fit(" · ".join(parts) or _summary(view), MIN_TEXT, BANNER_ROOM)
+    detail = " · ".join(parts) or _summary(view)
+    if drawn:
+        detail = fit(detail, MIN_TEXT, BANNER_ROOM)
     if won:
         return Ending("won", "The world is saved!", detail)
     return Ending("lost", "The journey failed", detail)
@@ -111,9 +114,10 @@ def short_names(names: list[str], line: Callable[[list[str]], str], size: int,
     return line([fit(name, size, low, bold) for name in names])
 
 
-def _steam(view: Mapping[str, Any]) -> Ending:
+def _steam(view: Mapping[str, Any], drawn: bool) -> Ending:
     """The winners, and every score in place order; where goods left broke a tie on the
-    score (S12), the headline says so and the scores end with the goods left."""
+    score (S12), the headline says so and the scores end with the goods left. Where
+    ``drawn``, the names are cut to the banner's width (measured with the fonts)."""
     names = {p.get("seat"): str(p.get("name") or f"Seat {p.get('seat')}")
              for p in mappings(view.get("players"))}
     winners = [o for o in _outcomes(view) if o.get("outcome") == "win"]
@@ -141,10 +145,12 @@ def _steam(view: Mapping[str, Any]) -> Ending:
             + tail)
 
     everyone = [names.get(seat, "?") for seat, _, _, _ in ranked]
-    whole, drawn = headline(who), short_names(who, headline, HEADLINE, bold=True)
-    if len(who) > 1 and drawn != whole:  # cut names: the detail line names the winners
-        drawn = sentence(f"Shared win {'on goods left' if tie else f'with {top}'}")
     scores = listed(ranked, left)
+    if not drawn:  # spoken: every name whole, nothing measured
+        return Ending("won", headline(who), scores(everyone))
+    whole, shown = headline(who), short_names(who, headline, HEADLINE, bold=True)
+    if len(who) > 1 and shown != whole:  # cut names: the detail line names the winners
+        shown = sentence(f"Shared win {'on goods left' if tie else f'with {top}'}")
     detail = short_names(everyone, scores, MIN_TEXT)
     if detail != scores(everyone) and len(ranked) > 2:
         # Names cut on one line: the places go on two (the first half, then the rest), so
@@ -153,7 +159,7 @@ def _steam(view: Mapping[str, Any]) -> Ending:
         detail = "\n".join((short_names(everyone[:half], listed(ranked[:half], ""), MIN_TEXT),
                             short_names(everyone[half:], listed(ranked[half:], left),
                                         MIN_TEXT)))
-    return Ending("won", drawn, detail, whole if drawn != whole else "",
+    return Ending("won", shown, detail, whole if shown != whole else "",
                   scores(everyone) if detail != scores(everyone) else "")
 
 
@@ -171,16 +177,18 @@ def _tinrealm(view: Mapping[str, Any]) -> Ending:
     return Ending("ended", "Game over", detail)
 
 
-def ending(kind: str, view: Mapping[str, Any], status: str) -> Ending:
-    """Return how the board of ``kind`` looks for this view and game status."""
+def ending(kind: str, view: Mapping[str, Any], status: str, *, drawn: bool = True) -> Ending:
+    """Return how the board of ``kind`` looks for this view and game status; with
+    ``drawn`` false, its words only, every name whole (for alt text: no font is loaded
+    or measured, so it costs the event loop nothing much)."""
     if status in STATUS_WORDS:
         return Ending("ended", STATUS_WORDS[status], _summary(view))
     if not view.get("over") and status != "over":
         return Ending("active")
     if kind == "tinker":
-        return _tinker(view)
+        return _tinker(view, drawn)
     if kind == "steam":
-        return _steam(view)
+        return _steam(view, drawn)
     if kind == "tinrealm":
         return _tinrealm(view)
     return Ending("ended", "Game over")

@@ -105,9 +105,20 @@ class LoadedGame:
     def computer_to_act(self) -> bool:
         """Whether a computer makes the next move: a computer player's, or an away seat's."""
         seat = self.to_act()
-        if seat is None or len(self.seats) < 2:
+        return seat is not None and self.played_by_computer(seat)
+
+    def played_by_computer(self, seat: int) -> bool:
+        """Whether a computer makes ``seat``'s moves now: a computer player's, or an away
+        person's while someone still plays for themselves (else the table waits)."""
+        if len(self.seats) < 2 or self.state is None:
             return False
         return seating.played_by_computer(self.seats, seat, seating.resigned_seats(self.view()))
+
+    def shown_away(self, seat: int) -> bool:
+        """Whether ``seat`` is marked away on the board (💤): its person is away and a
+        computer plays it (an away person the table waits for is not marked)."""
+        return 0 <= seat < len(self.seats) and self.seats[seat].away and (
+            self.state is None or self.played_by_computer(seat))
 
     def person_to_act(self) -> int | None:
         """Return the user id of the person whose turn it is (None for a computer or nobody)."""

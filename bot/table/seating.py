@@ -18,8 +18,7 @@ TIMERS = {"off": 0, "2 min": 120, "10 min": 600, "1 h": 3600, "24 h": 86400}
 
 
 #: The answer to an away person's command that only people playing may use.
-AWAY_REFUSAL = ("You are marked away, so a computer plays your seat. Press any button of "
-                "the table to play it again.")
+AWAY_REFUSAL = "You are marked away. Press any button of the table to play your seat again."
 
 
 def host_id(data: TableData, starter_id: int) -> int:

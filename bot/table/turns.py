@@ -253,5 +253,11 @@ class TurnPolicy:
                 or seating.played_by_computer(seats, seat, resigned)):
             return events, None
         user = seats[seat].user_id or 0
+        if waits_now:
+            name = game.seat_name(seat)
+            return (*events, f"No one else is playing, so the table waits for {name}."), \
+                self.turn_notice(game, user, f"<@{user}>, it is your turn at "
+                                 f"{game.engine.title}: no one else is playing, so the "
+                                 "table waits for you.")
         return events, self.turn_notice(
             game, user, f"<@{user}>, it is your turn at {game.engine.title}.")

@@ -338,9 +338,9 @@ async def test_a_daily_deal_is_replayed_only_once_its_day_is_over(discord_driver
     await discord_driver.slash("tinker", "daily", user="alice")
     game, _states, board = await _finish(discord_driver, fake_discord, bot)
     opens = day_end(game.row.daily)
-    said = (f"A daily deal can be replayed once its day is over (<t:{int(opens)}:R>), so "
-            "nobody sees the deal before they play it. Share posts the result without "
-            "spoilers.")
+    said = (f"A daily game can be replayed once its day is over (<t:{int(opens)}:R>), so "
+            "nobody sees the day's deal before they play it. Share posts its result "
+            "without spoilers.")
     pressed = await discord_driver.click(board, button(board, "table.replay"), user="bob")
     typed = await discord_driver.slash("tinker", "replay", user="bob")
     for refused in (pressed, typed):
@@ -387,3 +387,23 @@ async def test_replay_command_in_a_games_thread_finds_nothing_yet(discord_driver
     assert nothing.ephemeral and nothing.content == (
         "No game of this kind has ended in this channel yet, so there is nothing to "
         "replay.")
+
+
+async def test_an_abandoned_daily_journeys_replay_waits_without_pointing_to_share(
+        discord_driver, fake_discord, tmp_path):
+    """An abandoned daily journey has no Share: its Replay is refused until the day is
+    over without pointing to one."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    await discord_driver.slash("tinrealm", "daily", user="alice")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    alice = fake_discord.user("alice")
+    action = game.legal_actions(0)[0].id
+    await bot.tables.act(game.id, game.row.version, Actor(alice.id, "Alice"), action)
+    await abandon(discord_driver, "tinrealm", "alice")
+    await discord_driver.settle()
+    refused = await discord_driver.slash("tinrealm", "replay", user="bob")
+    assert refused.ephemeral and refused.content == (
+        "A daily game can be replayed once its day is over "
+        f"(<t:{int(day_end(game.row.daily))}:R>), so nobody sees the day's deal before "
+        "they play it.")

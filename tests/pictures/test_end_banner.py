@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.pictures import steam
+from bot.pictures.alt import describe
 from bot.pictures.canvas import BANNER_ROOM, HEADLINE, MIN_TEXT
 from bot.pictures.endings import ending
 from bot.pictures.script import width
@@ -69,3 +72,28 @@ def test_short_names_stay_whole() -> None:
     """Players with everyday names read them whole in the banner."""
     end = ending("steam", _over(("Alice", "Bob", "Carol")), "over")
     assert (end.headline, end.detail) == ("Alice wins with 14", "Alice 14 · Bob 9 · Carol 3")
+
+
+def test_the_spoken_ending_measures_nothing(monkeypatch) -> None:
+    """The alt text of an ended board (worked out on the event loop with the board) says
+    the ending with every name whole and loads or measures no font: a Japanese or emoji
+    name would otherwise load font after font there."""
+    names = (LONG_NAMES[2], LONG_NAMES[4], LONG_NAMES[0])
+
+    def measured(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("a font was measured")
+
+    for name in ("fit", "width"):
+        monkeypatch.setattr(f"bot.pictures.endings.{name}", measured)
+    spoken = ending("steam", _over(names), "over", drawn=False)
+    assert spoken.headline == f"{names[0]} wins with 14"
+    assert spoken.detail == f"{names[0]} 14 · {names[1]} 9 · {names[2]} 3"
+    tinker = {"over": True, "result": {"outcomes": [{
+        "seat": 0, "score": 1303, "outcome": "win",
+        "detail": {"locations_cleared": 13, "chips_left": 3}}]}}
+    assert ending("tinker", tinker, "over", drawn=False).detail == (
+        "Locations 13/13 · chips left 3 · score 1303")
+    with pytest.raises(AssertionError, match="a font was measured"):
+        ending("steam", _over(names), "over")
+    assert describe("steam", _over(names), "over").startswith(
+        f"Steam to Solar board. {names[0]} wins with 14. {names[0]} 14 · {names[1]} 9")

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import pytest
 
+from bot.boards.render import picture_view
 from bot.boards.service import _back_text
 from bot.table.errors import NotAllowed
 from bot.table.lobby import LOBBY_COMPUTER, LOBBY_JOIN, LOBBY_START
 from bot.table.seating import AWAY_REFUSAL
 from bot.table.service import Tables
-from cogs.steam import AWAY_MARK, _status
+from cogs.base import seat_list
+from cogs.steam import AWAY_MARK, _position, _status
 from tests.support import ALICE, BOB, CAROL, Actor, Clock, open_tables
 
 CHANNEL = 5
@@ -45,17 +47,25 @@ async def test_c6_the_last_person_playing_resigns_in_an_away_turn(tmp_path) -> N
         game_id = await _table(tables, (BOB,), computers=1)
         await tables.hand_to_computer(CHANNEL, BOB, ALICE.user_id)
         game = await tables.load(game_id)
-        assert game.to_act() == 0 and game.computer_to_act()
+        assert game.to_act() == 0 and game.computer_to_act() and game.shown_away(0)
         assert _status(game, game.view()).startswith(f"🚂 **Alice** to play{AWAY_MARK}")
+        assert "💤" in seat_list(game) and picture_view(game)["players"][0]["away"] is True
         play = await tables.act(game_id, game.row.version, BOB, "resign")
         game = await tables.load(game_id)
         assert game.row.status == "active" and not game.computer_to_act()
         assert game.person_to_act() == ALICE.user_id
         told = play.notice or (game.data.notice_due and (game.data.notice_due.user,
                                                          game.data.notice_due.text))
-        assert told and told[0] == ALICE.user_id and f"<@{ALICE.user_id}>" in told[1]
+        assert told == (ALICE.user_id, f"<@{ALICE.user_id}>, it is your turn at Steam to "
+                        "Solar: no one else is playing, so the table waits for you.")
+        assert play.events[-1] == "No one else is playing, so the table waits for Alice."
         head = _status(game, game.view()).split("\n")[0]
         assert head == "🚂 **Alice** to play"
+        # marked away nowhere: the legend's 💤 says a computer plays the seat
+        assert not game.shown_away(0) and game.seats[0].away
+        assert not any("💤" in line for line in _position(game, game.view()))
+        assert "💤" not in seat_list(game)
+        assert picture_view(game)["players"][0]["away"] is False
 
 
 async def test_c6_an_out_of_turn_resign_leaves_a_computer_played_turn_alone(tmp_path) -> None:
