@@ -230,12 +230,13 @@ class GameThreads:
         except SEND_ERRORS as exc:
             log.warning("could not archive the unused game thread %s: %s", thread.id, exc)
 
-    async def _keep_open(self, thread: discord.Thread) -> None:
+    async def _keep_open(self, thread: discord.Thread, *, stored: bool = False) -> None:
         """Set a week on a bot-owned thread a game is starting in, if it may have been
-        wound up (see :meth:`place`)."""
+        wound up (see :meth:`place`); once the game is ``stored``, only if this process
+        lowered it (the interaction's channel data is older than that)."""
         async with self._editing(thread.id):
-            if (thread.id not in self._short
-                    and thread.auto_archive_duration == OPEN_ARCHIVE_MINUTES):
+            if thread.id not in self._short and (
+                    stored or thread.auto_archive_duration == OPEN_ARCHIVE_MINUTES):
                 return
             self._short.pop(thread.id, None)
             try:
@@ -247,14 +248,7 @@ class GameThreads:
         """Once a game is stored in a thread the bot owns, give the thread its week back
         if a wind-up lowered it to an hour after :meth:`place` looked and before the game
         was stored (the wind-up's own second look came too early to see the game)."""
-        async with self._editing(thread.id):
-            if thread.id not in self._short:
-                return
-            self._short.pop(thread.id, None)
-            try:
-                await thread.edit(auto_archive_duration=OPEN_ARCHIVE_MINUTES)
-            except SEND_ERRORS as exc:
-                log.info("could not keep thread %s open longer: %s", thread.id, exc)
+        await self._keep_open(thread, stored=True)
 
     async def wind_up(self, game: LoadedGame) -> None:
         """Once a game with its own thread has ended, let Discord archive the thread an
