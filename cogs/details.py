@@ -44,8 +44,18 @@ def _lines(text: str) -> int:
     return sum(len(textwrap.wrap(line, WIDTH)) or 1 for line in text.split("\n")) if text else 0
 
 
+#: Where a line going on over the next page is cut, best first: after a sentence, between
+#: two items of a list ("· Betrayal 🐉🪢 · Lunatic"), after a clause; and how much of the
+#: mark stays on the first page.
+PAGE_BREAKS = ((". ", 1), (" · ", 0), ("; ", 1), (", ", 1))
+
+
 def _cut(value: str, room: int) -> tuple[str, str]:
-    """Cut ``value`` after at most ``room`` phone lines: (the part that fits, the rest)."""
+    """Cut ``value`` after at most ``room`` phone lines: (the part that fits, the rest).
+
+    A line that goes on over the next page is cut after a sentence or between two items
+    where one ends in the second half of what fits, else between words (never inside a
+    hyphenated word)."""
     kept: list[str] = []
     used = 0
     lines = value.split("\n")
@@ -56,10 +66,17 @@ def _cut(value: str, room: int) -> tuple[str, str]:
             used += len(wrapped)
             continue
         fits = room - used
-        if fits > 0:  # the line goes on over the next page, cut between words
-            head = " ".join(wrapped[:fits])
-            kept.append(head)
-            rest = [line[len(head):].lstrip(), *lines[index + 1:]]
+        if fits > 0:  # the line goes on over the next page
+            words = textwrap.wrap(line, WIDTH, break_on_hyphens=False)
+            end = len(" ".join(words[:fits]))
+            head = line[:end]
+            for mark, keep in PAGE_BREAKS:
+                at = head.rfind(mark)
+                if at >= end // 2:
+                    head = head[:at + keep]
+                    break
+            kept.append(head.rstrip())
+            rest = [line[len(head):].lstrip(" ·"), *lines[index + 1:]]
         else:
             rest = lines[index:]
         return "\n".join(kept), "\n".join(rest)

@@ -279,8 +279,12 @@ def _table_buttons(game: LoadedGame, *, again: bool, replay: bool = False) -> li
         if game.row.daily and game.row.status == "over" and game.row.state is not None:
             wanted.append((Action(TABLE_SHARE, "Share"), discord.ButtonStyle.primary))
     wanted.append((Action(TABLE_RULES, RULES_LABEL), plain))
-    return [action_button(g, v, action, style=style, row=i // PHONE_BUTTONS)
-            for i, (action, style) in enumerate(wanted)]
+    buttons = [action_button(g, v, action, style=style, row=i // PHONE_BUTTONS)
+               for i, (action, style) in enumerate(wanted)]
+    row = [b for b in buttons if b.row == buttons[-1].row]
+    if len(row) > 1 and phone_lines(row) > 1:  # "Play again · Replay · Rules" fit a line
+        buttons[-1].label = RULES_SHORT
+    return list(buttons)
 
 
 def _with_rules_button(items: list[BoardItem], game: LoadedGame) -> list[BoardItem]:

@@ -222,7 +222,8 @@ def _player(c: Canvas, view: Mapping[str, Any], player: Mapping[str, Any], y: in
     turn = view.get("turn") is not None and seat == view.get("turn")
     resigned, away = bool(player.get("resigned")), bool(player.get("away"))
     name = str(player.get("name") or f"Seat {seat}")
-    score = f"{player.get('score', '?')}"
+    # the total, Wave tokens included (S10), as the text board and the ending show it
+    score = f"{player.get('total', player.get('score', '?'))}"
     tokens = 0 if resigned else min(3, max(0, number(player.get("tokens"))))
     trains = tuple(tuple(card_key(card) for card in mappings(t))
                    for t in items(player.get("trains"))[:TRAINS])
@@ -260,8 +261,9 @@ def _paint_player(c: Canvas, name: str, score: str, turn: bool, resigned: bool, 
         c.tag(left, y + 50, "resigned", GONE, max_width=TAG_RIGHT - left)
     else:
         x = left + c.text(left, y + 52, score, MIN_TEXT + 4, bold=True) + 6
-        if not away:
-            x += c.text(x, y + 56, "pts", MIN_TEXT, fill=c.theme.muted) + 6
+        if not away:  # the away tag takes the room
+            x += c.text(x, y + 56, "pt" if score == "1" else "pts", MIN_TEXT,
+                        fill=c.theme.muted) + 6
         if tokens:
             x += _tokens(c, tokens, x, y + 52) + 6
         if away:  # "💤", as the text board marks it, where the word does not fit whole

@@ -158,6 +158,7 @@ def _boards(engine: Any, state: Any, seats: int, rng: random.Random,
         actions = [] if seat is None else engine.legal_actions(state, seat)
         game = loaded(engine, state, version=version, seats=seats, events=list(events),
                       status="over" if over else "active")
+        game.row.state = engine.dump(state)  # kept, as stored: an ended board offers Replay
         _seat(game, rng, names)
         if lead:
             game.data.last = lead

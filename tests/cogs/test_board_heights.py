@@ -125,3 +125,21 @@ def test_five_seats_with_the_longest_names_fit_one_phone_screen() -> None:
         tallest = max(heights)
         worst = items[heights.index(tallest)].json["embeds"][0].get("title")
         assert tallest <= PHONE_BUDGET, f"pictures {images}: a board is {tallest} px ({worst})"
+
+
+def test_an_ended_boards_buttons_keep_to_one_phone_line() -> None:
+    """An ended board offers Play again, Replay and its rules: "Rules & details" would
+    wrap the three onto a second line on a phone, so it reads "Rules" there; with Share
+    (a daily), the rules button has a row of its own and keeps its whole label."""
+    boards = board_renderer(True)
+    ended = [g for g in played("tinker", 2) if g.row.status == "over"]
+    assert ended
+    game = ended[0]
+    game.row.daily = None
+    labels = [[c["label"] for c in row["components"]]
+              for row in message(boards, game).json["components"]]
+    assert labels == [["Play again", "Replay", "Rules"]]
+    game.row.daily = "2026-12-06"
+    labels = [[c["label"] for c in row["components"]]
+              for row in message(boards, game).json["components"]]
+    assert labels == [["Play again", "Replay", "Share"], ["Rules & details"]]

@@ -128,3 +128,15 @@ def test_any_names_draw_inside_the_canvas(names: list[str]) -> None:
     c = finish(steam.board, "steam", steam_view(len(names), tuple(names)))
     assert outside(c) == []
     assert describe("steam", steam_view(len(names), tuple(names)), "active")
+
+
+def test_steam_rows_show_the_total_as_the_ending_does() -> None:
+    """A player's row shows their total, Wave tokens included (S10), as the text board
+    and the ending's banner do; one point reads "1 pt"."""
+    view = steam_view(3)
+    view["players"][0].update(score=5, total=9, tokens=2)
+    view["players"][1].update(score=1, total=1, tokens=0, away=False)
+    c = finish(steam.board, "steam", view)
+    words = [what for what, _ in c.boxes if what.startswith("text:")]
+    assert "text:9" in words and "text:5" not in words
+    assert "text:1" in words and "text:pt" in words

@@ -48,8 +48,9 @@ def score_words(s: TinState) -> str:
         f"food +{parts['food']}",
         f"favor +{parts['favor']}",
         f"{s.furthest} node{'s' if s.furthest != 1 else ''} reached +{parts['nodes']}",
-        f"poison -{s.poison}",
-        f"{days} day{'s' if days != 1 else ''} ended -{DAY_PENALTY * days}",
+        f"poison -{s.poison}" if s.poison else "poison 0",
+        f"{days} day{'s' if days != 1 else ''} ended "
+        + (f"-{DAY_PENALTY * days}" if days else "0"),
     ]
     return ", ".join(words) + f" = {score(s)}"
 

@@ -272,7 +272,7 @@ def test_r10_the_end_tells_death_from_time_and_gives_the_score_in_words(end, sta
     head = "Reached Oakinshelm +10" if end == "won" else "Oakinshelm not reached +0"
     expected = (
         f"{head}, health +{state.health}, energy +3, food +2, favor +4, 9 nodes reached +18, "
-        f"poison -{state.poison}, 2 days ended -4 = {result.outcomes[0].score}"
+        f"poison {-state.poison}, 2 days ended -4 = {result.outcomes[0].score}"
     )
     assert view["score_words"] == expected and expected in result.summary
     assert result.outcomes[0].detail["words"] == expected
@@ -316,3 +316,12 @@ def test_ablation_lists_every_thing_each_pair_can_hold():
     rows = [line for line in lines if line.split(" ")[0] in {f"{r}+{k}" for r, k in C.pairs()}]
     assert len(rows) == sum(len(holdable(C, r, k)) for r, k in C.pairs()) == 6 * 11
     assert lines[-1].startswith("things worth nothing to someone who holds them:")
+
+
+def test_r10_nothing_taken_away_reads_zero() -> None:
+    """R10 in words: no poison and no day ended read "poison 0" and "0 days ended 0", not
+    "-0"."""
+    state = hero()
+    state.day, state.poison, state.end, state.queue = 1, 0, "dead", []
+    words = ENGINE.view(state)["score_words"]
+    assert "poison 0, 0 days ended 0 = " in words and "-0" not in words

@@ -1,0 +1,49 @@
+"""The pages of "Rules & details": a field too long for one phone page goes on over the
+next, cut after a sentence or between two items of a list where it can be, never inside
+a word or a hyphenated word, and nothing of it is lost."""
+
+from __future__ import annotations
+
+from cogs.details import PAGE_LINES, paginate
+
+
+def _pages(value: str) -> list[str]:
+    """The parts of one field's value, page by page."""
+    return [value for page in paginate([("Cards", value)]) for _name, value in page]
+
+
+def _joined(parts: list[str], separator: str) -> str:
+    return separator.join(parts)
+
+
+def test_a_list_is_cut_between_two_items() -> None:
+    """A card list cut over two pages ends a page with a whole card and starts the next
+    with the next card (no "· Betrayal" on one page and its suits on the next)."""
+    cards = [f"Card {n} 🐉🪢 ({n % 9 + 1})" for n in range(60)]
+    value = " · ".join(cards)
+    parts = _pages(value)
+    assert len(parts) >= 2
+    for part in parts:
+        items = part.split(" · ")
+        assert all(item in cards for item in items), part
+    assert _joined(parts, " · ") == value
+
+
+def test_prose_is_cut_after_a_sentence() -> None:
+    """Rules text over two pages is cut after a full stop, and none of it is lost."""
+    sentence = ("A chip is never spent without a card being played, and a challenge-"
+                "winning sum ends the challenge at once. ")
+    value = (sentence * 12).strip()
+    parts = _pages(value)
+    assert len(parts) >= 2
+    assert all(part.endswith(".") for part in parts)
+    assert _joined(parts, " ") == value
+    assert not any(part.endswith("challenge-") for part in parts)
+
+
+def test_one_long_line_without_marks_is_cut_between_words() -> None:
+    """A line with no sentence or list marks is still cut between words."""
+    value = " ".join(f"word{n}" for n in range(PAGE_LINES * 12))
+    parts = _pages(value)
+    assert len(parts) >= 2
+    assert _joined(parts, " ") == value
