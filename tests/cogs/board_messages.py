@@ -252,7 +252,8 @@ def phone_heights(preview: ModuleType, messages: Sequence[Message], *,
                 name = f"board{index}.png"
                 (where / name).write_bytes(item.picture)
                 data = _renamed(data, name)
-            inner = preview.render_message(data, None, False)
+            private = bool(int(data.get("flags") or 0) & 64)  # "Only you can see this"
+            inner = preview.render_message(data, None, private)
             parts.append(f"<div class=one>{inner}</div>")
         page = preview.page("".join(parts), width, True)
         script = ("<script>window.onload=()=>{document.getElementById('h').textContent="
