@@ -171,12 +171,8 @@ class PostgresStore:
         except _UNAVAILABLE:  # migrated already: a goodbye not answered changes nothing
             conn.terminate()
         try:
-            # Connections stay open once made: asyncpg sets each new one up on the event
-            # loop (reading the certificates a verifying sslmode names, ~20 ms), so
-            # closing idle ones after 5 minutes would make that cost again and again.
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=max_size, command_timeout=TIMEOUT, timeout=TIMEOUT,
-                max_inactive_connection_lifetime=0,
+                url, min_size=1, max_size=max_size, command_timeout=TIMEOUT, timeout=TIMEOUT
             )
         except _UNAVAILABLE as exc:
             raise StorageError(f"cannot connect to PostgreSQL: {exc}") from exc

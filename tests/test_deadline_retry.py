@@ -8,6 +8,7 @@ import asyncio
 
 import pytest
 
+from bot.table import deadlines as deadlines_module
 from bot.table.deadlines import IDLE_LOOK_SECONDS, RETRY_SECONDS, Deadlines
 from tests.support import Clock
 
@@ -46,3 +47,54 @@ async def test_a_failed_deadline_no_longer_due_lets_the_loop_rest() -> None:
                                                           abs=0.01)
     finally:
         await deadlines.stop()
+
+
+async def test_games_failing_at_the_front_do_not_hide_later_ones(monkeypatch) -> None:
+    """A whole batch of the earliest deadlines keeps failing (damaged games): the games
+    due after them still fire."""
+    monkeypatch.setattr(deadlines_module, "BATCH", 3)
+    clock = Clock()
+    stored = {1: clock() - 30, 2: clock() - 20, 3: clock() - 10, 4: clock() - 1}
+    fired = []
+
+    async def due(now: float, limit: int) -> list[tuple[int, float]]:  # as the stores
+        return sorted(((g, at) for g, at in stored.items() if at <= now),
+                      key=lambda row: row[1])[:limit]
+
+    async def following() -> float | None:
+        return min(stored.values(), default=None)
+
+    async def fire(game_id: int) -> None:
+        fired.append(game_id)
+        if game_id in (1, 2, 3):
+            raise RuntimeError("damaged")
+        stored.pop(game_id)
+
+    deadlines = Deadlines(None, fire, clock, due=due, following=following)
+    assert await deadlines.run_due() == 4
+    assert 4 in fired and 4 not in stored
+    clock.advance(1)
+    assert await deadlines.run_due() == 0  # the failing ones wait for their retry
+
+
+async def test_a_wake_as_the_loop_stops_does_not_hold_the_stop() -> None:
+    """A deadline stored (a wake) in the very step the loop is stopped: the stop ends."""
+    clock = Clock()
+
+    async def nothing_due(now: float, limit: int) -> list[tuple[int, float]]:
+        return []
+
+    async def no_deadline() -> float | None:
+        return None
+
+    async def fire(game_id: int) -> None:
+        raise AssertionError("nothing is due")
+
+    deadlines = Deadlines(None, fire, clock, due=nothing_due, following=no_deadline)
+    deadlines.start()
+    for _ in range(50):
+        await asyncio.sleep(0.01)
+        if deadlines._sleeping_until is not None:
+            break
+    deadlines.wake()
+    await asyncio.wait_for(asyncio.shield(deadlines.stop()), 2)

@@ -460,6 +460,11 @@ class BoardMessages:
                 if failed is None:
                     self._drawn[game_id] = _saved(game)
                     tries = 0
+                    if self._waiting and game_id in self._dirty:
+                        # Asked for again while other boards wait their turn: this one
+                        # waits behind them rather than keeping its place for ever.
+                        self._waiting[game_id] = None
+                        return
                     continue
                 tries += 1
                 pause = self._refused(game, failed, tries)
@@ -514,6 +519,9 @@ class BoardMessages:
             batch = game_ids[start:start + REDRAW_AT_ONCE]
             for game_id in batch:
                 self.update_soon(game_id, repost=False)
+                if game_id in self._waiting:  # the redraw keeps to its own batches
+                    del self._waiting[game_id]
+                    self._start_update(game_id)
             tasks = [t for g in batch if (t := self._updaters.get(g)) is not None]
             if tasks:
                 await asyncio.wait(tasks)

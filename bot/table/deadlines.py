@@ -94,7 +94,9 @@ class Deadlines:
         while True:
             now = self._clock()
             due = []
-            for gid, when in await self._due(now, BATCH):
+            # Games waiting for their retry are passed over: a batch of failing games
+            # does not hide the games due after them.
+            for gid, when in await self._due(now, BATCH + len(self._retry)):
                 if fired.get(gid) == when:
                     self._retry[gid] = now + RETRY_SECONDS
                 elif self._retry.get(gid, 0.0) <= now:
@@ -147,7 +149,10 @@ class Deadlines:
                 delay = min(max(min(candidates) - now, 0.0), IDLE_LOOK_SECONDS)
             self._sleeping_until = now + delay
             try:
-                await asyncio.wait_for(self._wake.wait(), timeout=max(delay, 0.01))
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for may swallow a
+                # cancel (stop) that arrives in the step the event is set (a wake).
+                async with asyncio.timeout(max(delay, 0.01)):
+                    await self._wake.wait()
             except TimeoutError:
                 pass
             finally:

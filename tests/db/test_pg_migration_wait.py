@@ -10,7 +10,6 @@ import asyncio
 import logging
 import os
 import signal
-import time
 from typing import Any
 
 import asyncpg
@@ -166,14 +165,3 @@ async def test_a_stop_while_waiting_for_the_migration_ends_the_wait(
             loop.remove_signal_handler(sig)
         holder.cancel()
         await asyncio.gather(holder, return_exceptions=True)
-
-
-async def test_the_pools_connections_stay_open_once_made(pg_url: str) -> None:
-    """asyncpg sets each new connection up on the event loop (reading the certificates a
-    verifying sslmode names): the pool keeps the connections it made instead of closing
-    idle ones after 5 minutes and making them again."""
-    store = await PostgresStore.open(pg_url, time.time)
-    try:
-        assert store.pool._max_inactive_connection_lifetime == 0
-    finally:
-        await store.close()
