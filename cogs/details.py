@@ -39,9 +39,14 @@ class Section:
     fields: list[tuple[str, str]] = field(default_factory=list)
 
 
+def _wrapped(line: str) -> list[str]:
+    """Return ``line`` wrapped to phone lines (between words; a hyphenated word whole)."""
+    return textwrap.wrap(line, WIDTH, break_on_hyphens=False)
+
+
 def _lines(text: str) -> int:
     """Return the phone lines ``text`` takes (each line wrapped alone)."""
-    return sum(len(textwrap.wrap(line, WIDTH)) or 1 for line in text.split("\n")) if text else 0
+    return sum(len(_wrapped(line)) or 1 for line in text.split("\n")) if text else 0
 
 
 #: Where a line going on over the next page is cut, best first: after a sentence, between
@@ -60,16 +65,20 @@ def _cut(value: str, room: int) -> tuple[str, str]:
     used = 0
     lines = value.split("\n")
     for index, line in enumerate(lines):
-        wrapped = textwrap.wrap(line, WIDTH) or [""]
+        wrapped = _wrapped(line) or [""]
         if used + len(wrapped) <= room:
             kept.append(line)
             used += len(wrapped)
             continue
         fits = room - used
         if fits > 0:  # the line goes on over the next page
-            words = textwrap.wrap(line, WIDTH, break_on_hyphens=False)
-            end = len(" ".join(words[:fits]))
+            end = 0
+            for piece in wrapped[:fits]:  # where the pieces sit in the line as written
+                at = line.find(piece, end)
+                end = at + len(piece) if at >= 0 else end + len(piece) + 1
             head = line[:end]
+            while len(_wrapped(head)) > fits and " " in head.strip():  # a tab wrapped wide
+                head = head.rstrip()[:head.rstrip().rfind(" ")]
             for mark, keep in PAGE_BREAKS:
                 at = head.rfind(mark)
                 if at >= end // 2:

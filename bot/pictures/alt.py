@@ -46,10 +46,12 @@ def _steam(view: Mapping[str, Any]) -> list[str]:
     lines = []
     scores = []
     for p in players:
-        state = [str(p.get("score", "?"))]
+        # the total, Wave tokens included (S10, S12: 2 points each), as the picture and
+        # the text board show it; a resigned player scores nothing
+        state = [] if p.get("resigned") else [str(p.get("total", p.get("score", "?")))]
         tokens = number(p.get("tokens"))
-        if tokens > 0 and not p.get("resigned"):  # S10, S12: 2 points each at the end
-            state.append(f"{tokens} Wave token{'' if tokens == 1 else 's'}")
+        if tokens > 0 and not p.get("resigned"):
+            state.append(f"{tokens} Wave token{'' if tokens == 1 else 's'} included")
         state += [word for word, flag in (("to play", p.get("seat") == view.get("turn")),
                                           ("away", p.get("away")),
                                           ("resigned", p.get("resigned"))) if flag]

@@ -4,7 +4,10 @@ a word or a hyphenated word, and nothing of it is lost."""
 
 from __future__ import annotations
 
-from cogs.details import PAGE_LINES, paginate
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cogs.details import PAGE_LINES, _lines, paginate
 
 
 def _pages(value: str) -> list[str]:
@@ -47,3 +50,25 @@ def test_one_long_line_without_marks_is_cut_between_words() -> None:
     parts = _pages(value)
     assert len(parts) >= 2
     assert _joined(parts, " ") == value
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["word", "Betrayal", "a1-2b" + "x" * 45, "x" * 50,
+                                 "end.", "item ·", "clause,", "semi;", "🐉🪢", "",
+                                 "two  spaces"]), min_size=1, max_size=400))
+def test_no_page_is_over_its_lines_and_nothing_is_lost(words: list[str]) -> None:
+    """Whatever the text (long words, hyphens, double spaces, emoji), no page holds more
+    than a page's lines, and the pages hold the whole text, cut only at spaces or
+    between items."""
+    value = " ".join(words).strip() or "—"
+    pages = paginate([("Rules", "line\n" * 10), ("Cards", value)])
+    for page in pages:
+        assert sum(_lines(name) + _lines(text) for name, text in page) <= PAGE_LINES
+    parts = [text for page in pages for name, text in page if name.startswith("Cards")]
+    squeezed = "".join(value.split()).replace("·", "")
+    assert "".join("".join(parts).split()).replace("·", "") == squeezed
+    whole = {"—", *(token for word in words for token in word.split())}
+    long = "a1-2b" + "x" * 45
+    for part in parts:  # cut between words: only a word longer than a line is broken
+        for token in part.split():
+            assert token in whole or set(token) <= {"x"} or token in long, (token, part)

@@ -31,8 +31,8 @@ def test_every_game_is_described(kind: str, moves: int) -> None:
 
 def test_steam_says_who_places_what_and_who_is_away() -> None:
     text = describe("steam", steam_view(3), "active")
-    assert "王小明 (老师) 89, 2 Wave tokens, to play" in text
-    assert "さくら🌸ハナコ 90, 2 Wave tokens, away" in text
+    assert "王小明 (老师) 89, 2 Wave tokens included, to play" in text
+    assert "さくら🌸ハナコ 90, 2 Wave tokens included, away" in text
     assert "placing Discovery (5, Suns, Waves)" in text
     assert "Borderland (Pawn, Waves, Leaves, Wyrms) costs 0" in text
 

@@ -167,7 +167,10 @@ def test_s10_wave_tokens_stand_after_their_holders_points() -> None:
     tokens = [b for w, b in c.boxes if w == "token"]
     assert all(b[2] <= steam_picture.TAG_RIGHT for b in tokens)
     text = describe("steam", view, "active")
-    assert "Points: P0 13, 1 Wave token, to play; P1 27; P2 8, 2 Wave tokens." in text
+    # the totals, tokens included, as the picture's rows show them
+    assert ("Points: P0 15, 1 Wave token included, to play; P1 27; P2 12, 2 Wave tokens "
+            "included.") in text
+    assert [p["total"] for p in view["players"]] == [15, 27, 12]
 
 
 def test_s10_a_resigned_holder_shows_no_tokens_and_the_first_half_none() -> None:
@@ -178,5 +181,8 @@ def test_s10_a_resigned_holder_shows_no_tokens_and_the_first_half_none() -> None
     view = ENGINE.view(state)
     assert view["players"][1]["resigned"] and view["players"][1]["tokens"] == 2
     assert _tokens_by_row(_drawn(view)) == [0, 0]
+    # the alt text says the same: no score, no tokens, only that they resigned
+    status = "over" if view["over"] else "active"
+    assert "; P1 resigned." in describe("steam", view, status)
     first = ENGINE.view(build(2, river=RIVER, trains=[[["Mill"]], [["Forest"]]]))
     assert _tokens_by_row(_drawn(first)) == [0, 0]
