@@ -38,7 +38,7 @@ TINKER_GAMES = 300
 KEPT = 12
 
 #: sha256 of every Tinker board of :data:`TINKER_GAMES` games (see the module docstring).
-TINKER_DIGEST = "ec60b244d2907e605932dc924ae05e39ee9072f46c0b2d0a70523cd7474b9077"
+TINKER_DIGEST = "081df4e51cad469d9b2d1644534c85be6d990865ba3cbc975bc5fa9451b6b3e0"
 
 #: Action ids tried on every board to record the engine's refusal when they are illegal.
 TRIED = ("chip:Moons", "lose:Knots", "give_up", "choose:event", "chip:Nothing", "what")
