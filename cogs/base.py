@@ -107,6 +107,8 @@ PLAYERS_CHOICES = {"vote": "vote", "fast": "fast", "only me": "solo"}
 PLAYERS_HELP = "vote (default: the channel votes), fast (any click moves) or only me"
 WINDOW_HELP = "Seconds a vote stays open, 10 to 600 (default: this server's setting)"
 THREAD_HELP = "Play in a new thread of its own (default: this server's setting)"
+
+
 def modes_text(give_up: bool) -> str:
     """Return two sentences on the ways to play a channel's game, for its rules; giving
     up (``give_up``: the game has it) needs a majority."""

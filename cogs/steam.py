@@ -122,9 +122,11 @@ LEGEND = (
 )
 
 
+#: How the event of the game's end begins ("Game over. Bob wins with 16.").
+GAME_OVER = "Game over"
 #: How the table-wide events of a game begin: a new half, the final round, the end. The
 #: footer shows them whole.
-ANNOUNCEMENTS = ("The first half is over", "The river ran dry", "Game over")
+ANNOUNCEMENTS = ("The first half is over", "The river ran dry", GAME_OVER)
 
 
 def footer_lines(game: LoadedGame) -> int:
@@ -336,7 +338,11 @@ class SteamCog(GameCog):
         if not game.pictured:
             lines += _position(game, view)
         embed.description = clip("\n".join(line for line in lines if line), 4096) or None
-        embed.set_footer(text=last_line(game, _announced(game), footer_lines(game)))
+        footer = last_line(game, _announced(game), footer_lines(game))
+        if view["over"]:  # the result leads the text (and the picture's banner): not again
+            footer = "\n".join(line for line in footer.split("\n")
+                                if not line.startswith(GAME_OVER))
+        embed.set_footer(text=footer or None)
         return embed
 
     def items(self, game: LoadedGame) -> list[BoardItem]:

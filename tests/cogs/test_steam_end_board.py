@@ -65,3 +65,15 @@ def test_s12_the_longest_names_tied_at_five_seats_fit_one_phone_screen() -> None
         shown.append(message(board_renderer(pictured), game))
     heights = phone_heights(need_preview(), shown)
     assert max(heights) <= PHONE_BUDGET, heights
+
+
+@pytest.mark.parametrize("pictured", [True, False], ids=["picture", "text"])
+def test_the_result_is_said_once_in_the_text(pictured: bool) -> None:
+    """The end board's text leads with the result; its footer gives the last moves
+    without saying the result again (a phone line or two fewer with long names)."""
+    game = _over(2, [7, 7], [[["Ace of Knots"]], [["Savage", "Ace of Leaves"]]])
+    game.pictured = pictured
+    assert any(e.startswith("Game over. P1 wins") for e in game.row.events)
+    embed = SteamCog(None).embed(game)
+    assert (embed.description or "").startswith("🏁 **P1 wins with 7")
+    assert "P1 wins" not in (embed.footer.text or "")
