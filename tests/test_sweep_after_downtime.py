@@ -231,10 +231,8 @@ async def test_the_same_count_split_another_way_reads_each_shards_note(
     await discord_driver.close_client(a)
     await discord_driver.close_client(b)
     clock.advance(60)
-    both = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
-    clock.advance(7 * 86400)
-    await both.note_alive()
-    await discord_driver.close_client(both)
+    await _serve(discord_driver, await discord_driver.login(
+        make_bot(tmp_path, clock=clock, SHARD_COUNT=2)), clock, 7 * 86400)
     clock.advance(30)
     a = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2, SHARD_IDS=0))
     assert downtime.down_between(a.outages, clock() - 7 * 86400, clock() - 30) == 0
@@ -255,7 +253,6 @@ async def test_a_layout_noted_with_a_time_to_come_is_noted_again(
     assert await bot.store.get_meta("shard_layout") == "2 shards@"
 
 
-
 async def test_the_first_start_after_an_upgrade_reads_the_notes_of_the_shards_as_one(
         discord_driver, fake_discord, tmp_path):
     """An older release noted one time per process (``alive:0-1/2``), not per shard. The
@@ -265,10 +262,8 @@ async def test_the_first_start_after_an_upgrade_reads_the_notes_of_the_shards_as
     bot = await discord_driver.login(make_bot(tmp_path, clock=clock))  # unsharded once
     await discord_driver.close_client(bot)
     clock.advance(60)
-    bot = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
-    clock.advance(30 * 86400)
-    await bot.note_alive()
-    await discord_driver.close_client(bot)
+    await _serve(discord_driver, await discord_driver.login(
+        make_bot(tmp_path, clock=clock, SHARD_COUNT=2)), clock, 30 * 86400)
     bot = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
     await _notes(discord_driver, bot,  # as the older release left them
                  {**{key: "" for key in bot.alive_keys}, "alive:0-1/2": repr(clock())})
@@ -276,6 +271,13 @@ async def test_the_first_start_after_an_upgrade_reads_the_notes_of_the_shards_as
     clock.advance(60)
     bot = await discord_driver.restart(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
     assert bot.outages[-1] == (clock() - 60, 60.0), bot.outages[-1]
+
+
+async def _serve(driver, bot, clock: Clock, seconds: float) -> None:
+    """Let ``bot`` serve for ``seconds`` (its last alive note at their end), then stop."""
+    clock.advance(seconds)
+    await bot.note_alive()
+    await driver.close_client(bot)
 
 
 async def _notes(driver, bot, notes: dict[str, str]) -> None:
