@@ -21,7 +21,7 @@ from typing import Any
 
 import discord
 
-from bot.widths import FSI, PDI, clip_name, fits, group_start, joins_on
+from bot.widths import FSI, PDI, clip_name, fits, group_start, joins_on, printable
 
 #: The most characters of a name a board shows.
 NAME_LIMIT = 64
@@ -49,10 +49,11 @@ def blank(text: str) -> bool:
 
 
 def one_line(text: str) -> str:
-    """Return ``text`` on one line with only the characters a name keeps (printable ones
-    and :data:`_KEPT`: no control characters, bidi controls or U+200B; a run of spaces of
-    any kind becomes one space), or "" when it would show as blank."""
-    kept = " ".join("".join(ch for ch in text if ch.isprintable() or ch in _KEPT
+    """Return ``text`` on one line with only the characters a name keeps (printable ones,
+    emoji newer than Python's tables among them, and :data:`_KEPT`: no control
+    characters, bidi controls or U+200B; a run of spaces of any kind becomes one space),
+    or "" when it would show as blank."""
+    kept = " ".join("".join(ch for ch in text if printable(ch) or ch in _KEPT
                             or ch.isspace()).split())
     return "" if blank(kept) else kept
 

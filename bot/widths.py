@@ -36,6 +36,23 @@ _BROAD = "…—#&+<=>^~wABCDGHKNOPQRUVXZÀÁÂÃÄÅÇÐÑÒÓÔÕÖØÙÚÛÜ�
 _DOUBLE = "%@MWm©®ÆæŒœ"
 
 
+#: The kinds of characters that show as nothing of their own: control, format, surrogate,
+#: private-use and line and paragraph separator characters.
+_UNSEEN = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
+
+
+def printable(ch: str) -> bool:
+    """Whether ``ch`` shows as a character (a space, a letter, a mark, a symbol): what
+    ``str.isprintable`` says, but a character this Python's Unicode tables do not know
+    yet (an emoji newer than them, such as 🩷) counts as shown, as it is on a phone. The
+    noncharacters (U+FFFE, U+FDD0...) do not."""
+    if ch.isprintable():
+        return True
+    if "\ufdd0" <= ch <= "\ufdef" or (ord(ch) & 0xFFFE) == 0xFFFE:
+        return False
+    return unicodedata.category(ch) not in _UNSEEN and (ch == " " or not ch.isspace())
+
+
 def joins_on(ch: str) -> bool:
     """Whether ``ch`` is drawn on (or between) the letters around it, in no room of its
     own: a combining mark, a joiner or other format character, a variation selector or a
@@ -77,12 +94,27 @@ def _total(text: str) -> int:
     return sum(_room_of(text))
 
 
+#: The Thai and Lao vowels written before the consonant they follow in speech: a cut
+#: never falls between one and its consonant.
+_PREPENDED = frozenset("\u0e40\u0e41\u0e42\u0e43\u0e44\u0ec0\u0ec1\u0ec2\u0ec3\u0ec4")
+
+
+def _binds_next(ch: str) -> bool:
+    """Whether ``ch`` is drawn as one with the letter after it: a virama (Indic scripts'
+    halant, the Khmer coeng: combining class 9) or a Thai or Lao prepended vowel."""
+    return ch in _PREPENDED or unicodedata.combining(ch) == 9
+
+
 def group_start(text: str, at: int) -> int:
     """Return the nearest place at or before ``at`` where ``text`` may be cut: not inside
-    a flag's pair, nor before a mark, selector, skin tone or joiner, nor after a joiner."""
+    a flag's pair, nor before a mark (spacing or not), selector, skin tone or joiner, nor
+    after a joiner, nor inside a syllable of the Indic, Khmer, Thai or Lao scripts (after
+    a virama or a prepended vowel)."""
     at = max(0, min(at, len(text)))
     joined = set(_joined(text))
-    while 0 < at < len(text) and (joins_on(text[at]) or at in joined):
+    while 0 < at < len(text) and (
+            joins_on(text[at]) or at in joined or unicodedata.category(text[at]) == "Mc"
+            or (_binds_next(text[at - 1]) and not text[at].isspace())):
         at -= 1
     return at
 

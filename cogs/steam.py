@@ -100,9 +100,10 @@ RULES = (
                         "+1 for each beyond the second. Shipped cards are discarded; steam "
                         "also burns one Wave card, solar burns nothing."),
     ("Two halves", "The first half ends when the river cannot be refilled; the four sunny "
-                   "cards join the deck. In the second half, running on steam takes the "
-                   "two-token Wave stack (its holder drops to the one-token stack). When the "
-                   "river cannot be refilled again, everyone gets one last turn."),
+                   "cards and the discard pile are shuffled into the new deck. In the second "
+                   "half, running on steam takes the two-token Wave stack (its holder drops "
+                   "to the one-token stack). When the river cannot be refilled again, "
+                   "everyone gets one last turn."),
     ("At the table", "Only the player whose turn it is can act; anyone seated may resign "
                      "(their trains are discarded). Ties: most goods left on your trains. "
                      "Not moving soon after your turn comes gets you one mention. With a "

@@ -5,6 +5,7 @@ name never splitting a flag or an emoji from its skin tone."""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from bot.boards.threads import thread_name
@@ -190,3 +191,84 @@ async def test_a_right_to_left_name_reads_isolated_on_the_board(discord_driver, 
     texts = await _lobby_with(discord_driver, fake_discord, tmp_path, ARABIC)
     assert any(f"{ISOLATED} joined." in text for text in texts), texts
     assert not any(f"{ARABIC} joined" in text for text in texts), texts
+
+
+#: Emoji of Unicode 15 (pink heart, goose, shaking face): newer than the Unicode tables
+#: of Python 3.11, which takes them for unassigned characters.
+NEW_EMOJI = ("\U0001FA77", "\U0001FABF", "\U0001FAE8")
+
+
+def test_a_name_keeps_emoji_newer_than_python():
+    """"Mia 🩷" stays "Mia 🩷" on boards and in a thread's name, a name of new emoji
+    alone is not taken for a blank one, and a picture draws them (the emoji font has
+    them); noncharacters still go."""
+    from bot.pictures.script import fold
+    for emoji in NEW_EMOJI:
+        assert safe_name(f"Mia {emoji}") == f"Mia {emoji}"
+        assert safe_name(emoji * 3, "mia_account") == emoji * 3
+        assert thread_name("Tinker", f"Mia {emoji}", 1_796_169_600.0) == (
+            f"Tinker · Mia {emoji} · 2 Dec")
+        assert fold(f"Mia {emoji}") == f"Mia {emoji}"
+    assert safe_name("a\ufffeb\ufdd0c\U0001FFFF") == "abc"
+    assert safe_name("\ue000x") == "x"  # private use: drawn as nothing anywhere
+
+
+async def test_a_new_emoji_shows_on_the_board(discord_driver, fake_discord, tmp_path):
+    """A player named "Mia 🩷" joins a Steam table as "Mia 🩷"."""
+    name = f"Mia {NEW_EMOJI[0]}"
+    texts = await _lobby_with(discord_driver, fake_discord, tmp_path, name)
+    assert any(f"{name} joined." in text for text in texts), texts
+
+
+def test_a_thread_name_isolates_a_right_to_left_starter():
+    """A thread started by "أحمد" is "Tinker · ⁨أحمد⁩ · 2 Dec": the name isolated, so
+    the day does not join its right-to-left run; a long one is cut within the 100
+    characters with its isolate closed."""
+    assert thread_name("Tinker", ARABIC, 1_796_169_600.0) == f"Tinker · {ISOLATED} · 2 Dec"
+    long = thread_name("Tinker", ARABIC * 40, 1_796_169_600.0)
+    assert len(long) <= 100 and long.endswith("…\u2069 · 2 Dec")
+    assert long.count("\u2068") == long.count("\u2069") == 1
+
+
+#: Names whose syllables a cut must keep whole: Hindi (a virama joins two consonants),
+#: Thai (a vowel written before its consonant), Khmer (a coeng), and Tamil (spacing marks).
+SYLLABLES = ("राहुल क्षत्रिय शर्मा प्रसाद", "श्रीकृष्ण द्विवेदी", "สมชาย เกียรติศักดิ์ เจริญสุข",
+             "ស្រីពៅ ច័ន្ទ", "கார்த்திகேயன் சுப்பிரமணியம்")
+
+
+def test_a_cut_name_keeps_its_syllables_whole():
+    """A Hindi, Thai, Khmer or Tamil name cut to a line never ends on a virama, a coeng
+    or a prepended vowel (but at a word's end), nor leaves a spacing vowel sign for the
+    next line; a picture's cut keeps them whole too."""
+    from bot.pictures.canvas import fit
+    dangling = "\u094d\u17d2\u0bcd\u0e40\u0e41\u0e42\u0e43\u0e44"
+    for name in SYLLABLES:
+        for halves in range(4, 60):
+            kept = clip_name(name, halves / 2).removesuffix("…")
+            assert kept in ("", name) or kept[-1] not in dangling or name[len(kept)] == " ", kept
+            if kept != name:
+                assert unicodedata.category(name[len(kept)]) not in ("Mc", "Mn"), kept
+        for room in range(20, 200, 7):
+            cut = fit(name, 24, room).removesuffix("…")
+            assert cut in ("", name) or cut[-1] not in dangling or name[len(cut)] == " ", cut
+        long = safe_name(name + " " + name)
+        assert not any("\u094d…" in short_name(long, h / 2) for h in range(8, 60))
+
+
+def test_the_invite_note_names_the_member_as_boards_do():
+    """The host's "Invited …" uses the member's server nickname, as "Bobby joined." will
+    a moment later; without one the global name, then the account name."""
+    from types import SimpleNamespace
+
+    from bot.boards.hosting import invited_member
+
+    def invited(member: dict[str, Any], user: dict[str, Any]) -> str:
+        data = {"resolved": {"users": {"42": {"id": "42", **user}},
+                             "members": {"42": {"roles": [], **member}}}}
+        return invited_member(SimpleNamespace(data=data), 42)[0]  # type: ignore[arg-type]
+
+    account = {"username": "rob_s", "global_name": "Robert Smith"}
+    assert invited({"nick": "Bobby"}, account) == "Bobby"
+    assert invited({"nick": "\u3164"}, account) == "Robert Smith"
+    assert invited({}, account) == "Robert Smith"
+    assert invited({}, {"username": "rob_s"}) == "rob\\_s"  # made safe for markdown

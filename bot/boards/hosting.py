@@ -22,7 +22,7 @@ from bot.boards.host_panel import panel_items, panel_text
 from bot.boards.layout import view_of
 from bot.boards.notices import LobbyInvitations
 from bot.boards.send_errors import SEND_ERRORS
-from bot.names import safe_name
+from bot.names import one_line, safe_name
 from bot.table.errors import Refusal, board_link
 from bot.table.loaded import LoadedGame
 from bot.table.lobby import LOBBY_INVITE, invite_refusal
@@ -62,15 +62,19 @@ def controls_body(game: LoadedGame, user_id: int, note: str) -> dict[str, Any]:
 
 def invited_member(interaction: discord.Interaction[Any],
                    user_id: int) -> tuple[str, bool, bool]:
-    """Return the chosen member's name (made safe by :func:`bot.names.safe_name`, the
-    account name standing in for a blank one), whether it is a bot and whether it can
+    """Return the chosen member's name as boards show it (the server nickname, else the
+    global name, made safe by :func:`bot.names.safe_name`, the account name standing in
+    for a blank one), whether it is a bot and whether it can
     see the channel (View Channel among the permissions Discord sends with the choice;
     sees when Discord sends none), from the select's data."""
     data: Any = interaction.data or {}
     resolved = data.get("resolved") or {}
     user = (resolved.get("users") or {}).get(str(user_id)) or {}
     member = (resolved.get("members") or {}).get(str(user_id)) or {}
-    name = safe_name(str(user.get("global_name") or ""), str(user.get("username") or ""))
+    # as boards name members: the server nickname, else the global name, else the account
+    shown = next((str(n) for n in (member.get("nick"), user.get("global_name"))
+                  if n and one_line(str(n))), "")
+    name = safe_name(shown, str(user.get("username") or ""))
     raw = member.get("permissions")
     sees = raw is None or discord.Permissions(int(raw)).view_channel
     return name, bool(user.get("bot")), sees

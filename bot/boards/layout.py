@@ -352,16 +352,18 @@ def _placed(rows: list[list[BoardItem]]) -> list[BoardItem]:
 
 #: Buttons a row that sit side by side on a 360 px phone, when their labels are short.
 PHONE_BUTTONS = 3
-#: A phone line of buttons (a 360 px phone), in letters' room (:mod:`bot.widths`; a
-#: button's own emoji takes two), and what each button takes besides its label: measured
-#: with the preview tool on rows of two and three buttons of mixed labels, capitals and
-#: emoji among them (none the sum calls fitting wraps).
-PHONE_LINE_LETTERS, BUTTON_LETTERS = 41, 5
+#: A phone line of buttons (a 360 px phone), in letters' room (:mod:`bot.widths`), what
+#: each button takes besides its label, and what a button's own emoji takes (drawn at
+#: 16 px with a gap after it): measured with the preview tool and a colour emoji font on
+#: rows of two to four buttons of mixed labels, capitals and emoji among them (none the
+#: sum calls fitting wraps).
+PHONE_LINE_LETTERS, BUTTON_LETTERS, BUTTON_EMOJI_LETTERS = 41, 5, 3.5
 
 
 def _letters(button: BoardButton) -> float:
     """How much of a phone line ``button`` takes, in letters, its own room included."""
-    return shown_width(plain(button.label or "")) + (2 if button.emoji else 0) + BUTTON_LETTERS
+    return (shown_width(plain(button.label or "")) + BUTTON_LETTERS
+            + (BUTTON_EMOJI_LETTERS if button.emoji else 0))
 
 
 def phone_lines(buttons: Sequence[BoardButton]) -> int:

@@ -34,7 +34,7 @@ from typing import Any, Final
 import discord
 
 from bot.boards.send_errors import SEND_ERRORS
-from bot.names import one_line
+from bot.names import isolated, one_line
 from bot.table.errors import Refusal, Unavailable
 from bot.table.loaded import LoadedGame
 from bot.widths import group_start
@@ -128,16 +128,17 @@ def thread_name(title: str, starter: str, when: float, fallback: str = "") -> st
 
     The starter's name is kept as :func:`bot.names.one_line` keeps it; one that would
     show blank gives way to ``fallback`` (their account name) or "a player". The name
-    is cut first (any script: characters, not bytes, are counted), never inside an emoji
-    or a flag.
+    is cut first (any script: characters, not bytes, are counted), never inside an emoji,
+    a flag or a syllable; a right-to-left name is isolated (:func:`bot.names.isolated`),
+    so that the day after it keeps its place.
     """
     day = datetime.fromtimestamp(when, UTC)
     date = f"{day.day} {day:%b}"
     name = one_line(starter) or one_line(fallback) or "a player"
-    room = NAME_LIMIT - len(title) - len(date) - len(" ·  · ")
+    room = NAME_LIMIT - len(title) - len(date) - len(" ·  · ") - len(isolated(name)) + len(name)
     if len(name) > room:
         name = name[: max(group_start(name, room - 1), 1)].rstrip() + "…"
-    return f"{title} · {name} · {date}"[:NAME_LIMIT]
+    return f"{title} · {isolated(name)} · {date}"[:NAME_LIMIT]
 
 
 @dataclass(slots=True)

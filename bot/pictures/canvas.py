@@ -16,7 +16,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.pictures import encode
-from bot.pictures.cards import FULL, Mark, Size, card_back, face
+from bot.pictures.cards import FULL, Mark, Size, card_back, face, fit_line
 from bot.pictures.palette import CARD_INK, RGB, Theme
 from bot.pictures.script import text_mask, width
 from bot.pictures.shapes import icon
@@ -56,11 +56,9 @@ def fit(words: str, size: int, room: float | None, bold: bool = False) -> str:
     ellipsis when the first character alone is too wide, nothing if that is too)."""
     if room is None or width(words, size, bold) <= room:
         return words
-    cut = words
-    while cut and width(cut + "…", size, bold) > room:
-        cut = cut[:-1]
-    if cut:
-        return cut.rstrip() + "…"
+    cut = fit_line(words, size, room, bold)
+    if cut != "…":
+        return cut
     return "…" if words and width("…", size, bold) <= room else ""
 
 

@@ -26,6 +26,7 @@ from bot.pictures.palette import (
 )
 from bot.pictures.script import text_mask, width
 from bot.pictures.shapes import paste_icon
+from bot.widths import group_start
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,12 +87,13 @@ def two_lines(name: str, room: float, size: int, bold: bool = False) -> list[str
 
 
 def fit_line(words: str, size: int, room: float, bold: bool = False) -> str:
-    """Return ``words`` cut with an ellipsis to fit ``room``."""
+    """Return ``words`` cut with an ellipsis to fit ``room`` ("…" alone when nothing
+    fits), never inside an emoji, a flag or a syllable (:func:`bot.widths.group_start`)."""
     if width(words, size, bold) <= room:
         return words
     while words and width(words + "…", size, bold) > room:
-        words = words[:-1]
-    return words + "…"
+        words = words[:group_start(words, len(words) - 1)]
+    return words.rstrip() + "…"
 
 
 def _write(image: Image.Image, x: float, y: float, words: str, size: int, bold: bool,

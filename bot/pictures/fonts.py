@@ -20,6 +20,8 @@ import manimgx_fonts
 import manimgx_fonts_cjk
 from PIL import ImageFont, features
 
+from bot.widths import printable
+
 Font = ImageFont.FreeTypeFont
 """What the drawing functions accept as a font."""
 
@@ -181,7 +183,7 @@ def face_for(char: str) -> int:
     Spaces and characters no family has go to the primary font (:func:`drawn_as` keeps
     the latter out of what is drawn).
     """
-    if char.isspace() or not char.isprintable():
+    if char.isspace() or not printable(char):
         return 0
     for index in range(len(CHAIN)):
         if has_glyph(index, char):

@@ -75,13 +75,27 @@ def load_preview(path: Path | None = None) -> ModuleType | None:
 
 
 def need_preview() -> ModuleType:
-    """Return the preview tool; without it or Chromium the test fails in CI and is
-    skipped elsewhere, saying what to install."""
+    """Return the preview tool; without it, Chromium or a colour emoji font (a board's
+    emoji drawn as Discord draws them, not as boxes) the test fails in CI and is skipped
+    elsewhere, saying what to install."""
     preview = load_preview()
     if preview is None:
         missing(f"the phone heights need {preview_path()} (shared/tools beside the"
                 " repository) and Chromium (apt-get install chromium)")
+    if not _has_emoji_font():
+        missing("the phone heights need a colour emoji font"
+                " (apt-get install fonts-noto-color-emoji)")
     return preview
+
+
+def _has_emoji_font() -> bool:
+    """Whether the machine's fonts include Noto Color Emoji (as fontconfig lists them)."""
+    try:
+        listed = subprocess.run(["fc-list", "Noto Color Emoji"], capture_output=True,
+                                text=True, timeout=60).stdout
+    except OSError:
+        return False
+    return bool(listed.strip())
 
 
 def board_renderer(images: bool) -> Boards:

@@ -206,3 +206,12 @@ def test_s10_the_game_ends_once_every_person_has_resigned() -> None:
     assert [p.person for p in again.players] == [True, False, True, False]
     everyone = ENGINE.apply(ENGINE.new(3, 4, {"start_seat": 0}), 0, "resign").state
     assert not ENGINE.is_over(ENGINE.apply(everyone, 2, "resign").state)
+
+
+def test_s9_the_rules_page_says_the_second_half_deck_as_the_engine_makes_it():
+    """S9: the sunny cards and the discard pile make the second half's deck; the rules
+    page players read says both, not the sunny cards alone."""
+    from cogs.steam import RULES
+
+    halves = dict(RULES)["Two halves"]
+    assert "sunny cards and the discard pile are shuffled into the new deck" in halves

@@ -296,3 +296,17 @@ def test_s8_run_in_one_go_refused_when_not_offered():
         ENGINE.apply(state, 0, "go:1:solar")
     with pytest.raises(IllegalAction):
         ENGINE.apply(state, 0, "go:2:steam")
+
+
+@pytest.mark.parametrize(("two", "half", "takes"), [
+    (None, 2, True), (1, 2, True), (0, 2, False), (None, 1, False)])
+def test_s10_the_power_choice_promises_the_stack_of_two_only_to_who_takes_it(
+        two, half, takes):
+    """S10: choosing steam power says the stack of two is taken only in the second half
+    and not to the player who holds it already."""
+    state = build(3, river=RIVER, trains=[[["Mountain", "Sailor"]], [], []], half=half,
+                  turn=0, two_stack=two, one_stack=None if two is None else 2)
+    state, _ = play(state, 0, "run:1")
+    steam = next(a for a in ENGINE.legal_actions(state, 0) if a.id == "pw:steam")
+    said = "Steam burns one Wave card; you take the Wave token stack of two."
+    assert steam.description == (said if takes else "Steam burns one Wave card.")

@@ -82,7 +82,8 @@ def legal_actions(state: SteamState, seat: int) -> list[Action]:
     elif isinstance(pending, Arranging):
         actions = _arrange_actions(player, pending)
     else:
-        actions = _run_actions(player.trains[pending.train], pending, state.half)
+        actions = _run_actions(player.trains[pending.train], pending, state.half,
+                               state.two_stack == seat)
     return [*actions, *_discard_actions(player), _RESIGN]
 
 
@@ -306,10 +307,12 @@ def ship_text(train: list[Card], power: str, ship: list[Card]) -> str:
     return f"{text}; nothing else burns" if power == STEAM else f"{text}; solar burns nothing"
 
 
-def _run_actions(train: list[Card], run: Running, half: int) -> list[Action]:
+def _run_actions(train: list[Card], run: Running, half: int,
+                 holds_two: bool) -> list[Action]:
     if run.power is None:
         return [
-            *(Action(f"pw:{kind}", f"Run on {POWER_LABEL[kind]}", "power", _power_text(kind, half))
+            *(Action(f"pw:{kind}", f"Run on {POWER_LABEL[kind]}", "power",
+                     _power_text(kind, half, holds_two))
               for kind in powers(train)),
             _CANCEL,
         ]
@@ -355,8 +358,11 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
-def _power_text(kind: str, half: int) -> str:
+def _power_text(kind: str, half: int, holds_two: bool) -> str:
+    """Say what running on ``kind`` costs; in the second half steam takes the Wave token
+    stack of two unless the player holds it already (``holds_two``, S10)."""
     if kind == STEAM:
-        tokens = " and take the Wave token stack of two" if half == 2 else ""
+        takes = half == 2 and not holds_two
+        tokens = "; you take the Wave token stack of two" if takes else ""
         return f"Steam burns one Wave card{tokens}."
     return "Solar burns nothing; Sun cards go only if shipped."
