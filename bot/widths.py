@@ -119,6 +119,15 @@ def group_start(text: str, at: int) -> int:
     return at
 
 
+def cut_to(text: str, limit: int) -> str:
+    """Return the longest start of ``text`` of at most ``limit`` characters that ends
+    between two letters as shown (:func:`group_start`), with any isolate it opens closed
+    (a limit of Discord's counted in characters, not room on a line)."""
+    if len(text) <= limit:
+        return text
+    return closed(text[:group_start(text, limit - 1)])
+
+
 class _Halves(dict[str, int]):
     """Each letter's room in halves, filled in as letters are first met (a letter met is
     looked up in C from then on)."""

@@ -39,16 +39,6 @@ def newest_events(game: LoadedGame, budget: int) -> str:
     return "\n".join(lines) or "—"
 
 
-def recent_events(game: LoadedGame, count: int = 5, limit: int = 1000) -> str:
-    """Return the last ``count`` events as bullet lines, at most ``limit`` characters."""
-    lines = [f"• {e}" for e in game.row.events[-count:]]
-    text = "\n".join(lines)
-    while len(text) > limit and lines:
-        lines.pop(0)
-        text = "\n".join(lines)
-    return text or "—"
-
-
 #: A phone shows about this many characters on a line of a board embed...
 PHONE_WIDTH = 38
 #: ...and a board's text (title, description, fields, footer) should fit in this many lines.
@@ -334,8 +324,11 @@ class GameCog(commands.Cog):
             game = await self.current(interaction)
             await self.bot.boards.messages.send_board(interaction, game, before=clock.settle)
         self.bot.boards.schedule_computers(game)
-        latest = await self.bot.tables.load(game.id)
-        if latest.row.version != game.row.version:
+        try:
+            latest: LoadedGame | None = await self.bot.tables.load(game.id)
+        except Refusal:  # the board is posted; its edit reads the game again
+            latest = None
+        if latest is None or latest.row.version != game.row.version:
             self.bot.boards.messages.update_soon(game.id)
 
     async def replay_last(self, interaction: discord.Interaction[Any]) -> None:

@@ -21,6 +21,7 @@ import discord
 from bot.boards.layout import BoardButton, action_button, view_of
 from bot.boards.render import TABLE_RULES
 from bot.games.protocol import Action
+from bot.widths import cut_to
 
 #: The most phone lines (38 characters) of text a page's embed holds, so that the page
 #: with its two rows of buttons fits one phone screen.
@@ -148,7 +149,7 @@ def page_body(game_id: int, version: int, sections: Sequence[Section], page: str
     title = section.title + (f" ({index + 1}/{len(laid)})" if len(laid) > 1 else "")
     embed = discord.Embed(title=title[:256], colour=colour)
     for name, value in laid[index]:
-        embed.add_field(name=name[:256], value=value[:1024], inline=False)
+        embed.add_field(name=cut_to(name, 256), value=cut_to(value, 1024), inline=False)
     buttons: list[BoardButton] = []
     for s in sections:
         here = s.key == section.key

@@ -16,7 +16,7 @@ from bot.names import plain
 from bot.table.data import TurnLog
 from bot.table.loaded import LoadedGame
 from bot.table.turnlog import COMPUTER_MARK, KEPT_DECISIONS, since_last_turn
-from bot.widths import clip_name, clip_words, fits, rows, shown_width
+from bot.widths import clip_name, clip_words, cut_to, fits, rows, shown_width
 
 #: A board footer line on a phone: this many letters' room (an emoji takes two) stay on one
 #: line, wide letters (W, M) and emoji included (measured with the preview tool: 48 wrap).
@@ -105,4 +105,4 @@ def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: Fa
         if kept and used > budget:
             break
         kept.insert(0, line)
-    return "\n".join(kept)[:2048] or "—"
+    return cut_to("\n".join(kept), 2048) or "—"

@@ -94,10 +94,12 @@ class ServerCog(commands.Cog):
         if reset == "yes":
             changes = {name: None for name in SETTING_NAMES} | changes
         async with AnswerClock.of(interaction, private=True) as clock:
-            if changes:
-                await book.change(interaction.guild_id, changes)
-            chosen = set(await book.stored(interaction.guild_id))
-            current = await book.get(interaction.guild_id)
+            if changes:  # once stored, the change is shown as the store returned it
+                current = await book.change(interaction.guild_id, changes)
+                chosen = set(book.chosen(interaction.guild_id))
+            else:
+                chosen = set(await book.stored(interaction.guild_id))
+                current = await book.get(interaction.guild_id)
             await clock.send(embed=settings_embed(current, chosen, changed=bool(changes)),
                              ephemeral=True)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -34,6 +35,8 @@ from bot.widths import shown_width
 from cogs.base import THREAD_HELP, GameCog, last_line, seat_list
 from cogs.cards import card_text, clip
 from cogs.details import Section
+
+log = logging.getLogger(__name__)
 
 TITLE = "Steam to Solar"
 #: The member menu's command (Apps → Invite to Steam to Solar).
@@ -216,9 +219,13 @@ class SteamCog(GameCog):
                 if why is not None:
                     raise Refusal(why)
                 await clock.send(**invitation(game, member.id))
+                try:
+                    sent = await interaction.original_response()
+                except SEND_ERRORS as exc:  # sent, but not to be deleted with the lobby
+                    log.warning("could not read the invitation to game %s: %r", game.id, exc)
+                    return
                 # kept with the lobby: deleted once they join or the lobby starts or closes
-                await self.bot.boards.hosting.invitations.keep(
-                    game.id, member.id, await interaction.original_response())
+                await self.bot.boards.hosting.invitations.keep(game.id, member.id, sent)
                 return
             await self.start_default(interaction, invite=member.id)
 
@@ -228,20 +235,17 @@ class SteamCog(GameCog):
         guild = interaction.guild
         if guild is None:
             return None
-        rows = await self.bot.store.query(
-            "SELECT id, channel_id FROM games WHERE guild_id = :guild AND kind = :kind"
-            " AND status = 'lobby' AND starter_id = :user ORDER BY id DESC LIMIT 5",
-            {"guild": guild.id, "kind": self.kind, "user": interaction.user.id},
-        )
-        for game_id, channel_id in rows:
-            thread: Any = guild.get_thread(int(channel_id))
+        lobbies = await self.bot.tables.lobbies_started_by(guild.id, self.kind,
+                                                           interaction.user.id)
+        for game_id, channel_id in lobbies:
+            thread: Any = guild.get_thread(channel_id)
             if thread is None:
                 try:
-                    thread = await self.bot.fetch_channel(int(channel_id))
+                    thread = await self.bot.fetch_channel(channel_id)
                 except SEND_ERRORS:
                     continue
             if getattr(thread, "parent_id", None) == interaction.channel_id:
-                return await self.bot.tables.load(int(game_id))
+                return await self.bot.tables.load(game_id)
         return None
 
     def default_options(self) -> dict[str, Any]:
@@ -435,14 +439,15 @@ class SteamCog(GameCog):
         chosen = [m for m in (invite, invite2, invite3)
                   if m is not None and not m.bot and m.id != interaction.user.id]
         invited = tuple(dict.fromkeys(m.id for m in chosen if sees_channel(m)))
-        unseen = list(dict.fromkeys(m.display_name for m in chosen if not sees_channel(m)))
+        unseen = list({m.id: safe_name(m.display_name, m.name)
+                       for m in chosen if not sees_channel(m)}.values())
         await self.open_lobby(
             interaction, {**({"start_seat": 0} if first != "random" else {}), "deck": deck},
             thread=thread, invite=invited,
             turn_seconds=seating.TIMERS[turn_timer], notices=notices,
         )
         if unseen:
-            names = ", ".join(safe_name(name) for name in unseen)
+            names = ", ".join(unseen)
             await tell_privately(interaction, f"Not invited: {names}. {CANNOT_SEE}")
 
     @steam.command(name="away", description="Hand an absent player's seat to a computer (by "
@@ -456,8 +461,11 @@ class SteamCog(GameCog):
             play = await self.bot.tables.hand_to_computer(
                 interaction.channel_id or 0, actor_of(interaction), player.id
             )
-            await clock.send(content=" ".join(play.events),
-                             allowed_mentions=discord.AllowedMentions.none())
+            try:
+                await clock.send(content=" ".join(play.events),
+                                 allowed_mentions=discord.AllowedMentions.none())
+            except SEND_ERRORS as exc:  # the vote is cast: the board still shows it
+                log.warning("could not answer /steam away on game %s: %r", play.game.id, exc)
         if play.game.seats and any(s.away for s in play.game.seats):
             self.bot.boards.messages.update_soon(play.game.id)
             self.bot.boards.schedule_computers(play.game)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+import logging
 import re
 from typing import Any, Literal
 
@@ -11,6 +14,7 @@ from discord import app_commands
 from bot.boards.layout import BoardButton, BoardItem, phone_items
 from bot.boards.render import actions_for_board
 from bot.games.protocol import Action, GameError
+from bot.games.tinrealm.content import ContentError
 from bot.games.tinrealm.engine import ENGINE as TINREALM
 from bot.games.tinrealm.engine import parse_sides
 from bot.table.errors import Refusal
@@ -27,6 +31,10 @@ from cogs.base import (
 )
 from cogs.cards import clip
 from cogs.details import Section
+from db.base import GameStore
+from db.errors import StorageError
+
+log = logging.getLogger(__name__)
 
 TITLE = "Tin Realm"
 
@@ -142,6 +150,18 @@ class TinRealmCog(GameCog):
         name="tinrealm", description="Tin Realm: a solo journey to Oakinshelm within 7 days",
         guild_only=True,
     )
+
+    async def cog_load(self) -> None:
+        """Also read the content files the open journeys were started with (an earlier
+        TINREALM_CONTENT), off the event loop and before the bot serves: a move then
+        finds its content in the engine's memory. A file that cannot be read is logged;
+        its journeys show as damaged."""
+        await super().cog_load()
+        for path in await _journeys_contents(self.bot.store):
+            try:
+                await asyncio.to_thread(TINREALM.content, path)
+            except ContentError as exc:
+                log.warning("a journey's content file is not usable: %s", exc)
 
     # -- board ----------------------------------------------------------------------------
 
@@ -476,6 +496,27 @@ def _ended(v: dict[str, Any], *, full: bool = True) -> discord.Embed:
         lines += _trackers(v, short=True)
     embed.description = clip("\n".join(line for line in lines if line), 4096)
     return embed
+
+
+async def _journeys_contents(store: GameStore) -> list[str]:
+    """Return the content files open journeys were started with, as their options name
+    them (none on a store that cannot be read now: logged, read at the first move)."""
+    try:
+        rows = await store.query("SELECT DISTINCT options FROM games"
+                                 " WHERE kind = 'tinrealm' AND status = 'active'")
+    except StorageError as exc:
+        log.warning("could not read the open journeys' content files: %s", exc)
+        return []
+    paths: set[str] = set()
+    for (raw,) in rows:
+        try:
+            options = json.loads(raw)
+        except (TypeError, ValueError):
+            continue  # a damaged row: its game shows as damaged
+        path = options.get("content_path") if isinstance(options, dict) else None
+        if isinstance(path, str):
+            paths.add(path)
+    return sorted(paths)
 
 
 async def setup(bot: Any) -> None:

@@ -211,6 +211,23 @@ async def host_board(driver: object, board: dict, action: str, user: str = "alic
     return stored
 
 
+async def seated_steam(driver: Any, fake: Any, tmp_path: Path, *, clock: Clock | None = None,
+                       **options: str) -> tuple[Any, LoadedGame]:
+    """Open a Steam to Solar table with ``options`` (Alice, its host, first to play), seat
+    Bob and Carol and start it; return the bot and the game."""
+    fake.add_user("carol")
+    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=clock))
+    board = (await driver.slash("steam", "new", {"first": "me (the host)", **options},
+                                user="alice")).message
+    for name in ("bob", "carol"):
+        board = (await driver.click(board, button(board, "lobby.join"), user=name)).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    assert game is not None
+    return bot, game
+
+
 async def every_page(driver: object, result: object, user: str) -> list[dict]:
     """Click through a private answer in pages ("Rules & details", ``/<game> rules``) as
     ``user``; return every page's embeds, each page once, the first page first.

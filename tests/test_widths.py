@@ -110,3 +110,26 @@ def test_a_name_in_capitals_is_cut_shorter_than_one_in_lowercase() -> None:
     assert short_name("maximilian alexander", 15) == "maximilian ale…"
     assert short_name("WWWW MMMM WWWW MMMM", 15) == "WWWW MM…"
     assert short_name("cool\\_guy\\_forever\\_and\\_ever", 12) == "cool\\_guy\\_fo…"
+
+
+def test_a_cut_to_a_count_of_characters_keeps_letters_whole():
+    """Cut to one of Discord's limits (alt text, a field, a footer), text keeps its flags,
+    joined emoji and syllables whole, closes an isolate it opened, and keeps to the limit."""
+    import unicodedata
+
+    from bot.widths import FSI, PDI, cut_to
+    family = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
+    for text in ("🇫🇷" * 30, family * 12, "क्षत्रिय " * 8, FSI + "أحمد " * 12 + PDI + " won."):
+        for limit in range(1, 50):
+            cut = cut_to(text, limit)
+            assert len(cut) <= limit and cut.count(FSI) == cut.count(PDI), (text, limit, cut)
+            kept = cut if text.startswith(cut) else cut.removesuffix(PDI)
+            assert text.startswith(kept), (text, limit, cut)
+            if kept != text:
+                assert sum(map(_is_flag_letter, kept)) % 2 == 0, cut
+                assert not kept.endswith(("\u200d", "\u094d")), cut
+                assert text[len(kept)] != "\u200d", cut
+                assert unicodedata.category(text[len(kept)]) not in ("Mn", "Mc"), cut
+    assert cut_to("abc", 3) == "abc" and cut_to("🇫🇷🇩🇪", 3) == "🇫🇷"
+    assert cut_to("ab" + family, 5) == "ab"
+    assert cut_to("नमस्ते", 4) == "नम"

@@ -15,9 +15,19 @@ from discord import app_commands
 
 from bot.games.protocol import Action, BrokenState, IllegalAction, Outcome, Result, Step
 from bot.table.service import LoadedGame
-from cogs.base import GameCog, recent_events, seat_list
+from cogs.base import GameCog, seat_list
 
 TARGET = 10
+
+
+def recent_events(game: LoadedGame, count: int = 5, limit: int = 1000) -> str:
+    """Return the last ``count`` events as bullet lines, at most ``limit`` characters."""
+    lines = [f"• {e}" for e in game.row.events[-count:]]
+    text = "\n".join(lines)
+    while len(text) > limit and lines:
+        lines.pop(0)
+        text = "\n".join(lines)
+    return text or "—"
 
 
 @dataclass(frozen=True)

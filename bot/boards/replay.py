@@ -40,6 +40,7 @@ from bot.table.replay import (
 )
 from bot.table.service import Tables
 from bot.table.share import share_of
+from bot.widths import cut_to
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +71,8 @@ def moves_text(moves: int) -> str:
 def replay_alt(kind: str, last: Frame, moves: int) -> str:
     """Alt text of a replay: what it is, then the final position in words."""
     head = f"Replay of a game of {TITLES.get(kind, kind)}, {moves_text(moves)}, ending: "
-    return plain(head + describe(kind, plain_players(last.view), last.status))[:ALT_LIMIT]
+    return cut_to(plain(head + describe(kind, plain_players(last.view), last.status)),
+                  ALT_LIMIT)
 
 
 class Replays:

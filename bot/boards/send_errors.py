@@ -34,6 +34,15 @@ async def send_answer(interaction: discord.Interaction[Any], **body: Any) -> Non
     await interaction.followup.send(**body)
 
 
+def passing_failure(error: BaseException) -> bool:
+    """Whether ``error`` is Discord or the way to it failing for a while (an interaction
+    token gone, a server error, a rate limit, the connection), not a request it could
+    never take (a 400 is a fault of the bot's own, to be seen)."""
+    if isinstance(error, discord.HTTPException):
+        return error.status in (404, 429) or error.status >= 500
+    return isinstance(error, discord.RateLimited | aiohttp.ClientError | TimeoutError)
+
+
 async def tell_privately(interaction: discord.Interaction[Any], text: str) -> None:
     """Answer ``interaction`` with a private line (a follow-up if it was answered already);
     a failure to send is logged, never raised."""

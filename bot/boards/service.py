@@ -45,6 +45,7 @@ from bot.games.protocol import Action
 from bot.names import safe_name
 from bot.pictures.drawing import PictureDrawer
 from bot.table.errors import (
+    BrokenGame,
     GameEnded,
     NotYourTurn,
     Refusal,
@@ -386,7 +387,7 @@ class Boards:
                             style=discord.ButtonStyle.danger)
         try:
             game = await self.tables.load(game_id)
-            question = self.renderers[game.row.kind].confirm_question(game, action_id)
+            question = self._renderer_of(game).confirm_question(game, action_id)
             await clock.send(content=f"{welcome}{question}", view=view_of([yes]), ephemeral=True)
         except Refusal as refusal:
             await clock.tell(str(refusal))
@@ -399,7 +400,7 @@ class Boards:
         ``clock``)."""
         try:
             game = await self.tables.load(game_id)
-            renderer = self.renderers[game.row.kind]
+            renderer = self._renderer_of(game)
             if action_id == TABLE_RULES:
                 back = await self._come_back(interaction, game)
                 body = _details_body(renderer, game)
@@ -445,7 +446,7 @@ class Boards:
         try:
             game = await self.tables.load(game_id)
             back = await self._come_back(interaction, game)
-            body = _details_body(self.renderers[game.row.kind], back or game, page)
+            body = _details_body(self._renderer_of(game), back or game, page)
             if back:
                 body["content"] = _back_text(back, interaction.user.id)
             await clock.edit(**body)
@@ -453,6 +454,13 @@ class Boards:
             await clock.tell(str(refusal))
         except SEND_ERRORS as exc:
             log.warning("could not show a page of the details of game %s: %s", game_id, exc)
+
+    def _renderer_of(self, game: LoadedGame) -> Renderer:
+        """Return the game's renderer; refuse a game of a kind this bot no longer has."""
+        renderer = self.renderers.get(game.row.kind)
+        if renderer is None:
+            raise BrokenGame(None)
+        return renderer
 
     async def _refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
         await tell_privately(interaction, text)

@@ -258,7 +258,7 @@ class TableCore:
         if not game.row.is_open:
             raise GameEnded(game.row.status)
         if game.broken:
-            raise BrokenGame(f"/{game.row.kind} abandon")
+            raise BrokenGame(None if isinstance(game.engine, MissingGame) else game.row.kind)
         if version != game.row.version:
             raise StaleBoard(game.link, game.data.last)
 

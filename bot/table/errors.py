@@ -80,9 +80,11 @@ class ChannelOccupied(Refusal):
 
 
 class BrokenGame(Refusal):
-    """The game's saved state cannot be read."""
+    """The game's saved state cannot be read: ``kind``'s abandon command ends it (None: a
+    kind this bot no longer has, which any game's abandon command here ends)."""
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, kind: str | None) -> None:
+        command = f"/{kind} abandon" if kind else "the abandon command of any game here"
         super().__init__(
             "This game's saved state is damaged and it cannot go on. "
             f"Use {command} to end it; every other game is unaffected."

@@ -154,6 +154,17 @@ class Tables:
         """Return the channel's open game, or None."""
         return await self.core.open_in_channel(channel_id)
 
+    async def lobbies_started_by(self, guild_id: int, kind: str,
+                                 user_id: int) -> list[tuple[int, int]]:
+        """Return the open lobbies of ``kind`` that ``user_id`` started in the server, as
+        ``(game id, channel id)``, newest first (five at most); raise Unavailable when
+        the store cannot be read."""
+        rows = await self.core.guarded(self.core.store.query(
+            "SELECT id, channel_id FROM games WHERE guild_id = :guild AND kind = :kind"
+            " AND status = 'lobby' AND starter_id = :user ORDER BY id DESC LIMIT 5",
+            {"guild": guild_id, "kind": kind, "user": user_id}))
+        return [(int(game_id), int(channel_id)) for game_id, channel_id in rows]
+
     @contextlib.contextmanager
     def busy(self) -> Iterator[None]:
         """Count a request as in flight until the block ends (see :meth:`drain`)."""

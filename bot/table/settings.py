@@ -113,6 +113,8 @@ class ServerBook:
         self._defaults = defaults
         self._clock = clock
         self._known: dict[int, tuple[float, ServerSettings]] = {}
+        #: What each server chose itself, as last read or stored by this process.
+        self._chosen: dict[int, frozenset[str]] = {}
 
     @property
     def defaults(self) -> ServerSettings:
@@ -123,6 +125,7 @@ class ServerBook:
     def defaults(self, value: ServerSettings) -> None:
         self._defaults = value
         self._known.clear()  # every copy was resolved against the old defaults
+        self._chosen.clear()
 
     def cached(self, guild_id: int | None) -> ServerSettings:
         """Return the server's settings as this process knows them, without reading."""
@@ -166,9 +169,16 @@ class ServerBook:
     async def stored(self, guild_id: int) -> dict[str, Any]:
         """Return only what the server chose itself (read now), for showing it."""
         try:
-            return await self.store.server_settings(guild_id)
+            stored = await self.store.server_settings(guild_id)
         except StorageError as exc:
             raise Unavailable() from exc
+        self._keep(guild_id, stored, self._clock())
+        return stored
+
+    def chosen(self, guild_id: int) -> frozenset[str]:
+        """Return the names of the settings the server chose itself, as this process last
+        read or stored them (after :meth:`change`: what the change left)."""
+        return self._chosen.get(guild_id, frozenset())
 
     async def change(self, guild_id: int, changes: Mapping[str, Any]) -> ServerSettings:
         """Store a server's changes (None: back to the bot's default); return its settings.
@@ -185,4 +195,5 @@ class ServerBook:
     def _keep(self, guild_id: int, stored: Mapping[str, Any], now: float) -> ServerSettings:
         settings = resolve(self.defaults, stored)
         self._known[guild_id] = (now, settings)
+        self._chosen[guild_id] = frozenset(k for k, v in stored.items() if v is not None)
         return settings

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.db.test_records_queries import add_results, tinker
-from tests.support import button, host_board, make_bot
+from tests.support import make_bot, seated_steam
 
 
 def _left(fake: Any, name: str) -> tuple[Any, dict[str, Any]]:
@@ -21,15 +21,7 @@ async def test_steam_away_names_a_player_who_left(discord_driver: Any, fake_disc
                                                   tmp_path: Any) -> None:
     """C6: Bob left the server mid-game; Alice and Carol still hand his seat to a computer
     with /steam away, each vote read out in the channel as for anyone seated."""
-    fake_discord.add_user("carol")
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
-    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
-                                        user="alice")).message
-    for name in ("bob", "carol"):
-        board = (await discord_driver.click(board, button(board, "lobby.join"),
-                                            user=name)).message
-    await host_board(discord_driver, board, "lobby.start")
-    await discord_driver.settle()
+    bot, _ = await seated_steam(discord_driver, fake_discord, tmp_path)
     bob, resolved = _left(fake_discord, "bob")
     votes = []
     for voter in ("alice", "carol"):

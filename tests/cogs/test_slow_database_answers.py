@@ -25,7 +25,7 @@ from bot.boards import answer_clock
 from cogs.steam import INVITE_MENU
 from tests.fake_discord import payloads
 from tests.fake_discord.server import RESPONSE_DEADLINE
-from tests.support import abandon, button, host_board, host_panel, make_bot
+from tests.support import abandon, button, host_panel, make_bot, seated_steam
 
 #: Seconds Discord waits for a first answer here (3 in Discord itself).
 WAIT = 0.5
@@ -85,13 +85,7 @@ def _private(message: dict[str, Any]) -> bool:
 async def _steam(driver: Any, fake: Any, tmp_path: Any, *, away: bool = True) -> Any:
     """Seat Alice, Bob and Carol at a running table (Alice to play); with ``away``, Alice
     and Carol hand Bob's seat to a computer. Return the bot and the game."""
-    fake.add_user("carol")
-    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
-    board = (await driver.slash("steam", "new", {"first": "me (the host)"},
-                                user="alice")).message
-    for name in ("bob", "carol"):
-        board = (await driver.click(board, button(board, "lobby.join"), user=name)).message
-    await host_board(driver, board, "lobby.start")
+    bot, _ = await seated_steam(driver, fake, tmp_path)
     if away:
         for voter in ("alice", "carol"):
             await driver.slash("steam", "away", {"player": fake.user("bob")}, user=voter)

@@ -286,6 +286,13 @@ async def test_a_member_who_cannot_see_the_channel_is_not_invited(
     assert dave.id not in fake_discord.pings(opened.message)
     assert any("Not invited: Dave." in (f.get("content") or "") for f in opened.followups)
     assert dave.id not in pings_sent(fake_discord)
+    # two members shown alike are two members: both named
+    namesake = fake_discord.add_user("DAVE", permissions=NO_VIEW)
+    third = fake_discord.add_channel("a-third-table")
+    opened = await discord_driver.slash("steam", "new", {"invite": dave, "invite2": namesake},
+                                        user="alice", channel=third)
+    assert any("Not invited: Dave, Dave." in (f.get("content") or "")
+               for f in opened.followups), opened.followups
 
 
 async def test_an_invitation_from_controls_left_open_after_closing_says_it_is_closed(

@@ -114,6 +114,48 @@ async def test_content_setting_reaches_the_game(discord_driver, fake_discord, tm
     assert any(label.startswith("Tinfolk") for label in labels)
 
 
+async def test_a_journey_on_an_earlier_content_file_reads_it_before_serving(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """A journey started with a content file that TINREALM_CONTENT no longer names: after
+    a restart its file is read before the bot serves, off the event loop, so its next
+    move reads no file; a content file gone since then is logged and its journey shows as
+    damaged."""
+    import json
+
+    from bot.games.tinrealm import engine as engines
+    from bot.games.tinrealm.content import DEFAULT_PATH
+    from bot.games.tinrealm.engine import ENGINE as TINREALM
+    from tests.support import press
+
+    data = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    data["races"][0]["name"] = "Tinfolk"
+    custom = tmp_path / "earlier-content.json"
+    custom.write_text(json.dumps(data), encoding="utf-8")
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS, TINREALM_CONTENT=custom))
+    await discord_driver.slash("tinrealm", "start", {"players": "only me"}, user="alice")
+    monkeypatch.setattr(TINREALM, "_loaded", {})  # a new process: nothing read yet
+    read: list[object] = []
+    real = engines.load_content
+    monkeypatch.setattr(engines, "load_content",
+                        lambda path=None: read.append(path) or real(path))
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS))
+    assert read == [str(custom)] and str(custom) in TINREALM._loaded
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    board = fake_discord.get_message(game.row.board_message_id)
+    first = TINREALM.legal_actions(game.state, 0)[0].id
+    moved = await press(discord_driver, board, first, "alice")
+    assert moved.response_type == 7 and read == [str(custom)]
+
+    game = await bot.tables.load(game.id)
+    then = TINREALM.legal_actions(game.state, 0)[0].id
+    custom.unlink()  # the file is gone by the next start
+    monkeypatch.setattr(TINREALM, "_loaded", {})
+    await discord_driver.restart(make_bot(tmp_path, cogs=COGS))
+    board = fake_discord.get_message(game.row.board_message_id)
+    refused = await press(discord_driver, board, then, "alice")
+    assert refused.ephemeral and "damaged" in refused.content
+
+
 def _ends(count: int = 200) -> dict[str, object]:
     """Return one ended journey of each kind (won, dead, time) among ``count`` seeds."""
     found: dict[str, object] = {}

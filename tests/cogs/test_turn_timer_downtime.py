@@ -9,7 +9,7 @@ import pytest
 from bot.table import downtime
 from bot.table.data import TurnTimer
 from tests.cogs.test_turn_timers import _reminders, _timer_ends
-from tests.support import Clock, button, host_board, make_bot
+from tests.support import Clock, make_bot, seated_steam
 
 COGS = ("cogs.steam",)
 #: The turn timer the tables here start with, and its length in seconds.
@@ -19,15 +19,7 @@ HOUR = 3600.0
 
 async def _steam(driver, fake, tmp_path, clock):
     """Start a three-seat Steam to Solar table with a turn timer; return bot and game."""
-    fake.add_user("carol")
-    bot = await driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
-    board = (await driver.slash("steam", "new", {"first": "me (the host)",
-                                                 "turn_timer": TIMER}, user="alice")).message
-    for name in ("bob", "carol"):
-        board = (await driver.click(board, button(board, "lobby.join"), user=name)).message
-    await host_board(driver, board, "lobby.start")
-    await driver.settle()
-    return bot, await bot.tables.open_in_channel(fake.channel_id)
+    return await seated_steam(driver, fake, tmp_path, clock=clock, turn_timer=TIMER)
 
 
 async def _nothing() -> None:

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 import re
 
-from tests.support import Clock, board_ids, button, host_board, make_bot, pings_sent, press
+from tests.support import (
+    Clock,
+    board_ids,
+    button,
+    host_board,
+    make_bot,
+    pings_sent,
+    press,
+    seated_steam,
+)
 
 COGS = ("cogs.steam",)
 #: The turn timer the tables here start with, and its length in seconds.
@@ -194,14 +203,7 @@ async def test_c6_a_resignation_out_of_turn_leaves_the_waiting_players_timer(
     timer runs out again, with no second reminder (C6)."""
     driver, fake = discord_driver, fake_discord
     clock = Clock()
-    fake.add_user("carol")
-    bot = await driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
-    board = (await driver.slash("steam", "new", {"first": "me (the host)", "turn_timer": "2 min"},
-                                user="alice")).message
-    for name in ("bob", "carol"):
-        board = (await driver.click(board, button(board, "lobby.join"), user=name)).message
-    await host_board(driver, board, "lobby.start")
-    await driver.settle()
+    bot, _ = await seated_steam(driver, fake, tmp_path, clock=clock, turn_timer="2 min")
     alice = fake.user("alice").id
     game = await bot.tables.open_in_channel(fake.channel_id)
     assert game.person_to_act() == alice  # Alice has walked away from her phone

@@ -38,6 +38,9 @@ from tests.fake_discord.limits import Problem
 MAX_ATTACHMENTS = 10
 """Attachments one message may carry (and ``files[n]`` parts one request may send)."""
 
+MAX_DESCRIPTION = 1024
+"""The longest description (a picture's alt text) an attachment may carry."""
+
 DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
 """Bytes per file on a server without boosts (10 MiB, Discord's default since 2024)."""
 
@@ -254,6 +257,11 @@ def resolve(
         result = []
         for i, entry in enumerate(entries):
             raw_id = entry.get("id") if isinstance(entry, Mapping) else None
+            described = entry.get("description") if isinstance(entry, Mapping) else None
+            if isinstance(described, str) and len(described) > MAX_DESCRIPTION:
+                problems.append(Problem(("attachments", i, "description"),
+                                        "BASE_TYPE_MAX_LENGTH",
+                                        f"Must be {MAX_DESCRIPTION} or fewer in length."))
             if raw_id is not None and str(raw_id) in kept:
                 result.append(dict(kept[str(raw_id)]))
                 continue

@@ -76,7 +76,7 @@ class FileBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(BoardButton)
-        for command in (board, later, ghost, crowd):
+        for command in (board, later, ghost, crowd, wordy):
             self.tree.add_command(command)
 
 
@@ -116,6 +116,17 @@ async def crowd(interaction: discord.Interaction) -> None:
     files = [board_file(name=f"f{i}.png") for i in range(11)]
     try:
         await interaction.response.send_message("many", files=files)
+    except discord.HTTPException as error:
+        bot.errors.append(error)
+
+
+@app_commands.command(description="Answer with a picture whose alt text is too long.")
+async def wordy(interaction: discord.Interaction) -> None:
+    bot = interaction.client
+    assert isinstance(bot, FileBot)
+    picture = discord.File(io.BytesIO(BOARD), filename="board.png", description="x" * 1025)
+    try:
+        await interaction.response.send_message("described", file=picture)
     except discord.HTTPException as error:
         bot.errors.append(error)
 
@@ -263,6 +274,18 @@ async def test_eleven_files_are_refused(
     assert result.response_type is None
     [violation] = fake_discord.limit_violations
     assert [p.dotted for p in violation.problems] == ["data.attachments"]
+
+
+@pytest.mark.limits_expected
+async def test_alt_text_over_1024_characters_is_refused(
+    discord_driver: Driver, bot: FileBot, fake_discord: FakeDiscord
+) -> None:
+    """A picture's alt text (the attachment's description) is at most 1024 characters."""
+    await discord_driver.slash("wordy")
+    [error] = bot.errors
+    assert (error.status, error.code) == (400, 50035)
+    [violation] = fake_discord.limit_violations
+    assert [p.dotted for p in violation.problems] == ["data.attachments.0.description"]
 
 
 # ---------------------------------------------------------------------------- channel messages
