@@ -672,14 +672,6 @@ async def bare_posts(bench: Bench, api_base: str, times: int) -> list[float]:
     return spent
 
 
-def row_size(path: Path) -> int:
-    """Return the mean stored size (bytes) of a game row in the database at ``path``."""
-    import sqlite3
-
-    with sqlite3.connect(path) as conn:
-        return int(conn.execute(ROW_SIZE).fetchone()[0])
-
-
 ROW_SIZE = ("SELECT avg(length(seats::text) + length(options::text) + length(state::text)"
             " + length(events::text) + 80) FROM games")
 """The mean stored size of a game row (``::text`` is dropped for SQLite)."""

@@ -24,7 +24,7 @@ from typing import Any
 from PIL import Image
 
 from bench.common import machine, percentile, table
-from bench.picture_loop import _ticker
+from bench.picture_loop import ticker as late_ticker
 from bot.boards.replay import CHUNK
 from bot.games.registry import engine
 from bot.pictures.cache import PictureCache
@@ -71,7 +71,7 @@ async def idle(seconds: float) -> list[str]:
     """The ticker's lateness with nothing drawn: what the machine's load alone costs."""
     stop = asyncio.Event()
     late: list[float] = []
-    ticker = asyncio.create_task(_ticker(stop, late))
+    ticker = asyncio.create_task(late_ticker(stop, late))
     await asyncio.sleep(seconds)
     stop.set()
     await ticker
@@ -88,7 +88,7 @@ async def main_async(seeds: int, seats: int) -> None:
         request = longest(kind, seeds, count)
         stop = asyncio.Event()
         late: list[float] = []
-        ticker = asyncio.create_task(_ticker(stop, late))
+        ticker = asyncio.create_task(late_ticker(stop, late))
         start, cpu = time.perf_counter(), time.process_time()
         gif = await draw(drawer, request)
         spent, cpu = time.perf_counter() - start, time.process_time() - cpu

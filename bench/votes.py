@@ -15,7 +15,7 @@ benchmark's, so it can jump.
    task sleeps 1 ms over and over and notes how late it wakes (the event loop's longest
    blocks). First for ``--seconds`` with nothing else going on;
 3. then the clock jumps past every window at once and the bot's own deadline loop
-   (``bot/deadlines.py``) is woken: it closes every window (the plurality's move, saved),
+   (``bot/table/deadlines.py``) is woken: it closes every window (the plurality's move, saved),
    and the boards are edited. The clicks and the probe go on until every board is edited.
 
 Printed: how long closing every window took and windows closed per second (until the

@@ -23,7 +23,7 @@ from discord.ext import commands, tasks
 from bot.boards.in_flight import let_in
 from bot.boards.pings import PingChoiceButton
 from bot.boards.routing import route_click
-from bot.boards.send_errors import passing_failure, tell_privately
+from bot.boards.send_errors import UNKNOWN_INTERACTION, passing_failure, tell_privately
 from bot.boards.service import Boards
 from bot.config import ConfigError, Settings
 from bot.health import HeartbeatWriter, health_file
@@ -569,7 +569,8 @@ class TableBot(commands.Bot):
             log.info("a command Discord showed is not this bot's now: %s", error)
             text = ("This command has changed since Discord last showed it to you: reload "
                     "Discord (Ctrl+R, or reopen the app) and use /help to see the commands.")
-        elif passing_failure(cause):
+        elif passing_failure(cause) or (isinstance(cause, discord.NotFound)
+                                        and cause.code in UNKNOWN_INTERACTION):
             # Discord refused the command's answer for a while: what the command did stays
             # done (a private line is tried, and may be refused too).
             log.warning("could not answer command %s: %r",

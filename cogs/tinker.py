@@ -282,15 +282,6 @@ def _known_order(view: dict[str, Any]) -> str:
     return ", ".join([*known, "the rest hidden"]) if known else "order hidden"
 
 
-def _chip_effect(action: Action | None, suit: str, counts: bool) -> str:
-    """Return what paying a chip of ``suit`` does, without its emoji ("+1, draws")."""
-    if action is not None and action.label:
-        text = action.label
-        emoji = EMOJI_BY_NAME[suit]
-        return text[len(emoji):].strip() if text.startswith(emoji) else text
-    return "+1, draws" if counts else "draws"
-
-
 def _deck(view: dict[str, Any]) -> list[dict[str, Any]]:
     """Return the deck's cards in a fixed order (value, then name), never its own (T8)."""
     cards = view.get("deck_cards")

@@ -103,15 +103,6 @@ RULES = (
 )
 
 
-def _bar(value: int, maximum: int, full: str, empty: str = "▫️", width: int = 10) -> str:
-    """Return a short bar for a tracker (capped at ``width`` symbols)."""
-    if maximum <= 0:
-        return "—"
-    shown = min(width, maximum)
-    filled = round(shown * max(0, min(value, maximum)) / maximum)
-    return f"{full * filled}{empty * (shown - filled)} {value}/{maximum}"
-
-
 #: An edge of an exploration card in words: where its path leads.
 EDGE_WORDS = {"forest": "forest", "water": "water", "mountain": "mountain",
               "skull": "skull", "half-skull": "skull", "none": "no path", "-": "no path"}

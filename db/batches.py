@@ -14,9 +14,6 @@ from typing import Any, Generic, TypeVar
 
 _Item = TypeVar("_Item")
 
-#: A queued write and the future its caller waits on.
-Queued = tuple[_Item, "asyncio.Future[Any]"]
-
 
 class Batcher(Generic[_Item]):
     """A queue of writes sent in batches, in order; see the module's docstring."""

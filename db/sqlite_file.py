@@ -43,11 +43,6 @@ class FileWatch:
         self._files[name] = (fd, (opened.st_ino, opened.st_dev))
 
     @property
-    def watched(self) -> bool:
-        """Whether this is a file on disk (not an in-memory database or a URI)."""
-        return bool(self._files)
-
-    @property
     def names(self) -> list[str]:
         """The paths watched: the database file first, then its WAL files."""
         return list(self._files)

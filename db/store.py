@@ -62,7 +62,6 @@ __all__ = [
     "DailyPlayed",
     "GameRow",
     "ResultRow",
-    "SqliteStore",
     "StorageError",
     "Store",
     "TooManyOpen",
@@ -785,6 +784,3 @@ def _prune(conn: sqlite3.Connection, before: float, limit: int) -> int:
     )
     return len(ids)
 
-
-#: The SQLite backend by the name that says which it is.
-SqliteStore = Store

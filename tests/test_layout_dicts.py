@@ -65,7 +65,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "8636554c5280c15ad08e6f35a95196af155378e3db73c32fd292c89663cd0eec"
+COMPONENTS_DIGEST = "fc1d8698e16549015d809c5dcf7b5c181699f4a10ef2d8f02a659883146ece85"
 
 ENDED = ("abandoned", "expired")
 

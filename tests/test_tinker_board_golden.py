@@ -27,6 +27,7 @@ from bot.boards.layout import view_of
 from bot.games.protocol import Action, IllegalAction
 from bot.games.tinker.engine import ENGINE as TINKER
 from bot.table import polls, turnlog
+from bot.table.core import RECENT_EVENTS
 from bot.table.data import TableData
 from bot.table.loaded import LoadedGame
 from cogs.tinker import TinkerCog
@@ -34,8 +35,6 @@ from tests.support import detail_embeds, loaded
 
 #: Seeded Tinker games played to their end.
 TINKER_GAMES = 300
-#: How many events the table keeps on a game row (bot/tables.py RECENT_EVENTS).
-KEPT = 12
 
 #: sha256 of every Tinker board of :data:`TINKER_GAMES` games (see the module docstring).
 TINKER_DIGEST = "081df4e51cad469d9b2d1644534c85be6d990865ba3cbc975bc5fa9451b6b3e0"
@@ -141,7 +140,7 @@ def _played(cog: Any, engine: Any, states: Iterator[Any], digest: Any, computer:
             turnlog.note_move(log, seat, [lead, *step.events], seats=1,
                               ended=turnlog.ends_turn(1, seat, engine.to_act(step.state),
                                                       engine.is_over(step.state)))
-            events = [*events, lead, *step.events][-KEPT:]
+            events = [*events, lead, *step.events][-RECENT_EVENTS:]
             state = step.state
             version += 1
     return boards

@@ -427,6 +427,23 @@ async def test_c4_a_vote_after_the_window_ended_does_not_change_its_decision(tmp
         await tables.store.close()
 
 
+async def test_c4_a_first_vote_is_told_when_the_window_closes_as_a_countdown(tmp_path):
+    """A first vote in a timed window is told when it closes as Discord's own countdown
+    (``<t:…:R>``), which stays true while the private line is read, and that ties go to
+    the first vote (C4)."""
+    clock = Clock()
+    tables = await _tables(tmp_path / "v.db", clock)
+    try:
+        gid = await _three_active(tables)
+        vote = await tables.act(gid, 2, ALICE, "add1")
+        assert vote.ballot is not None
+        closes = vote.game.data.poll.closes
+        assert f"the vote closes <t:{int(closes)}:R> and ties go to the first vote" in (
+            vote.ballot.text())
+    finally:
+        await tables.store.close()
+
+
 async def test_c4_a_first_vote_to_give_up_is_told_it_needs_a_majority(tmp_path):
     """While a window is open for other moves, a first vote to give up is told it needs
     a majority and is left out when the window closes, not that ties go to the first."""
@@ -437,7 +454,7 @@ async def test_c4_a_first_vote_to_give_up_is_told_it_needs_a_majority(tmp_path):
         await tables.act(gid, 2, ALICE, "add1")
         vote = await tables.act(gid, 2, DAVE, "resign")
         assert vote.ballot is not None and vote.ballot.worth_telling
-        text = vote.ballot.text(clock.now)
+        text = vote.ballot.text()
         assert "needs a majority: when the vote closes it is left out" in text
         assert "ties go to the first vote" not in text
     finally:

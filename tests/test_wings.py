@@ -14,7 +14,8 @@ PACKAGES = ("bot", "cogs", "db")
 #: A wing (a module name prefix) and the first-party prefixes it must never import.
 FORBIDDEN = {
     "bot.games": ("bot.table", "bot.boards", "bot.pictures", "bot.tools", "cogs", "db",
-                  "bot.client", "bot.runner", "bot.config"),
+                  "bot.client", "bot.runner", "bot.config", "discord", "asyncio", "sqlite3",
+                  "aiosqlite", "asyncpg", "time", "datetime", "argparse"),
     "db": ("bot", "cogs"),
     "bot.table": ("bot.boards", "bot.tools", "cogs", "bot.client", "bot.runner", "discord"),
     "bot.pictures": ("bot.table", "bot.boards", "cogs", "db", "discord"),
@@ -101,6 +102,16 @@ def test_no_wing_imports_upward(wing: str) -> None:
         if any(_under(name, bad) for bad in FORBIDDEN[wing])
     )
     assert wrong == []
+
+
+def test_the_engines_draw_on_their_seed_only() -> None:
+    """Pure engines: only the seeded random number source (and the hard computer
+    player's own seeded draw) imports ``random``; none reads a clock or the network."""
+    every = _modules()
+    takers = sorted(m for m, p in every.items() if _under(m, "bot.games")
+                    and "random" in _imports(m, p, top_level_only=False,
+                                             known=frozenset(every)))
+    assert takers == ["bot.games.rng", "bot.games.steam.hard"]
 
 
 def test_no_import_circle() -> None:

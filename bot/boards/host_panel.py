@@ -11,7 +11,6 @@ from __future__ import annotations
 import discord
 
 from bot.boards.layout import (
-    BoardButton,
     BoardUserSelect,
     PanelItem,
     action_button,
@@ -96,9 +95,3 @@ def _person_options(seat: int, person: Seat) -> list[Action]:
     return [Action(f"{LOBBY_HOST}{seat}", f"Make {name} the host"[:100]),
             Action(f"{LOBBY_KICK}{seat}", f"Remove {name} from the table"[:100],
                    description="They can join again while the table is open")]
-
-
-def is_panel(items: list[PanelItem]) -> bool:
-    """Whether ``items`` are a host panel (it starts with the Start button)."""
-    first = items[0] if items else None
-    return isinstance(first, BoardButton) and first.custom_id.endswith(f":{LOBBY_START}")

@@ -47,12 +47,6 @@ BUTTON_TEMPLATE = rf"{BUTTON_TAG}:{_BOARD}:(?P<action>{ACTION_ID})"
 SELECT_TEMPLATE = rf"{SELECT_TAG}:{_BOARD}:(?P<group>{_GROUP})"
 USER_SELECT_TEMPLATE = rf"{USER_SELECT_TAG}:{_BOARD}:(?P<group>{_GROUP})"
 
-#: The custom_ids the bot routes to the boards (``bot.boards.routing.route_click`` checks their
-#: prefix): every one with a board's tag, so a forged or damaged one is answered ("not
-#: valid") rather than silently dropped.
-BUTTON_ROUTE = rf"(?s){BUTTON_TAG}:.*"
-SELECT_ROUTE = rf"(?s){SELECT_TAG}:.*"
-
 
 class BoardId(NamedTuple):
     """A parsed board custom_id: the game, the board version, and the action or group."""

@@ -19,7 +19,7 @@ import logging
 import discord
 
 from bot.boards.pings import PingChoices
-from bot.boards.send_errors import SEND_ERRORS
+from bot.boards.send_errors import SEND_ERRORS, passing_failure
 from bot.table.data import NoticeRef
 from bot.table.errors import Refusal
 from bot.table.loaded import LoadedGame
@@ -103,6 +103,10 @@ class TurnNotices:
                 return  # the turn passed while the post was held back: not sent
             except SEND_ERRORS as exc:
                 log.warning("could not post a turn notice in game %s: %s", game.id, exc)
+                if passing_failure(exc):  # posted again in a while, while still their turn
+                    with contextlib.suppress(Refusal):
+                        await self.tables.notice_refused(game.id, user_id, text,
+                                                         reminder=reminder)
                 return
             finally:
                 self._posting.pop(game.id, None)

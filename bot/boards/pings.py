@@ -83,13 +83,6 @@ def choice_button() -> discord.ui.Button[Any]:
     return PingChoiceButton("show").item
 
 
-def entry_view() -> discord.ui.View:
-    """Return a view holding only :func:`choice_button` (for a private answer)."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(choice_button())
-    return view
-
-
 def choice_text(wants: bool) -> str:
     """Return the private answer that says a member's current choice."""
     now = ("You are pinged when your turn comes at a Steam to Solar table, if you have not "

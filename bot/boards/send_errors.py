@@ -34,12 +34,17 @@ async def send_answer(interaction: discord.Interaction[Any], **body: Any) -> Non
     await interaction.followup.send(**body)
 
 
+#: Discord's codes for an interaction it no longer knows (its 3 s or 15 min are over).
+UNKNOWN_INTERACTION = frozenset({10062, 10015})
+
+
 def passing_failure(error: BaseException) -> bool:
-    """Whether ``error`` is Discord or the way to it failing for a while (an interaction
-    token gone, a server error, a rate limit, the connection), not a request it could
-    never take (a 400 is a fault of the bot's own, to be seen)."""
+    """Whether ``error`` is Discord or the way to it failing for a while (a server
+    error, a rate limit, the connection): the same request may be taken later. Not a
+    request it can never take (a 400 is a fault of the bot's own, to be seen), nor a
+    channel gone or a permission missing."""
     if isinstance(error, discord.HTTPException):
-        return error.status in (404, 429) or error.status >= 500
+        return error.status == 429 or error.status >= 500
     return isinstance(error, discord.RateLimited | aiohttp.ClientError | TimeoutError)
 
 

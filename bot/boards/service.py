@@ -231,14 +231,14 @@ class Boards:
                 # says so in place of the question.
                 majority = (f" (it needs a majority: {ballot.needed} of {ballot.active})"
                             if ballot.needs_majority else "")
-                said = (ballot.text(self.tables.now()) if ballot.worth_telling else
+                said = (ballot.text() if ballot.worth_telling else
                         f"Your vote: {ballot.label}{majority}. The board shows the tally.")
                 try:
                     await edit_answer(interaction, content=said, embed=None, view=None)
                 except SEND_ERRORS as exc:
                     log.warning("could not answer a vote on game %s: %r", game.id, exc)
             elif ballot.worth_telling:
-                await self._refuse(interaction, ballot.text(self.tables.now()))
+                await self._refuse(interaction, ballot.text())
             else:  # the board's tally acknowledges it (a deferred update, no message)
                 await self._acknowledge(interaction)
             self.messages.update_soon(game.id, game)

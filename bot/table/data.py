@@ -186,12 +186,15 @@ def _invites(data: Any) -> list[NoticeRef]:
 
 @dataclass(frozen=True, slots=True)
 class NoticeDue:
-    """A turn notice waiting for its grace time (C6): posted at ``at`` unless ``user``
-    has acted by then; ``text`` is the notice's line."""
+    """A turn notice waiting for its grace time (C6), or to be posted again after Discord
+    refused it: posted at ``at`` unless ``user`` has acted by then; ``text`` is the
+    notice's line; ``reminder`` says it is the turn timer's one reminder (C6), which
+    counts as given once it is posted."""
 
     user: int
     at: float
     text: str
+    reminder: bool = False
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> NoticeDue | None:
@@ -199,11 +202,15 @@ class NoticeDue:
         user = data.get("user")
         if user is None:
             return None
-        return cls(int(user), _float(data.get("at"), 0.0), str(data.get("text") or ""))
+        return cls(int(user), _float(data.get("at"), 0.0), str(data.get("text") or ""),
+                   bool(data.get("reminder")))
 
     def to_json(self) -> dict[str, Any]:
         """Return the waiting notice as stored."""
-        return {"user": self.user, "at": self.at, "text": self.text}
+        out: dict[str, Any] = {"user": self.user, "at": self.at, "text": self.text}
+        if self.reminder:
+            out["reminder"] = True
+        return out
 
 
 @dataclass(slots=True)

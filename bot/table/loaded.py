@@ -150,7 +150,7 @@ class Ballot:
         """Whether the voter gets a private line; otherwise the board's tally says it."""
         return self.first or self.switched
 
-    def text(self, now: float) -> str:
+    def text(self) -> str:
         """Return the private line: how voting works on a first vote, or the change."""
         if self.switched and not self.first:
             changed = f"You changed your vote to {self.label}."
@@ -166,8 +166,7 @@ class Ballot:
         elif self.closes is None:
             when = "it needs a majority, so the vote stays open until one agrees"
         else:
-            when = (f"the vote closes in {max(0, round(self.closes - now))} s and ties go to "
-                    "the first vote")
+            when = f"the vote closes <t:{int(self.closes)}:R> and ties go to the first vote"
         return (f"Your vote: {self.label} ({tally}; {when}). The board shows the tally; "
                 "press another button to change your vote.")
 

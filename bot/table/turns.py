@@ -17,6 +17,9 @@ from bot.table.data import NoticeDue, TurnTimer
 from bot.table.errors import NotAllowed, Refusal
 from bot.table.loaded import Actor, LoadedGame, Play
 
+#: How long after Discord refused a turn notice it is posted again (seconds).
+NOTICE_RETRY_SECONDS = 60.0
+
 
 class TurnPolicy:
     """Turns at a shared table, over the shared :class:`TableCore`."""
@@ -114,13 +117,35 @@ class TurnPolicy:
             due = data.notice_due
             if due is not None and due.at <= now:
                 data.notice_due = None
+                mine = game.person_to_act() == due.user
+                if mine and due.reminder and timer is not None:
+                    timer.strikes = 1  # reminded now: when it runs out, the seat goes on
                 await core.save_table(game)
-                if game.person_to_act() != due.user:
+                if not mine:
                     return None  # the turn moved on some other way
-                return Play(game, (), notice=(due.user, due.text))
+                return Play(game, (), notice=(due.user, due.text), reminder=due.reminder)
             if row.deadline is not None and row.deadline <= now:
                 await core.save_table(game)  # a deadline nothing waits for any more
             return None
+
+    async def notice_refused(self, game_id: int, user: int, text: str, *,
+                             reminder: bool) -> None:
+        """Discord refused a turn notice for a while: post it again in
+        :data:`NOTICE_RETRY_SECONDS`, while it is still ``user``'s turn. A refused
+        reminder is not counted as given (C6: a computer takes the seat only after the
+        person was reminded), until it is posted."""
+        core = self.core
+        async with core.hold(game_id):
+            game = await core.load(game_id)
+            data = game.data
+            if not game.row.is_open or game.broken or game.person_to_act() != user:
+                return
+            timer = data.timer
+            if reminder and timer is not None:
+                timer.strikes = 0
+            data.notice_due = NoticeDue(user, core.now() + NOTICE_RETRY_SECONDS, text,
+                                        reminder)
+            await core.save_table(game)
 
     def _put_off(self, timer: TurnTimer, turn_seconds: float, now: float) -> bool:
         """Move a due turn timer's end later by the time the bot was down since its run

@@ -33,6 +33,7 @@ from bot.games.steam.engine import ENGINE as STEAM
 from bot.games.tinker.engine import ENGINE as TINKER
 from bot.games.tinrealm.engine import ENGINE as TINREALM
 from bot.table import polls, turnlog
+from bot.table.core import RECENT_EVENTS
 from bot.table.data import TableData
 from bot.table.loaded import LoadedGame
 from cogs.steam import SteamCog
@@ -46,8 +47,6 @@ ROOT = Path(__file__).resolve().parents[2]
 PREVIEW_DEFAULT = ROOT.parent / "shared" / "tools" / "discord_preview.py"
 #: A phone shows this much of a channel at once, 360 px wide.
 PHONE_BUDGET = 600
-#: How many events the table keeps on a game row.
-KEPT = 12
 #: The games measured, by kind: their engine.
 ENGINES: dict[str, Any] = {"tinker": TINKER, "tinrealm": TINREALM, "steam": STEAM}
 #: Long display names, as people choose them.
@@ -191,7 +190,7 @@ def _boards(engine: Any, state: Any, seats: int, rng: random.Random,
         turnlog.note_move(log, seat, moved, seats=seats,
                           ended=turnlog.ends_turn(seats, seat, engine.to_act(step.state),
                                                   engine.is_over(step.state)))
-        events = [*events, *moved][-KEPT:]
+        events = [*events, *moved][-RECENT_EVENTS:]
         state = step.state
         version += 1
 

@@ -19,6 +19,7 @@ import discord
 
 from bot.games.tinker.engine import ENGINE as TINKER
 from bot.games.tinrealm.engine import ENGINE as TINREALM
+from bot.table.core import RECENT_EVENTS
 from bot.table.service import LoadedGame
 from cogs.tinker import TinkerCog
 from cogs.tinrealm import TinRealmCog
@@ -27,8 +28,6 @@ from tests.support import loaded
 WIDTH = 38
 MAX_LINES = 20
 GAMES = 1000
-#: How many events the table keeps on a game row (bot/tables.py RECENT_EVENTS).
-KEPT = 12
 
 
 @cache
@@ -69,7 +68,7 @@ def boards(engine: Any, state: Any, rng: random.Random) -> Iterator[LoadedGame]:
             chosen = next((a for a in actions if a.id == best), chosen)
         lead = f"Alice chose: {chosen.label}."
         step = engine.apply(state, 0, chosen.id)
-        events = [*events, lead, *step.events][-KEPT:]
+        events = [*events, lead, *step.events][-RECENT_EVENTS:]
         state = step.state
         version += 1
 

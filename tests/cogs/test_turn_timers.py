@@ -232,3 +232,61 @@ async def test_c6_a_resignation_out_of_turn_leaves_the_waiting_players_timer(
     assert len(reminders) == 1, [m.content for m in reminders]
     assert pings_sent(fake) == [alice, alice]
     assert (await bot.tables.load(game.id)).seats[0].away
+
+
+async def _later(driver, bot, clock, seconds: float) -> None:
+    """Let ``seconds`` pass, then run the deadlines due and let what they do settle."""
+    clock.advance(seconds)
+    await bot.deadlines.run_due()
+    await driver.settle()
+
+
+async def test_c6_a_reminder_discord_refused_is_posted_again_before_the_seat_goes(
+        discord_driver, fake_discord, tmp_path):
+    """C6: reminded once, then a computer takes the seat. Discord refuses the reminder
+    for a while (a rate limit longer than the client waits): it is not counted as given;
+    it is posted a minute later, and only when the timer runs out after that does a
+    computer take Alice's seat."""
+    clock = Clock()
+    bot, game = await _steam(discord_driver, fake_discord, tmp_path, clock, turn_timer=TIMER)
+    fake_discord.fail_next("POST", r"/channels/\d+/messages$", 429, retry_after=60.0)
+    await _later(discord_driver, bot, clock, SECONDS + 1)
+    assert _reminders(fake_discord) == []
+    game = await bot.tables.load(game.id)
+    assert game.data.timer.strikes == 0 and game.data.notice_due.reminder
+    await _later(discord_driver, bot, clock, 61)  # the reminder again: posted this time
+    assert len(_reminders(fake_discord)) == 1
+    game = await bot.tables.load(game.id)
+    assert game.data.timer.strikes == 1 and game.data.notice_due is None
+    await _later(discord_driver, bot, clock, SECONDS)
+    assert (await bot.tables.load(game.id)).seats[0].away  # (its reminder deleted now)
+
+
+async def test_c6_a_reminder_refused_until_the_timer_ends_is_given_then(
+        discord_driver, fake_discord, tmp_path):
+    """A reminder Discord keeps refusing is never counted as given: when the timer runs
+    out meanwhile, Alice is reminded (again), not replaced."""
+    clock = Clock()
+    bot, game = await _steam(discord_driver, fake_discord, tmp_path, clock, turn_timer=TIMER)
+    fake_discord.fail_next("POST", r"/channels/\d+/messages$", 429, retry_after=60.0,
+                           times=20)
+    await _later(discord_driver, bot, clock, SECONDS + 1)
+    await _later(discord_driver, bot, clock, SECONDS + 1)
+    game = await bot.tables.load(game.id)
+    assert not game.seats[0].away and game.data.timer.strikes == 0
+
+
+async def test_a_turn_notice_discord_refused_is_posted_again(
+        discord_driver, fake_discord, tmp_path):
+    """Without a timer, the notice sent once the grace time is over is refused for a
+    while: it goes a minute later, while it is still Alice's turn."""
+    clock = Clock()
+    bot, game = await _steam(discord_driver, fake_discord, tmp_path, clock)
+    assert game.data.notice_due is not None
+    fake_discord.fail_next("POST", r"/channels/\d+/messages$", 429, retry_after=60.0)
+    await _later(discord_driver, bot, clock, 46)
+    await _later(discord_driver, bot, clock, 61)
+    notices = [m for m in fake_discord.channel_messages()
+               if "your turn" in (m.get("content") or "")]
+    assert len(notices) == 1
+    assert (await bot.tables.load(game.id)).data.notice_due is None

@@ -13,8 +13,6 @@ from tests.support import (
     make_bot,
 )
 
-TOY = ("tests.toy",)
-
 
 def _answers(fake, result) -> list:
     """The requests that answered the interaction (its callback and follow-ups)."""

@@ -41,10 +41,10 @@ MAX_MODAL_TITLE = 45
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 """Component types of the select menus (string, user, role, mentionable, channel)."""
 
-_COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
+_COMMAND_NAME = re.compile(rf"^[-_'\w]{{1,{MAX_COMMAND_NAME}}}$")
 #: User and message commands (a member's or a message's Apps menu) may have spaces and
 #: capitals in their names.
-_MENU_NAME = re.compile(r"^[-_'\w][-_' \w]{0,31}$")
+_MENU_NAME = re.compile(rf"^[-_'\w][-_' \w]{{0,{MAX_COMMAND_NAME - 1}}}$")
 
 
 @dataclass(frozen=True)

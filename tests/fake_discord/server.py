@@ -184,7 +184,6 @@ class InteractionRecord:
     followup_ids: list[int] = field(default_factory=list)
     autocomplete_choices: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None
-    expired: bool = False
 
 
 class ApiError(Exception):
@@ -581,10 +580,6 @@ class FakeDiscord:
         del self.messages[int(message["id"])]
         for attachment in message.get("attachments") or []:
             self.files.pop(int(attachment["id"]), None)
-
-    def expire_interaction(self, interaction_id: int | str) -> None:
-        """Kill an interaction token, as 15 minutes would (401/50027 on its webhook)."""
-        self.interactions[int(interaction_id)].expired = True
 
     # ----------------------------------------------------------------- faults
 
@@ -1248,8 +1243,6 @@ class FakeDiscord:
             if record.token == call.match.group("token"):
                 if call.id("app") != self.application_id:
                     break
-                if record.expired:
-                    raise ApiError(401, 50027)
                 if record.response_type is None:
                     break  # Discord knows no webhook for an unanswered interaction
                 return record
@@ -1260,7 +1253,7 @@ class FakeDiscord:
         late = self.response_deadline is not None and (
             time.monotonic() - record.created > self.response_deadline
         )
-        if record.expired or late:
+        if late:
             raise ApiError(404, 10062)
         if record.response_type is not None:
             raise ApiError(400, 40060)

@@ -59,7 +59,7 @@ async def test_c4_switching_to_give_up_stops_the_countdown(tmp_path: Any) -> Non
         field = vote_field(game)
         assert field is not None and field[1] == "1 vote · giving up needs 2 of 3"
         assert switched.ballot is not None
-        assert switched.ballot.text(clock.now) == (
+        assert switched.ballot.text() == (
             "You changed your vote to Give up. It needs a majority (2 of 3).")
         back = await tables.act(gid, 2, ALICE, "add2")  # the countdown starts again
         assert back.game.data.poll is not None and back.game.data.poll.closes is not None

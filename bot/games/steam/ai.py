@@ -48,6 +48,7 @@ from bot.games.steam.state import (
     Placing,
     Running,
     SteamState,
+    Trains,
     card_code,
     goods_count,
     goods_points,
@@ -55,7 +56,6 @@ from bot.games.steam.state import (
     room,
 )
 
-Trains = list[list[Card]]
 Stacks = tuple[int | None, int | None]
 
 #: Per card name, its Moon, Sun, Wave, Leaf, Wyrm and Knot symbols packed 4 bits each,

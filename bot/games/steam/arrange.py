@@ -13,9 +13,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from bot.games.decktet import Card, Suit
-from bot.games.steam.state import ALL_CARDS, MAX_TRAIN_CARDS, MAX_TRAINS, goods_points
-
-Trains = list[list[Card]]
+from bot.games.steam.state import ALL_CARDS, MAX_TRAIN_CARDS, MAX_TRAINS, Trains, goods_points
 
 _ORDER: dict[str, int] = {c.name: i for i, c in enumerate(ALL_CARDS)}
 #: How many suggested arrangements a take one offers.

@@ -31,12 +31,11 @@ from bot.games.steam.state import (
     Placing,
     Running,
     SteamState,
+    Trains,
     card_code,
     goods_count,
     goods_points,
 )
-
-Trains = list[list[Card]]
 
 #: The smallest shipment it runs a train for (before its last turn).
 RUN_AT = 5

@@ -56,7 +56,6 @@ _RESIGN = Action(
 )
 _CANCEL = Action("cancel", "Cancel the run", "ship", "Nothing has changed yet.")
 _PASS = Action("pass", "Pass (no move left)", "pass", primary=True)
-_GOODS = (Suit.LEAVES, Suit.WYRMS, Suit.KNOTS)
 
 
 def fit(*labels: str) -> str:

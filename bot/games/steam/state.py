@@ -47,8 +47,7 @@ DECK_SUNNY: dict[str, tuple[Card, ...]] = {
     PAWNS: tuple(card(n) for n in ("Ace of Suns", "Bard", "Harvest", "Light Keeper")),
     COURTS: tuple(card(n) for n in ("Ace of Suns", "Bard", "Island", "Window")),
 }
-#: The default deck's cards and sunny cards (S1, S2), as before the deck option.
-CARDS: tuple[Card, ...] = DECK_CARDS[PAWNS]
+#: The sunny cards of the default deck (S2).
 SUNNY: tuple[Card, ...] = DECK_SUNNY[PAWNS]
 
 #: The computer player's levels (stored per seat; people's seats keep the default).
@@ -63,6 +62,8 @@ RIVER_COSTS: tuple[int, ...] = (0, 0, 1, 2)
 RIVER_SIZE = len(RIVER_COSTS)
 MAX_TRAIN_CARDS = 5
 MAX_TRAINS = 2
+#: A player's trains, each a list of cards.
+Trains = list[list[Card]]
 START_POINTS = 5
 
 #: The goods suits, in the project's suit order.
@@ -265,11 +266,6 @@ class SteamState:
     def cards(self) -> tuple[Card, ...]:
         """S1: the 40 cards of the deck this table plays."""
         return DECK_CARDS[self.deck_kind]
-
-    @property
-    def sunny_cards(self) -> tuple[Card, ...]:
-        """S2: the four sunny cards of this table's deck."""
-        return DECK_SUNNY[self.deck_kind]
 
     def tokens(self, seat: int) -> int:
         """S10: how many Wave tokens ``seat`` holds (2 for the stack of two, 1 for one)."""

@@ -1,12 +1,12 @@
 """Balance simulation: many seeded games by a computer player, summed up.
 
-Run ``python -m bot.games.tinrealm.simulate 10000`` to print, for the easy and the hard
-map, the win rate, the score distribution, the rank counts, the win rate of every
-possible race and class pair (6 of them, ruling R1) and how often placements match
-edges. Game ``i`` uses seed ``seed + i`` and pair ``i`` modulo 6, so every pair gets the
-same share of games and any run can be repeated exactly.
+``python -m bot.tools.tinrealm_balance 10000`` prints, for the easy and the hard map,
+the win rate, the score distribution, the rank counts, the win rate of every possible
+race and class pair (6 of them, ruling R1) and how often placements match edges. Game
+``i`` uses seed ``seed + i`` and pair ``i`` modulo 6, so every pair gets the same share
+of games and any run can be repeated exactly.
 
-``--ablation N`` prints instead, for each pair, what every item, trapping and race
+With ``--ablation`` it prints instead, for each pair, what every item, trapping and race
 ability the adventurer can hold is worth: N games with it and the same N seeds without
 it (a loot card found without it is an empty chest, a trapping is not carried, the race
 ability counts 0). The same seeds on both sides keep the comparison sharp.
@@ -14,10 +14,8 @@ ability counts 0). The same seeds on both sides keep the comparison sharp.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import statistics
-import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -260,44 +258,3 @@ def ablation(n: int, seed: int = 0, preset: str = "easy", workers: int = 1) -> l
             )
     lines.append(f"things worth nothing to someone who holds them: {worthless}")
     return lines
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Command line: ``python -m bot.games.tinrealm.simulate N [options]``."""
-    parser = argparse.ArgumentParser(description="Tin Realm balance simulation")
-    parser.add_argument("games", type=int, help="games per preset")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
-    parser.add_argument(
-        "--preset",
-        action="append",
-        choices=("easy", "hard"),
-        help="preset to play (repeatable; default easy and hard)",
-    )
-    parser.add_argument(
-        "--policy",
-        choices=("heuristic", "random"),
-        default="heuristic",
-        help="who plays: the built-in heuristic or random legal choices",
-    )
-    parser.add_argument("--workers", type=int, default=1, help="processes to use")
-    parser.add_argument(
-        "--ablation",
-        action="store_true",
-        help="print what each item, trapping and race ability is worth to each pair "
-        "(GAMES games per pair and thing) instead of the report",
-    )
-    args = parser.parse_args(argv)
-    if args.ablation:
-        for preset in args.preset or ["easy"]:
-            print("\n".join(ablation(args.games, args.seed, preset, args.workers)))
-            print()
-        return 0
-    for preset in args.preset or ["easy", "hard"]:
-        report = simulate(args.games, args.seed, preset, args.policy, args.workers)
-        print(format_report(report))
-        print()
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -5,11 +5,6 @@ from __future__ import annotations
 from .helpers import C, act, fight
 
 
-def hero_stats(state):
-    """Health, energy, food and poison, for comparing before and after."""
-    return state.health, state.energy, state.food, state.poison
-
-
 def test_strikes_first_rolls_before_the_player():
     """Rust Hound (strikes_first): it hits as the combat begins."""
     state, events = fight("rust-hound", 5, 2, klass="pathfinder")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from bot.games.tinrealm.engine import ENGINE
-from bot.games.tinrealm.simulate import Report, format_report, main, play, simulate
+from bot.games.tinrealm.simulate import Report, format_report, play, simulate
+from bot.tools.tinrealm_balance import main
 
 #: A ruling id (R1, C5...): for the code's comments, never in what players or admins read.
 RULING_ID = re.compile(r"\b[TSRC][0-9]{1,2}\b|\brulings?\b")
@@ -33,7 +34,7 @@ def test_simulate_is_repeatable():
 
 
 def test_simulate_command_prints_both_presets(capsys):
-    """python -m bot.games.tinrealm.simulate N prints a report per preset."""
+    """python -m bot.tools.tinrealm_balance N prints a report per preset."""
     assert main(["9", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "preset easy" in out and "preset hard" in out
