@@ -38,7 +38,7 @@ from bot.boards.routing import Click, read_click, route_click
 from bot.pictures.cache import PictureCache, picture_key
 from bot.pictures.drawing import PictureDrawer
 from bot.table.loaded import LoadedGame
-from bot.widths import clip_words
+from bot.text.widths import clip_words
 from cogs.footer import FOOTER_WIDTH
 
 

@@ -27,7 +27,6 @@ from bot.boards.send_errors import UNKNOWN_INTERACTION, passing_failure, tell_pr
 from bot.boards.service import Boards
 from bot.config import ConfigError, Settings
 from bot.health import HeartbeatWriter, health_file
-from bot.names import safe_name
 from bot.pictures.drawing import PictureDrawer
 from bot.table import downtime
 from bot.table.deadlines import Deadlines
@@ -35,6 +34,7 @@ from bot.table.downtime import Outage, idle_cutoffs
 from bot.table.errors import Refusal
 from bot.table.service import Tables
 from bot.table.settings import ServerSettings
+from bot.text.names import safe_name
 from db.base import GameStore
 from db.connect import open_store
 from db.store import StorageError

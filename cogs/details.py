@@ -21,7 +21,7 @@ import discord
 from bot.boards.layout import BoardButton, action_button, view_of
 from bot.boards.render import TABLE_RULES
 from bot.games.protocol import Action
-from bot.widths import cut_to
+from bot.text.widths import cut_to
 
 #: The most phone lines (38 characters) of text a page's embed holds, so that the page
 #: with its two rows of buttons fits one phone screen.

@@ -12,11 +12,11 @@ import re
 from collections.abc import Callable
 
 from bot.boards.render import vote_field
-from bot.names import plain
 from bot.table.data import TurnLog
 from bot.table.loaded import LoadedGame
 from bot.table.turnlog import COMPUTER_MARK, KEPT_DECISIONS, since_last_turn
-from bot.widths import clip_name, clip_words, cut_to, fits, rows, shown_width
+from bot.text.names import plain
+from bot.text.widths import clip_name, clip_words, cut_to, fits, rows, shown_width
 
 #: A board footer line on a phone: this many letters' room (an emoji takes two) stay on one
 #: line, wide letters (W, M) and emoji included (measured with the preview tool: 48 wrap).

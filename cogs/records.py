@@ -20,11 +20,11 @@ from bot.boards.answer_clock import AnswerClock
 from bot.boards.in_flight import Tracked
 from bot.boards.pings import choice_button
 from bot.games.registry import engine
-from bot.names import safe_name
 from bot.table.daily import daily_key
 from bot.table.errors import Unavailable
 from bot.table.ratings import RATED_KINDS
 from bot.table.settings import ServerSettings
+from bot.text.names import safe_name
 from cogs.starting import StartButton, start_buttons
 from db import records
 from db.records import (

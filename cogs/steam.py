@@ -25,13 +25,13 @@ from bot.boards.send_errors import DISMISS, SEND_ERRORS, tell_privately
 from bot.boards.service import actor_of
 from bot.games.protocol import Action
 from bot.games.steam.state import ALL_CARDS, POWER_EMOJI, can_run, goods_points, powers
-from bot.names import plain, safe_name, short_name
 from bot.table import seating
 from bot.table.errors import ChannelOccupied, Refusal
 from bot.table.lobby import CANNOT_SEE, DEFAULT_LEVEL
 from bot.table.seats import Seat
 from bot.table.service import LoadedGame
-from bot.widths import shown_width
+from bot.text.names import plain, safe_name, short_name
+from bot.text.widths import shown_width
 from cogs.base import THREAD_HELP, GameCog, last_line, seat_list
 from cogs.cards import card_text, clip
 from cogs.details import Section
@@ -70,12 +70,12 @@ ALWAYS_SELECT = ("take", "arrange", "plan", "discard", "ship")
 #: Every card either deck holds (S1: the Pawns or the Courts), by its name, to read a
 #: plan's trains.
 CARD_BY_NAME = {c.name: c for c in ALL_CARDS}
-#: The room of the board's title on one phone line, in letters (:mod:`bot.widths`;
+#: The room of the board's title on one phone line, in letters (:mod:`bot.text.widths`;
 #: measured with the preview tool): "🚂 Name to play" is cut to it at the name (the
 #: picture and "Rules & details" have the name whole).
 TITLE_ROOM = 31
 #: The room of a line of the board's description on one phone line, in letters
-#: (:mod:`bot.widths`), with room left for a bold name being wider than plain text: a
+#: (:mod:`bot.text.widths`), with room left for a bold name being wider than plain text: a
 #: player's line and the final round's line cut names to keep to it.
 LINE_ROOM = 34
 #: What the title adds when a computer plays the seat to act for an away player.

@@ -19,7 +19,7 @@ from bot.games.tinrealm.engine import ENGINE as TINREALM
 from bot.games.tinrealm.engine import parse_sides
 from bot.table.errors import Refusal
 from bot.table.service import LoadedGame
-from bot.widths import clip_words, shown_width
+from bot.text.widths import clip_words, shown_width
 from cogs.base import (
     PLAYERS_HELP,
     THREAD_HELP,
@@ -57,7 +57,7 @@ WAITING = {
     "offer": "**Something is offered**: take it or walk on.",
 }
 
-#: A line of the board's description on a phone, in letters (``bot.widths``): 42 ordinary
+#: A line of the board's description on a phone, in letters (``bot.text.widths``): 42 ordinary
 #: letters fit before the preview tool wraps at 360 px.
 DESCRIPTION_LETTERS = 40
 #: Letters of room bold words take beyond their count (a name of 20 bold letters).

@@ -94,7 +94,7 @@ BACKENDS = ("sqlite", "postgresql")
 
 #: Modules whose every test runs once on SQLite and once on PostgreSQL.
 BOTH_BACKENDS = (
-    "tests/test_tables.py",
+    "tests/table/test_tables.py",
     "tests/cogs/test_records.py",
     "tests/db/",
 )

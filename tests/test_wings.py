@@ -17,6 +17,8 @@ FORBIDDEN = {
                   "bot.client", "bot.runner", "bot.config", "discord", "asyncio", "sqlite3",
                   "aiosqlite", "asyncpg", "time", "datetime", "argparse"),
     "db": ("bot", "cogs"),
+    "bot.text": ("bot.games", "bot.table", "bot.boards", "bot.pictures", "bot.tools", "cogs",
+                 "db", "bot.client", "bot.runner", "bot.config"),
     "bot.table": ("bot.boards", "bot.tools", "cogs", "bot.client", "bot.runner", "discord"),
     "bot.pictures": ("bot.table", "bot.boards", "cogs", "db", "discord"),
     "bot.boards": ("cogs", "bot.client", "bot.runner", "bot.tools"),

@@ -22,11 +22,11 @@ from bot.boards.host_panel import panel_items, panel_text
 from bot.boards.layout import view_of
 from bot.boards.notices import LobbyInvitations
 from bot.boards.send_errors import SEND_ERRORS
-from bot.names import one_line, safe_name
 from bot.table.errors import Refusal, board_link
 from bot.table.loaded import LoadedGame
 from bot.table.lobby import LOBBY_INVITE, invite_refusal
 from bot.table.service import Tables
+from bot.text.names import one_line, safe_name
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ def controls_body(game: LoadedGame, user_id: int, note: str) -> dict[str, Any]:
 def invited_member(interaction: discord.Interaction[Any],
                    user_id: int) -> tuple[str, bool, bool]:
     """Return the chosen member's name as boards show it (the server nickname, else the
-    global name, made safe by :func:`bot.names.safe_name`, the account name standing in
+    global name, made safe by :func:`bot.text.names.safe_name`, the account name standing in
     for a blank one), whether it is a bot and whether it can
     see the channel (View Channel among the permissions Discord sends with the choice;
     sees when Discord sends none), from the select's data."""

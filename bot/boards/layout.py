@@ -6,7 +6,7 @@ turn disabling them). A board sends them in a :class:`BoardView`, which builds t
 action rows itself (``board_view``); panels and private answers turn them into
 ``discord.ui`` items in a stopped ``discord.ui.View`` (:func:`view_of`). Both send the
 same components, their texts shown as they are (a name without its markdown escapes,
-:func:`bot.names.plain`). Board clicks are routed by their custom_id
+:func:`bot.text.names.plain`). Board clicks are routed by their custom_id
 (``bot.boards.routing.route_click``), so no item needs a callback, and a stopped view is
 one discord.py sends but never keeps.
 """
@@ -23,8 +23,8 @@ from typing import Any, ClassVar, NamedTuple
 import discord
 
 from bot.games.protocol import MAX_LABEL, Action
-from bot.names import plain
-from bot.widths import shown_width
+from bot.text.names import plain
+from bot.text.widths import shown_width
 
 #: Version tag of the custom_id format; bump it if the format ever changes.
 BUTTON_TAG = "g1"
@@ -346,7 +346,7 @@ def _placed(rows: list[list[BoardItem]]) -> list[BoardItem]:
 
 #: Buttons a row that sit side by side on a 360 px phone, when their labels are short.
 PHONE_BUTTONS = 3
-#: A phone line of buttons (a 360 px phone), in letters' room (:mod:`bot.widths`), what
+#: A phone line of buttons (a 360 px phone), in letters' room (:mod:`bot.text.widths`), what
 #: each button takes besides its label, and what a button's own emoji takes (drawn at
 #: 16 px with a gap after it): measured with the preview tool and a colour emoji font on
 #: rows of two to four buttons of mixed labels, capitals and emoji among them (none the

@@ -25,12 +25,12 @@ from bot.boards.layout import (
     vote_line,
 )
 from bot.games.protocol import Action
-from bot.names import plain, plain_players
 from bot.pictures.drawing import PictureDrawer
 from bot.table import polls
 from bot.table.data import Poll
 from bot.table.loaded import LoadedGame
 from bot.table.lobby import LOBBY_COMPUTER, LOBBY_JOIN, LOBBY_LEAVE, LOBBY_PANEL
+from bot.text.names import plain, plain_players
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,6 @@ import discord
 
 from bot.boards.answer_clock import AnswerClock
 from bot.boards.send_errors import SEND_ERRORS
-from bot.names import plain, plain_players
 from bot.pictures import TITLES, describe
 from bot.pictures.alt import LIMIT as ALT_LIMIT
 from bot.pictures.drawing import PictureDrawer
@@ -40,7 +39,8 @@ from bot.table.replay import (
 )
 from bot.table.service import Tables
 from bot.table.share import share_of
-from bot.widths import cut_to
+from bot.text.names import plain, plain_players
+from bot.text.widths import cut_to
 
 log = logging.getLogger(__name__)
 

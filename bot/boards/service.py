@@ -42,7 +42,6 @@ from bot.boards.replay import Replays
 from bot.boards.send_errors import SEND_ERRORS, tell_privately
 from bot.boards.threads import GameThreads, Place, not_posted_text
 from bot.games.protocol import Action
-from bot.names import safe_name
 from bot.pictures.drawing import PictureDrawer
 from bot.table.errors import (
     BrokenGame,
@@ -53,6 +52,7 @@ from bot.table.errors import (
 )
 from bot.table.lobby import LOBBY_INVITE, LOBBY_PANEL, LOBBY_PREFIX
 from bot.table.service import Actor, LoadedGame, Play, Tables
+from bot.text.names import safe_name
 
 log = logging.getLogger(__name__)
 

@@ -34,10 +34,10 @@ from typing import Any, Final
 import discord
 
 from bot.boards.send_errors import SEND_ERRORS
-from bot.names import isolated, one_line
 from bot.table.errors import Refusal, Unavailable
 from bot.table.loaded import LoadedGame
-from bot.widths import group_start
+from bot.text.names import isolated, one_line
+from bot.text.widths import group_start
 
 log = logging.getLogger(__name__)
 
@@ -126,10 +126,10 @@ def not_posted_text(error: BaseException, *, thread: bool, where: str) -> str:
 def thread_name(title: str, starter: str, when: float, fallback: str = "") -> str:
     """Return a game's thread name: its title, its starter and the day, in 100 characters.
 
-    The starter's name is kept as :func:`bot.names.one_line` keeps it; one that would
+    The starter's name is kept as :func:`bot.text.names.one_line` keeps it; one that would
     show blank gives way to ``fallback`` (their account name) or "a player". The name
     is cut first (any script: characters, not bytes, are counted), never inside an emoji,
-    a flag or a syllable; a right-to-left name is isolated (:func:`bot.names.isolated`),
+    a flag or a syllable; a right-to-left name is isolated (:func:`bot.text.names.isolated`),
     so that the day after it keeps its place.
     """
     day = datetime.fromtimestamp(when, UTC)

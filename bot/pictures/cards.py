@@ -26,7 +26,7 @@ from bot.pictures.palette import (
 )
 from bot.pictures.script import text_mask, width
 from bot.pictures.shapes import paste_icon
-from bot.widths import group_start
+from bot.text.widths import group_start
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +88,7 @@ def two_lines(name: str, room: float, size: int, bold: bool = False) -> list[str
 
 def fit_line(words: str, size: int, room: float, bold: bool = False) -> str:
     """Return ``words`` cut with an ellipsis to fit ``room`` ("…" alone when nothing
-    fits), never inside an emoji, a flag or a syllable (:func:`bot.widths.group_start`)."""
+    fits), never inside an emoji, a flag or a syllable (:func:`bot.text.widths.group_start`)."""
     if width(words, size, bold) <= room:
         return words
     while words and width(words + "…", size, bold) > room:

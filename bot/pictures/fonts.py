@@ -20,7 +20,7 @@ import manimgx_fonts
 import manimgx_fonts_cjk
 from PIL import ImageFont, features
 
-from bot.widths import printable
+from bot.text.widths import printable
 
 Font = ImageFont.FreeTypeFont
 """What the drawing functions accept as a font."""

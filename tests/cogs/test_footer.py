@@ -10,7 +10,7 @@ from bot.games.steam.engine import ENGINE as STEAM
 from bot.games.tinker.engine import ENGINE as TINKER
 from bot.table import turnlog
 from bot.table.data import Poll, TurnLog, Vote
-from bot.widths import clip_words, shown_width
+from bot.text.widths import clip_words, shown_width
 from cogs.footer import FOOTER_WIDTH, last_moves, turn_lines
 from cogs.steam import SteamCog
 from tests.cogs.test_steam_table import _play_turn, _table

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.boards.render import picture_view
-from bot.names import plain, plain_players, safe_name, short_name
+from bot.text.names import plain, plain_players, safe_name, short_name
 from tests.support import button, host_board, host_panel, make_bot
 
 NAME = "cool_guy"

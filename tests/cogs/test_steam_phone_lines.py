@@ -91,7 +91,7 @@ def test_an_away_seat_to_play_keeps_the_players_name_in_the_title() -> None:
 def test_the_final_round_names_everyone_still_to_play_where_they_fit() -> None:
     """Short names are all named ("Ann, Bob, Cy"), none counted; a long name beside
     short ones takes the room they leave, and only names past the room are counted."""
-    from bot.widths import shown_width
+    from bot.text.widths import shown_width
     from cogs.steam import LINE_ROOM, NAME_LEAST, _final_round
 
     assert _final_round(["Ann", "Bob", "Cy"]) == "⏳ Final round · to play: Ann, Bob, Cy."

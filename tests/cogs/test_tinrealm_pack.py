@@ -4,7 +4,7 @@ those used up for now marked ▫️."""
 
 from __future__ import annotations
 
-from bot.widths import shown_width
+from bot.text.widths import shown_width
 from cogs.tinrealm import BOLD_SLACK, DESCRIPTION_LETTERS
 from tests.cogs.board_messages import board_renderer, played
 

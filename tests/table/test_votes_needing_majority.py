@@ -7,7 +7,7 @@ from typing import Any
 from bot.boards.render import vote_field
 from bot.table import polls
 from tests.support import ALICE, BOB, Clock
-from tests.test_votes import _tables, _three_active
+from tests.table.test_votes import _tables, _three_active
 
 
 async def test_c4_close_line_leaves_the_give_up_vote_out_of_the_count(tmp_path: Any) -> None:

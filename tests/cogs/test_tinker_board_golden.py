@@ -11,7 +11,7 @@ ways a table shows them: voting, fast or "only me", with or without a vote under
 The constant below is the digest of that output. A change that should not change any
 output (a faster engine, a faster board) keeps it; a deliberate change of the board or
 of the rules updates it: print the new one with
-``python -m tests.test_tinker_board_golden``.
+``python -m tests.cogs.test_tinker_board_golden``.
 """
 
 from __future__ import annotations

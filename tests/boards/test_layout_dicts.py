@@ -11,7 +11,8 @@ finished, abandoned and expired games are rendered as well.
 
 The constant below is the sha256 of those components as JSON. A change that should not
 change what Discord gets (a faster way to build the components) keeps it; a deliberate
-change of the boards updates it: print the new one with ``python -m tests.test_layout_dicts``.
+change of the boards updates it: print the new one with
+``python -m tests.boards.test_layout_dicts``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""How much of a phone line text takes (bot.widths): letters by their width in the
+"""How much of a phone line text takes (bot.text.widths): letters by their width in the
 font, cut to fit at a word or anywhere in a name."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.names import short_name
-from bot.widths import ELLIPSIS, _halves, clip_name, clip_words, fits, rows, shown_width
+from bot.text.names import short_name
+from bot.text.widths import ELLIPSIS, _halves, clip_name, clip_words, fits, rows, shown_width
 
 #: Letters of every class: thin, ordinary, broad, double, wide, taking no room.
 LETTERS = "ab .,·…iIWMmwAé😀🌙漢क\u200d\ufe0f\u0301\U0001F3FD🇫\u2190\u218f\U0010ffff"
@@ -117,7 +117,7 @@ def test_a_cut_to_a_count_of_characters_keeps_letters_whole():
     joined emoji and syllables whole, closes an isolate it opened, and keeps to the limit."""
     import unicodedata
 
-    from bot.widths import FSI, PDI, cut_to
+    from bot.text.widths import FSI, PDI, cut_to
     family = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
     for text in ("🇫🇷" * 30, family * 12, "क्षत्रिय " * 8, FSI + "أحمد " * 12 + PDI + " won."):
         for limit in range(1, 50):

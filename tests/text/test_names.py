@@ -9,8 +9,8 @@ import unicodedata
 from typing import Any
 
 from bot.boards.threads import thread_name
-from bot.names import plain, safe_name, short_name
-from bot.widths import clip_name, clip_words, shown_width
+from bot.text.names import plain, safe_name, short_name
+from bot.text.widths import clip_name, clip_words, shown_width
 from tests.db.test_records_queries import add_results, tinker
 from tests.support import button, host_panel, make_bot
 
@@ -166,7 +166,7 @@ def test_a_right_to_left_name_is_isolated_and_a_left_to_right_one_is_not():
 def test_an_isolated_name_keeps_to_the_name_limit():
     """The isolate's two marks count in the 64 characters a name keeps, and a cut long
     name still ends its isolate."""
-    from bot.names import NAME_LIMIT
+    from bot.text.names import NAME_LIMIT
     name = safe_name(ARABIC * 40)
     assert len(name) == NAME_LIMIT
     assert name.startswith("\u2068") and name.endswith("\u2069")

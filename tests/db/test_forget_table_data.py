@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import logging
 
+import pytest
+
 from bot.table.data import TableData
 from tests.support import button, host_board, make_bot
+
+pytestmark = pytest.mark.sqlite_only  # the table data read back through the SQLite file
 
 COGS = ("cogs.records", "cogs.steam")
 

@@ -21,6 +21,8 @@ from db.postgres import PostgresStore
 from db.store import Store
 from tests.support import ALICE, BOB, Clock, logged_actions, open_tables, stored_versions
 
+pytestmark = pytest.mark.sqlite_only  # group commit is SQLite's writing thread
+
 GAMES = 30
 
 

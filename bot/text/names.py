@@ -21,7 +21,7 @@ from typing import Any
 
 import discord
 
-from bot.widths import FSI, PDI, clip_name, fits, group_start, joins_on, printable
+from bot.text.widths import FSI, PDI, clip_name, fits, group_start, joins_on, printable
 
 #: The most characters of a name a board shows.
 NAME_LIMIT = 64
@@ -107,7 +107,7 @@ def plain(text: str) -> str:
 
 def short_name(name: str, room: float) -> str:
     """Return a name made safe by :func:`safe_name`, cut to ``room`` letters' room as
-    shown (:mod:`bot.widths`; marked "…") and made safe again: a cut never splits an
+    shown (:mod:`bot.text.widths`; marked "…") and made safe again: a cut never splits an
     escape."""
     shown = plain(name)
     if fits(shown, room):
