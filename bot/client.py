@@ -11,7 +11,6 @@ import asyncio
 import hashlib
 import json
 import logging
-import math
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -20,6 +19,7 @@ from typing import Any
 import discord
 from discord.ext import commands, tasks
 
+from bot.alive import AliveNotes
 from bot.boards.in_flight import let_in
 from bot.boards.pings import PingChoiceButton
 from bot.boards.routing import route_click
@@ -123,20 +123,11 @@ ALIVE_SECONDS = 30.0
 #: was last known alive are edited again (an edit the stop or a crash left unmade, even
 #: one Discord refused for a while, then shows): at most :data:`REDRAW_LIMIT`, the newest
 #: first. The start of that window is kept in ``meta`` until the redraw is done, so a
-#: restart that cuts it short leaves it owed to the next start (:meth:`TableBot.owed_redraw`).
+#: restart that cuts it short leaves it owed to the next start
+#: (:meth:`bot.alive.AliveNotes.owed_redraw`).
 REDRAW_MARGIN_SECONDS = 120.0
 REDRAW_LIMIT = 500
 
-#: The ``meta`` keys of when the bot was last alive (any process) and of its recent
-#: outages (every process's). A sharded bot also notes when each shard was last served,
-#: under this name and the shard (:attr:`TableBot.alive_keys`).
-ALIVE, OUTAGES = "alive", "outages"
-#: The ``meta`` key of the bot's shard layout, and when the bot was last alive before it
-#: (:meth:`TableBot._layout_change`).
-LAYOUT = "shard_layout"
-#: How long after a change of the shard count a process with no note for its shards takes
-#: them as last served before the change (the new count's processes start by then).
-NEW_LAYOUT_SECONDS = 3600.0
 
 
 class TableBot(commands.Bot):
@@ -235,13 +226,17 @@ class TableBot(commands.Bot):
             await self.load_extension(module)
         await self.sync_commands()
         if not self.force_sync:
-            last_alive = await self.recall_alive()
+            s = self.settings
+            longest = max(s.solo_idle_hours, s.lobby_idle_hours, s.multi_idle_hours) * 3600
+            self.alive = AliveNotes(self.store, self.clock, self.shard_filter,
+                                    max(downtime.KEEP_SECONDS, longest))
+            last_alive = await self.alive.recall_alive()
             self.started = self.clock()
-            self.outages = await self.note_outage(last_alive)
+            self.outages = await self.alive.note_outage(last_alive, self.started)
             self.tables.turns.outages = self.outages
             if last_alive is not None:
                 log.info("the bot was down for %.0f s", max(0.0, self.started - last_alive))
-            since = await self.owed_redraw(
+            since = await self.alive.owed_redraw(
                 None if last_alive is None else last_alive - REDRAW_MARGIN_SECONDS)
             if since is not None:
                 self._redraw = asyncio.create_task(self._redraw_recent(since),
@@ -255,192 +250,15 @@ class TableBot(commands.Bot):
 
     # -- being alive, and restarts ------------------------------------------------------
 
-    def _meta_key(self, name: str) -> str:
-        """Return the ``meta`` key ``name`` of this process's shards."""
-        shards = self.shard_filter
-        if shards is None:
-            return name
-        return f"{name}:{'-'.join(str(i) for i in shards[0])}/{shards[1]}"
-
-    @property
-    def alive_keys(self) -> list[str]:
-        """The ``meta`` keys of when each of this process's shards was last served
-        (:data:`ALIVE` alone when the bot is not sharded): a shard's key is the same
-        whichever process serves it."""
-        shards = self.shard_filter
-        if shards is None:
-            return [ALIVE]
-        ids, count = shards
-        return [f"{ALIVE}:{i}/{count}" for i in ids]
-
-    @property
-    def alive_key(self) -> str:
-        """The ``meta`` key of when this process's first shard was last served."""
-        return self.alive_keys[0]
-
-    @property
-    def redraw_key(self) -> str:
-        """The ``meta`` key of the start of the redraw still owed to this process's shards
-        (empty when none is)."""
-        return self._meta_key("redraw_since")
-
-    async def owed_redraw(self, since: float | None) -> float | None:
-        """Return from when the boards are to be redrawn at this start: the older of
-        ``since`` (this start's window, None if there is none) and the window a start
-        before left unfinished, and store it as owed until the redraw is done
-        (:meth:`_redraw_recent`). A stored value that cannot be read or is damaged
-        counts as none (a warning); one that cannot be stored is a warning too."""
-        owed = await self._meta_time(self.redraw_key, "the board redraw still owed")
-        if owed is not None:
-            since = owed if since is None else min(since, owed)
-        if since is not None and since != owed:
-            try:
-                await self.store.set_meta(self.redraw_key, repr(since))
-            except StorageError as exc:
-                log.warning("could not store the board redraw owed: %s", exc)
-        return since
-
-    async def last_alive(self) -> float | None:
-        """Return when this process's shards were last served (a time as ``clock`` gives
-        it), or None when that is unknown (the first start) or cannot be read."""
-        return await self.recall_alive()
-
-    async def recall_alive(self) -> float | None:
-        """Return when this process's shards were last served (the oldest of their notes:
-        each shard's downtime is at least that long); a time later than now is taken as
-        now (a clock that ran ahead).
-
-        Every process notes when each of its shards was last served, and when the whole
-        bot was (:data:`ALIVE`). A shard's note is the one to read unless it is older
-        than the last change of the shard count (a count used before may come back, its
-        notes old): then the shards were last served when the bot was last alive before
-        the change (:meth:`_layout_change`). With no note for any of its shards, the
-        process reads the note of its shards as one (an older release's), else that
-        time too while the change is new (the other processes of a new count start
-        within moments), else when the whole bot was last alive."""
-        what = "when the bot was last alive"
-        now = self.clock()
-        whole = await self._meta_time(ALIVE, what)
-        whole = None if whole is None else min(whole, now)
-        change, noted = await self._layout_change(whole, now)
-        if self.shard_filter is None:
-            return whole
-        notes = [note for note in [await self._meta_time(key, what) for key in self.alive_keys]
-                 if note is not None]
-        if not notes:
-            older = await self._meta_time(self._meta_key(ALIVE), what)
-            notes = [] if older is None else [older]
-        if notes:
-            oldest = min(*notes, now)
-            return oldest if change is None or oldest >= change else change
-        if change is not None and noted is not None and now - noted <= NEW_LAYOUT_SECONDS:
-            return change
-        return whole
-
-    async def _layout_change(self, whole: float | None,
-                             now: float) -> tuple[float | None, float | None]:
-        """Return when the bot was last alive before its shard count (or its being
-        unsharded) last changed, and when that change was noted; (None, None) when no
-        change is known. The first start after a change notes it (:data:`LAYOUT`: the
-        layout, then "@" and each time). A noted time that is damaged or later than
-        ``now`` is noted again as no change known."""
-        layout = "unsharded" if self.shard_filter is None else f"{self.shard_filter[1]} shards"
-        try:
-            raw = await self.store.get_meta(LAYOUT) or ""
-        except StorageError as exc:
-            log.warning("could not read the bot's shard layout: %s", exc)
-            return None, None
-        noted_layout, *times = raw.split("@")
-        change: float | None = None
-        noted: float | None = now
-        if noted_layout == layout:
-            try:
-                change, noted = (float(t) if t else None for t in (*times, "", "")[:2])
-            except ValueError:
-                change = math.nan
-            if change is None or (math.isfinite(change) and change <= now):
-                return change, noted
-            log.warning("the shard layout's time is unreadable (%r): noted again", raw[:60])
-            change = None
-        elif raw:  # another layout was noted: this start is the change (none noted: none known)
-            change = whole
-        if change is None:
-            noted = None
-        value = "" if change is None else f"{change!r}@{noted!r}"
-        try:
-            await self.store.set_meta(LAYOUT, f"{layout}@{value}")
-        except StorageError as exc:
-            log.warning("could not store the bot's shard layout: %s", exc)
-        return change, noted
-
-    async def _meta_time(self, key: str, what: str) -> float | None:
-        """Return the time stored in ``meta`` under ``key``, or None when there is none
-        (nothing or an empty value stored); one that cannot be read, or is not a finite
-        number, is None too, with a warning naming ``what`` it is."""
-        try:
-            raw = await self.store.get_meta(key)
-        except StorageError as exc:
-            log.warning("could not read %s (taken as unknown): %s", what, exc)
-            return None
-        if not raw:
-            return None
-        try:
-            value = float(raw)
-        except ValueError:
-            value = math.nan
-        if not math.isfinite(value):
-            log.warning("%s is unreadable (%r): taken as unknown", what, raw[:40])
-            return None
-        return value
-
-    async def note_outage(self, last_alive: float | None) -> list[Outage]:
-        """Return the bot's recent outages (:mod:`bot.table.downtime`), the one that ends
-        at this start added (from ``last_alive``, if known), and store them for the next
-        starts. Every process adds its own to the one list (:data:`OUTAGES`), so a
-        game's downtime is never less than its process's (more, by another process's,
-        on the safe side). Those no idle cutoff reaches back to are left out. A list
-        that cannot be read or is damaged counts as none, and one that cannot be stored
-        is a warning: neither stops the bot."""
-        outages = await self._outages(OUTAGES)
-        if last_alive is None:
-            return outages
-        outages.append((last_alive, self.started - last_alive))
-        s = self.settings
-        longest = max(s.solo_idle_hours, s.lobby_idle_hours, s.multi_idle_hours) * 3600
-        outages = downtime.kept(outages, self.started, max(downtime.KEEP_SECONDS, longest))
-        try:
-            await self.store.set_meta(OUTAGES, downtime.dumps(outages))
-        except StorageError as exc:
-            log.warning("could not store the bot's recent outages: %s", exc)
-        return outages
-
-    async def _outages(self, key: str) -> list[Outage]:
-        """Return the outages stored under ``key`` (none when it cannot be read or is
-        damaged: a warning)."""
-        try:
-            return downtime.loads(await self.store.get_meta(key))
-        except (StorageError, ValueError) as exc:
-            log.warning("could not read the bot's recent outages (taken as none): %s", exc)
-            return []
-
-    async def note_alive(self) -> None:
-        """Store that the bot is alive now (a failure is a warning)."""
-        try:
-            now = repr(self.clock())
-            for key in {*self.alive_keys, ALIVE}:
-                await self.store.set_meta(key, now)
-        except StorageError as exc:
-            log.warning("could not note that the bot is alive: %s", exc)
-
     @tasks.loop(seconds=ALIVE_SECONDS)
     async def alive_marker(self) -> None:
         """Note in the database that the bot is alive, every :data:`ALIVE_SECONDS`."""
-        await self.note_alive()
+        await self.alive.note_alive()
 
     async def _redraw_recent(self, since: float) -> None:
         """Edit again the boards of the games saved since ``since`` (see
         :meth:`bot.boards.service.Boards.redraw_recent`); once all are seen to, the
-        redraw is no longer owed (:meth:`owed_redraw`)."""
+        redraw is no longer owed (:meth:`bot.alive.AliveNotes.owed_redraw`)."""
         try:
             redrawn = await self.boards.redraw_recent(since, REDRAW_LIMIT)
         except StorageError as exc:
@@ -450,10 +268,7 @@ class TableBot(commands.Bot):
             return  # cut short by the stop: still owed to the next start
         if redrawn:
             log.info("boards of %d recently changed games shown again", redrawn)
-        try:
-            await self.store.set_meta(self.redraw_key, "")
-        except StorageError as exc:
-            log.warning("could not note that the board redraw is done: %s", exc)
+        await self.alive.redraw_done()
 
     # -- commands sync ------------------------------------------------------------------
 
@@ -619,7 +434,7 @@ class TableBot(commands.Bot):
 
         The board edits asked for until then are made (for a few seconds at most:
         :data:`bot.boards.messages.FLUSH_SECONDS`), and the time of the stop is stored
-        (:meth:`note_alive`) for the next start.
+        (:meth:`bot.alive.AliveNotes.note_alive`) for the next start.
         """
         heartbeat = getattr(self, "heartbeat", None)
         if heartbeat is not None:  # from now on the health check says not connected
@@ -636,7 +451,7 @@ class TableBot(commands.Bot):
             await self.boards.messages.stop_updates()
         if self.alive_marker.is_running():
             self.alive_marker.cancel()
-            await self.note_alive()
+            await self.alive.note_alive()
         if self.sweeper.is_running():
             self.sweeper.cancel()
         await super().close()

@@ -2,7 +2,7 @@
 
 Each start notes the outage before it (from when the bot was last known alive to the
 start) in a list of recent outages, which the ``meta`` table keeps across restarts (per
-shard set, :meth:`bot.client.TableBot.note_outage`). The idle sweep counts a game's idle
+shard set, :meth:`bot.alive.AliveNotes.note_outage`). The idle sweep counts a game's idle
 time without every outage since it was saved (:func:`idle_cutoffs`), so a second restart
 does not forget the long outage before the first one. A turn timer does not run while
 the bot is down either (:func:`down_between`): a seat is not handed to a computer for a

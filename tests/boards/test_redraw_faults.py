@@ -90,7 +90,7 @@ async def test_redraw_owed_after_a_crash_survives_a_quick_second_restart(
     game_b = await bot.tables.open_in_channel(other)
     # From here on the process "dies": its edits are lost and nothing notes the stop.
     bot.boards.messages.update_soon = lambda *x, **k: None  # type: ignore[method-assign]
-    bot.note_alive = _nothing  # type: ignore[method-assign]
+    bot.alive.note_alive = _nothing  # type: ignore[method-assign]
     bot.alive_marker.cancel()
     await bot.tables.call_off(game_a.id, "ended")
     await bot.tables.call_off(game_b.id, "ended")
@@ -127,7 +127,7 @@ async def test_redraw_owed_after_a_crash_survives_a_quick_second_restart(
     await bot._redraw
     stale = [m["id"] for m in (a, b) if _offers_moves(fake_discord.get_message(m["id"]))]
     assert not stale, f"boards of ended games still offer moves after three starts: {stale}"
-    assert await bot.store.get_meta(bot.redraw_key) == ""  # done: no longer owed
+    assert await bot.store.get_meta(bot.alive.redraw_key) == ""  # done: no longer owed
 
 
 async def test_owed_redraw_takes_the_older_window_and_ignores_a_damaged_one(
@@ -135,20 +135,20 @@ async def test_owed_redraw_takes_the_older_window_and_ignores_a_damaged_one(
     """The window owed is the older of the stored one and this start's; a damaged stored
     value counts as none, with a warning."""
     bot = await discord_driver.login(make_bot(tmp_path))
-    await bot.store.set_meta(bot.redraw_key, repr(100.0))
-    assert await bot.owed_redraw(200.0) == 100.0
-    assert await bot.owed_redraw(50.0) == 50.0
-    assert await bot.store.get_meta(bot.redraw_key) == repr(50.0)
-    assert await bot.owed_redraw(None) == 50.0
-    await bot.store.set_meta(bot.redraw_key, "")
-    assert await bot.owed_redraw(None) is None
+    await bot.store.set_meta(bot.alive.redraw_key, repr(100.0))
+    assert await bot.alive.owed_redraw(200.0) == 100.0
+    assert await bot.alive.owed_redraw(50.0) == 50.0
+    assert await bot.store.get_meta(bot.alive.redraw_key) == repr(50.0)
+    assert await bot.alive.owed_redraw(None) == 50.0
+    await bot.store.set_meta(bot.alive.redraw_key, "")
+    assert await bot.alive.owed_redraw(None) is None
     for damaged in ("not a time", "nan", "inf"):
-        await bot.store.set_meta(bot.redraw_key, damaged)
+        await bot.store.set_meta(bot.alive.redraw_key, damaged)
         with caplog.at_level(logging.WARNING, logger="bot.client"):
             caplog.clear()
-            assert await bot.owed_redraw(300.0) == 300.0
+            assert await bot.alive.owed_redraw(300.0) == 300.0
         assert any("unreadable" in r.getMessage() for r in caplog.records), damaged
-        assert await bot.store.get_meta(bot.redraw_key) == repr(300.0)
+        assert await bot.store.get_meta(bot.alive.redraw_key) == repr(300.0)
 
 
 async def test_redraw_leaves_a_board_past_its_edit_cap_but_a_move_still_reposts(

@@ -83,7 +83,7 @@ async def test_board_left_behind_by_a_crash_is_shown_at_the_next_start(
                                                     clock=clock)
     # From here on the process "dies": its edits are lost and nothing notes the stop.
     bot.boards.messages.update_soon = lambda *a, **k: None  # type: ignore[method-assign]
-    bot.note_alive = _nothing  # type: ignore[method-assign]
+    bot.alive.note_alive = _nothing  # type: ignore[method-assign]
     await _alice_moves_and_computers_answer(bot, fake_discord, board, game)
     assert "Count: **3**" not in _count_shown(fake_discord, board)
     clock.advance(20)  # the last note of being alive was at the start, 20 s before
@@ -123,7 +123,7 @@ async def test_game_ended_just_before_a_crash_shows_its_end_at_the_next_start(
     assert "Count: **6**" in _count_shown(fake_discord, board)
     # From here on the process "dies": its edits are lost and nothing notes the stop.
     bot.boards.messages.update_soon = lambda *a, **k: None  # type: ignore[method-assign]
-    bot.note_alive = _nothing  # type: ignore[method-assign]
+    bot.alive.note_alive = _nothing  # type: ignore[method-assign]
     await discord_driver.click(fake_discord.get_message(board["id"]),
                                button(board, "add1"), user="alice")  # 7, then 8, then 10
     ended = await _count_reaches(bot, game, 10)
@@ -162,12 +162,12 @@ async def test_only_games_saved_shortly_before_the_stop_are_shown_again(
 async def test_first_start_shows_nothing_again(discord_driver, fake_discord, tmp_path):
     """With no note of when the bot was last alive (a first start), no board is edited."""
     bot = await discord_driver.login(make_bot(tmp_path))
-    bot.note_alive = _nothing  # type: ignore[method-assign]
+    bot.alive.note_alive = _nothing  # type: ignore[method-assign]
     beating = bot.alive_marker.get_task()
     bot.alive_marker.cancel()
     await asyncio.wait({beating})
-    await bot.store.set_meta(bot.alive_key, "not a time")  # as if never noted
-    assert await bot.last_alive() is None
+    await bot.store.set_meta(bot.alive.alive_keys[0], "not a time")  # as if never noted
+    assert await bot.alive.recall_alive() is None
     board = (await discord_driver.slash("toy", "new", user="alice")).message
     await discord_driver.close_client(bot)
     edits = _edits_of(fake_discord, board)

@@ -30,8 +30,8 @@ async def _down(driver, bot, tmp_path, clock, seconds, *, crash_after=None):
     """Stop the bot (or let it die ``crash_after`` s after its last note of being alive),
     keep it down ``seconds``, start it again and run the deadlines due; return the bot."""
     if crash_after is not None:
-        await bot.store.set_meta(bot.alive_key, repr(clock() - crash_after))
-        bot.note_alive = _nothing  # type: ignore[method-assign]
+        await bot.store.set_meta(bot.alive.alive_keys[0], repr(clock() - crash_after))
+        bot.alive.note_alive = _nothing  # type: ignore[method-assign]
         bot.alive_marker.cancel()
     await driver.close_client(bot)
     clock.advance(seconds)

@@ -3,7 +3,7 @@ sweep runs at once at the start), yet a game idle past its age anyway still ends
 
 import pytest
 
-from bot.client import OUTAGES
+from bot.alive import OUTAGES
 from bot.table import downtime
 from bot.table.downtime import idle_cutoffs
 from tests.support import Clock, make_bot
@@ -19,8 +19,8 @@ async def _lobby_then_downtime(driver, tmp_path, clock, idle_before, down, *, cr
     lobby = await bot.tables.open_in_channel(driver.fake.channel_id)
     clock.advance(idle_before)
     if crash:  # the last note of being alive came 30 s before the process died
-        await bot.store.set_meta(bot.alive_key, repr(clock() - 30))
-        bot.note_alive = _nothing  # type: ignore[method-assign]
+        await bot.store.set_meta(bot.alive.alive_keys[0], repr(clock() - 30))
+        bot.alive.note_alive = _nothing  # type: ignore[method-assign]
         bot.alive_marker.cancel()
     await driver.close_client(bot)
     clock.advance(down)
@@ -154,7 +154,7 @@ async def test_downtime_of_a_restart_that_changes_the_shards_is_not_idle_time(
     await discord_driver.close_client(bot)
     clock.advance(40 * 60)
     bot = await discord_driver.restart(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
-    assert bot.alive_key != "alive"
+    assert bot.alive.alive_keys[0] != "alive"
     assert bot.outages == [(clock() - 7200 - 70 * 60, 1800.0), (clock() - 40 * 60, 2400.0)]
     assert await bot.sweep_once() == 0, "the lobby was ended for the time the bot was down"
     assert (await bot.tables.load(lobby.id)).row.is_open
@@ -165,13 +165,13 @@ async def test_a_shard_set_reads_its_own_note_first(discord_driver, fake_discord
     outage, from its shards' last note of being served, not the others' newer one."""
     clock = Clock()
     bot = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
-    own_key = bot.alive_key
-    await _notes(discord_driver, bot, {key: repr(clock() - HOUR) for key in bot.alive_keys})
+    own_key = bot.alive.alive_keys[0]
+    await _notes(discord_driver, bot, {key: repr(clock() - HOUR) for key in bot.alive.alive_keys})
     await bot.store.set_meta("alive", repr(clock()))  # another process is alive now
     await discord_driver.close_client(bot)
     clock.advance(60)
     bot = await discord_driver.restart(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
-    assert bot.alive_key == own_key
+    assert bot.alive.alive_keys[0] == own_key
     assert bot.outages[-1] == (clock() - HOUR - 60, HOUR + 60)
 
 
@@ -204,7 +204,7 @@ async def test_every_process_outage_is_kept_across_a_change_of_shards(
     await discord_driver.close_client(a)
     down = clock()
     clock.advance(2 * HOUR)
-    await b.note_alive()
+    await b.alive.note_alive()
     a = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2, SHARD_IDS=0))
     assert a.outages[-1] == (down, 2 * HOUR)
     await discord_driver.close_client(b)  # then shard 1's process alone is restarted
@@ -266,7 +266,7 @@ async def test_the_first_start_after_an_upgrade_reads_the_notes_of_the_shards_as
         make_bot(tmp_path, clock=clock, SHARD_COUNT=2)), clock, 30 * 86400)
     bot = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
     await _notes(discord_driver, bot,  # as the older release left them
-                 {**{key: "" for key in bot.alive_keys}, "alive:0-1/2": repr(clock())})
+                 {**{key: "" for key in bot.alive.alive_keys}, "alive:0-1/2": repr(clock())})
     await discord_driver.close_client(bot)
     clock.advance(60)
     bot = await discord_driver.restart(make_bot(tmp_path, clock=clock, SHARD_COUNT=2))
@@ -276,14 +276,14 @@ async def test_the_first_start_after_an_upgrade_reads_the_notes_of_the_shards_as
 async def _serve(driver, bot, clock: Clock, seconds: float) -> None:
     """Let ``bot`` serve for ``seconds`` (its last alive note at their end), then stop."""
     clock.advance(seconds)
-    await bot.note_alive()
+    await bot.alive.note_alive()
     await driver.close_client(bot)
 
 
 async def _notes(driver, bot, notes: dict[str, str]) -> None:
     """Stop ``bot`` noting that it is alive (it is about to die), then store ``notes``
     (meta key to value) as what it left."""
-    bot.note_alive = _nothing  # type: ignore[method-assign]
+    bot.alive.note_alive = _nothing  # type: ignore[method-assign]
     bot.alive_marker.cancel()
     await driver.settle()
     for key, value in notes.items():
