@@ -9,6 +9,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.table.settings import (
+    NOTICE_GRACE_BOUNDS,
+    OPEN_GAMES_BOUNDS,
+    VOTE_WINDOW_BOUNDS,
+    ServerSettings,
+)
+
+#: What every server plays with unless the .env or the server says otherwise.
+SERVER = ServerSettings()
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 #: What a person needs to do when the token is missing.
@@ -50,11 +60,11 @@ class Settings:
     api_base: str | None
     gateway_url: str | None
     #: Seconds a vote stays open by default (C4); a starter may choose 10 s to 10 min.
-    vote_window_seconds: float = 30.0
+    vote_window_seconds: float = SERVER.vote_window_seconds
     #: Whether boards carry a picture (text-only boards stay complete without it).
-    board_images: bool = True
+    board_images: bool = SERVER.pictures
     #: Open games a member may have started in one server (0: no limit).
-    max_open_games: int = 5
+    max_open_games: int = SERVER.max_open_games
     #: Least seconds between two edits the bot makes to one board by itself (votes,
     #: computer players), within Discord's rate of edits per channel.
     board_edit_seconds: float = 1.0
@@ -68,9 +78,9 @@ class Settings:
     retention_days: float = 30.0
     #: Whether start commands put each game in its own thread by default (a server's
     #: /tablehouse settings and the command's own option come first).
-    game_threads: bool = False
+    game_threads: bool = SERVER.threads
     #: Seconds a turn notice waits for a move before it mentions the player (0: at once).
-    notice_grace_seconds: float = 45.0
+    notice_grace_seconds: float = SERVER.notice_grace_seconds
     #: The heartbeat file (``HEALTH_FILE``); None: the default beside the SQLite database,
     #: one per shard process (see :func:`bot.health.health_file`).
     health_file: Path | None = None
@@ -160,15 +170,18 @@ def load_settings(
         tinrealm_content=content,
         api_base=env.get("DISCORD_API_BASE", "").strip() or None,
         gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
-        vote_window_seconds=_window(env),
-        board_images=_flag(env, "BOARD_IMAGES", True),
-        max_open_games=_whole(env, "MAX_OPEN_GAMES", 5, 0, 100),
+        vote_window_seconds=_bounded(env, "VOTE_WINDOW_SECONDS", SERVER.vote_window_seconds,
+                                     VOTE_WINDOW_BOUNDS),
+        board_images=_flag(env, "BOARD_IMAGES", SERVER.pictures),
+        max_open_games=_whole(env, "MAX_OPEN_GAMES", SERVER.max_open_games,
+                              *OPEN_GAMES_BOUNDS),
         board_edit_seconds=_number(env, "BOARD_EDIT_SECONDS", 1.0, 0.0),
         **_shards(env),
         database_url=url,
         retention_days=_number(env, "RETENTION_DAYS", 30, 1),
-        game_threads=_flag(env, "GAME_THREADS", False),
-        notice_grace_seconds=_grace(env),
+        game_threads=_flag(env, "GAME_THREADS", SERVER.threads),
+        notice_grace_seconds=_bounded(env, "TURN_NOTICE_GRACE_SECONDS",
+                                      SERVER.notice_grace_seconds, NOTICE_GRACE_BOUNDS),
         health_file=_health_file(env),
     )
 
@@ -215,17 +228,14 @@ def _health_file(env: Mapping[str, str]) -> Path | None:
     return path
 
 
-def _window(env: Mapping[str, str]) -> float:
-    value = _number(env, "VOTE_WINDOW_SECONDS", 30, 10)
-    if value > 600:
-        raise ConfigError(f"VOTE_WINDOW_SECONDS must be at most 600, got {value:g}")
-    return value
-
-
-def _grace(env: Mapping[str, str]) -> float:
-    value = _number(env, "TURN_NOTICE_GRACE_SECONDS", 45, 0)
-    if value > 3600:
-        raise ConfigError(f"TURN_NOTICE_GRACE_SECONDS must be at most 3600, got {value:g}")
+def _bounded(env: Mapping[str, str], name: str, default: float,
+             bounds: tuple[int, int]) -> float:
+    """Read a number of seconds within ``bounds`` (as a server may set it too); raise
+    ConfigError naming ``name``."""
+    low, high = bounds
+    value = _number(env, name, default, low)
+    if value > high:
+        raise ConfigError(f"{name} must be at most {high}, got {value:g}")
     return value
 
 

@@ -34,6 +34,7 @@ from bot.table.errors import (
     Unavailable,
 )
 from bot.table.loaded import Actor, LoadedGame, Play
+from bot.table.polls import DEFAULT_WINDOW
 from bot.table.ratings import rated_seats
 from bot.table.results import seat_results, shared_results
 from bot.table.seats import Seat, seats_from_json, seats_to_json
@@ -83,7 +84,7 @@ class TableCore:
         clock: Callable[[], float] = time.time,
         engines: Callable[[str], Engine] = registry_engine,
         seeds: Callable[[], int] | None = None,
-        vote_window: float = 30.0,
+        vote_window: float = DEFAULT_WINDOW,
     ) -> None:
         self.store = store
         #: The voting window of games that choose none (C4).

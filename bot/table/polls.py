@@ -25,6 +25,8 @@ CONFIRMED_MOVES = frozenset({"give_up", "resign"})
 #: Window lengths a starter may choose, in seconds (C4: 10 s to 10 minutes).
 MIN_WINDOW = 10
 MAX_WINDOW = 600
+#: The window of a game whose starter and server chose none (seconds).
+DEFAULT_WINDOW = 30.0
 
 
 @dataclass(frozen=True, slots=True)

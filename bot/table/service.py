@@ -89,7 +89,7 @@ class Tables:
         clock: Callable[[], float] = time.time,
         engines: Callable[[str], Engine] = registry_engine,
         seeds: Callable[[], int] | None = None,
-        vote_window: float = 30.0,
+        vote_window: float = polls.DEFAULT_WINDOW,
         max_open_games: int = 0,
         defaults: ServerSettings | None = None,
     ) -> None:

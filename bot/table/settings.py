@@ -17,11 +17,12 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from bot.table.errors import Refusal, Unavailable
+from bot.table.polls import DEFAULT_WINDOW, MAX_WINDOW, MIN_WINDOW
 from db.base import SETTING_COLUMNS, GameStore, settings_row
 from db.errors import StorageError
 
 #: Bounds of each number a server may set: (least, most).
-VOTE_WINDOW_BOUNDS = (10, 600)
+VOTE_WINDOW_BOUNDS = (MIN_WINDOW, MAX_WINDOW)
 NOTICE_GRACE_BOUNDS = (0, 3600)
 OPEN_GAMES_BOUNDS = (0, 100)
 #: How long a process trusts its copy of a server's settings before reading them again.
@@ -33,7 +34,7 @@ class ServerSettings:
     """What a server plays with by default (each field: the server's choice or the bot's)."""
 
     #: Seconds a vote stays open when the starter picks none (C4).
-    vote_window_seconds: float = 30.0
+    vote_window_seconds: float = DEFAULT_WINDOW
     #: Whether start commands put each game in its own thread unless told otherwise.
     threads: bool = False
     #: Seconds a turn notice waits before it mentions the player (0: at once).
