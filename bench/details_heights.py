@@ -24,7 +24,7 @@ from bot.boards.render import Renderer
 from bot.table.loaded import LoadedGame
 from bot.table.settings import ServerSettings
 from cogs.details import page_keys
-from cogs.records import help_message
+from cogs.help import help_message
 from tests.cogs.board_messages import (
     ENGINES,
     PHONE_BUDGET,

@@ -42,8 +42,8 @@ from db.store import StorageError
 log = logging.getLogger(__name__)
 
 #: The cogs the bot loads, one per game plus the shared ones.
-DEFAULT_COGS: tuple[str, ...] = ("cogs.records", "cogs.server", "cogs.tinker", "cogs.tinrealm",
-                                 "cogs.steam")
+DEFAULT_COGS: tuple[str, ...] = ("cogs.help", "cogs.records", "cogs.server", "cogs.tinker",
+                                 "cogs.tinrealm", "cogs.steam")
 
 #: What the bot needs in a channel: see, talk, embed, attach the board's picture (when it
 #: posts a board itself rather than answering a click), read back its own boards, and

@@ -1,4 +1,4 @@
-"""Player records in Discord: /help, /stats, /leaderboard and /forget-me.
+"""Player records in Discord: /stats, /leaderboard and /forget-me.
 
 Figures come from :mod:`db.records`; this module only turns them into replies. Players
 on leaderboards are shown as mentions: Discord renders each as the member's current
@@ -8,7 +8,6 @@ name, so the bot needs no member list and stores no names for it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,14 +17,11 @@ from discord.ext import commands
 
 from bot.boards.answer_clock import AnswerClock
 from bot.boards.in_flight import Tracked
-from bot.boards.pings import choice_button
 from bot.games.registry import engine
 from bot.table.daily import daily_key
 from bot.table.errors import Unavailable
 from bot.table.ratings import RATED_KINDS
-from bot.table.settings import ServerSettings
 from bot.text.names import safe_name
-from cogs.starting import StartButton, start_buttons
 from db import records
 from db.records import (
     RANKED_BY_WINS,
@@ -40,11 +36,12 @@ from db.store import StorageError
 
 COLOUR = discord.Colour.from_rgb(88, 101, 242)
 
+#: The games with a daily deal (a /<game> daily command).
+DAILY_GAMES = ("tinker", "tinrealm")
+
 #: The games with records, by kind, and their names.
 TITLES = {kind: engine(kind).title for kind in ("tinker", "tinrealm", "steam")}
 
-#: The games with a daily deal (a /<game> daily command).
-DAILY_GAMES = ("tinker", "tinrealm")
 GAME_CHOICES = [app_commands.Choice(name=title, value=kind) for kind, title in TITLES.items()]
 
 #: Leaderboard periods: the choice's value and its name in titles.
@@ -59,60 +56,6 @@ PERIOD_CHOICES = [
 #: The /forget-me confirmation button: a short tag and the id of the member it is for.
 FORGET_TAG = "fg1"
 FORGET_TEMPLATE = rf"{FORGET_TAG}:(?P<user>\d+)"
-
-HELP_GAMES = (
-    "**Tinker** `/tinker start`: a solo Decktet adventure\n"
-    "**Tin Realm** `/tinrealm start`: a solo journey\n"
-    "**Steam to Solar** `/steam new`: railroads, 2 to 5 seats"
-)
-HELP_WHO = (
-    "Solo games: the channel votes (or players: fast, \"only me\"). Steam to Solar: the "
-    "player whose turn it is. One game per channel; thread: yes gives it its own. Ended "
-    "boards: Replay; dailies: Share."
-)
-HELP_RULES = "`/<game> rules` · `board` · `abandon`"
-HELP_RECORDS = "`/stats` · `/leaderboard` · `/forget-me`"
-
-
-def daily_commands(tree: app_commands.CommandTree[Any]) -> list[str]:
-    """Return the daily-deal commands the bot has, such as ``/tinker daily``."""
-    return sorted(
-        f"/{command.name} daily"
-        for command in tree.get_commands()
-        if isinstance(command, app_commands.Group) and command.get_command("daily")
-    )
-
-
-def help_embed(daily_deals: Sequence[str], server: ServerSettings | None = None
-               ) -> discord.Embed:
-    """Return the /help embed: the games, who may press what, the daily deals (their
-    commands), the rules, the records and the server's settings, in a phone screen."""
-    embed = discord.Embed(title="Tablehouse: tap a game to play here", colour=COLOUR)
-    embed.add_field(name="The games", value=HELP_GAMES, inline=False)
-    embed.add_field(name="Who plays", value=HELP_WHO, inline=False)
-    daily = " · ".join(f"`{c}`" for c in daily_deals) or "none yet"
-    embed.add_field(name="More", value=f"{HELP_RULES}\nDaily: {daily}\n{HELP_RECORDS}",
-                    inline=False)
-    if server is not None:
-        embed.add_field(name="This server", value=f"{server.summary()} "
-                        "(`/tablehouse settings`)", inline=False)
-    return embed
-
-
-def help_message(client: discord.Client | None = None,
-                 server: ServerSettings | None = None) -> dict[str, Any]:
-    """Return the private /help answer: its embed, a button starting each game and the
-    member's choice of turn pings."""
-    tree = getattr(client, "tree", None)
-    daily = (daily_commands(tree) if isinstance(tree, app_commands.CommandTree)
-             else [f"/{kind} daily" for kind in DAILY_GAMES])
-    view = discord.ui.View(timeout=None)
-    for button in start_buttons(client):
-        view.add_item(button)
-    view.add_item(choice_button())
-    view.stop()
-    return {"embed": help_embed(daily, server), "view": view}
-
 
 def _split_line(game: GameStats) -> str:
     """Return the solo / played-together line (C5), or nothing when all were solo."""
@@ -315,27 +258,18 @@ class ForgetButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class RecordsCog(commands.Cog):
-    """The /help, /stats, /leaderboard and /forget-me commands."""
+    """The /stats, /leaderboard and /forget-me commands."""
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
         """Register the /forget-me button so that it works after a restart."""
-        self.bot.add_dynamic_items(ForgetButton, StartButton)
+        self.bot.add_dynamic_items(ForgetButton)
 
     async def cog_unload(self) -> None:
         """Unregister the /forget-me button."""
-        self.bot.remove_dynamic_items(ForgetButton, StartButton)
-
-    @app_commands.command(name="help", description="The games, how to start them, who may play")
-    async def show_help(self, interaction: discord.Interaction) -> None:
-        """Explain the bot privately."""
-        async with AnswerClock.of(interaction, private=True) as clock:
-            # In a direct message there is no server, so no server's settings to show.
-            server = (None if interaction.guild_id is None
-                      else await self.bot.tables.servers.get(interaction.guild_id))
-            await clock.send(**help_message(self.bot, server), ephemeral=True)
+        self.bot.remove_dynamic_items(ForgetButton)
 
     @app_commands.command(name="stats", description="Games played and won, best score, streaks")
     @app_commands.guild_only()

@@ -41,7 +41,7 @@ from tests.fake_discord import Driver, FakeDiscord, FakeUser, payloads
 from tests.fake_discord.server import InteractionRecord
 from tests.support import Clock, make_bot
 
-COGS = ("cogs.records", "cogs.server", "cogs.tinker", "cogs.tinrealm", "cogs.steam")
+COGS = ("cogs.help", "cogs.records", "cogs.server", "cogs.tinker", "cogs.tinrealm", "cogs.steam")
 """The cogs the bot runs with: all of them."""
 
 GAMES = ("tinker", "tinrealm", "steam")

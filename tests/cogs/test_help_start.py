@@ -11,7 +11,7 @@ from bot.boards.in_flight import RESTARTING
 from bot.table.loaded import Actor
 from bot.table.settings import ServerSettings
 from cogs.details import page_keys
-from cogs.records import help_message
+from cogs.help import help_message
 from tests.cogs.board_messages import (
     ENGINES,
     PHONE_BUDGET,
@@ -24,7 +24,9 @@ from tests.cogs.board_messages import (
 from tests.fake_discord import payloads
 from tests.support import abandon, make_bot
 
-COGS = ("cogs.records", "cogs.tinker", "cogs.tinrealm", "cogs.steam")
+COGS = ("cogs.help", "cogs.records", "cogs.tinker", "cogs.tinrealm", "cogs.steam")
+#: /help with Tinker alone.
+HELP_TINKER = ("cogs.help", "cogs.records", "cogs.tinker")
 
 
 def _start_ids(result) -> list[str]:
@@ -43,7 +45,7 @@ async def test_help_has_a_button_starting_each_game_and_the_ping_choice(discord_
 
 async def test_help_offers_only_the_games_this_bot_has(discord_driver, tmp_path):
     """A bot without Steam to Solar has no button for it."""
-    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.records", "cogs.tinker")))
+    await discord_driver.login(make_bot(tmp_path, cogs=HELP_TINKER))
     helped = await discord_driver.slash("help", user="bob")
     assert _start_ids(helped) == ["st1:tinker"]
 
@@ -96,7 +98,7 @@ async def test_a_start_button_for_a_game_no_longer_loaded_says_so(discord_driver
     """A /help answer from a bot that had Steam to Solar, pressed after it was removed."""
     await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     helped = await discord_driver.slash("help", user="bob")
-    await discord_driver.restart(make_bot(tmp_path, cogs=("cogs.records", "cogs.tinker")))
+    await discord_driver.restart(make_bot(tmp_path, cogs=HELP_TINKER))
     refused = await discord_driver.click(helped.message, "st1:steam", user="bob")
     assert refused.ephemeral and "not available" in refused.content
 

@@ -6,7 +6,7 @@ from bot.table.service import Actor
 from tests.db.test_records_queries import add_results, tinker
 from tests.support import make_bot
 
-COGS = ("cogs.records", "cogs.tinker")
+COGS = ("cogs.help", "cogs.records", "cogs.tinker")
 
 
 async def _bot(driver, tmp_path):

@@ -9,7 +9,7 @@ from cogs.base import PHONE_LINES, embed_lines
 from tests.fake_discord import payloads
 from tests.support import board_ids, button, host_board, make_bot, pings_sent
 
-COGS = ("cogs.records", "cogs.server", "cogs.tinker", "cogs.steam")
+COGS = ("cogs.help", "cogs.records", "cogs.server", "cogs.tinker", "cogs.steam")
 
 
 def _admin(fake):

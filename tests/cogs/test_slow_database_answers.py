@@ -278,7 +278,7 @@ async def test_ping_choice_on_a_slow_database_is_answered(
     """Alice opens her turn-ping choice from /help while reading it is slow, then chooses
     "Don't ping me" while saving it is: both answers reach her privately, the choice
     saved."""
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.records",)))
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.help", "cogs.records",)))
     helped = await discord_driver.slash("help", user="alice")
     _slow_read(monkeypatch, bot.store, "turn_pings")
     with slowly():

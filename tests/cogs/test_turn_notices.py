@@ -8,7 +8,7 @@ import asyncio
 
 from tests.support import Clock, button, host_board, make_bot, pings_sent, press
 
-COGS = ("cogs.steam", "cogs.records")
+COGS = ("cogs.steam", "cogs.help", "cogs.records")
 
 
 def _notices(fake) -> list[dict]:
