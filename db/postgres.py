@@ -37,6 +37,7 @@ from db.rows import (
     OPEN_IN_GUILD_SQL,
     VOTER_COLUMNS,
     GameRow,
+    KeptReads,
     KeptRows,
     NewGame,
     RatedSeat,
@@ -124,7 +125,7 @@ UNPRUNED = ("status IN ('over', 'abandoned', 'expired')"
 
 
 
-class PostgresStore:
+class PostgresStore(KeptReads):
     """All PostgreSQL access, through a small pool of connections."""
 
     backend = "postgresql"
@@ -299,19 +300,6 @@ class PostgresStore:
         """Return the game with ``game_id``, or None."""
         row = await self._fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
         return row_to_game(row) if row else None
-
-    def kept_game(self, game_id: int) -> GameRow | None:
-        """Return the open game as this process last saved it (no read), or None."""
-        return self.kept.take(game_id)
-
-    def kept_board(self, game_id: int) -> tuple[int | None, int | None] | None:
-        """Return the board of a game this process keeps, as (channel id, message id),
-        or None when it keeps none of the game (no read)."""
-        return self.kept.board_at(game_id)
-
-    def kept_voters(self, game_id: int) -> dict[int, VoterRow]:
-        """Return the voters' rows this process's saves wrote of a kept game (no read)."""
-        return self.kept.voters(game_id)
 
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
         """Return the channel's open game (lobby or active), or None."""

@@ -479,3 +479,23 @@ class KeptRows:
             self._rows.pop(game_id, None)
             self._voters.pop(game_id, None)
             self._boards.pop(game_id, None)
+
+
+class KeptReads:
+    """What a store answers from the rows its process keeps (:class:`KeptRows`), with no
+    read: shared by both backends."""
+
+    kept: KeptRows
+
+    def kept_game(self, game_id: int) -> GameRow | None:
+        """Return the open game as this process last saved it (no read), or None."""
+        return self.kept.take(game_id)
+
+    def kept_board(self, game_id: int) -> tuple[int | None, int | None] | None:
+        """Return the board of a game this process keeps, as (channel id, message id),
+        or None when it keeps none of the game (no read)."""
+        return self.kept.board_at(game_id)
+
+    def kept_voters(self, game_id: int) -> dict[int, VoterRow]:
+        """Return the voters' rows this process's saves wrote of a kept game (no read)."""
+        return self.kept.voters(game_id)
