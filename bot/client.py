@@ -175,6 +175,7 @@ class TableBot(commands.Bot):
         self.started = clock()
         self.outages: list[Outage] = []
         self._redraw: asyncio.Task[None] | None = None
+        self._timers: asyncio.Task[None] | None = None
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def open_store(self) -> None:
@@ -236,6 +237,8 @@ class TableBot(commands.Bot):
             self.tables.turns.outages = self.outages
             if last_alive is not None:
                 log.info("the bot was down for %.0f s", max(0.0, self.started - last_alive))
+                self._timers = asyncio.create_task(self._put_off_timers(),
+                                                   name="timers-put-off")
             since = await self.alive.owed_redraw(
                 None if last_alive is None else last_alive - REDRAW_MARGIN_SECONDS)
             if since is not None:
@@ -254,6 +257,17 @@ class TableBot(commands.Bot):
     async def alive_marker(self) -> None:
         """Note in the database that the bot is alive, every :data:`ALIVE_SECONDS`."""
         await self.alive.note_alive()
+
+    async def _put_off_timers(self) -> None:
+        """Move the running turn timers later by the outage before this start (see
+        :meth:`bot.boards.service.Boards.put_off_timers`)."""
+        try:
+            moved = await self.boards.put_off_timers()
+        except StorageError as exc:
+            log.warning("could not read the tables whose turn timers the stop held: %s", exc)
+            return
+        if moved:
+            log.info("turn timers of %d tables put off by the time the bot was down", moved)
 
     async def _redraw_recent(self, since: float) -> None:
         """Edit again the boards of the games saved since ``since`` (see
@@ -442,8 +456,9 @@ class TableBot(commands.Bot):
         tables = getattr(self, "tables", None)
         if tables is not None:
             tables.closing = True
-            if self._redraw is not None:
-                self._redraw.cancel()
+            for starting in (self._redraw, self._timers):
+                if starting is not None:
+                    starting.cancel()
             if not await tables.drain():
                 log.warning("shutting down with requests still in flight")
             await self.boards.stop_computers()

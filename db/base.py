@@ -130,8 +130,10 @@ class GameStore(Protocol):
         """Return the ids (ascending, above ``after_id``, at most ``limit``) of the open
         games (lobby or active) of the server ``guild_id``."""
 
-    async def active_multiseat_ids(self, *, shards: Shards | None = None) -> list[int]:
-        """Return the ids of running games with more than one seat."""
+    async def active_multiseat_ids(self, *, waiting: bool = False,
+                                   shards: Shards | None = None) -> list[int]:
+        """Return the ids of running games with more than one seat; with ``waiting``,
+        only those with a deadline (a turn timer may be running)."""
 
     async def computer_seated_ids(self, *, shards: Shards | None = None) -> list[int]:
         """Return the ids of running games with more than one seat of which one may be

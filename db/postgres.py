@@ -489,10 +489,13 @@ class PostgresStore(KeptReads):
                                  limit)
         return [int(r[0]) for r in rows]
 
-    async def active_multiseat_ids(self, *, shards: Shards | None = None) -> list[int]:
-        """Return the ids of running games with more than one seat."""
+    async def active_multiseat_ids(self, *, waiting: bool = False,
+                                   shards: Shards | None = None) -> list[int]:
+        """Return the ids of running games with more than one seat; with ``waiting``,
+        only those with a deadline."""
+        timed = " AND deadline IS NOT NULL" if waiting else ""
         rows = await self._fetch(
-            "SELECT id FROM games WHERE status = 'active'"
+            f"SELECT id FROM games WHERE status = 'active'{timed}"
             f" AND seat_count(seats) > 1 AND {shard_sql(shards)}"
         )
         return [int(r[0]) for r in rows]

@@ -497,10 +497,13 @@ class Store(KeptReads):
         rows = await self._fetchall(OPEN_IN_GUILD_SQL, (guild_id, after_id, limit))
         return [int(r[0]) for r in rows]
 
-    async def active_multiseat_ids(self, *, shards: Shards | None = None) -> list[int]:
-        """Return the ids of running games with more than one seat."""
+    async def active_multiseat_ids(self, *, waiting: bool = False,
+                                   shards: Shards | None = None) -> list[int]:
+        """Return the ids of running games with more than one seat; with ``waiting``,
+        only those with a deadline."""
+        timed = " AND deadline IS NOT NULL" if waiting else ""
         rows = await self._fetchall(
-            f"SELECT id FROM games WHERE status = 'active' AND {SEAT_COUNT} > 1"
+            f"SELECT id FROM games WHERE status = 'active' AND {SEAT_COUNT} > 1{timed}"
             f" AND {shard_sql(shards)}"
         )
         return [int(r[0]) for r in rows]

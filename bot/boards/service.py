@@ -584,6 +584,25 @@ class Boards:
             return None
         return len(ids)
 
+    async def put_off_timers(self) -> int:
+        """After a start, move the running turn timers later by the time the bot was down
+        during their run, and show each table's new end on its board; return how many
+        moved."""
+        tables = self.tables
+        ids = await tables.store.active_multiseat_ids(waiting=True, shards=tables.shards)
+        moved = 0
+        for game_id in ids:
+            if tables.closing:
+                break
+            try:
+                play = await tables.put_off_timer(game_id)
+            except Refusal:
+                continue
+            if play is not None:
+                self.messages.update_soon(game_id, play.game)
+                moved += 1
+        return moved
+
     async def stop_computers(self) -> None:
         """Cancel computer players' pending moves (at shutdown)."""
         await self.computers.stop()

@@ -393,6 +393,11 @@ class Tables:
         """Handle a due turn timer (see :class:`TurnPolicy`)."""
         return await self.turns.fire_timer(game_id)
 
+    async def put_off_timer(self, game_id: int) -> Play | None:
+        """After a start, move a running turn timer later by the outage (see
+        :class:`TurnPolicy`)."""
+        return await self.turns.put_off_timer(game_id)
+
     async def notice_refused(self, game_id: int, user: int, text: str, *,
                              reminder: bool = False) -> None:
         """Post a turn notice Discord refused again later (see :class:`TurnPolicy`)."""

@@ -147,14 +147,29 @@ class TurnPolicy:
                                         reminder)
             await core.save_table(game)
 
+    async def put_off_timer(self, game_id: int) -> Play | None:
+        """After a start, move the running turn timer of the game later by the time the bot
+        was down since its run began, before it is due: the board then shows the end it
+        really has. Return the change (its board to show again), or None."""
+        core = self.core
+        async with core.hold(game_id):
+            game = await core.load(game_id)
+            timer, now = game.data.timer, core.now()
+            if (not game.row.is_open or game.broken or timer is None or timer.at <= now
+                    or not self._put_off(timer, game.data.turn_seconds, now)):
+                return None
+            await core.save_table(game)
+            return Play(game, (), redraw=True)
+
     def _put_off(self, timer: TurnTimer, turn_seconds: float, now: float) -> bool:
-        """Move a due turn timer's end later by the time the bot was down since its run
-        began (nobody could click then); return whether it moved. Its run then counts
-        from ``now``, so that outage is not counted twice."""
+        """Move a turn timer's end later by the time the bot was down since its run began
+        (nobody could click then); return whether it moved. Its run then counts from
+        ``now``, so that outage is not counted twice."""
         since = timer.since if timer.since is not None else timer.at - turn_seconds
         length = timer.at - since
-        ran = now - since - downtime.down_between(self.outages, since, now)
-        if ran >= length:
+        down = downtime.down_between(self.outages, since, now)
+        ran = now - since - down
+        if ran >= length or down <= 0:
             return False
         timer.since, timer.at = now, now + (length - ran)
         return True

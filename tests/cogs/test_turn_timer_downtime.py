@@ -123,3 +123,28 @@ def test_down_between_counts_only_the_outages_inside_the_span():
     assert downtime.down_between(outages, 150, 450) == 30 + 50
     assert downtime.down_between(outages, 200, 400) == 0
     assert downtime.down_between([], 0, 1000) == 0
+
+
+async def test_c6_a_timer_running_over_a_stop_shows_its_new_end_at_once(
+        discord_driver, fake_discord, tmp_path):
+    """A 1 h timer 60 s into its run, then 10 minutes down: as soon as the bot is back,
+    the timer ends 10 minutes later than before and the board says so (not only once
+    the old end has passed); the next restart with no outage moves nothing."""
+    clock = Clock()
+    bot, game = await seated_steam(discord_driver, fake_discord, tmp_path, clock=clock,
+                                   turn_timer="1 h")
+    before = game.data.timer.at
+    clock.advance(60)
+    await discord_driver.close_client(bot)
+    clock.advance(600)
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS, clock=clock))
+    await bot._timers  # the start's put-off
+    await discord_driver.settle()
+    timer = (await bot.tables.load(game.id)).data.timer
+    assert timer.at == pytest.approx(before + 600, abs=0.01) and timer.strikes == 0
+    board = fake_discord.get_message(game.row.board_message_id)
+    assert _timer_ends(board) == [int(timer.at)]
+    await discord_driver.close_client(bot)
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS, clock=clock))
+    await bot._timers
+    assert (await bot.tables.load(game.id)).data.timer.at == pytest.approx(timer.at, abs=0.01)

@@ -89,6 +89,25 @@ async def test_shard_filters_keep_only_this_process_games(tmp_path, backend):
         await store.close()
 
 
+async def test_the_running_tables_with_a_deadline(tmp_path, backend):
+    """The tables whose turn timer may be running: running, two seats or more, and a
+    deadline stored (the start's put-off reads only those)."""
+    clock = Clock()
+    store = await Store.open(tmp_path / "s.db", clock)
+    try:
+        waiting = await _new(store, 1, seats=2)
+        waiting.deadline, waiting.version = clock.now + 600, 1
+        await store.save_game(waiting, 0)
+        idle = await _new(store, 2, seats=2)
+        solo = await _new(store, 3, seats=1)
+        solo.deadline, solo.version = clock.now + 600, 1
+        await store.save_game(solo, 0)
+        assert sorted(await store.active_multiseat_ids()) == [waiting.id, idle.id]
+        assert await store.active_multiseat_ids(waiting=True) == [waiting.id]
+    finally:
+        await store.close()
+
+
 async def test_idle_games_come_in_batches_of_ids_by_group(tmp_path, backend):
     """Idle games are ids in ascending batches; each group has its own cutoff."""
     clock = Clock()
