@@ -68,6 +68,12 @@ def isolated(text: str) -> str:
     return text
 
 
+def _made_safe(text: str) -> str:
+    """Return plain ``text`` with its markdown and mentions escaped, and no web address
+    in it a link."""
+    return discord.utils.escape_mentions(_escape_markdown(text)).replace("://", ":\u200b//")
+
+
 def _escape_markdown(text: str) -> str:
     """Return ``text`` with its markdown escaped, and its ``<`` too (``<t:0:R>`` would
     show as a time, ``<:name:id>`` as an emoji)."""
@@ -77,7 +83,8 @@ def _escape_markdown(text: str) -> str:
 @functools.lru_cache(maxsize=4096)
 def safe_name(name: str, fallback: str = "") -> str:
     """Return a member's name as boards show it: one line, markdown, mentions, times and
-    emoji (``<t:0:R>``, ``<:name:id>``) escaped.
+    emoji (``<t:0:R>``, ``<:name:id>``) escaped, and a web address in it no link (a
+    zero-width space after its ``:``, as after a mention's ``@``).
 
     Joiners and variation selectors stay (an emoji family is one emoji; Persian and Indic
     words are spelt right); control characters, bidi controls and line breaks go. A name
@@ -87,8 +94,7 @@ def safe_name(name: str, fallback: str = "") -> str:
     with right-to-left letters is :func:`isolated` (its isolate counted in the limit).
     Remembered for the last few thousand names: every click asks for its member's.
     """
-    text = one_line(name) or one_line(fallback) or "a player"
-    text = discord.utils.escape_mentions(_escape_markdown(text))
+    text = _made_safe(one_line(name) or one_line(fallback) or "a player")
     limit = NAME_LIMIT - (2 if isolated(text) != text else 0)
     if len(text) > limit:
         text = text[:group_start(text, limit)]
@@ -112,7 +118,7 @@ def short_name(name: str, room: float) -> str:
     shown = plain(name)
     if fits(shown, room):
         return name
-    return _escape_markdown(clip_name(shown, room))
+    return _made_safe(clip_name(shown, room))
 
 
 def plain_players(view: dict[str, Any]) -> dict[str, Any]:

@@ -272,3 +272,18 @@ def test_the_invite_note_names_the_member_as_boards_do():
     assert invited({"nick": "\u3164"}, account) == "Robert Smith"
     assert invited({}, account) == "Robert Smith"
     assert invited({}, {"username": "rob_s"}) == "rob\\_s"  # made safe for markdown
+
+
+def test_a_web_address_in_a_name_is_no_link():
+    """A name holding a web address ("see https://discord.gg/x") shows it as text: no
+    link, no invite's preview; places that show text as it is get it back whole."""
+    shown = safe_name("see https://discord.gg/x")
+    assert "://" not in shown and shown.replace("\u200b", "") == "see https://discord.gg/x"
+    assert plain(shown) == "see https://discord.gg/x"
+
+
+def test_a_name_cut_to_a_line_stays_safe():
+    """Cut to fit a line, a name keeps its mentions, markup and web addresses escaped."""
+    for raw in ("@everyone " * 8, "**bold** https://x.io " * 5):
+        cut = short_name(safe_name(raw), 12)
+        assert cut != plain(cut) and "@everyone" not in cut and "://" not in cut, cut
