@@ -10,13 +10,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.boards.layout import (
-    BoardUserSelect,
-    PanelItem,
-    action_button,
-    action_select,
-    user_select_id,
-)
+from bot.boards.custom_ids import user_select_id
+from bot.boards.layout import BoardUserSelect, PanelItem, action_button, action_select
 from bot.games.protocol import Action
 from bot.table.loaded import LoadedGame
 from bot.table.lobby import (

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple, Protocol
 
 import discord
 
-from bot.boards.layout import (
+from bot.boards.custom_ids import (
     BUTTON_TAG,
     SELECT_TAG,
     USER_SELECT_TAG,

@@ -20,11 +20,7 @@ import discord
 from bot.boards.answer_clock import AnswerClock, edit_answer
 from bot.boards.computers import ComputerPlayers
 from bot.boards.hosting import HostControls
-from bot.boards.layout import (
-    ASK_PREFIX,
-    action_button,
-    view_of,
-)
+from bot.boards.layout import ASK_PREFIX, action_button, view_of
 from bot.boards.messages import BoardMessages
 from bot.boards.notices import LobbyInvitations, TurnNotices
 from bot.boards.pings import PingChoices, choice_button

@@ -2,7 +2,7 @@
 
 import pytest
 
-from bot.boards.layout import (
+from bot.boards.custom_ids import (
     MAX_NUMBER,
     BoardId,
     button_id,

@@ -14,7 +14,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.boards.layout import action_select, button_id, select_id, view_of
+from bot.boards.custom_ids import button_id, select_id
+from bot.boards.layout import action_select, view_of
 from bot.boards.routing import FAILED, NOT_VALID, NOTHING_CHOSEN, Click, read_click
 from bot.client import ShardedTableBot, TableBot
 from bot.games.protocol import Action
