@@ -182,9 +182,10 @@ class TinkerCog(GameCog):
         """Ask before giving up, saying what it costs (T7)."""
         if action_id != "give_up" or game.state is None:
             return super().confirm_question(game, action_id)
-        challenge = (game.view().get("challenge") or {}).get("name") or "challenge"
+        view = game.view()
+        challenge = (view.get("challenge") or {}).get("name") or "challenge"
         harsh = (", and you lose one chip of your choice"
-                 if game.row.options.get("harsh_defeat") else "")
+                 if (view.get("options") or {}).get("harsh_defeat") else "")
         return (f"Give up the {challenge}? It is trashed and the cards you played go to your "
                 f"discard pile; spent chips stay spent{harsh}. ({DISMISS})")
 

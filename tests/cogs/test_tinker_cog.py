@@ -330,3 +330,19 @@ def test_t7_legend_says_red_chip_buttons_lose_a_chip() -> None:
     lines = cog.legend(game).split("\n")
     red = next(line for line in lines if line.startswith("Red **×n**"))
     assert "lose one chip of that suit" in red and "nothing is drawn" in red
+
+
+def test_t7_giving_up_asks_saying_a_harsh_defeat_costs_a_chip():
+    """T7 with the harsh defeat option: the question before giving up says a chip of the
+    player's choice is lost too; without the option it does not."""
+    from bot.games.tinker.engine import ENGINE as TINKER
+    from cogs.tinker import TinkerCog
+    from tests.support import loaded
+
+    for harsh in (True, False):
+        state = TINKER.new(3, 1, {"harsh_defeat": harsh})
+        while "give_up" not in [a.id for a in TINKER.legal_actions(state, 0)]:
+            state = TINKER.apply(state, 0, TINKER.computer_action(state, 0)).state
+        asked = TinkerCog(None).confirm_question(loaded(TINKER, state), "give_up")
+        assert asked.startswith("Give up the ")
+        assert ("you lose one chip of your choice" in asked) is harsh
