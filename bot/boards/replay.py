@@ -27,7 +27,7 @@ from bot.pictures import TITLES, describe
 from bot.pictures.alt import LIMIT as ALT_LIMIT
 from bot.pictures.drawing import PictureDrawer
 from bot.pictures.replay import FILENAME, UPLOAD_LIMIT, animate, draw_frames
-from bot.table.daily import day_end
+from bot.table.daily import replays_open
 from bot.table.errors import Refusal
 from bot.table.replay import (
     Frame,
@@ -135,15 +135,15 @@ class Replays:
         if not self.images:
             raise NoReplay("Pictures are turned off for this bot, so it draws no replays.")
         request = await load_request(self.tables.core.store, game_id)
-        if request.daily is not None and self.tables.now() < day_end(request.daily):
-            # Every server plays the same daily deal that day: its replay would show the
-            # deal to those who have not played it yet.
+        if request.daily is not None and self.tables.now() < replays_open(request.daily):
+            # Every server plays the same daily deal that day (and finishes it after
+            # midnight): its replay would show the deal to those still playing it.
             share = " Share posts its result without spoilers." if request.status == "over" \
                 else ""
             raise NoReplay(
-                "A daily game can be replayed once its day is over "
-                f"(<t:{int(day_end(request.daily))}:R>), so nobody sees the day's deal "
-                f"before they play it.{share}")
+                "A daily game can be replayed once the day after its day is over "
+                f"(<t:{int(replays_open(request.daily))}:R>), so nobody sees the day's deal "
+                f"before they have played it.{share}")
         if not (await self.tables.servers.get(request.guild_id)).pictures:
             raise NoReplay("Board pictures are turned off in this server, so the bot "
                            "draws no replays here.")

@@ -21,3 +21,10 @@ def day_end(key: str) -> float:
     """Return when day ``key`` (``YYYY-MM-DD``, UTC) is over: the next midnight, UTC."""
     start = datetime.strptime(key, "%Y-%m-%d").replace(tzinfo=UTC)
     return (start + timedelta(days=1)).timestamp()
+
+
+def replays_open(key: str) -> float:
+    """Return when the replays of day ``key``'s deal may be shown: once the day after it
+    is over too, so a deal started just before midnight has a day to be finished before
+    anyone may see it played out."""
+    return day_end(key) + timedelta(days=1).total_seconds()

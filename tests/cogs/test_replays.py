@@ -11,7 +11,7 @@ from PIL import Image
 from bot.games.registry import engine
 from bot.pictures import draw_picture
 from bot.pictures.replay import FILENAME
-from bot.table.daily import day_end
+from bot.table.daily import day_end, replays_open
 from bot.table.service import Actor
 from bot.table.share import share_text
 from tests.pictures.test_replay import gif_frames, same_board
@@ -328,25 +328,30 @@ async def test_a_one_move_replay_says_one_move(discord_driver, fake_discord, tmp
         "Replay of a game of Tinker, Sailor, Soldier, Spy, 1 move, ending: ")
 
 
-async def test_a_daily_deal_is_replayed_only_once_its_day_is_over(discord_driver,
-                                                                  fake_discord, tmp_path):
-    """Every server plays the same daily deal that day: its Replay (and /tinker replay)
-    is refused privately until the day is over, saying when and pointing to Share; the
-    next day it posts as any replay does."""
+async def test_a_daily_deal_is_replayed_only_once_the_day_after_is_over(
+        discord_driver, fake_discord, tmp_path):
+    """Every server plays the same daily deal that day, and one started just before
+    midnight is finished after it: its Replay (and /tinker replay) is refused privately
+    until the day after its day is over too, saying when and pointing to Share; then it
+    posts as any replay does."""
     clock = Clock()
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
     await discord_driver.slash("tinker", "daily", user="alice")
     game, _states, board = await _finish(discord_driver, fake_discord, bot)
-    opens = day_end(game.row.daily)
-    said = (f"A daily game can be replayed once its day is over (<t:{int(opens)}:R>), so "
-            "nobody sees the day's deal before they play it. Share posts its result "
-            "without spoilers.")
+    opens = replays_open(game.row.daily)
+    assert opens == day_end(game.row.daily) + 86400
+    said = ("A daily game can be replayed once the day after its day is over "
+            f"(<t:{int(opens)}:R>), so nobody sees the day's deal before they have played "
+            "it. Share posts its result without spoilers.")
     pressed = await discord_driver.click(board, button(board, "table.replay"), user="bob")
     typed = await discord_driver.slash("tinker", "replay", user="bob")
     for refused in (pressed, typed):
         assert refused.ephemeral and refused.content == said
     assert not any((m.get("content") or "").startswith("🎞️")
                    for m in fake_discord.channel_messages(fake_discord.channel_id))
+    clock.now = day_end(game.row.daily)  # the next day: someone may still be playing it
+    pressed = await discord_driver.click(board, button(board, "table.replay"), user="bob")
+    assert pressed.ephemeral and pressed.content == said
     clock.now = opens
     result = await discord_driver.click(board, button(board, "table.replay"), user="bob")
     await discord_driver.settle()
@@ -404,6 +409,6 @@ async def test_an_abandoned_daily_journeys_replay_waits_without_pointing_to_shar
     await discord_driver.settle()
     refused = await discord_driver.slash("tinrealm", "replay", user="bob")
     assert refused.ephemeral and refused.content == (
-        "A daily game can be replayed once its day is over "
-        f"(<t:{int(day_end(game.row.daily))}:R>), so nobody sees the day's deal before "
-        "they play it.")
+        "A daily game can be replayed once the day after its day is over "
+        f"(<t:{int(replays_open(game.row.daily))}:R>), so nobody sees the day's deal "
+        "before they have played it.")
