@@ -151,7 +151,7 @@ class TinRealmCog(GameCog):
         for path in await _journeys_contents(self.bot.store):
             try:
                 await asyncio.to_thread(TINREALM.content, path)
-            except ContentError as exc:
+            except (ContentError, OSError, ValueError) as exc:
                 log.warning("a journey's content file is not usable: %s", exc)
 
     # -- board ----------------------------------------------------------------------------

@@ -105,8 +105,8 @@ class TurnNotices:
                 log.warning("could not post a turn notice in game %s: %s", game.id, exc)
                 if passing_failure(exc):  # posted again in a while, while still their turn
                     with contextlib.suppress(Refusal):
-                        await self.tables.notice_refused(game.id, user_id, text,
-                                                         reminder=reminder)
+                        await self.tables.notice_refused(game.id, game.row.version,
+                                                         user_id, text, reminder=reminder)
                 return
             finally:
                 self._posting.pop(game.id, None)

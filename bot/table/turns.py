@@ -118,27 +118,33 @@ class TurnPolicy:
             if due is not None and due.at <= now:
                 data.notice_due = None
                 mine = game.person_to_act() == due.user
-                if mine and due.reminder and timer is not None:
-                    timer.strikes = 1  # reminded now: when it runs out, the seat goes on
+                restarted = mine and due.reminder and timer is not None
+                if restarted and timer is not None:
+                    # reminded now: a whole turn from now, then the seat goes on
+                    timer.strikes = 1
+                    timer.since, timer.at = now, now + data.turn_seconds
                 await core.save_table(game)
                 if not mine:
                     return None  # the turn moved on some other way
-                return Play(game, (), notice=(due.user, due.text), reminder=due.reminder)
+                return Play(game, (), notice=(due.user, due.text), reminder=due.reminder,
+                            redraw=restarted)
             if row.deadline is not None and row.deadline <= now:
                 await core.save_table(game)  # a deadline nothing waits for any more
             return None
 
-    async def notice_refused(self, game_id: int, user: int, text: str, *,
+    async def notice_refused(self, game_id: int, version: int, user: int, text: str, *,
                              reminder: bool) -> None:
-        """Discord refused a turn notice for a while: post it again in
-        :data:`NOTICE_RETRY_SECONDS`, while it is still ``user``'s turn. A refused
+        """Discord refused a turn notice, made for the game at ``version``, for a while:
+        post it again in :data:`NOTICE_RETRY_SECONDS`, while it is still ``user``'s turn
+        and nothing was played since (a move on the way makes its own notice). A refused
         reminder is not counted as given (C6: a computer takes the seat only after the
         person was reminded), until it is posted."""
         core = self.core
         async with core.hold(game_id):
             game = await core.load(game_id)
             data = game.data
-            if not game.row.is_open or game.broken or game.person_to_act() != user:
+            if (not game.row.is_open or game.broken or game.row.version != version
+                    or game.person_to_act() != user):
                 return
             timer = data.timer
             if reminder and timer is not None:

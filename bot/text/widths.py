@@ -39,6 +39,9 @@ _DOUBLE = "%@MWm©®ÆæŒœ"
 #: The kinds of characters that show as nothing of their own: control, format, surrogate,
 #: private-use and line and paragraph separator characters.
 _UNSEEN = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
+#: Code points kept for characters a phone draws as nothing (default ignorable), assigned
+#: or not yet.
+_IGNORED = re.compile("[\u2065\ufff0-\ufff8\U000e0000-\U000e0fff]")
 
 
 def printable(ch: str) -> bool:
@@ -48,7 +51,7 @@ def printable(ch: str) -> bool:
     noncharacters (U+FFFE, U+FDD0...) do not."""
     if ch.isprintable():
         return True
-    if "\ufdd0" <= ch <= "\ufdef" or (ord(ch) & 0xFFFE) == 0xFFFE:
+    if "\ufdd0" <= ch <= "\ufdef" or (ord(ch) & 0xFFFE) == 0xFFFE or _IGNORED.match(ch):
         return False
     return unicodedata.category(ch) not in _UNSEEN and (ch == " " or not ch.isspace())
 
@@ -125,7 +128,10 @@ def cut_to(text: str, limit: int) -> str:
     (a limit of Discord's counted in characters, not room on a line)."""
     if len(text) <= limit:
         return text
-    return closed(text[:group_start(text, limit - 1)])
+    cut = text[:group_start(text, limit)]
+    while cut and len(closed(cut)) > limit:
+        cut = cut[:group_start(cut, len(cut) - 1)]
+    return closed(cut)
 
 
 class _Halves(dict[str, int]):

@@ -162,3 +162,23 @@ async def test_a_command_answer_refused_for_a_while_is_no_fault_of_the_bot(
     await discord_driver.slash("stats", user="alice")
     said = [r.getMessage() for r in caplog.records if r.name == "bot.client"]
     assert any(m.startswith("could not answer command stats") for m in said), said
+
+
+def test_what_counts_as_discord_failing_for_a_while():
+    """A rate limit, Discord's own trouble and the connection (reset, timed out) pass; a
+    request Discord can never take, a channel gone or a permission missing does not."""
+    from types import SimpleNamespace
+
+    import aiohttp
+    import discord
+
+    from bot.boards.send_errors import passing_failure
+
+    def http(status: int) -> discord.HTTPException:
+        return discord.HTTPException(SimpleNamespace(status=status, reason="x"), "x")
+
+    for passing in (http(429), http(500), http(503), ConnectionResetError(), TimeoutError(),
+                    aiohttp.ClientConnectionError()):
+        assert passing_failure(passing), passing
+    for lasting in (http(400), http(403), http(404), ValueError("bad")):
+        assert not passing_failure(lasting), lasting

@@ -118,8 +118,8 @@ async def test_a_journey_on_an_earlier_content_file_reads_it_before_serving(
         discord_driver, fake_discord, tmp_path, monkeypatch):
     """A journey started with a content file that TINREALM_CONTENT no longer names: after
     a restart its file is read before the bot serves, off the event loop, so its next
-    move reads no file; a content file gone since then is logged and its journey shows as
-    damaged."""
+    move reads no file; a content file unreadable or gone since then is logged and its
+    journey shows as damaged, and the bot starts all the same."""
     import json
 
     from bot.games.tinrealm import engine as engines
@@ -146,14 +146,15 @@ async def test_a_journey_on_an_earlier_content_file_reads_it_before_serving(
     moved = await press(discord_driver, board, first, "alice")
     assert moved.response_type == 7 and read == [str(custom)]
 
-    game = await bot.tables.load(game.id)
-    then = TINREALM.legal_actions(game.state, 0)[0].id
-    custom.unlink()  # the file is gone by the next start
-    monkeypatch.setattr(TINREALM, "_loaded", {})
-    await discord_driver.restart(make_bot(tmp_path, cogs=COGS))
-    board = fake_discord.get_message(game.row.board_message_id)
-    refused = await press(discord_driver, board, then, "alice")
-    assert refused.ephemeral and "damaged" in refused.content
+    for damage in ("utf-16", "gone"):
+        if damage == "gone":
+            custom.unlink()
+        else:
+            custom.write_bytes(b"\xff\xfe{\x00}\x00")  # saved again as UTF-16
+        monkeypatch.setattr(TINREALM, "_loaded", {})
+        bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS))  # starts anyway
+        damaged = await bot.tables.load(game.id)
+        assert damaged.broken and "content file" in damaged.broken
 
 
 def _ends(count: int = 200) -> dict[str, object]:

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
+from bot.table.service import Actor
 from tests.support import (
     Clock,
     board_ids,
@@ -258,6 +261,10 @@ async def test_c6_a_reminder_discord_refused_is_posted_again_before_the_seat_goe
     assert len(_reminders(fake_discord)) == 1
     game = await bot.tables.load(game.id)
     assert game.data.timer.strikes == 1 and game.data.notice_due is None
+    # reminded now: a whole turn from now, as the board says
+    assert game.data.timer.at == pytest.approx(clock.now + SECONDS, abs=0.01)
+    board = fake_discord.get_message(game.row.board_message_id)
+    assert _timer_ends(board) == [int(game.data.timer.at)]
     await _later(discord_driver, bot, clock, SECONDS)
     assert (await bot.tables.load(game.id)).seats[0].away  # (its reminder deleted now)
 
@@ -290,3 +297,30 @@ async def test_a_turn_notice_discord_refused_is_posted_again(
                if "your turn" in (m.get("content") or "")]
     assert len(notices) == 1
     assert (await bot.tables.load(game.id)).data.notice_due is None
+
+
+async def test_c6_a_reminder_refused_after_a_step_of_the_turn_is_not_kept(
+        discord_driver, fake_discord, tmp_path):
+    """Discord refuses the reminder only after Alice took a step of her turn (it is still
+    hers, its timer started again): the refusal stores nothing, so this turn's timer has
+    run out once when it next runs out, and she is reminded, not replaced."""
+    clock = Clock()
+    bot, game = await _steam(discord_driver, fake_discord, tmp_path, clock, turn_timer=TIMER)
+    alice = fake_discord.user("alice").id
+    clock.advance(SECONDS + 1)
+    play = await bot.tables.fire_deadline(game.id)  # the timer ran out: the reminder
+    assert play is not None and play.reminder and play.notice is not None
+    game = await bot.tables.load(game.id)
+    step = game.engine.legal_actions(game.state, game.seat_of(alice))[0].id
+    clock.advance(5)
+    await bot.tables.act(game.id, game.row.version, Actor(alice, "Alice"), step)
+    game = await bot.tables.load(game.id)
+    assert game.person_to_act() == alice and game.data.timer.strikes == 0
+    await bot.tables.notice_refused(game.id, play.game.row.version, alice, play.notice[1],
+                                    reminder=True)
+    game = await bot.tables.load(game.id)
+    assert game.data.notice_due is None and game.data.timer.strikes == 0
+    clock.advance(SECONDS)
+    await bot.tables.fire_deadline(game.id)
+    game = await bot.tables.load(game.id)
+    assert not game.seats[0].away and game.data.timer.strikes == 1

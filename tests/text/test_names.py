@@ -287,3 +287,10 @@ def test_a_name_cut_to_a_line_stays_safe():
     for raw in ("@everyone " * 8, "**bold** https://x.io " * 5):
         cut = short_name(safe_name(raw), 12)
         assert cut != plain(cut) and "@everyone" not in cut and "://" not in cut, cut
+
+
+def test_a_name_of_characters_drawn_as_nothing_gives_way_to_the_account_name():
+    """Characters kept for ones a phone draws as nothing (unassigned yet, or tags past
+    the flags' letters) make no name: the account name stands in."""
+    for blank_looking in ("\u2065\ufff0", "\U000e0080\U000e0100\U000e0fff"):
+        assert safe_name(blank_looking, "mia_account") == "mia\\_account"

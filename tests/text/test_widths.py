@@ -131,5 +131,6 @@ def test_a_cut_to_a_count_of_characters_keeps_letters_whole():
                 assert text[len(kept)] != "\u200d", cut
                 assert unicodedata.category(text[len(kept)]) not in ("Mn", "Mc"), cut
     assert cut_to("abc", 3) == "abc" and cut_to("🇫🇷🇩🇪", 3) == "🇫🇷"
+    assert cut_to("ab", 1) == "a" and cut_to(FSI + "أحمد", 4) == FSI + "أح" + PDI
     assert cut_to("ab" + family, 5) == "ab"
     assert cut_to("नमस्ते", 4) == "नम"

@@ -606,4 +606,6 @@ def load_content(path: str | Path | None = None) -> Content:
         raise ContentError(f"{file}: cannot read the content file ({exc.strerror})") from exc
     except json.JSONDecodeError as exc:
         raise ContentError(f"{file}: not valid JSON (line {exc.lineno}: {exc.msg})") from exc
+    except (UnicodeDecodeError, ValueError) as exc:  # not UTF-8 text, or no path at all
+        raise ContentError(f"{file}: not a content file ({exc})") from exc
     return parse_content(data, str(file))
