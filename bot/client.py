@@ -129,7 +129,6 @@ REDRAW_MARGIN_SECONDS = 120.0
 REDRAW_LIMIT = 500
 
 
-
 class TableBot(commands.Bot):
     """The bot process: owns the store, the game tables and the boards."""
 

@@ -63,8 +63,8 @@ def controls_body(game: LoadedGame, user_id: int, note: str) -> dict[str, Any]:
 def invited_member(interaction: discord.Interaction[Any],
                    user_id: int) -> tuple[str, bool, bool]:
     """Return the chosen member's name as boards show it (the server nickname, else the
-    global name, made safe by :func:`bot.text.names.safe_name`, the account name standing in
-    for a blank one), whether it is a bot and whether it can
+    global name, made safe by :func:`bot.text.names.safe_name`, the account name
+    standing in for a blank one), whether it is a bot and whether it can
     see the channel (View Channel among the permissions Discord sends with the choice;
     sees when Discord sends none), from the select's data."""
     data: Any = interaction.data or {}

@@ -41,9 +41,8 @@ UNKNOWN_INTERACTION = frozenset({10062, 10015})
 def passing_failure(error: BaseException) -> bool:
     """Whether ``error`` is Discord or the way to it failing for a while (a server
     error, a rate limit, the connection: reset, timed out): the same request may be
-    taken later. Not a
-    request it can never take (a 400 is a fault of the bot's own, to be seen), nor a
-    channel gone or a permission missing."""
+    taken later. Not a request it can never take (a 400 is a fault of the bot's own, to
+    be seen), nor a channel gone or a permission missing."""
     if isinstance(error, discord.HTTPException):
         return error.status == 429 or error.status >= 500
     return isinstance(error, discord.RateLimited | aiohttp.ClientError | OSError)
