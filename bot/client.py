@@ -127,6 +127,9 @@ ALIVE_SECONDS = 30.0
 #: (:meth:`bot.alive.AliveNotes.owed_redraw`).
 REDRAW_MARGIN_SECONDS = 120.0
 REDRAW_LIMIT = 500
+#: The first wait before computer players are resumed again after a start whose read
+#: of them failed; each later wait is twice as long, up to a minute.
+RESUME_RETRY_SECONDS = 5.0
 
 
 class TableBot(commands.Bot):
@@ -175,6 +178,7 @@ class TableBot(commands.Bot):
         self.outages: list[Outage] = []
         self._redraw: asyncio.Task[None] | None = None
         self._timers: asyncio.Task[None] | None = None
+        self._computers: asyncio.Task[None] | None = None
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def open_store(self) -> None:
@@ -346,13 +350,26 @@ class TableBot(commands.Bot):
         log.info("ready: %d open games restored", self.restored)
         if not self._resumed:
             self._resumed = True
+            self._computers = asyncio.create_task(self._resume_computers(),
+                                                  name="computers-resume")
+
+    async def _resume_computers(self) -> None:
+        """Let computer players move wherever one is to act after the start (see
+        :meth:`bot.boards.service.Boards.resume_computers`); while the database cannot be
+        read, try again, at most a minute apart."""
+        pause = RESUME_RETRY_SECONDS
+        while not self.tables.closing:
             try:
                 resumed = await self.boards.resume_computers()
             except StorageError as exc:
-                log.warning("could not resume computer players: %s", exc)
-            else:
-                if resumed:
-                    log.info("computer players resumed in %d games", resumed)
+                log.warning("could not resume computer players (trying again in %.0f s): %s",
+                            pause, exc)
+                await asyncio.sleep(pause)
+                pause = min(2 * pause, 60.0)
+                continue
+            if resumed:
+                log.info("computer players resumed in %d games", resumed)
+            return
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Route a click on a board to the boards (other interactions: discord.py's).
@@ -455,7 +472,7 @@ class TableBot(commands.Bot):
         tables = getattr(self, "tables", None)
         if tables is not None:
             tables.closing = True
-            for starting in (self._redraw, self._timers):
+            for starting in (self._redraw, self._timers, self._computers):
                 if starting is not None:
                     starting.cancel()
             if not await tables.drain():

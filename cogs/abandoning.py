@@ -26,11 +26,13 @@ log = logging.getLogger(__name__)
 ABANDON_TEMPLATE = r"ab1:(?P<game>[0-9]{1,20})"
 
 
-def abandon_question(game: LoadedGame, ends: bool) -> str:
+def abandon_question(game: LoadedGame, ends: bool, deal_played: bool = False) -> str:
     """Return the private question asked before abandoning ``game``: what it gives up.
 
     ``ends`` tells whether the member's word ends the game at once, or only records
-    their ask (a running table ends when a majority of its players ask).
+    their ask (a running table ends when a majority of its players ask);
+    ``deal_played`` that it is a daily deal played on from its deal, which counts as a
+    loss for everyone who played it.
     """
     title = game.engine.title
     if game.row.status == "lobby":
@@ -39,6 +41,10 @@ def abandon_question(game: LoadedGame, ends: bool) -> str:
         return (f"Ask to abandon this {title} game? Once a majority of the players still "
                 "playing ask, it ends for everyone, unfinished, and nobody gets a result "
                 f"from it. ({DISMISS})")
+    if deal_played:
+        return (f"Abandon this {title} daily deal? It ends now, unfinished, and counts as "
+                "a loss scoring 0 for everyone who played it: their first result of the "
+                f"day's deal, the one the daily leaderboard keeps. ({DISMISS})")
     return (f"Abandon this {title} game? It ends now for everyone, unfinished, and nobody "
             f"gets a result from it. ({DISMISS})")
 
@@ -51,7 +57,8 @@ async def ask_to_abandon(bot: Any, interaction: discord.Interaction[Any]) -> Non
                                                   actor_of(interaction))
         view = discord.ui.View(timeout=None)
         view.add_item(AbandonButton(game.id, ends))
-        await clock.send(content=abandon_question(game, ends), view=view, ephemeral=True)
+        question = abandon_question(game, ends, bot.tables.core.deal_played(game))
+        await clock.send(content=question, view=view, ephemeral=True)
 
 
 class AbandonButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],

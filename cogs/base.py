@@ -131,7 +131,13 @@ def who_plays(game: LoadedGame) -> str:
 
 
 def table_line(game: LoadedGame) -> str:
-    """Return who started the game, how it is played, and the daily deal."""
+    """Return who started the game, how it is played, and the daily deal; at a seated
+    table, who hosts it and that each player acts on their own turn."""
+    if len(game.seats) > 1 or game.engine.min_seats > 1:
+        host = game.seat_of(game.host_id)
+        hosted = f"Hosted by {game.seat_name(host)} · " if host is not None else ""
+        seats = len(game.seats)
+        return f"{hosted}{seats} seat{'s' * (seats != 1)}, each played on its own turn"
     return f"Started by {game.seat_name(0)} · {who_plays(game)}{daily_note(game)}"
 
 

@@ -338,6 +338,69 @@ async def test_computer_retries_after_a_busy_database(discord_driver, fake_disco
     assert len(calls) >= 2 and game.state.count == 2 and game.to_act() == 0
 
 
+async def test_computer_moves_once_a_long_storage_outage_is_over(
+        discord_driver, fake_discord, tmp_path, monkeypatch, caplog):
+    """A computer player whose moves meet a database down for longer than its first
+    tries keeps trying, a warning logged once, and moves once the database is back: the
+    table is never left waiting on a computer that gave up."""
+    import bot.boards.computers
+    from bot.table.errors import Unavailable
+
+    monkeypatch.setattr(bot.boards.computers, "COMPUTER_RETRY_SECONDS", 0.001)
+    monkeypatch.setattr(bot.boards.computers, "COMPUTER_RETRY_MAX_SECONDS", 0.01)
+    table_bot, board = await _computer_table(discord_driver, tmp_path)
+    real = table_bot.tables.computer_move
+    calls = []
+    outage = 3 * bot.boards.computers.COMPUTER_RETRIES
+
+    async def down_a_while(game_id):
+        calls.append(game_id)
+        if len(calls) <= outage:
+            raise Unavailable()
+        return await real(game_id)
+
+    monkeypatch.setattr(table_bot.tables, "computer_move", down_a_while)
+    await discord_driver.click(board, button(board, "add1"), user="alice")
+    for _ in range(200):
+        game = await table_bot.tables.open_in_channel(fake_discord.channel_id)
+        if game.to_act() == 0:
+            break
+        await asyncio.sleep(0.01)
+    assert len(calls) > outage and game.state.count == 2 and game.to_act() == 0
+    warned = [r for r in caplog.records if "cannot move yet" in r.getMessage()]
+    assert len(warned) == 1 and warned[0].levelname == "WARNING"
+
+
+async def test_computers_resume_after_a_start_whose_first_read_failed(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """The database cannot be read when the bot is ready after a restart: the computer
+    players are resumed once it can, without another READY."""
+    import bot.client
+    from db.errors import StorageError
+
+    monkeypatch.setattr(bot.client, "RESUME_RETRY_SECONDS", 0.01)
+    table_bot, board = await _computer_table(discord_driver, tmp_path)
+    table_bot.boards.computers.schedule = lambda game: None  # type: ignore[method-assign]
+    await discord_driver.click(board, button(board, "add1"), user="alice")
+    table_bot = await discord_driver.restart(make_bot(tmp_path))
+    real = table_bot.boards.resume_computers
+    tries = []
+
+    async def locked_twice():
+        tries.append(1)
+        if len(tries) <= 2:
+            raise StorageError("database is locked")
+        return await real()
+
+    monkeypatch.setattr(table_bot.boards, "resume_computers", locked_twice)
+    table_bot._resumed = False
+    await table_bot.on_ready()
+    await table_bot._computers
+    await discord_driver.settle()
+    game = await table_bot.tables.open_in_channel(fake_discord.channel_id)
+    assert len(tries) == 3 and game.state.count == 2 and game.to_act() == 0
+
+
 async def test_stalled_computer_is_woken_by_a_click(discord_driver, fake_discord, tmp_path):
     """If a computer player stalled, the next click on its board gets it moving again."""
     table_bot, board = await _computer_table(discord_driver, tmp_path)

@@ -14,9 +14,11 @@ from bot.table.service import Tables
 
 log = logging.getLogger(__name__)
 
-#: Tries of a computer's move that meets a busy database, and the first wait between them.
+#: Tries of a computer's move that meets a busy database before a warning is logged, the
+#: first wait between them and the longest: a computer never gives up while it is to act.
 COMPUTER_RETRIES = 5
 COMPUTER_RETRY_SECONDS = 1.0
+COMPUTER_RETRY_MAX_SECONDS = 60.0
 #: How many times computer players that died of an unexpected error are started again.
 COMPUTER_RESTARTS = 100
 
@@ -58,15 +60,17 @@ class ComputerPlayers:
         failures = 0
         try:
             while not self.tables.closing:
-                pause = self.delay + COMPUTER_RETRY_SECONDS * (2**failures - 1)
-                await asyncio.sleep(pause)
+                wait = COMPUTER_RETRY_SECONDS * (2 ** min(failures, 16) - 1)
+                await asyncio.sleep(self.delay + min(wait, COMPUTER_RETRY_MAX_SECONDS))
                 try:
                     play = await self.tables.computer_move(game_id)
                 except (Unavailable, StaleBoard) as refusal:
+                    # The database may be down for minutes: the computer tries again, at
+                    # most a minute apart, for as long as it is to act.
                     failures += 1
-                    if failures > COMPUTER_RETRIES:
-                        log.warning("computer player in game %s gave up: %s", game_id, refusal)
-                        return
+                    if failures == COMPUTER_RETRIES:
+                        log.warning("computer player in game %s cannot move yet (%s); it "
+                                    "tries again every minute at most", game_id, refusal)
                     continue
                 except Refusal as refusal:
                     log.warning("computer player in game %s stopped: %s", game_id, refusal)

@@ -19,9 +19,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, cast
 
-from bot.games.protocol import BrokenState, Engine, IllegalAction
+from bot.games.protocol import BrokenState, Engine, IllegalAction, Outcome
 from bot.games.registry import engine as registry_engine
 from bot.table import turnlog, voters
+from bot.table.daily import daily_seed
 from bot.table.data import TableData
 from bot.table.errors import (
     BrokenGame,
@@ -392,8 +393,12 @@ class TableCore:
     async def close(
         self, game: LoadedGame, status: str, event: str, actor_id: int | None
     ) -> LoadedGame:
-        """End the game with ``status`` (abandoned, expired) as a new board version."""
+        """End the game with ``status`` (abandoned, expired) as a new board version.
+
+        A daily deal ended after its first move counts as a loss for everyone who
+        played it (:meth:`given_up`)."""
         row = game.row
+        results = await self.given_up(game)
         expected = row.version
         row.status = status
         row.version += 1
@@ -402,8 +407,26 @@ class TableCore:
         game.data.notice_due = None
         record(row, (event,))
         turnlog.note_table(game.data, (event,), len(game.seats))
-        await self.save(game, expected, {"end": status}, actor_id)
+        await self.save(game, expected, {"end": status}, actor_id, results)
         return game
+
+    def deal_played(self, game: LoadedGame) -> bool:
+        """Whether ``game`` is a daily deal played on from the day's deal as dealt."""
+        row = game.row
+        if row.daily is None or game.broken or len(game.seats) != 1:
+            return False
+        dealt = game.engine.new(daily_seed(row.kind, row.daily), 1, row.options)
+        return bool(game.engine.dump(dealt) != game.engine.dump(game.state))
+
+    async def given_up(self, game: LoadedGame) -> list[ResultRow]:
+        """Return the results of a daily deal ended unfinished: a loss scoring 0 for
+        everyone who played it, once it was played on from its deal. The first result of
+        a day's deal is the one that counts (docs/records.md), so a deal seen and then
+        given up is not tried again elsewhere as a member's first of the day."""
+        if not self.deal_played(game):
+            return []
+        people = await self.people(game)
+        return shared_results(game.row, people, Outcome(0, "loss", 0, {"given_up": True}))
 
     async def save(
         self,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.table.service import Actor
 from tests.db.test_records_queries import add_results, tinker
-from tests.support import make_bot
+from tests.support import abandon, make_bot
 
 COGS = ("cogs.help", "cogs.records", "cogs.tinker")
 
@@ -177,6 +177,58 @@ async def test_daily_leaderboard_after_a_daily_deal_is_played(
         f"**1.** <@{alice.id}> · **{cleared}**/13 cleared, "
         f"{result['detail']['chips_left']} chips left · 1 game"
     )
+
+
+async def _play(bot, game, user, moves=None):
+    """Play ``game`` as ``user`` with the computer's choices: ``moves`` moves, or to its end."""
+    while game.row.is_open and (moves is None or moves > 0):
+        action = game.engine.computer_action(game.state, 0)
+        game = (await bot.tables.act(game.id, game.row.version,
+                                     Actor(user.id, user.name), action)).game
+        moves = None if moves is None else moves - 1
+    return game
+
+
+async def test_a_daily_deal_given_up_after_a_move_is_the_days_first_result(
+    discord_driver, fake_discord, tmp_path
+):
+    """Abandoning a daily deal once it has been played on counts as a loss scoring 0 for
+    everyone who played it, and the question says so: a deal seen and given up cannot be
+    tried again in another channel as the member's first result of the day."""
+    bot = await _bot(discord_driver, tmp_path)
+    alice = fake_discord.user("alice")
+    await discord_driver.slash("tinker", "daily", user="alice")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    await _play(bot, game, alice, moves=3)
+    asked = await discord_driver.slash("tinker", "abandon", user="alice")
+    assert "counts as a loss scoring 0 for everyone who played it" in asked.content
+    await abandon(discord_driver, "tinker", "alice")
+    given_up = await bot.store.results(alice.id)
+    assert [(r["outcome"], r["score"], r["detail"]) for r in given_up] == [
+        ("loss", 0, {"given_up": True})]
+
+    general = next(cid for cid, ch in fake_discord.channels.items()
+                   if ch["name"] == "general")
+    await discord_driver.slash("tinker", "daily", user="alice", channel=general)
+    retry = await _play(bot, await bot.tables.open_in_channel(general), alice)
+    assert retry.row.status == "over"
+    daily = await discord_driver.slash(
+        "leaderboard", options={"game": "tinker", "period": "daily"}, user="bob")
+    assert daily.embeds[0]["description"] == (
+        f"**1.** <@{alice.id}> · **0**/13 cleared, 0 chips left · 1 game")
+
+
+async def test_a_daily_deal_given_up_before_its_first_move_gives_no_result(
+    discord_driver, fake_discord, tmp_path
+):
+    """A daily deal abandoned as dealt (started by mistake) gives nobody a result."""
+    bot = await _bot(discord_driver, tmp_path)
+    await discord_driver.slash("tinker", "daily", user="alice")
+    asked = await discord_driver.slash("tinker", "abandon", user="alice")
+    assert "nobody gets a result from it" in asked.content
+    await abandon(discord_driver, "tinker", "alice")
+    assert await bot.store.results(fake_discord.user("alice").id) == []
+    assert (await bot.tables.open_in_channel(fake_discord.channel_id)) is None
 
 
 async def _forget_prompt(driver, fake, bot):

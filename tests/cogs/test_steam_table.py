@@ -279,6 +279,9 @@ async def test_rules_and_details_list_every_train(discord_driver, fake_discord, 
     assert names[2].startswith("Discard pile")  # what the computer knows, anyone can read
     trains = [f["name"] for f in pages["Every player's trains"]["fields"]]
     assert any("Alice" in n for n in trains) and any("(computer)" in n for n in trains)
+    table = {f["name"]: f["value"] for f in pages["This table and its icons"]["fields"]}
+    # a late arriver reads who hosts and how the table plays, not "the channel votes"
+    assert table["At this table"] == "Hosted by Alice · 2 seats, each played on its own turn"
 
 
 async def test_computer_moves_edit_a_board_at_most_once_per_interval(discord_driver,
