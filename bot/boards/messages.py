@@ -45,6 +45,9 @@ log = logging.getLogger(__name__)
 
 #: How many boards' last edit times are kept before the old ones are forgotten.
 EDITED_KEPT = 1000
+#: How many ended games' board versions are kept (:meth:`BoardMessages.behind`): enough
+#: for every edit that may still be held back from before their end.
+ENDED_KEPT = 10_000
 
 #: Discord's error code for a message past its edit limit.
 EDIT_CAP = 30046
@@ -76,6 +79,9 @@ class BoardMessages:
         self.threads = threads
         #: The version each board message shows, as far as this process knows.
         self.shown: dict[int, int] = {}
+        #: The version on the boards of games that ended (the newest :data:`ENDED_KEPT`):
+        #: an edit held back from before the end (a vote's tally) is not drawn over them.
+        self._ended: dict[int, int] = {}
         #: When the bot last edited each board by itself (monotonic seconds), and which
         #: save of the game that edit showed (:func:`_saved`).
         self._edited: dict[int, float] = {}
@@ -104,18 +110,25 @@ class BoardMessages:
 
     def behind(self, game: LoadedGame) -> bool:
         """Whether a newer board of the game than ``game``'s was shown meanwhile."""
-        return self.shown.get(game.id, -1) > game.row.version
+        shown = max(self.shown.get(game.id, -1), self._ended.get(game.id, -1))
+        return shown > game.row.version
 
     def mark_shown(self, game: LoadedGame) -> None:
-        """Remember the version on the game's board (forgotten once the game has ended)."""
+        """Remember the version on the game's board (once the game has ended, among the
+        last :data:`ENDED_KEPT` ended games only)."""
         if game.row.is_open:
             self.shown[game.id] = game.row.version
-        else:
-            self.shown.pop(game.id, None)
+            return
+        self.shown.pop(game.id, None)
+        self._ended.pop(game.id, None)
+        self._ended[game.id] = game.row.version
+        if len(self._ended) > ENDED_KEPT:
+            del self._ended[next(iter(self._ended))]
 
     def forget(self, game_id: int) -> None:
         """Forget a game whose board is gone with its channel: no edit of it is made now."""
         self.shown.pop(game_id, None)
+        self._ended.pop(game_id, None)
         self._dirty.discard(game_id)
         self._waiting.pop(game_id, None)
         self._retrying.discard(game_id)
@@ -451,7 +464,7 @@ class BoardMessages:
                     except Refusal:
                         return
                 shown = self.shown.get(game_id, -1)
-                if shown > game.row.version or _saved(game) < self._drawn.get(
+                if self.behind(game) or _saved(game) < self._drawn.get(
                         game_id, (-1, -math.inf)) or (not asked and shown == game.row.version):
                     continue  # a newer board is already shown (since the edit refused)
                 failed = await self.refresh(game, keep=shown == game.row.version,

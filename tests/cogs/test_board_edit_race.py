@@ -60,3 +60,26 @@ async def test_a_late_click_answer_does_not_bring_back_an_abandoned_game(
     shown = fake_discord.get_message(board["id"])
     assert board_ids(shown) == [], board_ids(shown)
 
+
+
+async def test_a_held_back_tally_edit_does_not_bring_back_an_abandoned_game(
+        discord_driver, fake_discord, tmp_path) -> None:
+    """Carol's vote is saved and its tally's edit waits for the board's edit interval;
+    Alice abandons the game meanwhile and its board says so. The held-back edit is not
+    made: the board stays ended, with no moves on it."""
+    fake_discord.add_user("carol")
+    bot = await discord_driver.login(make_bot(tmp_path, BOARD_EDIT_SECONDS=0.6))
+    board = (await discord_driver.slash("toy", "start", {"players": "vote"},
+                                        user="alice")).message
+    board = (await discord_driver.click(board, button(board, "add1"), user="alice")).message
+    await discord_driver.click(board, button(board, "add1"), user="bob")  # edited at once
+    vote = asyncio.ensure_future(discord_driver.click(
+        fake_discord.get_message(board["id"]), button(board, "add2"), user="carol"))
+    await asyncio.sleep(0.15)  # Carol's vote is saved; its tally's edit waits
+    done = await abandon(discord_driver, "toy", "alice")
+    assert "abandoned" in done.followups[0]["content"]
+    await vote
+    await asyncio.sleep(0.8)
+    await discord_driver.settle()
+    assert (await bot.store.get_game(1)).status == "abandoned"
+    assert board_ids(fake_discord.get_message(board["id"])) == []
