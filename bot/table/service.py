@@ -509,8 +509,13 @@ class Tables:
                     and seat not in seating.resigned_seats(game.view())):
                 raise NotAllowed(seating.AWAY_REFUSAL)
             raise NotAllowed(self._who_may_abandon(game))
-        asks = {u for u in game.data.abandon_votes if u in playing} | {actor.user_id}
-        return "close" if len(asks) >= len(playing) // 2 + 1 else "ask"
+        asked = {u for u in game.data.abandon_votes if u in playing}
+        needed = len(playing) // 2 + 1
+        if actor.user_id in asked:  # a double click, or the command used again
+            raise Refusal(f"You have asked to abandon this game already ({len(asked)} of "
+                          f"{needed} needed: another player can use /{game.row.kind} "
+                          "abandon too).")
+        return "close" if len(asked) + 1 >= needed else "ask"
 
     @staticmethod
     def _running_table(game: LoadedGame) -> bool:

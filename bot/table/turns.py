@@ -250,10 +250,12 @@ class TurnPolicy:
             if seats[absent].away or absent in resigned:
                 raise Refusal(f"{game.seat_name(absent)} is not playing their seat already.")
             ballots = data.away_votes.setdefault(str(absent_user), [])
-            if actor.user_id not in ballots:
-                ballots.append(actor.user_id)
             needed = seating.away_votes_needed(seats, resigned, absent)
             ballots[:] = [u for u in ballots if game.seat_of(u) in present]
+            if actor.user_id in ballots:  # the command used again
+                raise Refusal(f"You have asked to hand {game.seat_name(absent)}'s seat to a "
+                              f"computer already ({len(ballots)} of {needed} needed).")
+            ballots.append(actor.user_id)
             if len(ballots) < needed:
                 await core.save_table(game)
                 return Play(game, (f"{actor.name} asks to hand {game.seat_name(absent)}'s seat "

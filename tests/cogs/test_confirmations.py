@@ -3,6 +3,8 @@ ask, and the question names what is given up."""
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.support import button, host_board, make_bot
 
 
@@ -55,7 +57,22 @@ async def test_at_a_running_table_the_question_says_a_majority_ends_it(discord_d
     asked = await discord_driver.slash("steam", "abandon", user="bob")
     assert asked.content.startswith("Ask to abandon this Steam to Solar game?")
     assert "majority" in asked.content
-    done = await discord_driver.click(asked.message, asked.custom_ids[0], user="bob")
-    assert "asks to abandon" in done.followups[0]["content"]
+    before = await bot.tables.open_in_channel(fake_discord.channel_id)
+    # A double click on the button records the ask once.
+    clicks = [fake_discord.component_payload(asked.message, asked.custom_ids[0], user="bob")
+              for _ in range(2)]
+    await asyncio.gather(*(discord_driver.feed(click) for click in clicks))
+    await discord_driver.settle()
+    said = [m["content"] for m in fake_discord.channel_messages()
+            if "asks to abandon" in (m.get("content") or "")]
+    assert len(said) == 1
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert game is not None and game.row.is_open
+    assert game.row.version == before.row.version + 1
+    # The command used again is refused at once, with no question.
+    twice = await discord_driver.slash("steam", "abandon", user="bob")
+    assert "You have asked to abandon this game already (1 of 2 needed" in twice.content
+    assert twice.ephemeral and twice.custom_ids == [] and "already" in twice.content
+    after = await bot.tables.load(game.id)
+    assert after.row.version == game.row.version
+    assert sum("asks to abandon" in e for e in after.row.events) == 1

@@ -33,6 +33,9 @@ async def test_c6_an_ask_to_hand_a_seat_on_is_void_once_its_player_moves(
     bob = fake_discord.user("bob")
     first = await discord_driver.slash("steam", "away", {"player": bob}, user="alice")
     assert "1 of 2 needed" in first.content, first.content
+    again = await discord_driver.slash("steam", "away", {"player": bob}, user="alice")
+    assert again.ephemeral and "You have asked to hand Bob's seat to a computer already (1 "\
+        "of 2 needed)" in again.content, again.content
     names = ("alice", "bob", "carol", "dave")
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     while True:  # play until Bob has moved himself and his turn is over
