@@ -66,6 +66,9 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
 #: Told privately to a player whose click met a board older than the game (nothing done).
 HEALED = ("The board had changed before your click, so nothing was done: it shows the game "
           "as it is now.")
+#: Told privately to a voter whose vote came after the voting window had closed (C4).
+LATE_VOTE = ("The vote had closed just before your click, so your vote was not counted: the "
+             "board shows the move the channel chose. Vote again on the next move.")
 
 
 class Boards:
@@ -268,6 +271,8 @@ class Boards:
             await self.messages.refresh(game)
         if play.came_back:
             await tell_privately(interaction, _back_text(game, interaction.user.id))
+        if play.late:
+            await tell_privately(interaction, LATE_VOTE)
         await self._announce(game, play.notice)
         self.computers.schedule(game)
 

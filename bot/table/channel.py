@@ -4,6 +4,8 @@ everyone who took part shares the result."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.games.protocol import IllegalAction
 from bot.table import polls, voters
 from bot.table.core import TableCore
@@ -52,7 +54,7 @@ class ChannelPolicy:
             # yet): its decision is made as it stood, and this vote is not counted.
             chosen = polls.plurality(poll)
             if chosen is not None:
-                return await self._decide(game, poll, chosen.action)
+                return replace(await self._decide(game, poll, chosen.action), late=True)
             poll.closes = None
         if poll is None or poll.version != game.row.version:
             poll = data.poll = voters.new_poll(data, game.row.version)

@@ -88,6 +88,26 @@ async def test_c4_window_closes_on_a_plurality_and_edits_the_board(discord_drive
     assert "Alice and Bob chose" in str(board["embeds"][0])
 
 
+async def test_c4_a_vote_after_the_window_closed_is_told_it_was_not_counted(
+        discord_driver, fake_discord, tmp_path):
+    """C4: a vote clicked after the window's end, before the deadline loop closed it,
+    makes the window's decision without it; the voter is told so privately, and the
+    click's answer is the new board."""
+    clock = Clock()
+    bot, board, game = await _vote_game(discord_driver, fake_discord, tmp_path, clock)
+    await discord_driver.click(board, button(board, "add2"), user="alice")
+    clock.advance(31)
+    late = await discord_driver.click(fake_discord.get_message(board["id"]),
+                                      button(board, "add1"), user="carol")
+    after = await bot.tables.load(game.id)
+    assert after.row.version == game.row.version + 1
+    assert "Alice chose: Add 2." in after.row.events
+    assert late.response_type == 7
+    (told,) = late.followups
+    assert told["flags"] & 64 and told["content"].startswith(
+        "The vote had closed just before your click, so your vote was not counted")
+
+
 async def test_c4_stale_vote_says_what_was_chosen(discord_driver, fake_discord, tmp_path):
     """A vote that arrives after the decision is refused privately, naming the choice."""
     clock = Clock()
