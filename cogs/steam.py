@@ -297,12 +297,14 @@ class SteamCog(GameCog):
         self, interaction: discord.Interaction[Any], game: LoadedGame
     ) -> LoadedGame:
         """Open a new table with the same options and the same table: whoever presses hosts,
-        every other person of the last game is seated again (each may leave) and the
-        computer players come along at their levels."""
+        every other person still playing at the end of the last game is seated again
+        (each may leave; one who resigned or whose seat a computer played may join
+        again) and the computer players come along at their levels."""
         computers = [s.level or DEFAULT_LEVEL for s in game.seats if s.computer]
-        people = [(s.user_id, s.name) for s in game.seats
-                  if not s.computer and s.user_id is not None
-                  and s.user_id != interaction.user.id]
+        left = seating.resigned_seats(game.view())
+        people = [(s.user_id, s.name) for i, s in enumerate(game.seats)
+                  if not s.computer and s.user_id is not None and not s.away
+                  and i not in left and s.user_id != interaction.user.id]
         if len(people) + len(computers) + 1 > game.engine.max_seats:
             # Someone who did not play would push a player of the last table out.
             raise Refusal("This table was full: one of its players can start it again, or "

@@ -250,6 +250,37 @@ async def test_end_shows_places_and_play_again_brings_the_computers(discord_driv
     assert [s.get("computer") for s in lobby.row.seats] == [False, True]
 
 
+async def test_play_again_seats_only_the_people_still_playing_at_the_end(
+        discord_driver, fake_discord, tmp_path):
+    """Play again does not seat a person who resigned or whose seat a computer played at
+    the end: they are not pinged by a table they never joined (each may join it)."""
+    driver, fake = discord_driver, fake_discord
+    for name in ("carol", "dave"):
+        fake.add_user(name)
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await driver.slash("steam", "new", {"first": "me (the host)"}, user="alice")).message
+    for name in ("bob", "carol", "dave"):
+        board = (await driver.click(board, button(board, "lobby.join"), user=name)).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    dave = fake.user("dave")
+    await driver.slash("steam", "away", {"player": dave}, user="alice")
+    await driver.slash("steam", "away", {"player": dave}, user="bob")
+    for user in ("bob", "carol", "alice"):  # all resign: Dave's computer wins
+        now = await bot.tables.load(game.id)
+        shown = fake.get_message(now.row.board_message_id)
+        ask = await driver.click(shown, button(shown, "ask.resign"), user=user)
+        await driver.click(ask.message, ask.custom_ids[0], user=user)
+        await driver.settle()
+    ended = await bot.tables.load(game.id)
+    assert not ended.row.is_open and ended.seats[3].away
+    final = fake.get_message(ended.row.board_message_id)
+    await driver.click(final, button(final, "table.again"), user="alice")
+    lobby = await bot.tables.open_in_channel(fake.channel_id)
+    assert [s.name for s in lobby.seats] == ["Alice"]
+
+
 def test_computer_options_are_not_live_during_its_turn():
     """While a computer player is choosing, the board's options are disabled."""
     from bot.boards.service import Boards
