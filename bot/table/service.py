@@ -505,6 +505,11 @@ class Tables:
         playing = self._playing(game)
         if actor.user_id not in playing:
             seat = game.seat_of(actor.user_id)
+            if seat is not None and not seating.present_people(
+                    game.seats, seating.resigned_seats(game.view())):
+                # Nobody plays for themselves any more (the table waits for away people):
+                # anyone seated may end it, so that it does not hold the channel.
+                return "close"
             if (seat is not None and game.seats[seat].away
                     and seat not in seating.resigned_seats(game.view())):
                 raise NotAllowed(seating.AWAY_REFUSAL)

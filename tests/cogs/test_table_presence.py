@@ -101,3 +101,31 @@ async def test_c6_a_lone_person_whose_timer_runs_out_is_waited_for(
     assert not game.seats[0].away and game.data.timer is None
     assert game.row.events[-1] == ("Alice's turn timer ran out twice: with no one else "
                                    "playing, the table waits for them.")
+
+
+async def test_c6_a_table_that_waits_for_away_people_may_be_ended_by_anyone_seated(
+        discord_driver, fake_discord, tmp_path):
+    """Bob's seat was handed to a computer; Alice, the last person playing for herself,
+    resigns, and the table waits for Bob. Alice may end it, so that it does not hold
+    the channel (C3) for the idle sweep's two days."""
+    bot, board = await _table(discord_driver, fake_discord, ("alice", "bob"),
+                              tmp_path=tmp_path)
+    board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                        user="alice")).message
+    await host_board(discord_driver, board, "lobby.start")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    await discord_driver.slash("steam", "away", {"player": fake_discord.user("bob")},
+                               user="alice")
+    await discord_driver.settle()
+    board = fake_discord.get_message((await bot.tables.load(game.id)).row.board_message_id)
+    ask = await discord_driver.click(board, button(board, "ask.resign"), user="alice")
+    await discord_driver.click(ask.message, ask.custom_ids[0], user="alice")
+    await discord_driver.settle()
+    waiting = await bot.tables.load(game.id)
+    assert waiting.row.is_open and "the table waits for Bob" in waiting.row.events[-1]
+    asked = await discord_driver.slash("steam", "abandon", user="alice")
+    assert asked.content.startswith("Abandon this Steam to Solar game? It ends now")
+    await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
+    assert (await bot.tables.load(game.id)).row.status == "abandoned"
+    assert await bot.tables.open_in_channel(fake_discord.channel_id) is None
