@@ -38,9 +38,10 @@ class TurnNotices:
         #: Each table's current turn notice, and a lock so notices go out one at a time.
         self._notices: dict[int, NoticeRef] = {}
         self._notice_locks: dict[int, asyncio.Lock] = {}
-        #: Each table's notice on its way (whom it names, the post): a rate limit can
-        #: hold a post back for seconds, during which the turn may pass.
-        self._posting: dict[int, tuple[int, asyncio.Task[discord.Message]]] = {}
+        #: Each table's notice on its way (whom it names, the table's version it was made
+        #: for, the post): a rate limit can hold a post back for seconds, during which
+        #: the turn may pass, or its person may play.
+        self._posting: dict[int, tuple[int, int, asyncio.Task[discord.Message]]] = {}
 
     async def announce(self, game: LoadedGame, notice: tuple[int, str] | None, *,
                        reminder: bool = False) -> None:
@@ -56,9 +57,8 @@ class TurnNotices:
         if len(game.seats) < 2:
             return
         posting = self._posting.get(game.id)
-        if posting is not None and (not game.row.is_open
-                                    or posting[0] != game.person_to_act()):
-            posting[1].cancel()  # its turn has passed before it could go out
+        if posting is not None and not _due(game, posting[0], posting[1]):
+            posting[2].cancel()  # its turn has passed, or been played, before it went out
         if notice is None and game.row.is_open and not self._passed(game):
             return
         async with self._notice_lock(game.id):
@@ -78,7 +78,8 @@ class TurnNotices:
                     await self.tables.remember_notice(game.id, None)
                 return
             user_id, text = notice
-            if not await self._still_due(game.id, user_id, current):
+            made = game.row.version
+            if not await self._still_due(game.id, user_id, made, current):
                 if stored:
                     await self.tables.remember_notice(game.id, None)
                 return
@@ -93,7 +94,7 @@ class TurnNotices:
                     everyone=False, roles=False, replied_user=False, users=pinged,
                 ),
             ))
-            self._posting[game.id] = (user_id, post)
+            self._posting[game.id] = (user_id, made, post)
             try:
                 message = await post
             except asyncio.CancelledError:
@@ -110,8 +111,8 @@ class TurnNotices:
                 return
             finally:
                 self._posting.pop(game.id, None)
-            if not await self._still_due(game.id, user_id):
-                # the turn passed while the post was on its way: take it back
+            if not await self._still_due(game.id, user_id, made):
+                # the turn passed, or was played, while the post was on its way: take it back
                 with contextlib.suppress(*SEND_ERRORS):
                     await message.delete()
                 if stored:
@@ -125,16 +126,17 @@ class TurnNotices:
         """Forget the turn notice of a game whose channel is gone (nothing to delete)."""
         self._notices.pop(game_id, None)
 
-    async def _still_due(self, game_id: int, user_id: int,
+    async def _still_due(self, game_id: int, user_id: int, made: int,
                          current: LoadedGame | None = None) -> bool:
-        """Whether it is still ``user_id``'s turn at the open table ``game_id`` (as read
-        now, or as ``current`` was just read)."""
+        """Whether a notice to ``user_id`` made at version ``made`` of the table
+        ``game_id`` is still due (as the table is read now, or as ``current`` was just
+        read): see :func:`_due`."""
         if current is None:
             try:
                 current = await self.tables.load(game_id)
             except Refusal:
                 return False
-        return current.row.is_open and current.person_to_act() == user_id
+        return _due(current, user_id, made)
 
     def _passed(self, game: LoadedGame) -> bool:
         """Whether the table's posted notice is for someone whose turn it no longer is."""
@@ -150,6 +152,20 @@ class TurnNotices:
                     if gid != game_id:
                         del self._notice_locks[gid]
         return lock
+
+
+def _due(game: LoadedGame, user_id: int, made: int) -> bool:
+    """Whether a notice to ``user_id`` made at version ``made`` of ``game`` is still due:
+    the table is open, it is their turn, and they have not played since (a step of a
+    turn of several)."""
+    if not game.row.is_open or game.person_to_act() != user_id:
+        return False
+    if game.row.version <= made:
+        return True
+    last = game.data.turns[-1] if game.data.turns else None
+    seat = game.seat_of(user_id)
+    return not (last is not None and seat is not None and last.seat == seat
+                and not last.by_computer)
 
 
 #: The most invitation lines a lobby keeps in the channel: a newer one deletes the oldest.

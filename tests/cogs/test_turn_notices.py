@@ -226,3 +226,66 @@ async def test_c6_a_notice_held_back_while_the_player_plays_is_never_posted(
     # should not have been pinged after her move.
     assert [m["content"] for m in notices if f"<@{alice}>" in m["content"]] == []
     assert pings_sent(fake) == []
+
+
+async def _a_step_while_held_back(driver, fake, bot, game_id, after):
+    """Wait until the held-back post is asked for, then play one step of Alice's turn (a
+    fixed deal whose first turn has several) while it waits."""
+    await fake.wait_for_request("POST", r"/channels/\d+/messages$", after=after)
+    alice = fake.user("alice").id
+    g = await bot.tables.load(game_id)
+    board = fake.get_message(g.row.board_message_id)
+    result = await press(driver, board, g.engine.computer_action(g.state, g.to_act()), "alice")
+    assert result.response_type == 7, result.content
+    assert (await bot.tables.load(game_id)).person_to_act() == alice  # still her turn
+    await asyncio.sleep(2.5)  # the rate limit passes
+    await driver.settle()
+
+
+async def _fixed_deal(driver, fake, tmp_path, clock, **options):
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    board = (await driver.slash("steam", "new", {"first": "me (the host)", **options},
+                                user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
+    bot.tables.core.seeds = lambda: 1  # Alice's first turn has several steps
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    return bot, await bot.tables.open_in_channel(fake.channel_id)
+
+
+async def test_c6_a_notice_held_back_while_the_player_takes_a_step_is_never_posted(
+        discord_driver, fake_discord, tmp_path):
+    """A turn notice held back by a rate limit while its player takes a step of her turn
+    (still hers) is not posted: she is plainly playing."""
+    clock = Clock()
+    bot, game = await _fixed_deal(discord_driver, fake_discord, tmp_path, clock)
+    fake_discord.fail_next("POST", r"/channels/\d+/messages$", 429, retry_after=2.0)
+    after = len(fake_discord.requests)
+    clock.advance(46)
+    bot.deadlines.wake(None)
+    await _a_step_while_held_back(discord_driver, fake_discord, bot, game.id, after)
+    assert pings_sent(fake_discord) == [] and _notices(fake_discord) == []
+
+
+async def test_c6_a_reminder_held_back_while_the_player_takes_a_step_is_never_posted(
+        discord_driver, fake_discord, tmp_path):
+    """The timer's reminder held back while its player takes a step of her turn is not
+    posted: her step started the timer again, so its warning is no longer true."""
+    clock = Clock()
+    bot, game = await _fixed_deal(discord_driver, fake_discord, tmp_path, clock,
+                                  turn_timer="2 min")
+    alice = fake_discord.user("alice").id
+    clock.advance(46)
+    await bot.deadlines.run_due()  # the turn notice
+    await discord_driver.settle()
+    assert pings_sent(fake_discord) == [alice]
+    fake_discord.fail_next("POST", r"/channels/\d+/messages$", 429, retry_after=2.0)
+    after = len(fake_discord.requests)
+    clock.advance(120 - 46 + 1)
+    bot.deadlines.wake(None)
+    await _a_step_while_held_back(discord_driver, fake_discord, bot, game.id, after)
+    timer = (await bot.tables.load(game.id)).data.timer
+    assert timer is not None and timer.strikes == 0
+    assert [m for m in fake_discord.channel_messages()
+            if "still your turn" in (m.get("content") or "")] == []
+    assert pings_sent(fake_discord) == [alice]
