@@ -189,12 +189,14 @@ class NoticeDue:
     """A turn notice waiting for its grace time (C6), or to be posted again after Discord
     refused it: posted at ``at`` unless ``user`` has acted by then; ``text`` is the
     notice's line; ``reminder`` says it is the turn timer's one reminder (C6), which
-    counts as given once it is posted."""
+    counts as given once it is posted; ``since`` is when its wait began (None in rows
+    stored before it was kept), so that a wait the bot was down for can be put off."""
 
     user: int
     at: float
     text: str
     reminder: bool = False
+    since: float | None = None
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> NoticeDue | None:
@@ -202,14 +204,17 @@ class NoticeDue:
         user = data.get("user")
         if user is None:
             return None
+        since = data.get("since")
         return cls(int(user), _float(data.get("at"), 0.0), str(data.get("text") or ""),
-                   bool(data.get("reminder")))
+                   bool(data.get("reminder")), None if since is None else _float(since, 0.0))
 
     def to_json(self) -> dict[str, Any]:
         """Return the waiting notice as stored."""
         out: dict[str, Any] = {"user": self.user, "at": self.at, "text": self.text}
         if self.reminder:
             out["reminder"] = True
+        if self.since is not None:
+            out["since"] = self.since
         return out
 
 

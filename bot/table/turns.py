@@ -9,6 +9,7 @@ A person whose turn comes is pinged only if they have not acted within a grace t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.table import downtime, polls, seating
@@ -44,7 +45,8 @@ class TurnPolicy:
         grace = self.notice_grace(game.row.guild_id)
         if grace <= 0:
             return user, text
-        data.notice_due = NoticeDue(user, self.core.now() + grace, text)
+        now = self.core.now()
+        data.notice_due = NoticeDue(user, now + grace, text, since=now)
         return None
 
     async def move(self, game: LoadedGame, seat: int, action_id: str,
@@ -115,6 +117,9 @@ class TurnPolicy:
                     return Play(game, (), redraw=True)  # the board shows the timer's new end
                 return await self._timer_ran_out(game, now)
             due = data.notice_due
+            if due is not None and due.at <= now and self._put_off_notice(game, now):
+                await core.save_table(game)  # its grace ran while the bot was down
+                return None
             if due is not None and due.at <= now:
                 data.notice_due = None
                 mine = game.person_to_act() == due.user
@@ -149,36 +154,63 @@ class TurnPolicy:
             timer = data.timer
             if reminder and timer is not None:
                 timer.strikes = 0
-            data.notice_due = NoticeDue(user, core.now() + NOTICE_RETRY_SECONDS, text,
-                                        reminder)
+            now = core.now()
+            data.notice_due = NoticeDue(user, now + NOTICE_RETRY_SECONDS, text, reminder,
+                                        since=now)
             await core.save_table(game)
 
     async def put_off_timer(self, game_id: int) -> Play | None:
         """After a start, move the running turn timer of the game later by the time the bot
         was down since its run began, before it is due: the board then shows the end it
-        really has. Return the change (its board to show again), or None."""
+        really has; and so the grace time of its waiting turn notice (C6). Return the
+        change of the timer (its board to show again), or None."""
         core = self.core
         async with core.hold(game_id):
             game = await core.load(game_id)
             timer, now = game.data.timer, core.now()
-            if (not game.row.is_open or game.broken or timer is None or timer.at <= now
-                    or not self._put_off(timer, game.data.turn_seconds, now)):
+            if not game.row.is_open or game.broken:
+                return None
+            moved = (timer is not None and timer.at > now
+                     and self._put_off(timer, game.data.turn_seconds, now))
+            if not self._put_off_notice(game, now) and not moved:
                 return None
             await core.save_table(game)
-            return Play(game, (), redraw=True)
+            return Play(game, (), redraw=True) if moved else None
 
     def _put_off(self, timer: TurnTimer, turn_seconds: float, now: float) -> bool:
         """Move a turn timer's end later by the time the bot was down since its run began
         (nobody could click then); return whether it moved. Its run then counts from
         ``now``, so that outage is not counted twice."""
         since = timer.since if timer.since is not None else timer.at - turn_seconds
-        length = timer.at - since
+        at = self._later(since, timer.at, now)
+        if at is None:
+            return False
+        timer.since, timer.at = now, at
+        return True
+
+    def _put_off_notice(self, game: LoadedGame, now: float) -> bool:
+        """Move the end of the table's waiting turn notice later by the time the bot was
+        down since its wait began (its grace time, C6); return whether it moved."""
+        due = game.data.notice_due
+        if due is None:
+            return False
+        since = due.since if due.since is not None else (
+            due.at - self.notice_grace(game.row.guild_id))
+        at = self._later(since, due.at, now)
+        if at is None:
+            return False
+        game.data.notice_due = replace(due, since=now, at=at)
+        return True
+
+    def _later(self, since: float, at: float, now: float) -> float | None:
+        """The new end of a wait from ``since`` to ``at`` that the bot was down for a
+        while of before ``now`` (that time is added to it, counted from ``now``), or None
+        when it was not down then or the wait was over before."""
         down = downtime.down_between(self.outages, since, now)
         ran = now - since - down
-        if ran >= length or down <= 0:
-            return False
-        timer.since, timer.at = now, now + (length - ran)
-        return True
+        if ran >= at - since or down <= 0:
+            return None
+        return now + (at - since - ran)
 
     async def _timer_ran_out(self, game: LoadedGame, now: float) -> Play | None:
         """The turn timer ran out (the lock is held): remind, or hand the seat on."""

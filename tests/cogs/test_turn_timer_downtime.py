@@ -9,7 +9,7 @@ import pytest
 from bot.table import downtime
 from bot.table.data import TurnTimer
 from tests.cogs.test_turn_timers import _reminders, _timer_ends
-from tests.support import Clock, make_bot, seated_steam
+from tests.support import Clock, make_bot, pings_sent, seated_steam
 
 COGS = ("cogs.steam",)
 #: The turn timer the tables here start with, and its length in seconds.
@@ -148,3 +148,23 @@ async def test_c6_a_timer_running_over_a_stop_shows_its_new_end_at_once(
     bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS, clock=clock))
     await bot._timers
     assert (await bot.tables.load(game.id)).data.timer.at == pytest.approx(timer.at, abs=0.01)
+
+
+async def test_c6_a_notice_grace_time_does_not_run_while_the_bot_is_down(
+        discord_driver, fake_discord, tmp_path):
+    """A turn 10 s old, then ten minutes down: the player still has 35 s of the 45 s grace
+    time before she is pinged, and is pinged once they have run (no turn timer here)."""
+    clock = Clock()
+    bot, game = await seated_steam(discord_driver, fake_discord, tmp_path, clock=clock)
+    alice = fake_discord.user("alice").id
+    clock.advance(10)
+    bot = await _down(discord_driver, bot, tmp_path, clock, 600)
+    assert pings_sent(fake_discord) == []
+    due = (await bot.tables.load(game.id)).data.notice_due
+    assert due is not None and due.at == pytest.approx(clock() + 35, abs=0.01)
+    clock.advance(34)
+    assert await bot.deadlines.run_due() == 0
+    clock.advance(2)
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    assert pings_sent(fake_discord) == [alice]
