@@ -48,6 +48,7 @@ from bot.table.errors import (
 )
 from bot.table.lobby import LOBBY_INVITE, LOBBY_PANEL, LOBBY_PREFIX
 from bot.table.service import Actor, LoadedGame, Play, Tables
+from bot.table.turns import reminded_to_act
 from bot.text.names import safe_name
 
 log = logging.getLogger(__name__)
@@ -407,6 +408,8 @@ class Boards:
                 body = _details_body(renderer, game)
                 if back:
                     body["content"] = _back_text(back, interaction.user.id)
+                elif (here := await self._still_here(interaction, game)) is not None:
+                    body["content"] = here
                 await clock.send(**body, ephemeral=True)
                 self.computers.schedule(game)  # a stalled computer player moves on
                 return
@@ -439,6 +442,24 @@ class Boards:
         await self._announce(play.game, play.notice)
         self.computers.schedule(play.game)
         return play.game
+
+    async def _still_here(self, interaction: discord.Interaction[Any],
+                          game: LoadedGame) -> str | None:
+        """Give the reminded person whose turn it is, who opened the rules, a whole turn
+        again (C6); return the private word that says so, or None (usually: ``game`` as
+        just read tells; never raise)."""
+        if not reminded_to_act(game, interaction.user.id):
+            return None
+        try:
+            play = await self.tables.still_here(game.id, actor_of(interaction))
+        except Refusal:
+            return None
+        timer = None if play is None else play.game.data.timer
+        if play is None or timer is None:
+            return None
+        self.messages.update_soon(play.game.id, play.game)
+        return (f"Your turn's time starts again: a computer plays your seat only if you "
+                f"have not played by <t:{int(timer.at)}:t> (<t:{int(timer.at)}:R>).")
 
     async def _rules_page(self, interaction: discord.Interaction[Any], clock: AnswerClock,
                           game_id: int, page: str) -> None:

@@ -407,6 +407,10 @@ class Tables:
         """An away person used a button that is not a move (see :class:`TurnPolicy`)."""
         return await self.turns.come_back(game_id, actor)
 
+    async def still_here(self, game_id: int, actor: Actor) -> Play | None:
+        """A reminded person used a button that is not a move (see :class:`TurnPolicy`)."""
+        return await self.turns.still_here(game_id, actor)
+
     async def hand_to_computer(self, channel_id: int, actor: Actor, absent_user: int) -> Play:
         """Vote to hand an absent player's seat to a computer (see :class:`TurnPolicy`)."""
         return await self.turns.hand_to_computer(channel_id, actor, absent_user)

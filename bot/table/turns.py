@@ -100,6 +100,23 @@ class TurnPolicy:
                 return None
             return await self.back(game, seat, actor, "", fresh=False)
 
+    async def still_here(self, game_id: int, actor: Actor) -> Play | None:
+        """The person whose turn it is, reminded by its timer, used a button of the table
+        that is not a move (its rules): they are here, so their turn runs whole again
+        from now before their seat goes to a computer (C6: until the person clicks).
+        Return the change (the board shows the timer's new end), or None."""
+        core = self.core
+        async with core.hold(game_id):
+            game = await core.load(game_id)
+            if not reminded_to_act(game, actor.user_id):
+                return None
+            timer = game.data.timer
+            assert timer is not None
+            now = core.now()
+            timer.since, timer.at = now, now + game.data.turn_seconds
+            await core.save_table(game)
+            return Play(game, (), redraw=True)
+
     async def fire_timer(self, game_id: int) -> Play | None:
         """Handle a game's due turn deadline: a turn timer (C6: remind once, then let a
         computer play the seat) or a turn notice whose grace time has passed."""
@@ -341,3 +358,13 @@ class TurnPolicy:
                                  "table waits for you.")
         return events, self.turn_notice(
             game, user, f"<@{user}>, it is your turn at {game.engine.title}.")
+
+
+def reminded_to_act(game: LoadedGame, user_id: int) -> bool:
+    """Whether it is ``user_id``'s turn at the running ``game``, they play it themselves,
+    and its timer has reminded them once already (C6)."""
+    timer = game.data.timer
+    seat = game.seat_of(user_id)
+    return (game.row.status == "active" and not game.broken and len(game.seats) > 1
+            and timer is not None and seat is not None and timer.seat == seat
+            and timer.strikes >= 1 and game.to_act() == seat and not game.seats[seat].away)

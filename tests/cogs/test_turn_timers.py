@@ -64,6 +64,39 @@ async def test_c6_the_board_shows_the_timer_started_again_by_its_reminder(
     assert _timer_ends(board) == [int(game.data.timer.at)] == [int(clock.now + SECONDS)]
 
 
+async def test_c6_a_reminded_player_who_opens_the_rules_gets_a_whole_turn_again(
+        discord_driver, fake_discord, tmp_path):
+    """C6: after the reminder the seat goes to a computer only "until the person clicks":
+    the reminded player who opens "Rules & details" is here, so her turn runs whole
+    again from that click (still reminded once: the next expiry hands the seat on)."""
+    clock = Clock()
+    bot, game = await _steam(discord_driver, fake_discord, tmp_path, clock, turn_timer=TIMER)
+    clock.advance(SECONDS + 1)
+    await bot.deadlines.run_due()  # the reminder
+    await discord_driver.settle()
+    clock.advance(100)
+    board = fake_discord.get_message(game.row.board_message_id)
+    shown = await discord_driver.click(board, button(board, "table.rules"), user="alice")
+    end = int(clock.now + SECONDS)
+    assert shown.ephemeral and shown.content.startswith("Your turn's time starts again")
+    assert f"<t:{end}:R>" in shown.content
+    await discord_driver.settle()
+    assert _timer_ends(fake_discord.get_message(game.row.board_message_id)) == [end]
+    clock.advance(21)  # the reminded turn's old end
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    now = await bot.tables.load(game.id)
+    assert not now.seats[0].away and now.data.timer.strikes == 1
+    assert len(_reminders(fake_discord)) == 1
+    clock.advance(SECONDS)
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    assert (await bot.tables.load(game.id)).seats[0].away
+    # Bob, who is not to act, opening the rules changes nothing.
+    bob = await discord_driver.click(board, button(board, "table.rules"), user="bob")
+    assert not (bob.content or "").startswith("Your turn's time")
+
+
 async def test_c6_a_player_coming_back_leaves_anothers_timer_running(
         discord_driver, fake_discord, tmp_path):
     clock = Clock()
