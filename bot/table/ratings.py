@@ -5,7 +5,8 @@ A seated game of a rated kind changes the rating of each person in it, as long a
 had at least two seats (people, or a person and computer players). Ranks come from the
 final standings: the winners first, then by final score (then goods left, as the end
 board places them); equal standings share a rank; players who resigned rank last, all
-alike. Computer players take part with a fixed rating by level
+alike, and so do people whose seat a computer was playing at the end (they walked away:
+the computer's play is not theirs to be rated on). Computer players take part with a fixed rating by level
 and never change (:data:`COMPUTER_RATINGS`).
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from bot.games.protocol import Outcome
 from bot.table.seats import Seat
 from db.rows import RatedSeat
 
@@ -41,8 +43,8 @@ TIE_BREAKS = ("goods_left",)
 
 def _standing(outcome: Any) -> tuple[int, ...]:
     """Sort key of a seat's final standing: winners first, then by score and the tie
-    breaks, highest first; everyone who resigned last, all alike."""
-    if outcome.detail.get("resigned"):
+    breaks, highest first; everyone who resigned or walked away last, all alike."""
+    if outcome.detail.get("resigned") or outcome.detail.get("away"):
         return (1,)
     breaks = (-int(outcome.detail.get(name) or 0) for name in TIE_BREAKS)
     return (0, int(outcome.outcome != "win"), -int(outcome.score), *breaks)
@@ -61,7 +63,8 @@ def rated_seats(kind: str, seats: Sequence[Seat],
     fewer than two seats, or nobody in it is a person)."""
     if kind not in RATED_KINDS:
         return []
-    known = [o for o in outcomes if 0 <= o.seat < len(seats)]
+    known = [walked_away(o) if seats[o.seat].away else o
+             for o in outcomes if 0 <= o.seat < len(seats)]
     if len(known) < 2:
         return []
     ranks = seat_ranks(known)
@@ -78,3 +81,9 @@ def rated_seats(kind: str, seats: Sequence[Seat],
     if all(s.user_id is None for s in rated):
         return []
     return rated
+
+
+def walked_away(outcome: Any) -> Outcome:
+    """The outcome of a person whose seat a computer was playing at the end: a loss, its
+    detail marked ``away`` (the score stays, as the computer left it)."""
+    return Outcome(outcome.seat, "loss", outcome.score, {**outcome.detail, "away": True})

@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from bot.table.ratings import walked_away
 from bot.table.seats import Seat
 from db.store import GameRow, ResultRow
 
 
 def seat_results(seats: Sequence[Seat], outcomes: Iterable[Any]) -> list[ResultRow]:
-    """Return a seated game's result for each person in it (computers have none)."""
+    """Return a seated game's result for each person in it (computers have none); a
+    person whose seat a computer was playing at the end walked away: a loss."""
     rows = []
     for outcome in outcomes:
         if not 0 <= outcome.seat < len(seats):
@@ -19,6 +21,8 @@ def seat_results(seats: Sequence[Seat], outcomes: Iterable[Any]) -> list[ResultR
         seat = seats[outcome.seat]
         if seat.computer or seat.user_id is None:
             continue
+        if seat.away:
+            outcome = walked_away(outcome)
         rows.append(ResultRow(seat.user_id, outcome.outcome, outcome.score,
                               dict(outcome.detail)))
     return rows

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.games.protocol import Outcome
 from bot.table.lobby import COMPUTER_LEVELS, computer_seat
 from bot.table.ratings import COMPUTER_RATINGS, rated_seats, seat_ranks
+from bot.table.results import seat_results
 from bot.table.seats import Seat
 from db.ratings import Rating, new_ratings
 from db.rows import RatedSeat
@@ -90,3 +91,15 @@ def test_ranks_agree_with_the_end_boards_places() -> None:
         assert result is not None
         places = {p["seat"]: p["place"] for p in ENGINE.view(state)["result"]["places"]}
         assert seat_ranks(result.outcomes) == places
+
+
+def test_a_person_whose_seat_a_computer_played_at_the_end_ranks_last_and_loses() -> None:
+    """Bob walked away and a computer won his seat's game: he ranks last, below the
+    person who played, and his result is a loss marked away (the computer's score)."""
+    seats = [_person(11), _person(12).with_away(True)]
+    outcomes = [_out(0, "loss", 40), _out(1, "win", 70)]
+    assert [(s.rank, s.user_id) for s in rated_seats("steam", seats, outcomes)] == [
+        (1, 11), (2, 12)]
+    rows = seat_results(seats, outcomes)
+    assert [(r.user_id, r.outcome, r.score, r.detail.get("away")) for r in rows] == [
+        (11, "loss", 40, None), (12, "loss", 70, True)]
