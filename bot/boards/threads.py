@@ -241,7 +241,9 @@ class GameThreads:
                 return
             self._short.pop(thread.id, None)
             try:
-                await thread.edit(auto_archive_duration=OPEN_ARCHIVE_MINUTES)
+                # Archived meanwhile (an hour after its last game), it is unarchived too:
+                # Discord edits an archived thread only so.
+                await thread.edit(archived=False, auto_archive_duration=OPEN_ARCHIVE_MINUTES)
             except SEND_ERRORS as exc:
                 log.info("could not keep thread %s open longer: %s", thread.id, exc)
 

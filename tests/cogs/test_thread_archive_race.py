@@ -65,7 +65,8 @@ async def test_play_again_while_the_thread_winds_up_keeps_it_a_week(discord_driv
     game = await bot.tables.open_in_channel(thread_id)
     assert game is not None and game.row.is_open and game.data.thread
     assert _archive(fake_discord, thread_id) == OPEN_ARCHIVE_MINUTES
-    assert _edits(fake_discord, thread_id)[-1] == {"auto_archive_duration":
+    assert _edits(fake_discord, thread_id)[-1] == {"archived": False,
+                                                   "auto_archive_duration":
                                                    OPEN_ARCHIVE_MINUTES}
 
 
@@ -139,4 +140,25 @@ async def test_a_wind_up_between_the_look_and_the_store_gives_the_week_back(
     assert _archive(fake_discord, thread_id) == OPEN_ARCHIVE_MINUTES
     assert _edits(fake_discord, thread_id)[-2:] == [
         {"auto_archive_duration": ENDED_ARCHIVE_MINUTES},
-        {"auto_archive_duration": OPEN_ARCHIVE_MINUTES}]
+        {"archived": False, "auto_archive_duration": OPEN_ARCHIVE_MINUTES}]
+
+
+async def test_play_again_in_a_thread_archived_since_the_end_keeps_it_a_week(
+        discord_driver, fake_discord, tmp_path):
+    """A game ended in its own thread, which Discord archived an hour later; the next
+    evening Play again on its last board starts a new game there: the thread is
+    unarchived with its week back (Discord edits an archived thread only so), not left
+    to be archived an hour after its last message, mid-game."""
+    bot, thread_id, board = await _one_move_from_the_end(discord_driver, fake_discord,
+                                                         tmp_path)
+    ended = (await discord_driver.click(board, button(board, "add2"), user="alice")).message
+    await discord_driver.settle()
+    assert _archive(fake_discord, thread_id) == ENDED_ARCHIVE_MINUTES
+    fake_discord.channels[thread_id]["thread_metadata"]["archived"] = True
+    again = await discord_driver.click(ended, button(ended, "table.again"), user="bob")
+    assert not again.ephemeral, again.content
+    await discord_driver.settle()
+    assert await bot.tables.open_in_channel(thread_id) is not None
+    metadata = fake_discord.channels[thread_id]["thread_metadata"]
+    assert metadata["auto_archive_duration"] == OPEN_ARCHIVE_MINUTES
+    assert not metadata["archived"]

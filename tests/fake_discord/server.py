@@ -1445,6 +1445,10 @@ class FakeDiscord:
         self._check(call, threads.check_edit(body))
         if channel["thread_metadata"]["locked"] and body.get("archived") is not True:
             raise ApiError(403, 50083)
+        if channel["thread_metadata"]["archived"] and body.get("archived") is None:
+            # "requires the thread to have archived set to false or be set to false in
+            # the request" (Modify Channel)
+            raise ApiError(400, 50083)
         threads.apply_edit(channel, body)
         return json_response(channel)
 
