@@ -51,6 +51,8 @@ ENDED_KEPT = 10_000
 
 #: Discord's error code for a message past its edit limit.
 EDIT_CAP = 30046
+#: Discord's error code for an operation on an archived thread (a message's edit).
+THREAD_ARCHIVED = 50083
 
 #: How many times in a row the bot tries one of its own edits of a board that Discord
 #: refuses (the first try included) before it leaves the board as it is.
@@ -239,8 +241,8 @@ class BoardMessages:
         await self.gone.call_off(game.id, CHANNEL_GONE)
         return error
 
-    async def _edit(self, game: LoadedGame, *, keep: bool,
-                    repost: bool = True) -> BaseException | None:
+    async def _edit(self, game: LoadedGame, *, keep: bool, repost: bool = True,
+                    reopened: bool = False) -> BaseException | None:
         if game.row.board_message_id is None or game.row.board_channel_id is None:
             return await self.post(game) if repost else None
         message = self._message(game)
@@ -286,6 +288,11 @@ class BoardMessages:
         except discord.HTTPException as exc:
             if exc.code == EDIT_CAP:
                 return await self.post(game) if repost else None
+            if (exc.code == THREAD_ARCHIVED and not reopened and game.row.is_open
+                    and await self.threads.reopen(message.channel.id)):
+                # A thread archived under an open game (a week of clicks alone, which do
+                # not count as activity): open again, its board is edited once more.
+                return await self._edit(game, keep=keep, repost=repost, reopened=True)
             log.warning("could not edit the board of game %s: %s", game.id, exc)
             failed: BaseException = exc
         except SEND_ERRORS as exc:

@@ -247,6 +247,20 @@ class GameThreads:
             except SEND_ERRORS as exc:
                 log.info("could not keep thread %s open longer: %s", thread.id, exc)
 
+    async def reopen(self, thread_id: int) -> bool:
+        """Unarchive a thread an open game's board is in, with a week before Discord may
+        archive it again; return whether it was done (not for a locked thread, which only
+        a moderator may reopen: logged)."""
+        async with self._editing(thread_id):
+            try:
+                await self.bot.http.edit_channel(
+                    thread_id, archived=False, auto_archive_duration=OPEN_ARCHIVE_MINUTES)
+            except SEND_ERRORS as exc:
+                log.info("could not unarchive thread %s: %s", thread_id, exc)
+                return False
+        log.info("unarchived thread %s, which holds an open game", thread_id)
+        return True
+
     async def stored(self, thread: discord.Thread) -> None:
         """Once a game is stored in a thread the bot owns, give the thread its week back
         if a wind-up lowered it to an hour after :meth:`place` looked and before the game

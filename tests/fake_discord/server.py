@@ -1479,4 +1479,8 @@ class FakeDiscord:
     async def _channel_message(self, call: _Call) -> web.Response:
         channel_id = self._channel(call)
         message = self._message_in(channel_id, call.id("message"))
+        channel = self.channels[channel_id]
+        if (call.request.method == "PATCH" and threads.is_thread(channel)
+                and channel["thread_metadata"]["archived"]):
+            raise ApiError(400, 50083)  # a message of an archived thread is not edited
         return self._message_call(call, message)
