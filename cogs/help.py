@@ -39,11 +39,14 @@ def daily_commands(tree: app_commands.CommandTree[Any]) -> list[str]:
     )
 
 
-def help_embed(daily_deals: Sequence[str], server: ServerSettings | None = None
-               ) -> discord.Embed:
+def help_embed(daily_deals: Sequence[str], server: ServerSettings | None = None, *,
+               here: bool = True) -> discord.Embed:
     """Return the /help embed: the games, who may press what, the daily deals (their
-    commands), the rules, the records and the server's settings, in a phone screen."""
-    embed = discord.Embed(title="Tablehouse: tap a game to play here", colour=COLOUR)
+    commands), the rules, the records and the server's settings, in a phone screen;
+    without ``here`` (a direct message) it says games are played in a server."""
+    title = ("Tablehouse: tap a game to play here" if here else
+             "Tablehouse: games to play in a server's channels")
+    embed = discord.Embed(title=title, colour=COLOUR)
     embed.add_field(name="The games", value=HELP_GAMES, inline=False)
     embed.add_field(name="Who plays", value=HELP_WHO, inline=False)
     daily = " · ".join(f"`{c}`" for c in daily_deals) or "none yet"
@@ -56,18 +59,19 @@ def help_embed(daily_deals: Sequence[str], server: ServerSettings | None = None
 
 
 def help_message(client: discord.Client | None = None,
-                 server: ServerSettings | None = None) -> dict[str, Any]:
-    """Return the private /help answer: its embed, a button starting each game and the
-    member's choice of turn pings."""
+                 server: ServerSettings | None = None, *, here: bool = True) -> dict[str, Any]:
+    """Return the private /help answer: its embed, a button starting each game (only
+    ``here``, in a server: a direct message has none) and the member's choice of turn
+    pings."""
     tree = getattr(client, "tree", None)
     daily = (daily_commands(tree) if isinstance(tree, app_commands.CommandTree)
              else [f"/{kind} daily" for kind in DAILY_GAMES])
     view = discord.ui.View(timeout=None)
-    for button in start_buttons(client):
+    for button in start_buttons(client) if here else ():
         view.add_item(button)
     view.add_item(choice_button())
     view.stop()
-    return {"embed": help_embed(daily, server), "view": view}
+    return {"embed": help_embed(daily, server, here=here), "view": view}
 
 
 class HelpCog(commands.Cog):
@@ -89,9 +93,9 @@ class HelpCog(commands.Cog):
         """Explain the bot privately."""
         async with AnswerClock.of(interaction, private=True) as clock:
             # In a direct message there is no server, so no server's settings to show.
-            server = (None if interaction.guild_id is None
-                      else await self.bot.tables.servers.get(interaction.guild_id))
-            await clock.send(**help_message(self.bot, server), ephemeral=True)
+            here = interaction.guild_id is not None
+            server = await self.bot.tables.servers.get(interaction.guild_id) if here else None
+            await clock.send(**help_message(self.bot, server, here=here), ephemeral=True)
 
 
 async def setup(bot: Any) -> None:

@@ -171,18 +171,16 @@ def _in_a_dm(payload: dict, user) -> dict:
 async def test_help_in_a_direct_message_shows_no_server(discord_driver, fake_discord,
                                                         tmp_path):
     """/help in a direct message answers with the games and no "This server" line (there
-    are no server settings to show), and a start button there says where games are
-    played."""
+    are no server settings to show); its title says games are played in a server, and
+    it offers no start buttons (a game cannot start there), only the ping choice."""
     await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     bob = fake_discord.user("bob")
     helped = await discord_driver.feed(_in_a_dm(fake_discord.slash_payload("help", user=bob),
                                                 bob))
     (embed,) = helped.embeds
     assert [f["name"] for f in embed["fields"]] == ["The games", "Who plays", "More"]
-    started = await discord_driver.feed(_in_a_dm(
-        fake_discord.component_payload(helped.message, "st1:tinker", user=bob), bob))
-    assert started.ephemeral
-    assert started.content == "Games are played in a server channel or thread."
+    assert embed["title"] == "Tablehouse: games to play in a server's channels"
+    assert not any(c.startswith("st1:") for c in helped.custom_ids) and helped.custom_ids
 
 
 async def test_a_start_pressed_as_the_bot_stops_is_finished_first(discord_driver,
