@@ -36,7 +36,7 @@ from bot.boards.render import (
 )
 from bot.boards.replay import Replays
 from bot.boards.send_errors import SEND_ERRORS, tell_privately
-from bot.boards.threads import GameThreads, Place, not_posted_text
+from bot.boards.threads import GameThreads, Place, in_forum, not_posted_text
 from bot.games.protocol import Action
 from bot.pictures.drawing import PictureDrawer
 from bot.table.errors import (
@@ -526,9 +526,11 @@ class Boards:
                 if failed is not None:
                     await self._call_off(game, failed, place)
                     in_thread = isinstance(interaction.channel, discord.Thread)
+                    forum = in_forum(interaction.channel)
                     raise Refusal(not_posted_text(
-                        failed, thread=in_thread,
-                        where="in this thread" if in_thread else "in this channel"))
+                        failed, thread=in_thread, forum=forum,
+                        where=("in this post" if forum else "in this thread") if in_thread
+                        else "in this channel"))
                 if place.note:
                     await tell_privately(interaction, place.note)
                 self.computers.schedule(game)

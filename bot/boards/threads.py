@@ -74,12 +74,21 @@ MISSING_ACCESS: Final = 50001
 MISSING_PERMISSIONS: Final = 50013
 
 
-def board_lacks(allowed: discord.Permissions, *, thread: bool) -> list[str]:
+def in_forum(channel: object) -> bool:
+    """Whether ``channel`` is a post of a forum (or media) channel, whose settings name
+    the permissions of threads after posts."""
+    return isinstance(channel, discord.Thread) and isinstance(channel.parent,
+                                                              discord.ForumChannel)
+
+
+def board_lacks(allowed: discord.Permissions, *, thread: bool,
+                forum: bool = False) -> list[str]:
     """Return the permissions a board needs that ``allowed`` lacks, by the names Discord's
-    settings show: View Channel, Send Messages (Send Messages in Threads in a ``thread``)
-    and Embed Links (the board is an embed). Attach Files is not needed: without it the
-    board goes without its picture."""
-    send = ("Send Messages in Threads", allowed.send_messages_in_threads) if thread else (
+    settings show: View Channel, Send Messages (Send Messages in Threads in a ``thread``,
+    Send Messages in Posts in a ``forum``'s post) and Embed Links (the board is an
+    embed). Attach Files is not needed: without it the board goes without its picture."""
+    in_thread = "Send Messages in Posts" if forum else "Send Messages in Threads"
+    send = (in_thread, allowed.send_messages_in_threads) if thread else (
         "Send Messages", allowed.send_messages)
     needed = (("View Channel", allowed.view_channel), send,
               ("Embed Links", allowed.embed_links))
@@ -91,19 +100,27 @@ def _listed(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def lacking_text(names: Sequence[str]) -> str:
+def _whose(forum: bool) -> str:
+    """Where an admin grants a permission: the bot's role, or the channel's (a forum's
+    post takes its forum's)."""
+    return f"its role, or this {'forum' if forum else 'channel'}'s permissions"
+
+
+def lacking_text(names: Sequence[str], *, forum: bool = False) -> str:
     """Return the private refusal of a game not started because the bot lacks ``names``
-    where the command was used: what to grant, and who can."""
+    where the command was used (a ``forum``'s post or not): what to grant, and who
+    can."""
     them, plural = ("it", "") if len(names) == 1 else ("them", "s")
     return (f"No game was started: the bot needs the {_listed(names)} permission{plural} "
             f"here to post a game's board. A server admin can grant {them} to the bot "
-            "(its role, or this channel's permissions); then start the game again.")
+            f"({_whose(forum)}); then start the game again.")
 
 
-def not_posted_text(error: BaseException, *, thread: bool, where: str) -> str:
+def not_posted_text(error: BaseException, *, thread: bool, where: str,
+                    forum: bool = False) -> str:
     """Return the private word to the starter of a game called off because its board
-    could not be posted ``where`` ("in this channel"; in a ``thread`` or not): why, and
-    what to do.
+    could not be posted ``where`` ("in this channel"; in a ``thread`` or not, a
+    ``forum``'s post or not): why, and what to do.
 
     A permission Discord says is missing is named; Missing Permissions does not say
     which, so every permission a board needs there is named."""
@@ -111,11 +128,11 @@ def not_posted_text(error: BaseException, *, thread: bool, where: str) -> str:
     if isinstance(error, discord.Forbidden) and error.code in (MISSING_ACCESS,
                                                                MISSING_PERMISSIONS):
         names = (["View Channel"] if error.code == MISSING_ACCESS else
-                 board_lacks(discord.Permissions.none(), thread=thread))
+                 board_lacks(discord.Permissions.none(), thread=thread, forum=forum))
         return (f"{head}, as Discord says a permission is missing. The bot needs "
                 f"{_listed(names)} there: a server admin can grant "
-                f"{'it' if len(names) == 1 else 'them'} to the bot (its role, or this "
-                "channel's permissions); then start the game again.")
+                f"{'it' if len(names) == 1 else 'them'} to the bot ({_whose(forum)}); "
+                "then start the game again.")
     if isinstance(error, discord.HTTPException) and 400 <= error.status < 500 and (
             error.status != 429):
         reason = error.text or f"error {error.code}"
@@ -182,7 +199,7 @@ class GameThreads:
         here = interaction.channel_id or 0
         allowed = interaction.app_permissions
         if isinstance(channel, discord.Thread):
-            _require(allowed, thread=True)
+            _require(allowed, thread=True, forum=in_forum(channel))
             me = self.bot.user
             own = me is not None and channel.owner_id == me.id
             if own:
@@ -326,11 +343,11 @@ class GameThreads:
                 self._locks[thread_id] = (lock, users - 1)
 
 
-def _require(allowed: discord.Permissions, *, thread: bool) -> None:
+def _require(allowed: discord.Permissions, *, thread: bool, forum: bool = False) -> None:
     """Refuse a game whose board the bot could not post where the command was used."""
-    lacking = board_lacks(allowed, thread=thread)
+    lacking = board_lacks(allowed, thread=thread, forum=forum)
     if lacking:
-        raise Refusal(lacking_text(lacking))
+        raise Refusal(lacking_text(lacking, forum=forum))
 
 
 def _here(channel_id: int, allowed: discord.Permissions, note: str | None = None) -> Place:

@@ -140,3 +140,30 @@ async def test_a_game_here_whose_board_discord_refuses_is_called_off(
     again = await discord_driver.slash("tinker", "start", user="alice")
     assert not again.ephemeral and board_ids(again.message), again.content
 
+
+
+async def test_a_forum_post_names_the_forums_own_permission(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """In a forum's post the refusal names the permission as the forum's settings show it
+    ("Send Messages in Posts", not "… in Threads") and the forum's permissions."""
+    from tests.boards.test_deleted_channels import connected
+    from tests.fake_discord import threads
+
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    forum_id = fake_discord.add_channel("lfg-forum")
+    forum = fake_discord.channels[forum_id]
+    forum.update(type=15, available_tags=[], default_reaction_emoji=None,
+                 default_thread_rate_limit_per_user=0, default_sort_order=None,
+                 default_forum_layout=0)
+    post_id = fake_discord.snowflakes.next()
+    fake_discord.channels[post_id] = threads.thread_channel(
+        post_id, forum, fake_discord.user("alice").id, "Game night", 11, 4320)
+    async with connected(discord_driver, fake_discord, bot, monkeypatch):
+        fake_discord.app_permissions &= ~payloads.SEND_MESSAGES_IN_THREADS
+        refused = await discord_driver.slash("tinker", "start", user="alice",
+                                             channel=post_id)
+    assert refused.ephemeral
+    assert refused.content == (
+        "No game was started: the bot needs the Send Messages in Posts permission here to "
+        "post a game's board. A server admin can grant it to the bot (its role, or this "
+        "forum's permissions); then start the game again.")
