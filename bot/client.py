@@ -386,8 +386,9 @@ class TableBot(commands.Bot):
         await self.boards.messages.gone.channel_gone(payload.thread_id)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        """End the open game of a deleted channel, with no result."""
-        await self.boards.messages.gone.channel_gone(channel.id)
+        """End the open game of a deleted channel, and those of its threads, with no
+        result."""
+        await self.boards.messages.gone.channel_gone(channel.id, channel.guild.id)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """End every open game of a server the bot was removed from, with no result."""

@@ -264,11 +264,11 @@ class GameCog(commands.Cog):
         if interaction.channel_id is None:
             raise Refusal("Games are played in a server channel or thread.")
 
-        async def create(channel_id: int, own_thread: bool) -> LoadedGame:
+        async def create(channel_id: int, own_thread: bool, parent: int | None) -> LoadedGame:
             return await self.bot.tables.start(
                 self.kind, guild_id=interaction.guild_id, channel_id=channel_id,
                 starter=actor_of(interaction), options=options, seed=seed, daily=daily,
-                mode=mode, window=window, thread=own_thread,
+                mode=mode, window=window, thread=own_thread, parent=parent,
             )
 
         return await self.bot.boards.start_game(
@@ -291,10 +291,11 @@ class GameCog(commands.Cog):
         if interaction.channel_id is None:
             raise Refusal("Games are played in a server channel or thread.")
 
-        async def create(channel_id: int, own_thread: bool) -> LoadedGame:
+        async def create(channel_id: int, own_thread: bool, parent: int | None) -> LoadedGame:
             return await self.bot.tables.open_lobby(
                 self.kind, guild_id=interaction.guild_id, channel_id=channel_id,
-                host=actor_of(interaction), options=options, thread=own_thread, **table,
+                host=actor_of(interaction), options=options, thread=own_thread,
+                parent=parent, **table,
             )
 
         return await self.bot.boards.start_game(
@@ -310,10 +311,25 @@ class GameCog(commands.Cog):
         if game is not None and damaged and game.broken:
             return game
         if game is None or game.row.kind != self.kind:
-            start = self.start_command or f"/{self.kind} start"
-            raise Refusal(f"There is no game of this kind going in this channel. "
-                          f"Start one with {start}.")
+            raise Refusal(await self._none_here(interaction))
         return game
+
+    async def _none_here(self, interaction: discord.Interaction[Any]) -> str:
+        """Say there is no game of this kind in the channel: where it is played when it
+        has a thread of its own there, else how to start one."""
+        threads: list[tuple[int, int, str]] = []
+        if interaction.guild_id is not None and not isinstance(interaction.channel,
+                                                               discord.Thread):
+            threads = await self.bot.tables.open_in_threads_of(interaction.guild_id,
+                                                               interaction.channel_id or 0)
+        places = [f"<#{thread}>" for _game, thread, kind in threads if kind == self.kind][-3:]
+        if places:
+            where = " and ".join(places)
+            return (f"This channel's {self.title or self.kind} "
+                    f"{'games are' if len(places) > 1 else 'game is'} played in a thread of "
+                    f"its own: {where}. Use the command there.")
+        start = self.start_command or f"/{self.kind} start"
+        return f"There is no game of this kind going in this channel. Start one with {start}."
 
     async def send_rules(self, interaction: discord.Interaction[Any]) -> None:
         """Explain the game privately: its rules, a page a phone shows whole at a time."""

@@ -41,9 +41,23 @@ class GonePlaces:
         #: Told the id of each game called off here (its board is gone: nothing to edit).
         self.forget = forget
 
-    async def channel_gone(self, channel_id: int) -> LoadedGame | None:
+    async def channel_gone(self, channel_id: int,
+                           guild_id: int | None = None) -> LoadedGame | None:
         """Call off the open game of a deleted channel or thread; return it afterwards, or
-        None if there was none (or it could not be read: logged). Never raise."""
+        None if there was none (or it could not be read: logged). Never raise.
+
+        With the channel's server (``guild_id``), the games played in the channel's
+        threads are called off too: Discord deletes a channel's threads with it, and
+        says so by the channel's event alone."""
+        if guild_id is not None:
+            try:
+                threads = await self.tables.open_in_threads_of(guild_id, channel_id)
+            except Refusal as refusal:
+                log.warning("could not read the games in threads of deleted channel %s: %s",
+                            channel_id, refusal)
+                threads = []
+            for game_id, _thread, _kind in threads:
+                await self.call_off(game_id, CHANNEL_GONE)
         try:
             game = await self.tables.open_in_channel(channel_id)
         except Refusal as refusal:

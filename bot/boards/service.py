@@ -492,13 +492,14 @@ class Boards:
     async def start_game(
         self,
         interaction: discord.Interaction[Any],
-        create: Callable[[int, bool], Awaitable[LoadedGame]],
+        create: Callable[[int, bool, int | None], Awaitable[LoadedGame]],
         *,
         title: str,
         thread: bool | None = None,
         invite: tuple[int, ...] = (),
     ) -> LoadedGame:
-        """Create a game with ``create(channel_id, own_thread)`` and answer with its board.
+        """Create a game with ``create(channel_id, own_thread, parent)`` (``parent``: the
+        channel whose thread the game is played in, or None) and answer with its board.
 
         With ``thread`` (None: the server's setting) the game gets a new public thread:
         the command is answered with one line that links to it, then the board is posted
@@ -518,7 +519,7 @@ class Boards:
             place = await self.threads.place(
                 interaction, title, server.threads if thread is None else thread)
             if place.opened is None:
-                game = await create(place.channel_id, place.own)
+                game = await create(place.channel_id, place.own, place.parent)
                 if place.own and isinstance(interaction.channel, discord.Thread):
                     await self.threads.stored(interaction.channel)
                 failed = await self.messages.send_board(interaction, game, invite=invite,
@@ -536,7 +537,7 @@ class Boards:
                 self.computers.schedule(game)
                 return game
             try:
-                game = await create(place.opened.id, True)
+                game = await create(place.opened.id, True, interaction.channel_id)
             except Refusal:
                 await self.threads.discard(place.opened)
                 raise

@@ -161,13 +161,15 @@ def thread_name(title: str, starter: str, when: float, fallback: str = "") -> st
 @dataclass(slots=True)
 class Place:
     """Where a new game is played: a channel id, the thread opened for it (if any), and
-    whether that channel is a game's thread; ``note`` tells the starter privately why a
-    thread they wanted was not opened."""
+    whether that channel is a game's thread, the channel it is a thread of (None: it is
+    not one); ``note`` tells the starter privately why a thread they wanted was not
+    opened."""
 
     channel_id: int
     opened: discord.Thread | None = None
     own: bool = False
     note: str | None = None
+    parent: int | None = None
 
 
 class GameThreads:
@@ -204,7 +206,7 @@ class GameThreads:
             own = me is not None and channel.owner_id == me.id
             if own:
                 await self._keep_open(channel)
-            return Place(here, own=own)
+            return Place(here, own=own, parent=channel.parent_id)
         if not wanted:
             return _here(here, allowed)
         if not isinstance(channel, discord.TextChannel):

@@ -295,6 +295,9 @@ class TableData:
     invites: list[NoticeRef] = field(default_factory=list)
     #: Whether the game's channel is a thread opened for it (archived once it ends).
     thread: bool = False
+    #: The channel whose thread the game is played in (None: not a thread, or a game
+    #: stored before this was kept): found from there, and ended when it is deleted.
+    parent: int | None = None
     #: The turn notice waiting for the player's grace time to pass, if any.
     notice_due: NoticeDue | None = None
     #: The last turns and table events, oldest first (``bot.table.turnlog``).
@@ -311,7 +314,7 @@ class TableData:
 
     _KNOWN = frozenset(("mode", "window", "players", "recent", "poll", "timer", "turn_seconds",
                         "notices", "away_votes", "last", "host", "notice", "invites", "voted",
-                        "abandon_votes", "thread", "notice_due", "turns", "decisions",
+                        "abandon_votes", "thread", "parent", "notice_due", "turns", "decisions",
                         "recent_players", "decision_voters"))
 
     @classmethod
@@ -323,6 +326,7 @@ class TableData:
         host = data.get("host")
         notice = data.get("notice")
         due = data.get("notice_due")
+        parent = data.get("parent")
         return cls(
             mode=str(data.get("mode", "vote")),
             window=_float(data.get("window"), DEFAULT_WINDOW),
@@ -343,6 +347,7 @@ class TableData:
             notice=NoticeRef.from_json(notice) if notice else None,
             invites=_invites(data.get("invites")),
             thread=bool(data.get("thread", False)),
+            parent=None if parent is None else int(parent),
             notice_due=NoticeDue.from_json(due) if due else None,
             turns=[TurnLog.from_json(t) for t in data.get("turns") or () if isinstance(t, dict)],
             other={k: v for k, v in data.items() if k not in cls._KNOWN},
@@ -392,6 +397,8 @@ class TableData:
             out["invites"] = [[i.channel, i.message, i.user] for i in self.invites]
         if self.thread:
             out["thread"] = True
+        if self.parent is not None:
+            out["parent"] = self.parent
         if self.notice_due is not None:
             out["notice_due"] = self.notice_due.to_json()
         if self.turns:

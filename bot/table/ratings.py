@@ -6,8 +6,8 @@ had at least two seats (people, or a person and computer players). Ranks come fr
 final standings: the winners first, then by final score (then goods left, as the end
 board places them); equal standings share a rank; players who resigned rank last, all
 alike, and so do people whose seat a computer was playing at the end (they walked away:
-the computer's play is not theirs to be rated on). Computer players take part with a fixed rating by level
-and never change (:data:`COMPUTER_RATINGS`).
+the computer's play is not theirs to be rated on). Computer players take part with a
+fixed rating by level and never change (:data:`COMPUTER_RATINGS`).
 """
 
 from __future__ import annotations

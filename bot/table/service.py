@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
@@ -165,6 +166,26 @@ class Tables:
             {"guild": guild_id, "kind": kind, "user": user_id}))
         return [(int(game_id), int(channel_id)) for game_id, channel_id in rows]
 
+    async def open_in_threads_of(self, guild_id: int,
+                                 channel_id: int) -> list[tuple[int, int, str]]:
+        """Return the open games played in threads of the channel ``channel_id``, as
+        ``(game id, thread id, kind)``, oldest first (500 at most; games stored before
+        their thread's channel was kept are not found); raise Unavailable when the store
+        cannot be read."""
+        rows = await self.core.guarded(self.core.store.query(
+            "SELECT id, channel_id, kind, extra FROM games WHERE guild_id = :guild"
+            " AND status IN ('lobby', 'active') AND extra LIKE :parent ORDER BY id LIMIT 500",
+            {"guild": guild_id, "parent": '%"parent"%'}))
+        found = []
+        for game_id, thread_id, kind, extra in rows:
+            try:
+                parent = json.loads(extra).get("parent")
+            except (ValueError, AttributeError):
+                continue
+            if parent == channel_id and int(thread_id) != channel_id:
+                found.append((int(game_id), int(thread_id), str(kind)))
+        return found
+
     @contextlib.contextmanager
     def busy(self) -> Iterator[None]:
         """Count a request as in flight until the block ends (see :meth:`drain`)."""
@@ -201,6 +222,7 @@ class Tables:
         mode: str | None = None,
         window: float | None = None,
         thread: bool = False,
+        parent: int | None = None,
     ) -> LoadedGame:
         """Start a one-seat game in a channel, played by the channel (C1) or the starter.
 
@@ -209,7 +231,7 @@ class Tables:
         ``window`` is the voting window in seconds (C4). With ``daily``, the game is
         today's daily deal: its seed comes from the date, and each channel gets one daily
         game of each kind per day. ``thread`` says the channel is a thread opened for the
-        game.
+        game, ``parent`` the channel whose thread it is (None: not a thread).
         """
         mode = "solo" if only_starter else (mode or "vote")
         if mode not in polls.MODES:
@@ -217,7 +239,8 @@ class Tables:
         server = await self.servers.get(guild_id)
         data = TableData(mode=mode,
                          window=polls.window_seconds(window, server.vote_window_seconds),
-                         players={str(starter.user_id): starter.name}, thread=thread)
+                         players={str(starter.user_id): starter.name}, thread=thread,
+                         parent=parent)
         eng = self.core.engines(kind)
         opts = dict(options or {})
         day = daily_key(self.now()) if daily else None
@@ -244,6 +267,7 @@ class Tables:
         turn_seconds: float = 0,
         notices: bool = True,
         thread: bool = False,
+        parent: int | None = None,
     ) -> LoadedGame:
         """Open a lobby for a multi-seat game, with the host in the first seat.
 
@@ -252,7 +276,7 @@ class Tables:
         may leave);
         ``turn_seconds`` is the turn timer (0: off) and ``notices`` whether people are
         told by a mention when their turn comes (ruling C6); ``thread`` says the channel
-        is a thread opened for the table.
+        is a thread opened for the table, ``parent`` the channel whose thread it is.
         """
         seats = [Seat.person(host.user_id, host.name)]
         eng = self.core.engines(kind)
@@ -262,7 +286,8 @@ class Tables:
         names = computer_names()
         for level in list(computers)[: eng.max_seats - len(seats)]:
             seats.append(computer_seat(next(names), level))
-        data = TableData(turn_seconds=float(turn_seconds), notices=bool(notices), thread=thread)
+        data = TableData(turn_seconds=float(turn_seconds), notices=bool(notices), thread=thread,
+                         parent=parent)
         return await self._create(
             kind, guild_id, channel_id, host, "lobby", seats, dict(options or {}), False,
             None, [f"{host.name} opened a table."], data=data,

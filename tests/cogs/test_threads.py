@@ -96,6 +96,22 @@ async def test_a_thread_archived_under_an_open_game_is_opened_again_by_its_edit(
     assert thread["thread_metadata"]["archived"] is True
 
 
+async def test_a_command_in_the_channel_names_the_games_thread(discord_driver, fake_discord,
+                                                               tmp_path):
+    """A late arriver who uses /tinker board in the channel a game's thread was opened
+    from is pointed to the thread, not told to start a game; where the game of the kind
+    asked for has no thread there, they are told how to start one."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", {"thread": "yes"}, user="alice")
+    (thread,) = fake_discord.threads_under()
+    answer = await discord_driver.slash("tinker", "board", user="bob")
+    assert answer.ephemeral and answer.content == (
+        "This channel's Tinker, Sailor, Soldier, Spy game is played in a thread of its own: "
+        f"<#{thread['id']}>. Use the command there.")
+    other = await discord_driver.slash("tinrealm", "board", user="bob")
+    assert other.content.startswith("There is no game of this kind going in this channel.")
+
+
 async def test_a_finished_game_winds_its_thread_up_once(discord_driver, fake_discord, tmp_path):
     """A game played to its end in its thread: the end lowers the archive time once."""
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
