@@ -6,7 +6,8 @@ that counts the frames drawn (edited at most once a second) and becomes the anim
 picture. A game whose replay is being drawn is not drawn twice at once.
 
 A daily result is posted once: a second tap while it is being posted, or a later one
-within :data:`SHARE_AGAIN_AFTER` of the post, is answered privately with a link to it.
+within :data:`SHARE_AGAIN_AFTER` of the post (kept with the game, so after a restart
+too), is answered privately with a link to it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import asyncio
 import contextlib
 import io
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -87,10 +87,8 @@ class Replays:
         self.drawing: set[int] = set()
         #: The games whose result is being shared now.
         self.sharing: set[int] = set()
-        #: The results shared lately: game id -> (when, link to the post).
-        self.shared: dict[int, tuple[float, str]] = {}
-        #: The clock :attr:`shared` is kept by (seconds).
-        self.clock: Callable[[], float] = time.monotonic
+        #: The clock a share's time is kept by (seconds since the epoch).
+        self.clock: Callable[[], float] = tables.now
         #: Least time between two edits of the progress line (seconds).
         self.progress_interval = 1.0
 
@@ -194,13 +192,14 @@ class Replays:
                 await clock.tell("This game's result is being shared already: it will "
                                  "appear here in a moment.")
                 return
-            link = self._shared_link(game_id)
-            if link is not None:
-                await clock.tell(f"This game's result was shared here already: {link}"
-                                 if link else "This game's result was shared here already.")
-                return
             self.sharing.add(game_id)
             try:
+                link = await self._shared_link(game_id)
+                if link is not None:
+                    await clock.tell(f"This game's result was shared here already: {link}"
+                                     if link else
+                                     "This game's result was shared here already.")
+                    return
                 request = await load_request(self.tables.core.store, game_id, sharing=True)
                 if request.daily is None or request.status != "over":
                     raise NoReplay("Only a finished daily game has a result to share.")
@@ -210,7 +209,12 @@ class Replays:
                     log.warning("could not work out the result of game %s: %s", game_id, exc)
                     raise NoReplay("This game's result could not be worked out just now; "
                                    "press Share again in a moment.") from exc
-                self.shared[game_id] = (self.clock(), await _post_message(clock, text))
+                link = await _post_message(clock, text)
+                try:
+                    await self.tables.note_shared(game_id, self.clock(), link)
+                except Refusal as refusal:  # posted: only a later tap may post it again
+                    log.warning("could not keep that game %s was shared: %s", game_id,
+                                refusal)
             except Refusal as refusal:
                 await clock.tell(str(refusal))
             except SEND_ERRORS as exc:
@@ -218,15 +222,16 @@ class Replays:
             finally:
                 self.sharing.discard(game_id)
 
-    def _shared_link(self, game_id: int) -> str | None:
-        """Return the link to the game's result if it was shared lately, else None (and
-        forget the results shared too long ago)."""
-        now = self.clock()
-        for old in [g for g, (at, _link) in self.shared.items()
-                    if now - at >= SHARE_AGAIN_AFTER]:
-            del self.shared[old]
-        found = self.shared.get(game_id)
-        return None if found is None else found[1]
+    async def _shared_link(self, game_id: int) -> str | None:
+        """Return the link to the game's result if it was shared lately, else None (also
+        when the game cannot be read: Share then says why)."""
+        try:
+            shared = (await self.tables.load(game_id)).data.shared
+        except Refusal:
+            return None
+        if shared is None or self.clock() - shared[0] >= SHARE_AGAIN_AFTER:
+            return None
+        return shared[1]
 
 
 async def _post_public(clock: AnswerClock, text: str) -> discord.WebhookMessage | None:

@@ -246,6 +246,15 @@ class TurnLog:
         return out
 
 
+def _shared(stored: Any) -> tuple[float, str] | None:
+    """Read when and where a result was shared (None: never, or not readable)."""
+    try:
+        at, link = stored
+        return float(at), str(link)
+    except (TypeError, ValueError):
+        return None
+
+
 @dataclass(slots=True)
 class TableData:
     """Everything the table keeps with a game besides the engine's state."""
@@ -300,6 +309,9 @@ class TableData:
     parent: int | None = None
     #: The turn notice waiting for the player's grace time to pass, if any.
     notice_due: NoticeDue | None = None
+    #: When a finished daily game's result was last shared in its channel, and the link
+    #: to that post.
+    shared: tuple[float, str] | None = None
     #: The last turns and table events, oldest first (``bot.table.turnlog``).
     turns: list[TurnLog] = field(default_factory=list)
     #: Stored keys this code does not know, written back as they were.
@@ -314,8 +326,8 @@ class TableData:
 
     _KNOWN = frozenset(("mode", "window", "players", "recent", "poll", "timer", "turn_seconds",
                         "notices", "away_votes", "last", "host", "notice", "invites", "voted",
-                        "abandon_votes", "thread", "parent", "notice_due", "turns", "decisions",
-                        "recent_players", "decision_voters"))
+                        "abandon_votes", "thread", "parent", "notice_due", "shared", "turns",
+                        "decisions", "recent_players", "decision_voters"))
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableData:
@@ -348,6 +360,7 @@ class TableData:
             invites=_invites(data.get("invites")),
             thread=bool(data.get("thread", False)),
             parent=None if parent is None else int(parent),
+            shared=_shared(data.get("shared")),
             notice_due=NoticeDue.from_json(due) if due else None,
             turns=[TurnLog.from_json(t) for t in data.get("turns") or () if isinstance(t, dict)],
             other={k: v for k, v in data.items() if k not in cls._KNOWN},
@@ -399,6 +412,8 @@ class TableData:
             out["thread"] = True
         if self.parent is not None:
             out["parent"] = self.parent
+        if self.shared is not None:
+            out["shared"] = list(self.shared)
         if self.notice_due is not None:
             out["notice_due"] = self.notice_due.to_json()
         if self.turns:

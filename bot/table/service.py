@@ -186,6 +186,14 @@ class Tables:
                 found.append((int(game_id), int(thread_id), str(kind)))
         return found
 
+    async def note_shared(self, game_id: int, at: float, link: str) -> None:
+        """Keep with a finished game when its result was shared, and the link to the
+        post (:attr:`TableData.shared`); raise a Refusal when it cannot be saved."""
+        async with self.core.hold(game_id):
+            game = await self.core.load(game_id)
+            game.data.shared = (at, link)
+            await self.core.save_table(game)
+
     @contextlib.contextmanager
     def busy(self) -> Iterator[None]:
         """Count a request as in flight until the block ends (see :meth:`drain`)."""

@@ -77,6 +77,21 @@ async def test_share_pressed_again_later_links_to_the_post(discord_driver, fake_
     assert len(_shares(fake_discord)) == 1
 
 
+async def test_share_after_a_restart_links_to_the_post(discord_driver, fake_discord,
+                                                       tmp_path):
+    """The post of a result is kept with the game: after a restart, Share pressed again
+    soon links to it privately instead of posting it again."""
+    _bot, _game, board = await _finished_daily(discord_driver, fake_discord, tmp_path)
+    cid = button(board, "table.share")
+    await discord_driver.click(board, cid, user="alice")
+    (post,) = _shares(fake_discord)
+    await discord_driver.restart(make_bot(tmp_path, cogs=COGS))
+    again = await discord_driver.click(board, cid, user="bob")
+    assert again.ephemeral and "shared here already" in again.content
+    assert f"/{fake_discord.channel_id}/{post['id']}" in again.content
+    assert len(_shares(fake_discord)) == 1
+
+
 async def test_share_posts_again_once_the_post_is_old(discord_driver, fake_discord, tmp_path):
     """Long after the result was shared (it has scrolled away), Share posts it again."""
     bot, _game, board = await _finished_daily(discord_driver, fake_discord, tmp_path)
