@@ -391,8 +391,19 @@ class TableBot(commands.Bot):
         await self.boards.messages.gone.channel_gone(channel.id, channel.guild.id)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        """End every open game of a server the bot was removed from, with no result."""
-        await self.boards.messages.gone.server_gone(guild.id)
+        """Note that the bot was removed from a server: its open games end with no result
+        unless it is back within the grace (see :mod:`bot.boards.gone`)."""
+        await self.boards.messages.gone.server_left(guild.id)
+
+    def in_server(self, guild_id: int) -> bool | None:
+        """Whether the bot is in the server ``guild_id`` now; None when another process
+        serves it (its shard is not this one's) or the servers are not known yet."""
+        shards = self.shard_filter
+        if shards is not None and (guild_id >> 22) % shards[1] not in shards[0]:
+            return None
+        if not self.is_ready():
+            return None
+        return self.get_guild(guild_id) is not None
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
@@ -451,6 +462,7 @@ class TableBot(commands.Bot):
         ended = await self.tables.expire_idle(cutoffs, self.boards.show_ended)
         if ended:
             log.info("sweeper ended %d idle games", ended)
+        await self.boards.messages.gone.sweep_left(self.in_server)
         try:  # retention: finished games' states and logs go after RETENTION_DAYS
             while await self.store.prune_finished(now - s.retention_days * 86400) == 500:
                 pass

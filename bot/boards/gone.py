@@ -7,6 +7,12 @@ in the game's own channel. Each is called off (:meth:`Tables.call_off`: abandone
 nobody, no result), so it holds no channel and counts toward nobody's open games, and
 its starter may start another at once. A server's open games are read from the store a
 bounded batch at a time (an index of open games by server), never all at once.
+
+A server that removed the bot keeps its games for :data:`SERVER_GRACE_SECONDS` first:
+an admin who removed it by mistake and adds it back finds them as they were. The
+removal is stored (``meta``), so the grace outlasts a restart; the idle sweep calls off
+the games of a server the bot is still not back in once it is over
+(:meth:`GonePlaces.sweep_left`).
 """
 
 from __future__ import annotations
@@ -30,6 +36,12 @@ UNKNOWN_CHANNEL: Final = 10003
 #: The last event of a game called off here.
 CHANNEL_GONE = "The game was called off: its channel or thread was deleted."
 SERVER_LEFT = "The game was called off: the bot is no longer in this server."
+
+#: How long after the bot was removed from a server its open games there are called off,
+#: unless it is back by then.
+SERVER_GRACE_SECONDS = 3600.0
+#: The ``meta`` key (with the server's id) of when the bot was removed from a server.
+LEFT_KEY = "server_left:"
 
 
 class GonePlaces:
@@ -88,6 +100,49 @@ class GonePlaces:
             log.warning("could not read the open games of server %s: %s", guild_id, exc)
         if count:
             log.info("called off %d games of server %s, which the bot left", count, guild_id)
+        return count
+
+    async def server_left(self, guild_id: int) -> None:
+        """Note that the bot was removed from a server: its open games are called off if
+        it is not back within :data:`SERVER_GRACE_SECONDS` (:meth:`sweep_left`). Never
+        raise."""
+        try:
+            await self.tables.store.set_meta(f"{LEFT_KEY}{guild_id}", repr(self.tables.now()))
+        except StorageError as exc:
+            log.warning("could not note that the bot left server %s: %s", guild_id, exc)
+            return
+        log.info("removed from server %s: its open games are called off in %.0f minutes "
+                 "unless the bot is back", guild_id, SERVER_GRACE_SECONDS / 60)
+
+    async def sweep_left(self, in_server: Callable[[int], bool | None]) -> int:
+        """Call off the open games of every server the bot was removed from over
+        :data:`SERVER_GRACE_SECONDS` ago and is not back in (``in_server``: whether the
+        bot is in a server now, None for a server another process serves); forget the
+        removals of servers it is back in. Return how many games were called off; never
+        raise."""
+        try:
+            rows = await self.tables.store.query(
+                "SELECT key, value FROM meta WHERE key LIKE :left AND value <> ''",
+                {"left": f"{LEFT_KEY}%"})
+        except StorageError as exc:
+            log.warning("could not read the servers the bot left: %s", exc)
+            return 0
+        count = 0
+        for key, value in rows:
+            try:
+                guild_id, left = int(str(key)[len(LEFT_KEY):]), float(value)
+            except ValueError:
+                continue
+            here = in_server(guild_id)
+            if here is None or (not here and self.tables.now() - left < SERVER_GRACE_SECONDS):
+                continue
+            if not here:
+                count += await self.server_gone(guild_id)
+            try:
+                await self.tables.store.set_meta(str(key), "")
+            except StorageError as exc:
+                log.warning("could not forget that the bot left server %s: %s", guild_id,
+                            exc)
         return count
 
     async def call_off(self, game_id: int, why: str) -> LoadedGame | None:

@@ -12,11 +12,11 @@ import discord.gateway
 import pytest
 import yarl
 
-from bot.boards.gone import CHANNEL_GONE, SERVER_LEFT
+from bot.boards.gone import CHANNEL_GONE, SERVER_GRACE_SECONDS, SERVER_LEFT
 from bot.client import TableBot
 from bot.table.data import NoticeRef
 from tests.fake_discord import Driver, FakeDiscord
-from tests.support import make_bot
+from tests.support import Clock, make_bot, seated_steam
 
 
 @contextlib.asynccontextmanager
@@ -150,10 +150,12 @@ async def test_a_deleted_channel_ends_its_game_at_once(discord_driver, fake_disc
 
 async def test_a_server_that_removes_the_bot_has_its_open_games_ended(
         discord_driver, fake_discord, tmp_path, monkeypatch):
-    """The bot is removed from a server: every open game there ends with no result (read
-    from the database a few at a time), while games in another server go on."""
+    """The bot is removed from a server: an hour later, by the idle sweep (after a
+    restart too), every open game there ends with no result (read from the database a
+    few at a time), while games in another server go on."""
     monkeypatch.setattr("bot.boards.gone.BATCH", 2)  # several batches of a few games
-    bot = await discord_driver.login(make_bot(tmp_path))
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
     here = [fake_discord.channel_id] + [fake_discord.add_channel(f"t{i}") for i in range(4)]
     elsewhere = fake_discord.add_guild("Elsewhere").channel_id
     for channel in [*here, elsewhere]:
@@ -164,11 +166,44 @@ async def test_a_server_that_removes_the_bot_has_its_open_games_ended(
         await gateway_event(discord_driver, fake_discord, bot, "GUILD_DELETE",
                             {"id": str(fake_discord.guild_id)}, "guild_remove")
         assert fake_discord.requests[first:] == []
+        await bot.sweep_once()
+        assert await bot.store.count_open() == len(here) + 1  # within the grace
+    bot = await discord_driver.restart(make_bot(tmp_path, clock=clock))
+    del fake_discord.guilds[fake_discord.guild_id]  # still not back
+    async with connected(discord_driver, fake_discord, bot, monkeypatch):
+        clock.advance(SERVER_GRACE_SECONDS + 1)
+        await bot.sweep_once()
         for game in games:
             assert game is not None
             await _called_off(bot, game.id, SERVER_LEFT)
         assert await bot.tables.open_in_channel(elsewhere) is not None
         assert await bot.store.count_open() == 1
+        await bot.sweep_once()  # the removal is forgotten once dealt with
+        assert await bot.store.query("SELECT value FROM meta WHERE key LIKE 'server_left:%'"
+                                     ) == [("",)]
+
+
+async def test_a_server_that_adds_the_bot_back_keeps_its_games(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """An admin removes the bot by mistake and adds it back: a Steam table mid-game is
+    still there after the grace, and the removal is forgotten."""
+    clock = Clock()
+    bot, game = await seated_steam(discord_driver, fake_discord, tmp_path, clock=clock)
+    async with connected(discord_driver, fake_discord, bot, monkeypatch):
+        await gateway_event(discord_driver, fake_discord, bot, "GUILD_DELETE",
+                            {"id": str(fake_discord.guild_id)}, "guild_remove")
+        assert bot.get_guild(fake_discord.guild_id) is None
+        await fake_discord.announce_guild(fake_discord.guild_id)  # added back
+        for _ in range(100):
+            if bot.get_guild(fake_discord.guild_id) is not None:
+                break
+            await asyncio.sleep(0.02)
+        clock.advance(SERVER_GRACE_SECONDS + 1)
+        assert await bot.sweep_once() == 0
+        row = await bot.store.get_game(game.id)
+        assert row is not None and row.status == "active"
+        assert await bot.store.query("SELECT value FROM meta WHERE key LIKE 'server_left:%'"
+                                     ) == [("",)]
 
 
 async def test_a_game_called_off_with_its_channel_leaves_no_notice_behind(
