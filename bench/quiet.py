@@ -106,6 +106,14 @@ class Table:
         """
         game = await self.game()
         before = _mark(game)
+        if not stale and f":ask.{action}" in str(board.get("components")):
+            # a move that asks first (giving up): its button, then the private question's
+            asked = await self.driver.click(board, choice(board, f"ask.{action}")[1],
+                                            user=user)
+            self.figures.clicks += 1
+            if not asked.custom_ids:
+                return asked
+            board, action = asked.message, asked.custom_ids[0].rsplit(":", 1)[-1]
         kind, custom_id, value = choice(board, action)
         if stale:
             stored = self.fake.get_message(board["id"])
