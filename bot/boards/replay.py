@@ -87,8 +87,8 @@ class Replays:
         self.drawing: set[int] = set()
         #: The games whose result is being shared now.
         self.sharing: set[int] = set()
-        #: The clock a share's time is kept by (seconds since the epoch).
-        self.clock: Callable[[], float] = tables.now
+        #: The clock a share's time is kept by (seconds since the epoch): the table's.
+        self.clock: Callable[[], float] = lambda: self.tables.now()
         #: Least time between two edits of the progress line (seconds).
         self.progress_interval = 1.0
 
