@@ -168,7 +168,7 @@ class Ballot:
         else:
             when = f"the vote closes <t:{int(self.closes)}:R> and ties go to the first vote"
         return (f"Your vote: {self.label} ({tally}; {when}). The board shows the tally; "
-                "press another button to change your vote.")
+                "vote for another move to change your vote.")
 
 
 @dataclass(frozen=True, slots=True)

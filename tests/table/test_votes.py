@@ -489,3 +489,13 @@ async def test_a_save_of_a_damaged_game_keeps_the_damaged_text(tmp_path, backend
         assert ended.row.raw_damaged == {column: text}
     finally:
         await tables.store.close()
+
+
+def test_a_first_vote_is_told_how_to_change_it_whether_by_button_or_menu() -> None:
+    """Votes come from buttons and from menus (a class, an item to eat): the first vote's
+    line says to vote for another move, not to press another button."""
+    from bot.table.loaded import Ballot
+
+    line = Ballot("Eat: Bread", 1, 3, 2, 1_800_000_030.0, True, first=True).text()
+    assert line.endswith("vote for another move to change your vote.")
+    assert "button" not in line
