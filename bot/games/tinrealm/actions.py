@@ -84,8 +84,11 @@ def _choices(c: Content, s: TinState, kind: str, arg: str) -> list[Action]:
         ]
     if kind == "offer":
         encounter = c.encounters[arg]
+        text = encounter.text
+        if not journey.offer_gains(s, encounter):
+            text += " You hold the most you can: accepting would gain you nothing."
         accept = (
-            [Action("offer:yes", fit(f"Accept the {encounter.name}"), "offer", encounter.text)]
+            [Action("offer:yes", fit(f"Accept the {encounter.name}"), "offer", text)]
             if journey.can_pay(s, encounter)
             else []
         )

@@ -121,9 +121,15 @@ def offer(c: Content, s: TinState, accept: bool, log: list[str]) -> None:
         return
     for stat, amount in encounter.pay.items():
         change(s, stat, -amount)
-    log.append(f"You pay {_stats(encounter.pay)} and gain {_stats(encounter.gain)}.")
-    _gain(s, encounter.gain)
+    gained = _gain(s, encounter.gain)
+    log.append(f"You pay {_stats(encounter.pay)} and gain {_stats(gained)}." if gained else
+               f"You pay {_stats(encounter.pay)} and gain nothing: you hold the most you can.")
     check_death(s, log)
+
+
+def offer_gains(s: TinState, encounter: Encounter) -> dict[str, int]:
+    """What accepting an offer would change now, within the stats' bounds."""
+    return _gain(s.copy(), encounter.gain)
 
 
 def can_pay(s: TinState, encounter: Encounter) -> bool:
@@ -142,10 +148,10 @@ def _stats(stats: Mapping[str, int]) -> str:
     return ", ".join(f"{amount} {stat}" for stat, amount in stats.items())
 
 
-def _gain(s: TinState, gain: Mapping[str, int]) -> None:
-    """Apply an encounter's stat changes within their bounds."""
-    for stat, amount in gain.items():
-        change(s, stat, amount)
+def _gain(s: TinState, gain: Mapping[str, int]) -> dict[str, int]:
+    """Apply an encounter's stat changes within their bounds; return those made."""
+    made = {stat: change(s, stat, amount) for stat, amount in gain.items()}
+    return {stat: amount for stat, amount in made.items() if amount}
 
 
 def _icon(c: Content, s: TinState, icon: str, log: list[str]) -> None:

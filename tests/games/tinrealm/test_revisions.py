@@ -78,6 +78,31 @@ def test_every_offer_checks_its_price_when_offered_and_when_accepted(encounter):
         journey.offer(C, state.copy(), True, [])
 
 
+CAPPED = ("food", "health", "energy")
+
+
+@pytest.mark.parametrize("encounter", [
+    e.id for e in C.encounters.values() if e.kind == "offer" and all(
+        (amount > 0 and stat in CAPPED) or amount < 0 for stat, amount in e.gain.items())])
+def test_an_offer_accepted_says_what_it_really_gave(encounter):
+    """Accepting an offer logs the changes made, not the card's amounts: at the most of
+    what it gives (food at its cap, no poison), the price is paid for nothing, and the
+    offer says so before it is accepted."""
+    offer = C.encounters[encounter]
+    state = hero()
+    for stat, amount in offer.pay.items():
+        setattr(state, stat, amount + 1)
+    for stat, amount in offer.gain.items():  # as much as can be held, or none to lose
+        setattr(state, stat, {"food": 5, "health": state.max_health,
+                              "energy": state.max_energy}.get(stat, 0) if amount > 0 else 0)
+    meet_offer(state, encounter)
+    (yes,) = [a for a in actions.legal(C, state) if a.id == "offer:yes"]
+    assert yes.description.endswith("accepting would gain you nothing.")
+    state, events = act(state, "offer:yes")
+    paid = ", ".join(f"{amount} {stat}" for stat, amount in offer.pay.items())
+    assert f"You pay {paid} and gain nothing: you hold the most you can." in events
+
+
 # -- R1 revised: double-sided race/class cards, trappings split between classes -----------
 
 
