@@ -14,7 +14,7 @@ from discord import app_commands
 from bot.boards.layout import BoardButton, BoardItem, phone_items
 from bot.boards.render import actions_for_board
 from bot.games.protocol import Action, GameError
-from bot.games.tinrealm.content import ContentError
+from bot.games.tinrealm.content import EDGE_WORDS, ContentError
 from bot.games.tinrealm.engine import ENGINE as TINREALM
 from bot.games.tinrealm.engine import parse_sides
 from bot.table.errors import Refusal
@@ -101,11 +101,6 @@ RULES = (
               "Merchant, Mayor (61+)."),
     ("Who plays", WAYS_TO_PLAY),
 )
-
-
-#: An edge of an exploration card in words: where its path leads.
-EDGE_WORDS = {"forest": "forest", "water": "water", "mountain": "mountain",
-              "skull": "skull", "half-skull": "skull", "none": "no path", "-": "no path"}
 
 
 def _card(card: dict[str, Any]) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.games.tinrealm.content import EDGE_WORDS
 from bot.pictures.endings import ending
 from bot.pictures.script import LTR
 from bot.pictures.steam import TRAIN_CARDS
@@ -143,10 +144,10 @@ def _tinrealm(view: Mapping[str, Any]) -> list[str]:
                      f"{fight.get('attack', '?')}, defence {fight.get('defense', '?')}.")
     location = mapping(view.get("location"))
     if location:
-        lines.append(f"Here: {location.get('name', '?')}.")
+        lines.append(f"Here: {_card_words(location)}.")
     top_card = mapping(view.get("top_card"))
     if top_card:  # the card drawn beside the tableau, labelled "next"
-        lines.append(f"Next: {top_card.get('name', '?')}.")
+        lines.append(f"Next: {_card_words(top_card)}.")
     dice = [str(d) for d in items(view.get("dice")) if isinstance(d, int)]
     if dice:
         lines.append(f"Dice: {', '.join(dice)}.")
@@ -157,6 +158,20 @@ def _tinrealm(view: Mapping[str, Any]) -> list[str]:
     if pack:
         lines.append("Pack: " + ", ".join(str(i.get("name")) for i in pack) + ".")
     return lines
+
+
+def _card_words(card: Mapping[str, Any]) -> str:
+    """An exploration card in words, as a player decides by it: its name, what it holds
+    and where its two edges lead ("Briar Hollow: trap, loot · forest on the left, water
+    on the right")."""
+    icons = [str(i) for i in items(card.get("icons"))]
+    edges = [EDGE_WORDS.get(str(e), str(e)) for e in items(card.get("edges"))]
+    words = str(card.get("name", "?"))
+    if icons:
+        words += ": " + ", ".join(icons)
+    if len(edges) == 2:
+        words += f" · {edges[0]} on the left, {edges[1]} on the right"
+    return words
 
 
 def _lobby(view: Mapping[str, Any]) -> list[str]:

@@ -114,11 +114,16 @@ def test_tin_realm_bars_without_a_maximum_read_a_dash() -> None:
 
 
 def test_alt_text_says_the_next_card_and_the_dice() -> None:
-    """Tin Realm: the card labelled "next" and the dice drawn are in the alt text."""
+    """Tin Realm: the card labelled "next" (what it holds and where its edges lead, as a
+    player decides whether to resolve or skip it) and the dice drawn are in the alt
+    text."""
     game, state = play("tinrealm", 1, 25)
     view = game.view(state)
     alt = describe("tinrealm", view, "active")
-    assert f"Next: {view['top_card']['name']}." in alt
+    top = view["top_card"]
+    icons = f": {', '.join(top['icons'])}" if top["icons"] else ""
+    assert f"Next: {top['name']}{icons} · " in alt
+    assert " on the left, " in alt.split("Next: ")[1]
     assert f"Dice: {', '.join(str(d) for d in view['dice'])}." in alt
 
 

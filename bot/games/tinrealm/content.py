@@ -24,6 +24,9 @@ DEFAULT_PATH = Path(__file__).with_name("content.json")
 ICONS = ("enemy", "trap", "encounter", "loot", "campsite", "water")
 #: Edge icons of exploration cards ("skull" is half a skull).
 EDGES = ("forest", "water", "mountain", "skull", "none")
+#: An edge of an exploration card in words: where its path leads.
+EDGE_WORDS = {"forest": "forest", "water": "water", "mountain": "mountain",
+              "skull": "skull", "half-skull": "skull", "none": "no path", "-": "no path"}
 #: Edge icons that advance the meeple when they match.
 LANDSCAPES = ("forest", "water", "mountain")
 #: What a trap costs.
