@@ -126,19 +126,26 @@ async def test_a_deleted_thread_ends_its_game_at_once(discord_driver, fake_disco
         assert await bot.tables.open_in_channel(other) is not None
 
 
+@pytest.mark.parametrize("in_thread", [False, True], ids=["in-it", "in-its-thread"])
 async def test_a_deleted_channel_ends_its_game_at_once(discord_driver, fake_discord, tmp_path,
-                                                      monkeypatch):
+                                                      monkeypatch, in_thread):
     """The channel of Bob's game is deleted: his game ends (no result) and he may start
-    another in a channel that is still there."""
+    another in a channel that is still there. So too for a game in a thread of the
+    channel: Discord deletes the threads with it and sends only the channel's event."""
     bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",),
                                               MAX_OPEN_GAMES=1))
     doomed = fake_discord.add_channel("doomed")
     kept = fake_discord.add_channel("kept")
-    await discord_driver.slash("tinker", "start", {"players": "only me"}, user="bob",
-                               channel=doomed)
-    game = await bot.tables.open_in_channel(doomed)
-    assert game is not None
+    await discord_driver.slash("tinker", "start", {"players": "only me",
+                                                  "thread": "yes" if in_thread else "no"},
+                               user="bob", channel=doomed)
+    threads = fake_discord.threads_under(doomed)
+    assert len(threads) == in_thread
+    game = await bot.tables.open_in_channel(int(threads[0]["id"]) if threads else doomed)
+    assert game is not None and game.data.parent == (doomed if in_thread else None)
     async with connected(discord_driver, fake_discord, bot, monkeypatch):
+        for thread in threads:
+            delete_channel(fake_discord, int(thread["id"]))  # gone with it, silently
         channel = delete_channel(fake_discord, doomed)
         await gateway_event(discord_driver, fake_discord, bot, "CHANNEL_DELETE", channel,
                             "guild_channel_delete")
@@ -218,28 +225,3 @@ async def test_a_game_called_off_with_its_channel_leaves_no_notice_behind(
     await bot.boards.messages.gone.call_off(game.id, CHANNEL_GONE)
     await _called_off(bot, game.id, CHANNEL_GONE)
     assert game.id not in bot.boards.notices._notices
-
-
-async def test_deleting_a_channel_ends_the_games_in_its_threads(
-        discord_driver, fake_discord, tmp_path, monkeypatch):
-    """Alice's game is in a thread of #doomed. A moderator deletes #doomed: Discord
-    deletes its threads with it and sends only the channel's event. Her game is called
-    off (no result), and her one open game is free again."""
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",),
-                                              MAX_OPEN_GAMES=1))
-    doomed = fake_discord.add_channel("doomed")
-    kept = fake_discord.add_channel("kept")
-    await discord_driver.slash("tinker", "start", {"thread": "yes", "players": "only me"},
-                               user="alice", channel=doomed)
-    (thread,) = fake_discord.threads_under(doomed)
-    game = await bot.tables.open_in_channel(int(thread["id"]))
-    assert game is not None and game.data.parent == doomed
-    async with connected(discord_driver, fake_discord, bot, monkeypatch):
-        delete_channel(fake_discord, int(thread["id"]))  # gone with its channel, silently
-        channel = delete_channel(fake_discord, doomed)
-        await gateway_event(discord_driver, fake_discord, bot, "CHANNEL_DELETE", channel,
-                            "guild_channel_delete")
-        await _called_off(bot, game.id, CHANNEL_GONE)
-        again = await discord_driver.slash("tinker", "start", {"players": "only me"},
-                                           user="alice", channel=kept)
-        assert not again.ephemeral, again.content
