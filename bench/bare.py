@@ -73,12 +73,23 @@ class BareBot(discord.Client):
         return [discord.File(io.BytesIO(self.picture), filename=FILENAME)]
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Answer a component click with the board (UPDATE_MESSAGE)."""
-        if interaction.type is not discord.InteractionType.component:
+        """Answer a component click with the board (UPDATE_MESSAGE), and a start command
+        (a board with no move left is started again, as with ours) with a new one."""
+        if interaction.type is discord.InteractionType.application_command:
+            embed, view = next((b for b in self.boards if _playable(b)), self.boards[0])
+            await interaction.response.send_message(embed=embed, view=view,
+                                                    files=self.files())
             return
         embed, view = self.next_board()
-        await interaction.response.edit_message(embed=embed, view=view,
-                                                attachments=self.files())
+        if interaction.type is discord.InteractionType.component:
+            await interaction.response.edit_message(embed=embed, view=view,
+                                                    attachments=self.files())
+
+
+def _playable(board: Board) -> bool:
+    """Whether a board offers a move (not only the table's own buttons, as an ended one)."""
+    return any(":table." not in (getattr(item, "custom_id", None) or ":table.")
+               for item in board[1].children)
 
 
 def prebuilt(bodies: Sequence[dict[str, Any]], with_picture: bool) -> tuple[

@@ -63,14 +63,25 @@ async def build(path: Path, games: int) -> float:
     return path.stat().st_size / 2**20
 
 
-def stored_board(fake: FakeDiscord, game_id: int) -> tuple[dict[str, object], str]:
-    """Put a board of stored game ``game_id`` in the fake; return it and a button's custom_id."""
+def move_to_channel(path: Path, game_id: int, channel_id: int) -> None:
+    """Store game ``game_id`` (and its board) in the fake's channel ``channel_id``: a
+    click is taken only from its game's own channel."""
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE games SET channel_id = ?, board_channel_id = ? WHERE id = ?",
+                     (channel_id, channel_id, game_id))
+    conn.close()
+
+
+def stored_board(fake: FakeDiscord, game_id: int,
+                 channel_id: int) -> tuple[dict[str, object], str]:
+    """Put a board of stored game ``game_id`` in the fake's channel ``channel_id``; return
+    it and a button's custom_id."""
     state = ENGINE.load(json.loads(STATES[game_id % len(STATES)]))
     action = ENGINE.legal_actions(state, 0)[0].id
     custom_id = f"g1:{game_id}:{ACTIONS_PER_GAME}:{action}"
     button = {"type": 2, "style": 2, "label": action, "custom_id": custom_id}
     board = fake.post_message({"content": "board", "components": [
-        {"type": 1, "components": [button]}]})
+        {"type": 1, "components": [button]}]}, channel_id)
     return board, custom_id
 
 
@@ -83,12 +94,16 @@ async def start_once(
     env = {"DATABASE_PATH": str(path), "LOG_LEVEL": "INFO"}
     ready = f"ready: {games} open games restored"
     await fake.wait_until(lambda: not fake.gateway.connected, timeout=30)
+    game_id = 1 + len(fake.interactions)
+    channel_id = fake.add_channel(f"game-{game_id}") if games else 0
+    if games:
+        move_to_channel(path, game_id, channel_id)
     began = time.monotonic()
     async with bot_process(fake, "-m", "tests.run_tinker_bot", env=env) as proc:
         await fake.gateway.wait_for_sessions(1, timeout=120)
         answered = None
         if games:
-            board, custom_id = stored_board(fake, 1 + len(fake.interactions))
+            board, custom_id = stored_board(fake, game_id, channel_id)
             payload = fake.component_payload(board, custom_id, user="alice")
             record = fake.register_interaction(payload)
             await fake.dispatch_interaction(payload)
