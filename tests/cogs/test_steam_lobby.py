@@ -122,9 +122,10 @@ async def test_host_invites_any_member_with_one_mention(discord_driver, fake_dis
 
 
 async def test_play_again_seats_the_whole_table(discord_driver, fake_discord, tmp_path):
-    """Play again opens the lobby with every person of the last game seated (the presser
-    hosts) and the same computers at their levels; each person may leave, nobody is
-    pinged, and the host starts with two clicks."""
+    """Play again opens the lobby with every person still playing at the end of the last
+    game seated (the presser hosts; one who resigned is not, and may join) and the same
+    computers at their levels; each person may leave, nobody is pinged, and the host
+    starts with two clicks."""
     bot, board = await _lobby(discord_driver, tmp_path, "bob")
     board = (await discord_driver.click(board, button(board, "lobby.computer"),
                                         user="bob")).message
@@ -143,8 +144,10 @@ async def test_play_again_seats_the_whole_table(discord_driver, fake_discord, tm
     lobby = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert lobby.row.status == "lobby" and lobby.host_id == fake_discord.user("bob").id
     assert [(s["name"], s.get("level")) for s in lobby.row.seats] == [
-        ("Bob", None), ("Alice", None), ("Ada (computer)", "hard")]
-    new_board = again.message
+        ("Bob", None), ("Ada (computer)", "hard")]
+    joined = await discord_driver.click(again.message, button(again.message, "lobby.join"),
+                                        user="alice")
+    new_board = joined.message
     left = await discord_driver.click(new_board, button(new_board, "lobby.leave"), user="alice")
     assert left.response_type == 7
     lobby = await bot.tables.load(lobby.id)
