@@ -401,6 +401,33 @@ async def test_computers_resume_after_a_start_whose_first_read_failed(
     assert len(tries) == 3 and game.state.count == 2 and game.to_act() == 0
 
 
+async def test_the_resume_of_computers_fails_when_a_game_cannot_be_read(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """The resume reads the games with computer players, but one of them cannot be read
+    just then: the resume fails (the start tries it again), and the next one moves it."""
+    from bot.table.errors import Unavailable
+    from db.errors import StorageError
+
+    table_bot, board = await _computer_table(discord_driver, tmp_path)
+    computers, scheduled = table_bot.boards.computers, []
+    monkeypatch.setattr(computers, "schedule", lambda game: scheduled.append(game.id))
+    await discord_driver.click(board, button(board, "add1"), user="alice")
+    real, tries = table_bot.tables.load, []
+
+    async def busy_once(game_id, *args, **kwargs):
+        tries.append(game_id)
+        if len(tries) == 1:
+            raise Unavailable()
+        return await real(game_id, *args, **kwargs)
+
+    monkeypatch.setattr(table_bot.tables, "load", busy_once)
+    scheduled.clear()
+    with pytest.raises(StorageError):
+        await computers.resume()
+    assert scheduled == []
+    assert await computers.resume() == 1 and scheduled == tries[-1:]
+
+
 async def test_stalled_computer_is_woken_by_a_click(discord_driver, fake_discord, tmp_path):
     """If a computer player stalled, the next click on its board gets it moving again."""
     table_bot, board = await _computer_table(discord_driver, tmp_path)

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from bot.table.errors import Refusal, StaleBoard, Unavailable
 from bot.table.loaded import LoadedGame, Play
 from bot.table.service import Tables
+from db.errors import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -105,17 +106,25 @@ class ComputerPlayers:
 
         Only running games with a computer player or an away seat are read (one query
         picks them, :meth:`db.base.GameStore.computer_seated_ids`), the most recently
-        saved first: that is where a computer's turn left pending by the stop is.
+        saved first: that is where a computer's turn left pending by the stop is. Raise
+        StorageError when a game could not be read (after scheduling the others), so
+        that the resume is tried again.
         """
         resumed = 0
+        unread: list[int] = []
         for game_id in await self.tables.store.computer_seated_ids(shards=self.tables.shards):
             try:
                 game = await self.tables.load(game_id)
-            except Refusal:
+            except Unavailable:
+                unread.append(game_id)
+                continue
+            except Refusal:  # damaged, or gone: nothing to move
                 continue
             if game.computer_to_act():
                 self.schedule(game)
                 resumed += 1
+        if unread:  # the whole resume is tried again (those scheduled are not twice)
+            raise StorageError(f"could not read {len(unread)} games with computer players")
         return resumed
 
     async def stop(self) -> None:

@@ -69,7 +69,7 @@ HEALED = ("The board had changed before your click, so nothing was done: it show
           "as it is now.")
 #: Told privately to a voter whose vote came after the voting window had closed (C4).
 LATE_VOTE = ("The vote had closed just before your click, so your vote was not counted: the "
-             "board shows the move the channel chose. Vote again on the next move.")
+             "board shows the move the channel chose.")
 
 
 class Boards:
@@ -273,7 +273,8 @@ class Boards:
         if play.came_back:
             await tell_privately(interaction, _back_text(game, interaction.user.id))
         if play.late:
-            await tell_privately(interaction, LATE_VOTE)
+            again = "" if play.finished else " Vote again on the next move."
+            await tell_privately(interaction, LATE_VOTE + again)
         await self._announce(game, play.notice)
         self.computers.schedule(game)
 

@@ -391,14 +391,16 @@ class TableCore:
         await self.save(game, game.row.version, None, None)
 
     async def close(
-        self, game: LoadedGame, status: str, event: str, actor_id: int | None
+        self, game: LoadedGame, status: str, event: str, actor_id: int | None, *,
+        results: bool = True,
     ) -> LoadedGame:
         """End the game with ``status`` (abandoned, expired) as a new board version.
 
         A daily deal ended after its first move counts as a loss for everyone who
-        played it (:meth:`given_up`)."""
+        played it (:meth:`given_up`), unless ``results`` is False (a game called off
+        with its channel, its server or its board, which nobody gave up)."""
         row = game.row
-        results = await self.given_up(game)
+        given_up = await self.given_up(game) if results else []
         expected = row.version
         row.status = status
         row.version += 1
@@ -407,7 +409,7 @@ class TableCore:
         game.data.notice_due = None
         record(row, (event,))
         turnlog.note_table(game.data, (event,), len(game.seats))
-        await self.save(game, expected, {"end": status}, actor_id, results)
+        await self.save(game, expected, {"end": status}, actor_id, given_up)
         return game
 
     def deal_played(self, game: LoadedGame) -> bool:

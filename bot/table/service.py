@@ -169,22 +169,29 @@ class Tables:
     async def open_in_threads_of(self, guild_id: int,
                                  channel_id: int) -> list[tuple[int, int, str]]:
         """Return the open games played in threads of the channel ``channel_id``, as
-        ``(game id, thread id, kind)``, oldest first (500 at most; games stored before
-        their thread's channel was kept are not found); raise Unavailable when the store
-        cannot be read."""
-        rows = await self.core.guarded(self.core.store.query(
-            "SELECT id, channel_id, kind, extra FROM games WHERE guild_id = :guild"
-            " AND status IN ('lobby', 'active') AND extra LIKE :parent ORDER BY id LIMIT 500",
-            {"guild": guild_id, "parent": '%"parent"%'}))
-        found = []
-        for game_id, thread_id, kind, extra in rows:
-            try:
-                parent = json.loads(extra).get("parent")
-            except (ValueError, AttributeError):
-                continue
-            if parent == channel_id and int(thread_id) != channel_id:
-                found.append((int(game_id), int(thread_id), str(kind)))
-        return found
+        ``(game id, thread id, kind)``, oldest first (games stored before their thread's
+        channel was kept are not found); raise Unavailable when the store cannot be read.
+
+        The server's open games whose table data names the channel's id are read 500 at
+        a time (a text match, then the data read to be sure)."""
+        found: list[tuple[int, int, str]] = []
+        after = 0
+        while True:
+            rows = await self.core.guarded(self.core.store.query(
+                "SELECT id, channel_id, kind, extra FROM games WHERE guild_id = :guild"
+                " AND status IN ('lobby', 'active') AND id > :after AND extra LIKE :parent"
+                " ORDER BY id LIMIT 500",
+                {"guild": guild_id, "after": after, "parent": f"%{channel_id}%"}))
+            for game_id, thread_id, kind, extra in rows:
+                try:
+                    parent = json.loads(extra).get("parent")
+                except (ValueError, AttributeError):
+                    continue
+                if parent == channel_id and int(thread_id) != channel_id:
+                    found.append((int(game_id), int(thread_id), str(kind)))
+            if len(rows) < 500:
+                return found
+            after = int(rows[-1][0])
 
     async def note_shared(self, game_id: int, at: float, link: str) -> None:
         """Keep with a finished game when its result was shared, and the link to the
@@ -494,7 +501,8 @@ class Tables:
             if not game.row.is_open:
                 raise GameEnded(game.row.status)
             self._abandon_step(game, actor)
-            if not actor.can_manage and self._running_table(game):
+            if (not actor.can_manage and self._running_table(game)
+                    and actor.user_id in self._playing(game)):
                 return await self._ask_to_abandon(game, actor)
             ended = f"{actor.name} abandoned the game."
             return await self.core.close(game, "abandoned", ended, actor.user_id)
@@ -509,7 +517,8 @@ class Tables:
                 game = await self.load(game_id)
                 if not game.row.is_open:
                     return None
-                return await self.core.close(game, "abandoned", event, None)
+                return await self.core.close(game, "abandoned", event, None,
+                                             results=False)
         except Refusal as refusal:
             log.warning("could not call off game %s: %s", game_id, refusal)
             return None
@@ -553,7 +562,7 @@ class Tables:
             raise NotAllowed(self._who_may_abandon(game))
         asked = {u for u in game.data.abandon_votes if u in playing}
         needed = len(playing) // 2 + 1
-        if actor.user_id in asked:  # a double click, or the command used again
+        if actor.user_id in asked and len(asked) < needed:  # a double click, or again
             raise Refusal(f"You have asked to abandon this game already ({len(asked)} of "
                           f"{needed} needed: another player can use /{game.row.kind} "
                           "abandon too).")

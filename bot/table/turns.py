@@ -301,10 +301,11 @@ class TurnPolicy:
             ballots = data.away_votes.setdefault(str(absent_user), [])
             needed = seating.away_votes_needed(seats, resigned, absent)
             ballots[:] = [u for u in ballots if game.seat_of(u) in present]
-            if actor.user_id in ballots:  # the command used again
+            if actor.user_id in ballots and len(ballots) < needed:  # the command again
                 raise Refusal(f"You have asked to hand {game.seat_name(absent)}'s seat to a "
                               f"computer already ({len(ballots)} of {needed} needed).")
-            ballots.append(actor.user_id)
+            if actor.user_id not in ballots:
+                ballots.append(actor.user_id)
             if len(ballots) < needed:
                 await core.save_table(game)
                 return Play(game, (f"{actor.name} asks to hand {game.seat_name(absent)}'s seat "
@@ -362,9 +363,14 @@ class TurnPolicy:
 
 def reminded_to_act(game: LoadedGame, user_id: int) -> bool:
     """Whether it is ``user_id``'s turn at the running ``game``, they play it themselves,
-    and its timer has reminded them once already (C6)."""
+    its timer has reminded them once already and another person plays (so the timer's
+    next end hands their seat to a computer, C6)."""
     timer = game.data.timer
     seat = game.seat_of(user_id)
-    return (game.row.status == "active" and not game.broken and len(game.seats) > 1
+    if not (game.row.status == "active" and not game.broken and len(game.seats) > 1
             and timer is not None and seat is not None and timer.seat == seat
-            and timer.strikes >= 1 and game.to_act() == seat and not game.seats[seat].away)
+            and timer.strikes >= 1 and game.to_act() == seat and not game.seats[seat].away):
+        return False
+    # With nobody else playing the table waits for them: no computer takes the seat.
+    present = seating.present_people(game.seats, seating.resigned_seats(game.view()))
+    return any(other != seat for other in present)

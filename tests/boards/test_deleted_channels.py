@@ -15,6 +15,7 @@ import yarl
 from bot.boards.gone import CHANNEL_GONE, SERVER_GRACE_SECONDS, SERVER_LEFT
 from bot.client import TableBot
 from bot.table.data import NoticeRef
+from bot.table.loaded import Actor
 from tests.fake_discord import Driver, FakeDiscord
 from tests.support import Clock, make_bot, seated_steam
 
@@ -225,3 +226,22 @@ async def test_a_game_called_off_with_its_channel_leaves_no_notice_behind(
     await bot.boards.messages.gone.call_off(game.id, CHANNEL_GONE)
     await _called_off(bot, game.id, CHANNEL_GONE)
     assert game.id not in bot.boards.notices._notices
+
+
+async def test_a_deleted_channel_ends_its_thread_games_in_a_server_with_many(
+        discord_driver, fake_discord, tmp_path):
+    """The threads' games of a deleted channel are found among more open thread games
+    of the server than one read takes (500)."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    guild, busy, doomed = fake_discord.guild_id, 10_000, 20_000
+    for i in range(501):  # games in the threads of another channel, older
+        await bot.tables.start("tinker", guild_id=guild, channel_id=busy + i,
+                               starter=Actor(900 + i, f"p{i}"), only_starter=True,
+                               thread=True, parent=busy - 1)
+    game = await bot.tables.start("tinker", guild_id=guild, channel_id=doomed + 1,
+                                  starter=Actor(1, "Alice"), only_starter=True,
+                                  thread=True, parent=doomed)
+    assert len(await bot.tables.open_in_threads_of(guild, busy - 1)) == 501
+    await bot.boards.messages.gone.channel_gone(doomed, guild)
+    assert (await bot.tables.load(game.id)).row.status == "abandoned"
+

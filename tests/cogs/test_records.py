@@ -231,6 +231,23 @@ async def test_a_daily_deal_given_up_before_its_first_move_gives_no_result(
     assert (await bot.tables.open_in_channel(fake_discord.channel_id)) is None
 
 
+async def test_a_daily_deal_called_off_with_its_channel_gives_no_result(
+    discord_driver, fake_discord, tmp_path
+):
+    """A daily deal played on whose channel is deleted is called off with no result: it
+    was not given up, so it is not anyone's loss of the day."""
+    bot = await _bot(discord_driver, tmp_path)
+    alice = fake_discord.user("alice")
+    doomed = fake_discord.add_channel("doomed")
+    await discord_driver.slash("tinker", "daily", {"players": "only me"}, user="alice",
+                               channel=doomed)
+    await _play(bot, await bot.tables.open_in_channel(doomed), alice, moves=3)
+    await bot.boards.messages.gone.channel_gone(doomed)
+    game = await bot.store.get_game(1)
+    assert game is not None and game.status == "abandoned"
+    assert await bot.store.results(alice.id) == []
+
+
 async def _forget_prompt(driver, fake, bot):
     alice = fake.user("alice")
     bob = fake.user("bob")

@@ -129,3 +129,96 @@ async def test_c6_a_table_that_waits_for_away_people_may_be_ended_by_anyone_seat
     await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
     assert (await bot.tables.load(game.id)).row.status == "abandoned"
     assert await bot.tables.open_in_channel(fake_discord.channel_id) is None
+
+
+async def _resign(driver, fake, bot, game_id, user):
+    """``user`` resigns from the table, confirming the question."""
+    now = await bot.tables.load(game_id)
+    shown = fake.get_message(now.row.board_message_id)
+    ask = await driver.click(shown, button(shown, "ask.resign"), user=user)
+    await driver.click(ask.message, ask.custom_ids[0], user=user)
+    await driver.settle()
+
+
+async def test_c6_a_table_waiting_for_two_away_people_is_ended_by_one_who_resigned(
+        discord_driver, fake_discord, tmp_path):
+    """Bob and Carol were handed to computers; Alice resigns and the table waits for
+    them. Alice's abandon ends it at once, as its question says."""
+    bot, board = await _table(discord_driver, fake_discord, ("alice", "bob", "carol"),
+                              tmp_path=tmp_path)
+    await host_board(discord_driver, board, "lobby.start")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    for absent, askers in (("bob", ("alice", "carol")), ("carol", ("alice",))):
+        for asker in askers:
+            await discord_driver.slash("steam", "away", {"player": fake_discord.user(absent)},
+                                       user=asker)
+    await discord_driver.settle()
+    await _resign(discord_driver, fake_discord, bot, game.id, "alice")
+    waiting = await bot.tables.load(game.id)
+    assert waiting.row.is_open and waiting.seats[1].away and waiting.seats[2].away
+    asked = await discord_driver.slash("steam", "abandon", user="alice")
+    assert asked.content.startswith("Abandon this Steam to Solar game? It ends now")
+    await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
+    assert (await bot.tables.load(game.id)).row.status == "abandoned"
+
+
+async def test_c6_abandon_asks_made_enough_by_a_resignation_end_the_table_when_asked_again(
+        discord_driver, fake_discord, tmp_path):
+    """Carol and Dave asked to abandon (2 of 3 needed); Alice resigns, so their asks
+    are a majority: asked again, the table ends (not refused as asked already)."""
+    bot, board = await _table(discord_driver, fake_discord,
+                              ("alice", "bob", "carol", "dave"), tmp_path=tmp_path)
+    await host_board(discord_driver, board, "lobby.start")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    for user in ("carol", "dave"):
+        asked = await discord_driver.slash("steam", "abandon", user=user)
+        await discord_driver.click(asked.message, asked.custom_ids[0], user=user)
+    assert (await bot.tables.load(game.id)).row.is_open  # 2 of 3 needed of 4 playing
+    await _resign(discord_driver, fake_discord, bot, game.id, "alice")
+    again = await discord_driver.slash("steam", "abandon", user="carol")
+    await discord_driver.click(again.message, again.custom_ids[0], user="carol")
+    assert (await bot.tables.load(game.id)).row.status == "abandoned"
+
+
+async def test_c6_a_lone_reminded_person_opening_the_rules_is_not_told_of_a_computer(
+        discord_driver, fake_discord, tmp_path):
+    """At a table of one person and computers the timer's reminder says the table waits
+    for her: opening "Rules & details" says nothing of a computer taking her seat."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)",
+                                                         "turn_timer": "2 min"},
+                                        user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                        user="alice")).message
+    await host_board(discord_driver, board, "lobby.start")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    clock.advance(121)
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    assert (await bot.tables.load(game.id)).data.timer.strikes == 1
+    board = fake_discord.get_message(game.row.board_message_id)
+    shown = await discord_driver.click(board, button(board, "table.rules"), user="alice")
+    assert shown.ephemeral and "computer" not in (shown.content or "")
+
+
+async def test_c6_an_away_ask_made_enough_by_a_resignation_hands_the_seat_on_when_asked_again(
+        discord_driver, fake_discord, tmp_path):
+    """Alice asked to hand Bob's seat on (1 of 2); Carol resigns, so Alice's ask is a
+    majority: asked again, Bob's seat is handed on."""
+    bot, board = await _table(discord_driver, fake_discord, ("alice", "bob", "carol"),
+                              tmp_path=tmp_path)
+    await host_board(discord_driver, board, "lobby.start")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    bob = fake_discord.user("bob")
+    first = await discord_driver.slash("steam", "away", {"player": bob}, user="alice")
+    assert "1 of 2 needed" in first.content
+    await _resign(discord_driver, fake_discord, bot, game.id, "carol")
+    again = await discord_driver.slash("steam", "away", {"player": bob}, user="alice")
+    assert "handed Bob's seat to a computer" in again.content, again.content
+    assert (await bot.tables.load(game.id)).seats[1].away
+
