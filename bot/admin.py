@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bot.config import ConfigError, Settings, load_settings
+from bot.config import ConfigError, Settings, load_settings, url_problem
 from bot.health import MAX_AGE_SECONDS, check, health_file
 
 #: The exact command a PostgreSQL deployment uses instead of ``backup``.
@@ -61,7 +61,11 @@ def backup(database_path: Path, dest: Path) -> int:
         raise AdminError(f"there is no database at {database_path} (DATABASE_PATH)")
     if dest.exists():
         raise AdminError(f"{dest} already exists; choose another --out")
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise AdminError(f"cannot make the folder {dest.parent} ({exc.strerror}); choose "
+                         "another --out") from None
     try:
         asyncio.run(backup_sqlite(database_path, dest))
     except (StorageError, sqlite3.Error, OSError) as exc:
@@ -79,11 +83,10 @@ def check_postgres_url(url: str) -> str:
         )
     if any(ch.isspace() for ch in url):
         raise AdminError("--to must not contain spaces (quote the URL once, in full)")
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 (raises ValueError on a bad port)
-    except ValueError as exc:
-        raise AdminError(f"--to is not a valid URL: {exc}") from None
+    problem = url_problem(url)
+    if problem:
+        raise AdminError(f"--to {problem}")
+    parts = urlsplit(url)
     if not parts.path.strip("/"):
         raise AdminError("--to must name the database, as in postgresql://host/tablehouse")
     return url

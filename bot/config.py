@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from bot.table.settings import (
     NOTICE_GRACE_BOUNDS,
@@ -118,6 +119,21 @@ def _whole(env: Mapping[str, str], name: str, default: int, low: int, high: int)
     return value
 
 
+def url_problem(url: str) -> str | None:
+    """Say what keeps a PostgreSQL URL from being read (None: nothing), in words that
+    never repeat any part of it (a password may be in it)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (raises ValueError on a port that is not a number)
+    except ValueError:
+        parts = None
+    if parts is None or parts.fragment:
+        return ("cannot be read as a URL: a character such as / # ? @ or : in the user "
+                "name or password must be percent-encoded (%2F for /, %23 for #, %3F for "
+                "?, %40 for @, %3A for :), and the port must be a number")
+    return None
+
+
 def load_settings(
     env: Mapping[str, str] | None = None, *, require_token: bool = True, dotenv: bool = True
 ) -> Settings:
@@ -146,6 +162,9 @@ def load_settings(
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, got {level!r}")
 
     db_raw = env.get("DATABASE_PATH", "").strip() or "data/tablehouse.db"
+    if db_raw == ":memory:" or db_raw.startswith("file:"):
+        raise ConfigError(f"DATABASE_PATH must be the path of a database file (the bot "
+                          f"keeps its games there), got {db_raw!r}")
     content_raw = env.get("TINREALM_CONTENT", "").strip()
     content = Path(content_raw) if content_raw else None
     if content is not None and not content.is_file():
@@ -156,6 +175,8 @@ def load_settings(
     url = env.get("DATABASE_URL", "").strip() or None
     if url is not None and not url.startswith(("postgresql://", "postgres://")):
         raise ConfigError("DATABASE_URL must start with postgresql:// (or leave it unset)")
+    if url is not None and (problem := url_problem(url)):
+        raise ConfigError(f"DATABASE_URL {problem}")
 
     return Settings(
         token=token,

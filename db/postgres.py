@@ -158,6 +158,8 @@ class PostgresStore(KeptReads):
             conn = await asyncpg.connect(url, timeout=TIMEOUT, command_timeout=None)
         except _UNAVAILABLE as exc:
             raise StorageError(f"cannot connect to PostgreSQL: {exc}") from exc
+        except ValueError:  # its words may repeat the password: not shown
+            raise StorageError("cannot connect to PostgreSQL: its URL cannot be read") from None
         try:
             await pg_migrate(conn)
         except _UNAVAILABLE as exc:

@@ -155,6 +155,16 @@ def test_backup_refuses_to_overwrite(env, capsys):
     assert existing.read_bytes() == b"precious"
 
 
+def test_backup_into_a_folder_it_cannot_make_says_so(env, capsys):
+    """--out inside a folder that cannot be made (a file is in its way, as a folder the
+    admin may not write in): exit 1, a line naming the folder, no traceback."""
+    _fill(env / "data" / "bot.db", games=1)
+    (env / "taken").write_bytes(b"a file")
+    assert cli(["backup", "--out", str(env / "taken" / "copy.db")]) == 1
+    err = capsys.readouterr().err
+    assert "cannot make the folder" in err and "Traceback" not in err
+
+
 def test_a_failed_backup_leaves_no_file_that_looks_like_one(env, capsys):
     """A DATABASE_PATH that is not a database: the backup fails, exit 1, and no empty
     file is left in backups/ for someone to restore later."""
@@ -206,16 +216,18 @@ def test_default_backup_name():
         ("data/other.db", "PostgreSQL URL"),
         ("postgresql://bot@db:5432", "name the database"),
         ("postgresql://bot@db:5432/", "name the database"),
-        ("postgresql://bot@db:port/tablehouse", "not a valid URL"),
+        ("postgresql://bot@db:port/tablehouse", "cannot be read as a URL"),
+        ("postgresql://bot:Secret#x3@db/tablehouse", "cannot be read as a URL"),
         ("postgresql://bot@db/table house", "spaces"),
     ],
 )
 def test_migrate_refuses_bad_urls(env, capsys, url, says):
-    """A --to that is not a PostgreSQL database URL: exit 1 and a clear message."""
+    """A --to that is not a PostgreSQL database URL: exit 1 and a clear message, which
+    never repeats the password."""
     _fill(env / "data" / "bot.db", games=1)
     assert cli(["migrate", "--to", url]) == 1
     err = capsys.readouterr().err
-    assert says in err and "Traceback" not in err
+    assert says in err and "Traceback" not in err and "Secret" not in err
 
 
 def test_migrate_needs_the_sqlite_database(env, capsys):

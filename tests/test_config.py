@@ -59,6 +59,9 @@ def test_env_values_are_the_servers_defaults():
         ("VOTE_WINDOW_SECONDS", "nan"),
         ("TURN_NOTICE_GRACE_SECONDS", "nan"),
         ("SWEEP_MINUTES", "inf"),
+        # a file the bot can keep its games in, not SQLite's in-memory names
+        ("DATABASE_PATH", ":memory:"),
+        ("DATABASE_PATH", "file:games?mode=memory"),
     ],
 )
 def test_invalid_values_name_the_setting(name, value):
@@ -202,3 +205,22 @@ def test_tinrealm_content_is_named_by_its_whole_path(tmp_path, monkeypatch):
     settings = load_settings({"DISCORD_TOKEN": TOKEN, "TINREALM_CONTENT": "mine.json"})
     assert settings.tinrealm_content == mine.resolve()
     assert settings.tinrealm_content.is_absolute()
+
+
+@pytest.mark.parametrize("url", [
+    "postgresql://tablehouse:Tr0ub4dor/x3@127.0.0.1:5432/tablehouse",
+    "postgresql://tablehouse:Tr0ub4dor#x3@127.0.0.1:5432/tablehouse",
+    "postgresql://tablehouse:Tr0ub4dor@127.0.0.1:54x2/tablehouse",
+], ids=["slash", "hash", "port"])
+def test_a_database_url_that_cannot_be_read_is_named_without_its_password(url):
+    """A password with a / or # not percent-encoded, or a port that is not a number:
+    DATABASE_URL is named, how to encode is said, and no part of the password shows."""
+    with pytest.raises(ConfigError) as refused:
+        load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url})
+    said = str(refused.value)
+    assert said.startswith("DATABASE_URL cannot be read as a URL") and "%2F" in said
+    assert "Tr0ub4dor" not in said
+    assert load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url.replace(
+        "Tr0ub4dor/", "Tr0ub4dor%2F").replace("Tr0ub4dor#", "Tr0ub4dor%23").replace(
+        "54x2", "5432")}).database_url
+

@@ -46,12 +46,12 @@ class ServerSettings:
 
     def lines(self) -> list[str]:
         """Return the settings in plain words, one line each (for /help and the command)."""
-        grace = int(self.notice_grace_seconds)
+        grace = f"{self.notice_grace_seconds:g}"
         cap = self.max_open_games
         return [
-            f"Votes stay open {int(self.vote_window_seconds)} s",
+            f"Votes stay open {self.vote_window_seconds:g} s",
             f"Each game in its own thread: {'on' if self.threads else 'off'}",
-            "Turn notices: " + ("mention at once" if grace == 0
+            "Turn notices: " + ("mention at once" if not self.notice_grace_seconds
                                 else f"mention after {grace} s"),
             f"Board pictures: {'on' if self.pictures else 'off'}",
             "Open games per member: " + (f"{cap}" if cap else "no limit"),
@@ -60,12 +60,13 @@ class ServerSettings:
 
     def summary(self) -> str:
         """Return the settings in one short line (for /help)."""
-        grace = int(self.notice_grace_seconds)
+        grace = f"{self.notice_grace_seconds:g}"
         cap = self.max_open_games
         return " · ".join((
-            f"Votes {int(self.vote_window_seconds)} s",
+            f"Votes {self.vote_window_seconds:g} s",
             f"threads {'on' if self.threads else 'off'}",
-            "turn notices " + ("at once" if grace == 0 else f"after {grace} s"),
+            "turn notices " + ("at once" if not self.notice_grace_seconds
+                               else f"after {grace} s"),
             f"pictures {'on' if self.pictures else 'off'}",
             f"{cap} open games each" if cap else "no game limit",
         ))

@@ -138,3 +138,13 @@ def test_lines_say_each_setting_in_plain_words():
     assert lines == ["Votes stay open 30 s", "Each game in its own thread: on",
                      "Turn notices: mention at once", "Board pictures: on",
                      "Open games per member: no limit"]
+
+
+def test_a_fraction_of_a_second_from_the_env_is_shown_as_used():
+    """The .env takes fractions: the lines and the summary show what the bot waits, not
+    the whole seconds below it (0.5 s is not "at once")."""
+    settings = ServerSettings(vote_window_seconds=10.5, notice_grace_seconds=0.5)
+    lines = settings.lines()
+    assert lines[0] == "Votes stay open 10.5 s"
+    assert lines[2] == "Turn notices: mention after 0.5 s"
+    assert "Votes 10.5 s" in settings.summary() and "after 0.5 s" in settings.summary()
