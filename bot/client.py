@@ -340,6 +340,27 @@ class TableBot(commands.Bot):
             await self.store.set_meta(key, digest)
             self.synced.append(key)
             log.info("synced %d application commands (%s)", len(synced), key)
+        await self._unsync_former_dev_guilds()
+
+    async def _unsync_former_dev_guilds(self) -> None:
+        """Take the commands copied to a server that is no longer DEV_GUILD_ID away from
+        it: its members would see every command twice, the copy frozen at its last sync."""
+        rows = await self.store.query(
+            "SELECT key FROM meta WHERE key LIKE :key AND value <> ''",
+            {"key": "commands:guild:%"})
+        for (key,) in rows:
+            guild_id = int(str(key).rsplit(":", 1)[1])
+            if guild_id == self.settings.dev_guild_id:
+                continue
+            try:
+                await self.tree.sync(guild=discord.Object(guild_id))  # none for it: cleared
+            except discord.HTTPException as exc:
+                log.warning("could not take the commands away from the former DEV_GUILD_ID "
+                            "%s (%s); a server admin may remove the bot's copies there",
+                            guild_id, exc)
+                continue
+            await self.store.set_meta(str(key), "")
+            log.info("took the commands copied to the former DEV_GUILD_ID %s away", guild_id)
 
     # -- events -------------------------------------------------------------------------
 

@@ -195,6 +195,18 @@ async def test_dev_guild_gets_a_copy(discord_driver, fake_discord, tmp_path):
     assert [c["name"] for c in fake_discord.guild_commands[fake_discord.guild_id]] == ["toy"]
 
 
+async def test_a_former_dev_guild_loses_its_copy(discord_driver, fake_discord, tmp_path):
+    """Once DEV_GUILD_ID is unset (or set to another server), the copy is taken away, so
+    that server's members do not see every command twice; once, not at every start."""
+    await discord_driver.login(make_bot(tmp_path, DEV_GUILD_ID=fake_discord.guild_id))
+    await discord_driver.restart(make_bot(tmp_path))
+    assert fake_discord.guild_commands.get(fake_discord.guild_id, []) == []
+    assert [c["name"] for c in fake_discord.commands] == ["toy"]
+    puts = len([r for r in fake_discord.requests if r.method == "PUT"])
+    await discord_driver.restart(make_bot(tmp_path))
+    assert len([r for r in fake_discord.requests if r.method == "PUT"]) == puts
+
+
 async def test_a_dev_guild_the_bot_is_not_in_does_not_stop_it(discord_driver, fake_discord,
                                                                tmp_path, caplog):
     """Discord refuses the copy for DEV_GUILD_ID (403, Missing Access: the bot is not in
