@@ -138,6 +138,11 @@ class GonePlaces:
                 continue
             if not here:
                 count += await self.server_gone(guild_id)
+                try:  # some left (a storage error, a stop): the next sweep goes on
+                    if await self.tables.store.open_games_in_guild(guild_id, limit=1):
+                        continue
+                except StorageError:
+                    continue
             try:
                 await self.tables.store.set_meta(str(key), "")
             except StorageError as exc:

@@ -267,13 +267,13 @@ class GameThreads:
                 log.info("could not keep thread %s open longer: %s", thread.id, exc)
 
     async def reopen(self, thread_id: int) -> bool:
-        """Unarchive a thread an open game's board is in, with a week before Discord may
-        archive it again; return whether it was done (not for a locked thread, which only
-        a moderator may reopen: logged)."""
+        """Unarchive a thread an open game's board is in (its archive time stays: a week
+        for the bot's own game threads, and only a server's moderators may change a
+        member's); return whether it was done (not for a locked thread, which only a
+        moderator may reopen: logged)."""
         async with self._editing(thread_id):
             try:
-                await self.bot.http.edit_channel(
-                    thread_id, archived=False, auto_archive_duration=OPEN_ARCHIVE_MINUTES)
+                await self.bot.http.edit_channel(thread_id, archived=False)
             except SEND_ERRORS as exc:
                 log.info("could not unarchive thread %s: %s", thread_id, exc)
                 return False

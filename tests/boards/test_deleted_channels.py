@@ -156,6 +156,10 @@ async def test_a_deleted_channel_ends_its_game_at_once(discord_driver, fake_disc
         assert again.response_type == 4 and not again.ephemeral, again.content
 
 
+async def _none_called_off(guild_id: int) -> int:
+    return 0
+
+
 async def test_a_server_that_removes_the_bot_has_its_open_games_ended(
         discord_driver, fake_discord, tmp_path, monkeypatch):
     """The bot is removed from a server: an hour later, by the idle sweep (after a
@@ -180,6 +184,11 @@ async def test_a_server_that_removes_the_bot_has_its_open_games_ended(
     del fake_discord.guilds[fake_discord.guild_id]  # still not back
     async with connected(discord_driver, fake_discord, bot, monkeypatch):
         clock.advance(SERVER_GRACE_SECONDS + 1)
+        gone = bot.boards.messages.gone
+        real, gone.server_gone = gone.server_gone, _none_called_off  # as a stop cut it short
+        await bot.sweep_once()
+        gone.server_gone = real
+        assert await bot.store.count_open() == len(here) + 1  # the removal is still noted
         await bot.sweep_once()
         for game in games:
             assert game is not None

@@ -78,17 +78,16 @@ async def test_a_thread_archived_under_an_open_game_is_opened_again_by_its_edit(
         discord_driver, fake_discord, tmp_path):
     """Discord archives a thread a week after its last message, and clicks answered by
     edits are not messages: the bot's own edit of the board of a game still open there
-    unarchives the thread (with its week) and is made. A locked thread is left so."""
+    unarchives the thread and is made. A locked thread is left so."""
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     await discord_driver.slash("tinker", "start", {"thread": "yes", "players": "only me"},
                                user="alice")
     (thread,) = fake_discord.threads_under()
     game = await bot.tables.open_in_channel(int(thread["id"]))
-    thread["thread_metadata"].update(archived=True, auto_archive_duration=60)
+    thread["thread_metadata"].update(archived=True)
     before = _board_in(fake_discord, int(thread["id"]))["edited_timestamp"]
     assert await bot.boards.messages.refresh(game) is None
     assert thread["thread_metadata"]["archived"] is False
-    assert thread["thread_metadata"]["auto_archive_duration"] == OPEN_ARCHIVE_MINUTES
     assert _board_in(fake_discord, int(thread["id"]))["edited_timestamp"] != before
     thread["thread_metadata"].update(archived=True, locked=True)
     failed = await bot.boards.messages.refresh(game)
