@@ -416,6 +416,16 @@ class TableBot(commands.Bot):
         unless it is back within the grace (see :mod:`bot.boards.gone`)."""
         await self.boards.messages.gone.server_left(guild.id)
 
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """A server added the bot: one that had removed it within the grace gets its games
+        back, their boards shown as they are now (see :mod:`bot.boards.gone`)."""
+        await self.boards.messages.gone.server_back(guild.id, self.boards.messages.update_soon)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """A server is there (at a start, too): as :meth:`on_guild_join`, for one that
+        added the bot back while it was down."""
+        await self.on_guild_join(guild)
+
     def in_server(self, guild_id: int) -> bool | None:
         """Whether the bot is in the server ``guild_id`` now; None when another process
         serves it (its shard is not this one's) or the servers are not known yet."""

@@ -52,6 +52,8 @@ class GonePlaces:
         self.tables = tables
         #: Told the id of each game called off here (its board is gone: nothing to edit).
         self.forget = forget
+        #: The servers whose removal of the bot is noted in ``meta`` (None: not read yet).
+        self._removals: set[int] | None = None
 
     async def channel_gone(self, channel_id: int,
                            guild_id: int | None = None) -> LoadedGame | None:
@@ -102,17 +104,52 @@ class GonePlaces:
             log.info("called off %d games of server %s, which the bot left", count, guild_id)
         return count
 
+    async def _left(self) -> set[int]:
+        """The servers whose removal of the bot is noted (read once, then kept)."""
+        if self._removals is None:
+            rows = await self.tables.store.query(
+                "SELECT key FROM meta WHERE key LIKE :left AND value <> ''",
+                {"left": f"{LEFT_KEY}%"})
+            self._removals = {int(str(key)[len(LEFT_KEY):]) for (key,) in rows
+                              if str(key)[len(LEFT_KEY):].isdigit()}
+        return self._removals
+
     async def server_left(self, guild_id: int) -> None:
         """Note that the bot was removed from a server: its open games are called off if
         it is not back within :data:`SERVER_GRACE_SECONDS` (:meth:`sweep_left`). Never
         raise."""
         try:
             await self.tables.store.set_meta(f"{LEFT_KEY}{guild_id}", repr(self.tables.now()))
+            (await self._left()).add(guild_id)
         except StorageError as exc:
             log.warning("could not note that the bot left server %s: %s", guild_id, exc)
             return
         log.info("removed from server %s: its open games are called off in %.0f minutes "
                  "unless the bot is back", guild_id, SERVER_GRACE_SECONDS / 60)
+
+    async def server_back(self, guild_id: int, redraw: Callable[[int], None]) -> int:
+        """The bot was added to a server: if it had been removed from it within the grace,
+        forget the removal and ``redraw`` the board of each of its open games (moves made
+        meanwhile, by computers or timers, could not be shown). Return how many; never
+        raise."""
+        key = f"{LEFT_KEY}{guild_id}"
+        count, after = 0, 0
+        try:
+            if guild_id not in await self._left():
+                return 0
+            await self.tables.store.set_meta(key, "")
+            self._removals.discard(guild_id)
+            while ids := await self.tables.store.open_games_in_guild(guild_id, limit=BATCH,
+                                                                     after_id=after):
+                for game_id in ids:
+                    redraw(game_id)
+                count += len(ids)
+                after = ids[-1]
+        except StorageError as exc:
+            log.warning("could not see to the games of server %s, which added the bot back: "
+                        "%s", guild_id, exc)
+        log.info("added back to server %s: its %d open games go on", guild_id, count)
+        return count
 
     async def sweep_left(self, in_server: Callable[[int], bool | None]) -> int:
         """Call off the open games of every server the bot was removed from over
@@ -148,6 +185,9 @@ class GonePlaces:
             except StorageError as exc:
                 log.warning("could not forget that the bot left server %s: %s", guild_id,
                             exc)
+            else:
+                if self._removals is not None:
+                    self._removals.discard(guild_id)
         return count
 
     async def call_off(self, game_id: int, why: str) -> LoadedGame | None:

@@ -17,7 +17,7 @@ from bot.client import TableBot
 from bot.table.data import NoticeRef
 from bot.table.loaded import Actor
 from tests.fake_discord import Driver, FakeDiscord
-from tests.support import Clock, make_bot, seated_steam
+from tests.support import Clock, board_ids, make_bot, seated_steam
 
 
 @contextlib.asynccontextmanager
@@ -203,18 +203,25 @@ async def test_a_server_that_removes_the_bot_has_its_open_games_ended(
 async def test_a_server_that_adds_the_bot_back_keeps_its_games(
         discord_driver, fake_discord, tmp_path, monkeypatch):
     """An admin removes the bot by mistake and adds it back: a Steam table mid-game is
-    still there after the grace, and the removal is forgotten."""
+    still there after the grace, the removal is forgotten, and its board shows the move
+    made while the bot was out (which it could not show then)."""
     clock = Clock()
     bot, game = await seated_steam(discord_driver, fake_discord, tmp_path, clock=clock)
     async with connected(discord_driver, fake_discord, bot, monkeypatch):
         await gateway_event(discord_driver, fake_discord, bot, "GUILD_DELETE",
                             {"id": str(fake_discord.guild_id)}, "guild_remove")
         assert bot.get_guild(fake_discord.guild_id) is None
+        alice = fake_discord.user("alice")
+        moved = (await bot.tables.act(game.id, game.row.version, Actor(alice.id, "Alice"),
+                                      game.engine.computer_action(game.state, 0))).game
         await fake_discord.announce_guild(fake_discord.guild_id)  # added back
         for _ in range(100):
             if bot.get_guild(fake_discord.guild_id) is not None:
                 break
             await asyncio.sleep(0.02)
+        await discord_driver.settle()
+        board = fake_discord.get_message(moved.row.board_message_id)
+        assert all(f":{moved.row.version}:" in cid for cid in board_ids(board))
         clock.advance(SERVER_GRACE_SECONDS + 1)
         assert await bot.sweep_once() == 0
         row = await bot.store.get_game(game.id)
