@@ -135,10 +135,11 @@ class GonePlaces:
         key = f"{LEFT_KEY}{guild_id}"
         count, after = 0, 0
         try:
-            if guild_id not in await self._left():
+            removals = await self._left()
+            if guild_id not in removals:
                 return 0
             await self.tables.store.set_meta(key, "")
-            self._removals.discard(guild_id)
+            removals.discard(guild_id)
             while ids := await self.tables.store.open_games_in_guild(guild_id, limit=BATCH,
                                                                      after_id=after):
                 for game_id in ids:
