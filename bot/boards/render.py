@@ -344,6 +344,12 @@ def vote_field(game: LoadedGame) -> tuple[str, str] | None:
                                  poll.closes, active)
 
 
+#: Between a move's label and its tally ("Add 2 · 1"): a middle dot between narrow
+#: no-break spaces, so a tallied label takes little more room than its move's (three
+#: tallied strikes still share a phone line) and never wraps before its count.
+TALLY = "\u202f·\u202f"
+
+
 def _show_votes(
     embed: discord.Embed,
     items: list[BoardItem],
@@ -356,11 +362,11 @@ def _show_votes(
         if isinstance(item, BoardButton) and item.custom_id:
             action = item.custom_id.split(":", 3)[-1]
             if action in tally:
-                item.label = f"{item.label or ''} · {tally[action]}"[:80]
+                item.label = f"{item.label or ''}{TALLY}{tally[action]}"[:80]
         elif isinstance(item, BoardSelect):
             for option in item.options:
                 if option.value in tally:
-                    option.label = f"{option.label} · {tally[option.value]}"[:100]
+                    option.label = f"{option.label}{TALLY}{tally[option.value]}"[:100]
     field = vote_field(game)
     if field is not None:
         embed.add_field(name=field[0], value=field[1], inline=False)

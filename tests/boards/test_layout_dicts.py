@@ -66,7 +66,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "fc1d8698e16549015d809c5dcf7b5c181699f4a10ef2d8f02a659883146ece85"
+COMPONENTS_DIGEST = "195a2d0c9f8ed72fe3e94ac9c300766620dd7788f4e26e63f04fd8a0bd6f31de"
 
 ENDED = ("abandoned", "expired")
 

@@ -16,6 +16,7 @@ from functools import cache
 import pytest
 
 from bot.boards.layout import BoardButton, phone_lines, vote_line
+from bot.boards.render import TALLY
 from bot.table import polls
 from tests.cogs.board_messages import (
     ENGINES,
@@ -27,6 +28,7 @@ from tests.cogs.board_messages import (
     phone_heights,
     played,
 )
+from tests.support import loaded
 
 #: Games played of each kind, and boards measured of each kind and setting.
 GAMES = 40
@@ -100,8 +102,46 @@ def test_a_fight_voted_on_every_strike_still_fits_with_its_rules_button() -> Non
             for row in shown.json["components"]]
     rules = [row for row in rows if "Rules" in row or "Rules & details" in row]
     assert rules and len(rules[0]) > 1, rows  # beside the moves, not a row of its own
-    assert all(" · 1" in label for row in rows for label in row
+    assert all(f"{TALLY}1" in label for row in rows for label in row
                if label and not label.startswith("Rules")), rows
+    assert phone_heights(need_preview(), [shown])[0] <= PHONE_BUDGET
+
+
+def test_a_voted_fight_with_a_menu_and_three_tallied_strikes_fits_one_phone_screen() -> None:
+    """A channel fights an undead foe with gear (every strike "+n"), with food or an item
+    to use (the menu's row), and three members vote three strikes: the three tallied
+    strikes still share one phone line, and the board stays within one phone screen."""
+    from bot.games.tinrealm.engine import ENGINE as TR
+
+    found = None
+    for seed in range(40):
+        s = TR.new(seed, 1, {"preset": "hard" if seed % 2 else "easy"})
+        rng = random.Random(seed)
+        while found is None and not TR.is_over(s):
+            acts = TR.legal_actions(s, 0)
+            if (s.fight is not None and s.energy >= 3
+                    and any(a.group in ("eat", "item") for a in acts)
+                    and TR.view(s)["combat"]["undead"] and "+" in acts[0].label):
+                found = s
+            else:
+                s = TR.apply(s, 0, TR.computer_action(s, 0) if rng.random() < .8
+                             else rng.choice(acts).id).state
+        if found is not None:
+            break
+    assert found is not None
+    game = loaded(TR, found, version=50, events=["Alice chose: Resolve Sunken Chapel."])
+    game.data.mode, game.row.only_starter = "vote", False
+    poll = polls.new_poll(game.row.version)
+    strikes = [a for a in game.legal_actions(0) if a.group == "combat"]
+    for voter in range(3):
+        polls.cast(poll, 500 + voter, f"Voter {voter}", strikes[voter].id,
+                   strikes[voter].label, 1_800_000_000.0 + voter)
+    poll.closes = 1_800_000_030.0
+    game.data.poll = poll
+    shown = message(board_renderer(True), game, one_line_vote=True)
+    tallied = [[c["label"] for c in row["components"]] for row in shown.json["components"]
+               if any(TALLY in (c.get("label") or "") for c in row["components"])]
+    assert len(tallied) == 1 and len(tallied[0]) == 3
     assert phone_heights(need_preview(), [shown])[0] <= PHONE_BUDGET
 
 
@@ -149,7 +189,7 @@ def test_an_ended_boards_buttons_keep_to_one_phone_line() -> None:
 #: Buttons' own emoji and labels as boards show them (Tinker's suits and tallies, the
 #: table's buttons, capitals).
 _EMOJI = ("🌙", "☀️", "🌊", "🍃", "🐉", "🪢", "🔔", "🎲")
-_LABELS = ("×4", "+1 ×5", "×6 · 1", "Rules", "Give up", "Rules & details", "Play again",
+_LABELS = ("×4", "+1 ×5", "×6\u202f·\u202f1", "Rules", "Give up", "Rules & details", "Play again",
            "Replay", "Join", "Leave", "Share", "WWW", "mmm")
 
 
@@ -172,7 +212,7 @@ def test_a_row_of_buttons_takes_the_phone_lines_the_model_says() -> None:
              for _ in range(rng.randint(2, 5))] for _ in range(80)]
     # Tinker's vote row seen to wrap when an emoji was taken for two letters
     rows.append([BoardButton(label=label, custom_id="a", emoji=emoji) for emoji, label in
-                 (("🍃", "×5"), ("🐉", "×6"), ("🪢", "×1 · 1"), (None, "Rules"))])
+                 (("🍃", "×5"), ("🐉", "×6"), ("🪢", "×1\u202f·\u202f1"), (None, "Rules"))])
     heights = phone_heights(need_preview(), [_row_message(row) for row in rows])
     line = min(heights)
     shown = [1 + round((h - line) / 40) for h in heights]  # a line of buttons: 40 px

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.boards.render import TALLY
 from bot.table import polls
 from bot.table.data import Poll, TableData
 from tests.support import board_ids, make_bot
@@ -74,7 +75,7 @@ async def test_c4_a_confirmed_give_up_that_became_a_vote_shows_on_the_board(
     assert game.data.poll is not None and game.data.poll.tally.get("give_up") == 1
     shown = fake_discord.get_message(board["id"])
     labels = [c.get("label") for row in shown["components"] for c in row["components"]]
-    assert "Give up · 1" in labels, labels
+    assert f"Give up{TALLY}1" in labels, labels
     field = next(f for f in shown["embeds"][0]["fields"] if "voting" in f["name"])
     assert field["value"].startswith("2 votes"), field["value"]
     assert yes.content.startswith("Your vote: Give up"), yes.content

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.boards.render import TALLY
 from tests.support import (
     Clock,
     abandon,
@@ -56,7 +57,7 @@ async def test_c4_majority_of_three_through_discord(discord_driver, fake_discord
     assert vote.response_type == 6 and not vote.ephemeral and vote.followups == []
     board = fake_discord.get_message(board["id"])
     labels = [c.get("label") for row in board["components"] for c in row["components"]]
-    assert "Add 2 · 1" in labels
+    assert f"Add 2{TALLY}1" in labels
     field = next(f for f in board["embeds"][0]["fields"] if "voting" in f["name"])
     assert field["value"].startswith("1 vote · 2 agreeing") and ":R>" in field["value"]
     move = await discord_driver.click(board, button(board, "add2"), user="bob")
@@ -307,7 +308,7 @@ async def test_c4_the_tally_shows_every_vote_when_their_answers_cross(discord_dr
     field = next(f for f in shown["embeds"][0]["fields"] if "voting" in f["name"])
     labels = [c.get("label") for row in shown["components"] for c in row["components"]]
     assert field["value"].startswith("2 votes"), (field["value"], labels)
-    assert "Add 1 · 1" in labels and "Add 2 · 1" in labels, labels
+    assert f"Add 1{TALLY}1" in labels and f"Add 2{TALLY}1" in labels, labels
 
 
 async def test_only_a_game_that_can_be_given_up_says_giving_up_needs_a_majority(
