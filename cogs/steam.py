@@ -101,7 +101,8 @@ RULES = (
     ("Running a train", "It needs a 🌙 Moon (locomotive), power (🌊 Wave: steam, or ☀️ Sun: "
                         "solar) and goods. Ship at least one goods card; each kind scores n, "
                         "+1 for each beyond the second. Shipped cards are discarded; steam "
-                        "also burns one Wave card, solar burns nothing."),
+                        "also burns one Wave card, unless a shipped card has a Wave (it "
+                        "burns for the steam too); solar burns nothing."),
     ("Two halves", "The first half ends when the river cannot be refilled; the four sunny "
                    "cards and the discard pile are shuffled into the new deck. In the second "
                    "half, running on steam takes the two-token Wave stack (its holder drops "
@@ -287,7 +288,9 @@ class SteamCog(GameCog):
             fields.append(("Deck", deck))
         fields.append((f"Discard pile, first discarded first ({view['discard_count']})",
                        discard or "empty"))
-        trains = [(f"{player['name']} · {_total(player)}",
+        trains = [(f"{player['name']} · "
+                   + (f"🏳️ resigned{_stacks(player)}" if player.get("resigned")
+                      else _total(player)),
                    "\n".join(f"{i}. {_train_text(t)}" for i, t in enumerate(player["trains"], 1))
                    or "no trains") for player in view["players"]]
         return [Section("cards", "Table", "The river and the piles", fields),
@@ -378,7 +381,7 @@ class SteamCog(GameCog):
             selects[PLACEHOLDERS["wave_discard"]] = ("wave", "discard")
             merged |= {"wave", "discard"}
         others: tuple[str, ...] = OTHER_RUNS
-        if counts.get(WHOLE_RUN, 0) > 1 and sum(
+        if counts.get(WHOLE_RUN, 0) > 1 and counts.get("take") and sum(
                 counts.get(g, 0) for g in ("take", *others)) <= MAX_SELECT_OPTIONS:
             others = ("take", *others)  # two run buttons: the takes share the select
         if WHOLE_RUN in counts:  # the usual run of each train is a button, the rest a select
@@ -524,6 +527,13 @@ def _damaged(game: LoadedGame) -> discord.Embed:
     embed.add_field(name=f"Seated ({len(game.seats)})", value=seat_list(game), inline=False)
     embed.set_footer(text=last_line(game, announced))
     return embed
+
+
+def _stacks(player: dict[str, Any]) -> str:
+    """Say the Wave stacks a resigned player still holds (S10: they keep them, though
+    their points count for nothing): " · holds 🎫2", or ""."""
+    tokens = int(player.get("tokens") or 0)
+    return f" · holds 🎫{tokens}" if tokens else ""
 
 
 def _total(player: dict[str, Any]) -> str:

@@ -33,7 +33,7 @@ def _card(card: Mapping[str, Any]) -> str:
     value = card.get("value")
     rank = value if value is not None else card.get("rank")
     facts = [str(rank)] if rank not in (None, "") and str(rank) not in name else []
-    facts += suits
+    facts += [suit for suit in suits if suit not in name]  # "Ace of Knots" says its suit
     return f"{name} ({', '.join(facts)})" if facts else name
 
 
@@ -77,22 +77,34 @@ def _steam(view: Mapping[str, Any]) -> list[str]:
     if river:
         lines.append("River: " + "; ".join(
             f"{_card(c)} costs {c.get('cost', '?')}" for c in river) + ".")
+    elif "river" in view and not view.get("over"):  # as the picture says it
+        lines.append("The river is empty.")
     half = number(view.get("half"))
     if half:
         lines.append(f"{'First' if half == 1 else 'Second'} half; deck "
                      f"{view.get('deck_count', '?')}, discard {view.get('discard_count', 0)}.")
-    for p in players:
-        trains = []
-        for i, train in enumerate(items(p.get("trains")), start=1):
-            cards = mappings(train)
-            rep = report(cards)
-            can = (f", runs on {' or '.join(rep.powers)} for {rep.points}"
-                   if rep.runnable and len(cards) <= TRAIN_CARDS  # S6: more must wait
-                   else ", over the five-card limit" if len(cards) > TRAIN_CARDS else "")
-            trains.append(f"train {i} {', '.join(str(c.get('name')) for c in cards)}{can}")
+    # The player to act decides by their own trains: theirs come first, with each card's
+    # suits (what it carries and powers); the others' by name, so that the text fits.
+    for p in sorted(players, key=lambda p: p.get("seat") != view.get("turn")):
+        trains = _trains(p, suits=p.get("seat") == view.get("turn"))
         if trains:
             lines.append(f"{names.get(p.get('seat'))}: {'; '.join(trains)}.")
     return lines
+
+
+def _trains(player: Mapping[str, Any], *, suits: bool) -> list[str]:
+    """A player's trains in words: their cards (with their ``suits``, or by name) and
+    what each can run on and for how much."""
+    trains = []
+    for i, train in enumerate(items(player.get("trains")), start=1):
+        cards = mappings(train)
+        rep = report(cards)
+        can = (f", runs on {' or '.join(rep.powers)} for {rep.points}"
+               if rep.runnable and len(cards) <= TRAIN_CARDS  # S6: more must wait
+               else ", over the five-card limit" if len(cards) > TRAIN_CARDS else "")
+        words = ", ".join(_card(c) if suits else str(c.get("name")) for c in cards)
+        trains.append(f"train {i} {words}{can}")
+    return trains
 
 
 def _tinker(view: Mapping[str, Any]) -> list[str]:

@@ -70,8 +70,8 @@ def test_s6_every_card_of_a_train_over_five_is_drawn_and_the_sixth_marked() -> N
     r, g, b = picture.getpixel((round(sixth[0]) + 1, round((sixth[1] + sixth[3]) / 2)))
     assert r > g + 60 and r > b + 60, "the card past the fifth is not marked in red"
     alt = describe("steam", view, "active")
-    assert "train 1 Ace of Leaves, Ace of Wyrms, Ace of Knots, Ace of Waves, Savage, " \
-           "Ace of Moons, over the five-card limit;" in alt
+    assert "train 1 Ace of Leaves, Ace of Wyrms, Ace of Knots, Ace of Waves, Savage (3, " \
+           "Leaves, Wyrms), Ace of Moons, over the five-card limit;" in alt
     assert "runs on" not in alt
 
 

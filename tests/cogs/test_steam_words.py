@@ -1,0 +1,38 @@
+"""What Steam to Solar's board and its Rules & details say, against the state and the
+rulings they describe."""
+
+from __future__ import annotations
+
+from bot.boards.layout import BoardSelect
+from bot.games.steam.engine import ENGINE
+from cogs.steam import RULES, SteamCog
+from tests.games.test_steam_build import build, play
+from tests.support import loaded
+
+
+def test_a_select_offers_no_taking_from_an_empty_river() -> None:
+    """Final round, the river empty, two trains that can run: the other moves' select
+    does not say "Take cards"."""
+    state = build(2, river=[], deck=[], half=2, turn=0, final=[0, 1],
+                  trains=[[["Forest", "Sea"], ["Journey", "Savage"]], [["Ace of Knots"]]])
+    game = loaded(ENGINE, state, seats=2, events=["x"])
+    selects = [i for i in SteamCog(None).items(game) if isinstance(i, BoardSelect)]
+    assert selects
+    assert all("take" not in (s.placeholder or "").lower() for s in selects)
+
+
+def test_the_rules_say_a_shipped_wave_card_covers_the_steam_burn() -> None:
+    """S8: a shipped card with a Wave covers the burn of a steam run."""
+    assert "unless a shipped card has a Wave" in dict(RULES)["Running a train"]
+
+
+def test_the_trains_page_says_who_resigned_and_the_stack_they_hold() -> None:
+    """A resigned player is marked so on the Trains page, not shown as a player with no
+    points, and the Wave stack they keep (S10) is said."""
+    state = build(3, river=["Ace of Moons", "Sea", "End", "Calamity"], turn=0, half=2,
+                  two_stack=2, trains=[[["Forest"]], [["Savage"]], [["Journey", "Mill"]]])
+    state, events = play(state, 2, "resign")
+    game = loaded(ENGINE, state, seats=3, events=events)
+    trains = next(s for s in SteamCog(None).card_sections(game) if s.key == "trains")
+    name, _value = trains.fields[2]
+    assert "🏳️ resigned" in name and name.endswith("holds 🎫2")

@@ -1,0 +1,52 @@
+"""Steam to Solar's alt text, what a blind player hears instead of the picture: what the
+player to act decides by comes first, with each card's suits, and the empty river is
+said as the picture says it."""
+
+from __future__ import annotations
+
+from bot.games.steam.engine import ENGINE
+from bot.pictures.alt import LIMIT, describe
+from tests.games.test_steam_build import build
+
+NAMES = ["Alexandra Wonderland-Smythe", "Bartholomew the Builder", "Carolina of the Bells",
+         "David from Accounting", "Evelyn the Eavesdropper"]
+TRAINS = [[["Author", "Journey", "Savage", "Sailor", "Battle"],
+           ["Forest", "Discovery", "Soldier", "Market", "Cave"]],
+          [["Lunatic", "Penitent", "Chance Meeting", "Castle", "Mill"],
+           ["Diplomat", "Betrayal", "Pact", "Darkness", "Merchant"]],
+          [["Mountain", "Desert", "Origin", "Painter"],
+           ["Watchman", "Borderland", "Ace of Waves"]],
+          [["Ace of Leaves", "Ace of Wyrms"], ["Ace of Knots", "Huntress"]],
+          [["Windfall", "Harvest", "Light Keeper"], ["Ace of Suns", "Bard"]]]
+
+
+def test_the_trains_of_the_player_to_act_are_kept_at_five_seats() -> None:
+    """Five seats late in the game, long names, the last seat to act: the text is cut to
+    its limit from the other players' trains, never the acting player's own."""
+    state = build(5, river=["Ace of Moons", "Sea", "End", "Calamity"], turn=4, half=2,
+                  two_stack=1, one_stack=0, trains=TRAINS, final=[4, 0, 1, 2, 3])
+    for player, name in zip(state.players, NAMES, strict=True):
+        player.name = name
+    text = describe("steam", ENGINE.view(state), "active")
+    assert len(text) <= LIMIT
+    assert "Evelyn the Eavesdropper: train 1 Windfall (" in text
+    assert "Light Keeper (" in text and "Bard (" in text
+
+
+def test_the_acting_player_s_train_cards_are_said_with_their_suits() -> None:
+    """As the river's cards are ("Sea (Crown, Waves)"): a blind player hears what their
+    train carries and whether it has a Moon and power."""
+    state = build(2, river=["Ace of Moons", "Sea", "End", "Calamity"], turn=0,
+                  trains=[[["Author", "Savage"]], [["Forest"]]])
+    text = describe("steam", ENGINE.view(state), "active")
+    train = text[text.index("P0: train 1"):]
+    assert "Knots" in train and "Leaves" in train, train
+
+
+def test_an_empty_river_is_said() -> None:
+    """The picture says "The river is empty" (why the player can only run or pass); so
+    does the alt text."""
+    state = build(3, river=[], deck=[], half=2, turn=1, final=[1, 2, 0], two_stack=2,
+                  trains=[[["Ace of Knots"]], [["Savage", "Ace of Leaves"]],
+                          [["Forest", "Sea"]]])
+    assert "The river is empty." in describe("steam", ENGINE.view(state), "active")
