@@ -177,22 +177,36 @@ class AliveNotes:
 
     async def note_outage(self, last_alive: float | None, started: float) -> list[Outage]:
         """Return the bot's recent outages (:mod:`bot.table.downtime`), the one that ends
-        at this start added (from ``last_alive``, if known), and store them for the next
-        starts. Every process adds its own to the one list (:data:`OUTAGES`), so a
-        game's downtime is never less than its process's (more, by another process's,
-        on the safe side). Those no idle cutoff reaches back to are left out. A list
-        that cannot be read or is damaged counts as none, and one that cannot be stored
-        is a warning: neither stops the bot."""
-        outages = await self._outages(OUTAGES)
-        if last_alive is None:
-            return outages
-        outages.append((last_alive, started - last_alive))
-        outages = downtime.kept(outages, started, self.keep_seconds)
+        at this start added (from ``last_alive``, if known), and store this process's for
+        the next starts. Each process keeps its shards' own list (:data:`OUTAGES` and its
+        shards, so that two processes starting at once never write over each other's);
+        the outages returned are every list's, so a game's downtime is never less than
+        its process's (more, by another process's, on the safe side). Those no idle
+        cutoff reaches back to are left out. A list that cannot be read or is damaged
+        counts as none, and one that cannot be stored is a warning: neither stops the
+        bot."""
+        key = self._meta_key(OUTAGES)
+        own = await self._outages(key)
+        if last_alive is not None:
+            own.append((last_alive, started - last_alive))
+            own = downtime.kept(own, started, self.keep_seconds)
+            try:
+                await self.store.set_meta(key, downtime.dumps(own))
+            except StorageError as exc:
+                log.warning("could not store the bot's recent outages: %s", exc)
         try:
-            await self.store.set_meta(OUTAGES, downtime.dumps(outages))
+            rows = await self.store.query(
+                "SELECT key FROM meta WHERE key = :bare OR key LIKE :sharded",
+                {"bare": OUTAGES, "sharded": f"{OUTAGES}:%"})
         except StorageError as exc:
-            log.warning("could not store the bot's recent outages: %s", exc)
-        return outages
+            log.warning("could not read the other processes' outages (taken as none): %s",
+                        exc)
+            rows = []
+        outages = list(own)
+        for (other,) in rows:
+            if other != key:
+                outages += await self._outages(str(other))
+        return downtime.kept(sorted(set(outages)), started, self.keep_seconds)
 
     async def _outages(self, key: str) -> list[Outage]:
         """Return the outages stored under ``key`` (none when it cannot be read or is

@@ -127,6 +127,9 @@ ALIVE_SECONDS = 30.0
 #: (:meth:`bot.alive.AliveNotes.owed_redraw`).
 REDRAW_MARGIN_SECONDS = 120.0
 REDRAW_LIMIT = 500
+#: An outage shorter than this (two notes of being alive) is not counted: the note read
+#: may be another process's that still serves the same shards (a deploy's overlap).
+BRIEF_OUTAGE_SECONDS = 2 * ALIVE_SECONDS
 #: The first wait before computer players are resumed again after a start whose read
 #: of them failed; each later wait is twice as long, up to a minute.
 RESUME_RETRY_SECONDS = 5.0
@@ -191,7 +194,7 @@ class TableBot(commands.Bot):
                 self.store = await open_store(self.settings, self.clock)
             except StorageError as exc:
                 raise ConfigError(f"DATABASE_URL cannot be used: {exc}") from None
-            self.restored = await self.store.count_open()
+            self.restored = await self.store.count_open(shards=self.shard_filter)
             return
         if path.is_dir():
             raise ConfigError(f"DATABASE_PATH {str(path)!r} is a folder; name a file in it")
@@ -199,7 +202,7 @@ class TableBot(commands.Bot):
             self.store = await open_store(path, self.clock)
         except (OSError, sqlite3.Error) as exc:
             raise ConfigError(f"DATABASE_PATH {str(path)!r} cannot be used: {exc}") from None
-        self.restored = await self.store.count_open()
+        self.restored = await self.store.count_open(shards=self.shard_filter)
 
     async def setup_hook(self) -> None:
         """Open storage, set up the tables and boards, load cogs, sync commands if needed."""
@@ -236,10 +239,18 @@ class TableBot(commands.Bot):
                                     max(downtime.KEEP_SECONDS, longest))
             last_alive = await self.alive.recall_alive()
             self.started = self.clock()
-            self.outages = await self.alive.note_outage(last_alive, self.started)
+            down = None if last_alive is None else max(0.0, self.started - last_alive)
+            if down is not None and down < BRIEF_OUTAGE_SECONDS:
+                # As young as the notes a running process keeps: another process may be
+                # serving these shards still (a deploy's overlap), or the restart was
+                # quick; either way no turn timer is worth putting off.
+                log.info("these shards were last noted alive %.0f s ago: not counted as "
+                         "an outage", down)
+            counted = None if down is None or down < BRIEF_OUTAGE_SECONDS else last_alive
+            self.outages = await self.alive.note_outage(counted, self.started)
             self.tables.turns.outages = self.outages
-            if last_alive is not None:
-                log.info("the bot was down for %.0f s", max(0.0, self.started - last_alive))
+            if counted is not None:
+                log.info("the bot was down for %.0f s", down)
                 self._timers = asyncio.create_task(self._put_off_timers(),
                                                    name="timers-put-off")
             since = await self.alive.owed_redraw(

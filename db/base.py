@@ -122,8 +122,8 @@ class GameStore(Protocol):
     async def next_deadline(self, *, shards: Shards | None = None) -> float | None:
         """Return the earliest deadline of any open game, or None."""
 
-    async def count_open(self) -> int:
-        """Return how many games are open (lobby or active)."""
+    async def count_open(self, *, shards: Shards | None = None) -> int:
+        """Return how many games are open (lobby or active), of ``shards`` only if given."""
 
     async def open_games_in_guild(self, guild_id: int, *, limit: int = 500,
                                   after_id: int = 0) -> list[int]:

@@ -485,9 +485,10 @@ class Store(KeptReads):
         )
         return None if row is None or row[0] is None else float(row[0])
 
-    async def count_open(self) -> int:
-        """Return how many games are open (lobby or active)."""
-        row = await self._fetchone("SELECT count(*) FROM games WHERE status IN ('lobby', 'active')")
+    async def count_open(self, *, shards: Shards | None = None) -> int:
+        """Return how many games are open (lobby or active), of ``shards`` only if given."""
+        row = await self._fetchone("SELECT count(*) FROM games WHERE status IN ('lobby', 'active')"
+                                 f" AND {shard_sql(shards)}")
         return int(row[0])
 
     async def open_games_in_guild(self, guild_id: int, *, limit: int = 500,

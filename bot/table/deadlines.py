@@ -14,6 +14,9 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.table.errors import StaleBoard, Unavailable
+from db.errors import StorageError
+
 log = logging.getLogger(__name__)
 
 #: Games fetched per look at the due list.
@@ -49,6 +52,8 @@ class Deadlines:
         self._sleeping_until: float | None = None
         #: Games whose last attempt failed, and when they may be tried again.
         self._retry: dict[int, float] = {}
+        #: Whether the last look could not read the store (said once until it can).
+        self._unread = False
         #: The batch of due games being handled, if any (stopping lets it finish).
         self._firing: asyncio.Future[None] | None = None
         self.fired = 0
@@ -118,6 +123,14 @@ class Deadlines:
                     await self._fire(game_id)
                     self._retry.pop(game_id, None)
                     self.fired += 1
+                except StaleBoard:  # saved meanwhile (by another process, in a deploy)
+                    log.debug("deadline of game %s was met elsewhere; looking again soon",
+                              game_id)
+                    self._retry[game_id] = self._clock() + RETRY_SECONDS
+                except Unavailable:  # the store says so once per outage
+                    log.info("deadline of game %s waits for the storage; retrying soon",
+                             game_id)
+                    self._retry[game_id] = self._clock() + RETRY_SECONDS
                 except Exception:
                     log.warning("deadline of game %s could not be handled; retrying soon",
                                 game_id, exc_info=True)
@@ -133,9 +146,19 @@ class Deadlines:
             try:
                 await self.run_due()
                 following = await self._following()
-            except Exception:  # the database may be busy or gone for a moment
+            except StorageError as exc:  # the database may be busy or gone for a while
+                if not self._unread:  # said once an outage, not at every look
+                    log.warning("could not read stored deadlines (%s); looking again every "
+                                "%.0f s", exc, RETRY_SECONDS)
+                self._unread = True
+                following = self._clock() + RETRY_SECONDS
+            except Exception:
                 log.warning("could not read stored deadlines; looking again soon", exc_info=True)
                 following = self._clock() + RETRY_SECONDS
+            else:
+                if self._unread:
+                    log.info("stored deadlines can be read again")
+                self._unread = False
             now = self._clock()
             # A retry time that has passed waits for nothing: the look just made fired
             # the game if it was still due.

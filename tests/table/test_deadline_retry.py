@@ -98,3 +98,57 @@ async def test_a_wake_as_the_loop_stops_does_not_hold_the_stop() -> None:
             break
     deadlines.wake()
     await asyncio.wait_for(asyncio.shield(deadlines.stop()), 2)
+
+
+async def test_a_store_out_of_reach_is_said_once_not_at_every_look(caplog) -> None:
+    """The database is out of reach for several looks: one warning, without a traceback
+    (the store says the outage itself), then one line once it can be read again."""
+    import logging
+
+    from db.errors import StorageError
+
+    clock = Clock()
+    down = [True]
+    looks = []
+
+    async def due(now: float, limit: int) -> list[tuple[int, float]]:
+        looks.append(now)
+        if down[0]:
+            raise StorageError("connection refused")
+        return []
+
+    async def following() -> float | None:
+        return None
+
+    deadlines = Deadlines(None, _never, clock, due=due, following=following)
+    with caplog.at_level(logging.INFO, logger="bot.table.deadlines"):
+        deadlines.start()
+        try:
+            for _ in range(4):  # four looks while it is out of reach
+                await _next_look(deadlines, clock, looks)
+            down[0] = False
+            await _next_look(deadlines, clock, looks)
+        finally:
+            await deadlines.stop()
+    said = [(r.levelname, r.getMessage(), r.exc_info) for r in caplog.records]
+    assert len(looks) >= 5
+    assert [s[:2] for s in said] == [
+        ("WARNING", "could not read stored deadlines (connection refused); looking again "
+                    f"every {RETRY_SECONDS:.0f} s"),
+        ("INFO", "stored deadlines can be read again")]
+    assert said[0][2] is None
+
+
+async def _never(game_id: int) -> None:
+    raise AssertionError("nothing is due")
+
+
+async def _next_look(deadlines: Deadlines, clock: Clock, looks: list[float]) -> None:
+    """Let the loop make its next look (moving the clock to its retry time)."""
+    before = len(looks)
+    clock.advance(RETRY_SECONDS + 1)
+    deadlines.wake()
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if len(looks) > before:
+            return
