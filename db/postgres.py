@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -68,6 +69,10 @@ _LOST = (
     asyncpg.AdminShutdownError,
     ConnectionError,
 )
+log = logging.getLogger(__name__)
+
+#: Longest wait for the pool's connections to close at a stop before they are cut.
+CLOSE_SECONDS = 5.0
 #: Pause before that second try, while the pool replaces the dead connection.
 RECONNECT_PAUSE = 0.05
 
@@ -190,9 +195,16 @@ class PostgresStore(KeptReads):
         return self._pool
 
     async def close(self) -> None:
-        """Close every connection once the ones in use are released."""
+        """Close every connection once the ones in use are released, for at most
+        :data:`CLOSE_SECONDS`; then cut them (a server that stopped answering, as in a
+        failover, would hold a stop until the process is killed)."""
         self.outage.unwatch_pool()
-        await self._pool.close()
+        try:
+            await asyncio.wait_for(self._pool.close(), CLOSE_SECONDS)
+        except TimeoutError:
+            log.warning("PostgreSQL did not answer the close within %.0f s: connections cut",
+                        CLOSE_SECONDS)
+            self._pool.terminate()
 
     async def health_problem(self) -> str | None:
         """Return why the store cannot save right now, or None when it can: the server

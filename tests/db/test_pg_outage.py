@@ -70,3 +70,31 @@ def test_other_pool_records_pass() -> None:
     record = logging.LogRecord(POOL_LOGGER, logging.WARNING, __file__, 1,
                                "Pool.close() is taking over 60 seconds", None, None)
     assert outage.filter(record) is True and outage.since is None
+
+
+async def test_a_stop_cuts_connections_the_server_no_longer_answers(monkeypatch, caplog) -> None:
+    """At a stop, closing the pool waits for PostgreSQL at most CLOSE_SECONDS; a server
+    that stopped answering (a failover) has its connections cut, so the stop ends."""
+    import asyncio as aio
+
+    from db import postgres
+
+    monkeypatch.setattr(postgres, "CLOSE_SECONDS", 0.05)
+    cut = []
+
+    class Pool:
+        async def close(self) -> None:
+            await aio.sleep(3600)  # the server never answers
+
+        def terminate(self) -> None:
+            cut.append(True)
+
+    class Outage:
+        def unwatch_pool(self) -> None:
+            pass
+
+    store = postgres.PostgresStore.__new__(postgres.PostgresStore)
+    store._pool, store.outage = Pool(), Outage()
+    await aio.wait_for(store.close(), 5)
+    assert cut == [True]
+    assert any("connections cut" in r.getMessage() for r in caplog.records)
