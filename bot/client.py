@@ -200,7 +200,7 @@ class TableBot(commands.Bot):
             raise ConfigError(f"DATABASE_PATH {str(path)!r} is a folder; name a file in it")
         try:
             self.store = await open_store(path, self.clock)
-        except (OSError, sqlite3.Error) as exc:
+        except (OSError, sqlite3.Error, ValueError) as exc:
             raise ConfigError(f"DATABASE_PATH {str(path)!r} cannot be used: {exc}") from None
         self.restored = await self.store.count_open(shards=self.shard_filter)
 

@@ -127,7 +127,10 @@ def url_problem(url: str) -> str | None:
         parts.port  # noqa: B018 (raises ValueError on a port that is not a number)
     except ValueError:
         parts = None
-    if parts is None or parts.fragment:
+    # Python reads the user's part up to the last "@", the PostgreSQL driver up to the
+    # first: a second "@" (in a password not encoded) would send it to another host.
+    where = url.split("//", 1)[-1].split("/", 1)[0].split("?", 1)[0]
+    if parts is None or parts.fragment or where.count("@") > 1:
         return ("cannot be read as a URL: a character such as / # ? @ or : in the user "
                 "name or password must be percent-encoded (%2F for /, %23 for #, %3F for "
                 "?, %40 for @, %3A for :), and the port must be a number")
@@ -162,7 +165,7 @@ def load_settings(
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, got {level!r}")
 
     db_raw = env.get("DATABASE_PATH", "").strip() or "data/tablehouse.db"
-    if db_raw == ":memory:" or db_raw.startswith("file:"):
+    if db_raw == ":memory:" or str(Path(db_raw)).startswith("file:"):
         raise ConfigError(f"DATABASE_PATH must be the path of a database file (the bot "
                           f"keeps its games there), got {db_raw!r}")
     content_raw = env.get("TINREALM_CONTENT", "").strip()

@@ -62,6 +62,7 @@ def test_env_values_are_the_servers_defaults():
         # a file the bot can keep its games in, not SQLite's in-memory names
         ("DATABASE_PATH", ":memory:"),
         ("DATABASE_PATH", "file:games?mode=memory"),
+        ("DATABASE_PATH", "./file:games.db"),
     ],
 )
 def test_invalid_values_name_the_setting(name, value):
@@ -211,7 +212,8 @@ def test_tinrealm_content_is_named_by_its_whole_path(tmp_path, monkeypatch):
     "postgresql://tablehouse:Tr0ub4dor/x3@127.0.0.1:5432/tablehouse",
     "postgresql://tablehouse:Tr0ub4dor#x3@127.0.0.1:5432/tablehouse",
     "postgresql://tablehouse:Tr0ub4dor@127.0.0.1:54x2/tablehouse",
-], ids=["slash", "hash", "port"])
+    "postgresql://tablehouse:Tr0ub4dor@x3@127.0.0.1:5432/tablehouse",
+], ids=["slash", "hash", "port", "at"])
 def test_a_database_url_that_cannot_be_read_is_named_without_its_password(url):
     """A password with a / or # not percent-encoded, or a port that is not a number:
     DATABASE_URL is named, how to encode is said, and no part of the password shows."""
@@ -222,5 +224,5 @@ def test_a_database_url_that_cannot_be_read_is_named_without_its_password(url):
     assert "Tr0ub4dor" not in said
     assert load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url.replace(
         "Tr0ub4dor/", "Tr0ub4dor%2F").replace("Tr0ub4dor#", "Tr0ub4dor%23").replace(
-        "54x2", "5432")}).database_url
+        "Tr0ub4dor@x3", "Tr0ub4dor%40x3").replace("54x2", "5432")}).database_url
 

@@ -4,7 +4,8 @@ A channel or thread deleted mid-game (Discord answers the board's next edit or p
 Unknown Channel, or tells the bot by an event), or a server the bot was removed from,
 leaves open games nobody can reach any more: not even ``/<game> abandon``, which works
 in the game's own channel. Each is called off (:meth:`Tables.call_off`: abandoned by
-nobody, no result), so it holds no channel and counts toward nobody's open games, and
+nobody, no result but a daily deal's played on, which counts as a loss for who played it:
+:meth:`bot.table.core.TableCore.given_up`), so it holds no channel and counts toward nobody's open games, and
 its starter may start another at once. A server's open games are read from the store a
 bounded batch at a time (an index of open games by server), never all at once.
 
@@ -52,8 +53,10 @@ class GonePlaces:
         self.tables = tables
         #: Told the id of each game called off here (its board is gone: nothing to edit).
         self.forget = forget
-        #: The servers whose removal of the bot is noted in ``meta`` (None: not read yet).
+        #: The servers whose removal of the bot is noted in ``meta`` (None: not read yet),
+        #: and the lock its one read is made under.
         self._removals: set[int] | None = None
+        self._reading = asyncio.Lock()
 
     async def channel_gone(self, channel_id: int,
                            guild_id: int | None = None) -> LoadedGame | None:
@@ -105,14 +108,16 @@ class GonePlaces:
         return count
 
     async def _left(self) -> set[int]:
-        """The servers whose removal of the bot is noted (read once, then kept)."""
-        if self._removals is None:
-            rows = await self.tables.store.query(
-                "SELECT key FROM meta WHERE key LIKE :left AND value <> ''",
-                {"left": f"{LEFT_KEY}%"})
-            self._removals = {int(str(key)[len(LEFT_KEY):]) for (key,) in rows
-                              if str(key)[len(LEFT_KEY):].isdigit()}
-        return self._removals
+        """The servers whose removal of the bot is noted (read once, then kept: the
+        servers that are there at a start all ask at once, and share the one read)."""
+        async with self._reading:
+            if self._removals is None:
+                rows = await self.tables.store.query(
+                    "SELECT key FROM meta WHERE key LIKE :left AND value <> ''",
+                    {"left": f"{LEFT_KEY}%"})
+                self._removals = {int(str(key)[len(LEFT_KEY):]) for (key,) in rows
+                                  if str(key)[len(LEFT_KEY):].isdigit()}
+            return self._removals
 
     async def server_left(self, guild_id: int) -> None:
         """Note that the bot was removed from a server: its open games are called off if
@@ -147,8 +152,9 @@ class GonePlaces:
                 count += len(ids)
                 after = ids[-1]
         except StorageError as exc:
-            log.warning("could not see to the games of server %s, which added the bot back: "
-                        "%s", guild_id, exc)
+            log.warning("could not read whether server %s had removed the bot: %s",
+                        guild_id, exc)
+            return count
         log.info("added back to server %s: its %d open games go on", guild_id, count)
         return count
 

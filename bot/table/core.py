@@ -391,16 +391,15 @@ class TableCore:
         await self.save(game, game.row.version, None, None)
 
     async def close(
-        self, game: LoadedGame, status: str, event: str, actor_id: int | None, *,
-        results: bool = True,
+        self, game: LoadedGame, status: str, event: str, actor_id: int | None
     ) -> LoadedGame:
         """End the game with ``status`` (abandoned, expired) as a new board version.
 
-        A daily deal ended after its first move counts as a loss for everyone who
-        played it (:meth:`given_up`), unless ``results`` is False (a game called off
-        with its channel, its server or its board, which nobody gave up)."""
+        A daily deal ended after its first move, however it ended (abandoned, idle,
+        called off with its channel or server), counts as a loss for everyone who played
+        it (:meth:`given_up`): the deal was seen, so it is not theirs to try again."""
         row = game.row
-        given_up = await self.given_up(game) if results else []
+        given_up = await self.given_up(game)
         expected = row.version
         row.status = status
         row.version += 1

@@ -508,17 +508,17 @@ class Tables:
             return await self.core.close(game, "abandoned", ended, actor.user_id)
 
     async def call_off(self, game_id: int, event: str) -> LoadedGame | None:
-        """End a game that has only just started and whose board could not be posted,
-        with no result (abandoned, by nobody), so that it holds no channel and counts
-        toward nobody's open games; ``event`` says why. Return the game afterwards, or
+        """End a game whose board could not be posted, or whose channel or server is
+        gone for the bot, with no result (abandoned, by nobody; a daily deal played on
+        counts as a loss, :meth:`TableCore.given_up`), so that it holds no channel and
+        counts toward nobody's open games; ``event`` says why. Return the game afterwards, or
         None if it had ended already or could not be ended (logged); never raise."""
         try:
             async with self.core.hold(game_id):
                 game = await self.load(game_id)
                 if not game.row.is_open:
                     return None
-                return await self.core.close(game, "abandoned", event, None,
-                                             results=False)
+                return await self.core.close(game, "abandoned", event, None)
         except Refusal as refusal:
             log.warning("could not call off game %s: %s", game_id, refusal)
             return None

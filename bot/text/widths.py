@@ -28,8 +28,8 @@ NO_ROOM = "\ufe0f\u200d"
 ZWJ = "\u200d"
 #: A regional-indicator letter: two make a flag.
 _FLAG_LETTER = re.compile("[\U0001F1E6-\U0001F1FF]")
-#: Letters taking one half of a letter's room.
-_THIN = " !'(),-./:;[]`|·fijlIJÌÍÎÏìíîïıł"
+#: Letters taking one half of a letter's room (the narrow no-break space less, counted so).
+_THIN = " \u202f!'(),-./:;[]`|·fijlIJÌÍÎÏìíîïıł"
 #: Letters taking three halves.
 _BROAD = "…—#&+<=>^~wABCDGHKNOPQRUVXZÀÁÂÃÄÅÇÐÑÒÓÔÕÖØÙÚÛÜÞ"
 #: Letters taking four halves below :data:`WIDE_FROM`.

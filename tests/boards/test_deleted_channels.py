@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -16,6 +17,7 @@ from bot.boards.gone import CHANNEL_GONE, SERVER_GRACE_SECONDS, SERVER_LEFT
 from bot.client import TableBot
 from bot.table.data import NoticeRef
 from bot.table.loaded import Actor
+from db.errors import StorageError
 from tests.fake_discord import Driver, FakeDiscord
 from tests.support import Clock, board_ids, make_bot, seated_steam
 
@@ -261,3 +263,44 @@ async def test_a_deleted_channel_ends_its_thread_games_in_a_server_with_many(
     await bot.boards.messages.gone.channel_gone(doomed, guild)
     assert (await bot.tables.load(game.id)).row.status == "abandoned"
 
+
+
+async def test_a_start_reads_the_servers_removals_once(discord_driver, fake_discord, tmp_path,
+                                                       monkeypatch):
+    """Every server is there at a start, each asking whether it had removed the bot: the
+    removals are read once, however many servers ask at once."""
+    for i in range(30):
+        fake_discord.add_guild(f"Server {i}")
+    bot = await discord_driver.login(make_bot(tmp_path))
+    reads = []
+    real = bot.store.query
+
+    async def counting(sql, params=None, *args, **kwargs):
+        if sql.startswith("SELECT key FROM meta") and "server_left" in str(
+                (params or {}).get("left", "")):
+            reads.append(sql)
+            await asyncio.sleep(0.05)  # a PostgreSQL server a network hop away
+        return await real(sql, params, *args, **kwargs)
+
+    monkeypatch.setattr(bot.store, "query", counting)
+    async with connected(discord_driver, fake_discord, bot, monkeypatch):
+        await discord_driver.settle()
+        assert len(bot.guilds) == 31
+    assert len(reads) == 1
+
+
+async def test_removals_that_cannot_be_read_say_no_server_added_the_bot_back(
+        discord_driver, fake_discord, tmp_path, monkeypatch, caplog):
+    """The removals cannot be read: a warning each, and no server is said to have added
+    the bot back."""
+    bot = await discord_driver.login(make_bot(tmp_path))
+
+    async def down(*_a, **_k):
+        raise StorageError("database is locked")
+
+    monkeypatch.setattr(bot.store, "query", down)
+    caplog.set_level(logging.INFO)
+    for guild_id in (111 << 22, 222 << 22):
+        assert await bot.boards.messages.gone.server_back(guild_id, lambda _g: None) == 0
+    assert not [r for r in caplog.records if "added back" in r.getMessage()]
+    assert len([r for r in caplog.records if "had removed the bot" in r.getMessage()]) == 2

@@ -66,7 +66,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "195a2d0c9f8ed72fe3e94ac9c300766620dd7788f4e26e63f04fd8a0bd6f31de"
+COMPONENTS_DIGEST = "db8f362ddfcb8e7f263661f123a4359b15f69d63119b08caa599a24a61209d78"
 
 ENDED = ("abandoned", "expired")
 

@@ -231,11 +231,11 @@ async def test_a_daily_deal_given_up_before_its_first_move_gives_no_result(
     assert (await bot.tables.open_in_channel(fake_discord.channel_id)) is None
 
 
-async def test_a_daily_deal_called_off_with_its_channel_gives_no_result(
+async def test_a_daily_deal_played_on_and_called_off_with_its_channel_counts_as_a_loss(
     discord_driver, fake_discord, tmp_path
 ):
-    """A daily deal played on whose channel is deleted is called off with no result: it
-    was not given up, so it is not anyone's loss of the day."""
+    """A daily deal played on whose channel is deleted is called off; the deal was seen,
+    so it counts as a loss for who played it, and a retry elsewhere is not their day."""
     bot = await _bot(discord_driver, tmp_path)
     alice = fake_discord.user("alice")
     doomed = fake_discord.add_channel("doomed")
@@ -245,7 +245,8 @@ async def test_a_daily_deal_called_off_with_its_channel_gives_no_result(
     await bot.boards.messages.gone.channel_gone(doomed)
     game = await bot.store.get_game(1)
     assert game is not None and game.status == "abandoned"
-    assert await bot.store.results(alice.id) == []
+    assert [(r["outcome"], r["score"]) for r in await bot.store.results(alice.id)] == [
+        ("loss", 0)]
 
 
 async def _forget_prompt(driver, fake, bot):
