@@ -4,10 +4,11 @@ A channel or thread deleted mid-game (Discord answers the board's next edit or p
 Unknown Channel, or tells the bot by an event), or a server the bot was removed from,
 leaves open games nobody can reach any more: not even ``/<game> abandon``, which works
 in the game's own channel. Each is called off (:meth:`Tables.call_off`: abandoned by
-nobody, no result but a daily deal's played on, which counts as a loss for who played it:
-:meth:`bot.table.core.TableCore.given_up`), so it holds no channel and counts toward nobody's open games, and
-its starter may start another at once. A server's open games are read from the store a
-bounded batch at a time (an index of open games by server), never all at once.
+nobody, no result but a daily deal's played on, which counts as a loss for who played
+it: :meth:`bot.table.core.TableCore.given_up`), so it holds no channel and counts toward
+nobody's open games, and its starter may start another at once. A server's open games
+are read from the store a bounded batch at a time (an index of open games by server),
+never all at once.
 
 A server that removed the bot keeps its games for :data:`SERVER_GRACE_SECONDS` first:
 an admin who removed it by mistake and adds it back finds them as they were. The
