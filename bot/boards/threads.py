@@ -269,10 +269,14 @@ class GameThreads:
     async def reopen(self, thread_id: int) -> bool:
         """Unarchive a thread an open game's board is in (its archive time stays: a week
         for the bot's own game threads, and only a server's moderators may change a
-        member's); return whether it was done (not for a locked thread, which only a
-        moderator may reopen: logged)."""
+        member's); return whether it was done (not for a thread a moderator locked:
+        logged)."""
         async with self._editing(thread_id):
             try:
+                thread = await self.bot.fetch_channel(thread_id)
+                if isinstance(thread, discord.Thread) and thread.locked:
+                    log.info("thread %s was locked by a moderator: left archived", thread_id)
+                    return False
                 await self.bot.http.edit_channel(thread_id, archived=False)
             except SEND_ERRORS as exc:
                 log.info("could not unarchive thread %s: %s", thread_id, exc)

@@ -90,9 +90,13 @@ async def test_a_thread_archived_under_an_open_game_is_opened_again_by_its_edit(
     assert thread["thread_metadata"]["archived"] is False
     assert _board_in(fake_discord, int(thread["id"]))["edited_timestamp"] != before
     thread["thread_metadata"].update(archived=True, locked=True)
+    edits = len([r for r in fake_discord.requests
+                 if r.method == "PATCH" and r.path == f"/channels/{thread['id']}"])
     failed = await bot.boards.messages.refresh(game)
     assert isinstance(failed, discord.HTTPException) and failed.code == 50083
     assert thread["thread_metadata"]["archived"] is True
+    assert len([r for r in fake_discord.requests  # not even tried: a moderator locked it
+                if r.method == "PATCH" and r.path == f"/channels/{thread['id']}"]) == edits
 
 
 async def test_a_command_in_the_channel_names_the_games_thread(discord_driver, fake_discord,
