@@ -22,6 +22,19 @@ async def _table(driver, fake, names: tuple[str, ...], **options):
     return bot, board
 
 
+async def _alone_with_a_computer(driver, fake, tmp_path, clock):
+    """Alice and a computer player at a started table with a 2-minute turn timer, Alice
+    first; return the bot and the game."""
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    board = (await driver.slash("steam", "new", {"first": "me (the host)",
+                                                 "turn_timer": "2 min"},
+                                user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.computer"), user="alice")).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    return bot, await bot.tables.open_in_channel(fake.channel_id)
+
+
 async def test_c6_an_ask_to_hand_a_seat_on_is_void_once_its_player_moves(
         discord_driver, fake_discord, tmp_path):
     """Alice asks to hand Bob's seat to a computer (1 of 2 needed); Bob then plays: his
@@ -80,15 +93,7 @@ async def test_c6_a_lone_person_whose_timer_runs_out_is_waited_for(
     person plays, so when the turn timer runs out twice the table says it waits for
     them (not that a computer plays their seat), and their seat stays theirs."""
     clock = Clock()
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
-    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)",
-                                                         "turn_timer": "2 min"},
-                                        user="alice")).message
-    board = (await discord_driver.click(board, button(board, "lobby.computer"),
-                                        user="alice")).message
-    await host_board(discord_driver, board, "lobby.start")
-    await discord_driver.settle()
-    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    bot, game = await _alone_with_a_computer(discord_driver, fake_discord, tmp_path, clock)
     assert game.to_act() == 0
     for _ in range(2):
         clock.advance(121)
@@ -187,15 +192,7 @@ async def test_c6_a_lone_reminded_person_opening_the_rules_is_not_told_of_a_comp
     """At a table of one person and computers the timer's reminder says the table waits
     for her: opening "Rules & details" says nothing of a computer taking her seat."""
     clock = Clock()
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
-    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)",
-                                                         "turn_timer": "2 min"},
-                                        user="alice")).message
-    board = (await discord_driver.click(board, button(board, "lobby.computer"),
-                                        user="alice")).message
-    await host_board(discord_driver, board, "lobby.start")
-    await discord_driver.settle()
-    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    bot, game = await _alone_with_a_computer(discord_driver, fake_discord, tmp_path, clock)
     clock.advance(121)
     await bot.deadlines.run_due()
     await discord_driver.settle()
