@@ -228,6 +228,20 @@ async def seated_steam(driver: Any, fake: Any, tmp_path: Path, *, clock: Clock |
     return bot, game
 
 
+async def shard_down(driver: Any, tmp_path: Path, clock: Clock, down: int,
+                     seconds: float) -> tuple[Any, float]:
+    """Start the processes of both shards of a two-shard bot, stop shard ``down``'s and
+    keep it down ``seconds`` while the other runs (noting it is alive); return the other
+    process's bot and when shard ``down`` went down."""
+    bots = [await driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2, SHARD_IDS=i))
+            for i in (0, 1)]
+    await driver.close_client(bots[down])
+    went = clock()
+    clock.advance(seconds)
+    await bots[1 - down].alive.note_alive()
+    return bots[1 - down], went
+
+
 async def every_page(driver: object, result: object, user: str) -> list[dict]:
     """Click through a private answer in pages ("Rules & details", ``/<game> rules``) as
     ``user``; return every page's embeds, each page once, the first page first.

@@ -10,7 +10,7 @@ import logging
 from bot.alive import AliveNotes
 from bot.table import downtime
 from bot.table.data import Poll, Vote
-from tests.support import ALICE, Clock, make_bot
+from tests.support import ALICE, Clock, make_bot, shard_down
 
 HOUR = 3600.0
 
@@ -21,12 +21,7 @@ async def test_outages_of_two_processes_starting_at_once_are_both_kept(
     each reading the stored outages before the other stores its own: shard 1's two
     hours are still there at its next start (its idle games do not end early)."""
     clock = Clock()
-    a = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2, SHARD_IDS=0))
-    b = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2, SHARD_IDS=1))
-    await discord_driver.close_client(b)
-    down = clock()
-    clock.advance(2 * HOUR)
-    await a.alive.note_alive()
+    a, down = await shard_down(discord_driver, tmp_path, clock, 1, 2 * HOUR)
     await discord_driver.close_client(a)
     clock.advance(90)
     read = AliveNotes._outages

@@ -6,7 +6,7 @@ import pytest
 from bot.alive import OUTAGES
 from bot.table import downtime
 from bot.table.downtime import idle_cutoffs
-from tests.support import Clock, make_bot
+from tests.support import Clock, make_bot, shard_down
 
 HOUR = 3600.0
 
@@ -196,15 +196,10 @@ async def test_a_shard_layout_used_before_does_not_read_its_old_notes(
 async def test_every_process_outage_is_kept_across_a_change_of_shards(
         discord_driver, fake_discord, tmp_path):
     """Shard 0's process is down two hours while shard 1's runs; later the shards are
-    changed: the new shard set's outages still hold those two hours (every process adds
-    its outages to the whole bot's list, none replaces another's)."""
+    changed: the new shard set's outages still hold those two hours (each process keeps
+    its own list of outages, and a start reads every list)."""
     clock = Clock()
-    a = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2, SHARD_IDS=0))
-    b = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2, SHARD_IDS=1))
-    await discord_driver.close_client(a)
-    down = clock()
-    clock.advance(2 * HOUR)
-    await b.alive.note_alive()
+    b, down = await shard_down(discord_driver, tmp_path, clock, 0, 2 * HOUR)
     a = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2, SHARD_IDS=0))
     assert a.outages[-1] == (down, 2 * HOUR)
     await discord_driver.close_client(b)  # then shard 1's process alone is restarted
