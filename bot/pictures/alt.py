@@ -137,8 +137,9 @@ def _tinrealm(view: Mapping[str, Any]) -> list[str]:
     them: Oakinshelm is the last), the trackers, the fight, the location, tableau and pack."""
     who = " ".join(str(view.get(k)) for k in ("race", "class") if view.get(k))
     day, last = view.get("day", "?"), view.get("last_day", 7)
-    when = (f"day {last} of {last} is over"
-            if isinstance(day, int) and isinstance(last, int) and day > last
+    night = isinstance(day, int) and isinstance(last, int) and (
+        day > last or bool(view.get("night")))  # ended at a supper: the day before is over
+    when = (f"day {min(day - 1, last)} of {last} is over" if night and isinstance(day, int)
             else f"day {day} of {last}")
     total = view.get("nodes_total")
     nodes = total - 1 if isinstance(total, int) else "?"

@@ -53,8 +53,10 @@ def _sundial(c: Canvas, view: Mapping[str, Any], x: float, y: float) -> float:
     label; return where the label begins."""
     last = max(1, number(view.get("last_day"), LAST_DAY))
     day = number(view.get("day"), 1)
-    c.layer(_paint_dial, (day, last), (2 * DIAL + 4, DIAL + 12), x - DIAL - 2, y, opaque=True)
-    label = f"day {day} of {last}" if day <= last else "day 7 is over"
+    night = bool(view.get("night")) or day > last  # ended at a supper: the day before is over
+    c.layer(_paint_dial, (day, last, night), (2 * DIAL + 4, DIAL + 12), x - DIAL - 2, y,
+            opaque=True)
+    label = f"day {min(day - 1, last)} is over" if night else f"day {day} of {last}"
     return x - DIAL - 12 - c.text(x - DIAL - 12, 10, label, MIN_TEXT, bold=True, anchor="ra")
 
 
@@ -62,17 +64,18 @@ DIAL = 46
 """The sundial's radius."""
 
 
-def _paint_dial(c: Canvas, day: int, last: int) -> None:
-    """Draw the dial on a layer of its own size (cached by day)."""
+def _paint_dial(c: Canvas, day: int, last: int, night: bool) -> None:
+    """Draw the dial on a layer of its own size (cached by day); at ``night`` the days
+    before ``day`` are gone and none is bright."""
     r = DIAL
     cx, cy = r + 2, r + 4
     for i in range(last):
         start = 180 + i * 180 / last
         colour = (224, 176, 60) if i + 1 < day else ((255, 220, 120) if i + 1 == day
-                                                      else (80, 84, 94))
+                                                      and not night else (80, 84, 94))
         c.draw.pieslice((cx - r, cy - r, cx + r, cy + r), start, start + 180 / last,
                         fill=colour, outline=c.theme.background, width=2)
-    hand = 180 + (min(day, last) - 0.5) * 180 / last
+    hand = 180 + (min(day - 1, last) if night else min(day, last) - 0.5) * 180 / last
     c.draw.line([(cx, cy), (cx + math.cos(math.radians(hand)) * (r - 2),
                             cy + math.sin(math.radians(hand)) * (r - 2))],
                 fill=(40, 30, 20), width=4)

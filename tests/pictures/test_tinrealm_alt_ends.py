@@ -31,3 +31,12 @@ def test_a_journey_on_the_road_says_its_day():
     state = ENGINE.new(1, 1, {"preset": "easy"})
     view = ENGINE.view(state)
     assert f"day {view['day']} of 7," in describe("tinrealm", view, "playing")
+
+
+def test_a_death_at_supper_says_the_day_that_ended_is_over():
+    """R9: the sundial advances before supper; a journey that starved after day 3 is
+    described as "day 3 of 7 is over", not as on day 4."""
+    view = dict(ENGINE.view(ended_journey("dead")), day=4, night=True)
+    alt = describe("tinrealm", view, "over")
+    assert "day 3 of 7 is over" in alt, alt
+    assert "day 4" not in alt

@@ -256,10 +256,12 @@ def _dawn(c: Content, s: TinState, log: list[str]) -> None:
         lost = -change(s, "health", -HUNGER_DAMAGE)
         log.append(f"No food: you suffer {lost} damage.")
         if check_death(s, log):
+            s.supper = True
             return
     if s.day > LAST_DAY:
         log.append("The seventh day ends before you reach Oakinshelm.")
         finish(s, "time")
+        s.supper = True
         return
     s.deck = sorted(c.exploration)
     s.rng.shuffle(s.deck)

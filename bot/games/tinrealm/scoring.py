@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.games.tinrealm.state import LAST_DAY, TinState
+from bot.games.tinrealm.state import TinState
 
 #: Points for reaching Oakinshelm.
 OAKINSHELM_POINTS = 10
@@ -59,9 +59,9 @@ def end_words(s: TinState) -> str:
     """Say how the journey ended, telling death (and from what) from time running out."""
     if s.end == "won":
         return f"Reached Oakinshelm on day {s.day}"
-    # Starving on the last night (R9: supper comes before the day-7 check) leaves the
-    # sundial past the last day; the death belongs to that night.
-    when = f"day {s.day}" if s.day <= LAST_DAY else f"the night after day {LAST_DAY}"
+    # Starving at supper (R9: the sundial advances first) belongs to the night after the
+    # day that ended, the last night included.
+    when = f"the night after day {s.day - 1}" if s.at_night else f"day {s.day}"
     if s.end == "dead" and s.health <= 0:
         return f"Died on {when}: health ran out"
     if s.end == "dead":

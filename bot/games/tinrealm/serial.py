@@ -55,6 +55,7 @@ def dump(s: TinState, schema: int) -> dict[str, Any]:
         "spent": list(s.spent_today),
         "dice": list(s.dice),
         "end": s.end,
+        "supper": s.supper,
     }
 
 
@@ -159,6 +160,9 @@ def _load(
     s.dice = list(dice)
     _need(data["end"] in ENDS and (data["end"] == "") == bool(s.queue), "bad end")
     s.end = data["end"]
+    supper = data.get("supper", False)  # absent from games saved before it was kept
+    _need(type(supper) is bool and (not supper or s.end in ("dead", "time")), "bad supper")
+    s.supper = supper
     _need(
         s.health <= s.max_health
         and s.energy <= s.max_energy

@@ -36,7 +36,11 @@ class Fight:
 
 @dataclass(slots=True)
 class TinState:
-    """Everything about one game; ``end`` is "", "won", "dead" or "time"."""
+    """Everything about one game; ``end`` is "", "won", "dead" or "time".
+
+    ``supper`` is true when the game ended at a supper (R9), after the sundial advanced:
+    the day that ended is then ``day - 1``.
+    """
 
     rng: SeededRandom
     sides: list[int]
@@ -65,6 +69,7 @@ class TinState:
     spent_today: list[str] = field(default_factory=list)
     dice: list[int] = field(default_factory=list)
     end: str = ""
+    supper: bool = False
 
     def copy(self) -> TinState:
         """Return an independent copy (apply never changes the state it was given)."""
@@ -96,12 +101,19 @@ class TinState:
             list(self.spent_today),
             list(self.dice),
             self.end,
+            self.supper,
         )
 
     @property
     def waiting_for(self) -> str:
         """The task the game waits on ("" when over)."""
         return self.queue[0] if self.queue else ""
+
+    @property
+    def at_night(self) -> bool:
+        """Whether the game ended at a supper, the sundial already past the day that
+        ended (R9); saved games from before ``supper`` was kept show it as day 8."""
+        return self.supper or self.day > LAST_DAY
 
     @property
     def location_in_day(self) -> int:

@@ -103,6 +103,7 @@ def view(c: Content, s: TinState) -> dict[str, Any]:
     over = not s.queue
     data: dict[str, Any] = {
         "day": s.day,
+        "night": s.at_night,
         "last_day": LAST_DAY,
         "location_in_day": s.location_in_day,
         "health": s.health,

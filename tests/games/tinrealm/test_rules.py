@@ -494,6 +494,47 @@ def test_r9_starving_can_kill():
     assert state.end == "dead" and state.day == 2
 
 
+def test_r9_a_death_at_supper_belongs_to_the_night_after_the_day_that_ended():
+    """R9: the sundial advances before supper, so starving after day 3 leaves it at 4; the
+    journey died on the night after day 3 (not "on day 4"), it ended 3 days for the score,
+    and a save and load keeps that it ended at supper."""
+    state = placing(
+        hero(),
+        ["hollow-oak", "mossy-ford", "cinder-pass", "gullwater-bank", "sunken-chapel"],
+        "old-toll-bridge",
+    )
+    state.day, state.food, state.health = 3, 0, 3
+    state, _ = act(state, "place:right")
+    assert state.end == "dead" and state.day == 4 and state.supper
+    view = ENGINE.view(state)
+    assert view["end_text"] == "Died on the night after day 3: health ran out"
+    assert view["night"] is True
+    assert score_parts(state)["days"] == -2 * 3
+    again = ENGINE.load(ENGINE.dump(state))
+    assert again.supper and ENGINE.view(again)["end_text"] == view["end_text"]
+
+
+def test_r9_a_death_in_the_day_is_on_that_day():
+    """R8/R9: a death during day 3 (not at supper) is on day 3."""
+    state = deciding(hero("marshkin", "chanter"), "gullwater-bank", "mossy-ford")
+    state.day, state.health, state.poison = 3, 3, 2
+    state.items = []
+    state, _ = act(state, "resolve")
+    assert state.end == "dead" and not state.supper
+    assert ENGINE.view(state)["end_text"].startswith("Died on day 3:")
+    assert ENGINE.view(state)["night"] is False
+
+
+def test_a_game_saved_before_supper_was_kept_still_loads():
+    """A saved state without the "supper" key loads (the key was added later) and a
+    journey out of time still reads as over at night (its sundial past day 7)."""
+    state, _ = _last_night(food=3, health=8)
+    data = ENGINE.dump(state)
+    del data["supper"]
+    old = ENGINE.load(data)
+    assert not old.supper and ENGINE.view(old)["night"] is True
+
+
 def test_r9_the_end_of_day_seven_loses():
     """R9: when day 7 ends the game is lost; the day count stops at 8."""
     state = placing(
