@@ -124,11 +124,20 @@ class Poll:
         return out
 
 
+#: A timer's strikes once its reminded person got a whole turn back (C6): the next end
+#: still hands the seat to a computer, and no later click gives the turn back again.
+GIVEN_BACK = 2
+
+
 @dataclass(slots=True)
 class TurnTimer:
     """A running turn timer (C6): whose turn, when it runs out, how often it has, and
     when its current run began (None for a timer stored before that was kept: then
-    ``at`` less the table's turn time)."""
+    ``at`` less the table's turn time).
+
+    ``strikes`` is 0 before the reminder, 1 after it, and :data:`GIVEN_BACK` once the
+    reminded person opened the table's rules and got a whole turn again (once a turn).
+    """
 
     seat: int
     at: float

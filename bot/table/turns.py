@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.table import downtime, polls, seating
 from bot.table.core import TableCore
-from bot.table.data import NoticeDue, TurnTimer
+from bot.table.data import GIVEN_BACK, NoticeDue, TurnTimer
 from bot.table.errors import NotAllowed, Refusal
 from bot.table.loaded import Actor, LoadedGame, Play
 
@@ -104,6 +104,7 @@ class TurnPolicy:
         """The person whose turn it is, reminded by its timer, used a button of the table
         that is not a move (its rules): they are here, so their turn runs whole again
         from now before their seat goes to a computer (C6: until the person clicks).
+        Once a turn: opening the rules again does not put the computer off again.
         Return the change (the board shows the timer's new end), or None."""
         core = self.core
         async with core.hold(game_id):
@@ -113,6 +114,7 @@ class TurnPolicy:
             timer = game.data.timer
             assert timer is not None
             now = core.now()
+            timer.strikes = GIVEN_BACK  # once a turn: opening the rules again gives no more
             timer.since, timer.at = now, now + game.data.turn_seconds
             await core.save_table(game)
             return Play(game, (), redraw=True)
@@ -363,13 +365,14 @@ class TurnPolicy:
 
 def reminded_to_act(game: LoadedGame, user_id: int) -> bool:
     """Whether it is ``user_id``'s turn at the running ``game``, they play it themselves,
-    its timer has reminded them once already and another person plays (so the timer's
-    next end hands their seat to a computer, C6)."""
+    its timer has reminded them once already, they have not had their turn given back
+    since, and another person plays (so the timer's next end hands their seat to a
+    computer, C6)."""
     timer = game.data.timer
     seat = game.seat_of(user_id)
     if not (game.row.status == "active" and not game.broken and len(game.seats) > 1
             and timer is not None and seat is not None and timer.seat == seat
-            and timer.strikes >= 1 and game.to_act() == seat and not game.seats[seat].away):
+            and timer.strikes == 1 and game.to_act() == seat and not game.seats[seat].away):
         return False
     # With nobody else playing the table waits for them: no computer takes the seat.
     present = seating.present_people(game.seats, seating.resigned_seats(game.view()))

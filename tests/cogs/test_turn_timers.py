@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from bot.table.data import GIVEN_BACK
 from bot.table.service import Actor
 from tests.support import (
     Clock,
@@ -86,9 +87,14 @@ async def test_c6_a_reminded_player_who_opens_the_rules_gets_a_whole_turn_again(
     await bot.deadlines.run_due()
     await discord_driver.settle()
     now = await bot.tables.load(game.id)
-    assert not now.seats[0].away and now.data.timer.strikes == 1
+    assert not now.seats[0].away and now.data.timer.strikes == GIVEN_BACK
     assert len(_reminders(fake_discord)) == 1
-    clock.advance(SECONDS)
+    # Once a turn: opening the rules again does not put the computer off again.
+    clock.advance(60)
+    again = await discord_driver.click(board, button(board, "table.rules"), user="alice")
+    assert not (again.content or "").startswith("Your turn's time")
+    assert (await bot.tables.load(game.id)).data.timer.at == end
+    clock.advance(SECONDS - 60)
     await bot.deadlines.run_due()
     await discord_driver.settle()
     assert (await bot.tables.load(game.id)).seats[0].away
