@@ -38,28 +38,36 @@ RULES = (
     ),
     (
         "Round 1: recruiting",
-        "Eleven times, a personality and an event are offered: challenge one, the other is "
-        "trashed. A won card joins your discard pile with the cards you played. After the "
-        "first card you may give up: the challenge card is trashed (with *harsh defeat*, "
-        "you also lose a chip of your choice).",
-    ),
-    (
-        "Round 2: the journey",
-        "Face the 13 locations one by one; you cannot give up. Beaten locations leave the "
-        "game. You lose if a location needs another card and no chip is left, or nothing "
-        "can be drawn. Clear all 13 to win.",
+        "Eleven times (the title counts them), a personality and an event are offered: "
+        "challenge one, the other is trashed. A won card joins your discard pile with the "
+        "cards you played. After the first card you may give up: the challenge card is "
+        "trashed, your played cards go to your discard pile. With nothing left to draw, the "
+        "challenge is lost so. *Harsh defeat*: each lost challenge also costs a chip.",
     ),
     (
         "Your deck",
-        "When your deck runs out, an Ace (while any are left) joins your discard pile, "
-        "which is shuffled into your new deck. *Classic journey*: the Origin is the first "
-        "location and the End the last.",
+        "When you must draw from an empty deck, an Ace (while any are left) joins your "
+        "discard pile, which is shuffled into your new deck. *Classic journey*: the Origin "
+        "is the first location and the End the last.",
+    ),
+    (
+        "Round 2: the journey",
+        "Face the 13 locations one by one; no giving up. Beaten locations leave the game, "
+        "your played cards go to your discard pile. You lose if a location needs another "
+        "card and no chip is left, or nothing can be drawn. Clear all 13 to win. Score: "
+        "100 a location cleared, plus chips left.",
     ),
     (
         "Who plays",
         MODES_TEXT,
     ),
 )
+
+
+def _offer_count(view: dict[str, Any]) -> str:
+    """The title's count of round 1's offers (T3: eleven choices), e.g. " · offer 4/11"."""
+    number = view.get("offer_number")
+    return f" · offer {number}/{view['offers']}" if number else ""
 
 
 class TinkerCog(GameCog):
@@ -91,8 +99,8 @@ class TinkerCog(GameCog):
             embed = _ended(view, 2)
         else:
             deck = _deck(view)
-            embed = discord.Embed(title=f"{SHORT_TITLE} · round {view['round']}",
-                                  colour=0x5865F2)
+            embed = discord.Embed(title=f"{SHORT_TITLE} · round {view['round']}"
+                                        + _offer_count(view), colour=0x5865F2)
             lines = [_decision(view, brief=voting(game))]
             if not game.pictured:
                 lines += _position(view, deck)
@@ -119,6 +127,9 @@ class TinkerCog(GameCog):
         locations = view.get("locations") or {}
         fields = [
             ("Options", ", ".join(flags) or "standard rules"),
+            *([("Round 1 offers", f"this is offer {view['offer_number']} of "
+                f"{view['offers']}; {view['personalities_left']} more to come")]
+              if view.get("offer_number") else []),
             (f"Deck: {view['deck_count']} cards (order hidden)", cards_text(_deck(view))),
             (f"Discard pile: {len(view['discard'])}", cards_text(view["discard"])),
             (f"Aces left: {view['aces_left']}", cards_text(view.get("aces_cards") or [])),

@@ -108,7 +108,9 @@ def _trains(player: Mapping[str, Any], *, suits: bool) -> list[str]:
 
 
 def _tinker(view: Mapping[str, Any]) -> list[str]:
-    lines = [f"Round {view.get('round', '?')}."]
+    number = view.get("offer_number")
+    lines = [f"Round {view.get('round', '?')}"
+             + (f", offer {number} of {view.get('offers', 11)}." if number else ".")]
     offer = mapping(view.get("offer"))
     if offer:
         lines.append("Offered: " + " and ".join(

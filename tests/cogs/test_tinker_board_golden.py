@@ -37,7 +37,7 @@ from tests.support import detail_embeds, loaded
 TINKER_GAMES = 300
 
 #: sha256 of every Tinker board of :data:`TINKER_GAMES` games (see the module docstring).
-TINKER_DIGEST = "081df4e51cad469d9b2d1644534c85be6d990865ba3cbc975bc5fa9451b6b3e0"
+TINKER_DIGEST = "8f9ad394cf35e7b35ab00b3681e07545fc1ec1de665837475ddf0757c063358c"
 
 #: Action ids tried on every board to record the engine's refusal when they are illegal.
 TRIED = ("chip:Moons", "lose:Knots", "give_up", "choose:event", "chip:Nothing", "what")

@@ -50,7 +50,7 @@ async def test_whole_game_by_clicks(discord_driver, fake_discord, tmp_path):
     start = await discord_driver.slash("tinker", "start", user="alice")
     board = start.message
     embed = board["embeds"][0]
-    assert embed["title"] == "Tinker · round 1"
+    assert embed["title"] == "Tinker · round 1 · offer 1/11"  # T3: eleven offers
     assert embed["description"].startswith("**Choose your next challenge**")
     assert embed["footer"]["text"] == "Alice started the game."
     assert len(board_ids(board)) == 2

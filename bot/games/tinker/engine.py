@@ -24,6 +24,7 @@ from bot.games.tinker.rules import (
 from bot.games.tinker.setup import deal
 from bot.games.tinker.state import (
     LOCATIONS,
+    PERSONALITIES,
     SCHEMA_VERSION,
     Phase,
     TinkerState,
@@ -129,6 +130,10 @@ class TinkerEngine:
             "discard": [_card(c) for c in state.discard],
             "aces_left": len(state.aces),
             "personalities_left": len(state.personalities),
+            # T3: which of round 1's choices this is (None in round 2)
+            "offer_number": (len(PERSONALITIES) - len(state.personalities)
+                             if state.round == 1 else None),
+            "offers": len(PERSONALITIES),
             "events_left": len(state.events),
             "locations_left": len(state.locations),
             "aces_cards": [_card(c) for c in _sorted(state.aces)],
