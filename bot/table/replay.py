@@ -166,6 +166,11 @@ def _plain(data: Any) -> Any:
     return json.loads(json.dumps(data))
 
 
+def _kept(data: Mapping[str, Any], fields: set[str]) -> Any:
+    """The fields of a dumped state that a saved state has, as JSON gives them back."""
+    return _plain({key: value for key, value in data.items() if key in fields})
+
+
 def rebuild(request: ReplayRequest, engine: Engine[Any] | None = None) -> list[Any]:
     """Return every state of the game: the deal, then the state after each move.
 
@@ -178,8 +183,10 @@ def rebuild(request: ReplayRequest, engine: Engine[Any] | None = None) -> list[A
     except (GameError, AttributeError) as exc:
         raise NoReplay("This game's saved data cannot be replayed.") from exc
     # As the engine writes it now: a state saved by an older release (an older schema
-    # the engine still reads) is compared in today's form.
-    wanted = _plain(eng.dump(final))
+    # the engine still reads) is compared in today's form, less the fields it was saved
+    # without (kept since; the load gave them their default, the moves their value).
+    saved = set(request.state)
+    wanted = _kept(eng.dump(final), saved)
     for options in _start_options(request.kind, final, request):
         try:
             states = [eng.new(seed, request.seats, options)]
@@ -187,7 +194,7 @@ def rebuild(request: ReplayRequest, engine: Engine[Any] | None = None) -> list[A
                 states.append(eng.apply(states[-1], seat, action).state)
         except GameError:
             continue
-        if _plain(eng.dump(states[-1])) == wanted:
+        if _kept(eng.dump(states[-1]), saved) == wanted:
             return states
     raise NoReplay("This game cannot be replayed: its moves do not lead to how it ended.")
 

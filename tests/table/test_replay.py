@@ -63,3 +63,30 @@ async def test_pruned_damaged_and_missing_games_are_refused(tmp_path):
             await load_request(store, damaged.id)
         with pytest.raises(NoReplay, match="no longer exists"):
             await load_request(store, 999)
+
+
+def test_a_journey_saved_without_a_field_kept_since_still_replays():
+    """R9: a Tin Realm journey saved before ``supper`` was kept (it ended at a supper, so
+    its moves now give ``supper`` true) still replays: a field the saved state lacks is
+    not compared, every other field is."""
+    from bot.games.tinrealm.engine import ENGINE
+    from bot.table.replay import ReplayRequest, rebuild
+
+    for seed in range(400):
+        state, moves = ENGINE.new(seed, 1, {"preset": "easy"}), []
+        while not ENGINE.is_over(state):
+            action = ENGINE.computer_action(state, 0)
+            moves.append((0, action))
+            state = ENGINE.apply(state, 0, action).state
+        if state.supper:
+            break
+    else:
+        raise AssertionError("no easy journey of 400 ended at a supper")
+    saved = ENGINE.dump(state)
+    del saved["supper"]
+    request = ReplayRequest(1, "tinrealm", saved, 1, {"preset": "easy"}, tuple(moves), "over")
+    assert len(rebuild(request, ENGINE)) == len(moves) + 1
+    saved["stats"] = [s + 1 for s in saved["stats"]]  # a field it has still counts
+    with pytest.raises(NoReplay):
+        rebuild(ReplayRequest(1, "tinrealm", saved, 1, {"preset": "easy"}, tuple(moves),
+                              "over"), ENGINE)
