@@ -75,9 +75,10 @@ def _made_safe(text: str) -> str:
 
 
 def _escape_markdown(text: str) -> str:
-    """Return ``text`` with its markdown escaped, and its ``<`` too (``<t:0:R>`` would
+    """Return ``text`` with its markdown escaped, a web address's too (it is made no
+    link, so Discord would read its ``**`` or ``__``), and its ``<`` (``<t:0:R>`` would
     show as a time, ``<:name:id>`` as an emoji)."""
-    return discord.utils.escape_markdown(text).replace("<", "\\<")
+    return discord.utils.escape_markdown(text, ignore_links=False).replace("<", "\\<")
 
 
 @functools.lru_cache(maxsize=4096)

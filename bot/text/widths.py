@@ -139,7 +139,14 @@ class _Halves(dict[str, int]):
     looked up in C from then on)."""
 
     def __missing__(self, ch: str) -> int:
-        halves = 0 if joins_on(ch) else 4 if ch >= WIDE_FROM else 2
+        if joins_on(ch):
+            halves = 0
+        elif ch < WIDE_FROM:
+            halves = 2
+        else:  # a styled letter (𝐁, 𝓢, 𝕯, 𝙼) takes its plain letter's room
+            folded = unicodedata.normalize("NFKC", ch)
+            halves = (self[folded] if len(folded) == 1 and folded < WIDE_FROM
+                      and folded.isalnum() else 4)
         self[ch] = halves
         return halves
 

@@ -294,3 +294,13 @@ def test_a_name_of_characters_drawn_as_nothing_gives_way_to_the_account_name():
     the flags' letters) make no name: the account name stands in."""
     for blank_looking in ("\u2065\ufff0", "\U000e0080\U000e0100\U000e0fff"):
         assert safe_name(blank_looking, "mia_account") == "mia\\_account"
+
+
+def test_a_web_address_in_a_name_keeps_its_markdown_escaped():
+    """A name holding a web address is made no link, so its ``**`` and ``__`` are escaped
+    like any other's (left as they were they bolded the rest of the Steam board), and a
+    place that shows names plain shows it as typed."""
+    safe = safe_name("https://__x__**y")
+    assert safe == "https:\u200b//\\_\\_x\\_\\_\\*\\*y"
+    assert plain(safe) == "https://__x__**y"
+    assert plain(safe_name("http://a\\_b")) == "http://a\\_b"

@@ -134,3 +134,13 @@ def test_a_cut_to_a_count_of_characters_keeps_letters_whole():
     assert cut_to("ab", 1) == "a" and cut_to(FSI + "أحمد", 4) == FSI + "أح" + PDI
     assert cut_to("ab" + family, 5) == "ab"
     assert cut_to("नमस्ते", 4) == "नम"
+
+
+def test_styled_letters_take_their_plain_letters_room() -> None:
+    """A name in styled letters (𝐁𝐨𝐥𝐝, 𝓢𝓬𝓻𝓲𝓹𝓽, 𝕯𝖔𝖚𝖇𝖑𝖊, 𝙼𝚘𝚗𝚘) takes about the room
+    of its plain letters, not a wide letter's (it was cut at half its room); a wide
+    letter and an emoji still take two letters' room."""
+    for styled in ("𝐌𝐚𝐱𝐢𝐦𝐢𝐥𝐢𝐚𝐧 𝐀𝐥𝐞𝐱", "𝓜𝓪𝔁𝓲𝓶𝓲𝓵𝓲𝓪𝓷 𝓐𝓵𝓮𝔁", "𝕸𝖆𝖝𝖎𝖒𝖎𝖑𝖎𝖆𝖓 𝕬𝖑𝖊𝖝",
+                   "𝙼𝚊𝚡𝚒𝚖𝚒𝚕𝚒𝚊𝚗 𝙰𝚕𝚎𝚡"):
+        assert shown_width(styled) == shown_width("Maximilian Alex"), styled
+    assert shown_width("中") == shown_width("🚂") == 2
