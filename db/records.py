@@ -134,10 +134,13 @@ FROM ranked WHERE place <= :size OR user_id = :asker ORDER BY place
 
 _SINCE = "r.at >= :since"
 #: A daily leaderboard counts each member's first result of that day's deal only,
-#: wherever (in whichever server or channel) it was played.
+#: wherever (in whichever server or channel) it was played: the result of the game
+#: started first, not the one ended first (a deal seen in one game, played through in
+#: another and only then given up counts as given up).
 _DAILY = (
-    "r.daily = :daily AND r.id = (SELECT MIN(f.id) FROM results f"
-    " WHERE f.user_id = r.user_id AND f.kind = r.kind AND f.daily = r.daily)"
+    "r.daily = :daily AND r.id = (SELECT f.id FROM results f"
+    " WHERE f.user_id = r.user_id AND f.kind = r.kind AND f.daily = r.daily"
+    " ORDER BY f.game_id IS NULL, f.game_id, f.id LIMIT 1)"
 )
 
 

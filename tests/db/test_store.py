@@ -261,3 +261,26 @@ async def test_forget_player_leaves_no_id_or_name_in_a_shared_game(tmp_path, bac
         assert (await store.get_game(done.id)).starter_id == 0
     finally:
         await store.close()
+
+
+async def test_the_days_first_daily_result_is_the_game_started_first(tmp_path, backend):
+    """A member's counted result of a daily deal is that of the game started first: seen
+    in one game, played through in another, and only then given up, it counts as given
+    up, not as the rehearsed score (on both backends)."""
+    from db.records import leaderboard
+
+    store = await Store.open(tmp_path / "s.db", Clock())
+    try:
+        seen = await _new(store, 1, daily="2027-01-15")
+        played = await _new(store, 2, daily="2027-01-15")
+        for game, score, detail in ((played, 1200, {"locations_cleared": 12}),
+                                    (seen, 0, {"given_up": True})):
+            game.state, game.version, game.status = {"count": 1}, 1, "over"
+            game.kind = "tinker"
+            await store.save_game(game, 0, action={"id": "end"}, actor_id=100,
+                                  results=[ResultRow(100, "loss", score, detail)])
+        board = await leaderboard(store, 1, "tinker", asker_id=100, daily="2027-01-15")
+        (line,) = board.top
+        assert (line.best_score, line.detail) == (0, {"given_up": True})
+    finally:
+        await store.close()
