@@ -200,6 +200,11 @@ def forget_prompt(count: int, traces: records.Traces) -> str:
     return f"This deletes {what} Sure?"
 
 
+#: Members whose "Delete all my records" press is being carried out (a second press
+#: meanwhile, a phone's double tap, is answered privately and changes nothing).
+FORGETTING: set[int] = set()
+
+
 class ForgetButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
         template=FORGET_TEMPLATE):
     """The /forget-me confirmation: deletes its member's results when they press it."""
@@ -228,8 +233,17 @@ class ForgetButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
                 "To delete your own, use /forget-me.", ephemeral=True,
             )
             return
-        async with AnswerClock.of(interaction) as clock:
-            await self._forget(interaction, clock)
+        if self.user_id in FORGETTING:  # a double tap: the first press deletes
+            await interaction.response.send_message(
+                "Your records are being deleted already: the message above says when it "
+                "is done.", ephemeral=True)
+            return
+        FORGETTING.add(self.user_id)
+        try:
+            async with AnswerClock.of(interaction) as clock:
+                await self._forget(interaction, clock)
+        finally:
+            FORGETTING.discard(self.user_id)
 
     async def _forget(self, interaction: discord.Interaction[Any], clock: AnswerClock) -> None:
         """Delete the member's results and say on the prompt what went."""

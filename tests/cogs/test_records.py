@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.table.service import Actor
 from tests.db.test_records_queries import add_results, tinker
 from tests.support import abandon, make_bot
@@ -282,6 +284,23 @@ async def test_forget_me_after_confirming_keeps_other_players_rows(
     assert "You have not finished any game" in stats.content
     again = await discord_driver.slash("forget-me", user="alice")
     assert again.ephemeral and again.content == "You have no records to delete."
+
+
+async def test_forget_me_double_tapped_says_the_records_were_deleted(
+        discord_driver, fake_discord, tmp_path):
+    """A phone's double tap on "Delete all my records": the first press deletes and its
+    prompt says how many went; the second, meanwhile, is answered privately and does not
+    turn the prompt into "nothing left to delete"."""
+    bot = await _bot(discord_driver, tmp_path)
+    prompt = await _forget_prompt(discord_driver, fake_discord, bot)
+    first, second = await asyncio.gather(*(
+        discord_driver.click(prompt.message, prompt.custom_ids[0], user="alice")
+        for _ in range(2)))
+    await discord_driver.settle()
+    assert await bot.store.results(fake_discord.user("alice").id) == []
+    shown = fake_discord.get_message(prompt.message["id"]).get("content") or ""
+    assert shown.startswith("Done: ") and "results deleted" in shown, shown
+    assert "being deleted already" in (second.content or "") + (first.content or "")
 
 
 async def test_forget_me_refuses_another_member_pressing_the_button(
