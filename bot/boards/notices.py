@@ -67,6 +67,10 @@ class TurnNotices:
             except Refusal:
                 current = None
             stored = current.data.notice if current is not None else None
+            due = current.data.notice_due if current is not None else None
+            # a reminder waits in the table's data until it is seen to (posted or not due)
+            reminded = (notice[0] if reminder and notice is not None and due is not None
+                        and due.reminder and due.user == notice[0] else None)
             old = self._notices.pop(game.id, None) or stored
             if old:
                 channel = self.bot.get_partial_messageable(old.channel,
@@ -80,8 +84,8 @@ class TurnNotices:
             user_id, text = notice
             made = game.row.version
             if not await self._still_due(game.id, user_id, made, current):
-                if stored:
-                    await self.tables.remember_notice(game.id, None)
+                if stored or reminded:
+                    await self.tables.remember_notice(game.id, None, reminded=reminded)
                 return
             channel = self.bot.get_partial_messageable(
                 game.row.board_channel_id or game.row.channel_id, guild_id=game.row.guild_id
@@ -108,6 +112,8 @@ class TurnNotices:
                     with contextlib.suppress(Refusal):
                         await self.tables.notice_refused(game.id, game.row.version,
                                                          user_id, text, reminder=reminder)
+                elif stored or reminded:  # refused for good: not tried again
+                    await self.tables.remember_notice(game.id, None, reminded=reminded)
                 return
             finally:
                 self._posting.pop(game.id, None)
@@ -115,12 +121,12 @@ class TurnNotices:
                 # the turn passed, or was played, while the post was on its way: take it back
                 with contextlib.suppress(*SEND_ERRORS):
                     await message.delete()
-                if stored:
-                    await self.tables.remember_notice(game.id, None)
+                if stored or reminded:
+                    await self.tables.remember_notice(game.id, None, reminded=reminded)
                 return
             note = NoticeRef(message.channel.id, message.id, user_id)
             self._notices[game.id] = note
-            await self.tables.remember_notice(game.id, note)
+            await self.tables.remember_notice(game.id, note, reminded=reminded)
 
     def forget(self, game_id: int) -> None:
         """Forget the turn notice of a game whose channel is gone (nothing to delete)."""

@@ -654,15 +654,21 @@ class Tables:
             log.warning("sweeper could not end game %s: %s", game_id, refusal)
             return None
 
-    async def remember_notice(self, game_id: int, notice: NoticeRef | None) -> None:
+    async def remember_notice(self, game_id: int, notice: NoticeRef | None, *,
+                              reminded: int | None = None) -> None:
         """Keep where the table's turn notice was posted (None: there is none now).
 
-        For what the bot itself posted; the board's version stays.
+        With ``reminded``, the turn timer's reminder to that person is seen to (posted,
+        or no longer due): it no longer waits to be posted. For what the bot itself
+        posted; the board's version stays.
         """
         try:
             async with self.core.hold(game_id):
                 game = await self.load(game_id)
                 game.data.notice = notice
+                due = game.data.notice_due
+                if due is not None and due.reminder and due.user == reminded:
+                    game.data.notice_due = None
                 await self.core.save_table(game)
         except Refusal as refusal:
             log.warning("could not remember the turn notice of game %s: %s", game_id, refusal)

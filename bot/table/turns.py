@@ -129,13 +129,14 @@ class TurnPolicy:
             now = core.now()
             if not row.is_open or game.broken:
                 return None
-            timer = data.timer
-            if timer is not None and timer.at <= now:
+            timer, due = data.timer, data.notice_due
+            # A reminder not yet out is posted before its timer can end again (C6).
+            unsaid = due is not None and due.reminder and due.at <= now
+            if timer is not None and timer.at <= now and not unsaid:
                 if self._put_off(timer, data.turn_seconds, now):
                     await core.save_table(game)
                     return Play(game, (), redraw=True)  # the board shows the timer's new end
                 return await self._timer_ran_out(game, now)
-            due = data.notice_due
             if due is not None and due.at <= now and self._put_off_notice(game, now):
                 await core.save_table(game)  # its grace ran while the bot was down
                 return None
@@ -147,6 +148,8 @@ class TurnPolicy:
                     # reminded now: a whole turn from now, then the seat goes on
                     timer.strikes = 1
                     timer.since, timer.at = now, now + data.turn_seconds
+                    data.notice_due = self._reminder_waits(data.turn_seconds, due.user,
+                                                           due.text, now)
                 await core.save_table(game)
                 if not mine:
                     return None  # the turn moved on some other way
@@ -155,6 +158,14 @@ class TurnPolicy:
             if row.deadline is not None and row.deadline <= now:
                 await core.save_table(game)  # a deadline nothing waits for any more
             return None
+
+    @staticmethod
+    def _reminder_waits(turn_seconds: float, user: int, text: str, now: float) -> NoticeDue:
+        """The reminder being posted, kept until it is out (the post stores that it is):
+        a stop or a crash before then posts it after the start, well before the timer's
+        next end (C6: a reminder counts as given once it is posted)."""
+        return NoticeDue(user, now + min(NOTICE_RETRY_SECONDS, turn_seconds / 2), text,
+                         reminder=True, since=now)
 
     async def notice_refused(self, game_id: int, version: int, user: int, text: str, *,
                              reminder: bool) -> None:
@@ -254,10 +265,11 @@ class TurnPolicy:
         if not timer.strikes:
             timer.strikes = 1
             timer.since, timer.at = now, now + data.turn_seconds
-            await core.save_table(game)
             text = (f"⏰ <@{user}>, it is still your turn. If the timer runs out again, "
                     "a computer plays your seat until you click." if others else
                     f"⏰ <@{user}>, it is still your turn: the table waits for you.")
+            data.notice_due = self._reminder_waits(data.turn_seconds, user, text, now)
+            await core.save_table(game)
             # The board shows the timer's new end.
             return Play(game, (), notice=(user, text), redraw=True, reminder=True)
         if not others:

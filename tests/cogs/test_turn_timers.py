@@ -363,3 +363,72 @@ async def test_c6_a_reminder_refused_after_a_step_of_the_turn_is_not_kept(
     await bot.tables.fire_deadline(game.id)
     game = await bot.tables.load(game.id)
     assert not game.seats[0].away and game.data.timer.strikes == 1
+
+
+@pytest.mark.error_logs_expected
+async def test_c6_a_reminder_cut_off_by_a_stop_is_posted_after_the_start(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """C6: a reminder counts as given once it is posted. One held back by a rate limit
+    longer than a stop's wait is cut off; it waits in the table's data, so after the
+    start it is posted (with a whole turn from then) before the seat can go to a
+    computer. Scaled down: a 3 s rate limit against a 0.5 s stop wait."""
+    from bot.table import deadlines
+
+    monkeypatch.setattr(deadlines, "STOP_WAIT_SECONDS", 0.5)
+    clock = Clock()
+    bot, game = await _steam(discord_driver, fake_discord, tmp_path, clock, turn_timer=TIMER)
+    fake_discord.fail_next("POST", r"/channels/\d+/messages$", 429, retry_after=3.0)
+    after = len(fake_discord.requests)
+    clock.advance(SECONDS + 1)
+    bot.deadlines.wake(None)
+    await fake_discord.wait_for_request("POST", r"/channels/\d+/messages$", after=after)
+    await discord_driver.close_client(bot)  # a deploy's stop
+    assert _reminders(fake_discord) == []
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    waiting = (await bot.tables.load(game.id)).data.notice_due
+    assert waiting is not None and waiting.reminder
+    restarted = len(fake_discord.requests)
+    clock.advance(SECONDS + 1)  # the reminder's and the timer's ends both passed
+    bot.deadlines.wake(None)
+    await fake_discord.wait_for_request("POST", r"/channels/\d+/messages$", after=restarted)
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    now = await bot.tables.load(game.id)
+    assert len(_reminders(fake_discord)) == 1 and not now.seats[0].away
+    assert now.data.notice_due is None  # posted: it waits no more
+    assert now.data.timer.strikes == 1 and now.data.timer.at == clock.now + SECONDS
+    clock.advance(SECONDS + 1)
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    assert (await bot.tables.load(game.id)).seats[0].away  # reminded once: handed on
+    posted = [r for r in fake_discord.requests[restarted:]
+              if r.method == "POST" and "still your turn" in str(r.json)]
+    assert len(posted) == 1
+
+
+async def test_c6_a_posted_reminder_waits_no_more(discord_driver, fake_discord, tmp_path):
+    """C6: once the reminder is out, nothing of it waits to be posted again."""
+    clock = Clock()
+    bot, game = await _steam(discord_driver, fake_discord, tmp_path, clock, turn_timer=TIMER)
+    clock.advance(SECONDS + 1)
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    now = await bot.tables.load(game.id)
+    assert len(_reminders(fake_discord)) == 1 and now.data.notice_due is None
+    assert now.row.deadline == now.data.timer.at
+
+
+@pytest.mark.error_logs_expected
+async def test_c6_a_reminder_refused_for_good_is_not_tried_again(
+        discord_driver, fake_discord, tmp_path):
+    """C6: a reminder Discord refuses for good (the bot may not post there now) waits no
+    more: it does not come back every minute, putting the computer off each time."""
+    clock = Clock()
+    bot, game = await _steam(discord_driver, fake_discord, tmp_path, clock, turn_timer=TIMER)
+    fake_discord.fail_next("POST", r"/channels/\d+/messages$", 403)
+    clock.advance(SECONDS + 1)
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    now = await bot.tables.load(game.id)
+    assert _reminders(fake_discord) == [] and now.data.notice_due is None
+    assert now.data.timer.strikes == 1 and now.row.deadline == now.data.timer.at
