@@ -29,7 +29,7 @@ from bot.config import ConfigError, Settings
 from bot.health import HeartbeatWriter, health_file
 from bot.pictures.drawing import PictureDrawer
 from bot.table import downtime
-from bot.table.deadlines import Deadlines
+from bot.table.deadlines import STOP_WAIT_SECONDS, Deadlines
 from bot.table.downtime import Outage, idle_cutoffs
 from bot.table.errors import Refusal
 from bot.table.service import Tables
@@ -534,6 +534,7 @@ class TableBot(commands.Bot):
                 log.warning("shutting down with requests still in flight")
             await self.boards.stop_computers()
             await self.deadlines.stop()
+            await self.boards.stop_announcing(STOP_WAIT_SECONDS)
             await self.boards.messages.stop_updates()
         if self.alive_marker.is_running():
             self.alive_marker.cancel()

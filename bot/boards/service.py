@@ -10,6 +10,7 @@ reposting board messages is :class:`bot.boards.messages.BoardMessages`'s
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
@@ -104,6 +105,9 @@ class Boards:
         self.replays = Replays(tables, self.drawing.drawer, images=images)
         #: The host's private controls of a lobby.
         self.hosting = HostControls(tables, LobbyInvitations(bot, tables))
+        #: Notices of handled deadlines being posted (a rate limit holds one back for
+        #: seconds; the deadline loop does not wait for it).
+        self._announcing: set[asyncio.Task[None]] = set()
 
     def _forget_gone(self, game_id: int) -> None:
         """Forget a game called off with its channel, thread or server: its board and its
@@ -575,14 +579,45 @@ class Boards:
             await self.threads.wind_up(ended)
 
     async def fire_deadline(self, game_id: int) -> None:
-        """Handle a game's due deadline (a vote window closing) and show what it did."""
+        """Handle a game's due deadline (a vote window closing) and show what it did.
+
+        Its turn notice (or reminder) is posted on its own: a post that Discord holds
+        back does not hold up the other deadlines due (another channel's vote window).
+        """
         play = await self.tables.fire_deadline(game_id)
         if play is None:
             return
         if play.events or play.redraw:
             self.messages.update_soon(game_id, play.game)
-        await self._announce(play.game, play.notice, reminder=play.reminder)
+        task = asyncio.create_task(self._announce(play.game, play.notice,
+                                                  reminder=play.reminder),
+                                   name=f"deadline-notice-{game_id}")
+        self._announcing.add(task)
+        task.add_done_callback(self._announced)
         self.computers.schedule(play.game)
+
+    def _announced(self, task: asyncio.Task[None]) -> None:
+        """Forget a deadline's notice posted (or not: said in the log)."""
+        self._announcing.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("could not post the notice of a deadline: %r", task.exception(),
+                        exc_info=task.exception())
+
+    async def stop_announcing(self, timeout: float) -> None:
+        """At a stop: let the deadlines' notices on their way be posted, for ``timeout``
+        seconds at most, then cut them off (a reminder cut off is posted after the start:
+        it waits in its table's data until it is out)."""
+        tasks = list(self._announcing)
+        if not tasks:
+            return
+        _, late = await asyncio.wait(tasks, timeout=timeout)
+        if late:
+            log.warning("stopping while %d turn notices are still being posted", len(late))
+        for task in late:
+            task.cancel()
+        for task in late:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
     async def _computer_moved(self, play: Play) -> None:
         """After a computer's move: edit the board (at most once a second), notices."""

@@ -27,7 +27,8 @@ CONCURRENCY = 8
 IDLE_LOOK_SECONDS = 30.0
 #: How long a game whose deadline could not be handled waits before another try.
 RETRY_SECONDS = 5.0
-#: How long stopping waits for the deadlines being handled (their notices being posted).
+#: How long stopping waits for the deadlines being handled (and the boards for their
+#: notices being posted).
 STOP_WAIT_SECONDS = 10.0
 
 
@@ -72,8 +73,7 @@ class Deadlines:
             self._task = asyncio.create_task(self._run(), name="stored-deadlines")
 
     async def stop(self) -> None:
-        """Stop the loop; the deadlines being handled finish first (a turn notice being
-        posted is posted: its game was saved as notified), for up to
+        """Stop the loop; the deadlines being handled finish first, for up to
         :data:`STOP_WAIT_SECONDS`."""
         task, self._task = self._task, None
         if task is not None:

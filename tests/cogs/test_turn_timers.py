@@ -7,7 +7,9 @@ player coming back leaves another player's running timer as it was.
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 
 import pytest
 
@@ -372,9 +374,11 @@ async def test_c6_a_reminder_cut_off_by_a_stop_is_posted_after_the_start(
     longer than a stop's wait is cut off; it waits in the table's data, so after the
     start it is posted (with a whole turn from then) before the seat can go to a
     computer. Scaled down: a 3 s rate limit against a 0.5 s stop wait."""
+    from bot import client
     from bot.table import deadlines
 
     monkeypatch.setattr(deadlines, "STOP_WAIT_SECONDS", 0.5)
+    monkeypatch.setattr(client, "STOP_WAIT_SECONDS", 0.5)
     clock = Clock()
     bot, game = await _steam(discord_driver, fake_discord, tmp_path, clock, turn_timer=TIMER)
     fake_discord.fail_next("POST", r"/channels/\d+/messages$", 429, retry_after=3.0)
@@ -432,3 +436,51 @@ async def test_c6_a_reminder_refused_for_good_is_not_tried_again(
     now = await bot.tables.load(game.id)
     assert _reminders(fake_discord) == [] and now.data.notice_due is None
     assert now.data.timer.strikes == 1 and now.row.deadline == now.data.timer.at
+
+
+#: How long the rate limit holds the turn notice back (up to 30 s in service).
+HOLD = 3.0
+
+
+async def test_c4_a_held_turn_notice_does_not_hold_another_channels_vote_window(
+        discord_driver, fake_discord, tmp_path):
+    """C4/C6: a turn notice that Discord's rate limit holds back (up to 30 s) is posted on
+    its own: a vote window in another channel due meanwhile closes on time."""
+    fake = fake_discord
+    fake.add_user("bob")
+    other = fake.add_channel("steam-room")
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("tests.toy", "cogs.steam"),
+                                              clock=clock))
+    # A Steam table in the other channel: Alice's turn notice waits its 45 s grace.
+    lobby = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
+                                        user="alice", channel=other)).message
+    lobby = (await discord_driver.click(lobby, button(lobby, "lobby.join"), user="bob")).message
+    await host_board(discord_driver, lobby, "lobby.start")
+    await discord_driver.settle()
+    table = await bot.tables.open_in_channel(other)
+    assert table.data.notice_due is not None
+    # A vote game here whose window closes 1 s after that notice is due.
+    clock.advance(16)
+    board = (await discord_driver.slash("toy", "start", {"players": "vote"}, user="alice")).message
+    board = (await discord_driver.click(board, button(board, "add1"), user="alice")).message
+    await discord_driver.click(board, button(board, "add1"), user="bob")  # a vote: 1 of 2
+    vote = await bot.tables.open_in_channel(fake.channel_id)
+    closes = vote.data.poll.closes
+    assert closes == table.data.notice_due.at + 1, (closes, table.data.notice_due.at)
+    version = vote.row.version
+
+    fake.fail_next("POST", rf"/channels/{other}/messages$", 429, retry_after=HOLD)
+    after = len(fake.requests)
+    clock.advance(table.data.notice_due.at - clock() + 0.5)  # only the notice is due
+    bot.deadlines.wake()
+    await fake.wait_for_request("POST", rf"/channels/{other}/messages$", after=after)
+    clock.advance(1)  # the window closes now
+    bot.deadlines.wake()
+    started = time.monotonic()
+    while time.monotonic() - started < HOLD + 2:
+        if (await bot.tables.load(vote.id)).row.version != version:
+            break
+        await asyncio.sleep(0.05)
+    took = time.monotonic() - started
+    assert took < HOLD - 1, f"the vote window waited {took:.2f} s for another table's notice"
