@@ -83,10 +83,11 @@ RULES = (
              "days. Reaching it wins at once; the score decides your rank."),
     ("A day", "Six locations a day. Look at the top exploration card and resolve it, or skip "
               "it so it becomes the result card for the next one. A location's icons resolve "
-              "left to right: enemies, traps, random encounters, loot, campsite, water."),
-    ("The tableau", "The location then joins either end of your tableau. Matching forest, "
-                    "water or mountain edges move you 1 node forward; two skull halves cost "
-                    "half your health and move you back 3 nodes."),
+              "left to right: enemies, traps, random encounters, loot, campsite, water. Then "
+              "the location joins either end of your tableau. A campsite or water node on the "
+              "map works like that icon whenever you land on or pass it, forward or back."),
+    ("The tableau", "Matching forest, water or mountain edges move you 1 node forward; two "
+                    "skull halves cost half your health and move you back 3 nodes."),
     ("Combat", "Enemy health is its printed health plus the day. You strike first unless "
                "the foe's power says otherwise. Before each strike pick 0-3 energy and roll "
                "two dice: doubles miss, otherwise the difference plus your class bonus (and "
@@ -94,11 +95,15 @@ RULES = (
                "bane deals more to the undead). The enemy strikes back with two dice: doubles "
                "miss; otherwise the difference plus its attack value, minus 1 with a helm. "
                "A win gives its favor."),
-    ("Upkeep", "Eat food any time for +1 health or +1 energy. At the end of each day eat 1 "
-               "food or take 3 damage. You die when health is at or below poison."),
+    ("Camps, water and food", "Campsite: rest (+2 health, +1 energy) or search (+1 food). "
+                              "Water: roll one die; 5-6 finds 1 food (the Marshkin: 4-6). "
+                              "Eat food any time for +1 health or +1 energy. At the end of "
+                              "each day eat 1 food or take 3 damage. You die when health is "
+                              "at or below poison. You hold at most 5 food, and never more "
+                              "health or energy than you started with."),
     ("Score", "10 for Oakinshelm + health + energy + food + favor + 2 per node reached "
-              "- poison - 2 per day ended. Ranks: Ratcatcher, Laborer, Guard, Performer, "
-              "Merchant, Mayor (61+)."),
+              "- poison - 2 per day ended. Ranks: up to 20 Ratcatcher, 21-30 Laborer, "
+              "31-40 Guard, 41-50 Performer, 51-60 Merchant, 61+ Mayor."),
     ("Who plays", WAYS_TO_PLAY),
 )
 

@@ -8,10 +8,12 @@ Ids are short and stable (they travel in Discord custom_ids): ``race:<id>``,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bot.games.protocol import MAX_LABEL, Action, IllegalAction
 from bot.games.tinrealm import combat, journey
 from bot.games.tinrealm.adventurer import change, move, spend, usable
-from bot.games.tinrealm.content import LANDSCAPES, AdventurerClass, Content, Item
+from bot.games.tinrealm.content import LANDSCAPES, AdventurerClass, Content, Encounter, Item
 from bot.games.tinrealm.state import FOOD_CAP, LOCATIONS_PER_DAY, TinState
 
 
@@ -84,11 +86,9 @@ def _choices(c: Content, s: TinState, kind: str, arg: str) -> list[Action]:
         ]
     if kind == "offer":
         encounter = c.encounters[arg]
-        text = encounter.text
-        if not journey.offer_gains(s, encounter):
-            text += " You hold the most you can: accepting would gain you nothing."
         accept = (
-            [Action("offer:yes", fit(f"Accept the {encounter.name}"), "offer", text)]
+            [Action("offer:yes", fit(f"Accept the {encounter.name}"), "offer",
+                    _offer_words(s, encounter))]
             if journey.can_pay(s, encounter)
             else []
         )
@@ -120,6 +120,36 @@ def _strike_action(energy: int, bonus: int) -> Action:
         + (f" + {bonus}" if bonus else "")
         + " - the enemy's defense.",
     )
+
+
+def _amounts(stats: Mapping[str, int]) -> str:
+    """Name stat changes as an offer's card does: "2 favor and 1 less poison"."""
+    return " and ".join(f"{amount} {stat}" if amount > 0 else f"{-amount} less {stat}"
+                        for stat, amount in stats.items())
+
+
+def _edge(stat: str, amount: int) -> str:
+    """Where ``stat`` stops when changed by ``amount``: its cap, its maximum or 0."""
+    if amount < 0:
+        return "0"
+    return str(FOOD_CAP) if stat == "food" else "your maximum"
+
+
+def _offer_words(s: TinState, encounter: Encounter) -> str:
+    """What accepting an offer does now: the card's text, and, when a cap (or 0 poison) cuts
+    what it gives, what accepting would give now ("Now: 2 favor for 1 food (food stops at
+    5)."), or that it would give nothing."""
+    paid = s.copy()
+    for stat, amount in encounter.pay.items():
+        change(paid, stat, -amount)
+    gains = journey.offer_gains(paid, encounter)
+    if not gains:
+        return f"{encounter.text} You hold the most you can: accepting would gain you nothing."
+    if gains == dict(encounter.gain):
+        return encounter.text
+    cut = ", ".join(f"{stat} stops at {_edge(stat, amount)}"
+                    for stat, amount in encounter.gain.items() if gains.get(stat) != amount)
+    return f"{encounter.text} Now: {_amounts(encounter.pay)} for {_amounts(gains)} ({cut})."
 
 
 def _place_action(c: Content, s: TinState, end: str) -> Action:
