@@ -217,14 +217,17 @@ class AliveNotes:
             log.warning("could not read the bot's recent outages (taken as none): %s", exc)
             return []
 
-    async def note_alive(self) -> None:
-        """Store that the bot is alive now (a failure is a warning)."""
+    async def note_alive(self) -> bool:
+        """Store that the bot is alive now; return whether it could (a failure is a
+        warning)."""
         try:
             now = repr(self.clock())
             for key in {*self.alive_keys, ALIVE}:
                 await self.store.set_meta(key, now)
         except StorageError as exc:
             log.warning("could not note that the bot is alive: %s", exc)
+            return False
+        return True
 
     async def redraw_done(self) -> None:
         """Note that the board redraw owed is done (a failure is a warning)."""

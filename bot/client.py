@@ -269,8 +269,21 @@ class TableBot(commands.Bot):
 
     @tasks.loop(seconds=ALIVE_SECONDS)
     async def alive_marker(self) -> None:
-        """Note in the database that the bot is alive, every :data:`ALIVE_SECONDS`."""
-        await self.alive.note_alive()
+        """Note in the database that the bot is alive, every :data:`ALIVE_SECONDS`; keep
+        with the outages the time the store was out of reach since the last note (clicks
+        were refused then: neither idle time nor turn time)."""
+        trouble = self.tables.core.trouble
+        if await self.alive.note_alive():
+            trouble.worked()
+        else:  # the store out of reach: the time counts from its first failure
+            trouble.failed(self.clock())
+        for start, length in trouble.take_closed():
+            if length <= 0:
+                continue  # one failure, and the next write worked
+            log.info("the database was out of reach for %.0f s: not counted as idle or "
+                     "turn time", length)
+            self.outages = await self.alive.note_outage(start, start + length)
+            self.tables.turns.outages = self.outages
 
     async def _put_off_timers(self) -> None:
         """Move the running turn timers later by the outage before this start (see
@@ -500,7 +513,7 @@ class TableBot(commands.Bot):
             "solo": s.solo_idle_hours * 3600,
             "lobby": s.lobby_idle_hours * 3600,
             "multi": s.multi_idle_hours * 3600,
-        }, self.outages)
+        }, [*self.outages, *self.tables.core.trouble.outages()])
         ended = await self.tables.expire_idle(cutoffs, self.boards.show_ended)
         if ended:
             log.info("sweeper ended %d idle games", ended)

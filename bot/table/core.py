@@ -24,6 +24,7 @@ from bot.games.registry import engine as registry_engine
 from bot.table import turnlog, voters
 from bot.table.daily import daily_seed
 from bot.table.data import TableData
+from bot.table.downtime import StorageTrouble
 from bot.table.errors import (
     BrokenGame,
     GameEnded,
@@ -95,6 +96,8 @@ class TableCore:
         self.clock = clock
         self.engines = engines
         self.seeds = seeds or (lambda: random.SystemRandom().randrange(2**31))
+        #: The time the store could not be written while the bot ran (not idle time).
+        self.trouble = StorageTrouble()
         self._locks: dict[int, _GameLock] = {}
         self._in_flight = 0
         self._idle = asyncio.Event()
@@ -168,6 +171,7 @@ class TableCore:
             row = await self.store.get_game(game_id)
         except StorageError as exc:
             log.warning("storage unavailable loading game %s: %s", game_id, exc)
+            self.trouble.failed(self.clock())
             raise Unavailable() from exc
         if row is None:
             raise NoSuchGame()
@@ -179,6 +183,7 @@ class TableCore:
             return await work
         except StorageError as exc:
             log.warning("storage unavailable reading: %s", exc)
+            self.trouble.failed(self.clock())
             raise Unavailable() from exc
 
     async def open_in_channel(self, channel_id: int) -> LoadedGame | None:
@@ -459,7 +464,9 @@ class TableCore:
             raise SaveConflict(game.link) from exc
         except StorageError as exc:
             log.warning("storage unavailable saving game %s: %s", game.id, exc)
+            self.trouble.failed(self.clock())
             raise Unavailable() from exc
+        self.trouble.worked()
         game.data.kept_voters.update(game.data.unsaved)
         game.data.unsaved.clear()
         if sooner is not None:  # told once stored: a look before the commit would miss it

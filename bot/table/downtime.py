@@ -117,3 +117,46 @@ def loads(raw: str | None) -> list[Outage]:
             raise ValueError(f"not a pair of times: {item!r}")
         outages.append((float(item[0]), float(item[1])))
     return outages
+
+
+class StorageTrouble:
+    """The time the store could not be written while the bot ran: not idle time either.
+
+    A database out of reach (or refusing writes: read-only, a full disk) refuses every
+    click, so a turn timer must not run through it, nor an idle time. A failed read or
+    write opens a span (:meth:`failed`), and each later failure stretches it; the next
+    write that works closes it (:meth:`worked`). An open span counts up to its last
+    failure, so a timer that fires as the store comes back is put off by it before the
+    save that would end the turn.
+    """
+
+    def __init__(self) -> None:
+        self._since: float | None = None
+        self._last = 0.0
+        #: Closed spans not yet handed on to the list of outages (:meth:`take_closed`).
+        self._closed: list[Outage] = []
+
+    def failed(self, now: float) -> None:
+        """Note that a read or a write of the store failed at ``now``."""
+        if self._since is None:
+            self._since = now
+        self._last = max(self._last, now)
+
+    def worked(self) -> None:
+        """Note that a write of the store worked: the span open, if any, is over."""
+        if self._since is not None:
+            self._closed.append((self._since, self._last - self._since))
+            self._since = None
+
+    def outages(self) -> list[Outage]:
+        """Return the spans not yet handed on, the open one included (to its last
+        failure)."""
+        if self._since is None:
+            return list(self._closed)
+        return [*self._closed, (self._since, self._last - self._since)]
+
+    def take_closed(self) -> list[Outage]:
+        """Return the closed spans, handed on: they count from now on as outages kept
+        with the others (:meth:`bot.alive.AliveNotes.note_outage`)."""
+        closed, self._closed = self._closed, []
+        return closed

@@ -30,8 +30,9 @@ class TurnPolicy:
         #: The grace time of a server's turn notices, in seconds, by guild id (0: at
         #: once): how long a person whose turn came may take before they are pinged.
         self.notice_grace: Callable[[int | None], float] = lambda _guild: notice_grace
-        #: The bot's recent outages (:mod:`bot.table.downtime`), set at start: a turn
-        #: timer does not run while the bot is down.
+        #: The bot's recent outages (:mod:`bot.table.downtime`), set at start and when
+        #: the store was out of reach: a turn timer does not run while the bot is down
+        #: (the store's trouble not yet handed on counts too: ``core.trouble``).
         self.outages: Sequence[downtime.Outage] = ()
 
     def turn_notice(self, game: LoadedGame, user: int, text: str) -> tuple[int, str] | None:
@@ -236,7 +237,8 @@ class TurnPolicy:
         """The new end of a wait from ``since`` to ``at`` that the bot was down for a
         while of before ``now`` (that time is added to it, counted from ``now``), or None
         when it was not down then or the wait was over before."""
-        down = downtime.down_between(self.outages, since, now)
+        down = downtime.down_between([*self.outages, *self.core.trouble.outages()], since,
+                                     now)
         ran = now - since - down
         if ran >= at - since or down <= 0:
             return None
