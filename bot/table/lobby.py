@@ -8,7 +8,8 @@ role is handed on (``TableData.host``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import itertools
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +62,17 @@ DEFAULT_LEVEL = "normal"
 def computer_seat(name: str, level: str = DEFAULT_LEVEL) -> Seat:
     """Return a computer player's seat (its level kept with it)."""
     return Seat.computer_player(name, level)
+
+
+def distinct_name(name: str, seats: Iterable[Seat]) -> str:
+    """Return a person's name for a seat: ``name``, or with a number after it when a seat
+    has it already ("Sam (2)"), so two people named alike are told apart wherever their
+    seats are named (the board, the picture, the host's controls)."""
+    used = {seat.name.casefold() for seat in seats}
+    if name.casefold() not in used:
+        return name
+    return next(f"{name} ({n})" for n in itertools.count(2)
+                if f"{name} ({n})".casefold() not in used)
 
 
 def free_computer_name(seats: list[Seat]) -> str:
@@ -121,8 +133,9 @@ def _join(step: LobbyStep, _op: str) -> str:
     if step.mine is not None:
         raise Refusal("You are already seated at this table.")
     step.require_room()
-    step.seats.append(Seat.person(step.user_id, step.name))
-    return f"{step.name} joined."
+    name = distinct_name(step.name, step.seats)
+    step.seats.append(Seat.person(step.user_id, name))
+    return f"{name} joined."
 
 
 def _leave(step: LobbyStep, _op: str) -> str:

@@ -43,6 +43,7 @@ from bot.table.lobby import (
     LobbyStep,
     computer_names,
     computer_seat,
+    distinct_name,
     lobby_step,
 )
 from bot.table.seats import Seat, seats_to_json
@@ -297,7 +298,7 @@ class Tables:
         eng = self.core.engines(kind)
         for user_id, name in people:
             if len(seats) < eng.max_seats and all(s.user_id != user_id for s in seats):
-                seats.append(Seat.person(user_id, name))
+                seats.append(Seat.person(user_id, distinct_name(name, seats)))
         names = computer_names()
         for level in list(computers)[: eng.max_seats - len(seats)]:
             seats.append(computer_seat(next(names), level))
