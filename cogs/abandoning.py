@@ -26,17 +26,25 @@ log = logging.getLogger(__name__)
 ABANDON_TEMPLATE = r"ab1:(?P<game>[0-9]{1,20})"
 
 
-def abandon_question(game: LoadedGame, ends: bool, deal_played: bool = False) -> str:
+def abandon_question(game: LoadedGame, ends: bool, deal_played: bool = False,
+                     forfeits: bool = False) -> str:
     """Return the private question asked before abandoning ``game``: what it gives up.
 
     ``ends`` tells whether the member's word ends the game at once, or only records
     their ask (a running table ends when a majority of its players ask);
     ``deal_played`` that it is a daily deal played on from its deal, which counts as a
-    loss for everyone who played it.
+    loss for everyone who played it; ``forfeits`` that a computer plays at the table,
+    so abandoning it is losing it for its people.
     """
     title = game.engine.title
     if game.row.status == "lobby":
         return f"Close this {title} table? Everyone seated leaves it. ({DISMISS})"
+    if forfeits:
+        when = ("It ends now, unfinished" if ends else "Once a majority of the players "
+                "still playing ask, it ends, unfinished")
+        return (f"Abandon this {title} game? {when}, and a computer plays here, so it "
+                "counts as a loss scoring 0 for every person at the table, in the ratings "
+                f"too. ({DISMISS})")
     if not ends:
         return (f"Ask to abandon this {title} game? Once a majority of the players still "
                 "playing ask, it ends for everyone, unfinished, and nobody gets a result "
@@ -57,7 +65,9 @@ async def ask_to_abandon(bot: Any, interaction: discord.Interaction[Any]) -> Non
                                                   actor_of(interaction))
         view = discord.ui.View(timeout=None)
         view.add_item(AbandonButton(game.id, ends))
-        question = abandon_question(game, ends, bot.tables.core.deal_played(game))
+        question = abandon_question(
+            game, ends, bot.tables.core.deal_played(game),
+            bot.tables.abandon_forfeits(game, actor_of(interaction)))
         await clock.send(content=question, view=view, ephemeral=True)
 
 

@@ -396,15 +396,25 @@ class TableCore:
         await self.save(game, game.row.version, None, None)
 
     async def close(
-        self, game: LoadedGame, status: str, event: str, actor_id: int | None
+        self, game: LoadedGame, status: str, event: str, actor_id: int | None, *,
+        forfeit: bool = False,
     ) -> LoadedGame:
         """End the game with ``status`` (abandoned, expired) as a new board version.
 
         A daily deal ended after its first move, however it ended (abandoned, idle,
         called off with its channel or server), counts as a loss for everyone who played
-        it (:meth:`given_up`): the deal was seen, so it is not theirs to try again."""
+        it (:meth:`given_up`): the deal was seen, so it is not theirs to try again. With
+        ``forfeit`` (its players abandoned it, or left it idle), a table where a computer
+        plays counts as lost by its people (:meth:`left_to_computers`)."""
         row = game.row
         given_up = await self.given_up(game)
+        ratings: list[RatedSeat] = []
+        if forfeit and self.left_to_computers(game):
+            outcomes = [Outcome(i, "win", 0, {}) if seat.computer
+                        else Outcome(i, "loss", 0, {"left": True})
+                        for i, seat in enumerate(game.seats)]
+            given_up += seat_results(game.seats, outcomes)
+            ratings = rated_seats(row.kind, game.seats, outcomes)
         expected = row.version
         row.status = status
         row.version += 1
@@ -413,8 +423,24 @@ class TableCore:
         game.data.notice_due = None
         record(row, (event,))
         turnlog.note_table(game.data, (event,), len(game.seats))
-        await self.save(game, expected, {"end": status}, actor_id, given_up)
+        await self.save(game, expected, {"end": status}, actor_id, given_up, ratings)
         return game
+
+    @staticmethod
+    def left_to_computers(game: LoadedGame) -> bool:
+        """Whether ``game`` is a running table where a computer plays a seat (its own, or
+        an away person's) and a person has moved: its people ending it unfinished, by
+        abandoning it or leaving it idle, lose it, each a loss scoring 0 below the
+        computers, rated. A person alone against computers cannot leave a game they are
+        losing without a result."""
+        seats = game.seats
+        if game.row.status != "active" or game.broken or len(seats) < 2:
+            return False
+        if not any(seat.computer or seat.away for seat in seats):
+            return False
+        return any(turn.seat is not None and 0 <= turn.seat < len(seats)
+                   and not turn.by_computer and not seats[turn.seat].computer
+                   for turn in game.data.turns)
 
     def deal_played(self, game: LoadedGame) -> bool:
         """Whether ``game`` is a daily deal played on from the day's deal as dealt."""

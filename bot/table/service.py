@@ -533,6 +533,14 @@ class Tables:
             raise Refusal("There is no game going in this channel.")
         return game, self._abandon_step(game, actor) == "close"
 
+    def abandon_forfeits(self, game: LoadedGame, actor: Actor) -> bool:
+        """Whether ``actor`` abandoning ``game`` (with the others asking, if need be)
+        loses it for its people: they play it, and a computer plays at the table
+        (:meth:`TableCore.left_to_computers`; a moderator's abandon gives no result)."""
+        return (not actor.can_manage and self._running_table(game)
+                and actor.user_id in self._playing(game)
+                and self.core.left_to_computers(game))
+
     def _abandon_step(self, game: LoadedGame, actor: Actor) -> str:
         """What abandoning does for ``actor``: ``close`` the game, or record an ``ask``;
         raise NotAllowed when they may do neither."""
@@ -597,7 +605,7 @@ class Tables:
             names = polls.join_names(game.seat_name(game.seat_of(u)) for u in asks)
             data.abandon_votes = []
             return await self.core.close(game, "abandoned", f"{names} abandoned the game.",
-                                         actor.user_id)
+                                         actor.user_id, forfeit=True)
         data.abandon_votes = asks
         event = (f"{actor.name} asks to abandon the game ({len(asks)} of {needed} needed: "
                  f"another player can use /{game.row.kind} abandon too).")
@@ -650,7 +658,8 @@ class Tables:
                 if not game.row.is_open or game.row.updated_at >= cutoffs[group]:
                     return None
                 return await self.core.close(
-                    game, "expired", "The game was idle too long and ended.", None)
+                    game, "expired", "The game was idle too long and ended.", None,
+                    forfeit=True)
         except Refusal as refusal:
             log.warning("sweeper could not end game %s: %s", game_id, refusal)
             return None

@@ -76,3 +76,30 @@ async def test_at_a_running_table_the_question_says_a_majority_ends_it(discord_d
     after = await bot.tables.load(game.id)
     assert after.row.version == game.row.version
     assert sum("asks to abandon" in e for e in after.row.events) == 1
+
+
+async def test_abandoning_a_game_against_a_computer_says_it_is_a_loss(
+        discord_driver, fake_discord, tmp_path):
+    """Alice alone with a computer has moved: /steam abandon asks first, saying it counts
+    as a loss scoring 0 for every person, in the ratings too; confirmed, it is one."""
+    from bot.table.service import Actor
+
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
+                                        user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                        user="alice")).message
+    await host_board(discord_driver, board, "lobby.start")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    alice = fake_discord.user("alice")
+    action = game.engine.computer_action(game.state, 0)
+    await bot.tables.act(game.id, game.row.version, Actor(alice.id, "Alice"), action)
+    await discord_driver.settle()
+    asked = await discord_driver.slash("steam", "abandon", user="alice")
+    assert asked.ephemeral and "a computer plays here" in asked.content
+    assert "loss scoring 0 for every person at the table, in the ratings too" in asked.content
+    await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
+    await discord_driver.settle()
+    (result,) = await bot.store.results(alice.id)
+    assert result["outcome"] == "loss" and result["detail"] == {"left": True}

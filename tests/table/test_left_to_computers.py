@@ -1,0 +1,91 @@
+"""A table where a computer plays is lost by its people when they end it unfinished
+(abandoning it, or leaving it idle): a person alone against computers cannot take a game
+they are losing off their record, as resigning (S10) would have put it there."""
+
+from __future__ import annotations
+
+from bot.table.lobby import LOBBY_COMPUTER, LOBBY_JOIN, LOBBY_START
+from tests.support import ALICE, BOB, Actor, Clock, open_tables
+
+CHANNEL = 5
+
+
+async def _against_a_computer(tables, *, people=(), move: bool = True):
+    """Alice (and ``people``) against one computer, Alice first; with ``move`` she has
+    made her first move. Return the game."""
+    game = await tables.open_lobby("steam", guild_id=1, channel_id=CHANNEL, host=ALICE,
+                                   options={"start_seat": 0})
+    version = game.row.version
+    for person in people:
+        version = (await tables.act(game.id, version, person, LOBBY_JOIN)).game.row.version
+    version = (await tables.act(game.id, version, ALICE, LOBBY_COMPUTER)).game.row.version
+    game = (await tables.act(game.id, version, ALICE, LOBBY_START)).game
+    if move:
+        action = game.engine.computer_action(game.state, 0)
+        game = (await tables.act(game.id, game.row.version, ALICE, action)).game
+    return game
+
+
+async def _rated(tables) -> list[tuple[int, int]]:
+    return [tuple(r) for r in await tables.store.query(
+        "SELECT user_id, games FROM ratings ORDER BY user_id")]
+
+
+async def test_abandoning_a_game_against_a_computer_is_a_rated_loss(tmp_path):
+    """Alice, alone with a computer, has moved; abandoning ends it as her loss scoring 0,
+    rated below the computer."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        game = await _against_a_computer(tables)
+        assert tables.abandon_forfeits(game, ALICE)
+        ended = await tables.abandon(CHANNEL, ALICE)
+        assert ended.row.status == "abandoned"
+        (result,) = await tables.store.results(ALICE.user_id)
+        assert (result["outcome"], result["score"], result["detail"]) == (
+            "loss", 0, {"left": True})
+        assert await _rated(tables) == [(ALICE.user_id, 1)]
+
+
+async def test_no_move_made_or_a_moderator_abandoning_gives_no_result(tmp_path):
+    """Before any person moved, abandoning gives no result; nor does a moderator's
+    abandon (the players did not leave it)."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        game = await _against_a_computer(tables, move=False)
+        assert not tables.abandon_forfeits(game, ALICE)
+        await tables.abandon(CHANNEL, ALICE)
+        game = await _against_a_computer(tables)
+        moderator = Actor(900, "Mod", can_manage=True)
+        assert not tables.abandon_forfeits(game, moderator)
+        await tables.abandon(CHANNEL, moderator)
+        assert await tables.store.results(ALICE.user_id) == []
+        assert await _rated(tables) == []
+
+
+async def test_people_who_abandon_together_all_lose_to_the_computer(tmp_path):
+    """Alice and Bob with a computer: Bob asks, Alice's ask makes the majority; both
+    lose, rated."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        await _against_a_computer(tables, people=(BOB,))
+        asked = await tables.abandon(CHANNEL, BOB)
+        assert asked.row.is_open
+        await tables.abandon(CHANNEL, ALICE)
+        for person in (ALICE, BOB):
+            (result,) = await tables.store.results(person.user_id)
+            assert result["outcome"] == "loss" and result["detail"] == {"left": True}
+        assert await _rated(tables) == sorted([(ALICE.user_id, 1), (BOB.user_id, 1)])
+
+
+async def test_a_table_against_a_computer_left_idle_is_lost(tmp_path):
+    """Walking away until the sweep ends the table is a loss too."""
+    clock = Clock()
+    async with open_tables(tmp_path / "t.db", clock) as tables:
+        game = await _against_a_computer(tables)
+        clock.advance(10)
+
+        async def shown(_game) -> None:
+            return None
+
+        assert await tables.expire_idle(
+            {"solo": 0.0, "lobby": 0.0, "multi": clock.now}, shown) == 1
+        assert (await tables.load(game.id)).row.status == "expired"
+        (result,) = await tables.store.results(ALICE.user_id)
+        assert result["outcome"] == "loss"
