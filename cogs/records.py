@@ -1,8 +1,10 @@
 """Player records in Discord: /stats, /leaderboard and /forget-me.
 
 Figures come from :mod:`db.records`; this module only turns them into replies. Players
-on leaderboards are shown as mentions: Discord renders each as the member's current
-name, so the bot needs no member list and stores no names for it.
+on leaderboards are shown by the name they last played under in the server (kept with
+their results): a mention in an embed shows as a raw id to a phone that has not seen
+the member lately, and always for one who left the server. A member with no named
+result (results kept before names were) is shown as a mention.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from bot.games.registry import engine
 from bot.table.daily import daily_key
 from bot.table.errors import Unavailable
 from bot.table.ratings import RATED_KINDS
-from bot.text.names import safe_name
+from bot.text.names import safe_name, short_name
 from db import records
 from db.records import (
     RANKED_BY_WINS,
@@ -113,6 +115,18 @@ def stats_embed(name: str, stats: list[GameStats],
     return embed
 
 
+#: The room a member's name takes on a leaderboard line, in letters (the line fits a
+#: phone's width with the place and the figures).
+NAME_ROOM = 16.0
+
+
+def member(user_id: int, name: str | None) -> str:
+    """Name a member on a leaderboard line: the name they last played under, cut for a
+    phone line (a mention in an embed shows as a raw id to a phone that has not seen
+    the member lately); a mention when no name is known."""
+    return short_name(name, NAME_ROOM) if name else f"<@{user_id}>"
+
+
 def standing_text(kind: str, standing: Standing) -> str:
     """Return one leaderboard line: place, player and the figures the game ranks by."""
     s = standing
@@ -123,7 +137,7 @@ def standing_text(kind: str, standing: Standing) -> str:
         figures = f"{score_text(kind, s.best_score)} · {games}"
     else:
         figures = f"best **{s.best_score}** · {games}"
-    return f"**{s.place}.** <@{s.user_id}> · {figures}"
+    return f"**{s.place}.** {member(s.user_id, s.name)} · {figures}"
 
 
 def leaderboard_embed(kind: str, period: str, board: Leaderboard) -> discord.Embed:
@@ -144,7 +158,8 @@ def rating_text(rating: RatingStanding) -> str:
     and "provisional" until it is settled (short, to keep one line on a phone)."""
     games = f"{rating.games} game{'s' if rating.games != 1 else ''}"
     note = "" if rating.settled else " · provisional"
-    return (f"**{rating.place}.** <@{rating.user_id}> · **{rating.rating:.1f}** "
+    return (f"**{rating.place}.** {member(rating.user_id, rating.name)} · "
+            f"**{rating.rating:.1f}** "
             f"±{2 * rating.sigma:.1f} · {games}{note}")
 
 

@@ -381,10 +381,11 @@ class PostgresStore(KeptReads):
                 )
             await conn.executemany(
                 "INSERT INTO results (game_id, guild_id, user_id, kind, outcome, score,"
-                " detail, at, daily, together)"
-                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                " detail, at, daily, together, name)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
                 [(game.id, game.guild_id, r.user_id, game.kind, r.outcome, r.score,
-                  _json(r.detail), now, game.daily, int(r.together)) for r in results],
+                  _json(r.detail), now, game.daily, int(r.together), r.name)
+                 for r in results],
             )
             if ratings and game.guild_id is not None:
                 await _rate(conn, game.guild_id, game.kind, ratings, now)

@@ -57,6 +57,8 @@ class Standing:
     best_score: int
     average_score: float
     detail: dict[str, Any]
+    #: The name they last played under in the server (None: not known).
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,9 +130,16 @@ SELECT place, user_id, played, won, best, average, players,
        (SELECT r.detail FROM results r
         WHERE r.guild_id = :guild AND r.kind = :kind AND r.user_id = ranked.user_id
           AND r.score = ranked.best AND {period}
-        ORDER BY r.at, r.id LIMIT 1) AS detail
+        ORDER BY r.at, r.id LIMIT 1) AS detail,
+       {name}
 FROM ranked WHERE place <= :size OR user_id = :asker ORDER BY place
 """
+
+#: The name a listed member last played under in the server (their latest named result).
+_LAST_NAME = (
+    "(SELECT n.name FROM results n WHERE n.user_id = ranked.user_id"
+    " AND n.guild_id = :guild AND n.name IS NOT NULL ORDER BY n.at DESC, n.id DESC LIMIT 1)"
+)
 
 _SINCE = "r.at >= :since"
 #: A daily leaderboard counts each member's first result of that day's deal only,
@@ -161,13 +170,14 @@ async def leaderboard(
     :data:`RANKED_BY_WINS` by wins then average score.
     """
     order = _WINS_ORDER if kind in RANKED_BY_WINS else _BEST_ORDER
-    sql = _BOARD_SQL.format(order=order, period=_SINCE if daily is None else _DAILY)
+    sql = _BOARD_SQL.format(order=order, period=_SINCE if daily is None else _DAILY,
+                            name=_LAST_NAME)
     args = {"guild": guild_id, "kind": kind, "since": since, "daily": daily, "size": size,
             "asker": asker_id}
     rows = await _rows(store, sql, args)
     standings = [
-        Standing(place, user, played, won, best, float(average), json.loads(detail))
-        for place, user, played, won, best, average, _, detail in rows
+        Standing(place, user, played, won, best, float(average), json.loads(detail), name)
+        for place, user, played, won, best, average, _, detail, name in rows
     ]
     top = [s for s in standings if s.place <= size]
     mine = next((s for s in standings if s.place > size), None)
@@ -278,6 +288,8 @@ class RatingStanding:
     mu: float
     sigma: float
     games: int
+    #: The name they last played under in the server (None: not known).
+    name: str | None = None
 
     @property
     def rating(self) -> float:
@@ -306,7 +318,7 @@ WITH ranked AS (
            COUNT(*) OVER () AS players
     FROM ratings WHERE guild_id = :guild AND kind = :kind
 )
-SELECT place, user_id, mu, sigma, games, players FROM ranked
+SELECT place, user_id, mu, sigma, games, players, {name} FROM ranked
 WHERE place <= :size OR user_id = :asker ORDER BY place
 """
 
@@ -316,10 +328,11 @@ async def rating_board(
 ) -> RatingBoard:
     """Return the server's rating leaderboard of ``kind``: the top ``size`` by the
     conservative rating (``mu - 3 sigma``), and the asker's line when below them."""
-    rows = await _rows(store, _RATING_BOARD_SQL,
+    rows = await _rows(store, _RATING_BOARD_SQL.format(name=_LAST_NAME),
                        {"guild": guild_id, "kind": kind, "size": size, "asker": asker_id})
-    standings = [RatingStanding(int(place), int(user), float(mu), float(sigma), int(games))
-                 for place, user, mu, sigma, games, _ in rows]
+    standings = [RatingStanding(int(place), int(user), float(mu), float(sigma), int(games),
+                                name)
+                 for place, user, mu, sigma, games, _, name in rows]
     top = [s for s in standings if s.place <= size]
     mine = next((s for s in standings if s.place > size), None)
     return RatingBoard(top, mine, int(rows[0][5]) if rows else 0)

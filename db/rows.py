@@ -148,6 +148,8 @@ class ResultRow:
     detail: dict[str, Any]
     #: Whether the result is shared by a group that played a channel game together (C5).
     together: bool = False
+    #: The name the member played under, as boards showed it (None: not known).
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

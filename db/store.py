@@ -328,7 +328,7 @@ class Store(KeptReads):
         )
         result_args = [
             (game.id, game.guild_id, r.user_id, game.kind, r.outcome, r.score, _json(r.detail),
-             now, game.daily, int(r.together))
+             now, game.daily, int(r.together), r.name)
             for r in results
         ]
         voter_args = [v.values(game.id) for v in voters]
@@ -351,7 +351,8 @@ class Store(KeptReads):
             if result_args:
                 conn.executemany(
                     "INSERT INTO results (game_id, guild_id, user_id, kind, outcome, score,"
-                    " detail, at, daily, together) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " detail, at, daily, together, name)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     result_args,
                 )
             if ratings and game.guild_id is not None:

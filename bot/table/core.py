@@ -315,7 +315,7 @@ class TableCore:
         except IllegalAction as exc:
             raise Refusal(str(exc)) from exc
         over = game.engine.is_over(step.state)
-        people = await self.people(game) if over and len(game.row.seats) == 1 else []
+        people = await self.people(game) if over and len(game.row.seats) == 1 else {}
         row = game.row
         expected = row.version
         before = game.to_act()
@@ -353,21 +353,23 @@ class TableCore:
         game.state = step.state
         return Play(game, events, notice=notice)
 
-    async def people(self, game: LoadedGame) -> list[int]:
-        """Return everyone who voted or clicked in a channel game (C5), by user id."""
+    async def people(self, game: LoadedGame) -> dict[int, str]:
+        """Return everyone who voted or clicked in a channel game (C5), by user id, with
+        the name they played under."""
         if game.row.only_starter:
-            return []
+            return {}
         return await self.guarded(voters.everyone(self.store, game.id, game.data))
 
-    def results(self, game: LoadedGame, state: Any, people: list[int]) -> list[ResultRow]:
+    def results(self, game: LoadedGame, state: Any,
+                people: dict[int, str]) -> list[ResultRow]:
         """Return the result rows of a game that just ended (``people``: who took part in
         a channel game, see :meth:`people`)."""
         result = game.engine.result(state)
         if result is None:
             return []
         if len(game.seats) == 1:
-            return shared_results(game.row, people, result.outcomes[0]) if (
-                result.outcomes) else []
+            return shared_results(game.row, people, result.outcomes[0],
+                                  game.seat_name(0)) if result.outcomes else []
         return seat_results(game.seats, result.outcomes)
 
     def ratings(self, game: LoadedGame, state: Any) -> list[RatedSeat]:
@@ -458,7 +460,8 @@ class TableCore:
         if not self.deal_played(game):
             return []
         people = await self.people(game)
-        return shared_results(game.row, people, Outcome(0, "loss", 0, {"given_up": True}))
+        return shared_results(game.row, people, Outcome(0, "loss", 0, {"given_up": True}),
+                              game.seat_name(0))
 
     async def save(
         self,

@@ -3,7 +3,7 @@ played a channel game together (C5)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.table.ratings import walked_away
@@ -24,21 +24,25 @@ def seat_results(seats: Sequence[Seat], outcomes: Iterable[Any]) -> list[ResultR
         if seat.away:
             outcome = walked_away(outcome)
         rows.append(ResultRow(seat.user_id, outcome.outcome, outcome.score,
-                              dict(outcome.detail)))
+                              dict(outcome.detail), name=seat.name or None))
     return rows
 
 
-def shared_results(row: GameRow, people: Iterable[int], outcome: Any) -> list[ResultRow]:
+def shared_results(row: GameRow, people: Mapping[int, str], outcome: Any,
+                   starter: str | None = None) -> list[ResultRow]:
     """Return a channel game's result for everyone who played it (C5).
 
     An "only me" game credits its player; a channel game credits its starter and
-    every member who voted or clicked (``people``), as a game played together when they
-    were several.
+    every member who voted or clicked (``people``, by user id, with the name they played
+    under), as a game played together when they were several. ``starter`` is the
+    starter's name.
     """
     players = {row.starter_id} if row.only_starter else {*people, row.starter_id}
     together = len(players) > 1
     detail = dict(outcome.detail)
+    names = {**people, row.starter_id: starter or people.get(row.starter_id)}
     return [
-        ResultRow(int(user), outcome.outcome, outcome.score, detail, together)
+        ResultRow(int(user), outcome.outcome, outcome.score, detail, together,
+                  names.get(user) or None)
         for user in sorted(players)
     ]

@@ -163,10 +163,13 @@ async def decided(store: GameStore, game_id: int, data: TableData, poll: Poll,
     data.recent_players = sum(data.decision_voters)
 
 
-async def everyone(store: GameStore, game_id: int, data: TableData) -> list[int]:
-    """Return every member who voted or clicked in the game, by user id (C5)."""
-    stored = {r.user_id for r in await store.voters(game_id)}
-    return sorted(stored | set(data.unsaved) | {int(k) for k in data.players})
+async def everyone(store: GameStore, game_id: int, data: TableData) -> dict[int, str]:
+    """Return every member who voted or clicked in the game (C5), by user id, with the
+    name they last played under."""
+    named = {int(k): str(v) for k, v in data.players.items()}
+    named.update({r.user_id: r.name for r in await store.voters(game_id)})
+    named.update({user: r.name for user, r in data.unsaved.items()})
+    return dict(sorted(named.items()))
 
 
 def upgrade(data: TableData) -> None:

@@ -85,7 +85,7 @@ async def test_a_finished_three_person_game_ranks_the_resigned_last(
     embed = board.embeds[0]
     assert embed["title"] == "🏆 Steam to Solar · rating"
     lines = embed["description"].split("\n")
-    assert len(lines) == 3 and lines[0].startswith(f"**1.** <@{ids['alice']}> · **")
+    assert len(lines) == 3 and lines[0].startswith("**1.** Alice · **")
     assert all(line.endswith("· 1 game · provisional") for line in lines)
     assert embed["footer"]["text"].startswith("3 players rated here")
 

@@ -176,7 +176,7 @@ async def test_daily_leaderboard_after_a_daily_deal_is_played(
     assert embed["title"] == "🏆 Tinker, Sailor, Soldier, Spy · daily deal 2027-01-15"
     cleared = result["detail"]["locations_cleared"]
     assert embed["description"] == (
-        f"**1.** <@{alice.id}> · **{cleared}**/13 cleared, "
+        f"**1.** Alice · **{cleared}**/13 cleared, "
         f"{result['detail']['chips_left']} chips left · 1 game"
     )
 
@@ -217,7 +217,7 @@ async def test_a_daily_deal_given_up_after_a_move_is_the_days_first_result(
     daily = await discord_driver.slash(
         "leaderboard", options={"game": "tinker", "period": "daily"}, user="bob")
     assert daily.embeds[0]["description"] == (
-        f"**1.** <@{alice.id}> · **0**/13 cleared, 0 chips left · 1 game")
+        f"**1.** Alice · **0**/13 cleared, 0 chips left · 1 game")
 
 
 async def test_a_daily_deal_given_up_before_its_first_move_gives_no_result(
@@ -372,3 +372,13 @@ async def test_forget_me_with_only_a_turn_ping_choice_says_it_was_deleted(
     done = await discord_driver.click(asked.message, asked.custom_ids[0], user="bob")
     assert await bot.store.turn_pings(bob) is None
     assert done.content == "Done: your turn-ping choice is deleted."
+
+
+def test_a_leaderboard_line_names_a_member_cut_for_a_phone():
+    """A known name is shown (cut to its room, marked "…"); an unknown one is a mention."""
+    from cogs.records import member
+
+    assert member(7, "Sam") == "Sam"
+    assert member(7, None) == "<@7>"
+    long = member(7, "Maximilian Alexander Fitzgerald")
+    assert long.endswith("…") and len(long) < len("Maximilian Alexander Fitzgerald")

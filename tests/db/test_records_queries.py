@@ -18,11 +18,11 @@ NOW = Clock().now
 async def add_results(store: Store, rows: Iterable[dict[str, Any]]) -> None:
     """Insert result rows directly (fast); each row gives user_id, kind, outcome, score..."""
     await store.connection.executemany(
-        "INSERT INTO results (guild_id, user_id, kind, outcome, score, detail, at, daily)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO results (guild_id, user_id, kind, outcome, score, detail, at, daily,"
+        " name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (r.get("guild_id", GUILD), r["user_id"], r["kind"], r["outcome"], r["score"],
-             json.dumps(r.get("detail", {})), r.get("at", NOW), r.get("daily"))
+             json.dumps(r.get("detail", {})), r.get("at", NOW), r.get("daily"), r.get("name"))
             for r in rows
         ],
     )
@@ -174,13 +174,14 @@ async def test_forget_deletes_only_that_players_rows(tmp_path):
 
 async def test_leaderboard_reads_only_the_covering_index(tmp_path):
     """The leaderboard's scan of a server's results uses the records index, not the table."""
-    from db.records import _BEST_ORDER, _BOARD_SQL, _DAILY, _SINCE
+    from db.records import _BEST_ORDER, _BOARD_SQL, _DAILY, _LAST_NAME, _SINCE
 
     store = await _store(tmp_path)
     try:
         plans = {}
         for name, period in (("since", _SINCE), ("daily", _DAILY)):
-            sql = "EXPLAIN QUERY PLAN " + _BOARD_SQL.format(order=_BEST_ORDER, period=period)
+            sql = "EXPLAIN QUERY PLAN " + _BOARD_SQL.format(order=_BEST_ORDER, period=period,
+                                                            name=_LAST_NAME)
             args = {"guild": GUILD, "kind": "tinker", "since": 0.0, "daily": "2027-01-15",
                     "size": 10, "asker": 1}
             async with store.connection.execute(sql, args) as cursor:
@@ -188,7 +189,7 @@ async def test_leaderboard_reads_only_the_covering_index(tmp_path):
         assert any("COVERING INDEX results_by_guild_kind_player" in p for p in plans["since"])
         assert any("COVERING INDEX results_daily_by_guild_kind_player" in p
                    for p in plans["daily"])
-        assert not any(p == "SCAN r" for p in plans["since"] + plans["daily"])
+        assert not any(p in ("SCAN r", "SCAN n") for p in plans["since"] + plans["daily"])
     finally:
         await store.close()
 
@@ -237,5 +238,22 @@ async def test_daily_leaderboard_counts_each_members_first_daily_only(tmp_path):
                                                                              (1, 300, 1)]
         month = await leaderboard(store, GUILD, "tinker", asker_id=1, since=0.0)
         assert month.top[0].user_id == 1 and month.top[0].best_score == 1309
+    finally:
+        await store.close()
+
+
+async def test_a_leaderboard_names_each_member_as_they_last_played_in_the_server(tmp_path):
+    """Each line carries the name its member last played under in this server (not in
+    another server); a member with no named result has none (shown as a mention)."""
+    store = await _store(tmp_path)
+    try:
+        await add_results(store, [
+            tinker(1, 13, 5, NOW - 10, name="Sam"),
+            tinker(1, 2, 0, NOW, name="Samantha"),
+            tinker(1, 1, 0, NOW + 5, name="Elsewhere", guild_id=GUILD + 1),
+            tinker(2, 9, 0, NOW),
+        ])
+        board = await leaderboard(store, GUILD, "tinker", asker_id=1)
+        assert [(s.user_id, s.name) for s in board.top] == [(1, "Samantha"), (2, None)]
     finally:
         await store.close()
