@@ -53,6 +53,9 @@ ENDED_KEPT = 10_000
 EDIT_CAP = 30046
 #: Discord's error code for an operation on an archived thread (a message's edit).
 THREAD_ARCHIVED = 50083
+#: Discord's code for a request it cannot read: an edit that keeps a picture the message
+#: does not have (``attachment://board.png``) is one.
+INVALID_FORM_BODY = 50035
 
 #: How many times in a row the bot tries one of its own edits of a board that Discord
 #: refuses (the first try included) before it leaves the board as it is.
@@ -288,6 +291,10 @@ class BoardMessages:
         except discord.HTTPException as exc:
             if exc.code == EDIT_CAP:
                 return await self.post(game) if repost else None
+            if exc.code == INVALID_FORM_BODY and keep:
+                # No picture to keep: pictures were turned on since the board was shown,
+                # or it went as text (no Attach Files). The picture goes with the edit.
+                return await self._edit(game, keep=False, repost=repost, reopened=reopened)
             if (exc.code == THREAD_ARCHIVED and not reopened and game.row.is_open
                     and await self.threads.reopen(message.channel.id)):
                 # A thread archived under an open game (a week of clicks alone, which do

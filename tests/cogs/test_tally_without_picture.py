@@ -1,0 +1,69 @@
+"""A voted game's board shown without its picture (pictures turned on by /tablehouse
+settings mid-game, or a channel without Attach Files) still shows its votes (C4): an
+edit that would keep a picture the message does not have is refused (400 50035), and
+is made again with the picture (or as text, where files may not be attached)."""
+from __future__ import annotations
+
+import asyncio
+
+from tests.fake_discord import payloads
+from tests.support import Clock, button, make_bot
+
+COGS = ("cogs.server", "cogs.tinker")
+
+
+def _labels(message):
+    return [c.get("label") for row in message["components"] for c in row["components"]]
+
+
+async def test_c4_the_tally_shows_after_pictures_are_turned_on(discord_driver, fake_discord,
+                                                              tmp_path):
+    """Pictures turned on mid-game: the next vote's board carries its tally."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    fake_discord.add_user("admin", permissions=payloads.EVERYONE_PERMISSIONS
+                          | payloads.MANAGE_GUILD)
+    await discord_driver.slash("tablehouse", "settings", {"pictures": "off"}, user="admin")
+    board = (await discord_driver.slash("tinker", "start", user="alice")).message
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    await discord_driver.click(board, button(board, game.legal_actions(0)[0].id), user="alice")
+    await discord_driver.slash("tablehouse", "settings", {"pictures": "on"}, user="admin")
+    game = await bot.tables.load(game.id)
+    board = fake_discord.get_message(board["id"])
+    action = next(a.id for a in game.legal_actions(0) if a.id != "give_up")
+    await discord_driver.click(board, button(board, action), user="bob")  # 1 of 2: a vote
+    await bot.boards.messages.stop_updates()
+    fake_discord.limit_violations.clear()  # shown below instead
+    after = fake_discord.get_message(board["id"])
+    assert any("voting" in f["name"] for f in after["embeds"][0].get("fields", [])), \
+        "the board never showed the vote: its tally edit was refused"
+
+
+async def test_c4_the_tally_shows_where_files_may_not_be_attached(discord_driver, fake_discord,
+                                                                 tmp_path):
+    """A board gone to text for want of Attach Files: the next vote's tally shows."""
+    clock = Clock()
+    fake_discord.add_user("carol")
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    board = (await discord_driver.slash("tinker", "start", user="alice")).message
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    await discord_driver.click(board, button(board, game.legal_actions(0)[0].id), user="alice")
+    game = await bot.tables.load(game.id)
+    board = fake_discord.get_message(board["id"])
+    action = next(a.id for a in game.legal_actions(0) if a.id != "give_up")
+    await discord_driver.click(board, button(board, action), user="bob")
+    clock.advance(31)
+    # the channel has no Attach Files: the window's edit with a new picture is refused
+    fake_discord.fail_next("PATCH", r"/channels/\d+/messages/\d+$", 403, 50013)
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    await asyncio.sleep(0.3)
+    board = fake_discord.get_message(board["id"])
+    assert not board.get("attachments")  # text board now
+    game = await bot.tables.load(game.id)
+    action = next(a.id for a in game.legal_actions(0) if a.id != "give_up")
+    await discord_driver.click(board, button(board, action), user="carol")
+    await bot.boards.messages.stop_updates()
+    fake_discord.limit_violations.clear()
+    after = fake_discord.get_message(board["id"])
+    assert any("voting" in f["name"] for f in after["embeds"][0].get("fields", [])), \
+        "the board never showed the vote: its tally edit was refused"
