@@ -91,29 +91,34 @@ CONTROL_LABELS = {"done": "Done", "cancel": "Cancel", "pass": "Pass"}
 
 RULES = (
     ("Goal", "Run trains to deliver goods (🍃 Leaves, 🐉 Wyrms, 🪢 Knots) for points. "
-             "Most points at the end wins; each Wave token adds 2."),
-    ("Your turn", "Take cards from the river, or run one of your trains. At any point of "
-                  "your turn you may discard cards from your trains. At most 2 trains of "
-                  "at most 5 cards each."),
+             "Most points at the end wins; each Wave token adds 2; ties: most goods left "
+             "on your trains, then a shared win. Deck: the 36 basic cards and the 4 Pawns "
+             "(or the 4 Courts, a table option). The sunny cards (Ace of Suns, Bard, "
+             "Harvest and Light Keeper, or Island and Window with the Courts) sit out the "
+             "first half."),
+    ("Your turn", "Take cards from the river or run one of your trains (with an empty "
+                  "river and no train that can run, you pass). At any point of your turn "
+                  "you may discard cards from your trains. At most 2 trains of at most 5 "
+                  "cards each."),
     ("Taking", "River costs are 0, 0, 1, 2 (position 1 is furthest from the deck). Take two "
                "and place each on a train, or take one, place it and rearrange your trains. "
-               "Points pay for cards; you can never pay more than you have."),
+               "Everyone starts with 5 points, which pay for cards; you can never pay more "
+               "than you have."),
     ("Running a train", "It needs a 🌙 Moon (locomotive), power (🌊 Wave: steam, or ☀️ Sun: "
                         "solar) and goods. Ship at least one goods card; each kind scores n, "
                         "+1 for each beyond the second. Shipped cards are discarded; steam "
                         "also burns one Wave card, unless a shipped card has a Wave (it "
                         "burns for the steam too); solar burns nothing."),
-    ("Two halves", "The first half ends when the river cannot be refilled; the four sunny "
-                   "cards and the discard pile are shuffled into the new deck. In the second "
-                   "half, running on steam takes the two-token Wave stack (its holder drops "
-                   "to the one-token stack). When the river cannot be refilled again, "
-                   "everyone gets one last turn."),
-    ("At the table", "Only the player whose turn it is can act; anyone seated may resign "
-                     "(their trains are discarded). Ties: most goods left on your trains. "
-                     "Not moving soon after your turn comes gets you one mention. With a "
-                     "turn timer, a player is reminded once, then a computer plays their "
-                     "seat until they click again; `/steam away` lets the others hand an "
-                     "absent player's seat to a computer by majority."),
+    ("Two halves", "The first half ends when the river cannot be refilled: the sunny cards "
+                   "and the discard pile are shuffled into the new deck, and the next player "
+                   "starts the second half. There, steam takes the two-token Wave stack "
+                   "(its holder gets the one-token stack). When the river cannot be "
+                   "refilled again, everyone gets one last turn."),
+    ("At the table", "Only the player to act can act. Anyone seated may resign: a resigned "
+                     "player scores nothing and loses. A slow player is mentioned once; with "
+                     "a turn timer, a computer plays for them after a reminder until they "
+                     "click again. `/steam away` hands an absent player's seat to a computer "
+                     "by majority."),
 )
 
 #: What the board's icons mean (the "Rules & details" legend).
@@ -463,6 +468,8 @@ class SteamCog(GameCog):
         """Vote to let a computer play an absent player's seat until they click again (C6);
         a player who has left the server (Discord names a user) is found by their seat."""
         async with AnswerClock.of(interaction) as clock:
+            if await self.bot.tables.open_in_channel(interaction.channel_id or 0) is None:
+                raise Refusal(await self._none_here(interaction))  # its thread, if it has one
             play = await self.bot.tables.hand_to_computer(
                 interaction.channel_id or 0, actor_of(interaction), player.id
             )

@@ -66,7 +66,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "db8f362ddfcb8e7f263661f123a4359b15f69d63119b08caa599a24a61209d78"
+COMPONENTS_DIGEST = "5e456752d5fbd991a7493259b96a81bf71559a74f1345595100476e6961ecc2e"
 
 ENDED = ("abandoned", "expired")
 

@@ -217,7 +217,7 @@ async def test_a_daily_deal_given_up_after_a_move_is_the_days_first_result(
     daily = await discord_driver.slash(
         "leaderboard", options={"game": "tinker", "period": "daily"}, user="bob")
     assert daily.embeds[0]["description"] == (
-        f"**1.** Alice · **0**/13 cleared, 0 chips left · 1 game")
+        "**1.** Alice · **0**/13 cleared, 0 chips left · 1 game")
 
 
 async def test_a_daily_deal_given_up_before_its_first_move_gives_no_result(

@@ -18,7 +18,9 @@ Action ids (all short ASCII, stable for Discord custom_ids):
   ``resign`` at any time, even out of turn.
 
 ``<card>`` is :func:`card_code`, for example ``Mill`` or ``AWaves``. Labels fit a
-button (:data:`MAX_LABEL`); descriptions say what a choice does and what it loses.
+button (:data:`MAX_LABEL`); descriptions say what a choice does and what it loses, what
+matters first, within a select option's :data:`MAX_DESCRIPTION` (a plan's description is
+the exception: it lists the trains it leads to, which a board reads and shows in short).
 """
 
 from __future__ import annotations
@@ -49,10 +51,14 @@ from bot.games.steam.state import (
 
 #: How each kind of power reads on a board: its name and its one emoji.
 POWER_LABEL = {kind: f"{kind} {emoji}" for kind, emoji in POWER_EMOJI.items()}
+#: The longest description a select option shows whole (Discord's limit).
+MAX_DESCRIPTION = 100
+#: The limits a placement or a rearrangement keeps to (S5, S6), as a description says them.
+_LIMITS = f"at most {MAX_TRAINS} trains of {MAX_TRAIN_CARDS}"
 _RESIGN = Action(
     "resign", "Resign", "resign",
-    "You lose and score nothing; your trains are discarded. Wave token stacks you hold "
-    "stay with you until someone takes them.",
+    "You lose and score nothing; your trains are discarded; Wave token stacks you hold "
+    "stay until taken.",
 )
 _CANCEL = Action("cancel", "Cancel the run", "ship", "Nothing has changed yet.")
 _PASS = Action("pass", "Pass (no move left)", "pass", primary=True)
@@ -64,6 +70,15 @@ def fit(*labels: str) -> str:
         if len(text) <= MAX_LABEL:
             return text
     return labels[-1][: MAX_LABEL - 1] + "…"
+
+
+def brief(*texts: str) -> str:
+    """Return the first text that fits a select option's description, else the last one
+    cut with an ellipsis: give the fullest wording first and shorter ones after it."""
+    for text in texts:
+        if len(text) <= MAX_DESCRIPTION:
+            return text
+    return texts[-1][: MAX_DESCRIPTION - 1] + "…"
 
 
 def legal_actions(state: SteamState, seat: int) -> list[Action]:
@@ -99,10 +114,11 @@ def symbols(cards: list[Card], skip: tuple[Suit, ...] = ()) -> str:
 def _start_actions(state: SteamState, player: Player) -> list[Action]:
     river, space, points = state.river, room(player.trains), player.score
     actions = []
-    place = "then place each card on a train or start one (at most 2 trains of 5)"
+    place = f"place each on a train or start one ({_LIMITS})"
     if len(river) == 1 and space >= 1:
         text = fit(f"Take {label(river[0])} (free)", f"Take {river[0].name} (free)")
-        actions.append(Action("t2:1", text, "take", f"The last river card; {place}."))
+        actions.append(Action("t2:1", text, "take", "The last river card; then place it on "
+                              f"a train or start one ({_LIMITS})."))
     if space >= 2:
         for i in range(len(river)):
             for j in range(i + 1, len(river)):
@@ -112,18 +128,21 @@ def _start_actions(state: SteamState, player: Player) -> list[Action]:
                     text = fit(f"Take {label(a)} + {label(b)} ({paid})",
                                f"Take {a.name} + {b.name} ({paid})",
                                f"{a.name} + {b.name} ({paid})")
-                    actions.append(Action(f"t2:{i + 1}+{j + 1}", text, "take",
-                                          f"Take {label(a)} and {label(b)}; {place}."))
+                    actions.append(Action(f"t2:{i + 1}+{j + 1}", text, "take", brief(
+                        f"Take {label(a)} and {label(b)}, then {place}.",
+                        f"Take {a.name} and {b.name}, then {place}.",
+                        f"Then {place}.")))
     for i, c in enumerate(river):
         if RIVER_COSTS[i] <= points:
             paid = cost_label(RIVER_COSTS[i])
             text = fit(f"Take {label(c)} + rearrange ({paid})",
                        f"Take {c.name} + rearrange ({paid})")
-            actions.append(Action(
-                f"t1:{i + 1}", text, "take",
-                f"Take {label(c)}, then arrange it and all your train cards into at most "
-                "2 trains of at most 5 (discard if they do not fit).",
-            ))
+            rest = f"into {_LIMITS}; discard what does not fit"
+            actions.append(Action(f"t1:{i + 1}", text, "take", brief(
+                f"Take {label(c)}, then arrange it and all your train cards {rest}.",
+                f"Arrange {label(c)} and all your train cards {rest}.",
+                f"Arrange {c.name} and your train cards {rest}.",
+                f"Then arrange it and your train cards {rest}.")))
     runs = [_run_action(i, t) for i, t in enumerate(player.trains) if can_run(t)]
     actions += [a for i, t in enumerate(player.trains) if can_run(t)
                 for a in whole_runs(i, t, state.half, state.two_stack == state.turn)]
@@ -155,41 +174,68 @@ def whole_runs(index: int, train: list[Card], half: int, holds_two: bool) -> lis
     the shipment, one per Wave card that could burn (its code ends the id). ``holds_two``
     says the player already holds the Wave token stack of two (S10). The usual one is
     primary: the one that takes the stack of two, else the one that burns nothing more
-    than the shipment, else the one that loses the fewest symbols.
+    than the shipment, else the one that loses the fewest symbols. A description says
+    first what the run burns, then the Wave tokens it takes, then what it ships
+    (:func:`run_text`).
     """
     goods = [c for c in train if goods_count(c)]
     worth = points_text(goods_points(goods))
-    number, shipped = index + 1, ", ".join(c.name for c in goods)
+    number = index + 1
     runs: list[tuple[tuple[bool, bool, int], Action]] = []
     for kind in powers(train):
         burn, pick = burn_of(train, kind, goods)
         choices = ([c for c in train if Suit.WAVES in c.suits and c not in goods]
                    if pick else [burn])
         takes = kind == STEAM and half == 2 and not holds_two
-        tokens = "; you take the Wave token stack of two" if takes else ""
         for wave in choices:
             head = f"Run train {number} on {kind} · ship all · {worth}"
             if pick and wave is not None:
-                kept = [c for c in train if c not in goods and c is not wave]
                 text = fit(f"{head} · burn {wave.name}",
                            f"Run train {number} on {kind}, burn {wave.name} · {worth}",
                            f"Run train {number}, burn {wave.name} · {worth}",
                            f"Train {number}, burn {wave.name} · {worth}")
-                burns = f"; burns {losing(wave, kept)}"
                 suffix = f":{card_code(wave)}"
             else:
                 text, suffix = fit(head), ""
-                burns = "" if wave is None else f"; burns {label(wave)} for steam"
-                if kind != STEAM:
-                    burns = "; solar burns nothing"
-            description = (f"Runs on {kind} and ships every goods card ({shipped}) for "
-                           f"{worth.replace('pt', 'point')}{burns}{tokens}.")
+            description = run_text(train, kind, goods, wave, takes)
             lost = 0 if wave is None else len(wave.suits)
             runs.append(((takes, wave is None, -lost),
                          Action(f"go:{number}:{kind}{suffix}", text, "run", description)))
     best = max(range(len(runs)), key=lambda k: runs[k][0], default=None)
     return [Action(a.id, a.label, a.group, a.description, k == best)
             for k, (_, a) in enumerate(runs)]
+
+
+def run_text(train: list[Card], power: str, ship: list[Card], burn: Card | None,
+             takes: bool) -> str:
+    """S8, S10: say what running ``train`` on ``power`` and shipping ``ship`` does, what
+    matters first: the card steam burns (``burn``) and what that loses, the Wave token
+    stack of two it takes (``takes``), then what it ships, e.g. "Burns Lunatic 🌙🌊 (loses
+    🌙); the train can no longer run; you take the stack of two; ships 3 cards for 5
+    points.", worded shorter where the whole would not fit a select option."""
+    if burn is not None:
+        kept = [c for c in train if c not in ship and c is not burn]
+        first = burn_text(burn, kept)
+    elif power == STEAM:
+        first = "nothing else burns (a shipped card has a Wave)"
+    else:
+        first = "solar burns nothing"
+    points = points_text(goods_points(ship)).replace("pt", "point")
+    named = f"ships {', '.join(c.name for c in ship)} for {points}"
+    counted = f"ships {len(ship)} card{'s' * (len(ship) > 1)} for {points}"
+    rests = ([f"you take the Wave token stack of two; {named}",
+              f"you take the Wave token stack of two; {counted}",
+              f"you take the stack of two; {counted}",
+              "you take the stack of two"] if takes else [named, counted])
+    return brief(*(_sentence(f"{first}; {rest}") for rest in rests))
+
+
+def burn_text(burn: Card, kept: list[Card]) -> str:
+    """Say in short what burning ``burn`` for steam loses, ``kept`` being what is left of
+    the train: "burns Lunatic 🌙🌊 (loses 🌙); the train can no longer run"."""
+    lost = symbols([burn], (Suit.WAVES,))
+    text = f"burns {label(burn)}" + (f" (loses {lost})" if lost else "")
+    return text if not kept or can_run(kept) else f"{text}; the train can no longer run"
 
 
 def _discard_actions(player: Player) -> list[Action]:
@@ -295,15 +341,22 @@ def losing(c: Card, kept: list[Card]) -> str:
 
 
 def ship_text(train: list[Card], power: str, ship: list[Card]) -> str:
-    """Say what a shipment does: ``ships Forest for 1; burns Sailor 🌊🍃, losing its 🍃``."""
-    text = f"ships {', '.join(c.name for c in ship)} for {goods_points(ship)}"
+    """Say what a shipment does: ``ships Forest for 1; burns Sailor 🌊🍃, losing its 🍃``;
+    with many cards, ``ships 4 cards for 9; …``, so that made a sentence it fits a select
+    option."""
+    points = goods_points(ship)
+    heads = [f"ships {', '.join(c.name for c in ship)} for {points}",
+             f"ships {len(ship)} card{'s' * (len(ship) > 1)} for {points}"]
     burn, pick = burn_of(train, power, ship)
     if pick:
-        return f"{text}; then you pick the Wave card to burn"
-    if burn is not None:
+        tails = ["; then you pick the Wave card to burn"]
+    elif burn is not None:
         kept = [c for c in train if c not in ship and c is not burn]
-        return f"{text}; burns {losing(burn, kept)}"
-    return f"{text}; nothing else burns" if power == STEAM else f"{text}; solar burns nothing"
+        tails = [f"; burns {losing(burn, kept)}", f"; {burn_text(burn, kept)}"]
+    else:
+        tails = ["; nothing else burns" if power == STEAM else "; solar burns nothing"]
+    texts = [head + tail for tail in tails for head in heads]
+    return next((t for t in texts if len(_sentence(t)) <= MAX_DESCRIPTION), texts[-1])
 
 
 def _run_actions(train: list[Card], run: Running, half: int,
