@@ -186,14 +186,19 @@ class AliveNotes:
         counts as none, and one that cannot be stored is a warning: neither stops the
         bot."""
         key = self._meta_key(OUTAGES)
-        own = await self._outages(key)
+        stored = await self._outages(key)
+        own = list(stored or [])
         if last_alive is not None:
             own.append((last_alive, started - last_alive))
             own = downtime.kept(own, started, self.keep_seconds)
-            try:
-                await self.store.set_meta(key, downtime.dumps(own))
-            except StorageError as exc:
-                log.warning("could not store the bot's recent outages: %s", exc)
+            if stored is None:  # not read: writing the new one alone would lose the rest
+                log.warning("the bot's recent outages could not be read: the new one is "
+                            "not stored")
+            else:
+                try:
+                    await self.store.set_meta(key, downtime.dumps(own))
+                except StorageError as exc:
+                    log.warning("could not store the bot's recent outages: %s", exc)
         try:
             rows = await self.store.query(
                 "SELECT key FROM meta WHERE key = :bare OR key LIKE :sharded",
@@ -205,16 +210,21 @@ class AliveNotes:
         outages = list(own)
         for (other,) in rows:
             if other != key:
-                outages += await self._outages(str(other))
+                outages += await self._outages(str(other)) or []
         return downtime.kept(sorted(set(outages)), started, self.keep_seconds)
 
-    async def _outages(self, key: str) -> list[Outage]:
-        """Return the outages stored under ``key`` (none when it cannot be read or is
-        damaged: a warning)."""
+    async def _outages(self, key: str) -> list[Outage] | None:
+        """Return the outages stored under ``key``: none when they are damaged (a
+        warning), None when they cannot be read now (a warning)."""
         try:
-            return downtime.loads(await self.store.get_meta(key))
-        except (StorageError, ValueError) as exc:
+            raw = await self.store.get_meta(key)
+        except StorageError as exc:
             log.warning("could not read the bot's recent outages (taken as none): %s", exc)
+            return None
+        try:
+            return downtime.loads(raw)
+        except ValueError as exc:
+            log.warning("the bot's recent outages are damaged (taken as none): %s", exc)
             return []
 
     async def note_alive(self) -> bool:

@@ -272,6 +272,11 @@ class TableBot(commands.Bot):
         """Note in the database that the bot is alive, every :data:`ALIVE_SECONDS`; keep
         with the outages the time the store was out of reach since the last note (clicks
         were refused then: neither idle time nor turn time)."""
+        await self._note_alive()
+
+    async def _note_alive(self) -> None:
+        """Note that the bot is alive, and keep the time the store was out of reach with
+        the outages (also at a stop: the next start counts it)."""
         trouble = self.tables.core.trouble
         if await self.alive.note_alive():
             trouble.worked()
@@ -282,7 +287,11 @@ class TableBot(commands.Bot):
                 continue  # one failure, and the next write worked
             log.info("the database was out of reach for %.0f s: not counted as idle or "
                      "turn time", length)
-            self.outages = await self.alive.note_outage(start, start + length)
+            # counted at once, while it is being stored (a deadline may fire meanwhile)
+            self.outages = [*self.outages, (start, length)]
+            self.tables.turns.outages = self.outages
+            kept = await self.alive.note_outage(start, start + length)
+            self.outages = downtime.merged([*self.outages, *kept])  # none forgotten
             self.tables.turns.outages = self.outages
 
     async def _put_off_timers(self) -> None:
@@ -551,7 +560,7 @@ class TableBot(commands.Bot):
             await self.boards.messages.stop_updates()
         if self.alive_marker.is_running():
             self.alive_marker.cancel()
-            await self.alive.note_alive()
+            await self._note_alive()
         if self.sweeper.is_running():
             self.sweeper.cancel()
         await super().close()

@@ -143,6 +143,8 @@ class _Halves(dict[str, int]):
             halves = 0
         elif ch < WIDE_FROM:
             halves = 2
+        elif unicodedata.east_asian_width(ch) in ("F", "W"):
+            halves = 4  # wide, fullwidth letters (Ａ) too
         else:  # a styled letter (𝐁, 𝓢, 𝕯, 𝙼) takes its plain letter's room
             folded = unicodedata.normalize("NFKC", ch)
             halves = (self[folded] if len(folded) == 1 and folded < WIDE_FROM

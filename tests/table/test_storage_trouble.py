@@ -3,9 +3,14 @@ idle time: every click was refused then."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
+from bot.alive import OUTAGES
+from bot.table import downtime
 from bot.table.downtime import StorageTrouble, down_between
+from db.errors import StorageError
 from tests.support import Clock, make_bot, seated_steam, set_read_only
 
 pytestmark = pytest.mark.error_logs_expected
@@ -81,3 +86,99 @@ async def test_a_database_outage_is_not_idle_time_for_a_lobby(
     clock.advance(3600)  # an hour of running time later it is idle
     await bot.alive_marker()
     assert await bot.sweep_once() == 1
+
+
+async def test_a_span_handed_on_is_counted_while_it_is_being_stored(
+        discord_driver, fake_discord, tmp_path):
+    """C6: the alive note that closes a span of trouble counts it at once, while it is
+    being stored with the outages: a deadline handled meanwhile (the loop retries every
+    5 s) puts the reminded player's timer off; her seat does not go to a computer."""
+    clock = Clock()
+    bot, game = await seated_steam(discord_driver, fake_discord, tmp_path, clock=clock,
+                                   turn_timer="10 min")
+    clock.advance(SECONDS + 1)
+    assert await bot.deadlines.run_due() == 1  # the reminder
+    await discord_driver.settle()
+    clock.advance(30)
+    await set_read_only(bot.store, True)
+    for _ in range(40):  # 20 minutes: the deadline loop keeps trying, and failing
+        clock.advance(30)
+        await bot.deadlines.run_due()
+        await bot.alive_marker()
+    await set_read_only(bot.store, False)
+    clock.advance(6)
+
+    storing, go_on = asyncio.Event(), asyncio.Event()
+    original = bot.alive.note_outage
+
+    async def slow_note_outage(*args):
+        storing.set()
+        await go_on.wait()  # its reads and writes take a moment
+        return await original(*args)
+
+    bot.alive.note_outage = slow_note_outage
+    marker = asyncio.create_task(bot.alive_marker())
+    await storing.wait()
+    await bot.deadlines.run_due()  # the retry of Alice's deadline lands meanwhile
+    await discord_driver.settle()
+    go_on.set()
+    await marker
+    now = await bot.tables.load(game.id)
+    assert not now.seats[0].away, "the outage was not counted: Alice's seat was handed on"
+
+
+async def test_a_failed_read_of_the_kept_outages_does_not_forget_them(
+        discord_driver, fake_discord, tmp_path):
+    """The bot was down 10 hours before its start. Later the database is out of reach
+    for a minute; when it is back, the read of the kept outages fails once as the alive
+    note stores the new span: the kept list is not written over with the new span
+    alone, so the 10-hour outage is not forgotten."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
+    await discord_driver.close_client(bot)
+    clock.advance(10 * 3600)
+    bot = await discord_driver.restart(make_bot(tmp_path, clock=clock))
+    long = [o for o in bot.outages if o[1] >= 10 * 3600 - 1]
+    assert long, bot.outages
+    await set_read_only(bot.store, True)
+    for _ in range(3):
+        clock.advance(30)
+        await bot.alive_marker()
+    await set_read_only(bot.store, False)
+    clock.advance(30)
+
+    real_get_meta = bot.store.get_meta
+    failed = []
+
+    async def flaky_get_meta(key):
+        if key.startswith(OUTAGES) and not failed:
+            failed.append(key)
+            raise StorageError("connection reset")
+        return await real_get_meta(key)
+
+    bot.store.get_meta = flaky_get_meta
+    await bot.alive_marker()
+    bot.store.get_meta = real_get_meta
+    assert failed
+    stored = downtime.loads(await bot.store.get_meta(OUTAGES))
+    assert any(o in stored for o in long), stored
+    assert any(o in bot.outages for o in long), bot.outages
+
+
+async def test_a_stop_right_after_the_database_is_back_keeps_its_outage(
+        discord_driver, fake_discord, tmp_path):
+    """The database was out of reach for 20 minutes; it is back, and the bot is stopped
+    before its next alive note: the stop keeps the span with the outages, so the next
+    start still counts those 20 minutes as no idle or turn time."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
+    await set_read_only(bot.store, True)
+    for _ in range(40):  # 20 minutes, a failed alive note every 30 s
+        clock.advance(30)
+        await bot.alive_marker()
+    await set_read_only(bot.store, False)
+    clock.advance(5)
+    await discord_driver.close_client(bot)
+    clock.advance(5)
+    bot = await discord_driver.restart(make_bot(tmp_path, clock=clock))
+    assert any(length >= 19 * 60 for _, length in bot.outages), bot.outages

@@ -143,4 +143,4 @@ def test_styled_letters_take_their_plain_letters_room() -> None:
     for styled in ("𝐌𝐚𝐱𝐢𝐦𝐢𝐥𝐢𝐚𝐧 𝐀𝐥𝐞𝐱", "𝓜𝓪𝔁𝓲𝓶𝓲𝓵𝓲𝓪𝓷 𝓐𝓵𝓮𝔁", "𝕸𝖆𝖝𝖎𝖒𝖎𝖑𝖎𝖆𝖓 𝕬𝖑𝖊𝖝",
                    "𝙼𝚊𝚡𝚒𝚖𝚒𝚕𝚒𝚊𝚗 𝙰𝚕𝚎𝚡"):
         assert shown_width(styled) == shown_width("Maximilian Alex"), styled
-    assert shown_width("中") == shown_width("🚂") == 2
+    assert shown_width("中") == shown_width("🚂") == shown_width("Ａ") == 2
