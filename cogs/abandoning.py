@@ -43,8 +43,8 @@ def abandon_question(game: LoadedGame, ends: bool, deal_played: bool = False,
         when = ("It ends now, unfinished" if ends else "Once a majority of the players "
                 "still playing ask, it ends, unfinished")
         return (f"Abandon this {title} game? {when}, and a computer plays here, so it "
-                "counts as a loss scoring 0 for every person at the table, in the ratings "
-                f"too. ({DISMISS})")
+                "counts as a loss scoring 0 for each player who asked (and anyone who "
+                f"resigned or is away), in the ratings too. ({DISMISS})")
     if not ends:
         return (f"Ask to abandon this {title} game? Once a majority of the players still "
                 "playing ask, it ends for everyone, unfinished, and nobody gets a result "

@@ -15,13 +15,13 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, cast
 
 from bot.games.protocol import BrokenState, Engine, IllegalAction, Outcome
 from bot.games.registry import engine as registry_engine
-from bot.table import turnlog, voters
+from bot.table import seating, turnlog, voters
 from bot.table.daily import daily_seed
 from bot.table.data import TableData
 from bot.table.downtime import StorageTrouble
@@ -399,22 +399,26 @@ class TableCore:
 
     async def close(
         self, game: LoadedGame, status: str, event: str, actor_id: int | None, *,
-        forfeit: bool = False,
+        forfeit: Collection[int] = (),
     ) -> LoadedGame:
         """End the game with ``status`` (abandoned, expired) as a new board version.
 
         A daily deal ended after its first move, however it ended (abandoned, idle,
         called off with its channel or server), counts as a loss for everyone who played
         it (:meth:`given_up`): the deal was seen, so it is not theirs to try again. With
-        ``forfeit`` (its players abandoned it, or left it idle), a table where a computer
-        plays counts as lost by its people (:meth:`left_to_computers`)."""
+        ``forfeit`` (the seats of the people who abandoned it, or the one whose turn it
+        stalled on when it was left idle), a table where a computer plays counts as lost
+        by them (:meth:`left_to_computers`); the other people get no result."""
         row = game.row
         given_up = await self.given_up(game)
         ratings: list[RatedSeat] = []
         if forfeit and self.left_to_computers(game):
+            resigned = seating.resigned_seats(game.view())
             outcomes = [Outcome(i, "win", 0, {}) if seat.computer
-                        else Outcome(i, "loss", 0, {"left": True})
-                        for i, seat in enumerate(game.seats)]
+                        else Outcome(i, "loss", 0, {"left": True, "resigned": True}
+                                     if i in resigned else {"left": True})
+                        for i, seat in enumerate(game.seats)
+                        if seat.computer or i in forfeit]
             given_up += seat_results(game.seats, outcomes)
             ratings = rated_seats(row.kind, game.seats, outcomes)
         expected = row.version

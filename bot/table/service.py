@@ -16,7 +16,15 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import replace
 from typing import Any
 
@@ -533,6 +541,18 @@ class Tables:
             raise Refusal("There is no game going in this channel.")
         return game, self._abandon_step(game, actor) == "close"
 
+    @staticmethod
+    def _left(game: LoadedGame, people: Iterable[int]) -> set[int]:
+        """The seats that lose a table where a computer plays when it ends unfinished
+        (:meth:`TableCore.left_to_computers`): ``people``'s (those who abandoned it, or
+        the one whose turn it stalled on), and every person who resigned or walked away
+        (a computer playing their seat)."""
+        seats = game.seats
+        wanted = set(people)
+        resigned = seating.resigned_seats(game.view())
+        return {i for i, seat in enumerate(seats) if not seat.computer
+                and (seat.user_id in wanted or i in resigned or seat.away)}
+
     def abandon_forfeits(self, game: LoadedGame, actor: Actor) -> bool:
         """Whether ``actor`` abandoning ``game`` (with the others asking, if need be)
         loses it for its people: they play it, and a computer plays at the table
@@ -605,7 +625,7 @@ class Tables:
             names = polls.join_names(game.seat_name(game.seat_of(u)) for u in asks)
             data.abandon_votes = []
             return await self.core.close(game, "abandoned", f"{names} abandoned the game.",
-                                         actor.user_id, forfeit=True)
+                                         actor.user_id, forfeit=self._left(game, asks))
         data.abandon_votes = asks
         event = (f"{actor.name} asks to abandon the game ({len(asks)} of {needed} needed: "
                  f"another player can use /{game.row.kind} abandon too).")
@@ -657,9 +677,14 @@ class Tables:
                     "solo" if len(game.seats) <= 1 else "multi")
                 if not game.row.is_open or game.row.updated_at >= cutoffs[group]:
                     return None
-                return await self.core.close(
-                    game, "expired", "The game was idle too long and ended.", None,
-                    forfeit=True)
+                stalled = game.person_to_act()
+                left = self._left(game, [stalled] if stalled is not None else [])
+                event = "The game was idle too long and ended."
+                if self.core.left_to_computers(game) and stalled is not None:
+                    name = game.seat_name(game.seat_of(stalled))
+                    event = (f"The game was idle too long and ended: {name}'s turn waited, "
+                             "so it counts as their loss (a computer plays here).")
+                return await self.core.close(game, "expired", event, None, forfeit=left)
         except Refusal as refusal:
             log.warning("sweeper could not end game %s: %s", game_id, refusal)
             return None

@@ -98,7 +98,8 @@ async def test_abandoning_a_game_against_a_computer_says_it_is_a_loss(
     await discord_driver.settle()
     asked = await discord_driver.slash("steam", "abandon", user="alice")
     assert asked.ephemeral and "a computer plays here" in asked.content
-    assert "loss scoring 0 for every person at the table, in the ratings too" in asked.content
+    assert "loss scoring 0 for each player who asked" in asked.content
+    assert "in the ratings too" in asked.content
     await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
     await discord_driver.settle()
     (result,) = await bot.store.results(alice.id)

@@ -89,3 +89,43 @@ async def test_a_table_against_a_computer_left_idle_is_lost(tmp_path):
         assert (await tables.load(game.id)).row.status == "expired"
         (result,) = await tables.store.results(ALICE.user_id)
         assert result["outcome"] == "loss"
+
+
+async def test_s10_a_resigned_person_stays_resigned_in_a_forfeit(tmp_path):
+    """S10: Bob resigned, then Alice, the one person still playing, abandons: both lose;
+    Bob's result still says he resigned, so he ranks last."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        game = await _against_a_computer(tables, people=(BOB,))
+        game = (await tables.act(game.id, game.row.version, BOB, "resign")).game
+        assert game.row.is_open
+        await tables.abandon(CHANNEL, ALICE)
+        (bob,) = await tables.store.results(BOB.user_id)
+        assert bob["detail"] == {"left": True, "resigned": True}
+        (alice,) = await tables.store.results(ALICE.user_id)
+        assert alice["detail"] == {"left": True}
+
+
+async def test_an_idle_table_is_lost_by_the_person_it_waited_for_only(tmp_path):
+    """Alice played her turn; the table then waited for Bob until the sweep ended it:
+    Bob loses it (the board's last line says so), Alice gets no result."""
+    clock = Clock()
+    async with open_tables(tmp_path / "t.db", clock) as tables:
+        game = await _against_a_computer(tables, people=(BOB,))
+        while game.to_act() == 0:  # the rest of Alice's turn; then it is Bob's
+            action = game.engine.computer_action(game.state, 0)
+            game = (await tables.act(game.id, game.row.version, ALICE, action)).game
+        assert game.to_act() == 1
+        clock.advance(10)
+
+        async def shown(_game) -> None:
+            return None
+
+        assert await tables.expire_idle(
+            {"solo": 0.0, "lobby": 0.0, "multi": clock.now}, shown) == 1
+        assert await tables.store.results(ALICE.user_id) == []
+        (bob,) = await tables.store.results(BOB.user_id)
+        assert bob["outcome"] == "loss"
+        ended = await tables.load(game.id)
+        assert ended.row.events[-1] == ("The game was idle too long and ended: Bob's turn "
+                                        "waited, so it counts as their loss (a computer "
+                                        "plays here).")
