@@ -20,6 +20,7 @@ from bot.pictures.cards import FULL, Mark, Size, card_back, face, fit_line
 from bot.pictures.palette import CARD_INK, RGB, Theme
 from bot.pictures.script import text_mask, width
 from bot.pictures.shapes import icon
+from bot.text.widths import NUMBERED
 
 WIDTH = 760
 """Board width in pixels (shown about 280 px wide on a 360 px phone)."""
@@ -53,9 +54,17 @@ Painter = Callable[..., None]
 
 def fit(words: str, size: int, room: float | None, bold: bool = False) -> str:
     """Return ``words``, cut with an ellipsis if wider than ``room`` at ``size`` (only the
-    ellipsis when the first character alone is too wide, nothing if that is too)."""
+    ellipsis when the first character alone is too wide, nothing if that is too). A
+    name numbered to tell it apart from another ("Christopher Robinson (2)") keeps its
+    number ("Christopher… (2)")."""
     if room is None or width(words, size, bold) <= room:
         return words
+    numbered = NUMBERED.fullmatch(words)
+    if numbered is not None:
+        rest = room - width(numbered["number"], size, bold)
+        base = fit(numbered["base"], size, rest, bold)
+        if base not in ("", "…"):
+            return base + numbered["number"]
     cut = fit_line(words, size, room, bold)
     if cut != "…":
         return cut

@@ -216,10 +216,22 @@ def clip_words(text: str, room: float) -> str:
     return closed(cut.rstrip(" .,;:·—-")) + "…"
 
 
+#: The number that tells a name apart from another seated person's ("Sam (2)"): a cut
+#: keeps it (here and in the pictures).
+NUMBERED = re.compile(r"(?P<base>.+?)(?P<number> \(\d{1,2}\))")
+
+
 def clip_name(name: str, room: float) -> str:
     """Return a (plain) name cut to ``room`` letters, marked "…", between any two letters
     as shown (never inside a flag, nor between a letter and its mark, selector or skin
-    tone, nor inside emoji joined by a joiner)."""
+    tone, nor inside emoji joined by a joiner). A name numbered to tell it apart from
+    another ("Christopher Robinson (2)") keeps its number ("Christopher… (2)")."""
     if fits(name, room):
         return name
+    numbered = NUMBERED.fullmatch(name)
+    if numbered is not None:
+        base, number = numbered["base"], numbered["number"]
+        rest = room - shown_width(number)
+        if rest >= 1 + ELLIPSIS:
+            return clip_name(base, rest) + number
     return closed(name[:group_start(name, fitting(name, room - ELLIPSIS))].rstrip()) + "…"

@@ -129,3 +129,11 @@ def test_a_board_of_fancy_names_draws_no_box(monkeypatch) -> None:
         script.forget_words()
     assert any("Cherokee" in text for text in drawn)
     assert [(text, _boxes(text)) for text in drawn if _boxes(text)] == []
+
+
+def test_a_numbered_name_keeps_its_number_when_cut_in_a_picture():
+    """Two people named alike ("Name", "Name (2)") still read apart when the picture cuts
+    their names to a narrow room."""
+    two = fit("Christopher Robinson (2)", 24, 200)
+    assert two.endswith("… (2)") and script.width(two, 24) <= 200, two
+    assert fit("Christopher Robinson", 24, 200) != two

@@ -144,3 +144,12 @@ def test_styled_letters_take_their_plain_letters_room() -> None:
                    "𝙼𝚊𝚡𝚒𝚖𝚒𝚕𝚒𝚊𝚗 𝙰𝚕𝚎𝚡"):
         assert shown_width(styled) == shown_width("Maximilian Alex"), styled
     assert shown_width("中") == shown_width("🚂") == shown_width("Ａ") == 2
+
+
+def test_a_numbered_name_keeps_its_number_when_cut() -> None:
+    """Two people named alike are seated as "Name" and "Name (2)": a cut keeps the
+    number, so the two still read apart."""
+    one, two = (clip_name(n, 14) for n in ("Christopher Robinson", "Christopher Robinson (2)"))
+    assert two.endswith("… (2)") and fits(two, 14), two
+    assert one != two and not one.endswith(")")
+    assert clip_name("Sam (2)", 14) == "Sam (2)"
