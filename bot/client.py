@@ -555,8 +555,10 @@ class TableBot(commands.Bot):
             if not await tables.drain():
                 log.warning("shutting down with requests still in flight")
             await self.boards.stop_computers()
+            since = time.monotonic()  # the deadlines and their notices share one wait
             await self.deadlines.stop()
-            await self.boards.stop_announcing(STOP_WAIT_SECONDS)
+            await self.boards.stop_announcing(
+                max(0.0, STOP_WAIT_SECONDS - (time.monotonic() - since)))
             await self.boards.messages.stop_updates()
         if self.alive_marker.is_running():
             self.alive_marker.cancel()
