@@ -67,6 +67,11 @@ class TurnNotices:
             except Refusal:
                 current = None
             stored = current.data.notice if current is not None else None
+            if notice is None and current is not None and current.row.is_open:
+                held = self._notices.get(game.id) or stored
+                if held is None or not held.user or held.user == current.person_to_act():
+                    return  # as the table is now, the notice held is still due (a newer
+                    # move posted it since ``game`` was read): nothing to take back
             due = current.data.notice_due if current is not None else None
             # a reminder waits in the table's data until it is seen to (posted or not due)
             reminded = (notice[0] if reminder and notice is not None and due is not None
