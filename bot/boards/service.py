@@ -420,6 +420,13 @@ class Boards:
                 return
             if game.row.is_open:
                 raise Refusal("This game is still going: finish or abandon it first.")
+            after = await self.tables.open_in_channel(game.row.channel_id)
+            if after is not None and after.row.kind == game.row.kind and after.id > game.id:
+                # Someone pressed Play again first: point to what they opened.
+                raise Refusal(
+                    f"{after.seat_name(0)} opened a new table already: press **Join** on it "
+                    f"({after.link})." if after.row.status == "lobby" else
+                    f"A new {after.engine.title} game is going already: {after.link}")
             await renderer.play_again(interaction, game)
         except Refusal as refusal:
             await clock.tell(str(refusal))

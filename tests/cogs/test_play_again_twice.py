@@ -1,0 +1,34 @@
+"""Play again pressed on an ended board after someone else pressed it first points to the
+table just opened, to join it (not "finish or abandon it first")."""
+
+from __future__ import annotations
+
+from tests.support import Clock, button, host_board, make_bot
+
+
+async def test_play_again_pressed_second_points_to_the_new_table(discord_driver, fake_discord,
+                                                                tmp_path):
+    driver, fake = discord_driver, fake_discord
+    fake.add_user("carol")
+    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=Clock()))
+    board = (await driver.slash("steam", "new", {"first": "me (the host)"}, user="alice")).message
+    for name in ("bob", "carol"):
+        board = (await driver.click(board, button(board, "lobby.join"), user=name)).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    for name in ("alice", "carol"):  # two resign: Bob wins, the game is over
+        now = await bot.tables.load(game.id)
+        shown = fake.get_message(now.row.board_message_id)
+        ask = await driver.click(shown, button(shown, "ask.resign"), user=name)
+        await driver.click(ask.message, ask.custom_ids[0], user=name)
+        await driver.settle()
+    final = fake.get_message((await bot.tables.load(game.id)).row.board_message_id)
+    again = await driver.click(final, button(final, "table.again"), user="bob")
+    assert again.response_type == 4 and not again.ephemeral  # Bob's new lobby
+    # Alice, a moment later, presses Play again on the old end board too.
+    old = fake.get_message(final["id"])
+    second = await driver.click(old, button(old, "table.again"), user="alice")
+    assert second.ephemeral
+    assert "Finish or abandon it first" not in second.content, second.content
+    assert second.content.startswith("Bob opened a new table already: press **Join** on it")
