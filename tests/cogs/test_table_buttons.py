@@ -39,4 +39,5 @@ async def test_play_again_starts_the_same_game(discord_driver, fake_discord, tmp
     assert new.row.starter_id == fake_discord.user("carol").id
     assert board_ids(again.message) == [f"g1:{new.id}:0:add1", f"g1:{new.id}:0:add2"]
     twice = await discord_driver.click(board, button(board, "table.again"), user="bob")
-    assert twice.ephemeral and "already has a game" in twice.content
+    assert twice.ephemeral and twice.content == (
+        f"A new Race to Ten game is going already: {new.link}")
