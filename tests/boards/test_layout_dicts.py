@@ -66,7 +66,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "5e456752d5fbd991a7493259b96a81bf71559a74f1345595100476e6961ecc2e"
+COMPONENTS_DIGEST = "f2a241a17f8b094618e1a865f4890d5ea234841f883a2a36fd9179cb361a85fe"
 
 ENDED = ("abandoned", "expired")
 

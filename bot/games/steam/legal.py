@@ -392,12 +392,14 @@ def _run_actions(train: list[Card], run: Running, half: int,
             after = [x for x in run.ship if x is not c]
             text = fit(f"Don't ship {label(c)}", f"Don't ship {c.name}")
             gain = goods_points(run.ship) - goods_points(after)
-            actions.append(Action(f"sh:{card_code(c)}", text, "ship", f"Gives up {gain} points."))
+            actions.append(Action(f"sh:{card_code(c)}", text, "ship",
+                                  f"Gives up {points_text(gain).replace('pt', 'point')}."))
         else:
             gain = goods_points([*run.ship, c]) - goods_points(run.ship)
             text = fit(f"Ship {label(c)} (+{gain})", f"Ship {c.name} (+{gain})")
             actions.append(Action(f"sh:{card_code(c)}", text, "ship",
-                                  f"Add it to the shipment (+{gain} points)."))
+                                  f"Add it to the shipment "
+                                  f"(+{points_text(gain).replace('pt', 'point')})."))
     if run.ship:
         text = f"Ship {len(run.ship)} card{'s' * (len(run.ship) > 1)} for {goods_points(run.ship)}"
         actions.append(Action("ship", text, "ship",
