@@ -228,6 +228,21 @@ async def seated_steam(driver: Any, fake: Any, tmp_path: Path, *, clock: Clock |
     return bot, game
 
 
+async def steam_against_computer(driver: Any, tmp_path: Path, **settings: Any) -> tuple[
+        Any, LoadedGame]:
+    """Open a Steam to Solar table as Alice (first to play) with one computer player and
+    start it, on a bot made with ``settings``; return the bot and the game."""
+    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",), **settings))
+    board = (await driver.slash("steam", "new", {"first": "me (the host)"},
+                                user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.computer"), user="alice")).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    game = await bot.tables.open_in_channel(driver.fake.channel_id)
+    assert game is not None
+    return bot, game
+
+
 async def shard_down(driver: Any, tmp_path: Path, clock: Clock, down: int,
                      seconds: float) -> tuple[Any, float]:
     """Start the processes of both shards of a two-shard bot, stop shard ``down``'s and

@@ -677,13 +677,15 @@ class Tables:
                     "solo" if len(game.seats) <= 1 else "multi")
                 if not game.row.is_open or game.row.updated_at >= cutoffs[group]:
                     return None
-                stalled = game.person_to_act()
-                left = self._left(game, [stalled] if stalled is not None else [])
                 event = "The game was idle too long and ended."
-                if self.core.left_to_computers(game) and stalled is not None:
-                    name = game.seat_name(game.seat_of(stalled))
-                    event = (f"The game was idle too long and ended: {name}'s turn waited, "
-                             "so it counts as their loss (a computer plays here).")
+                left: set[int] = set()
+                if self.core.left_to_computers(game):
+                    stalled = game.person_to_act()
+                    left = self._left(game, [stalled] if stalled is not None else [])
+                    if stalled is not None:
+                        name = game.seat_name(game.seat_of(stalled))
+                        event = (f"The game was idle too long and ended: {name}'s turn "
+                                 "waited, so it counts as their loss (a computer plays here).")
                 return await self.core.close(game, "expired", event, None, forfeit=left)
         except Refusal as refusal:
             log.warning("sweeper could not end game %s: %s", game_id, refusal)

@@ -14,7 +14,7 @@ from bot.boards.messages import EDIT_TRIES
 from bot.client import TableBot
 from bot.table.loaded import Actor
 from tests.fake_discord import Driver, FakeDiscord
-from tests.support import board_ids, button, host_board, make_bot, press
+from tests.support import board_ids, button, make_bot, press, steam_against_computer
 
 
 def _edits(fake: FakeDiscord, message_id: int | str) -> list[Any]:
@@ -40,18 +40,10 @@ async def test_a_long_rate_limit_on_a_computer_moves_edit_is_waited_out(
     move meet a rate limit longer than discord.py waits: the bot edits the board again
     once the wait Discord asked for is over, so Alice's board shows her turn, her moves
     enabled, rather than the computer "choosing" for ever."""
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    bot, game = await steam_against_computer(discord_driver, tmp_path)
     # discord.py gives up at once on a rate limit longer than this (30 s at least in
     # production): one of 3 s stands for a long one here.
     bot.http.max_ratelimit_timeout = 1.0
-    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
-                                        user="alice")).message
-    board = (await discord_driver.click(board, button(board, "lobby.computer"),
-                                        user="alice")).message
-    await host_board(discord_driver, board, "lobby.start")
-    await discord_driver.settle()
-    game = await bot.tables.open_in_channel(fake_discord.channel_id)
-    assert game is not None
     path = rf"/channels/\d+/messages/{game.row.board_message_id}$"
     for _ in range(50):  # Alice plays until her move hands the turn to the computer
         game = await bot.tables.load(game.id)

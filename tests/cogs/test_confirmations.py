@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.support import button, host_board, make_bot
+from tests.support import button, host_board, make_bot, steam_against_computer
 
 
 async def test_abandon_asks_first_naming_what_is_given_up(discord_driver, fake_discord,
@@ -84,14 +84,7 @@ async def test_abandoning_a_game_against_a_computer_says_it_is_a_loss(
     as a loss scoring 0 for every person, in the ratings too; confirmed, it is one."""
     from bot.table.service import Actor
 
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
-    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
-                                        user="alice")).message
-    board = (await discord_driver.click(board, button(board, "lobby.computer"),
-                                        user="alice")).message
-    await host_board(discord_driver, board, "lobby.start")
-    await discord_driver.settle()
-    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    bot, game = await steam_against_computer(discord_driver, tmp_path)
     alice = fake_discord.user("alice")
     action = game.engine.computer_action(game.state, 0)
     await bot.tables.act(game.id, game.row.version, Actor(alice.id, "Alice"), action)

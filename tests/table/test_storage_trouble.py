@@ -36,17 +36,14 @@ def test_a_span_runs_from_the_first_failure_to_the_last_until_a_write_works():
     assert down_between(trouble.outages(), 0.0, 1000.0) == 0.0
 
 
-async def test_c6_a_database_outage_does_not_end_a_reminded_players_turn(
-        discord_driver, fake_discord, tmp_path):
-    """C6: Alice was reminded; then the database refuses writes for 20 minutes (her move
-    is refused, the deadline loop keeps failing on her timer). When it is back her timer
-    is put off by the outage: her seat does not go to a computer at once."""
-    clock = Clock()
-    bot, game = await seated_steam(discord_driver, fake_discord, tmp_path, clock=clock,
-                                   turn_timer="10 min")
+async def _reminded_then_out_of_reach(driver, fake, tmp_path, clock):
+    """A seated Steam table with a 10 min timer: Alice is reminded, then the database
+    refuses writes for 20 minutes (the deadline loop and the alive note keep failing),
+    then it is back, 6 s before the loop's next try. Return the bot and the game."""
+    bot, game = await seated_steam(driver, fake, tmp_path, clock=clock, turn_timer="10 min")
     clock.advance(SECONDS + 1)
     assert await bot.deadlines.run_due() == 1  # the reminder
-    await discord_driver.settle()
+    await driver.settle()
     reminded = (await bot.tables.load(game.id)).data.timer
     assert reminded is not None and reminded.strikes == 1
     clock.advance(30)
@@ -57,6 +54,17 @@ async def test_c6_a_database_outage_does_not_end_a_reminded_players_turn(
         await bot.alive_marker()
     await set_read_only(bot.store, False)
     clock.advance(6)
+    return bot, game
+
+
+async def test_c6_a_database_outage_does_not_end_a_reminded_players_turn(
+        discord_driver, fake_discord, tmp_path):
+    """C6: Alice was reminded; then the database refuses writes for 20 minutes (her move
+    is refused, the deadline loop keeps failing on her timer). When it is back her timer
+    is put off by the outage: her seat does not go to a computer at once."""
+    clock = Clock()
+    bot, game = await _reminded_then_out_of_reach(discord_driver, fake_discord, tmp_path,
+                                                  clock)
     await bot.deadlines.run_due()
     await discord_driver.settle()
     now = await bot.tables.load(game.id)
@@ -94,19 +102,8 @@ async def test_a_span_handed_on_is_counted_while_it_is_being_stored(
     being stored with the outages: a deadline handled meanwhile (the loop retries every
     5 s) puts the reminded player's timer off; her seat does not go to a computer."""
     clock = Clock()
-    bot, game = await seated_steam(discord_driver, fake_discord, tmp_path, clock=clock,
-                                   turn_timer="10 min")
-    clock.advance(SECONDS + 1)
-    assert await bot.deadlines.run_due() == 1  # the reminder
-    await discord_driver.settle()
-    clock.advance(30)
-    await set_read_only(bot.store, True)
-    for _ in range(40):  # 20 minutes: the deadline loop keeps trying, and failing
-        clock.advance(30)
-        await bot.deadlines.run_due()
-        await bot.alive_marker()
-    await set_read_only(bot.store, False)
-    clock.advance(6)
+    bot, _game = await _reminded_then_out_of_reach(discord_driver, fake_discord, tmp_path,
+                                                   clock)
 
     storing, go_on = asyncio.Event(), asyncio.Event()
     original = bot.alive.note_outage
@@ -123,7 +120,7 @@ async def test_a_span_handed_on_is_counted_while_it_is_being_stored(
     await discord_driver.settle()
     go_on.set()
     await marker
-    now = await bot.tables.load(game.id)
+    now = await bot.tables.load(_game.id)
     assert not now.seats[0].away, "the outage was not counted: Alice's seat was handed on"
 
 
