@@ -36,6 +36,16 @@ def test_a_span_runs_from_the_first_failure_to_the_last_until_a_write_works():
     assert down_between(trouble.outages(), 0.0, 1000.0) == 0.0
 
 
+async def _out_of_reach(bot, clock, notes: int) -> None:
+    """The database refuses writes for ``notes`` alive notes, one every 30 s, each
+    failing; then it is back."""
+    await set_read_only(bot.store, True)
+    for _ in range(notes):
+        clock.advance(30)
+        await bot.alive_marker()
+    await set_read_only(bot.store, False)
+
+
 async def _reminded_then_out_of_reach(driver, fake, tmp_path, clock):
     """A seated Steam table with a 10 min timer: Alice is reminded, then the database
     refuses writes for 20 minutes (the deadline loop and the alive note keep failing),
@@ -83,11 +93,7 @@ async def test_a_database_outage_is_not_idle_time_for_a_lobby(
     bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=clock))
     await discord_driver.slash("steam", "new", {"first": "me (the host)"}, user="alice")
     clock.advance(60)
-    await set_read_only(bot.store, True)
-    for _ in range(122):  # 61 minutes, a failed alive note every 30 s
-        clock.advance(30)
-        await bot.alive_marker()
-    await set_read_only(bot.store, False)
+    await _out_of_reach(bot, clock, 122)  # 61 minutes
     clock.advance(30)
     assert await bot.sweep_once() == 0
     assert await bot.tables.open_in_channel(fake_discord.channel_id) is not None
@@ -169,11 +175,7 @@ async def test_a_stop_right_after_the_database_is_back_keeps_its_outage(
     start still counts those 20 minutes as no idle or turn time."""
     clock = Clock()
     bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
-    await set_read_only(bot.store, True)
-    for _ in range(40):  # 20 minutes, a failed alive note every 30 s
-        clock.advance(30)
-        await bot.alive_marker()
-    await set_read_only(bot.store, False)
+    await _out_of_reach(bot, clock, 40)  # 20 minutes
     clock.advance(5)
     await discord_driver.close_client(bot)
     clock.advance(5)
