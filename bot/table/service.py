@@ -627,7 +627,8 @@ class Tables:
             return await self.core.close(game, "abandoned", f"{names} abandoned the game.",
                                          actor.user_id, forfeit=self._left(game, asks))
         data.abandon_votes = asks
-        event = (f"{actor.name} asks to abandon the game ({len(asks)} of {needed} needed: "
+        event = (f"{game.seat_name(game.seat_of(actor.user_id))} asks to abandon the game "
+                 f"({len(asks)} of {needed} needed: "
                  f"another player can use /{game.row.kind} abandon too).")
         return await self.core.table_move(game, (event,), {"abandon_ask": actor.user_id},
                                           actor.user_id)

@@ -67,7 +67,7 @@ class TurnPolicy:
         when it was made on the current board (``fresh``); the answer shows the board."""
         core = self.core
         game.seats[seat] = game.seats[seat].with_away(False)
-        event = f"{actor.name} is back and plays their own seat again."
+        event = f"{game.seat_name(seat)} is back and plays their own seat again."
         to_act, timer = game.to_act(), game.data.timer
         if to_act == seat or timer is None or timer.seat != to_act:
             # Their turn (a computer held it, untimed); another's running timer and its
@@ -324,7 +324,8 @@ class TurnPolicy:
                 ballots.append(actor.user_id)
             if len(ballots) < needed:
                 await core.save_table(game)
-                return Play(game, (f"{actor.name} asks to hand {game.seat_name(absent)}'s seat "
+                return Play(game, (f"{game.seat_name(mine)} asks to hand "
+                                   f"{game.seat_name(absent)}'s seat "
                                    f"to a computer ({len(ballots)} of {needed} needed).",))
             names = polls.join_names(game.seat_name(game.seat_of(u)) for u in ballots)
             data.away_votes.pop(str(absent_user), None)

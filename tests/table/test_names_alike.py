@@ -30,3 +30,18 @@ async def test_two_people_named_alike_join_as_two_names(tmp_path):
         assert game.row.events[-1] == "Sam (2) joined."
         labels = [a.label for i in (1, 2) for a in _person_options(i, game.seats[i])]
         assert len(labels) == len(set(labels)), labels
+
+
+async def test_a_renamed_player_is_named_by_their_seat_in_the_tables_lines(tmp_path):
+    """Bob renamed himself "Bobby" after joining: the table's lines about him (asking to
+    abandon) name his seat, as the board does, not the new name (which forgetting him
+    would not know to scrub)."""
+    from bot.table.lobby import LOBBY_START
+    from tests.support import BOB
+
+    async with open_tables(tmp_path / "t.db") as tables:
+        game = await tables.open_lobby("steam", guild_id=1, channel_id=5, host=ALICE)
+        game = (await tables.act(game.id, game.row.version, BOB, LOBBY_JOIN)).game
+        await tables.act(game.id, game.row.version, ALICE, LOBBY_START)
+        asked = await tables.abandon(5, Actor(BOB.user_id, "Bobby"))
+        assert asked.row.events[-1].startswith("Bob asks to abandon the game (1 of 2 needed")
