@@ -168,19 +168,42 @@ def scrub_state_column(raw: str | None, user_id: int, names: Collection[str],
 
 def is_engine_move(action: str | None) -> bool:
     """Whether a logged action is an engine move (``{"seat": n, "action": id}``, as the
-    table logs it): a seat number and a move id, naming nobody."""
+    table logs it): a seat number and a move id, naming nobody but in ``by`` (the
+    members its line named, by user id, with the names it gave them)."""
     value = _json_or(action, dict)
     return "seat" in value and "action" in value
+
+
+#: The key of a logged engine move holding the names its line gave members, by user id.
+NAMED_BY = "by"
 
 
 def scrub_logged(action: str | None, user_id: int, names: Collection[str],
                  former: str) -> str | None:
     """Return a logged action's text scrubbed by :func:`scrub`, or None when unchanged;
-    an engine move is left as it is (its move id may hold a card named like the
-    member, and the game is replayed from it)."""
-    if is_engine_move(action):
+    an engine move keeps its seat and move id (its move id may hold a card named like
+    the member, and the game is replayed from it) and loses only the member's entry of
+    its names (:data:`NAMED_BY`)."""
+    if not is_engine_move(action):
+        return scrub_text_column(action, user_id, names, former)
+    value = _json_or(action, dict)
+    named = value.get(NAMED_BY)
+    if not isinstance(named, dict) or str(user_id) not in named:
         return None
-    return scrub_text_column(action, user_id, names, former)
+    rest = {k: v for k, v in named.items() if k != str(user_id)}
+    kept = {k: v for k, v in value.items() if k != NAMED_BY}
+    return to_json({**kept, NAMED_BY: rest} if rest else kept)
+
+
+def logged_names(logged: Sequence[Logged], user_id: int) -> set[str]:
+    """Return the names the game's lines gave ``user_id``, as its logged moves keep them
+    (:data:`NAMED_BY`): a member renamed during the game is found under each name."""
+    names: set[str] = set()
+    for _seq, _actor, action in logged:
+        named = _json_or(action, dict).get(NAMED_BY)
+        if isinstance(named, dict) and isinstance(named.get(str(user_id)), str):
+            names.add(named[str(user_id)])
+    return names
 
 
 def _json_or(raw: str | None, kind: type[Any]) -> Any:
@@ -273,7 +296,7 @@ def scrub_game(documents: Sequence[str | None], user_id: int, former: str,
     and leaves of theirs name the lines they were shown in (:func:`lobby_names`)."""
     seats, _options, _state, events, extra = documents
     names = (member_names(seats or "[]", extra or "{}", user_id) | set(voted)
-             | lobby_names(events, logged, user_id))
+             | lobby_names(events, logged, user_id) | logged_names(logged, user_id))
     names.discard("")
     names.discard(former)
     return names, [scrub_state_column(raw, user_id, names, former) if column == "state"

@@ -44,7 +44,8 @@ class ChannelPolicy:
             if not game.row.only_starter:
                 voters.clicked(data, actor.user_id, actor.name)
             return await self.core.apply(
-                game, 0, action_id, actor.user_id, lead=f"{actor.name} chose: {label}."
+                game, 0, action_id, actor.user_id, lead=f"{actor.name} chose: {label}.",
+                named={actor.user_id: actor.name},
             )
         now = self.core.now()
         poll = data.poll
@@ -90,7 +91,8 @@ class ChannelPolicy:
         data.poll = None
         lead = polls.attribution(full, chosen, by_majority=by_majority)
         first = next(b.user for b in full.ballots if b.action == chosen.action)
-        return await self.core.apply(game, 0, chosen.action, first, lead=lead)
+        return await self.core.apply(game, 0, chosen.action, first, lead=lead,
+                                     named={b.user: b.name for b in full.ballots})
 
     async def close_vote(self, game_id: int) -> Play | None:
         """Close the game's voting window if it is due: the plurality's move happens (C4).

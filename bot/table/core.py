@@ -15,7 +15,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, cast
 
@@ -306,10 +306,14 @@ class TableCore:
         actor_id: int | None,
         *,
         lead: str | None = None,
+        named: Mapping[int, str] | None = None,
         after_turn: AfterTurn | None = None,
     ) -> Play:
-        """Apply an engine move for ``seat`` and save it; ``lead`` says who decided it, and
-        ``after_turn`` is the seated table's step after a move that did not end the game."""
+        """Apply an engine move for ``seat`` and save it; ``lead`` says who decided it
+        (``named``: the members it names, by user id, with the names it gives them: kept
+        in the move's log entry, so forgetting a member finds every name a line gave
+        them), and ``after_turn`` is the seated table's step after a move that did not
+        end the game."""
         try:
             step = game.engine.apply(game.state, seat, action_id)
         except IllegalAction as exc:
@@ -348,7 +352,10 @@ class TableCore:
         record(row, events)
         if game.data.poll is not None and game.data.poll.version != row.version:
             game.data.poll = None
-        await self.save(game, expected, {"seat": seat, "action": action_id}, actor_id, results,
+        logged: dict[str, Any] = {"seat": seat, "action": action_id}
+        if named:
+            logged["by"] = {str(user): name for user, name in named.items()}
+        await self.save(game, expected, logged, actor_id, results,
                         ratings)
         game.state = step.state
         return Play(game, events, notice=notice)

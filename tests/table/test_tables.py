@@ -31,7 +31,7 @@ async def test_act_applies_saves_and_logs(tmp_path):
         reloaded = await tables.load(game.id)
         assert reloaded.state.count == 2
         log = await tables.store.actions(game.id)
-        assert [e["action"] for e in log] == [{"seat": 0, "action": "add2"}]
+        assert [e["action"] for e in log] == [{"seat": 0, "action": "add2", "by": {"102": "Bob"}}]
         assert log[0]["actor_id"] == BOB.user_id
 
 
