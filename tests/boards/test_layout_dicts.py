@@ -66,7 +66,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "f2a241a17f8b094618e1a865f4890d5ea234841f883a2a36fd9179cb361a85fe"
+COMPONENTS_DIGEST = "955a377384e928293a20d20c9eef17f56dda2ab9044b95106b244b34f1aff1bb"
 
 ENDED = ("abandoned", "expired")
 

@@ -83,11 +83,11 @@ def test_s8_every_description_fits_a_select_option_and_a_steam_run_names_its_bur
 def test_s8_the_reviews_steam_run_says_it_burns_lunatic() -> None:
     """The review's example: first half, a train with both powers; the steam run in one
     go is in the "Another run…" select, and its option says first that it burns Lunatic
-    and loses the 🌙, whole."""
+    and loses the 🌙, whole (the train keeps Diplomat 🌙☀️: a locomotive and power)."""
     state = build(river=LUNATIC_RIVER, trains=[LUNATIC_TRAIN])
     steam = next(a for a in ENGINE.legal_actions(state, 0) if a.id == "go:1:steam")
-    said = ("Burns Lunatic 🌙🌊 (loses 🌙); the train can no longer run; ships 3 cards for "
-            "5 points.")
+    said = ("Burns Lunatic 🌙🌊 (loses 🌙); ships Chance Meeting, Watchman, Merchant for 5 "
+            "points.")
     assert steam.description == said
     game = loaded(ENGINE, state, seats=2)
     options = [o for item in SteamCog(None).items(game) if isinstance(item, BoardSelect)
@@ -101,7 +101,7 @@ def test_s10_the_reviews_steam_run_in_the_second_half_says_the_stack_of_two() ->
     state = build(river=LUNATIC_RIVER, trains=[LUNATIC_TRAIN], half=2)
     steam = next(a for a in ENGINE.legal_actions(state, 0) if a.id == "go:1:steam")
     assert steam.description.startswith(
-        "Burns Lunatic 🌙🌊 (loses 🌙); the train can no longer run; you take the ")
+        "Burns Lunatic 🌙🌊 (loses 🌙); you take the ")
     assert "stack of two" in steam.description
     assert len(steam.description) <= MAX_DESCRIPTION
 
@@ -118,3 +118,17 @@ def test_s6_take_one_keeps_its_limits_and_the_discard() -> None:
         assert "at most 2 trains of 5" in action.description, action
         if action.id.startswith("t1:"):
             assert action.description.endswith("discard what does not fit."), action
+
+
+def test_s8_a_steam_run_says_what_the_train_lacks_only_when_it_lacks_it() -> None:
+    """S8: a train that keeps its 🌙 and a power after the run runs again once it has
+    goods: its option says nothing of it; one whose burn takes its last power says so."""
+    keeps = build(river=["Mill", "Savage", "Sailor", "Forest"],
+                  trains=[[["Ace of Moons", "Ace of Suns", "Ace of Waves", "Ace of Leaves"]]])
+    steam = next(a for a in ENGINE.legal_actions(keeps, 0) if a.id == "go:1:steam")
+    assert steam.description.startswith("Burns Ace of Waves 🌊; ships"), steam.description
+    assert " left" not in steam.description
+    loses = build(river=["Mill", "Savage", "Sailor", "Forest"],
+                  trains=[[["Ace of Moons", "Ace of Waves", "Ace of Leaves"]]])
+    steam = next(a for a in ENGINE.legal_actions(loses, 0) if a.id == "go:1:steam")
+    assert steam.description.startswith("Burns Ace of Waves 🌊; no power left; ships")

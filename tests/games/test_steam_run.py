@@ -160,7 +160,7 @@ def test_ship_all_goods_is_one_click():
     state, _ = play(state, 0, "run:1", "sh:Forest")
     action = next(a for a in ENGINE.legal_actions(state, 0) if a.id == "ship")
     assert action.description == (
-        "Ships Forest for 1; burns Sailor 🌊🍃, losing its 🍃; the train can no longer run.")
+        "Ships Forest for 1; burns Sailor 🌊🍃, losing its 🍃; no power left.")
     everything = next(a for a in ENGINE.legal_actions(state, 0) if a.id == "all")
     assert everything.primary and everything.label == "Ship all 3 goods cards for 5"
     state, _ = play(state, 0, "all")

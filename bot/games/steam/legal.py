@@ -232,10 +232,22 @@ def run_text(train: list[Card], power: str, ship: list[Card], burn: Card | None,
 
 def burn_text(burn: Card, kept: list[Card]) -> str:
     """Say in short what burning ``burn`` for steam loses, ``kept`` being what is left of
-    the train: "burns Lunatic 🌙🌊 (loses 🌙); the train can no longer run"."""
+    the train: "burns Lunatic 🌙🌊 (loses 🌙); no 🌙 locomotive left"."""
     lost = symbols([burn], (Suit.WAVES,))
     text = f"burns {label(burn)}" + (f" (loses {lost})" if lost else "")
-    return text if not kept or can_run(kept) else f"{text}; the train can no longer run"
+    return text + _left_without(kept)
+
+
+def _left_without(kept: list[Card]) -> str:
+    """What the train kept (``kept``, after a run: goods shipped) lacks to run again
+    besides goods, as a clause ("; no 🌙 locomotive left"), or "" (nothing kept, or
+    it keeps a locomotive and power: goods added, it runs again)."""
+    if not kept:
+        return ""
+    missing = [what for what, has in (
+        ("🌙 locomotive", any(Suit.MOONS in c.suits for c in kept)),
+        ("power", bool(powers(kept)))) if not has]
+    return f"; no {' and no '.join(missing)} left" if missing else ""
 
 
 def _discard_actions(player: Player) -> list[Action]:
@@ -334,10 +346,11 @@ def burn_of(train: list[Card], power: str, ship: list[Card]) -> tuple[Card | Non
 
 
 def losing(c: Card, kept: list[Card]) -> str:
-    """Return what burning ``c`` loses: its symbols other than its Wave, and readiness."""
+    """Return what burning ``c`` loses: its symbols other than its Wave, and what the
+    train then lacks to run again besides goods."""
     lost = symbols([c], (Suit.WAVES,))
     text = f"{label(c)}, losing its {lost}" if lost else label(c)
-    return text if not kept or can_run(kept) else f"{text}; the train can no longer run"
+    return text + _left_without(kept)
 
 
 def ship_text(train: list[Card], power: str, ship: list[Card]) -> str:
