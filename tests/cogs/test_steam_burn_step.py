@@ -60,8 +60,8 @@ def test_s8_the_wave_cards_and_the_discards_share_one_select() -> None:
     assert [(o.value, o.label) for o in options[:3]] == [
         ("wv:Journey", "Burn Journey 🌙🌊"), ("wv:Lunatic", "Burn Lunatic 🌙🌊"),
         ("wv:Discovery", "Burn Discovery ☀️🌊")]
-    assert options[0].description == ("Burn Journey 🌙🌊, losing its 🌙; the train can no "
-                                      "longer run.")
+    # Lunatic 🌙🌊 and Discovery ☀️🌊 stay: a locomotive and power, so nothing more is said
+    assert options[0].description == "Burn Journey 🌙🌊, losing its 🌙."
     assert all(o.value.startswith("d:") for o in options[3:]) and len(options) == 3 + 10
     buttons = [i for i in items if isinstance(i, BoardButton)]
     assert [b.label for b in buttons] == ["Cancel", "Resign"]
