@@ -21,6 +21,7 @@ from bot.boards.answer_clock import AnswerClock, edit_answer
 from bot.boards.host_panel import panel_items, panel_text
 from bot.boards.layout import view_of
 from bot.boards.notices import LobbyInvitations
+from bot.boards.routing import NOT_VALID
 from bot.boards.send_errors import SEND_ERRORS
 from bot.table.errors import Refusal, board_link
 from bot.table.loaded import LoadedGame
@@ -162,6 +163,9 @@ class HostControls:
         async with AnswerClock.of(interaction, game_id) as clock:
             game = await self._load(clock, game_id)
             if game is None:
+                return
+            if not (raw.isascii() and raw.isdigit()):  # a forged button: no member id
+                await clock.tell(NOT_VALID)
                 return
             user_id = int(raw)
             name, bot, sees = invited_member(interaction, user_id)

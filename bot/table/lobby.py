@@ -77,8 +77,8 @@ def distinct_name(name: str, seats: Iterable[Seat]) -> str:
 
 def free_computer_name(seats: list[Seat]) -> str:
     """Return a computer player's name no seat uses yet (people may be named alike)."""
-    used = {s.name for s in seats}
-    return next(n for n in computer_names() if n not in used)
+    used = {s.name.casefold() for s in seats}
+    return next(n for n in computer_names() if n.casefold() not in used)
 
 
 def _seat_index(op: str, prefix: str, seats: list[Seat]) -> int:
