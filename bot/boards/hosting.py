@@ -142,7 +142,7 @@ class HostControls:
     async def _load(self, clock: AnswerClock, game_id: int) -> LoadedGame | None:
         """Return the game, or None once the refusal to read it is told privately."""
         try:
-            return await self.tables.load(game_id)
+            return await self.tables.load_here(game_id, clock.interaction.channel_id)
         except Refusal as refusal:
             await clock.tell(str(refusal))
             return None

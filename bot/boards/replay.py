@@ -102,6 +102,7 @@ class Replays:
                 return
             self.drawing.add(game_id)
             try:
+                await self.tables.load_here(game_id, interaction.channel_id)
                 await self._replay(clock, game_id)
             except Refusal as refusal:
                 await clock.tell(str(refusal))
@@ -194,6 +195,7 @@ class Replays:
                 return
             self.sharing.add(game_id)
             try:
+                await self.tables.load_here(game_id, interaction.channel_id)
                 link = await self._shared_link(game_id)
                 if link is not None:
                     await clock.tell(f"This game's result was shared here already: {link}"

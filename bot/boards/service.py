@@ -406,7 +406,7 @@ class Boards:
         """Answer "Rules & details" privately, or start the same game again (on the same
         ``clock``)."""
         try:
-            game = await self.tables.load(game_id)
+            game = await self.tables.load_here(game_id, interaction.channel_id)
             renderer = self._renderer_of(game)
             if action_id == TABLE_RULES:
                 back = await self._come_back(interaction, game)
@@ -478,7 +478,7 @@ class Boards:
         """Show another page of "Rules & details" in the private message clicked; an away
         player turning a page is back (C6: any button of the table)."""
         try:
-            game = await self.tables.load(game_id)
+            game = await self.tables.load_here(game_id, interaction.channel_id)
             back = await self._come_back(interaction, game)
             body = _details_body(self._renderer_of(game), back or game, page)
             if back:

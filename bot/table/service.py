@@ -160,6 +160,14 @@ class Tables:
         """Return the game ``game_id``; raise NoSuchGame or Unavailable."""
         return await self.core.load(game_id)
 
+    async def load_here(self, game_id: int, channel_id: int | None) -> LoadedGame:
+        """Return the game ``game_id`` for a button of its table clicked in channel
+        ``channel_id``; refuse (NotAllowed) a click from another channel (a forged one:
+        another server's replay, share or table), as moves are refused."""
+        game = await self.core.load(game_id)
+        self.core.check_place(game, channel_id)
+        return game
+
     async def open_in_channel(self, channel_id: int) -> LoadedGame | None:
         """Return the channel's open game, or None."""
         return await self.core.open_in_channel(channel_id)

@@ -6,13 +6,8 @@ from __future__ import annotations
 
 from bot.boards.custom_ids import button_id
 from bot.boards.routing import NOT_VALID
-from tests.support import make_bot
-
-
-def _forged(fake, custom_id: str) -> dict:
-    """A message carrying one button with ``custom_id`` (the forged click's message)."""
-    return fake.post_message({"content": "x", "components": [{"type": 1, "components": [
-        {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}]}]})
+from tests.cogs.test_replays import COGS, _finish
+from tests.support import button, make_bot
 
 
 async def test_an_invitation_with_no_member_id_is_not_valid(discord_driver, fake_discord,
@@ -23,6 +18,70 @@ async def test_an_invitation_with_no_member_id_is_not_valid(discord_driver, fake
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     for raw in ("abc", "", "-5"):
         forged_id = button_id(game.id, game.row.version, f"lobby.invite.{raw}")
-        result = await discord_driver.click(_forged(fake_discord, forged_id), forged_id,
-                                            user="alice")
+        forged = _forge(fake_discord, fake_discord.channel_id, forged_id)
+        result = await discord_driver.click(forged, forged_id, user="alice")
         assert result.ephemeral and result.content == NOT_VALID, result.content
+
+
+def _forge(fake, channel_id: int, custom_id: str) -> dict:
+    """A message in ``channel_id`` with one button carrying ``custom_id`` (a modified
+    client sends any custom_id on a message's component)."""
+    return fake.post_message({"content": "anything", "components": [{"type": 1, "components": [
+        {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}]}]}, channel_id)
+
+
+async def _other_server(fake):
+    """Another server and its first channel."""
+    guild = fake.add_guild("Elsewhere")
+    return guild, guild.channel_ids[0]
+
+
+async def test_forged_replay_from_another_server_is_refused(discord_driver, fake_discord,
+                                                             tmp_path):
+    """Bob, in another server, forges the Replay button of Alice's ended game: refused
+    privately; Alice's game (names and all) is not posted in Bob's server."""
+    _guild, elsewhere = await _other_server(fake_discord)
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", user="alice")
+    game, _states, _board = await _finish(discord_driver, fake_discord, bot)
+    forged = _forge(fake_discord, elsewhere, button_id(game.id, game.row.version,
+                                                       "table.replay"))
+    result = await discord_driver.click(forged, forged["components"][0]["components"][0][
+        "custom_id"], user="bob")
+    posted = [m for m in fake_discord.messages.values()
+              if int(m["channel_id"]) == elsewhere and "Replay" in (m.get("content") or "")]
+    assert result.ephemeral and "another channel" in result.content, result.content
+    assert posted == []
+
+
+async def test_forged_rules_from_another_server_is_refused(discord_driver, fake_discord,
+                                                            tmp_path):
+    """Rules & details of another server's game (its seats' names, its last turns)."""
+    _guild, elsewhere = await _other_server(fake_discord)
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("steam", "new", user="alice")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    forged = _forge(fake_discord, elsewhere, button_id(game.id, game.row.version,
+                                                       "table.rules.icons.0"))
+    result = await discord_driver.click(forged, forged["components"][0]["components"][0][
+        "custom_id"], user="bob")
+    shown = str(result.embeds)
+    assert "Alice" not in shown, f"another server's table shown: {shown[:300]}"
+
+
+async def test_forged_share_elsewhere_spoils_the_real_share(discord_driver, fake_discord,
+                                                            tmp_path):
+    """Bob forges Share of Alice's finished daily deal in another server: refused, so
+    Alice's own Share still posts her result."""
+    _guild, elsewhere = await _other_server(fake_discord)
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "daily", user="alice")
+    game, _states, board = await _finish(discord_driver, fake_discord, bot)
+    forged = _forge(fake_discord, elsewhere, button_id(game.id, game.row.version,
+                                                       "table.share"))
+    spoiled = await discord_driver.click(forged, forged["components"][0]["components"][0][
+        "custom_id"], user="bob")
+    real = await discord_driver.click(board, button(board, "table.share"), user="alice")
+    assert not real.ephemeral, (
+        f"forged share answered {spoiled.ephemeral=} {spoiled.content!r}; the real Share "
+        f"now says: {real.content!r}")
