@@ -305,13 +305,16 @@ class SteamCog(GameCog):
         self, interaction: discord.Interaction[Any], game: LoadedGame
     ) -> LoadedGame:
         """Open a new table with the same options and the same table: whoever presses hosts,
-        every other person still playing at the end of the last game is seated again
-        (each may leave; one who resigned or whose seat a computer played may join
-        again) and the computer players come along at their levels."""
+        and when they sat at the last table every other person still playing at its end
+        is seated again (each may leave; one who resigned or whose seat a computer played
+        may join again) and the computer players come along at their levels. Someone who
+        did not sit there seats nobody but themselves (and the computers): they cannot
+        seat others at a table they never chose."""
         computers = [s.level or DEFAULT_LEVEL for s in game.seats if s.computer]
         left = seating.resigned_seats(game.view())
+        sat = game.seat_of(interaction.user.id) is not None
         people = [(s.user_id, s.name) for i, s in enumerate(game.seats)
-                  if not s.computer and s.user_id is not None and not s.away
+                  if sat and not s.computer and s.user_id is not None and not s.away
                   and i not in left and s.user_id != interaction.user.id]
         if len(people) + len(computers) + 1 > game.engine.max_seats:
             # Someone who did not play would push a player of the last table out.

@@ -32,3 +32,26 @@ async def test_play_again_pressed_second_points_to_the_new_table(discord_driver,
     assert second.ephemeral
     assert "Finish or abandon it first" not in second.content, second.content
     assert second.content.startswith("Bob opened a new table already: press **Join** on it")
+
+
+async def test_play_again_by_someone_who_did_not_play_seats_only_them(
+        discord_driver, fake_discord, tmp_path):
+    """Carol, who did not sit at the table, presses Play again on its ended board: the
+    new table seats her alone (and its computers); the last table's players are not
+    seated at a table they never chose."""
+    from tests.support import abandon
+
+    driver, fake = discord_driver, fake_discord
+    fake.add_user("carol")
+    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    board = (await driver.slash("steam", "new", user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    old = await bot.tables.open_in_channel(fake.channel_id)
+    await abandon(driver, "steam", "mod")
+    await driver.settle()
+    ended = fake.get_message((await bot.tables.load(old.id)).row.board_message_id)
+    await driver.click(ended, button(ended, "table.again"), user="carol")
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    assert game.row.status == "lobby" and [s.name for s in game.seats] == ["Carol"]
