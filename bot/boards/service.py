@@ -424,7 +424,8 @@ class Boards:
             if after is not None and after.row.kind == game.row.kind and after.id > game.id:
                 # Someone pressed Play again first: point to what they opened.
                 raise Refusal(
-                    f"{after.seat_name(0)} opened a new table already: press **Join** on it "
+                    f"{after.seat_name(after.seat_of(after.host_id))} opened a new table "
+                    f"already: press **Join** on it "
                     f"({after.link})." if after.row.status == "lobby" else
                     f"A new {after.engine.title} game is going already: {after.link}")
             await renderer.play_again(interaction, game)

@@ -45,3 +45,14 @@ async def test_a_renamed_player_is_named_by_their_seat_in_the_tables_lines(tmp_p
         await tables.act(game.id, game.row.version, ALICE, LOBBY_START)
         asked = await tables.abandon(5, Actor(BOB.user_id, "Bobby"))
         assert asked.row.events[-1].startswith("Bob asks to abandon the game (1 of 2 needed")
+
+
+def test_a_result_keeps_the_members_own_name_not_the_tables_number():
+    """A seat numbered "Sam (2)" beside a "Sam" records its result as Sam: leaderboards
+    name the member, not the table's number; a name that is really "Agent (47)" stays."""
+    from bot.table.results import own_name
+
+    sam, other = Seat.person(1, "Sam"), Seat.person(2, "Sam (2)")
+    assert own_name([sam, other], other) == "Sam"
+    agent = Seat.person(3, "Agent (47)")
+    assert own_name([sam, agent], agent) == "Agent (47)"
