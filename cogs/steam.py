@@ -316,10 +316,6 @@ class SteamCog(GameCog):
         people = [(s.user_id, s.name) for i, s in enumerate(game.seats)
                   if sat and not s.computer and s.user_id is not None and not s.away
                   and i not in left and s.user_id != interaction.user.id]
-        if len(people) + len(computers) + 1 > game.engine.max_seats:
-            # Someone who did not play would push a player of the last table out.
-            raise Refusal("This table was full: one of its players can start it again, or "
-                          "open a new table with /steam new.")
         options = {k: v for k, v in game.row.options.items() if k not in ("names", "levels")}
         return await self.open_lobby(
             interaction, options, thread="no", computers=computers, people=people,

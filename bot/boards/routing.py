@@ -145,6 +145,26 @@ async def refuse(interaction: discord.Interaction[Any], text: str = NOT_VALID) -
         log.warning("could not refuse a board component: %s", exc)
 
 
+def carried_by(message: discord.Message | None, game_id: int) -> bool:
+    """Whether ``message`` (the one clicked) carries a component of game ``game_id``, as
+    every message the bot draws for a game does (its boards, its private pages and
+    controls); a click on another message is forged (a modified client may send any
+    custom_id), and is answered as not valid rather than drawn over that message. True
+    when Discord sent no message to compare."""
+    if message is None:
+        return True
+    for row in message.components:
+        for item in getattr(row, "children", (row,)):
+            custom_id = getattr(item, "custom_id", None)
+            if not isinstance(custom_id, str):
+                continue
+            parsed = (parse_button_id(custom_id) or parse_select_id(custom_id)
+                      or parse_user_select_id(custom_id))
+            if parsed is not None and parsed.game_id == game_id:
+                return True
+    return False
+
+
 async def route_click(boards: ClickHandler, interaction: discord.Interaction[Any]) -> bool:
     """Handle ``interaction`` if it is a click on a board; return whether it was one.
 
@@ -159,6 +179,9 @@ async def route_click(boards: ClickHandler, interaction: discord.Interaction[Any
         return False
     if isinstance(click, str):
         await refuse(interaction, click)
+        return True
+    if not carried_by(interaction.message, click.game_id):
+        await refuse(interaction, NOT_VALID)
         return True
     try:
         await boards.handle_click(interaction, click.game_id, click.version, click.action)

@@ -484,7 +484,13 @@ class Boards:
             body = _details_body(self._renderer_of(game), back or game, page)
             if back:
                 body["content"] = _back_text(back, interaction.user.id)
-            await clock.edit(**body)
+            message = interaction.message
+            if message is not None and not message.flags.ephemeral:
+                # a page is turned in its private message; one clicked on the public
+                # board (forged) is shown privately, the board left as it is
+                await clock.send(**body, ephemeral=True)
+            else:
+                await clock.edit(**body)
         except Refusal as refusal:
             await clock.tell(str(refusal))
         except SEND_ERRORS as exc:

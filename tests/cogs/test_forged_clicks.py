@@ -85,3 +85,51 @@ async def test_forged_share_elsewhere_spoils_the_real_share(discord_driver, fake
     assert not real.ephemeral, (
         f"forged share answered {spoiled.ephemeral=} {spoiled.content!r}; the real Share "
         f"now says: {real.content!r}")
+
+
+def _rewritten(fake, message: dict, custom_id: str, user: str) -> dict:
+    """A click on ``message`` whose custom_id a modified client rewrote to ``custom_id``."""
+    from tests.fake_discord import payloads
+
+    shown = fake.get_message(message["id"])
+    real = next(c["custom_id"] for c in payloads.iter_components(shown["components"])
+                if "custom_id" in c and not c.get("disabled"))
+    payload = fake.component_payload(message["id"], real, user=user)
+    payload["data"] = {"custom_id": custom_id, "component_type": 2}
+    fake.register_interaction(payload)
+    return payload
+
+
+async def test_a_rules_page_forged_on_the_board_is_shown_privately(discord_driver,
+                                                                   fake_discord, tmp_path):
+    """A page of "Rules & details" clicked on the public board is shown privately: the
+    board keeps its moves."""
+    from tests.support import board_ids
+
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    board = (await discord_driver.slash("tinker", "start", user="alice")).message
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    moves = board_ids(board)
+    forged = button_id(game.id, game.row.version, "table.rules.rules.0")
+    result = await discord_driver.feed(_rewritten(fake_discord, board, forged, "bob"))
+    assert result.ephemeral and result.embeds
+    assert board_ids(fake_discord.get_message(board["id"])) == moves
+
+
+async def test_a_move_forged_on_another_games_board_leaves_it_alone(discord_driver,
+                                                                    fake_discord, tmp_path):
+    """A move of the channel's new game clicked on the last game's ended board is not
+    valid: that board keeps its result and its Replay."""
+    from tests.support import board_ids
+
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", user="alice")
+    _old, _states, old_board = await _finish(discord_driver, fake_discord, bot)
+    before = board_ids(old_board, table=True)
+    await discord_driver.slash("tinker", "start", user="alice")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    forged = button_id(game.id, game.row.version, game.legal_actions(0)[0].id)
+    result = await discord_driver.feed(_rewritten(fake_discord, old_board, forged, "bob"))
+    await discord_driver.settle()
+    assert result.ephemeral and result.content == NOT_VALID
+    assert board_ids(fake_discord.get_message(old_board["id"]), table=True) == before

@@ -8,11 +8,11 @@ from tests.support import abandon, button, host_board, make_bot
 COGS = ("cogs.steam",)
 
 
-async def test_play_again_of_a_full_table_by_someone_who_did_not_play_is_refused(
+async def test_play_again_of_a_full_table_by_someone_who_did_not_play_seats_only_them(
         discord_driver, fake_discord, tmp_path):
-    """Every person of the last table is seated again: a member who did not play, at a
-    table that was full, would push one of them out, so they are told privately who can
-    start it again; one of its players can."""
+    """A member who did not play at a full table presses Play again: their table seats
+    only them (no one of the last table is pushed out or seated unasked); one of its
+    players pressing it instead seats every person of the last table again."""
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     board = (await discord_driver.slash("steam", "new", user="alice")).message
     for name in ("bob", "carol", "dave", "erin"):
@@ -28,9 +28,11 @@ async def test_play_again_of_a_full_table_by_someone_who_did_not_play_is_refused
     await discord_driver.settle()
     final = fake_discord.get_message(game.row.board_message_id)
     fake_discord.add_user("zed")
-    refused = await discord_driver.click(final, button(final, "table.again"), user="zed")
-    assert refused.ephemeral and "This table was full" in refused.content
-    assert await bot.tables.open_in_channel(fake_discord.channel_id) is None
+    alone = await discord_driver.click(final, button(final, "table.again"), user="zed")
+    assert not alone.ephemeral
+    lobby = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert [s["name"] for s in lobby.row.seats] == ["Zed"]
+    await abandon(discord_driver, "steam", "zed")
     again = await discord_driver.click(final, button(final, "table.again"), user="erin")
     assert not again.ephemeral
     lobby = await bot.tables.open_in_channel(fake_discord.channel_id)
