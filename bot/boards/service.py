@@ -535,8 +535,10 @@ class Boards:
         clock = AnswerClock.of(interaction)
         try:
             server = await self.tables.servers.get(interaction.guild_id)
-            place = await self.threads.place(
-                interaction, title, server.threads if thread is None else thread)
+            wants_thread = server.threads if thread is None else thread
+            if wants_thread:  # refused before a thread is opened for nothing
+                await self.tables.check_room(interaction.guild_id, interaction.user.id)
+            place = await self.threads.place(interaction, title, wants_thread)
             if place.opened is None:
                 game = await create(place.channel_id, place.own, place.parent)
                 if place.own and isinstance(interaction.channel, discord.Thread):

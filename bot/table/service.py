@@ -325,6 +325,18 @@ class Tables:
             None, [f"{host.name} opened a table."], data=data,
         )
 
+    async def check_room(self, guild_id: int | None, user_id: int) -> None:
+        """Refuse (as a start would) a member who has as many open games in the server as
+        it allows, before anything is made for a new one (a thread of its own)."""
+        limit = (await self.servers.get(guild_id)).max_open_games
+        if not limit or guild_id is None:
+            return
+        rows = await self.core.guarded(self.store.query(
+            "SELECT count(*) FROM games WHERE starter_id = :user AND guild_id = :guild"
+            " AND status IN ('lobby', 'active')", {"user": user_id, "guild": guild_id}))
+        if rows and int(rows[0][0]) >= limit:
+            raise Refusal(_too_many(limit))
+
     async def _create(
         self,
         kind: str,
@@ -351,11 +363,7 @@ class Tables:
                 extra=data.to_json(),
             ), max_open=cap)
         except TooManyOpen:
-            raise Refusal(
-                f"You already have {limit} game{'' if limit == 1 else 's'} going in this "
-                "server. Finish one, or abandon it in its channel (/tinker abandon, "
-                "/tinrealm abandon or /steam abandon), before starting another."
-            ) from None
+            raise Refusal(_too_many(limit)) from None
         except DailyPlayed:
             raise Refusal(
                 f"This channel has already played today's daily "
@@ -735,3 +743,9 @@ class Tables:
         game.row.board_posted_at = self.now()
         return replaced
 
+
+def _too_many(limit: int) -> str:
+    """The refusal of a start by a member who has ``limit`` open games in the server."""
+    return (f"You already have {limit} game{'' if limit == 1 else 's'} going in this "
+            "server. Finish one, or abandon it in its channel (/tinker abandon, "
+            "/tinrealm abandon or /steam abandon), before starting another.")

@@ -133,3 +133,20 @@ async def test_a_move_forged_on_another_games_board_leaves_it_alone(discord_driv
     await discord_driver.settle()
     assert result.ephemeral and result.content == NOT_VALID
     assert board_ids(fake_discord.get_message(old_board["id"]), table=True) == before
+
+
+async def test_a_start_refused_at_the_open_games_cap_opens_no_thread(discord_driver,
+                                                                     fake_discord, tmp_path):
+    """A member at the open-games cap asking again and again for a game in a thread of
+    its own is refused before any thread is opened (none is left behind)."""
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",), MAX_OPEN_GAMES=1))
+    other = fake_discord.add_channel("other")
+    await discord_driver.slash("tinker", "start", {"thread": "no"}, user="bob")
+    first = len(fake_discord.requests)
+    for _ in range(3):
+        refused = await discord_driver.slash("tinker", "start", {"thread": "yes"},
+                                             user="bob", channel=other)
+        assert refused.ephemeral and "You already have 1 game going" in refused.content
+    opened = [r for r in fake_discord.requests[first:]
+              if r.method == "POST" and r.path.endswith("/threads")]
+    assert opened == [] and fake_discord.threads_under(other) == []
