@@ -133,12 +133,19 @@ def test_help_and_every_details_page_fit_one_phone_screen() -> None:
 
 async def test_a_refusal_after_a_slow_start_stays_private(discord_driver, fake_discord,
                                                           tmp_path):
-    """A start command deferred by its answer clock (Discord held the thread back) and
-    then refused: the public "thinking…" message is taken away and the refusal comes
-    privately, never shown to the channel."""
-    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",), MAX_OPEN_GAMES=1))
+    """A start command deferred by its answer clock (the check of the member's open games
+    was slow: a busy database) and then refused: the public "thinking…" message is taken
+    away and the refusal comes privately, never shown to the channel."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",),
+                                              MAX_OPEN_GAMES=1))
     await discord_driver.slash("tinker", "start", user="alice")
-    fake_discord.fail_next("POST", r"/channels/\d+/threads", 429, retry_after=3.2)
+    check = bot.tables.check_room
+
+    async def slow_check(*args):
+        await asyncio.sleep(3.2)
+        return await check(*args)
+
+    bot.tables.check_room = slow_check
     refused = await discord_driver.slash("tinker", "start", {"thread": "yes"}, user="alice")
     await discord_driver.settle()
     assert refused.response_type == 5  # deferred: the refusal came after 2 s
