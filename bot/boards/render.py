@@ -40,6 +40,9 @@ STATUS_TEXT = {
     "expired": "This game ended after being idle too long.",
 }
 
+#: The title's word for a board ended before its game was over.
+ENDED_TITLES = {"abandoned": "abandoned", "expired": "ended, idle too long"}
+
 COLOUR_ENDED = discord.Colour.light_grey()
 
 #: Board buttons the table answers itself: the private rules and details, a new game.
@@ -243,10 +246,20 @@ class BoardRenderer:
                 text=f"This game's saved state is damaged. Use /{game.row.kind} abandon to end it."
             )
         elif not game.row.is_open:
+            ended = STATUS_TEXT.get(game.row.status, "This game has ended.")
             if game.row.status != "over":
                 embed.colour = COLOUR_ENDED
+                if game.row.state is not None:
+                    # Abandoned, or ended idle, once started: the board asks for no move
+                    # any more (the picture still shows where it stood); it says what
+                    # ended it.
+                    embed.title = (f"{game.engine.title} · "
+                                   f"{ENDED_TITLES.get(game.row.status, 'ended')}")
+                    events = game.row.events
+                    embed.description = events[-1][:4096] if events else ended
+                    embed.clear_fields()
             if game.row.status != "over" or not embed.footer.text:  # one line, either way
-                embed.set_footer(text=STATUS_TEXT.get(game.row.status, "This game has ended."))
+                embed.set_footer(text=ended)
             if game.row.state is not None or game.row.status == "over":
                 # Replays are pictures: only where the server has board pictures on.
                 replay = (self.images and self.pictured_in(game)

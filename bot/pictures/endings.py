@@ -37,7 +37,7 @@ class Ending:
         return THEMES[self.mood]
 
 
-STATUS_WORDS = {"abandoned": "Game abandoned", "expired": "Game ended: nobody played"}
+STATUS_WORDS = {"abandoned": "Game abandoned", "expired": "Game ended: idle too long"}
 
 
 def _outcomes(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
