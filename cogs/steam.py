@@ -136,7 +136,7 @@ LEGEND = (
 GAME_OVER = "Game over"
 #: How the table-wide events of a game begin: a new half, the final round, the end. The
 #: footer shows them whole.
-ANNOUNCEMENTS = ("The first half is over", "The river ran dry", GAME_OVER)
+ANNOUNCEMENTS = ("The first half is over", "The river cannot be refilled", GAME_OVER)
 
 
 def footer_lines(game: LoadedGame) -> int:

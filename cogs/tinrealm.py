@@ -41,7 +41,7 @@ TITLE = "Tin Realm"
 ICONS = {
     "forest": "🌲", "water": "💧", "mountain": "⛰️", "skull": "💀", "half-skull": "💀",
     "none": "·", "enemy": "👹", "trap": "🪤", "encounter": "❔", "loot": "💰",
-    "campsite": "🏕️", "S": "🚩", "F": "🏰", "-": "·",
+    "campsite": "🏕️", "S": "▶️", "F": "🏰", "-": "·",
 }
 
 #: The board's selects: a placeholder and the groups whose actions it offers.

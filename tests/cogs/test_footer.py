@@ -18,7 +18,8 @@ from tests.support import ALICE, Clock, loaded, open_tables
 
 TIMER = ("Bob's turn timer ran out twice: a computer plays their seat until they click "
          "again.")
-FINAL = "The river ran dry: final round. Everyone takes one more turn, ending with Alice."
+FINAL = ("The river cannot be refilled: final round. Everyone takes one more turn, ending "
+         "with Alice.")
 
 
 def _steam_game(seats: int = 3):

@@ -250,13 +250,13 @@ def _after_take(state: SteamState, seat: int, events: list[str]) -> None:
         _refill(state)
         nxt = state.players[state.seats_after(seat)[0]].name
         events.append(
-            "The first half is over: the river ran dry. The sunny cards and the discard "
+            "The first half is over: the river cannot be refilled. The sunny cards and the discard "
             f"pile are the new deck; {nxt} starts the second half."
         )
     elif state.final is None:
         state.final = state.seats_after(seat)
         events.append(
-            "The river ran dry: final round. Everyone takes one more turn, ending with "
+            "The river cannot be refilled: final round. Everyone takes one more turn, ending with "
             f"{state.players[seat].name}."
         )
 

@@ -27,8 +27,8 @@ LEGEND: tuple[tuple[str, str, str, str], ...] = (
     ("loot", "💰", "loot", "loot icon: take the loot card the result card names"),
     ("campsite", "🏕️", "C", "campsite (icon or map node): rest (+2 health, +1 energy) or "
      "search (+1 food)"),
-    ("S", "🚩", "S", "the start of the map"),
-    ("F", "🏰", "F", "Oakinshelm: reaching it wins at once"),
+    ("S", "▶️", "S", "the start of the map (the green mark in the picture)"),
+    ("F", "🏰", "F", "Oakinshelm (the red flag in the picture): reaching it wins at once"),
     ("meeple", "🧍", "@", "you, on the map"),
     ("health", "❤️", "health", "health; you die when it is at or below your poison"),
     ("energy", "⚡", "energy", "energy, spent on strikes"),
