@@ -37,7 +37,7 @@ from tests.support import detail_embeds, loaded
 TINKER_GAMES = 300
 
 #: sha256 of every Tinker board of :data:`TINKER_GAMES` games (see the module docstring).
-TINKER_DIGEST = "8f9ad394cf35e7b35ab00b3681e07545fc1ec1de665837475ddf0757c063358c"
+TINKER_DIGEST = "104b213c22428f4c724c9fd70b4459c8e2d5c85e9c118d945be5efb2457f1f82"
 
 #: Action ids tried on every board to record the engine's refusal when they are illegal.
 TRIED = ("chip:Moons", "lose:Knots", "give_up", "choose:event", "chip:Nothing", "what")

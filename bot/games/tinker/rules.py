@@ -173,7 +173,7 @@ def _give_up_action(challenge: Card) -> Action:
 @lru_cache(maxsize=_KEPT_ACTIONS)
 def _lose_action(suit: Suit, held: int) -> Action:
     """Harsh defeat: lose one chip of ``suit``, of which ``held`` are left (T7)."""
-    return Action(f"{LOSE_PREFIX}{suit.value}", f"Lose a {suit.emoji} chip ({held} left)",
+    return Action(f"{LOSE_PREFIX}{suit.value}", f"Lose a {suit.emoji} chip (of {held})",
                   "lose", f"Harsh defeat: one {suit.value} chip is lost with the fight.")
 
 
