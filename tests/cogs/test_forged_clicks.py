@@ -36,18 +36,25 @@ async def _other_server(fake):
     return guild, guild.channel_ids[0]
 
 
+async def _forged_elsewhere(driver, fake, tmp_path, start: str, action: str):
+    """Alice's finished Tinker game (``start``: start or daily) and Bob's click on its
+    ``action`` button forged in another server; return the answer, the channel there
+    and Alice's ended board."""
+    _guild, elsewhere = await _other_server(fake)
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS))
+    await driver.slash("tinker", start, user="alice")
+    game, _states, board = await _finish(driver, fake, bot)
+    custom_id = button_id(game.id, game.row.version, action)
+    result = await driver.click(_forge(fake, elsewhere, custom_id), custom_id, user="bob")
+    return result, elsewhere, board
+
+
 async def test_forged_replay_from_another_server_is_refused(discord_driver, fake_discord,
                                                              tmp_path):
     """Bob, in another server, forges the Replay button of Alice's ended game: refused
     privately; Alice's game (names and all) is not posted in Bob's server."""
-    _guild, elsewhere = await _other_server(fake_discord)
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
-    await discord_driver.slash("tinker", "start", user="alice")
-    game, _states, _board = await _finish(discord_driver, fake_discord, bot)
-    forged = _forge(fake_discord, elsewhere, button_id(game.id, game.row.version,
-                                                       "table.replay"))
-    result = await discord_driver.click(forged, forged["components"][0]["components"][0][
-        "custom_id"], user="bob")
+    result, elsewhere, _board = await _forged_elsewhere(discord_driver, fake_discord,
+                                                        tmp_path, "start", "table.replay")
     posted = [m for m in fake_discord.messages.values()
               if int(m["channel_id"]) == elsewhere and "Replay" in (m.get("content") or "")]
     assert result.ephemeral and "another channel" in result.content, result.content
@@ -69,22 +76,15 @@ async def test_forged_rules_from_another_server_is_refused(discord_driver, fake_
     assert "Alice" not in shown, f"another server's table shown: {shown[:300]}"
 
 
-async def test_forged_share_elsewhere_spoils_the_real_share(discord_driver, fake_discord,
+async def test_forged_share_elsewhere_leaves_the_real_share(discord_driver, fake_discord,
                                                             tmp_path):
     """Bob forges Share of Alice's finished daily deal in another server: refused, so
     Alice's own Share still posts her result."""
-    _guild, elsewhere = await _other_server(fake_discord)
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
-    await discord_driver.slash("tinker", "daily", user="alice")
-    game, _states, board = await _finish(discord_driver, fake_discord, bot)
-    forged = _forge(fake_discord, elsewhere, button_id(game.id, game.row.version,
-                                                       "table.share"))
-    spoiled = await discord_driver.click(forged, forged["components"][0]["components"][0][
-        "custom_id"], user="bob")
+    spoiled, _elsewhere, board = await _forged_elsewhere(discord_driver, fake_discord,
+                                                         tmp_path, "daily", "table.share")
+    assert spoiled.ephemeral and "another channel" in spoiled.content, spoiled.content
     real = await discord_driver.click(board, button(board, "table.share"), user="alice")
-    assert not real.ephemeral, (
-        f"forged share answered {spoiled.ephemeral=} {spoiled.content!r}; the real Share "
-        f"now says: {real.content!r}")
+    assert not real.ephemeral, real.content
 
 
 def _rewritten(fake, message: dict, custom_id: str, user: str) -> dict:
