@@ -512,9 +512,11 @@ def _lobby(game: LoadedGame) -> discord.Embed:
     embed = discord.Embed(title=f"{TITLE} · {state}", colour=0x2B8A3E)
     notices = "on" if game.data.notices else "off"
     deck = "Courts" if game.row.options.get("deck") == "courts" else "Pawns"
-    embed.description = (
-        "Press **Join** to take a seat (2 to 5 players); anyone seated can add computer "
-        "players; the host starts from **Host controls**.\n"
+    how = ("The table is full: the host starts from **Host controls** (someone seated may "
+           "leave to free a seat).\n" if len(game.seats) >= game.engine.max_seats else
+           "Press **Join** to take a seat (2 to 5 players); anyone seated can add computer "
+           "players; the host starts from **Host controls**.\n")
+    embed.description = how + (
         f"⏰ Turn timer {seating.timer_name(game.data.turn_seconds)}"
         f" · turn notices {notices} · {deck} deck"
     )

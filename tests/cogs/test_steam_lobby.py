@@ -327,3 +327,16 @@ async def test_a_table_where_everyone_is_away_can_be_abandoned_by_its_people(
     assert "asks to abandon" in (await bot.tables.load(game.id)).row.events[-1], asked.content
     await abandon(discord_driver, "steam", "bob")
     assert (await bot.tables.load(game.id)).row.status == "abandoned"
+
+
+async def test_a_full_lobby_says_it_is_full_not_press_join(discord_driver, fake_discord,
+                                                           tmp_path):
+    """Five seated: Join is greyed out, so the lobby says the table is full and who
+    starts it, not "Press Join"."""
+    _bot, board = await _lobby(discord_driver, tmp_path, "bob")
+    for _ in range(3):
+        board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                            user="alice")).message
+    text = board["embeds"][0]["description"]
+    assert text.startswith("The table is full: the host starts from **Host controls**")
+    assert "Press **Join**" not in text
