@@ -3,24 +3,20 @@ played a channel game together (C5)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.table.ratings import walked_away
 from bot.table.seats import Seat
+from bot.text.widths import NUMBERED
 from db.store import GameRow, ResultRow
-
-#: A seat's name numbered to tell it apart from another's at the same table ("Sam (2)",
-#: :func:`bot.table.lobby.distinct_name`).
-_NUMBERED = re.compile(r"(?P<base>.+) \(\d{1,2}\)")
 
 
 def own_name(seats: Sequence[Seat], seat: Seat) -> str:
     """The name ``seat``'s person played under, without the number that told it apart
     from another seat's at this table ("Sam (2)" is Sam's where another seat is "Sam"):
     the number belongs to the table, not to the member's records."""
-    numbered = _NUMBERED.fullmatch(seat.name)
+    numbered = NUMBERED.fullmatch(seat.name)  # as bot.table.lobby.distinct_name numbers
     if numbered is not None and any(s.name.casefold() == numbered["base"].casefold()
                                     for s in seats if s is not seat):
         return numbered["base"]
