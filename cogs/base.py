@@ -77,13 +77,14 @@ def voting(game: LoadedGame) -> bool:
 
 
 def last_line(game: LoadedGame, announced: Callable[[str], bool] = lambda _: False,
-              budget: int = FOOTER_LINES) -> str:
+              budget: int = FOOTER_LINES, said: Callable[[str], bool] = lambda _: False) -> str:
     """Return what happened since the player to act last moved, a phone line a turn, the
     table's own events (``announced`` ones too) whole (:func:`cogs.footer.last_moves`).
 
-    Every event of the last turns is in "Rules & details".
+    Every event of the last turns is in "Rules & details"; lines the board says
+    elsewhere (``said``) are left out.
     """
-    return last_moves(game, announced, budget)
+    return last_moves(game, announced, budget, said=said)
 
 
 def daily_note(game: LoadedGame) -> str:

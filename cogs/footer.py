@@ -15,7 +15,7 @@ from bot.boards.render import vote_field
 from bot.table.data import TurnLog
 from bot.table.loaded import LoadedGame
 from bot.table.turnlog import COMPUTER_MARK, KEPT_DECISIONS, since_last_turn
-from bot.text.names import plain
+from bot.text.names import plain, short_name
 from bot.text.widths import clip_name, clip_words, cut_to, fits, rows, shown_width
 
 #: A board footer line on a phone: this many letters' room (an emoji takes two) stay on one
@@ -35,8 +35,13 @@ MOVE_ROOM = 20
 NAMES_ROOM = 6
 
 
-def _lead(name: str, by_computer: bool) -> str:
-    return f"{COMPUTER_MARK} {name}: " if by_computer else f"{name} "
+def _lead(name: str, by_computer: bool, width: float) -> str:
+    """Return how a turn's line begins: the player's name, cut at a letter ("…") when it
+    would leave the move less than :data:`MOVE_ROOM` letters of the line."""
+    room = max(width - MOVE_ROOM - (shown_width(COMPUTER_MARK) + 3 if by_computer else 1),
+               NAMES_ROOM)
+    shown = short_name(name, room)
+    return f"{COMPUTER_MARK} {shown}: " if by_computer else f"{shown} "
 
 
 def shorten_names(line: str, width: float = FOOTER_WIDTH) -> str:
@@ -60,7 +65,7 @@ def turn_lines(turn: TurnLog, name: str, announced: Callable[[str], bool],
     a footer shows text as it is, names without their markdown escapes."""
     if turn.seat is None:
         return [plain(event) for event in turn.events]
-    lead = _lead(name, turn.by_computer)
+    lead = _lead(name, turn.by_computer, width)
     moves: list[str] = []
     whole: list[str] = []
     for event in turn.events:
@@ -68,34 +73,34 @@ def turn_lines(turn: TurnLog, name: str, announced: Callable[[str], bool],
             whole.append(event)
             continue
         text = event.removeprefix(f"{COMPUTER_MARK} {name}: ").removeprefix(f"{name} ")
-        if not moves and text != event:
+        if not moves and (text != event or turn.by_computer):
             text = lead + text
-        elif not moves and turn.by_computer:
-            text = f"{COMPUTER_MARK} {name}: {text}"
         moves.append(text.rstrip("."))
     line = clip_words(shorten_names(plain(" · ".join(moves)), width), width) if moves else ""
     return [*([line] if line else []), *(plain(event) for event in whole)]
 
 
 def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: False,
-               budget: int = FOOTER_LINES, width: int = FOOTER_WIDTH) -> str:
+               budget: int = FOOTER_LINES, width: int = FOOTER_WIDTH,
+               said: Callable[[str], bool] = lambda _: False) -> str:
     """Return the footer: at a seated table every turn since the player to act last moved
     (a line each), in a one-seat game the last decisions; a game with no turns logged
     shows its last event. The newest lines are kept within ``budget`` phone lines (the
     newest always); the older ones are in "Rules & details". While the board shows the
     channel's vote, the footer gives the vote a line: it keeps a phone line less than it
-    would (one at least)."""
+    would (one at least). Lines the board says elsewhere (``said``) are left out before
+    the lines are counted."""
     data = game.data
     if not data.turns:
-        events = game.row.events
-        last = events[-1] if events else ""
+        last = next((event for event in reversed(game.row.events) if not said(event)), "")
         return (plain(last) if announced(last) else clip_words(plain(last), width)) or "—"
     if len(game.seats) > 1:
         turns = since_last_turn(data, game.to_act()) or data.turns[-1:]
     else:
         turns = data.turns[-DECISIONS:]
     lines = [line for turn in turns
-             for line in turn_lines(turn, game.seat_name(turn.seat), announced, width)]
+             for line in turn_lines(turn, game.seat_name(turn.seat), announced, width)
+             if not said(line)]
     if vote_field(game) is not None:
         budget = max(1, min(budget, sum(rows(line, width) for line in lines)) - 1)
     kept: list[str] = []

@@ -352,10 +352,9 @@ class SteamCog(GameCog):
         if not game.pictured:
             lines += _position(game, view)
         embed.description = clip("\n".join(line for line in lines if line), 4096) or None
-        footer = last_line(game, _announced(game), footer_lines(game))
-        if view["over"]:  # the result leads the text (and the picture's banner): not again
-            footer = "\n".join(line for line in footer.split("\n")
-                                if not line.startswith(GAME_OVER))
+        # the result leads an ended board's text (and the picture's banner): not again
+        footer = last_line(game, _announced(game), footer_lines(game),
+                           said=lambda line: view["over"] and line.startswith(GAME_OVER))
         embed.set_footer(text=footer or None)
         return embed
 

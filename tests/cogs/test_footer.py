@@ -222,3 +222,23 @@ def test_the_footer_gives_a_line_to_the_channels_vote():
     assert last_moves(game).split("\n") == ["Alice chose: Stoneborn", "Bob chose: Skip the market"]
     game.data.poll = Poll(game.row.version, ballots=[Vote(7, "Carol", "go", "Go on", 0.0)])
     assert last_moves(game) == "Bob chose: Skip the market"
+
+
+def test_a_long_seat_name_leaves_room_for_the_move_it_made():
+    """A seated player called "Maximilian Alexander Wolfenstein" runs a train: the footer
+    cuts the name, not the move, so the table reads what was done; a computer playing the
+    seat of someone so named is cut the same way."""
+    who = "Maximilian Alexander Wolfenstein"
+    turn = TurnLog(0, [f"{who} runs train 1 on steam 🌊, ships Market 🍃🪢 and scores 2."],
+                   ended=True)
+    [line] = turn_lines(turn, who, lambda _: False)
+    assert line.startswith("Maximilian Alex") and "… runs train 1 on steam" in line, line
+    assert shown_width(line) <= FOOTER_WIDTH
+    events = turnlog.for_away(who, (f"{who} takes Mill 🌊🍃 and Forest 🌙🍃 (free).",))
+    away = TurnLog(0, list(events), ended=True, by_computer=True)
+    [line] = turn_lines(away, who, lambda _: False)
+    assert line.startswith("🤖 for Maximilian") and "…: takes Mill 🌊🍃" in line, line
+    assert shown_width(line) <= FOOTER_WIDTH
+    numbered = TurnLog(0, [f"{who} (2) takes Sailor."], ended=True)
+    [line] = turn_lines(numbered, f"{who} (2)", lambda _: False)
+    assert "… (2) takes Sailor" in line, line

@@ -9,6 +9,7 @@ import pytest
 
 from bot.games.steam.engine import ENGINE
 from bot.pictures.endings import ending
+from bot.table import turnlog
 from bot.table.loaded import LoadedGame
 from cogs.steam import SteamCog
 from tests.cogs.board_messages import (
@@ -77,3 +78,18 @@ def test_the_result_is_said_once_in_the_text(pictured: bool) -> None:
     embed = SteamCog(None).embed(game)
     assert (embed.description or "").startswith("🏁 **P1 wins with 7")
     assert "P1 wins" not in (embed.footer.text or "")
+
+
+def test_the_five_seat_end_board_keeps_the_last_turn_in_its_footer() -> None:
+    """At five seats the footer has two phone lines: the result, which the text leads
+    with, takes none of them, so the last turn (the final move) still shows, however
+    long the winner's name makes the result."""
+    game = _over(5, [7] * 5, [[["Ace of Knots"]], [["Savage", "Ace of Leaves"]],
+                              [["Ace of Wyrms"]], [["Soldier"]], [["Market"]]])
+    game.seats = [replace(s, name=LONG_NAMES[i]) for i, s in enumerate(game.seats)]
+    summary = f"Game over. {LONG_NAMES[1]} wins with 7, on goods left (3 to 2)."
+    turnlog.note_move(game.data, 0, [f"{LONG_NAMES[0]} takes Ace of Moons 🌙 (free).",
+                                     summary], ended=True)
+    footer = (SteamCog(None).embed(game).footer.text or "").split("\n")
+    assert "… takes Ace of Moons" in footer[0], footer
+    assert not any(line.startswith("Game over") for line in footer), footer
