@@ -66,7 +66,12 @@ class ChannelPolicy:
         changed = before != action_id
         winner = polls.majority(poll, poll.active)
         if winner is not None:
+            if first and winner.action == action_id:  # a vote that moved alone: not told
+                data.untold.append(actor.user_id)
             return await self._decide(game, poll, winner.action, by_majority=True)
+        if actor.user_id in data.untold:  # their first vote that waits for others
+            data.untold.remove(actor.user_id)
+            first = True
         if polls.plurality(poll) is None:
             poll.closes = None  # only moves needing a majority have votes: no countdown
         elif poll.closes is None:

@@ -304,6 +304,9 @@ class TableData:
     #: Everyone who has voted in this game (their first vote is told how voting works),
     #: as stored before the ``voters`` table (moved there when the game is read).
     voted: list[int] = field(default_factory=list)
+    #: Members whose votes so far each made the decision at once (they played alone):
+    #: not yet told how voting works, they are on their first vote that waits for others.
+    untold: list[int] = field(default_factory=list)
     #: The host's user id once the role was handed on (None: the starter hosts).
     host: int | None = None
     #: The table's current turn notice message, if any.
@@ -335,8 +338,8 @@ class TableData:
 
     _KNOWN = frozenset(("mode", "window", "players", "recent", "poll", "timer", "turn_seconds",
                         "notices", "away_votes", "last", "host", "notice", "invites", "voted",
-                        "abandon_votes", "thread", "parent", "notice_due", "shared", "turns",
-                        "decisions", "recent_players", "decision_voters"))
+                        "untold", "abandon_votes", "thread", "parent", "notice_due", "shared",
+                        "turns", "decisions", "recent_players", "decision_voters"))
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableData:
@@ -363,6 +366,7 @@ class TableData:
             away_votes={str(k): _ids(v) for k, v in (data.get("away_votes") or {}).items()},
             last=str(data.get("last") or ""),
             voted=_ids(data.get("voted")),
+            untold=_ids(data.get("untold")),
             abandon_votes=_ids(data.get("abandon_votes")),
             host=None if host is None else int(host),
             notice=NoticeRef.from_json(notice) if notice else None,
@@ -409,6 +413,8 @@ class TableData:
             out["last"] = self.last
         if self.voted:
             out["voted"] = list(self.voted)
+        if self.untold:
+            out["untold"] = list(self.untold)
         if self.abandon_votes:
             out["abandon_votes"] = list(self.abandon_votes)
         if self.host is not None:

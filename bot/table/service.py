@@ -391,7 +391,9 @@ class Tables:
         """
         async with self.core.hold(game_id):
             kept = self.store.kept_game(game_id)
-            if kept is not None:
+            if kept is not None and kept.version >= version:
+                # A board newer than the kept row means another process (a deploy's
+                # overlap) moved the game since: only a fresh read knows it.
                 game = self.core.wrap(kept)
                 game.data.kept_voters = self.store.kept_voters(game_id)
             else:

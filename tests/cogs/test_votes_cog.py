@@ -239,9 +239,10 @@ async def test_a_voted_game_whispers_only_first_votes_and_changes(discord_driver
             private += vote.ephemeral
             quiet += vote.response_type == 6
             board = fake_discord.get_message(board["id"])
-    # alice, bob and carol voted before (in _vote_game): only Bob's change is told privately
-    assert private == changes == 1
-    assert quiet >= 6
+    # bob and carol voted before (in _vote_game), alice only alone: her first vote that
+    # waits for others is told how voting works, then only Bob's change is told
+    assert changes == 1 and private == 2
+    assert quiet >= 5
     game = await bot.tables.load(game.id)
     assert game.state.count > 6  # the decisions were made all the same
 
@@ -330,3 +331,32 @@ async def test_only_a_game_that_can_be_given_up_says_giving_up_needs_a_majority(
     assert all("giving up needs a majority" in text for text in said["tinker"])
     assert not any("giving up" in text for text in said["tinrealm"])
     assert all("the channel votes" in text for text in said["tinrealm"])
+
+
+async def test_the_starter_who_played_alone_is_told_once_how_voting_works(
+        discord_driver, fake_discord, tmp_path):
+    """Alice plays alone (each click moves at once); Bob arrives and votes. Alice's next
+    click is only a vote: she is told privately how voting works, as Bob was, once."""
+    clock = Clock()
+    fake_discord.add_user("bob")
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
+    board = (await discord_driver.slash("toy", "start", {"players": "vote"},
+                                        user="alice")).message
+    for _ in range(2):
+        moved = await discord_driver.click(board, button(board, "add1"), user="alice")
+        assert moved.response_type == 7
+        board = moved.message
+    bob = await discord_driver.click(board, button(board, "add2"), user="bob")
+    assert bob.ephemeral and bob.content.startswith("Your vote"), bob.content
+    alice = await discord_driver.click(fake_discord.get_message(board["id"]),
+                                       button(board, "add1"), user="alice")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.data.poll is not None and game.data.poll.tally == {"add2": 1, "add1": 1}
+    assert alice.ephemeral and alice.content.startswith("Your vote: Add 1"), alice.content
+    assert game.data.untold == []
+    clock.advance(31)
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    board = fake_discord.get_message(board["id"])
+    again = await discord_driver.click(board, button(board, "add1"), user="alice")
+    assert again.response_type == 6 and not again.ephemeral  # told once only

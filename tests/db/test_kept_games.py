@@ -18,7 +18,7 @@ from bot.table.seats import Seat
 from bot.table.service import Tables
 from db.errors import StorageError, VersionConflict
 from db.rows import SAVE_STEP, KeptRows, save_time, to_json
-from tests.support import ALICE, BOB, Clock, open_tables
+from tests.support import ALICE, BOB, CAROL, Clock, open_tables
 
 CHANNEL = 700
 
@@ -385,3 +385,39 @@ async def test_a_state_read_from_the_database_is_loaded_once_per_read(
         assert row.state_text() == row.raw_state
         loaded = tables.core.wrap(row)
         assert row.engine_state() is loaded.state and row.state_text() == row.raw_state
+
+
+async def test_the_newest_board_plays_after_another_process_moved_the_game(
+        tmp_path: Any, backend: str) -> None:
+    """A deploy's overlap: the old process moved the game (version 2) after this one kept
+    it at version 1. A click on the newest board is read fresh and played, the first time
+    and every time, not refused as stale against the kept row."""
+    async with one_move_in(tmp_path) as (tables, game, clock):
+        async with other_process(tables, clock) as other:
+            clock.advance(1)
+            await other.act(game.id, 1, BOB, "add2")
+        played = await tables.act(game.id, 2, CAROL, "add1")
+        assert played.game.row.version == 3 and played.game.state.count == 4
+        assert (await tables.act(game.id, 3, ALICE, "add1")).game.state.count == 5
+
+
+async def test_a_vote_closed_by_the_old_process_leaves_the_board_playable(
+        tmp_path: Any, backend: str) -> None:
+    """Deploy overlap, a channel vote: this process takes Bob's vote (and keeps the game),
+    the old one's deadline loop closes the window. The next votes are counted and, both
+    voters agreeing, move the game."""
+    clock = Clock()
+    async with open_tables(tmp_path / "t.db", clock) as new:
+        game = await new.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE)
+        await new.act(game.id, 0, ALICE, "add1")
+        await new.act(game.id, 1, ALICE, "add1")
+        play = await new.act(game.id, 2, BOB, "add2")  # 1 of 2: a window opens
+        assert play.ballot is not None
+        async with other_process(new, clock) as old:
+            clock.advance(31)
+            closed = await old.close_vote(game.id)
+            assert closed is not None and closed.game.row.version == 3
+        first = await new.act(game.id, 3, ALICE, "add1")
+        assert first.ballot is not None and first.game.row.version == 3
+        await new.act(game.id, 3, BOB, "add1")
+        assert (await new.load(game.id)).row.version == 4
