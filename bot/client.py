@@ -158,6 +158,9 @@ class TableBot(commands.Bot):
             intents=discord.Intents.none() | discord.Intents(guilds=True),
             help_command=None,
             tree_cls=TableTree,
+            # Commands only where the bot is installed in the server: a member's own
+            # install would show them in servers with no bot to grant permissions to.
+            allowed_installs=discord.app_commands.AppInstallationType(guild=True, user=False),
             # We only need guilds for names in logs, not before answering: be ready sooner.
             guild_ready_timeout=0.5,
             # Nothing the bot sends pings anyone unless that message says so.

@@ -271,11 +271,13 @@ async def test_computer_players_resume_after_restart(discord_driver, fake_discor
 
 
 async def test_edit_cap_posts_a_fresh_board(discord_driver, fake_discord, tmp_path):
-    """A board past Discord's edit cap (30046) is replaced by a fresh one; the move stays."""
+    """A board past Discord's edit cap (30046) is replaced by a fresh one; the move stays,
+    and the click is acknowledged: Bob never reads "This interaction failed"."""
     bot, board = await _start(discord_driver, fake_discord, tmp_path)
     fake_discord.fail_next("POST", r"/interactions/.*/callback", 400, code=30046)
     fake_discord.fail_next("PATCH", rf"/channels/\d+/messages/{board['id']}", 400, code=30046)
-    await discord_driver.click(board, button(board, "add1"), user="bob")
+    click = await discord_driver.click(board, button(board, "add1"), user="bob")
+    assert click.response_type == 6 and not click.followups
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert game.state.count == 1
     assert game.row.board_message_id != int(board["id"])

@@ -273,6 +273,9 @@ class Boards:
             log.warning("could not answer a click on game %s (%s); editing the board instead",
                         game.id, exc)
             self.messages.shown.pop(game.id, None)  # not shown after all, unless refresh manages
+            # the move was made: the click is acknowledged (the board's edit through the
+            # channel shows it), never left to read "This interaction failed"
+            await self._acknowledge(interaction)
             await self.messages.refresh(game)
         if play.came_back:
             await tell_privately(interaction, _back_text(game, interaction.user.id))
@@ -311,7 +314,7 @@ class Boards:
         try:
             await interaction.response.defer()
         except SEND_ERRORS as exc:
-            log.warning("could not acknowledge a vote: %r", exc)
+            log.warning("could not acknowledge a click: %r", exc)
 
     async def _closing(self, interaction: discord.Interaction[Any]) -> None:
         """Answer a click that reaches a process on its way out.

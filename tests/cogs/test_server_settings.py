@@ -134,3 +134,13 @@ async def test_a_servers_notice_wait_holds_from_the_first_move_after_a_restart(
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert game.data.notice_due is None
     assert len(pings_sent(fake_discord)[before:]) == 1
+
+
+async def test_every_command_is_for_servers_that_installed_the_bot(discord_driver, fake_discord,
+                                                                   tmp_path):
+    """No command is offered through a member's own install: there, in a server without
+    the bot, nobody could grant it what a game needs."""
+    await discord_driver.login(make_bot(tmp_path))
+    assert fake_discord.commands
+    assert all(c.get("integration_types") == [0] for c in fake_discord.commands), [
+        (c["name"], c.get("integration_types")) for c in fake_discord.commands]
