@@ -36,7 +36,7 @@ import discord
 
 from bot.boards.gone import CHANNEL_GONE, UNKNOWN_CHANNEL, GonePlaces
 from bot.boards.send_errors import SEND_ERRORS
-from bot.boards.threads import MISSING_PERMISSIONS, GameThreads
+from bot.boards.threads import MISSING_ACCESS, MISSING_PERMISSIONS, GameThreads
 from bot.table.errors import Refusal, board_link
 from bot.table.service import LoadedGame, Tables
 from db.errors import StorageError
@@ -97,6 +97,10 @@ class BoardMessages:
         self._retrying: set[int] = set()
         #: Boards whose edit asked for is only the start's redraw's (posts no board).
         self._quiet: set[int] = set()
+        #: Boards whose edits Discord refuses for want of access or a permission (the
+        #: bot no longer sees the channel, say), and whether a player was told so; a
+        #: board edited again is taken off.
+        self.locked_out: dict[int, bool] = {}
         self._latest: dict[int, LoadedGame] = {}
         self._updaters: dict[int, asyncio.Task[None]] = {}
         #: The most boards edited by the bot itself at once (each edit waits on Discord's
@@ -138,6 +142,7 @@ class BoardMessages:
         self._waiting.pop(game_id, None)
         self._retrying.discard(game_id)
         self._quiet.discard(game_id)
+        self.locked_out.pop(game_id, None)
         self._latest.pop(game_id, None)
 
     async def send_board(
@@ -486,6 +491,7 @@ class BoardMessages:
                 self._edited[game_id] = time.monotonic()
                 if failed is None:
                     self._drawn[game_id] = _saved(game)
+                    self.locked_out.pop(game_id, None)
                     tries = 0
                     if self._waiting and game_id in self._dirty:
                         # Asked for again while other boards wait their turn: this one
@@ -521,6 +527,9 @@ class BoardMessages:
             # Not shown after all (a vote's tally keeps the version): the edit made again
             # is not taken for one already made.
             self.shown.pop(game.id, None)
+        if isinstance(failed, discord.Forbidden) and failed.code in (MISSING_ACCESS,
+                                                                     MISSING_PERMISSIONS):
+            self.locked_out.setdefault(game.id, False)
         if isinstance(failed, discord.HTTPException) and not (
                 failed.status in (403, 429) or failed.status >= 500):
             return None

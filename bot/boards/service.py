@@ -37,7 +37,7 @@ from bot.boards.render import (
 )
 from bot.boards.replay import Replays
 from bot.boards.send_errors import SEND_ERRORS, tell_privately
-from bot.boards.threads import GameThreads, Place, in_forum, not_posted_text
+from bot.boards.threads import GameThreads, Place, in_forum, locked_out_text, not_posted_text
 from bot.games.protocol import Action
 from bot.pictures.drawing import PictureDrawer
 from bot.table.errors import (
@@ -279,6 +279,7 @@ class Boards:
             await self.messages.refresh(game)
         if play.came_back:
             await tell_privately(interaction, _back_text(game, interaction.user.id))
+        await self._tell_locked_out(interaction, game)
         if play.late:
             again = "" if play.finished else " Vote again on the next move."
             await tell_privately(interaction, LATE_VOTE + again)
@@ -342,15 +343,34 @@ class Boards:
         click is answered with the current board instead of a refusal, and the clicker
         is told privately (``said``) that their click did nothing. Nothing is applied.
         """
-        message = interaction.message
         try:
             game = await self.tables.load(game_id)
         except Refusal:
             return False
+        if not await self._catch_up(interaction, game, clock):
+            return False
+        await tell_privately(interaction, said)
+        return True
+
+    async def _tell_locked_out(self, interaction: discord.Interaction[Any],
+                               game: LoadedGame) -> None:
+        """Tell the clicker privately, once, that Discord refuses the bot's own edits of
+        this board (the bot lost access to the channel): what an admin can do."""
+        locked_out = self.messages.locked_out
+        if locked_out.get(game.id) is False:
+            locked_out[game.id] = True
+            await tell_privately(interaction, locked_out_text(thread=game.data.thread))
+
+    async def _catch_up(self, interaction: discord.Interaction[Any], game: LoadedGame,
+                        clock: AnswerClock) -> bool:
+        """Answer a click on the game's board message, left behind (its edit lost, or
+        refused: the bot may no longer see the channel), with the current board; return
+        whether it did. A board this process showed as it is now is left as it is."""
+        message = interaction.message
         if (
             message is None
             or message.id != game.row.board_message_id
-            or self.messages.shown.get(game_id) == game.row.version
+            or self.messages.shown.get(game.id) == game.row.version
             or (not game.row.is_open and _shows_the_end(message))
         ):
             return False
@@ -360,10 +380,9 @@ class Boards:
             await clock.settle()
             await edit_answer(interaction, **body)
         except SEND_ERRORS as exc:
-            log.warning("could not bring the board of game %s up to date: %s", game_id, exc)
-            self.messages.shown.pop(game_id, None)
+            log.warning("could not bring the board of game %s up to date: %s", game.id, exc)
+            self.messages.shown.pop(game.id, None)
             return False
-        await tell_privately(interaction, said)
         return True
 
     async def _ask(self, interaction: discord.Interaction[Any], clock: AnswerClock,
@@ -413,12 +432,15 @@ class Boards:
             renderer = self._renderer_of(game)
             if action_id == TABLE_RULES:
                 back = await self._come_back(interaction, game)
+                if back is None:  # (coming back redraws the board anyway)
+                    await self._catch_up(interaction, game, clock)
                 body = _details_body(renderer, game)
                 if back:
                     body["content"] = _back_text(back, interaction.user.id)
                 elif (here := await self._still_here(interaction, game)) is not None:
                     body["content"] = here
                 await clock.send(**body, ephemeral=True)
+                await self._tell_locked_out(interaction, game)
                 self.computers.schedule(game)  # a stalled computer player moves on
                 return
             if game.row.is_open:

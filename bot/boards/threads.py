@@ -116,6 +116,19 @@ def lacking_text(names: Sequence[str], *, forum: bool = False) -> str:
             f"({_whose(forum)}); then start the game again.")
 
 
+def locked_out_text(*, thread: bool) -> str:
+    """Return the private word to a player on a board whose edits Discord refuses for
+    want of access or a permission (in a ``thread`` or not): what still works, and what
+    an admin can grant."""
+    place, send = ("thread", "Send Messages in Threads") if thread else ("channel",
+                                                                       "Send Messages")
+    added = ", or add the bot to this thread" if thread else ""
+    return (f"The bot can no longer update this board or post in this {place}: Discord "
+            "refuses it access. The buttons still work, and the board catches up when "
+            f"someone presses one. A server admin can grant the bot View Channel, {send} "
+            f"and Embed Links ({_whose(False)}){added}.")
+
+
 def not_posted_text(error: BaseException, *, thread: bool, where: str,
                     forum: bool = False) -> str:
     """Return the private word to the starter of a game called off because its board
