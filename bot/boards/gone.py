@@ -14,12 +14,15 @@ A server that removed the bot keeps its games for :data:`SERVER_GRACE_SECONDS` f
 an admin who removed it by mistake and adds it back finds them as they were. The
 removal is stored (``meta``), so the grace outlasts a restart; the idle sweep calls off
 the games of a server the bot is still not back in once it is over
-(:meth:`GonePlaces.sweep_left`).
+(:meth:`GonePlaces.sweep_left`). Meanwhile nobody there can click: the games' deadlines
+wait (no vote closes, no turn timer runs out, no reminder is posted), and the turn
+timers are put off by the time away when the bot is back.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from typing import Final
@@ -54,9 +57,10 @@ class GonePlaces:
         self.tables = tables
         #: Told the id of each game called off here (its board is gone: nothing to edit).
         self.forget = forget
-        #: The servers whose removal of the bot is noted in ``meta`` (None: not read yet),
-        #: and the lock its one read is made under.
-        self._removals: set[int] | None = None
+        #: The servers whose removal of the bot is noted in ``meta``, with when (None: not
+        #: read yet; once read, it is the table service's :attr:`Tables.removed`, whose
+        #: games' deadlines wait), and the lock its one read is made under.
+        self._removals: dict[int, float] | None = None
         self._reading = asyncio.Lock()
 
     async def channel_gone(self, channel_id: int,
@@ -108,16 +112,16 @@ class GonePlaces:
             log.info("called off %d games of server %s, which the bot left", count, guild_id)
         return count
 
-    async def _left(self) -> set[int]:
+    async def _left(self) -> dict[int, float]:
         """The servers whose removal of the bot is noted (read once, then kept: the
         servers that are there at a start all ask at once, and share the one read)."""
         async with self._reading:
             if self._removals is None:
                 rows = await self.tables.store.query(
-                    "SELECT key FROM meta WHERE key LIKE :left AND value <> ''",
+                    "SELECT key, value FROM meta WHERE key LIKE :left AND value <> ''",
                     {"left": f"{LEFT_KEY}%"})
-                self._removals = {int(str(key)[len(LEFT_KEY):]) for (key,) in rows
-                                  if str(key)[len(LEFT_KEY):].isdigit()}
+                self._removals = self.tables.removed
+                self._removals.update(_removals(rows))
             return self._removals
 
     async def server_left(self, guild_id: int) -> None:
@@ -125,8 +129,9 @@ class GonePlaces:
         it is not back within :data:`SERVER_GRACE_SECONDS` (:meth:`sweep_left`). Never
         raise."""
         try:
-            await self.tables.store.set_meta(f"{LEFT_KEY}{guild_id}", repr(self.tables.now()))
-            (await self._left()).add(guild_id)
+            now = self.tables.now()
+            await self.tables.store.set_meta(f"{LEFT_KEY}{guild_id}", repr(now))
+            (await self._left())[guild_id] = now
         except StorageError as exc:
             log.warning("could not note that the bot left server %s: %s", guild_id, exc)
             return
@@ -135,23 +140,29 @@ class GonePlaces:
 
     async def server_back(self, guild_id: int, redraw: Callable[[int], None]) -> int:
         """The bot was added to a server: if it had been removed from it within the grace,
-        forget the removal and ``redraw`` the board of each of its open games (moves made
-        meanwhile, by computers or timers, could not be shown). Return how many; never
-        raise."""
+        forget the removal, put each open game's turn timer off by the time away (nobody
+        could click; its deadlines waited) and ``redraw`` its board. Return how many
+        games; never raise."""
         key = f"{LEFT_KEY}{guild_id}"
         count, after = 0, 0
         try:
             removals = await self._left()
-            if guild_id not in removals:
+            left = removals.get(guild_id)
+            if left is None:
                 return 0
             await self.tables.store.set_meta(key, "")
-            removals.discard(guild_id)
-            while ids := await self.tables.store.open_games_in_guild(guild_id, limit=BATCH,
-                                                                     after_id=after):
-                for game_id in ids:
-                    redraw(game_id)
-                count += len(ids)
-                after = ids[-1]
+            away = ((left, max(0.0, self.tables.now() - left)),)
+            try:
+                while ids := await self.tables.store.open_games_in_guild(
+                        guild_id, limit=BATCH, after_id=after):
+                    for game_id in ids:
+                        with contextlib.suppress(Refusal):  # (a damaged game: as it is)
+                            await self.tables.put_off_timer(game_id, away)
+                        redraw(game_id)
+                    count += len(ids)
+                    after = ids[-1]
+            finally:
+                removals.pop(guild_id, None)  # its deadlines go on, from the new ends
         except StorageError as exc:
             log.warning("could not read whether server %s had removed the bot: %s",
                         guild_id, exc)
@@ -195,7 +206,7 @@ class GonePlaces:
                             exc)
             else:
                 if self._removals is not None:
-                    self._removals.discard(guild_id)
+                    self._removals.pop(guild_id, None)
         return count
 
     async def call_off(self, game_id: int, why: str) -> LoadedGame | None:
@@ -206,3 +217,14 @@ class GonePlaces:
             log.info("game %s called off: %s", game_id, why)
             self.forget(game_id)
         return ended
+
+
+def _removals(rows: list[tuple[object, ...]]) -> dict[int, float]:
+    """Read the stored removals (``meta`` rows of key and time) by server id."""
+    found: dict[int, float] = {}
+    for key, value in rows:
+        try:
+            found[int(str(key)[len(LEFT_KEY):])] = float(str(value))
+        except ValueError:
+            continue
+    return found

@@ -27,9 +27,16 @@ CONCURRENCY = 8
 IDLE_LOOK_SECONDS = 30.0
 #: How long a game whose deadline could not be handled waits before another try.
 RETRY_SECONDS = 5.0
+#: How long a game whose deadlines are paused (:class:`Paused`) waits before another look.
+PAUSED_LOOK_SECONDS = 60.0
 #: How long stopping waits for the deadlines being handled (and the boards for their
 #: notices being posted).
 STOP_WAIT_SECONDS = 10.0
+
+
+class Paused(Exception):
+    """A game's deadline is not handled now: its server removed the bot, which may be
+    added back (nobody there can click meanwhile). It is looked at again later."""
 
 
 class Deadlines:
@@ -102,8 +109,8 @@ class Deadlines:
             # Games waiting for their retry are passed over: a batch of failing games
             # does not hide the games due after them.
             for gid, when in await self._due(now, BATCH + len(self._retry)):
-                if fired.get(gid) == when:
-                    self._retry[gid] = now + RETRY_SECONDS
+                if fired.get(gid) == when:  # (a pause set by the try keeps its length)
+                    self._retry[gid] = max(self._retry.get(gid, 0.0), now + RETRY_SECONDS)
                 elif self._retry.get(gid, 0.0) <= now:
                     due.append(gid)
                     fired[gid] = when
@@ -123,6 +130,8 @@ class Deadlines:
                     await self._fire(game_id)
                     self._retry.pop(game_id, None)
                     self.fired += 1
+                except Paused:
+                    self._retry[game_id] = self._clock() + PAUSED_LOOK_SECONDS
                 except StaleBoard:  # saved meanwhile (by another process, in a deploy)
                     log.debug("deadline of game %s was met elsewhere; looking again soon",
                               game_id)

@@ -30,11 +30,12 @@ from typing import Any
 
 from bot.games.protocol import Engine
 from bot.games.registry import engine as registry_engine
-from bot.table import polls, seating
+from bot.table import downtime, polls, seating
 from bot.table.channel import ChannelPolicy
 from bot.table.core import SaveConflict, TableCore, record
 from bot.table.daily import daily_key, daily_seed
 from bot.table.data import NoticeRef, TableData
+from bot.table.deadlines import Paused
 from bot.table.errors import (
     ChannelOccupied,
     GameEnded,
@@ -114,6 +115,10 @@ class Tables:
         #: This process's shards (ids, count) for background work; None: every game.
         self.shards: tuple[tuple[int, ...], int] | None = None
         self.closing = False
+        #: Servers that removed the bot and may add it back, by guild id, with when: the
+        #: deadlines of their games wait (nobody there can click), and their turn
+        #: timers are put off by the time away if the bot is added back.
+        self.removed: dict[int, float] = {}
 
     @property
     def store(self) -> GameStore:
@@ -446,7 +451,10 @@ class Tables:
 
     async def fire_deadline(self, game_id: int) -> Play | None:
         """Do what a game's due deadline asks for: close its vote, run its turn timer, or
-        send a turn notice whose grace time has passed."""
+        send a turn notice whose grace time has passed. Raise :class:`Paused` for a game
+        of a server that removed the bot."""
+        if self.removed and (await self.load(game_id)).row.guild_id in self.removed:
+            raise Paused(game_id)
         play = await self.channel.close_vote(game_id)
         if play is not None:
             return play
@@ -460,10 +468,11 @@ class Tables:
         """Handle a due turn timer (see :class:`TurnPolicy`)."""
         return await self.turns.fire_timer(game_id)
 
-    async def put_off_timer(self, game_id: int) -> Play | None:
-        """After a start, move a running turn timer later by the outage (see
-        :class:`TurnPolicy`)."""
-        return await self.turns.put_off_timer(game_id)
+    async def put_off_timer(self, game_id: int,
+                            away: Sequence[downtime.Outage] = ()) -> Play | None:
+        """After a start, move a running turn timer later by the outage, or by the time
+        ``away`` from its server (see :class:`TurnPolicy`)."""
+        return await self.turns.put_off_timer(game_id, away)
 
     async def notice_refused(self, game_id: int, version: int, user: int, text: str, *,
                              reminder: bool = False) -> None:

@@ -190,36 +190,41 @@ class TurnPolicy:
                                         since=now)
             await core.save_table(game)
 
-    async def put_off_timer(self, game_id: int) -> Play | None:
+    async def put_off_timer(self, game_id: int,
+                            away: Sequence[downtime.Outage] = ()) -> Play | None:
         """After a start, move the running turn timer of the game later by the time the bot
         was down since its run began, before it is due: the board then shows the end it
         really has; and so the grace time of its waiting turn notice (C6). Return the
-        change of the timer (its board to show again), or None."""
+        change of the timer (its board to show again), or None. ``away``: times the
+        bot was away from the game's server (removed from it), counted as outages."""
         core = self.core
         async with core.hold(game_id):
             game = await core.load(game_id)
             timer, now = game.data.timer, core.now()
             if not game.row.is_open or game.broken:
                 return None
-            moved = (timer is not None and timer.at > now
-                     and self._put_off(timer, game.data.turn_seconds, now))
-            if not self._put_off_notice(game, now) and not moved:
+            # (a timer due while its server was away waited for its return)
+            moved = (timer is not None and (timer.at > now or bool(away))
+                     and self._put_off(timer, game.data.turn_seconds, now, away))
+            if not self._put_off_notice(game, now, away) and not moved:
                 return None
             await core.save_table(game)
             return Play(game, (), redraw=True) if moved else None
 
-    def _put_off(self, timer: TurnTimer, turn_seconds: float, now: float) -> bool:
+    def _put_off(self, timer: TurnTimer, turn_seconds: float, now: float,
+                 away: Sequence[downtime.Outage] = ()) -> bool:
         """Move a turn timer's end later by the time the bot was down since its run began
         (nobody could click then); return whether it moved. Its run then counts from
         ``now``, so that outage is not counted twice."""
         since = timer.since if timer.since is not None else timer.at - turn_seconds
-        at = self._later(since, timer.at, now)
+        at = self._later(since, timer.at, now, away)
         if at is None:
             return False
         timer.since, timer.at = now, at
         return True
 
-    def _put_off_notice(self, game: LoadedGame, now: float) -> bool:
+    def _put_off_notice(self, game: LoadedGame, now: float,
+                        away: Sequence[downtime.Outage] = ()) -> bool:
         """Move the end of the table's waiting turn notice later by the time the bot was
         down since its wait began (its grace time, C6); return whether it moved."""
         due = game.data.notice_due
@@ -227,18 +232,19 @@ class TurnPolicy:
             return False
         since = due.since if due.since is not None else (
             due.at - self.notice_grace(game.row.guild_id))
-        at = self._later(since, due.at, now)
+        at = self._later(since, due.at, now, away)
         if at is None:
             return False
         game.data.notice_due = replace(due, since=now, at=at)
         return True
 
-    def _later(self, since: float, at: float, now: float) -> float | None:
+    def _later(self, since: float, at: float, now: float,
+               away: Sequence[downtime.Outage] = ()) -> float | None:
         """The new end of a wait from ``since`` to ``at`` that the bot was down for a
         while of before ``now`` (that time is added to it, counted from ``now``), or None
         when it was not down then or the wait was over before."""
-        down = downtime.down_between([*self.outages, *self.core.trouble.outages()], since,
-                                     now)
+        down = downtime.down_between(
+            [*self.outages, *self.core.trouble.outages(), *away], since, now)
         ran = now - since - down
         if ran >= at - since or down <= 0:
             return None

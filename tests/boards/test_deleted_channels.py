@@ -276,13 +276,18 @@ async def test_a_start_reads_the_servers_removals_once(discord_driver, fake_disc
     real = bot.store.query
 
     async def counting(sql, params=None, *args, **kwargs):
-        if sql.startswith("SELECT key FROM meta") and "server_left" in str(
+        if "FROM meta" in sql and "server_left" in str(
                 (params or {}).get("left", "")):
             reads.append(sql)
             await asyncio.sleep(0.05)  # a PostgreSQL server a network hop away
         return await real(sql, params, *args, **kwargs)
 
+    async def no_sweep(*_args: Any) -> int:
+        return 0
+
     monkeypatch.setattr(bot.store, "query", counting)
+    # (the idle sweep reads the removals afresh on its own: left out here)
+    monkeypatch.setattr(bot.boards.messages.gone, "sweep_left", no_sweep)
     async with connected(discord_driver, fake_discord, bot, monkeypatch):
         await discord_driver.settle()
         assert len(bot.guilds) == 31
@@ -304,3 +309,34 @@ async def test_removals_that_cannot_be_read_say_no_server_added_the_bot_back(
         assert await bot.boards.messages.gone.server_back(guild_id, lambda _g: None) == 0
     assert not [r for r in caplog.records if "added back" in r.getMessage()]
     assert len([r for r in caplog.records if "had removed the bot" in r.getMessage()]) == 2
+
+
+async def test_a_timed_table_waits_while_its_server_has_removed_the_bot(
+        discord_driver, fake_discord, tmp_path):
+    """An admin removes the bot by mistake, with a two-minute turn timer running, and
+    adds it back 50 minutes later. Meanwhile nobody could click or read a reminder: the
+    timer waited (no reminder, no seat handed to a computer), and once the bot is back
+    it has the time it had left, then runs as before."""
+    clock = Clock()
+    bot, game = await seated_steam(discord_driver, fake_discord, tmp_path, clock=clock,
+                                   turn_timer="2 min")
+    assert game.data.timer is not None
+    left = game.data.timer.at - clock()
+    gone = bot.boards.messages.gone
+    await gone.server_left(fake_discord.guild_id)
+    for _ in range(25):
+        clock.advance(121)
+        await bot.deadlines.run_due()
+        await discord_driver.settle()
+    waited = await bot.tables.load(game.id)
+    assert waited.row.version == game.row.version and not any(s.away for s in waited.seats)
+    assert waited.data.timer is not None and waited.data.timer.strikes == 0
+    assert await gone.server_back(fake_discord.guild_id, bot.boards.messages.update_soon) == 1
+    back = await bot.tables.load(game.id)
+    assert back.data.timer is not None
+    assert back.data.timer.at - clock() == pytest.approx(left, abs=1.0)
+    clock.advance(left + 1)
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    reminded = await bot.tables.load(game.id)
+    assert reminded.data.timer is not None and reminded.data.timer.strikes == 1
