@@ -298,7 +298,7 @@ class SteamCog(GameCog):
                       else _total(player)),
                    "\n".join(f"{i}. {_train_text(t)}" for i, t in enumerate(player["trains"], 1))
                    or "no trains") for player in view["players"]]
-        return [Section("cards", "Table", "The river and the piles", fields),
+        return [Section("cards", "River", "The river and the piles", fields),
                 Section("trains", "Trains", "Every player's trains", trains)]
 
     async def play_again(

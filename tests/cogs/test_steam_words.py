@@ -36,3 +36,13 @@ def test_the_trains_page_says_who_resigned_and_the_stack_they_hold() -> None:
     trains = next(s for s in SteamCog(None).card_sections(game) if s.key == "trains")
     name, _value = trains.fields[2]
     assert "🏳️ resigned" in name and name.endswith("holds 🎫2")
+
+
+def test_the_river_page_button_names_the_river() -> None:
+    """The "Rules & details" page of the river and the piles is called "River" on its
+    button: "Table" read as the table of players."""
+    state = build(3, river=["Forest"], deck=[], half=1, scores=[0, 0, 0], turn=0,
+                  trains=[[["Savage"]], [["Mill"]], [["Journey"]]])
+    sections = SteamCog(None).card_sections(loaded(ENGINE, state, seats=3, events=[]))
+    assert [(s.label, s.title) for s in sections] == [
+        ("River", "The river and the piles"), ("Trains", "Every player's trains")]
