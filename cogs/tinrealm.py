@@ -51,7 +51,7 @@ SELECTS = {"Choose your race…": ("race",), "Choose your class…": ("class",),
 WAITING = {
     "race": "**Choose your adventurer's race**; a class follows.",
     "class": "**Choose your adventurer's class.**",
-    "decide": "**Resolve** the card here, or **skip** it to the next.",
+    "decide": "**Resolve** the top card, or **skip** it.",
     "place": "**Place** the location at the left or right end.",
     "camp": "**A campsite**: rest (+2 ❤️, +1 ⚡) or search (+1 🍖).",
     "offer": "**Something is offered**: take it or walk on.",

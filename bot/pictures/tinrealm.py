@@ -216,7 +216,7 @@ def _tableau(c: Canvas, view: Mapping[str, Any], y: int) -> int:
     """Today's tableau in order, then the card being resolved or decided on (one band)."""
     tableau = tuple(_tile(card) for card in mappings(view.get("tableau")))
     location, top = mapping(view.get("location")), mapping(view.get("top_card"))
-    extra = tuple((_tile(card), label) for card, label in ((location, "here"), (top, "next"))
+    extra = tuple((_tile(card), label) for card, label in ((location, "here"), (top, "top card"))
                   if card)
     where = number(view.get("location_in_day"), 0)
     height = 40 + CARD_H + 10
@@ -254,7 +254,7 @@ def _paint_tableau(c: Canvas, tableau: tuple[Tile, ...], extra: tuple[tuple[Tile
 
 def _title(c: Canvas, where: int, room: float) -> str:
     """The tableau's title: the longest wording that fits ``room`` whole, before the
-    here/next label ("Today's tableau · location 2 of 6", else "Today · 2 of 6")."""
+    here or top-card label ("Today's tableau · location 2 of 6", else "Today · 2 of 6")."""
     at = f" · location {where} of 6" if where else ""
     short = f" · {where} of 6" if where else ""
     for title in (f"Today's tableau{at}", f"Today's tableau{short}", f"Today{short}"):
