@@ -472,3 +472,17 @@ async def test_board_left_behind_by_a_crash_is_brought_up_to_date(discord_driver
     again = await discord_driver.click(result.message, button(result.message, "add1"),
                                        user="bob")
     assert "Count: **3**" in again.message["embeds"][0]["description"]
+
+
+async def test_an_idle_game_whose_board_was_deleted_is_not_posted_again(
+        discord_driver, fake_discord, tmp_path):
+    """A moderator deleted the board of a game nobody plays: when the sweeper ends it,
+    no new board comes to the channel to say so."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
+    board = (await discord_driver.slash("toy", "start", user="alice")).message
+    fake_discord.delete_message(fake_discord.channel_id, board["id"])
+    clock.advance(7 * 86400 + 1)
+    assert await bot.sweep_once() == 1
+    await discord_driver.settle()
+    assert fake_discord.channel_messages() == []

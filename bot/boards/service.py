@@ -711,8 +711,9 @@ class Boards:
 
     async def show_ended(self, game: LoadedGame) -> None:
         """Show a game the table ended by itself (idle too long): its board says so and
-        its turn notice leaves the channel, as when a game is abandoned."""
-        await self.messages.refresh(game)
+        its turn notice leaves the channel, as when a game is abandoned. A board deleted
+        meanwhile is not posted again: nobody plays the game any more."""
+        await self.messages.refresh(game, repost=False)
         await self._announce(game, None)
 
     async def announce(self, game: LoadedGame, notice: tuple[int, str] | None) -> None:

@@ -174,15 +174,22 @@ class TurnPolicy:
         post it again in :data:`NOTICE_RETRY_SECONDS`, while it is still ``user``'s turn
         and nothing was played since (a move on the way makes its own notice). A refused
         reminder is not counted as given (C6: a computer takes the seat only after the
-        person was reminded), until it is posted."""
+        person was reminded), until it is posted; after a step of the turn it is not
+        posted again, the step showed they are here."""
         core = self.core
         async with core.hold(game_id):
             game = await core.load(game_id)
             data = game.data
-            if (not game.row.is_open or game.broken or game.row.version != version
-                    or game.person_to_act() != user):
+            if not game.row.is_open or game.broken or game.person_to_act() != user:
                 return
             timer = data.timer
+            if game.row.version != version:
+                # A step of the turn since: they are here, nothing to post again; but the
+                # reminder they never had is not counted as given (the step kept it).
+                if reminder and timer is not None and timer.strikes == 1:
+                    timer.strikes = 0
+                    await core.save_table(game)
+                return
             if reminder and timer is not None:
                 timer.strikes = 0
             now = core.now()
@@ -368,7 +375,13 @@ class TurnPolicy:
                      and not seating.played_by_computer(seats, seat, resigned))
         if seat == before and mover != before and not waits_now:
             return events, None
+        timer = game.data.timer
+        # a step of a turn that goes on: its time starts again, its reminder stays given
+        # (reminded once a turn, C6)
+        strikes = timer.strikes if timer is not None and seat == before == timer.seat else 0
         seating.start_timer(game.data, seat, seats, self.core.now())
+        if game.data.timer is not None:
+            game.data.timer.strikes = strikes
         game.data.notice_due = None  # whoever was waited for has acted
         if (seat is None or (seat == before and not waits_now)
                 or seating.played_by_computer(seats, seat, resigned)):

@@ -356,7 +356,7 @@ async def test_c6_a_reminder_refused_after_a_step_of_the_turn_is_not_kept(
     clock.advance(5)
     await bot.tables.act(game.id, game.row.version, Actor(alice, "Alice"), step)
     game = await bot.tables.load(game.id)
-    assert game.person_to_act() == alice and game.data.timer.strikes == 0
+    assert game.person_to_act() == alice and game.data.timer.strikes == 1  # kept
     await bot.tables.notice_refused(game.id, play.game.row.version, alice, play.notice[1],
                                     reminder=True)
     game = await bot.tables.load(game.id)
@@ -484,3 +484,32 @@ async def test_c4_a_held_turn_notice_does_not_hold_another_channels_vote_window(
         await asyncio.sleep(0.05)
     took = time.monotonic() - started
     assert took < HOLD - 1, f"the vote window waited {took:.2f} s for another table's notice"
+
+
+async def test_c6_a_reminded_player_who_takes_a_step_is_not_reminded_again(
+        discord_driver, fake_discord, tmp_path):
+    """C6, reminded once a turn: Alice (2 min timer) is reminded, then takes two cards,
+    the first step of her turn, and stalls before placing them. The step is a click: her
+    time starts again, but the reminder stays given, so the timer's next end hands her
+    seat to a computer, with no second reminder (three pings in one turn before)."""
+    clock = Clock()
+    bot, game = await _steam(discord_driver, fake_discord, tmp_path, clock, turn_timer=TIMER)
+    alice = fake_discord.user("alice").id
+    await _later(discord_driver, bot, clock, 50)  # the turn notice
+    await _later(discord_driver, bot, clock, SECONDS - 49)  # the reminder
+    assert len(_reminders(fake_discord)) == 1
+    game = await bot.tables.load(game.id)
+    take = next(a.id for a in game.engine.legal_actions(game.state, 0)
+                if a.id.startswith("t2:"))
+    await press(discord_driver, fake_discord.get_message(game.row.board_message_id), take,
+                "alice")
+    await discord_driver.settle()
+    game = await bot.tables.load(game.id)
+    assert game.person_to_act() == alice and game.data.timer is not None
+    assert game.data.timer.at == clock() + SECONDS  # her time starts again
+    await _later(discord_driver, bot, clock, SECONDS + 1)
+    game = await bot.tables.load(game.id)
+    posted = [m for m in fake_discord.mention_log
+              if m.method == "POST" and "still your turn" in m.content]
+    assert len(posted) == 1
+    assert game.seats[0].away
