@@ -49,7 +49,7 @@ from bot.table.errors import (
 )
 from bot.table.lobby import LOBBY_INVITE, LOBBY_PANEL, LOBBY_PREFIX
 from bot.table.service import Actor, LoadedGame, Play, Tables
-from bot.table.turns import reminded_to_act
+from bot.table.turns import notice_waits_for, reminded_to_act
 from bot.text.names import safe_name
 
 log = logging.getLogger(__name__)
@@ -481,11 +481,25 @@ class Boards:
         self.computers.schedule(play.game)
         return play.game
 
+    async def _looking(self, interaction: discord.Interaction[Any],
+                       game: LoadedGame) -> bool:
+        """Let the turn notice waiting for the person whose turn it is, who opened the
+        rules, wait its grace time again from now; return whether one waits (``game`` as
+        just read tells; never raise)."""
+        if not notice_waits_for(game, interaction.user.id):
+            return False
+        with contextlib.suppress(Refusal):
+            await self.tables.looking(game.id, actor_of(interaction))
+        return True
+
     async def _still_here(self, interaction: discord.Interaction[Any],
                           game: LoadedGame) -> str | None:
         """Give the reminded person whose turn it is, who opened the rules, a whole turn
         again (C6); return the private word that says so, or None (usually: ``game`` as
-        just read tells; never raise)."""
+        just read tells; never raise). Not reminded yet, their turn notice waits longer:
+        they are reading the table."""
+        if await self._looking(interaction, game):
+            return None
         if not reminded_to_act(game, interaction.user.id):
             return None
         try:
@@ -509,6 +523,8 @@ class Boards:
             body = _details_body(self._renderer_of(game), back or game, page)
             if back:
                 body["content"] = _back_text(back, interaction.user.id)
+            else:
+                await self._looking(interaction, game)
             message = interaction.message
             if message is not None and not message.flags.ephemeral:
                 # a page is turned in its private message; one clicked on the public

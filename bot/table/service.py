@@ -483,6 +483,11 @@ class Tables:
         """An away person used a button that is not a move (see :class:`TurnPolicy`)."""
         return await self.turns.come_back(game_id, actor)
 
+    async def looking(self, game_id: int, actor: Actor) -> bool:
+        """The person to act opened the rules while their turn notice waits (see
+        :class:`TurnPolicy`)."""
+        return await self.turns.looking(game_id, actor)
+
     async def still_here(self, game_id: int, actor: Actor) -> Play | None:
         """A reminded person used a button that is not a move (see :class:`TurnPolicy`)."""
         return await self.turns.still_here(game_id, actor)

@@ -38,7 +38,8 @@ class TurnPolicy:
     def turn_notice(self, game: LoadedGame, user: int, text: str) -> tuple[int, str] | None:
         """Tell ``user`` it is their turn: the notice to send now, or None when it waits
         for its grace time (stored with the game; the deadline loop sends it if they have
-        not acted by then). A table with notices off sends none."""
+        not acted by then). A table with notices off sends none, nor does a turn whose
+        timer's reminder comes in the last quarter of the turn after the grace time."""
         data = game.data
         data.notice_due = None
         if not data.notices:
@@ -47,6 +48,10 @@ class TurnPolicy:
         if grace <= 0:
             return user, text
         now = self.core.now()
+        timer = data.timer
+        if (timer is not None and timer.seat == game.seat_of(user)
+                and now + grace >= timer.at - data.turn_seconds / 4):
+            return None  # its timer's reminder, soon after, says it: one ping, not two
         data.notice_due = NoticeDue(user, now + grace, text, since=now)
         return None
 
@@ -120,6 +125,23 @@ class TurnPolicy:
             await core.save_table(game)
             return Play(game, (), redraw=True)
 
+    async def looking(self, game_id: int, actor: Actor) -> bool:
+        """The person whose turn it is, their turn notice waiting for its grace time, used
+        a button of the table that is not a move (its rules): they are at the table, so
+        the notice's grace starts again (C6: no ping for someone reading the table).
+        Return whether it did."""
+        core = self.core
+        async with core.hold(game_id):
+            game = await core.load(game_id)
+            due = game.data.notice_due
+            if due is None or not notice_waits_for(game, actor.user_id):
+                return False
+            now = core.now()
+            game.data.notice_due = replace(due, at=now + self.notice_grace(game.row.guild_id),
+                                           since=now)
+            await core.save_table(game)
+            return True
+
     async def fire_timer(self, game_id: int) -> Play | None:
         """Handle a game's due turn deadline: a turn timer (C6: remind once, then let a
         computer play the seat) or a turn notice whose grace time has passed."""
@@ -174,22 +196,15 @@ class TurnPolicy:
         post it again in :data:`NOTICE_RETRY_SECONDS`, while it is still ``user``'s turn
         and nothing was played since (a move on the way makes its own notice). A refused
         reminder is not counted as given (C6: a computer takes the seat only after the
-        person was reminded), until it is posted; after a step of the turn it is not
-        posted again, the step showed they are here."""
+        person was reminded), until it is posted."""
         core = self.core
         async with core.hold(game_id):
             game = await core.load(game_id)
             data = game.data
-            if not game.row.is_open or game.broken or game.person_to_act() != user:
+            if (not game.row.is_open or game.broken or game.row.version != version
+                    or game.person_to_act() != user):
                 return
             timer = data.timer
-            if game.row.version != version:
-                # A step of the turn since: they are here, nothing to post again; but the
-                # reminder they never had is not counted as given (the step kept it).
-                if reminder and timer is not None and timer.strikes == 1:
-                    timer.strikes = 0
-                    await core.save_table(game)
-                return
             if reminder and timer is not None:
                 timer.strikes = 0
             now = core.now()
@@ -375,10 +390,12 @@ class TurnPolicy:
                      and not seating.played_by_computer(seats, seat, resigned))
         if seat == before and mover != before and not waits_now:
             return events, None
-        timer = game.data.timer
-        # a step of a turn that goes on: its time starts again, its reminder stays given
-        # (reminded once a turn, C6)
-        strikes = timer.strikes if timer is not None and seat == before == timer.seat else 0
+        timer, due = game.data.timer, game.data.notice_due
+        # a step of a turn that goes on: its time starts again, and its reminder stays
+        # given once it is out (reminded once a turn, C6)
+        out = due is None or not due.reminder
+        strikes = (timer.strikes if timer is not None and seat == before == timer.seat
+                   and out else 0)
         seating.start_timer(game.data, seat, seats, self.core.now())
         if game.data.timer is not None:
             game.data.timer.strikes = strikes
@@ -395,6 +412,15 @@ class TurnPolicy:
                                  "table waits for you.")
         return events, self.turn_notice(
             game, user, f"<@{user}>, it is your turn at {game.engine.title}.")
+
+
+def notice_waits_for(game: LoadedGame, user_id: int) -> bool:
+    """Whether ``user_id``'s turn notice (not a reminder) waits for its grace time at the
+    running ``game``, whose turn is theirs."""
+    due = game.data.notice_due
+    return (due is not None and not due.reminder and due.user == user_id
+            and game.row.status == "active" and not game.broken
+            and game.person_to_act() == user_id)
 
 
 def reminded_to_act(game: LoadedGame, user_id: int) -> bool:

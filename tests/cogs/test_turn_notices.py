@@ -289,3 +289,32 @@ async def test_c6_a_reminder_held_back_while_the_player_takes_a_step_is_never_po
     assert [m for m in fake_discord.channel_messages()
             if "still your turn" in (m.get("content") or "")] == []
     assert pings_sent(fake_discord) == [alice]
+
+
+async def test_c6_a_player_reading_the_rules_on_their_turn_is_not_pinged_meanwhile(
+        discord_driver, fake_discord, tmp_path):
+    """C6: Alice's turn comes; 30 s in she opens Rules & details to plan it, and 30 s
+    later turns a page. She is at the table: the notice's grace starts again with each,
+    so the 45 s notice never pings her while she reads; 45 s after she last looked, it
+    does."""
+    clock = Clock()
+    bot, game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
+    alice = fake_discord.user("alice").id
+
+    async def later(seconds: float) -> None:
+        clock.advance(seconds)
+        await bot.deadlines.run_due()
+        await discord_driver.settle()
+
+    await later(30)
+    board = fake_discord.get_message(game.row.board_message_id)
+    details = await discord_driver.click(board, button(board, "table.rules"), user="alice")
+    assert details.ephemeral
+    await later(30)
+    page = next(c["custom_id"] for row in details.message["components"]
+                for c in row["components"] if c.get("custom_id", "").endswith(".trains.0"))
+    await discord_driver.click(details.message, page, user="alice")
+    await later(40)
+    assert pings_sent(fake_discord) == []
+    await later(6)
+    assert pings_sent(fake_discord) == [alice]

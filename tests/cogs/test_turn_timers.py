@@ -356,7 +356,7 @@ async def test_c6_a_reminder_refused_after_a_step_of_the_turn_is_not_kept(
     clock.advance(5)
     await bot.tables.act(game.id, game.row.version, Actor(alice, "Alice"), step)
     game = await bot.tables.load(game.id)
-    assert game.person_to_act() == alice and game.data.timer.strikes == 1  # kept
+    assert game.person_to_act() == alice and game.data.timer.strikes == 0  # not out yet
     await bot.tables.notice_refused(game.id, play.game.row.version, alice, play.notice[1],
                                     reminder=True)
     game = await bot.tables.load(game.id)
@@ -513,3 +513,25 @@ async def test_c6_a_reminded_player_who_takes_a_step_is_not_reminded_again(
               if m.method == "POST" and "still your turn" in m.content]
     assert len(posted) == 1
     assert game.seats[0].away
+
+
+async def test_c6_a_notice_due_just_before_the_reminder_is_left_to_the_reminder(
+        discord_driver, fake_discord, tmp_path):
+    """C6, one ping at a time: a server's notices wait 115 s, the table's timer is 2 min.
+    A slow player is pinged once, by the reminder at 120 s, not by the notice five
+    seconds before it too. With the usual 45 s wait both come, 75 s apart."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock,
+                                              TURN_NOTICE_GRACE_SECONDS=115))
+    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)",
+                                                         "turn_timer": TIMER},
+                                        user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
+    await host_board(discord_driver, board, "lobby.start")
+    await discord_driver.settle()
+    alice = fake_discord.user("alice").id
+    await _later(discord_driver, bot, clock, 116)
+    assert pings_sent(fake_discord) == []
+    await _later(discord_driver, bot, clock, 5)
+    assert pings_sent(fake_discord) == [alice]
+    assert len(_reminders(fake_discord)) == 1
