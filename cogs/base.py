@@ -296,7 +296,7 @@ class GameCog(commands.Cog):
             return await self.bot.tables.open_lobby(
                 self.kind, guild_id=interaction.guild_id, channel_id=channel_id,
                 host=actor_of(interaction), options=options, thread=own_thread,
-                parent=parent, **table,
+                parent=parent, invited=invite, **table,
             )
 
         return await self.bot.boards.start_game(

@@ -104,9 +104,12 @@ def invitation(game: LoadedGame, user_id: int) -> dict[str, Any]:
 def why_not_invite(game: LoadedGame, asker: int, user_id: int, *, is_bot: bool,
                    sees: bool = True, name: str = "") -> str | None:
     """Return why ``asker`` cannot invite ``user_id`` (called ``name``, "" when not known)
-    to ``game``, or None if they can; one invited already is pointed to their invitation."""
+    to ``game``, or None if they can; one invited already (by an invitation of its own,
+    or the board's line) is pointed to their invitation."""
     ref = LobbyInvitations.invitation_of(game, user_id)
     link = board_link(game.row.guild_id, ref.channel, ref.message) if ref else ""
+    if not link and user_id in game.data.invited:  # the board's own "Invited:" line
+        link = game.link
     return invite_refusal(game.seats, game.host_id, asker, user_id, is_bot=is_bot,
                           status=game.row.status,
                           full=len(game.seats) >= game.engine.max_seats, sees=sees,

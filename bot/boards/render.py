@@ -60,6 +60,13 @@ RULES_PAGE = f"{TABLE_RULES}."
 RULES_LABEL, RULES_SHORT = "Rules & details", "Rules"
 
 
+
+def invited_line(game: LoadedGame) -> str | None:
+    """Return a lobby board's text: "Invited: @…" naming the members it invited who are
+    not seated yet (a mention in an edit notifies nobody), or None when there are none."""
+    waiting = [u for u in game.data.invited if game.seat_of(u) is None]
+    return "Invited: " + " ".join(f"<@{u}>" for u in waiting) if waiting else None
+
 class Renderer(Protocol):
     """How one kind of game looks: its embed and its components."""
 
@@ -151,11 +158,16 @@ class BoardRenderer:
         keeps the picture the message already has (the board's version is unchanged).
         ``pictured`` false gives the text board (the picture cannot be attached); so does
         a picture that could not be drawn (or came out empty), as the short text of a
-        pictured board leaves the position to the picture. An edit of a board past its
-        lobby clears the message's text (the lobby's invitation).
+        pictured board leaves the position to the picture. A lobby's message text names
+        the members its board invited who are not seated yet (:func:`invited_line`); an
+        edit of a board past its lobby clears it.
         """
         body = self.body(game, pictured=pictured)
-        if edit and game.row.status != "lobby":
+        if game.row.status == "lobby":
+            line = invited_line(game)
+            if line or edit:
+                body["content"] = line
+        elif edit:
             body["content"] = None  # the lobby's invitation leaves once the game starts
         if not pictured:
             if edit:

@@ -311,6 +311,9 @@ class TableData:
     host: int | None = None
     #: The table's current turn notice message, if any.
     notice: NoticeRef | None = None
+    #: Members the lobby's board invited when it was posted (its "Invited:" line names
+    #: those not seated yet).
+    invited: list[int] = field(default_factory=list)
     #: The lobby's invitation messages in the channel, one per invited member, oldest
     #: first (deleted once that member joins, and when the lobby starts or closes).
     invites: list[NoticeRef] = field(default_factory=list)
@@ -338,8 +341,8 @@ class TableData:
 
     _KNOWN = frozenset(("mode", "window", "players", "recent", "poll", "timer", "turn_seconds",
                         "notices", "away_votes", "last", "host", "notice", "invites", "voted",
-                        "untold", "abandon_votes", "thread", "parent", "notice_due", "shared",
-                        "turns", "decisions", "recent_players", "decision_voters"))
+                        "untold", "invited", "abandon_votes", "thread", "parent", "notice_due",
+                        "shared", "turns", "decisions", "recent_players", "decision_voters"))
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableData:
@@ -367,6 +370,7 @@ class TableData:
             last=str(data.get("last") or ""),
             voted=_ids(data.get("voted")),
             untold=_ids(data.get("untold")),
+            invited=_ids(data.get("invited")),
             abandon_votes=_ids(data.get("abandon_votes")),
             host=None if host is None else int(host),
             notice=NoticeRef.from_json(notice) if notice else None,
@@ -415,6 +419,8 @@ class TableData:
             out["voted"] = list(self.voted)
         if self.untold:
             out["untold"] = list(self.untold)
+        if self.invited:
+            out["invited"] = list(self.invited)
         if self.abandon_votes:
             out["abandon_votes"] = list(self.abandon_votes)
         if self.host is not None:

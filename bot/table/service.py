@@ -305,6 +305,7 @@ class Tables:
         notices: bool = True,
         thread: bool = False,
         parent: int | None = None,
+        invited: Sequence[int] = (),
     ) -> LoadedGame:
         """Open a lobby for a multi-seat game, with the host in the first seat.
 
@@ -313,7 +314,8 @@ class Tables:
         may leave);
         ``turn_seconds`` is the turn timer (0: off) and ``notices`` whether people are
         told by a mention when their turn comes (ruling C6); ``thread`` says the channel
-        is a thread opened for the table, ``parent`` the channel whose thread it is.
+        is a thread opened for the table, ``parent`` the channel whose thread it is;
+        ``invited`` the members its board invites.
         """
         seats = [Seat.person(host.user_id, host.name)]
         eng = self.core.engines(kind)
@@ -324,7 +326,7 @@ class Tables:
         for level in list(computers)[: eng.max_seats - len(seats)]:
             seats.append(computer_seat(next(names), level))
         data = TableData(turn_seconds=float(turn_seconds), notices=bool(notices), thread=thread,
-                         parent=parent)
+                         parent=parent, invited=[u for u in invited if u != host.user_id])
         return await self._create(
             kind, guild_id, channel_id, host, "lobby", seats, dict(options or {}), False,
             None, [f"{host.name} opened a table."], data=data,

@@ -340,3 +340,34 @@ async def test_a_full_lobby_says_it_is_full_not_press_join(discord_driver, fake_
     text = board["embeds"][0]["description"]
     assert text.startswith("The table is full: the host starts from **Host controls**")
     assert "Press **Join**" not in text
+
+
+async def test_a_member_invited_by_steam_new_is_invited_once(discord_driver, fake_discord,
+                                                            tmp_path):
+    """/steam new invite:Carol pings Carol once: inviting her again, from the host's
+    controls or from Apps, is refused privately with a link to the board that invited
+    her, and nobody is pinged again. Once she joins, the board's "Invited:" line leaves
+    her out (it names those still to come, here Dave)."""
+    fake_discord.add_user("carol")
+    fake_discord.add_user("dave")
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    carol, dave = fake_discord.user("carol"), fake_discord.user("dave")
+    made = await discord_driver.slash("steam", "new", {"invite": carol}, user="alice")
+    assert pings_sent(fake_discord) == [carol.id]
+    panel = await host_panel(discord_driver, made.message)
+    select = next(cid for cid in panel.custom_ids if cid.startswith("u1:"))
+    again = await discord_driver.pick_member(panel.message, select, "carol", user="alice")
+    assert again.ephemeral and "invited already" in again.content, again.content
+    assert made.message["id"] in again.content
+    apps = await discord_driver.user_command("Invite to Steam to Solar", "carol", user="alice")
+    assert apps.ephemeral and "invited already" in apps.content, apps.content
+    invited = await discord_driver.pick_member(panel.message, select, "dave", user="alice")
+    assert invited.content.startswith("Invited Dave.")
+    await discord_driver.settle()
+    assert pings_sent(fake_discord) == [carol.id, dave.id]
+    board = fake_discord.get_message(made.message["id"])
+    assert board["content"] == f"Invited: <@{carol.id}>"
+    await discord_driver.click(board, button(board, "lobby.join"), user="carol")
+    await discord_driver.settle()
+    assert not fake_discord.get_message(made.message["id"]).get("content")
+    assert pings_sent(fake_discord) == [carol.id, dave.id]
