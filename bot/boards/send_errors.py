@@ -36,6 +36,15 @@ async def send_answer(interaction: discord.Interaction[Any], **body: Any) -> Non
 
 #: Discord's codes for an interaction it no longer knows (its 3 s or 15 min are over).
 UNKNOWN_INTERACTION = frozenset({10062, 10015})
+#: Discord's code for an interaction answered already.
+ALREADY_ANSWERED = 40060
+
+
+def answer_lost(error: BaseException) -> bool:
+    """Whether ``error``, refusing an interaction's answer, says no other answer can go:
+    Discord no longer knows the interaction, or it was answered already."""
+    return isinstance(error, discord.HTTPException) and (
+        error.code in UNKNOWN_INTERACTION or error.code == ALREADY_ANSWERED)
 
 
 def passing_failure(error: BaseException) -> bool:

@@ -36,7 +36,7 @@ from bot.boards.render import (
     Renderer,
 )
 from bot.boards.replay import Replays
-from bot.boards.send_errors import SEND_ERRORS, tell_privately
+from bot.boards.send_errors import SEND_ERRORS, answer_lost, tell_privately
 from bot.boards.threads import GameThreads, Place, in_forum, locked_out_text, not_posted_text
 from bot.games.protocol import Action
 from bot.pictures.drawing import PictureDrawer
@@ -275,7 +275,8 @@ class Boards:
             self.messages.shown.pop(game.id, None)  # not shown after all, unless refresh manages
             # the move was made: the click is acknowledged (the board's edit through the
             # channel shows it), never left to read "This interaction failed"
-            await self._acknowledge(interaction)
+            if not answer_lost(exc):
+                await self._acknowledge(interaction)
             await self.messages.refresh(game)
         if play.came_back:
             await tell_privately(interaction, _back_text(game, interaction.user.id))

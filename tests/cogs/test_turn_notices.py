@@ -173,15 +173,15 @@ async def test_forget_me_removes_the_ping_choice(discord_driver, fake_discord, t
 
 async def test_the_invitation_leaves_the_board_when_the_game_starts(discord_driver,
                                                                    fake_discord, tmp_path):
-    """ "Invited: @Bob" is the lobby's text; once the game starts the board has none, and
-    a board posted again leaves one line with a masked link behind."""
+    """ "Invited: @Bob" is the lobby's text until Bob joins; the started game's board has
+    none, and a board posted again leaves one line with a masked link behind."""
     await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     lobby = await discord_driver.slash("steam", "new", {"invite": fake_discord.user("bob")},
                                        user="alice")
     assert lobby.message["content"].startswith("Invited:")
     board = (await discord_driver.click(lobby.message, button(lobby.message, "lobby.join"),
                                         user="bob")).message
-    assert board["content"].startswith("Invited:")
+    assert not board["content"]
     board = await host_board(discord_driver, board, "lobby.start")
     await discord_driver.settle()
     assert not fake_discord.get_message(board["id"])["content"]
