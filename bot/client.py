@@ -510,8 +510,13 @@ class TableBot(commands.Bot):
 
     @tasks.loop(minutes=10)
     async def sweeper(self) -> None:
-        """End games idle past their age and edit their boards to say so."""
-        await self.sweep_once()
+        """End games idle past their age and edit their boards to say so; a sweep that
+        fails (logged) leaves the loop to sweep again at its next time."""
+        try:
+            await self.sweep_once()
+        except Exception:
+            log.warning("the idle sweep failed; it runs again at its next time",
+                        exc_info=True)
 
     async def sweep_once(self) -> int:
         """Run one sweep now; return how many games were ended.

@@ -170,7 +170,7 @@ def is_engine_move(action: str | None) -> bool:
     """Whether a logged action is an engine move (``{"seat": n, "action": id}``, as the
     table logs it): a seat number and a move id, naming nobody but in ``by`` (the
     members its line named, by user id, with the names it gave them)."""
-    value = _json_or(action, dict)
+    value = json_or(action, dict)
     return "seat" in value and "action" in value
 
 
@@ -186,7 +186,7 @@ def scrub_logged(action: str | None, user_id: int, names: Collection[str],
     its names (:data:`NAMED_BY`)."""
     if not is_engine_move(action):
         return scrub_text_column(action, user_id, names, former)
-    value = _json_or(action, dict)
+    value = json_or(action, dict)
     named = value.get(NAMED_BY)
     if not isinstance(named, dict) or str(user_id) not in named:
         return None
@@ -200,13 +200,13 @@ def logged_names(logged: Sequence[Logged], user_id: int) -> set[str]:
     (:data:`NAMED_BY`): a member renamed during the game is found under each name."""
     names: set[str] = set()
     for _seq, _actor, action in logged:
-        named = _json_or(action, dict).get(NAMED_BY)
+        named = json_or(action, dict).get(NAMED_BY)
         if isinstance(named, dict) and isinstance(named.get(str(user_id)), str):
             names.add(named[str(user_id)])
     return names
 
 
-def _json_or(raw: str | None, kind: type[Any]) -> Any:
+def json_or(raw: str | None, kind: type[Any]) -> Any:
     """Return a JSON column's value when it is a ``kind`` (list or dict), else an empty
     one (a damaged column holds no names to find)."""
     try:
@@ -219,8 +219,8 @@ def _json_or(raw: str | None, kind: type[Any]) -> Any:
 def member_names(seats_raw: str, extra_raw: str, user_id: int) -> set[str]:
     """Return the names ``user_id`` had in one game: their seats', the table's record of
     the players, and their ballots."""
-    seats = _json_or(seats_raw, list)
-    extra = _json_or(extra_raw, dict)
+    seats = json_or(seats_raw, list)
+    extra = json_or(extra_raw, dict)
     names = {str(s.get("name")) for s in seats
              if isinstance(s, dict) and s.get("user_id") == user_id}
     players = extra.get("players")
@@ -252,7 +252,7 @@ LOBBY_LINES = {
 
 def _lobby_op(action: str | None) -> str | None:
     """Return the lobby operation a logged action was (``{"lobby": op}``), or None."""
-    value = _json_or(action, dict)
+    value = json_or(action, dict)
     op = value.get("lobby")
     return op if isinstance(op, str) else None
 
@@ -266,7 +266,7 @@ def lobby_names(events_raw: str | None, logged: Sequence[Logged], user_id: int) 
     last line of a kind is that of the last action of the kind, the one before it that
     of the action before, and so on.
     """
-    events = [e for e in _json_or(events_raw, list) if isinstance(e, str)]
+    events = [e for e in json_or(events_raw, list) if isinstance(e, str)]
     in_order = sorted(logged, key=lambda entry: entry[0])
     names: set[str] = set()
     for op, line in LOBBY_LINES.items():

@@ -7,12 +7,12 @@ The ranking of each game is described in docs/records.md.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from db.base import GameStore
-from db.forget import FORMER_PLAYER, seats_needle
+from db.forget import FORMER_PLAYER, json_or, seats_needle
+from db.rows import readable
 
 #: How each game ranks its players: by best single game, or by wins then average score.
 RANKED_BY_WINS = frozenset({"steam"})
@@ -175,10 +175,8 @@ async def leaderboard(
     args = {"guild": guild_id, "kind": kind, "since": since, "daily": daily, "size": size,
             "asker": asker_id}
     rows = await _rows(store, sql, args)
-    standings = [
-        Standing(place, user, played, won, best, float(average), json.loads(detail), name)
-        for place, user, played, won, best, average, _, detail, name in rows
-    ]
+    standings = readable(rows, lambda r: Standing(
+        r[0], r[1], r[2], r[3], r[4], float(r[5]), json_or(r[7], dict), r[8]))
     top = [s for s in standings if s.place <= size]
     mine = next((s for s in standings if s.place > size), None)
     return Leaderboard(top, mine, int(rows[0][6]) if rows else 0)
@@ -330,9 +328,8 @@ async def rating_board(
     conservative rating (``mu - 3 sigma``), and the asker's line when below them."""
     rows = await _rows(store, _RATING_BOARD_SQL.format(name=_LAST_NAME),
                        {"guild": guild_id, "kind": kind, "size": size, "asker": asker_id})
-    standings = [RatingStanding(int(place), int(user), float(mu), float(sigma), int(games),
-                                name)
-                 for place, user, mu, sigma, games, _, name in rows]
+    standings = readable(rows, lambda r: RatingStanding(
+        int(r[0]), int(r[1]), float(r[2]), float(r[3]), int(r[4]), r[6]))
     top = [s for s in standings if s.place <= size]
     mine = next((s for s in standings if s.place > size), None)
     return RatingBoard(top, mine, int(rows[0][5]) if rows else 0)
@@ -353,5 +350,5 @@ async def player_ratings(
                              OR (o.games = r.games AND o.user_id < r.user_id))))) + 1
         FROM ratings r WHERE r.user_id = :user AND r.guild_id = :guild
     """, {"user": user_id, "guild": guild_id})
-    return {str(kind): RatingStanding(int(place), user_id, float(mu), float(sigma), int(games))
-            for kind, mu, sigma, games, place in rows}
+    return dict(readable(rows, lambda r: (str(r[0]), RatingStanding(
+        int(r[4]), user_id, float(r[1]), float(r[2]), int(r[3])))))

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 #: Statuses of a game that still occupies its channel (ruling C3).
 OPEN_STATUSES = ("lobby", "active")
@@ -28,6 +29,9 @@ def save_time(now: float, last: float) -> float:
     return now if now >= last + SAVE_STEP else last + SAVE_STEP
 
 
+_N = TypeVar("_N", int, float)
+_Line = TypeVar("_Line")
+log = logging.getLogger(__name__)
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
@@ -194,10 +198,24 @@ VOTER_COLUMNS = "game_id, user_id, name, version, decided, action, label, at, se
 
 
 def row_to_voter(row: Sequence[Any]) -> VoterRow:
-    """Build a VoterRow from a row of :data:`VOTER_COLUMNS`."""
-    return VoterRow(int(row[1]), str(row[2]), None if row[3] is None else int(row[3]),
-                    None if row[4] is None else int(row[4]), row[5], row[6],
-                    None if row[7] is None else float(row[7]), int(row[8]))
+    """Build a VoterRow from a row of :data:`VOTER_COLUMNS`; a value that cannot be read
+    (a damaged row) reads as none: a ballot with no decision, time or order."""
+    action, label = row[5], row[6]
+    return VoterRow(int(row[1]), str(row[2]), _read_or_none(int, row[3]),
+                    _read_or_none(int, row[4]), action if isinstance(action, str) else None,
+                    label if isinstance(label, str) else None, _read_or_none(float, row[7]),
+                    _read_or_none(int, row[8]) or 0)
+
+
+def _read_or_none(kind: Callable[[Any], _N], value: Any) -> _N | None:
+    """Return ``value`` read as ``kind`` (int, float), or None when it is none or cannot
+    be read."""
+    if value is None:
+        return None
+    try:
+        return kind(value)
+    except (TypeError, ValueError):
+        return None
 
 
 #: The columns of ``games`` in the order :func:`row_to_game` reads them.
@@ -501,3 +519,16 @@ class KeptReads:
     def kept_voters(self, game_id: int) -> dict[int, VoterRow]:
         """Return the voters' rows this process's saves wrote of a kept game (no read)."""
         return self.kept.voters(game_id)
+
+
+def readable(rows: Iterable[Sequence[Any]],
+             read: Callable[[Sequence[Any]], _Line]) -> list[_Line]:
+    """Return ``rows`` each ``read``; a row whose values cannot be read (damaged) is left
+    out, and logged."""
+    out = []
+    for row in rows:
+        try:
+            out.append(read(row))
+        except (TypeError, ValueError) as exc:
+            log.warning("a stored row cannot be read, left out: %s", exc)
+    return out

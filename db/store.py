@@ -47,6 +47,7 @@ from db.rows import (
     board_of,
     idle_group,
     idle_sql,
+    readable,
     row_to_game,
     row_to_voter,
     save_time,
@@ -728,12 +729,11 @@ def _rate(conn: sqlite3.Connection, guild_id: int, kind: str, seats: Sequence[Ra
     if not people:
         return
     marks = ", ".join("?" * len(people))
-    current = {
-        int(user): Rating(float(mu), float(sigma), int(games))
-        for user, mu, sigma, games in conn.execute(
-            "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND kind = ?"
-            f" AND user_id IN ({marks})", (guild_id, kind, *people))
-    }
+    # a rating that cannot be read (a damaged row) counts as none: it starts again
+    current = dict(readable(conn.execute(
+        "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND kind = ?"
+        f" AND user_id IN ({marks})", (guild_id, kind, *people)),
+        lambda r: (int(r[0]), Rating(float(r[1]), float(r[2]), int(r[3])))))
     conn.executemany(
         "INSERT INTO ratings (guild_id, kind, user_id, mu, sigma, games, updated_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, kind, user_id) DO UPDATE SET"

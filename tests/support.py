@@ -228,11 +228,12 @@ async def seated_steam(driver: Any, fake: Any, tmp_path: Path, *, clock: Clock |
     return bot, game
 
 
-async def steam_against_computer(driver: Any, tmp_path: Path, **settings: Any) -> tuple[
-        Any, LoadedGame]:
+async def steam_against_computer(driver: Any, tmp_path: Path, *,
+                                 cogs: tuple[str, ...] = ("cogs.steam",),
+                                 **settings: Any) -> tuple[Any, LoadedGame]:
     """Open a Steam to Solar table as Alice (first to play) with one computer player and
-    start it, on a bot made with ``settings``; return the bot and the game."""
-    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",), **settings))
+    start it, on a bot of ``cogs`` made with ``settings``; return the bot and the game."""
+    bot = await driver.login(make_bot(tmp_path, cogs=cogs, **settings))
     board = (await driver.slash("steam", "new", {"first": "me (the host)"},
                                 user="alice")).message
     board = (await driver.click(board, button(board, "lobby.computer"), user="alice")).message

@@ -91,13 +91,16 @@ class ChannelPolicy:
         store = self.core.store
         rows = await self.core.guarded(voters.poll_rows(store, game.id, data, poll))
         full = voters.ballots_of(poll, rows)
-        chosen = next(c for c in polls.counts(full) if c.action == action)
+        chosen = next((c for c in polls.counts(full) if c.action == action), None)
         await self.core.guarded(voters.decided(store, game.id, data, poll, rows))
         data.poll = None
+        named = {b.user: b.name for b in full.ballots}
+        if chosen is None:  # the ballots for it cannot be read (a damaged row): the tally
+            lead = f"The vote chose: {self._label(game, action)}."
+            return await self.core.apply(game, 0, action, None, lead=lead, named=named)
         lead = polls.attribution(full, chosen, by_majority=by_majority)
         first = next(b.user for b in full.ballots if b.action == chosen.action)
-        return await self.core.apply(game, 0, chosen.action, first, lead=lead,
-                                     named={b.user: b.name for b in full.ballots})
+        return await self.core.apply(game, 0, chosen.action, first, lead=lead, named=named)
 
     async def close_vote(self, game_id: int) -> Play | None:
         """Close the game's voting window if it is due: the plurality's move happens (C4).

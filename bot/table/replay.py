@@ -115,7 +115,12 @@ async def load_request(store: GameStore, game_id: int, *,
         raise NoReplay("That game no longer exists.")
     if row.status not in ENDED or row.state is None:
         return request_of(row, [], sharing=sharing)
-    return request_of(row, await _read(store.actions(game_id)), sharing=sharing)
+    try:
+        return request_of(row, await _read(store.actions(game_id)), sharing=sharing)
+    except (TypeError, ValueError) as exc:  # a logged move whose text cannot be read
+        log.warning("the action log of game %s cannot be read: %s", game_id, exc)
+        raise NoReplay(f"This game's saved moves are damaged, so it cannot be "
+                       f"{'shared' if sharing else 'replayed'}.") from exc
 
 
 async def last_finished(store: GameStore, channel_id: int, kind: str) -> int | None:

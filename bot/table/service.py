@@ -725,6 +725,9 @@ class Tables:
         except Refusal as refusal:
             log.warning("sweeper could not end game %s: %s", game_id, refusal)
             return None
+        except Exception:  # one game's fault (damaged data) never stops the sweep
+            log.warning("sweeper could not end game %s", game_id, exc_info=True)
+            return None
 
     async def remember_notice(self, game_id: int, notice: NoticeRef | None, *,
                               reminded: int | None = None) -> None:

@@ -11,6 +11,7 @@ change when it next reads that server: after its restart, or within
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
@@ -20,6 +21,8 @@ from bot.table.errors import Refusal, Unavailable
 from bot.table.polls import DEFAULT_WINDOW, MAX_WINDOW, MIN_WINDOW
 from db.base import SETTING_COLUMNS, GameStore, settings_row
 from db.errors import StorageError
+
+log = logging.getLogger(__name__)
 
 #: Bounds of each number a server may set: (least, most).
 VOTE_WINDOW_BOUNDS = (MIN_WINDOW, MAX_WINDOW)
@@ -77,12 +80,17 @@ SETTING_NAMES = tuple(f.name for f in fields(ServerSettings))
 
 
 def resolve(defaults: ServerSettings, stored: Mapping[str, Any]) -> ServerSettings:
-    """Return ``defaults`` with what a server stored (an absent name keeps its default)."""
+    """Return ``defaults`` with what a server stored (an absent name keeps its default,
+    and so does a value that cannot be read: logged)."""
     chosen = {k: v for k, v in stored.items() if k in SETTING_NAMES and v is not None}
     typed: dict[str, Any] = {}
     for name, value in chosen.items():
         kind = type(getattr(defaults, name))
-        typed[name] = kind(value)
+        try:
+            typed[name] = kind(value)
+        except (TypeError, ValueError):
+            log.warning("a server's stored setting %s cannot be read (%r): its default "
+                        "applies", name, value)
     return replace(defaults, **typed)
 
 
