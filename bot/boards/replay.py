@@ -56,6 +56,11 @@ EditLine = Callable[..., Awaitable[Any]]
 #: Seconds after a game's result was shared before a press of Share posts it again (the
 #: post has scrolled out of sight by then); a press before is shown the post.
 SHARE_AGAIN_AFTER = 3600.0
+#: Seconds after a game's replay was posted before a press of Replay draws it again (a
+#: press before is shown the post: drawing takes the drawing process a few seconds);
+#: kept for the :data:`REPLAYS_KEPT` latest replays, in memory.
+REPLAY_AGAIN_AFTER = 600.0
+REPLAYS_KEPT = 256
 
 
 def progress_line(title: str, done: int, total: int) -> str:
@@ -87,6 +92,8 @@ class Replays:
         self.drawing: set[int] = set()
         #: The games whose result is being shared now.
         self.sharing: set[int] = set()
+        #: The latest replays posted: when (the event loop's clock) and the link.
+        self.posted: dict[int, tuple[float, str]] = {}
         #: The clock a share's time is kept by (seconds since the epoch): the table's.
         self.clock: Callable[[], float] = lambda: self.tables.now()
         #: Least time between two edits of the progress line (seconds).
@@ -99,6 +106,12 @@ class Replays:
             if game_id in self.drawing:
                 await clock.tell("This game's replay is being drawn already: "
                                  "it will appear here in a moment.")
+                return
+            posted = self.posted.get(game_id)
+            if posted is not None and (asyncio.get_running_loop().time() - posted[0]
+                                       < REPLAY_AGAIN_AFTER):
+                where = f": {posted[1]}" if posted[1] else " a moment ago."
+                await clock.tell(f"This game's replay was posted here{where}")
                 return
             self.drawing.add(game_id)
             try:
@@ -181,8 +194,17 @@ class Replays:
             return
         file = discord.File(io.BytesIO(gif), filename=FILENAME,
                             description=replay_alt(request.kind, shown[-1], len(request.moves)))
-        await edit(content=f"🎞️ Replay of {title}: {moves_text(len(request.moves))}.",
-                   attachments=[file])
+        shown_at = await edit(content=f"🎞️ Replay of {title}: {moves_text(len(request.moves))}.",
+                              attachments=[file])
+        self._posted(request.game_id, getattr(shown_at, "jump_url", "") or "")
+
+    def _posted(self, game_id: int, link: str) -> None:
+        """Remember that the replay of ``game_id`` was posted (at ``link``), among the
+        :data:`REPLAYS_KEPT` latest."""
+        self.posted.pop(game_id, None)
+        self.posted[game_id] = (asyncio.get_running_loop().time(), link)
+        if len(self.posted) > REPLAYS_KEPT:
+            del self.posted[next(iter(self.posted))]
 
     async def share(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Post the spoiler-free result of the finished daily game ``game_id`` once (on

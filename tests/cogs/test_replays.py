@@ -8,6 +8,7 @@ import io
 
 from PIL import Image
 
+from bot.boards.replay import REPLAY_AGAIN_AFTER
 from bot.games.registry import engine
 from bot.pictures import draw_picture
 from bot.pictures.replay import FILENAME
@@ -412,3 +413,22 @@ async def test_an_abandoned_daily_journeys_replay_waits_without_pointing_to_shar
         "A daily game can be replayed once the day after its day is over "
         f"(<t:{int(replays_open(game.row.daily))}:R>), so nobody sees the day's deal "
         "before they have played it.")
+
+
+async def test_a_replay_posted_lately_is_pointed_to_not_drawn_again(discord_driver,
+                                                                    fake_discord, tmp_path):
+    """Replay pressed again soon after the replay was posted: the presser is shown the
+    post privately (drawing it costs the drawing process seconds); ten minutes later a
+    press draws it again (the post has scrolled away)."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", user="alice")
+    _game, _states, board = await _finish(discord_driver, fake_discord, bot)
+    first = await discord_driver.click(board, button(board, "table.replay"), user="bob")
+    message, _gif = _replay_message(fake_discord, first)
+    again = await discord_driver.click(board, button(board, "table.replay"), user="alice")
+    assert again.ephemeral and again.content.startswith("This game's replay was posted here")
+    assert f"/{message['id']}" in again.content
+    at, link = bot.boards.replays.posted[_game.id]
+    bot.boards.replays.posted[_game.id] = (at - REPLAY_AGAIN_AFTER, link)
+    later = await discord_driver.click(board, button(board, "table.replay"), user="alice")
+    assert later.response_type == 4 and not later.ephemeral
