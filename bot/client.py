@@ -264,6 +264,7 @@ class TableBot(commands.Bot):
             self.alive_marker.start()
             self.sweeper.change_interval(minutes=self.settings.sweep_minutes)
             self.sweeper.start()
+            await self.boards.messages.gone.read_removals()  # before the first deadline
             self.deadlines.start()
             self.heartbeat = HeartbeatWriter(self, health_file(self.settings))
             self.heartbeat.start()

@@ -124,6 +124,15 @@ class GonePlaces:
                 self._removals.update(_removals(rows))
             return self._removals
 
+    async def read_removals(self) -> None:
+        """Read the servers that removed the bot (at a start, before any deadline is
+        handled: their games' deadlines wait from the first look). Never raise: one
+        that cannot be read now is read when a server asks."""
+        try:
+            await self._left()
+        except StorageError as exc:
+            log.warning("could not read the servers the bot was removed from: %s", exc)
+
     async def server_left(self, guild_id: int) -> None:
         """Note that the bot was removed from a server: its open games are called off if
         it is not back within :data:`SERVER_GRACE_SECONDS` (:meth:`sweep_left`). Never

@@ -241,10 +241,16 @@ class Boards:
                     await edit_answer(interaction, content=said, embed=None, view=None)
                 except SEND_ERRORS as exc:
                     log.warning("could not answer a vote on game %s: %r", game.id, exc)
+            elif game.id in self.messages.locked_out and message is not None:
+                # the bot's own edits are refused: the tally shows through this answer
+                await self._show_vote(interaction, game)
+                if ballot.worth_telling:
+                    await tell_privately(interaction, ballot.text())
             elif ballot.worth_telling:
                 await self._refuse(interaction, ballot.text())
             else:  # the board's tally acknowledges it (a deferred update, no message)
                 await self._acknowledge(interaction)
+            await self._tell_locked_out(interaction, game)
             self.messages.update_soon(game.id, game)
             return
         try:
@@ -351,7 +357,20 @@ class Boards:
         if not await self._catch_up(interaction, game, clock):
             return False
         await tell_privately(interaction, said)
+        await self._tell_locked_out(interaction, game)
         return True
+
+    async def _show_vote(self, interaction: discord.Interaction[Any],
+                         game: LoadedGame) -> None:
+        """Answer a vote on the public board by editing it to show the tally (its picture
+        kept: the position is the same); a failure is logged, and the vote acknowledged."""
+        try:
+            body = await self._render(game, edit=True, keep=True)
+            await edit_answer(interaction, **body)
+            self.messages.mark_shown(game)
+        except SEND_ERRORS as exc:
+            log.warning("could not show the vote on game %s: %r", game.id, exc)
+            await self._acknowledge(interaction)
 
     async def _tell_locked_out(self, interaction: discord.Interaction[Any],
                                game: LoadedGame) -> None:
@@ -371,10 +390,10 @@ class Boards:
         if (
             message is None
             or message.id != game.row.board_message_id
-            or self.messages.shown.get(game.id) == game.row.version
+            or self.messages.shown.get(game.id, -1) >= game.row.version
             or (not game.row.is_open and _shows_the_end(message))
         ):
-            return False
+            return False  # (shown as it is, or newer: a move raced this click)
         self.messages.mark_shown(game)
         try:
             body = await self._render(game, edit=True)
@@ -384,6 +403,9 @@ class Boards:
             log.warning("could not bring the board of game %s up to date: %s", game.id, exc)
             self.messages.shown.pop(game.id, None)
             return False
+        if game.row.is_open and self.messages.behind(game):
+            # a move was shown while this answer was drawn: this older one must not stay
+            self.messages.update_soon(game.id)
         return True
 
     async def _ask(self, interaction: discord.Interaction[Any], clock: AnswerClock,

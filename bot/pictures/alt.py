@@ -161,8 +161,8 @@ def _tinrealm(view: Mapping[str, Any]) -> list[str]:
     if location:
         lines.append(f"Here: {_card_words(location)}.")
     top_card = mapping(view.get("top_card"))
-    if top_card:  # the card drawn beside the tableau, labelled "next"
-        lines.append(f"Next: {_card_words(top_card)}.")
+    if top_card:  # the card drawn beside the tableau, labelled "top card"
+        lines.append(f"Top card: {_card_words(top_card)}.")
     dice = [str(d) for d in items(view.get("dice")) if isinstance(d, int)]
     if dice:
         lines.append(f"Dice: {', '.join(dice)}.")

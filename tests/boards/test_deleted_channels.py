@@ -272,6 +272,7 @@ async def test_a_start_reads_the_servers_removals_once(discord_driver, fake_disc
     for i in range(30):
         fake_discord.add_guild(f"Server {i}")
     bot = await discord_driver.login(make_bot(tmp_path))
+    bot.boards.messages.gone._removals = None  # as after a start whose own read failed
     reads = []
     real = bot.store.query
 
@@ -299,6 +300,7 @@ async def test_removals_that_cannot_be_read_say_no_server_added_the_bot_back(
     """The removals cannot be read: a warning each, and no server is said to have added
     the bot back."""
     bot = await discord_driver.login(make_bot(tmp_path))
+    bot.boards.messages.gone._removals = None  # as after a start whose own read failed
 
     async def down(*_a, **_k):
         raise StorageError("database is locked")
@@ -340,3 +342,22 @@ async def test_a_timed_table_waits_while_its_server_has_removed_the_bot(
     await discord_driver.settle()
     reminded = await bot.tables.load(game.id)
     assert reminded.data.timer is not None and reminded.data.timer.strikes == 1
+
+
+async def test_a_restart_keeps_the_deadlines_of_a_server_that_removed_the_bot_waiting(
+        discord_driver, fake_discord, tmp_path):
+    """The bot is restarted (a deploy) 20 s after a server removed it, before the server
+    is heard from: the removal is read at the start, so the table's two-minute timer
+    still waits rather than reminding a player who cannot click."""
+    clock = Clock()
+    bot, game = await seated_steam(discord_driver, fake_discord, tmp_path, clock=clock,
+                                   turn_timer="2 min")
+    await bot.boards.messages.gone.server_left(fake_discord.guild_id)
+    clock.advance(20)
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=("cogs.steam",), clock=clock))
+    assert fake_discord.guild_id in bot.tables.removed
+    clock.advance(121)
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    waited = await bot.tables.load(game.id)
+    assert waited.data.timer is not None and waited.data.timer.strikes == 0

@@ -7,7 +7,16 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.support import board_ids, press, steam_against_computer
+from bot.boards.render import TALLY
+from tests.cogs.test_votes_cog import _vote_game
+from tests.support import (
+    Clock,
+    board_ids,
+    button,
+    press,
+    seated_steam,
+    steam_against_computer,
+)
 
 
 def _live_moves(message: dict) -> list[dict]:
@@ -57,3 +66,68 @@ async def test_rules_and_details_brings_back_a_board_the_bot_could_not_edit(
     again = await discord_driver.click(shown, _rules(shown), user="alice")
     assert not any((f.get("content") or "").startswith("The bot can no longer")
                    for f in again.followups), "told once"
+
+
+async def test_rules_and_details_racing_a_move_leaves_the_newer_board(
+        discord_driver, fake_discord, tmp_path, monkeypatch) -> None:
+    """Carol opens Rules & details as Alice's move is saved (her click read the game just
+    before it): the board keeps Alice's move, not the board Carol's click read."""
+    bot, game = await seated_steam(discord_driver, fake_discord, tmp_path)
+    board = fake_discord.get_message(game.row.board_message_id)
+    action = game.engine.computer_action(game.state, 0)
+    real = bot.tables.load_here
+    raced: list[bool] = []
+
+    async def read_then_move(game_id: int, channel_id: int):
+        read = await real(game_id, channel_id)
+        if not raced:
+            raced.append(True)
+            await press(discord_driver, board, action, "alice")
+        return read
+
+    monkeypatch.setattr(bot.tables, "load_here", read_then_move)
+    await discord_driver.click(board, _rules(board), user="carol")
+    await discord_driver.settle()
+    await asyncio.sleep(0.2)
+    await discord_driver.settle()
+    now = await bot.tables.load(game.id)
+    assert now.row.version > game.row.version
+    shown = fake_discord.get_message(game.row.board_message_id)
+    assert {c.split(":")[2] for c in board_ids(shown)} == {str(now.row.version)}
+
+
+async def test_a_channel_vote_shows_its_tally_when_the_bot_lost_access(
+        discord_driver, fake_discord, tmp_path) -> None:
+    """A game the channel votes on, the bot shut out of the channel: each vote answers
+    with the board showing the tally (the bot's own edit is refused), the first voter
+    after the first refusal is told once what an admin can grant, and after the window
+    closed by itself a click on the stale board brings the decision's board."""
+    clock = Clock()
+    users = ("alice", "bob", "carol", "dave")
+    bot, board, game = await _vote_game(discord_driver, fake_discord, tmp_path, clock, users)
+    bot.boards.messages.edit_interval = 0.01
+    fake_discord.fail_next("*", r"^/channels/\d+/messages", 403, code=50001, times=10_000)
+    await discord_driver.click(board, button(board, "add2"), user="alice")
+    await discord_driver.settle()
+    await asyncio.sleep(0.3)  # the tally's own edit is refused, five times
+    assert game.id in bot.boards.messages.locked_out
+    bob = await discord_driver.click(fake_discord.get_message(board["id"]),
+                                     button(board, "add2"), user="bob")
+    assert bob.response_type == 7
+    shown = fake_discord.get_message(board["id"])
+    assert f"Add 2{TALLY}2" in [c.get("label") for row in shown["components"]
+                                for c in row["components"]]
+    told = [f.get("content") or "" for f in bob.followups]
+    assert any(t.startswith("The bot can no longer update this board") for t in told), told
+    carol = await discord_driver.click(shown, button(shown, "add1"), user="carol")
+    assert not any((f.get("content") or "").startswith("The bot can no longer")
+                   for f in carol.followups), "told once"
+    clock.advance(31)
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    stale = fake_discord.get_message(board["id"])
+    healed = await discord_driver.click(stale, button(stale, "add1"), user="dave")
+    assert healed.response_type == 7
+    now = await bot.tables.load(game.id)
+    assert {c.split(":")[2] for c in board_ids(fake_discord.get_message(board["id"]))} == {
+        str(now.row.version)}

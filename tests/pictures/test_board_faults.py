@@ -113,7 +113,7 @@ def test_tin_realm_bars_without_a_maximum_read_a_dash() -> None:
     assert "of 0" not in alt and "Food 0, poison 0, favor 0." in alt
 
 
-def test_alt_text_says_the_next_card_and_the_dice() -> None:
+def test_alt_text_says_the_top_card_and_the_dice() -> None:
     """Tin Realm: the card labelled "next" (what it holds and where its edges lead, as a
     player decides whether to resolve or skip it) and the dice drawn are in the alt
     text."""
@@ -122,8 +122,8 @@ def test_alt_text_says_the_next_card_and_the_dice() -> None:
     alt = describe("tinrealm", view, "active")
     top = view["top_card"]
     icons = f": {', '.join(top['icons'])}" if top["icons"] else ""
-    assert f"Next: {top['name']}{icons} · " in alt
-    assert " on the left, " in alt.split("Next: ")[1]
+    assert f"Top card: {top['name']}{icons} · " in alt
+    assert " on the left, " in alt.split("Top card: ")[1]
     assert f"Dice: {', '.join(str(d) for d in view['dice'])}." in alt
 
 
