@@ -73,6 +73,11 @@ MAX_UPDATING = 64
 Render = Callable[..., Awaitable[dict[str, Any]]]
 
 
+#: How long boards of a channel that refused a board's picture go as text before a
+#: picture is tried again, and how many such channels are remembered.
+NO_PICTURES_SECONDS = 600.0
+NO_PICTURES_KEPT = 1000
+
 class BoardMessages:
     """Posts, edits and reposts board messages; makes the bot's own edits, one at a time."""
 
@@ -101,6 +106,10 @@ class BoardMessages:
         #: bot no longer sees the channel, say), and whether a player was told so; a
         #: board edited again is taken off.
         self.locked_out: dict[int, bool] = {}
+        #: Channels whose boards Discord refused a picture (no Attach Files there), with
+        #: when (the event loop's clock): their boards go as text, without a request
+        #: refused first, and a picture is tried again after :data:`NO_PICTURES_SECONDS`.
+        self._no_pictures: dict[int, float] = {}
         self._latest: dict[int, LoadedGame] = {}
         self._updaters: dict[int, asyncio.Task[None]] = {}
         #: The most boards edited by the bot itself at once (each edit waits on Discord's
@@ -198,7 +207,8 @@ class BoardMessages:
             game.row.board_channel_id or game.row.channel_id, guild_id=game.row.guild_id
         )
         try:
-            body = _inviting(_without_none(await self.render(game)), invite)
+            body = _inviting(_without_none(await self.render(game, **self._as_text(channel.id))),
+                             invite)
             try:
                 message = await channel.send(**body)
             except discord.Forbidden as exc:
@@ -206,6 +216,7 @@ class BoardMessages:
                     raise
                 # perhaps no Attach Files here: the board goes without its picture (still
                 # an embed: without Embed Links this fails too)
+                self._refused_pictures(channel.id)
                 message = await channel.send(**_inviting(
                     _without_none(await self.render(game, pictured=False)), invite))
         except discord.NotFound as exc:
@@ -256,7 +267,8 @@ class BoardMessages:
         message = self._message(game)
         try:
             try:
-                body = await self.render(game, edit=True, keep=keep)
+                body = await self.render(game, edit=True, keep=keep,
+                                         **self._as_text(message.channel.id))
                 if self.behind(game):
                     return None  # a newer board was shown while this one was drawn
                 now = await self._board_now(game, stored=not repost)
@@ -268,6 +280,7 @@ class BoardMessages:
                 if exc.code != MISSING_PERMISSIONS:
                     raise
                 # no Attach Files here: the board goes as text
+                self._refused_pictures(message.channel.id)
                 body = await self.render(game, edit=True, pictured=False)
                 now = await self._board_now(game, stored=not repost)
                 if now is None:
@@ -311,6 +324,25 @@ class BoardMessages:
             log.warning("could not edit the board of game %s: %r", game.id, exc)
             failed = exc
         return failed
+
+    def _as_text(self, channel_id: int) -> dict[str, Any]:
+        """Return how a board of ``channel_id`` is drawn: as text (``pictured=False``)
+        while Discord refused the channel's last picture lately, else as its game says."""
+        refused = self._no_pictures.get(channel_id)
+        if refused is None:
+            return {}
+        if asyncio.get_running_loop().time() - refused < NO_PICTURES_SECONDS:
+            return {"pictured": False}
+        del self._no_pictures[channel_id]  # a picture is tried again (granted since?)
+        return {}
+
+    def _refused_pictures(self, channel_id: int) -> None:
+        """Note that Discord refused a board's picture in ``channel_id`` (kept for the
+        :data:`NO_PICTURES_KEPT` latest channels)."""
+        self._no_pictures.pop(channel_id, None)
+        self._no_pictures[channel_id] = asyncio.get_running_loop().time()
+        if len(self._no_pictures) > NO_PICTURES_KEPT:
+            del self._no_pictures[next(iter(self._no_pictures))]
 
     def _message(self, game: LoadedGame) -> discord.PartialMessage:
         """Return the message ``game`` names as its board (which it must name)."""

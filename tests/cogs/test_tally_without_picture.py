@@ -40,7 +40,8 @@ async def test_c4_the_tally_shows_after_pictures_are_turned_on(discord_driver, f
 
 async def test_c4_the_tally_shows_where_files_may_not_be_attached(discord_driver, fake_discord,
                                                                  tmp_path):
-    """A board gone to text for want of Attach Files: the next vote's tally shows."""
+    """A board gone to text for want of Attach Files: the next vote's tally shows, in one
+    edit (the channel is known to refuse pictures: none is tried first, then refused)."""
     clock = Clock()
     fake_discord.add_user("carol")
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
@@ -61,9 +62,13 @@ async def test_c4_the_tally_shows_where_files_may_not_be_attached(discord_driver
     assert not board.get("attachments")  # text board now
     game = await bot.tables.load(game.id)
     action = next(a.id for a in game.legal_actions(0) if a.id != "give_up")
+    before = len(fake_discord.requests)
     await discord_driver.click(board, button(board, action), user="carol")
     await bot.boards.messages.stop_updates()
     fake_discord.limit_violations.clear()
     after = fake_discord.get_message(board["id"])
     assert any("voting" in f["name"] for f in after["embeds"][0].get("fields", [])), \
         "the board never showed the vote: its tally edit was refused"
+    edits = [r for r in fake_discord.requests[before:]
+             if r.method == "PATCH" and r.path.endswith(f"/messages/{board['id']}")]
+    assert len(edits) == 1, [(r.status, r.json, getattr(r, "response", None)) for r in edits]
