@@ -14,7 +14,7 @@ from collections.abc import Callable
 from bot.boards.render import vote_field
 from bot.table.data import TurnLog
 from bot.table.loaded import LoadedGame
-from bot.table.turnlog import COMPUTER_MARK, KEPT_DECISIONS, since_last_turn
+from bot.table.turnlog import COMPUTER_MARK, GAP, KEPT_DECISIONS, since_last_turn
 from bot.text.names import plain, short_name
 from bot.text.widths import clip_name, clip_words, cut_to, fits, rows, shown_width
 
@@ -33,6 +33,9 @@ _CHOICE = re.compile(r"(?P<tie>Tie [^:·]*: )?(?P<names>.+?)(?P<sep> chose: | vo
 #: chose it, and the least room those names keep.
 MOVE_ROOM = 20
 NAMES_ROOM = 6
+#: Letters a phone line may leave empty when it wraps at a word (a line of several rows
+#: is cut this much shorter a row, so it stays within its rows).
+WRAP_SLACK = 6
 
 
 def _lead(name: str, by_computer: bool, width: float) -> str:
@@ -60,9 +63,10 @@ def shorten_names(line: str, width: float = FOOTER_WIDTH) -> str:
 
 
 def turn_lines(turn: TurnLog, name: str, announced: Callable[[str], bool],
-               width: int = FOOTER_WIDTH) -> list[str]:
-    """Return a turn as footer lines: its moves in one line, each announcement whole; as
-    a footer shows text as it is, names without their markdown escapes."""
+               width: int = FOOTER_WIDTH, rows_kept: int = 1) -> list[str]:
+    """Return a turn as footer lines: its moves in one line of ``rows_kept`` phone lines
+    at most, each announcement whole; as a footer shows text as it is, names without
+    their markdown escapes."""
     if turn.seat is None:
         return [plain(event) for event in turn.events]
     lead = _lead(name, turn.by_computer, width)
@@ -76,7 +80,10 @@ def turn_lines(turn: TurnLog, name: str, announced: Callable[[str], bool],
         if not moves and (text != event or turn.by_computer):
             text = lead + text
         moves.append(text.rstrip("."))
-    line = clip_words(shorten_names(plain(" · ".join(moves)), width), width) if moves else ""
+    room = width * rows_kept - WRAP_SLACK * (rows_kept - 1)
+    line = clip_words(shorten_names(plain(" · ".join(moves)), room), room) if moves else ""
+    if line.endswith(f" · {GAP}…"):  # cut right after the mark of events left out
+        line = line[:-len(f" · {GAP}…")] + "…"
     return [*([line] if line else []), *(plain(event) for event in whole)]
 
 
@@ -84,7 +91,8 @@ def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: Fa
                budget: int = FOOTER_LINES, width: int = FOOTER_WIDTH,
                said: Callable[[str], bool] = lambda _: False) -> str:
     """Return the footer: at a seated table every turn since the player to act last moved
-    (a line each), in a one-seat game the last decisions; a game with no turns logged
+    (a line each), in a one-seat game the last decisions (two phone lines: the latest
+    with what it did takes both when it needs them); a game with no turns logged
     shows its last event. The newest lines are kept within ``budget`` phone lines (the
     newest always); the older ones are in "Rules & details". While the board shows the
     channel's vote, the footer gives the vote a line: it keeps a phone line less than it
@@ -94,14 +102,19 @@ def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: Fa
     if not data.turns:
         last = next((event for event in reversed(game.row.events) if not said(event)), "")
         return (plain(last) if announced(last) else clip_words(plain(last), width)) or "—"
+    voted = vote_field(game) is not None
     if len(game.seats) > 1:
         turns = since_last_turn(data, game.to_act()) or data.turns[-1:]
-    else:
+        newest = 1
+    else:  # the latest decision's results take the room of the one before if need be
         turns = data.turns[-DECISIONS:]
-    lines = [line for turn in turns
-             for line in turn_lines(turn, game.seat_name(turn.seat), announced, width)
+        budget = newest = max(1, min(budget, DECISIONS) - voted)
+        voted = False
+    lines = [line for i, turn in enumerate(turns)
+             for line in turn_lines(turn, game.seat_name(turn.seat), announced, width,
+                                    newest if i == len(turns) - 1 else 1)
              if not said(line)]
-    if vote_field(game) is not None:
+    if voted:
         budget = max(1, min(budget, sum(rows(line, width) for line in lines)) - 1)
     kept: list[str] = []
     used = 0

@@ -274,6 +274,8 @@ LEGEND = "\n".join((
     "chips of that suit you hold",
     "Red **×n** buttons (harsh defeat, after a lost challenge): you lose one chip of that "
     "suit; nothing is drawn",
+    "In the picture, each chip shows how many you hold; under it **+1** (gold) when paying "
+    "it adds 1 now, else **-n**: how many of that suit you have spent",
     "Counts: deck cards sharing a suit with the challenge (they add their value); "
     "n of your m deck cards match it, worth x: how many of the deck's cards would count, "
     "and their total",

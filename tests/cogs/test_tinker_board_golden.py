@@ -37,7 +37,7 @@ from tests.support import detail_embeds, loaded
 TINKER_GAMES = 300
 
 #: sha256 of every Tinker board of :data:`TINKER_GAMES` games (see the module docstring).
-TINKER_DIGEST = "104b213c22428f4c724c9fd70b4459c8e2d5c85e9c118d945be5efb2457f1f82"
+TINKER_DIGEST = "54837c72048effaaabffce11532330f4f5b1f8b40ddb6142802b78e1b6eaa88e"
 
 #: Action ids tried on every board to record the engine's refusal when they are illegal.
 TRIED = ("chip:Moons", "lose:Knots", "give_up", "choose:event", "chip:Nothing", "what")

@@ -309,6 +309,9 @@ def test_t8_nothing_to_draw_in_round_2_loses_the_game():
     assert ENGINE.result(state).outcomes[0].outcome == "loss"
     assert ENGINE.legal_actions(state, 0) == []
     assert ENGINE.to_act(state) is None
+    summary = ENGINE.result(state).summary
+    assert summary.startswith("The journey failed at the ") and summary.endswith(
+        ": nothing left to draw, 36 chips left."), summary
 
 
 def test_t8_round_2_draws_an_ace_when_the_deck_is_empty():
@@ -340,6 +343,8 @@ def test_t9_no_chip_left_for_a_location_loses_the_game():
     result = ENGINE.result(state)
     assert result.outcomes[0].outcome == "loss"
     assert result.outcomes[0].detail == {"locations_cleared": 0, "chips_left": 0}
+    assert result.summary == ("The journey failed at the Sea, 0 of 13 locations cleared: "
+                              "no chip left to pay for a card.")
 
 
 def test_t9_clearing_the_last_location_wins():

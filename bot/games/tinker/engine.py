@@ -164,9 +164,12 @@ class TinkerEngine:
         cleared, chips = len(state.cleared), chips_left(state)
         if state.won:
             summary = f"The world is saved: all {cleared} locations cleared, {chips} chips left."
-        else:
-            summary = (f"The journey failed after {cleared} of {len(LOCATIONS)} locations, "
-                       f"with {chips} chips left.")
+        else:  # a location in round 2 is lost for want of a chip or of a card (T8)
+            at = f" at the {state.challenge.name}" if state.challenge is not None else ""
+            why = (f"nothing left to draw, {chips} chips left" if chips else
+                   "no chip left to pay for a card")
+            summary = (f"The journey failed{at}, {cleared} of {len(LOCATIONS)} locations "
+                       f"cleared: {why}.")
         outcome = Outcome(
             seat=0,
             outcome="win" if state.won else "loss",
