@@ -37,7 +37,7 @@ from tests.support import detail_embeds, loaded
 TINKER_GAMES = 300
 
 #: sha256 of every Tinker board of :data:`TINKER_GAMES` games (see the module docstring).
-TINKER_DIGEST = "54837c72048effaaabffce11532330f4f5b1f8b40ddb6142802b78e1b6eaa88e"
+TINKER_DIGEST = "8efaf6aa58caf6f788e018924b4956f1d9131b0b6d8e1138b30948d545c56b7b"
 
 #: Action ids tried on every board to record the engine's refusal when they are illegal.
 TRIED = ("chip:Moons", "lose:Knots", "give_up", "choose:event", "chip:Nothing", "what")

@@ -66,3 +66,28 @@ def test_t3_round_two_counts_no_offers():
         state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
     assert ENGINE.view(state)["offer_number"] is None
     assert TinkerCog(None).embed(loaded(ENGINE, state)).title == "Tinker · round 2"  # type: ignore[arg-type]
+
+
+def test_the_text_board_shows_what_makes_the_sum() -> None:
+    """Pictures off, a location under way: the board lists each played card with its value
+    and suits, marks those that count (they share a suit with the location), and the
+    chips paid with what they added, so its sum can be checked."""
+    from bot.games.tinker.engine import ENGINE
+    from bot.games.tinker.setup import arranged
+    from cogs.tinker import TinkerCog
+    from tests.support import loaded
+
+    state = arranged(round=2, deck=["Excuse", "Sailor", "Soldier", "Diplomat"],
+                     locations=["Sea"], chips={"Knots": 2, "Waves": 1})
+    state = ENGINE.apply(state, 0, "chip:Knots").state
+    game = loaded(ENGINE, state, events=[])
+    game.pictured = False
+    text = TinkerCog(None).embed(game).description or ""
+    view = game.view()
+    suits = set(view["challenge"]["suits"])
+    played = next(line for line in text.split("\n") if line.startswith("Played (✓ counts): "))
+    for card in view["played"]:
+        counts = bool(suits & set(card["suits"]))
+        assert (f"✓ {card['name']} " in played) is counts, (played, card)
+    adds = sum(s in suits for s in view["paid"])
+    assert f"Paid: 🪢 (+{adds})" in text, text
