@@ -268,7 +268,8 @@ LEGEND = "\n".join((
     "(of cards and chips)",
     "`Sailor 4 🌊🍃`: a card's name, value and suits; `4🌊🍃` the same, short",
     "👤 a personality, 📜 an event (round 1 offers one of each)",
-    "⚔️ the challenge under way, 🗺️ a location (round 2)",
+    "⚔️ the challenge under way, 🗺️ a location (round 2); ✓ a card played on it that "
+    "counts (it shares a suit with it)",
     "Chip buttons: **+1 ×n** the chip's suit is on the challenge card, so paying it adds 1; "
     "**×n** it adds nothing; either way the next card is drawn and played; n is how many "
     "chips of that suit you hold",

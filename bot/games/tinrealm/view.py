@@ -15,16 +15,18 @@ from bot.games.tinrealm.state import FOOD_CAP, LAST_DAY, TinState
 LEGEND: tuple[tuple[str, str, str, str], ...] = (
     ("forest", "🌲", "forest", "forest edge: two side by side move you 1 node forward"),
     ("mountain", "⛰️", "mountain", "mountain edge: two side by side move you 1 node forward"),
-    ("water", "💧", "~", "water: two water edges side by side move you 1 node forward; "
-     "as an icon or a map node, roll a die, {water}-6 finds 1 food"),
+    ("water", "💧", "~", "water (wave lines in the picture): two water edges side by side "
+     "move you 1 node forward; as an icon or a map node, roll a die, {water}-6 finds 1 food"),
     ("skull", "💀", "skull", "half a skull on an edge: two halves side by side cost half "
      "your health and move you back 3 nodes"),
     ("none", "·", ".", "a plain edge or road node: nothing happens"),
-    ("enemy", "👹", "enemy", "enemy icon: fight the enemy the result card names"),
+    ("enemy", "👹", "enemy", "enemy icon (crossed swords in the picture): fight the enemy "
+     "the result card names"),
     ("trap", "🪤", "trap", "trap icon: lose what the result card's trap says"),
-    ("encounter", "❔", "encounter", "random encounter icon: the result card names an enemy "
-     "or a reference card"),
-    ("loot", "💰", "loot", "loot icon: take the loot card the result card names"),
+    ("encounter", "❔", "encounter", "random encounter icon (a speech bubble in the "
+     "picture): the result card names an enemy or a reference card"),
+    ("loot", "💰", "loot", "loot icon (a chest in the picture): take the loot card the "
+     "result card names"),
     ("campsite", "🏕️", "C", "campsite (icon or map node): rest (+2 health, +1 energy) or "
      "search (+1 food)"),
     ("S", "▶️", "S", "the start of the map (the green mark in the picture)"),
@@ -32,8 +34,10 @@ LEGEND: tuple[tuple[str, str, str, str], ...] = (
     ("meeple", "🧍", "@", "you, on the map"),
     ("health", "❤️", "health", "health; you die when it is at or below your poison"),
     ("energy", "⚡", "energy", "energy, spent on strikes"),
-    ("food", "🍖", "food", "food: eat 1 for +1 health or energy; 1 is eaten each night"),
-    ("poison", "☠️", "poison", "poison: you die when health is at or below it"),
+    ("food", "🍖", "food", "food (a fruit in the picture): eat 1 for +1 health or energy; 1 "
+     "is eaten each night"),
+    ("poison", "☠️", "poison", "poison (a green drop in the picture, its bar against your "
+     "most health): you die when health is at or below it"),
     ("favor", "⭐", "favor", "favor won from enemies, counted in the score"),
     ("sundial", "🕰️", "day", "the sundial: the day of 7"),
     ("dice", "🎲", "roll", "the last dice rolled"),
