@@ -262,9 +262,9 @@ class TableBot(commands.Bot):
                 self._redraw = asyncio.create_task(self._redraw_recent(since),
                                                    name="board-redraw")
             self.alive_marker.start()
+            await self.boards.messages.gone.read_removals()  # before the first deadline
             self.sweeper.change_interval(minutes=self.settings.sweep_minutes)
             self.sweeper.start()
-            await self.boards.messages.gone.read_removals()  # before the first deadline
             self.deadlines.start()
             self.heartbeat = HeartbeatWriter(self, health_file(self.settings))
             self.heartbeat.start()

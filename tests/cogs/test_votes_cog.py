@@ -324,8 +324,10 @@ async def test_only_a_game_that_can_be_given_up_says_giving_up_needs_a_majority(
         board = (await discord_driver.slash(kind, "start", user="alice")).message
         details = await every_page(discord_driver, await discord_driver.click(
             board, button(board, "table.rules"), user="bob"), "bob")
-        said[kind] = [f["value"] for e in [*rules, *details] for f in e["fields"]
-                      if f["name"] in ("Who plays", "Ways to play")]
+        # each source's words on who plays (a long field may go on over two pages)
+        said[kind] = [" ".join(f["value"] for e in pages for f in e["fields"]
+                               if f["name"] in ("Who plays", "Ways to play"))
+                      for pages in (rules, details)]
         await abandon(discord_driver, kind, "alice")
     assert len(said["tinker"]) >= 2 and len(said["tinrealm"]) >= 2
     assert all("giving up needs a majority" in text for text in said["tinker"])
