@@ -351,9 +351,9 @@ def _position(view: dict[str, Any], deck: list[dict[str, Any]]) -> list[str]:
                 ("✓ " if _shares(c, suits) else "") + card_text(c) for c in view["played"]))
         paid = view.get("paid") or []
         if paid:  # a chip of a suit on the challenge adds 1
-            adds = sum(s in suits for s in paid)
+            bonus = sum(s in suits for s in paid)
             lines.append("Paid: " + "".join(EMOJI_BY_NAME.get(s, s) for s in paid)
-                         + f" (+{adds})")
+                         + f" (+{bonus})")
     chips = view["chips"]
     lines.append("Chips " + " ".join(f"{EMOJI_BY_NAME[s]}{chips.get(s, 0)}" for s in SUIT_ORDER))
     lines.append(f"Deck {view['deck_count']} · discard {len(view['discard'])} · "
