@@ -78,6 +78,7 @@ Render = Callable[..., Awaitable[dict[str, Any]]]
 NO_PICTURES_SECONDS = 600.0
 NO_PICTURES_KEPT = 1000
 
+
 class BoardMessages:
     """Posts, edits and reposts board messages; makes the bot's own edits, one at a time."""
 
@@ -561,7 +562,10 @@ class BoardMessages:
             self.shown.pop(game.id, None)
         if isinstance(failed, discord.Forbidden) and failed.code in (MISSING_ACCESS,
                                                                      MISSING_PERMISSIONS):
+            # shut out of the channel: trying again in seconds changes nothing; a click
+            # shows the board meanwhile, and the next edit asked for tries again
             self.locked_out.setdefault(game.id, False)
+            return None
         if isinstance(failed, discord.HTTPException) and not (
                 failed.status in (403, 429) or failed.status >= 500):
             return None

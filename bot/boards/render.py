@@ -60,12 +60,12 @@ RULES_PAGE = f"{TABLE_RULES}."
 RULES_LABEL, RULES_SHORT = "Rules & details", "Rules"
 
 
-
 def invited_line(game: LoadedGame) -> str | None:
     """Return a lobby board's text: "Invited: @…" naming the members it invited who are
     not seated yet (a mention in an edit notifies nobody), or None when there are none."""
     waiting = [u for u in game.data.invited if game.seat_of(u) is None]
     return "Invited: " + " ".join(f"<@{u}>" for u in waiting) if waiting else None
+
 
 class Renderer(Protocol):
     """How one kind of game looks: its embed and its components."""

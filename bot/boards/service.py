@@ -182,7 +182,7 @@ class Boards:
                 await self._ask(interaction, clock, game_id, version,
                                 action_id.removeprefix(ASK_PREFIX))
             elif action_id in (TABLE_RULES, TABLE_AGAIN):
-                await self._table_button(interaction, clock, game_id, action_id)
+                await self._table_button(interaction, clock, game_id, version, action_id)
             elif action_id.startswith(RULES_PAGE):
                 await self._rules_page(interaction, clock, game_id,
                                        action_id.removeprefix(RULES_PAGE))
@@ -447,15 +447,17 @@ class Boards:
             log.warning("could not ask to confirm %r on game %s: %s", action_id, game_id, exc)
 
     async def _table_button(self, interaction: discord.Interaction[Any], clock: AnswerClock,
-                            game_id: int, action_id: str) -> None:
-        """Answer "Rules & details" privately, or start the same game again (on the same
+                            game_id: int, version: int, action_id: str) -> None:
+        """Answer "Rules & details" privately (a board left behind the game, at an older
+        ``version``, is brought up to date), or start the same game again (on the same
         ``clock``)."""
         try:
             game = await self.tables.load_here(game_id, interaction.channel_id)
             renderer = self._renderer_of(game)
             if action_id == TABLE_RULES:
                 back = await self._come_back(interaction, game)
-                if back is None:  # (coming back redraws the board anyway)
+                if back is None and version != game.row.version:
+                    # (coming back redraws the board anyway)
                     await self._catch_up(interaction, game, clock)
                 body = _details_body(renderer, game)
                 if back:

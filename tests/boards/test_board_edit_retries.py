@@ -97,11 +97,11 @@ async def test_server_errors_on_the_bots_own_edit_are_waited_out_longer_each_tim
 async def test_a_refused_edit_is_given_up_after_a_few_tries(discord_driver, fake_discord,
                                                             tmp_path, caplog):
     """An edit Discord keeps refusing (403) is tried a few times, then left, with a
-    warning and no error; a refusal that trying again cannot change (400) is not tried
-    again at all."""
+    warning and no error; a refusal that trying again cannot change (400, or the bot shut
+    out of the channel) is not tried again at all."""
     bot, board, game_id = await _toy(discord_driver, fake_discord, tmp_path)
     path = rf"/channels/\d+/messages/{board['id']}$"
-    fake_discord.fail_next("PATCH", path, 403, code=50001, times=EDIT_TRIES + 5)
+    fake_discord.fail_next("PATCH", path, 403, times=EDIT_TRIES + 5)
     with caplog.at_level(logging.WARNING, logger="bot.boards.messages"):
         bot.boards.messages.update_soon(game_id)
         await discord_driver.settle()
@@ -112,6 +112,12 @@ async def test_a_refused_edit_is_given_up_after_a_few_tries(discord_driver, fake
     bot.boards.messages.update_soon(game_id)
     await discord_driver.settle()
     assert [r.status for r in _edits(fake_discord, board["id"])][EDIT_TRIES:] == [400]
+    fake_discord.faults.clear()
+    fake_discord.fail_next("PATCH", path, 403, code=50001, times=5)
+    bot.boards.messages.update_soon(game_id)
+    await discord_driver.settle()
+    assert [r.status for r in _edits(fake_discord, board["id"])][EDIT_TRIES + 1:] == [403]
+    assert game_id in bot.boards.messages.locked_out
 
 
 async def test_a_refused_edit_is_made_again_but_not_over_a_newer_board(

@@ -13,6 +13,7 @@ from tests.support import (
     Clock,
     board_ids,
     button,
+    make_bot,
     press,
     seated_steam,
     steam_against_computer,
@@ -131,3 +132,15 @@ async def test_a_channel_vote_shows_its_tally_when_the_bot_lost_access(
     now = await bot.tables.load(game.id)
     assert {c.split(":")[2] for c in board_ids(fake_discord.get_message(board["id"]))} == {
         str(now.row.version)}
+
+
+async def test_rules_and_details_on_an_up_to_date_board_leaves_it_as_it_is(
+        discord_driver, fake_discord, tmp_path) -> None:
+    """After a restart (nothing shown yet by this process), Rules & details pressed on a
+    board that shows the game as it is answers privately and leaves the board alone: no
+    picture drawn again, no edit."""
+    _bot, game = await steam_against_computer(discord_driver, tmp_path)
+    await discord_driver.restart(make_bot(tmp_path, cogs=("cogs.steam",)))
+    board = fake_discord.get_message(game.row.board_message_id)
+    said = await discord_driver.click(board, _rules(board), user="alice")
+    assert said.response_type == 4 and said.ephemeral
