@@ -59,9 +59,10 @@ PAGE_BREAKS = ((". ", 1), (" · ", 0), ("; ", 1), (", ", 1))
 def _cut(value: str, room: int) -> tuple[str, str]:
     """Cut ``value`` after at most ``room`` phone lines: (the part that fits, the rest).
 
-    A line that goes on over the next page is cut after a sentence or between two items
-    where one ends in the second half of what fits, else between words (never inside a
-    hyphenated word)."""
+    A line that does not fit after others goes whole to the next page (an item of a list
+    is never split); a first line longer than the room is cut after a sentence or
+    between two items where one ends in the second half of what fits, else between words
+    (never inside a hyphenated word)."""
     kept: list[str] = []
     used = 0
     lines = value.split("\n")
@@ -72,7 +73,7 @@ def _cut(value: str, room: int) -> tuple[str, str]:
             used += len(wrapped)
             continue
         fits = room - used
-        if fits > 0:  # the line goes on over the next page
+        if fits > 0 and not kept:  # one line longer than the page: it goes on over the next
             end = 0
             for piece in wrapped[:fits]:  # where the pieces sit in the line as written
                 at = line.find(piece, end)

@@ -72,3 +72,12 @@ def test_no_page_is_over_its_lines_and_nothing_is_lost(words: list[str]) -> None
     for part in parts:  # cut between words: only a word longer than a line is broken
         for token in part.split():
             assert token in whole or set(token) <= {"x"} or token in long, (token, part)
+
+
+def test_an_item_of_a_list_is_never_split_between_pages() -> None:
+    """A legend of several lines whose next line does not fit on the page: that line goes
+    whole to the next page, not its first half here and "card names" there."""
+    items = [f"item {n}: " + "a few words of meaning " * 3 for n in range(12)]
+    pages = paginate([("What the icons mean", "\n".join(items))], budget=9)
+    shown = [line for page in pages for _, value in page for line in value.split("\n")]
+    assert shown == items

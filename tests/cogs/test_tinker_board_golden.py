@@ -37,7 +37,7 @@ from tests.support import detail_embeds, loaded
 TINKER_GAMES = 300
 
 #: sha256 of every Tinker board of :data:`TINKER_GAMES` games (see the module docstring).
-TINKER_DIGEST = "a964f75d928ff6ab7c921d2d69a937cb778a1db7de6019cc525aad7ad097b3a4"
+TINKER_DIGEST = "ce4f3808f526fd2826822330fd71cde2c5aacc97d714c2677b5629957f480906"
 
 #: Action ids tried on every board to record the engine's refusal when they are illegal.
 TRIED = ("chip:Moons", "lose:Knots", "give_up", "choose:event", "chip:Nothing", "what")
