@@ -705,6 +705,12 @@ def _plan_label(action: Action) -> str:
     return f"Train {number} runs on {power} for {points} · {sizes} cards"
 
 
+def _walked_away(name: str) -> str:
+    """Return the end board's line for a person whose seat a computer was playing at the
+    end: their records count the game as a loss, whatever the seat scored (C6)."""
+    return f"💤 {short_name(name, TITLE_ROOM)} was away at the end: it counts as a loss."
+
+
 def _status(game: LoadedGame, view: dict[str, Any]) -> str:
     """Return whose turn it is and what they are doing, or the places at the end."""
     players = view["players"]
@@ -712,10 +718,13 @@ def _status(game: LoadedGame, view: dict[str, Any]) -> str:
         result = view["result"]
         lines = [f"🏁 **{result['summary']}**"]
         places = result.get("places") or []
+        away = {i for i, seat in enumerate(game.seats) if seat.away and not seat.computer}
+        lines += [_walked_away(players[i]["name"]) for i in sorted(away) if i < len(players)]
         if game.pictured:  # the picture has the places and scores in full
             return "\n".join(lines)
         for place in places:
-            crown = "🏆 " if place["place"] == 1 and not place["resigned"] else ""
+            crown = ("🏆 " if place["place"] == 1 and not place["resigned"]
+                     and place["seat"] not in away else "")
             lines.append(f"{crown}**{place['ordinal']}** {place['name']}: {place['total']}"
                          f" — {place['breakdown']}")
         return "\n".join(lines)

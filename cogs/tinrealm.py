@@ -173,7 +173,7 @@ class TinRealmCog(GameCog):
             embed = discord.Embed(
                 title=f"{'👹 Fight!' if fight else TITLE} · day "
                       f"{min(v['day'], v['last_day'])}/{v['last_day']} · "
-                      f"place {v['location_in_day']}/6",
+                      f"location {v['location_in_day']}/6",
                 colour=COLOUR,
             )
             lines = [_offer_line(game) if v["waiting"] == "offer"

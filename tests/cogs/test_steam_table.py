@@ -276,6 +276,11 @@ async def test_play_again_seats_only_the_people_still_playing_at_the_end(
     ended = await bot.tables.load(game.id)
     assert not ended.row.is_open and ended.seats[3].away
     final = fake.get_message(ended.row.board_message_id)
+    # the board says what Dave's records say (C6): his seat won, he walked away
+    status = final["embeds"][0]["description"]
+    assert "Dave wins" in status and "💤 Dave was away at the end: it counts as a loss." in status
+    [dave_result] = await bot.store.results(fake.user("dave").id)
+    assert dave_result["outcome"] == "loss" and dave_result["detail"]["away"]
     await driver.click(final, button(final, "table.again"), user="alice")
     lobby = await bot.tables.open_in_channel(fake.channel_id)
     assert [s.name for s in lobby.seats] == ["Alice"]

@@ -44,7 +44,7 @@ async def test_whole_journey_by_clicks(discord_driver, fake_discord, tmp_path):
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     board = (await discord_driver.slash("tinrealm", "start", user="alice")).message
     embed = board["embeds"][0]
-    assert embed["title"] == "Tin Realm · day 1/7 · place 1/6"
+    assert embed["title"] == "Tin Realm · day 1/7 · location 1/6"
     assert "race" in embed["description"]
     races = board["components"][0]["components"][0]
     assert races["type"] == 3 and len(races["options"]) == 3
