@@ -28,6 +28,7 @@ from bot.boards.service import Boards
 from bot.config import ConfigError, Settings
 from bot.health import HeartbeatWriter, health_file
 from bot.pictures.drawing import PictureDrawer
+from bot.pictures.fonts import RAQM
 from bot.table import downtime
 from bot.table.deadlines import STOP_WAIT_SECONDS, Deadlines
 from bot.table.downtime import Outage, idle_cutoffs
@@ -40,6 +41,10 @@ from db.connect import open_store
 from db.store import StorageError
 
 log = logging.getLogger(__name__)
+
+#: Said at start when Pillow cannot shape text here (its raqm needs the system's FriBiDi).
+NO_LAYOUT = ("pictures draw names in Arabic, Hebrew and other joined scripts unjoined: "
+             "install FriBiDi (apt-get install libfribidi0) and restart")
 
 #: The cogs the bot loads, one per game plus the shared ones.
 DEFAULT_COGS: tuple[str, ...] = ("cogs.help", "cogs.records", "cogs.server", "cogs.tinker",
@@ -220,6 +225,8 @@ class TableBot(commands.Bot):
         except StorageError as exc:
             log.warning("could not read the servers' settings at start: %s", exc)
         self.tables.shards = self.shard_filter
+        if self.settings.board_images and not RAQM:
+            log.warning(NO_LAYOUT)
         drawer = PictureDrawer(processes=self.picture_process and self.settings.board_images)
         self.boards = Boards(self, self.tables, self.settings.computer_delay_seconds,
                              images=self.settings.board_images, drawer=drawer)

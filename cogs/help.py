@@ -24,7 +24,7 @@ HELP_GAMES = (
 HELP_WHO = (
     "Solo games: the channel votes (or players: fast, \"only me\"). Steam to Solar: the "
     "player whose turn it is. One game per channel; thread: yes gives it its own. Ended "
-    "boards: Replay; dailies: Share."
+    "boards: Replay (with pictures); dailies: Share."
 )
 HELP_RULES = "`/<game> rules` · `board` · `abandon`"
 HELP_RECORDS = "`/stats` · `/leaderboard` · `/forget-me`"

@@ -199,8 +199,9 @@ class TinRealmCog(GameCog):
         lines += ["🗺️ the map: a mark per node, ┃ between two map cards",
                   "🎒 the items you carry, +2 for two more (what each does: the Journey page, "
                   "under Items)",
-                  "✅ an item not used up (the buttons offer the ones that would do "
-                  "something now) · ▫️ one used up for today, this fight or good",
+                  "✅ an item not used up (the \"Eat or use an item…\" menu offers the "
+                  "ones that would do something now) · ▫️ one used up for today, this "
+                  "fight or good",
                   "🏆 reached Oakinshelm · 💀 died · ⌛ the seventh day ended on the road"]
         return "\n".join(lines)
 

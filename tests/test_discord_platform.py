@@ -486,3 +486,19 @@ async def test_an_idle_game_whose_board_was_deleted_is_not_posted_again(
     assert await bot.sweep_once() == 1
     await discord_driver.settle()
     assert fake_discord.channel_messages() == []
+
+
+async def test_a_machine_without_fribidi_is_named_in_the_log(discord_driver, fake_discord,
+                                                             tmp_path, monkeypatch, caplog):
+    """Without Pillow's complex layout (raqm needs the system's FriBiDi) the bot still
+    starts with pictures, and its log tells the host what to install; with pictures off
+    nothing is said."""
+    import bot.client
+
+    monkeypatch.setattr(bot.client, "RAQM", False)
+    await discord_driver.login(make_bot(tmp_path, BOARD_IMAGES="off"))
+    assert not any("libfribidi0" in r.getMessage() for r in caplog.records)
+    await discord_driver.restart(make_bot(tmp_path))
+    assert any("libfribidi0" in r.getMessage() for r in caplog.records)
+    board = (await discord_driver.slash("toy", "start", user="alice")).message
+    assert board_ids(board)

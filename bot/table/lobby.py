@@ -227,7 +227,7 @@ def _start(step: LobbyStep, _op: str) -> str:
 
 def _cancel(step: LobbyStep, _op: str) -> str:
     if step.user_id != step.host and not step.can_manage:
-        raise Refusal("Only the host (or a member with Manage Messages) can cancel.")
+        raise Refusal("Only the host (or a member with Manage Messages) can close the table.")
     step.row.status = "abandoned"
     return f"{step.name} closed the table."
 
