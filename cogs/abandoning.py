@@ -102,7 +102,7 @@ class AbandonButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
                 return
             said = game.row.events[-1] if game.row.events else "The game was abandoned."
             try:
-                await clock.edit(content=f"Done. {said}", view=None)
+                await clock.edit(content="Done.", view=None)  # the channel is told next
                 await interaction.followup.send(
                     said, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
             except SEND_ERRORS as exc:

@@ -17,6 +17,7 @@ from bot.boards.send_errors import DISMISS
 from bot.boards.service import actor_of
 from bot.table.errors import Refusal
 from bot.table.service import LoadedGame
+from bot.table.turnlog import COMPUTER_MARK
 from cogs.abandoning import AbandonButton, ask_to_abandon
 from cogs.details import PAGE_LINES, Section, page_body
 from cogs.footer import FOOTER_LINES, last_moves
@@ -37,6 +38,21 @@ def newest_events(game: LoadedGame, budget: int) -> str:
             break
         lines.insert(0, line)
     return "\n".join(lines) or "—"
+
+
+def last_turns(game: LoadedGame) -> list[tuple[str, str]]:
+    """Return "Last turns"' fields: at a seated table every turn its log keeps (a field
+    each, named by who played it, its events as bullet lines, newest last: the board's
+    footer cuts each to a line); in a one-seat game its newest events."""
+    if len(game.seats) <= 1 or not game.data.turns:
+        return [("The game's last events", newest_events(game, PAGE_LINES - 3))]
+    fields = []
+    for turn in game.data.turns:
+        name = "The table" if turn.seat is None else game.seat_name(turn.seat)
+        if turn.by_computer:
+            name = f"{COMPUTER_MARK} {name}"
+        fields.append((name, "\n".join(f"• {event}" for event in turn.events) or "—"))
+    return fields
 
 
 #: A phone shows about this many characters on a line of a board embed...
@@ -200,11 +216,10 @@ class GameCog(commands.Cog):
         legend = self.legend(game)
         if legend:
             table.append(("What the icons mean", legend))
-        if len(game.seats) <= 1:
+        if game.engine.max_seats <= 1:  # a seated table's lobby has one seat at first
             table.append(("Ways to play", self.modes_text))
         icons = Section("icons", "Icons", "This table and its icons", table)
-        turns = Section("turns", "Last turns", "The last turns",
-                        [("Newest last", newest_events(game, PAGE_LINES - 3))])
+        turns = Section("turns", "Last turns", "The last turns, newest last", last_turns(game))
         return [rules, icons, *self.card_sections(game), turns]
 
     def card_sections(self, game: LoadedGame) -> list[Section]:

@@ -705,6 +705,19 @@ def _plan_label(action: Action) -> str:
     return f"Train {number} runs on {power} for {points} · {sizes} cards"
 
 
+def _powers_line(game: LoadedGame, seat: int) -> str:
+    """Return what running on each power the train can run on does (S8, S10), on two
+    phone lines at most: the board's buttons say only "🌊 Steam" and "☀️ Solar"."""
+    said = []
+    for action in game.engine.legal_actions(game.state, seat):
+        if action.id == "pw:steam":
+            stack = ", takes the stack of two" if "stack of two" in action.description else ""
+            said.append(f"🌊 burns a Wave card{stack}")
+        elif action.id == "pw:solar":
+            said.append("☀️ burns nothing")
+    return " · ".join(said)
+
+
 def _walked_away(name: str) -> str:
     """Return the end board's line for a person whose seat a computer was playing at the
     end: their records count the game as a loss, whatever the seat scored (C6)."""
@@ -738,6 +751,8 @@ def _status(game: LoadedGame, view: dict[str, Any]) -> str:
     if timer is not None and timer_running(game):
         lines.append(f"⏰ turn timer <t:{int(timer.at)}:R>")
     pending = view["pending"]
+    if pending and pending.get("step") == "power":  # the buttons name the powers only
+        lines.append(_powers_line(game, seat))
     if game.pictured:  # the picture shows the final round and the cards in hand
         doing = pending or {}
         problem = doing.get("problem")

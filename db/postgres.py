@@ -313,7 +313,7 @@ class PostgresStore(KeptReads):
     async def get_game(self, game_id: int) -> GameRow | None:
         """Return the game with ``game_id``, or None."""
         row = await self._fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
-        return row_to_game(row) if row else None
+        return self.kept.saw(row_to_game(row) if row else None)
 
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
         """Return the channel's open game (lobby or active), or None."""
@@ -322,7 +322,7 @@ class PostgresStore(KeptReads):
             " AND status IN ('lobby', 'active')",
             channel_id,
         )
-        return row_to_game(row) if row else None
+        return self.kept.saw(row_to_game(row) if row else None)
 
     async def save_game(
         self,

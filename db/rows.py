@@ -424,9 +424,8 @@ class KeptRows:
         :meth:`board`, if any, not ``game``'s (read before the save, it may be older)."""
         rows = self._rows
         before = rows.pop(game.id, None)
-        board = self._boards.pop(game.id, None) if before is None else before[12:15]
-        if board is None:
-            board = (game.board_channel_id, game.board_message_id, game.board_posted_at)
+        noted = self._boards.pop(game.id, None) if before is None else before[12:15]
+        board = _later_board(noted, game)
         known = self._voters.pop(game.id, {})
         if before is None or since is None or before[16] != since:
             known = {}
@@ -477,6 +476,16 @@ class KeptRows:
             lock = self._board_locks[game_id] = asyncio.Lock()
         return lock
 
+    def saw(self, game: GameRow | None) -> GameRow | None:
+        """Note the board of ``game`` as just read from storage when it was posted after
+        the kept one (another process set it: setting a board leaves the row's
+        ``updated_at`` as it was, so the kept row is still taken); return ``game``."""
+        row = None if game is None else self._rows.get(game.id)
+        if game is not None and row is not None and _later_board(row[12:15], game) != row[12:15]:
+            self._rows[game.id] = (*row[:12], game.board_channel_id, game.board_message_id,
+                                   game.board_posted_at, *row[15:])
+        return game
+
     def board(self, game_id: int, channel_id: int, message_id: int, posted_at: float) -> None:
         """Note a new board message of a game (as stored: a later save keeps it)."""
         row = self._rows.get(game_id)
@@ -499,6 +508,17 @@ class KeptRows:
             self._rows.pop(game_id, None)
             self._voters.pop(game_id, None)
             self._boards.pop(game_id, None)
+
+
+def _later_board(noted: tuple[Any, ...] | None, game: GameRow) -> tuple[Any, ...]:
+    """Return the board posted last of ``noted`` (channel id, message id, posted at) and
+    ``game``'s: ``game`` was read before a save and this process may have set a board
+    since, or another process set one after this process noted its own."""
+    stored = (game.board_channel_id, game.board_message_id, game.board_posted_at)
+    if noted is None or (game.board_posted_at is not None
+                         and (noted[2] is None or game.board_posted_at > noted[2])):
+        return stored
+    return noted
 
 
 class KeptReads:

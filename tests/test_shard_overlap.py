@@ -10,7 +10,7 @@ import logging
 from bot.alive import AliveNotes
 from bot.table import downtime
 from bot.table.data import Poll, Vote
-from tests.support import ALICE, Clock, make_bot, shard_down
+from tests.support import ALICE, Clock, board_ids, button, make_bot, shard_down
 
 HOUR = 3600.0
 
@@ -91,6 +91,83 @@ async def test_a_vote_window_closed_by_both_processes_of_a_deploy_warns_of_nothi
     for game_id in ids:
         assert (await new.tables.load(game_id)).row.version == 1
     assert not [r for r in caplog.records if r.name.startswith(("bot", "db", "discord"))]
+
+
+def _versions(message: dict) -> set[str]:
+    """The board versions a message's buttons carry."""
+    return {custom_id.split(":")[2] for custom_id in board_ids(message)}
+
+
+async def test_a_board_posted_by_the_old_process_is_the_one_the_new_one_edits(
+        discord_driver, fake_discord, tmp_path):
+    """A deploy's overlap: the new process keeps a game; the old one answers
+    ``/toy board`` with a new board. The new process's own edits (the vote's window
+    closing) go to the new board, not the retired one, and the next vote on it counts."""
+    clock = Clock()
+    fake_discord.add_user("carol")
+    old = await discord_driver.login(make_bot(tmp_path, clock=clock))
+    new = await discord_driver.login(make_bot(tmp_path, clock=clock))
+    discord_driver.client = new
+    first = (await discord_driver.slash("toy", "start", {"players": "vote"}, user="alice")).message
+    await discord_driver.click(first, button(first, "add1"), user="alice")  # kept here
+    clock.advance(1)
+    discord_driver.client = old
+    moved = (await discord_driver.slash("toy", "board", user="alice")).message
+    assert moved["id"] != first["id"]
+    discord_driver.client = new
+    vote = await discord_driver.click(moved, button(moved, "add2"), user="bob")
+    assert (vote.content or "").startswith("Your vote: Add 2")
+    await discord_driver.settle()
+    clock.advance(31)
+    await new.deadlines.run_due()  # the window closes: Bob's add 2 is chosen
+    await discord_driver.settle()
+    game = await new.tables.load(1)
+    assert game.row.board_message_id == int(moved["id"]) and game.row.version == 2
+    board = fake_discord.get_message(moved["id"])
+    assert _versions(board) == {"2"}
+    click = await discord_driver.click(board, button(board, "add1"), user="alice")
+    assert (click.content or "").startswith("Your vote: Add 1")  # counted, not refused
+
+
+async def test_a_board_the_other_process_drew_back_heals_at_the_next_click(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """A deploy's overlap: the new process's start redraw draws a game as it read it, and
+    its edit lands after the old process answered a newer move on that board. The next
+    click on the board (now showing the older version) brings it up to date and tells
+    the clicker their click did nothing."""
+    from bot.boards.messages import BoardMessages
+
+    clock = Clock()
+    old = await discord_driver.login(make_bot(tmp_path, clock=clock))
+    board = (await discord_driver.slash("toy", "start", user="alice")).message
+    board = (await discord_driver.click(board, button(board, "add1"), user="alice")).message
+    await old.alive.note_alive()
+    clock.advance(20)
+    new = make_bot(tmp_path, clock=clock)
+    drawing, drawn = asyncio.Event(), asyncio.Event()
+    real = BoardMessages._board_now
+
+    async def slow(self, game, *, stored):
+        if self.bot is new and not drawn.is_set():
+            drawing.set()
+            await drawn.wait()  # the redraw's picture is being drawn
+        return await real(self, game, stored=stored)
+
+    monkeypatch.setattr(BoardMessages, "_board_now", slow)
+    await discord_driver.login(new)
+    await asyncio.wait_for(drawing.wait(), 10)
+    discord_driver.client = old
+    moved = await discord_driver.click(board, button(board, "add2"), user="bob")
+    assert _versions(moved.message) == {"2"}
+    drawn.set()
+    await asyncio.wait_for(new._redraw, 10)
+    shown = fake_discord.get_message(board["id"])
+    assert _versions(shown) == {"1"}  # the redraw landed last
+    # the old process showed version 2 itself: only the click tells the board is behind
+    click = await discord_driver.click(shown, button(shown, "add1"), user="bob")
+    assert click.response_type == 7 and _versions(click.message) == {"2"}
+    assert "nothing was done" in click.followups[0]["content"]
+    assert (await new.tables.load(1)).row.version == 2
 
 
 async def test_a_shard_process_counts_only_its_own_games_restored(

@@ -68,16 +68,20 @@ class TurnNotices:
                 current = None
             stored = current.data.notice if current is not None else None
             if notice is None and current is not None and current.row.is_open:
-                held = self._notices.get(game.id) or stored
-                if held is None or not held.user or held.user == current.person_to_act():
+                held = (self._notices.get(game.id), stored)
+                if all(n is None or not n.user or n.user == current.person_to_act()
+                       for n in held):
                     return  # as the table is now, the notice held is still due (a newer
                     # move posted it since ``game`` was read): nothing to take back
             due = current.data.notice_due if current is not None else None
             # a reminder waits in the table's data until it is seen to (posted or not due)
             reminded = (notice[0] if reminder and notice is not None and due is not None
                         and due.reminder and due.user == notice[0] else None)
-            old = self._notices.pop(game.id, None) or stored
-            if old:
+            # what this process posted, and what is stored: another process (a deploy's
+            # overlap) may have posted the stored one since
+            olds = {(n.channel, n.message): n for n in (self._notices.pop(game.id, None), stored)
+                    if n is not None}
+            for old in olds.values():
                 channel = self.bot.get_partial_messageable(old.channel,
                                                            guild_id=game.row.guild_id)
                 with contextlib.suppress(*SEND_ERRORS):
@@ -151,8 +155,10 @@ class TurnNotices:
 
     def _passed(self, game: LoadedGame) -> bool:
         """Whether the table's posted notice is for someone whose turn it no longer is."""
-        note = self._notices.get(game.id) or game.data.notice
-        return note is not None and bool(note.user) and note.user != game.person_to_act()
+        notes = (self._notices.get(game.id), game.data.notice)  # another process may have
+        # posted the stored one
+        return any(n is not None and bool(n.user) and n.user != game.person_to_act()
+                   for n in notes)
 
     def _notice_lock(self, game_id: int) -> asyncio.Lock:
         lock = self._notice_locks.get(game_id)

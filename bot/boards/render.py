@@ -235,7 +235,8 @@ class BoardRenderer:
     def alt_text(game: LoadedGame) -> str:
         """Return the picture's alt text: the position in words a screen reader speaks."""
         try:
-            return plain(pictures.describe(game.row.kind, picture_view(game), game.row.status))
+            return plain(pictures.describe(game.row.kind, picture_view(game, plain_names=False),
+                                           game.row.status))
         except Exception:
             log.warning("could not describe the board of game %s", game.id, exc_info=True)
             return f"The board of {game.engine.title}."
@@ -397,10 +398,14 @@ def _show_votes(
         embed.add_field(name=field[0], value=field[1], inline=False)
 
 
-def picture_view(game: LoadedGame) -> dict[str, Any]:
+def picture_view(game: LoadedGame, *, plain_names: bool = True) -> dict[str, Any]:
     """Return the engine's view with what the table adds for the picture: away seats;
-    the players' names plain, as a picture shows text as it is."""
-    view = plain_players(game.view())
+    the players' names plain, as a picture shows text as it is (unless ``plain_names``
+    is false: the alt text makes its whole text plain at once, a name's own backslash
+    kept)."""
+    view = game.view()
+    if plain_names:
+        view = plain_players(view)
     players = view.get("players")
     if len(game.seats) < 2 or not isinstance(players, list):
         return view

@@ -76,8 +76,7 @@ def moves_text(moves: int) -> str:
 def replay_alt(kind: str, last: Frame, moves: int) -> str:
     """Alt text of a replay: what it is, then the final position in words."""
     head = f"Replay of a game of {TITLES.get(kind, kind)}, {moves_text(moves)}, ending: "
-    return cut_to(plain(head + describe(kind, plain_players(last.view), last.status)),
-                  ALT_LIMIT)
+    return cut_to(plain(head + describe(kind, last.view, last.status)), ALT_LIMIT)
 
 
 class Replays:

@@ -20,6 +20,7 @@ import discord
 
 from bot.boards.answer_clock import AnswerClock, edit_answer
 from bot.boards.computers import ComputerPlayers
+from bot.boards.custom_ids import parse_button_id, parse_select_id
 from bot.boards.hosting import HostControls
 from bot.boards.layout import ASK_PREFIX, action_button, view_of
 from bot.boards.messages import BoardMessages
@@ -385,12 +386,18 @@ class Boards:
                         clock: AnswerClock) -> bool:
         """Answer a click on the game's board message, left behind (its edit lost, or
         refused: the bot may no longer see the channel), with the current board; return
-        whether it did. A board this process showed as it is now is left as it is."""
+        whether it did. A board that showed the game as it is now when clicked is left as
+        it is (as is one this process showed so, when the click tells no version): another
+        process (a deploy's overlap) may have edited it back to an older version."""
         message = interaction.message
+        if message is None:
+            return False
+        clicked = _shown_version(message)
+        if clicked is None:
+            clicked = self.messages.shown.get(game.id, -1)
         if (
-            message is None
-            or message.id != game.row.board_message_id
-            or self.messages.shown.get(game.id, -1) >= game.row.version
+            message.id != game.row.board_message_id
+            or clicked >= game.row.version
             or (not game.row.is_open and _shows_the_end(message))
         ):
             return False  # (shown as it is, or newer: a move raced this click)
@@ -792,6 +799,19 @@ def _back_text(game: LoadedGame, user_id: int) -> str:
     else:
         whose = f" It is {game.seat_name(seat)}'s turn now."
     return f"Welcome back: you play your own seat again.{whose}"
+
+
+def _shown_version(message: discord.Message) -> int | None:
+    """Return the newest board version a message's buttons and menus carry, or None
+    when it carries none."""
+    versions = []
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            custom_id = getattr(child, "custom_id", None) or ""
+            parsed = parse_button_id(custom_id) or parse_select_id(custom_id)
+            if parsed is not None:
+                versions.append(parsed.version)
+    return max(versions, default=None)
 
 
 def _shows_the_end(message: discord.Message) -> bool:

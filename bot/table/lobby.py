@@ -18,6 +18,7 @@ from bot.table import seating
 from bot.table.data import TableData
 from bot.table.errors import Refusal
 from bot.table.seats import Seat
+from bot.text.names import alike
 
 #: Lobby operations, as action ids on lobby boards; ``lobby.drop.N`` removes the computer
 #: player in seat N, ``lobby.kick.N`` the person in seat N, and ``lobby.host.N`` hands the
@@ -68,17 +69,17 @@ def distinct_name(name: str, seats: Iterable[Seat]) -> str:
     """Return a person's name for a seat: ``name``, or with a number after it when a seat
     has it already ("Sam (2)"), so two people named alike are told apart wherever their
     seats are named (the board, the picture, the host's controls)."""
-    used = {seat.name.casefold() for seat in seats}
-    if name.casefold() not in used:
+    used = {alike(seat.name) for seat in seats}
+    if alike(name) not in used:
         return name
     return next(f"{name} ({n})" for n in itertools.count(2)
-                if f"{name} ({n})".casefold() not in used)
+                if alike(f"{name} ({n})") not in used)
 
 
 def free_computer_name(seats: list[Seat]) -> str:
     """Return a computer player's name no seat uses yet (people may be named alike)."""
-    used = {s.name.casefold() for s in seats}
-    return next(n for n in computer_names() if n.casefold() not in used)
+    used = {alike(s.name) for s in seats}
+    return next(n for n in computer_names() if alike(n) not in used)
 
 
 def _seat_index(op: str, prefix: str, seats: list[Seat]) -> int:

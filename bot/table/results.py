@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.table.ratings import walked_away
 from bot.table.seats import Seat
+from bot.text.names import alike
 from bot.text.widths import NUMBERED
 from db.store import GameRow, ResultRow
 
@@ -17,7 +18,7 @@ def own_name(seats: Sequence[Seat], seat: Seat) -> str:
     from another seat's at this table ("Sam (2)" is Sam's where another seat is "Sam"):
     the number belongs to the table, not to the member's records."""
     numbered = NUMBERED.fullmatch(seat.name)  # as bot.table.lobby.distinct_name numbers
-    if numbered is not None and any(s.name.casefold() == numbered["base"].casefold()
+    if numbered is not None and any(alike(s.name) == alike(numbered["base"])
                                     for s in seats if s is not seat):
         return numbered["base"]
     return seat.name

@@ -340,8 +340,12 @@ class TurnPolicy:
                 raise NotAllowed("Only people playing at this table can hand a seat on.")
             if absent is None or absent == mine:
                 raise Refusal("Name another person seated at this table.")
-            if seats[absent].away or absent in resigned:
-                raise Refusal(f"{game.seat_name(absent)} is not playing their seat already.")
+            if absent in resigned:
+                raise Refusal(f"{game.seat_name(absent)} has resigned: their seat plays no more.")
+            if seats[absent].away:
+                who = game.seat_name(absent)
+                raise Refusal(f"A computer plays {who}'s seat already, until {who} clicks "
+                              "again.")
             ballots = data.away_votes.setdefault(str(absent_user), [])
             needed = seating.away_votes_needed(seats, resigned, absent)
             ballots[:] = [u for u in ballots if game.seat_of(u) in present]
@@ -361,8 +365,8 @@ class TurnPolicy:
             if game.to_act() == absent:
                 data.timer = None
                 data.notice_due = None
-            event = (f"{names} handed {game.seat_name(absent)}'s seat to a computer until "
-                     "they click again.")
+            who = game.seat_name(absent)
+            event = f"{names} handed {who}'s seat to a computer until {who} clicks again."
             await core.table_move(game, (event,), {"away": absent}, actor.user_id)
             return Play(game, (event,))
 

@@ -102,6 +102,11 @@ def _total(text: str) -> int:
 _PREPENDED = frozenset("\u0e40\u0e41\u0e42\u0e43\u0e44\u0ec0\u0ec1\u0ec2\u0ec3\u0ec4")
 
 
+#: Thai's and Lao's vowel AM: a letter to Unicode, but drawn as one with the syllable
+#: before it, so a cut never falls before it.
+_SARA_AM = frozenset("\u0e33\u0eb3")
+
+
 def _binds_next(ch: str) -> bool:
     """Whether ``ch`` is drawn as one with the letter after it: a virama (Indic scripts'
     halant, the Khmer coeng: combining class 9) or a Thai or Lao prepended vowel."""
@@ -117,6 +122,7 @@ def group_start(text: str, at: int) -> int:
     joined = set(_joined(text))
     while 0 < at < len(text) and (
             joins_on(text[at]) or at in joined or unicodedata.category(text[at]) == "Mc"
+            or text[at] in _SARA_AM
             or (_binds_next(text[at - 1]) and not text[at].isspace())):
         at -= 1
     return at

@@ -25,6 +25,7 @@ async def test_abandon_asks_first_naming_what_is_given_up(discord_driver, fake_d
     bot = await discord_driver.restart(make_bot(tmp_path, cogs=("cogs.tinker",)))
     done = await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
     assert done.response_type == 7 and done.ephemeral
+    assert done.content == "Done."  # said once, in the channel:
     assert done.followups and "alice abandoned the game." in done.followups[0]["content"].lower()
     assert await bot.tables.open_in_channel(fake_discord.channel_id) is None
     ended = fake_discord.get_message(board["id"])

@@ -46,3 +46,38 @@ def test_the_river_page_button_names_the_river() -> None:
     sections = SteamCog(None).card_sections(loaded(ENGINE, state, seats=3, events=[]))
     assert [(s.label, s.title) for s in sections] == [
         ("River", "The river and the piles"), ("Trains", "Every player's trains")]
+
+
+def _at_power_step(half: int) -> object:
+    """The first state, over computer games of seeds 0 to 299, where a player running a
+    train step by step chooses its power, in ``half`` and not holding the stack of two."""
+    from bot.games.steam.state import Running
+
+    for seed in range(300):
+        state = ENGINE.new(seed, 3, {})
+        while not ENGINE.is_over(state):
+            seat = ENGINE.to_act(state)
+            runs = [a.id for a in ENGINE.legal_actions(state, seat) if a.id.startswith("run:")]
+            if state.half == half and runs:
+                step = ENGINE.apply(state, seat, runs[0]).state
+                if (isinstance(step.pending, Running) and step.pending.power is None
+                        and step.two_stack != seat
+                        and {"pw:steam", "pw:solar"} <= {a.id for a in
+                                                         ENGINE.legal_actions(step, seat)}):
+                    return step
+            state = ENGINE.apply(state, seat, ENGINE.computer_action(state, seat)).state
+    raise AssertionError("no game chose a power step by step")
+
+
+def test_the_power_step_says_what_each_power_does() -> None:
+    """S8, S10: choosing the power of a run step by step, the buttons say only "🌊 Steam"
+    and "☀️ Solar"; the board says what each does: steam burns a Wave card (and in the
+    second half takes the stack of two), solar burns nothing. With the picture too."""
+    for half, stack in ((1, False), (2, True)):
+        state = _at_power_step(half)
+        for pictured in (True, False):
+            game = loaded(ENGINE, state, seats=3, events=["x"])
+            game.pictured = pictured
+            text = SteamCog(None).embed(game).description or ""
+            assert "🌊 burns a Wave card" in text and "☀️ burns nothing" in text
+            assert ("takes the stack of two" in text) is stack

@@ -318,3 +318,30 @@ async def test_c6_a_player_reading_the_rules_on_their_turn_is_not_pinged_meanwhi
     assert pings_sent(fake_discord) == []
     await later(6)
     assert pings_sent(fake_discord) == [alice]
+
+
+async def _whole_turn(driver, fake, bot, game_id) -> None:
+    """The person to act plays their whole turn, answered by ``bot``'s process."""
+    driver.client = bot
+    who = (await bot.tables.load(game_id)).person_to_act()
+    while (await bot.tables.load(game_id)).person_to_act() == who:
+        await _play(driver, fake, bot)
+
+
+async def test_a_deploys_two_processes_leave_one_turn_notice(discord_driver, fake_discord,
+                                                            tmp_path, backend):
+    """A deploy's overlap: the old and the new process each post and take back turn
+    notices of one table. Each takes back the stored notice too, not only the one it
+    posted itself, so the channel never holds two "your turn" lines."""
+    clock = Clock()
+    old, game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
+    new = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    for poster, player in ((old, new), (new, old), (old, new)):
+        clock.advance(46)
+        discord_driver.client = poster
+        assert await poster.deadlines.run_due() == 1  # the grace is over: a notice
+        await discord_driver.settle()
+        assert len(_notices(fake_discord)) == 1
+        await _whole_turn(discord_driver, fake_discord, player, game.id)
+        await discord_driver.settle()
+        assert _notices(fake_discord) == []  # taken back by the process that moved

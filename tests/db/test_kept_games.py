@@ -421,3 +421,25 @@ async def test_a_vote_closed_by_the_old_process_leaves_the_board_playable(
         assert first.ballot is not None and first.game.row.version == 3
         await new.act(game.id, 3, BOB, "add1")
         assert (await new.load(game.id)).row.version == 4
+
+
+async def test_a_board_another_process_posted_replaces_the_kept_one(tmp_path: Any,
+                                                                    backend: str) -> None:
+    """A deploy's overlap: this process keeps the game, the other posts a new board
+    (setting a board leaves the row's ``updated_at`` as it was, so the kept row is still
+    taken). A fresh read names the new board, and a save here keeps naming it."""
+    async with one_move_in(tmp_path) as (tables, game, clock):
+        await tables.set_board(game, 700, 1000)
+        await tables.act(game.id, 1, BOB, "add1")
+        clock.advance(1)
+        async with other_process(tables, clock) as other:
+            await other.set_board(await other.load(game.id), 700, 2000)
+        assert tables.store.kept_board(game.id) == (700, 1000)  # not read yet: no telling
+        assert (await tables.load(game.id)).row.board_message_id == 2000
+        assert tables.store.kept_board(game.id) == (700, 2000)
+        await tables.act(game.id, 2, ALICE, "add1")
+        assert tables.store.kept_board(game.id) == (700, 2000)
+        clock.advance(1)
+        await tables.set_board(await tables.load(game.id), 700, 3000)  # this process's own
+        await tables.act(game.id, 3, BOB, "add1")
+        assert tables.store.kept_board(game.id) == (700, 3000)

@@ -153,3 +153,22 @@ def test_a_long_name_cut_in_the_final_round_still_says_final_round() -> None:
                  if "places" in t]
         assert len(lines) == 1 and lines[0].endswith("places · final round"), lines
         assert lines[0].startswith(f"{name} places") == whole, lines
+
+
+def test_alt_text_keeps_a_backslash_of_a_name() -> None:
+    """A name's own backslash ("¯\\_(ツ)_/¯", "\\o/") stays in the alt text of a board and
+    of a replay: the names are kept escaped, as the engine holds them, until the whole
+    text is made plain once."""
+    from bot.boards.render import BoardRenderer
+    from bot.boards.replay import replay_alt
+    from bot.games.steam.engine import ENGINE
+    from bot.table.replay import Frame
+    from bot.text.names import safe_name
+    from tests.support import loaded
+
+    shrug, cheer = "¯\\_(ツ)_/¯", "\\o/ yay"
+    state = ENGINE.new(1, 2, {"names": [safe_name(shrug), safe_name(cheer)]})
+    alt = BoardRenderer.alt_text(loaded(ENGINE, state, seats=2))
+    assert shrug in alt and cheer in alt, alt
+    replayed = replay_alt("steam", Frame(ENGINE.view(state), "active"), 3)
+    assert shrug in replayed and cheer in replayed, replayed

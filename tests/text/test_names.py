@@ -304,3 +304,26 @@ def test_a_web_address_in_a_name_keeps_its_markdown_escaped():
     assert safe == "https:\u200b//\\_\\_x\\_\\_\\*\\*y"
     assert plain(safe) == "https://__x__**y"
     assert plain(safe_name("http://a\\_b")) == "http://a\\_b"
+
+
+def test_names_that_look_the_same_are_told_apart() -> None:
+    """Two people whose names read the same are numbered at the table ("Zoë (2)") even
+    when the names differ underneath: composed otherwise (NFD), with a Cyrillic letter,
+    with an unseen joiner or selector, in another case. Their records keep the name."""
+    import unicodedata
+
+    from bot.table.lobby import distinct_name
+    from bot.table.results import own_name
+    from bot.table.seats import Seat
+
+    pairs = [(unicodedata.normalize("NFC", "Zoë"), unicodedata.normalize("NFD", "Zoë")),
+             ("Ana", "\u0410na"), ("Ana", "Ana\u200d"), ("Bob", "\u0412ob"),
+             ("Sam", "SAM"), ("Nico", "Nico\ufe0f"), ("Ｓam", "Sam")]
+    for first, second in pairs:
+        seats = [Seat(1, first)]
+        name = distinct_name(second, seats)
+        assert name == f"{second} (2)", (first, second, name)
+        seats.append(Seat(2, name))
+        assert own_name(seats, seats[1]) == second
+    assert distinct_name("Anna", [Seat(1, "Ana")]) == "Anna"  # only look-alikes
+    assert distinct_name("Олег", [Seat(1, "Oleg")]) == "Олег"

@@ -153,3 +153,18 @@ def test_a_numbered_name_keeps_its_number_when_cut() -> None:
     assert two.endswith("… (2)") and fits(two, 14), two
     assert one != two and not one.endswith(")")
     assert clip_name("Sam (2)", 14) == "Sam (2)"
+
+
+def test_a_thai_or_lao_syllable_keeps_its_vowel_am() -> None:
+    """Thai's SARA AM (ำ) and Lao's AM (ຳ) are letters to Unicode but belong to the
+    syllable before them: "สำ" is never cut to "ส", which reads as another syllable."""
+    from bot.text.widths import cut_to, group_start
+
+    thai, lao = "ประยุทธ์ สุขสำราญ", "ຄຳ ລາວ"
+    assert group_start(thai, thai.index("ำ")) == thai.index("ำ") - 1
+    assert group_start(lao, lao.index("ຳ")) == lao.index("ຳ") - 1
+    for limit in range(1, len(thai)):
+        cut = cut_to(thai, limit)
+        assert thai.startswith(cut) and not cut.endswith("ส"), cut
+    for room in range(4, 20):
+        assert not clip_name(thai, room).endswith("ส…"), room
