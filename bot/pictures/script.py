@@ -45,6 +45,9 @@ from bot.pictures.fonts import (
     rasters,
 )
 
+FSI, PDI = "\u2068", "\u2069"
+"""A first-strong isolate and its end: the text between reads in its own direction."""
+
 RTL = {"R", "AL"}
 """Bidi classes of right-to-left letters."""
 
@@ -119,7 +122,14 @@ def runs(text: str) -> tuple[Run, ...]:
     ("1\ufe0f\u20e3") goes to the emoji font when it draws one.
     """
     left_to_right = text.startswith(LTR)
-    text = fold(text.removeprefix(LTR))
+    text = text.removeprefix(LTR)
+    if FSI in text and (left_to_right or not _strong(_ISOLATE.sub("", text))):
+        # a line that reads left to right, an isolated name in it read in its own
+        # direction as one block (a number in it stays with it)
+        parts = (part[1:].removesuffix(PDI) if part.startswith(FSI) else LTR + part
+                 for part in _ISOLATE.split(text))
+        return tuple(run for part in parts if part.removeprefix(LTR) for run in runs(part))
+    text = fold(text)
     pieces: list[_Piece] = []
     for at, char in enumerate(text):
         if pieces and joins(char):
@@ -137,6 +147,10 @@ def runs(text: str) -> tuple[Run, ...]:
         return _right_to_left(found)
     return tuple(found)
 
+
+_ISOLATE = re.compile(f"({FSI}[^{PDI}]*(?:{PDI}|$))")
+"""A first-strong isolate and what it holds (a name made so by
+:func:`bot.text.names.isolated`), to its end or the end of the text."""
 
 MISSING = "?"
 """Drawn for a word none of whose letters any family has (see :func:`fold`)."""

@@ -63,6 +63,23 @@ def test_an_english_sentence_starting_with_a_right_to_left_name_reads_left_to_ri
     assert width(sentence("ليلى wins"), 30) == width("ليلى wins", 30)  # the mark takes no room
 
 
+def test_an_isolated_name_reads_as_one_block_in_its_own_direction() -> None:
+    """A name the bot isolates (it holds a right-to-left letter) reads the same in a
+    sentence as on its own row: "דוד 99" is "99 דוד" in both, its number with it, not
+    against the score after it; and a name numbered by the table ("דוד (2)", only the
+    name isolated) keeps its number after it, as Discord shows it."""
+    def drawn(text: str) -> list[str]:
+        return [r.text.strip() for r in runs(text) if r.text.strip()]
+
+    name = "\u2068דוד 99\u2069"
+    assert drawn(name) == ["99", "דוד"]
+    assert drawn(sentence(f"{name} wins with 26")) == ["99", "דוד", "wins with 26"]
+    assert drawn(sentence(f"{name} 26 · Bob 24")) == ["99", "דוד", "26 · Bob 24"]
+    assert drawn("\u2068דוד\u2069 (2)") == ["דוד", "(2)"]
+    arabic = "\u2068أحمد Smith\u2069"
+    assert drawn(sentence(f"{arabic} 13 · Bob 9")) == ["Smith", "أحمد", "13 · Bob 9"]
+
+
 def test_a_line_in_a_taller_script_keeps_the_baseline_of_the_primary_font() -> None:
     """Noto Sans Arabic stands taller than Noto Sans (ascent 42 against 33 at 30 px): a
     line holding an Arabic name still stands on the primary font's line, so the English
