@@ -41,18 +41,34 @@ def newest_events(game: LoadedGame, budget: int) -> str:
 
 
 def last_turns(game: LoadedGame) -> list[tuple[str, str]]:
-    """Return "Last turns"' fields: at a seated table every turn its log keeps (a field
-    each, named by who played it, its events as bullet lines, newest last: the board's
-    footer cuts each to a line); in a one-seat game its newest events."""
+    """Return "Last turns"' fields: at a seated table every turn its log keeps, newest
+    first (a field each, named by who played it, its events in order as bullet lines
+    without that name before them: the board's footer cuts each turn to a line); in a
+    one-seat game its newest events, newest last."""
     if len(game.seats) <= 1 or not game.data.turns:
-        return [("The game's last events", newest_events(game, PAGE_LINES - 3))]
+        return [("The game's last events, newest last",
+                 newest_events(game, PAGE_LINES - 3))]
     fields = []
-    for turn in game.data.turns:
-        name = "The table" if turn.seat is None else game.seat_name(turn.seat)
-        if turn.by_computer:
-            name = f"{COMPUTER_MARK} {name}"
-        fields.append((name, "\n".join(f"• {event}" for event in turn.events) or "—"))
+    for turn in reversed(game.data.turns):
+        if turn.seat is None:
+            fields.append(("The table", "\n".join(f"• {e}" for e in turn.events) or "—"))
+            continue
+        name = game.seat_name(turn.seat)
+        lead = (f"{COMPUTER_MARK} {name}: ", f"{name} ")
+        events = [_unled(event, lead) for event in turn.events]
+        shown = f"{COMPUTER_MARK} {name}" if turn.by_computer else name
+        fields.append((shown, "\n".join(f"• {event}" for event in events) or "—"))
     return fields
+
+
+def _unled(event: str, leads: tuple[str, ...]) -> str:
+    """Return ``event`` without the first of ``leads`` it starts with, its first letter
+    a capital ("Bob takes Mill." under Bob's turn reads "Takes Mill.")."""
+    for lead in leads:
+        if event.startswith(lead) and len(event) > len(lead):
+            rest = event[len(lead):]
+            return rest[0].upper() + rest[1:]
+    return event
 
 
 #: A phone shows about this many characters on a line of a board embed...
@@ -219,7 +235,7 @@ class GameCog(commands.Cog):
         if game.engine.max_seats <= 1:  # a seated table's lobby has one seat at first
             table.append(("Ways to play", self.modes_text))
         icons = Section("icons", "Icons", "This table and its icons", table)
-        turns = Section("turns", "Last turns", "The last turns, newest last", last_turns(game))
+        turns = Section("turns", "Last turns", "The last turns", last_turns(game))
         return [rules, icons, *self.card_sections(game), turns]
 
     def card_sections(self, game: LoadedGame) -> list[Section]:

@@ -41,15 +41,20 @@ def test_every_kept_turn_is_on_the_last_turns_pages() -> None:
         note_table(game.data, [f"The river runs dry in round {round_}."], seats=5)
     assert len(game.data.turns) == 12  # the log keeps twelve: the oldest went
     embeds = [e for e in detail_embeds(SteamCog(None), game)
-              if (e.title or "").startswith("The last turns, newest last")]
+              if (e.title or "").startswith("The last turns")]
     text = _text(embeds)
     assert len(embeds) > 1  # more than one phone page
     kept: list[TurnLog] = game.data.turns
-    for turn in kept:
+    for turn in kept:  # each under its player's name, which it does not repeat
         for event in turn.events:
-            assert f"• {event}" in text, event
-    assert f"{COMPUTER_MARK} Dave\n• Dave takes card 0 of round 1" in text
-    assert "The table\n• The river runs dry in round 1." in text
+            name = NAMES[turn.seat] if turn.seat is not None else ""
+            shown = event.removeprefix(f"{name} ").capitalize() if name else event
+            assert f"• {shown}" in text, event
+    assert f"{COMPUTER_MARK} Dave\n• Takes card 0 of round 1" in text
+    # newest first: the first page opens with the table's last event
+    first = embeds[0].to_dict()["fields"][0]
+    assert (first["name"], first["value"]) == ("The table", "• The river runs dry in round 1.")
+    assert text.index("round 1") < text.index("round 0")
     assert "Old event." not in text  # a seated table's log, not the game's last events
 
 

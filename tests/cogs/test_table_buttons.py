@@ -15,7 +15,7 @@ async def test_rules_and_details_answer_privately(discord_driver, fake_discord, 
     assert result.embeds[0]["title"].startswith("Tinker, Sailor, Soldier, Spy: how to play")
     pages = await every_page(discord_driver, result, "bob")
     titles = " ".join(e["title"] for e in pages)
-    assert "This table and its icons" in titles and "The last turns, newest last" in titles
+    assert "This table and its icons" in titles and "The last turns" in titles
     assert "(2/2)" in titles  # a page too long for a phone goes on over the next
     assert "Alice started the game." in str(pages)
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
