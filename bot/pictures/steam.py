@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.pictures.canvas import MARGIN, MIN_TEXT, Canvas, fit
-from bot.pictures.cards import MINI, card_key
+from bot.pictures.cards import MINI, RANK_SHORT, card_key
 from bot.pictures.endings import Ending
 from bot.pictures.palette import (
     BAD,
@@ -84,7 +84,7 @@ def _strip(c: Canvas, card: Mapping[str, Any], x: float, y: float, w: float) -> 
         c.icon("crown", left, cy - 15, 30)
         left += 36
     else:
-        top = value or {"Ace": "A", "Excuse": "0", "Pawn": "P"}.get(rank, rank)
+        top = value or RANK_SHORT.get(rank, rank)
         left += c.text(left, cy, top, MIN_TEXT, bold=True, fill=CARD_INK, anchor="lm") + 6
     for suit in suits[:3]:
         c.icon(suit, left, cy - 14, 28)

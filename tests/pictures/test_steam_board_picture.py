@@ -186,3 +186,25 @@ def test_s10_a_resigned_holder_shows_no_tokens_and_the_first_half_none() -> None
     assert "; P1 resigned." in describe("steam", view, status)
     first = ENGINE.view(build(2, river=RIVER, trains=[[["Mill"]], [["Forest"]]]))
     assert _tokens_by_row(_drawn(first)) == [0, 0]
+
+
+def test_a_court_in_the_river_is_marked_c_as_a_pawn_is_p(monkeypatch: Any) -> None:
+    """S1: with the Courts deck, a Court in the river strip is marked "C", as on a train
+    (and as a Pawn is "P"), leaving its name the room a Pawn's has."""
+    def words(river: list[str], deck_kind: str) -> list[str]:
+        said: list[str] = []
+        real = Canvas.text
+
+        def spy(self: Canvas, x: float, y: float, text: str, *args: Any, **kw: Any) -> float:
+            said.append(text)
+            return real(self, x, y, text, *args, **kw)
+
+        monkeypatch.setattr(Canvas, "text", spy)
+        view = ENGINE.view(build(2, river=river, deck_kind=deck_kind, half=2))
+        steam_picture.board(view, Ending("active"))
+        monkeypatch.undo()
+        return said
+
+    assert "P" in words(["Watchman", "Borderland", "Sea", "Mill"], "pawns")
+    courts = words(["Consul", "Rite", "Sea", "Mill"], "courts")
+    assert courts.count("C") == 2 and "Court" not in courts

@@ -30,8 +30,12 @@ def _map(v: dict[str, Any]) -> str:
 
 def render(v: dict[str, Any]) -> str:
     """Return the board as readable lines (C campsite, ~ water, @ you)."""
-    day = min(v["day"], v["last_day"])
-    lines = [f"Tin Realm - day {day} of {v['last_day']}, location {v['location_in_day']} of 6"]
+    if v.get("night") or v["day"] > v["last_day"]:  # ended at a supper (R9)
+        lines = [f"Tin Realm - day {min(v['day'] - 1, v['last_day'])} of {v['last_day']} "
+                 "is over"]
+    else:
+        lines = [f"Tin Realm - day {v['day']} of {v['last_day']}, "
+                 f"location {v['location_in_day']} of 6"]
     if v["race"] and v["class"]:
         lines.append(
             f"{v['race']} {v['class']}: health {v['health']}/{v['max_health']}, "

@@ -659,3 +659,14 @@ def test_r11_replay_from_seed_and_actions_is_identical():
         assert step.events == expected
         again = step.state
     assert ENGINE.dump(again) == ENGINE.dump(state)
+
+
+def test_r9_the_text_board_of_a_death_at_supper_names_the_day_that_ended() -> None:
+    """R9: starving on the night after day 3, the text board (the terminal play tool's)
+    says day 3 is over, as the picture and the alt text do, not "day 4 of 7"."""
+    state = placing(hero(), ["hollow-oak", "mossy-ford", "cinder-pass", "gullwater-bank",
+                             "sunken-chapel"], "old-toll-bridge")
+    state.day, state.food, state.health = 3, 0, 3
+    state, _ = act(state, "place:right")
+    assert ENGINE.view(state)["end_text"] == "Died on the night after day 3: health ran out"
+    assert ENGINE.render_text(state).splitlines()[0] == "Tin Realm - day 3 of 7 is over"
