@@ -16,7 +16,7 @@ from db.rows import GameRow, NewGame, RatedSeat, ResultRow, Shards, VoterRow
 
 #: Every table, in the order a copy fills them (parents first).
 TABLES = ("games", "voters", "actions", "results", "ratings", "meta", "server_settings",
-          "member_settings")
+          "member_settings", "daily_played")
 
 #: The columns of ``server_settings`` a server may set (NULL: the bot's default).
 SETTING_COLUMNS = ("vote_window_seconds", "threads", "notice_grace_seconds", "pictures",
@@ -157,6 +157,10 @@ class GameStore(Protocol):
 
     async def set_meta(self, key: str, value: str) -> None:
         """Store a fact."""
+
+    async def release_daily(self, game_id: int) -> None:
+        """Let the channel of an ended daily game nobody saw (its board was never posted)
+        start that day's deal again: the game no longer holds the day's place."""
 
     async def server_settings(self, guild_id: int) -> dict[str, Any]:
         """Return the settings a server has set (only those: a column left NULL is absent),

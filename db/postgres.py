@@ -46,6 +46,7 @@ from db.rows import (
     Shards,
     VoterRow,
     board_of,
+    daily_takers,
     idle_sql,
     row_to_game,
     row_to_voter,
@@ -360,9 +361,11 @@ class PostgresStore(KeptReads):
     ) -> None:
         seats, options, state, events, extra = columns
         voter_rows = tuple(v.values(game.id) for v in voters)
+        daily_rows = daily_takers(game, action, actor_id, voters, now)
         game_args = (game.status, seats, options, state, game.version, events, extra,
                      game.deadline, now, game.id, expected_version, game.updated_at)
-        if not results and not ratings:  # a move: one statement, shared with saves queued meanwhile
+        if not results and not ratings and not daily_rows:
+            # a move: one statement, shared with saves queued meanwhile
             await self._saves.save((
                 game.id, game.status, seats, options, state, game.version, events, extra,
                 game.deadline, now, expected_version, game.updated_at, actor_id,
@@ -391,6 +394,10 @@ class PostgresStore(KeptReads):
                 await _rate(conn, game.guild_id, game.kind, ratings, now)
             if voter_rows:
                 await conn.executemany(_SAVE_VOTER, voter_rows)
+            if daily_rows:
+                await conn.executemany(
+                    "INSERT INTO daily_played (user_id, game_id, kind, daily, at)"
+                    " VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING", daily_rows)
 
     async def voter(self, game_id: int, user_id: int) -> VoterRow | None:
         """Return the member's row of a channel game's voters, or None."""
@@ -609,6 +616,7 @@ class PostgresStore(KeptReads):
                     game_id, user_id)
             status = await conn.execute("DELETE FROM results WHERE user_id = $1", user_id)
             await conn.execute("DELETE FROM member_settings WHERE user_id = $1", user_id)
+            await conn.execute("DELETE FROM daily_played WHERE user_id = $1", user_id)
             await conn.execute("DELETE FROM ratings WHERE user_id = $1", user_id)
             for game_id, *_raw in games:  # the other players' results of those games only
                 rows = await conn.fetch("SELECT id, detail FROM results WHERE game_id = $1",
@@ -649,6 +657,8 @@ class PostgresStore(KeptReads):
             if ids:
                 await conn.execute("DELETE FROM actions WHERE game_id = ANY($1::bigint[])", ids)
                 await conn.execute("DELETE FROM voters WHERE game_id = ANY($1::bigint[])", ids)
+                await conn.execute("DELETE FROM daily_played WHERE game_id = ANY($1::bigint[])",
+                                   ids)
                 await conn.execute(
                     "UPDATE games SET state = NULL, events = '[]', extra = '{}'"
                     " WHERE id = ANY($1::bigint[])",
@@ -717,6 +727,13 @@ class PostgresStore(KeptReads):
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 key, value,
             )
+
+    async def release_daily(self, game_id: int) -> None:
+        """Let an ended daily game nobody saw no longer hold its channel's day."""
+        async with self.acquire(write=True) as conn:
+            await conn.execute(
+                "UPDATE games SET daily = NULL WHERE id = $1"
+                " AND status NOT IN ('lobby', 'active')", game_id)
 
 
 #: Writes a member's row of a game's voters, replacing the one it had.

@@ -142,14 +142,27 @@ _LAST_NAME = (
 )
 
 _SINCE = "r.at >= :since"
-#: A daily leaderboard counts each member's first result of that day's deal only,
-#: wherever (in whichever server or channel) it was played: the result of the game
-#: started first, not the one ended first (a deal seen in one game, played through in
-#: another and only then given up counts as given up).
+#: A daily leaderboard counts one result of each member for that day's deal, wherever
+#: (in whichever server or channel) it was played: that of the first game they took part
+#: in (``daily_played``: moved, voted or clicked) that is still open or has a result for
+#: them. A deal rehearsed in one game and played again in another counts as first
+#: played; a member whose first game is still open is not listed until it ends. Results
+#: stored before members' games were noted count the game started first.
+_FIRST_PLAYED = (
+    "SELECT p.game_id FROM daily_played p JOIN games g ON g.id = p.game_id"
+    " WHERE p.user_id = r.user_id AND p.kind = r.kind AND p.daily = r.daily"
+    " AND (g.status IN ('lobby', 'active') OR EXISTS (SELECT 1 FROM results y"
+    " WHERE y.game_id = p.game_id AND y.user_id = p.user_id))"
+    " ORDER BY p.at, p.game_id LIMIT 1"
+)
 _DAILY = (
-    "r.daily = :daily AND r.id = (SELECT f.id FROM results f"
+    "r.daily = :daily AND r.id = CASE WHEN EXISTS (SELECT 1 FROM daily_played q"
+    " WHERE q.user_id = r.user_id AND q.kind = r.kind AND q.daily = r.daily)"
+    f" THEN (SELECT x.id FROM results x WHERE x.user_id = r.user_id AND x.game_id = ("
+    f"{_FIRST_PLAYED}) ORDER BY x.id LIMIT 1)"
+    " ELSE (SELECT f.id FROM results f"
     " WHERE f.user_id = r.user_id AND f.kind = r.kind AND f.daily = r.daily"
-    " ORDER BY f.game_id IS NULL, f.game_id, f.id LIMIT 1)"
+    " ORDER BY f.game_id IS NULL, f.game_id, f.id LIMIT 1) END"
 )
 
 

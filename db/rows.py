@@ -510,6 +510,19 @@ class KeptRows:
             self._boards.pop(game_id, None)
 
 
+def daily_takers(game: GameRow, action: dict[str, Any] | None, actor_id: int | None,
+                 voters: Sequence[VoterRow], now: float) -> list[tuple[Any, ...]]:
+    """Return the rows of ``daily_played`` a save of a daily game writes (none for another
+    game): the member who made its move (a logged ``action``) and every voter whose row it
+    writes took part in it from ``now`` on, if they had not before (the row kept first)."""
+    if game.daily is None:
+        return []
+    people = {v.user_id for v in voters}
+    if actor_id is not None and action is not None and "action" in action:
+        people.add(actor_id)
+    return [(user, game.id, game.kind, game.daily, now) for user in sorted(people)]
+
+
 def _later_board(noted: tuple[Any, ...] | None, game: GameRow) -> tuple[Any, ...]:
     """Return the board posted last of ``noted`` (channel id, message id, posted at) and
     ``game``'s: ``game`` was read before a save and this process may have set a board

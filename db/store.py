@@ -45,6 +45,7 @@ from db.rows import (
     Shards,
     VoterRow,
     board_of,
+    daily_takers,
     idle_group,
     idle_sql,
     readable,
@@ -333,6 +334,7 @@ class Store(KeptReads):
             for r in results
         ]
         voter_args = [v.values(game.id) for v in voters]
+        daily_args = daily_takers(game, action, actor_id, voters, now)
 
         def work(conn: sqlite3.Connection) -> None:
             cursor = conn.execute(
@@ -360,6 +362,10 @@ class Store(KeptReads):
                 _rate(conn, game.guild_id, game.kind, ratings, now)
             if voter_args:
                 conn.executemany(_SAVE_VOTER, voter_args)
+            if daily_args:
+                conn.executemany(
+                    "INSERT INTO daily_played (user_id, game_id, kind, daily, at)"
+                    " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", daily_args)
 
         try:
             await self._in_transaction(work)
@@ -666,6 +672,12 @@ class Store(KeptReads):
             (key, value),
         ))
 
+    async def release_daily(self, game_id: int) -> None:
+        """Let an ended daily game nobody saw no longer hold its channel's day."""
+        await self._in_transaction(lambda conn: conn.execute(
+            "UPDATE games SET daily = NULL WHERE id = ? AND status NOT IN ('lobby', 'active')",
+            (game_id,)))
+
 
 def _forget(conn: sqlite3.Connection, user_id: int, former: str) -> int:
     """Forget ``user_id`` (see :meth:`Store.forget_player`); return the results deleted."""
@@ -699,6 +711,7 @@ def _forget(conn: sqlite3.Connection, user_id: int, former: str) -> int:
                      (game_id, user_id))
     deleted = conn.execute("DELETE FROM results WHERE user_id = ?", (user_id,)).rowcount
     conn.execute("DELETE FROM member_settings WHERE user_id = ?", (user_id,))
+    conn.execute("DELETE FROM daily_played WHERE user_id = ?", (user_id,))
     conn.execute("DELETE FROM ratings WHERE user_id = ?", (user_id,))
     for game_id, *_raw in games:  # the other players' results of those games only
         rows = conn.execute("SELECT id, detail FROM results WHERE game_id = ?",
@@ -770,6 +783,7 @@ def _prune(conn: sqlite3.Connection, before: float, limit: int) -> int:
     marks = ", ".join("?" * len(ids))
     conn.execute(f"DELETE FROM actions WHERE game_id IN ({marks})", ids)
     conn.execute(f"DELETE FROM voters WHERE game_id IN ({marks})", ids)
+    conn.execute(f"DELETE FROM daily_played WHERE game_id IN ({marks})", ids)
     conn.execute(
         "UPDATE games SET state = NULL, events = '[]', extra = '{}'"
         f" WHERE id IN ({marks})",

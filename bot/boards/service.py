@@ -661,7 +661,7 @@ class Boards:
         removed, a thread it was started in may be archived again."""
         log.warning("calling off game %s: its board could not be posted (%s)", game.id, failed)
         ended = await self.tables.call_off(
-            game.id, "The game was called off: its board could not be posted.")
+            game.id, "The game was called off: its board could not be posted.", unseen=True)
         if place.opened is not None:
             await self.threads.discard(place.opened)
         elif ended is not None:

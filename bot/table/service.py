@@ -550,18 +550,28 @@ class Tables:
             ended = f"{actor.name} abandoned the game."
             return await self.core.close(game, "abandoned", ended, actor.user_id)
 
-    async def call_off(self, game_id: int, event: str) -> LoadedGame | None:
+    async def call_off(self, game_id: int, event: str, *,
+                       unseen: bool = False) -> LoadedGame | None:
         """End a game whose board could not be posted, or whose channel or server is
         gone for the bot, with no result (abandoned, by nobody; a daily deal played on
         counts as a loss, :meth:`TableCore.given_up`), so that it holds no channel and
-        counts toward nobody's open games; ``event`` says why. Return the game afterwards, or
-        None if it had ended already or could not be ended (logged); never raise."""
+        counts toward nobody's open games; ``event`` says why. A daily deal ``unseen``
+        (its first board was never posted) no longer holds its channel's day: the deal
+        may be started there again. Return the game afterwards, or None if it had ended
+        already or could not be ended (logged); never raise."""
         try:
             async with self.core.hold(game_id):
                 game = await self.load(game_id)
                 if not game.row.is_open:
                     return None
-                return await self.core.close(game, "abandoned", event, None)
+                ended = await self.core.close(game, "abandoned", event, None)
+                if unseen and ended.row.daily is not None and ended.row.version <= 1:
+                    try:
+                        await self.store.release_daily(game_id)
+                    except StorageError as exc:  # ended all the same: the day stays taken
+                        log.warning("could not free the daily deal of game %s: %s",
+                                    game_id, exc)
+                return ended
         except Refusal as refusal:
             log.warning("could not call off game %s: %s", game_id, refusal)
             return None

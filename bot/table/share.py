@@ -1,4 +1,5 @@
-"""The shareable line of a finished daily game: the date, the score and a row of squares.
+"""The shareable lines of a finished daily game: the date, the score, a row of squares
+and, in small print, what the squares mean.
 
 Like the daily word games, it tells how the day went without giving the deal away: no
 card, place or enemy is named. It is read from the views of every position of the game
@@ -18,6 +19,10 @@ CLEARED, LOST, UNREACHED = "✅", "🟥", "⬜"
 #: Tin Realm: a day without a wound, a day with wounds, the day the journey ended
 #: in defeat, a day never reached.
 UNHURT, HURT, FELL, UNSEEN = "🟩", "🟨", "🟥", "⬛"
+
+#: What the squares mean, said under them in small print (Discord's ``-#`` subtext).
+TINKER_KEY = f"-# {CLEARED} cleared · {LOST} lost · {UNREACHED} not reached"
+TINREALM_KEY = f"-# {UNHURT} unhurt · {HURT} hurt · {FELL} fell · {UNSEEN} not reached"
 
 #: How a Tin Realm journey ended, in words that give nothing away.
 VERDICTS = {"won": "journey made", "dead": "fell on the way", "time": "ran out of days"}
@@ -118,7 +123,7 @@ def share_text(kind: str, daily: str, views: Sequence[Mapping[str, Any]]) -> str
     if kind == "tinker":
         cleared, row = tinker_row(views)
         verdict = "world saved" if _outcome(final) == "win" else "journey ended"
-        return f"Tinker daily · {when} · {cleared}/{LOCATIONS} · {verdict}\n{row}"
+        return f"Tinker daily · {when} · {cleared}/{LOCATIONS} · {verdict}\n{row}\n{TINKER_KEY}"
     if kind == "tinrealm":
         score = _number(final.get("score"))
         result = final.get("result")
@@ -126,7 +131,8 @@ def share_text(kind: str, daily: str, views: Sequence[Mapping[str, Any]]) -> str
             first = result["outcomes"][0] if result["outcomes"] else {}
             score = _number(first.get("score") if isinstance(first, Mapping) else None, score)
         verdict = VERDICTS.get(str(final.get("end")), "journey ended")
-        return f"Tin Realm daily · {when} · {score} points · {verdict}\n{tinrealm_row(views)}"
+        return (f"Tin Realm daily · {when} · {score} points · {verdict}\n"
+                f"{tinrealm_row(views)}\n{TINREALM_KEY}")
     return f"{kind} daily · {when}"
 
 

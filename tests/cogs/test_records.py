@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
 from bot.table.service import Actor
 from tests.db.test_records_queries import add_results, tinker
-from tests.support import abandon, make_bot
+from tests.support import Clock, abandon, make_bot
 
 COGS = ("cogs.help", "cogs.records", "cogs.tinker")
 
@@ -218,6 +219,76 @@ async def test_a_daily_deal_given_up_after_a_move_is_the_days_first_result(
         "leaderboard", options={"game": "tinker", "period": "daily"}, user="bob")
     assert daily.embeds[0]["description"] == (
         "**1.** Alice · **0**/13 cleared, 0 chips left · 1 game")
+
+
+def _general(fake) -> int:
+    """The fake server's second channel."""
+    return next(cid for cid, ch in fake.channels.items() if ch["name"] == "general")
+
+
+async def _daily_board(driver) -> str:
+    """Today's daily Tinker leaderboard as Bob sees it ("" when nobody is on it)."""
+    daily = await driver.slash("leaderboard", options={"game": "tinker", "period": "daily"},
+                               user="bob")
+    return (daily.embeds[0].get("description") or "") if daily.embeds else ""
+
+
+async def test_a_daily_deal_rehearsed_elsewhere_counts_the_rehearsal(
+    discord_driver, fake_discord, tmp_path
+):
+    """Alice opens today's deal here and leaves it untouched, plays it through in another
+    channel, then plays the first game knowing the deal: her day is the first game she
+    took part in (the rehearsal), not the one started first."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    alice = fake_discord.user("alice")
+    await discord_driver.slash("tinker", "daily", {"players": "only me"}, user="alice")
+    first = await bot.tables.open_in_channel(fake_discord.channel_id)
+    clock.advance(60)
+    await discord_driver.slash("tinker", "daily", {"players": "only me"}, user="alice",
+                               channel=_general(fake_discord))
+    rehearsal = await bot.tables.open_in_channel(_general(fake_discord))
+    chooser = random.Random(7)
+    while rehearsal.row.is_open:  # a careless try
+        legal = [a.id for a in rehearsal.legal_actions(0)]
+        rehearsal = (await bot.tables.act(rehearsal.id, rehearsal.row.version,
+                                          Actor(alice.id, "Alice"), chooser.choice(legal))).game
+        clock.advance(1)
+    counted = await _play(bot, await bot.tables.load(first.id), alice)
+    assert counted.row.status == "over"
+    tried = rehearsal.engine.result(rehearsal.state).outcomes[0].detail
+    known = counted.engine.result(counted.state).outcomes[0].detail
+    assert tried["locations_cleared"] < known["locations_cleared"]
+    assert await _daily_board(discord_driver) == (
+        f"**1.** Alice · **{tried['locations_cleared']}**/13 cleared, "
+        f"{tried['chips_left']} chips left · 1 game")
+
+
+async def test_a_member_whose_first_daily_is_still_open_is_not_on_the_days_board(
+    discord_driver, fake_discord, tmp_path
+):
+    """Alice plays three moves of today's deal here and leaves it open, then plays it
+    through elsewhere: she is on nobody's daily board until the first game ends, and
+    then with its result (here given up: a loss scoring 0)."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    alice = fake_discord.user("alice")
+    await discord_driver.slash("tinker", "daily", {"players": "only me"}, user="alice")
+    first = await _play(bot, await bot.tables.open_in_channel(fake_discord.channel_id),
+                        alice, moves=3)
+    clock.advance(60)
+    await discord_driver.slash("tinker", "daily", {"players": "only me"}, user="alice",
+                               channel=_general(fake_discord))
+    retry = await _play(bot, await bot.tables.open_in_channel(_general(fake_discord)), alice)
+    assert retry.row.status == "over" and first.row.is_open
+    assert "Alice" not in await _daily_board(discord_driver)
+    await abandon(discord_driver, "tinker", "alice")
+    assert await _daily_board(discord_driver) == (
+        "**1.** Alice · **0**/13 cleared, 0 chips left · 1 game")
+    played = "SELECT count(*) FROM daily_played WHERE user_id = :user"
+    assert (await bot.store.query(played, {"user": alice.id}))[0][0] == 2
+    await bot.store.forget_player(alice.id)  # /forget-me: nothing of her days is kept
+    assert (await bot.store.query(played, {"user": alice.id}))[0][0] == 0
 
 
 async def test_a_daily_deal_given_up_before_its_first_move_gives_no_result(

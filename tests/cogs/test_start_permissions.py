@@ -142,6 +142,25 @@ async def test_a_game_here_whose_board_discord_refuses_is_called_off(
 
 
 
+@pytest.mark.parametrize("kind", ["tinker", "tinrealm"])
+async def test_a_daily_deal_nobody_saw_may_be_started_again(discord_driver, fake_discord,
+                                                            tmp_path, kind):
+    """A daily deal whose first board Discord refused (a brief outage: 503) is called off
+    unseen: the starter, told to start it again in a moment, can, and nobody has a result
+    (the channel is not kept from today's deal)."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    fake_discord.fail_next("POST", r"/interactions/\d+/.+/callback", 404, code=10062)
+    fake_discord.fail_next("POST", r"/channels/\d+/messages", 503, times=10)
+    first = await discord_driver.slash(kind, "daily", user="alice")
+    await discord_driver.settle()
+    assert first.ephemeral and "called off" in first.content, first.content
+    again = await discord_driver.slash(kind, "daily", user="alice")
+    assert not again.ephemeral and board_ids(again.message), again.content
+    assert await bot.store.results(fake_discord.user("alice").id) == []
+    third = await discord_driver.slash(kind, "daily", user="bob")  # now the day is taken
+    assert third.ephemeral and "already played today's daily" in third.content
+
+
 async def test_a_forum_post_names_the_forums_own_permission(
         discord_driver, fake_discord, tmp_path, monkeypatch):
     """In a forum's post the refusal names the permission as the forum's settings show it

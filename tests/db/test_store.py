@@ -234,7 +234,8 @@ async def test_counts_and_meta(tmp_path, backend):
         assert await store.turn_pings(5) is True and await store.turn_pings(6) is None
         assert await store.count_rows() == {"games": 1, "voters": 0, "actions": 0,
                                             "results": 0, "ratings": 0, "meta": 1,
-                                            "server_settings": 0, "member_settings": 1}
+                                            "server_settings": 0, "member_settings": 1,
+                                            "daily_played": 0}
         assert await store.count_open() == 1
     finally:
         await store.close()

@@ -13,6 +13,8 @@ from bot.table.share import (
     FELL,
     HURT,
     LOST,
+    TINKER_KEY,
+    TINREALM_KEY,
     UNHURT,
     UNREACHED,
     UNSEEN,
@@ -42,7 +44,7 @@ def test_tinker_squares_follow_the_journey():
     assert cleared == 3
     assert row == CLEARED * 2 + LOST + CLEARED + LOST + UNREACHED * 8
     text = share_text("tinker", "2026-12-02", views)
-    assert text == f"Tinker daily · 2 Dec 2026 · 3/13 · journey ended\n{row}"
+    assert text == f"Tinker daily · 2 Dec 2026 · 3/13 · journey ended\n{row}\n{TINKER_KEY}"
 
 
 def test_a_saved_world_is_thirteen_cleared():
@@ -50,7 +52,7 @@ def test_a_saved_world_is_thirteen_cleared():
     views = [_tinker(n, 0) for n in range(14)]
     views[-1] = _tinker(13, 0, over=True, outcome="win")
     assert share_text("tinker", "2027-01-05", views) == (
-        f"Tinker daily · 5 Jan 2027 · 13/13 · world saved\n{CLEARED * 13}")
+        f"Tinker daily · 5 Jan 2027 · 13/13 · world saved\n{CLEARED * 13}\n{TINKER_KEY}")
 
 
 def _day(day: int, health: int, **more: object) -> dict:
@@ -65,7 +67,7 @@ def test_tin_realm_squares_per_day():
     assert tinrealm_row(views) == UNHURT + HURT + FELL + UNSEEN * 4
     assert share_text("tinrealm", "2026-12-02", views) == (
         f"Tin Realm daily · 2 Dec 2026 · 12 points · fell on the way\n"
-        f"{UNHURT}{HURT}{FELL}{UNSEEN * 4}")
+        f"{UNHURT}{HURT}{FELL}{UNSEEN * 4}\n{TINREALM_KEY}")
 
 
 def test_odd_day_keys_are_shown_as_they_are():
@@ -96,7 +98,8 @@ def test_played_dailies_name_no_card_and_no_place():
         for seed in range(1, 5):
             request = _daily(kind, seed)
             text = share_of(request)
-            head, row = text.split("\n")
+            head, row, key = text.split("\n")
+            assert key == (TINKER_KEY if kind == "tinker" else TINREALM_KEY)
             assert "2 Dec 2026" in head
             assert len(row) == (13 if kind == "tinker" else 7)
             final = frames(request)[-1].view
@@ -110,7 +113,7 @@ def test_tin_realm_death_at_the_last_supper_is_marked_on_day_seven():
     and the red square lands on the last day's square."""
     views = [_day(day, 10) for day in range(1, 8)] + [_day(8, 0, end="dead", over=True)]
     assert tinrealm_row(views) == UNHURT * 6 + FELL
-    assert share_text("tinrealm", "2026-12-02", views).endswith(FELL)
+    assert share_text("tinrealm", "2026-12-02", views).split("\n")[1].endswith(FELL)
 
 
 def test_tin_realm_a_nights_starving_lands_on_the_day_it_ends():
