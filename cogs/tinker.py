@@ -316,7 +316,7 @@ def _decision(view: dict[str, Any], *, brief: bool = False) -> str:
         return "**Choose your next challenge**; the other card is trashed."
     challenge = view["challenge"]
     if view.get("phase") == "lose_chip":
-        return "**Harsh defeat: choose the chip you lose** (a red button)."
+        return "**Harsh defeat: choose the chip you lose**: each suit's button loses one."
     if not challenge:
         return "Waiting for the next card."
     icon = "🗺️" if view["round"] == 2 else "⚔️"

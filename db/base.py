@@ -160,7 +160,8 @@ class GameStore(Protocol):
 
     async def release_daily(self, game_id: int) -> None:
         """Let the channel of an ended daily game nobody saw (its board was never posted)
-        start that day's deal again: the game no longer holds the day's place."""
+        start that day's deal again: the game no longer holds the day's place, and
+        keeps no state (nothing to replay: nobody saw the deal)."""
 
     async def server_settings(self, guild_id: int) -> dict[str, Any]:
         """Return the settings a server has set (only those: a column left NULL is absent),

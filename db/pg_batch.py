@@ -61,32 +61,48 @@ WITH input AS (
     ON CONFLICT (game_id, user_id) DO UPDATE SET name = excluded.name,
         version = excluded.version, decided = excluded.decided, action = excluded.action,
         label = excluded.label, at = excluded.at, seq = excluded.seq
+), noted AS (
+    INSERT INTO daily_played (user_id, game_id, kind, daily, at)
+    SELECT d.user_id, d.game_id, d.kind, d.daily, d.at
+    FROM unnest($24::bigint[], $25::bigint[], $26::text[], $27::text[], $28::float8[])
+        AS d (user_id, game_id, kind, daily, at)
+    JOIN saved AS s ON s.id = d.game_id
+    ON CONFLICT DO NOTHING
 )
 SELECT id FROM saved
 """
-"""Saves many games (compare-and-swap each), their log entries and voters' rows; answers
-the saved ids."""
+"""Saves many games (compare-and-swap each), their log entries, voters' rows and the
+members who took part in daily games; answers the saved ids."""
 
 #: One save's values, in SAVE_MANY's column order: id, status, seats, options, state,
 #: version, events, extra, deadline, now, expected version, updated_at as read, actor
 #: id, action JSON (None for a save without a log entry); then, optionally, the rows of
-#: the game's voters to write, each in the ``voters`` table's column order.
+#: the game's voters to write, each in the ``voters`` table's column order, and the rows
+#: of ``daily_played`` (user id, game id, kind, daily, at) to add.
 Save = tuple[Any, ...]
 
 #: How many of a save's values are SAVE_MANY's per-game columns.
 _GAME_VALUES = 14
-#: How many columns a row of ``voters`` has.
+#: How many columns a row of ``voters`` has, and one of ``daily_played``.
 _VOTER_VALUES = 9
+_DAILY_VALUES = 5
+
+
+def _columns(rows: list[tuple[Any, ...]], width: int) -> list[list[Any]]:
+    """Return ``rows`` (of ``width`` values each) as one array per column."""
+    return [list(column) for column in zip(*rows, strict=True)] if rows else [
+        [] for _ in range(width)]
 
 
 def _arguments(saves: Sequence[Save]) -> list[list[Any]]:
     """Return SAVE_MANY's arguments for ``saves``: each per-game column as an array,
-    then each ``voters`` column as an array of every save's rows."""
+    then each ``voters`` column and each ``daily_played`` column as an array of every
+    save's rows."""
     games = [list(column) for column in zip(*(v[:_GAME_VALUES] for v in saves), strict=True)]
-    rows = [row for v in saves for row in (v[_GAME_VALUES] if len(v) > _GAME_VALUES else ())]
-    voters = [list(column) for column in zip(*rows, strict=True)] if rows else [
-        [] for _ in range(_VOTER_VALUES)]
-    return [*games, *voters]
+    voters = [row for v in saves for row in (v[_GAME_VALUES] if len(v) > _GAME_VALUES else ())]
+    daily = [row for v in saves
+             for row in (v[_GAME_VALUES + 1] if len(v) > _GAME_VALUES + 1 else ())]
+    return [*games, *_columns(voters, _VOTER_VALUES), *_columns(daily, _DAILY_VALUES)]
 
 Acquire = Callable[[], AbstractAsyncContextManager[asyncpg.Connection]]
 

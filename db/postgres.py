@@ -364,12 +364,11 @@ class PostgresStore(KeptReads):
         daily_rows = daily_takers(game, action, actor_id, voters, now)
         game_args = (game.status, seats, options, state, game.version, events, extra,
                      game.deadline, now, game.id, expected_version, game.updated_at)
-        if not results and not ratings and not daily_rows:
-            # a move: one statement, shared with saves queued meanwhile
+        if not results and not ratings:  # a move: one statement, shared with saves queued meanwhile
             await self._saves.save((
                 game.id, game.status, seats, options, state, game.version, events, extra,
                 game.deadline, now, expected_version, game.updated_at, actor_id,
-                None if action is None else _json(action), voter_rows,
+                None if action is None else _json(action), voter_rows, tuple(daily_rows),
             ))
             return
         async with self.acquire(write=True) as conn:
@@ -732,7 +731,7 @@ class PostgresStore(KeptReads):
         """Let an ended daily game nobody saw no longer hold its channel's day."""
         async with self.acquire(write=True) as conn:
             await conn.execute(
-                "UPDATE games SET daily = NULL WHERE id = $1"
+                "UPDATE games SET daily = NULL, state = NULL WHERE id = $1"
                 " AND status NOT IN ('lobby', 'active')", game_id)
 
 

@@ -513,11 +513,13 @@ class KeptRows:
 def daily_takers(game: GameRow, action: dict[str, Any] | None, actor_id: int | None,
                  voters: Sequence[VoterRow], now: float) -> list[tuple[Any, ...]]:
     """Return the rows of ``daily_played`` a save of a daily game writes (none for another
-    game): the member who made its move (a logged ``action``) and every voter whose row it
-    writes took part in it from ``now`` on, if they had not before (the row kept first)."""
+    game): the member who made its move (a logged ``action``) and every voter whose ballot
+    it writes took part in it from ``now`` on, if they had not before (the row kept
+    first). A row of a name only (a channel game's starter, before they click) is not a
+    part taken."""
     if game.daily is None:
         return []
-    people = {v.user_id for v in voters}
+    people = {v.user_id for v in voters if v.version is not None or v.action is not None}
     if actor_id is not None and action is not None and "action" in action:
         people.add(actor_id)
     return [(user, game.id, game.kind, game.daily, now) for user in sorted(people)]

@@ -675,7 +675,8 @@ class Store(KeptReads):
     async def release_daily(self, game_id: int) -> None:
         """Let an ended daily game nobody saw no longer hold its channel's day."""
         await self._in_transaction(lambda conn: conn.execute(
-            "UPDATE games SET daily = NULL WHERE id = ? AND status NOT IN ('lobby', 'active')",
+            "UPDATE games SET daily = NULL, state = NULL WHERE id = ?"
+            " AND status NOT IN ('lobby', 'active')",
             (game_id,)))
 
 

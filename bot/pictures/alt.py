@@ -61,8 +61,10 @@ def _steam(view: Mapping[str, Any]) -> list[str]:
         lines.append("Points: " + "; ".join(scores) + ".")
     pending = mapping(view.get("pending"))
     who = names.get(pending.get("seat"), "")
-    if pending.get("kind") == "place":
-        lines.append(f"{who} is placing {_cards(mappings(pending.get('cards')))}.")
+    if pending.get("kind") == "place":  # the buttons place the first card (S5)
+        now, *then = (_card(c) for c in mappings(pending.get("cards")))
+        lines.append(f"{who} is placing {now} now" + (f", then {', '.join(then)}." if then
+                                                       else ".") if now else f"{who} is placing.")
     elif pending.get("kind") == "arrange":
         lines.append(f"{who} is rearranging trains.")
     elif pending.get("kind") == "run":  # the picture's "X runs train 1 on solar"
@@ -120,6 +122,13 @@ def _tinker(view: Mapping[str, Any]) -> list[str]:
     if challenge:
         lines.append(f"Challenge {_card(challenge)}: sum {view.get('sum', 0)} of target "
                      f"{view.get('target', '?')}.")
+        if view.get("over"):
+            pass
+        elif view.get("phase") == "lose_chip":
+            lines.append("Each suit's button loses one chip of that suit.")
+        else:  # the buttons are a suit, "×" the chips of it held, and the votes for it
+            lines.append("Each suit's button pays a chip of that suit to draw a card; "
+                         "× is how many are held, +1 that the suit counts.")
         lines.append(f"Played: {_cards(mappings(view.get('played')))}.")
     paid = [p for p in items(view.get("paid")) if isinstance(p, str)]
     if paid:  # the chips drawn under the played cards
@@ -157,6 +166,8 @@ def _tinrealm(view: Mapping[str, Any]) -> list[str]:
         lines.append(f"Fighting {fight.get('name', 'an enemy')}: health "
                      f"{fight.get('health', '?')} of {fight.get('max_health', '?')}, attack "
                      f"{fight.get('attack', '?')}, defence {fight.get('defense', '?')}.")
+        lines.append(f"The ⚡ buttons strike with that much energy, + the bonus damage; "
+                     f"Sure deals {fight.get('sure_blow', 1)} damage with no roll.")
     location = mapping(view.get("location"))
     if location:
         lines.append(f"Here: {_card_words(location)}.")
@@ -169,10 +180,38 @@ def _tinrealm(view: Mapping[str, Any]) -> list[str]:
     tableau = mappings(view.get("tableau"))
     if tableau:
         lines.append("Today's tableau: " + ", ".join(str(c.get("name")) for c in tableau) + ".")
+        left = items(tableau[0].get("edges"))
+        right = items(tableau[-1].get("edges"))
+        if len(left) == 2 and len(right) == 2:  # where a card placed at either end meets
+            lines.append(f"Its ends: {EDGE_WORDS.get(str(left[0]), str(left[0]))} on the "
+                         f"left, {EDGE_WORDS.get(str(right[1]), str(right[1]))} on the right.")
+    lines.append(_map_words(view))
     pack = mappings(view.get("items"))
     if pack:
         lines.append("Pack: " + ", ".join(str(i.get("name")) for i in pack) + ".")
     return lines
+
+
+#: A map node's mark in words, plural (the start and Oakinshelm are said apart).
+NODE_WORDS = {"campsite": "campsites", "water": "water"}
+
+
+def _map_words(view: Mapping[str, Any]) -> str:
+    """The map as the picture draws it, by node number (S is node 0, Oakinshelm the
+    last): where the campsites and the water are ("Map: campsites at nodes 4 and 9;
+    water at 2 and 7; Oakinshelm at 11.")."""
+    marks: list[str] = [str(m) for card in mappings(view.get("map")) for m in
+                        items(card.get("nodes"))]
+    if not marks:
+        return ""
+    said = []
+    for mark, words in NODE_WORDS.items():
+        at = [str(i) for i, m in enumerate(marks) if m == mark]
+        if at:
+            listed = at[0] if len(at) == 1 else f"{', '.join(at[:-1])} and {at[-1]}"
+            said.append(f"{words} at {'node' if len(at) == 1 else 'nodes'} {listed}")
+    said.append(f"Oakinshelm at {len(marks) - 1}")
+    return "Map: " + "; ".join(said) + "."
 
 
 def _card_words(card: Mapping[str, Any]) -> str:
@@ -200,15 +239,26 @@ def _lobby(view: Mapping[str, Any]) -> list[str]:
 
 
 def _join(lines: list[str], limit: int) -> str:
-    """Join sentences, dropping whole sentences from the end (then cutting) to fit ``limit``."""
+    """Join sentences, dropping whole sentences from the end to fit ``limit``; of the
+    first sentence that does not fit, as many whole clauses (parted by "; ") as fit are
+    kept, marked "…" (a sentence of one clause is cut between words)."""
     text = ""
     for line in lines:
+        if not line:
+            continue
         candidate = f"{text} {line}".strip()
         if len(candidate) > limit:
-            if not text:
-                return line[: limit - 1] + "…"
-            room = limit - len(text) - 2
-            return text + (" " + line[:room] + "…" if room > 20 else "")
+            room = limit - len(text) - (2 if text else 1)
+            clauses = line.split("; ")
+            kept = ""
+            for clause in clauses:
+                more = f"{kept}; {clause}" if kept else clause
+                if len(more) > room:
+                    break
+                kept = more
+            if not kept and not text:  # one clause too long alone: cut between words
+                kept = line[:room].rsplit(" ", 1)[0]
+            return f"{text} {kept}…".strip() if kept else text
         text = candidate
     return text
 

@@ -71,11 +71,13 @@ def _tinker(view: Mapping[str, Any], drawn: bool) -> Ending:
     if score is not None:
         parts.append(f"score {score}")
     detail = " · ".join(parts) or _summary(view)
+    # said aloud as words, not as a fraction or a date ("6/13")
+    said = ", ".join(parts).replace("/13", " of 13") if parts else ""
     if drawn:
         detail = fit(detail, MIN_TEXT, BANNER_ROOM)
     if won:
-        return Ending("won", "The world is saved!", detail)
-    return Ending("lost", "The journey failed", detail)
+        return Ending("won", "The world is saved!", detail, whole_detail=said)
+    return Ending("lost", "The journey failed", detail, whole_detail=said)
 
 
 def _standings(view: Mapping[str, Any]) -> list[tuple[Any, Any, int, bool]]:

@@ -12,3 +12,20 @@ CREATE TABLE daily_played (
 ) WITHOUT ROWID;
 CREATE INDEX daily_played_by_deal ON daily_played (user_id, kind, daily, at);
 CREATE INDEX daily_played_by_game ON daily_played (game_id);
+-- The daily games played before these notes: each result of a deal (at its game's start,
+-- so the game started first comes first, as it counted before), and the members who
+-- voted in, or made a move in, a daily game still open.
+INSERT OR IGNORE INTO daily_played (user_id, game_id, kind, daily, at)
+    SELECT r.user_id, r.game_id, r.kind, r.daily, g.created_at
+    FROM results r JOIN games g ON g.id = r.game_id
+    WHERE r.daily IS NOT NULL;
+INSERT OR IGNORE INTO daily_played (user_id, game_id, kind, daily, at)
+    SELECT v.user_id, g.id, g.kind, g.daily, g.created_at
+    FROM voters v JOIN games g ON g.id = v.game_id
+    WHERE g.daily IS NOT NULL AND g.status IN ('lobby', 'active')
+      AND (v.version IS NOT NULL OR v.action IS NOT NULL);
+INSERT OR IGNORE INTO daily_played (user_id, game_id, kind, daily, at)
+    SELECT DISTINCT a.actor_id, g.id, g.kind, g.daily, g.created_at
+    FROM actions a JOIN games g ON g.id = a.game_id
+    WHERE g.daily IS NOT NULL AND g.status = 'active' AND a.actor_id IS NOT NULL
+      AND a.action LIKE '%"action"%';

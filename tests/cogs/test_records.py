@@ -291,6 +291,29 @@ async def test_a_member_whose_first_daily_is_still_open_is_not_on_the_days_board
     assert (await bot.store.query(played, {"user": alice.id}))[0][0] == 0
 
 
+async def test_the_starter_of_a_channel_daily_who_never_clicks_has_not_played_it(
+    discord_driver, fake_discord, tmp_path
+):
+    """Alice starts today's deal for the channel to vote on and never clicks; Bob plays
+    it. Alice's own try in another channel is her day: starting a game for others is not
+    taking part in it."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    alice, bob = fake_discord.user("alice"), fake_discord.user("bob")
+    await discord_driver.slash("tinker", "daily", user="alice")
+    shared = await bot.tables.open_in_channel(fake_discord.channel_id)
+    await _play(bot, shared, bob, moves=3)
+    clock.advance(60)
+    await discord_driver.slash("tinker", "daily", {"players": "only me"}, user="alice",
+                               channel=_general(fake_discord))
+    own = await _play(bot, await bot.tables.open_in_channel(_general(fake_discord)), alice)
+    detail = own.engine.result(own.state).outcomes[0].detail
+    assert f"Alice · **{detail['locations_cleared']}**/13" in await _daily_board(discord_driver)
+    played = await bot.store.query("SELECT game_id FROM daily_played WHERE user_id = :user",
+                                   {"user": alice.id})
+    assert played == [(own.id,)]
+
+
 async def test_a_daily_deal_given_up_before_its_first_move_gives_no_result(
     discord_driver, fake_discord, tmp_path
 ):

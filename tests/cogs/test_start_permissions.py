@@ -154,6 +154,10 @@ async def test_a_daily_deal_nobody_saw_may_be_started_again(discord_driver, fake
     first = await discord_driver.slash(kind, "daily", user="alice")
     await discord_driver.settle()
     assert first.ephemeral and "called off" in first.content, first.content
+    replay = await discord_driver.slash(kind, "replay", user="bob")  # nothing to show
+    assert replay.ephemeral and "Replay of" not in (replay.content or "")
+    assert not any("Replay of" in (m.get("content") or "")
+                   for m in fake_discord.channel_messages())
     again = await discord_driver.slash(kind, "daily", user="alice")
     assert not again.ephemeral and board_ids(again.message), again.content
     assert await bot.store.results(fake_discord.user("alice").id) == []

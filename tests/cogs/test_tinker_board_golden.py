@@ -37,7 +37,7 @@ from tests.support import detail_embeds, loaded
 TINKER_GAMES = 300
 
 #: sha256 of every Tinker board of :data:`TINKER_GAMES` games (see the module docstring).
-TINKER_DIGEST = "839462ed3f705822f0818ef33f60ef3650a184d85d47da8f9caec52056db59b8"
+TINKER_DIGEST = "b126d61efd2d40f2e7d1bd0a86736c8ea1c75f1aefd0d0dcbe4beb130d17288d"
 
 #: Action ids tried on every board to record the engine's refusal when they are illegal.
 TRIED = ("chip:Moons", "lose:Knots", "give_up", "choose:event", "chip:Nothing", "what")

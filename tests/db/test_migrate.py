@@ -143,3 +143,39 @@ def test_a_number_left_unused_is_skipped_and_the_last_is_the_version():
     assert [m.number for m in pending(known, 3, latest(known))] == [5]
     assert [m.number for m in pending(known, 0, 2)] == [1, 2]
     assert latest(known) == 5 and latest([]) == 0
+
+
+async def test_daily_games_played_before_migration_16_are_noted(tmp_path):
+    """Migration 16 notes who took part in the daily games played before it, each at its
+    game's start (so the game started first still counts first): every result of a deal,
+    and in an open daily game every voter with a ballot and every member who moved; not
+    a name alone (a channel game's starter who never clicked), nor any other game."""
+    path = tmp_path / "v15.db"
+    conn = await aiosqlite.connect(path, isolation_level=None)
+    await migrate(conn, target=15)
+    games = [  # id, status, starter, daily, created at
+        (1, "over", 7, "2027-01-15", 100.0), (2, "active", 7, "2027-01-15", 200.0),
+        (3, "active", 8, "2027-01-15", 300.0), (4, "over", 7, None, 50.0)]
+    for game_id, status, starter, daily, at in games:
+        await conn.execute(
+            "INSERT INTO games (id, channel_id, kind, status, starter_id, daily, version,"
+            " created_at, updated_at) VALUES (?, ?, 'tinker', ?, ?, ?, 3, ?, ?)",
+            (game_id, game_id, status, starter, daily, at, at))
+    for game_id, user, daily in ((1, 7, "2027-01-15"), (4, 7, None)):
+        await conn.execute(
+            "INSERT INTO results (game_id, user_id, kind, outcome, score, at, daily)"
+            " VALUES (?, ?, 'tinker', 'loss', 0, 900, ?)", (game_id, user, daily))
+    for game_id, user, version in ((2, 9, 1), (2, 7, None)):  # 7 is a name alone
+        await conn.execute("INSERT INTO voters (game_id, user_id, name, version)"
+                           " VALUES (?, ?, 'x', ?)", (game_id, user, version))
+    await conn.execute("INSERT INTO actions (game_id, seq, actor_id, action, at)"
+                       " VALUES (3, 1, 8, '{\"seat\": 0, \"action\": \"p:1\"}', 301)")
+    await conn.close()
+    store = await Store.open(path, clock=lambda: 2.0)
+    try:
+        rows = await store.query("SELECT user_id, game_id, daily, at FROM daily_played"
+                                 " ORDER BY game_id, user_id")
+        assert rows == [(7, 1, "2027-01-15", 100.0), (9, 2, "2027-01-15", 200.0),
+                        (8, 3, "2027-01-15", 300.0)]
+    finally:
+        await store.close()
