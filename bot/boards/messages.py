@@ -88,8 +88,10 @@ class BoardMessages:
         self.tables = tables
         self.render = render
         self.threads = threads
-        #: The version each board message shows, as far as this process knows.
+        #: The version each board message shows, as far as this process knows, and when
+        #: (wall clock, as Discord stamps a message's edits) it was shown so.
         self.shown: dict[int, int] = {}
+        self.shown_at: dict[int, float] = {}
         #: The version on the boards of games that ended (the newest :data:`ENDED_KEPT`):
         #: an edit held back from before the end (a vote's tally) is not drawn over them.
         self._ended: dict[int, int] = {}
@@ -137,8 +139,10 @@ class BoardMessages:
         last :data:`ENDED_KEPT` ended games only)."""
         if game.row.is_open:
             self.shown[game.id] = game.row.version
+            self.shown_at[game.id] = time.time()
             return
         self.shown.pop(game.id, None)
+        self.shown_at.pop(game.id, None)
         self._ended.pop(game.id, None)
         self._ended[game.id] = game.row.version
         if len(self._ended) > ENDED_KEPT:
@@ -147,6 +151,7 @@ class BoardMessages:
     def forget(self, game_id: int) -> None:
         """Forget a game whose board is gone with its channel: no edit of it is made now."""
         self.shown.pop(game_id, None)
+        self.shown_at.pop(game_id, None)
         self._ended.pop(game_id, None)
         self._dirty.discard(game_id)
         self._waiting.pop(game_id, None)

@@ -386,18 +386,24 @@ class Boards:
                         clock: AnswerClock) -> bool:
         """Answer a click on the game's board message, left behind (its edit lost, or
         refused: the bot may no longer see the channel), with the current board; return
-        whether it did. A board that showed the game as it is now when clicked is left as
-        it is (as is one this process showed so, when the click tells no version): another
-        process (a deploy's overlap) may have edited it back to an older version."""
+        whether it did. A board this process showed as it is now is left as it is (a
+        click made before that edit landed, such as a double click, is refused as stale),
+        unless the message clicked was edited since, back to an older version, by another
+        process (a deploy's overlap)."""
         message = interaction.message
         if message is None:
             return False
         clicked = _shown_version(message)
-        if clicked is None:
-            clicked = self.messages.shown.get(game.id, -1)
+        shown = self.messages.shown.get(game.id, -1)
+        if shown >= game.row.version and clicked is not None and clicked < game.row.version:
+            since = self.messages.shown_at.get(game.id)
+            edited = message.edited_at
+            if since is not None and edited is not None and edited.timestamp() > since:
+                shown = -1  # drawn back after this process showed it: catch it up
         if (
             message.id != game.row.board_message_id
-            or clicked >= game.row.version
+            or shown >= game.row.version
+            or (clicked is not None and clicked >= game.row.version)
             or (not game.row.is_open and _shows_the_end(message))
         ):
             return False  # (shown as it is, or newer: a move raced this click)
