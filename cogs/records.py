@@ -47,7 +47,10 @@ TITLES = {kind: engine(kind).title for kind in ("tinker", "tinrealm", "steam")}
 GAME_CHOICES = [app_commands.Choice(name=title, value=kind) for kind, title in TITLES.items()]
 
 #: Leaderboard periods: the choice's value and its name in titles.
-PERIODS = {"all": "all time", "month": "this month", "daily": "today's daily deal"}
+PERIODS = {"all": "all time", "month": "this month", "daily": "today's daily deal",
+           "yesterday": "yesterday's daily deal"}
+#: The daily periods, and how many days before today each one's deal is.
+DAILY_PERIODS = {"daily": 0, "yesterday": 1}
 #: The leaderboard by rating (rated games only): chosen where a period is.
 RATING = "rating"
 PERIOD_CHOICES = [
@@ -338,7 +341,8 @@ class RecordsCog(commands.Cog):
     @app_commands.command(name="leaderboard", description="This server's top 10 in a game")
     @app_commands.guild_only()
     @app_commands.describe(game="Which game", period="All time (default), this month, "
-                                                     "today's daily deal, or rating")
+                                                     "today's or yesterday's daily deal, "
+                                                     "or rating")
     @app_commands.choices(game=GAME_CHOICES, period=PERIOD_CHOICES)
     async def leaderboard(
         self, interaction: discord.Interaction, game: str, period: str = "all"
@@ -347,14 +351,15 @@ class RecordsCog(commands.Cog):
         if period == RATING:
             await self.rating_leaderboard(interaction, game)
             return
-        if period == "daily" and game not in DAILY_GAMES:
+        if period in DAILY_PERIODS and game not in DAILY_GAMES:
             await interaction.response.send_message(
                 f"{TITLES[game]} has no daily deal; try all time or this month.",
                 ephemeral=True,
             )
             return
         now = self.bot.clock()
-        day = daily_key(now) if period == "daily" else None
+        day = (daily_key(now - DAILY_PERIODS[period] * 86_400) if period in DAILY_PERIODS
+               else None)
         since = month_start(now) if period == "month" else 0.0
         async with AnswerClock.of(interaction) as clock:
             try:

@@ -180,6 +180,15 @@ async def test_daily_leaderboard_after_a_daily_deal_is_played(
         f"**1.** Alice · **{cleared}**/13 cleared, "
         f"{result['detail']['chips_left']} chips left · 1 game"
     )
+    # the day before's deal is a leaderboard of its own (read the morning after)
+    before = await discord_driver.slash(
+        "leaderboard", options={"game": "tinker", "period": "yesterday"}, user="alice")
+    assert before.embeds[0]["title"] == "🏆 Tinker, Sailor, Soldier, Spy · daily deal 2027-01-14"
+    assert before.embeds[0]["description"].startswith("**1.** ") and "Alice" not in (
+        before.embeds[0]["description"])
+    steam = await discord_driver.slash(
+        "leaderboard", options={"game": "steam", "period": "yesterday"}, user="alice")
+    assert steam.ephemeral and "has no daily deal" in steam.content
 
 
 async def _play(bot, game, user, moves=None):
