@@ -358,8 +358,10 @@ class GameCog(commands.Cog):
         if places:
             where = " and ".join(places)
             return (f"This channel's {self.title or self.kind} "
-                    f"{'games are' if len(places) > 1 else 'game is'} played in a thread of "
-                    f"its own: {where}. Use the command there.")
+                    + (f"games are played in threads of their own: {where}. Use the command "
+                       "in one." if len(places) > 1 else
+                       f"game is played in a thread of its own: {where}. Use the command "
+                       "there."))
         start = self.start_command or f"/{self.kind} start"
         return f"There is no game of this kind going in this channel. Start one with {start}."
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Final
 
 from bot.table.errors import Refusal
@@ -57,6 +57,9 @@ class GonePlaces:
         self.tables = tables
         #: Told the id of each game called off here (its board is gone: nothing to edit).
         self.forget = forget
+        #: Given each game called off here, afterwards: a lobby's invitations posted in
+        #: the channel its thread was a thread of go with it.
+        self.called_off: Callable[[LoadedGame], Awaitable[None]] | None = None
         #: The servers whose removal of the bot is noted in ``meta``, with when (None: not
         #: read yet; once read, it is the table service's :attr:`Tables.removed`, whose
         #: games' deadlines wait), and the lock its one read is made under.
@@ -225,6 +228,8 @@ class GonePlaces:
         if ended is not None:
             log.info("game %s called off: %s", game_id, why)
             self.forget(game_id)
+            if self.called_off is not None:
+                await self.called_off(ended)
         return ended
 
 

@@ -106,6 +106,7 @@ class Boards:
         self.replays = Replays(tables, self.drawing.drawer, images=images)
         #: The host's private controls of a lobby.
         self.hosting = HostControls(tables, LobbyInvitations(bot, tables))
+        self.messages.gone.called_off = self.hosting.invitations.clear
         #: Notices of handled deadlines being posted (a rate limit holds one back for
         #: seconds; the deadline loop does not wait for it).
         self._announcing: set[asyncio.Task[None]] = set()
@@ -380,7 +381,12 @@ class Boards:
         locked_out = self.messages.locked_out
         if locked_out.get(game.id) is False:
             locked_out[game.id] = True
-            await tell_privately(interaction, locked_out_text(thread=game.data.thread))
+            parent = game.data.parent
+            thread = game.data.thread or parent is not None
+            forum = in_forum(interaction.channel) or isinstance(
+                self.bot.get_channel(parent or 0), discord.ForumChannel)
+            await tell_privately(interaction, locked_out_text(thread=thread,
+                                                              forum=thread and forum))
 
     async def _catch_up(self, interaction: discord.Interaction[Any], game: LoadedGame,
                         clock: AnswerClock) -> bool:
@@ -619,7 +625,12 @@ class Boards:
                 await self.tables.check_room(interaction.guild_id, interaction.user.id)
             place = await self.threads.place(interaction, title, wants_thread)
             if place.opened is None:
-                game = await create(place.channel_id, place.own, place.parent)
+                try:
+                    game = await create(place.channel_id, place.own, place.parent)
+                except Refusal:
+                    if place.kept_open is not None:  # no game after all: its hour again
+                        await self.threads.not_started(place.kept_open)
+                    raise
                 if place.own and isinstance(interaction.channel, discord.Thread):
                     await self.threads.stored(interaction.channel)
                 failed = await self.messages.send_board(interaction, game, invite=invite,

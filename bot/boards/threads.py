@@ -55,6 +55,10 @@ SHORT_KEPT = 4096
 NO_PERMISSION = ("This game is played here rather than in a thread of its own: the bot "
                  "may not create public threads in this channel. A server admin can give it "
                  "the Create Public Threads and Send Messages in Threads permissions.")
+#: Said instead when the bot may open threads but not post a board in one.
+CANNOT_POST_IN_THREADS = ("This game is played here rather than in a thread of its own: the "
+                          "bot may not post its board in a thread of this channel. A server "
+                          "admin can give it {lacking} there.")
 NOT_TEXT = ("This game is played here: games get a thread of their own only in a text "
             "channel.")
 NO_THREADS_HERE = ("This game is played here: Discord opens no threads in this channel, so "
@@ -116,17 +120,17 @@ def lacking_text(names: Sequence[str], *, forum: bool = False) -> str:
             f"({_whose(forum)}); then start the game again.")
 
 
-def locked_out_text(*, thread: bool) -> str:
+def locked_out_text(*, thread: bool, forum: bool = False) -> str:
     """Return the private word to a player on a board whose edits Discord refuses for
-    want of access or a permission (in a ``thread`` or not): what still works, and what
-    an admin can grant."""
-    place, send = ("thread", "Send Messages in Threads") if thread else ("channel",
-                                                                       "Send Messages")
-    added = ", or add the bot to this thread" if thread else ""
+    want of access or a permission (in a ``thread`` or not, a ``forum``'s post or not):
+    what still works, and what an admin can grant."""
+    place = "forum post" if forum else "thread" if thread else "channel"
+    names = board_lacks(discord.Permissions.none(), thread=thread or forum, forum=forum)
+    added = f", or add the bot to this {place}" if thread or forum else ""
     return (f"The bot can no longer update this board or post in this {place}: Discord "
             "refuses it access. The buttons still work, and the board catches up when "
-            f"someone presses one. A server admin can grant the bot View Channel, {send} "
-            f"and Embed Links ({_whose(False)}){added}.")
+            f"someone presses one. A server admin can grant the bot {_listed(names)} "
+            f"({_whose(forum)}){added}.")
 
 
 def not_posted_text(error: BaseException, *, thread: bool, where: str,
@@ -176,13 +180,15 @@ class Place:
     """Where a new game is played: a channel id, the thread opened for it (if any), and
     whether that channel is a game's thread, the channel it is a thread of (None: it is
     not one); ``note`` tells the starter privately why a thread they wanted was not
-    opened."""
+    opened; ``kept_open`` is the bot's own thread a week was set on for the start (its
+    hour is set again if no game starts after all)."""
 
     channel_id: int
     opened: discord.Thread | None = None
     own: bool = False
     note: str | None = None
     parent: int | None = None
+    kept_open: discord.Thread | None = None
 
 
 class GameThreads:
@@ -217,9 +223,9 @@ class GameThreads:
             _require(allowed, thread=True, forum=in_forum(channel))
             me = self.bot.user
             own = me is not None and channel.owner_id == me.id
-            if own:
-                await self._keep_open(channel)
-            return Place(here, own=own, parent=channel.parent_id)
+            kept = own and await self._keep_open(channel)
+            return Place(here, own=own, parent=channel.parent_id,
+                         kept_open=channel if kept else None)
         if not wanted:
             return _here(here, allowed)
         if not isinstance(channel, discord.TextChannel):
@@ -230,6 +236,9 @@ class GameThreads:
         if lacking:
             if board_lacks(allowed, thread=False):  # nowhere: name what the thread needs
                 raise Refusal(lacking_text(lacking))
+            if allowed.create_public_threads:  # it may open one but not post in it
+                return Place(here, note=CANNOT_POST_IN_THREADS.format(
+                    lacking=f"the {_listed(lacking)} permission{'s' * (len(lacking) > 1)}"))
             return Place(here, note=NO_PERMISSION)
         name = thread_name(title, interaction.user.display_name,
                            interaction.created_at.timestamp(), interaction.user.name)
@@ -249,6 +258,10 @@ class GameThreads:
         except SEND_ERRORS as exc:
             log.warning("could not open a game's thread: %s", exc)
             return _here(here, allowed, NOT_OPENED)
+        try:  # the starter finds it in their channel list, as if they had opened it
+            await thread.add_user(interaction.user)
+        except SEND_ERRORS as exc:
+            log.info("could not add the starter to thread %s: %s", thread.id, exc)
         return Place(thread.id, opened=thread, own=True)
 
     async def discard(self, thread: discord.Thread) -> None:
@@ -263,14 +276,15 @@ class GameThreads:
         except SEND_ERRORS as exc:
             log.warning("could not archive the unused game thread %s: %s", thread.id, exc)
 
-    async def _keep_open(self, thread: discord.Thread, *, stored: bool = False) -> None:
+    async def _keep_open(self, thread: discord.Thread, *, stored: bool = False) -> bool:
         """Set a week on a bot-owned thread a game is starting in, if it may have been
         wound up (see :meth:`place`); once the game is ``stored``, only if this process
-        lowered it (the interaction's channel data is older than that)."""
+        lowered it (the interaction's channel data is older than that). Return whether
+        the week was set."""
         async with self._editing(thread.id):
             if thread.id not in self._short and (
                     stored or thread.auto_archive_duration == OPEN_ARCHIVE_MINUTES):
-                return
+                return False
             self._short.pop(thread.id, None)
             try:
                 # Archived meanwhile (an hour after its last game), it is unarchived too:
@@ -278,6 +292,23 @@ class GameThreads:
                 await thread.edit(archived=False, auto_archive_duration=OPEN_ARCHIVE_MINUTES)
             except SEND_ERRORS as exc:
                 log.info("could not keep thread %s open longer: %s", thread.id, exc)
+                return False
+            return True
+
+    async def not_started(self, thread: discord.Thread) -> None:
+        """Set the hour again on a bot-owned thread that :meth:`place` gave a week for a
+        game that was then refused (nothing started: the ended game's thread archives an
+        hour after its last message, as before); never raise."""
+        async with self._editing(thread.id):
+            try:
+                if await self._holds_a_game(thread.id):
+                    return
+                await thread.edit(auto_archive_duration=ENDED_ARCHIVE_MINUTES)
+                self._short[thread.id] = None
+                if len(self._short) > SHORT_KEPT:
+                    del self._short[next(iter(self._short))]
+            except SEND_ERRORS as exc:
+                log.info("could not change the archiving of thread %s: %s", thread.id, exc)
 
     async def reopen(self, thread_id: int) -> bool:
         """Unarchive a thread an open game's board is in (its archive time stays: a week

@@ -144,3 +144,44 @@ async def test_rules_and_details_on_an_up_to_date_board_leaves_it_as_it_is(
     board = fake_discord.get_message(game.row.board_message_id)
     said = await discord_driver.click(board, _rules(board), user="alice")
     assert said.response_type == 4 and said.ephemeral
+
+
+async def test_in_a_members_thread_the_word_names_the_threads_permission(
+        discord_driver, fake_discord, tmp_path):
+    """A game played in a member's thread (not one the bot opened) whose board the bot is
+    shut out of: the private word names the thread and its permission (Send Messages in
+    Threads), not the channel's Send Messages."""
+    from tests.fake_discord import threads
+
+    parent = fake_discord.add_channel("lfg")
+    thread_id = fake_discord.snowflakes.next()
+    fake_discord.channels[thread_id] = threads.thread_channel(
+        thread_id, fake_discord.channels[parent], fake_discord.user("bob").id, "games night",
+        11, 4320)
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    await discord_driver.slash("tinker", "start", {"players": "fast"}, user="alice",
+                               channel=thread_id)
+    game = await bot.tables.open_in_channel(thread_id)
+    assert game is not None and game.data.parent == parent and not game.data.thread
+    bot.boards.messages.edit_interval = 0.01
+    fake_discord.fail_next("*", r"^/channels/\d+/messages", 403, code=50013, times=10_000)
+    bot.boards.messages.update_soon(game.id)
+    await discord_driver.settle()
+    board = fake_discord.get_message(game.row.board_message_id)
+    action = next(a.id for a in game.legal_actions(0) if a.id != "give_up")
+    clicked = await discord_driver.click(board, button(board, action), user="bob")
+    word = next(f["content"] for f in clicked.followups
+                if (f.get("content") or "").startswith("The bot can no longer"))
+    assert "post in this thread" in word and "Send Messages in Threads" in word
+    assert word.endswith("or add the bot to this thread.")
+
+
+def test_in_a_forums_post_the_word_names_the_forums_words() -> None:
+    """In a forum's post the permission is named as the forum's settings show it."""
+    from bot.boards.threads import locked_out_text
+
+    word = locked_out_text(thread=True, forum=True)
+    assert word.startswith("The bot can no longer update this board or post in this "
+                           "forum post:")
+    assert "Send Messages in Posts" in word and "this forum's permissions" in word
+    assert "Send Messages in Threads" not in locked_out_text(thread=False)

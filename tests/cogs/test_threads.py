@@ -28,14 +28,16 @@ def _board_in(fake, channel_id: int) -> dict:
 
 async def test_thread_yes_opens_a_named_thread_with_the_board(discord_driver, fake_discord,
                                                               tmp_path):
-    """The board goes to a new public thread named after the game; the channel gets one
-    line that links to it; the game is played there."""
+    """The board goes to a new public thread named after the game, with its starter added
+    to it (it shows in their channel list); the channel gets one line that links to it;
+    the game is played there."""
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     result = await discord_driver.slash("tinker", "start", {"thread": "yes"}, user="alice")
     (thread,) = fake_discord.threads_under()
     assert thread["type"] == 11 and thread["name"] == f"Tinker · Alice · {_day(result)}"
     assert thread["thread_metadata"]["auto_archive_duration"] == OPEN_ARCHIVE_MINUTES
     thread_id = int(thread["id"])
+    assert fake_discord.thread_members[thread_id] == {fake_discord.user("alice").id}
     assert not result.ephemeral and f"<#{thread_id}>" in result.content
     assert "\n" not in result.content and not result.embeds
     assert [m["id"] for m in fake_discord.channel_messages()] == [result.message["id"]]
@@ -257,3 +259,71 @@ async def test_a_slow_thread_is_answered_after_a_deferral(discord_driver, fake_d
     lines = [m for m in fake_discord.channel_messages() if "🧵" in (m.get("content") or "")]
     assert lines and f"<#{thread['id']}>" in lines[0]["content"]
     assert fake_discord.channel_messages(int(thread["id"]))  # the board, in the thread
+
+
+async def test_a_start_refused_in_an_ended_games_thread_leaves_it_its_hour(
+        discord_driver, fake_discord, tmp_path):
+    """Today's daily, abandoned in its own thread: "/tinker daily" used there again is
+    refused (the thread played today's deal), and the thread still archives an hour after
+    its last message, not a week: nothing started in it."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "daily", {"thread": "yes", "players": "only me"},
+                               user="alice")
+    (thread,) = fake_discord.threads_under()
+    await abandon(discord_driver, "tinker", "alice", channel=int(thread["id"]))
+    assert thread["thread_metadata"]["auto_archive_duration"] == ENDED_ARCHIVE_MINUTES
+    again = await discord_driver.slash("tinker", "daily", user="bob",
+                                       channel=int(thread["id"]))
+    assert again.ephemeral and "already played today's daily" in again.content
+    assert thread["thread_metadata"]["auto_archive_duration"] == ENDED_ARCHIVE_MINUTES
+    board = _board_in(fake_discord, int(thread["id"]))  # Play again still gets the week
+    await discord_driver.click(board, button(board, "table.again"), user="alice")
+    assert thread["thread_metadata"]["auto_archive_duration"] == OPEN_ARCHIVE_MINUTES
+
+
+async def test_a_lobby_whose_thread_is_deleted_takes_its_invitations_along(
+        discord_driver, fake_discord, tmp_path):
+    """A Steam lobby in its own thread invites Carol from the channel (Apps → Invite):
+    the invitation is posted in the channel. A moderator deletes the thread; the lobby is
+    called off, and the invitation, which pings Carol to a table that is gone, goes too."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    fake_discord.add_user("carol")
+    await discord_driver.slash("steam", "new", {"thread": "yes"}, user="alice")
+    (thread,) = fake_discord.threads_under()
+    lobby = await bot.tables.open_in_channel(int(thread["id"]))
+    menu = await discord_driver.user_command("Invite to Steam to Solar", "carol", user="alice")
+    invitation = menu.message["id"]
+    assert fake_discord.get_message(invitation) is not None
+    await bot.boards.messages.gone.channel_gone(int(thread["id"]))  # the thread's deletion
+    await discord_driver.settle()
+    assert (await bot.store.get_game(lobby.id)).status == "abandoned"
+    assert fake_discord.get_message(invitation) is None
+
+
+async def test_without_posting_in_threads_the_note_says_so(discord_driver, fake_discord,
+                                                           tmp_path):
+    """The bot may open threads here but not post in them: the game is played in the
+    channel and the note names the missing permission, not Create Public Threads."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    fake_discord.app_permissions &= ~payloads.SEND_MESSAGES_IN_THREADS
+    result = await discord_driver.slash("tinker", "start", {"thread": "yes"}, user="alice")
+    (note,) = result.followups
+    assert note["content"] == (
+        "This game is played here rather than in a thread of its own: the bot may not post "
+        "its board in a thread of this channel. A server admin can give it the Send "
+        "Messages in Threads permission there.")
+    assert fake_discord.threads_under() == []
+
+
+async def test_a_channel_with_two_thread_games_names_both(discord_driver, fake_discord,
+                                                         tmp_path):
+    """Two games of a kind in threads of one channel: "/tinker board" in the channel
+    points to both, in words for two."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", {"thread": "yes"}, user="alice")
+    await discord_driver.slash("tinker", "start", {"thread": "yes"}, user="bob")
+    first, second = (int(t["id"]) for t in fake_discord.threads_under())
+    said = await discord_driver.slash("tinker", "board", user="mod")
+    assert said.ephemeral and said.content == (
+        "This channel's Tinker, Sailor, Soldier, Spy games are played in threads of their "
+        f"own: <#{first}> and <#{second}>. Use the command in one.")

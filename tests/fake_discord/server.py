@@ -38,6 +38,7 @@ ERROR_MESSAGES = {
     0: "General error",
     10003: "Unknown Channel",
     10008: "Unknown Message",
+    10013: "Unknown User",
     10015: "Unknown Webhook",
     10062: "Unknown interaction",
     40005: "Request entity too large",
@@ -251,6 +252,8 @@ class FakeDiscord:
         self.channel_id = self.add_channel("games")
         self.add_channel("general")
         self.users: dict[str, FakeUser] = {}
+        #: The members added to each thread (by its id) through Add Thread Member.
+        self.thread_members: dict[int, set[int]] = {}
         self.add_user("alice")
         self.add_user("bob")
         self.add_user("mod", moderator=True)
@@ -897,6 +900,8 @@ class FakeDiscord:
         self._route("POST", rf"/channels/{channel}/messages", self._create_channel_message)
         self._route("POST", rf"/channels/{channel}/typing", self._typing)
         self._route("POST", rf"/channels/{channel}/threads", self._start_thread)
+        self._route("PUT", rf"/channels/{channel}/thread-members/{sf.format('user')}",
+                    self._add_thread_member)
         self._route("PATCH", rf"/channels/{channel}", self._edit_channel)
         self._route("DELETE", rf"/channels/{channel}", self._delete_channel)
         for method in ("GET", "PATCH", "DELETE"):
@@ -1436,6 +1441,23 @@ class FakeDiscord:
             int(body.get("auto_archive_duration") or 4320),
         )
         return json_response(self.channels[thread_id], 201)
+
+    async def _add_thread_member(self, call: _Call) -> web.Response:
+        """Add a member to a thread (204): a thread not archived, a member Discord knows."""
+        thread_id = self._channel(call)
+        thread = self.channels[thread_id]
+        if not threads.is_thread(thread):
+            raise ApiError(400, 50024)
+        if thread["thread_metadata"]["archived"]:
+            raise ApiError(400, 50083)
+        user_id = call.id("user")
+        if user_id not in {u.id for u in self.users.values()}:
+            raise ApiError(404, 10013)  # Unknown User
+        members = self.thread_members.setdefault(thread_id, set())
+        if user_id not in members:
+            members.add(user_id)
+            thread["member_count"] = int(thread.get("member_count", 1)) + 1
+        return web.Response(status=204)
 
     async def _edit_channel(self, call: _Call) -> web.Response:
         channel = self.channels[self._channel(call)]
