@@ -42,6 +42,20 @@ from db.store import StorageError
 
 log = logging.getLogger(__name__)
 
+#: The ``meta`` key written at each start (when, unix seconds): a database that takes
+#: no writes stops the bot then, not at the first move.
+STARTED_KEY = "started_at"
+
+
+def _disk_hint(exc: BaseException) -> str:
+    """Return a database error in words, with a hint when the disk is full (SQLite says
+    "database or disk is full", or "disk I/O error" when it cannot even grow its log)."""
+    words = str(exc) or type(exc).__name__
+    if "disk is full" in words or "disk I/O error" in words:
+        return f"{words} (check the free space on the disk that holds it)"
+    return words
+
+
 #: Said at start when Pillow cannot shape text here (its raqm needs the system's FriBiDi).
 NO_LAYOUT = ("pictures draw names in Arabic, Hebrew and other joined scripts unjoined: "
              "install FriBiDi (apt-get install libfribidi0) and restart")
@@ -109,6 +123,9 @@ def option_refusal(error: discord.app_commands.TransformerError) -> str:
 
 def create_bot(settings: Settings, **kwargs: Any) -> TableBot:
     """Return the bot for ``settings``: sharded when SHARD_COUNT is set."""
+    # The bot never speaks in a voice channel: discord.py's warnings that voice would
+    # need PyNaCl and davey are noise in a host's log.
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     if settings.shard_count:
         return ShardedTableBot(settings, **kwargs)
     return TableBot(settings, **kwargs)
@@ -198,18 +215,24 @@ class TableBot(commands.Bot):
             return
         path = self.settings.database_path
         if self.settings.database_url:
+            named = "DATABASE_URL"
             try:
                 self.store = await open_store(self.settings, self.clock)
             except StorageError as exc:
                 raise ConfigError(f"DATABASE_URL cannot be used: {exc}") from None
-            self.restored = await self.store.count_open(shards=self.shard_filter)
-            return
-        if path.is_dir():
-            raise ConfigError(f"DATABASE_PATH {str(path)!r} is a folder; name a file in it")
-        try:
-            self.store = await open_store(path, self.clock)
-        except (OSError, sqlite3.Error, ValueError) as exc:
-            raise ConfigError(f"DATABASE_PATH {str(path)!r} cannot be used: {exc}") from None
+        else:
+            if path.is_dir():
+                raise ConfigError(f"DATABASE_PATH {str(path)!r} is a folder; name a file in it")
+            named = f"DATABASE_PATH {str(path)!r}"
+            try:
+                self.store = await open_store(path, self.clock)
+            except (OSError, sqlite3.Error, ValueError) as exc:
+                raise ConfigError(f"{named} cannot be used: {_disk_hint(exc)}") from None
+        try:  # a database that takes no writes (read-only, a full disk) stops the start
+            await self.store.set_meta(STARTED_KEY, f"{self.clock():.0f}")
+        except StorageError as exc:
+            await self.store.close()
+            raise ConfigError(f"{named} cannot be written: {_disk_hint(exc)}") from None
         self.restored = await self.store.count_open(shards=self.shard_filter)
 
     async def setup_hook(self) -> None:
@@ -409,7 +432,11 @@ class TableBot(commands.Bot):
     # -- events -------------------------------------------------------------------------
 
     async def on_ready(self) -> None:
-        """Log the invite link and how many games were restored."""
+        """Log the invite link and how many games were restored, at the first READY; a
+        later one (Discord replaced the gateway session) says only that."""
+        if self._resumed:
+            log.info("gateway session re-established")
+            return
         if self.application_id:
             log.info("invite link: %s", invite_url(self.application_id))
         log.info("ready: %d open games restored", self.restored)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import signal
@@ -132,16 +133,33 @@ async def serve(force_sync: bool = False, cogs: Sequence[str] | None = None) -> 
             await bot.start(settings.token)
         if closing:
             await closing[0]
-    except (aiohttp.ClientError, OSError) as exc:
+    except Exception as exc:
+        if closing:  # a stop while starting closed what the start was using: a stop
+            log.info("stopped while starting (%s)", type(exc).__name__)
+            with contextlib.suppress(Exception):
+                await closing[0]
+            log.info("stopped")
+            return 0
+        return _start_failure(exc, settings)
+    log.info("stopped")
+    return 0
+
+
+def _start_failure(exc: Exception, settings: Settings) -> int:
+    """Say why the bot could not start serving and return the exit code (raise what is
+    not known: a fault of the bot's own, with its traceback)."""
+    if isinstance(exc, StorageError):  # the database, from the start's own reads or writes
+        print(database_failure(exc, settings), file=sys.stderr)
+        return 2
+    if isinstance(exc, (aiohttp.ClientError, OSError)):
         print(f"Could not reach Discord ({exc}). Check the network connection and try again.",
               file=sys.stderr)
         return 1
-    except discord.LoginFailure:
+    if isinstance(exc, discord.LoginFailure):
         print("Discord refused the token in DISCORD_TOKEN: copy it again from the "
               "developer portal (Bot > Reset Token).", file=sys.stderr)
         return 1
-    log.info("stopped")
-    return 0
+    raise exc
 
 
 def main(force_sync: bool = False, cogs: Sequence[str] | None = None) -> int:

@@ -112,6 +112,8 @@ def test_every_command_answers_help_and_does_nothing_else(command, capsys, calls
         ["health", "--max-age", "soon"],
         ["migrate", "--to", "postgresql://db/x", "--bogus"],
         ["render", "tinker", "--out", "x.png", "--bogus"],
+        ["render", "steam", "--seats", "9", "--out", "x.png"],
+        ["render", "tinker", "--seats", "2", "--out", "x.png"],
         ["play", "tinker", "--bogus"],
         ["bench", "--bogus"],
     ],
@@ -213,3 +215,11 @@ async def test_readme_names_the_slash_commands_and_options_there_are(discord_dri
                 missing = set(params) - named
                 assert not missing, f"README's row for {form} does not name {sorted(missing)}"
     assert set(commands) <= shown, sorted(set(commands) - shown)
+
+
+def test_render_into_a_folder_that_is_not_there_says_so(tmp_path, capsys) -> None:
+    """A picture that cannot be written: one line saying why, exit 1, no traceback."""
+    assert _exit_code(["render", "tinker", "--out", str(tmp_path / "none" / "t.png")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("could not write ") and "No such file or directory" in err
+    assert "Traceback" not in err

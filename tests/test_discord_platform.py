@@ -502,3 +502,27 @@ async def test_a_machine_without_fribidi_is_named_in_the_log(discord_driver, fak
     assert any("libfribidi0" in r.getMessage() for r in caplog.records)
     board = (await discord_driver.slash("toy", "start", user="alice")).message
     assert board_ids(board)
+
+
+@pytest.mark.parametrize("refusal, said", [
+    ("attempt to write a readonly database", "cannot be written: attempt to write a "
+                                             "readonly database"),
+    ("database or disk is full", "(check the free space on the disk that holds it)"),
+])
+async def test_a_database_that_takes_no_writes_stops_the_start(tmp_path, monkeypatch,
+                                                               refusal, said):
+    """A database the bot can read but not write (a file restored by root, a read-only
+    replica, a full disk) stops the start with an error naming the setting, every time,
+    not only when the commands need syncing; a full disk is named as such."""
+    from bot.config import ConfigError
+    from db.errors import StorageError
+    from db.store import Store
+
+    async def refused(self, key, value):
+        raise StorageError(refusal)
+
+    monkeypatch.setattr(Store, "set_meta", refused)
+    bot = make_bot(tmp_path)
+    with pytest.raises(ConfigError) as stopped:
+        await bot.open_store()
+    assert str(stopped.value).startswith("DATABASE_PATH ") and said in str(stopped.value)

@@ -96,3 +96,40 @@ async def test_sync_command_syncs_and_exits(fake_discord, tmp_path):
     assert "application commands synced; exiting" in text
     names = {c["name"] for c in fake_discord.commands}
     assert {"tinker", "tinrealm", "steam", "help", "stats", "leaderboard"} <= names
+
+
+async def _wait_text(proc, text: str, count: int = 1, timeout: float = 30) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while proc.text.count(text) < count:
+        assert loop.time() < end, proc.text
+        await asyncio.sleep(0.05)
+
+
+async def test_sigterm_while_starting_stops_cleanly(fake_discord, tmp_path):
+    """A stop while the bot is still starting (its command sync held up by Discord's rate
+    limit): the bot stops with exit 0 and no traceback, as a service manager expects."""
+    env = {"DATABASE_PATH": str(tmp_path / "bot.db"), "LOG_LEVEL": "INFO"}
+    fake_discord.fail_next("PUT", r"/applications/\d+/commands", 429, retry_after=4.0)
+    async with bot_process(fake_discord, "-m", "tests.run_toy_bot", env=env) as proc:
+        await fake_discord.wait_until(
+            lambda: any(r.method == "PUT" for r in fake_discord.requests), timeout=30)
+        proc.process.send_signal(signal.SIGTERM)
+        code = await asyncio.wait_for(proc.process.wait(), 20)
+    assert code == 0, proc.text
+    assert "Traceback" not in proc.text and "stopped" in proc.text
+
+
+async def test_a_new_gateway_session_is_not_logged_as_a_start(fake_discord, tmp_path):
+    """Discord replaces the gateway session (it cannot be resumed): the log says so in
+    one line, not with the start's invite link and restored-games count again."""
+    env = {"DATABASE_PATH": str(tmp_path / "bot.db"), "LOG_LEVEL": "INFO"}
+    async with bot_process(fake_discord, "-m", "tests.run_toy_bot", env=env) as proc:
+        await _wait_text(proc, "open games restored")
+        fake_discord.gateway.sessions.clear()  # the session cannot be resumed
+        await fake_discord.gateway.close()
+        await _wait_text(proc, "gateway session re-established")
+        proc.process.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(proc.process.wait(), 20) == 0
+    assert proc.text.count("open games restored") == 1 and proc.text.count("invite link") == 1
+    assert "voice will NOT be supported" not in proc.text

@@ -44,13 +44,22 @@ def parser() -> argparse.ArgumentParser:
 
 def main(args: list[str]) -> int:
     """Run the command; return an exit code."""
-    options = parser().parse_args(args)
+    reader = parser()
+    options = reader.parse_args(args)
     game = engine(options.game)
     seats = options.seats or max(game.min_seats, 2 if game.max_seats > 1 else 1)
+    if not game.min_seats <= seats <= game.max_seats:
+        places = (f"{game.min_seats}" if game.min_seats == game.max_seats
+                  else f"{game.min_seats} to {game.max_seats}")
+        reader.error(f"{options.game} is played at {places} seats, not {seats}")
     state, made = play(game, options.seed, seats, max(0, options.moves))
     over = game.is_over(state)
     png = render_board(options.game, game.view(state), status="over" if over else "active")
-    options.out.write_bytes(png)
+    try:
+        options.out.write_bytes(png)
+    except OSError as exc:
+        print(f"could not write {options.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     ending = "game over" if over else "game on"
     print(f"{options.out}: {options.game} seed {options.seed}, {made} moves, {ending}, "
           f"{len(png) / 1024:.1f} KB")
