@@ -36,16 +36,11 @@ from bot.table.errors import Refusal
 from bot.table.service import Tables
 from bot.table.settings import ServerSettings
 from bot.text.names import safe_name
-from db.base import GameStore
+from db.base import STARTED_KEY, GameStore
 from db.connect import open_store
 from db.store import StorageError
 
 log = logging.getLogger(__name__)
-
-#: The ``meta`` key written at each start (when, unix seconds): a database that takes
-#: no writes stops the bot then, not at the first move.
-STARTED_KEY = "started_at"
-
 
 def _disk_hint(exc: BaseException) -> str:
     """Return a database error in words, with a hint when the disk is full (SQLite says
@@ -228,12 +223,15 @@ class TableBot(commands.Bot):
                 self.store = await open_store(path, self.clock)
             except (OSError, sqlite3.Error, ValueError) as exc:
                 raise ConfigError(f"{named} cannot be used: {_disk_hint(exc)}") from None
-        try:  # a database that takes no writes (read-only, a full disk) stops the start
-            await self.store.set_meta(STARTED_KEY, f"{self.clock():.0f}")
-        except StorageError as exc:
-            await self.store.close()
-            raise ConfigError(f"{named} cannot be written: {_disk_hint(exc)}") from None
-        self.restored = await self.store.count_open(shards=self.shard_filter)
+        try:
+            try:  # a database that takes no writes (read-only, a full disk) stops the start
+                await self.store.set_meta(STARTED_KEY, f"{self.clock():.0f}")
+            except StorageError as exc:
+                raise ConfigError(f"{named} cannot be written: {_disk_hint(exc)}") from None
+            self.restored = await self.store.count_open(shards=self.shard_filter)
+        except BaseException:  # refused, or a stop meanwhile: the database is left closed
+            await asyncio.shield(self.store.close())
+            raise
 
     async def setup_hook(self) -> None:
         """Open storage, set up the tables and boards, load cogs, sync commands if needed."""

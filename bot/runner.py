@@ -138,6 +138,9 @@ async def serve(force_sync: bool = False, cogs: Sequence[str] | None = None) -> 
             log.info("stopped while starting (%s)", type(exc).__name__)
             with contextlib.suppress(Exception):
                 await closing[0]
+            if force_sync:
+                print("Stopped before the application commands were synced.", file=sys.stderr)
+                return 1
             log.info("stopped")
             return 0
         return _start_failure(exc, settings)

@@ -354,9 +354,11 @@ class GameCog(commands.Cog):
                                                                discord.Thread):
             threads = await self.bot.tables.open_in_threads_of(interaction.guild_id,
                                                                interaction.channel_id or 0)
-        places = [f"<#{thread}>" for _game, thread, kind in threads if kind == self.kind][-3:]
+        places = [f"<#{thread}>" for _game, thread, kind in threads if kind == self.kind]
         if places:
-            where = " and ".join(places)
+            named = places[-3:]  # the newest, and how many more
+            named += [f"{len(places) - 3} more"] if len(places) > 3 else []
+            where = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
             return (f"This channel's {self.title or self.kind} "
                     + (f"games are played in threads of their own: {where}. Use the command "
                        "in one." if len(places) > 1 else

@@ -371,10 +371,11 @@ class RecordsCog(commands.Cog):
                 raise Unavailable() from exc
             label = f"daily deal {day}" if day else PERIODS[period]
             if not board.top:
-                await clock.send(
-                    content=f"Nobody in this server has finished {TITLES[game]} ({label}) "
-                            "yet. Be the first: see /help.", ephemeral=True,
-                )
+                said = (f"Nobody in this server finished {TITLES[game]}'s daily deal of "
+                        f"{day}." if period == "yesterday" else
+                        f"Nobody in this server has finished {TITLES[game]} ({label}) yet. "
+                        "Be the first: see /help.")
+                await clock.send(content=said, ephemeral=True)
                 return
             await clock.send(embed=leaderboard_embed(game, label, board))
 

@@ -18,6 +18,10 @@ from db.rows import GameRow, NewGame, RatedSeat, ResultRow, Shards, VoterRow
 TABLES = ("games", "voters", "actions", "results", "ratings", "meta", "server_settings",
           "member_settings", "daily_played")
 
+#: The ``meta`` key a bot writes at each start (when, unix seconds): a database that takes
+#: no writes stops the start then, not at the first move. It says nothing a copy keeps.
+STARTED_KEY = "started_at"
+
 #: The columns of ``server_settings`` a server may set (NULL: the bot's default).
 SETTING_COLUMNS = ("vote_window_seconds", "threads", "notice_grace_seconds", "pictures",
                    "max_open_games")

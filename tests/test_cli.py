@@ -114,6 +114,7 @@ def test_every_command_answers_help_and_does_nothing_else(command, capsys, calls
         ["render", "tinker", "--out", "x.png", "--bogus"],
         ["render", "steam", "--seats", "9", "--out", "x.png"],
         ["render", "tinker", "--seats", "2", "--out", "x.png"],
+        ["render", "steam", "--seats", "0", "--out", "x.png"],
         ["play", "tinker", "--bogus"],
         ["bench", "--bogus"],
     ],

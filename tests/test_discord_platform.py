@@ -526,3 +526,33 @@ async def test_a_database_that_takes_no_writes_stops_the_start(tmp_path, monkeyp
     with pytest.raises(ConfigError) as stopped:
         await bot.open_store()
     assert str(stopped.value).startswith("DATABASE_PATH ") and said in str(stopped.value)
+
+
+async def test_a_stop_during_the_starts_write_leaves_the_database_closed(tmp_path,
+                                                                          monkeypatch):
+    """A stop that lands while the start's first write waits (a lock another process
+    holds) leaves the database closed: its threads would keep the process alive."""
+    import asyncio
+
+    from db.store import Store
+
+    closed: list[bool] = []
+    real_close = Store.close
+
+    async def held(self, key, value):
+        raise asyncio.CancelledError  # the stop's cancellation, as it lands
+
+    async def close(self):
+        closed.append(True)
+        await real_close(self)
+
+    monkeypatch.setattr(Store, "set_meta", held)
+    monkeypatch.setattr(Store, "close", close)
+    bot = make_bot(tmp_path)
+    try:
+        with pytest.raises(asyncio.CancelledError):
+            await bot.open_store()
+        assert closed == [True]
+    finally:
+        if not closed:  # left open: its threads would keep this test run alive too
+            await real_close(bot.store)

@@ -133,3 +133,18 @@ async def test_a_new_gateway_session_is_not_logged_as_a_start(fake_discord, tmp_
         assert await asyncio.wait_for(proc.process.wait(), 20) == 0
     assert proc.text.count("open games restored") == 1 and proc.text.count("invite link") == 1
     assert "voice will NOT be supported" not in proc.text
+
+
+async def test_sync_stopped_before_it_synced_fails(fake_discord, tmp_path):
+    """`python -m bot sync` stopped while the sync waits out a rate limit: nothing was
+    synced, so it exits 1 and says so (a deploy script must not take it for done)."""
+    env = {"DATABASE_PATH": str(tmp_path / "bot.db")}
+    fake_discord.fail_next("PUT", r"/applications/\d+/commands", 429, retry_after=4.0)
+    async with bot_process(fake_discord, "-m", "bot", "sync", env=env) as proc:
+        await fake_discord.wait_until(
+            lambda: any(r.method == "PUT" for r in fake_discord.requests), timeout=30)
+        proc.process.send_signal(signal.SIGTERM)
+        code = await asyncio.wait_for(proc.process.wait(), 20)
+    assert code == 1, proc.text
+    assert "Stopped before the application commands were synced." in proc.text
+    assert fake_discord.commands == [] and "Traceback" not in proc.text

@@ -47,11 +47,13 @@ def main(args: list[str]) -> int:
     reader = parser()
     options = reader.parse_args(args)
     game = engine(options.game)
-    seats = options.seats or max(game.min_seats, 2 if game.max_seats > 1 else 1)
+    seats = (options.seats if options.seats is not None
+             else max(game.min_seats, 2 if game.max_seats > 1 else 1))
     if not game.min_seats <= seats <= game.max_seats:
-        places = (f"{game.min_seats}" if game.min_seats == game.max_seats
-                  else f"{game.min_seats} to {game.max_seats}")
-        reader.error(f"{options.game} is played at {places} seats, not {seats}")
+        places = (f"{game.min_seats} seat{'s' * (game.min_seats != 1)}"
+                  if game.min_seats == game.max_seats
+                  else f"{game.min_seats} to {game.max_seats} seats")
+        reader.error(f"{options.game} is played at {places}, not {seats}")
     state, made = play(game, options.seed, seats, max(0, options.moves))
     over = game.is_over(state)
     png = render_board(options.game, game.view(state), status="over" if over else "active")

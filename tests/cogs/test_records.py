@@ -9,7 +9,7 @@ from bot.table.service import Actor
 from tests.db.test_records_queries import add_results, tinker
 from tests.support import Clock, abandon, make_bot
 
-COGS = ("cogs.help", "cogs.records", "cogs.tinker")
+COGS = ("cogs.help", "cogs.records", "cogs.tinker", "cogs.tinrealm")
 
 
 async def _bot(driver, tmp_path):
@@ -189,6 +189,10 @@ async def test_daily_leaderboard_after_a_daily_deal_is_played(
     steam = await discord_driver.slash(
         "leaderboard", options={"game": "steam", "period": "yesterday"}, user="alice")
     assert steam.ephemeral and "has no daily deal" in steam.content
+    nobody = await discord_driver.slash(  # a day nobody here played: no call to play it
+        "leaderboard", options={"game": "tinrealm", "period": "yesterday"}, user="alice")
+    assert nobody.ephemeral and nobody.content == (
+        "Nobody in this server finished Tin Realm's daily deal of 2027-01-14.")
 
 
 async def _play(bot, game, user, moves=None):

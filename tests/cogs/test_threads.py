@@ -327,3 +327,10 @@ async def test_a_channel_with_two_thread_games_names_both(discord_driver, fake_d
     assert said.ephemeral and said.content == (
         "This channel's Tinker, Sailor, Soldier, Spy games are played in threads of their "
         f"own: <#{first}> and <#{second}>. Use the command in one.")
+    for user in ("mod", "bob"):  # four: the newest three named, the others counted
+        await discord_driver.slash("tinker", "start", {"thread": "yes", "players": "only me"},
+                                   user=user)
+    threads = [f"<#{t['id']}>" for t in fake_discord.threads_under()]
+    said = await discord_driver.slash("tinker", "board", user="mod")
+    assert said.content.endswith(f"own: {', '.join(threads[1:])} and 1 more. Use the "
+                                 "command in one.")

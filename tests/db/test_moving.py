@@ -7,6 +7,7 @@ import sqlite3
 import pytest
 
 from bot.games import registry
+from db.base import STARTED_KEY
 from db.errors import NotEmpty
 from db.moving import backup_sqlite, copy_sqlite_to_postgres
 from db.postgres import PostgresStore
@@ -48,16 +49,22 @@ async def _fill(store: Store) -> None:
                                       results=results)
                 moves += 1
     await store.set_meta("commands", "hash")
+    await store.set_meta(STARTED_KEY, "1700000000")
 
 
 async def test_copy_keeps_every_row_and_every_state_replays(tmp_path, pg_url):
-    """Counts of every table match; every game's state loads and dumps the same."""
+    """Counts of every table match; every game's state loads and dumps the same. A bot
+    started once on the empty PostgreSQL before the move left only its start's note: the
+    move is not refused for it."""
     path = tmp_path / "old.db"
     store = await Store.open(path, Clock())
     await _fill(store)
     source_counts = await store.count_rows()
     await store.close()
 
+    early = await PostgresStore.open(pg_url, Clock())  # a start before the move: its note
+    await early.set_meta(STARTED_KEY, "1800000000")
+    await early.close()
     counts = await copy_sqlite_to_postgres(path, pg_url)
     assert counts == source_counts and counts["actions"] > 10
 
