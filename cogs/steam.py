@@ -307,10 +307,12 @@ class SteamCog(GameCog):
         """Open a new table with the same options and the same table: whoever presses hosts,
         and when they sat at the last table every other person still playing at its end
         is seated again (each may leave; one who resigned or whose seat a computer played
-        may join again) and the computer players come along at their levels. Someone who
+        may join again) and the computer players come along, each with its name and level
+        (a name a person there has is given up for a free one). Someone who
         did not sit there seats nobody but themselves (and the computers): they cannot
         seat others at a table they never chose."""
         computers = [s.level or DEFAULT_LEVEL for s in game.seats if s.computer]
+        named = [s.name for s in game.seats if s.computer]  # each keeps its name and level
         left = seating.resigned_seats(game.view())
         sat = game.seat_of(interaction.user.id) is not None
         people = [(s.user_id, s.name) for i, s in enumerate(game.seats)
@@ -318,7 +320,7 @@ class SteamCog(GameCog):
                   and i not in left and s.user_id != interaction.user.id]
         options = {k: v for k, v in game.row.options.items() if k not in ("names", "levels")}
         return await self.open_lobby(
-            interaction, options, thread="no", computers=computers, people=people,
+            interaction, options, thread="no", computers=computers, people=people, named=named,
             turn_seconds=game.data.turn_seconds, notices=game.data.notices,
         )
 

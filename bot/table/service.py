@@ -50,14 +50,15 @@ from bot.table.lobby import (
     LOBBY_PREFIX,
     LOBBY_START,
     LobbyStep,
-    computer_names,
     computer_seat,
     distinct_name,
+    free_computer_name,
     lobby_step,
 )
 from bot.table.seats import Seat, seats_to_json
 from bot.table.settings import ServerBook, ServerSettings
 from bot.table.turns import TurnPolicy
+from bot.text.names import alike
 from db.base import GameStore
 from db.errors import TooManyOpen
 from db.rows import NewGame
@@ -301,6 +302,7 @@ class Tables:
         options: Mapping[str, Any] | None = None,
         computers: Sequence[str] = (),
         people: Sequence[tuple[int, str]] = (),
+        named: Sequence[str] = (),
         turn_seconds: float = 0,
         notices: bool = True,
         thread: bool = False,
@@ -311,7 +313,8 @@ class Tables:
 
         ``people`` (user id, name) and ``computers`` (their levels) are seated at once
         after the host, in that order (a rematch brings the last table along; each person
-        may leave);
+        may leave); ``named`` are the computers' names at the last table, kept where no
+        seat has one like it (else each gets the first name free, as Add computer does);
         ``turn_seconds`` is the turn timer (0: off) and ``notices`` whether people are
         told by a mention when their turn comes (ruling C6); ``thread`` says the channel
         is a thread opened for the table, ``parent`` the channel whose thread it is;
@@ -322,9 +325,10 @@ class Tables:
         for user_id, name in people:
             if len(seats) < eng.max_seats and all(s.user_id != user_id for s in seats):
                 seats.append(Seat.person(user_id, distinct_name(name, seats)))
-        names = computer_names()
-        for level in list(computers)[: eng.max_seats - len(seats)]:
-            seats.append(computer_seat(next(names), level))
+        for index, level in enumerate(list(computers)[: eng.max_seats - len(seats)]):
+            kept = named[index] if index < len(named) else ""
+            free = kept and alike(kept) not in {alike(s.name) for s in seats}
+            seats.append(computer_seat(kept if free else free_computer_name(seats), level))
         data = TableData(turn_seconds=float(turn_seconds), notices=bool(notices), thread=thread,
                          parent=parent, invited=[u for u in invited if u != host.user_id])
         return await self._create(

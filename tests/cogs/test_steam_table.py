@@ -410,3 +410,60 @@ async def test_an_away_player_asking_to_resign_is_welcomed_back_and_asked(
     after = await bot.tables.load(game.id)
     assert after.row.version > back.row.version
     assert any("resign" in event.lower() for event in after.row.events), after.row.events
+
+
+async def test_play_again_keeps_each_computers_name_and_level(discord_driver, fake_discord,
+                                                             tmp_path):
+    """The host removes Ada and sets Brass to Hard; at Play again Brass is still the hard
+    one and Cog the normal one (names players learned stay with their levels)."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
+                                        user="alice")).message
+    for _ in range(3):
+        board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                            user="alice")).message
+    board = await host_board(discord_driver, board, "lobby.drop.1")
+    board = await host_board(discord_driver, board, "lobby.level.1.hard")
+    lobby = await bot.tables.open_in_channel(fake_discord.channel_id)
+    before = [(s["name"], s.get("level")) for s in lobby.row.seats if s.get("computer")]
+    assert before == [("Brass (computer)", "hard"), ("Cog (computer)", "normal")]
+    await host_board(discord_driver, board, "lobby.start")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    await discord_driver.settle()
+    shown = fake_discord.get_message(game.row.board_message_id)
+    ask = await discord_driver.click(shown, button(shown, "ask.resign"), user="alice")
+    await discord_driver.click(ask.message, ask.custom_ids[0], user="alice")
+    await discord_driver.settle()
+    final = fake_discord.get_message(game.row.board_message_id)
+    await discord_driver.click(final, button(final, "table.again"), user="alice")
+    again = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert [(s["name"], s.get("level")) for s in again.row.seats if s.get("computer")] == before
+
+
+async def test_play_again_never_names_a_computer_like_a_person(discord_driver, fake_discord,
+                                                               tmp_path):
+    """A member shown "Ada (Computer)" sat at the last table beside a computer: at Play
+    again the computer still gets a name no person there has."""
+    from bot.text.names import alike
+
+    fake_discord.add_user("ada (computer)")
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
+                                        user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"),
+                                        user="ada (computer)")).message
+    board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                        user="alice")).message
+    await host_board(discord_driver, board, "lobby.start")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    for name in ("alice", "ada (computer)"):
+        await discord_driver.settle()
+        shown = fake_discord.get_message(game.row.board_message_id)
+        ask = await discord_driver.click(shown, button(shown, "ask.resign"), user=name)
+        await discord_driver.click(ask.message, ask.custom_ids[0], user=name)
+    await discord_driver.settle()
+    final = fake_discord.get_message(game.row.board_message_id)
+    await discord_driver.click(final, button(final, "table.again"), user="ada (computer)")
+    again = await bot.tables.open_in_channel(fake_discord.channel_id)
+    names = [s["name"] for s in again.row.seats]
+    assert len(names) == 2 and len({alike(n) for n in names}) == 2, names
