@@ -107,5 +107,5 @@ class AbandonButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
                     said, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
             except SEND_ERRORS as exc:
                 log.warning("could not answer the abandoning of game %s: %s", game.id, exc)
-        await bot.boards.messages.refresh(game)
+        await bot.boards.messages.show(game)
         await bot.boards.announce(game, None)

@@ -9,6 +9,7 @@ result (results kept before names were) is shown as a mention.
 
 from __future__ import annotations
 
+import logging
 import re
 from datetime import UTC, datetime
 from typing import Any
@@ -19,6 +20,7 @@ from discord.ext import commands
 
 from bot.boards.answer_clock import AnswerClock
 from bot.boards.in_flight import Tracked
+from bot.boards.send_errors import SEND_ERRORS
 from bot.games.registry import engine
 from bot.table.daily import daily_key
 from bot.table.errors import Unavailable
@@ -35,6 +37,8 @@ from db.records import (
     Standing,
 )
 from db.store import StorageError
+
+log = logging.getLogger(__name__)
 
 COLOUR = discord.Colour.from_rgb(88, 101, 242)
 
@@ -286,7 +290,10 @@ class ForgetButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
             text = "There was nothing left to delete: your records are already gone."
         if before.playing:
             text += STILL_OPEN
-        await clock.edit(content=text, view=None)
+        try:
+            await clock.edit(content=text, view=None)
+        except SEND_ERRORS as exc:  # done all the same: /stats shows it
+            log.warning("could not answer a /forget-me confirmation: %s", exc)
 
 
 class RecordsCog(commands.Cog):

@@ -7,14 +7,18 @@ private message in place.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
 import discord
 
 from bot.boards.in_flight import Tracked
+from bot.boards.send_errors import SEND_ERRORS
 from cogs.details import paginate
 from cogs.starting import game_cog
+
+log = logging.getLogger(__name__)
 
 RULES_TAG = "rp1"
 RULES_TEMPLATE = rf"{RULES_TAG}:(?P<kind>[a-z]{{1,20}}):(?P<page>[0-9]{{1,2}})"
@@ -43,9 +47,12 @@ class RulesPageButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
             await interaction.response.send_message("That game is not available on this bot.",
                                                     ephemeral=True)
             return
-        await interaction.response.edit_message(
-            **rules_body(self.kind, cog.title or self.kind, cog.rules_text, cog.colour,
-                         self.page))
+        try:
+            await interaction.response.edit_message(
+                **rules_body(self.kind, cog.title or self.kind, cog.rules_text, cog.colour,
+                             self.page))
+        except SEND_ERRORS as exc:  # answered too late, say: the page stays as it was
+            log.warning("could not turn a page of the %s rules: %s", self.kind, exc)
 
 
 def rules_body(kind: str, title: str, rules: Any, colour: int, page: int = 0) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from typing import Any
 import discord
 
 from bot.boards.gone import CHANNEL_GONE, UNKNOWN_CHANNEL, GonePlaces
-from bot.boards.send_errors import SEND_ERRORS
+from bot.boards.send_errors import SEND_ERRORS, passing_failure
 from bot.boards.threads import MISSING_ACCESS, MISSING_PERMISSIONS, GameThreads
 from bot.table.errors import Refusal, board_link
 from bot.table.service import LoadedGame, Tables
@@ -253,6 +253,15 @@ class BoardMessages:
         failed = await self._edit(game, keep=keep, repost=repost)
         await self.threads.wind_up(game)
         return failed
+
+    async def show(self, game: LoadedGame, *, repost: bool = True) -> None:
+        """Edit the game's board now (:meth:`refresh`); an edit Discord refuses for a
+        while (a server error, a long rate limit) is left to :meth:`update_soon`, which
+        tries again with pauses, so the board does not stay on an older move until a
+        click."""
+        failed = await self.refresh(game, repost=repost)
+        if failed is not None and passing_failure(failed):
+            self.update_soon(game.id, game, repost=repost)
 
     async def _channel_gone(self, game: LoadedGame, channel_id: int,
                             error: discord.NotFound) -> BaseException | None:

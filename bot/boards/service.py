@@ -263,7 +263,7 @@ class Boards:
                     await self.hosting.redraw(interaction, game, said)
                 else:
                     await edit_answer(interaction, content=said, embed=None, view=None)
-                await self.messages.refresh(game)
+                await self.messages.show(game)
             else:
                 # Known as shown before the answer leaves, so a click racing this one is
                 # refused as stale rather than taken for a board left behind.
@@ -285,7 +285,7 @@ class Boards:
             # channel shows it), never left to read "This interaction failed"
             if not answer_lost(exc):
                 await self._acknowledge(interaction)
-            await self.messages.refresh(game)
+            await self.messages.show(game)
         if play.came_back:
             await tell_privately(interaction, _back_text(game, interaction.user.id))
         await self._tell_locked_out(interaction, game)
@@ -778,7 +778,7 @@ class Boards:
         """Show a game the table ended by itself (idle too long): its board says so and
         its turn notice leaves the channel, as when a game is abandoned. A board deleted
         meanwhile is not posted again: nobody plays the game any more."""
-        await self.messages.refresh(game, repost=False)
+        await self.messages.show(game, repost=False)
         await self._announce(game, None)
 
     async def announce(self, game: LoadedGame, notice: tuple[int, str] | None) -> None:
