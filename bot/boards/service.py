@@ -818,24 +818,22 @@ def _back_text(game: LoadedGame, user_id: int) -> str:
     return f"Welcome back: you play your own seat again.{whose}"
 
 
+def _custom_ids(message: discord.Message) -> list[str]:
+    """Return the custom ids of a message's buttons and menus ("" for a link button)."""
+    return [getattr(child, "custom_id", None) or "" for row in message.components
+            for child in getattr(row, "children", ())]
+
+
 def _shown_version(message: discord.Message) -> int | None:
     """Return the newest board version a message's buttons and menus carry, or None
     when it carries none."""
-    versions = []
-    for row in message.components:
-        for child in getattr(row, "children", ()):
-            custom_id = getattr(child, "custom_id", None) or ""
-            parsed = parse_button_id(custom_id) or parse_select_id(custom_id)
-            if parsed is not None:
-                versions.append(parsed.version)
-    return max(versions, default=None)
+    parsed = (parse_button_id(i) or parse_select_id(i) for i in _custom_ids(message))
+    return max((p.version for p in parsed if p is not None), default=None)
 
 
 def _shows_the_end(message: discord.Message) -> bool:
     """Whether a board message already shows its game's end (only the table's buttons)."""
-    ids = [getattr(child, "custom_id", None) or "" for row in message.components
-           for child in getattr(row, "children", ())]
-    return all(i.endswith(tuple(f":{b}" for b in END_BUTTONS)) for i in ids)
+    return all(i.endswith(tuple(f":{b}" for b in END_BUTTONS)) for i in _custom_ids(message))
 
 
 async def _point_to_thread(interaction: discord.Interaction[Any], line: str,

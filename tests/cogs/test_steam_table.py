@@ -28,9 +28,10 @@ def _notices(fake) -> list[dict]:
             or "still your turn" in (m.get("content") or "")]
 
 
-async def _table(driver, fake, tmp_path, *, clock=None, options=None, people=("bob",),
+async def _lobby(driver, tmp_path, *, clock=None, options=None, people=(),
                  computers: int = 0, **settings):
-    """Open a table as Alice, seat ``people`` and computers, start it with Alice first."""
+    """Open a table as Alice (to play first), seat ``people`` and computers; return the
+    bot and the lobby's board."""
     bot = await driver.login(make_bot(tmp_path, cogs=COGS, clock=clock or Clock(),
                                       **settings))
     opts = {"first": "me (the host)", **(options or {})}
@@ -40,6 +41,14 @@ async def _table(driver, fake, tmp_path, *, clock=None, options=None, people=("b
     for _ in range(computers):
         board = (await driver.click(board, button(board, "lobby.computer"),
                                     user="alice")).message
+    return bot, board
+
+
+async def _table(driver, fake, tmp_path, *, clock=None, options=None, people=("bob",),
+                 computers: int = 0, **settings):
+    """Open a table as Alice, seat ``people`` and computers, start it with Alice first."""
+    bot, board = await _lobby(driver, tmp_path, clock=clock, options=options, people=people,
+                              computers=computers, **settings)
     board = await host_board(driver, board, "lobby.start")
     await driver.settle()
     return bot, board
@@ -325,12 +334,7 @@ async def test_computer_moves_edit_a_board_at_most_once_per_interval(discord_dri
     """Computer players moving at once cost at most one board edit per BOARD_EDIT_SECONDS."""
     import time
 
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, BOARD_EDIT_SECONDS=0.5))
-    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
-                                        user="alice")).message
-    for _ in range(3):
-        board = (await discord_driver.click(board, button(board, "lobby.computer"),
-                                            user="alice")).message
+    bot, board = await _lobby(discord_driver, tmp_path, computers=3, BOARD_EDIT_SECONDS=0.5)
     board = await host_board(discord_driver, board, "lobby.start")
     started = time.monotonic()
     before = len(fake_discord.requests)
@@ -416,12 +420,7 @@ async def test_play_again_keeps_each_computers_name_and_level(discord_driver, fa
                                                              tmp_path):
     """The host removes Ada and sets Brass to Hard; at Play again Brass is still the hard
     one and Cog the normal one (names players learned stay with their levels)."""
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
-    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
-                                        user="alice")).message
-    for _ in range(3):
-        board = (await discord_driver.click(board, button(board, "lobby.computer"),
-                                            user="alice")).message
+    bot, board = await _lobby(discord_driver, tmp_path, computers=3)
     board = await host_board(discord_driver, board, "lobby.drop.1")
     board = await host_board(discord_driver, board, "lobby.level.1.hard")
     lobby = await bot.tables.open_in_channel(fake_discord.channel_id)
