@@ -601,6 +601,7 @@ class TableBot(commands.Bot):
             await self.boards.stop_announcing(
                 max(0.0, STOP_WAIT_SECONDS - (time.monotonic() - since)))
             await self.boards.messages.stop_updates()
+            await self.boards.leftovers.stop()
         if self.alive_marker.is_running():
             self.alive_marker.cancel()
             await self._note_alive()

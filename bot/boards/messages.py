@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 import time
@@ -35,6 +36,7 @@ from typing import Any
 import discord
 
 from bot.boards.gone import CHANNEL_GONE, UNKNOWN_CHANNEL, GonePlaces
+from bot.boards.leftovers import Leftovers
 from bot.boards.send_errors import SEND_ERRORS, passing_failure
 from bot.boards.threads import MISSING_ACCESS, MISSING_PERMISSIONS, GameThreads
 from bot.table.errors import Refusal, board_link
@@ -83,11 +85,13 @@ class BoardMessages:
     """Posts, edits and reposts board messages; makes the bot's own edits, one at a time."""
 
     def __init__(self, bot: discord.Client, tables: Tables, render: Render,
-                 threads: GameThreads) -> None:
+                 threads: GameThreads, leftovers: Leftovers | None = None) -> None:
         self.bot = bot
         self.tables = tables
         self.render = render
         self.threads = threads
+        #: Retires the boards a newer one replaced (again later, if Discord fails).
+        self.leftovers = leftovers or Leftovers()
         #: The version each board message shows, as far as this process knows, and when
         #: (wall clock, as Discord stamps a message's edits) it was shown so.
         self.shown: dict[int, int] = {}
@@ -444,10 +448,10 @@ class BoardMessages:
         channel_id, message_id = board
         channel = self.bot.get_partial_messageable(channel_id, guild_id=game.row.guild_id)
         link = board_link(game.row.guild_id, game.row.board_channel_id, game.row.board_message_id)
-        with contextlib.suppress(*SEND_ERRORS):
-            await channel.get_partial_message(message_id).edit(
-                content=moved_line(link), embed=None, view=None, attachments=[]
-            )
+        await self.leftovers.take_back(
+            f"the old board {message_id} of game {game.id}",
+            functools.partial(channel.get_partial_message(message_id).edit,
+                              content=moved_line(link), embed=None, view=None, attachments=[]))
 
     # -- edits the bot makes by itself ---------------------------------------------------
 

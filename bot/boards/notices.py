@@ -18,6 +18,7 @@ import logging
 
 import discord
 
+from bot.boards.leftovers import Leftovers
 from bot.boards.pings import PingChoices
 from bot.boards.send_errors import SEND_ERRORS, passing_failure
 from bot.table.data import NoticeRef
@@ -31,10 +32,13 @@ log = logging.getLogger(__name__)
 class TurnNotices:
     """Posts and deletes the tables' turn notices."""
 
-    def __init__(self, bot: discord.Client, tables: Tables, pings: PingChoices) -> None:
+    def __init__(self, bot: discord.Client, tables: Tables, pings: PingChoices,
+                 leftovers: Leftovers) -> None:
         self.bot = bot
         self.tables = tables
         self.pings = pings
+        #: Takes back the notices whose turn passed (again later, if Discord fails).
+        self.leftovers = leftovers
         #: Each table's current turn notice, and a lock so notices go out one at a time.
         self._notices: dict[int, NoticeRef] = {}
         self._notice_locks: dict[int, asyncio.Lock] = {}
@@ -82,10 +86,11 @@ class TurnNotices:
             olds = {(n.channel, n.message): n for n in (self._notices.pop(game.id, None), stored)
                     if n is not None}
             for old in olds.values():
-                channel = self.bot.get_partial_messageable(old.channel,
-                                                           guild_id=game.row.guild_id)
-                with contextlib.suppress(*SEND_ERRORS):
-                    await channel.get_partial_message(old.message).delete()
+                await self.leftovers.take_back(
+                    f"the turn notice {old.message} of game {game.id}",
+                    self.bot.get_partial_messageable(
+                        old.channel, guild_id=game.row.guild_id,
+                    ).get_partial_message(old.message).delete)
             if not game.row.is_open or notice is None or not (game.data.notices or reminder):
                 if stored:
                     await self.tables.remember_notice(game.id, None)
@@ -128,8 +133,8 @@ class TurnNotices:
                 self._posting.pop(game.id, None)
             if not await self._still_due(game.id, user_id, made):
                 # the turn passed, or was played, while the post was on its way: take it back
-                with contextlib.suppress(*SEND_ERRORS):
-                    await message.delete()
+                await self.leftovers.take_back(
+                    f"the turn notice {message.id} of game {game.id}", message.delete)
                 if stored or reminded:
                     await self.tables.remember_notice(game.id, None, reminded=reminded)
                 return
@@ -194,9 +199,11 @@ class LobbyInvitations:
     table's data) and deletes them once that member joins, and when the lobby starts or
     closes. The game's lock is never held while Discord is asked anything."""
 
-    def __init__(self, bot: discord.Client, tables: Tables) -> None:
+    def __init__(self, bot: discord.Client, tables: Tables, leftovers: Leftovers) -> None:
         self.bot = bot
         self.tables = tables
+        #: Takes back the invitations (again later, if Discord fails).
+        self.leftovers = leftovers
 
     @staticmethod
     def invitation_of(game: LoadedGame, user_id: int) -> NoticeRef | None:
@@ -257,8 +264,8 @@ class LobbyInvitations:
         """Delete the invitation messages ``refs`` (one already gone is fine)."""
         for ref in refs:
             channel = self.bot.get_partial_messageable(ref.channel, guild_id=guild_id)
-            with contextlib.suppress(*SEND_ERRORS):
-                await channel.get_partial_message(ref.message).delete()
+            await self.leftovers.take_back(f"the invitation {ref.message}",
+                                           channel.get_partial_message(ref.message).delete)
 
 
 #: The label of a notice's link button.

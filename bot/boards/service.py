@@ -23,6 +23,7 @@ from bot.boards.computers import ComputerPlayers
 from bot.boards.custom_ids import parse_button_id, parse_select_id
 from bot.boards.hosting import HostControls
 from bot.boards.layout import ASK_PREFIX, action_button, view_of
+from bot.boards.leftovers import Leftovers
 from bot.boards.messages import BoardMessages
 from bot.boards.notices import LobbyInvitations, TurnNotices
 from bot.boards.pings import PingChoices, choice_button
@@ -96,16 +97,19 @@ class Boards:
         self.computers = ComputerPlayers(tables, computer_delay, self._computer_moved)
         #: Members' choices of being pinged by turn notices.
         self.pings = PingChoices(tables)
-        self.notices = TurnNotices(bot, tables, self.pings)
+        #: Takes back old notices, invitations and boards (again later, if Discord fails).
+        self.leftovers = Leftovers()
+        self.notices = TurnNotices(bot, tables, self.pings, self.leftovers)
         #: Games' own threads: opened at the start, archived after the end.
         self.threads = GameThreads(bot)
         #: The board messages: posted, edited, reposted; the bot's own edits.
-        self.messages = BoardMessages(bot, tables, self._render, self.threads)
+        self.messages = BoardMessages(bot, tables, self._render, self.threads,
+                                      self.leftovers)
         self.messages.gone.forget = self._forget_gone
         #: Replays and daily results of ended games.
         self.replays = Replays(tables, self.drawing.drawer, images=images)
         #: The host's private controls of a lobby.
-        self.hosting = HostControls(tables, LobbyInvitations(bot, tables))
+        self.hosting = HostControls(tables, LobbyInvitations(bot, tables, self.leftovers))
         self.messages.gone.called_off = self.hosting.invitations.clear
         #: Notices of handled deadlines being posted (a rate limit holds one back for
         #: seconds; the deadline loop does not wait for it).

@@ -5,6 +5,8 @@ starts or closes.
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.support import button, host_board, host_panel, make_bot, pings_sent
 
 COGS = ("cogs.steam",)
@@ -99,3 +101,24 @@ async def test_an_invitation_from_the_member_menu_goes_when_they_join(
     await discord_driver.click(board, button(board, "lobby.join"), user="erin")
     await discord_driver.settle()
     assert not any(m["id"] == line for m in fake_discord.channel_messages())
+
+
+async def test_an_invitation_discord_fails_to_delete_is_deleted_at_a_later_try(
+        discord_driver, fake_discord, tmp_path):
+    """Erin joins while Discord fails the delete of her invitation (a 503): the line goes
+    at the next try, not never."""
+    fake = fake_discord
+    bot, board = await _lobby_with_bob(discord_driver, fake, tmp_path)
+    bot.boards.leftovers.retry_seconds = (0.05,)
+    await _invite(discord_driver, fake, board, "erin")
+    [line] = _invitations(fake)
+    fake.fail_next("DELETE", rf"/messages/{line['id']}$", 503)
+    board = fake.get_message(board["id"])
+    await discord_driver.click(board, button(board, "lobby.join"), user="erin")
+    await discord_driver.settle()
+    assert fake.get_message(line["id"]) is not None  # the delete failed
+    for _ in range(100):
+        if fake.get_message(line["id"]) is None:
+            break
+        await asyncio.sleep(0.01)
+    assert _invitations(fake) == [] and bot.boards.leftovers.waiting == 0

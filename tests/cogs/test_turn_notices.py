@@ -345,3 +345,54 @@ async def test_a_deploys_two_processes_leave_one_turn_notice(discord_driver, fak
         await _whole_turn(discord_driver, fake_discord, player, game.id)
         await discord_driver.settle()
         assert _notices(fake_discord) == []  # taken back by the process that moved
+
+
+async def _gone_later(driver, fake, message_id: int) -> bool:
+    """Whether the message ``message_id`` is deleted within a second."""
+    for _ in range(100):
+        if fake.get_message(message_id) is None:
+            return True
+        await asyncio.sleep(0.01)
+        await driver.settle()
+    return False
+
+
+async def test_a_notice_discord_fails_to_delete_is_deleted_at_a_later_try(
+        discord_driver, fake_discord, tmp_path):
+    """Alice's notice stays while Discord fails its delete (a 503) when her turn passes,
+    and is deleted at the next try: no "your turn" line for a turn long gone."""
+    driver, fake = discord_driver, fake_discord
+    clock = Clock()
+    bot, game = await _two_seats(driver, fake, tmp_path, clock)
+    bot.boards.leftovers.retry_seconds = (0.05,)
+    alice = fake.user("alice").id
+    clock.advance(46)
+    assert await bot.deadlines.run_due() == 1
+    await driver.settle()
+    [notice] = _notices(fake)
+    fake.fail_next("DELETE", rf"/messages/{notice['id']}$", 503)
+    while (await bot.tables.load(game.id)).person_to_act() == alice:
+        await _play(driver, fake, bot)
+    assert fake.get_message(notice["id"]) is not None  # the delete failed
+    assert await _gone_later(driver, fake, int(notice["id"]))
+    assert bot.boards.leftovers.waiting == 0
+
+
+async def test_an_old_board_discord_fails_to_retire_is_retired_at_a_later_try(
+        discord_driver, fake_discord, tmp_path):
+    """`/steam board` posts the board again while Discord fails the old board's edit (a
+    503): the old one still becomes the one-line "This board moved" at the next try, so
+    no second set of live buttons stays in the channel."""
+    driver, fake = discord_driver, fake_discord
+    bot, game = await _two_seats(driver, fake, tmp_path, Clock())
+    bot.boards.leftovers.retry_seconds = (0.05,)
+    old = game.row.board_message_id
+    fake.fail_next("PATCH", rf"/messages/{old}$", 503)
+    await driver.slash("steam", "board", user="bob")
+    assert fake.get_message(old)["components"]  # the edit failed
+    for _ in range(100):
+        if not fake.get_message(old)["components"]:
+            break
+        await asyncio.sleep(0.01)
+    moved = fake.get_message(old)
+    assert moved["content"].startswith("This board moved: [") and not moved["components"]

@@ -44,7 +44,7 @@ _FAKE_DIR = os.path.dirname(os.path.realpath(__file__)) + os.sep
 _OPTION_TYPES: dict[type, int] = {bool: 5, int: 4, float: 10, str: 3}
 
 
-BACKGROUND_TASKS = ("stored-deadlines",)
+BACKGROUND_TASKS = ("stored-deadlines", "leftovers")
 """Names of the bot's long-lived loops, which never end while it runs: not waited for."""
 
 
