@@ -5,7 +5,9 @@ discord.py already retries a request a few times over some seconds; a delete or 
 that still fails for a passing reason (a server error, a rate limit, the connection) is
 tried again here later, a few times, by one task for the whole process, so an old
 "it is your turn" line does not stay in the channel for good. One refused for good (the
-message or channel gone, a permission missing) is not tried again.
+message or channel gone, a permission missing) is not tried again. A notice whose post
+was stopped on its way (its turn passed) is looked for after the first wait: Discord may
+have taken it all the same.
 """
 
 from __future__ import annotations
@@ -48,6 +50,11 @@ class Leftovers:
             return True
         self._keep(what, job, 1)
         return False
+
+    def later(self, what: str, job: Job) -> None:
+        """Run ``job`` after the first wait (and again later, if Discord fails it for a
+        while): for a message Discord may take a moment to show."""
+        self._keep(what, job, 1)
 
     @property
     def waiting(self) -> int:

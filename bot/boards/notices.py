@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
+import functools
 import logging
 
 import discord
@@ -106,6 +108,9 @@ class TurnNotices:
             )
             pinged = ([discord.Object(user_id)]
                       if game.data.notices and await self.pings.wants_ping(user_id) else [])
+            # a little before now, in case this machine's clock is ahead of Discord's
+            since = discord.utils.time_snowflake(
+                discord.utils.utcnow() - datetime.timedelta(minutes=1))
             post = asyncio.ensure_future(channel.send(
                 text, view=board_button(game.link),
                 allowed_mentions=discord.AllowedMentions(
@@ -119,7 +124,12 @@ class TurnNotices:
                 task = asyncio.current_task()
                 if task is not None and task.cancelling():
                     raise  # this announcement itself is being stopped
-                return  # the turn passed while the post was held back: not sent
+                # the turn passed while the post was on its way: held back by a rate
+                # limit it was not sent, but Discord may have taken it in flight
+                self.leftovers.later(
+                    f"a turn notice of game {game.id} stopped on its way",
+                    functools.partial(self._take_back_stopped, game.id, channel, since, text))
+                return
             except SEND_ERRORS as exc:
                 log.warning("could not post a turn notice in game %s: %s", game.id, exc)
                 if passing_failure(exc):  # posted again in a while, while still their turn
@@ -141,6 +151,21 @@ class TurnNotices:
             note = NoticeRef(message.channel.id, message.id, user_id)
             self._notices[game.id] = note
             await self.tables.remember_notice(game.id, note, reminded=reminded)
+
+    async def _take_back_stopped(self, game_id: int, channel: discord.PartialMessageable,
+                                 since: int, text: str) -> None:
+        """Delete the notice ``text`` if its post, stopped on its way, reached the
+        channel after the message id ``since`` all the same (not the table's notice now)."""
+        kept = {n.message for n in (self._notices.get(game_id),) if n is not None}
+        with contextlib.suppress(Refusal):
+            stored = (await self.tables.load(game_id)).data.notice
+            if stored is not None:
+                kept.add(stored.message)
+        me = self.bot.user
+        async for message in channel.history(limit=50, after=discord.Object(since)):
+            if (me is not None and message.author.id == me.id and message.content == text
+                    and message.id not in kept):
+                await message.delete()
 
     def forget(self, game_id: int) -> None:
         """Forget the turn notice of a game whose channel is gone (nothing to delete)."""

@@ -228,6 +228,33 @@ async def test_c6_a_notice_held_back_while_the_player_plays_is_never_posted(
     assert pings_sent(fake) == []
 
 
+async def test_c6_a_notice_discord_took_while_its_post_was_stopped_is_deleted(
+        discord_driver, fake_discord, tmp_path):
+    """Alice plays while her notice's post is on its way and Discord has taken it but not
+    answered yet: the bot stops waiting for it, and deletes the line once Discord shows
+    it, so no "your turn" line names Alice while it is Bob's turn."""
+    driver, fake = discord_driver, fake_discord
+    clock = Clock()
+    bot, game = await _two_seats(driver, fake, tmp_path, clock)
+    bot.boards.leftovers.retry_seconds = (0.05,)
+    alice = fake.user("alice").id
+    fake.hold_next("POST", r"/channels/\d+/messages$", 2.0)
+    after = len(fake.requests)
+    clock.advance(46)
+    bot.deadlines.wake(None)
+    await fake.wait_for_request("POST", r"/channels/\d+/messages$", after=after)
+    [posted] = _notices(fake)  # Discord took it; its answer is held back
+    while (await bot.tables.load(game.id)).person_to_act() == alice:
+        await _play(driver, fake, bot)
+    for _ in range(200):
+        if fake.get_message(posted["id"]) is None:
+            break
+        await asyncio.sleep(0.01)
+    assert [m for m in _notices(fake) if f"<@{alice}>" in m["content"]] == []
+    await asyncio.sleep(2.1)  # the held answer comes, to nobody waiting
+    await driver.settle()
+
+
 async def _a_step_while_held_back(driver, fake, bot, game_id, after):
     """Wait until the held-back post is asked for, then play one step of Alice's turn (a
     fixed deal whose first turn has several) while it waits."""

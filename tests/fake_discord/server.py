@@ -280,6 +280,8 @@ class FakeDiscord:
         self.limit_violations: list[LimitViolation] = []
         self.unhandled: list[RecordedRequest] = []
         self.faults: list[Fault] = []
+        #: Requests whose answer is held back after they are carried out (see :meth:`hold_next`).
+        self.holds: list[tuple[str, re.Pattern[str], float]] = []
         self.response_deadline: float | None = RESPONSE_DEADLINE
         self.app_permissions = payloads.BOT_PERMISSIONS
         """The bot's permissions that interactions carry (``app_permissions``)."""
@@ -606,6 +608,18 @@ class FakeDiscord:
             Fault(method.upper(), re.compile(path_regex), status, code, retry_after, times, message)
         )
 
+    def hold_next(self, method: str, path_regex: str, seconds: float) -> None:
+        """Carry out the next request whose method and API path match, then hold its answer
+        back ``seconds``: a request Discord took whose answer the bot may stop waiting for."""
+        self.holds.append((method.upper(), re.compile(path_regex), seconds))
+
+    def _take_hold(self, method: str, path: str) -> float:
+        for hold in self.holds:
+            if hold[0] in ("*", method) and hold[1].search(path):
+                self.holds.remove(hold)
+                return hold[2]
+        return 0.0
+
     def _take_fault(self, method: str, path: str) -> Fault | None:
         for fault in self.faults:
             if fault.method in ("*", method) and fault.pattern.search(path):
@@ -929,6 +943,9 @@ class FakeDiscord:
             response = self._error_response(error)
         record.status = response.status
         await self.notify()
+        held = self._take_hold(request.method, path)
+        if held:
+            await asyncio.sleep(held)
         return response
 
     async def _answer(
