@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.pictures.canvas import MARGIN, MIN_TEXT, Canvas
-from bot.pictures.cards import two_lines
+from bot.pictures.cards import two_lines, whole_in_two_lines
 from bot.pictures.endings import Ending
 from bot.pictures.palette import CARD_EDGE, CARD_FACE, CARD_INK, HIGHLIGHT, RGB
 from bot.pictures.viewdata import items, mapping, mappings, number
@@ -19,6 +19,9 @@ CARD_W, CARD_H = 114, 124
 """A tableau card's size."""
 NAME = 24
 """Names on tableau cards (a card face's own lettering; the text names them too)."""
+NAME_SIZES = (NAME, 22, 20, 18)
+"""The sizes a tableau card's name may take, largest first: a long word ("Copperleaf")
+takes a smaller one rather than being cut."""
 
 BARS: tuple[tuple[str, str, str, RGB], ...] = (
     ("health", "health", "max_health", (220, 64, 72)),
@@ -187,8 +190,10 @@ def _paint_card(c: Canvas, name: str, icons: tuple[str, ...], edges: tuple[str, 
     c.draw.rounded_rectangle((0, 0, CARD_W, CARD_H), radius=10, fill=CARD_FACE,
                              outline=outline, width=4 if mark else 2)
     c.record("card", (0, 0, CARD_W, CARD_H))
-    for i, line in enumerate(two_lines(name, CARD_W - 8, NAME, bold=True)):
-        c.text(CARD_W / 2, 4 + i * (NAME + 2), line, NAME, bold=True, fill=CARD_INK,
+    size = next((s for s in NAME_SIZES if whole_in_two_lines(name, CARD_W - 8, s, bold=True)),
+                NAME_SIZES[-1])
+    for i, line in enumerate(two_lines(name, CARD_W - 8, size, bold=True)):
+        c.text(CARD_W / 2, 4 + i * (NAME + 2), line, size, bold=True, fill=CARD_INK,
                anchor="ma")
     size = 34
     row = len(icons) * size + max(0, len(icons) - 1) * 4

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.games.tinrealm.content import load_content
 from bot.pictures import tinrealm as tinrealm_picture
 from bot.pictures.canvas import MIN_TEXT, Canvas
 from bot.pictures.cards import two_lines
@@ -100,3 +101,27 @@ def test_two_lines_balances_the_split_and_cuts_a_word_too_long() -> None:
     assert two_lines("Thornwood", 400, 30) == ["Thornwood"]
     [line] = two_lines("Oakinshelmgateway", 100, 30)
     assert line.endswith("…") and width(line, 30) <= 100
+
+
+def test_every_exploration_card_is_named_whole_on_its_tableau_card() -> None:
+    """"Gullwater Bank", "Copperleaf Glade" and "Stormcrag Ledge" read "Gullwa…",
+    "Copper…" and "Stormc…" on their tableau cards: a word too long for a card at the
+    names' size now takes a smaller size, never below the smallest of NAME_SIZES."""
+    content = load_content()
+    cards = [{"id": card.id, "name": card.name, "icons": list(card.icons),
+              "edges": [card.left, card.right]} for card in content.exploration.values()]
+    assert {"Gullwater Bank", "Copperleaf Glade", "Stormcrag Ledge"} <= {
+        c["name"] for c in cards}
+    game, state = play("tinrealm", 7, 30)
+    view = game.view(state)
+    for at in range(0, len(cards), 5):
+        shown = cards[at:at + 5]
+        drawn = _texts(tinrealm_picture.board({**view, "tableau": shown, "top_card": None},
+                                              Ending("active")))
+        assert not [t for t in drawn if "…" in t and not t.startswith("Pack")], drawn
+        for card in shown:
+            assert all(word in " ".join(drawn).split() for word in card["name"].split()), \
+                (card["name"], drawn)
+    room = tinrealm_picture.CARD_W - 8
+    assert width("Copperleaf", tinrealm_picture.NAME, True) > room  # too long at 24
+    assert min(tinrealm_picture.NAME_SIZES) >= 18
