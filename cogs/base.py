@@ -16,9 +16,10 @@ from bot.boards.render import generic_items, vote_field
 from bot.boards.send_errors import DISMISS
 from bot.boards.service import actor_of
 from bot.table.errors import Refusal
+from bot.table.lobby import LOBBY_CANCEL
 from bot.table.service import LoadedGame
 from bot.table.turnlog import COMPUTER_MARK
-from cogs.abandoning import AbandonButton, ask_to_abandon
+from cogs.abandoning import AbandonButton, abandon_question, ask_to_abandon
 from cogs.details import PAGE_LINES, Section, page_body
 from cogs.footer import FOOTER_LINES, last_moves
 from cogs.rules_pages import RulesPageButton, rules_body
@@ -256,7 +257,10 @@ class GameCog(commands.Cog):
         return await self.start_solo(interaction, self.default_options())
 
     def confirm_question(self, game: LoadedGame, action_id: str) -> str:
-        """Return the private question asked before ``action_id``: by default, plain."""
+        """Return the private question asked before ``action_id``: closing a lobby says
+        what it does; by default, plain."""
+        if action_id == LOBBY_CANCEL:
+            return abandon_question(game, ends=True)
         return f"Are you sure? This cannot be undone. ({DISMISS})"
 
     async def play_again(

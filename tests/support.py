@@ -198,7 +198,11 @@ async def host_does(driver: object, board: dict, action: str, user: str = "alice
     """As ``user``, open the lobby's host controls and choose ``action`` there; return the
     answer on the controls."""
     panel = await host_panel(driver, board, user)
-    result = await press(driver, panel.message, action, user)  # type: ignore[attr-defined]
+    if action == "lobby.cancel":  # "Close the table" asks first: the answer is "Yes"
+        asked = await press(driver, panel.message, "ask." + action, user)
+        result = await driver.click(asked.message, asked.custom_ids[0], user=user)  # type: ignore[attr-defined]
+    else:
+        result = await press(driver, panel.message, action, user)
     await driver.settle()  # type: ignore[attr-defined]
     return result
 

@@ -11,7 +11,13 @@ from __future__ import annotations
 import discord
 
 from bot.boards.custom_ids import user_select_id
-from bot.boards.layout import BoardUserSelect, PanelItem, action_button, action_select
+from bot.boards.layout import (
+    ASK_PREFIX,
+    BoardUserSelect,
+    PanelItem,
+    action_button,
+    action_select,
+)
 from bot.games.protocol import Action
 from bot.table.loaded import LoadedGame
 from bot.table.lobby import (
@@ -54,7 +60,9 @@ def panel_items(game: LoadedGame) -> list[PanelItem]:
     items: list[PanelItem] = [
         action_button(g, v, Action(LOBBY_START, "Start"), style=style.primary,
                       disabled=not ready, row=0),
-        action_button(g, v, Action(LOBBY_CANCEL, "Close the table"), style=style.danger, row=0),
+        # asks first: it sits beside Start, and closing unseats everyone for good
+        action_button(g, v, Action(ASK_PREFIX + LOBBY_CANCEL, "Close the table"),
+                      style=style.danger, row=0),
     ]
     computers = [option for i, s in enumerate(seats) if s.computer
                  for option in computer_options(i, s)]

@@ -496,11 +496,7 @@ class Boards:
             after = await self.tables.open_in_channel(game.row.channel_id)
             if after is not None and after.row.kind == game.row.kind and after.id > game.id:
                 # Someone pressed Play again first: point to what they opened.
-                raise Refusal(
-                    f"{after.seat_name(after.seat_of(after.host_id))} opened a new table "
-                    f"already: press **Join** on it "
-                    f"({after.link})." if after.row.status == "lobby" else
-                    f"A new {after.engine.title} game is going already: {after.link}")
+                raise Refusal(_opened_already(after, interaction.user.id))
             await renderer.play_again(interaction, game)
         except Refusal as refusal:
             await clock.tell(str(refusal))
@@ -796,6 +792,20 @@ class Boards:
         await self.notices.announce(game, notice, reminder=reminder)
         await self.hosting.invitations.clear(game)
         await self.threads.wind_up(game)
+
+
+def _opened_already(after: LoadedGame, user_id: int) -> str:
+    """What "Play again" answers once someone opened the next game (``after``) first:
+    where it is, and whether the presser has a seat there already."""
+    if after.row.status != "lobby":
+        return f"A new {after.engine.title} game is going already: {after.link}"
+    if user_id == after.host_id:
+        return f"You opened a new table already: {after.link}"
+    host = after.seat_name(after.seat_of(after.host_id))
+    if after.seat_of(user_id) is not None:
+        return (f"{host} opened a new table and seated you already: {after.link}. "
+                f"Press **Leave** there if you'd rather not play.")
+    return f"{host} opened a new table already: press **Join** on it ({after.link})."
 
 
 def _details_body(renderer: Renderer, game: LoadedGame, page: str = "") -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import logging
 import time
@@ -438,6 +439,11 @@ class Tables:
         game = await self.load(game_id)
         self.core.check_place(game, channel_id)
         self.core.check_open(game, _as_shown(game, version, action_id))
+        if action_id.startswith(LOBBY_PREFIX):  # tried on a copy: nothing is saved
+            lobby_step(LobbyStep(copy.deepcopy(game.row), copy.deepcopy(game.seats),
+                                 copy.deepcopy(game.data), game.engine, actor.user_id,
+                                 actor.name, actor.can_manage, self.core.seeds), action_id)
+            return
         seat = self.core.seat_for(game, actor, action_id)
         if action_id not in {a.id for a in game.legal_actions(seat)}:
             raise Refusal("That move is not possible now.")

@@ -55,3 +55,34 @@ async def test_play_again_by_someone_who_did_not_play_seats_only_them(
     await driver.click(ended, button(ended, "table.again"), user="carol")
     game = await bot.tables.open_in_channel(fake.channel_id)
     assert game.row.status == "lobby" and [s.name for s in game.seats] == ["Carol"]
+
+
+async def test_play_again_pressed_second_by_a_player_seated_already_says_so(
+        discord_driver, fake_discord, tmp_path):
+    """Alice's Play again seats Bob, who was still playing; Bob pressing it a moment later
+    is told he has a seat at the new table (and how to leave it), not sent to a Join that
+    would answer "already seated". Alice pressing again is pointed to her own table."""
+    from tests.support import abandon
+
+    driver, fake = discord_driver, fake_discord
+    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    board = (await driver.slash("steam", "new", user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    old = await bot.tables.open_in_channel(fake.channel_id)
+    await abandon(driver, "steam", "mod")
+    await driver.settle()
+    ended = fake.get_message((await bot.tables.load(old.id)).row.board_message_id)
+    await driver.click(ended, button(ended, "table.again"), user="alice")
+    await driver.settle()
+    new = await bot.tables.open_in_channel(fake.channel_id)
+    assert [s.name for s in new.seats] == ["Alice", "Bob"]
+    bob = await driver.click(fake.get_message(ended["id"]), button(ended, "table.again"),
+                             user="bob")
+    assert bob.ephemeral and bob.content == (
+        f"Alice opened a new table and seated you already: {new.link}. "
+        "Press **Leave** there if you'd rather not play.")
+    alice = await driver.click(fake.get_message(ended["id"]), button(ended, "table.again"),
+                               user="alice")
+    assert alice.content == f"You opened a new table already: {new.link}"

@@ -54,7 +54,7 @@ async def test_everyone_sees_the_same_lobby_and_only_the_host_gets_its_controls(
     assert refused.content == "Only the host, Alice, can use the host controls."
     panel = await host_panel(discord_driver, board)
     assert panel.ephemeral and "Host controls" in panel.content
-    assert _actions(panel.custom_ids) == ["lobby.start", "lobby.cancel", "drop", "people",
+    assert _actions(panel.custom_ids) == ["lobby.start", "ask.lobby.cancel", "drop", "people",
                                           "lobby.invite"]
     kinds = [c["type"] for c in payloads.iter_components(panel.message["components"])
              if "custom_id" in c]
@@ -305,7 +305,8 @@ async def test_an_invitation_from_controls_left_open_after_closing_says_it_is_cl
     _bot, board = await _lobby(discord_driver, tmp_path)
     first = await host_panel(discord_driver, board)
     second = await host_panel(discord_driver, board)
-    await press(discord_driver, first.message, "lobby.cancel", "alice")
+    asked = await press(discord_driver, first.message, "ask.lobby.cancel", "alice")
+    await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
     fake_discord.add_user("carol")
     select = next(cid for cid in second.custom_ids if cid.startswith("u1:"))
     invited = await discord_driver.pick_member(second.message, select, "carol", user="alice")
@@ -371,3 +372,22 @@ async def test_a_member_invited_by_steam_new_is_invited_once(discord_driver, fak
     await discord_driver.settle()
     assert not fake_discord.get_message(made.message["id"]).get("content")
     assert pings_sent(fake_discord) == [carol.id, dave.id]
+
+
+async def test_close_the_table_asks_first_as_abandon_does(discord_driver, fake_discord, tmp_path):
+    """"Close the table" sits beside "Start" in the host controls: a tap asks first, in
+    the words /steam abandon uses, and only "Yes" closes the lobby. Bob keeps his seat
+    until then."""
+    bot, board = await _lobby(discord_driver, tmp_path, "bob")
+    panel = await host_panel(discord_driver, board)
+    row = [c["label"] for c in panel.message["components"][0]["components"]]
+    assert row == ["Start", "Close the table"]
+    asked = await press(discord_driver, panel.message, "ask.lobby.cancel", "alice")
+    assert asked.ephemeral and asked.content.startswith(
+        "Close this Steam to Solar table? Everyone seated leaves it.")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None and [s.name for s in game.seats] == ["Alice", "Bob"]
+    await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
+    await discord_driver.settle()
+    assert await bot.tables.open_in_channel(fake_discord.channel_id) is None
+    assert (await bot.tables.load(game.id)).row.status == "abandoned"
