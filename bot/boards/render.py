@@ -11,7 +11,9 @@ from typing import Any, Protocol
 import discord
 
 from bot import pictures
+from bot.boards.custom_ids import parse_button_id
 from bot.boards.layout import (
+    ASK_PREFIX,
     MAX_BUTTONS_PER_ROW,
     PHONE_BUTTONS,
     VOTE_TITLE,
@@ -281,8 +283,17 @@ class BoardRenderer:
         else:
             items = lobby_items(game) if game.row.status == "lobby" else renderer.items(game)
             if game.row.status == "active" and game.computer_to_act():
-                for item in items:  # a computer is choosing: its options are not live
-                    item.disabled = True
+                # a computer is choosing: its options are not live, but what a person
+                # seated may do out of turn (resign) is
+                acting = game.to_act()
+                theirs = {a.id for seat, s in enumerate(game.seats)
+                          if not s.computer and seat != acting
+                          for a in game.legal_actions(seat)}
+                for item in items:
+                    parsed = (parse_button_id(item.custom_id or "")
+                              if isinstance(item, BoardButton) else None)
+                    key = parsed.key.removeprefix(ASK_PREFIX) if parsed else None
+                    item.disabled = key not in theirs
             poll = game.data.poll
             if poll and poll.version == game.row.version and polls.voter_count(poll):
                 _show_votes(embed, items, game, poll)

@@ -66,7 +66,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "955a377384e928293a20d20c9eef17f56dda2ab9044b95106b244b34f1aff1bb"
+COMPONENTS_DIGEST = "5344da93adfb39850a20e35cb181ab63db63aeeb2ea5e40103a4f29f14a020ec"
 
 ENDED = ("abandoned", "expired")
 

@@ -296,7 +296,8 @@ async def test_play_again_seats_only_the_people_still_playing_at_the_end(
 
 
 def test_computer_options_are_not_live_during_its_turn():
-    """While a computer player is choosing, the board's options are disabled."""
+    """While a computer player is choosing, the board's options are disabled, but Resign,
+    which a person seated may do at any time (S10), is live."""
     from bot.boards.service import Boards
     from cogs.steam import SteamCog
 
@@ -307,7 +308,29 @@ def test_computer_options_are_not_live_during_its_turn():
     boards.register(SteamCog(None))
     body = boards.render(game)
     items = [i for i in body["view"].items if "table." not in (i.custom_id or "")]
-    assert items and all(i.disabled for i in items)
+    live = [i.custom_id.rsplit(":", 1)[-1] for i in items if not i.disabled]
+    assert len(items) > 1 and live == ["ask.resign"]
+
+
+def test_an_away_seats_moves_are_not_live_while_a_computer_plays_it():
+    """S10, C6: Alice is away and a computer plays her turn: the board offers none of her
+    moves (her coming back is any click), but Bob, seated, may still resign."""
+    from dataclasses import replace
+
+    from bot.boards.service import Boards
+    from cogs.steam import SteamCog
+
+    state = ENGINE.new(5, 2, {"names": ["Alice", "Bob"], "start_seat": 0})
+    game = loaded(ENGINE, state, seats=2)
+    game.seats[0] = replace(game.seats[0], away=True)
+    game.seats[1] = replace(game.seats[1], computer=False, user_id=101)
+    assert game.computer_to_act() and game.to_act() == 0
+    boards = Boards(None, None, images=False)  # type: ignore[arg-type]
+    boards.register(SteamCog(None))
+    items = [i for i in boards.render(game)["view"].items
+             if "table." not in (i.custom_id or "")]
+    live = [i.custom_id.rsplit(":", 1)[-1] for i in items if not i.disabled]
+    assert len(items) > 1 and live == ["ask.resign"]
 
 
 async def test_rules_and_details_list_every_train(discord_driver, fake_discord, tmp_path):
