@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -694,17 +695,22 @@ def _plan_moves(action: Action, game: LoadedGame) -> str | None:
 
 
 def _plan_label(action: Action) -> str:
-    """Return a plan named by its result: the train that can run, its power and points."""
+    """Return a plan named by its letter and its result: the train that can run, its
+    power and points ("Plan B · Train 1 runs on steam for 7 · 3 + 2 cards"). Two plans
+    may lead to the same result: the letter tells them apart, the option's description
+    says which cards each moves."""
     trains = [[CARD_BY_NAME[n] for n in names if n in CARD_BY_NAME]
               for names in _plan_trains(action)]
     sizes = " + ".join(str(len(t)) for t in trains)
+    letter = re.match(r"Plan \w+", action.label)
+    name = f"{letter.group(0)} · " if letter else ""
     best = max(((goods_points(t), k, t) for k, t in enumerate(trains, 1) if can_run(t)),
                default=None, key=lambda x: (x[0], -x[1]))
     if best is None:
-        return f"No train can run yet · {sizes} cards"
+        return f"{name}No train can run yet · {sizes} cards"
     points, number, train = best
     power = " or ".join(powers(train))
-    return f"Train {number} runs on {power} for {points} · {sizes} cards"
+    return f"{name}Train {number} runs on {power} for {points} · {sizes} cards"
 
 
 def _powers_line(game: LoadedGame, seat: int) -> str:

@@ -66,7 +66,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "5344da93adfb39850a20e35cb181ab63db63aeeb2ea5e40103a4f29f14a020ec"
+COMPONENTS_DIGEST = "ded2e905fb442ca7647c4b04d08cb76db3277c6a02d293fb50db132ab77f978b"
 
 ENDED = ("abandoned", "expired")
 

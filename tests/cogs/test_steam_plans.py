@@ -14,7 +14,8 @@ import pytest
 
 from bot.games import registry
 from bot.games.protocol import Action
-from cogs.steam import _plan_label, _short_label
+from cogs.steam import PLACEHOLDERS, _plan_label, _short_label
+from tests.cogs.board_messages import board_renderer, message, played
 from tests.support import loaded
 
 ENGINE = registry.engine("steam")
@@ -70,7 +71,8 @@ def test_s1_a_plan_with_courts_names_the_train_that_runs() -> None:
     state = ENGINE.apply(ENGINE.load(data), 0, "t1:1").state
     labels = {_plan_label(a) for a in ENGINE.legal_actions(state, 0) if a.group == "plan"}
     whole = [label for label in labels if label.endswith("· 3 cards")]
-    assert whole and all(label.startswith("Train 1 runs on") for label in whole), labels
+    assert whole and all(re.match(r"Plan [A-Z] · Train 1 runs on", label) for label in whole), \
+        labels
 
 
 
@@ -114,3 +116,22 @@ def test_s6_a_plan_option_says_which_cards_it_moves_where() -> None:
                       else rng.choice(actions).id)
             state = ENGINE.apply(state, seat, choice).state
     assert said > 100
+
+
+def test_s6_no_two_plans_in_one_menu_share_a_label() -> None:
+    """Two plans often lead to the same result ("No train can run yet · 2 + 1 cards"
+    twice): each option starts with the plan's letter, so the menu never shows one
+    label twice, and the cards each plan moves stay in its description."""
+    boards = board_renderer(False)
+    menus = 0
+    for game in played("steam", 20, 5):
+        if game.row.status != "active":
+            continue
+        for row in message(boards, game).json["components"]:
+            for c in row["components"]:
+                if c["type"] != 3 or c.get("placeholder") != PLACEHOLDERS["plan"]:
+                    continue
+                plans = [o["label"] for o in c["options"] if o["value"].startswith("ar:")]
+                menus += bool(plans)
+                assert len(plans) == len(set(plans)), plans
+    assert menus > 20
