@@ -615,7 +615,7 @@ def _cap(widths: list[float], room: float) -> float:
 
 def _short_label(action: Action, game: LoadedGame) -> Action:
     """Return ``action`` labelled short enough for three buttons a row on a phone; a plan
-    is named by what it leads to ("Train 1 runs on steam for 7 · 3 + 2 cards")."""
+    is named by its letter and what it leads to (:func:`_plan_label`)."""
     label = action.label
     if action.group == "plan":
         moves = _plan_moves(action, game)
