@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -14,7 +15,7 @@ from discord import app_commands
 from bot.boards.layout import BoardButton, BoardItem, phone_items
 from bot.boards.render import actions_for_board
 from bot.games.protocol import Action, GameError
-from bot.games.tinrealm.content import EDGE_WORDS, ContentError
+from bot.games.tinrealm.content import EDGE_WORDS, Content, ContentError
 from bot.games.tinrealm.engine import ENGINE as TINREALM
 from bot.games.tinrealm.engine import parse_sides
 from bot.table.errors import Refusal
@@ -63,7 +64,7 @@ DESCRIPTION_LETTERS = 40
 #: Letters of room bold words take beyond their count (a name of 20 bold letters).
 BOLD_SLACK = 2
 #: What the fight's buttons mean, on the board while fighting (the sure blow's damage).
-FIGHT_LEGEND = "⚡n: strike with n energy (+ bonus damage); Sure: {sure} damage, no roll."
+FIGHT_LEGEND = "Sure: {sure} damage, no roll; ⚡n: strike with n energy (+ bonus damage)."
 #: Groups that are side options, never the decision itself (food and items, any time).
 SIDE_GROUPS = ("eat", "item")
 
@@ -78,34 +79,47 @@ HEADLINES = {"won": "🏆 Victory", "dead": "💀 Defeat: died on the road",
 #: The ways to play a journey (it cannot be given up).
 WAYS_TO_PLAY = modes_text(give_up=False)
 
-RULES = (
-    ("Goal", "Lead your adventurer to Oakinshelm (🏰, the last node of the map) within 7 "
-             "days. Reaching it wins at once; the score decides your rank."),
-    ("A day", "Six locations a day. Look at the top exploration card and resolve it, or skip "
-              "it so it becomes the result card for the next one. A location's icons resolve "
-              "left to right: enemies, traps, random encounters, loot, campsite, water. Then "
-              "the location joins either end of your tableau. A campsite or water node on the "
-              "map works like that icon whenever you land on or pass it, forward or back."),
-    ("The tableau", "Matching forest, water or mountain edges move you 1 node forward; two "
-                    "skull halves cost half your health and move you back 3 nodes."),
-    ("Combat", "Enemy health is its printed health plus the day. You strike first unless "
-               "the foe's power says otherwise. Before each strike pick 0-3 energy and roll "
-               "two dice: doubles miss, otherwise the difference plus your class bonus (and "
-               "your gear's) minus the enemy's defense. Or deal 1 sure damage (a race with a "
-               "bane deals more to the undead). The enemy strikes back with two dice: doubles "
-               "miss; otherwise the difference plus its attack value, minus 1 with a helm. "
-               "A win gives its favor."),
-    ("Camps, water and food", "Campsite: rest (+2 health, +1 energy) or search (+1 food). "
-                              "Water: roll one die; 5-6 finds 1 food (the Marshkin: 4-6). "
-                              "Eat food any time for +1 health or +1 energy. At the end of "
-                              "each day eat 1 food or take 3 damage. You die when health is "
-                              "at or below poison. You hold at most 5 food, and never more "
-                              "health or energy than you started with."),
-    ("Score", "10 for Oakinshelm + health + energy + food + favor + 2 per node reached "
-              "- poison - 2 per day ended. Ranks: up to 20 Ratcatcher, 21-30 Laborer, "
-              "31-40 Guard, 41-50 Performer, 51-60 Merchant, 61+ Mayor."),
-    ("Who plays", WAYS_TO_PLAY),
-)
+
+def rules_of(c: Content) -> tuple[tuple[str, str], ...]:
+    """Return the rules page's sections, with the numbers of the cards ``c`` (a
+    replacement content file may have another foraging race, another helm)."""
+    best_helm = max((i.amount for i in c.items.values() if i.kind == "helm"), default=0)
+    helm = f", minus {best_helm} with a helm" if best_helm else ""
+    foragers = "; ".join(f"the {r.name}: {r.amount}-6" for r in c.races.values()
+                         if r.ability == "forager" and r.amount < 5)
+    foragers = f" ({foragers})" if foragers else ""
+    return (
+        ("Goal", "Lead your adventurer to Oakinshelm (🏰, the last node of the map) within 7 "
+                 "days. Reaching it wins at once; the score decides your rank."),
+        ("A day", "Six locations a day. Look at the top exploration card and resolve it, or skip "
+                  "it so it becomes the result card for the next one. A location's icons resolve "
+                  "left to right: enemies, traps, random encounters, loot, campsite, water. Then "
+                  "the location joins either end of your tableau. A campsite or water node on the "
+                  "map works like that icon whenever you land on or pass it, forward or back."),
+        ("The tableau", "Matching forest, water or mountain edges move you 1 node forward; two "
+                        "skull halves cost half your health and move you back 3 nodes."),
+        ("Combat", "Enemy health is its printed health plus the day. You strike first unless "
+                   "the foe's power says otherwise. Before each strike pick 0-3 energy and roll "
+                   "two dice: doubles miss, otherwise the difference plus your class bonus (and "
+                   "your gear's) minus the enemy's defense. Or deal 1 sure damage (a race with a "
+                   "bane deals more to the undead). The enemy strikes back with two dice: doubles "
+                   f"miss; otherwise the difference plus its attack value{helm}. "
+                   "A win gives its favor."),
+        ("Camps, water and food", "Campsite: rest (+2 health, +1 energy) or search (+1 food). "
+                                  f"Water: roll one die; 5-6 finds 1 food{foragers}. "
+                                  "Eat food any time for +1 health or +1 energy. At the end of "
+                                  "each day eat 1 food or take 3 damage. You die when health is "
+                                  "at or below poison. You hold at most 5 food, and never more "
+                                  "health or energy than you started with."),
+        ("Score", "10 for Oakinshelm + health + energy + food + favor + 2 per node reached "
+                  "- poison - 2 per day ended. Ranks: up to 20 Ratcatcher, 21-30 Laborer, "
+                  "31-40 Guard, 41-50 Performer, 51-60 Merchant, 61+ Mayor."),
+        ("Who plays", WAYS_TO_PLAY),
+    )
+
+
+#: The rules page of the content the bot ships.
+RULES = rules_of(TINREALM.content(None))
 
 
 def _card(card: dict[str, Any]) -> str:
@@ -148,6 +162,11 @@ class TinRealmCog(GameCog):
         finds its content in the engine's memory. A file that cannot be read is logged;
         its journeys show as damaged."""
         await super().cog_load()
+        chosen = self.bot.settings.tinrealm_content
+        if chosen is not None:  # the rules page quotes the numbers of the cards played
+            with contextlib.suppress(ContentError, OSError, ValueError):  # said at the start
+                self.rules_text = rules_of(await asyncio.to_thread(TINREALM.content,
+                                                                   str(chosen)))
         for path in await _journeys_contents(self.bot.store):
             try:
                 await asyncio.to_thread(TINREALM.content, path)
@@ -177,7 +196,8 @@ class TinRealmCog(GameCog):
                 colour=COLOUR,
             )
             lines = [_offer_line(game) if v["waiting"] == "offer"
-                     else WAITING.get(v["waiting"], "")]
+                     else WAITING.get(v["waiting"], ""),
+                     _skull_line(game) if v["waiting"] == "place" else ""]
             if fight:  # the title says it; the legend, while no vote takes the room
                 foe = v["combat"] or {}
                 lines = [] if voting(game) else [FIGHT_LEGEND.format(sure=foe.get("sure_blow", 1))]
@@ -229,7 +249,7 @@ class TinRealmCog(GameCog):
         three to a row, in the primary style (only the engine's primary choice when it
         marks one).
         """
-        actions = [_short_label(a) for a in actions_for_board(game)]
+        actions = _sure_first([_short_label(a) for a in actions_for_board(game)])
         items = phone_items(game.id, game.row.version, actions, selects=SELECTS)
         by_id = {a.id: a for a in actions}
         marked = any(a.primary for a in actions)
@@ -326,6 +346,14 @@ RULING = re.compile(r"\s*\([A-Z]{1,2}\d{1,2}\)")
 STRIKE = re.compile(r"Strike with (\d+) energy(?: \((\+\d+)\))?")
 #: The sure blow's engine label ("Sure blow: 2 damage"): its damage stays on the button.
 SURE = re.compile(r"Sure blow: (\d+) damage")
+
+
+def _sure_first(actions: list[Action]) -> list[Action]:
+    """Put a fight's sure blow before its strikes (R6): as energy runs low the strikes
+    it no longer pays for go from the end of the row, and every button left stays where
+    the thumb found it (after the blow, "⚡2" would move to where "Sure" was)."""
+    blow = [a for a in actions if a.id == "blow"]
+    return [*blow, *(a for a in actions if a.id != "blow")] if blow else actions
 
 
 def _short_label(action: Action) -> Action:
@@ -437,6 +465,18 @@ def _offer_line(game: LoadedGame) -> str:
         who = _capital(leaving.description.removeprefix("Leave ").rstrip("."))
         return f"**{who}** offers something you cannot pay for: walk on."
     return WAITING["offer"]
+
+
+def _skull_line(game: LoadedGame) -> str:
+    """Return what a placing button marked 💀 does, in words (R4), or "" when no end
+    matches skulls: its label ("⬅️ 💀 ½❤️ −3") says it in emoji alone."""
+    ends = [a.label.partition(": ")[0].lower() for a in actions_for_board(game)
+            if a.group == "place" and "skull" in a.label]
+    if not ends:
+        return ""
+    where = " and ".join(ends)
+    return (f"💀 At the {where} end{'s' if len(ends) > 1 else ''}, skull meets skull: you "
+            "lose half your health and go back 3 nodes.")
 
 
 def _capital(text: str) -> str:

@@ -66,7 +66,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "ded2e905fb442ca7647c4b04d08cb76db3277c6a02d293fb50db132ab77f978b"
+COMPONENTS_DIGEST = "83a9959169b6c66a2fb142ec4125d20f85a9fcb8fe95cc273e8f7ee9f58a8edd"
 
 ENDED = ("abandoned", "expired")
 

@@ -89,3 +89,31 @@ def test_the_details_page_gives_each_class_s_starting_items_in_full():
     for klass in C.classes.values():
         for item in klass.trappings:
             assert f"{C.items[item].name} ({C.items[item].text})" in text
+
+
+def test_r4_a_skull_placing_button_is_said_in_words_on_the_board():
+    """R4: "⬅️ 💀 ½❤️ −3" says in emoji alone what the costliest placing does; the board
+    says it in words too, naming the end, with a picture and without, and says nothing
+    of skulls when no end matches them."""
+    from tests.cogs.board_messages import board_renderer, played
+
+    seen = 0
+    for pictured in (True, False):
+        boards = board_renderer(pictured)
+        for game in played("tinrealm", 30, 4):
+            body = boards.render(game, picture=b"png" if pictured else b"")
+            if body.get("view") is None or game.view()["waiting"] != "place":
+                continue
+            labels = [c.get("label", "") for row in body["view"].to_components()
+                      for c in row["components"]]
+            skulls = [label for label in labels if "💀" in label]
+            said = [line for line in (body["embed"].description or "").split("\n")
+                    if line.startswith("💀")]
+            if not skulls:
+                assert said == []
+                continue
+            seen += 1
+            end = "left" if skulls[0].startswith("⬅️") else "right"
+            assert said == [f"💀 At the {end} end, skull meets skull: you lose half your "
+                            "health and go back 3 nodes."], (skulls, said)
+    assert seen >= 2

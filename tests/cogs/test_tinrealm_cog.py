@@ -114,6 +114,33 @@ async def test_content_setting_reaches_the_game(discord_driver, fake_discord, tm
     assert any(label.startswith("Tinfolk") for label in labels)
 
 
+async def test_the_rules_page_quotes_the_content_files_numbers(discord_driver, fake_discord,
+                                                              tmp_path):
+    """TINREALM_CONTENT with another foraging race and a better helm: the rules page says
+    their numbers ("the Reedling: 3-6", "minus 2 with a helm"), not the shipped cards'
+    (the Marshkin, 1)."""
+    import json
+
+    from bot.games.tinrealm.content import DEFAULT_PATH
+    from cogs.tinrealm import RULES
+
+    shipped = dict(RULES)
+    assert "(the Marshkin: 4-6)" in shipped["Camps, water and food"]
+    assert "minus 1 with a helm" in shipped["Combat"]
+    data = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    marshkin = next(r for r in data["races"] if r["name"] == "Marshkin")
+    marshkin["name"], marshkin["ability"]["amount"] = "Reedling", 3
+    helm = next(x for x in data["loot"] if x["id"] == "dented-helm")
+    helm["effect"]["amount"] = 2
+    custom = tmp_path / "my-content.json"
+    custom.write_text(json.dumps(data), encoding="utf-8")
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, TINREALM_CONTENT=custom))
+    rules = dict(bot.get_cog("TinRealmCog").rules_text)
+    assert "(the Reedling: 3-6)" in rules["Camps, water and food"]
+    assert "Marshkin" not in rules["Camps, water and food"]
+    assert "minus 2 with a helm" in rules["Combat"]
+
+
 async def test_a_journey_on_an_earlier_content_file_reads_it_before_serving(
         discord_driver, fake_discord, tmp_path, monkeypatch):
     """A journey started with a content file that TINREALM_CONTENT no longer names: after

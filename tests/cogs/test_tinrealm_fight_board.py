@@ -35,7 +35,7 @@ def test_a_pictured_fight_says_the_foes_power_after_its_first_event_is_gone():
     lines = (embed.description or "").split("\n")
     assert lines[0] == f"👹 {power}"
     assert "Undead" not in (embed.description or "")
-    assert lines[1].startswith("⚡n: strike with n energy")
+    assert lines[1].endswith("⚡n: strike with n energy (+ bonus damage).")
 
 
 def test_a_pictured_fight_marks_an_undead_foe_and_the_sure_blow_says_its_damage():
@@ -46,7 +46,7 @@ def test_a_pictured_fight_marks_an_undead_foe_and_the_sure_blow_says_its_damage(
     lines = (embed.description or "").split("\n")
     assert lines[0] == f"👹 Undead · {power}"
     sure = 1 + C.races["cinderfolk"].amount
-    assert lines[1].endswith(f"Sure: {sure} damage, no roll.")
+    assert lines[1].startswith(f"Sure: {sure} damage, no roll;")
 
 
 def test_the_power_line_stays_while_a_vote_takes_the_legends_room():
@@ -67,3 +67,28 @@ def test_a_fight_without_a_picture_says_the_power_once():
     text = embed.description or ""
     assert text.count(power) == 1 and "(undead)" in text
     assert "👹 Undead ·" not in text
+
+
+def test_r6_the_fights_buttons_stay_in_place_as_energy_runs_low():
+    """R6: the sure blow comes first and the strikes after it, ⚡0 up: a strike the
+    adventurer can no longer pay for goes from the end, so between two boards of a fight
+    no button ever takes another's place (the sure blow used to slide into a strike's)."""
+    from tests.cogs.board_messages import board_renderer, message, played
+
+    boards = board_renderer(False)
+    before: list[str] | None = None
+    fights = 0
+    for game in played("tinrealm", 20, 2):
+        slots = [c["custom_id"].split(":", 3)[-1]
+                 for row in message(boards, game).json["components"]
+                 for c in row["components"]
+                 if c["type"] == 2 and ":table." not in c["custom_id"]]
+        fighting = "blow" in slots
+        if fighting:
+            fights += 1
+            assert slots[0] == "blow", slots
+            if before is not None:
+                assert all(a == b for a, b in zip(before, slots, strict=False)
+                           if a.startswith("strike") or a == "blow"), (before, slots)
+        before = slots if fighting else None
+    assert fights > 50
