@@ -3,7 +3,21 @@ table just opened, to join it (not "finish or abandon it first")."""
 
 from __future__ import annotations
 
-from tests.support import Clock, button, host_board, make_bot
+from tests.support import Clock, abandon, button, host_board, make_bot
+
+
+async def _abandoned_table(driver, fake, tmp_path):
+    """Alice and Bob's table, started, then abandoned by a moderator: return the bot and
+    its ended board."""
+    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    board = (await driver.slash("steam", "new", user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    old = await bot.tables.open_in_channel(fake.channel_id)
+    await abandon(driver, "steam", "mod")
+    await driver.settle()
+    return bot, fake.get_message((await bot.tables.load(old.id)).row.board_message_id)
 
 
 async def test_play_again_pressed_second_points_to_the_new_table(discord_driver, fake_discord,
@@ -39,19 +53,9 @@ async def test_play_again_by_someone_who_did_not_play_seats_only_them(
     """Carol, who did not sit at the table, presses Play again on its ended board: the
     new table seats her alone (and its computers); the last table's players are not
     seated at a table they never chose."""
-    from tests.support import abandon
-
     driver, fake = discord_driver, fake_discord
     fake.add_user("carol")
-    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
-    board = (await driver.slash("steam", "new", user="alice")).message
-    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
-    await host_board(driver, board, "lobby.start")
-    await driver.settle()
-    old = await bot.tables.open_in_channel(fake.channel_id)
-    await abandon(driver, "steam", "mod")
-    await driver.settle()
-    ended = fake.get_message((await bot.tables.load(old.id)).row.board_message_id)
+    bot, ended = await _abandoned_table(driver, fake, tmp_path)
     await driver.click(ended, button(ended, "table.again"), user="carol")
     game = await bot.tables.open_in_channel(fake.channel_id)
     assert game.row.status == "lobby" and [s.name for s in game.seats] == ["Carol"]
@@ -62,18 +66,8 @@ async def test_play_again_pressed_second_by_a_player_seated_already_says_so(
     """Alice's Play again seats Bob, who was still playing; Bob pressing it a moment later
     is told he has a seat at the new table (and how to leave it), not sent to a Join that
     would answer "already seated". Alice pressing again is pointed to her own table."""
-    from tests.support import abandon
-
     driver, fake = discord_driver, fake_discord
-    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
-    board = (await driver.slash("steam", "new", user="alice")).message
-    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
-    await host_board(driver, board, "lobby.start")
-    await driver.settle()
-    old = await bot.tables.open_in_channel(fake.channel_id)
-    await abandon(driver, "steam", "mod")
-    await driver.settle()
-    ended = fake.get_message((await bot.tables.load(old.id)).row.board_message_id)
+    bot, ended = await _abandoned_table(driver, fake, tmp_path)
     await driver.click(ended, button(ended, "table.again"), user="alice")
     await driver.settle()
     new = await bot.tables.open_in_channel(fake.channel_id)
