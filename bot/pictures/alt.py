@@ -122,14 +122,14 @@ def _tinker(view: Mapping[str, Any]) -> list[str]:
     if challenge:
         lines.append(f"Challenge {_card(challenge)}: sum {view.get('sum', 0)} of target "
                      f"{view.get('target', '?')}.")
-        if view.get("over"):
-            pass
-        elif view.get("phase") == "lose_chip":
-            lines.append("Each suit's button loses one chip of that suit.")
-        else:  # the buttons are a suit, "×" the chips of it held, and the votes for it
+        if not view.get("over"):  # the buttons are a suit, "×" the chips of it held
             lines.append("Each suit's button pays a chip of that suit to draw a card; "
                          "× is how many are held, +1 that the suit counts.")
         lines.append(f"Played: {_cards(mappings(view.get('played')))}.")
+    elif view.get("phase") == "lose_chip" and not view.get("over"):
+        # T7 harsh defeat: no challenge is left, and the same buttons now cost a chip
+        lines.append("Harsh defeat: each suit's button loses one chip of that suit; "
+                     "nothing is drawn.")
     paid = [p for p in items(view.get("paid")) if isinstance(p, str)]
     if paid:  # the chips drawn under the played cards
         lines.append(f"Paid: {', '.join(paid)}.")

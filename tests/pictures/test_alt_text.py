@@ -114,3 +114,25 @@ def test_a_player_who_cannot_see_the_picture_hears_what_the_buttons_do() -> None
     placing = describe("steam", STEAM.view(state), "active")
     first, second = (c.name for c in state.pending.cards[:2])
     assert f"is placing {first}" in placing and f" now, then {second}" in placing
+
+
+def test_t7_a_harsh_defeat_says_its_buttons_lose_a_chip() -> None:
+    """T7 with harsh defeat: after a challenge given up, no challenge is left and each
+    suit's button loses a chip of it, drawing nothing; the alt text says so (the same
+    buttons paid for a card a moment before). It was said only beside a challenge,
+    which this phase never has."""
+    from bot.games.tinker.engine import ENGINE as TINKER
+    from bot.games.tinker.setup import arranged
+    from bot.games.tinker.state import COMPANY
+
+    state = arranged(deck=["Savage", "Author", "Painter", *COMPANY],
+                     personalities=["Merchant"], chips={"Waves": 1, "Knots": 3},
+                     harsh_defeat=True)
+    for action in ("choose:personality", "give_up"):
+        state = TINKER.apply(state, 0, action).state
+    view = TINKER.view(state)
+    assert view["phase"] == "lose_chip" and view["challenge"] is None
+    heard = describe("tinker", view, "active")
+    assert "Harsh defeat: each suit's button loses one chip of that suit; nothing is " \
+           "drawn." in heard
+    assert "pays a chip" not in heard
