@@ -15,6 +15,7 @@ from discord import app_commands
 from bot.boards.layout import BoardButton, BoardItem, phone_items
 from bot.boards.render import actions_for_board
 from bot.games.protocol import Action, GameError
+from bot.games.tinrealm.adventurer import WATER_ROLL
 from bot.games.tinrealm.content import EDGE_WORDS, Content, ContentError
 from bot.games.tinrealm.engine import ENGINE as TINREALM
 from bot.games.tinrealm.engine import parse_sides
@@ -85,9 +86,10 @@ def rules_of(c: Content) -> tuple[tuple[str, str], ...]:
     replacement content file may have another foraging race, another helm)."""
     best_helm = max((i.amount for i in c.items.values() if i.kind == "helm"), default=0)
     helm = f", minus {best_helm} with a helm" if best_helm else ""
-    foragers = "; ".join(f"the {r.name}: {r.amount}-6" for r in c.races.values()
-                         if r.ability == "forager" and r.amount < 5)
+    foragers = "; ".join(f"the {r.name}: {_rolls(r.amount)}" for r in c.races.values()
+                         if r.ability == "forager" and r.amount != WATER_ROLL)
     foragers = f" ({foragers})" if foragers else ""
+    water = f"Water: roll one die; {_rolls(WATER_ROLL)} finds 1 food{foragers}. "
     return (
         ("Goal", "Lead your adventurer to Oakinshelm (🏰, the last node of the map) within 7 "
                  "days. Reaching it wins at once; the score decides your rank."),
@@ -106,7 +108,7 @@ def rules_of(c: Content) -> tuple[tuple[str, str], ...]:
                    f"miss; otherwise the difference plus its attack value{helm}. "
                    "A win gives its favor."),
         ("Camps, water and food", "Campsite: rest (+2 health, +1 energy) or search (+1 food). "
-                                  f"Water: roll one die; 5-6 finds 1 food{foragers}. "
+                                  f"{water}"
                                   "Eat food any time for +1 health or +1 energy. At the end of "
                                   "each day eat 1 food or take 3 damage. You die when health is "
                                   "at or below poison. You hold at most 5 food, and never more "
@@ -116,6 +118,11 @@ def rules_of(c: Content) -> tuple[tuple[str, str], ...]:
                   "31-40 Guard, 41-50 Performer, 51-60 Merchant, 61+ Mayor."),
         ("Who plays", WAYS_TO_PLAY),
     )
+
+
+def _rolls(least: int) -> str:
+    """Return the die rolls from ``least`` up, in words ("4-6", "6", "none")."""
+    return f"{least}-6" if least < 6 else "6" if least == 6 else "none"
 
 
 #: The rules page of the content the bot ships.

@@ -125,10 +125,14 @@ class TurnNotices:
                 if task is not None and task.cancelling():
                     raise  # this announcement itself is being stopped
                 # the turn passed while the post was on its way: held back by a rate
-                # limit it was not sent, but Discord may have taken it in flight
+                # limit it was not sent, but Discord may have taken it in flight (made
+                # by now, give or take the clocks' difference)
+                until = discord.utils.time_snowflake(
+                    discord.utils.utcnow() + datetime.timedelta(minutes=1))
                 self.leftovers.later(
                     f"a turn notice of game {game.id} stopped on its way",
-                    functools.partial(self._take_back_stopped, game.id, channel, since, text))
+                    functools.partial(self._take_back_stopped, game, channel,
+                                      (since, until), text))
                 return
             except SEND_ERRORS as exc:
                 log.warning("could not post a turn notice in game %s: %s", game.id, exc)
@@ -152,19 +156,23 @@ class TurnNotices:
             self._notices[game.id] = note
             await self.tables.remember_notice(game.id, note, reminded=reminded)
 
-    async def _take_back_stopped(self, game_id: int, channel: discord.PartialMessageable,
-                                 since: int, text: str) -> None:
-        """Delete the notice ``text`` if its post, stopped on its way, reached the
-        channel after the message id ``since`` all the same (not the table's notice now)."""
-        kept = {n.message for n in (self._notices.get(game_id),) if n is not None}
+    async def _take_back_stopped(self, game: LoadedGame, channel: discord.PartialMessageable,
+                                 within: tuple[int, int], text: str) -> None:
+        """Delete the notice ``text`` of ``game`` if its post, stopped on its way, reached
+        the channel all the same: a message of the bot's with those words and a link to
+        this game's board, between the message ids ``within`` (not the table's notice
+        now)."""
+        kept = {n.message for n in (self._notices.get(game.id),) if n is not None}
         with contextlib.suppress(Refusal):
-            stored = (await self.tables.load(game_id)).data.notice
+            stored = (await self.tables.load(game.id)).data.notice
             if stored is not None:
                 kept.add(stored.message)
         me = self.bot.user
-        async for message in channel.history(limit=50, after=discord.Object(since)):
+        since, until = within
+        async for message in channel.history(limit=100, before=discord.Object(until),
+                                             after=discord.Object(since), oldest_first=False):
             if (me is not None and message.author.id == me.id and message.content == text
-                    and message.id not in kept):
+                    and message.id not in kept and _links_to(message, game.link)):
                 await message.delete()
 
     def forget(self, game_id: int) -> None:
@@ -199,6 +207,13 @@ class TurnNotices:
                     if gid != game_id:
                         del self._notice_locks[gid]
         return lock
+
+
+def _links_to(message: discord.Message, link: str) -> bool:
+    """Whether ``message`` carries the link button to the board at ``link`` (a notice's
+    words are the same at every table: its link tells them apart)."""
+    return any(getattr(item, "url", None) == link
+               for row in message.components for item in getattr(row, "children", ()))
 
 
 def _due(game: LoadedGame, user_id: int, made: int) -> bool:

@@ -452,6 +452,10 @@ class Boards:
             await self.tables.check(game_id, version, actor_of(interaction), action_id,
                                     channel_id=interaction.channel_id)
         except Refusal as refusal:
+            if isinstance(refusal, StaleBoard) and await self._stale_panel(
+                interaction, game_id, clock
+            ):
+                return  # host controls drawn for an older lobby: drawn again
             await clock.tell(f"{welcome}{refusal}")
             return
         except Exception:

@@ -93,6 +93,15 @@ async def test_stale_controls_are_redrawn_not_applied(discord_driver, fake_disco
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert [s["name"] for s in game.row.seats] == ["Alice", "Bob", "Carol"]
     assert all(f":{game.row.version}:" in cid for cid in redrawn.custom_ids)
+    # "Close the table", which asks first, is redrawn the same way, not refused as out
+    # of date with a link to the public board
+    board = fake_discord.get_message(board["id"])
+    panel = await host_panel(discord_driver, board)
+    fake_discord.add_user("dave")
+    await discord_driver.click(board, button(board, "lobby.join"), user="dave")
+    redrawn = await press(discord_driver, panel.message, "ask.lobby.cancel", "alice")
+    assert redrawn.response_type == 7 and "changed meanwhile" in redrawn.content
+    assert (await bot.tables.open_in_channel(fake_discord.channel_id)) is not None
 
 
 async def test_host_invites_any_member_with_one_mention(discord_driver, fake_discord, tmp_path):

@@ -282,3 +282,21 @@ def test_an_offer_says_what_is_offered():
                 seen += 1
             state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
     assert seen > 3
+
+
+def test_the_rules_page_names_a_forager_that_needs_more_than_the_usual_roll(tmp_path):
+    """A content file's foraging race may need a 6, or never find food at water (the
+    loader takes 1 to 9): the rules page says so rather than leaving it out."""
+    import json
+
+    from bot.games.tinrealm.content import DEFAULT_PATH, load_content
+    from cogs.tinrealm import rules_of
+
+    for amount, said in ((6, "(the Marshkin: 6)"), (8, "(the Marshkin: none)"),
+                         (3, "(the Marshkin: 3-6)")):
+        data = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+        next(r for r in data["races"] if r["name"] == "Marshkin")["ability"]["amount"] = amount
+        path = tmp_path / f"content-{amount}.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        water = dict(rules_of(load_content(path)))["Camps, water and food"]
+        assert f"Water: roll one die; 5-6 finds 1 food {said}." in water, water

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.support import Clock, button, host_board, make_bot, pings_sent, press
+from tests.support import Clock, abandon, button, host_board, make_bot, pings_sent, press
 
 COGS = ("cogs.steam", "cogs.help", "cogs.records")
 
@@ -253,6 +253,72 @@ async def test_c6_a_notice_discord_took_while_its_post_was_stopped_is_deleted(
     assert [m for m in _notices(fake) if f"<@{alice}>" in m["content"]] == []
     await asyncio.sleep(2.1)  # the held answer comes, to nobody waiting
     await driver.settle()
+
+
+async def test_c6_a_busy_channel_still_finds_the_notice_stopped_on_its_way(
+        discord_driver, fake_discord, tmp_path):
+    """Sixty messages went to the channel just before Alice's notice, whose post was
+    stopped while Discord took it: the look for it reads the channel from the newest
+    back, so it still finds and deletes the notice."""
+    driver, fake = discord_driver, fake_discord
+    clock = Clock()
+    bot, game = await _two_seats(driver, fake, tmp_path, clock)
+    bot.boards.leftovers.retry_seconds = (0.05,)
+    alice = fake.user("alice").id
+    for n in range(60):
+        fake.post_message({"content": f"chatter {n}"})
+    fake.hold_next("POST", r"/channels/\d+/messages$", 1.0)
+    after = len(fake.requests)
+    clock.advance(46)
+    bot.deadlines.wake(None)
+    await fake.wait_for_request("POST", r"/channels/\d+/messages$", after=after)
+    [posted] = _notices(fake)
+    while (await bot.tables.load(game.id)).person_to_act() == alice:
+        await _play(driver, fake, bot)
+    for _ in range(200):
+        if fake.get_message(posted["id"]) is None:
+            break
+        await asyncio.sleep(0.01)
+    assert fake.get_message(posted["id"]) is None
+    await asyncio.sleep(1.1)
+    await driver.settle()
+
+
+async def test_c6_the_look_for_a_stopped_notice_spares_the_next_tables_notice(
+        discord_driver, fake_discord, tmp_path):
+    """Alice's notice is stopped on its way; before the look for it runs, the table is
+    ended, Play again opens the next one and Alice gets its first notice, in the same
+    words. The look spares it: it takes back only a notice linking to the old board."""
+    driver, fake = discord_driver, fake_discord
+    clock = Clock()
+    bot, game = await _two_seats(driver, fake, tmp_path, clock)
+    bot.boards.leftovers.retry_seconds = (3.0,)
+    fake.hold_next("POST", r"/channels/\d+/messages$", 0.5)
+    after = len(fake.requests)
+    clock.advance(46)
+    bot.deadlines.wake(None)
+    await fake.wait_for_request("POST", r"/channels/\d+/messages$", after=after)
+    [stopped] = _notices(fake)
+    await _play(driver, fake, bot)  # the post is stopped: the look comes in 3 s
+    await asyncio.sleep(0.6)
+    await driver.settle()
+    await abandon(driver, "steam", "mod")
+    await driver.settle()
+    ended = fake.get_message((await bot.tables.load(game.id)).row.board_message_id)
+    await driver.click(ended, button(ended, "table.again"), user="alice")
+    await driver.settle()
+    new = await bot.tables.open_in_channel(fake.channel_id)
+    await host_board(driver, fake.get_message(new.row.board_message_id), "lobby.start")
+    await driver.settle()
+    clock.advance(46)
+    assert await bot.deadlines.run_due() == 1
+    await driver.settle()
+    posted = (await bot.tables.load(new.id)).data.notice.message
+    await asyncio.sleep(3.5)  # the old table's look runs
+    await driver.settle()
+    assert fake.get_message(stopped["id"]) is None
+    assert fake.get_message(posted) is not None
+    assert (await bot.tables.load(new.id)).data.notice.message == posted
 
 
 async def _a_step_while_held_back(driver, fake, bot, game_id, after):

@@ -1430,9 +1430,16 @@ class FakeDiscord:
 
     async def _history(self, call: _Call) -> web.Response:
         channel_id = self._channel(call)
-        limit = int(call.request.query.get("limit", "50"))
-        newest_first = list(reversed(self.channel_messages(channel_id)))
-        return json_response(newest_first[:limit])
+        query = call.request.query
+        limit = int(query.get("limit", "50"))
+        messages = self.channel_messages(channel_id)  # oldest first
+        if "before" in query:
+            messages = [m for m in messages if int(m["id"]) < int(query["before"])][-limit:]
+        elif "after" in query:  # the ones just after it
+            messages = [m for m in messages if int(m["id"]) > int(query["after"])][:limit]
+        else:
+            messages = messages[-limit:]
+        return json_response(list(reversed(messages)))  # newest first, as Discord answers
 
     async def _typing(self, call: _Call) -> web.Response:
         self._channel(call)
