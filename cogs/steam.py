@@ -119,7 +119,7 @@ RULES = (
                      "player scores nothing and loses. A slow player is mentioned once; with "
                      "a turn timer, a computer plays for them after a reminder until they "
                      "click again. `/steam away` hands an absent player's seat to a computer "
-                     "by majority."),
+                     "by majority, once their turn has waited a minute for them."),
 )
 
 #: What the board's icons mean (the "Rules & details" legend).
@@ -462,7 +462,7 @@ class SteamCog(GameCog):
             await tell_privately(interaction, f"Not invited: {names}. {CANNOT_SEE}")
 
     @steam.command(name="away", description="Hand an absent player's seat to a computer (by "
-                   "majority of the others)")
+                   "majority, once their turn waited a minute)")
     @app_commands.describe(player="The seated player who is away")
     async def away(self, interaction: discord.Interaction,
                    player: discord.Member | discord.User) -> None:

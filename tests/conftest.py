@@ -181,3 +181,15 @@ def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
 
     monkeypatch.setattr(Store, "open", classmethod(open_postgres))
     return "postgresql"
+
+
+@pytest.fixture
+def away_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let a table hand any seat to a computer at once, whoever's turn it is: for tests
+    of what an away seat does and how its person comes back. The wait before a seat may
+    be handed on (C6: an absent player keeps the table waiting) is pinned by
+    ``test_c6_majority_hands_an_absent_seat_to_a_computer`` and
+    ``tests/table/test_away_wait.py``."""
+    from bot.table.turns import TurnPolicy
+
+    monkeypatch.setattr(TurnPolicy, "_check_absent", lambda self, game, absent: None)

@@ -324,6 +324,10 @@ class TableData:
     parent: int | None = None
     #: The turn notice waiting for the player's grace time to pass, if any.
     notice_due: NoticeDue | None = None
+    #: When the seat to act last began waiting (its turn came, or it took a step of it):
+    #: a seat is handed to a computer only once it has kept the table waiting a while
+    #: (None in rows stored before it was kept).
+    turn_since: float | None = None
     #: When a finished daily game's result was last shared in its channel, and the link
     #: to that post.
     shared: tuple[float, str] | None = None
@@ -342,7 +346,8 @@ class TableData:
     _KNOWN = frozenset(("mode", "window", "players", "recent", "poll", "timer", "turn_seconds",
                         "notices", "away_votes", "last", "host", "notice", "invites", "voted",
                         "untold", "invited", "abandon_votes", "thread", "parent", "notice_due",
-                        "shared", "turns", "decisions", "recent_players", "decision_voters"))
+                        "shared", "turns", "decisions", "recent_players", "decision_voters",
+                        "turn_since"))
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableData:
@@ -379,6 +384,7 @@ class TableData:
             parent=None if parent is None else int(parent),
             shared=_shared(data.get("shared")),
             notice_due=NoticeDue.from_json(due) if due else None,
+            turn_since=_optional_float(data.get("turn_since")),
             turns=[TurnLog.from_json(t) for t in data.get("turns") or () if isinstance(t, dict)],
             other={k: v for k, v in data.items() if k not in cls._KNOWN},
         )
@@ -409,6 +415,8 @@ class TableData:
             out["timer"] = self.timer.to_json()
         if self.turn_seconds:
             out["turn_seconds"] = self.turn_seconds
+        if self.turn_since is not None:
+            out["turn_since"] = self.turn_since
         if not self.notices:
             out["notices"] = False
         if self.away_votes:

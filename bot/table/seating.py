@@ -58,7 +58,9 @@ def played_by_computer(seats: Sequence[Seat], seat: int,
 
 def start_timer(data: TableData, seat: int | None, seats: Sequence[Seat],
                 now: float) -> None:
-    """(Re)start the turn timer for ``seat`` if it is a person's turn and a timer is set."""
+    """(Re)start the turn timer for ``seat`` if it is a person's turn and a timer is set;
+    note when the turn began waiting, timer or not."""
+    data.turn_since = now
     seconds = data.turn_seconds
     if (seconds <= 0 or seat is None or not 0 <= seat < len(seats)
             or seats[seat].computer or seats[seat].away):

@@ -8,6 +8,7 @@ A person whose turn comes is pinged only if they have not acted within a grace t
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -20,6 +21,9 @@ from bot.table.loaded import Actor, LoadedGame, Play
 
 #: How long after Discord refused a turn notice it is posted again (seconds).
 NOTICE_RETRY_SECONDS = 60.0
+#: How long a person's turn must have waited for them before the others may hand their
+#: seat to a computer (C6: an absent player, not one thinking over a move).
+AWAY_WAIT_SECONDS = 60.0
 
 
 class TurnPolicy:
@@ -346,6 +350,7 @@ class TurnPolicy:
                 who = game.seat_name(absent)
                 raise Refusal(f"A computer plays {who}'s seat already, until {who} clicks "
                               "again.")
+            self._check_absent(game, absent)
             ballots = data.away_votes.setdefault(str(absent_user), [])
             needed = seating.away_votes_needed(seats, resigned, absent)
             ballots[:] = [u for u in ballots if game.seat_of(u) in present]
@@ -369,6 +374,19 @@ class TurnPolicy:
             event = f"{names} handed {who}'s seat to a computer until {who} clicks again."
             await core.table_move(game, (event,), {"away": absent}, actor.user_id)
             return Play(game, (event,))
+
+    def _check_absent(self, game: LoadedGame, absent: int) -> None:
+        """Refuse to hand ``absent``'s seat on unless they keep the table waiting: it is
+        their turn, and it has waited :data:`AWAY_WAIT_SECONDS` for them (C6)."""
+        who = game.seat_name(absent)
+        if game.to_act() != absent:
+            raise Refusal(f"{who} is not keeping the table waiting: once it is their turn "
+                          f"and they have not played for a minute, ask again.")
+        since = game.data.turn_since
+        left = 0.0 if since is None else since + AWAY_WAIT_SECONDS - self.core.now()
+        if left > 0:
+            raise Refusal(f"{who}'s turn came moments ago: give them a minute "
+                          f"(ask again in {math.ceil(left)} s).")
 
     def after_turn(
         self, game: LoadedGame, state: Any, before: int | None, events: tuple[str, ...],

@@ -14,6 +14,9 @@ from db.errors import StorageError
 from tests.fake_discord import payloads
 from tests.support import button, make_bot, press, seated_steam
 
+# seats are handed on at once here: the wait before it is pinned elsewhere
+pytestmark = pytest.mark.usefixtures("away_at_once")
+
 
 def _fail_once(monkeypatch: pytest.MonkeyPatch, store: Any, name: str) -> None:
     """Make ``store.<name>`` raise StorageError on its next call only."""

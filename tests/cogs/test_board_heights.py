@@ -109,8 +109,9 @@ def test_a_fight_voted_on_every_strike_still_fits_with_its_rules_button() -> Non
 
 def test_a_voted_fight_with_a_menu_and_three_tallied_strikes_fits_one_phone_screen() -> None:
     """A channel fights an undead foe with gear (every strike "+n"), with food or an item
-    to use (the menu's row), and three members vote three strikes: the three tallied
-    strikes still share one phone line, and the board stays within one phone screen."""
+    to use (the menu's row), and three members vote the first row's three (the sure blow
+    and two strikes): the three tallied buttons still share one phone line, and the
+    board stays within one phone screen."""
     from bot.games.tinrealm.engine import ENGINE as TR
 
     found = None
@@ -132,7 +133,9 @@ def test_a_voted_fight_with_a_menu_and_three_tallied_strikes_fits_one_phone_scre
     game = loaded(TR, found, version=50, events=["Alice chose: Resolve Sunken Chapel."])
     game.data.mode, game.row.only_starter = "vote", False
     poll = polls.new_poll(game.row.version)
-    strikes = [a for a in game.legal_actions(0) if a.group == "combat"]
+    # the first row's three: the sure blow, then the strikes (which keep their places)
+    strikes = sorted((a for a in game.legal_actions(0) if a.group == "combat"),
+                     key=lambda a: a.id != "blow")
     for voter in range(3):
         polls.cast(poll, 500 + voter, f"Voter {voter}", strikes[voter].id,
                    strikes[voter].label, 1_800_000_000.0 + voter)

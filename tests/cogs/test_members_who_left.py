@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.db.test_records_queries import add_results, tinker
 from tests.support import make_bot, seated_steam
+
+# seats are handed on at once here: the wait before it is pinned elsewhere
+pytestmark = pytest.mark.usefixtures("away_at_once")
 
 
 def _left(fake: Any, name: str) -> tuple[Any, dict[str, Any]]:

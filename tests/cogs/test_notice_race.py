@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from tests.support import Clock, button, choice, host_board, make_bot, press
+
+# seats are handed on at once here: the wait before it is pinned elsewhere
+pytestmark = pytest.mark.usefixtures("away_at_once")
 
 
 def _notices(fake):

@@ -27,6 +27,9 @@ from tests.fake_discord import payloads
 from tests.fake_discord.server import RESPONSE_DEADLINE
 from tests.support import abandon, button, host_panel, make_bot, seated_steam
 
+# seats are handed on at once here: the wait before it is pinned elsewhere
+pytestmark = pytest.mark.usefixtures("away_at_once")
+
 #: Seconds Discord waits for a first answer here (3 in Discord itself).
 WAIT = 0.5
 #: Seconds a commit takes on the slow database: longer than Discord waits.

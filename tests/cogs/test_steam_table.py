@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from bot.games.steam.engine import ENGINE
 from bot.table.loaded import Actor
 from cogs.steam import SteamCog
@@ -55,8 +57,8 @@ async def _table(driver, fake, tmp_path, *, clock=None, options=None, people=("b
 
 
 async def _bob_away(driver, fake, tmp_path):
-    """Seat Alice, Bob and Carol, hand Bob's seat to a computer (Alice and Carol ask);
-    return the bot and the game."""
+    """Seat Alice, Bob and Carol, hand Bob's seat to a computer (Alice and Carol ask, at
+    once: see ``away_at_once``); return the bot and the game."""
     fake.add_user("carol")
     bot, _board = await _table(driver, fake, tmp_path, people=("bob", "carol"))
     for voter in ("alice", "carol"):
@@ -156,23 +158,40 @@ async def test_c6_turn_timer_reminds_then_a_computer_plays_until_the_person_clic
 
 async def test_c6_majority_hands_an_absent_seat_to_a_computer(discord_driver, fake_discord,
                                                                 tmp_path):
-    """C6: the other seated players, by majority, hand an absent player's seat to a computer."""
+    """C6: the other seated players, by majority, hand an absent player's seat to a
+    computer; absent means keeping the table waiting: it is their turn and it has waited
+    a minute for them. Before, the asks are refused and not counted: Bob, who is only
+    thinking over a move, cannot have his seat taken by one impatient player."""
     fake_discord.add_user("carol")
-    bot, _board = await _table(discord_driver, fake_discord, tmp_path, people=("bob", "carol"))
-    first = await discord_driver.slash("steam", "away", {"player": fake_discord.user("bob")},
-                                       user="alice")
+    clock = Clock()
+    bot, _board = await _table(discord_driver, fake_discord, tmp_path, clock=clock,
+                               people=("bob", "carol"))
+    bob = {"player": fake_discord.user("bob")}
+    early = await discord_driver.slash("steam", "away", bob, user="alice")
+    assert early.ephemeral and early.content == (
+        "Bob is not keeping the table waiting: once it is their turn and they have not "
+        "played for a minute, ask again.")
+    seats = {0: "alice", 1: "bob", 2: "carol"}
+    while (await bot.tables.open_in_channel(fake_discord.channel_id)).to_act() != 1:
+        await _play_turn(discord_driver, fake_discord, bot, seats)
+    clock.advance(20)
+    soon = await discord_driver.slash("steam", "away", bob, user="alice")
+    assert soon.ephemeral and soon.content == (
+        "Bob's turn came moments ago: give them a minute (ask again in 40 s).")
+    clock.advance(40)
+    first = await discord_driver.slash("steam", "away", bob, user="alice")
     assert "1 of 2 needed" in first.content and not first.ephemeral
     assert fake_discord.pings(first.message) == set()
-    stranger = await discord_driver.slash("steam", "away", {"player": fake_discord.user("bob")},
+    stranger = await discord_driver.slash("steam", "away", bob,
                                           user="dave" if "dave" in fake_discord.users else "bob")
     assert stranger.ephemeral
-    done = await discord_driver.slash("steam", "away", {"player": fake_discord.user("bob")},
-                                      user="carol")
+    done = await discord_driver.slash("steam", "away", bob, user="carol")
     assert "handed Bob's seat to a computer" in done.content
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert game.row.seats[1].get("away")
 
 
+@pytest.mark.usefixtures("away_at_once")
 async def test_c6_rules_button_brings_an_away_player_back(discord_driver, fake_discord,
                                                            tmp_path):
     """C6: an away player who only opens "Rules & details" plays their own seat again;
@@ -259,6 +278,7 @@ async def test_end_shows_places_and_play_again_brings_the_computers(discord_driv
     assert [s.get("computer") for s in lobby.row.seats] == [False, True]
 
 
+@pytest.mark.usefixtures("away_at_once")
 async def test_play_again_seats_only_the_people_still_playing_at_the_end(
         discord_driver, fake_discord, tmp_path):
     """Play again does not seat a person who resigned or whose seat a computer played at
@@ -418,6 +438,7 @@ async def test_deck_and_computer_levels_travel_from_lobby_to_game_and_play_again
     assert [s.get("level") for s in new.row.seats if s.get("computer")] == ["hard", "normal"]
 
 
+@pytest.mark.usefixtures("away_at_once")
 async def test_an_away_player_asking_to_resign_is_welcomed_back_and_asked(
         discord_driver, fake_discord, tmp_path):
     """C6: an away player who presses Resign on the current board is back at once, told

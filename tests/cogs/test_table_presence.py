@@ -3,9 +3,14 @@ the table, and a lone person whose turn timer runs out."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.table.loaded import Actor
 from tests.fake_discord import payloads
 from tests.support import Clock, button, host_board, make_bot
+
+# seats are handed on at once here: the wait before it is pinned elsewhere
+pytestmark = pytest.mark.usefixtures("away_at_once")
 
 COGS = ("cogs.steam",)
 

@@ -26,6 +26,9 @@ from tests.support import (
     seated_steam,
 )
 
+# seats are handed on at once here: the wait before it is pinned elsewhere
+pytestmark = pytest.mark.usefixtures("away_at_once")
+
 COGS = ("cogs.steam",)
 #: The turn timer the tables here start with, and its length in seconds.
 TIMER, SECONDS = "2 min", 120

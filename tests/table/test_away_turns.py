@@ -21,6 +21,9 @@ from cogs.base import seat_list
 from cogs.steam import AWAY_MARK, _position, _status
 from tests.support import ALICE, BOB, CAROL, Actor, Clock, open_tables
 
+# seats are handed on at once here: the wait before it is pinned elsewhere
+pytestmark = pytest.mark.usefixtures("away_at_once")
+
 CHANNEL = 5
 
 

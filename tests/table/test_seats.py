@@ -15,6 +15,9 @@ from bot.table.seats import Seat, seats_from_json, seats_to_json
 from db.rows import to_json
 from tests.support import ALICE, BOB, open_tables
 
+# seats are handed on at once here: the wait before it is pinned elsewhere
+pytestmark = pytest.mark.usefixtures("away_at_once")
+
 #: Seats column texts as the table writes them (copied from stored games): a person, a
 #: computer player with its level, an away person, a computer player from before levels,
 #: and a member forgotten from a finished game.
