@@ -203,6 +203,7 @@ class TinRealmCog(GameCog):
                 colour=COLOUR,
             )
             lines = [_offer_line(game) if v["waiting"] == "offer"
+                     else _brace_line(game) if v["waiting"] == "brace"
                      else WAITING.get(v["waiting"], ""),
                      _skull_line(game) if v["waiting"] == "place" else ""]
             if fight:  # the title says it; the legend, while no vote takes the room
@@ -472,6 +473,14 @@ def _offer_line(game: LoadedGame) -> str:
         who = _capital(leaving.description.removeprefix("Leave ").rstrip("."))
         return f"**{who}** offers something you cannot pay for: walk on."
     return WAITING["offer"]
+
+
+def _brace_line(game: LoadedGame) -> str:
+    """Return what a brace waits before (R7), and that eating or an item may come first:
+    "⚠️ The result card's 2 health trap springs next: it could kill you. Eat or use an
+    item first, or go on." """
+    going = next((a for a in actions_for_board(game) if a.id == "go"), None)
+    return f"⚠️ {going.description}" if going is not None and going.description else ""
 
 
 def _skull_line(game: LoadedGame) -> str:

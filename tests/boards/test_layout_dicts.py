@@ -66,7 +66,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "83a9959169b6c66a2fb142ec4125d20f85a9fcb8fe95cc273e8f7ee9f58a8edd"
+COMPONENTS_DIGEST = "ef402f2ecf99cece17e546d671c394ebdeac2fb80c128d0d79739b15a3670ac4"
 
 ENDED = ("abandoned", "expired")
 

@@ -117,3 +117,24 @@ def test_r4_a_skull_placing_button_is_said_in_words_on_the_board():
             assert said == [f"💀 At the {end} end, skull meets skull: you lose half your "
                             "health and go back 3 nodes."], (skulls, said)
     assert seen >= 2
+
+
+def test_r7_a_brace_says_what_comes_and_that_eating_may_come_first():
+    """R7: the board of a brace says the harm the result card shows, that it could kill,
+    and that eating or an item may come first; its one button says what going on faces,
+    beside the eat select."""
+    from tests.games.tinrealm.helpers import act, deciding
+
+    state = deciding(hero("marshkin", "pathfinder"), "gullwater-bank", "cinder-pass")
+    state.health, state.food, state.items = 2, 3, []
+    state, _ = act(state, "resolve")
+    assert state.waiting_for == "brace"
+    for pictured in (True, False):
+        game = loaded(ENGINE, state)
+        game.pictured = pictured
+        embed = TinRealmCog(None).embed(game)
+        assert (embed.description or "").split("\n")[0] == (
+            "⚠️ The result card's 2 health trap springs next: it could kill you. Eat or "
+            "use an item first, or go on.")
+    labels = _labels(state)
+    assert labels["go"] == "Go on: face a 2 health trap"

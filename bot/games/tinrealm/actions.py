@@ -3,7 +3,7 @@
 Ids are short and stable (they travel in Discord custom_ids): ``race:<id>``,
 ``class:<id>``, ``resolve``, ``skip``, ``camp:rest``, ``camp:search``, ``offer:yes``,
 ``offer:no``, ``strike:0``-``strike:3``, ``blow``, ``place:left``, ``place:right``,
-``eat:health``, ``eat:energy`` and ``use:<item id>``.
+``go`` (leave a brace), ``eat:health``, ``eat:energy`` and ``use:<item id>``.
 """
 
 from __future__ import annotations
@@ -95,6 +95,8 @@ def _choices(c: Content, s: TinState, kind: str, arg: str) -> list[Action]:
         return [*accept, Action("offer:no", "Walk on", "offer", f"Leave the {encounter.name}.")]
     if kind == "place":
         return [_place_action(c, s, end) for end in ("left", "right")]
+    if kind == "brace":
+        return [_go_action(c, s)]
     # R6 (revised): a roll spending 0 energy is always offered, at 0 energy too, and so
     # is the sure blow, with or without energy left.
     enemy = c.enemies[arg]
@@ -107,6 +109,16 @@ def _choices(c: Content, s: TinState, kind: str, arg: str) -> list[Action]:
         Action("blow", f"Sure blow: {sure} damage", "combat",
                f"No roll: {sure} damage that ignores defense."),
     ]
+
+
+def _go_action(c: Content, s: TinState) -> Action:
+    """Going on from a brace: the label says what comes ("Go on: face a 2 health trap")."""
+    coming = journey.threat(c, s, s.queue[1]) if len(s.queue) > 1 else None
+    if coming is None:  # play never braces before a harmless task; a hand-made save might
+        return Action("go", "Go on", "brace", "Go on with the location.")
+    end = ": it could kill you." if coming.deadly else "."
+    return Action("go", fit(f"Go on: {coming.what}"), "brace",
+                  f"{coming.words}{end} Eat or use an item first, or go on.")
 
 
 def _strike_action(energy: int, bonus: int) -> Action:
@@ -303,6 +315,8 @@ def _do(c: Content, s: TinState, action_id: str, log: list[str]) -> None:
         journey.offer(c, s, arg == "yes", log)
     elif head == "place":
         journey.place(c, s, arg, log)
+    elif head == "go":
+        journey.go_on(c, s, log)
     elif head == "strike":
         combat.strike(c, s, int(arg), log)
     elif head == "blow":

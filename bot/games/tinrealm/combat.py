@@ -8,6 +8,8 @@ from bot.games.tinrealm.state import Fight, TinState
 
 #: Damage of the sure blow, which ignores defense and needs no roll (R6).
 SURE_BLOW = 1
+#: The largest difference two dice can show.
+MAX_DIFFERENCE = 5
 
 
 def enemy_health(enemy: Enemy, day: int) -> int:
@@ -38,6 +40,15 @@ def start(c: Content, s: TinState, enemy_id: str, log: list[str]) -> None:
     log.append(f"{enemy.name} ({undead}health {health}) attacks! {enemy.text}")
     if enemy.power == "strikes_first":
         enemy_strike(c, s, log)
+
+
+def worst_opening(c: Content, s: TinState, enemy: Enemy) -> int:
+    """The most damage an enemy that strikes first can deal as the combat begins: the
+    largest difference plus its attack, less the helm and a ready block (its one power
+    is striking first, so no other power adds to it)."""
+    block = ready(c, s, "block")
+    damage = MAX_DIFFERENCE + enemy.attack - best(c, s, "helm")
+    return max(0, damage - (block.amount if block else 0))
 
 
 def strike(c: Content, s: TinState, energy: int, log: list[str]) -> None:

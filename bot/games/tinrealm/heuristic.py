@@ -6,7 +6,9 @@ trackers and items. It never reads the order of the deck or the dice to come.
 
 It keeps itself fed and healed, uses map items at once, resolves a location when the
 top card looks better than an average card left in the deck, places cards where the
-edges match, and spends energy in combat when the extra damage is worth it.
+edges match, and spends energy in combat when the extra damage is worth it. Braced
+before a harm the result card shows, it eats, heals or cures while the harm could still
+kill it, then goes on.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.games.protocol import Action
-from bot.games.tinrealm import combat
+from bot.games.tinrealm import combat, journey
 from bot.games.tinrealm.content import LANDSCAPES, Content, ExplorationCard
 from bot.games.tinrealm.journey import edge_match
 from bot.games.tinrealm.state import FOOD_CAP, TinState
@@ -48,6 +50,8 @@ def choose(c: Content, s: TinState, legal: list[Action]) -> str:
         return _camp(s)
     if kind == "offer":
         return _offer(c, s) if "offer:yes" in ids else "offer:no"
+    if kind == "brace":
+        return _brace(c, s, ids)
     return _strike(c, s, ids)
 
 
@@ -84,6 +88,25 @@ def _upkeep(c: Content, s: TinState, ids: list[str]) -> str | None:
     ):
         return "eat:energy"
     return None
+
+
+def _brace(c: Content, s: TinState, ids: list[str]) -> str:
+    """Before a harm the result card shows (R7): while it could kill, eat or use a healing,
+    curing or map item (:func:`_reach`), and once it cannot, go on."""
+    coming = journey.threat(c, s, s.queue[1]) if len(s.queue) > 1 else None
+    if coming is None or not coming.deadly:
+        return "go"
+    helping = [a for a in ids if a == "eat:health" or (
+        a.startswith("use:") and c.items[a[4:]].kind in ("heal", "cure", "advance"))]
+    return min(helping, key=lambda action: _reach(c, action)) if helping else "go"
+
+
+def _reach(c: Content, action: str) -> int:
+    """The order a helping action is reached for: first what comes back tomorrow (a
+    once-a-day item), then food, then an item that is used up."""
+    if action == "eat:health":
+        return 1
+    return 0 if c.items[action[4:]].uses == "per_day" else 2
 
 
 def _place_value(c: Content, s: TinState, card: ExplorationCard, end: str) -> float:

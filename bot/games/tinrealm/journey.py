@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from bot.games.protocol import IllegalAction
 from bot.games.tinrealm import combat
@@ -16,13 +17,14 @@ from bot.games.tinrealm.adventurer import (
     rest,
     search,
     spend,
+    usable,
     water,
 )
 from bot.games.tinrealm.content import LANDSCAPES, Content, Encounter, ExplorationCard
 from bot.games.tinrealm.state import LAST_DAY, LOCATIONS_PER_DAY, TinState
 
 #: Tasks that wait for the player's choice.
-CHOICES = ("race", "class", "decide", "camp", "offer", "fight", "place")
+CHOICES = ("race", "class", "decide", "camp", "offer", "fight", "place", "brace")
 #: Health lost when a day ends without food (R9).
 HUNGER_DAMAGE = 3
 #: Nodes the meeple moves back on a skull match (R4).
@@ -30,23 +32,131 @@ SKULL_SETBACK = 3
 
 
 def advance(c: Content, s: TinState, log: list[str]) -> None:
-    """Run the tasks that need no choice until one does or the game ends."""
+    """Run the tasks that need no choice until one does or the game ends.
+
+    Before a harm the result card has shown that could kill (:func:`threat`), while eating
+    or an item could still help (:func:`can_help`), the game waits on a ``brace`` (R7:
+    food may be eaten at any time, so also between seeing the harm and taking it).
+    """
     while s.queue and not s.end:
-        kind, _, arg = s.queue[0].partition(":")
-        if kind == "fight" and s.fight is None:
-            combat.start(c, s, arg, log)
-        elif kind == "place" and not s.tableau:
-            place(c, s, "right", log)
-        elif kind in CHOICES:
+        if _waits(s):
             return
+        danger = threat(c, s, s.queue[0])
+        if danger and danger.deadly and can_help(c, s):
+            s.queue.insert(0, "brace")
+            return
+        _step(c, s, log)
+
+
+def _waits(s: TinState) -> bool:
+    """Whether the task at the head of the queue waits for the player's choice; a combat
+    not yet begun and the day's first placement begin by themselves."""
+    kind = s.queue[0].partition(":")[0]
+    if kind == "fight":
+        return s.fight is not None
+    if kind == "place":
+        return bool(s.tableau)
+    return kind in CHOICES
+
+
+def _step(c: Content, s: TinState, log: list[str]) -> None:
+    """Run the automatic task at the head of the queue."""
+    kind, _, arg = s.queue[0].partition(":")
+    if kind == "fight":
+        combat.start(c, s, arg, log)
+    elif kind == "place":
+        place(c, s, "right", log)
+    else:
+        s.queue.pop(0)
+        if kind == "icon":
+            _icon(c, s, arg, log)
+        elif kind == "discard":
+            s.discard.append(_take_result(s))
         else:
-            s.queue.pop(0)
-            if kind == "icon":
-                _icon(c, s, arg, log)
-            elif kind == "discard":
-                s.discard.append(_take_result(s))
-            else:
-                _dawn(c, s, log)
+            _dawn(c, s, log)
+
+
+def go_on(c: Content, s: TinState, log: list[str]) -> None:
+    """Leave a brace: the harm it waited before happens now (R7)."""
+    s.queue.pop(0)
+    _step(c, s, log)
+
+
+@dataclass(frozen=True, slots=True)
+class Threat:
+    """A harm to health or poison about to happen by itself: what it is for a button
+    ("face a 2 health trap"), in a sentence, and whether at worst it would kill."""
+
+    what: str
+    words: str
+    deadly: bool
+
+
+def threat(c: Content, s: TinState, task: str) -> Threat | None:
+    """The harm ``task`` would do by itself to health or poison now, or None.
+
+    A trap of health or poison (after the race's ward; none while a trap guard is ready),
+    a random encounter that lowers health or gives poison, and the opening strike of an
+    enemy that strikes first (at worst: the largest roll, less the helm and a ready
+    block). Energy harm is left out: eating energy first never does better than after.
+    """
+    kind, _, arg = task.partition(":")
+    if kind == "fight" and s.fight is None and c.enemies[arg].power == "strikes_first":
+        enemy = c.enemies[arg]
+        worst = combat.worst_opening(c, s, enemy)
+        if worst <= 0:
+            return None
+        return Threat(f"the {enemy.name} strikes first",
+                      f"The {enemy.name} strikes before your first strike, for up to "
+                      f"{worst} damage", s.health - worst <= s.poison)
+    if kind != "icon" or s.result_card is None:
+        return None
+    result = c.exploration[s.result_card]
+    if arg == "trap":
+        trap = result.trap
+        amount = trap.amount - ability(c, s, "trap_ward")
+        if trap.kind == "energy" or amount <= 0 or ready(c, s, "trap_guard"):
+            return None
+        after = s.health - amount if trap.kind == "health" else s.health
+        poison = s.poison + amount if trap.kind == "poison" else s.poison
+        return Threat(f"face a {amount} {trap.kind} trap",
+                      f"The result card's {amount} {trap.kind} trap springs next",
+                      after <= poison)
+    encounter_kind, target = result.encounter
+    if arg != "encounter" or encounter_kind == "enemy":
+        return None
+    encounter = c.encounters[target]
+    if encounter.kind != "gain":
+        return None
+    then = s.copy()
+    _gain(then, encounter.gain)
+    if then.health >= s.health and then.poison <= s.poison:
+        return None
+    return Threat(f"face the {encounter.name}",
+                  f"The {encounter.name} comes next: {encounter.text}",
+                  then.health <= then.poison)
+
+
+def can_help(c: Content, s: TinState) -> bool:
+    """Whether eating or an item could turn a deadly harm aside now (R7): food while
+    health is below its maximum, a healing item while hurt, a curing one while poisoned,
+    or a map item that would reach a campsite or Oakinshelm."""
+    if s.food and s.health < s.max_health:
+        return True
+    nodes = c.nodes(s.sides)
+    for item in (c.items[i] for i in s.items):
+        if item.when == "auto" or not usable(c, s, item.id):
+            continue
+        if item.kind == "heal" and s.health < s.max_health:
+            return True
+        if item.kind == "cure" and s.poison:
+            return True
+        if item.kind == "advance" and s.fight is None and any(
+            nodes[min(s.node + step, len(nodes) - 1)] in ("campsite", "F")
+            for step in range(1, item.amount + 1)
+        ):
+            return True
+    return False
 
 
 def decide(c: Content, s: TinState, resolve: bool, log: list[str]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
+from itertools import pairwise
 from typing import Any
 
 from bot.games.protocol import BrokenState
@@ -27,7 +28,7 @@ STATS = (
 #: How a game can end ("" while it goes on).
 ENDS = ("", "won", "dead", "time")
 #: Tasks that take no argument.
-PLAIN_TASKS = ("race", "class", "decide", "camp", "place", "discard", "dawn")
+PLAIN_TASKS = ("race", "class", "decide", "camp", "place", "discard", "dawn", "brace")
 
 
 def dump(s: TinState, schema: int) -> dict[str, Any]:
@@ -146,6 +147,11 @@ def _load(
     )
     s.queue = list(data["queue"])
     _need(all(_task(c, task) for task in s.queue), "bad task queue")
+    braced = [then for task, then in pairwise(s.queue) if task == "brace"]
+    _need(
+        s.queue[-1:] != ["brace"] and all(then.startswith(("icon:", "fight:")) for then in braced),
+        "a brace must come just before an icon or a combat",
+    )
     s.items = _ids(data["items"], c.items, "items")
     s.spent_today = _ids(data["spent"], c.items, "spent items")
     fight = data["fight"]

@@ -2,8 +2,10 @@
 
 A game is a queue of tasks. The task at the head of ``queue`` is what the game waits
 for when it needs a choice (``race``, ``class``, ``decide``, ``camp``, ``offer:<id>``,
-``fight:<id>``, ``place``); the other tasks (``icon:<kind>``, ``discard``, ``dawn``) run by
-themselves. An empty queue means the game is over, and ``end`` says how.
+``fight:<id>``, ``place``, and ``brace``: a pause to eat or use an item before a harm the
+result card has shown, ahead of the task that brings it); the other tasks
+(``icon:<kind>``, ``discard``, ``dawn``) run by themselves. An empty queue means the game
+is over, and ``end`` says how.
 """
 
 from __future__ import annotations

@@ -72,6 +72,9 @@ def _states():
     )
     state.items += ["salve-jar", "spark-tonic", "bitterroot", "pitch-flask", "lodestone"]
     yield state
+    state = deciding(hero("marshkin", "pathfinder"), "gullwater-bank", "cinder-pass")
+    state.health, state.food = 2, 3
+    yield act(state, "resolve")[0]  # a brace before a deadly trap (R7)
 
 
 @pytest.mark.parametrize("state", list(_states()))

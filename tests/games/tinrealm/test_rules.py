@@ -439,7 +439,7 @@ def test_r8_poison_at_health_kills():
     """R8: gaining poison up to the health level is death."""
     state = deciding(hero("marshkin", "chanter"), "gullwater-bank", "mossy-ford")
     state.health, state.poison = 3, 2
-    state.items = []
+    state.items, state.food = [], 0  # nothing to eat: no brace before the trap (R7)
     state, events = act(state, "resolve")
     assert state.end == "dead"
     assert "poison" in events[-1]
@@ -519,7 +519,7 @@ def test_r9_a_death_in_the_day_is_on_that_day():
     state = deciding(hero("marshkin", "chanter"), "gullwater-bank", "mossy-ford")
     state.day, state.health, state.poison = 3, 3, 2
     state.items = []
-    state, _ = act(state, "resolve")
+    state, _ = act(state, "resolve", "go")  # braced (R7: 2 food to eat), and not eating
     assert state.end == "dead" and not state.supper
     assert ENGINE.view(state)["end_text"].startswith("Died on day 3:")
     assert ENGINE.view(state)["night"] is False

@@ -1,0 +1,222 @@
+"""R7 "food may be eaten at any time": once the result card is face up the adventurer
+sees what is coming (a trap, a harmful encounter, an enemy that strikes first), so the
+game waits on a brace before a harm that could kill while eating or an item could still
+help. When nothing could help, or the harm cannot kill (eating before or after it then
+ends the same), the game flows on as it did."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games.protocol import BrokenState
+from bot.games.tinrealm import actions, heuristic, journey
+from bot.games.tinrealm.engine import ENGINE
+
+from .helpers import C, act, deciding, hero, ids, scripted
+
+
+def trap_ahead(health: int, food: int, *items: str):
+    """A Marshkin Pathfinder about to resolve Gullwater Bank (trap, water) against Cinder
+    Pass's result side: a 2 health trap, then water."""
+    state = deciding(hero("marshkin", "pathfinder"), "gullwater-bank", "cinder-pass")
+    state.health, state.food, state.items = health, food, list(items)
+    return state
+
+
+def hound_ahead(health: int, food: int):
+    """About to resolve Howling Scree (enemy, trap) against Cinder Pass: a Rust Hound,
+    which strikes first, then a 2 health trap."""
+    state = deciding(hero("marshkin", "pathfinder"), "howling-scree", "cinder-pass")
+    state.health, state.food, state.items = health, food, []
+    return state
+
+
+def test_r7_a_deadly_trap_waits_on_a_brace_where_eating_saves_the_adventurer():
+    """R7: the 2 health trap would kill at 2 health; the player is offered to eat first."""
+    state, events = act(trap_ahead(2, 3), "resolve")
+    assert state.waiting_for == "brace" and state.health == 2 and not state.end
+    assert not any("trap" in e for e in events)
+    go = next(a for a in ENGINE.legal_actions(state, 0) if a.id == "go")
+    assert go.label == "Go on: face a 2 health trap" and go.group == "brace"
+    assert "it could kill you" in go.description
+    assert ids(state) == ["go", "eat:health"]  # energy is full: no eating for energy
+    state, events = act(state, "eat:health", "go")
+    assert not state.end and state.health == 1
+    assert "A health trap: -2 health." in events
+
+
+def test_r7_going_on_without_eating_takes_the_harm_as_before():
+    """R7: "Go on" springs the trap; at 2 health it kills, as it always did."""
+    state, events = act(trap_ahead(2, 3), "resolve", "go")
+    assert state.end == "dead"
+    assert "A health trap: -2 health." in events
+
+
+def test_r7_an_any_time_item_may_be_used_at_the_brace():
+    """R7 and the Salve Jar's "any time": with no food, a healing item alone is a reason to
+    wait, and drinking it saves the adventurer."""
+    state, _ = act(trap_ahead(2, 0, "salve-jar"), "resolve")
+    assert state.waiting_for == "brace" and ids(state) == ["go", "use:salve-jar"]
+    state, events = act(state, "use:salve-jar")  # then only going on is left: it happens
+    assert "Go on: face a 2 health trap: happened by itself (the only choice)." in events
+    assert not state.end and state.health == 3
+
+
+def test_r7_bitterroot_before_a_deadly_poison_trap():
+    """R7: a curing item counts too: Bitterroot before a poison trap that would kill."""
+    state = deciding(hero("marshkin", "pathfinder"), "gullwater-bank", "mossy-ford")
+    state.health, state.poison, state.food, state.items = 3, 2, 0, ["bitterroot"]
+    state, _ = act(state, "resolve")
+    assert state.waiting_for == "brace"
+    assert "Go on: face a 2 poison trap" in [a.label for a in ENGINE.legal_actions(state, 0)]
+    state, _ = act(state, "use:bitterroot")  # going on then happens by itself
+    assert not state.end and state.poison == 2
+
+
+def test_r7_a_first_striking_enemy_waits_until_the_player_had_the_chance_to_eat():
+    """R7: the Rust Hound strikes before the first strike, for up to 5 + 1 damage; at 3
+    health the game waits before the combat begins, and no die has been rolled."""
+    state, _ = act(hound_ahead(3, 3), "resolve")
+    assert state.waiting_for == "brace" and state.fight is None and state.dice == []
+    assert state.queue[1] == "fight:rust-hound"
+    go = next(a for a in ENGINE.legal_actions(state, 0) if a.id == "go")
+    assert go.label == "Go on: the Rust Hound strikes first"
+    assert "up to 6 damage" in go.description
+    state, _ = act(state, "eat:health", "eat:health")
+    state.rng = scripted(5, 2)  # the hound's opening strike: 3 + attack 1 = 4
+    state, events = act(state, "go")
+    assert not state.end and state.health == 1 and state.waiting_for == "fight:rust-hound"
+    assert any("Rust Hound rolls 5 and 2" in e for e in events)
+
+
+def test_r7_a_harmful_encounter_waits_on_a_brace():
+    """R7: the Rockslide (lose 2 health) at 2 health waits for the player to eat."""
+    state = deciding(hero("marshkin", "pathfinder"), "old-toll-bridge", "lantern-marsh")
+    state.health, state.food, state.items = 2, 1, []
+    state, events = act(state, "resolve")
+    assert state.waiting_for == "brace" and state.queue[1] == "icon:encounter"
+    assert "Go on: face the Rockslide" in [a.label for a in ENGINE.legal_actions(state, 0)]
+    state, events = act(state, "eat:health")
+    # the last food is eaten: only going on is left, and it happens by itself
+    assert "Go on: face the Rockslide: happened by itself (the only choice)." in events
+    assert not state.end and state.health == 1
+
+
+def test_r7_a_trap_after_a_fight_waits_once_the_fight_is_won():
+    """R7: icons resolve left to right; a deadly trap after a fight braces after it."""
+    state = hound_ahead(9, 0)
+    state.rng = scripted(1, 1)  # the hound's opening strike: doubles miss
+    state, _ = act(state, "resolve")
+    assert state.waiting_for == "fight:rust-hound"
+    state.fight.health, state.health, state.food = 1, 2, 2
+    state, _ = act(state, "blow")
+    assert state.fight is None and state.waiting_for == "brace"
+    assert state.queue[1] == "icon:trap"
+
+
+@pytest.mark.parametrize(
+    ("health", "food", "items"),
+    [
+        (2, 0, ()),  # nothing to eat or use
+        (5, 3, ()),  # the 2 health trap cannot kill
+        (2, 0, ("spark-tonic",)),  # energy does not save health
+        (2, 3, ("grapple-line",)),  # the trap guard cancels the trap
+    ],
+)
+def test_r7_no_brace_when_nothing_could_help_or_nothing_could_kill(health, food, items):
+    """R7: the game flows as it did: same events, same state, no extra choice."""
+    state, events = act(trap_ahead(health, food, *items), "resolve")
+    assert state.waiting_for != "brace"
+    assert not any("Go on" in e for e in events)
+    assert any("trap" in e for e in events)
+
+
+def test_r7_no_brace_for_an_energy_trap_or_a_fight_the_player_opens():
+    """R7: eating energy before an energy trap never does better than after, and in a
+    fight the player strikes first, the strike choice already offers food."""
+    state = deciding(hero("marshkin", "pathfinder"), "briar-hollow", "hollow-oak")
+    state.health, state.energy, state.food = 1, 1, 3
+    state, events = act(state, "resolve")
+    assert "An energy trap: -1 energy." in events and state.waiting_for != "brace"
+    state = deciding(hero("marshkin", "pathfinder"), "cinder-pass", "howling-scree")
+    state.health, state.food = 1, 3
+    state, _ = act(state, "resolve")
+    assert state.waiting_for == "fight:gravel-ogre" and "eat:health" in ids(state)
+
+
+def test_r7_a_map_item_that_reaches_a_campsite_is_a_reason_to_wait():
+    """R7: a Trail Chart one node from a campsite can save the adventurer (rest first)."""
+    nodes = C.nodes([3, 3, 3, 3])
+    camp = nodes.index("campsite")
+    state = trap_ahead(2, 0, "trail-chart")
+    state.node = state.furthest = camp - 1
+    state, _ = act(state, "resolve")
+    assert state.waiting_for == "brace"
+    state, _ = act(state, "use:trail-chart")
+    assert state.queue[:3] == ["camp", "brace", "icon:trap"]
+    state, events = act(state, "camp:rest")  # nothing left to use: going on is forced
+    assert "Go on: face a 2 health trap: happened by itself (the only choice)." in events
+    assert not state.end and state.health == 2
+    far = trap_ahead(2, 0, "trail-chart")
+    far.node = far.furthest = next(i for i in range(len(nodes) - 1)
+                                   if nodes[i + 1] not in ("campsite", "F"))
+    assert act(far, "resolve")[0].end == "dead"
+
+
+def test_r7_r11_a_brace_draws_nothing_and_replays_exactly():
+    """R7/R11: waiting on a brace draws no die; the same seed and actions give the same
+    game, and a braced state dumps and loads unchanged."""
+    state = trap_ahead(2, 3)
+    draws = state.rng.draws
+    braced, _ = act(state, "resolve")
+    assert braced.rng.draws == draws
+    again, _ = act(trap_ahead(2, 3), "resolve")
+    assert ENGINE.dump(again) == ENGINE.dump(braced)
+    assert ENGINE.dump(ENGINE.load(ENGINE.dump(braced))) == ENGINE.dump(braced)
+
+
+def test_r7_a_game_saved_before_braces_still_plays():
+    """R7: a state saved mid-location without any brace (as older releases saved it)
+    loads, and braces when it reaches the deadly trap."""
+    state = hound_ahead(9, 0)
+    state.rng = scripted(1, 1)
+    state, _ = act(state, "resolve")
+    data = ENGINE.dump(state)
+    assert data["queue"][:2] == ["fight:rust-hound", "icon:trap"]
+    loaded = ENGINE.load(data)
+    loaded.fight.health, loaded.health, loaded.food = 1, 2, 2
+    loaded, _ = act(loaded, "blow")
+    assert loaded.queue[:2] == ["brace", "icon:trap"]
+
+
+@pytest.mark.parametrize("queue", [["brace"], ["brace", "place"], ["brace", "brace", "icon:trap"]])
+def test_r7_load_refuses_a_brace_before_nothing_to_face(queue):
+    """A brace always comes just before an icon or a combat."""
+    data = ENGINE.dump(act(trap_ahead(2, 3), "resolve")[0])
+    data["queue"] = queue
+    with pytest.raises(BrokenState):
+        ENGINE.load(data)
+
+
+def test_r7_heuristic_eats_while_the_harm_could_kill_then_goes_on():
+    """R7: braced before a Rust Hound that could deal 6 to 6 health, the computer player
+    eats until the opening strike cannot kill, then goes on."""
+    state, _ = act(hound_ahead(6, 2), "resolve")
+    c = ENGINE.content()
+    assert state.waiting_for == "brace"
+    assert ENGINE.computer_action(state, 0) == "eat:health"
+    state, _ = act(state, "eat:health")
+    assert journey.threat(c, state, state.queue[1]).deadly is False
+    assert heuristic.choose(c, state, actions.legal(c, state)) == "go"
+
+
+def test_r7_heuristic_reaches_for_a_once_a_day_item_before_food():
+    """R7: Prayer Beads (once a day) before food, food before a Salve Jar (used up)."""
+    state = hound_ahead(8, 2)
+    state.poison, state.items = 2, ["salve-jar", "prayer-beads"]
+    state, _ = act(state, "resolve")
+    assert ENGINE.computer_action(state, 0) == "use:prayer-beads"
+    state = hound_ahead(8, 2)
+    state.poison, state.items = 2, ["salve-jar"]
+    state, _ = act(state, "resolve")
+    assert ENGINE.computer_action(state, 0) == "eat:health"
