@@ -314,7 +314,8 @@ class SteamCog(GameCog):
         seat others at a table they never chose."""
         computers = [s.level or DEFAULT_LEVEL for s in game.seats if s.computer]
         named = [s.name for s in game.seats if s.computer]  # each keeps its name and level
-        left = seating.resigned_seats(game.view())
+        # (a game emptied by retention keeps its seats, not who resigned)
+        left = seating.resigned_seats(game.view()) if game.state is not None else set()
         sat = game.seat_of(interaction.user.id) is not None
         people = [(s.user_id, s.name) for i, s in enumerate(game.seats)
                   if sat and not s.computer and s.user_id is not None and not s.away

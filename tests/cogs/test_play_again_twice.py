@@ -80,3 +80,20 @@ async def test_play_again_pressed_second_by_a_player_seated_already_says_so(
     alice = await driver.click(fake.get_message(ended["id"]), button(ended, "table.again"),
                                user="alice")
     assert alice.content == f"You opened a new table already: {new.link}"
+
+
+async def test_play_again_on_a_game_retention_emptied_seats_the_table(
+        discord_driver, fake_discord, tmp_path):
+    """A finished table that retention has emptied (its state gone, its seats kept) still
+    offers Play again on its board: pressing it opens the next table with its people,
+    instead of failing ("This interaction failed")."""
+    driver, fake = discord_driver, fake_discord
+    bot, ended = await _abandoned_table(driver, fake, tmp_path)
+    game = await bot.tables.load(int(button(ended, "table.again").split(":")[1]))
+    assert await bot.store.prune_finished(before=game.row.updated_at + 10) == 1
+    assert (await bot.tables.load(game.id)).state is None
+    again = await driver.click(fake.get_message(ended["id"]), button(ended, "table.again"),
+                               user="alice")
+    assert again.response_type == 4 and not again.ephemeral
+    new = await bot.tables.open_in_channel(fake.channel_id)
+    assert new.row.status == "lobby" and [s.name for s in new.seats] == ["Alice", "Bob"]
