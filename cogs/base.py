@@ -233,7 +233,10 @@ class GameCog(commands.Cog):
         legend = self.legend(game)
         if legend:
             table.append(("What the icons mean", legend))
-        if game.engine.max_seats <= 1:  # a seated table's lobby has one seat at first
+        if game.engine.max_seats <= 1 and all(text != self.modes_text
+                                              for _, text in self.rules_text):
+            # (a seated table's lobby has one seat at first; rules that say who plays
+            # already are not said twice)
             table.append(("Ways to play", self.modes_text))
         icons = Section("icons", "Icons", "This table and its icons", table)
         turns = Section("turns", "Last turns", "The last turns", last_turns(game))

@@ -37,7 +37,7 @@ from tests.support import detail_embeds, loaded
 TINKER_GAMES = 300
 
 #: sha256 of every Tinker board of :data:`TINKER_GAMES` games (see the module docstring).
-TINKER_DIGEST = "b126d61efd2d40f2e7d1bd0a86736c8ea1c75f1aefd0d0dcbe4beb130d17288d"
+TINKER_DIGEST = "b74cfc7d7112abcb27f9931381f0029fdb532f14f8bb9724fe99609b2e78c67c"
 
 #: Action ids tried on every board to record the engine's refusal when they are illegal.
 TRIED = ("chip:Moons", "lose:Knots", "give_up", "choose:event", "chip:Nothing", "what")

@@ -362,3 +362,16 @@ async def test_the_starter_who_played_alone_is_told_once_how_voting_works(
     board = fake_discord.get_message(board["id"])
     again = await discord_driver.click(board, button(board, "add1"), user="alice")
     assert again.response_type == 6 and not again.ephemeral  # told once only
+
+
+async def test_rules_and_details_say_who_plays_once(discord_driver, fake_discord, tmp_path):
+    """Tinker's and Tin Realm's Rules & details carry "Who plays" on the rules page; the
+    icons page no longer repeats the same words as "Ways to play"."""
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker", "cogs.tinrealm")))
+    for kind in ("tinker", "tinrealm"):
+        board = (await discord_driver.slash(kind, "start", user="alice")).message
+        pages = await every_page(discord_driver, await discord_driver.click(
+            board, button(board, "table.rules"), user="bob"), "bob")
+        names = [f["name"] for e in pages for f in e["fields"]]
+        assert names.count("Who plays") == 1 and "Ways to play" not in names, names
+        await abandon(discord_driver, kind, "alice")
