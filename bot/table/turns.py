@@ -84,7 +84,10 @@ class TurnPolicy:
             # while the table waited for them alone: they were reminded once already, so
             # when it runs out again a computer plays their seat.
             reminded = to_act != seat and timer is None
+            waiting_since = game.data.turn_since
             seating.start_timer(game.data, to_act, game.seats, core.now())
+            if to_act != seat:  # another's turn waits as long as it did (C6's away ask)
+                game.data.turn_since = waiting_since
             if reminded and game.data.timer is not None:
                 game.data.timer.strikes = 1
         back = await core.table_move(game, (event,), {"back": seat}, actor.user_id)

@@ -100,3 +100,28 @@ def test_the_turns_start_is_stored_and_a_row_without_it_reads_as_unknown() -> No
     assert TableData.from_json(data.to_json()).turn_since == 1_800_000_123.5
     assert TableData.from_json({}).turn_since is None
     assert "turn_since" not in TableData().to_json()
+
+
+async def test_c6_anothers_return_leaves_the_absent_players_minute_as_it_was(
+        tmp_path) -> None:
+    """Alice, handed to a computer earlier, comes back during Bob's turn, which has
+    waited ten minutes: her return is not a step of Bob's turn, so her ask to hand Bob's
+    seat on is taken at once, not put off another minute."""
+    clock = Clock()
+    async with open_tables(tmp_path / "t.db", clock) as tables:
+        game_id = await _table(tables)
+        clock.advance(AWAY_WAIT_SECONDS)
+        await tables.hand_to_computer(CHANNEL, BOB, ALICE.user_id)
+        await tables.hand_to_computer(CHANNEL, CAROL, ALICE.user_id)
+        while (await tables.computer_move(game_id)) is not None:
+            pass
+        game = await tables.load(game_id)
+        assert game.to_act() == 1 and game.seats[0].away
+        began = game.data.turn_since
+        clock.advance(600)
+        assert await tables.come_back(game_id, ALICE) is not None
+        game = await tables.load(game_id)
+        assert game.to_act() == 1 and game.data.turn_since == began
+        asked = await tables.hand_to_computer(CHANNEL, ALICE, BOB.user_id)
+        assert asked.events == ("Alice asks to hand Bob's seat to a computer (1 of 2 "
+                                "needed).",)

@@ -140,7 +140,8 @@ def threat(c: Content, s: TinState, task: str) -> Threat | None:
 def can_help(c: Content, s: TinState) -> bool:
     """Whether eating or an item could turn a deadly harm aside now (R7): food while
     health is below its maximum, a healing item while hurt, a curing one while poisoned,
-    or a map item that would reach a campsite or Oakinshelm."""
+    or a map item that would reach Oakinshelm, or a campsite while hurt (its rest heals;
+    at full health it cannot)."""
     if s.food and s.health < s.max_health:
         return True
     nodes = c.nodes(s.sides)
@@ -151,8 +152,9 @@ def can_help(c: Content, s: TinState) -> bool:
             return True
         if item.kind == "cure" and s.poison:
             return True
+        reached = ("campsite", "F") if s.health < s.max_health else ("F",)  # a camp heals
         if item.kind == "advance" and s.fight is None and any(
-            nodes[min(s.node + step, len(nodes) - 1)] in ("campsite", "F")
+            nodes[min(s.node + step, len(nodes) - 1)] in reached
             for step in range(1, item.amount + 1)
         ):
             return True

@@ -220,3 +220,19 @@ def test_r7_heuristic_reaches_for_a_once_a_day_item_before_food():
     state.poison, state.items = 2, ["salve-jar"]
     state, _ = act(state, "resolve")
     assert ENGINE.computer_action(state, 0) == "eat:health"
+
+
+def test_r7_no_brace_when_the_only_help_is_a_campsite_at_full_health():
+    """R7: at full health, high poison and no food, a map item that reaches a campsite
+    does not help (its rest heals nothing at full health): the deadly trap springs with
+    no brace, rather than after a click that changes nothing. Hurt, the same item is a
+    reason to wait."""
+    state = deciding(hero("marshkin", "pathfinder"), "gullwater-bank", "cinder-pass")
+    assert C.nodes(state.sides)[4] == "campsite"
+    state.node = state.furthest = 3
+    state.health, state.poison, state.food = state.max_health, state.max_health - 2, 0
+    state.items = ["lodestone"]
+    assert not journey.can_help(C, state)
+    state.health = state.max_health - 1
+    state.poison = state.health - 2
+    assert journey.can_help(C, state)
