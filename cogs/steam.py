@@ -118,8 +118,8 @@ RULES = (
     ("At the table", "Only the player to act can act. Anyone seated may resign: a resigned "
                      "player scores nothing and loses. A slow player is mentioned once; with "
                      "a turn timer, a computer plays for them after a reminder until they "
-                     "click again. `/steam away` hands an absent player's seat to a computer "
-                     "by majority, once their turn has waited a minute for them."),
+                     "click again. `/steam away` does that by majority, once their turn has "
+                     "waited a minute."),
 )
 
 #: What the board's icons mean (the "Rules & details" legend).

@@ -21,9 +21,11 @@ from tests.support import (
 
 
 def _live_moves(message: dict) -> list[dict]:
-    """The board's move buttons and menus that can be used."""
+    """The board's move buttons and menus that can be used (not Resign, which anyone
+    seated may press at any time)."""
     return [c for row in message["components"] for c in row["components"]
-            if ":table." not in c.get("custom_id", ":table.") and not c.get("disabled")]
+            if ":table." not in c.get("custom_id", ":table.") and not c.get("disabled")
+            and not c.get("custom_id", "").endswith("resign")]
 
 
 def _rules(message: dict) -> str:
