@@ -228,6 +228,18 @@ async def test_c6_a_notice_held_back_while_the_player_plays_is_never_posted(
     assert pings_sent(fake) == []
 
 
+async def _post_held(driver, fake, bot, clock, seconds: float) -> dict:
+    """Let Alice's grace time pass while Discord takes her notice but holds its answer
+    back ``seconds``; return the notice as the channel shows it."""
+    fake.hold_next("POST", r"/channels/\d+/messages$", seconds)
+    after = len(fake.requests)
+    clock.advance(46)
+    bot.deadlines.wake(None)
+    await fake.wait_for_request("POST", r"/channels/\d+/messages$", after=after)
+    [posted] = _notices(fake)
+    return posted
+
+
 async def test_c6_a_notice_discord_took_while_its_post_was_stopped_is_deleted(
         discord_driver, fake_discord, tmp_path):
     """Alice plays while her notice's post is on its way and Discord has taken it but not
@@ -238,18 +250,10 @@ async def test_c6_a_notice_discord_took_while_its_post_was_stopped_is_deleted(
     bot, game = await _two_seats(driver, fake, tmp_path, clock)
     bot.boards.leftovers.retry_seconds = (0.05,)
     alice = fake.user("alice").id
-    fake.hold_next("POST", r"/channels/\d+/messages$", 2.0)
-    after = len(fake.requests)
-    clock.advance(46)
-    bot.deadlines.wake(None)
-    await fake.wait_for_request("POST", r"/channels/\d+/messages$", after=after)
-    [posted] = _notices(fake)  # Discord took it; its answer is held back
+    posted = await _post_held(driver, fake, bot, clock, 2.0)  # its answer held back
     while (await bot.tables.load(game.id)).person_to_act() == alice:
         await _play(driver, fake, bot)
-    for _ in range(200):
-        if fake.get_message(posted["id"]) is None:
-            break
-        await asyncio.sleep(0.01)
+    assert await _gone_later(driver, fake, int(posted["id"]))
     assert [m for m in _notices(fake) if f"<@{alice}>" in m["content"]] == []
     await asyncio.sleep(2.1)  # the held answer comes, to nobody waiting
     await driver.settle()
@@ -267,19 +271,10 @@ async def test_c6_a_busy_channel_still_finds_the_notice_stopped_on_its_way(
     alice = fake.user("alice").id
     for n in range(60):
         fake.post_message({"content": f"chatter {n}"})
-    fake.hold_next("POST", r"/channels/\d+/messages$", 1.0)
-    after = len(fake.requests)
-    clock.advance(46)
-    bot.deadlines.wake(None)
-    await fake.wait_for_request("POST", r"/channels/\d+/messages$", after=after)
-    [posted] = _notices(fake)
+    posted = await _post_held(driver, fake, bot, clock, 1.0)
     while (await bot.tables.load(game.id)).person_to_act() == alice:
         await _play(driver, fake, bot)
-    for _ in range(200):
-        if fake.get_message(posted["id"]) is None:
-            break
-        await asyncio.sleep(0.01)
-    assert fake.get_message(posted["id"]) is None
+    assert await _gone_later(driver, fake, int(posted["id"]))
     await asyncio.sleep(1.1)
     await driver.settle()
 
@@ -293,12 +288,7 @@ async def test_c6_the_look_for_a_stopped_notice_spares_the_next_tables_notice(
     clock = Clock()
     bot, game = await _two_seats(driver, fake, tmp_path, clock)
     bot.boards.leftovers.retry_seconds = (3.0,)
-    fake.hold_next("POST", r"/channels/\d+/messages$", 0.5)
-    after = len(fake.requests)
-    clock.advance(46)
-    bot.deadlines.wake(None)
-    await fake.wait_for_request("POST", r"/channels/\d+/messages$", after=after)
-    [stopped] = _notices(fake)
+    stopped = await _post_held(driver, fake, bot, clock, 0.5)
     await _play(driver, fake, bot)  # the post is stopped: the look comes in 3 s
     await asyncio.sleep(0.6)
     await driver.settle()
