@@ -109,8 +109,10 @@ def rules_of(c: Content) -> tuple[tuple[str, str], ...]:
                    "A win gives its favor."),
         ("Camps, water and food", "Campsite: rest (+2 health, +1 energy) or search (+1 food). "
                                   f"{water}"
-                                  "Eat food any time for +1 health or +1 energy. At the end of "
-                                  "each day eat 1 food or take 3 damage. You die when health is "
+                                  "Eat food any time for +1 health or +1 energy; before a "
+                                  "harm that could kill you, the game stops so you may eat "
+                                  "first. At the end of each day eat 1 food or take 3 "
+                                  "damage. You die when health is "
                                   "at or below poison. You hold at most 5 food, and never more "
                                   "health or energy than you started with."),
         ("Score", "10 for Oakinshelm + health + energy + food + favor + 2 per node reached "
@@ -394,7 +396,7 @@ def _short_label(action: Action) -> Action:
 
 
 def _place_label(label: str) -> str:
-    """Return a placing choice as its end and result: "⬅️ 🌲 +1", "➡️ 💀 ½❤️ −3" (half
+    """Return a placing choice as its end and result: "⬅️ forest +1", "➡️ 💀 ½❤️ −3" (half
     the health lost, 3 nodes back), or "⬅️ no match" (the edges meet but do not match; "no
     path" is a blank edge of its own)."""
     side, _, result = label.partition(": ")
