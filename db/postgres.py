@@ -51,6 +51,7 @@ from db.rows import (
     row_to_game,
     row_to_voter,
     save_time,
+    settings_only,
     shard_sql,
 )
 from db.rows import to_json as _json
@@ -658,10 +659,11 @@ class PostgresStore(KeptReads):
                 await conn.execute("DELETE FROM voters WHERE game_id = ANY($1::bigint[])", ids)
                 await conn.execute("DELETE FROM daily_played WHERE game_id = ANY($1::bigint[])",
                                    ids)
-                await conn.execute(
-                    "UPDATE games SET state = NULL, events = '[]', extra = '{}'"
-                    " WHERE id = ANY($1::bigint[])",
-                    ids,
+                kept = await conn.fetch(
+                    "SELECT id, extra FROM games WHERE id = ANY($1::bigint[])", ids)
+                await conn.executemany(
+                    "UPDATE games SET state = NULL, events = '[]', extra = $1 WHERE id = $2",
+                    [(settings_only(row["extra"]), row["id"]) for row in kept],
                 )
         return len(ids)
 

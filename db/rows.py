@@ -18,6 +18,24 @@ OPEN_STATUSES = ("lobby", "active")
 Shards = tuple[int | tuple[int, ...], int]
 
 
+#: What a finished game's table data keeps once retention empties it: how the table
+#: played (who voted, the window, the turn timer, the notices), which "Play again" opens
+#: the next table with; no member's name, vote or move.
+KEPT_SETTINGS = ("mode", "window", "turn_seconds", "notices")
+
+
+def settings_only(extra: str | None) -> str:
+    """Return a game's stored table data (JSON text) with only :data:`KEPT_SETTINGS`."""
+    try:
+        data = json.loads(extra or "{}")
+    except ValueError:
+        return "{}"
+    if not isinstance(data, dict):
+        return "{}"
+    return json.dumps({k: data[k] for k in KEPT_SETTINGS if k in data},
+                      separators=(",", ":"))
+
+
 #: The least a save moves a game's ``updated_at`` on (seconds), so that every save of a
 #: game leaves a different one, even with a clock that stands still or steps back.
 SAVE_STEP = 0.001

@@ -52,6 +52,7 @@ from db.rows import (
     row_to_game,
     row_to_voter,
     save_time,
+    settings_only,
     shard_sql,
     to_json,
 )
@@ -785,10 +786,10 @@ def _prune(conn: sqlite3.Connection, before: float, limit: int) -> int:
     conn.execute(f"DELETE FROM actions WHERE game_id IN ({marks})", ids)
     conn.execute(f"DELETE FROM voters WHERE game_id IN ({marks})", ids)
     conn.execute(f"DELETE FROM daily_played WHERE game_id IN ({marks})", ids)
-    conn.execute(
-        "UPDATE games SET state = NULL, events = '[]', extra = '{}'"
-        f" WHERE id IN ({marks})",
-        ids,
+    kept = conn.execute(f"SELECT id, extra FROM games WHERE id IN ({marks})", ids).fetchall()
+    conn.executemany(
+        "UPDATE games SET state = NULL, events = '[]', extra = ? WHERE id = ?",
+        [(settings_only(extra), game_id) for game_id, extra in kept],
     )
     return len(ids)
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from tests.support import Clock, abandon, button, host_board, make_bot
 
 
-async def _abandoned_table(driver, fake, tmp_path):
-    """Alice and Bob's table, started, then abandoned by a moderator: return the bot and
-    its ended board."""
+async def _abandoned_table(driver, fake, tmp_path, **options):
+    """Alice and Bob's table (with ``options``), started, then abandoned by a moderator:
+    return the bot and its ended board."""
     bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
-    board = (await driver.slash("steam", "new", user="alice")).message
+    board = (await driver.slash("steam", "new", options, user="alice")).message
     board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
     await host_board(driver, board, "lobby.start")
     await driver.settle()
@@ -86,9 +86,11 @@ async def test_play_again_on_a_game_retention_emptied_seats_the_table(
         discord_driver, fake_discord, tmp_path):
     """A finished table that retention has emptied (its state gone, its seats kept) still
     offers Play again on its board: pressing it opens the next table with its people,
-    instead of failing ("This interaction failed")."""
+    instead of failing ("This interaction failed"), with the table's turn timer and
+    notices setting: retention keeps how the table played, not who did what."""
     driver, fake = discord_driver, fake_discord
-    bot, ended = await _abandoned_table(driver, fake, tmp_path)
+    bot, ended = await _abandoned_table(driver, fake, tmp_path, turn_timer="10 min",
+                                        notices=False)
     game = await bot.tables.load(int(button(ended, "table.again").split(":")[1]))
     assert await bot.store.prune_finished(before=game.row.updated_at + 10) == 1
     assert (await bot.tables.load(game.id)).state is None
@@ -97,3 +99,4 @@ async def test_play_again_on_a_game_retention_emptied_seats_the_table(
     assert again.response_type == 4 and not again.ephemeral
     new = await bot.tables.open_in_channel(fake.channel_id)
     assert new.row.status == "lobby" and [s.name for s in new.seats] == ["Alice", "Bob"]
+    assert (new.data.turn_seconds, new.data.notices) == (600, False)

@@ -127,3 +127,23 @@ def test_both_backends_pick_with_the_words_of_the_index() -> None:
         (script,) = Path(db.store.__file__).parent.joinpath(folder).glob(f"{number}_*.sql")
         text = " ".join(script.read_text().split())
         assert f"WHERE {db.store.UNPRUNED};" in text, script
+
+
+async def test_retention_keeps_how_a_finished_table_played(tmp_path: Path) -> None:
+    """A finished game's table data loses every name, vote and move at retention, but
+    keeps how the table played (its mode, vote window, turn timer, notices), which Play
+    again opens the next game with. Both backends."""
+    clock = Clock()
+    async with open_tables(tmp_path / "t.db", clock) as tables:
+        game = await tables.start("toy", guild_id=1, channel_id=5, starter=ALICE,
+                                  mode="fast", window=90)
+        await tables.act(game.id, game.row.version, ALICE, "add1")
+        await tables.abandon(5, ALICE)
+        store = tables.store
+        before = await store.get_game(game.id)
+        assert before is not None and set(before.extra) > {"mode", "window"}, before.extra
+        clock.advance(31 * DAY)
+        assert await store.prune_finished(clock.now - 30 * DAY) == 1
+        row = await store.get_game(game.id)
+        assert row is not None and row.state is None and row.events == []
+        assert row.extra == {"mode": "fast", "window": 90}
