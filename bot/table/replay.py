@@ -192,11 +192,16 @@ def rebuild(request: ReplayRequest, engine: Engine[Any] | None = None) -> list[A
     # without (kept since; the load gave them their default, the moves their value).
     saved = set(request.state)
     wanted = _kept(eng.dump(final), saved)
+    # an engine may read a logged move as an older release made it (``apply_logged``)
+    apply = getattr(eng, "apply_logged", eng.apply)
+    settle = getattr(eng, "settle_logged", None)
     for options in _start_options(request.kind, final, request):
         try:
             states = [eng.new(seed, request.seats, options)]
             for seat, action in request.moves:
-                states.append(eng.apply(states[-1], seat, action).state)
+                states.append(apply(states[-1], seat, action).state)
+            if settle is not None:  # (the log's end, as the game then ended)
+                states[-1] = settle(states[-1])
         except GameError:
             continue
         if _kept(eng.dump(states[-1]), saved) == wanted:

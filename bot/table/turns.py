@@ -380,13 +380,18 @@ class TurnPolicy:
 
     def _check_absent(self, game: LoadedGame, absent: int) -> None:
         """Refuse to hand ``absent``'s seat on unless they keep the table waiting: it is
-        their turn, and it has waited :data:`AWAY_WAIT_SECONDS` for them (C6)."""
+        their turn, and it has waited :data:`AWAY_WAIT_SECONDS` for them while the bot
+        ran (C6)."""
         who = game.seat_name(absent)
         if game.to_act() != absent:
             raise Refusal(f"{who} is not keeping the table waiting: once it is their turn "
                           f"and they have not played for a minute, ask again.")
-        since = game.data.turn_since
-        left = 0.0 if since is None else since + AWAY_WAIT_SECONDS - self.core.now()
+        since, now = game.data.turn_since, self.core.now()
+        # time the bot was down, or its database out of reach, nobody could play: it
+        # does not count (as for a turn timer)
+        down = 0.0 if since is None else downtime.down_between(
+            [*self.outages, *self.core.trouble.outages()], since, now)
+        left = 0.0 if since is None else since + down + AWAY_WAIT_SECONDS - now
         if left > 0:
             raise Refusal(f"{who}'s turn came moments ago: give them a minute "
                           f"(ask again in {math.ceil(left)} s).")

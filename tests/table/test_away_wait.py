@@ -125,3 +125,25 @@ async def test_c6_anothers_return_leaves_the_absent_players_minute_as_it_was(
         asked = await tables.hand_to_computer(CHANNEL, ALICE, BOB.user_id)
         assert asked.events == ("Alice asks to hand Bob's seat to a computer (1 of 2 "
                                 "needed).",)
+
+
+async def test_c6_time_the_bot_was_down_does_not_count_toward_the_minute(tmp_path) -> None:
+    """Bob's turn comes; 10 s later the bot is down for an hour. Back up, Bob has had 10 s
+    of a bot he could play on, not a minute: an ask 5 s after the start is refused with
+    45 s to go (as a turn timer, the wait is put off by the outage), and is taken once
+    they have passed."""
+    clock = Clock()
+    async with open_tables(tmp_path / "t.db", clock) as tables:
+        game_id = await _table(tables)
+        await _until_bobs_turn(tables, game_id)
+        clock.advance(10)
+        down_from = clock.now
+    clock.advance(3600)
+    async with open_tables(tmp_path / "t.db", clock) as tables:
+        tables.turns.outages = [(down_from, 3600.0)]  # as the bot's start notes it
+        clock.advance(5)
+        with pytest.raises(Refusal, match=r"ask again in 45 s"):
+            await tables.hand_to_computer(CHANNEL, ALICE, BOB.user_id)
+        clock.advance(45)
+        asked = await tables.hand_to_computer(CHANNEL, ALICE, BOB.user_id)
+        assert asked.events[0].startswith("Alice asks to hand Bob's seat to a computer")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.protocol import BrokenState
+from bot.games.protocol import BrokenState, IllegalAction
 from bot.games.tinrealm import actions, heuristic, journey
 from bot.games.tinrealm.engine import ENGINE
 
@@ -236,3 +236,55 @@ def test_r7_no_brace_when_the_only_help_is_a_campsite_at_full_health():
     state.health = state.max_health - 1
     state.poison = state.health - 2
     assert journey.can_help(C, state)
+
+
+def test_r7_a_log_from_before_braces_replays_through_them():
+    """A game logged before braces existed went on by itself where a brace now waits:
+    read back from its log (``apply_logged``), a move found at a brace goes on first, and
+    a log that ends there (the harm ended the journey) goes on at its end
+    (``settle_logged``). Either way the game comes out as it was played."""
+    # mid-log: the Rust Hound struck first by itself, then the player struck
+    state, _ = act(hound_ahead(5, 2), "resolve")
+    assert state.waiting_for == "brace"
+    strike = next(a.id for a in ENGINE.legal_actions(ENGINE.apply(state, 0, "go").state, 0)
+                  if a.id.startswith("strike:"))
+    played = ENGINE.apply(ENGINE.apply(state, 0, "go").state, 0, strike).state
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(state, 0, strike)  # a live click is held to the brace
+    assert ENGINE.dump(ENGINE.apply_logged(state, 0, strike).state) == ENGINE.dump(played)
+    # the log's end: the 2 health trap took the journey
+    state, _ = act(trap_ahead(2, 3), "resolve")
+    assert state.waiting_for == "brace"
+    ended = ENGINE.settle_logged(state)
+    assert ended.end == "dead" and ENGINE.dump(ended) == ENGINE.dump(
+        ENGINE.apply(state, 0, "go").state)
+    assert ENGINE.settle_logged(ended) is ended  # a game that ended is left as it is
+
+
+def test_r7_a_whole_game_logged_without_its_braces_rebuilds(tmp_path):
+    """Seeded journeys played through braces (going on at each), their logs stripped of
+    every "go" (as an older release logged them): the replay rebuilds each to the same
+    end, a journey the brace's harm ended included."""
+    from bot.table.replay import ReplayRequest, rebuild
+
+    rebuilt = 0
+    for seed in range(300):
+        state = ENGINE.new(seed, 1, {})
+        moves: list[str] = []
+        while not ENGINE.is_over(state):  # a player who never eats: braces come often
+            ids_now = [a.id for a in ENGINE.legal_actions(state, 0)]
+            action = "go" if "go" in ids_now else ENGINE.computer_action(state, 0)
+            if action.startswith(("eat:", "use:")):
+                action = next(i for i in ids_now if not i.startswith(("eat:", "use:")))
+            moves.append(action)
+            state = ENGINE.apply(state, 0, action).state
+        if "go" not in moves:
+            continue
+        request = ReplayRequest(game_id=seed, kind="tinrealm", state=ENGINE.dump(state),
+                                seats=1, options={}, status="over",
+                                moves=tuple((0, m) for m in moves if m != "go"))
+        assert ENGINE.dump(rebuild(request)[-1]) == ENGINE.dump(state)
+        rebuilt += 1
+        if rebuilt == 3:
+            break
+    assert rebuilt == 3
