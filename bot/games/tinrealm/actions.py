@@ -282,6 +282,8 @@ def forced(c: Content, s: TinState) -> tuple[Action, str] | None:
     options = legal(c, s)
     if len(options) == 1:
         return options[0], "the only choice"
+    if s.waiting_for == "brace" and (why := journey.brace_over(c, s)):
+        return next(a for a in options if a.id == "go"), why
     if any(a.group in ("eat", "item") for a in options):
         return None
     kind = s.waiting_for

@@ -119,8 +119,9 @@ def threat(c: Content, s: TinState, task: str) -> Threat | None:
             return None
         after = s.health - amount if trap.kind == "health" else s.health
         poison = s.poison + amount if trap.kind == "poison" else s.poison
+        warded = f" ({amount} for you)" if amount != trap.amount else ""
         return Threat(f"face a {amount} {trap.kind} trap",
-                      f"The result card's {amount} {trap.kind} trap springs next",
+                      f"The result card's {trap.amount} {trap.kind} trap{warded} springs next",
                       after <= poison)
     encounter_kind, target = result.encounter
     if arg != "encounter" or encounter_kind == "enemy":
@@ -133,8 +134,17 @@ def threat(c: Content, s: TinState, task: str) -> Threat | None:
     if then.health >= s.health and then.poison <= s.poison:
         return None
     return Threat(f"face the {encounter.name}",
-                  f"The {encounter.name} comes next: {encounter.text}",
+                  f"The {encounter.name} comes next ({encounter.text.rstrip('.')})",
                   then.health <= then.poison)
+
+
+def brace_over(c: Content, s: TinState) -> str:
+    """Why a brace waited on goes on by itself now (eating or an item changed things),
+    or "" while it still waits: the harm can no longer kill, or nothing left could help."""
+    danger = threat(c, s, s.queue[1]) if len(s.queue) > 1 else None
+    if danger is None or not danger.deadly:
+        return "it can no longer kill"
+    return "" if can_help(c, s) else "nothing left could help"
 
 
 def can_help(c: Content, s: TinState) -> bool:

@@ -40,8 +40,12 @@ def test_r7_a_deadly_trap_waits_on_a_brace_where_eating_saves_the_adventurer():
     assert go.label == "Go on: face a 2 health trap" and go.group == "brace"
     assert "it could kill you" in go.description
     assert ids(state) == ["go", "eat:health"]  # energy is full: no eating for energy
-    state, events = act(state, "eat:health", "go")
-    assert not state.end and state.health == 1
+    # once eating has made the trap survivable, the brace goes on by itself: eating
+    # before or after a harm that cannot kill ends the same
+    state, events = act(state, "eat:health")
+    assert not state.end and state.health == 1 and state.waiting_for != "brace"
+    assert "Go on: face a 2 health trap: happened by itself (it can no longer kill)." \
+        in events
     assert "A health trap: -2 health." in events
 
 
@@ -200,14 +204,18 @@ def test_r7_load_refuses_a_brace_before_nothing_to_face(queue):
 
 def test_r7_heuristic_eats_while_the_harm_could_kill_then_goes_on():
     """R7: braced before a Rust Hound that could deal 6 to 6 health, the computer player
-    eats until the opening strike cannot kill, then goes on."""
+    eats until the opening strike cannot kill, and would then go on (the game does it by
+    itself)."""
     state, _ = act(hound_ahead(6, 2), "resolve")
     c = ENGINE.content()
     assert state.waiting_for == "brace"
     assert ENGINE.computer_action(state, 0) == "eat:health"
-    state, _ = act(state, "eat:health")
-    assert journey.threat(c, state, state.queue[1]).deadly is False
-    assert heuristic.choose(c, state, actions.legal(c, state)) == "go"
+    before = state.copy()
+    before.food, before.health = before.food - 1, before.health + 1  # as eating leaves it
+    assert journey.threat(c, before, before.queue[1]).deadly is False
+    assert heuristic.choose(c, before, actions.legal(c, before)) == "go"
+    state, events = act(state, "eat:health")  # and the game goes on by itself
+    assert state.waiting_for != "brace" and any("happened by itself" in e for e in events)
 
 
 def test_r7_heuristic_reaches_for_a_once_a_day_item_before_food():
@@ -288,3 +296,37 @@ def test_r7_a_whole_game_logged_without_its_braces_rebuilds(tmp_path):
         if rebuilt == 3:
             break
     assert rebuilt == 3
+
+
+def test_r7_a_brace_goes_on_by_itself_once_nothing_left_could_help():
+    """Braced before the Rust Hound (up to 6) at 3 health with 1 food and a Waybread Tin,
+    which gives energy only: eating the last food leaves the strike deadly and nothing
+    that could help, so the game goes on by itself rather than wait (in a vote, a whole
+    window) for "Go on"."""
+    state = deciding(hero("marshkin", "pathfinder"), "howling-scree", "cinder-pass")
+    state.health, state.food, state.items = 3, 1, ["waybread-tin"]
+    state.energy = state.max_energy - 1  # the tin could be used: it does not help
+    state, _ = act(state, "resolve")
+    assert state.waiting_for == "brace" and "use:waybread-tin" in ids(state)
+    state, events = act(state, "eat:health")
+    assert state.waiting_for != "brace"
+    assert any(e.endswith("happened by itself (nothing left could help).") for e in events)
+
+
+def test_r7_the_brace_line_quotes_the_result_card_and_reads_as_a_sentence():
+    """The Rockslide's text is quoted without its full stop ("…comes next (Lose 2
+    health): it could kill you."); a Stoneborn's ward is said beside the card's own trap
+    ("The result card's 2 health trap (1 for you)"), not in its place."""
+    state = deciding(hero("marshkin", "pathfinder"), "old-toll-bridge", "lantern-marsh")
+    state.health, state.food, state.items = 2, 2, []
+    state, _ = act(state, "resolve")
+    go = next(a for a in ENGINE.legal_actions(state, 0) if a.id == "go")
+    assert go.description.startswith("The Rockslide comes next (Lose 2 health): it could "
+                                     "kill you."), go.description
+    state = deciding(hero("stoneborn", "warden"), "gullwater-bank", "cinder-pass")
+    state.health, state.food = 1, 1
+    state, _ = act(state, "resolve")
+    go = next(a for a in ENGINE.legal_actions(state, 0) if a.id == "go")
+    assert go.label == "Go on: face a 1 health trap"
+    assert go.description.startswith(
+        "The result card's 2 health trap (1 for you) springs next: it could kill you.")
