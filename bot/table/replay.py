@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -192,20 +192,25 @@ def rebuild(request: ReplayRequest, engine: Engine[Any] | None = None) -> list[A
     # without (kept since; the load gave them their default, the moves their value).
     saved = set(request.state)
     wanted = _kept(eng.dump(final), saved)
-    # an engine may read a logged move as an older release made it (``apply_logged``)
-    apply = getattr(eng, "apply_logged", eng.apply)
-    settle = getattr(eng, "settle_logged", None)
+    # the log as this release writes it; then, if the engine has one, as an older
+    # release wrote it (``apply_logged``, and ``settle_logged`` at the log's end)
+    readings: list[tuple[Callable[..., Any], Callable[[Any], Any] | None]] = [
+        (eng.apply, None)]
+    older = getattr(eng, "apply_logged", None)
+    if older is not None:
+        readings.append((older, getattr(eng, "settle_logged", None)))
     for options in _start_options(request.kind, final, request):
-        try:
-            states = [eng.new(seed, request.seats, options)]
-            for seat, action in request.moves:
-                states.append(apply(states[-1], seat, action).state)
-            if settle is not None:  # (the log's end, as the game then ended)
-                states[-1] = settle(states[-1])
-        except GameError:
-            continue
-        if _kept(eng.dump(states[-1]), saved) == wanted:
-            return states
+        for apply, settle in readings:
+            try:
+                states = [eng.new(seed, request.seats, options)]
+                for seat, action in request.moves:
+                    states.append(apply(states[-1], seat, action).state)
+                if settle is not None:
+                    states[-1] = settle(states[-1])
+            except GameError:
+                continue
+            if _kept(eng.dump(states[-1]), saved) == wanted:
+                return states
     raise NoReplay("This game cannot be replayed: its moves do not lead to how it ended.")
 
 

@@ -117,22 +117,21 @@ class TinRealmEngine:
         return Step(new, tuple(log))
 
     def apply_logged(self, state: TinState, seat: int, action_id: str) -> Step:
-        """Apply a move read back from a game's log (a replay, a share): as :meth:`apply`,
-        but a move logged before braces existed (R7), found where a brace now waits, goes
-        on from it first, as the game then went on by itself. A brace draws no dice, so
+        """Apply a move of a log written before braces existed (R7), for a replay or a
+        share: where a brace now waits, that game went on by itself, so the brace goes on
+        first, then the move is applied as :meth:`apply` does. A brace draws no dice, so
         the game comes out as it was played."""
         c = self.content(state.content_path)
         new = state.copy()
         log: list[str] = []
-        while new.waiting_for == "brace" and action_id not in {
-                a.id for a in actions.legal(c, new)}:
+        while new.waiting_for == "brace":
             actions.carry_out(c, new, "go", log)
         actions.perform(c, new, action_id, log)
         return Step(new, tuple(log))
 
     def settle_logged(self, state: TinState) -> TinState:
-        """Return the state a game's log ends on, as it ended: a log written before braces
-        existed (R7) may end where a brace now waits (the harm it went on to took the
+        """Return the state a log written before braces existed (R7) ends on, as that
+        game ended: it may end where a brace now waits (the harm it went on to took the
         journey), so the brace goes on, as the game then did by itself."""
         if state.waiting_for != "brace":
             return state

@@ -330,3 +330,45 @@ def test_r7_the_brace_line_quotes_the_result_card_and_reads_as_a_sentence():
     assert go.label == "Go on: face a 1 health trap"
     assert go.description.startswith(
         "The result card's 2 health trap (1 for you) springs next: it could kill you.")
+
+
+def test_r7_a_game_ended_while_waiting_on_a_brace_replays_as_it_stood():
+    """A channel stops voting at a brace and the table ends idle: the replay rebuilds the
+    game as it stood, waiting on the brace (a log as this release writes it is read as
+    it is first; the older reading, which goes on from braces, only after)."""
+    from bot.table.replay import ReplayRequest, rebuild
+
+    for seed in range(300):
+        state = ENGINE.new(seed, 1, {})
+        moves: list[str] = []
+        while not ENGINE.is_over(state) and state.waiting_for != "brace":
+            ids_now = [a.id for a in ENGINE.legal_actions(state, 0)]
+            action = ENGINE.computer_action(state, 0)
+            if action.startswith(("eat:", "use:")):  # never eats: braces come often
+                action = next(i for i in ids_now if not i.startswith(("eat:", "use:")))
+            moves.append(action)
+            state = ENGINE.apply(state, 0, action).state
+        if state.waiting_for == "brace":
+            break
+    assert state.waiting_for == "brace"
+    request = ReplayRequest(game_id=1, kind="tinrealm", state=ENGINE.dump(state), seats=1,
+                            options={}, status="expired",
+                            moves=tuple((0, m) for m in moves))
+    assert ENGINE.dump(rebuild(request)[-1]) == ENGINE.dump(state)
+
+
+def test_r7_a_log_from_before_braces_uses_an_item_after_the_harm_it_followed():
+    """Logged before braces: the Rust Hound struck first by itself, then the Salve Jar
+    (+3) was drunk in the fight. Read back, the brace goes on first and the jar comes
+    after the strike, as played (drunk before it, its +3 would be cut at the maximum)."""
+    state = deciding(hero("marshkin", "pathfinder"), "howling-scree", "cinder-pass")
+    state.health = state.max_health - 1
+    state.poison = state.health - 6  # the hound's worst (6) could kill: a brace waits
+    state.food, state.items = 0, ["salve-jar"]
+    state.rng = scripted(5, 2)  # the opening strike: 3 + its attack
+    braced, _ = act(state, "resolve")
+    assert braced.waiting_for == "brace"
+    played = ENGINE.apply(ENGINE.apply(braced, 0, "go").state, 0, "use:salve-jar").state
+    braced.rng = scripted(5, 2)
+    replayed = ENGINE.apply_logged(braced, 0, "use:salve-jar").state
+    assert (replayed.health, replayed.items) == (played.health, played.items)
