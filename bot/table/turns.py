@@ -393,8 +393,9 @@ class TurnPolicy:
             [*self.outages, *self.core.trouble.outages()], since, now)
         left = 0.0 if since is None else since + down + AWAY_WAIT_SECONDS - now
         if left > 0:
-            raise Refusal(f"{who}'s turn came moments ago: give them a minute "
-                          f"(ask again in {math.ceil(left)} s).")
+            # (the minute counts from their turn's start or their last step, the bot up)
+            raise Refusal(f"{who} has kept the table waiting less than a minute: give them "
+                          f"time (ask again in {math.ceil(left)} s).")
 
     def after_turn(
         self, game: LoadedGame, state: Any, before: int | None, events: tuple[str, ...],

@@ -177,7 +177,8 @@ async def test_c6_majority_hands_an_absent_seat_to_a_computer(discord_driver, fa
     clock.advance(20)
     soon = await discord_driver.slash("steam", "away", bob, user="alice")
     assert soon.ephemeral and soon.content == (
-        "Bob's turn came moments ago: give them a minute (ask again in 40 s).")
+        "Bob has kept the table waiting less than a minute: give them time (ask again in "
+        "40 s).")
     clock.advance(40)
     first = await discord_driver.slash("steam", "away", bob, user="alice")
     assert "1 of 2 needed" in first.content and not first.ephemeral

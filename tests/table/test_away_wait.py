@@ -62,7 +62,7 @@ async def test_c6_a_seat_is_handed_on_once_its_turn_has_waited_a_minute(tmp_path
         await _until_bobs_turn(tables, game_id)
         assert (await tables.load(game_id)).data.turn_since == clock.now
         clock.advance(AWAY_WAIT_SECONDS - 15)
-        with pytest.raises(Refusal, match=r"give them a minute \(ask again in 15 s\)"):
+        with pytest.raises(Refusal, match=r"give them time \(ask again in 15 s\)"):
             await tables.hand_to_computer(CHANNEL, ALICE, BOB.user_id)
         clock.advance(15)
         first = await tables.hand_to_computer(CHANNEL, ALICE, BOB.user_id)
