@@ -41,7 +41,10 @@ def _cards(cards: list[Mapping[str, Any]]) -> str:
     return ", ".join(_card(c) for c in cards) or "none"
 
 
-def _steam(view: Mapping[str, Any]) -> list[str]:
+def _steam(view: Mapping[str, Any], *, brief: bool = False) -> list[str]:
+    """Describe a table: points, what is being done, the river, the half, then every
+    player's trains, the player to act first; ``brief`` counts the others' cards instead
+    of naming them (for five long-named seats, so that every player's trains are said)."""
     players = mappings(view.get("players"))
     names = {p.get("seat"): str(p.get("name") or f"Seat {p.get('seat')}") for p in players}
     lines = []
@@ -86,17 +89,18 @@ def _steam(view: Mapping[str, Any]) -> list[str]:
         lines.append(f"{'First' if half == 1 else 'Second'} half; deck "
                      f"{view.get('deck_count', '?')}, discard {view.get('discard_count', 0)}.")
     # The player to act decides by their own trains: theirs come first, with each card's
-    # suits (what it carries and powers); the others' by name, so that the text fits.
+    # suits (what it carries and powers); the others' by name, or counted when brief.
     for p in sorted(players, key=lambda p: p.get("seat") != view.get("turn")):
-        trains = _trains(p, suits=p.get("seat") == view.get("turn"))
+        acting = p.get("seat") == view.get("turn")
+        trains = _trains(p, suits=acting, counted=brief and not acting)
         if trains:
             lines.append(f"{names.get(p.get('seat'))}: {'; '.join(trains)}.")
     return lines
 
 
-def _trains(player: Mapping[str, Any], *, suits: bool) -> list[str]:
-    """A player's trains in words: their cards (with their ``suits``, or by name) and
-    what each can run on and for how much."""
+def _trains(player: Mapping[str, Any], *, suits: bool, counted: bool = False) -> list[str]:
+    """A player's trains in words: their cards (with their ``suits``, by name, or
+    ``counted``) and what each can run on and for how much."""
     trains = []
     for i, train in enumerate(items(player.get("trains")), start=1):
         cards = mappings(train)
@@ -104,7 +108,8 @@ def _trains(player: Mapping[str, Any], *, suits: bool) -> list[str]:
         can = (f", runs on {' or '.join(rep.powers)} for {rep.points}"
                if rep.runnable and len(cards) <= TRAIN_CARDS  # S6: more must wait
                else ", over the five-card limit" if len(cards) > TRAIN_CARDS else "")
-        words = ", ".join(_card(c) if suits else str(c.get("name")) for c in cards)
+        words = (f"of {len(cards)} card{'' if len(cards) == 1 else 's'}" if counted
+                 else ", ".join(_card(c) if suits else str(c.get("name")) for c in cards))
         trains.append(f"train {i} {words}{can}")
     return trains
 
@@ -282,9 +287,10 @@ def describe(kind: str, view: Mapping[str, Any], status: str) -> str:
     if headline:
         lines.append(_stop(headline) + (f" {_stop(detail)}" if detail else ""))
     body = {"steam": _steam, "tinker": _tinker, "tinrealm": _tinrealm}.get(kind)
-    if body is not None:
-        try:
-            lines += body(view)
-        except (TypeError, ValueError, AttributeError):
-            lines.append("The position could not be read.")
-    return _join([line.replace(LTR, "") for line in lines], LIMIT)  # read, not drawn
+    try:
+        said = lines + (body(view) if body is not None else [])
+        if kind == "steam" and len(" ".join(filter(None, said))) > LIMIT:
+            said = lines + _steam(view, brief=True)  # the others' cards counted, not named
+    except (TypeError, ValueError, AttributeError):
+        said = [*lines, "The position could not be read."]
+    return _join([line.replace(LTR, "") for line in said], LIMIT)  # read, not drawn

@@ -33,6 +33,26 @@ def test_the_trains_of_the_player_to_act_are_kept_at_five_seats() -> None:
     assert "Light Keeper (" in text and "Bard (" in text
 
 
+def test_every_player_s_trains_are_said_at_five_long_named_seats() -> None:
+    """Where naming every card would not fit, the other players' cards are counted: the
+    last players in the order are not dropped from the text."""
+    state = build(5, river=["Ace of Moons", "Sea", "End", "Calamity"], turn=4, half=2,
+                  two_stack=1, one_stack=0, trains=TRAINS, final=[4, 0, 1, 2, 3])
+    for player, name in zip(state.players, NAMES, strict=True):
+        player.name = name
+    text = describe("steam", ENGINE.view(state), "active")
+    assert len(text) <= LIMIT
+    assert "Carolina of the Bells: train 1 of 4 cards, runs on" in text
+    assert "David from Accounting: train 1 of 2 cards; train 2 of 2 cards." in text
+    assert "Windfall (Crown, Knots)" in text  # the player to act: still every card
+
+
+def test_the_others_cards_are_named_where_they_fit() -> None:
+    """At a small table the others' trains are said card by card."""
+    state = build(2, river=["Sea"], turn=0, trains=[[["Author", "Savage"]], [["Forest"]]])
+    assert ": train 1 Forest" in describe("steam", ENGINE.view(state), "active")
+
+
 def test_the_acting_player_s_train_cards_are_said_with_their_suits() -> None:
     """As the river's cards are ("Sea (Crown, Waves)"): a blind player hears what their
     train carries and whether it has a Moon and power."""
