@@ -166,10 +166,11 @@ class TinRealmCog(GameCog):
     )
 
     async def cog_load(self) -> None:
-        """Also read the content files the open journeys were started with (an earlier
-        TINREALM_CONTENT), off the event loop and before the bot serves: a move then
-        finds its content in the engine's memory. A file that cannot be read is logged;
-        its journeys show as damaged."""
+        """Also read the content files stored journeys were started with (an earlier
+        TINREALM_CONTENT), off the event loop and before the bot serves: a move, or a
+        look at an ended journey's board or replay, then finds its content in the
+        engine's memory. A file that cannot be read is logged; its journeys show as
+        damaged."""
         await super().cog_load()
         chosen = self.bot.settings.tinrealm_content
         if chosen is not None:  # the rules page quotes the numbers of the cards played
@@ -549,11 +550,11 @@ def _ended(v: dict[str, Any], *, full: bool = True) -> discord.Embed:
 
 
 async def _journeys_contents(store: GameStore) -> list[str]:
-    """Return the content files open journeys were started with, as their options name
-    them (none on a store that cannot be read now: logged, read at the first move)."""
+    """Return the content files stored journeys were started with, open or ended, as
+    their options name them (none on a store that cannot be read now: logged, read at
+    the first look)."""
     try:
-        rows = await store.query("SELECT DISTINCT options FROM games"
-                                 " WHERE kind = 'tinrealm' AND status = 'active'")
+        rows = await store.query("SELECT DISTINCT options FROM games WHERE kind = 'tinrealm'")
     except StorageError as exc:
         log.warning("could not read the open journeys' content files: %s", exc)
         return []

@@ -179,9 +179,47 @@ async def test_a_journey_on_an_earlier_content_file_reads_it_before_serving(
         else:
             custom.write_bytes(b"\xff\xfe{\x00}\x00")  # saved again as UTF-16
         monkeypatch.setattr(TINREALM, "_loaded", {})
+        read.clear()
         bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS))  # starts anyway
-        damaged = await bot.tables.load(game.id)
-        assert damaged.broken and "content file" in damaged.broken
+        for _ in range(2):  # the unusable file was read once, before serving
+            damaged = await bot.tables.load(game.id)
+            assert damaged.broken and "content file" in damaged.broken
+        assert read == [str(custom)]
+
+
+async def test_an_ended_journey_on_an_earlier_content_file_is_read_before_serving(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """A journey played to its end, or abandoned, on a content file TINREALM_CONTENT no
+    longer names: its file too is read before the bot serves, so a look at its board
+    (Rules & details, Replay) reads no file on the event loop."""
+    import threading
+
+    from bot.games.tinrealm import engine as engines
+    from bot.games.tinrealm.content import DEFAULT_PATH
+    from bot.games.tinrealm.engine import ENGINE as TINREALM
+    from tests.support import abandon, button
+
+    custom = tmp_path / "earlier-content.json"
+    custom.write_text(DEFAULT_PATH.read_text(encoding="utf-8"), encoding="utf-8")
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS, TINREALM_CONTENT=custom))
+    await discord_driver.slash("tinrealm", "start", {"players": "only me"}, user="alice")
+    await abandon(discord_driver, "tinrealm", "alice")
+    monkeypatch.setattr(TINREALM, "_loaded", {})  # a new process: nothing read yet
+    on_loop: list[object] = []
+    real = engines.load_content
+
+    def spy(path: object = None) -> object:
+        if threading.current_thread() is threading.main_thread():
+            on_loop.append(path)
+        return real(path)
+
+    monkeypatch.setattr(engines, "load_content", spy)
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS))
+    rows = await bot.store.query("SELECT board_message_id FROM games WHERE kind = 'tinrealm'")
+    board = fake_discord.get_message(rows[0][0])
+    answer = await discord_driver.click(board, button(board, "table.rules"), user="bob")
+    assert answer.response_type == 4 and "Tin Realm" in str(answer.callback)
+    assert on_loop == [] and str(custom) in TINREALM._loaded
 
 
 def _ends(count: int = 200) -> dict[str, object]:

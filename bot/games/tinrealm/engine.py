@@ -17,7 +17,7 @@ from bot.games.protocol import (
 )
 from bot.games.rng import SeededRandom
 from bot.games.tinrealm import actions, heuristic, serial
-from bot.games.tinrealm.content import Content, load_content
+from bot.games.tinrealm.content import Content, ContentError, load_content
 from bot.games.tinrealm.scoring import end_words, rank, score, score_parts, score_words
 from bot.games.tinrealm.state import TinState
 from bot.games.tinrealm.text import render
@@ -62,15 +62,24 @@ class TinRealmEngine:
 
     def __init__(self, content: Content | None = None) -> None:
         self._default = content or load_content()
-        self._loaded: dict[str, Content] = {}
+        self._loaded: dict[str, Content | ContentError] = {}
 
     def content(self, path: str | None = None) -> Content:
-        """Return the content for a game: the engine's own, or the file at ``path``."""
+        """Return the content for a game: the engine's own, or the file at ``path``.
+
+        A file is read once: what it held, or why it could not be used, is kept (a file
+        mended later is read again after a restart)."""
         if path is None:
             return self._default
         if path not in self._loaded:
-            self._loaded[path] = load_content(path)
-        return self._loaded[path]
+            try:
+                self._loaded[path] = load_content(path)
+            except ContentError as exc:
+                self._loaded[path] = exc
+        found = self._loaded[path]
+        if isinstance(found, ContentError):
+            raise found
+        return found
 
     def new(self, seed: int, seats: int = 1, options: Mapping[str, Any] | None = None) -> TinState:
         """Return a new journey: the race and class are the first choices."""
