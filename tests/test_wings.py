@@ -106,6 +106,27 @@ def test_no_wing_imports_upward(wing: str) -> None:
     assert wrong == []
 
 
+@pytest.mark.parametrize("wing", [w for w, bad in FORBIDDEN.items() if "discord" in bad])
+def test_no_wing_reaches_discord_through_another(wing: str) -> None:
+    """A wing that imports no Discord reaches none either through the modules it
+    imports (the table's names through the text wing, say): it loads without discord.py."""
+    every = _modules()
+    known = frozenset(every)
+    graph = {m: _imports(m, p, top_level_only=False, known=known) for m, p in every.items()}
+    wrong = []
+    for module in sorted(m for m in every if _under(m, wing)):
+        seen, todo = {module}, [(module, [module])]
+        while todo:
+            name, chain = todo.pop()
+            for found in sorted(graph.get(name, ())):
+                if _under(found, "discord"):
+                    wrong.append(" -> ".join([*chain, found]))
+                elif found in every and found not in seen:
+                    seen.add(found)
+                    todo.append((found, [*chain, found]))
+    assert wrong == []
+
+
 def test_the_engines_draw_on_their_seed_only() -> None:
     """Pure engines: only the seeded random number source (and the hard computer
     player's own seeded draw) imports ``random``; none reads a clock or the network."""

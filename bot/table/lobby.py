@@ -18,7 +18,7 @@ from bot.table import seating
 from bot.table.data import TableData
 from bot.table.errors import Refusal
 from bot.table.seats import Seat
-from bot.text.names import alike
+from bot.text.alike import alike
 
 #: Lobby operations, as action ids on lobby boards; ``lobby.drop.N`` removes the computer
 #: player in seat N, ``lobby.kick.N`` the person in seat N, and ``lobby.host.N`` hands the

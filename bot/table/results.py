@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.table.ratings import walked_away
 from bot.table.seats import Seat
-from bot.text.names import alike
+from bot.text.alike import alike
 from bot.text.widths import NUMBERED
 from db.store import GameRow, ResultRow
 

@@ -59,7 +59,7 @@ from bot.table.lobby import (
 from bot.table.seats import Seat, seats_to_json
 from bot.table.settings import ServerBook, ServerSettings
 from bot.table.turns import TurnPolicy
-from bot.text.names import alike
+from bot.text.alike import alike
 from db.base import GameStore
 from db.errors import TooManyOpen
 from db.rows import NewGame

@@ -42,26 +42,6 @@ _KEPT = frozenset("\u200c\u200d") | frozenset(map(chr, range(0xE0020, 0xE0080)))
 BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e")
 
 
-#: Cyrillic and Greek letters (as casefolded) drawn like a Latin letter, in one case or
-#: the other: two names that differ only by them look the same.
-_LOOKALIKES = str.maketrans({
-    "а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
-    "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s", "ԁ": "d",
-    "ԛ": "q", "ԝ": "w", "α": "a", "β": "b", "ε": "e", "ζ": "z", "η": "h", "ι": "i",
-    "κ": "k", "μ": "m", "ν": "n", "ο": "o", "ρ": "p", "τ": "t", "υ": "y", "χ": "x",
-})
-
-
-def alike(name: str) -> str:
-    """Return what ``name`` looks like, to tell when two names read the same: the same
-    letters however composed (NFKC), in any case, with nothing unseen (joiners, variation
-    selectors, format characters) and Cyrillic or Greek look-alikes read as Latin."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    seen = "".join(ch for ch in folded if unicodedata.category(ch) != "Cf"
-                   and not 0xFE00 <= ord(ch) <= 0xFE0F and ch != "\u034f")
-    return seen.translate(_LOOKALIKES)
-
-
 def blank(text: str) -> bool:
     """Whether ``text`` shows as nothing: only spaces, :data:`BLANK` letters, marks,
     selectors and format characters."""

@@ -488,7 +488,7 @@ async def test_play_again_never_names_a_computer_like_a_person(discord_driver, f
                                                                tmp_path):
     """A member shown "Ada (Computer)" sat at the last table beside a computer: at Play
     again the computer still gets a name no person there has."""
-    from bot.text.names import alike
+    from bot.text.alike import alike
 
     fake_discord.add_user("ada (computer)")
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))

@@ -17,7 +17,7 @@ from cogs.steam import SteamCog
 from tests.games.test_steam_build import build
 from tests.support import loaded
 
-#: The review's train: steam burns Lunatic, which loses the train its 🌙.
+#: The Lunatic train: steam burns Lunatic, which loses the train its 🌙.
 LUNATIC_TRAIN = [["Lunatic", "Diplomat", "Chance Meeting", "Watchman", "Merchant"]]
 LUNATIC_RIVER = ["Ace of Moons", "Mill", "Savage", "Sailor"]
 
@@ -80,8 +80,8 @@ def test_s8_every_description_fits_a_select_option_and_a_steam_run_names_its_bur
     assert states > 300 and runs > 50
 
 
-def test_s8_the_reviews_steam_run_says_it_burns_lunatic() -> None:
-    """The review's example: first half, a train with both powers; the steam run in one
+def test_s8_the_lunatic_train_s_steam_run_says_it_burns_lunatic() -> None:
+    """The Lunatic train: first half, a train with both powers; the steam run in one
     go is in the "Another run…" select, and its option says first that it burns Lunatic
     and loses the 🌙, whole (the train keeps Diplomat 🌙☀️: a locomotive and power)."""
     state = build(river=LUNATIC_RIVER, trains=[LUNATIC_TRAIN])
@@ -95,7 +95,7 @@ def test_s8_the_reviews_steam_run_says_it_burns_lunatic() -> None:
     assert [o.description for o in options] == [said]
 
 
-def test_s10_the_reviews_steam_run_in_the_second_half_says_the_stack_of_two() -> None:
+def test_s10_the_lunatic_train_s_steam_run_in_the_second_half_says_the_stack_of_two() -> None:
     """The same train in the second half: the stack of two the run takes is said before
     what it ships, and the whole fits."""
     state = build(river=LUNATIC_RIVER, trains=[LUNATIC_TRAIN], half=2)
