@@ -399,12 +399,16 @@ class Boards:
         whether it did. A board this process showed as it is now is left as it is (a
         click made before that edit landed, such as a double click, is refused as stale),
         unless the message clicked was edited since, back to an older version, by another
-        process (a deploy's overlap)."""
+        process (a deploy's overlap). A board showing a newer version than the store holds
+        (a backup restored, or the last commits lost with the machine) is brought back to
+        the stored position, as nothing else would ever redraw it."""
         message = interaction.message
         if message is None:
             return False
         clicked = _shown_version(message)
         shown = self.messages.shown.get(game.id, -1)
+        if clicked is not None and clicked > game.row.version:
+            shown = -1  # moves are saved before they are shown: the store went back
         if shown >= game.row.version and clicked is not None and clicked < game.row.version:
             since = self.messages.shown_at.get(game.id)
             edited = message.edited_at
@@ -413,10 +417,10 @@ class Boards:
         if (
             message.id != game.row.board_message_id
             or shown >= game.row.version
-            or (clicked is not None and clicked >= game.row.version)
+            or clicked == game.row.version
             or (not game.row.is_open and _shows_the_end(message))
         ):
-            return False  # (shown as it is, or newer: a move raced this click)
+            return False  # (shown as it is: a move raced this click)
         self.messages.mark_shown(game)
         try:
             body = await self._render(game, edit=True)

@@ -4,6 +4,7 @@ the next start, with no click spent on them (bot/boards/messages.py, bot/client.
 
 import asyncio
 
+from bot.boards.custom_ids import parse_button_id
 from bot.client import REDRAW_MARGIN_SECONDS
 from tests.support import Clock, board_ids, button, host_board, make_bot
 
@@ -11,6 +12,13 @@ from tests.support import Clock, board_ids, button, host_board, make_bot
 def _count_shown(fake, board) -> str:
     """The board's text as the fake stores it now."""
     return fake.get_message(board["id"])["embeds"][0]["description"]
+
+
+def _version(board) -> int:
+    """The board version ``board``'s "add1" button carries."""
+    parsed = parse_button_id(button(board, "add1"))
+    assert parsed is not None
+    return parsed.version
 
 
 def _edits_of(fake, board) -> int:
@@ -178,3 +186,45 @@ async def test_first_start_shows_nothing_again(discord_driver, fake_discord, tmp
 
 async def _nothing() -> None:
     """Stands in for a method that a dead process never runs."""
+
+
+async def test_a_board_ahead_of_a_restored_database_is_brought_back(discord_driver,
+                                                                    fake_discord, tmp_path):
+    """The host restores last night's backup (docs/deploy.md), or the machine lost the
+    last commits: a board showing moves the store no longer holds is redrawn at the
+    stored position by the first click, which applies nothing; the next click plays."""
+    import sqlite3
+
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
+    board = (await discord_driver.slash("toy", "start", user="alice")).message
+    board = (await discord_driver.click(board, button(board, "add1"), user="alice")).message
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    clock.advance(600)
+    await bot.alive.note_alive()
+    source, copy = sqlite3.connect(tmp_path / "bot.db"), sqlite3.connect(tmp_path / "old.db")
+    source.backup(copy)  # the nightly backup, as `python -m bot backup` takes it
+    source.close()
+    copy.close()
+    clock.advance(3600)
+    for _ in range(2):  # the game goes on after the backup
+        board = (await discord_driver.click(board, button(board, "add1"),
+                                            user="alice")).message
+    await discord_driver.close_client(bot)
+    (tmp_path / "old.db").replace(tmp_path / "bot.db")
+    for extra in ("bot.db-wal", "bot.db-shm"):
+        (tmp_path / extra).unlink(missing_ok=True)
+    clock.advance(3600)
+    bot = await discord_driver.restart(make_bot(tmp_path, clock=clock))
+    await discord_driver.settle()
+    stored = await bot.tables.load(game.id)
+    shown = fake_discord.get_message(board["id"])
+    assert _version(shown) > stored.row.version  # ahead of the store
+    healed = await discord_driver.click(shown, button(shown, "add1"), user="alice")
+    assert healed.response_type == 7 and "nothing was done" in healed.followups[0]["content"]
+    assert (await bot.tables.load(game.id)).row.version == stored.row.version
+    shown = fake_discord.get_message(board["id"])
+    assert _version(shown) == stored.row.version
+    played = await discord_driver.click(shown, button(shown, "add1"), user="alice")
+    assert played.response_type == 7
+    assert (await bot.tables.load(game.id)).row.version == stored.row.version + 1
