@@ -80,9 +80,10 @@ class TurnNotices:
                     return  # as the table is now, the notice held is still due (a newer
                     # move posted it since ``game`` was read): nothing to take back
             due = current.data.notice_due if current is not None else None
-            # a reminder waits in the table's data until it is seen to (posted or not due)
-            reminded = (notice[0] if reminder and notice is not None and due is not None
-                        and due.reminder and due.user == notice[0] else None)
+            # a reminder, or a notice whose wait is over, waits in the table's data until
+            # it is seen to (posted or not due)
+            seen_to = (notice[0] if notice is not None and due is not None
+                       and (due.reminder or due.owed) and due.user == notice[0] else None)
             # what this process posted, and what is stored: another process (a deploy's
             # overlap) may have posted the stored one since
             olds = {(n.channel, n.message): n for n in (self._notices.pop(game.id, None), stored)
@@ -100,8 +101,8 @@ class TurnNotices:
             user_id, text = notice
             made = game.row.version
             if not await self._still_due(game.id, user_id, made, current):
-                if stored or reminded:
-                    await self.tables.remember_notice(game.id, None, reminded=reminded)
+                if stored or seen_to:
+                    await self.tables.remember_notice(game.id, None, seen_to=seen_to)
                 return
             channel = self.bot.get_partial_messageable(
                 game.row.board_channel_id or game.row.channel_id, guild_id=game.row.guild_id
@@ -140,8 +141,8 @@ class TurnNotices:
                     with contextlib.suppress(Refusal):
                         await self.tables.notice_refused(game.id, game.row.version,
                                                          user_id, text, reminder=reminder)
-                elif stored or reminded:  # refused for good: not tried again
-                    await self.tables.remember_notice(game.id, None, reminded=reminded)
+                elif stored or seen_to:  # refused for good: not tried again
+                    await self.tables.remember_notice(game.id, None, seen_to=seen_to)
                 return
             finally:
                 self._posting.pop(game.id, None)
@@ -149,12 +150,12 @@ class TurnNotices:
                 # the turn passed, or was played, while the post was on its way: take it back
                 await self.leftovers.take_back(
                     f"the turn notice {message.id} of game {game.id}", message.delete)
-                if stored or reminded:
-                    await self.tables.remember_notice(game.id, None, reminded=reminded)
+                if stored or seen_to:
+                    await self.tables.remember_notice(game.id, None, seen_to=seen_to)
                 return
             note = NoticeRef(message.channel.id, message.id, user_id)
             self._notices[game.id] = note
-            await self.tables.remember_notice(game.id, note, reminded=reminded)
+            await self.tables.remember_notice(game.id, note, seen_to=seen_to)
 
     async def _take_back_stopped(self, game: LoadedGame, channel: discord.PartialMessageable,
                                  within: tuple[int, int], text: str) -> None:

@@ -199,13 +199,16 @@ class NoticeDue:
     refused it: posted at ``at`` unless ``user`` has acted by then; ``text`` is the
     notice's line; ``reminder`` says it is the turn timer's one reminder (C6), which
     counts as given once it is posted; ``since`` is when its wait began (None in rows
-    stored before it was kept), so that a wait the bot was down for can be put off."""
+    stored before it was kept), so that a wait the bot was down for can be put off;
+    ``owed`` says its wait is over and it is being posted: it is kept until it is out, so
+    that a stop or a crash before then posts it after the start."""
 
     user: int
     at: float
     text: str
     reminder: bool = False
     since: float | None = None
+    owed: bool = False
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> NoticeDue | None:
@@ -215,13 +218,16 @@ class NoticeDue:
             return None
         since = data.get("since")
         return cls(int(user), _float(data.get("at"), 0.0), str(data.get("text") or ""),
-                   bool(data.get("reminder")), None if since is None else _float(since, 0.0))
+                   bool(data.get("reminder")), None if since is None else _float(since, 0.0),
+                   bool(data.get("owed")))
 
     def to_json(self) -> dict[str, Any]:
         """Return the waiting notice as stored."""
         out: dict[str, Any] = {"user": self.user, "at": self.at, "text": self.text}
         if self.reminder:
             out["reminder"] = True
+        if self.owed:
+            out["owed"] = True
         if self.since is not None:
             out["since"] = self.since
         return out

@@ -750,19 +750,19 @@ class Tables:
             return None
 
     async def remember_notice(self, game_id: int, notice: NoticeRef | None, *,
-                              reminded: int | None = None) -> None:
+                              seen_to: int | None = None) -> None:
         """Keep where the table's turn notice was posted (None: there is none now).
 
-        With ``reminded``, the turn timer's reminder to that person is seen to (posted,
-        or no longer due): it no longer waits to be posted. For what the bot itself
-        posted; the board's version stays.
+        With ``seen_to``, the notice to that person being posted (or the turn timer's
+        reminder) is seen to (posted, or no longer due): it no longer waits to be posted.
+        For what the bot itself posted; the board's version stays.
         """
         try:
             async with self.core.hold(game_id):
                 game = await self.load(game_id)
                 game.data.notice = notice
                 due = game.data.notice_due
-                if due is not None and due.reminder and due.user == reminded:
+                if due is not None and (due.reminder or due.owed) and due.user == seen_to:
                     game.data.notice_due = None
                 await self.core.save_table(game)
         except Refusal as refusal:

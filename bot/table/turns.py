@@ -43,15 +43,17 @@ class TurnPolicy:
         """Tell ``user`` it is their turn: the notice to send now, or None when it waits
         for its grace time (stored with the game; the deadline loop sends it if they have
         not acted by then). A table with notices off sends none, nor does a turn whose
-        timer's reminder comes in the last quarter of the turn after the grace time."""
+        timer's reminder comes in the last quarter of the turn after the grace time. A
+        notice sent now is stored as owed until it is out (:func:`owed`)."""
         data = game.data
         data.notice_due = None
         if not data.notices:
             return None
         grace = self.notice_grace(game.row.guild_id)
-        if grace <= 0:
-            return user, text
         now = self.core.now()
+        if grace <= 0:
+            data.notice_due = owed(NoticeDue(user, now, text), now)
+            return user, text
         timer = data.timer
         if (timer is not None and timer.seat == game.seat_of(user)
                 and now + grace >= timer.at - data.turn_seconds / 4):
@@ -180,6 +182,8 @@ class TurnPolicy:
                     timer.since, timer.at = now, now + data.turn_seconds
                     data.notice_due = self._reminder_waits(data.turn_seconds, due.user,
                                                            due.text, now)
+                elif mine:
+                    data.notice_due = owed(due, now)
                 await core.save_table(game)
                 if not mine:
                     return None  # the turn moved on some other way
@@ -445,11 +449,18 @@ class TurnPolicy:
             game, user, f"<@{user}>, it is your turn at {game.engine.title}.")
 
 
+def owed(due: NoticeDue, now: float) -> NoticeDue:
+    """``due``, being posted from ``now``: kept with the table until the post is stored
+    (a stop or a crash before then posts it after the start, in
+    :data:`NOTICE_RETRY_SECONDS` counted without the time the bot was down)."""
+    return replace(due, at=now + NOTICE_RETRY_SECONDS, since=now, owed=True)
+
+
 def notice_waits_for(game: LoadedGame, user_id: int) -> bool:
-    """Whether ``user_id``'s turn notice (not a reminder) waits for its grace time at the
-    running ``game``, whose turn is theirs."""
+    """Whether ``user_id``'s turn notice (not a reminder, nor one being posted) waits for
+    its grace time at the running ``game``, whose turn is theirs."""
     due = game.data.notice_due
-    return (due is not None and not due.reminder and due.user == user_id
+    return (due is not None and not due.reminder and not due.owed and due.user == user_id
             and game.row.status == "active" and not game.broken
             and game.person_to_act() == user_id)
 

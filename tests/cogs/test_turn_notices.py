@@ -479,3 +479,76 @@ async def test_an_old_board_discord_fails_to_retire_is_retired_at_a_later_try(
         await asyncio.sleep(0.01)
     moved = fake.get_message(old)
     assert moved["content"].startswith("This board moved: [") and not moved["components"]
+
+
+async def _nothing(*_args: object, **_kwargs: object) -> None:
+    """Work a process that died never did."""
+
+
+async def _run_deadlines(driver, bot, clock, rounds: int = 10) -> None:
+    """Let the clock run for ``rounds`` spells of ten minutes, deadlines fired."""
+    for _ in range(rounds):
+        clock.advance(600)
+        await bot.deadlines.run_due()
+        await driver.settle()
+
+
+async def test_c6_a_notice_whose_wait_ended_just_before_a_crash_is_posted_after_the_start(
+        discord_driver, fake_discord, tmp_path):
+    """The grace time runs out and the process dies before the notice is posted: it is
+    kept with the table until it is out, so the restarted bot pings Alice once."""
+    clock = Clock()
+    bot, game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
+    alice = fake_discord.user("alice").id
+    bot.boards.notices.announce = _nothing  # the process dies before the post
+    bot.alive.note_alive = _nothing
+    clock.advance(46)
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    assert pings_sent(fake_discord) == []
+    assert (await bot.tables.load(game.id)).data.notice_due is not None
+    clock.advance(20)
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS, clock=clock))
+    await _run_deadlines(discord_driver, bot, clock)
+    assert pings_sent(fake_discord) == [alice] and len(_notices(fake_discord)) == 1
+    assert (await bot.tables.load(game.id)).data.notice_due is None
+
+
+async def test_c6_a_notice_cut_off_by_a_clean_stop_is_posted_after_the_start(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """The notice's post waits out a rate limit when the host stops the bot, which cuts
+    it off after its wait: the restarted bot posts it."""
+    monkeypatch.setattr("bot.client.STOP_WAIT_SECONDS", 0.5)
+    clock = Clock()
+    bot, _game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
+    alice = fake_discord.user("alice").id
+    fake_discord.fail_next("POST", r"/channels/\d+/messages$", 429, retry_after=3.0)
+    after = len(fake_discord.requests)
+    clock.advance(46)
+    assert await bot.deadlines.run_due() == 1
+    await fake_discord.wait_for_request("POST", r"/channels/\d+/messages$", after=after)
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS, clock=clock))
+    await asyncio.sleep(3.5)
+    await _run_deadlines(discord_driver, bot, clock)
+    assert pings_sent(fake_discord) == [alice] and len(_notices(fake_discord)) == 1
+
+
+async def test_c6_a_notice_sent_at_once_survives_a_crash_before_its_post(
+        discord_driver, fake_discord, tmp_path):
+    """With no grace time the notice goes with the move; a crash between the move's save
+    and the post leaves it owed, and the restarted bot pings Bob."""
+    clock = Clock()
+    bot, game = await _two_seats(discord_driver, fake_discord, tmp_path, clock,
+                                 TURN_NOTICE_GRACE_SECONDS=0)
+    alice, bob = fake_discord.user("alice").id, fake_discord.user("bob").id
+    assert pings_sent(fake_discord) == [alice]
+    bot.boards.notices.announce = _nothing  # the process dies before the post
+    bot.alive.note_alive = _nothing
+    while (await bot.tables.load(game.id)).person_to_act() == alice:
+        await _play(discord_driver, fake_discord, bot)
+    assert pings_sent(fake_discord) == [alice]
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS, clock=clock,
+                                                TURN_NOTICE_GRACE_SECONDS=0))
+    await _run_deadlines(discord_driver, bot, clock)
+    assert pings_sent(fake_discord) == [alice, bob]
+    assert (await bot.tables.load(game.id)).person_to_act() == bob

@@ -101,7 +101,7 @@ async def test_c6_a_return_does_not_remind_a_reminded_player_again(tmp_path) -> 
             play = await tables.fire_timer(game_id)
             if play is not None and play.reminder:
                 reminders.append(play)  # posted, as the boards then store:
-                await tables.remember_notice(game_id, None, reminded=ALICE.user_id)
+                await tables.remember_notice(game_id, None, seen_to=ALICE.user_id)
         game = await tables.load(game_id)
         assert len(reminders) == 1 and game.data.timer is None and game.to_act() == 0
         await tables.come_back(game_id, BOB)
