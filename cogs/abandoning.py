@@ -38,7 +38,8 @@ def abandon_question(game: LoadedGame, ends: bool, deal_played: bool = False,
     """
     title = game.engine.title
     if game.row.status == "lobby":
-        return f"Close this {title} table? Everyone seated leaves it. ({DISMISS})"
+        return (f"Close this {title} table? Everyone seated leaves it. (Dismiss this "
+                "message to keep the table open.)")
     if forfeits:
         when = ("It ends now, unfinished" if ends else "Once a majority of the players "
                 "still playing ask, it ends, unfinished")

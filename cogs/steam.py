@@ -28,7 +28,7 @@ from bot.games.protocol import Action
 from bot.games.steam.state import ALL_CARDS, POWER_EMOJI, can_run, goods_points, powers
 from bot.table import seating
 from bot.table.errors import ChannelOccupied, Refusal
-from bot.table.lobby import CANNOT_SEE, DEFAULT_LEVEL
+from bot.table.lobby import CANNOT_SEE, DEFAULT_LEVEL, NO_BOTS, not_a_member
 from bot.table.seats import Seat
 from bot.table.service import LoadedGame
 from bot.text.names import plain, safe_name, short_name
@@ -208,11 +208,20 @@ class SteamCog(GameCog):
 
     async def invite_member(self, interaction: discord.Interaction, member: discord.Member) -> None:
         """Open a table in this channel with ``member`` invited; with a table open here,
-        its host invites them to it (anyone else is told why not)."""
+        its host invites them to it (anyone else is told why not). Discord names a user
+        who has left the server as a user, not a member: they are refused, as the
+        command's invite options refuse them."""
         if interaction.channel_id is None or interaction.guild_id is None:
             raise Refusal("Games are played in a server channel or thread.")
+        channel = interaction.channel
+        if channel is not None and channel.type in (discord.ChannelType.forum,
+                                                    discord.ChannelType.media):
+            raise Refusal("Games are played in a forum's posts: open one (or go to one) "
+                          "and invite them from there.")
         if member.bot:
             raise Refusal("Bots cannot take a seat; open a table and add a computer player.")
+        if not isinstance(member, discord.Member):
+            raise Refusal(not_a_member(safe_name(member.display_name, member.name)))
         if not sees_channel(member):
             raise Refusal(CANNOT_SEE)
         async with AnswerClock.of(interaction) as clock:  # a new table runs on it too
@@ -447,20 +456,26 @@ class SteamCog(GameCog):
         invite3: discord.Member | None = None,
         thread: Literal["yes", "no"] | None = None,
     ) -> None:
-        """Open a lobby; the host may take the first turn instead of drawing it (S3)."""
-        chosen = [m for m in (invite, invite2, invite3)
-                  if m is not None and not m.bot and m.id != interaction.user.id]
+        """Open a lobby; the host may take the first turn instead of drawing it (S3). A
+        member who cannot see the channel, or a bot, is not invited: the host is told
+        privately why."""
+        named = [m for m in (invite, invite2, invite3)
+                 if m is not None and m.id != interaction.user.id]
+        chosen = [m for m in named if not m.bot]
         invited = tuple(dict.fromkeys(m.id for m in chosen if sees_channel(m)))
         unseen = list({m.id: safe_name(m.display_name, m.name)
                        for m in chosen if not sees_channel(m)}.values())
+        bots = list({m.id: safe_name(m.display_name, m.name)
+                     for m in named if m.bot}.values())
         await self.open_lobby(
             interaction, {**({"start_seat": 0} if first != "random" else {}), "deck": deck},
             thread=thread, invite=invited,
             turn_seconds=seating.TIMERS[turn_timer], notices=notices,
         )
-        if unseen:
-            names = ", ".join(unseen)
-            await tell_privately(interaction, f"Not invited: {names}. {CANNOT_SEE}")
+        notes = [f"Not invited: {', '.join(names)}. {why}"
+                 for names, why in ((unseen, CANNOT_SEE), (bots, NO_BOTS)) if names]
+        if notes:
+            await tell_privately(interaction, "\n".join(notes))
 
     @steam.command(name="away", description="Hand an absent player's seat to a computer (by "
                    "majority, once their turn waited a minute)")

@@ -244,6 +244,14 @@ _OPERATIONS: dict[str, Callable[[LobbyStep, str], str]] = {
 CANNOT_SEE = ("They cannot see this channel, so they could not join the table: ask a "
               "moderator to let them in first.")
 
+#: Why a bot is not invited.
+NO_BOTS = "Bots cannot take a seat; add a computer player instead."
+
+
+def not_a_member(name: str) -> str:
+    """Why ``name``, a user who is not in the server (any more), is not invited."""
+    return f"{name} is not a member of this server now: choose someone who is."
+
 
 def invite_refusal(seats: list[Seat], host: int, asker: int, user_id: int,
                    *, is_bot: bool, status: str, full: bool, sees: bool = True,
@@ -257,7 +265,7 @@ def invite_refusal(seats: list[Seat], host: int, asker: int, user_id: int,
     if asker != host:
         return "Only the host can invite people to this table."
     if is_bot:
-        return "Bots cannot take a seat; add a computer player instead."
+        return NO_BOTS
     if not sees:
         return CANNOT_SEE
     if user_id == asker:

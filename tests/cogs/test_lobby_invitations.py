@@ -122,3 +122,61 @@ async def test_an_invitation_discord_fails_to_delete_is_deleted_at_a_later_try(
             break
         await asyncio.sleep(0.01)
     assert _invitations(fake) == [] and bot.boards.leftovers.waiting == 0
+
+
+def _departed(fake, target: str) -> dict:
+    """The member menu's command on ``target`` as Discord sends it once they have left
+    the server (right-clicking their name on an old message): their user, no member."""
+    payload = fake.user_command_payload("Invite to Steam to Solar", target, user="alice")
+    payload["data"]["resolved"].pop("members")
+    return payload
+
+
+async def test_the_member_menu_on_someone_who_left_opens_nothing(discord_driver, fake_discord,
+                                                                 tmp_path):
+    """As the invite option of /steam new does: a user who is no longer a member is
+    refused privately, no table opens and no invitation is posted."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    refused = await discord_driver.feed(_departed(fake_discord, "bob"))
+    assert refused.ephemeral and "is not a member of this server now" in refused.content
+    assert await bot.tables.open_in_channel(fake_discord.channel_id) is None
+    await discord_driver.slash("steam", "new", user="alice")
+    again = await discord_driver.feed(_departed(fake_discord, "bob"))
+    await discord_driver.settle()
+    assert again.ephemeral and "is not a member of this server now" in again.content
+    assert _invitations(fake_discord) == [] and pings_sent(fake_discord) == []
+
+
+async def test_a_bot_named_in_the_invite_option_is_not_invited_with_a_word_why(
+        discord_driver, fake_discord, tmp_path):
+    """A host who picks a bot (a music bot) to invite opens the table all the same and is
+    told privately that bots cannot take a seat."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    helper = fake_discord.add_user("helperbot")
+    member = {k: v for k, v in helper.member_payload().items() if k != "user"}
+    payload = fake_discord.slash_payload(
+        "steam", path=["new"], user="alice",
+        options=[{"name": "invite", "type": 6, "value": str(helper.id)}],
+        resolved={"users": {str(helper.id): {**helper.user_payload, "bot": True}},
+                  "members": {str(helper.id): member}})
+    opened = await discord_driver.feed(payload)
+    await discord_driver.settle()
+    said = [f.get("content") or "" for f in opened.followups]
+    assert said == ["Not invited: Helperbot. Bots cannot take a seat; add a computer "
+                    "player instead."]
+    assert "Helperbot" not in str(opened.embeds)
+
+
+async def test_the_member_menu_in_a_forum_asks_for_a_post(discord_driver, fake_discord,
+                                                          tmp_path):
+    """The member menu used while a forum is open (its list of posts, where no message
+    can be posted): refused privately, pointing to its posts; nothing is stored."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    forum = fake_discord.add_channel("lfg-forum")
+    fake_discord.channels[forum].update(
+        type=15, available_tags=[], default_reaction_emoji=None,
+        default_thread_rate_limit_per_user=0, default_sort_order=None, default_forum_layout=0)
+    refused = await discord_driver.user_command("Invite to Steam to Solar", "bob", user="alice",
+                                                channel=forum)
+    assert refused.ephemeral and "forum's posts" in refused.content
+    assert await bot.tables.open_in_channel(forum) is None

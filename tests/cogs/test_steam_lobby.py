@@ -392,8 +392,9 @@ async def test_close_the_table_asks_first_as_abandon_does(discord_driver, fake_d
     row = [c["label"] for c in panel.message["components"][0]["components"]]
     assert row == ["Start", "Close the table"]
     asked = await press(discord_driver, panel.message, "ask.lobby.cancel", "alice")
-    assert asked.ephemeral and asked.content.startswith(
-        "Close this Steam to Solar table? Everyone seated leaves it.")
+    assert asked.ephemeral and asked.content == (
+        "Close this Steam to Solar table? Everyone seated leaves it. (Dismiss this message "
+        "to keep the table open.)")  # nobody plays yet: the table is kept, not play
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert game is not None and [s.name for s in game.seats] == ["Alice", "Bob"]
     await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
