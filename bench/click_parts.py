@@ -163,14 +163,14 @@ async def measure(repeat: int) -> list[tuple[str, float]]:
         rows.append(("bot: board_view(items) (a board's view: its components as plain data)",
                      per_call(lambda: board_view(renderer.items(game)), repeat)
                      - per_call(lambda: renderer.items(game), repeat)))
-        rows.append(("bot: boards.render(game) (all of the above three)",
-                     per_call(lambda: boards.render(game), repeat)))
+        rows.append(("bot: boards.drawing.render(game) (all of the above three)",
+                     per_call(lambda: boards.drawing.render(game), repeat)))
         view = picture_view(game)
         rows.append(("bot: picture_key(kind, picture view, status) (the picture cache's key)",
                      per_call(lambda: picture_key(game.row.kind, view, game.row.status),
                               repeat)))
         rows += await pictured_render(boards.drawing, game, min(repeat, 300))
-        body = boards.render(game)
+        body = boards.drawing.render(game)
 
         def params() -> Any:
             return interaction_message_response_params(type=7, embed=body["embed"],

@@ -82,7 +82,7 @@ async def serve(force_sync: bool = False, cogs: Sequence[str] | None = None) -> 
     """
     from bot.client import DEFAULT_COGS, create_bot
 
-    settings = load_settings()
+    settings = await asyncio.to_thread(load_settings)  # reads .env and the content file
     setup_logging(settings.log_level, settings.token)
     tune_collector()
     if settings.api_base:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import re
 import sqlite3
@@ -80,7 +81,7 @@ async def migrate(conn: aiosqlite.Connection, target: int | None = None) -> int:
     inside that (immediate, so exclusive to writers) transaction: two processes opening
     a new database at once never run the same migration twice.
     """
-    known = migrations()
+    known = await asyncio.to_thread(migrations)  # the files, read off the event loop
     target = latest(known) if target is None else target
     current = await schema_version(conn)
     if current > latest(known):

@@ -11,6 +11,7 @@ opens one of its own): waiting for another process's migration, or one long stat
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import asyncpg
@@ -45,7 +46,7 @@ async def pg_migrate(conn: asyncpg.Connection, target: int | None = None) -> int
     Each step waits for the migration lock as long as another process holds it (it is
     migrating the same database), and says so in the log.
     """
-    known = pg_migrations()
+    known = await asyncio.to_thread(pg_migrations)  # the files, read off the event loop
     target = latest(known) if target is None else target
     current = await pg_schema_version(conn)
     if current > latest(known):

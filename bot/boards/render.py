@@ -148,7 +148,7 @@ class BoardRenderer:
         game: LoadedGame,
         *,
         edit: bool = False,
-        picture: bytes | None = None,
+        picture: bytes = b"",
         keep: bool = False,
         pictured: bool = True,
     ) -> dict[str, Any]:
@@ -156,8 +156,9 @@ class BoardRenderer:
 
         The picture goes as ``attachments`` when ``edit`` (it replaces the last one) and
         as ``file`` for a new message; a board without a picture clears old ones on edit.
-        ``picture`` is the drawn picture (drawn here when None); with ``keep``, an edit
-        keeps the picture the message already has (the board's version is unchanged).
+        ``picture`` is the drawn picture (:meth:`render_async` draws it off the event
+        loop); with ``keep``, an edit keeps the picture the message already has (the
+        board's version is unchanged: ``picture`` says it can be drawn).
         ``pictured`` false gives the text board (the picture cannot be attached); so does
         a picture that could not be drawn (or came out empty), as the short text of a
         pictured board leaves the position to the picture. A lobby's message text names
@@ -176,16 +177,12 @@ class BoardRenderer:
                 body["attachments"] = []
             return body
         if keep and self.pictured_in(game):
-            if picture is None:
-                picture = self.picture(game)  # drawn to know it can be; not sent again
-            if picture:
+            if picture:  # drawn to know it can be; not sent again
                 body["embed"].set_image(url=f"attachment://{pictures.FILENAME}")
             elif game.pictured:  # no picture after all: the text board shows the position
                 return self.render(game, edit=edit, pictured=False)
             return body
-        if picture is None:
-            picture = self.picture(game) if self.pictured_in(game) else b""
-        if picture:
+        if picture and self.pictured_in(game):
             body["embed"].set_image(url=f"attachment://{pictures.FILENAME}")
             file = discord.File(io.BytesIO(picture), filename=pictures.FILENAME,
                                 description=self.alt_text(game))
@@ -222,16 +219,6 @@ class BoardRenderer:
         """Whether the board has a picture (not a lobby, nor a damaged game)."""
         return game.state is not None and not game.broken
 
-    def picture(self, game: LoadedGame) -> bytes:
-        """Return the board's picture as PNG bytes, or b"" (a lobby, a broken game)."""
-        if not self.has_picture(game):
-            return b""
-        try:
-            return pictures.render_board(game.row.kind, picture_view(game),
-                                         status=game.row.status)
-        except Exception:
-            log.warning("could not draw the board of game %s", game.id, exc_info=True)
-            return b""
 
     @staticmethod
     def alt_text(game: LoadedGame) -> str:

@@ -146,10 +146,6 @@ class Boards:
         """Register the renderer of one kind of game."""
         self.drawing.register(renderer)
 
-    def render(self, game: LoadedGame, **options: Any) -> dict[str, Any]:
-        """Return the message body of ``game``'s board (see :meth:`BoardRenderer.render`)."""
-        return self.drawing.render(game, **options)
-
     async def _render(self, game: LoadedGame, **options: Any) -> dict[str, Any]:
         """Return the board's body with its picture drawn off the event loop (if its
         server's boards carry pictures: read once per server and process)."""

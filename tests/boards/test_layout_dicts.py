@@ -245,7 +245,7 @@ def components_digest() -> tuple[str, int]:
     boards = _boards()
     count = 0
     for game in every_board():
-        components = sent_components(boards.render(game)["view"])
+        components = sent_components(boards.drawing.render(game)["view"])
         digest.update(json.dumps(components, ensure_ascii=False, separators=(",", ":"))
                       .encode())
         digest.update(b"\n")
@@ -287,7 +287,7 @@ def test_a_board_view_sends_what_discord_py_s_own_view_sends() -> None:
     components as discord.py's own view of the same items, byte for byte."""
     boards = _boards()
     for game in every_board():
-        view = boards.render(game)["view"]
+        view = boards.drawing.render(game)["view"]
         if view is None:  # an abandoned lobby: no components
             continue
         assert isinstance(view, BoardView)

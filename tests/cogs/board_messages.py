@@ -219,7 +219,7 @@ def message(boards: Boards, game: LoadedGame, *, one_line_vote: bool = False) ->
     picture = b""
     if boards.images and game.state is not None and not game.broken:
         picture = pictures.render_board(game.row.kind, game.view(), status=game.row.status)
-    body = boards.render(game, picture=picture)
+    body = boards.drawing.render(game, picture=picture)
     embed = body["embed"].to_dict()
     if one_line_vote:
         _one_line_vote(embed, game)

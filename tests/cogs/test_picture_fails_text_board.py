@@ -43,7 +43,7 @@ async def _text_board_shown(bot: Any, fake: Any) -> dict[str, Any]:
     message = fake.get_message(game.row.board_message_id)
     assert message is not None
     (shown,) = message["embeds"]
-    expected = bot.boards.render(game, pictured=False)["embed"].to_dict()
+    expected = bot.boards.drawing.render(game, pictured=False)["embed"].to_dict()
     assert shown.get("description") == expected.get("description")
     assert "image" not in shown
     assert not fake.message_attachments(message)
@@ -85,7 +85,7 @@ async def test_solo_board_without_its_picture_shows_the_position(
     await discord_driver.settle()
     assert asked == [kind]
     message = await _text_board_shown(bot, fake_discord)
-    pictured = bot.boards.render(await bot.tables.open_in_channel(fake_discord.channel_id),
+    pictured = bot.boards.drawing.render(await bot.tables.open_in_channel(fake_discord.channel_id),
                                  picture=b"\x89PNG")["embed"].description
     assert len(message["embeds"][0]["description"]) > len(pictured or "")
 
@@ -97,23 +97,21 @@ async def test_solo_board_without_its_picture_shows_the_position(
     await _text_board_shown(bot, fake_discord)
 
 
-def test_an_edit_keeping_its_picture_goes_as_text_when_the_picture_fails(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_an_edit_keeping_its_picture_goes_as_text_when_the_picture_fails() -> None:
     """A vote's edit keeps the message's picture; if it cannot be drawn now, the edit
     shows the text board and clears the old picture rather than hide the position."""
-    from bot import pictures
     from bot.games.tinker.engine import ENGINE as TINKER
     from tests.cogs.board_messages import board_renderer
     from tests.support import loaded
 
     boards = board_renderer(True)
     game = loaded(TINKER, TINKER.new(1, 1, {}))
-    text = boards.render(game, edit=True, pictured=False)
+    text = boards.drawing.render(game, edit=True, pictured=False)
 
-    def boom(*args: Any, **kwargs: Any) -> bytes:
+    async def boom(*args: Any, **kwargs: Any) -> bytes:
         raise RuntimeError("drawing failed")
 
-    monkeypatch.setattr(pictures, "render_board", boom)
-    body = boards.render(game, edit=True, keep=True)
+    boards.drawing.drawer.draw = boom  # type: ignore[method-assign]
+    body = await boards.drawing.render_async(game, edit=True, keep=True)
     assert body["embed"].description == text["embed"].description
     assert body["attachments"] == [] and body["embed"].image.url is None

@@ -327,7 +327,7 @@ def test_computer_options_are_not_live_during_its_turn():
     assert game.seats[1].computer
     boards = Boards(None, None, images=False)  # type: ignore[arg-type]
     boards.register(SteamCog(None))
-    body = boards.render(game)
+    body = boards.drawing.render(game)
     items = [i for i in body["view"].items if "table." not in (i.custom_id or "")]
     live = [i.custom_id.rsplit(":", 1)[-1] for i in items if not i.disabled]
     assert len(items) > 1 and live == ["ask.resign"]
@@ -348,7 +348,7 @@ def test_an_away_seats_moves_are_not_live_while_a_computer_plays_it():
     assert game.computer_to_act() and game.to_act() == 0
     boards = Boards(None, None, images=False)  # type: ignore[arg-type]
     boards.register(SteamCog(None))
-    items = [i for i in boards.render(game)["view"].items
+    items = [i for i in boards.drawing.render(game)["view"].items
              if "table." not in (i.custom_id or "")]
     live = [i.custom_id.rsplit(":", 1)[-1] for i in items if not i.disabled]
     assert len(items) > 1 and live == ["ask.resign"]

@@ -101,7 +101,7 @@ def test_r4_a_skull_placing_button_is_said_in_words_on_the_board():
     for pictured in (True, False):
         boards = board_renderer(pictured)
         for game in played("tinrealm", 30, 4):
-            body = boards.render(game, picture=b"png" if pictured else b"")
+            body = boards.drawing.render(game, picture=b"png" if pictured else b"")
             if body.get("view") is None or game.view()["waiting"] != "place":
                 continue
             labels = [c.get("label", "") for row in body["view"].to_components()
