@@ -1,6 +1,6 @@
 """Tin Realm's balance from the command line: ``python -m bot.tools.tinrealm_balance N``
 plays N seeded games per map preset with the computer player and prints the report of
-:mod:`bot.games.tinrealm.simulate` (or, with ``--ablation``, what each thing an
+:mod:`bot.tools.tinrealm_simulate` (or, with ``--ablation``, what each thing an
 adventurer can hold is worth)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bot.games.tinrealm.simulate import ablation, format_report, simulate
+from bot.tools.tinrealm_simulate import ablation, format_report, simulate
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,8 +13,8 @@ from bot.games.protocol import MAX_LABEL, IllegalAction
 from bot.games.tinrealm import actions, journey
 from bot.games.tinrealm.content import EDGES, ICONS, NODE_MARKS
 from bot.games.tinrealm.engine import ENGINE
-from bot.games.tinrealm.simulate import ablation, holdable
 from bot.games.tinrealm.state import TinState
+from bot.tools.tinrealm_simulate import ablation, holdable
 
 from .helpers import C, act, fight, hero, ids, placing, run, scripted
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from bot.games.tinrealm.engine import ENGINE
-from bot.games.tinrealm.simulate import Report, format_report, play, simulate
 from bot.tools.tinrealm_balance import main
+from bot.tools.tinrealm_simulate import Report, format_report, play, simulate
 
 #: A ruling id (R1, C5...): for the code's comments, never in what players or admins read.
 RULING_ID = re.compile(r"\b[TSRC][0-9]{1,2}\b|\brulings?\b")
