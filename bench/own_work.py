@@ -37,7 +37,7 @@ from bench.common import machine, table
 #: The timed pieces: (label, module, owner class or "" for a module function, name).
 TIMED = (
     ("click", "bot.boards.service", "Boards", "handle_click"),
-    ("answer", "bot.boards.service", "", "edit_answer"),
+    ("answer", "bot.boards.clicks", "", "edit_answer"),
     ("board", "bot.boards.service", "Boards", "_render"),
     ("act", "bot.table.service", "Tables", "act"),
     ("take", "db.rows", "KeptRows", "take"),

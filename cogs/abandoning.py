@@ -14,9 +14,9 @@ from typing import Any
 import discord
 
 from bot.boards.answer_clock import AnswerClock
+from bot.boards.clicks import actor_of
 from bot.boards.in_flight import Tracked
 from bot.boards.send_errors import DISMISS, SEND_ERRORS
-from bot.boards.service import actor_of
 from bot.table.errors import Refusal
 from bot.table.loaded import LoadedGame
 

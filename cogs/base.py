@@ -11,10 +11,10 @@ import discord
 from discord.ext import commands
 
 from bot.boards.answer_clock import AnswerClock
+from bot.boards.clicks import actor_of
 from bot.boards.layout import BoardItem
 from bot.boards.render import generic_items, vote_field
 from bot.boards.send_errors import DISMISS
-from bot.boards.service import actor_of
 from bot.table.errors import Refusal
 from bot.table.lobby import LOBBY_CANCEL
 from bot.table.service import LoadedGame

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.boards.answer_clock import AnswerClock
+from bot.boards.clicks import actor_of
 from bot.boards.hosting import invitation, sees_channel, why_not_invite
 from bot.boards.layout import (
     ASK_PREFIX,
@@ -23,7 +24,6 @@ from bot.boards.layout import (
 )
 from bot.boards.render import actions_for_board
 from bot.boards.send_errors import DISMISS, SEND_ERRORS, tell_privately
-from bot.boards.service import actor_of
 from bot.games.protocol import Action
 from bot.games.steam.state import ALL_CARDS, POWER_EMOJI, can_run, goods_points, powers
 from bot.table import seating

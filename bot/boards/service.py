@@ -1,11 +1,11 @@
-"""Boards: answering clicks and starting games; the board messages, notices, computer
-players and threads are its parts.
+"""Boards: the Discord side of the tables; starting games, handled deadlines and turn
+notices here, the clicks, board messages, notices, computer players and threads its parts.
 
 Each game's cog registers a :class:`Renderer` for its kind; everything else here is
-generic: the click path (one UPDATE_MESSAGE per click), refusals as ephemeral replies,
-the start of a game (in the channel or in a thread of its own). Posting, editing and
-reposting board messages is :class:`bot.boards.messages.BoardMessages`'s
-(:attr:`Boards.messages`).
+generic: the start of a game (in the channel or in a thread of its own), what a handled
+deadline shows. Answering clicks is :class:`bot.boards.clicks.BoardClicks`'s
+(:attr:`Boards.clicks`); posting, editing and reposting board messages is
+:class:`bot.boards.messages.BoardMessages`'s (:attr:`Boards.messages`).
 """
 
 from __future__ import annotations
@@ -18,61 +18,28 @@ from typing import Any
 
 import discord
 
-from bot.boards.answer_clock import AnswerClock, edit_answer
+from bot.boards.answer_clock import AnswerClock
+from bot.boards.clicks import BoardClicks, actor_of
 from bot.boards.computers import ComputerPlayers
-from bot.boards.custom_ids import parse_button_id, parse_select_id
 from bot.boards.hosting import HostControls
-from bot.boards.layout import ASK_PREFIX, action_button, view_of
 from bot.boards.leftovers import Leftovers
 from bot.boards.messages import BoardMessages
 from bot.boards.notices import LobbyInvitations, TurnNotices
-from bot.boards.pings import PingChoices, choice_button
+from bot.boards.pings import PingChoices
 from bot.boards.render import (
-    END_BUTTONS,
-    RULES_PAGE,
-    TABLE_AGAIN,
-    TABLE_REPLAY,
-    TABLE_RULES,
-    TABLE_SHARE,
     BoardRenderer,
     Renderer,
 )
 from bot.boards.replay import Replays
-from bot.boards.send_errors import SEND_ERRORS, answer_lost, tell_privately
-from bot.boards.threads import GameThreads, Place, in_forum, locked_out_text, not_posted_text
-from bot.games.protocol import Action
+from bot.boards.send_errors import SEND_ERRORS, tell_privately
+from bot.boards.threads import GameThreads, Place, in_forum, not_posted_text
 from bot.pictures.drawing import PictureDrawer
 from bot.table.errors import (
-    BrokenGame,
-    GameEnded,
-    NotYourTurn,
     Refusal,
-    StaleBoard,
 )
-from bot.table.lobby import LOBBY_INVITE, LOBBY_PANEL, LOBBY_PREFIX
-from bot.table.service import Actor, LoadedGame, Play, Tables
-from bot.table.turns import notice_waits_for, reminded_to_act
-from bot.text.names import safe_name
+from bot.table.service import LoadedGame, Play, Tables
 
 log = logging.getLogger(__name__)
-
-
-def actor_of(interaction: discord.Interaction[Any]) -> Actor:
-    """Return the Actor behind an interaction (with Manage Messages if they have it).
-
-    The name is made safe to show: markdown and mentions escaped, blank names replaced.
-    """
-    user = interaction.user
-    perms = interaction.permissions
-    return Actor(user.id, safe_name(user.display_name, user.name), bool(perms.manage_messages))
-
-
-#: Told privately to a player whose click met a board older than the game (nothing done).
-HEALED = ("The board had changed before your click, so nothing was done: it shows the game "
-          "as it is now.")
-#: Told privately to a voter whose vote came after the voting window had closed (C4).
-LATE_VOTE = ("The vote had closed just before your click, so your vote was not counted: the "
-             "board shows the move the channel chose.")
 
 
 class Boards:
@@ -111,6 +78,11 @@ class Boards:
         #: The host's private controls of a lobby.
         self.hosting = HostControls(tables, LobbyInvitations(bot, tables, self.leftovers))
         self.messages.gone.called_off = self.hosting.invitations.clear
+        #: Answers the clicks on boards, on the parts above.
+        self.clicks = BoardClicks(bot, tables, messages=self.messages,
+                                  computers=self.computers, hosting=self.hosting,
+                                  replays=self.replays, renderers=self.drawing.renderers,
+                                  render=self._render, announce=self._announce)
         #: Notices of handled deadlines being posted (a rate limit holds one back for
         #: seconds; the deadline loop does not wait for it).
         self._announcing: set[asyncio.Task[None]] = set()
@@ -157,443 +129,9 @@ class Boards:
     async def handle_click(
         self, interaction: discord.Interaction[Any], game_id: int, version: int, action_id: str
     ) -> None:
-        """Apply a board click and answer it with one UPDATE_MESSAGE, or refuse privately."""
-        with self.tables.busy():  # a clean shutdown waits for the answer too
-            await self._click(interaction, game_id, version, action_id)
-
-    async def _click(
-        self, interaction: discord.Interaction[Any], game_id: int, version: int, action_id: str
-    ) -> None:
-        if self.tables.closing:
-            await self._closing(interaction)
-            return
-        if action_id == TABLE_REPLAY:
-            await self.replays.replay(interaction, game_id)
-            return
-        if action_id == TABLE_SHARE:
-            await self.replays.share(interaction, game_id)
-            return
-        if action_id == LOBBY_PANEL:
-            await self.hosting.open(interaction, game_id)
-            return
-        if action_id.startswith(LOBBY_INVITE):
-            await self.hosting.invite(interaction, game_id, action_id)
-            return
-        async with AnswerClock(interaction, game_id) as clock:
-            if action_id.startswith(ASK_PREFIX):
-                await self._ask(interaction, clock, game_id, version,
-                                action_id.removeprefix(ASK_PREFIX))
-            elif action_id in (TABLE_RULES, TABLE_AGAIN):
-                await self._table_button(interaction, clock, game_id, version, action_id)
-            elif action_id.startswith(RULES_PAGE):
-                await self._rules_page(interaction, clock, game_id,
-                                       action_id.removeprefix(RULES_PAGE))
-            else:
-                await self._move(interaction, clock, game_id, version, action_id)
-
-    async def _move(self, interaction: discord.Interaction[Any], clock: AnswerClock,
-                    game_id: int, version: int, action_id: str) -> None:
-        """Apply a move click and answer it; ``clock`` defers it if the answer is late.
-
-        The clock runs until the answer leaves, the board's drawing included: under a
-        burst of clicks, or with a slow picture, a saved move is never shown as failed.
-        """
-        try:
-            play = await self.tables.act(game_id, version, actor_of(interaction), action_id,
-                                         channel_id=interaction.channel_id)
-        except Refusal as refusal:
-            if isinstance(refusal, StaleBoard | GameEnded) and await self._heal(
-                interaction, game_id, clock, HEALED if isinstance(refusal, StaleBoard)
-                else str(refusal)
-            ):
-                return
-            if isinstance(refusal, StaleBoard) and await self._stale_panel(
-                interaction, game_id, clock
-            ):
-                return
-            text = str(refusal)
-            if isinstance(refusal, StaleBoard) and interaction.message is not None:
-                on_board = refusal.link.endswith(f"/{interaction.message.id}")
-                text = refusal.text(show_link=not on_board)
-            await clock.settle()
-            await self._refuse(interaction, text)
-            if isinstance(refusal, NotYourTurn):
-                await self.computers.wake(game_id)
-            return
-        except Exception:
-            log.exception("click %r on game %s failed", action_id, game_id)
-            await clock.settle()
-            await self._refuse(
-                interaction, "Something went wrong on our side; the game was not changed."
-            )
-            return
-        game = play.game
-        message = interaction.message
-        if play.ballot is not None:
-            await clock.settle()
-            ballot = play.ballot
-            if message is not None and message.flags.ephemeral:
-                # A private question (Give up: are you sure?) answered by a vote: it
-                # says so in place of the question.
-                majority = (f" (it needs a majority: {ballot.needed} of {ballot.active})"
-                            if ballot.needs_majority else "")
-                said = (ballot.text() if ballot.worth_telling else
-                        f"Your vote: {ballot.label}{majority}. The board shows the tally.")
-                try:
-                    await edit_answer(interaction, content=said, embed=None, view=None)
-                except SEND_ERRORS as exc:
-                    log.warning("could not answer a vote on game %s: %r", game.id, exc)
-            elif game.id in self.messages.locked_out and message is not None:
-                # the bot's own edits are refused: the tally shows through this answer
-                await self._show_vote(interaction, game)
-                if ballot.worth_telling:
-                    await tell_privately(interaction, ballot.text())
-            elif ballot.worth_telling:
-                await self._refuse(interaction, ballot.text())
-            else:  # the board's tally acknowledges it (a deferred update, no message)
-                await self._acknowledge(interaction)
-            await self._tell_locked_out(interaction, game)
-            self.messages.update_soon(game.id, game)
-            return
-        try:
-            if message is not None and message.flags.ephemeral:
-                await clock.settle()
-                said = " ".join(play.events) or "Done."
-                if action_id.startswith(LOBBY_PREFIX):
-                    await self.hosting.redraw(interaction, game, said)
-                else:
-                    await edit_answer(interaction, content=said, embed=None, view=None)
-                await self.messages.show(game)
-            else:
-                # Known as shown before the answer leaves, so a click racing this one is
-                # refused as stale rather than taken for a board left behind.
-                self.messages.mark_shown(game)
-                body = await self._render(game, edit=True)
-                await clock.settle()
-                await edit_answer(interaction, **body)
-                if message is not None:
-                    await self.messages.answered_on(game, message)
-                if game.row.is_open and self.messages.shown.get(game.id) != game.row.version:
-                    # A newer board (a later move, the game's end) was shown while this
-                    # answer waited on Discord: this older one must not stay on show.
-                    self.messages.update_soon(game.id)
-        except SEND_ERRORS as exc:
-            log.warning("could not answer a click on game %s (%s); editing the board instead",
-                        game.id, exc)
-            self.messages.shown.pop(game.id, None)  # not shown after all, unless refresh manages
-            # the move was made: the click is acknowledged (the board's edit through the
-            # channel shows it), never left to read "This interaction failed"
-            if not answer_lost(exc):
-                await self._acknowledge(interaction)
-            await self.messages.show(game)
-        if play.came_back:
-            await tell_privately(interaction, _back_text(game, interaction.user.id))
-        await self._tell_locked_out(interaction, game)
-        if play.late:
-            again = "" if play.finished else " Vote again on the next move."
-            await tell_privately(interaction, LATE_VOTE + again)
-        await self._announce(game, play.notice)
-        self.computers.schedule(game)
-
-    async def _stale_panel(self, interaction: discord.Interaction[Any], game_id: int,
-                           clock: AnswerClock) -> bool:
-        """Redraw the host's controls drawn for an older lobby (someone joined since);
-        return whether the click was answered so."""
-        message = interaction.message
-        if message is None or not message.flags.ephemeral:
-            return False
-        try:
-            game = await self.tables.load(game_id)
-        except Refusal:
-            return False
-        if game.row.status != "lobby" or game.host_id != interaction.user.id:
-            return False
-        await clock.settle()
-        try:
-            await self.hosting.redraw(
-                interaction, game, "The table changed meanwhile: here it is now; choose again.")
-        except SEND_ERRORS as exc:
-            log.warning("could not redraw the host controls of game %s: %s", game_id, exc)
-        return True
-
-    @staticmethod
-    async def _acknowledge(interaction: discord.Interaction[Any]) -> None:
-        """Acknowledge a click without a message (the board edit that follows says it)."""
-        if interaction.response.is_done():
-            return
-        try:
-            await interaction.response.defer()
-        except SEND_ERRORS as exc:
-            log.warning("could not acknowledge a click: %r", exc)
-
-    async def _closing(self, interaction: discord.Interaction[Any]) -> None:
-        """Answer a click that reaches a process on its way out.
-
-        During a deployment overlap the new process may be applying this very click, so
-        the answer claims nothing: a silent acknowledgement, then a private word that the
-        click may need repeating if the board did not change.
-        """
-        try:
-            await interaction.response.defer()
-            await interaction.followup.send(
-                "The bot is restarting: if the board did not change, press again in a few "
-                "seconds.", ephemeral=True,
-            )
-        except SEND_ERRORS as exc:
-            log.warning("could not answer a click while stopping: %r", exc)
-
-    async def _heal(self, interaction: discord.Interaction[Any], game_id: int,
-                    clock: AnswerClock, said: str) -> bool:
-        """Bring a board left behind (the bot stopped before answering, or its edit is
-        still on the way) up to date.
-
-        A stale click on the game's current board message, when this process has not
-        shown the current version on it, means the answer to the last move was lost: the
-        click is answered with the current board instead of a refusal, and the clicker
-        is told privately (``said``) that their click did nothing. Nothing is applied.
-        """
-        try:
-            game = await self.tables.load(game_id)
-        except Refusal:
-            return False
-        if not await self._catch_up(interaction, game, clock):
-            return False
-        await tell_privately(interaction, said)
-        await self._tell_locked_out(interaction, game)
-        return True
-
-    async def _show_vote(self, interaction: discord.Interaction[Any],
-                         game: LoadedGame) -> None:
-        """Answer a vote on the public board by editing it to show the tally (its picture
-        kept: the position is the same); a failure is logged, and the vote acknowledged."""
-        try:
-            body = await self._render(game, edit=True, keep=True)
-            await edit_answer(interaction, **body)
-            self.messages.mark_shown(game)
-        except SEND_ERRORS as exc:
-            log.warning("could not show the vote on game %s: %r", game.id, exc)
-            await self._acknowledge(interaction)
-
-    async def _tell_locked_out(self, interaction: discord.Interaction[Any],
-                               game: LoadedGame) -> None:
-        """Tell the clicker privately, once, that Discord refuses the bot's own edits of
-        this board (the bot lost access to the channel): what an admin can do."""
-        locked_out = self.messages.locked_out
-        if locked_out.get(game.id) is False:
-            locked_out[game.id] = True
-            parent = game.data.parent
-            thread = game.data.thread or parent is not None
-            forum = in_forum(interaction.channel) or isinstance(
-                self.bot.get_channel(parent or 0), discord.ForumChannel)
-            await tell_privately(interaction, locked_out_text(thread=thread,
-                                                              forum=thread and forum))
-
-    async def _catch_up(self, interaction: discord.Interaction[Any], game: LoadedGame,
-                        clock: AnswerClock) -> bool:
-        """Answer a click on the game's board message, left behind (its edit lost, or
-        refused: the bot may no longer see the channel), with the current board; return
-        whether it did. A board this process showed as it is now is left as it is (a
-        click made before that edit landed, such as a double click, is refused as stale),
-        unless the message clicked was edited since, back to an older version, by another
-        process (a deploy's overlap). A board showing a newer version than the store holds
-        (a backup restored, or the last commits lost with the machine) is brought back to
-        the stored position, as nothing else would ever redraw it."""
-        message = interaction.message
-        if message is None:
-            return False
-        clicked = _shown_version(message)
-        shown = self.messages.shown.get(game.id, -1)
-        if clicked is not None and clicked > game.row.version:
-            shown = -1  # moves are saved before they are shown: the store went back
-        if shown >= game.row.version and clicked is not None and clicked < game.row.version:
-            since = self.messages.shown_at.get(game.id)
-            edited = message.edited_at
-            if since is not None and edited is not None and edited.timestamp() > since:
-                shown = -1  # drawn back after this process showed it: catch it up
-        if (
-            message.id != game.row.board_message_id
-            or shown >= game.row.version
-            or clicked == game.row.version
-            or (not game.row.is_open and _shows_the_end(message))
-        ):
-            return False  # (shown as it is: a move raced this click)
-        self.messages.mark_shown(game)
-        try:
-            body = await self._render(game, edit=True)
-            await clock.settle()
-            await edit_answer(interaction, **body)
-        except SEND_ERRORS as exc:
-            log.warning("could not bring the board of game %s up to date: %s", game.id, exc)
-            self.messages.shown.pop(game.id, None)
-            return False
-        if game.row.is_open and self.messages.behind(game):
-            # a move was shown while this answer was drawn: this older one must not stay
-            self.messages.update_soon(game.id)
-        return True
-
-    async def _ask(self, interaction: discord.Interaction[Any], clock: AnswerClock,
-                   game_id: int, version: int, action_id: str) -> None:
-        """Ask privately to confirm ``action_id``, with a button that applies it.
-
-        A player who could not take the action is refused at once instead. An away
-        player who asks is back first (C6), and told so with the question; if the board
-        they clicked was the current one, the question is about the board as their coming
-        back left it.
-        """
-        welcome = ""
-        with contextlib.suppress(Refusal):
-            before = await self.tables.load(game_id)
-            back = await self._come_back(interaction, before)
-            if back is not None:
-                welcome = f"{_back_text(back, interaction.user.id)}\n"
-                if version == before.row.version:
-                    version = back.row.version  # coming back moved the board on
-        try:
-            await self.tables.check(game_id, version, actor_of(interaction), action_id,
-                                    channel_id=interaction.channel_id)
-        except Refusal as refusal:
-            if isinstance(refusal, StaleBoard) and await self._stale_panel(
-                interaction, game_id, clock
-            ):
-                return  # host controls drawn for an older lobby: drawn again
-            await clock.tell(f"{welcome}{refusal}")
-            return
-        except Exception:
-            log.exception("checking %r on game %s failed", action_id, game_id)
-            await clock.tell("Something went wrong on our side; nothing changed.")
-            return
-        yes = action_button(game_id, version, Action(action_id, "Yes, I am sure"),
-                            style=discord.ButtonStyle.danger)
-        try:
-            game = await self.tables.load(game_id)
-            question = self._renderer_of(game).confirm_question(game, action_id)
-            await clock.send(content=f"{welcome}{question}", view=view_of([yes]), ephemeral=True)
-        except Refusal as refusal:
-            await clock.tell(str(refusal))
-        except SEND_ERRORS as exc:
-            log.warning("could not ask to confirm %r on game %s: %s", action_id, game_id, exc)
-
-    async def _table_button(self, interaction: discord.Interaction[Any], clock: AnswerClock,
-                            game_id: int, version: int, action_id: str) -> None:
-        """Answer "Rules & details" privately (a board left behind the game, at an older
-        ``version``, is brought up to date), or start the same game again (on the same
-        ``clock``)."""
-        try:
-            game = await self.tables.load_here(game_id, interaction.channel_id)
-            renderer = self._renderer_of(game)
-            if action_id == TABLE_RULES:
-                back = await self._come_back(interaction, game)
-                if back is None and version != game.row.version:
-                    # (coming back redraws the board anyway)
-                    await self._catch_up(interaction, game, clock)
-                body = _details_body(renderer, game)
-                if back:
-                    body["content"] = _back_text(back, interaction.user.id)
-                elif (here := await self._still_here(interaction, game)) is not None:
-                    body["content"] = here
-                await clock.send(**body, ephemeral=True)
-                await self._tell_locked_out(interaction, game)
-                self.computers.schedule(game)  # a stalled computer player moves on
-                return
-            if game.row.is_open:
-                raise Refusal("This game is still going: finish or abandon it first.")
-            after = await self.tables.open_in_channel(game.row.channel_id)
-            if after is not None and after.row.kind == game.row.kind and after.id > game.id:
-                # Someone pressed Play again first: point to what they opened.
-                raise Refusal(_opened_already(after, interaction.user.id))
-            await renderer.play_again(interaction, game)
-        except Refusal as refusal:
-            await clock.tell(str(refusal))
-        except SEND_ERRORS as exc:
-            log.warning("could not answer %s on game %s: %s", action_id, game_id, exc)
-
-    async def _come_back(self, interaction: discord.Interaction[Any],
-                         game: LoadedGame) -> LoadedGame | None:
-        """Bring an away player back when they use a button that is not a move (C6): the
-        board is brought up to date and whose turn it is announced; never raise. Return
-        the game afterwards if they came back.
-
-        ``game`` as just read tells whether they are away at all (usually not: no more work).
-        """
-        seat = game.seat_of(interaction.user.id) if len(game.seats) > 1 else None
-        if seat is None or not game.seats[seat].away:
-            return None
-        try:
-            play = await self.tables.come_back(game.id, actor_of(interaction))
-        except Refusal:
-            return None
-        if play is None:
-            return None
-        self.messages.update_soon(play.game.id, play.game)
-        await self._announce(play.game, play.notice)
-        self.computers.schedule(play.game)
-        return play.game
-
-    async def _looking(self, interaction: discord.Interaction[Any],
-                       game: LoadedGame) -> bool:
-        """Let the turn notice waiting for the person whose turn it is, who opened the
-        rules, wait its grace time again from now; return whether one waits (``game`` as
-        just read tells; never raise)."""
-        if not notice_waits_for(game, interaction.user.id):
-            return False
-        with contextlib.suppress(Refusal):
-            await self.tables.looking(game.id, actor_of(interaction))
-        return True
-
-    async def _still_here(self, interaction: discord.Interaction[Any],
-                          game: LoadedGame) -> str | None:
-        """Give the reminded person whose turn it is, who opened the rules, a whole turn
-        again (C6); return the private word that says so, or None (usually: ``game`` as
-        just read tells; never raise). Not reminded yet, their turn notice waits longer:
-        they are reading the table."""
-        if await self._looking(interaction, game):
-            return None
-        if not reminded_to_act(game, interaction.user.id):
-            return None
-        try:
-            play = await self.tables.still_here(game.id, actor_of(interaction))
-        except Refusal:
-            return None
-        timer = None if play is None else play.game.data.timer
-        if play is None or timer is None:
-            return None
-        self.messages.update_soon(play.game.id, play.game)
-        return (f"Your turn's time starts again: a computer plays your seat only if you "
-                f"have not played by <t:{int(timer.at)}:t> (<t:{int(timer.at)}:R>).")
-
-    async def _rules_page(self, interaction: discord.Interaction[Any], clock: AnswerClock,
-                          game_id: int, page: str) -> None:
-        """Show another page of "Rules & details" in the private message clicked; an away
-        player turning a page is back (C6: any button of the table)."""
-        try:
-            game = await self.tables.load_here(game_id, interaction.channel_id)
-            back = await self._come_back(interaction, game)
-            body = _details_body(self._renderer_of(game), back or game, page)
-            if back:
-                body["content"] = _back_text(back, interaction.user.id)
-            else:
-                await self._looking(interaction, game)
-            message = interaction.message
-            if message is not None and not message.flags.ephemeral:
-                # a page is turned in its private message; one clicked on the public
-                # board (forged) is shown privately, the board left as it is
-                await clock.send(**body, ephemeral=True)
-            else:
-                await clock.edit(**body)
-        except Refusal as refusal:
-            await clock.tell(str(refusal))
-        except SEND_ERRORS as exc:
-            log.warning("could not show a page of the details of game %s: %s", game_id, exc)
-
-    def _renderer_of(self, game: LoadedGame) -> Renderer:
-        """Return the game's renderer; refuse a game of a kind this bot no longer has."""
-        renderer = self.renderers.get(game.row.kind)
-        if renderer is None:
-            raise BrokenGame(None)
-        return renderer
-
-    async def _refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
-        await tell_privately(interaction, text)
+        """Apply a board click and answer it with one UPDATE_MESSAGE, or refuse privately
+        (see :class:`bot.boards.clicks.BoardClicks`)."""
+        await self.clicks.handle_click(interaction, game_id, version, action_id)
 
     # -- starting -----------------------------------------------------------------------
 
@@ -796,62 +334,6 @@ class Boards:
         await self.notices.announce(game, notice, reminder=reminder)
         await self.hosting.invitations.clear(game)
         await self.threads.wind_up(game)
-
-
-def _opened_already(after: LoadedGame, user_id: int) -> str:
-    """What "Play again" answers once someone opened the next game (``after``) first:
-    where it is, and whether the presser has a seat there already."""
-    if after.row.status != "lobby":
-        return f"A new {after.engine.title} game is going already: {after.link}"
-    if user_id == after.host_id:
-        return f"You opened a new table already: {after.link}"
-    host = after.seat_name(after.seat_of(after.host_id))
-    if after.seat_of(user_id) is not None:
-        return (f"{host} opened a new table and seated you already: {after.link}. "
-                f"Press **Leave** there if you'd rather not play.")
-    return f"{host} opened a new table already: press **Join** on it ({after.link})."
-
-
-def _details_body(renderer: Renderer, game: LoadedGame, page: str = "") -> dict[str, Any]:
-    """Return a page of "Rules & details"; at a seated table the member's choice of turn
-    pings is on every page, a click away."""
-    body = renderer.details(game, page)
-    if len(game.seats) > 1:
-        pings = choice_button()
-        # after the page buttons, three a row as they are laid out
-        pings.row = len(body["view"].children) // 3
-        body["view"].add_item(pings)
-    return body
-
-
-def _back_text(game: LoadedGame, user_id: int) -> str:
-    """Return the private word to a player who came back by a click that moved nothing."""
-    seat = game.to_act()
-    if seat is None:
-        whose = ""
-    elif seat == game.seat_of(user_id):
-        whose = " It is your turn now."
-    else:
-        whose = f" It is {game.seat_name(seat)}'s turn now."
-    return f"Welcome back: you play your own seat again.{whose}"
-
-
-def _custom_ids(message: discord.Message) -> list[str]:
-    """Return the custom ids of a message's buttons and menus ("" for a link button)."""
-    return [getattr(child, "custom_id", None) or "" for row in message.components
-            for child in getattr(row, "children", ())]
-
-
-def _shown_version(message: discord.Message) -> int | None:
-    """Return the newest board version a message's buttons and menus carry, or None
-    when it carries none."""
-    parsed = (parse_button_id(i) or parse_select_id(i) for i in _custom_ids(message))
-    return max((p.version for p in parsed if p is not None), default=None)
-
-
-def _shows_the_end(message: discord.Message) -> bool:
-    """Whether a board message already shows its game's end (only the table's buttons)."""
-    return all(i.endswith(tuple(f":{b}" for b in END_BUTTONS)) for i in _custom_ids(message))
 
 
 async def _point_to_thread(interaction: discord.Interaction[Any], line: str,

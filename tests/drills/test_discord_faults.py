@@ -94,7 +94,7 @@ async def test_late_or_acknowledged_answer_is_one_warning(
     fake.fail_next("POST", CALLBACK, status, code=code)
     result = await discord_driver.click(board, board_ids(board)[0], user="bob")
     noted = [r for r in caplog.records if r.levelno >= logging.WARNING]
-    assert [(r.levelname, r.name) for r in noted] == [("WARNING", "bot.boards.service")]
+    assert [(r.levelname, r.name) for r in noted] == [("WARNING", "bot.boards.clicks")]
     assert str(code) in noted[0].getMessage()
     assert result.record.response_type is None
     game = await bot.tables.open_in_channel(int(board["channel_id"]))

@@ -15,7 +15,7 @@ import discord
 import pytest
 
 from bot.boards import answer_clock
-from bot.boards.service import HEALED, safe_name
+from bot.boards.clicks import HEALED, safe_name
 from bot.table.lobby import free_computer_name
 from bot.table.seats import Seat
 from tests.drills.checks import checked_games

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.boards.clicks import _back_text
 from bot.boards.render import picture_view
-from bot.boards.service import _back_text
 from bot.table.errors import NotAllowed
 from bot.table.lobby import LOBBY_COMPUTER, LOBBY_JOIN, LOBBY_START
 from bot.table.seating import AWAY_REFUSAL
