@@ -202,6 +202,11 @@ class TableBot(commands.Bot):
         self._redraw: asyncio.Task[None] | None = None
         self._timers: asyncio.Task[None] | None = None
         self._computers: asyncio.Task[None] | None = None
+        #: When the bot was last alive before this start (None: not known).
+        self.last_alive: float | None = None
+        #: The looks for what Discord said while the bot was down (one a shard when
+        #: sharded): :meth:`_look_for_missed`.
+        self._missed: set[asyncio.Task[None]] = set()
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def open_store(self) -> None:
@@ -269,6 +274,7 @@ class TableBot(commands.Bot):
             self.alive = AliveNotes(self.store, self.clock, self.shard_filter,
                                     max(downtime.KEEP_SECONDS, longest))
             last_alive = await self.alive.recall_alive()
+            self.last_alive = last_alive
             self.started = self.clock()
             down = None if last_alive is None else max(0.0, self.started - last_alive)
             if down is not None and down < BRIEF_OUTAGE_SECONDS:
@@ -291,6 +297,7 @@ class TableBot(commands.Bot):
                                                    name="board-redraw")
             self.alive_marker.start()
             await self.boards.messages.gone.read_removals()  # before the first deadline
+            await self.boards.messages.gone.note_start()  # before the first game started
             self.sweeper.change_interval(minutes=self.settings.sweep_minutes)
             self.sweeper.start()
             self.deadlines.start()
@@ -430,7 +437,8 @@ class TableBot(commands.Bot):
     # -- events -------------------------------------------------------------------------
 
     async def on_ready(self) -> None:
-        """Log the invite link and how many games were restored, at the first READY; a
+        """Log the invite link and how many games were restored, at the first READY, and
+        start the computer players and the look for what went while the bot was down; a
         later one (Discord replaced the gateway session) says only that."""
         if self._resumed:
             log.info("gateway session re-established")
@@ -442,6 +450,35 @@ class TableBot(commands.Bot):
             self._resumed = True
             self._computers = asyncio.create_task(self._resume_computers(),
                                                   name="computers-resume")
+            if self.shard_filter is None:  # (a sharded bot looks as each shard is ready)
+                self._look_for_missed(None)
+
+    def _look_for_missed(self, shards: tuple[tuple[int, ...], int] | None) -> None:
+        """Start looking for the servers and channels of ``shards`` (None: all) that went
+        while the bot was down (:meth:`bot.boards.gone.GonePlaces.missed_while_down`), in
+        the background: Discord does not say it again."""
+        task = asyncio.create_task(self._find_missed(shards), name="missed-while-down")
+        self._missed.add(task)
+        task.add_done_callback(self._missed.discard)
+
+    async def _find_missed(self, shards: tuple[tuple[int, ...], int] | None) -> None:
+        """Look for what went while the bot was down; while the database cannot be read,
+        try again, at most a minute apart. Nothing it raises ends more than the look."""
+        pause = RESUME_RETRY_SECONDS
+        while not self.tables.closing:
+            try:
+                await self.boards.messages.gone.missed_while_down(self, shards,
+                                                                  self.last_alive)
+            except StorageError as exc:
+                log.warning("could not read the servers of the open games at the start "
+                            "(trying again in %.0f s): %s", pause, exc)
+                await asyncio.sleep(pause)
+                pause = min(2 * pause, 60.0)
+                continue
+            except Exception:
+                log.exception("could not look for the servers and channels that went "
+                              "while the bot was down")
+            return
 
     async def _resume_computers(self) -> None:
         """Let computer players move wherever one is to act after the start (see
@@ -564,10 +601,11 @@ class TableBot(commands.Bot):
             "lobby": s.lobby_idle_hours * 3600,
             "multi": s.multi_idle_hours * 3600,
         }, [*self.outages, *self.tables.core.trouble.outages()])
+        # A server that removed the bot first: its games end with no result, not as idle.
+        await self.boards.messages.gone.sweep_left(self.in_server)
         ended = await self.tables.expire_idle(cutoffs, self.boards.show_ended)
         if ended:
             log.info("sweeper ended %d idle games", ended)
-        await self.boards.messages.gone.sweep_left(self.in_server)
         try:  # retention: finished games' states and logs go after RETENTION_DAYS
             while await self.store.prune_finished(now - s.retention_days * 86400) == 500:
                 pass
@@ -590,9 +628,11 @@ class TableBot(commands.Bot):
         tables = getattr(self, "tables", None)
         if tables is not None:
             tables.closing = True
-            for starting in (self._redraw, self._timers, self._computers):
+            missed = list(self._missed)
+            for starting in (self._redraw, self._timers, self._computers, *missed):
                 if starting is not None:
                     starting.cancel()
+            await asyncio.gather(*missed, return_exceptions=True)
             if not await tables.drain():
                 log.warning("shutting down with requests still in flight")
             await self.boards.stop_computers()
@@ -627,3 +667,13 @@ class ShardedTableBot(TableBot, commands.AutoShardedBot):
             shard_ids=list(settings.shard_ids) or None,
             **kwargs,
         )
+        #: The shards whose first READY of this process was seen.
+        self._looked: set[int] = set()
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        """At a shard's first READY of this process (its servers and channels known),
+        look for those of its games that went while the bot was down."""
+        if shard_id in self._looked:
+            return
+        self._looked.add(shard_id)
+        self._look_for_missed(((shard_id,), self.settings.shard_count))

@@ -17,6 +17,15 @@ the games of a server the bot is still not back in once it is over
 (:meth:`GonePlaces.sweep_left`). Meanwhile nobody there can click: the games' deadlines
 wait (no vote closes, no turn timer runs out, no reminder is posted), and the turn
 timers are put off by the time away when the bot is back.
+
+What Discord said while the bot was down is never said again: at a start, once a shard
+is ready (:meth:`GonePlaces.missed_while_down`), the servers and channels of the games
+open before the start are looked at against what Discord reports. A server the bot is
+not in (one Discord reports unavailable is in an outage, not gone) counts as a removal
+from when the bot was last alive, with the same grace; a channel or thread the bot does
+not see (an archived thread is not seen either) is asked for, one at a time and at most
+one a :data:`FETCH_INTERVAL_SECONDS`, and its game is called off only if Discord answers
+Unknown Channel.
 """
 
 from __future__ import annotations
@@ -24,13 +33,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Final
 
+import discord
+
+from bot.boards.send_errors import SEND_ERRORS
 from bot.table.errors import Refusal
 from bot.table.loaded import LoadedGame
 from bot.table.service import Tables
 from db.errors import StorageError
+from db.rows import Shards, shard_sql
 from db.sweep import BATCH, groups
 
 log = logging.getLogger(__name__)
@@ -47,6 +61,21 @@ SERVER_LEFT = "The game was called off: the bot is no longer in this server."
 SERVER_GRACE_SECONDS = 3600.0
 #: The ``meta`` key (with the server's id) of when the bot was removed from a server.
 LEFT_KEY = "server_left:"
+
+#: At a start, the least time between two channels asked of Discord (to learn whether
+#: they are still there): the start's other requests, and the other processes' of a
+#: sharded bot, stay well within Discord's limit for the whole bot (50 a second).
+FETCH_INTERVAL_SECONDS = 1.0
+
+#: The servers of the open games of some shards, among the games up to a given id
+#: (parameter ``last``; ``{shards}``: the shards' condition).
+OPEN_SERVERS_SQL = ("SELECT DISTINCT guild_id FROM games WHERE status IN ('lobby', 'active')"
+                    " AND guild_id IS NOT NULL AND id <= :last AND {shards}")
+#: The open games of a server and their channels, by id after ``after`` up to ``last``,
+#: at most ``limit`` (the index of open games by server answers it).
+OPEN_CHANNELS_SQL = ("SELECT id, channel_id FROM games WHERE guild_id = :guild"
+                     " AND status IN ('lobby', 'active') AND id > :after AND id <= :last"
+                     " ORDER BY id LIMIT :limit")
 
 
 class GonePlaces:
@@ -65,6 +94,11 @@ class GonePlaces:
         #: games' deadlines wait), and the lock its one read is made under.
         self._removals: dict[int, float] | None = None
         self._reading = asyncio.Lock()
+        #: The newest game when this process started (None: not read yet): the games
+        #: after it began in this run, in channels the bot saw.
+        self.started_with: int | None = None
+        #: Spaces the channels asked of Discord at a start, every shard's alike.
+        self.pace = Pace(FETCH_INTERVAL_SECONDS)
 
     async def channel_gone(self, channel_id: int,
                            guild_id: int | None = None) -> LoadedGame | None:
@@ -136,19 +170,26 @@ class GonePlaces:
         except StorageError as exc:
             log.warning("could not read the servers the bot was removed from: %s", exc)
 
-    async def server_left(self, guild_id: int) -> None:
+    async def server_left(self, guild_id: int, since: float | None = None) -> None:
         """Note that the bot was removed from a server: its open games are called off if
-        it is not back within :data:`SERVER_GRACE_SECONDS` (:meth:`sweep_left`). Never
-        raise."""
+        it is not back within :data:`SERVER_GRACE_SECONDS` (:meth:`sweep_left`). With
+        ``since`` (a removal found at a start: when the bot was last alive before it),
+        the grace counts from then, and a removal noted already keeps its own time.
+        Never raise."""
         try:
             now = self.tables.now()
-            await self.tables.store.set_meta(f"{LEFT_KEY}{guild_id}", repr(now))
-            (await self._left())[guild_id] = now
+            if since is not None and guild_id in await self._left():
+                return  # heard when it happened, or found at an earlier start
+            left = now if since is None else min(since, now)
+            await self.tables.store.set_meta(f"{LEFT_KEY}{guild_id}", repr(left))
+            (await self._left())[guild_id] = left
         except StorageError as exc:
             log.warning("could not note that the bot left server %s: %s", guild_id, exc)
             return
-        log.info("removed from server %s: its open games are called off in %.0f minutes "
-                 "unless the bot is back", guild_id, SERVER_GRACE_SECONDS / 60)
+        log.info("removed from server %s%s: its open games are called off in %.0f minutes "
+                 "unless the bot is back", guild_id,
+                 "" if since is None else " while the bot was down",
+                 max(0.0, SERVER_GRACE_SECONDS - (now - left)) / 60)
 
     async def server_back(self, guild_id: int, redraw: Callable[[int], None]) -> int:
         """The bot was added to a server: if it had been removed from it within the grace,
@@ -221,6 +262,90 @@ class GonePlaces:
                     self._removals.pop(guild_id, None)
         return count
 
+    async def note_start(self) -> None:
+        """Note the newest game at this start, before any can be started: those after it
+        are left out of :meth:`missed_while_down`. Never raise: one not read now is read
+        then."""
+        try:
+            self.started_with = await self._newest()
+        except StorageError as exc:
+            log.warning("could not read the newest game at the start: %s", exc)
+
+    async def _newest(self) -> int:
+        """The id of the newest game stored (0: none)."""
+        rows = await self.tables.store.query("SELECT max(id) FROM games")
+        return int(rows[0][0] or 0) if rows else 0
+
+    async def missed_while_down(self, client: discord.Client,
+                                shards: Shards | None, since: float | None) -> None:
+        """Deal with what Discord did not tell the bot while it was down, for the games of
+        ``shards`` (None: every game) open before this start: a server the bot is not in
+        (not one Discord reports unavailable) is noted as left ``since`` (when the bot
+        was last alive; None: now), and the game of a channel or thread Discord no
+        longer has is called off (see the module docstring). Raise StorageError when
+        the games' servers cannot be read; otherwise never raise."""
+        if self.started_with is None:
+            self.started_with = await self._newest()
+        last = self.started_with
+        rows = await self.tables.store.query(
+            OPEN_SERVERS_SQL.format(shards=shard_sql(shards)), {"last": last})
+        found = Found()
+        for (guild_id,) in rows:
+            if self.tables.closing:
+                break
+            guild = client.get_guild(int(guild_id))
+            if guild is None:
+                await self.server_left(int(guild_id), since)
+                found.left += 1
+            elif not guild.unavailable:  # (an outage: its channels are not known now)
+                await self._look_at_channels(client, guild, last, found)
+        found.report()
+
+    async def _look_at_channels(self, client: discord.Client, guild: discord.Guild,
+                                last: int, found: Found) -> None:
+        """Look at the channels of a server's games open before the start (up to game
+        ``last``), a batch at a time: Discord is asked about each the bot does not see
+        (one game a channel: ruling C3). Never raise."""
+        after = 0
+        try:
+            while not self.tables.closing:
+                rows = await self.tables.store.query(OPEN_CHANNELS_SQL, {
+                    "guild": guild.id, "after": after, "last": last, "limit": BATCH})
+                for _game_id, channel_id in rows:
+                    if self.tables.closing:
+                        return
+                    if guild.get_channel_or_thread(int(channel_id)) is None:
+                        await self._look_at_channel(client, guild.id, int(channel_id),
+                                                    found)
+                if len(rows) < BATCH:
+                    return
+                after = int(rows[-1][0])
+        except StorageError as exc:
+            log.warning("could not read the open games of server %s at the start: %s",
+                        guild.id, exc)
+
+    async def _look_at_channel(self, client: discord.Client, guild_id: int, channel_id: int,
+                               found: Found) -> None:
+        """Ask Discord for a channel or thread the bot does not see, if its game is still
+        open, and call the game off if Discord no longer has it (with the games of its
+        threads, for a channel)."""
+        try:
+            game = await self.tables.open_in_channel(channel_id)
+        except Refusal as refusal:
+            log.warning("could not read the game of channel %s: %s", channel_id, refusal)
+            return
+        if game is None:
+            return  # ended meanwhile (a thread's, perhaps, with its deleted channel)
+        await self.pace.wait()
+        there = await channel_there(client, channel_id)
+        if there is None:
+            found.unknown += 1
+        if there is not False:
+            return
+        threaded = game.data.thread or game.data.parent is not None
+        if await self.channel_gone(channel_id, None if threaded else guild_id) is not None:
+            found.gone += 1
+
     async def call_off(self, game_id: int, why: str) -> LoadedGame | None:
         """Call off one game (``why`` is its last event); return it afterwards, or None if
         it had ended already or could not be ended (logged). Never raise."""
@@ -231,6 +356,63 @@ class GonePlaces:
             if self.called_off is not None:
                 await self.called_off(ended)
         return ended
+
+
+class Found:
+    """What a start found Discord had not told the bot while it was down."""
+
+    def __init__(self) -> None:
+        #: Servers that removed the bot.
+        self.left = 0
+        #: Games called off, their channel or thread deleted.
+        self.gone = 0
+        #: Channels Discord did not say about (no access, a server error, a rate limit).
+        self.unknown = 0
+
+    def report(self) -> None:
+        """Log what was found (nothing when all was as the bot left it)."""
+        if self.left or self.gone:
+            log.info("found at the start: removed from %d servers, %d games called off "
+                     "with their deleted channels", self.left, self.gone)
+        if self.unknown:
+            log.warning("at the start, Discord did not say whether %d of the channels the "
+                        "bot does not see are still there: their games go on", self.unknown)
+
+
+class Pace:
+    """Spaces requests at least ``interval`` seconds apart (the first goes at once),
+    however many tasks make them."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self._last: float | None = None
+        self._turn = asyncio.Lock()
+
+    async def wait(self) -> None:
+        """Wait until the next request may go."""
+        async with self._turn:
+            if self._last is not None:
+                await asyncio.sleep(max(0.0, self._last + self.interval - time.monotonic()))
+            self._last = time.monotonic()
+
+
+async def channel_there(client: discord.Client, channel_id: int) -> bool | None:
+    """Whether Discord still has the channel or thread ``channel_id`` (asked: one the bot
+    does not see may be an archived thread); None when it did not say (no access, a
+    server error, a rate limit, the connection)."""
+    try:
+        await client.fetch_channel(channel_id)
+    except discord.NotFound as exc:
+        if exc.code == UNKNOWN_CHANNEL:
+            return False
+        log.info("could not ask Discord for channel %s: %s", channel_id, exc)
+        return None
+    except discord.InvalidData:
+        return True  # a kind of channel discord.py does not know: there all the same
+    except SEND_ERRORS as exc:
+        log.info("could not ask Discord for channel %s: %r", channel_id, exc)
+        return None
+    return True
 
 
 def _removals(rows: list[tuple[object, ...]]) -> dict[int, float]:
