@@ -33,6 +33,7 @@ from bot.table import downtime
 from bot.table.deadlines import STOP_WAIT_SECONDS, Deadlines
 from bot.table.downtime import Outage, idle_cutoffs
 from bot.table.errors import Refusal
+from bot.table.lobby import not_a_member
 from bot.table.service import Tables
 from bot.table.settings import ServerSettings
 from bot.text.names import safe_name
@@ -109,9 +110,8 @@ def option_refusal(error: discord.app_commands.TransformerError) -> str:
     if error.type in (discord.AppCommandOptionType.user,
                       discord.AppCommandOptionType.mentionable):
         who = error.value
-        name = (safe_name(who.display_name, who.name)
-                if isinstance(who, discord.User | discord.Member) else "That member")
-        return f"{name} is not a member of this server now: choose someone who is."
+        return not_a_member(safe_name(who.display_name, who.name)
+                            if isinstance(who, discord.User | discord.Member) else "That member")
     return ("One of this command's options could not be read: choose it again from the "
             "list Discord shows.")
 
