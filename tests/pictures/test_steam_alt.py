@@ -20,14 +20,19 @@ TRAINS = [[["Author", "Journey", "Savage", "Sailor", "Battle"],
           [["Windfall", "Harvest", "Light Keeper"], ["Ace of Suns", "Bard"]]]
 
 
-def test_the_trains_of_the_player_to_act_are_kept_at_five_seats() -> None:
-    """Five seats late in the game, long names, the last seat to act: the text is cut to
-    its limit from the other players' trains, never the acting player's own."""
+def _five_long_named_seats() -> str:
+    """The alt text of five seats late in the game, long names, the last seat to act."""
     state = build(5, river=["Ace of Moons", "Sea", "End", "Calamity"], turn=4, half=2,
                   two_stack=1, one_stack=0, trains=TRAINS, final=[4, 0, 1, 2, 3])
     for player, name in zip(state.players, NAMES, strict=True):
         player.name = name
-    text = describe("steam", ENGINE.view(state), "active")
+    return describe("steam", ENGINE.view(state), "active")
+
+
+def test_the_trains_of_the_player_to_act_are_kept_at_five_seats() -> None:
+    """Five seats late in the game, long names, the last seat to act: the text is cut to
+    its limit from the other players' trains, never the acting player's own."""
+    text = _five_long_named_seats()
     assert len(text) <= LIMIT
     assert "Evelyn the Eavesdropper: train 1 Windfall (" in text
     assert "Light Keeper (" in text and "Bard (" in text
@@ -36,11 +41,7 @@ def test_the_trains_of_the_player_to_act_are_kept_at_five_seats() -> None:
 def test_every_player_s_trains_are_said_at_five_long_named_seats() -> None:
     """Where naming every card would not fit, the other players' cards are counted: the
     last players in the order are not dropped from the text."""
-    state = build(5, river=["Ace of Moons", "Sea", "End", "Calamity"], turn=4, half=2,
-                  two_stack=1, one_stack=0, trains=TRAINS, final=[4, 0, 1, 2, 3])
-    for player, name in zip(state.players, NAMES, strict=True):
-        player.name = name
-    text = describe("steam", ENGINE.view(state), "active")
+    text = _five_long_named_seats()
     assert len(text) <= LIMIT
     assert "Carolina of the Bells: train 1 of 4 cards, runs on" in text
     assert "David from Accounting: train 1 of 2 cards; train 2 of 2 cards." in text
