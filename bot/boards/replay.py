@@ -26,6 +26,7 @@ from bot.boards.send_errors import SEND_ERRORS
 from bot.pictures import TITLES, describe
 from bot.pictures.alt import LIMIT as ALT_LIMIT
 from bot.pictures.drawing import PictureDrawer
+from bot.pictures.endings import ending
 from bot.pictures.replay import FILENAME, UPLOAD_LIMIT, animate, draw_frames
 from bot.table.daily import replays_open
 from bot.table.errors import Refusal
@@ -73,6 +74,21 @@ def moves_text(moves: int) -> str:
     return f"{moves} move{'' if moves == 1 else 's'}"
 
 
+def replay_line(kind: str, last: Frame, moves: int) -> str:
+    """The line a posted replay shows: what it is, and how the game ended, names whole
+    ("🎞️ Replay of Steam to Solar, 94 moves: Alice wins with 26. Alice 26 · Bob 20.")."""
+    headline, detail = ending(kind, last.view, last.status, drawn=False).spoken
+    said = " ".join(_sentence(part) for part in (headline, detail) if part)
+    return f"🎞️ Replay of {TITLES.get(kind, kind)}, {moves_text(moves)}" + (
+        f": {said}" if said else ".")
+
+
+def _sentence(words: str) -> str:
+    """``words`` ending as a sentence does."""
+    words = words.strip()
+    return words if words.endswith((".", "!", "?", "…")) else f"{words}."
+
+
 def replay_alt(kind: str, last: Frame, moves: int) -> str:
     """Alt text of a replay: what it is, then the final position in words."""
     head = f"Replay of a game of {TITLES.get(kind, kind)}, {moves_text(moves)}, ending: "
@@ -93,6 +109,9 @@ class Replays:
         self.sharing: set[int] = set()
         #: The latest replays posted: when (the event loop's clock) and the link.
         self.posted: dict[int, tuple[float, str]] = {}
+        #: The latest games found not to be replayable (too large to post), and why:
+        #: a press again is told so privately rather than drawing it all again.
+        self.unable: dict[int, str] = {}
         #: The clock a share's time is kept by (seconds since the epoch): the table's.
         self.clock: Callable[[], float] = lambda: self.tables.now()
         #: Least time between two edits of the progress line (seconds).
@@ -102,6 +121,11 @@ class Replays:
         """Post the replay of game ``game_id`` in the channel, or say privately why not
         (on the answer clock: reading the game may be slow)."""
         async with AnswerClock.of(interaction, game_id) as clock:
+            try:  # a click from another channel (forged) learns nothing of the game
+                await self.tables.load_here(game_id, interaction.channel_id)
+            except Refusal as refusal:
+                await clock.tell(str(refusal))
+                return
             if game_id in self.drawing:
                 await clock.tell("This game's replay is being drawn already: "
                                  "it will appear here in a moment.")
@@ -112,9 +136,11 @@ class Replays:
                 where = f": {posted[1]}" if posted[1] else " a moment ago."
                 await clock.tell(f"This game's replay was posted here{where}")
                 return
+            if game_id in self.unable:
+                await clock.tell(self.unable[game_id])
+                return
             self.drawing.add(game_id)
             try:
-                await self.tables.load_here(game_id, interaction.channel_id)
                 await self._replay(clock, game_id)
             except Refusal as refusal:
                 await clock.tell(str(refusal))
@@ -159,10 +185,15 @@ class Replays:
             raise NoReplay("Board pictures are turned off in this server, so the bot "
                            "draws no replays here.")
         title = TITLES.get(request.kind, request.kind)
-        total = len(request.moves) + 1
-        edit = await _post_line(clock, progress_line(title, 0, total))
+        try:  # rebuilt before anything is posted: one that cannot be is said privately
+            shown = await self.drawer.run(frames, request)
+        except (OSError, RuntimeError, ValueError) as exc:  # (the drawing process closed)
+            log.warning("could not rebuild game %s to replay it: %s", game_id, exc)
+            raise NoReplay("This game's replay could not be drawn just now; press Replay "
+                           "again in a moment.") from exc
+        edit = await _post_line(clock, progress_line(title, 0, len(shown)))
         try:
-            await self._draw(edit, request, title)
+            await self._draw(edit, request, title, shown)
         except Refusal as refusal:  # the line is public by now: it says why
             await edit(content=str(refusal))
         except (OSError, RuntimeError, ValueError) as exc:
@@ -174,9 +205,10 @@ class Replays:
                 await edit(content=f"The replay of this game of {title} could not be posted; "
                                    "press Replay to try again.", attachments=[])
 
-    async def _draw(self, edit: EditLine, request: ReplayRequest, title: str) -> None:
-        """Draw the replay, counting the frames on the progress line, and post it."""
-        shown = await self.drawer.run(frames, request)
+    async def _draw(self, edit: EditLine, request: ReplayRequest, title: str,
+                    shown: list[Frame]) -> None:
+        """Draw the replay's frames ``shown``, counting them on the progress line, and
+        post it."""
         loop = asyncio.get_running_loop()
         edited = loop.time()
         pngs: list[bytes] = []
@@ -189,21 +221,21 @@ class Replays:
         gif = await self.drawer.run(animate, pngs)
         if not gif or len(gif) > UPLOAD_LIMIT:
             why = "is too large to post" if gif else "could not be drawn"
-            await edit(content=f"The replay of this game of {title} {why}.")
+            said = f"The replay of this game of {title} {why}."
+            await edit(content=said)
+            if gif:  # it would be as large drawn again
+                _keep_latest(self.unable, request.game_id, said)
             return
         file = discord.File(io.BytesIO(gif), filename=FILENAME,
                             description=replay_alt(request.kind, shown[-1], len(request.moves)))
-        shown_at = await edit(content=f"🎞️ Replay of {title}: {moves_text(len(request.moves))}.",
-                              attachments=[file])
+        shown_at = await edit(content=replay_line(request.kind, shown[-1],
+                                                  len(request.moves)), attachments=[file])
         self._posted(request.game_id, getattr(shown_at, "jump_url", "") or "")
 
     def _posted(self, game_id: int, link: str) -> None:
         """Remember that the replay of ``game_id`` was posted (at ``link``), among the
         :data:`REPLAYS_KEPT` latest."""
-        self.posted.pop(game_id, None)
-        self.posted[game_id] = (asyncio.get_running_loop().time(), link)
-        if len(self.posted) > REPLAYS_KEPT:
-            del self.posted[next(iter(self.posted))]
+        _keep_latest(self.posted, game_id, (asyncio.get_running_loop().time(), link))
 
     async def share(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Post the spoiler-free result of the finished daily game ``game_id`` once (on
@@ -289,3 +321,11 @@ async def _post_line(clock: AnswerClock, text: str) -> EditLine:
     edits it. May raise one of :data:`SEND_ERRORS`."""
     post = await _post_public(clock, text)
     return clock.interaction.edit_original_response if post is None else post.edit
+
+
+def _keep_latest(kept: dict[int, Any], game_id: int, value: Any) -> None:
+    """Keep ``value`` for ``game_id`` in ``kept``, among the :data:`REPLAYS_KEPT` latest."""
+    kept.pop(game_id, None)
+    kept[game_id] = value
+    if len(kept) > REPLAYS_KEPT:
+        del kept[next(iter(kept))]

@@ -17,7 +17,9 @@ from typing import Any, TypeVar
 
 from bot.games.protocol import Engine, GameError
 from bot.games.registry import engine as engine_of
+from bot.table import seating
 from bot.table.errors import Refusal, Unavailable
+from bot.table.seats import Seat
 from db.base import GameStore
 from db.errors import StorageError
 from db.rows import GameRow
@@ -53,6 +55,10 @@ class ReplayRequest:
     daily: str | None = None
     #: The server the game was played in (its settings say whether replays are drawn).
     guild_id: int | None = None
+    #: The seats as stored (who is a person, a computer), and each hand of a person's
+    #: seat to a computer and back: (engine moves before it, seat, away), in order.
+    seat_rows: tuple[Mapping[str, Any], ...] = ()
+    aways: tuple[tuple[int, int, bool], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +77,25 @@ def moves_of(log: Sequence[Mapping[str, Any]]) -> tuple[tuple[int, str], ...]:
         if isinstance(action, Mapping) and "seat" in action and "action" in action:
             moves.append((int(action["seat"]), str(action["action"])))
     return tuple(moves)
+
+
+def aways_of(log: Sequence[Mapping[str, Any]]) -> tuple[tuple[int, int, bool], ...]:
+    """Return the seats handed to a computer and back in an action log (the table's
+    ``{"away": seat}`` and ``{"back": seat}``), each with how many engine moves came
+    before it and whether it went away."""
+    found: list[tuple[int, int, bool]] = []
+    moves = 0
+    for entry in log:
+        action = entry.get("action")
+        if not isinstance(action, Mapping):
+            continue
+        if "seat" in action and "action" in action:
+            moves += 1
+        for key, away in (("away", True), ("back", False)):
+            seat = action.get(key)
+            if isinstance(seat, int) and not isinstance(seat, bool):
+                found.append((moves, seat, away))
+    return tuple(found)
 
 
 def request_of(row: GameRow, log: Sequence[Mapping[str, Any]], *,
@@ -92,7 +117,8 @@ def request_of(row: GameRow, log: Sequence[Mapping[str, Any]], *,
         raise NoReplay(f"That game is too old to {'share' if sharing else 'replay'}: old "
                        "games keep only their results.")
     return ReplayRequest(row.id, row.kind, row.state, len(row.seats), dict(row.options),
-                         moves_of(log), row.status, row.daily, row.guild_id)
+                         moves_of(log), row.status, row.daily, row.guild_id,
+                         tuple(s for s in row.seats if isinstance(s, Mapping)), aways_of(log))
 
 
 async def _read(work: Awaitable[_T]) -> _T:
@@ -215,9 +241,32 @@ def rebuild(request: ReplayRequest, engine: Engine[Any] | None = None) -> list[A
 
 
 def frames(request: ReplayRequest, engine: Engine[Any] | None = None) -> list[Frame]:
-    """Return the replay's frames: the view of every state, the last drawn as it ended."""
+    """Return the replay's frames: the view of every state, the last drawn as it ended;
+    a seat a computer played for its away person is marked away, as the board did."""
     eng = engine or engine_of(request.kind)
     states = rebuild(request, eng)
     last = len(states) - 1
-    return [Frame(eng.view(s), request.status if i == last else "active")
+    return [Frame(_marked(eng.view(s), request, i), request.status if i == last else "active")
             for i, s in enumerate(states)]
+
+
+def _marked(view: dict[str, Any], request: ReplayRequest, moves: int) -> dict[str, Any]:
+    """``view`` (after ``moves`` engine moves) with each player's ``away`` as the board
+    showed it then (:meth:`bot.table.loaded.LoadedGame.shown_away`)."""
+    players = view.get("players")
+    if len(request.seat_rows) < 2 or not isinstance(players, list):
+        return view
+    away: set[int] = set()
+    for before, seat, gone in request.aways:
+        if before > moves:
+            break
+        (away.add if gone else away.discard)(seat)
+    try:
+        seats = [Seat.from_json({**row, "away": i in away})
+                 for i, row in enumerate(request.seat_rows)]
+    except (TypeError, ValueError):  # damaged seats: the board said so; shown unmarked
+        return view
+    resigned = seating.resigned_seats(view)
+    marked = [{**p, "away": i in away and seating.played_by_computer(seats, i, resigned)}
+              if isinstance(p, dict) else p for i, p in enumerate(players)]
+    return {**view, "players": marked}

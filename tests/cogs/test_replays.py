@@ -11,6 +11,7 @@ from PIL import Image
 from bot.boards.replay import REPLAY_AGAIN_AFTER
 from bot.games.registry import engine
 from bot.pictures import draw_picture
+from bot.pictures.endings import ending
 from bot.pictures.replay import FILENAME
 from bot.table.daily import day_end, replays_open
 from bot.table.service import Actor
@@ -68,7 +69,10 @@ async def test_replay_button_posts_every_move_of_the_game(discord_driver, fake_d
     assert result.response_type == 4 and not result.ephemeral
     message, gif = _replay_message(fake_discord, result)
     title = "Tinker, Sailor, Soldier, Spy"
-    assert message["content"] == f"🎞️ Replay of {title}: {len(states) - 1} moves."
+    headline = ending("tinker", engine("tinker").view(states[-1]), "over",
+                      drawn=False).spoken[0]
+    assert message["content"].startswith(
+        f"🎞️ Replay of {title}, {len(states) - 1} moves: {headline}")
     edits = [r.json.get("content") for r in result.requests
              if r.method == "PATCH" and "/messages/@original" in r.path and r.json]
     assert any("Drawing the replay" in (c or "") and " of " in (c or "") for c in edits)
@@ -185,17 +189,19 @@ async def test_share_posts_the_daily_result(discord_driver, fake_discord, tmp_pa
 
 
 async def test_a_log_that_no_longer_leads_to_the_end(discord_driver, fake_discord, tmp_path):
-    """If the moves kept no longer lead to the stored end, the progress line (already in
-    the channel) says the game cannot be replayed; no picture is posted."""
+    """If the moves kept no longer lead to the stored end, Replay says privately that the
+    game cannot be replayed, every time it is pressed: nothing is posted in the channel."""
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     await discord_driver.slash("tinker", "start", user="alice")
     game, _states, board = await _finish(discord_driver, fake_discord, bot)
     await bot.store.connection.execute(
         "DELETE FROM actions WHERE game_id = ? AND seq = ?", (game.id, game.row.version))
-    result = await discord_driver.click(board, button(board, "table.replay"), user="bob")
-    message = fake_discord.get_message(result.record.original_message_id)
-    assert "cannot be replayed" in message["content"]
-    assert not fake_discord.message_attachments(message)
+    before = len(fake_discord.channel_messages(fake_discord.channel_id))
+    for user in ("bob", "bob", "alice"):
+        result = await discord_driver.click(board, button(board, "table.replay"), user=user)
+        await discord_driver.settle()
+        assert result.ephemeral and "cannot be replayed" in result.content
+    assert len(fake_discord.channel_messages(fake_discord.channel_id)) == before
 
 
 async def test_no_replays_without_pictures(discord_driver, fake_discord, tmp_path):
@@ -324,7 +330,8 @@ async def test_a_one_move_replay_says_one_move(discord_driver, fake_discord, tmp
     await discord_driver.settle()
     line = fake_discord.get_message(result.record.original_message_id)
     (attachment,) = fake_discord.message_attachments(line)
-    assert line["content"] == "🎞️ Replay of Tinker, Sailor, Soldier, Spy: 1 move."
+    assert line["content"] == ("🎞️ Replay of Tinker, Sailor, Soldier, Spy, 1 move: Game "
+                               "abandoned.")
     assert attachment["description"].startswith(
         "Replay of a game of Tinker, Sailor, Soldier, Spy, 1 move, ending: ")
 
@@ -357,7 +364,7 @@ async def test_a_daily_deal_is_replayed_only_once_the_day_after_is_over(
     result = await discord_driver.click(board, button(board, "table.replay"), user="bob")
     await discord_driver.settle()
     message, gif = _replay_message(fake_discord, result)
-    assert message["content"].startswith("🎞️ Replay of Tinker, Sailor, Soldier, Spy: ")
+    assert message["content"].startswith("🎞️ Replay of Tinker, Sailor, Soldier, Spy, ")
     assert gif
 
 
@@ -432,3 +439,81 @@ async def test_a_replay_posted_lately_is_pointed_to_not_drawn_again(discord_driv
     bot.boards.replays.posted[_game.id] = (at - REPLAY_AGAIN_AFTER, link)
     later = await discord_driver.click(board, button(board, "table.replay"), user="alice")
     assert later.response_type == 4 and not later.ephemeral
+
+
+async def test_c6_a_seat_played_for_its_away_person_is_marked_in_the_replay(
+        discord_driver, fake_discord, tmp_path, away_at_once):
+    """Bob's seat goes to a computer mid-game: the replay's last frame is the final
+    board, 💤 and all, and its alt text says he was away, as the board's does."""
+    from tests.support import seated_steam
+
+    bot, game = await seated_steam(discord_driver, fake_discord, tmp_path)
+    people = {fake_discord.user(n).id: fake_discord.user(n) for n in ("alice", "bob", "carol")}
+    handed = False
+    while game.row.is_open:
+        seat = game.to_act()
+        if seat == 1 and not handed:
+            handed = True
+            for asker in ("alice", "carol"):
+                await discord_driver.slash("steam", "away",
+                                           {"player": fake_discord.user("bob")}, user=asker)
+            await discord_driver.settle()
+        elif game.seats[seat].away:
+            bot.boards.schedule_computers(game)
+            await discord_driver.settle()
+        else:
+            who = people[game.seats[seat].user_id]
+            await bot.tables.act(game.id, game.row.version, Actor(who.id, who.name),
+                                 game.engine.computer_action(game.state, seat))
+        game = await bot.tables.load(game.id)
+    assert game.seats[1].away
+    await bot.boards.messages.refresh(game)
+    await discord_driver.settle()
+    board = fake_discord.get_message(game.row.board_message_id)
+    result = await discord_driver.click(board, button(board, "table.replay"), user="carol")
+    await discord_driver.settle()
+    message, gif = _replay_message(fake_discord, result)
+    assert same_board(gif_frames(gif)[-1], fake_discord.attachment_bytes(board, "board.png"))
+    assert ", away" in fake_discord.message_attachments(message)[0]["description"]
+    assert message["content"].startswith("🎞️ Replay of Steam to Solar, ")
+    assert " with " in message["content"] and "Bob " in message["content"]  # the result
+
+
+async def test_a_forged_replay_click_from_another_server_learns_nothing(
+        discord_driver, fake_discord, tmp_path):
+    """Bob forges Alice's Replay button in another server just after her replay was
+    posted: he is refused as from another channel, not handed the link to it."""
+    from bot.boards.custom_ids import button_id
+    from tests.cogs.test_forged_clicks import _forge, _other_server
+
+    _guild, elsewhere = await _other_server(fake_discord)
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", user="alice")
+    game, _states, board = await _finish(discord_driver, fake_discord, bot)
+    real = await discord_driver.click(board, button(board, "table.replay"), user="alice")
+    await discord_driver.settle()
+    assert not real.ephemeral
+    forged_id = button_id(game.id, game.row.version, "table.replay")
+    forged = await discord_driver.click(_forge(fake_discord, elsewhere, forged_id), forged_id,
+                                        user="bob")
+    assert forged.ephemeral and "another channel" in forged.content
+    assert "discord.com/channels" not in forged.content
+
+
+async def test_a_replay_too_large_to_post_is_not_drawn_again(discord_driver, fake_discord,
+                                                             tmp_path, monkeypatch):
+    """A replay larger than Discord takes says so on its line; a press again is told so
+    privately, without drawing every frame again or posting another line."""
+    monkeypatch.setattr("bot.boards.replay.UPLOAD_LIMIT", 1000)
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", user="alice")
+    _game, _states, board = await _finish(discord_driver, fake_discord, bot)
+    first = await discord_driver.click(board, button(board, "table.replay"), user="bob")
+    await discord_driver.settle()
+    line = fake_discord.get_message(first.record.original_message_id)
+    assert "too large to post" in line["content"]
+    before = len(fake_discord.channel_messages(fake_discord.channel_id))
+    again = await discord_driver.click(board, button(board, "table.replay"), user="alice")
+    await discord_driver.settle()
+    assert again.ephemeral and "too large to post" in again.content
+    assert len(fake_discord.channel_messages(fake_discord.channel_id)) == before

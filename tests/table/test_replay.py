@@ -90,3 +90,29 @@ def test_a_journey_saved_without_a_field_kept_since_still_replays():
     with pytest.raises(NoReplay):
         rebuild(ReplayRequest(1, "tinrealm", saved, 1, {"preset": "easy"}, tuple(moves),
                               "over"), ENGINE)
+
+
+def test_c6_frames_mark_a_seat_away_from_its_hand_to_a_computer_until_its_person_is_back():
+    """The log's table moves hand Bob's seat to a computer after the third move and give
+    it back after the seventh: the frames between mark him away, as the board did."""
+    from bot.games.steam.engine import ENGINE as STEAM
+    from bot.table.replay import ReplayRequest, aways_of
+
+    names = ["Alice", "Bob", "Carol"]
+    state = STEAM.new(7, 3, {"names": names, "levels": ["normal"] * 3, "start_seat": None})
+    moves = []
+    for _ in range(10):
+        seat = STEAM.to_act(state)
+        action = STEAM.computer_action(state, seat)
+        moves.append((seat, action))
+        state = STEAM.apply(state, seat, action).state
+    log = [{"action": {"seat": s, "action": a}} for s, a in moves]
+    log.insert(3, {"action": {"away": 1}})
+    log.insert(8, {"action": {"back": 1}})
+    assert aways_of(log) == ((3, 1, True), (7, 1, False))
+    seats = tuple({"user_id": i + 1, "name": n} for i, n in enumerate(names))
+    request = ReplayRequest(1, "steam", STEAM.dump(state), 3, {}, tuple(moves), "over",
+                            seat_rows=seats, aways=aways_of(log))
+    shown = [f.view["players"][1]["away"] for f in frames(request)]
+    assert shown == [False] * 3 + [True] * 4 + [False] * 4
+    assert not any(f.view["players"][0]["away"] for f in frames(request))
