@@ -29,7 +29,7 @@ from bot.pictures.drawing import PictureDrawer
 from bot.pictures.endings import ending
 from bot.pictures.replay import FILENAME, UPLOAD_LIMIT, animate, draw_frames
 from bot.table.daily import replays_open
-from bot.table.errors import Refusal
+from bot.table.errors import Refusal, board_link
 from bot.table.replay import (
     Frame,
     NoReplay,
@@ -248,7 +248,7 @@ class Replays:
                 return
             self.sharing.add(game_id)
             try:
-                await self.tables.load_here(game_id, interaction.channel_id)
+                game = await self.tables.load_here(game_id, interaction.channel_id)
                 link = await self._shared_link(game_id)
                 if link is not None:
                     await clock.tell(f"This game's result was shared here already: {link}"
@@ -264,7 +264,9 @@ class Replays:
                     log.warning("could not work out the result of game %s: %s", game_id, exc)
                     raise NoReplay("This game's result could not be worked out just now; "
                                    "press Share again in a moment.") from exc
-                link = await _post_message(clock, text)
+                link = await _post_in_parent(clock, game.data.parent, text)
+                if link is None:
+                    link = await _post_message(clock, text)
                 try:
                     await self.tables.note_shared(game_id, self.clock(), link)
                 except Refusal as refusal:  # posted: only a later tap may post it again
@@ -314,6 +316,26 @@ async def _post_message(clock: AnswerClock, text: str) -> str:
     except SEND_ERRORS as exc:  # posted all the same: remembered without its link
         log.warning("could not read back a shared result: %s", exc)
         return ""
+
+
+async def _post_in_parent(clock: AnswerClock, parent: int | None, text: str) -> str | None:
+    """For a game played in a thread of its own (``parent``: the channel it was started
+    from), post ``text`` in that channel, where the others are (the thread archives
+    itself an hour after the game), and tell the clicker privately where; return the
+    link to the post. None when the game has no thread, or the channel refused the post
+    (logged): it is then posted where it was asked for."""
+    if parent is None:
+        return None
+    interaction = clock.interaction
+    channel = interaction.client.get_partial_messageable(parent, guild_id=interaction.guild_id)
+    try:
+        sent = await channel.send(text, allowed_mentions=NOBODY)
+    except SEND_ERRORS as exc:
+        log.warning("could not share a result in channel %s: %s", parent, exc)
+        return None
+    link = board_link(interaction.guild_id, parent, sent.id)
+    await clock.tell(f"Shared in <#{parent}>: {link}")
+    return link
 
 
 async def _post_line(clock: AnswerClock, text: str) -> EditLine:

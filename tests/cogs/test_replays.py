@@ -517,3 +517,31 @@ async def test_a_replay_too_large_to_post_is_not_drawn_again(discord_driver, fak
     await discord_driver.settle()
     assert again.ephemeral and "too large to post" in again.content
     assert len(fake_discord.channel_messages(fake_discord.channel_id)) == before
+
+
+async def test_a_daily_played_in_its_own_thread_is_shared_in_the_channel(
+        discord_driver, fake_discord, tmp_path):
+    """A daily deal played in a thread of its own (GAME_THREADS on): Share posts the
+    result in the channel it was started from, where the others are (the thread archives
+    itself soon after), and tells the clicker where; a tap again points there."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, GAME_THREADS="on"))
+    await discord_driver.slash("tinker", "daily", user="alice")
+    (thread,) = fake_discord.threads_under()
+    game = await bot.tables.open_in_channel(int(thread["id"]))
+    alice = fake_discord.user("alice")
+    while game.row.is_open:
+        game = (await bot.tables.act(game.id, game.row.version, Actor(alice.id, alice.name),
+                                     game.engine.computer_action(game.state, 0))).game
+    await bot.boards.messages.refresh(game)
+    await discord_driver.settle()
+    board = fake_discord.get_message(game.row.board_message_id)
+    shared = await discord_driver.click(board, button(board, "table.share"), user="alice")
+    await discord_driver.settle()
+    posted = [m for m in fake_discord.channel_messages(fake_discord.channel_id)
+              if (m.get("content") or "").startswith("Tinker daily · ")]
+    assert len(posted) == 1
+    assert shared.ephemeral and shared.content.startswith(f"Shared in <#{fake_discord.channel_id}>")
+    assert not [m for m in fake_discord.channel_messages(int(thread["id"]))
+                if " daily" in (m.get("content") or "")]
+    again = await discord_driver.click(board, button(board, "table.share"), user="bob")
+    assert again.ephemeral and f"/{posted[0]['id']}" in again.content

@@ -122,7 +122,7 @@ async def test_replay_command_passes_over_a_game_abandoned_before_its_first_move
     result = await discord_driver.slash("tinker", "replay", user="bob")
     await discord_driver.settle()
     line = fake_discord.get_message(result.record.original_message_id)
-    assert line["content"].endswith(f": {len(states) - 1} moves."), line["content"]
+    assert f", {len(states) - 1} moves: The " in line["content"], line["content"]
     assert fake_discord.attachment_bytes(line, FILENAME)
 
 
@@ -136,7 +136,7 @@ async def test_replay_command_with_only_an_unplayed_game_replays_its_deal(
     result = await discord_driver.slash("tinker", "replay", user="bob")
     await discord_driver.settle()
     line = fake_discord.get_message(result.record.original_message_id)
-    assert line["content"].endswith(": 0 moves."), line["content"]
+    assert line["content"].endswith(", 0 moves: Game abandoned."), line["content"]
 
 
 # -- the server's pictures setting ----------------------------------------------------------
