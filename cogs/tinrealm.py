@@ -180,7 +180,7 @@ class TinRealmCog(GameCog):
         for path in await _journeys_contents(self.bot.store):
             try:
                 await asyncio.to_thread(TINREALM.content, path)
-            except (ContentError, OSError, ValueError) as exc:
+            except ContentError as exc:  # one file never stops the start
                 log.warning("a journey's content file is not usable: %s", exc)
 
     # -- board ----------------------------------------------------------------------------

@@ -84,6 +84,10 @@ class TurnNotices:
             # it is seen to (posted or not due)
             seen_to = (notice[0] if notice is not None and due is not None
                        and (due.reminder or due.owed) and due.user == notice[0] else None)
+            if (notice is not None and not reminder and stored is not None
+                    and stored.user == notice[0] and seen_to is None):
+                return  # out already: a second try of a fired notice, made while its first
+                # was on its way (a slow post), waited here until the first was stored
             # what this process posted, and what is stored: another process (a deploy's
             # overlap) may have posted the stored one since
             olds = {(n.channel, n.message): n for n in (self._notices.pop(game.id, None), stored)

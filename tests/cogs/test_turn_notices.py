@@ -552,3 +552,25 @@ async def test_c6_a_notice_sent_at_once_survives_a_crash_before_its_post(
     await _run_deadlines(discord_driver, bot, clock)
     assert pings_sent(fake_discord) == [alice, bob]
     assert (await bot.tables.load(game.id)).person_to_act() == bob
+
+
+async def test_c6_a_notice_whose_post_is_slow_is_not_fired_again_a_minute_later(
+        discord_driver, fake_discord, tmp_path):
+    """The grace time ends and the notice's post is slow (Discord holds its answer): a
+    minute on, the deadline loop finds it still owed and fires it again, but that second
+    try finds it out and leaves it: Alice is pinged once."""
+    clock = Clock()
+    bot, _game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
+    alice = fake_discord.user("alice").id
+    fake_discord.hold_next("POST", r"/channels/\d+/messages$", 2.0)
+    after = len(fake_discord.requests)
+    clock.advance(46)
+    assert await bot.deadlines.run_due() == 1
+    await fake_discord.wait_for_request("POST", r"/channels/\d+/messages$", after=after)
+    clock.advance(61)  # a minute on the bot's clock while the post is on its way
+    await bot.deadlines.run_due()
+    await asyncio.sleep(2.5)
+    await discord_driver.settle()
+    assert pings_sent(fake_discord) == [alice] and len(_notices(fake_discord)) == 1
+    await _run_deadlines(discord_driver, bot, clock, rounds=3)
+    assert pings_sent(fake_discord) == [alice]

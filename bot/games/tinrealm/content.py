@@ -581,7 +581,7 @@ def _class(entry: _Entry, items: Mapping[str, Item]) -> AdventurerClass:
         raise entry.fail("chart", f"{chart} must not drop as more energy is spent")
     trappings = entry.items("trappings", 2, 2)
     for trapping in trappings:
-        if trapping not in items or not items[trapping].trapping:
+        if not isinstance(trapping, str) or trapping not in items or not items[trapping].trapping:
             raise entry.fail("trappings", f"{trapping!r} is not a trapping side")
     return AdventurerClass(
         entry.ident(),

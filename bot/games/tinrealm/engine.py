@@ -76,9 +76,11 @@ class TinRealmEngine:
                 self._loaded[path] = load_content(path)
             except ContentError as exc:
                 self._loaded[path] = exc
+            except Exception as exc:  # a file the checks let through: unusable all the same
+                self._loaded[path] = ContentError(f"{path}: not a content file ({exc!r})")
         found = self._loaded[path]
         if isinstance(found, ContentError):
-            raise found
+            raise ContentError(str(found))  # a fresh one: the kept one holds no frames
         return found
 
     def new(self, seed: int, seats: int = 1, options: Mapping[str, Any] | None = None) -> TinState:

@@ -131,6 +131,10 @@ BROKEN = [
         _set(["classes", 0, "trappings"], ["throwing-axe", "salve-jar"]),
         ["Warden", "'trappings'", "salve-jar"],
     ),
+    (
+        _set(["classes", 0, "trappings"], [["rope", "lamp"], "salve-jar"]),
+        ["Warden", "'trappings'", "['rope', 'lamp']"],
+    ),
     (_set(["races", 0, "back"], "bard"), ["Cinderfolk", "'back'", "bard", "not a class"]),
     (_delete(["races", 1, "back"]), ["Marshkin", "'back'", "missing"]),
     (
@@ -234,3 +238,40 @@ def test_engine_can_be_built_around_loaded_content():
     state = engine.new(3)
     state = engine.apply(engine.apply(state, 0, "race:cinderfolk").state, 0, "class:chanter").state
     assert state.food == 4
+
+
+def test_a_content_file_that_cannot_be_used_is_read_once_and_said_afresh_each_time(
+        tmp_path, monkeypatch):
+    """The engine reads an unusable file once: every later ask raises a fresh error that
+    says why (a kept one would carry every earlier caller's frames for good), and a
+    fault the checks let through is said as one of the file's."""
+    from bot.games.tinrealm import engine as engines
+    from bot.games.tinrealm.engine import TinRealmEngine
+
+    broken = tmp_path / "broken.json"
+    broken.write_text("{", encoding="utf-8")
+    engine = TinRealmEngine()
+    reads: list[object] = []
+    real = engines.load_content
+    monkeypatch.setattr(engines, "load_content", lambda path=None: reads.append(path) or real(path))
+    raised = []
+    for _ in range(3):
+        with pytest.raises(ContentError, match="not valid JSON") as caught:
+            engine.content(str(broken))
+        raised.append(caught.value)
+    assert reads == [str(broken)] and len({id(e) for e in raised}) == 3
+
+    def depth(error: BaseException) -> int:
+        frames, tb = 0, error.__traceback__
+        while tb is not None:
+            frames, tb = frames + 1, tb.tb_next
+        return frames
+
+    assert depth(raised[0]) == depth(raised[-1])  # no frames gathered from ask to ask
+
+    def odd(path: object = None) -> object:
+        raise TypeError("unhashable type: 'list'")
+
+    monkeypatch.setattr(engines, "load_content", odd)
+    with pytest.raises(ContentError, match="not a content file"):
+        engine.content(str(tmp_path / "odd.json"))
