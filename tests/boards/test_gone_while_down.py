@@ -93,7 +93,7 @@ def fetches(fake: FakeDiscord, channel: int, since: int = 0) -> list[int]:
 
 
 async def test_a_server_that_removed_the_bot_while_it_was_down_has_its_games_called_off(
-        discord_driver, fake_discord, tmp_path, monkeypatch):
+        discord_driver, fake_discord, tmp_path, monkeypatch, backend):
     """The bot is down ten minutes, and meanwhile a server removes it. Back up, it finds
     the server gone: the removal counts from when the bot was last alive, so an hour
     after that (not an hour after the start) its games are called off with no result,
@@ -139,7 +139,7 @@ async def test_a_computer_table_of_a_server_gone_while_down_ends_with_no_rated_l
 
 @pytest.mark.parametrize("in_thread", [False, True], ids=["in-it", "in-its-thread"])
 async def test_a_game_whose_channel_was_deleted_while_the_bot_was_down_is_called_off(
-        discord_driver, fake_discord, tmp_path, monkeypatch, in_thread):
+        discord_driver, fake_discord, tmp_path, monkeypatch, in_thread, backend):
     """Alice's game's channel (or thread) is deleted while the bot is down. Back up, the
     bot asks Discord for it once, hears Unknown Channel and calls her game off with no
     result: she may start another at once, on a server allowing one open game each."""
@@ -275,7 +275,7 @@ async def test_the_channels_asked_for_are_asked_once_each_and_paced(
 
 
 async def test_each_shard_looks_at_its_own_servers(discord_driver, fake_discord, tmp_path,
-                                                   monkeypatch):
+                                                   monkeypatch, backend):
     """A sharded bot's process running shard 0 of 2 is back up after two servers removed
     the bot, one of each shard: it notes the removal from its own shard's server only
     (the other is the other process's to find)."""

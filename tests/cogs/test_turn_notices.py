@@ -494,7 +494,7 @@ async def _run_deadlines(driver, bot, clock, rounds: int = 10) -> None:
 
 
 async def test_c6_a_notice_whose_wait_ended_just_before_a_crash_is_posted_after_the_start(
-        discord_driver, fake_discord, tmp_path):
+        discord_driver, fake_discord, tmp_path, backend):
     """The grace time runs out and the process dies before the notice is posted: it is
     kept with the table until it is out, so the restarted bot pings Alice once."""
     clock = Clock()
