@@ -291,7 +291,7 @@ class BoardMessages:
                 if self.behind(game):
                     return None  # a newer board was shown while this one was drawn
                 now = await self._board_now(game, stored=not repost)
-                if now is None:
+                if now is None or self.behind(game):  # (a click may answer meanwhile)
                     return None
                 message = now
                 await message.edit(**body)
