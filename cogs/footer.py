@@ -9,7 +9,7 @@ and stands on its own line. Moves a computer made for an away person are marked
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from bot.boards.render import vote_field
 from bot.table.data import TurnLog
@@ -36,6 +36,10 @@ NAMES_ROOM = 6
 #: Letters a phone line may leave empty when it wraps at a word (a line of several rows
 #: is cut this much shorter a row, so it stays within its rows).
 WRAP_SLACK = 6
+#: The most room a player's name takes in a line the table says ("…; Bob starts the
+#: second half."): the line stands whole, so a long name is cut instead (whole in the
+#: players' list and in "Rules & details").
+ANNOUNCED_NAME_ROOM = 16
 
 
 def _lead(name: str, by_computer: bool, width: float) -> str:
@@ -62,13 +66,23 @@ def shorten_names(line: str, width: float = FOOTER_WIDTH) -> str:
     return tie + clip_name(names, room) + rest
 
 
+def said_whole(event: str, names: Sequence[str]) -> str:
+    """A line the table says, shown whole: each of the players' ``names`` in it longer
+    than :data:`ANNOUNCED_NAME_ROOM` cut to it, and as a footer shows text, plain."""
+    for name in sorted(names, key=len, reverse=True):
+        if name and name in event:
+            event = event.replace(name, short_name(name, ANNOUNCED_NAME_ROOM))
+    return plain(event)
+
+
 def turn_lines(turn: TurnLog, name: str, announced: Callable[[str], bool],
-               width: int = FOOTER_WIDTH, rows_kept: int = 1) -> list[str]:
+               width: int = FOOTER_WIDTH, rows_kept: int = 1,
+               names: Sequence[str] = ()) -> list[str]:
     """Return a turn as footer lines: its moves in one line of ``rows_kept`` phone lines
-    at most, each announcement whole; as a footer shows text as it is, names without
-    their markdown escapes."""
+    at most, each announcement whole but for long ``names`` of players in it (cut); as a
+    footer shows text as it is, names without their markdown escapes."""
     if turn.seat is None:
-        return [plain(event) for event in turn.events]
+        return [said_whole(event, names) for event in turn.events]
     lead = _lead(name, turn.by_computer, width)
     moves: list[str] = []
     whole: list[str] = []
@@ -84,7 +98,7 @@ def turn_lines(turn: TurnLog, name: str, announced: Callable[[str], bool],
     line = clip_words(shorten_names(plain(" · ".join(moves)), room), room) if moves else ""
     if line.endswith(f" · {GAP}…"):  # cut right after the mark of events left out
         line = line[:-len(f" · {GAP}…")] + "…"
-    return [*([line] if line else []), *(plain(event) for event in whole)]
+    return [*([line] if line else []), *(said_whole(event, names) for event in whole)]
 
 
 def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: False,
@@ -103,6 +117,7 @@ def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: Fa
         last = next((event for event in reversed(game.row.events) if not said(event)), "")
         return (plain(last) if announced(last) else clip_words(plain(last), width)) or "—"
     voted = vote_field(game) is not None
+    players = [game.seat_name(i) for i in range(len(game.seats))] if len(game.seats) > 1 else []
     if len(game.seats) > 1:
         turns = since_last_turn(data, game.to_act()) or data.turns[-1:]
         newest = 1
@@ -112,7 +127,7 @@ def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: Fa
         voted = False
     lines = [line for i, turn in enumerate(turns)
              for line in turn_lines(turn, game.seat_name(turn.seat), announced, width,
-                                    newest if i == len(turns) - 1 else 1)
+                                    newest if i == len(turns) - 1 else 1, players)
              if not said(line)]
     if voted:
         budget = max(1, min(budget, sum(rows(line, width) for line in lines)) - 1)

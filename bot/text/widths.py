@@ -1,15 +1,22 @@
 """How much of a phone line text takes in Discord's proportional font, and cutting it to fit.
 
 Room is counted in letters of ordinary text (a sentence of lowercase words, spaces and a
-few capitals), by halves: most letters take two halves; the thin ones (spaces, ``i``,
-``l``, ``I``, punctuation) one; most capitals and the round lowercase ``w`` three; ``W``,
-``M``, ``m``, ``@`` four, as does an emoji or a letter of the East Asian scripts (and
-arrows and symbols); an emoji's variation selector and skin tone, the joiners, a
-combining mark and an emoji joined onto the one before it (a family of three is one
-emoji) take no room, nor does the second letter of a flag's pair (a flag takes an
-emoji's room). The classes follow the widths of Noto Sans and DejaVu Sans (the phone
-preview's font), the wider of the two. A name in capitals ("WWWW MMMM") so takes nearly
-twice the room of one in lowercase, as it does on a phone.
+few capitals), by quarters: most letters take a letter's room (four quarters); the thin
+ones (spaces, ``i``, ``l``, ``I``, punctuation) half of it; most capitals and the round
+lowercase ``w`` one and a half; ``W``, ``M``, ``m``, ``@`` two, as does a letter of the
+East Asian scripts or an arrow; an emoji (and a symbol, which a phone draws in the emoji
+font: ☀, ❤) two and a quarter, as it is drawn a quarter wider than the line's font size;
+an emoji's variation selector and skin tone, the joiners, a combining mark and an emoji
+joined onto the one before it (a family of three is one emoji) take no room, nor does
+the second letter of a flag's pair (a flag takes an emoji's room). A letter with marks
+not listed takes its plain letter's room (``Ŵ`` a ``W``'s).
+
+The Latin classes follow the widths of Noto Sans and DejaVu Sans, the wider of the two.
+The Greek and Cyrillic ones are measured against each font's ``n`` in the phone
+preview's font (Liberation Sans, Arial's widths, regular and bold), Noto Sans and DejaVu
+Sans: the widest of them, a tenth of half a letter allowed, rounded up to half a letter
+(``Д`` and ``м`` one and a half, ``Ж``, ``Ш`` and ``Ю`` two). A name in capitals ("WWWW
+MMMM") so takes nearly twice the room of one in lowercase, as it does on a phone.
 """
 
 from __future__ import annotations
@@ -19,7 +26,8 @@ import unicodedata
 from bisect import bisect_right
 from itertools import accumulate
 
-#: The first wide letter: arrows, symbols, emoji and the East Asian scripts take four halves.
+#: The first wide letter: arrows, symbols, emoji and the East Asian scripts take two letters'
+#: room or more.
 WIDE_FROM = "\u2190"
 #: What takes no room: an emoji's variation selector and the joiner between emoji (as
 #: do the other joiners, selectors, skin tones and marks: :func:`joins_on`).
@@ -28,12 +36,32 @@ NO_ROOM = "\ufe0f\u200d"
 ZWJ = "\u200d"
 #: A regional-indicator letter: two make a flag.
 _FLAG_LETTER = re.compile("[\U0001F1E6-\U0001F1FF]")
-#: Letters taking one half of a letter's room (the narrow no-break space less, counted so).
+#: A letter's room, in quarters (the unit the room is counted in).
+LETTER = 4
+#: An emoji's room, in quarters: a colour emoji is drawn 1.25 times the font size wide,
+#: some 2.1 to 2.25 ``n`` of the line's font (bold titles, plain lines, the footer's small
+#: print), where a ``W`` is 1.5 to 1.7.
+EMOJI = 9
+#: Latin letters and signs taking half of a letter's room (the narrow no-break space less,
+#: counted so).
 _THIN = " \u202f!'(),-./:;[]`|·fijlIJÌÍÎÏìíîïıł"
-#: Letters taking three halves.
+#: Latin letters and signs taking one and a half letters' room.
 _BROAD = "…—#&+<=>^~wABCDGHKNOPQRUVXZÀÁÂÃÄÅÇÐÑÒÓÔÕÖØÙÚÛÜÞ"
-#: Letters taking four halves below :data:`WIDE_FROM`.
+#: Latin letters and signs taking two letters' room below :data:`WIDE_FROM`.
 _DOUBLE = "%@MWm©®ÆæŒœ"
+#: Greek and Cyrillic letters (U+0370 to U+052F) taking half of a letter's room, measured
+#: (the module's docstring says how); the others not listed take a letter's room.
+_THIN_GREEK_CYRILLIC = "ʹͿϳІЇіїј"
+#: Greek and Cyrillic letters taking one and a half letters' room, measured.
+_BROAD_GREEK_CYRILLIC = (
+    "ͰͲͳͶͷΆΈΉΌΎΏΑΒΔΕΖΗΘΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩΫπσφψωώϏϐϑϒϓϔϕϖϗϘϙϚϛϞϟϡϣϤϥϦϧϨϩϪϫϬϭϮϰϱϴϵϷϸϹϻϼϽϾϿ"
+    "ЀЁЄЅЋЌЍЎЏАБВДЕЗИЙКЛМНОПРСТУФХЦЧЪЬЭЯджмфцшъыюњѡѢѣѥѧѪѫѭѮѰѲѴѵѶѷѻѿҀҊҋҌҍҎҏҒғҔҘҚқҜҝҞҟ"
+    "ҠҡҢңҩҪҬҮүҰұҲҳҵҶҷҸҹҺһҽҿӃӄӅӆӇӈӉӊӋӌӎӐӑӒӓӖӗӘәӚӛӞӠӢӣӤӥӦӧӨөӪӫӬӮӯӰӱӲӳӴӵӶӹӺӻӼӽӾӿ"
+    "ԀԁԆԇԌԍԎԏԐԒԓԚԛԝԞԟԤԥԦԧԨԬԮ")
+#: Greek and Cyrillic letters taking two letters' room, measured.
+_DOUBLE_GREEK_CYRILLIC = "ϠϢϺЂЉЊЖШЩЫЮщљѠѤѦѩѬѱѸѹѺѽѾҖҗҤҥҦҧҨҴҼҾӁӂӍӔӕӜӝӸԂԃԄԅԈԉԊԋԕԖԗԘԙԜԠԡԢԣԫ"
+#: Old Cyrillic letters wider still, taking two and a half letters' room, measured.
+_WIDER_CYRILLIC = "ѨѼԔԪ"
 
 
 #: The kinds of characters that show as nothing of their own: control, format, surrogate,
@@ -83,17 +111,17 @@ def _joined(text: str) -> list[int]:
 
 
 def _room_of(text: str) -> list[int]:
-    """Return the halves of room each letter of ``text`` takes, in context."""
-    halves = list(map(_HALVES_OF, text))
+    """Return the quarters of room each letter of ``text`` takes, in context."""
+    quarters = list(map(_QUARTERS_OF, text))
     for at in _joined(text):
-        halves[at] = 0
-    return halves
+        quarters[at] = 0
+    return quarters
 
 
 def _total(text: str) -> int:
-    """Return the halves of room ``text`` takes."""
+    """Return the quarters of room ``text`` takes."""
     if ZWJ not in text and not _FLAG_LETTER.search(text):
-        return sum(map(_HALVES_OF, text))
+        return sum(map(_QUARTERS_OF, text))
     return sum(_room_of(text))
 
 
@@ -140,62 +168,72 @@ def cut_to(text: str, limit: int) -> str:
     return closed(cut)
 
 
-class _Halves(dict[str, int]):
-    """Each letter's room in halves, filled in as letters are first met (a letter met is
+class _Quarters(dict[str, int]):
+    """Each letter's room in quarters, filled in as letters are first met (a letter met is
     looked up in C from then on)."""
 
     def __missing__(self, ch: str) -> int:
         if joins_on(ch):
-            halves = 0
-        elif ch < WIDE_FROM:
-            halves = 2
+            quarters = 0
+        elif ch < WIDE_FROM:  # a letter with marks (Ŵ, ἄ) takes its plain letter's room
+            plain = unicodedata.normalize("NFD", ch)[0]
+            quarters = self[plain] if plain != ch else LETTER
         elif unicodedata.east_asian_width(ch) in ("F", "W"):
-            halves = 4  # wide, fullwidth letters (Ａ) too
+            # wide letters, fullwidth ones (Ａ) too; an emoji a little more
+            quarters = EMOJI if unicodedata.category(ch) == "So" else 2 * LETTER
         else:  # a styled letter (𝐁, 𝓢, 𝕯, 𝙼) takes its plain letter's room
             folded = unicodedata.normalize("NFKC", ch)
-            halves = (self[folded] if len(folded) == 1 and folded < WIDE_FROM
-                      and folded.isalnum() else 4)
-        self[ch] = halves
-        return halves
+            if len(folded) == 1 and folded < WIDE_FROM and folded.isalnum():
+                quarters = self[folded]
+            else:  # a symbol a phone draws as an emoji (☀, ❤) or an arrow
+                quarters = EMOJI if unicodedata.category(ch) == "So" else 2 * LETTER
+        self[ch] = quarters
+        return quarters
 
 
-_HALVES = _Halves({**{ch: 1 for ch in _THIN}, **{ch: 3 for ch in _BROAD},
-                   **{ch: 4 for ch in _DOUBLE}, **{ch: 0 for ch in NO_ROOM}})
-_HALVES_OF = _HALVES.__getitem__
+_QUARTERS = _Quarters({
+    **{ch: LETTER // 2 for ch in _THIN + _THIN_GREEK_CYRILLIC},
+    **{ch: LETTER * 3 // 2 for ch in _BROAD + _BROAD_GREEK_CYRILLIC},
+    **{ch: 2 * LETTER for ch in _DOUBLE + _DOUBLE_GREEK_CYRILLIC},
+    **{ch: LETTER * 5 // 2 for ch in _WIDER_CYRILLIC},
+    **{ch: 0 for ch in NO_ROOM}})
+_QUARTERS_OF = _QUARTERS.__getitem__
+#: The most quarters one character takes.
+_WIDEST = max(EMOJI, *_QUARTERS.values())
 
 #: The room of the "…" marking a cut.
-ELLIPSIS = _HALVES["…"] / 2
+ELLIPSIS = _QUARTERS["…"] / LETTER
 
 
-def _halves(ch: str) -> int:
-    """Return the halves of a letter's room ``ch`` takes."""
-    return _HALVES[ch]
+def _quarters(ch: str) -> int:
+    """Return the quarters of a letter's room ``ch`` takes."""
+    return _QUARTERS[ch]
 
 
 def shown_width(text: str) -> float:
-    """Return how many letters' room ``text`` takes on a phone line (counted in halves)."""
-    return _total(text) / 2
+    """Return how many letters' room ``text`` takes on a phone line (counted in quarters)."""
+    return _total(text) / LETTER
 
 
 def fitting(text: str, room: float) -> int:
     """Return how many letters of ``text``, from its start, fit in ``room`` letters (a
     letter taking no room right after them counts in)."""
-    halves = int(room * 2)
-    if halves < 0:
+    quarters = int(room * LETTER)
+    if quarters < 0:
         return 0
-    if 4 * len(text) <= halves:  # no letter takes more than four halves
+    if _WIDEST * len(text) <= quarters:
         return len(text)
-    return bisect_right(list(accumulate(_room_of(text))), halves)
+    return bisect_right(list(accumulate(_room_of(text))), quarters)
 
 
 def fits(text: str, room: float) -> bool:
     """Whether all of ``text`` fits in ``room`` letters."""
-    return 4 * len(text) <= room * 2 or _total(text) <= room * 2
+    return _WIDEST * len(text) <= room * LETTER or _total(text) <= room * LETTER
 
 
 def rows(line: str, room: float) -> int:
     """Return how many phone lines of ``room`` letters ``line`` takes (one at least)."""
-    return 1 if fits(line, room) else -(-int(2 * shown_width(line)) // int(2 * room))
+    return 1 if fits(line, room) else -(-_total(line) // int(LETTER * room))
 
 
 FSI, PDI = "\u2068", "\u2069"

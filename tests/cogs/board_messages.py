@@ -27,6 +27,7 @@ from typing import Any
 
 from bot import pictures
 from bot.boards.layout import VOTE_TITLE, vote_line
+from bot.boards.render import picture_view
 from bot.boards.service import Boards
 from bot.games.protocol import Action
 from bot.games.steam.engine import ENGINE as STEAM
@@ -218,7 +219,8 @@ def message(boards: Boards, game: LoadedGame, *, one_line_vote: bool = False) ->
     """
     picture = b""
     if boards.images and game.state is not None and not game.broken:
-        picture = pictures.render_board(game.row.kind, game.view(), status=game.row.status)
+        picture = pictures.render_board(game.row.kind, picture_view(game),
+                                        status=game.row.status)  # as the bot draws it
     body = boards.drawing.render(game, picture=picture)
     embed = body["embed"].to_dict()
     if one_line_vote:

@@ -104,9 +104,15 @@ async def test_the_invite_menu_refuses_clearly_while_storage_fails(
     """Apps → Invite to Steam to Solar while the database is locked: the private "could
     not reach its game storage" every command gives."""
     bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
-    await discord_driver.settle()  # the start's own reads are done
     fake_discord.add_user("erin")
-    _fail_once(monkeypatch, bot.store, "query")
+    real = bot.store.query
+
+    async def locked(sql: str, *args: Any, **kwargs: Any) -> Any:
+        if "starter_id" in sql:  # the member's own lobbies (the sweeps read on)
+            raise StorageError("database is locked")
+        return await real(sql, *args, **kwargs)
+
+    monkeypatch.setattr(bot.store, "query", locked)
     result = await discord_driver.user_command("Invite to Steam to Solar", "erin",
                                                user="alice")
     assert result.ephemeral and "game storage" in result.content, result.content

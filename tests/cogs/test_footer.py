@@ -271,3 +271,18 @@ def test_a_cut_right_after_left_out_events_ends_in_one_mark() -> None:
               *[f"Paid a 🐉 chip: {n} / 9, a long enough event to be cut here." for n in range(3)]]
     [line] = turn_lines(TurnLog(0, events, ended=True), "Alice Wonderland", lambda _: False)
     assert not line.endswith("……") and "· …" not in line, line
+
+
+def test_a_long_name_in_a_line_the_table_says_is_cut_and_the_line_kept_whole() -> None:
+    """A table-wide announcement stands whole on its own line, but a long player name in
+    it is cut, so it stays within a line or two on a phone; a short name is left so."""
+    from bot.text.widths import shown_width
+    from cogs.footer import ANNOUNCED_NAME_ROOM, said_whole
+
+    long = "🚂🚂 Captain Locomotive 🚂🚂 Junior"
+    said = said_whole(f"The deck is out; {long} starts the second half.", [long, "Bob"])
+    assert said.startswith("The deck is out; ") and said.endswith("… starts the second half.")
+    cut = said.removeprefix("The deck is out; ").removesuffix(" starts the second half.")
+    assert shown_width(cut) <= ANNOUNCED_NAME_ROOM
+    assert said_whole("Bob starts the second half.", [long, "Bob"]) == (
+        "Bob starts the second half.")

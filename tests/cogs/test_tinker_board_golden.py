@@ -37,7 +37,7 @@ from tests.support import detail_embeds, loaded
 TINKER_GAMES = 300
 
 #: sha256 of every Tinker board of :data:`TINKER_GAMES` games (see the module docstring).
-TINKER_DIGEST = "b74cfc7d7112abcb27f9931381f0029fdb532f14f8bb9724fe99609b2e78c67c"
+TINKER_DIGEST = "c14d82c7dc19bf3f722015a0ecd6537e2b6d49b4029e6478fa1ef3bf3d207ddb"
 
 #: Action ids tried on every board to record the engine's refusal when they are illegal.
 TRIED = ("chip:Moons", "lose:Knots", "give_up", "choose:event", "chip:Nothing", "what")

@@ -7,7 +7,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.text.names import short_name
-from bot.text.widths import ELLIPSIS, _halves, clip_name, clip_words, fits, rows, shown_width
+from bot.text.widths import (
+    ELLIPSIS,
+    LETTER,
+    _quarters,
+    clip_name,
+    clip_words,
+    fits,
+    rows,
+    shown_width,
+)
 
 #: Letters of every class: thin, ordinary, broad, double, wide, taking no room.
 LETTERS = "ab .,·…iIWMmwAé😀🌙漢क\u200d\ufe0f\u0301\U0001F3FD🇫\u2190\u218f\U0010ffff"
@@ -17,7 +26,7 @@ def _is_flag_letter(ch: str) -> bool:
     return "\U0001F1E6" <= ch <= "\U0001F1FF"
 
 
-def _letter_halves(text: str) -> list[int]:
+def _letter_quarters(text: str) -> list[int]:
     """Each letter's room, one letter at a time (the definition): a letter after a
     joiner and the second letter of a flag's pair take none."""
     out: list[int] = []
@@ -27,23 +36,23 @@ def _letter_halves(text: str) -> list[int]:
         if _is_flag_letter(ch):
             joined = joined or first_of_flag
             first_of_flag = not first_of_flag
-        elif _halves(ch):
+        elif _quarters(ch):
             first_of_flag = False
-        out.append(0 if joined else _halves(ch))
+        out.append(0 if joined else _quarters(ch))
     return out
 
 
 def _room_letter_by_letter(text: str) -> float:
     """The room a line takes, counted one letter at a time (the definition)."""
-    return sum(_letter_halves(text)) / 2
+    return sum(_letter_quarters(text)) / LETTER
 
 
 def _clip_letter_by_letter(text: str, room: float) -> str:
     """A line cut as the definition says, one letter at a time: the longest start that
     leaves room for "…", then back to a word's end."""
     end, used = 0, 0.0
-    for index, halves in enumerate(_letter_halves(text)):
-        used += halves / 2
+    for index, quarters in enumerate(_letter_quarters(text)):
+        used += quarters / LETTER
         if used > room:
             break
         if used <= room - ELLIPSIS:
@@ -58,15 +67,16 @@ def _clip_letter_by_letter(text: str, room: float) -> str:
 
 
 def test_letters_take_the_room_they_take_in_the_font() -> None:
-    """Thin letters take half an ordinary one, capitals more, W and M and emoji two, the
-    emoji joiner and variation selector none, and emoji joined into one (a family, a
-    flag, a skin tone) as much as one emoji."""
+    """Thin letters take half an ordinary one, capitals more, W and M two, emoji two and
+    a quarter, the emoji joiner and variation selector none, and emoji joined into one (a
+    family, a flag, a skin tone) as much as one emoji."""
     assert shown_width("abc") == 3
     assert shown_width("ill ") == 2
-    assert shown_width("WWMM") == 8 == shown_width("😀🌙漢\u2190")
+    assert shown_width("WWMM") == 8 == shown_width("漢漢\u2190\u2190")
+    assert shown_width("😀🌙☀") == 6.75
     assert shown_width("ABC") == 4.5
-    assert shown_width("👩\u200d👩\ufe0f") == 2
-    assert shown_width("👨\u200d👩\u200d👧") == 2 == shown_width("🇫🇷") == shown_width("👍🏽")
+    assert shown_width("👩\u200d👩\ufe0f") == 2.25
+    assert shown_width("👨\u200d👩\u200d👧") == 2.25 == shown_width("🇫🇷") == shown_width("👍🏽")
     assert shown_width("e\u0301") == 1 == shown_width("e")
     # a name in capitals takes nearly twice the room of the same in lowercase
     assert shown_width("WWWW MMMM") > 1.8 * shown_width("wxyz mnop") - 3
@@ -82,7 +92,8 @@ def test_a_line_is_measured_and_cut_exactly_as_letter_by_letter(text: str, halve
     assert clip_words(text, room) == _clip_letter_by_letter(text, room)
     assert fits(text, room) == (_room_letter_by_letter(text) <= room)
     if halves:  # the phone lines a line takes, read only as far as one line goes
-        assert rows(text, room) == max(1, -(-int(2 * shown_width(text)) // halves))
+        quarters = int(LETTER * shown_width(text))
+        assert rows(text, room) == max(1, -(-quarters // (2 * halves)))
 
 
 @given(st.text(alphabet=LETTERS, max_size=120), st.integers(2, 60))
@@ -143,7 +154,7 @@ def test_styled_letters_take_their_plain_letters_room() -> None:
     for styled in ("𝐌𝐚𝐱𝐢𝐦𝐢𝐥𝐢𝐚𝐧 𝐀𝐥𝐞𝐱", "𝓜𝓪𝔁𝓲𝓶𝓲𝓵𝓲𝓪𝓷 𝓐𝓵𝓮𝔁", "𝕸𝖆𝖝𝖎𝖒𝖎𝖑𝖎𝖆𝖓 𝕬𝖑𝖊𝖝",
                    "𝙼𝚊𝚡𝚒𝚖𝚒𝚕𝚒𝚊𝚗 𝙰𝚕𝚎𝚡"):
         assert shown_width(styled) == shown_width("Maximilian Alex"), styled
-    assert shown_width("中") == shown_width("🚂") == shown_width("Ａ") == 2
+    assert shown_width("中") == shown_width("Ａ") == 2 < shown_width("🚂")
 
 
 def test_a_numbered_name_keeps_its_number_when_cut() -> None:
