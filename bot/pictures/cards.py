@@ -86,11 +86,6 @@ def two_lines(name: str, room: float, size: int, bold: bool = False) -> list[str
     return [fit_line(line, size, room, bold) for line in best]
 
 
-def whole_in_two_lines(name: str, room: float, size: int, bold: bool = False) -> bool:
-    """Whether :func:`two_lines` draws ``name`` at ``size`` with no word cut."""
-    return " ".join(two_lines(name, room, size, bold)).split() == name.split()
-
-
 def fit_line(words: str, size: int, room: float, bold: bool = False) -> str:
     """Return ``words`` cut with an ellipsis to fit ``room`` ("…" alone when nothing
     fits), never inside an emoji, a flag or a syllable (:func:`bot.text.widths.group_start`)."""

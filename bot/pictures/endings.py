@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.pictures.canvas import BANNER_ROOM, HEADLINE, MIN_TEXT, fit
 from bot.pictures.palette import THEMES, Theme
-from bot.pictures.script import sentence, width
+from bot.pictures.script import fold, sentence, width
 from bot.pictures.viewdata import mapping, mappings, number
 
 
@@ -119,7 +119,8 @@ def short_names(names: list[str], line: Callable[[list[str]], str], size: int,
 def _steam(view: Mapping[str, Any], drawn: bool) -> Ending:
     """The winners, and every score in place order; where goods left broke a tie on the
     score (S12), the headline says so and the scores end with the goods left. Where
-    ``drawn``, the names are cut to the banner's width (measured with the fonts)."""
+    ``drawn``, each name is folded on its own as it is drawn (a name no font draws any of
+    reads "?", not nothing) and cut to the banner's width (measured with the fonts)."""
     names = {p.get("seat"): str(p.get("name") or f"Seat {p.get('seat')}")
              for p in mappings(view.get("players"))}
     winners = [o for o in _outcomes(view) if o.get("outcome") == "win"]
@@ -148,8 +149,12 @@ def _steam(view: Mapping[str, Any], drawn: bool) -> Ending:
 
     everyone = [names.get(seat, "?") for seat, _, _, _ in ranked]
     scores = listed(ranked, left)
+    said, said_scores = headline(who), scores(everyone)
     if not drawn:  # spoken: every name whole, nothing measured
-        return Ending("won", headline(who), scores(everyone))
+        return Ending("won", said, said_scores)
+    # Each name as drawn on its own: a line folded whole would leave out a name of
+    # symbols no font has, and read "wins with 9".
+    who, everyone = [fold(name) for name in who], [fold(name) for name in everyone]
     whole, shown = headline(who), short_names(who, headline, HEADLINE, bold=True)
     if len(who) > 1 and shown != whole:  # cut names: the detail line names the winners
         shown = sentence(f"Shared win {'on goods left' if tie else f'with {top}'}")
@@ -161,8 +166,8 @@ def _steam(view: Mapping[str, Any], drawn: bool) -> Ending:
         detail = "\n".join((short_names(everyone[:half], listed(ranked[:half], ""), MIN_TEXT),
                             short_names(everyone[half:], listed(ranked[half:], left),
                                         MIN_TEXT)))
-    return Ending("won", shown, detail, whole if shown != whole else "",
-                  scores(everyone) if detail != scores(everyone) else "")
+    return Ending("won", shown, detail, said if shown != said else "",
+                  said_scores if detail != said_scores else "")
 
 
 def _tinrealm(view: Mapping[str, Any]) -> Ending:

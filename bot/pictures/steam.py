@@ -31,7 +31,7 @@ from bot.pictures.palette import (
     MUTED,
     SUIT_COLOURS,
 )
-from bot.pictures.script import sentence
+from bot.pictures.script import fold, sentence
 from bot.pictures.trains import report
 from bot.pictures.viewdata import items, mappings, number
 
@@ -286,7 +286,9 @@ def board(view: Mapping[str, Any], end: Ending) -> Canvas:
     if end.headline:
         y = c.banner(y, end.headline, end.detail)
     players = mappings(view.get("players"))
-    names = {p.get("seat"): str(p.get("name") or f"Seat {p.get('seat')}") for p in players}
+    # each name as drawn on its own ("?" for one no font has), before it joins a line
+    names = {p.get("seat"): fold(str(p.get("name") or f"Seat {p.get('seat')}"))
+             for p in players}
     y = _river(c, view, y)
     y = _status(c, view, names, y, bool(view.get("over")) or end.mood != "active")
     for player in players[:5]:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
+from bot.pictures.breaks import broken_lines
 from bot.pictures.canvas import MARGIN, MIN_TEXT, Canvas
-from bot.pictures.cards import two_lines, whole_in_two_lines
+from bot.pictures.cards import two_lines
 from bot.pictures.endings import Ending
 from bot.pictures.palette import CARD_EDGE, CARD_FACE, CARD_INK, HIGHLIGHT, RGB
 from bot.pictures.viewdata import items, mapping, mappings, number
@@ -16,12 +17,19 @@ LAST_DAY = 7
 """Days of the journey when the view does not say."""
 
 CARD_W, CARD_H = 114, 124
-"""A tableau card's size."""
+"""A tableau card's size (taller only where a long name leaves its icons no room: see
+:func:`face`)."""
 NAME = 24
-"""Names on tableau cards (a card face's own lettering; the text names them too)."""
-NAME_SIZES = (NAME, 22, 20, 18)
-"""The sizes a tableau card's name may take, largest first: a long word ("Copperleaf")
-takes a smaller one rather than being cut."""
+"""Names on tableau cards (a card face's own lettering)."""
+NAME_ROOM = CARD_W - 8
+"""The width of a line of a tableau card's name."""
+NAME_LINES = 6
+"""The most lines a tableau card's name takes at :data:`NAME`: a longer one (only a
+custom content file's, of some forty letters or more) takes the largest of
+:data:`NAME_SIZES` that holds it in as many, else the smallest in as many lines as it
+needs. A name is never cut."""
+NAME_SIZES = (NAME, 20, 16, 12)
+"""The sizes a tableau card's name may take, largest first (see :data:`NAME_LINES`)."""
 
 BARS: tuple[tuple[str, str, str, RGB], ...] = (
     ("health", "health", "max_health", (220, 64, 72)),
@@ -178,34 +186,98 @@ def _paint_map(c: Canvas, nodes: tuple[str, ...], bounds: tuple[tuple[int, tuple
         c.icon("meeple", centres[here] - 20, track_y - 62, 40)
 
 
-def _tableau_card(c: Canvas, card: Tile, x: float, y: float, mark: str) -> None:
-    """One exploration card (a cached layer): name, icons, edge marks; gold if marked."""
-    c.layer(_paint_card, (*card, mark), (CARD_W + 1, CARD_H + 1), x, y)
+def name_lines(name: str) -> tuple[int, tuple[str, ...]]:
+    """Return the size and the lines a tableau card's name is drawn in, whole: at
+    :data:`NAME`, broken at its spaces, a word too long for a line broken with a hyphen
+    ("Copper-", "leaf", "Glade"), in as many lines as it needs up to :data:`NAME_LINES`."""
+    for size in NAME_SIZES:
+        lines = broken_lines(name, NAME_ROOM, size, bold=True)
+        if len(lines) <= NAME_LINES:
+            return size, lines
+    return size, lines
+
+
+ICON = 34
+"""The icons on a tableau card whose name takes two lines at most, in a row under it."""
+EDGE = 26
+"""The edge marks in a tableau card's lower corners."""
+ICONS_BESIDE = (ICON, 30, 26, 24)
+"""The sizes the icons may take on a card whose name takes a third line, where they
+stand at the card's foot between the edge marks (the card keeping its height), largest
+first."""
+
+
+class Face(NamedTuple):
+    """Where a tableau card's parts go: its name's size and lines; the icons' size, their
+    top (from the card's top, or from its foot where ``beside`` the edge marks) and the
+    room across they are centred in; the edge marks' top from the card's foot; the least
+    height the card needs."""
+
+    size: int
+    lines: tuple[str, ...]
+    icon: int
+    icons_at: float
+    beside: bool
+    across: tuple[float, float]
+    edges_up: float
+    height: int
+
+
+def face(name: str, icons: int, edges: tuple[str, ...]) -> Face:
+    """Return how a tableau card named ``name``, with ``icons`` icons and ``edges`` (left,
+    right), is laid out: the name's lines from the top; under a name of two lines the
+    icons in a row and the edge marks in the lower corners (the usual face, :data:`CARD_H`
+    tall); under a longer name the icons beside the edge marks at the card's foot, as
+    large as fits between them, so that the card keeps its height (Copperleaf Glade,
+    Stormcrag Ledge), else the icons under the name and the edge marks under them (a
+    taller card)."""
+    size, lines = name_lines(name)
+    below = 4 + len(lines) * (size + 2)  # where a next line of the name would begin
+    if below <= 4 + 2 * (NAME + 2):
+        return Face(size, lines, ICON, 56, False, (0, CARD_W), EDGE + 4, CARD_H)
+    marked = [bool(edge) and edge != "none" for edge in (*edges, "", "")[:2]]
+    left = 4 + EDGE + 2 if marked[0] else 4
+    right = CARD_W - 4 - EDGE - 2 if marked[1] else CARD_W - 4
+    for size_beside in ICONS_BESIDE:
+        if icons * size_beside + max(0, icons - 1) * 2 <= right - left:
+            row = max(EDGE, size_beside)
+            height = max(CARD_H, below + row + 4)
+            return Face(size, lines, size_beside, 4 + (row + size_beside) / 2, True,
+                        (left, right), 4 + (row + EDGE) / 2, height)
+    return Face(size, lines, ICON, below, False, (0, CARD_W), EDGE + 4,
+                below + ICON + EDGE + 8)
+
+
+def _tableau_card(c: Canvas, card: Tile, x: float, y: float, mark: str, height: int) -> None:
+    """One exploration card (a cached layer), ``height`` tall: name, icons, edge marks;
+    gold if marked."""
+    c.layer(_paint_card, (*card, mark, height), (CARD_W + 1, height + 1), x, y)
 
 
 def _paint_card(c: Canvas, name: str, icons: tuple[str, ...], edges: tuple[str, ...],
-                mark: str) -> None:
-    """Draw one exploration card at the layer's top-left corner."""
+                mark: str, height: int) -> None:
+    """Draw one exploration card, ``height`` tall (the row's tallest card's), at the
+    layer's top-left corner (see :func:`face`)."""
     outline = HIGHLIGHT if mark else CARD_EDGE
-    c.draw.rounded_rectangle((0, 0, CARD_W, CARD_H), radius=10, fill=CARD_FACE,
+    c.draw.rounded_rectangle((0, 0, CARD_W, height), radius=10, fill=CARD_FACE,
                              outline=outline, width=4 if mark else 2)
-    c.record("card", (0, 0, CARD_W, CARD_H))
-    size = next((s for s in NAME_SIZES if whole_in_two_lines(name, CARD_W - 8, s, bold=True)),
-                NAME_SIZES[-1])
-    for i, line in enumerate(two_lines(name, CARD_W - 8, size, bold=True)):
-        c.text(CARD_W / 2, 4 + i * (NAME + 2), line, size, bold=True, fill=CARD_INK,
-               anchor="ma")
-    size = 34
-    row = len(icons) * size + max(0, len(icons) - 1) * 4
-    ix = (CARD_W - row) / 2
+    c.record("card", (0, 0, CARD_W, height))
+    laid = face(name, len(icons), edges)
+    for i, line in enumerate(laid.lines):
+        c.text(CARD_W / 2, 4 + i * (laid.size + 2), line, laid.size, bold=True,
+               fill=CARD_INK, anchor="ma")
+    gap = 4 if laid.icon == ICON else 2
+    row = len(icons) * laid.icon + max(0, len(icons) - 1) * gap
+    ix = (laid.across[0] + laid.across[1] - row) / 2
+    top = height - laid.icons_at if laid.beside else laid.icons_at
     for icon in icons:
-        c.icon(icon, ix, 56, size)
-        ix += size + 4
+        c.icon(icon, ix, top, laid.icon)
+        ix += laid.icon + gap
     for side, edge in zip(("left", "right"), edges, strict=False):
         if not edge or edge == "none":
             continue
-        ex = 4 if side == "left" else CARD_W - 30
-        c.icon(f"edge:{edge}", ex, CARD_H - 30, 26)
+        ex = 4 if side == "left" else CARD_W - 4 - EDGE
+        c.icon(f"edge:{edge}", ex, height - laid.edges_up, EDGE)
 
 
 Tile = tuple[str, tuple[str, ...], tuple[str, ...]]
@@ -224,14 +296,18 @@ def _tableau(c: Canvas, view: Mapping[str, Any], y: int) -> int:
     extra = tuple((_tile(card), label) for card, label in ((location, "here"), (top, "top card"))
                   if card)
     where = number(view.get("location_in_day"), 0)
-    height = 40 + CARD_H + 10
-    c.layer(_paint_tableau, (tableau, extra, where), (c.width, height), 0, y, opaque=True)
+    tall = max((face(name, len(icons), edges).height
+                for name, icons, edges in (*tableau, *(t for t, _ in extra))), default=CARD_H)
+    height = 40 + tall + 10
+    c.layer(_paint_tableau, (tableau, extra, where, tall), (c.width, height), 0, y,
+            opaque=True)
     return y + height
 
 
 def _paint_tableau(c: Canvas, tableau: tuple[Tile, ...], extra: tuple[tuple[Tile, str], ...],
-                   where: int) -> None:
-    """Draw the tableau's title line and cards; the labels of the last cards sit above them."""
+                   where: int, tall: int) -> None:
+    """Draw the tableau's title line and cards, each ``tall`` (what the card whose face
+    needs the most height needs); the labels of the last cards sit above them."""
     count = len(tableau) + len(extra)
     gap = 8
     room = c.width - 2 * MARGIN - (18 if extra else 0)
@@ -241,7 +317,7 @@ def _paint_tableau(c: Canvas, tableau: tuple[Tile, ...], extra: tuple[tuple[Tile
         c.text(x, 40 + 40, "empty", MIN_TEXT, fill=c.theme.muted)
         x += 110
     for card in tableau:
-        _tableau_card(c, card, x, 40, "")
+        _tableau_card(c, card, x, 40, "", tall)
         x += step
     room_for_title = c.width - 2 * MARGIN
     if extra:
@@ -251,7 +327,7 @@ def _paint_tableau(c: Canvas, tableau: tuple[Tile, ...], extra: tuple[tuple[Tile
         room_for_title = round(at) - MARGIN - 10
         c.tag(at, 0, label, HIGHLIGHT)
         for card, mark in extra:
-            _tableau_card(c, card, x, 40, mark)
+            _tableau_card(c, card, x, 40, mark, tall)
             x += step
     c.text(MARGIN, 0, _title(c, where, room_for_title), MIN_TEXT, bold=True,
            fill=c.theme.muted, max_width=room_for_title)
