@@ -17,6 +17,7 @@ import contextlib
 import datetime
 import functools
 import logging
+from typing import Any
 
 import discord
 
@@ -116,11 +117,16 @@ class TurnNotices:
             # a little before now, in case this machine's clock is ahead of Discord's
             since = discord.utils.time_snowflake(
                 discord.utils.utcnow() - datetime.timedelta(minutes=1))
+            # an owed notice's every try carries one name: a post Discord took just
+            # before a stop is given back to the try after the start, not made twice
+            nonce = due.nonce(game.id) if due is not None and seen_to else None
+            named: dict[str, Any] = {} if nonce is None else {"nonce": nonce}
             post = asyncio.ensure_future(channel.send(
                 text, view=board_button(game.link),
                 allowed_mentions=discord.AllowedMentions(
                     everyone=False, roles=False, replied_user=False, users=pinged,
                 ),
+                **named,
             ))
             self._posting[game.id] = (user_id, made, post)
             try:

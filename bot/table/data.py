@@ -7,6 +7,7 @@ were. Keys this code does not know are kept as they are and written back unchang
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -201,7 +202,9 @@ class NoticeDue:
     counts as given once it is posted; ``since`` is when its wait began (None in rows
     stored before it was kept), so that a wait the bot was down for can be put off;
     ``owed`` says its wait is over and it is being posted: it is kept until it is out, so
-    that a stop or a crash before then posts it after the start."""
+    that a stop or a crash before then posts it after the start; ``owed_since`` is when it
+    was first owed, which names its post to Discord (:meth:`nonce`), so that a post
+    Discord took just before a stop is not made twice by the try after the start."""
 
     user: int
     at: float
@@ -209,6 +212,7 @@ class NoticeDue:
     reminder: bool = False
     since: float | None = None
     owed: bool = False
+    owed_since: float | None = None
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> NoticeDue | None:
@@ -217,9 +221,20 @@ class NoticeDue:
         if user is None:
             return None
         since = data.get("since")
+        owed_since = data.get("owed_since")
         return cls(int(user), _float(data.get("at"), 0.0), str(data.get("text") or ""),
                    bool(data.get("reminder")), None if since is None else _float(since, 0.0),
-                   bool(data.get("owed")))
+                   bool(data.get("owed")),
+                   None if owed_since is None else _float(owed_since, 0.0))
+
+    def nonce(self, game_id: int) -> str | None:
+        """The name its post carries to Discord (24 characters, Discord takes 25): the same
+        for every try at this notice of ``game_id``, so that Discord gives back a post it
+        took a few minutes ago instead of making a second; None before it is owed."""
+        if self.owed_since is None:
+            return None
+        key = f"{game_id}:{self.user}:{self.owed_since!r}:{self.reminder}"
+        return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
 
     def to_json(self) -> dict[str, Any]:
         """Return the waiting notice as stored."""
@@ -228,6 +243,8 @@ class NoticeDue:
             out["reminder"] = True
         if self.owed:
             out["owed"] = True
+        if self.owed_since is not None:
+            out["owed_since"] = self.owed_since
         if self.since is not None:
             out["since"] = self.since
         return out

@@ -453,7 +453,8 @@ def owed(due: NoticeDue, now: float) -> NoticeDue:
     """``due``, being posted from ``now``: kept with the table until the post is stored
     (a stop or a crash before then posts it after the start, in
     :data:`NOTICE_RETRY_SECONDS` counted without the time the bot was down)."""
-    return replace(due, at=now + NOTICE_RETRY_SECONDS, since=now, owed=True)
+    first = due.owed_since if due.owed and due.owed_since is not None else now
+    return replace(due, at=now + NOTICE_RETRY_SECONDS, since=now, owed=True, owed_since=first)
 
 
 def notice_waits_for(game: LoadedGame, user_id: int) -> bool:

@@ -574,3 +574,32 @@ async def test_c6_a_notice_whose_post_is_slow_is_not_fired_again_a_minute_later(
     assert pings_sent(fake_discord) == [alice] and len(_notices(fake_discord)) == 1
     await _run_deadlines(discord_driver, bot, clock, rounds=3)
     assert pings_sent(fake_discord) == [alice]
+
+
+async def test_c6_a_notice_discord_took_just_before_a_crash_is_not_posted_again(
+        discord_driver, fake_discord, tmp_path, backend):
+    """The grace time runs out, Discord takes the notice's post, and the process dies
+    before the post is stored: the restarted bot's try is named as the first was, so
+    Discord gives the first back. Alice is pinged once, and the one line is the table's
+    notice (deleted when her turn passes), not a line nobody takes back."""
+    clock = Clock()
+    bot, game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
+    alice = fake_discord.user("alice").id
+    bot.tables.remember_notice = _nothing  # the process dies before the post is stored
+    bot.alive.note_alive = _nothing
+    clock.advance(46)
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    assert pings_sent(fake_discord) == [alice] and len(_notices(fake_discord)) == 1
+    clock.advance(20)
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS, clock=clock))
+    await _run_deadlines(discord_driver, bot, clock)
+    assert pings_sent(fake_discord) == [alice] and len(_notices(fake_discord)) == 1
+    stored = (await bot.tables.load(game.id)).data
+    assert stored.notice_due is None
+    [line] = _notices(fake_discord)
+    assert stored.notice is not None and stored.notice.message == int(line["id"])
+    while (await bot.tables.load(game.id)).person_to_act() == alice:
+        await _play(discord_driver, fake_discord, bot)
+    await _run_deadlines(discord_driver, bot, clock)
+    assert [f"<@{alice}>" in m["content"] for m in _notices(fake_discord)] == [False]

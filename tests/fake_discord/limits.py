@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 MAX_CONTENT = 2000
+MAX_NONCE = 25
 MAX_EMBEDS = 10
 MAX_EMBED_TOTAL = 6000
 MAX_EMBED_TITLE = 256
@@ -267,6 +268,8 @@ def _check_v2(
 def check_message(body: Mapping[str, Any]) -> list[Problem]:
     """A create/edit message body (channel message, interaction response data, webhook)."""
     problems = _max_len(("content",), body.get("content"), MAX_CONTENT)
+    if body.get("nonce") is not None:
+        problems += _max_len(("nonce",), str(body["nonce"]), MAX_NONCE)
     problems += check_embeds(body.get("embeds") or [])
     problems += check_components(body.get("components") or [], int(body.get("flags") or 0))
     return problems

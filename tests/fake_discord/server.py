@@ -60,6 +60,9 @@ so that an oversized file reaches the upload-limit check instead of aiohttp's ow
 RESPONSE_DEADLINE = 3.0
 """Seconds Discord waits for the first response to an interaction before the token dies."""
 
+NONCE_SECONDS = 120.0
+"""How long a message's enforced nonce is remembered ("the past few minutes")."""
+
 
 @dataclass
 class RecordedRequest:
@@ -264,6 +267,10 @@ class FakeDiscord:
         self.upload_limit = attachments.DEFAULT_UPLOAD_LIMIT
         """Bytes per file (also the ``attachment_size_limit`` interaction payloads carry)."""
         self.mention_log: list[MentionRecord] = []
+        #: Messages created with ``enforce_nonce``: (channel, nonce) -> (message id, when),
+        #: so that a second create with the same nonce within :data:`NONCE_SECONDS` returns
+        #: the first message instead of making another.
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self._allowed_mentions: dict[int, dict[str, Any] | None] = {}
         self.recommended_shards = 1
         """The ``shards`` count GET /gateway/bot recommends."""
@@ -1519,8 +1526,17 @@ class FakeDiscord:
             threads.apply_edit(channel, {"archived": False})  # a message brings it back
         body = call.body or {}
         self._check(call, limits.check_message(body))
+        nonce = (channel_id, str(body["nonce"])) if body.get("enforce_nonce") else None
+        if nonce is not None and nonce in self.nonces:
+            message_id, made = self.nonces[nonce]
+            if time.monotonic() - made < NONCE_SECONDS and message_id in self.messages:
+                return json_response(self.messages[message_id])  # no second message
         body = self._prepare_body(call, body, channel_id=channel_id, existing=None)
-        return json_response(self._store_message(channel_id, body, call=call))
+        message = self._store_message(channel_id, body, call=call)
+        if nonce is not None:
+            message["nonce"] = nonce[1]
+            self.nonces[nonce] = (int(message["id"]), time.monotonic())
+        return json_response(message)
 
     async def _channel_message(self, call: _Call) -> web.Response:
         channel_id = self._channel(call)

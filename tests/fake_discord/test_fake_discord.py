@@ -295,6 +295,29 @@ async def test_rate_limited_channel_message_is_retried(
     assert fake_discord.get_message(message.id)["content"] == "posted"
 
 
+@pytest.mark.limits_expected
+async def test_a_post_with_the_nonce_of_a_recent_one_returns_it(
+    discord_driver: Driver, bot: CounterBot, fake_discord: FakeDiscord
+) -> None:
+    """discord.py enforces a nonce it sends: a second post with it returns the first
+    message (no new one, no second ping); other nonces and none make new ones; a nonce
+    over 25 characters is refused."""
+    channel = bot.get_partial_messageable(fake_discord.channel_id)
+    first = await channel.send("one", nonce="a" * 25)
+    again = await channel.send("two", nonce="a" * 25)
+    other = await channel.send("three", nonce="b")
+    plain = [await channel.send("four"), await channel.send("four")]
+    assert again.id == first.id and again.content == "one"
+    assert len({first.id, other.id, *(m.id for m in plain)}) == 4
+    assert [m["content"] for m in fake_discord.channel_messages()] == [
+        "one", "three", "four", "four"]
+    with pytest.raises(discord.HTTPException) as refused:
+        await channel.send("five", nonce="c" * 26)
+    assert refused.value.code == 50035
+    [violation] = fake_discord.limit_violations
+    assert [p.dotted for p in violation.problems] == ["nonce"]
+
+
 async def test_server_error_is_retried(
     discord_driver: Driver, bot: CounterBot, fake_discord: FakeDiscord
 ) -> None:
