@@ -108,5 +108,6 @@ class AbandonButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
                     said, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
             except SEND_ERRORS as exc:
                 log.warning("could not answer the abandoning of game %s: %s", game.id, exc)
-        await bot.boards.messages.show(game)
+        # an ended game's board deleted meanwhile is not posted again: nobody plays it
+        await bot.boards.messages.show(game, repost=game.row.is_open)
         await bot.boards.announce(game, None)

@@ -70,6 +70,10 @@ HEALED = ("The board had changed before your click, so nothing was done: it show
 #: Told privately to a voter whose vote came after the voting window had closed (C4).
 LATE_VOTE = ("The vote had closed just before your click, so your vote was not counted: the "
              "board shows the move the channel chose.")
+#: Told privately to a player whose move was made on a board deleted as they clicked it.
+BOARD_DELETED = ("The move was made, but the board was deleted as you clicked it: the game "
+                 "goes on on a new board below.")
+
 
 class BoardClicks:
     """Answers board clicks, with the parts of :class:`bot.boards.service.Boards` it is
@@ -228,7 +232,10 @@ class BoardClicks:
             self.messages.shown.pop(game.id, None)  # not shown after all, unless refresh manages
             # the move was made: the click is acknowledged (the board's edit through the
             # channel shows it), never left to read "This interaction failed"
-            if not answer_lost(exc):
+            if isinstance(exc, discord.NotFound) and not answer_lost(exc):
+                # the board was deleted as it was clicked: nothing to acknowledge on
+                await tell_privately(interaction, BOARD_DELETED)
+            elif not answer_lost(exc):
                 await self._acknowledge(interaction)
             await self.messages.show(game)
         if play.came_back:

@@ -38,7 +38,7 @@ import discord
 from bot.boards.gone import CHANNEL_GONE, UNKNOWN_CHANNEL, GonePlaces
 from bot.boards.leftovers import Leftovers
 from bot.boards.send_errors import SEND_ERRORS, passing_failure
-from bot.boards.threads import MISSING_ACCESS, MISSING_PERMISSIONS, GameThreads
+from bot.boards.threads import MISSING_PERMISSIONS, GameThreads, refused_access
 from bot.table.errors import Refusal, board_link
 from bot.table.service import LoadedGame, Tables
 from db.errors import StorageError
@@ -210,6 +210,27 @@ class BoardMessages:
         """
         return await self._post(game, invite=invite)
 
+    async def keep_posted(self, game: LoadedGame) -> None:
+        """Post the open ``game``'s board again if it was deleted (a moderator's clean-up),
+        so that a turn notice about to link to it leads to a board: one read of the
+        message. A read Discord refuses, or a channel gone, is left to the board's next
+        edit (logged)."""
+        if not game.row.is_open or game.row.board_message_id is None:
+            return
+        message = await self._board_now(game, stored=False)
+        if message is None:
+            return
+        try:
+            await message.fetch()
+        except discord.NotFound as exc:
+            if exc.code == UNKNOWN_CHANNEL:
+                return
+            log.info("board of game %s was deleted; posting a new one", game.id)
+            game.row.board_message_id = None
+            await self._post(game, deleted=message.id)
+        except SEND_ERRORS as exc:
+            log.warning("could not read the board of game %s: %s", game.id, exc)
+
     async def _post(self, game: LoadedGame, *, invite: tuple[int, ...] = (),
                     deleted: int | None = None) -> BaseException | None:
         """:meth:`post`; ``deleted`` is a board message known to be gone (not retired)."""
@@ -226,9 +247,11 @@ class BoardMessages:
                     raise
                 # perhaps no Attach Files here: the board goes without its picture (still
                 # an embed: without Embed Links this fails too)
-                self._refused_pictures(channel.id)
                 message = await channel.send(**_inviting(
                     _without_none(await self.render(game, pictured=False)), invite))
+                # the picture was what Discord refused (a channel shut to the bot refuses
+                # the text too, and its boards keep their pictures once it is open again)
+                self._refused_pictures(channel.id)
         except discord.NotFound as exc:
             log.warning("could not post the board of game %s: %s", game.id, exc)
             if exc.code == UNKNOWN_CHANNEL:
@@ -266,6 +289,8 @@ class BoardMessages:
         failed = await self.refresh(game, repost=repost)
         if failed is not None and passing_failure(failed):
             self.update_soon(game.id, game, repost=repost)
+        elif refused_access(failed):
+            self.locked_out.setdefault(game.id, False)  # the next clicker is told
 
     async def _channel_gone(self, game: LoadedGame, channel_id: int,
                             error: discord.NotFound) -> BaseException | None:
@@ -299,13 +324,13 @@ class BoardMessages:
                 if exc.code != MISSING_PERMISSIONS:
                     raise
                 # no Attach Files here: the board goes as text
-                self._refused_pictures(message.channel.id)
                 body = await self.render(game, edit=True, pictured=False)
                 now = await self._board_now(game, stored=not repost)
                 if now is None:
                     return None
                 message = now
                 await message.edit(**body)
+                self._refused_pictures(message.channel.id)  # (the text went: it was that)
             await self._moved_meanwhile(game, message)
             behind = self.behind(game)
             self.mark_shown(game)  # what the message shows now
@@ -578,8 +603,7 @@ class BoardMessages:
             # Not shown after all (a vote's tally keeps the version): the edit made again
             # is not taken for one already made.
             self.shown.pop(game.id, None)
-        if isinstance(failed, discord.Forbidden) and failed.code in (MISSING_ACCESS,
-                                                                     MISSING_PERMISSIONS):
+        if refused_access(failed):
             # shut out of the channel: trying again in seconds changes nothing; a click
             # shows the board meanwhile, and the next edit asked for tries again
             self.locked_out.setdefault(game.id, False)

@@ -24,6 +24,7 @@ import discord
 from bot.boards.leftovers import Leftovers
 from bot.boards.pings import PingChoices
 from bot.boards.send_errors import SEND_ERRORS, passing_failure
+from bot.boards.threads import refused_access
 from bot.table.data import NoticeRef
 from bot.table.errors import Refusal
 from bot.table.loaded import LoadedGame
@@ -36,10 +37,13 @@ class TurnNotices:
     """Posts and deletes the tables' turn notices."""
 
     def __init__(self, bot: discord.Client, tables: Tables, pings: PingChoices,
-                 leftovers: Leftovers) -> None:
+                 leftovers: Leftovers, locked_out: dict[int, bool]) -> None:
         self.bot = bot
         self.tables = tables
         self.pings = pings
+        #: The boards' games whose channel refuses the bot (``BoardMessages.locked_out``):
+        #: a notice Discord refuses so is added, so that the next clicker is told.
+        self.locked_out = locked_out
         #: Takes back the notices whose turn passed (again later, if Discord fails).
         self.leftovers = leftovers
         #: Each table's current turn notice, and a lock so notices go out one at a time.
@@ -147,6 +151,8 @@ class TurnNotices:
                 return
             except SEND_ERRORS as exc:
                 log.warning("could not post a turn notice in game %s: %s", game.id, exc)
+                if refused_access(exc):
+                    self.locked_out.setdefault(game.id, False)
                 if passing_failure(exc):  # posted again in a while, while still their turn
                     with contextlib.suppress(Refusal):
                         await self.tables.notice_refused(game.id, game.row.version,

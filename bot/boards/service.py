@@ -66,12 +66,13 @@ class Boards:
         self.pings = PingChoices(tables)
         #: Takes back old notices, invitations and boards (again later, if Discord fails).
         self.leftovers = Leftovers()
-        self.notices = TurnNotices(bot, tables, self.pings, self.leftovers)
         #: Games' own threads: opened at the start, archived after the end.
         self.threads = GameThreads(bot)
         #: The board messages: posted, edited, reposted; the bot's own edits.
         self.messages = BoardMessages(bot, tables, self._render, self.threads,
                                       self.leftovers)
+        self.notices = TurnNotices(bot, tables, self.pings, self.leftovers,
+                                   self.messages.locked_out)
         self.messages.gone.forget = self._forget_gone
         #: Replays and daily results of ended games.
         self.replays = Replays(tables, self.drawing.drawer, images=images)
@@ -331,6 +332,8 @@ class Boards:
 
     async def _announce(self, game: LoadedGame, notice: tuple[int, str] | None, *,
                         reminder: bool = False) -> None:
+        if (notice is not None and game.data.notices) or reminder:
+            await self.messages.keep_posted(game)  # the notice links to a board there
         await self.notices.announce(game, notice, reminder=reminder)
         await self.hosting.invitations.clear(game)
         await self.threads.wind_up(game)

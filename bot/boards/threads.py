@@ -120,6 +120,13 @@ def lacking_text(names: Sequence[str], *, forum: bool = False) -> str:
             f"({_whose(forum)}); then start the game again.")
 
 
+def refused_access(error: BaseException | None) -> bool:
+    """Whether ``error`` is Discord refusing the bot access to a channel or a permission
+    there (Missing Access, Missing Permissions): trying again soon changes nothing."""
+    return isinstance(error, discord.Forbidden) and error.code in (MISSING_ACCESS,
+                                                                   MISSING_PERMISSIONS)
+
+
 def locked_out_text(*, thread: bool, forum: bool = False) -> str:
     """Return the private word to a player on a board whose edits Discord refuses for
     want of access or a permission (in a ``thread`` or not, a ``forum``'s post or not):
@@ -142,8 +149,7 @@ def not_posted_text(error: BaseException, *, thread: bool, where: str,
     A permission Discord says is missing is named; Missing Permissions does not say
     which, so every permission a board needs there is named."""
     head = f"The game was called off: the bot could not post its board {where}"
-    if isinstance(error, discord.Forbidden) and error.code in (MISSING_ACCESS,
-                                                               MISSING_PERMISSIONS):
+    if isinstance(error, discord.Forbidden) and refused_access(error):
         names = (["View Channel"] if error.code == MISSING_ACCESS else
                  board_lacks(discord.Permissions.none(), thread=thread, forum=forum))
         return (f"{head}, as Discord says a permission is missing. The bot needs "

@@ -1,0 +1,145 @@
+"""What a moderator does to a channel while a game plays in it: a board deleted (as it
+is clicked, before a turn notice, before the game is abandoned) and a channel locked
+(the bot loses Send Messages). Players are told what happened, privately, and a board
+is there to play on whenever the game goes on."""
+
+from __future__ import annotations
+
+from tests.support import (
+    Clock,
+    abandon,
+    board_ids,
+    button,
+    host_board,
+    host_does,
+    make_bot,
+    press,
+    steam_against_computer,
+)
+
+POST = r"^/channels/\d+/messages$"
+POST_OR_EDIT = r"^/channels/\d+/messages"
+COGS = ("cogs.steam",)
+
+
+async def _two_seats(driver, fake, tmp_path, clock):
+    """Alice and Bob at a started table, Alice first; return the bot and the game."""
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    board = (await driver.slash("steam", "new", {"first": "me (the host)"}, user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    return bot, await bot.tables.open_in_channel(fake.channel_id)
+
+
+async def _plays_turn(driver, fake, bot, seat: int, name: str) -> list[str]:
+    """The person at ``seat`` plays their whole turn; return what they were told."""
+    told: list[str] = []
+    while True:
+        game = await bot.tables.open_in_channel(fake.channel_id)
+        if game.to_act() != seat:
+            return told
+        board = fake.get_message(game.row.board_message_id)
+        result = await press(driver, board, game.engine.computer_action(game.state, seat), name)
+        await driver.settle()
+        told += [f.get("content") or "" for f in result.followups]
+
+
+async def test_a_turn_notice_after_the_board_was_deleted_leads_to_a_new_board(
+        discord_driver, fake_discord, tmp_path):
+    """A table of people makes no edit of its own, so nothing else finds the deleted
+    board: the notice looks first and posts the board again, and links to it."""
+    clock = Clock()
+    bot, game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
+    await _plays_turn(discord_driver, fake_discord, bot, 0, "alice")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    fake_discord.delete_message(fake_discord.channel_id, game.row.board_message_id)
+    clock.advance(46)  # Bob's grace time runs out: he is pinged
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    [notice] = [m for m in fake_discord.channel_messages() if "your turn" in m["content"]]
+    [link] = [c for row in notice["components"] for c in row["components"]]
+    [board] = [m for m in fake_discord.channel_messages() if board_ids(m)]
+    assert link["url"].rsplit("/", 1)[1] == board["id"]
+    assert (await bot.tables.load(game.id)).row.board_message_id == int(board["id"])
+
+
+async def test_refused_turn_notices_are_said_to_the_next_player_who_clicks(
+        discord_driver, fake_discord, tmp_path):
+    """The channel is made read-only: turn notices are refused (403). At a table of
+    people the bot makes no edit of its own, so the notice's refusal is what tells the
+    next clicker that the bot can no longer post here."""
+    clock = Clock()
+    bot, _game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
+    fake_discord.fail_next("POST", POST, 403, code=50013, times=10_000)
+    clock.advance(46)  # Alice's notice is refused
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    told = await _plays_turn(discord_driver, fake_discord, bot, 0, "alice")
+    assert sum("can no longer update this board" in t for t in told) == 1
+
+
+async def test_a_start_the_locked_channel_cannot_show_is_said_to_the_host(
+        discord_driver, fake_discord, tmp_path):
+    """Host controls → Start while the channel refuses the bot's posts and edits: the
+    host is told the channel cannot be updated, not only that the game started."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, TURN_NOTICE_GRACE_SECONDS=0))
+    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
+                                        user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
+    fake_discord.fail_next("*", POST_OR_EDIT, 403, code=50013, times=10_000)
+    started = await host_does(discord_driver, board, "lobby.start")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.row.status == "active"
+    told = [started.content] + [f.get("content") or "" for f in started.followups]
+    assert any("can no longer update this board" in t for t in told), told
+
+
+async def test_a_lockdown_does_not_leave_the_channels_boards_without_pictures(
+        discord_driver, fake_discord, tmp_path):
+    """A board's post is refused with and without its picture (no Send Messages): the
+    picture was not what Discord refused, so boards keep their pictures once the
+    channel is open again."""
+    bot, game = await steam_against_computer(discord_driver, tmp_path)
+    board = fake_discord.get_message(game.row.board_message_id)
+    assert fake_discord.embed_attachment(board) is not None
+    fake_discord.delete_message(fake_discord.channel_id, board["id"])
+    fake_discord.fail_next("POST", POST, 403, code=50013, times=2)
+    assert await bot.boards.messages.refresh(game) is not None
+    assert await bot.boards.messages.refresh(game) is None  # the lockdown is over
+    game = await bot.tables.load(game.id)
+    board = fake_discord.get_message(game.row.board_message_id)
+    assert fake_discord.embed_attachment(board) is not None
+
+
+async def test_a_move_on_a_board_deleted_as_it_is_clicked_is_answered(
+        discord_driver, fake_discord, tmp_path):
+    """The board is deleted while the click is on its way: the move is made and shown on
+    a new board, and the player is told privately (not "This interaction failed")."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    board = (await discord_driver.slash("tinker", "start", {"players": "only me"},
+                                        user="alice")).message
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    action = next(a.id for a in game.legal_actions(0) if a.id != "give_up")
+    custom_id = next(c for c in board_ids(board) if c.endswith(":" + action))
+    payload = fake_discord.component_payload(board, custom_id, user="alice")
+    fake_discord.delete_message(fake_discord.channel_id, board["id"])
+    result = await discord_driver.feed(payload)
+    await discord_driver.settle()
+    assert (await bot.tables.load(game.id)).row.version == 1
+    assert len([m for m in fake_discord.channel_messages() if board_ids(m)]) == 1
+    assert result.response_type == 4 and "board was deleted" in result.content
+
+
+async def test_abandoning_a_game_whose_board_was_deleted_posts_no_board(
+        discord_driver, fake_discord, tmp_path):
+    """As when the idle sweep ends a game: nobody plays it any more, so the moderator's
+    clean-up stands; the channel is told it was abandoned."""
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    board = (await discord_driver.slash("tinker", "start", {"players": "only me"},
+                                        user="alice")).message
+    fake_discord.delete_message(fake_discord.channel_id, board["id"])
+    await abandon(discord_driver, "tinker", "alice")
+    await discord_driver.settle()
+    assert [m["content"] for m in fake_discord.channel_messages()] == [
+        "Alice abandoned the game."]
