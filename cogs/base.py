@@ -349,6 +349,10 @@ class GameCog(commands.Cog):
         game = await self.bot.tables.open_in_channel(interaction.channel_id or 0)
         if game is not None and damaged and game.broken:
             return game
+        if game is not None and game.row.kind != self.kind and not game.broken:
+            # another game holds the channel: starting one of this kind would be refused
+            raise Refusal(f"This channel's game is {game.engine.title}, not "
+                          f"{self.title or self.kind}: /{game.row.kind} board shows it.")
         if game is None or game.row.kind != self.kind:
             raise Refusal(await self._none_here(interaction))
         return game

@@ -35,8 +35,9 @@ def settings_embed(settings: ServerSettings, chosen: set[str], *, changed: bool)
         title="Server settings saved" if changed else "Server settings",
         description="\n".join(lines), colour=COLOUR,
     )
-    embed.set_footer(text="New games use them; an option of a start command comes first. "
-                          "reset: yes goes back to the bot's defaults.")
+    embed.set_footer(text="Vote time and threads apply to games started from now; pictures, "
+                          "turn notices and the game limit at once. An option of a start "
+                          "command comes first. reset: yes goes back to the bot's defaults.")
     return embed
 
 

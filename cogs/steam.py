@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Literal
 
 import discord
@@ -414,8 +415,8 @@ class SteamCog(GameCog):
                 action = Action(ASK_PREFIX + "resign", "Resign", "controls")
             controls.append(Action(action.id, action.label, "controls", action.description,
                                    action.id not in ("cancel", "resign")))
-        buttons = [Action(a.id, _burn_option(a) if "wave" in merged else a.label, a.group,
-                          a.description, a.primary or len(main) <= 2) for a in main]
+        buttons = [replace(a, label=_burn_option(a) if "wave" in merged else a.label,
+                           primary=a.primary or len(main) <= 2) for a in main]
         items = phone_items(game.id, game.row.version, [*buttons, *controls],
                             selects=selects)
         short = _fit_ship(items, game)
@@ -530,7 +531,8 @@ def _lobby(game: LoadedGame) -> discord.Embed:
     embed = discord.Embed(title=f"{TITLE} · {state}", colour=0x2B8A3E)
     notices = "on" if game.data.notices else "off"
     deck = "Courts" if game.row.options.get("deck") == "courts" else "Pawns"
-    how = ("The table is full: the host starts from **Host controls** (someone seated may "
+    how = ("This table closed before its game began.\n" if game.row.status != "lobby" else
+           "The table is full: the host starts from **Host controls** (someone seated may "
            "leave to free a seat).\n" if len(game.seats) >= game.engine.max_seats else
            "Press **Join** to take a seat (2 to 5 players); anyone seated can add computer "
            "players; the host starts from **Host controls**.\n")

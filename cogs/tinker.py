@@ -130,7 +130,8 @@ class TinkerCog(GameCog):
             *([("Round 1 offers", f"this is offer {view['offer_number']} of "
                 f"{view['offers']}; {view['personalities_left']} more to come")]
               if view.get("offer_number") else []),
-            (f"Deck: {view['deck_count']} cards (order hidden)", cards_text(_deck(view))),
+            (f"Deck: {view['deck_count']} card{'' if view['deck_count'] == 1 else 's'} "
+             "(order hidden)", cards_text(_deck(view))),
             (f"Discard pile: {len(view['discard'])}", cards_text(view["discard"])),
             (f"Aces left: {view['aces_left']}", cards_text(view.get("aces_cards") or [])),
             (f"Locations ahead: {view['locations_left']} ({_known_order(view)})",

@@ -195,7 +195,8 @@ def action_select(
         custom_id=select_id(game_id, version, key),
         placeholder=_clip(placeholder or f"Choose ({group})" if group else "Choose…", 150),
         options=[
-            BoardOption(_clip(a.label, 100), a.id, _clip(a.description, 100) or None)
+            BoardOption(_clip(a.option or a.label, 100), a.id,
+                        _clip(a.description, 100) or None)
             for a in actions
         ],
         row=row,

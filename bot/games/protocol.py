@@ -20,6 +20,9 @@ MAX_ACTION_ID = 40
 #: Longest action label: a button stays readable on a phone.
 MAX_LABEL = 40
 
+#: Longest label of a select option (Discord's limit).
+MAX_OPTION = 100
+
 
 class GameError(Exception):
     """A domain error whose message a player can read."""
@@ -39,7 +42,9 @@ class Action:
 
     ``label`` fits a button (at most :data:`MAX_LABEL` characters); ``description`` says
     what the choice does where a board has room for it (a select option's description,
-    the embed); ``primary`` marks the main choice of a decision.
+    the embed); ``primary`` marks the main choice of a decision; ``option`` is the label
+    in full for a select option (at most :data:`MAX_OPTION` characters) where ``label``
+    had to leave something out to fit a button, else "".
     """
 
     id: str
@@ -47,6 +52,7 @@ class Action:
     group: str = ""
     description: str = ""
     primary: bool = False
+    option: str = ""
 
     def __post_init__(self) -> None:
         if not 0 < len(self.id) <= MAX_ACTION_ID:

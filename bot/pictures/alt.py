@@ -170,7 +170,7 @@ def _tinrealm(view: Mapping[str, Any]) -> list[str]:
     if fight:
         lines.append(f"Fighting {fight.get('name', 'an enemy')}: health "
                      f"{fight.get('health', '?')} of {fight.get('max_health', '?')}, attack "
-                     f"{fight.get('attack', '?')}, defence {fight.get('defense', '?')}.")
+                     f"{fight.get('attack', '?')}, defense {fight.get('defense', '?')}.")
         lines.append(f"The ⚡ buttons strike with that much energy, + the bonus damage; "
                      f"Sure deals {fight.get('sure_blow', 1)} damage with no roll.")
     location = mapping(view.get("location"))

@@ -534,7 +534,7 @@ class MissingGame:
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
-        self.title = f"a game this bot no longer has ({kind})"
+        self.title = f"{kind} (no longer on this bot)"
 
     def load(self, data: Any) -> Any:
         """Refuse every state: there are no rules to read it with."""

@@ -33,7 +33,7 @@ from bot.games.protocol import Engine
 from bot.games.registry import engine as registry_engine
 from bot.table import downtime, polls, seating
 from bot.table.channel import ChannelPolicy
-from bot.table.core import SaveConflict, TableCore, record
+from bot.table.core import MissingGame, SaveConflict, TableCore, record
 from bot.table.daily import daily_key, daily_seed
 from bot.table.data import NoticeRef, TableData
 from bot.table.deadlines import Paused
@@ -385,8 +385,9 @@ class Tables:
         except ChannelBusy as busy:
             existing = await self.load(busy.game_id) if busy.game_id else None
             title = existing.engine.title if existing else "another game"
+            known = existing is not None and not isinstance(existing.engine, MissingGame)
             raise ChannelOccupied(title, existing.link if existing else "",
-                                  existing.row.kind if existing else "") from None
+                                  existing.row.kind if existing and known else "") from None
         except StorageError as exc:
             log.warning("storage unavailable creating a game: %s", exc)
             raise Unavailable() from exc

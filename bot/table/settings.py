@@ -71,7 +71,7 @@ class ServerSettings:
             "turn notices " + ("at once" if not self.notice_grace_seconds
                                else f"after {grace} s"),
             f"pictures {'on' if self.pictures else 'off'}",
-            f"{cap} open games each" if cap else "no game limit",
+            f"{cap} open game{'' if cap == 1 else 's'} each" if cap else "no game limit",
         ))
 
 

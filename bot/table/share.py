@@ -131,7 +131,8 @@ def share_text(kind: str, daily: str, views: Sequence[Mapping[str, Any]]) -> str
             first = result["outcomes"][0] if result["outcomes"] else {}
             score = _number(first.get("score") if isinstance(first, Mapping) else None, score)
         verdict = VERDICTS.get(str(final.get("end")), "journey ended")
-        return (f"Tin Realm daily · {when} · {score} points · {verdict}\n"
+        return (f"Tin Realm daily · {when} · {score} point{'' if score == 1 else 's'} · "
+                f"{verdict}\n"
                 f"{tinrealm_row(views)}\n{TINREALM_KEY}")
     return f"{kind} daily · {when}"
 

@@ -66,7 +66,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "ef402f2ecf99cece17e546d671c394ebdeac2fb80c128d0d79739b15a3670ac4"
+COMPONENTS_DIGEST = "a80b333fc1531f5cfb84dbfb9d8f7f40780bb66dc649274846cf792e8ac7d7a1"
 
 ENDED = ("abandoned", "expired")
 

@@ -87,6 +87,23 @@ async def test_changes_decide_new_games_and_last(discord_driver, fake_discord, t
     assert bot.tables.servers.cached(fake_discord.guild_id).notice_grace_seconds == 0.0
 
 
+async def test_the_footer_says_which_settings_reach_running_games(discord_driver,
+                                                                   fake_discord, tmp_path):
+    """Pictures off reaches a game already running at its next board, as the settings'
+    footer says (the vote window and threads wait for games started from now)."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    _admin(fake_discord)
+    start = await discord_driver.slash("tinker", "start", {"players": "fast"}, user="alice")
+    assert "image" in start.message["embeds"][0]
+    saved = await discord_driver.slash("tablehouse", "settings", {"pictures": "off"},
+                                       user="admin")
+    footer = saved.embeds[0]["footer"]["text"]
+    assert footer.startswith("Vote time and threads apply to games started from now; "
+                             "pictures, turn notices and the game limit at once.")
+    moved = await discord_driver.click(start.message, board_ids(start.message)[0], user="alice")
+    assert "image" not in moved.message["embeds"][0]
+
+
 async def test_reset_goes_back_to_the_bots_defaults(discord_driver, fake_discord, tmp_path):
     """reset: yes forgets every choice; the .env's values are the defaults."""
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, VOTE_WINDOW_SECONDS=90,

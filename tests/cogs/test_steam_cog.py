@@ -155,12 +155,15 @@ async def test_s3_host_may_take_the_first_turn(discord_driver, fake_discord, tmp
 
 
 async def test_cancelled_lobby_says_so(discord_driver, fake_discord, tmp_path):
-    """The host's Cancel leaves a board saying the table was abandoned, nothing damaged."""
+    """The host's Cancel leaves a board saying the table was abandoned, nothing damaged,
+    and no word of the Join and Host controls buttons it no longer has."""
     await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     board = (await discord_driver.slash("steam", "new", user="alice")).message
     closed = await host_board(discord_driver, board, "lobby.cancel")
     embed = closed["embeds"][0]
-    assert embed["title"].endswith("table closed")
+    assert embed["title"].endswith("table closed") and closed["components"] == []
+    assert embed["description"].startswith("This table closed before its game began.")
+    assert "**" not in embed["description"]
     assert embed["footer"]["text"] == "This game was abandoned."
     hint = await discord_driver.slash("steam", "board", user="bob")
     assert hint.ephemeral and "/steam new" in hint.content

@@ -81,3 +81,18 @@ def test_the_power_step_says_what_each_power_does() -> None:
             text = SteamCog(None).embed(game).description or ""
             assert "🌊 burns a Wave card" in text and "☀️ burns nothing" in text
             assert ("takes the stack of two" in text) is stack
+
+
+def test_every_take_option_shows_its_cards_suits() -> None:
+    """The take select's options have 100 letters: each names its cards with their suits,
+    though a button's 40 would cut some (the engine's shortened label stays the
+    button's); over many deals, every option of every first take menu."""
+    marks = ("🌙", "☀", "🌊", "🍃", "🐉", "🪢")
+    cut = 0
+    for seed in range(40):
+        game = loaded(ENGINE, ENGINE.new(seed, 2, {"names": ["Alice", "Bob"]}), seats=2)
+        [take] = [i for i in SteamCog(None).items(game) if isinstance(i, BoardSelect)
+                  and i.placeholder.startswith("Take cards")]
+        assert all(any(m in o.label for m in marks) for o in take.options), take.options
+        cut += sum(len(a.label) < len(a.option) for a in game.legal_actions(0))
+    assert cut > 0  # some labels were cut for a button

@@ -37,7 +37,7 @@ from tests.support import detail_embeds, loaded
 TINKER_GAMES = 300
 
 #: sha256 of every Tinker board of :data:`TINKER_GAMES` games (see the module docstring).
-TINKER_DIGEST = "c14d82c7dc19bf3f722015a0ecd6537e2b6d49b4029e6478fa1ef3bf3d207ddb"
+TINKER_DIGEST = "600e23679ee26120e63cb69b58a7d26c0998d03488936afa742457e4c573abfd"
 
 #: Action ids tried on every board to record the engine's refusal when they are illegal.
 TRIED = ("chip:Moons", "lose:Knots", "give_up", "choose:event", "chip:Nothing", "what")

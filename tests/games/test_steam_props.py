@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.games.protocol import MAX_LABEL
+from bot.games.protocol import MAX_LABEL, MAX_OPTION
 from bot.games.steam.engine import ENGINE
 from bot.games.steam.state import (
     DECK_SUNNY,
@@ -67,6 +67,7 @@ def random_move(state: SteamState, chooser: random.Random) -> tuple[int, str]:
     seat = state.turn
     actions = ENGINE.legal_actions(state, seat)
     assert all(len(a.label) <= MAX_LABEL for a in actions)
+    assert all(len(a.label) < len(a.option) <= MAX_OPTION for a in actions if a.option)
     action_ids = [a.id for a in actions if a.id != "resign"]
     eager = [i for i in action_ids if i.startswith(("run:", "go:", "all", "pw:steam"))]
     if eager and chooser.random() < EAGER_RATE:

@@ -26,7 +26,7 @@ the exception: it lists the trains it leads to, which a board reads and shows in
 from __future__ import annotations
 
 from bot.games.decktet import Card, Suit
-from bot.games.protocol import MAX_LABEL, Action
+from bot.games.protocol import MAX_LABEL, MAX_OPTION, Action
 from bot.games.steam.arrange import arrangements, mask_of, suggested
 from bot.games.steam.state import (
     MAX_TRAIN_CARDS,
@@ -70,6 +70,14 @@ def fit(*labels: str) -> str:
         if len(text) <= MAX_LABEL:
             return text
     return labels[-1][: MAX_LABEL - 1] + "…"
+
+
+def in_full(*labels: str) -> str:
+    """Return the first label that fits a select option where :func:`fit` gives a
+    shorter one (an action's ``option``), else ""."""
+    if fit(*labels) == labels[0]:
+        return ""  # the button's label leaves nothing out
+    return next((text for text in labels if len(text) <= MAX_OPTION), "")
 
 
 def brief(*texts: str) -> str:
@@ -116,33 +124,34 @@ def _start_actions(state: SteamState, player: Player) -> list[Action]:
     actions = []
     place = f"place each on a train or start one ({_LIMITS})"
     if len(river) == 1 and space >= 1:
-        text = fit(f"Take {label(river[0])} (free)", f"Take {river[0].name} (free)")
-        actions.append(Action("t2:1", text, "take", "The last river card; then place it on "
-                              f"a train or start one ({_LIMITS})."))
+        last = (f"Take {label(river[0])} (free)", f"Take {river[0].name} (free)")
+        actions.append(Action("t2:1", fit(*last), "take", "The last river card; then place "
+                              f"it on a train or start one ({_LIMITS}).",
+                              option=in_full(*last)))
     if space >= 2:
         for i in range(len(river)):
             for j in range(i + 1, len(river)):
                 cost = RIVER_COSTS[i] + RIVER_COSTS[j]
                 if cost <= points:
                     a, b, paid = river[i], river[j], cost_label(cost)
-                    text = fit(f"Take {label(a)} + {label(b)} ({paid})",
-                               f"Take {a.name} + {b.name} ({paid})",
-                               f"{a.name} + {b.name} ({paid})")
-                    actions.append(Action(f"t2:{i + 1}+{j + 1}", text, "take", brief(
+                    texts = (f"Take {label(a)} + {label(b)} ({paid})",
+                             f"Take {a.name} + {b.name} ({paid})",
+                             f"{a.name} + {b.name} ({paid})")
+                    actions.append(Action(f"t2:{i + 1}+{j + 1}", fit(*texts), "take", brief(
                         f"Take {label(a)} and {label(b)}, then {place}.",
                         f"Take {a.name} and {b.name}, then {place}.",
-                        f"Then {place}.")))
+                        f"Then {place}."), option=in_full(*texts)))
     for i, c in enumerate(river):
         if RIVER_COSTS[i] <= points:
             paid = cost_label(RIVER_COSTS[i])
-            text = fit(f"Take {label(c)} + rearrange ({paid})",
-                       f"Take {c.name} + rearrange ({paid})")
+            one = (f"Take {label(c)} + rearrange ({paid})",
+                   f"Take {c.name} + rearrange ({paid})")
             rest = f"into {_LIMITS}; discard what does not fit"
-            actions.append(Action(f"t1:{i + 1}", text, "take", brief(
+            actions.append(Action(f"t1:{i + 1}", fit(*one), "take", brief(
                 f"Take {label(c)}, then arrange it and all your train cards {rest}.",
                 f"Arrange {label(c)} and all your train cards {rest}.",
                 f"Arrange {c.name} and your train cards {rest}.",
-                f"Then arrange it and your train cards {rest}.")))
+                f"Then arrange it and your train cards {rest}."), option=in_full(*one)))
     runs = [_run_action(i, t) for i, t in enumerate(player.trains) if can_run(t)]
     actions += [a for i, t in enumerate(player.trains) if can_run(t)
                 for a in whole_runs(i, t, state.half, state.two_stack == state.turn)]

@@ -37,12 +37,14 @@ def breakdown(state: SteamState, seat: int) -> str:
     player = state.players[seat]
     tokens = state.tokens(seat)
     goods = f"{player.goods_left()} goods left"
+    points = f"{player.score} point{'' if player.score == 1 else 's'}"
     if player.resigned:
-        return f"resigned: scores nothing ({player.score} points, {tokens} Wave tokens)"
+        return (f"resigned: scores nothing ({points}, {tokens} Wave "
+                f"token{'' if tokens == 1 else 's'})")
     if not tokens:
-        return f"{player.score} points; {goods}"
+        return f"{points}; {goods}"
     token_text = f"{tokens} Wave token{'s' * (tokens > 1)}"
-    return (f"{player.score} points + {TOKEN_POINTS * tokens} for {token_text} "
+    return (f"{points} + {TOKEN_POINTS * tokens} for {token_text} "
             f"= {final_score(state, seat)}; {goods}")
 
 

@@ -163,10 +163,12 @@ class TinkerEngine:
             return None
         cleared, chips = len(state.cleared), chips_left(state)
         if state.won:
-            summary = f"The world is saved: all {cleared} locations cleared, {chips} chips left."
+            summary = (f"The world is saved: all {cleared} locations cleared, {chips} "
+                       f"chip{'' if chips == 1 else 's'} left.")
         else:  # a location in round 2 is lost for want of a chip or of a card (T8)
             at = f" at the {state.challenge.name}" if state.challenge is not None else ""
-            why = (f"nothing left to draw, {chips} chips left" if chips else
+            why = (f"nothing left to draw, {chips} chip{'' if chips == 1 else 's'} left"
+                   if chips else
                    "no chip left to pay for a card")
             summary = (f"The journey failed{at}, {cleared} of {len(LOCATIONS)} locations "
                        f"cleared: {why}.")

@@ -37,7 +37,8 @@ def parse_sides(value: Any, cards: int) -> list[int]:
         int(v) if isinstance(v, int | str) and str(v).strip() in ("3", "4") else 0 for v in value
     ]
     if 0 in sides:
-        raise GameError(f"every map side must be 3 or 4, not {list(value)}")
+        given = ", ".join(str(v) for v in value)
+        raise GameError(f"every map side must be 3 or 4, not {given}")
     return sides
 
 

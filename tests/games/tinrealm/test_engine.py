@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bot.games.protocol import MAX_ACTION_ID, BrokenState, Engine, IllegalAction
+from bot.games.protocol import MAX_ACTION_ID, BrokenState, Engine, GameError, IllegalAction
 from bot.games.registry import engine as registry_engine
 from bot.games.tinrealm import heuristic
 from bot.games.tinrealm.engine import ENGINE
@@ -256,3 +256,10 @@ def test_r6_heuristic_takes_the_sure_blow_against_a_high_defense():
     enemies = dict(C.enemies)
     enemies["ironhide-boar"] = dataclasses.replace(enemies["ironhide-boar"], defense=2)
     assert heuristic.choose(dataclasses.replace(C, enemies=enemies), state, legal) == "blow"
+
+
+def test_a_map_side_other_than_3_or_4_is_refused_in_words() -> None:
+    """The refusal names the sides as typed, not as a Python list."""
+    with pytest.raises(GameError) as refused:
+        ENGINE.new(1, 1, {"preset": "custom", "sides": "3,5,3,4"})
+    assert str(refused.value) == "every map side must be 3 or 4, not 3, 5, 3, 4"

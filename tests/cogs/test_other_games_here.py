@@ -1,0 +1,37 @@
+"""A game command used where the channel's game is of another kind, or of a kind this bot
+no longer has: the reply names that game in words and points to a command that works."""
+
+from __future__ import annotations
+
+from tests.support import make_bot
+
+
+async def test_board_of_another_kind_names_the_channels_game(discord_driver, fake_discord,
+                                                            tmp_path):
+    """/tinker board where a Steam table is open points to /steam board, not to
+    /tinker start (which the busy channel would refuse)."""
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker", "cogs.steam")))
+    await discord_driver.slash("steam", "new", user="alice")
+    hint = await discord_driver.slash("tinker", "board", user="bob")
+    assert hint.ephemeral and hint.content == (
+        "This channel's game is Steam to Solar, not Tinker, Sailor, Soldier, Spy: "
+        "/steam board shows it.")
+
+
+async def test_a_kind_no_longer_on_the_bot_reads_as_a_name(discord_driver, fake_discord,
+                                                           tmp_path):
+    """A game whose kind was removed from the bot is named by its kind in the busy
+    channel's refusal (no command of it is offered) and in the abandon question."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker", "cogs.tinrealm")))
+    await discord_driver.slash("tinker", "start", user="alice")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    fake_discord.delete_message(fake_discord.channel_id, game.row.board_message_id)
+    await bot.store.connection.execute(
+        "UPDATE games SET kind = 'chess', board_message_id = NULL, "
+        "updated_at = updated_at + 1 WHERE id = ?", (game.id,))
+    bot.store.kept.drop()
+    busy = await discord_driver.slash("tinrealm", "start", user="bob")
+    assert busy.content.startswith(
+        "This channel already has a game of chess (no longer on this bot) going. Finish")
+    asked = await discord_driver.slash("tinker", "abandon", user="alice")
+    assert asked.content.startswith("Abandon this chess (no longer on this bot) game?")
