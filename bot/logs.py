@@ -44,9 +44,12 @@ class RedactSecrets(logging.Filter):
         """Rewrite the record's message, exception text and stack text; keep the record."""
         try:
             message = record.getMessage()
-        except Exception:  # a broken format: left for the handler to report, as usual
-            message = None
-        if message is not None:
+        except Exception:  # a broken format: the handler reports it with its arguments,
+            # so those are redacted one by one (the report prints them as they are)
+            record.msg = redact(str(record.msg), self.token)
+            args = record.args if isinstance(record.args, tuple) else (record.args,)
+            record.args = tuple(redact(str(a), self.token) for a in args)
+        else:
             clean = redact(message, self.token)
             if clean != message:
                 record.msg = clean

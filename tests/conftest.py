@@ -49,7 +49,7 @@ def fail_on_error_logs(
         return
     bad = [
         record
-        for phase in ("setup", "call")
+        for phase in ("setup", "call", "teardown")
         for record in caplog.get_records(phase)
         if record.levelno >= logging.ERROR and _watched(record.name)
     ]
@@ -106,10 +106,13 @@ SQLITE_ONLY = {
 }
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Run the database tests on both backends (``backend`` is "sqlite" or "postgresql")."""
+    """Run the database tests on both backends (``backend`` is "sqlite" or "postgresql"):
+    those of :data:`BOTH_BACKENDS` that open a database (under ``tmp_path``), and those
+    asking for ``backend``."""
     path = metafunc.definition.path.as_posix()
     wanted = "backend" in metafunc.fixturenames or (
         any(part in path for part in BOTH_BACKENDS)
+        and "tmp_path" in metafunc.fixturenames  # a test without one opens no database
         and metafunc.definition.originalname not in SQLITE_ONLY
         and not metafunc.definition.get_closest_marker("sqlite_only")
     )

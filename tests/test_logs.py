@@ -91,10 +91,24 @@ def test_stack_info_is_redacted():
     assert INTERACTION_TOKEN not in line and "Stack" in line
 
 
-def test_broken_format_is_left_to_the_handler():
-    """A record whose arguments do not fit its format does not make the filter raise."""
+def test_broken_format_is_reported_without_its_secrets(capsys):
+    """A log call whose arguments do not fit its format does not make the filter raise;
+    logging's own report of it prints the arguments, and those are redacted too."""
     record = _record("%s and %s", ("only one",))
     assert RedactSecrets(BOT_TOKEN).filter(record) is True
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    try:
+        setup_logging("DEBUG", BOT_TOKEN)
+        # two slips of a log call: one argument too few
+        logging.getLogger("bot.boards").warning("edit of %s failed: %s", CALLBACK)  # noqa: PLE1206
+        logging.getLogger("bot").info("connecting %s %s", BOT_TOKEN)  # noqa: PLE1206
+    finally:
+        root.handlers[:], level = saved
+        root.setLevel(level)
+    err = capsys.readouterr().err
+    assert err.count("Arguments:") == 2 and HIDDEN in err
+    assert INTERACTION_TOKEN not in err and BOT_TOKEN not in err
 
 
 def test_setup_logging_redacts_discord_py_loggers(capsys):

@@ -54,35 +54,29 @@ def _imports(module: str, path: Path, top_level_only: bool,
     found: set[str] = set()
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
 
-    def visit(body: list[ast.stmt]) -> None:
-        for node in body:
-            if isinstance(node, ast.Import):
-                found.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    anchor = package.split(".")
-                    anchor = anchor[: len(anchor) - node.level + 1]
-                    base = ".".join([*anchor, base] if base else anchor)
-                for alias in node.names:
-                    full = f"{base}.{alias.name}"
-                    found.add(full if full in known else base)
-            elif isinstance(node, ast.If):
-                if not _is_type_checking(node):
-                    visit(node.body)
-                visit(node.orelse)
-            elif isinstance(node, ast.Try):
-                visit(node.body)
-                for handler in node.handlers:
-                    visit(handler.body)
-                visit(node.orelse)
-                visit(node.finalbody)
-            elif not top_level_only and isinstance(
-                    node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.With,
-                           ast.AsyncWith, ast.For, ast.While)):
-                visit(node.body)
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                found.add(full if full in known else base)
+        elif isinstance(node, ast.If) and _is_type_checking(node):
+            for child in node.orelse:
+                visit(child)
+        elif top_level_only and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                  ast.Lambda)):
+            return  # run only when called, not when the module is loaded
+        else:  # every other statement and expression, however deep (async for, match...)
+            for child in ast.iter_child_nodes(node):
+                visit(child)
 
-    visit(tree.body)
+    visit(tree)
     return found
 
 
@@ -174,3 +168,20 @@ def test_the_reader_sees_relative_function_level_and_submodule_imports() -> None
     starting = _imports("cogs.starting", every["cogs.starting"], False, known)
     assert "cogs.base" in starting  # imported inside a function
     assert "cogs.base" not in _imports("cogs.starting", every["cogs.starting"], True, known)
+
+
+def test_imports_are_found_however_deep(tmp_path: Path) -> None:
+    """The checks see an import in an ``async for``, a ``match`` case or a loop's ``else``
+    (not one only type checkers read, nor, at load time, one inside a function)."""
+    source = tmp_path / "mod.py"
+    source.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    import hidden\n"
+        "for x in ():\n    pass\nelse:\n    import loop_else\n"
+        "match 1:\n    case 1:\n        import matched\n"
+        "async def f():\n    async for x in y:\n        import deep\n"
+    )
+    found = _imports("pkg.mod", source, top_level_only=False)
+    assert {"loop_else", "matched", "deep"} <= found and "hidden" not in found
+    loaded = _imports("pkg.mod", source, top_level_only=True)
+    assert {"loop_else", "matched"} <= loaded and "deep" not in loaded

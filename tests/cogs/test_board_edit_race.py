@@ -10,9 +10,20 @@ held back while the game is abandoned and its board says so.
 from __future__ import annotations
 
 import asyncio
+import re
 
 from tests.cogs.test_votes_cog import _vote_game
 from tests.support import Clock, abandon, board_ids, button, make_bot
+
+EDIT = r"/channels/\d+/messages/\d+$"
+CALLBACK = r"/interactions/\d+/.+/callback"
+
+
+def _landed(fake, method: str, path: str, start: int, end: int) -> bool:
+    """Whether Discord took a ``method`` request on ``path`` among requests start..end."""
+    pattern = re.compile(path)
+    return any(r.method == method and pattern.search(r.path) and r.status < 300
+               for r in fake.requests[start:end])
 
 
 def _versions(message: dict) -> set[str]:
@@ -23,12 +34,15 @@ async def test_a_late_vote_edit_does_not_bring_back_the_older_board(
         discord_driver, fake_discord, tmp_path) -> None:
     bot, board, game = await _vote_game(discord_driver, fake_discord, tmp_path, Clock())
     before = game.row.version
-    # The edit the bot makes after Carol's vote waits half a second for the rate limit.
-    fake_discord.fail_next("PATCH", r"/channels/\d+/messages/\d+$", 429, retry_after=0.5)
+    # The edit the bot makes after Carol's vote waits a second for the rate limit.
+    first = len(fake_discord.requests)
+    fake_discord.fail_next("PATCH", EDIT, 429, retry_after=1.0)
     carol = asyncio.create_task(discord_driver.click(board, button(board, "add2"),
                                                      user="carol"))
-    await asyncio.sleep(0.2)  # Carol is answered; the board's edit is held back
+    await fake_discord.wait_for_request("PATCH", EDIT, after=first)  # held back
     move = await discord_driver.click(board, button(board, "add2"), user="bob")
+    answered = len(fake_discord.requests)
+    assert not _landed(fake_discord, "PATCH", EDIT, first, answered)  # the race is on
     game = await bot.tables.load(game.id)
     assert game.row.version == before + 1  # Bob's vote made the majority: the move
     assert move.response_type == 7 and _versions(move.message) == {str(game.row.version)}
@@ -48,12 +62,16 @@ async def test_a_late_click_answer_does_not_bring_back_an_abandoned_game(
     with the running game: the bot shows the ended board again, with no moves on it."""
     bot = await discord_driver.login(make_bot(tmp_path))
     board = (await discord_driver.slash("toy", "start", user="alice")).message
-    fake_discord.fail_next("POST", r"/interactions/\d+/.+/callback", 429, retry_after=0.5)
+    first = len(fake_discord.requests)
+    fake_discord.fail_next("POST", CALLBACK, 429, retry_after=1.0)
     click = asyncio.ensure_future(
         discord_driver.click(board, button(board, "add1"), user="bob"))
-    await asyncio.sleep(0.15)  # the move is saved; its answer is held back
+    held = await fake_discord.wait_for_request("POST", CALLBACK, after=first)
     done = await abandon(discord_driver, "toy", "alice")
     assert "abandoned" in done.followups[0]["content"]
+    # Bob's answer, held back after his move was saved, has not landed yet
+    assert not _landed(fake_discord, "POST", re.escape(held.path) + "$", first,
+                       len(fake_discord.requests))
     await click
     await discord_driver.settle()
     assert (await bot.store.get_game(1)).status == "abandoned"
@@ -73,9 +91,11 @@ async def test_a_held_back_tally_edit_does_not_bring_back_an_abandoned_game(
                                         user="alice")).message
     board = (await discord_driver.click(board, button(board, "add1"), user="alice")).message
     await discord_driver.click(board, button(board, "add1"), user="bob")  # edited at once
+    first = len(fake_discord.requests)
     vote = asyncio.ensure_future(discord_driver.click(
         fake_discord.get_message(board["id"]), button(board, "add2"), user="carol"))
-    await asyncio.sleep(0.15)  # Carol's vote is saved; its tally's edit waits
+    # Carol's vote is saved and answered; its tally's edit waits
+    await fake_discord.wait_for_request("POST", CALLBACK, after=first)
     done = await abandon(discord_driver, "toy", "alice")
     assert "abandoned" in done.followups[0]["content"]
     await vote

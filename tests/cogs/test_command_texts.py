@@ -54,6 +54,37 @@ def _texts() -> list[tuple[str, str]]:
     return found
 
 
+#: A command named in a text: "/name" and the word after it, if any (a name followed by
+#: "/" is a path, a route or a seed's tag, not a command).
+NAMED = re.compile(r"(?:(?<=[\s(`\"'])|^)/(<?[a-z][a-z-]*>?)(?![\w/-])(?: ([a-z][a-z-]*))?")
+
+
+def _misnamed(texts: list[tuple[str, str]], commands: set[str],
+              groups: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """The commands ``texts`` name that the bot does not have: an unknown name, or a
+    group's name followed by a word that is not one of its subcommands."""
+    wrong = []
+    for where, text in texts:
+        for match in NAMED.finditer(text):
+            name, sub = match.groups()
+            if name == "<game>" and where.startswith("cogs/help.py"):
+                continue
+            if name not in commands or (name in groups and sub is not None
+                                        and sub not in groups[name]):
+                wrong.append((where, match.group(0)))
+    return wrong
+
+
+def test_a_misspelt_command_in_a_text_is_found() -> None:
+    """The check itself: a typo in a subcommand or a command is caught, a right one and
+    a path are not."""
+    groups = {"tinker": {"start", "abandon"}, "steam": {"new"}}
+    texts = [("a", "Use /tinker abandn."), ("b", "Try `/steam strat`"), ("c", "/start it"),
+             ("d", "Use /tinker abandon or /steam new."), ("e", "see /tinker/rules")]
+    assert _misnamed(texts, {"tinker", "steam", "help"}, groups) == [
+        ("a", "/tinker abandn"), ("b", "/steam strat"), ("c", "/start it")]
+
+
 async def test_every_command_a_text_names_exists(discord_driver, tmp_path) -> None:
     """A reply, a rules page or a button that tells members to type ``/tinker abandon``
     names a command the bot has, with its subcommand; no text names one it has not
@@ -63,18 +94,7 @@ async def test_every_command_a_text_names_exists(discord_driver, tmp_path) -> No
     groups = {c.name: {s.name for s in c.commands} for c in bot.tree.get_commands()
               if isinstance(c, app_commands.Group)}
     commands = {c.name for c in bot.tree.get_commands()}
-    subcommands = set().union(*groups.values())
-    # a name followed by "/" is a path (a route, a seed's tag), not a command
-    named = re.compile(r"(?:(?<=[\s(`\"'])|^)/(<?[a-z][a-z-]*>?)(?![\w/-])(?: ([a-z][a-z-]*))?")
-    wrong = []
     texts = _texts()
     assert len(texts) > 1000
-    for where, text in texts:
-        for match in named.finditer(text):
-            name, sub = match.groups()
-            if name == "<game>" and where.startswith("cogs/help.py"):
-                continue
-            if name not in commands or (name in groups and sub in subcommands
-                                        and sub not in groups[name]):
-                wrong.append((where, match.group(0)))
+    wrong = _misnamed(texts, commands, groups)
     assert not wrong, wrong
