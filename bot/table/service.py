@@ -5,7 +5,8 @@ board or a player who may not act, applies the engine, then saves with a
 compare-and-swap on the version and the action-log entry in one transaction
 (:class:`bot.table.core.TableCore`). One-seat games played by a channel follow the
 channel policy (:class:`bot.table.channel.ChannelPolicy`), seated games the turn policy
-(:class:`bot.table.turns.TurnPolicy`). Written once for every engine that follows
+(:class:`bot.table.turns.TurnPolicy`); abandoning a game follows the abandoning policy
+(:class:`bot.table.abandoning.Abandoning`). Written once for every engine that follows
 :mod:`bot.games.protocol`.
 """
 
@@ -21,7 +22,6 @@ from collections.abc import (
     AsyncIterator,
     Awaitable,
     Callable,
-    Iterable,
     Iterator,
     Mapping,
     Sequence,
@@ -32,6 +32,7 @@ from typing import Any
 from bot.games.protocol import Engine
 from bot.games.registry import engine as registry_engine
 from bot.table import downtime, polls, seating
+from bot.table.abandoning import Abandoning, left_seats
 from bot.table.channel import ChannelPolicy
 from bot.table.core import MissingGame, SaveConflict, TableCore, record
 from bot.table.daily import daily_key, daily_seed
@@ -39,8 +40,6 @@ from bot.table.data import NoticeRef, TableData
 from bot.table.deadlines import Paused
 from bot.table.errors import (
     ChannelOccupied,
-    GameEnded,
-    NotAllowed,
     Refusal,
     Unavailable,
 )
@@ -109,6 +108,7 @@ class Tables:
         self.core = TableCore(store, clock=clock, engines=engines, seeds=seeds,
                               vote_window=vote_window)
         self.channel = ChannelPolicy(self.core)
+        self.abandoning = Abandoning(self.core)
         #: Each server's settings; ``defaults`` (else the vote window and open-game cap
         #: given here) for servers that chose none.
         self.servers = ServerBook(store, defaults or ServerSettings(
@@ -537,29 +537,8 @@ class Tables:
 
     async def abandon(self, channel_id: int, actor: Actor, *,
                       game_id: int | None = None) -> LoadedGame:
-        """End the channel's open game, or record the ask; return the game afterwards.
-
-        A member with Manage Messages always may. A one-seat game is its starter's to
-        end, a lobby its host's; a running table is ended by a majority of the people
-        still playing at it (one of them alone when only one plays). While the asks are
-        fewer, the game stays open with the ask recorded (its last event says so).
-        ``game_id`` is the game the member confirmed abandoning: refused if the
-        channel's open game is another one now.
-        """
-        game = await self.open_in_channel(channel_id)
-        if game is None or (game_id is not None and game.id != game_id):
-            raise Refusal("There is no game going in this channel."
-                          if game is None else "That game has ended already.")
-        async with self.core.hold(game.id):
-            game = await self.load(game.id)
-            if not game.row.is_open:
-                raise GameEnded(game.row.status)
-            self._abandon_step(game, actor)
-            if (not actor.can_manage and self._running_table(game)
-                    and actor.user_id in self._playing(game)):
-                return await self._ask_to_abandon(game, actor)
-            ended = f"{actor.name} abandoned the game."
-            return await self.core.close(game, "abandoned", ended, actor.user_id)
+        """End the channel's open game, or record the ask (see :class:`Abandoning`)."""
+        return await self.abandoning.abandon(channel_id, actor, game_id=game_id)
 
     async def call_off(self, game_id: int, event: str, *,
                        unseen: bool = False) -> LoadedGame | None:
@@ -588,121 +567,13 @@ class Tables:
             return None
 
     async def may_abandon(self, channel_id: int, actor: Actor) -> tuple[LoadedGame, bool]:
-        """Refuse as :meth:`abandon` would, changing nothing (before asking to confirm);
-        return the channel's open game and whether the member's word ends it at once
-        (False: it records their ask, and a majority of the players ends it)."""
-        game = await self.open_in_channel(channel_id)
-        if game is None:
-            raise Refusal("There is no game going in this channel.")
-        return game, self._abandon_step(game, actor) == "close"
-
-    @staticmethod
-    def _left(game: LoadedGame, people: Iterable[int]) -> set[int]:
-        """The seats that lose a table where a computer plays when it ends unfinished
-        (:meth:`TableCore.left_to_computers`): ``people``'s (those who abandoned it, or
-        the one whose turn it stalled on), and every person who resigned or walked away
-        (a computer playing their seat)."""
-        seats = game.seats
-        wanted = set(people)
-        resigned = seating.resigned_seats(game.view())
-        return {i for i, seat in enumerate(seats) if not seat.computer
-                and (seat.user_id in wanted or i in resigned or seat.away)}
+        """Refuse as :meth:`abandon` would, changing nothing (see :class:`Abandoning`)."""
+        return await self.abandoning.may_abandon(channel_id, actor)
 
     def abandon_forfeits(self, game: LoadedGame, actor: Actor) -> bool:
-        """Whether ``actor`` abandoning ``game`` (with the others asking, if need be)
-        loses it for its people: they play it, and a computer plays at the table
-        (:meth:`TableCore.left_to_computers`; a moderator's abandon gives no result)."""
-        return (not actor.can_manage and self._running_table(game)
-                and actor.user_id in self._playing(game)
-                and self.core.left_to_computers(game))
-
-    def _abandon_step(self, game: LoadedGame, actor: Actor) -> str:
-        """What abandoning does for ``actor``: ``close`` the game, or record an ``ask``;
-        raise NotAllowed when they may do neither."""
-        if actor.can_manage:
-            return "close"
-        if game.broken and len(game.seats) > 1 and game.row.status != "lobby":
-            # A damaged table cannot go on: anyone seated at it may end it, as its host may.
-            if game.seat_of(actor.user_id) is None and actor.user_id != game.host_id:
-                raise NotAllowed(self._who_may_abandon(game))
-            return "close"
-        if not self._running_table(game):
-            lobby = game.row.status == "lobby"
-            owner = game.host_id if lobby or len(game.seats) > 1 else game.row.starter_id
-            if actor.user_id != owner:
-                raise NotAllowed(self._who_may_abandon(game))
-            return "close"
-        playing = self._playing(game)
-        if actor.user_id not in playing:
-            seat = game.seat_of(actor.user_id)
-            if seat is not None and not seating.present_people(
-                    game.seats, seating.resigned_seats(game.view())):
-                # Nobody plays for themselves any more (the table waits for away people):
-                # anyone seated may end it, so that it does not hold the channel.
-                return "close"
-            if (seat is not None and game.seats[seat].away
-                    and seat not in seating.resigned_seats(game.view())):
-                raise NotAllowed(seating.AWAY_REFUSAL)
-            raise NotAllowed(self._who_may_abandon(game))
-        asked = {u for u in game.data.abandon_votes if u in playing}
-        needed = len(playing) // 2 + 1
-        if actor.user_id in asked and len(asked) < needed:  # a double click, or again
-            raise Refusal(f"You have asked to abandon this game already ({len(asked)} of "
-                          f"{needed} needed: another player can use /{game.row.kind} "
-                          "abandon too).")
-        return "close" if len(asked) + 1 >= needed else "ask"
-
-    @staticmethod
-    def _running_table(game: LoadedGame) -> bool:
-        """Whether ``game`` is a seated table in play (ended by a majority of its players)."""
-        return len(game.seats) > 1 and game.row.status != "lobby" and not game.broken
-
-    @staticmethod
-    def _playing(game: LoadedGame) -> set[int]:
-        """The people still playing at a running table (not resigned, not away); at a table
-        where every one of them is away (it waits for them), the away people."""
-        seats = game.seats
-        resigned = seating.resigned_seats(game.view())
-        present = seating.present_people(seats, resigned)
-        if not present:
-            present = [i for i in seating.person_seats(seats) if i not in resigned]
-        return {user for i in present if (user := seats[i].user_id)}
-
-    async def _ask_to_abandon(self, game: LoadedGame, actor: Actor) -> LoadedGame:
-        """A person at a running table asks to end it; a majority of those playing does."""
-        data = game.data
-        playing = self._playing(game)
-        asks = [u for u in data.abandon_votes if u in playing]
-        if actor.user_id not in asks:
-            asks.append(actor.user_id)
-        needed = len(playing) // 2 + 1
-        if len(asks) >= needed:
-            names = polls.join_names(game.seat_name(game.seat_of(u)) for u in asks)
-            data.abandon_votes = []
-            return await self.core.close(game, "abandoned", f"{names} abandoned the game.",
-                                         actor.user_id, forfeit=self._left(game, asks))
-        data.abandon_votes = asks
-        event = (f"{game.seat_name(game.seat_of(actor.user_id))} asks to abandon the game "
-                 f"({len(asks)} of {needed} needed: "
-                 f"another player can use /{game.row.kind} abandon too).")
-        return await self.core.table_move(game, (event,), {"abandon_ask": actor.user_id},
-                                          actor.user_id)
-
-    @staticmethod
-    def _who_may_abandon(game: LoadedGame) -> str:
-        """The refusal that names who may end the game."""
-        if len(game.seats) <= 1 and game.row.status != "lobby":
-            return (f"Only {game.seat_name(0)}, who started it, or a member with Manage "
-                    "Messages can abandon this game.")
-        if game.broken and game.row.status != "lobby":
-            return ("Only the people seated at this table or a member with Manage Messages "
-                    "can end it.")
-        if game.row.status == "lobby":
-            host = game.seat_of(game.host_id)
-            return (f"Only the host, {game.seat_name(host)}, or a member with Manage "
-                    "Messages can close this table.")
-        return ("Only the people still playing at this table (a majority of them, when "
-                "several play) or a member with Manage Messages can abandon it.")
+        """Whether ``actor`` abandoning ``game`` loses it for its people (see
+        :class:`Abandoning`)."""
+        return self.abandoning.forfeits(game, actor)
 
     async def expire_idle(
         self, cutoffs: dict[str, float], ended: Callable[[LoadedGame], Awaitable[None]],
@@ -737,7 +608,7 @@ class Tables:
                 left: set[int] = set()
                 if self.core.left_to_computers(game):
                     stalled = game.person_to_act()
-                    left = self._left(game, [stalled] if stalled is not None else [])
+                    left = left_seats(game, [stalled] if stalled is not None else [])
                     if stalled is not None:
                         name = game.seat_name(game.seat_of(stalled))
                         event = (f"The game was idle too long and ended: {name}'s turn "

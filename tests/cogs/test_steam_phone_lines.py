@@ -92,7 +92,7 @@ def test_the_final_round_names_everyone_still_to_play_where_they_fit() -> None:
     """Short names are all named ("Ann, Bob, Cy"), none counted; a long name beside
     short ones takes the room they leave, and only names past the room are counted."""
     from bot.text.widths import shown_width
-    from cogs.steam import LINE_ROOM, NAME_LEAST, _final_round
+    from cogs.steam_words import LINE_ROOM, NAME_LEAST, _final_round
 
     assert _final_round(["Ann", "Bob", "Cy"]) == "⏳ Final round · to play: Ann, Bob, Cy."
     line = _final_round(["Al", "Bartholomew Fitzgerald-Worthington"])

@@ -14,7 +14,8 @@ import pytest
 
 from bot.games import registry
 from bot.games.protocol import Action
-from cogs.steam import PLACEHOLDERS, _plan_label, _short_label
+from cogs.steam import PLACEHOLDERS
+from cogs.steam_words import _plan_label, short_label
 from tests.cogs.board_messages import board_renderer, message, played
 from tests.support import loaded
 
@@ -100,7 +101,7 @@ def test_s6_a_plan_option_says_which_cards_it_moves_where() -> None:
             actions = ENGINE.legal_actions(state, seat)
             game = loaded(ENGINE, state, seats=3)
             for plan in (a for a in actions if a.group == "plan"):
-                shown = _short_label(plan, game).description
+                shown = short_label(plan, game).description
                 if not shown.startswith("Moves "):
                     assert shown == plan.description and len(shown) > 100
                     continue

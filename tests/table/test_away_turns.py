@@ -18,7 +18,7 @@ from bot.table.lobby import LOBBY_COMPUTER, LOBBY_JOIN, LOBBY_START
 from bot.table.seating import AWAY_REFUSAL
 from bot.table.service import Tables
 from cogs.base import seat_list
-from cogs.steam import AWAY_MARK, _position, _status
+from cogs.steam_words import AWAY_MARK, position, status
 from tests.support import ALICE, BOB, CAROL, Actor, Clock, open_tables
 
 # seats are handed on at once here: the wait before it is pinned elsewhere
@@ -51,7 +51,7 @@ async def test_c6_the_last_person_playing_resigns_in_an_away_turn(tmp_path) -> N
         await tables.hand_to_computer(CHANNEL, BOB, ALICE.user_id)
         game = await tables.load(game_id)
         assert game.to_act() == 0 and game.computer_to_act() and game.shown_away(0)
-        assert _status(game, game.view()).startswith(f"🚂 **Alice** to play{AWAY_MARK}")
+        assert status(game, game.view()).startswith(f"🚂 **Alice** to play{AWAY_MARK}")
         assert "💤" in seat_list(game) and picture_view(game)["players"][0]["away"] is True
         play = await tables.act(game_id, game.row.version, BOB, "resign")
         game = await tables.load(game_id)
@@ -62,11 +62,11 @@ async def test_c6_the_last_person_playing_resigns_in_an_away_turn(tmp_path) -> N
         assert told == (ALICE.user_id, f"<@{ALICE.user_id}>, it is your turn at Steam to "
                         "Solar: no one else is playing, so the table waits for you.")
         assert play.events[-1] == "No one else is playing, so the table waits for Alice."
-        head = _status(game, game.view()).split("\n")[0]
+        head = status(game, game.view()).split("\n")[0]
         assert head == "🚂 **Alice** to play"
         # marked away nowhere: the legend's 💤 says a computer plays the seat
         assert not game.shown_away(0) and game.seats[0].away
-        assert not any("💤" in line for line in _position(game, game.view()))
+        assert not any("💤" in line for line in position(game, game.view()))
         assert "💤" not in seat_list(game)
         assert picture_view(game)["players"][0]["away"] is False
 

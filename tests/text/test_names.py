@@ -127,7 +127,7 @@ def test_an_emoji_family_takes_one_emoji_of_room():
 
 def test_a_cut_name_never_splits_a_flag_or_a_skin_tone():
     """A long name cut to fit keeps whole flags, skin tones, accents and joined emoji."""
-    from cogs.steam import LINE_ROOM
+    from cogs.steam_words import LINE_ROOM
     cut = short_name(safe_name("🇫🇷" * 16), LINE_ROOM - shown_width(" 5"))
     assert _flags(cut) % 2 == 0, cut
     for room in range(2, 12):

@@ -23,7 +23,8 @@ import pytest
 from bot.games.steam.engine import ENGINE as STEAM
 from bot.text.names import safe_name
 from bot.text.widths import shown_width
-from cogs.steam import SteamCog, announced
+from cogs.steam import SteamCog
+from cogs.steam_words import announced
 from tests.cogs.board_messages import (
     PHONE_BUDGET,
     Message,
