@@ -330,7 +330,9 @@ class TableBot(commands.Bot):
             self.outages = [*self.outages, (start, length)]
             self.tables.turns.outages = self.outages
             kept = await self.alive.note_outage(start, start + length)
-            self.outages = downtime.merged([*self.outages, *kept])  # none forgotten
+            # as many as are stored: those reaching back past every idle cutoff go
+            self.outages = downtime.kept([*self.outages, *kept], self.clock(),
+                                         self.alive.keep_seconds)
             self.tables.turns.outages = self.outages
 
     async def _put_off_timers(self) -> None:

@@ -349,17 +349,22 @@ class GameCog(commands.Cog):
         game = await self.bot.tables.open_in_channel(interaction.channel_id or 0)
         if game is not None and damaged and game.broken:
             return game
-        if game is not None and game.row.kind != self.kind and not game.broken:
-            # another game holds the channel: starting one of this kind would be refused
-            raise Refusal(f"This channel's game is {game.engine.title}, not "
-                          f"{self.title or self.kind}: /{game.row.kind} board shows it.")
         if game is None or game.row.kind != self.kind:
-            raise Refusal(await self._none_here(interaction))
+            in_threads = await self._in_threads(interaction)
+            if in_threads is not None:
+                raise Refusal(in_threads)
+            if game is not None and not game.broken:
+                # another game holds the channel: starting one of this kind is refused
+                raise Refusal(f"This channel's game is {game.engine.title}, not "
+                              f"{self.title or self.kind}: /{game.row.kind} board shows it.")
+            start = self.start_command or f"/{self.kind} start"
+            raise Refusal("There is no game of this kind going in this channel. Start one "
+                          f"with {start}.")
         return game
 
-    async def _none_here(self, interaction: discord.Interaction[Any]) -> str:
-        """Say there is no game of this kind in the channel: where it is played when it
-        has a thread of its own there, else how to start one."""
+    async def _in_threads(self, interaction: discord.Interaction[Any]) -> str | None:
+        """Say where this kind's games of the channel are played when they have threads
+        of their own there (None: they have none)."""
         threads: list[tuple[int, int, str]] = []
         if interaction.guild_id is not None and not isinstance(interaction.channel,
                                                                discord.Thread):
@@ -375,8 +380,7 @@ class GameCog(commands.Cog):
                        "in one." if len(places) > 1 else
                        f"game is played in a thread of its own: {where}. Use the command "
                        "there."))
-        start = self.start_command or f"/{self.kind} start"
-        return f"There is no game of this kind going in this channel. Start one with {start}."
+        return None
 
     async def send_rules(self, interaction: discord.Interaction[Any]) -> None:
         """Explain the game privately: its rules, a page a phone shows whole at a time."""

@@ -446,8 +446,7 @@ class SteamCog(GameCog):
         """Vote to let a computer play an absent player's seat until they click again (C6);
         a player who has left the server (Discord names a user) is found by their seat."""
         async with AnswerClock.of(interaction) as clock:
-            if await self.bot.tables.open_in_channel(interaction.channel_id or 0) is None:
-                raise Refusal(await self._none_here(interaction))  # its thread, if it has one
+            await self.current(interaction)  # refused: none here (its thread, if it has one)
             play = await self.bot.tables.hand_to_computer(
                 interaction.channel_id or 0, actor_of(interaction), player.id
             )

@@ -70,9 +70,18 @@ HEALED = ("The board had changed before your click, so nothing was done: it show
 #: Told privately to a voter whose vote came after the voting window had closed (C4).
 LATE_VOTE = ("The vote had closed just before your click, so your vote was not counted: the "
              "board shows the move the channel chose.")
-#: Told privately to a player whose move was made on a board deleted as they clicked it.
-BOARD_DELETED = ("The move was made, but the board was deleted as you clicked it: the game "
-                 "goes on on a new board below.")
+
+
+def board_deleted(game: LoadedGame) -> str:
+    """Told privately to a player whose click was carried out on a board deleted as they
+    clicked it: where the board is now."""
+    if game.row.status == "lobby":
+        return "Done, but the table's board was deleted as you clicked it: it is posted below."
+    if not game.row.is_open:
+        return ("The move was made and the game is over, but the board was deleted as you "
+                "clicked it: the result is on a new board below.")
+    return ("The move was made, but the board was deleted as you clicked it: the game goes "
+            "on on a new board below.")
 
 
 class BoardClicks:
@@ -234,7 +243,7 @@ class BoardClicks:
             # channel shows it), never left to read "This interaction failed"
             if isinstance(exc, discord.NotFound) and not answer_lost(exc):
                 # the board was deleted as it was clicked: nothing to acknowledge on
-                await tell_privately(interaction, BOARD_DELETED)
+                await tell_privately(interaction, board_deleted(game))
             elif not answer_lost(exc):
                 await self._acknowledge(interaction)
             await self.messages.show(game)

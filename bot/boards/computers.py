@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
 from bot.table.errors import Refusal, StaleBoard, Unavailable
@@ -20,7 +21,8 @@ log = logging.getLogger(__name__)
 COMPUTER_RETRIES = 5
 COMPUTER_RETRY_SECONDS = 1.0
 COMPUTER_RETRY_MAX_SECONDS = 60.0
-#: How many times computer players that died of an unexpected error are started again.
+#: How many times an hour computer players that died of an unexpected error are started
+#: again (an error that kills every one of them does not restart them for ever).
 COMPUTER_RESTARTS = 100
 
 
@@ -36,7 +38,8 @@ class ComputerPlayers:
         self.moved = moved
         self._computers: dict[int, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[None]] = set()
-        self._restarts = 0
+        #: Restarts made in the hour that began at the first of them (monotonic time).
+        self._restarts = (0.0, 0)
 
     async def wake(self, game_id: int) -> None:
         """Make sure a computer player whose turn it is gets moving (after a hiccup)."""
@@ -95,8 +98,12 @@ class ComputerPlayers:
             await asyncio.sleep(COMPUTER_RETRY_SECONDS * 5)
             await self.wake(game_id)
 
-        self._restarts += 1
-        if self._restarts <= COMPUTER_RESTARTS:
+        now = time.monotonic()
+        began, made = self._restarts
+        if now - began > 3600:
+            began, made = now, 0
+        self._restarts = (began, made + 1)
+        if made < COMPUTER_RESTARTS:
             task = asyncio.create_task(later(), name=f"computer-restart-{game_id}")
             self._background.add(task)
             task.add_done_callback(self._background.discard)

@@ -109,9 +109,9 @@ class BoardMessages:
         self._retrying: set[int] = set()
         #: Boards whose edit asked for is only the start's redraw's (posts no board).
         self._quiet: set[int] = set()
-        #: Boards whose edits Discord refuses for want of access or a permission (the
-        #: bot no longer sees the channel, say), and whether a player was told so; a
-        #: board edited again is taken off.
+        #: Boards whose edits (or turn notices) Discord refuses for want of access or a
+        #: permission (the bot no longer sees the channel, say), and whether a player
+        #: was told so; a board edited or posted again, or a notice posted, takes it off.
         self.locked_out: dict[int, bool] = {}
         #: Channels whose boards Discord refused a picture (no Attach Files there), with
         #: when (the event loop's clock): their boards go as text, without a request
@@ -262,6 +262,7 @@ class BoardMessages:
             return exc
         replaced = await self.tables.set_board(game, message.channel.id, message.id)
         self.mark_shown(game)
+        self.locked_out.pop(game.id, None)  # the channel takes the bot's posts again
         if replaced is not None and replaced[1] != deleted:
             await self._retire(replaced, game)
         return None
@@ -279,7 +280,17 @@ class BoardMessages:
         """
         failed = await self._edit(game, keep=keep, repost=repost)
         await self.threads.wind_up(game)
+        if failed is None or not passing_failure(failed):
+            self._let_go(game)  # (shown, left so, or never to be)
         return failed
+
+    def _let_go(self, game: LoadedGame) -> None:
+        """Forget an ended game whose last board edit will not be made (its board deleted,
+        its thread archived, the channel shut to the bot): nobody plays it any more, and
+        what was noted of its board would be held for the process's life."""
+        if not game.row.is_open:
+            self.mark_shown(game)
+            self.locked_out.pop(game.id, None)
 
     async def show(self, game: LoadedGame, *, repost: bool = True) -> None:
         """Edit the game's board now (:meth:`refresh`); an edit Discord refuses for a
@@ -289,7 +300,7 @@ class BoardMessages:
         failed = await self.refresh(game, repost=repost)
         if failed is not None and passing_failure(failed):
             self.update_soon(game.id, game, repost=repost)
-        elif refused_access(failed):
+        elif refused_access(failed) and game.row.is_open:
             self.locked_out.setdefault(game.id, False)  # the next clicker is told
 
     async def _channel_gone(self, game: LoadedGame, channel_id: int,
@@ -334,6 +345,7 @@ class BoardMessages:
             await self._moved_meanwhile(game, message)
             behind = self.behind(game)
             self.mark_shown(game)  # what the message shows now
+            self.locked_out.pop(game.id, None)  # the channel takes the bot's edits again
             if behind:  # a newer board was shown while this edit waited: show it again
                 self.update_soon(game.id)
             return None
@@ -567,7 +579,6 @@ class BoardMessages:
                 self._edited[game_id] = time.monotonic()
                 if failed is None:
                     self._drawn[game_id] = _saved(game)
-                    self.locked_out.pop(game_id, None)
                     tries = 0
                     if self._waiting and game_id in self._dirty:
                         # Asked for again while other boards wait their turn: this one
@@ -580,6 +591,8 @@ class BoardMessages:
                 if pause is not None:
                     retry_at = time.monotonic() + pause
                     self._retrying.add(game_id)
+                else:
+                    self._let_go(game)  # given up
         except Exception:
             log.warning("could not update the board of game %s", game_id, exc_info=True)
         finally:

@@ -48,6 +48,8 @@ class TurnNotices:
         self.leftovers = leftovers
         #: Each table's current turn notice, and a lock so notices go out one at a time.
         self._notices: dict[int, NoticeRef] = {}
+        #: The nonce each of those was posted with, if any (:meth:`NoticeDue.nonce`).
+        self._nonces: dict[int, str] = {}
         self._notice_locks: dict[int, asyncio.Lock] = {}
         #: Each table's notice on its way (whom it names, the table's version it was made
         #: for, the post): a rate limit can hold a post back for seconds, during which
@@ -93,6 +95,17 @@ class TurnNotices:
                     and stored.user == notice[0] and seen_to is None):
                 return  # out already: a second try of a fired notice, made while its first
                 # was on its way (a slow post), waited here until the first was stored
+            # an owed notice's every try carries one name: a post Discord took just
+            # before a stop is given back to the try after the start, not made twice
+            nonce = due.nonce(game.id) if due is not None and seen_to else None
+            mine = self._notices.get(game.id)
+            if (nonce is not None and mine is not None and self._nonces.get(game.id) == nonce
+                    and (stored is None or stored.message != mine.message)):
+                # posted by this process, but its storing failed: stored now, not posted
+                # again (its nonce names that post, which deleted Discord would refuse)
+                await self.tables.remember_notice(game.id, mine, seen_to=seen_to)
+                return
+            self._nonces.pop(game.id, None)
             # what this process posted, and what is stored: another process (a deploy's
             # overlap) may have posted the stored one since
             olds = {(n.channel, n.message): n for n in (self._notices.pop(game.id, None), stored)
@@ -121,9 +134,6 @@ class TurnNotices:
             # a little before now, in case this machine's clock is ahead of Discord's
             since = discord.utils.time_snowflake(
                 discord.utils.utcnow() - datetime.timedelta(minutes=1))
-            # an owed notice's every try carries one name: a post Discord took just
-            # before a stop is given back to the try after the start, not made twice
-            nonce = due.nonce(game.id) if due is not None and seen_to else None
             named: dict[str, Any] = {} if nonce is None else {"nonce": nonce}
             post = asyncio.ensure_future(channel.send(
                 text, view=board_button(game.link),
@@ -171,6 +181,9 @@ class TurnNotices:
                 return
             note = NoticeRef(message.channel.id, message.id, user_id)
             self._notices[game.id] = note
+            if nonce is not None:
+                self._nonces[game.id] = nonce
+            self.locked_out.pop(game.id, None)  # the channel takes the bot's posts again
             await self.tables.remember_notice(game.id, note, seen_to=seen_to)
 
     async def _take_back_stopped(self, game: LoadedGame, channel: discord.PartialMessageable,
@@ -195,6 +208,7 @@ class TurnNotices:
     def forget(self, game_id: int) -> None:
         """Forget the turn notice of a game whose channel is gone (nothing to delete)."""
         self._notices.pop(game_id, None)
+        self._nonces.pop(game_id, None)
 
     async def _still_due(self, game_id: int, user_id: int, made: int,
                          current: LoadedGame | None = None) -> bool:

@@ -203,8 +203,9 @@ class NoticeDue:
     stored before it was kept), so that a wait the bot was down for can be put off;
     ``owed`` says its wait is over and it is being posted: it is kept until it is out, so
     that a stop or a crash before then posts it after the start; ``owed_since`` is when it
-    was first owed, which names its post to Discord (:meth:`nonce`), so that a post
-    Discord took just before a stop is not made twice by the try after the start."""
+    was first tried (owed, or a reminder posted), which names every try's post to Discord
+    (:meth:`nonce`), so that a post Discord took just before a stop, or while it answered
+    with a failure, is not made twice by the next try."""
 
     user: int
     at: float

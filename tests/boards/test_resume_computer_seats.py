@@ -90,3 +90,23 @@ async def test_computer_seated_ids_on_both_backends(tmp_path, backend, damaged):
         assert await store.computer_seated_ids() == [ids["away"], ids["computer"]]
     finally:
         await store.close()
+
+
+async def test_computer_players_that_die_are_restarted_up_to_a_budget_an_hour(monkeypatch):
+    """A hundred restarts an hour at most (an error that kills every computer player does
+    not restart them for ever), but a bot running for months keeps restarting them: the
+    budget comes back after the hour."""
+    from bot.boards import computers
+
+    now = [1000.0]
+    monkeypatch.setattr(computers.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(computers, "COMPUTER_RETRY_SECONDS", 3600.0)  # none wakes here
+    players = computers.ComputerPlayers(None, 0.0, None)  # type: ignore[arg-type]
+    for game_id in range(computers.COMPUTER_RESTARTS + 5):
+        players._restart(game_id)
+    assert len(players._background) == computers.COMPUTER_RESTARTS
+    now[0] += 3601
+    players._restart(0)
+    assert len(players._background) == computers.COMPUTER_RESTARTS + 1
+    for task in players._background:
+        task.cancel()

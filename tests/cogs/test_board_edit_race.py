@@ -22,7 +22,7 @@ CALLBACK = r"/interactions/\d+/.+/callback"
 def _landed(fake, method: str, path: str, start: int, end: int) -> bool:
     """Whether Discord took a ``method`` request on ``path`` among requests start..end."""
     pattern = re.compile(path)
-    return any(r.method == method and pattern.search(r.path) and r.status < 300
+    return any(r.method == method and pattern.search(r.path) and 200 <= r.status < 300
                for r in fake.requests[start:end])
 
 

@@ -143,3 +143,47 @@ async def test_abandoning_a_game_whose_board_was_deleted_posts_no_board(
     await discord_driver.settle()
     assert [m["content"] for m in fake_discord.channel_messages()] == [
         "Alice abandoned the game."]
+
+
+async def test_the_lockout_word_goes_once_the_bot_posts_again_and_comes_back_with_the_next(
+        discord_driver, fake_discord, tmp_path):
+    """A notice refused while the channel was locked is told once; once the bot posts
+    again (the next notice) nobody is told any more, and a second lockdown is told
+    again."""
+    clock = Clock()
+    bot, _game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
+    fake_discord.fail_next("POST", POST, 403, code=50013, times=1)
+    clock.advance(46)
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    told = await _plays_turn(discord_driver, fake_discord, bot, 0, "alice")
+    assert sum("can no longer update this board" in t for t in told) == 1
+    clock.advance(46)  # Bob's notice posts: the lockdown is over
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    told = await _plays_turn(discord_driver, fake_discord, bot, 1, "bob")
+    assert not any("can no longer update this board" in t for t in told)
+    fake_discord.fail_next("POST", POST, 403, code=50013, times=10_000)  # locked again
+    clock.advance(46)
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    told = await _plays_turn(discord_driver, fake_discord, bot, 0, "alice")
+    assert sum("can no longer update this board" in t for t in told) == 1
+
+
+async def test_the_last_move_on_a_board_deleted_as_it_is_clicked_says_the_game_is_over(
+        discord_driver, fake_discord, tmp_path):
+    """The winning move, on a board deleted as it is clicked: the private word says the
+    result is on a new board, not that the game goes on."""
+    bot = await discord_driver.login(make_bot(tmp_path))
+    board = (await discord_driver.slash("toy", "start", user="alice")).message
+    for _ in range(4):
+        board = (await discord_driver.click(board, button(board, "add2"), user="alice")).message
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    custom_id = next(c for c in board_ids(board) if c.endswith(":add2"))
+    payload = fake_discord.component_payload(board, custom_id, user="alice")
+    fake_discord.delete_message(fake_discord.channel_id, board["id"])
+    result = await discord_driver.feed(payload)
+    await discord_driver.settle()
+    assert (await bot.store.get_game(game.id)).status == "over"
+    assert result.content.startswith("The move was made and the game is over")

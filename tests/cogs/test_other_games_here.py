@@ -35,3 +35,16 @@ async def test_a_kind_no_longer_on_the_bot_reads_as_a_name(discord_driver, fake_
         "This channel already has a game of chess (no longer on this bot) going. Finish")
     asked = await discord_driver.slash("tinker", "abandon", user="alice")
     assert asked.content.startswith("Abandon this chess (no longer on this bot) game?")
+
+
+async def test_a_game_of_this_kind_in_a_thread_is_pointed_to_first(discord_driver,
+                                                                  fake_discord, tmp_path):
+    """A Tin Realm journey in a thread of its own, a Tinker game in the channel itself:
+    /tinrealm board in the channel points to the journey's thread."""
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker", "cogs.tinrealm")))
+    await discord_driver.slash("tinrealm", "start", {"thread": "yes"}, user="alice")
+    (thread,) = fake_discord.threads_under()
+    await discord_driver.slash("tinker", "start", user="bob")
+    answer = await discord_driver.slash("tinrealm", "board", user="alice")
+    assert answer.ephemeral and f"<#{thread['id']}>" in answer.content
+    assert "Tinker" not in answer.content

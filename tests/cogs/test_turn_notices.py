@@ -603,3 +603,66 @@ async def test_c6_a_notice_discord_took_just_before_a_crash_is_not_posted_again(
         await _play(discord_driver, fake_discord, bot)
     await _run_deadlines(discord_driver, bot, clock)
     assert [f"<@{alice}>" in m["content"] for m in _notices(fake_discord)] == [False]
+
+
+async def test_c6_a_notice_posted_but_not_stored_is_stored_at_the_next_try(
+        discord_driver, fake_discord, tmp_path):
+    """The notice goes out but storing it fails once: the next try finds the post this
+    process made under the same nonce and stores it, rather than deleting it and posting
+    again (Discord refuses a nonce whose message was deleted). Alice keeps one notice."""
+    clock = Clock()
+    bot, game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
+    real, calls = bot.tables.remember_notice, []
+
+    async def fails_once(*args, **kwargs):
+        calls.append(args)
+        if len(calls) > 1:
+            await real(*args, **kwargs)
+
+    bot.tables.remember_notice = fails_once
+    clock.advance(46)
+    assert await bot.deadlines.run_due() == 1
+    await discord_driver.settle()
+    [first] = _notices(fake_discord)
+    clock.advance(61)  # the deadline loop tries the notice, still owed, again
+    await _run_deadlines(discord_driver, bot, clock, rounds=2)
+    stored = (await bot.tables.load(game.id)).data
+    assert _notices(fake_discord) == [first] and stored.notice_due is None
+    assert stored.notice is not None and stored.notice.message == int(first["id"])
+    assert pings_sent(fake_discord) == [fake_discord.user("alice").id]
+
+
+async def test_c6_a_reminder_discord_took_just_before_a_crash_is_not_posted_again(
+        discord_driver, fake_discord, tmp_path):
+    """The turn timer's reminder is kept until it is out as a notice is, and every try
+    at it carries one nonce: after a crash, Discord gives the first post back."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)",
+                                                         "turn_timer": "2 min"},
+                                        user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
+    await host_board(discord_driver, board, "lobby.start")
+    await discord_driver.settle()
+    alice = fake_discord.user("alice").id
+    clock.advance(46)  # Alice's turn notice
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    bot.tables.remember_notice = _nothing  # the process dies before the reminder is stored
+    bot.alive.note_alive = _nothing
+    clock.advance(80)  # the timer runs out: the reminder
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+
+    def reminders() -> list[dict]:
+        return [m for m in fake_discord.channel_messages()
+                if "still your turn" in (m.get("content") or "")]
+
+    assert len(reminders()) == 1
+    clock.advance(5)
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS, clock=clock))
+    for _ in range(3):
+        clock.advance(30)
+        await bot.deadlines.run_due()
+        await discord_driver.settle()
+    assert len(reminders()) == 1 and pings_sent(fake_discord) == [alice, alice]

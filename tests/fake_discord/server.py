@@ -1529,7 +1529,9 @@ class FakeDiscord:
         nonce = (channel_id, str(body["nonce"])) if body.get("enforce_nonce") else None
         if nonce is not None and nonce in self.nonces:
             message_id, made = self.nonces[nonce]
-            if time.monotonic() - made < NONCE_SECONDS and message_id in self.messages:
+            if time.monotonic() - made < NONCE_SECONDS:
+                if message_id not in self.messages:
+                    raise ApiError(404, 10008)  # the nonce names a message since deleted
                 return json_response(self.messages[message_id])  # no second message
         body = self._prepare_body(call, body, channel_id=channel_id, existing=None)
         message = self._store_message(channel_id, body, call=call)

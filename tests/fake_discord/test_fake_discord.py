@@ -300,8 +300,8 @@ async def test_a_post_with_the_nonce_of_a_recent_one_returns_it(
     discord_driver: Driver, bot: CounterBot, fake_discord: FakeDiscord
 ) -> None:
     """discord.py enforces a nonce it sends: a second post with it returns the first
-    message (no new one, no second ping); other nonces and none make new ones; a nonce
-    over 25 characters is refused."""
+    message (no new one, no second ping), or Unknown Message once that was deleted; other
+    nonces and none make new ones; a nonce over 25 characters is refused."""
     channel = bot.get_partial_messageable(fake_discord.channel_id)
     first = await channel.send("one", nonce="a" * 25)
     again = await channel.send("two", nonce="a" * 25)
@@ -311,6 +311,10 @@ async def test_a_post_with_the_nonce_of_a_recent_one_returns_it(
     assert len({first.id, other.id, *(m.id for m in plain)}) == 4
     assert [m["content"] for m in fake_discord.channel_messages()] == [
         "one", "three", "four", "four"]
+    await other.delete()
+    with pytest.raises(discord.NotFound) as gone:
+        await channel.send("three again", nonce="b")
+    assert gone.value.code == 10008
     with pytest.raises(discord.HTTPException) as refused:
         await channel.send("five", nonce="c" * 26)
     assert refused.value.code == 50035

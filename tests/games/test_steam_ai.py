@@ -225,3 +225,13 @@ def test_computer_on_its_last_turn_runs_steam_after_the_rival():
     state = build(river=["Ace of Knots"], deck=[], half=2, final=[0], two_stack=1,
                   scores=[10, 10], trains=[[["Journey", "Market"]], [["Lunatic"]]])
     assert drive(state) == ["run:1", "all"]
+
+
+def test_the_computers_remembered_train_values_are_bounded() -> None:
+    """The values the computer remembers of trains it weighed stay within a bound a bot
+    running for months can hold (about 2 MB), however many games it plays."""
+    from bot.games.steam import ai
+
+    for cached in (ai._packed_value, ai._best_split):
+        info = cached.cache_info()
+        assert info.maxsize is not None and info.maxsize <= 16384

@@ -181,3 +181,23 @@ async def test_a_stop_right_after_the_database_is_back_keeps_its_outage(
     clock.advance(5)
     bot = await discord_driver.restart(make_bot(tmp_path, clock=clock))
     assert any(length >= 19 * 60 for _, length in bot.outages), bot.outages
+
+
+async def test_the_outages_held_in_memory_are_those_stored(discord_driver, fake_discord,
+                                                           tmp_path):
+    """A 30 s hiccup every two hours for 100 days: the bot holds in memory what it stores
+    (the newest, back to as far as an idle cutoff reaches), not every outage it saw."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock, BOARD_IMAGES="off"))
+    trouble = bot.tables.core.trouble
+    for _ in range(1200):
+        clock.advance(7200)
+        trouble.failed(clock())
+        trouble.failed(clock() + 30)
+        trouble.worked()
+        clock.advance(30)
+        await bot._note_alive()
+    assert 0 < len(bot.outages) <= downtime.MAX_KEPT
+    assert clock() - bot.outages[0][0] < 2 * bot.alive.keep_seconds
+    assert bot.outages[-1][0] == clock() - 30  # the newest is kept
+    assert bot.tables.turns.outages == bot.outages

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import combinations
 
 from bot.games.decktet import Card, Suit
@@ -93,7 +93,7 @@ _DISCARD_TRIES = 3
 _DROP_TRIES = 4
 
 
-@cache
+@lru_cache(maxsize=16384)
 def _packed_value(packed: int, future: int) -> float:
     """What a train with the symbols ``packed`` promises with ``future`` turns left."""
     moon, sun, wave, leaves, wyrms, knots = ((packed >> (4 * k)) & 15 for k in range(6))
