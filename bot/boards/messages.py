@@ -50,6 +50,8 @@ EDITED_KEPT = 1000
 #: How many ended games' board versions are kept (:meth:`BoardMessages.behind`): enough
 #: for every edit that may still be held back from before their end.
 ENDED_KEPT = 10_000
+#: How many boards turned into "moved" lines are remembered (:meth:`BoardMessages._retire`).
+RETIRED_KEPT = 1000
 
 #: Discord's error code for a message past its edit limit.
 EDIT_CAP = 30046
@@ -117,6 +119,9 @@ class BoardMessages:
         #: when (the event loop's clock): their boards go as text, without a request
         #: refused first, and a picture is tried again after :data:`NO_PICTURES_SECONDS`.
         self._no_pictures: dict[int, float] = {}
+        #: The latest boards turned into "moved" lines (their picture gone): an edit of
+        #: the board drawn before is made on the board that replaced them instead.
+        self._retired: dict[int, None] = {}
         self._latest: dict[int, LoadedGame] = {}
         self._updaters: dict[int, asyncio.Task[None]] = {}
         #: The most boards edited by the bot itself at once (each edit waits on Discord's
@@ -327,7 +332,11 @@ class BoardMessages:
                 if self.behind(game):
                     return None  # a newer board was shown while this one was drawn
                 now = await self._board_now(game, stored=not repost)
-                if now is None or self.behind(game):  # (a click may answer meanwhile)
+                if now is not None and now.id in self._retired:
+                    # retired while this edit was drawn (a /<game> board): the new one
+                    now = await self._board_now(game, stored=not repost)
+                if (now is None or now.id in self._retired
+                        or self.behind(game)):  # (a click may answer meanwhile)
                     return None
                 message = now
                 await message.edit(**body)
@@ -483,6 +492,9 @@ class BoardMessages:
         if board is None or board[1] == game.row.board_message_id:
             return
         channel_id, message_id = board
+        self._retired[message_id] = None  # no edit of a board is made on it from now
+        if len(self._retired) > RETIRED_KEPT:
+            del self._retired[next(iter(self._retired))]
         channel = self.bot.get_partial_messageable(channel_id, guild_id=game.row.guild_id)
         link = board_link(game.row.guild_id, game.row.board_channel_id, game.row.board_message_id)
         await self.leftovers.take_back(

@@ -187,3 +187,30 @@ async def test_the_last_move_on_a_board_deleted_as_it_is_clicked_says_the_game_i
     await discord_driver.settle()
     assert (await bot.store.get_game(game.id)).status == "over"
     assert result.content.startswith("The move was made and the game is over")
+
+
+async def test_an_edit_drawn_before_the_board_moved_goes_to_the_new_board(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """A vote's tally edit keeps the board's picture; if ``/<game> board`` moved the board
+    while the edit was drawn (its old message now a line without the picture), the edit
+    is made on the new board, not on the line, whose picture it would name."""
+    bot, game = await steam_against_computer(discord_driver, tmp_path)
+    messages = bot.boards.messages
+    old = (game.row.board_channel_id, game.row.board_message_id)
+    assert await messages.post(await bot.tables.load(game.id)) is None  # the board moves
+    game = await bot.tables.load(game.id)
+    assert game.row.board_message_id != old[1]
+    where, reads = messages._where, []
+
+    async def first_read_stale(g):
+        reads.append(g.id)
+        return old if len(reads) == 1 else await where(g)
+
+    monkeypatch.setattr(messages, "_where", first_read_stale)
+    stale = await bot.tables.load(game.id)
+    stale.row.board_channel_id, stale.row.board_message_id = old
+    messages.shown.pop(game.id, None)
+    assert await messages.refresh(stale, keep=True) is None
+    line = fake_discord.get_message(old[1])
+    assert line["embeds"] == [] and "moved" in line["content"]
+    assert len(reads) >= 2
