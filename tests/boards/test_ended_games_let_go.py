@@ -5,6 +5,9 @@ holds nothing of such games."""
 
 from __future__ import annotations
 
+import asyncio
+
+from bot.table.loaded import Actor
 from tests.support import Clock, make_bot
 
 GAMES = 40
@@ -74,4 +77,30 @@ async def test_games_swept_in_archived_threads_are_let_go(discord_driver, fake_d
     clock.advance(7 * 86400 + 1)
     assert await bot.sweep_once() == GAMES // 4
     await discord_driver.settle()
+    assert _held(bot) == {"shown": 0, "shown_at": 0, "locked_out": 0}
+
+
+async def test_an_ended_game_whose_edits_fail_for_a_while_is_let_go_once_given_up(
+        discord_driver, fake_discord, tmp_path):
+    """Discord holds every edit of an ended game's board back for longer than the bot
+    waits (a long rate limit): the bot's own edits are given up after their tries, and
+    the game is let go."""
+    bot = await discord_driver.login(make_bot(tmp_path))
+    await discord_driver.slash("toy", "start", user="alice")
+    messages = bot.boards.messages
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert _held(bot)["shown"] == 1
+    refused = messages._refused
+
+    def soon(*args: object) -> float | None:  # the pauses between tries, shortened
+        return None if refused(*args) is None else 0.01  # type: ignore[arg-type]
+
+    messages._refused = soon
+    fake_discord.fail_next("PATCH", r"^/channels/\d+/messages/\d+$", 429, retry_after=60,
+                           times=10_000)
+    ended = await bot.tables.abandon(fake_discord.channel_id,
+                                     Actor(fake_discord.user("alice").id, "Alice", False))
+    assert not ended.row.is_open
+    messages.update_soon(game.id, ended)
+    await asyncio.wait_for(messages._updaters[game.id], 20)  # the tries, then given up
     assert _held(bot) == {"shown": 0, "shown_at": 0, "locked_out": 0}

@@ -210,7 +210,10 @@ async def test_an_edit_drawn_before_the_board_moved_goes_to_the_new_board(
     stale = await bot.tables.load(game.id)
     stale.row.board_channel_id, stale.row.board_message_id = old
     messages.shown.pop(game.id, None)
+    first = len(fake_discord.requests)
     assert await messages.refresh(stale, keep=True) is None
+    edits = [r.path.rsplit("/", 1)[1] for r in fake_discord.requests[first:]
+             if r.method == "PATCH"]
+    assert edits == [str(game.row.board_message_id)]  # the new board, not the line
     line = fake_discord.get_message(old[1])
-    assert line["embeds"] == [] and "moved" in line["content"]
-    assert len(reads) >= 2
+    assert line["embeds"] == [] and "moved" in line["content"] and len(reads) >= 2
