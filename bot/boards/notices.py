@@ -48,7 +48,7 @@ class TurnNotices:
         self.leftovers = leftovers
         #: Each table's current turn notice, and a lock so notices go out one at a time.
         self._notices: dict[int, NoticeRef] = {}
-        #: The nonce each of those was posted with, if any (:meth:`NoticeDue.nonce`).
+        #: The nonce each of those was posted with, if any (:attr:`NoticeDue.nonce`).
         self._nonces: dict[int, str] = {}
         self._notice_locks: dict[int, asyncio.Lock] = {}
         #: Each table's notice on its way (whom it names, the table's version it was made
@@ -97,7 +97,7 @@ class TurnNotices:
                 # was on its way (a slow post), waited here until the first was stored
             # an owed notice's every try carries one name: a post Discord took just
             # before a stop is given back to the try after the start, not made twice
-            nonce = due.nonce(game.id) if due is not None and seen_to else None
+            nonce = due.nonce if due is not None and seen_to else None
             mine = self._notices.get(game.id)
             if (nonce is not None and mine is not None and self._nonces.get(game.id) == nonce
                     and (stored is None or stored.message != mine.message)):

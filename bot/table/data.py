@@ -7,7 +7,7 @@ were. Keys this code does not know are kept as they are and written back unchang
 
 from __future__ import annotations
 
-import hashlib
+import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -194,6 +194,12 @@ def _invites(data: Any) -> list[NoticeRef]:
     return out
 
 
+def new_nonce() -> str:
+    """A new name for a turn notice's posts to Discord (24 characters; Discord takes
+    25): drawn at random, so that no two notices ever share one."""
+    return secrets.token_hex(12)
+
+
 @dataclass(frozen=True, slots=True)
 class NoticeDue:
     """A turn notice waiting for its grace time (C6), or to be posted again after Discord
@@ -202,10 +208,10 @@ class NoticeDue:
     counts as given once it is posted; ``since`` is when its wait began (None in rows
     stored before it was kept), so that a wait the bot was down for can be put off;
     ``owed`` says its wait is over and it is being posted: it is kept until it is out, so
-    that a stop or a crash before then posts it after the start; ``owed_since`` is when it
-    was first tried (owed, or a reminder posted), which names every try's post to Discord
-    (:meth:`nonce`), so that a post Discord took just before a stop, or while it answered
-    with a failure, is not made twice by the next try."""
+    that a stop or a crash before then posts it after the start; ``nonce`` names every
+    try's post to Discord (:func:`new_nonce`, drawn when it is first tried: owed, or a
+    reminder posted), so that a post Discord took just before a stop, or while it
+    answered with a failure, is not made twice by the next try."""
 
     user: int
     at: float
@@ -213,7 +219,7 @@ class NoticeDue:
     reminder: bool = False
     since: float | None = None
     owed: bool = False
-    owed_since: float | None = None
+    nonce: str | None = None
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> NoticeDue | None:
@@ -222,20 +228,10 @@ class NoticeDue:
         if user is None:
             return None
         since = data.get("since")
-        owed_since = data.get("owed_since")
+        nonce = data.get("nonce")
         return cls(int(user), _float(data.get("at"), 0.0), str(data.get("text") or ""),
                    bool(data.get("reminder")), None if since is None else _float(since, 0.0),
-                   bool(data.get("owed")),
-                   None if owed_since is None else _float(owed_since, 0.0))
-
-    def nonce(self, game_id: int) -> str | None:
-        """The name its post carries to Discord (24 characters, Discord takes 25): the same
-        for every try at this notice of ``game_id``, so that Discord gives back a post it
-        took a few minutes ago instead of making a second; None before it is owed."""
-        if self.owed_since is None:
-            return None
-        key = f"{game_id}:{self.user}:{self.owed_since!r}:{self.reminder}"
-        return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
+                   bool(data.get("owed")), nonce if isinstance(nonce, str) and nonce else None)
 
     def to_json(self) -> dict[str, Any]:
         """Return the waiting notice as stored."""
@@ -244,8 +240,8 @@ class NoticeDue:
             out["reminder"] = True
         if self.owed:
             out["owed"] = True
-        if self.owed_since is not None:
-            out["owed_since"] = self.owed_since
+        if self.nonce is not None:
+            out["nonce"] = self.nonce
         if self.since is not None:
             out["since"] = self.since
         return out

@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.table import downtime, polls, seating
 from bot.table.core import TableCore
-from bot.table.data import GIVEN_BACK, NoticeDue, TurnTimer
+from bot.table.data import GIVEN_BACK, NoticeDue, TurnTimer, new_nonce
 from bot.table.errors import NotAllowed, Refusal
 from bot.table.loaded import Actor, LoadedGame, Play
 
@@ -181,7 +181,7 @@ class TurnPolicy:
                     timer.strikes = 1
                     timer.since, timer.at = now, now + data.turn_seconds
                     data.notice_due = self._reminder_waits(data.turn_seconds, due.user,
-                                                           due.text, now, due.owed_since)
+                                                           due.text, now, due.nonce)
                 elif mine:
                     data.notice_due = owed(due, now)
                 await core.save_table(game)
@@ -195,13 +195,13 @@ class TurnPolicy:
 
     @staticmethod
     def _reminder_waits(turn_seconds: float, user: int, text: str, now: float,
-                        first: float | None = None) -> NoticeDue:
+                        nonce: str | None = None) -> NoticeDue:
         """The reminder being posted, kept until it is out (the post stores that it is):
         a stop or a crash before then posts it after the start, well before the timer's
-        next end (C6: a reminder counts as given once it is posted). ``first`` is when
-        this reminder was first posted, if it was (every try carries its nonce)."""
+        next end (C6: a reminder counts as given once it is posted). ``nonce`` is
+        the one its posts carry, if it was tried before (else a new one)."""
         return NoticeDue(user, now + min(NOTICE_RETRY_SECONDS, turn_seconds / 2), text,
-                         reminder=True, since=now, owed_since=now if first is None else first)
+                         reminder=True, since=now, nonce=nonce or new_nonce())
 
     async def notice_refused(self, game_id: int, version: int, user: int, text: str, *,
                              reminder: bool) -> None:
@@ -224,10 +224,10 @@ class TurnPolicy:
             # a post refused for a while may have been taken all the same: the next try
             # carries the same nonce, so that Discord gives it back rather than post twice
             prior = data.notice_due
-            first = (prior.owed_since if prior is not None and prior.user == user
+            nonce = (prior.nonce if prior is not None and prior.user == user
                      and prior.reminder == reminder else None)
             data.notice_due = NoticeDue(user, now + NOTICE_RETRY_SECONDS, text, reminder,
-                                        since=now, owed_since=first)
+                                        since=now, nonce=nonce)
             await core.save_table(game)
 
     async def put_off_timer(self, game_id: int,
@@ -460,8 +460,8 @@ def owed(due: NoticeDue, now: float) -> NoticeDue:
     """``due``, being posted from ``now``: kept with the table until the post is stored
     (a stop or a crash before then posts it after the start, in
     :data:`NOTICE_RETRY_SECONDS` counted without the time the bot was down)."""
-    first = now if due.owed_since is None else due.owed_since  # (a try before: its nonce)
-    return replace(due, at=now + NOTICE_RETRY_SECONDS, since=now, owed=True, owed_since=first)
+    return replace(due, at=now + NOTICE_RETRY_SECONDS, since=now, owed=True,
+                   nonce=due.nonce or new_nonce())  # (tried before: the same nonce)
 
 
 def notice_waits_for(game: LoadedGame, user_id: int) -> bool:

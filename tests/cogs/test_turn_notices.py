@@ -666,3 +666,20 @@ async def test_c6_a_reminder_discord_took_just_before_a_crash_is_not_posted_agai
         await bot.deadlines.run_due()
         await discord_driver.settle()
     assert len(reminders()) == 1 and pings_sent(fake_discord) == [alice, alice]
+
+
+async def test_c6_each_notice_carries_a_nonce_of_its_own(discord_driver, fake_discord,
+                                                        tmp_path):
+    """Notices to the same person on their next turns, on a clock standing still, each
+    carry a nonce no other notice had: Discord never takes a new notice for an old one
+    (which it would give back, or refuse when deleted)."""
+    clock = Clock()
+    bot, _game = await _two_seats(discord_driver, fake_discord, tmp_path, clock,
+                                  TURN_NOTICE_GRACE_SECONDS=0)
+    for _ in range(4):
+        await _play(discord_driver, fake_discord, bot)
+    await _run_deadlines(discord_driver, bot, clock, rounds=1)
+    nonces = [r.json.get("nonce") for r in fake_discord.requests
+              if r.method == "POST" and "your turn" in str((r.json or {}).get("content"))]
+    assert len(nonces) >= 3 and None not in nonces and len(set(nonces)) == len(nonces)
+    assert all(len(n) <= 25 for n in nonces)
