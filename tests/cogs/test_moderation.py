@@ -45,6 +45,17 @@ async def _plays_turn(driver, fake, bot, seat: int, name: str) -> list[str]:
         told += [f.get("content") or "" for f in result.followups]
 
 
+async def _told_after_a_refused_notice(driver, fake, bot, clock) -> int:
+    """The channel refuses the bot's posts: Alice's notice is refused, then she plays her
+    turn; return how many times she was told the bot can no longer post here."""
+    fake.fail_next("POST", POST, 403, code=50013, times=10_000)
+    clock.advance(46)
+    assert await bot.deadlines.run_due() == 1
+    await driver.settle()
+    told = await _plays_turn(driver, fake, bot, 0, "alice")
+    return sum("can no longer update this board" in t for t in told)
+
+
 async def test_a_turn_notice_after_the_board_was_deleted_leads_to_a_new_board(
         discord_driver, fake_discord, tmp_path):
     """A table of people makes no edit of its own, so nothing else finds the deleted
@@ -71,12 +82,7 @@ async def test_refused_turn_notices_are_said_to_the_next_player_who_clicks(
     next clicker that the bot can no longer post here."""
     clock = Clock()
     bot, _game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
-    fake_discord.fail_next("POST", POST, 403, code=50013, times=10_000)
-    clock.advance(46)  # Alice's notice is refused
-    assert await bot.deadlines.run_due() == 1
-    await discord_driver.settle()
-    told = await _plays_turn(discord_driver, fake_discord, bot, 0, "alice")
-    assert sum("can no longer update this board" in t for t in told) == 1
+    assert await _told_after_a_refused_notice(discord_driver, fake_discord, bot, clock) == 1
 
 
 async def test_a_start_the_locked_channel_cannot_show_is_said_to_the_host(
@@ -163,12 +169,8 @@ async def test_the_lockout_word_goes_once_the_bot_posts_again_and_comes_back_wit
     await discord_driver.settle()
     told = await _plays_turn(discord_driver, fake_discord, bot, 1, "bob")
     assert not any("can no longer update this board" in t for t in told)
-    fake_discord.fail_next("POST", POST, 403, code=50013, times=10_000)  # locked again
-    clock.advance(46)
-    assert await bot.deadlines.run_due() == 1
-    await discord_driver.settle()
-    told = await _plays_turn(discord_driver, fake_discord, bot, 0, "alice")
-    assert sum("can no longer update this board" in t for t in told) == 1
+    # locked again
+    assert await _told_after_a_refused_notice(discord_driver, fake_discord, bot, clock) == 1
 
 
 async def test_the_last_move_on_a_board_deleted_as_it_is_clicked_says_the_game_is_over(

@@ -17,10 +17,12 @@ def _notices(fake) -> list[dict]:
             if "your turn" in (m.get("content") or "")]
 
 
-async def _two_seats(driver, fake, tmp_path, clock, **settings):
-    """Alice and Bob at a started table, Alice first; return the bot and the game."""
+async def _two_seats(driver, fake, tmp_path, clock, options=None, **settings):
+    """Alice and Bob at a started table (``/steam new`` with ``options``), Alice first;
+    return the bot and the game."""
     bot = await driver.login(make_bot(tmp_path, cogs=COGS, clock=clock, **settings))
-    board = (await driver.slash("steam", "new", {"first": "me (the host)"}, user="alice")).message
+    board = (await driver.slash("steam", "new", {"first": "me (the host)", **(options or {})},
+                                user="alice")).message
     board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
     await host_board(driver, board, "lobby.start")
     await driver.settle()
@@ -637,13 +639,8 @@ async def test_c6_a_reminder_discord_took_just_before_a_crash_is_not_posted_agai
     """The turn timer's reminder is kept until it is out as a notice is, and every try
     at it carries one nonce: after a crash, Discord gives the first post back."""
     clock = Clock()
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
-    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)",
-                                                         "turn_timer": "2 min"},
-                                        user="alice")).message
-    board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
-    await host_board(discord_driver, board, "lobby.start")
-    await discord_driver.settle()
+    bot, _game = await _two_seats(discord_driver, fake_discord, tmp_path, clock,
+                                  {"turn_timer": "2 min"})
     alice = fake_discord.user("alice").id
     clock.advance(46)  # Alice's turn notice
     await bot.deadlines.run_due()
