@@ -444,10 +444,11 @@ async def test_a_replay_posted_lately_is_pointed_to_not_drawn_again(discord_driv
 async def test_c6_a_seat_played_for_its_away_person_is_marked_in_the_replay(
         discord_driver, fake_discord, tmp_path, away_at_once):
     """Bob's seat goes to a computer mid-game: the replay's last frame is the final
-    board, 💤 and all, and its alt text says he was away, as the board's does."""
+    board, 💤 and all, and its alt text says he was away, as the board's does. The deal is
+    set: a deal ending in a points tie words its result without " with "."""
     from tests.support import seated_steam
 
-    bot, game = await seated_steam(discord_driver, fake_discord, tmp_path)
+    bot, game = await seated_steam(discord_driver, fake_discord, tmp_path, seed=5)
     people = {fake_discord.user(n).id: fake_discord.user(n) for n in ("alice", "bob", "carol")}
     handed = False
     while game.row.is_open:

@@ -234,6 +234,7 @@ async def test_a_thread_game_goes_on_and_winds_up_after_a_restart(discord_driver
     (thread,) = fake_discord.threads_under()
     thread_id = int(thread["id"])
     bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.settle()  # the restart's board redraw, started at login
     board = _board_in(fake_discord, thread_id)
     game = await bot.tables.open_in_channel(thread_id)
     moved = await discord_driver.click(

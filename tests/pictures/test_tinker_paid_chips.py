@@ -57,17 +57,19 @@ def test_chips_past_the_row_are_counted_with_plus_n(paid: int) -> None:
 
 
 def test_the_plus_n_mark_is_readable_text(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The mark is drawn at the pictures' smallest reading size or larger, uncut."""
-    drawn: list[tuple[str, int, float | None]] = []
+    """The mark is drawn at the pictures' smallest reading size or larger, uncut. (Other
+    "+N" texts, such as a card's drawn on a cold cache, are told apart by place.)"""
+    drawn: list[tuple[str, int, float | None, float]] = []
     text = Canvas.text
 
     def spy(self: Canvas, x: float, y: float, words: str, size: int = MIN_TEXT,
             **options: Any) -> int:
-        drawn.append((words, size, options.get("max_width")))
+        drawn.append((words, size, options.get("max_width"), x))
         return text(self, x, y, words, size, **options)
 
     monkeypatch.setattr(Canvas, "text", spy)
-    _paid_row(_view(16))
-    (mark,) = [(size, cut) for words, size, cut in drawn if words.startswith("+")
-               and words[1:].isdigit()]
+    _icons, (words,), c = _paid_row(_view(16))
+    box = next(box for what, box in c.boxes if what == f"text:{words}")
+    (mark,) = [(size, cut) for said, size, cut, x in drawn
+               if said == words and abs(x - box[0]) < 1]
     assert mark[0] >= MIN_TEXT and mark[1] is None
