@@ -45,7 +45,7 @@ TIMED = (
     ("policy", "bot.table.channel", "ChannelPolicy", "move"),
     ("apply", "bot.table.core", "TableCore", "apply"),
     ("save", "db.store", "Store", "save_game"),
-    ("wait", "db.store", "Store", "_in_transaction"),
+    ("wait", "db.sqlite_access", "SqliteAccess", "_in_transaction"),
     ("engine", "bot.games.tinker.engine", "TinkerEngine", "apply"),
     ("dump", "bot.games.tinker.engine", "TinkerEngine", "dump"),
 )

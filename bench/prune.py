@@ -50,7 +50,7 @@ def fill(path: Path, games: int, actions: int) -> None:
 async def main(games: int, actions: int) -> None:
     """Fill, prune while writing, print the table."""
     steps: list[float] = []
-    real = db.store._prune
+    real = db.store.prune_sqlite
 
     def timed_step(conn: sqlite3.Connection, before: float, limit: int) -> Any:
         started = time.perf_counter()
@@ -59,7 +59,7 @@ async def main(games: int, actions: int) -> None:
         finally:
             steps.append((time.perf_counter() - started) * 1000)
 
-    db.store._prune = timed_step  # type: ignore[assignment]
+    db.store.prune_sqlite = timed_step  # type: ignore[assignment]
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "prune.db"
         await (await Store.open(path, lambda: NOW)).close()

@@ -13,8 +13,8 @@ from typing import Any
 
 import discord
 
+from bot.boards.actors import actor_of
 from bot.boards.answer_clock import AnswerClock
-from bot.boards.clicks import actor_of
 from bot.boards.in_flight import Tracked
 from bot.boards.send_errors import DISMISS, SEND_ERRORS
 from bot.table.errors import Refusal

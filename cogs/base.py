@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from bot.boards.actors import actor_of
 from bot.boards.answer_clock import AnswerClock
-from bot.boards.clicks import actor_of
 from bot.boards.layout import BoardItem
 from bot.boards.render import generic_items, vote_field
 from bot.boards.send_errors import DISMISS

@@ -10,8 +10,8 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
+from bot.boards.actors import actor_of
 from bot.boards.answer_clock import AnswerClock
-from bot.boards.clicks import actor_of
 from bot.boards.hosting import invitation, sees_channel, why_not_invite
 from bot.boards.layout import (
     ASK_PREFIX,

@@ -13,17 +13,25 @@ member's name ("Savage", "Harvest"), and a game is replayed from them: the state
 rewritten only where it holds a person's name, each ``name`` field
 (:func:`scrub_state`), and an engine move (``{"seat": n, "action": id}``), which names
 nobody, is left as it is (:func:`scrub_logged`).
+
+Each store forgets a member in one transaction that picks those games, writes their
+scrubbed documents back and deletes the member's own rows: :func:`forget_sqlite`,
+:func:`forget_postgres`.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from collections.abc import Callable, Collection, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from db.rows import to_json
+
+if TYPE_CHECKING:
+    import asyncpg
 
 #: How a forgotten member is named in the games they sat at.
 FORMER_PLAYER = "a former player"
@@ -304,3 +312,110 @@ def scrub_game(documents: Sequence[str | None], user_id: int, former: str,
                    if column == "options"
                    else scrub_text_column(raw, user_id, names, former)
                    for column, raw in zip(GAME_DOCUMENTS, documents, strict=True)]
+
+
+def forget_sqlite(conn: sqlite3.Connection, user_id: int, former: str) -> int:
+    """Forget ``user_id`` (see :meth:`db.store.Store.forget_player`) inside the write
+    transaction of ``conn``; return the results deleted."""
+    documents = ", ".join(GAME_DOCUMENTS)
+    games = conn.execute(
+        f"SELECT id, {documents} FROM games WHERE status NOT IN ('lobby', 'active')"
+        " AND (instr(seats, ?) > 0 OR instr(extra, ?) > 0 OR starter_id = ?"
+        " OR id IN (SELECT game_id FROM voters WHERE user_id = ?)"
+        " OR id IN (SELECT game_id FROM actions WHERE actor_id = ?)"
+        " OR id IN (SELECT game_id FROM results WHERE user_id = ?))",
+        (seats_needle(user_id), str(user_id), user_id, user_id, user_id, user_id),
+    ).fetchall()
+    names: set[str] = set()
+    assignments = ", ".join(f"{c} = coalesce(?, {c})" for c in GAME_DOCUMENTS)
+    for game_id, *raw in games:
+        voted = {str(r[0]) for r in conn.execute(
+            "SELECT name FROM voters WHERE game_id = ? AND user_id = ?", (game_id, user_id))}
+        logged = conn.execute("SELECT seq, actor_id, action FROM actions WHERE game_id = ?",
+                              (game_id,)).fetchall()
+        found, new = scrub_game(raw, user_id, former, voted, logged)
+        names |= found
+        conn.execute("DELETE FROM voters WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+        if any(text is not None for text in new):
+            conn.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*new, game_id))
+        conn.executemany(
+            "UPDATE actions SET action = ? WHERE game_id = ? AND seq = ?",
+            [(text, game_id, seq) for seq, _actor, action in logged
+             if (text := scrub_logged(action, user_id, found, former)) is not None],
+        )
+        conn.execute("UPDATE actions SET actor_id = NULL WHERE game_id = ? AND actor_id = ?",
+                     (game_id, user_id))
+    deleted = conn.execute("DELETE FROM results WHERE user_id = ?", (user_id,)).rowcount
+    conn.execute("DELETE FROM member_settings WHERE user_id = ?", (user_id,))
+    conn.execute("DELETE FROM daily_played WHERE user_id = ?", (user_id,))
+    conn.execute("DELETE FROM ratings WHERE user_id = ?", (user_id,))
+    for game_id, *_raw in games:  # the other players' results of those games only
+        rows = conn.execute("SELECT id, detail FROM results WHERE game_id = ?",
+                            (game_id,)).fetchall()
+        conn.executemany(
+            "UPDATE results SET detail = ? WHERE id = ?",
+            [(text, rid) for rid, detail in rows
+             if (text := scrub_text_column(detail, user_id, names, former)) is not None],
+        )
+    conn.execute("UPDATE games SET starter_id = 0 WHERE starter_id = ?"
+                 " AND status NOT IN ('lobby', 'active')", (user_id,))
+    return int(deleted)
+
+
+async def forget_postgres(conn: asyncpg.Connection, user_id: int, former: str) -> int:
+    """Forget ``user_id`` (see :meth:`db.postgres.PostgresStore.forget_player`) inside
+    the write transaction of ``conn``, the games it rewrites locked; return the results
+    deleted."""
+    documents = ", ".join(GAME_DOCUMENTS)
+    assignments = ", ".join(f"{c} = coalesce(${i}, {c})"
+                            for i, c in enumerate(GAME_DOCUMENTS, start=1))
+    games = await conn.fetch(
+        f"SELECT id, {documents} FROM games WHERE status NOT IN ('lobby', 'active')"
+        " AND (strpos(seats, $1) > 0 OR strpos(extra, $2) > 0 OR starter_id = $3"
+        " OR id IN (SELECT game_id FROM voters WHERE user_id = $3)"
+        " OR id IN (SELECT game_id FROM actions WHERE actor_id = $3)"
+        " OR id IN (SELECT game_id FROM results WHERE user_id = $3))"
+        " FOR UPDATE",
+        seats_needle(user_id), str(user_id), user_id,
+    )
+    names: set[str] = set()
+    for game_id, *raw in games:
+        voted = {str(r[0]) for r in await conn.fetch(
+            "SELECT name FROM voters WHERE game_id = $1 AND user_id = $2",
+            game_id, user_id)}
+        logged = [(int(seq), actor, action) for seq, actor, action in await conn.fetch(
+            "SELECT seq, actor_id, action FROM actions WHERE game_id = $1", game_id)]
+        found, new = scrub_game(raw, user_id, former, voted, logged)
+        names |= found
+        await conn.execute("DELETE FROM voters WHERE game_id = $1 AND user_id = $2",
+                           game_id, user_id)
+        if any(text is not None for text in new):
+            await conn.execute(
+                f"UPDATE games SET {assignments} WHERE id = ${len(new) + 1}",
+                *new, game_id)
+        changed = [(text, game_id, seq) for seq, _actor, action in logged
+                   if (text := scrub_logged(action, user_id, found, former))]
+        if changed:
+            await conn.executemany(
+                "UPDATE actions SET action = $1 WHERE game_id = $2 AND seq = $3",
+                changed)
+        await conn.execute(
+            "UPDATE actions SET actor_id = NULL WHERE game_id = $1 AND actor_id = $2",
+            game_id, user_id)
+    status = await conn.execute("DELETE FROM results WHERE user_id = $1", user_id)
+    await conn.execute("DELETE FROM member_settings WHERE user_id = $1", user_id)
+    await conn.execute("DELETE FROM daily_played WHERE user_id = $1", user_id)
+    await conn.execute("DELETE FROM ratings WHERE user_id = $1", user_id)
+    for game_id, *_raw in games:  # the other players' results of those games only
+        rows = await conn.fetch("SELECT id, detail FROM results WHERE game_id = $1",
+                                game_id)
+        details = [(text, rid) for rid, detail in rows
+                   if (text := scrub_text_column(detail, user_id, names, former))]
+        if details:
+            await conn.executemany("UPDATE results SET detail = $1 WHERE id = $2",
+                                   details)
+    await conn.execute(
+        "UPDATE games SET starter_id = 0 WHERE starter_id = $1"
+        " AND status NOT IN ('lobby', 'active')", user_id,
+    )
+    return int(status.split()[-1])

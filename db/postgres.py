@@ -2,35 +2,26 @@
 
 Same interface and guarantees as the SQLite store (:class:`db.base.GameStore`): a save
 is one transaction with a compare-and-swap on the version, ruling C3 and the daily deal
-are unique indexes, and connection failures or timeouts come out as StorageError.
+are unique indexes, and connection failures or timeouts come out as StorageError (how
+the pool is reached and its failures told: :mod:`db.pg_access`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import logging
-import re
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import asyncpg
 
 from db.base import SETTING_COLUMNS, TABLES, setting_changes, settings_row
-from db.errors import ChannelBusy, DailyPlayed, StorageError, TooManyOpen, VersionConflict
-from db.forget import (
-    FORMER_PLAYER,
-    GAME_DOCUMENTS,
-    scrub_game,
-    scrub_logged,
-    scrub_text_column,
-    seats_needle,
-)
+from db.errors import ChannelBusy, DailyPlayed, TooManyOpen, VersionConflict
+from db.forget import FORMER_PLAYER, forget_postgres
+from db.pg_access import PgAccess
 from db.pg_batch import SaveQueue
-from db.pg_migrate import pg_migrate
-from db.pg_outage import Outage
-from db.ratings import Rating, new_ratings, rated_people
+from db.pg_params import qmarks_to_numbered
+from db.ratings import rate_postgres
+from db.retention import prune_postgres, pruned_in_steps
 from db.rows import (
     CHANGED_SINCE_SQL,
     COMPUTER_SEATED,
@@ -51,65 +42,9 @@ from db.rows import (
     row_to_game,
     row_to_voter,
     save_time,
-    settings_only,
     shard_sql,
 )
 from db.rows import to_json as _json
-
-#: Seconds any one statement (or waiting for a pooled connection) may take.
-TIMEOUT = 5.0
-
-_NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
-_QMARK = re.compile(r"\?")
-
-#: Failures that mean "the database cannot be used right now".
-#: Errors of a connection that died under a request: a read is tried once more.
-_LOST = (
-    asyncpg.InterfaceError,
-    asyncpg.InternalClientError,
-    asyncpg.PostgresConnectionError,
-    asyncpg.AdminShutdownError,
-    ConnectionError,
-)
-log = logging.getLogger(__name__)
-
-#: Longest wait for the pool's connections to close at a stop before they are cut.
-CLOSE_SECONDS = 5.0
-#: Pause before that second try, while the pool replaces the dead connection.
-RECONNECT_PAUSE = 0.05
-
-_UNAVAILABLE = (
-    asyncpg.PostgresError,
-    asyncpg.InterfaceError,
-    asyncpg.InternalClientError,
-    OSError,
-    asyncio.TimeoutError,
-)
-
-
-def named_to_numbered(sql: str, params: dict[str, Any]) -> tuple[str, list[Any]]:
-    """Turn ``:name`` parameters into PostgreSQL's ``$1, $2...``; return the SQL and args.
-
-    Meant for the store's own queries: a ``:word`` inside a string literal would be taken
-    for a parameter too, so such queries pass values as parameters instead.
-    """
-    order: list[str] = []
-
-    def number(match: re.Match[str]) -> str:
-        name = match.group(1)
-        if name not in order:
-            order.append(name)
-        return f"${order.index(name) + 1}"
-
-    return _NAMED.sub(number, sql), [params[name] for name in order]
-
-
-def qmarks_to_numbered(sql: str) -> str:
-    """Turn ``?`` parameters into ``$1, $2...`` (for SQL written for both backends)."""
-    counter = iter(range(1, 10_000))
-    return _QMARK.sub(lambda _m: f"${next(counter)}", sql)
-
-
 
 _UPDATE = (
     "UPDATE games SET status = $1, seats = $2, options = $3, state = $4,"
@@ -122,153 +57,17 @@ _UPDATE = (
 #: the server and the starter), so that creates of one starter count one at a time.
 _CAP_LOCK = 0x7AB1E02
 
-#: How many finished games one pruning transaction empties.
-PRUNE_STEP = 10
 
-#: The finished games whose data is still kept, in the words of the partial index
-#: ``games_finished_unpruned`` (migration 14); see the SQLite store's.
-UNPRUNED = ("status IN ('over', 'abandoned', 'expired')"
-            " AND (state IS NOT NULL OR events <> '[]')")
-
-
-
-class PostgresStore(KeptReads):
-    """All PostgreSQL access, through a small pool of connections."""
+class PostgresStore(PgAccess, KeptReads):
+    """All PostgreSQL access, through a small pool of connections (:mod:`db.pg_access`)."""
 
     backend = "postgresql"
 
     def __init__(self, pool: asyncpg.Pool, clock: Callable[[], float]) -> None:
-        self._pool = pool
-        self._clock = clock
-        self.url = ""
+        super().__init__(pool, clock)
         #: The rows this process last saved of recently played games (see KeptRows).
         self.kept = KeptRows()
         self._saves = SaveQueue(lambda: self.acquire(write=True, transaction=False))
-        #: Whether the server is out of reach now (logged once when it starts and ends).
-        self.outage = Outage()
-        #: Why the last write failed for want of the database, or None when it was stored.
-        self.last_failure: str | None = None
-
-    @classmethod
-    async def open(
-        cls, url: str, clock: Callable[[], float], *, max_size: int = 10
-    ) -> PostgresStore:
-        """Connect to ``url`` and bring the schema up to date; return the store.
-
-        The migration runs first, on a connection of its own without the pool's
-        :data:`TIMEOUT`: it waits as long as another process is migrating the same
-        database, and a long step (an index built on a big table) is not cut short.
-        Raise StorageError when the server cannot be reached or the migration fails,
-        and SchemaTooNew when the database is newer than this code.
-        """
-        try:
-            conn = await asyncpg.connect(url, timeout=TIMEOUT, command_timeout=None)
-        except _UNAVAILABLE as exc:
-            raise StorageError(f"cannot connect to PostgreSQL: {exc}") from exc
-        except ValueError:  # its words may repeat the password: not shown
-            raise StorageError("cannot connect to PostgreSQL: its URL cannot be read") from None
-        try:
-            await pg_migrate(conn)
-        except _UNAVAILABLE as exc:
-            conn.terminate()
-            raise StorageError(f"cannot bring the PostgreSQL schema up to date: "
-                               f"{str(exc) or type(exc).__name__}") from exc
-        except BaseException:
-            conn.terminate()  # cancelled or refused: no round trip to say goodbye
-            raise
-        try:
-            await conn.close(timeout=TIMEOUT)
-        except _UNAVAILABLE:  # migrated already: a goodbye not answered changes nothing
-            conn.terminate()
-        try:
-            pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=max_size, command_timeout=TIMEOUT, timeout=TIMEOUT
-            )
-        except _UNAVAILABLE as exc:
-            raise StorageError(f"cannot connect to PostgreSQL: {exc}") from exc
-        store = cls(pool, clock)
-        store.url = url
-        store.outage.watch_pool()
-        return store
-
-    @property
-    def pool(self) -> asyncpg.Pool:
-        """The underlying pool (for maintenance and tests)."""
-        return self._pool
-
-    async def close(self) -> None:
-        """Close every connection once the ones in use are released, for at most
-        :data:`CLOSE_SECONDS`; then cut them (a server that stopped answering, as in a
-        failover, would hold a stop until the process is killed)."""
-        self.outage.unwatch_pool()
-        try:
-            await asyncio.wait_for(self._pool.close(), CLOSE_SECONDS)
-        except TimeoutError:
-            log.warning("PostgreSQL did not answer the close within %.0f s: connections cut",
-                        CLOSE_SECONDS)
-            self._pool.terminate()
-
-    async def health_problem(self) -> str | None:
-        """Return why the store cannot save right now, or None when it can: the server
-        out of reach, the last write refused, or a read not answered."""
-        if self.outage.since is not None:
-            return f"PostgreSQL is out of reach: {self.outage.reason}"
-        if self.last_failure is not None:
-            return f"the last write was refused: {self.last_failure}"
-        try:
-            await self._fetch("SELECT 1")
-        except StorageError as exc:
-            return f"the database cannot be read: {exc}"
-        return None
-
-    @asynccontextmanager
-    async def acquire(self, *, write: bool = False,
-                      transaction: bool | None = None) -> AsyncIterator[asyncpg.Connection]:
-        """Lend a pooled connection for a read, or a ``write`` (in a transaction unless
-        ``transaction`` is false: a single statement is one by itself); errors become
-        StorageError, except the ones the store's callers handle. A write's outcome is
-        what the store's health reports."""
-        try:
-            async with self._pool.acquire(timeout=TIMEOUT) as conn:
-                if not (write if transaction is None else transaction):
-                    yield conn
-                else:
-                    async with conn.transaction():
-                        yield conn
-        except (VersionConflict, ChannelBusy, DailyPlayed, TooManyOpen,
-                asyncpg.UniqueViolationError):
-            self.outage.answered()
-            raise
-        except _UNAVAILABLE as exc:
-            if not isinstance(exc, asyncpg.PostgresError) or isinstance(exc, _LOST):
-                self.outage.failed(exc)
-            if write:
-                self.last_failure = str(exc) or type(exc).__name__
-            raise StorageError(str(exc) or type(exc).__name__) from exc
-        self.outage.answered()
-        if write:
-            self.last_failure = None
-
-    async def _fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
-        """Run a read; a connection lost under it (a server restart) is replaced once."""
-        try:
-            async with self.acquire() as conn:
-                return list(await conn.fetch(sql, *args))
-        except StorageError as exc:
-            if not isinstance(exc.__cause__, _LOST):
-                raise
-        await asyncio.sleep(RECONNECT_PAUSE)
-        async with self.acquire() as conn:
-            return list(await conn.fetch(sql, *args))
-
-    async def _fetchrow(self, sql: str, *args: Any) -> asyncpg.Record | None:
-        rows = await self._fetch(sql, *args)
-        return rows[0] if rows else None
-
-    async def query(self, sql: str, params: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
-        """Run one read-only portable query with ``:name`` parameters; return its rows."""
-        text, args = named_to_numbered(sql, params or {})
-        return [tuple(row) for row in await self._fetch(text, *args)]
 
     # -- games ---------------------------------------------------------------------------
 
@@ -391,7 +190,7 @@ class PostgresStore(KeptReads):
                  for r in results],
             )
             if ratings and game.guild_id is not None:
-                await _rate(conn, game.guild_id, game.kind, ratings, now)
+                await rate_postgres(conn, game.guild_id, game.kind, ratings, now)
             if voter_rows:
                 await conn.executemany(_SAVE_VOTER, voter_rows)
             if daily_rows:
@@ -577,95 +376,22 @@ class PostgresStore(KeptReads):
         or have a result of, their action logs and other results; see the SQLite store.
         One transaction."""
         self.kept.drop()
-        documents = ", ".join(GAME_DOCUMENTS)
-        assignments = ", ".join(f"{c} = coalesce(${i}, {c})"
-                                for i, c in enumerate(GAME_DOCUMENTS, start=1))
         async with self.acquire(write=True) as conn:
-            games = await conn.fetch(
-                f"SELECT id, {documents} FROM games WHERE status NOT IN ('lobby', 'active')"
-                " AND (strpos(seats, $1) > 0 OR strpos(extra, $2) > 0 OR starter_id = $3"
-                " OR id IN (SELECT game_id FROM voters WHERE user_id = $3)"
-                " OR id IN (SELECT game_id FROM actions WHERE actor_id = $3)"
-                " OR id IN (SELECT game_id FROM results WHERE user_id = $3))"
-                " FOR UPDATE",
-                seats_needle(user_id), str(user_id), user_id,
-            )
-            names: set[str] = set()
-            for game_id, *raw in games:
-                voted = {str(r[0]) for r in await conn.fetch(
-                    "SELECT name FROM voters WHERE game_id = $1 AND user_id = $2",
-                    game_id, user_id)}
-                logged = [(int(seq), actor, action) for seq, actor, action in await conn.fetch(
-                    "SELECT seq, actor_id, action FROM actions WHERE game_id = $1", game_id)]
-                found, new = scrub_game(raw, user_id, former, voted, logged)
-                names |= found
-                await conn.execute("DELETE FROM voters WHERE game_id = $1 AND user_id = $2",
-                                   game_id, user_id)
-                if any(text is not None for text in new):
-                    await conn.execute(
-                        f"UPDATE games SET {assignments} WHERE id = ${len(new) + 1}",
-                        *new, game_id)
-                changed = [(text, game_id, seq) for seq, _actor, action in logged
-                           if (text := scrub_logged(action, user_id, found, former))]
-                if changed:
-                    await conn.executemany(
-                        "UPDATE actions SET action = $1 WHERE game_id = $2 AND seq = $3",
-                        changed)
-                await conn.execute(
-                    "UPDATE actions SET actor_id = NULL WHERE game_id = $1 AND actor_id = $2",
-                    game_id, user_id)
-            status = await conn.execute("DELETE FROM results WHERE user_id = $1", user_id)
-            await conn.execute("DELETE FROM member_settings WHERE user_id = $1", user_id)
-            await conn.execute("DELETE FROM daily_played WHERE user_id = $1", user_id)
-            await conn.execute("DELETE FROM ratings WHERE user_id = $1", user_id)
-            for game_id, *_raw in games:  # the other players' results of those games only
-                rows = await conn.fetch("SELECT id, detail FROM results WHERE game_id = $1",
-                                        game_id)
-                details = [(text, rid) for rid, detail in rows
-                           if (text := scrub_text_column(detail, user_id, names, former))]
-                if details:
-                    await conn.executemany("UPDATE results SET detail = $1 WHERE id = $2",
-                                           details)
-            await conn.execute(
-                "UPDATE games SET starter_id = 0 WHERE starter_id = $1"
-                " AND status NOT IN ('lobby', 'active')", user_id,
-            )
-        return int(status.split()[-1])
+            return await forget_postgres(conn, user_id, former)
 
     async def prune_finished(self, before: float, limit: int = 500) -> int:
         """Drop the state, events, table data, voters and action log of up to ``limit``
         games that finished before ``before`` (tables closed while still a lobby too),
-        :data:`PRUNE_STEP` games per transaction; results stay. Return how many games
-        were pruned."""
+        :data:`db.retention.PRUNE_STEP` games per transaction; results stay. Return how
+        many games were pruned."""
         self.kept.drop()
-        pruned = 0
-        while pruned < limit:
-            step = min(PRUNE_STEP, limit - pruned)
-            done = await self._prune(before, step)
-            pruned += done
-            if done < step:
-                break
-        return pruned
+        return await pruned_in_steps(lambda step: self._prune(before, step), limit)
 
     async def _prune(self, before: float, limit: int) -> int:
+        """Empty up to ``limit`` games finished before ``before`` in one transaction;
+        return how many."""
         async with self.acquire(write=True) as conn:
-            ids = [r[0] for r in await conn.fetch(
-                f"SELECT id FROM games WHERE {UNPRUNED} AND updated_at < $1"
-                " ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED",
-                before, limit,
-            )]
-            if ids:
-                await conn.execute("DELETE FROM actions WHERE game_id = ANY($1::bigint[])", ids)
-                await conn.execute("DELETE FROM voters WHERE game_id = ANY($1::bigint[])", ids)
-                await conn.execute("DELETE FROM daily_played WHERE game_id = ANY($1::bigint[])",
-                                   ids)
-                kept = await conn.fetch(
-                    "SELECT id, extra FROM games WHERE id = ANY($1::bigint[])", ids)
-                await conn.executemany(
-                    "UPDATE games SET state = NULL, events = '[]', extra = $1 WHERE id = $2",
-                    [(settings_only(row["extra"]), row["id"]) for row in kept],
-                )
-        return len(ids)
+            return await prune_postgres(conn, before, limit)
 
     async def count_rows(self) -> dict[str, int]:
         """Return how many rows each table holds."""
@@ -744,32 +470,3 @@ _SAVE_VOTER = (
     " SET name = excluded.name, version = excluded.version, decided = excluded.decided,"
     " action = excluded.action, label = excluded.label, at = excluded.at, seq = excluded.seq"
 )
-
-
-async def _rate(conn: asyncpg.Connection, guild_id: int, kind: str,
-                seats: Sequence[RatedSeat], now: float) -> None:
-    """Update the people's ratings after a rated game (inside the save's transaction).
-
-    Each person's row is made first and then locked, so two games ending at once for the
-    same person update it one after the other.
-    """
-    people = rated_people(seats)
-    if not people:
-        return
-    await conn.executemany(
-        "INSERT INTO ratings (guild_id, kind, user_id, mu, sigma, games, updated_at)"
-        " VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT DO NOTHING",
-        [(guild_id, kind, user, Rating().mu, Rating().sigma, now) for user in people],
-    )
-    rows = await conn.fetch(
-        "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = $1 AND kind = $2"
-        " AND user_id = ANY($3::bigint[]) ORDER BY user_id FOR UPDATE",
-        guild_id, kind, people,
-    )
-    current = {int(r[0]): Rating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
-    await conn.executemany(
-        "UPDATE ratings SET mu = $4, sigma = $5, games = $6, updated_at = $7"
-        " WHERE guild_id = $1 AND kind = $2 AND user_id = $3",
-        [(guild_id, kind, user, r.mu, r.sigma, r.games, now)
-         for user, r in new_ratings(current, seats).items()],
-    )

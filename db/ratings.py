@@ -1,19 +1,25 @@
 """Ratings: each person's OpenSkill (Plackett-Luce) rating per game and server.
 
 A finished rated game hands the store one :class:`~db.rows.RatedSeat` per seat; the
-store reads the people's ratings, computes the new ones here and writes them in the
-same transaction as the game's results. Computer players take part with the fixed
-rating their seat carries and are never written.
+store's save reads the people's ratings, computes the new ones and writes them here
+(:func:`rate_sqlite`, :func:`rate_postgres`), in the same transaction as the game's
+results. Computer players take part with the fixed rating their seat carries and are
+never written.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from openskill.models import PlackettLuce
 
-from db.rows import RatedSeat
+from db.rows import RatedSeat, readable
+
+if TYPE_CHECKING:
+    import asyncpg
 
 #: A new player's rating: OpenSkill's defaults (mu 25, sigma 25/3).
 DEFAULT_MU = 25.0
@@ -64,3 +70,54 @@ def new_ratings(current: Mapping[int, Rating], seats: Sequence[RatedSeat]) -> di
             games = current.get(seat.user_id, Rating()).games + 1
             after[seat.user_id] = Rating(float(rating.mu), float(rating.sigma), games)
     return after
+
+
+def rate_sqlite(conn: sqlite3.Connection, guild_id: int, kind: str, seats: Sequence[RatedSeat],
+                now: float) -> None:
+    """Update the people's ratings after a rated game (inside the save's transaction)."""
+    people = rated_people(seats)
+    if not people:
+        return
+    marks = ", ".join("?" * len(people))
+    # a rating that cannot be read (a damaged row) counts as none: it starts again
+    current = dict(readable(conn.execute(
+        "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND kind = ?"
+        f" AND user_id IN ({marks})", (guild_id, kind, *people)),
+        lambda r: (int(r[0]), Rating(float(r[1]), float(r[2]), int(r[3])))))
+    conn.executemany(
+        "INSERT INTO ratings (guild_id, kind, user_id, mu, sigma, games, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, kind, user_id) DO UPDATE SET"
+        " mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"
+        " updated_at = excluded.updated_at",
+        [(guild_id, kind, user, r.mu, r.sigma, r.games, now)
+         for user, r in new_ratings(current, seats).items()],
+    )
+
+
+async def rate_postgres(conn: asyncpg.Connection, guild_id: int, kind: str,
+                        seats: Sequence[RatedSeat], now: float) -> None:
+    """Update the people's ratings after a rated game (inside the save's transaction).
+
+    Each person's row is made first and then locked, so two games ending at once for the
+    same person update it one after the other.
+    """
+    people = rated_people(seats)
+    if not people:
+        return
+    await conn.executemany(
+        "INSERT INTO ratings (guild_id, kind, user_id, mu, sigma, games, updated_at)"
+        " VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT DO NOTHING",
+        [(guild_id, kind, user, Rating().mu, Rating().sigma, now) for user in people],
+    )
+    rows = await conn.fetch(
+        "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = $1 AND kind = $2"
+        " AND user_id = ANY($3::bigint[]) ORDER BY user_id FOR UPDATE",
+        guild_id, kind, people,
+    )
+    current = {int(r[0]): Rating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
+    await conn.executemany(
+        "UPDATE ratings SET mu = $4, sigma = $5, games = $6, updated_at = $7"
+        " WHERE guild_id = $1 AND kind = $2 AND user_id = $3",
+        [(guild_id, kind, user, r.mu, r.sigma, r.games, now)
+         for user, r in new_ratings(current, seats).items()],
+    )

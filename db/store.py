@@ -1,34 +1,26 @@
-"""The SQLite store: one aiosqlite connection, the queries the game tables need.
+"""The SQLite store: the queries the game tables need, over one database file.
 
 This is the zero-setup backend (``DATABASE_PATH``); ``db/postgres.py`` is the other one.
-Both implement :class:`db.base.GameStore`.
+Both implement :class:`db.base.GameStore`. How the file is opened, read and written (two
+connections, the writing thread, group commit) is :mod:`db.sqlite_access`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import aiosqlite
 
 from db.base import SETTING_COLUMNS, TABLES, setting_changes, settings_row
 from db.errors import ChannelBusy, DailyPlayed, StorageError, TooManyOpen, VersionConflict
-from db.forget import (
-    FORMER_PLAYER,
-    GAME_DOCUMENTS,
-    scrub_game,
-    scrub_logged,
-    scrub_text_column,
-    seats_needle,
-)
-from db.migrate import migrate
-from db.ratings import Rating, new_ratings, rated_people
+from db.forget import FORMER_PLAYER, forget_sqlite
+from db.ratings import rate_sqlite
+from db.retention import prune_sqlite, pruned_in_steps
 from db.rows import (
     CHANGED_SINCE_SQL,
     COMPUTER_SEATED,
@@ -48,15 +40,13 @@ from db.rows import (
     daily_takers,
     idle_group,
     idle_sql,
-    readable,
     row_to_game,
     row_to_voter,
     save_time,
-    settings_only,
     shard_sql,
     to_json,
 )
-from db.sqlite_batch import WriteQueue
+from db.sqlite_access import SqliteAccess
 from db.sqlite_file import FileWatch
 from db.sqlite_thread import WriterThread
 
@@ -75,10 +65,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-_BUSY_TIMEOUT_MS = 1500
-
-_T = TypeVar("_T")
-
 _json = to_json
 
 
@@ -90,157 +76,22 @@ _OPEN_DEADLINES = "games INDEXED BY games_open_by_deadline"
 SEAT_COUNT = ("(CASE WHEN json_valid(seats) AND json_type(seats) = 'array'"
               " THEN json_array_length(seats) ELSE 0 END)")
 
-#: How long opening waits for another process that is creating the same database.
-_OPEN_PATIENCE_SECONDS = 15.0
 
-
-async def _while_locked(conn: aiosqlite.Connection, pragma: str | None) -> None:
-    """Run ``pragma`` (or the migrations, for None), retrying while another process that
-    opens the same fresh file holds it: switching to WAL does not wait by itself."""
-    loop = asyncio.get_running_loop()
-    give_up = loop.time() + _OPEN_PATIENCE_SECONDS
-    pause = 0.02
-    while True:
-        try:
-            if pragma is None:
-                await migrate(conn)
-            else:
-                await conn.execute(pragma)
-            return
-        except sqlite3.OperationalError as exc:
-            if ("locked" not in str(exc) and "busy" not in str(exc)) or loop.time() > give_up:
-                raise
-        await asyncio.sleep(pause)
-        pause = min(pause * 2, 0.5)
-
-
-def _check_files(watch: FileWatch) -> None:
-    """Raise StorageError when a path no longer names the file being written (run on
-    the writing thread)."""
-    problem = watch.problem()
-    if problem is not None:
-        raise StorageError(problem)
-
-
-class Store(KeptReads):
+class Store(SqliteAccess, KeptReads):
     """All SQLite access. Writes are serialised; each save is one transaction.
 
     Reads go through aiosqlite's thread; writes through the store's own writing thread
     (:mod:`db.sqlite_thread`), in batches (:mod:`db.sqlite_batch`). Nothing touches
-    SQLite or the database's files on the event loop's thread.
+    SQLite or the database's files on the event loop's thread (:mod:`db.sqlite_access`).
     """
 
     backend = "sqlite"
 
     def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], float],
                  writer: WriterThread, watch: FileWatch) -> None:
-        self._conn = conn
-        self._clock = clock
-        self._write = asyncio.Lock()
-        self._writer = writer
-        self._watch = watch
-        # The check holds the watch, not the store: no reference cycle, so a store its
-        # owner forgot to close is freed (and its threads end) like any object.
-        self._writes = WriteQueue(writer, self._write, partial(_check_files, watch))
-        self.path: str = ""
+        super().__init__(conn, clock, writer, watch)
         #: The rows this process last saved of recently played games (see KeptRows).
         self.kept = KeptRows()
-
-    @classmethod
-    async def open(cls, path: str | Path, clock: Callable[[], float]) -> Store:
-        """Open (creating if needed) the database file at ``path`` and bring its schema
-        up to date. The store keeps two connections to it (reads, writes), so an
-        in-memory database (``:memory:``) cannot be one: ValueError."""
-        if str(path) == ":memory:" or str(path).startswith("file:"):
-            raise ValueError("the SQLite store needs a database file, not an in-memory one")
-        await asyncio.to_thread(Path(path).parent.mkdir, parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
-        writer: WriterThread | None = None
-        try:
-            await conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
-            await _while_locked(conn, "PRAGMA journal_mode = WAL")
-            await conn.execute("PRAGMA synchronous = NORMAL")
-            await conn.execute("PRAGMA foreign_keys = ON")
-            await _while_locked(conn, None)
-            async with conn.execute("PRAGMA journal_mode") as cursor:
-                mode = await cursor.fetchone()
-            wal = mode is not None and str(mode[0]).lower() == "wal"
-            writer = await WriterThread.open(str(path))
-            watch = await writer.call(lambda: FileWatch(path, wal=wal))
-        except BaseException:
-            if writer is not None:
-                await writer.close()
-            await conn.close()
-            raise
-        store = cls(conn, clock, writer, watch)
-        store.path = str(path)
-        return store
-
-    @property
-    def connection(self) -> aiosqlite.Connection:
-        """The reading connection (for maintenance and tests)."""
-        return self._conn
-
-    @property
-    def writer(self) -> WriterThread:
-        """The writing connection's thread (for maintenance and tests)."""
-        return self._writer
-
-    @property
-    def watched_files(self) -> list[str]:
-        """The files whose deletion or replacement stops every write (the database,
-        and in WAL mode its -wal and -shm)."""
-        return self._watch.names
-
-    async def close(self) -> None:
-        """Close both connections once pending writes are done."""
-        async with self._write:
-            await self._writer.call(self._watch.close)
-            await self._writer.close()
-            await self._conn.close()
-
-    async def health_problem(self) -> str | None:
-        """Return why the store cannot save right now, or None when it can.
-
-        What the store knows: whether its files are still the ones it writes, the last
-        write's outcome, and whether a read is answered.
-        """
-        try:
-            problem = await self._writer.call(self._watch.problem)
-        except (sqlite3.Error, RuntimeError) as exc:
-            return f"the database's writing connection is gone: {exc}"
-        if problem is not None:
-            return problem
-        if self._writes.last_failure is not None:
-            return f"the last write was refused: {self._writes.last_failure}"
-        try:
-            await self._fetchall("SELECT 1")
-        except StorageError as exc:
-            return f"the database cannot be read: {exc}"
-        return None
-
-    async def _in_transaction(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Run ``work`` inside BEGIN IMMEDIATE ... COMMIT on the writing thread.
-
-        The whole transaction is one hand-off, and writes queued meanwhile share it
-        (group commit, :mod:`db.sqlite_batch`), in order with every other write.
-        """
-        return await self._writes.run(work)
-
-    async def _fetchone(self, sql: str, args: Iterable[Any] = ()) -> Any:
-        rows = await self._fetchall(sql, args)
-        return rows[0] if rows else None
-
-    async def _fetchall(self, sql: str, args: Iterable[Any] | dict[str, Any] = ()) -> list[Any]:
-        try:
-            params = args if isinstance(args, dict) else tuple(args)
-            return list(await self._conn.execute_fetchall(sql, params))
-        except sqlite3.Error as exc:
-            raise StorageError(str(exc)) from exc
-
-    async def query(self, sql: str, params: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
-        """Run one read-only portable query with ``:name`` parameters; return its rows."""
-        return [tuple(row) for row in await self._fetchall(sql, params or {})]
 
     # -- games ---------------------------------------------------------------------------
 
@@ -360,7 +211,7 @@ class Store(KeptReads):
                     result_args,
                 )
             if ratings and game.guild_id is not None:
-                _rate(conn, game.guild_id, game.kind, ratings, now)
+                rate_sqlite(conn, game.guild_id, game.kind, ratings, now)
             if voter_args:
                 conn.executemany(_SAVE_VOTER, voter_args)
             if daily_args:
@@ -584,7 +435,7 @@ class Store(KeptReads):
         """
         self.kept.drop()
         return await self._in_transaction(
-            lambda conn: _forget(conn, user_id, former))
+            lambda conn: forget_sqlite(conn, user_id, former))
 
     async def prune_finished(self, before: float, limit: int = 500) -> int:
         """Drop the state, events, table data, voters and action log of up to ``limit``
@@ -592,18 +443,14 @@ class Store(KeptReads):
         lobby, which never had a state, too); results stay. Return how many games were
         pruned.
 
-        It goes :data:`PRUNE_STEP` games per transaction, each a write of its own, so a
-        long action log never holds the database for long and clicks go in between.
+        It goes :data:`db.retention.PRUNE_STEP` games per transaction, each a write of its
+        own, so a long action log never holds the database for long and clicks go in
+        between.
         """
         self.kept.drop()
-        pruned = 0
-        while pruned < limit:
-            step = min(PRUNE_STEP, limit - pruned)
-            done = await self._in_transaction(partial(_prune, before=before, limit=step))
-            pruned += done
-            if done < step:
-                break
-        return pruned
+        return await pruned_in_steps(
+            lambda step: self._in_transaction(partial(prune_sqlite, before=before, limit=step)),
+            limit)
 
     async def count_rows(self) -> dict[str, int]:
         """Return how many rows each table holds."""
@@ -681,53 +528,6 @@ class Store(KeptReads):
             (game_id,)))
 
 
-def _forget(conn: sqlite3.Connection, user_id: int, former: str) -> int:
-    """Forget ``user_id`` (see :meth:`Store.forget_player`); return the results deleted."""
-    documents = ", ".join(GAME_DOCUMENTS)
-    games = conn.execute(
-        f"SELECT id, {documents} FROM games WHERE status NOT IN ('lobby', 'active')"
-        " AND (instr(seats, ?) > 0 OR instr(extra, ?) > 0 OR starter_id = ?"
-        " OR id IN (SELECT game_id FROM voters WHERE user_id = ?)"
-        " OR id IN (SELECT game_id FROM actions WHERE actor_id = ?)"
-        " OR id IN (SELECT game_id FROM results WHERE user_id = ?))",
-        (seats_needle(user_id), str(user_id), user_id, user_id, user_id, user_id),
-    ).fetchall()
-    names: set[str] = set()
-    assignments = ", ".join(f"{c} = coalesce(?, {c})" for c in GAME_DOCUMENTS)
-    for game_id, *raw in games:
-        voted = {str(r[0]) for r in conn.execute(
-            "SELECT name FROM voters WHERE game_id = ? AND user_id = ?", (game_id, user_id))}
-        logged = conn.execute("SELECT seq, actor_id, action FROM actions WHERE game_id = ?",
-                              (game_id,)).fetchall()
-        found, new = scrub_game(raw, user_id, former, voted, logged)
-        names |= found
-        conn.execute("DELETE FROM voters WHERE game_id = ? AND user_id = ?", (game_id, user_id))
-        if any(text is not None for text in new):
-            conn.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*new, game_id))
-        conn.executemany(
-            "UPDATE actions SET action = ? WHERE game_id = ? AND seq = ?",
-            [(text, game_id, seq) for seq, _actor, action in logged
-             if (text := scrub_logged(action, user_id, found, former)) is not None],
-        )
-        conn.execute("UPDATE actions SET actor_id = NULL WHERE game_id = ? AND actor_id = ?",
-                     (game_id, user_id))
-    deleted = conn.execute("DELETE FROM results WHERE user_id = ?", (user_id,)).rowcount
-    conn.execute("DELETE FROM member_settings WHERE user_id = ?", (user_id,))
-    conn.execute("DELETE FROM daily_played WHERE user_id = ?", (user_id,))
-    conn.execute("DELETE FROM ratings WHERE user_id = ?", (user_id,))
-    for game_id, *_raw in games:  # the other players' results of those games only
-        rows = conn.execute("SELECT id, detail FROM results WHERE game_id = ?",
-                            (game_id,)).fetchall()
-        conn.executemany(
-            "UPDATE results SET detail = ? WHERE id = ?",
-            [(text, rid) for rid, detail in rows
-             if (text := scrub_text_column(detail, user_id, names, former)) is not None],
-        )
-    conn.execute("UPDATE games SET starter_id = 0 WHERE starter_id = ?"
-                 " AND status NOT IN ('lobby', 'active')", (user_id,))
-    return int(deleted)
-
-
 #: Writes a member's row of a game's voters, replacing the one it had.
 _SAVE_VOTER = (
     "INSERT INTO voters (game_id, user_id, name, version, decided, action, label, at, seq)"
@@ -735,61 +535,3 @@ _SAVE_VOTER = (
     " name = excluded.name, version = excluded.version, decided = excluded.decided,"
     " action = excluded.action, label = excluded.label, at = excluded.at, seq = excluded.seq"
 )
-
-
-def _rate(conn: sqlite3.Connection, guild_id: int, kind: str, seats: Sequence[RatedSeat],
-          now: float) -> None:
-    """Update the people's ratings after a rated game (inside the save's transaction)."""
-    people = rated_people(seats)
-    if not people:
-        return
-    marks = ", ".join("?" * len(people))
-    # a rating that cannot be read (a damaged row) counts as none: it starts again
-    current = dict(readable(conn.execute(
-        "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND kind = ?"
-        f" AND user_id IN ({marks})", (guild_id, kind, *people)),
-        lambda r: (int(r[0]), Rating(float(r[1]), float(r[2]), int(r[3])))))
-    conn.executemany(
-        "INSERT INTO ratings (guild_id, kind, user_id, mu, sigma, games, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, kind, user_id) DO UPDATE SET"
-        " mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"
-        " updated_at = excluded.updated_at",
-        [(guild_id, kind, user, r.mu, r.sigma, r.games, now)
-         for user, r in new_ratings(current, seats).items()],
-    )
-
-
-#: How many finished games one pruning transaction empties.
-PRUNE_STEP = 10
-
-#: The finished games whose data is still kept: the ones with a state, and the tables
-#: closed or expired while still a lobby (no state) whose events are not emptied yet.
-#: Pruning empties both, so a pruned game is never picked again. The words are those of
-#: the partial index ``games_finished_unpruned`` (migration 13), which the pick reads:
-#: SQLite's planner, without statistics, would rather walk every finished game in the
-#: index of games by status and age (pruned ones too) and sort them, on every sweep.
-UNPRUNED = ("status IN ('over', 'abandoned', 'expired')"
-            " AND (state IS NOT NULL OR events <> '[]')")
-_UNPRUNED_GAMES = "games INDEXED BY games_finished_unpruned"
-
-
-def _prune(conn: sqlite3.Connection, before: float, limit: int) -> int:
-    """Empty up to ``limit`` games finished before ``before``; return how many."""
-    ids = [r[0] for r in conn.execute(
-        f"SELECT id FROM {_UNPRUNED_GAMES} WHERE {UNPRUNED} AND updated_at < ?"
-        " ORDER BY updated_at LIMIT ?",
-        (before, limit),
-    )]
-    if not ids:
-        return 0
-    marks = ", ".join("?" * len(ids))
-    conn.execute(f"DELETE FROM actions WHERE game_id IN ({marks})", ids)
-    conn.execute(f"DELETE FROM voters WHERE game_id IN ({marks})", ids)
-    conn.execute(f"DELETE FROM daily_played WHERE game_id IN ({marks})", ids)
-    kept = conn.execute(f"SELECT id, extra FROM games WHERE id IN ({marks})", ids).fetchall()
-    conn.executemany(
-        "UPDATE games SET state = NULL, events = '[]', extra = ? WHERE id = ?",
-        [(settings_only(extra), game_id) for game_id, extra in kept],
-    )
-    return len(ids)
-

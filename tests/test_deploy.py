@@ -123,7 +123,7 @@ def test_the_stop_timeouts_cover_a_slow_clean_stop():
     and the documented ``docker run`` give it that long before killing it."""
     import inspect
 
-    from bot.boards.messages import FLUSH_SECONDS
+    from bot.boards.updates import FLUSH_SECONDS
     from bot.health import STOP_SECONDS
     from bot.table.core import TableCore
     from bot.table.deadlines import STOP_WAIT_SECONDS

@@ -389,10 +389,10 @@ async def test_computers_resume_after_a_start_whose_first_read_failed(
         discord_driver, fake_discord, tmp_path, monkeypatch):
     """The database cannot be read when the bot is ready after a restart: the computer
     players are resumed once it can, without another READY."""
-    import bot.client
+    import bot.restart
     from db.errors import StorageError
 
-    monkeypatch.setattr(bot.client, "RESUME_RETRY_SECONDS", 0.01)
+    monkeypatch.setattr(bot.restart, "RESUME_RETRY_SECONDS", 0.01)
     table_bot, board = await _computer_table(discord_driver, tmp_path)
     table_bot.boards.computers.schedule = lambda game: None  # type: ignore[method-assign]
     await discord_driver.click(board, button(board, "add1"), user="alice")
@@ -409,7 +409,7 @@ async def test_computers_resume_after_a_start_whose_first_read_failed(
     monkeypatch.setattr(table_bot.boards, "resume_computers", locked_twice)
     table_bot._resumed = False
     await table_bot.on_ready()
-    await table_bot._computers
+    await table_bot.restart._computers
     await discord_driver.settle()
     game = await table_bot.tables.open_in_channel(fake_discord.channel_id)
     assert len(tries) == 3 and game.state.count == 2 and game.to_act() == 0

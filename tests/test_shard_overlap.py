@@ -61,7 +61,7 @@ async def test_a_new_process_started_while_the_old_one_serves_counts_no_outage(
     with caplog.at_level(logging.INFO):
         new = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2,
                                                   SHARD_IDS=0))
-    assert new.outages == [] and new._timers is None
+    assert new.outages == [] and new.restart._timers is None
     assert not [r for r in caplog.records if "was down" in r.getMessage()]
     assert any("not counted as an outage" in r.getMessage() for r in caplog.records)
 
@@ -160,7 +160,7 @@ async def test_a_board_the_other_process_drew_back_heals_at_the_next_click(
     moved = await discord_driver.click(board, button(board, "add2"), user="bob")
     assert _versions(moved.message) == {"2"}
     drawn.set()
-    await asyncio.wait_for(new._redraw, 10)
+    await asyncio.wait_for(new.restart._redraw, 10)
     shown = fake_discord.get_message(board["id"])
     assert _versions(shown) == {"1"}  # the redraw landed last
     # the old process showed version 2 itself: only the click tells the board is behind

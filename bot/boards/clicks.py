@@ -16,6 +16,7 @@ from typing import Any
 
 import discord
 
+from bot.boards.actors import actor_of
 from bot.boards.answer_clock import AnswerClock, edit_answer
 from bot.boards.computers import ComputerPlayers
 from bot.boards.custom_ids import parse_button_id, parse_select_id
@@ -44,24 +45,13 @@ from bot.table.errors import (
     StaleBoard,
 )
 from bot.table.lobby import LOBBY_INVITE, LOBBY_PANEL, LOBBY_PREFIX
-from bot.table.service import Actor, LoadedGame, Tables
+from bot.table.service import LoadedGame, Tables
 from bot.table.turns import notice_waits_for, reminded_to_act
-from bot.text.names import safe_name
 
 log = logging.getLogger(__name__)
 
 #: Says a person it is their turn (or a table's lobby invitations and thread are done).
 Announce = Callable[[LoadedGame, "tuple[int, str] | None"], Awaitable[None]]
-
-
-def actor_of(interaction: discord.Interaction[Any]) -> Actor:
-    """Return the Actor behind an interaction (with Manage Messages if they have it).
-
-    The name is made safe to show: markdown and mentions escaped, blank names replaced.
-    """
-    user = interaction.user
-    perms = interaction.permissions
-    return Actor(user.id, safe_name(user.display_name, user.name), bool(perms.manage_messages))
 
 
 #: Told privately to a player whose click met a board older than the game (nothing done).

@@ -25,7 +25,8 @@ not in (one Discord reports unavailable is in an outage, not gone) counts as a r
 from when the bot was last alive, with the same grace; a channel or thread the bot does
 not see (an archived thread is not seen either) is asked for, one at a time and at most
 one a :data:`FETCH_INTERVAL_SECONDS`, and its game is called off only if Discord answers
-Unknown Channel.
+Unknown Channel. A server in an outage at that look has its channels looked at once
+Discord has it again (:meth:`GonePlaces.available_again`).
 """
 
 from __future__ import annotations
@@ -99,6 +100,9 @@ class GonePlaces:
         self.started_with: int | None = None
         #: Spaces the channels asked of Discord at a start, every shard's alike.
         self.pace = Pace(FETCH_INTERVAL_SECONDS)
+        #: The servers Discord reported unavailable when the start looked (an outage):
+        #: their channels are looked at once Discord has them again.
+        self.unseen: set[int] = set()
 
     async def channel_gone(self, channel_id: int,
                            guild_id: int | None = None) -> LoadedGame | None:
@@ -297,8 +301,21 @@ class GonePlaces:
             if guild is None:
                 await self.server_left(int(guild_id), since)
                 found.left += 1
-            elif not guild.unavailable:  # (an outage: its channels are not known now)
+            elif guild.unavailable:  # an outage: its channels are not known now
+                self.unseen.add(guild.id)
+            else:
                 await self._look_at_channels(client, guild, last, found)
+        found.report()
+
+    async def available_again(self, client: discord.Client, guild: discord.Guild) -> None:
+        """A server unavailable when the start looked (:meth:`missed_while_down`) is
+        there again: look at its games' channels now, as the start would have. Never
+        raise."""
+        if guild.id not in self.unseen or self.started_with is None:
+            return
+        self.unseen.discard(guild.id)
+        found = Found()
+        await self._look_at_channels(client, guild, self.started_with, found)
         found.report()
 
     async def _look_at_channels(self, client: discord.Client, guild: discord.Guild,

@@ -13,16 +13,18 @@ join, or the lobby starts or closes).
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 
+from bot.boards.actors import actor_of
 from bot.boards.answer_clock import AnswerClock, edit_answer
 from bot.boards.host_panel import panel_items, panel_text
 from bot.boards.layout import view_of
 from bot.boards.notices import LobbyInvitations
 from bot.boards.routing import NOT_VALID
-from bot.boards.send_errors import SEND_ERRORS
+from bot.boards.send_errors import SEND_ERRORS, UNKNOWN_MEMBER, UNKNOWN_USER
 from bot.table.errors import Refusal, board_link
 from bot.table.loaded import LoadedGame
 from bot.table.lobby import LOBBY_INVITE, invite_refusal
@@ -116,13 +118,31 @@ def why_not_invite(game: LoadedGame, asker: int, user_id: int, *, is_bot: bool,
                           invited=f"[their invitation]({link})." if link else "", name=name)
 
 
+async def host_left(interaction: discord.Interaction[Any], host_id: int) -> bool:
+    """Whether Discord says the host ``host_id`` is no longer a member of the server the
+    interaction came from (False when it does not say: an error, a rate limit)."""
+    if interaction.guild_id is None:
+        return False
+    try:
+        await interaction.client.http.get_member(interaction.guild_id, host_id)
+    except discord.NotFound as exc:
+        return exc.code in (UNKNOWN_MEMBER, UNKNOWN_USER)
+    except SEND_ERRORS as exc:
+        log.warning("could not ask whether the host of a lobby is still in server %s: %s",
+                    interaction.guild_id, exc)
+    return False
+
+
 class HostControls:
     """The host's private controls: answers to "Host controls" and to invitations."""
 
-    def __init__(self, tables: Tables, invitations: LobbyInvitations) -> None:
+    def __init__(self, tables: Tables, invitations: LobbyInvitations,
+                 show: Callable[[LoadedGame], Awaitable[None]]) -> None:
         self.tables = tables
         #: The lobbies' invitation messages, kept until they are to be deleted.
         self.invitations = invitations
+        #: Shows a lobby's board as it is now (after a host who left was replaced).
+        self.show = show
 
     async def open(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Answer "Host controls": the controls for the host, who the host is for others
@@ -134,13 +154,24 @@ class HostControls:
             if game.row.status != "lobby":
                 await clock.tell("The game has already started.")
                 return
+            note = ""
             if not is_host(game, interaction.user.id):
-                await clock.tell(only_the_host(game))
-                return
+                if (game.seat_of(interaction.user.id) is None
+                        or not await host_left(interaction, game.host_id)):
+                    await clock.tell(only_the_host(game))
+                    return
+                try:  # a host who left the server could never start or close the table
+                    play = await self.tables.claim_host(game_id, actor_of(interaction))
+                except Refusal as refusal:
+                    await clock.tell(str(refusal))
+                    return
+                game, note = play.game, " ".join(play.events)
             try:
-                await clock.send(**panel_body(game), ephemeral=True)
+                await clock.send(**panel_body(game, note), ephemeral=True)
             except SEND_ERRORS as exc:
                 log.warning("could not open the host controls of game %s: %s", game_id, exc)
+            if note:
+                await self.show(game)
 
     async def _load(self, clock: AnswerClock, game_id: int) -> LoadedGame | None:
         """Return the game, or None once the refusal to read it is told privately."""

@@ -1,22 +1,15 @@
 """A board's message: posting it, editing it in place, reposting it where it was deleted
-or could not be edited any more, and the edits the bot makes by itself.
+or could not be edited any more.
 
-Votes, closed voting windows and computer players change a board with no click to
-answer: those edits are made at most once an interval per board, however the changes
-arrive (:meth:`BoardMessages.update_soon`). Such an edit that Discord refuses for a while
-(a rate limit longer than the client waits, a server error, a 403) is made again: after
-the wait Discord asks for, else after a pause that doubles each time, a few times at
-most, and not at all once a newer board is shown. The version each board message shows
-is kept here too (:attr:`BoardMessages.shown`): the click path asks it to tell a board
-left behind from a stale click.
-
-At a clean stop the edits already asked for are made at once, without waiting for their
-interval, for up to :data:`FLUSH_SECONDS` (:meth:`BoardMessages.stop_updates`). What a
-stop or a crash still left undone is made after the next start: the boards of the games
-saved shortly before the bot was last alive are edited again (:meth:`BoardMessages.redraw`,
-asked by :meth:`bot.boards.service.Boards.redraw_recent`). Such an edit never posts a board:
-one deleted (a moderator's cleanup) or past Discord's edit limit is left as it is, and one
-that is no longer its game's board (moved by ``/<game> board``) is not edited.
+The version each board message shows is kept here (:attr:`BoardMessages.shown`): the
+click path asks it to tell a board left behind from a stale click. The edits the bot makes
+by itself, with no click to answer (votes, closed voting windows, computer players, the
+start's redraw), are asked for here (:meth:`BoardMessages.update_soon`) and made by
+:class:`bot.boards.updates.BoardUpdates`: at most once an interval per board, again for
+a while when Discord refuses one, and at once at a clean stop. The start's redraw never
+posts a board: one deleted (a moderator's cleanup) or past Discord's edit limit is left as
+it is, and one that is no longer its game's board (moved by ``/<game> board``) is not
+edited.
 
 A board whose channel or thread is gone (Unknown Channel) ends its game with no result
 (:class:`bot.boards.gone.GonePlaces`).
@@ -24,11 +17,9 @@ A board whose channel or thread is gone (Unknown Channel) ends its game with no 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import logging
-import math
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -37,16 +28,16 @@ import discord
 
 from bot.boards.gone import CHANNEL_GONE, UNKNOWN_CHANNEL, GonePlaces
 from bot.boards.leftovers import Leftovers
+from bot.boards.no_pictures import NoPictures
 from bot.boards.send_errors import SEND_ERRORS, passing_failure
 from bot.boards.threads import MISSING_PERMISSIONS, GameThreads, refused_access
-from bot.table.errors import Refusal, board_link
+from bot.boards.updates import FLUSH_SECONDS, BoardUpdates
+from bot.table.errors import board_link
 from bot.table.service import LoadedGame, Tables
 from db.errors import StorageError
 
 log = logging.getLogger(__name__)
 
-#: How many boards' last edit times are kept before the old ones are forgotten.
-EDITED_KEPT = 1000
 #: How many ended games' board versions are kept (:meth:`BoardMessages.behind`): enough
 #: for every edit that may still be held back from before their end.
 ENDED_KEPT = 10_000
@@ -61,30 +52,13 @@ THREAD_ARCHIVED = 50083
 #: does not have (``attachment://board.png``) is one.
 INVALID_FORM_BODY = 50035
 
-#: How many times in a row the bot tries one of its own edits of a board that Discord
-#: refuses (the first try included) before it leaves the board as it is.
-EDIT_TRIES = 5
-
-#: How long a clean stop waits for the board edits already asked for (seconds).
-FLUSH_SECONDS = 5.0
-
-#: Boards edited again at once after a start (:meth:`BoardMessages.redraw`).
-REDRAW_AT_ONCE = 10
-#: The most boards the bot edits by itself at once (see ``BoardMessages.update_soon``).
-MAX_UPDATING = 64
-
 #: Draws a game's board body: ``render(game, edit=..., keep=..., pictured=...)``.
 Render = Callable[..., Awaitable[dict[str, Any]]]
 
 
-#: How long boards of a channel that refused a board's picture go as text before a
-#: picture is tried again, and how many such channels are remembered.
-NO_PICTURES_SECONDS = 600.0
-NO_PICTURES_KEPT = 1000
-
-
 class BoardMessages:
-    """Posts, edits and reposts board messages; makes the bot's own edits, one at a time."""
+    """Posts, edits and reposts board messages; asks for the bot's own edits
+    (:attr:`updates`)."""
 
     def __init__(self, bot: discord.Client, tables: Tables, render: Render,
                  threads: GameThreads, leftovers: Leftovers | None = None) -> None:
@@ -101,40 +75,18 @@ class BoardMessages:
         #: The version on the boards of games that ended (the newest :data:`ENDED_KEPT`):
         #: an edit held back from before the end (a vote's tally) is not drawn over them.
         self._ended: dict[int, int] = {}
-        #: When the bot last edited each board by itself (monotonic seconds), and which
-        #: save of the game that edit showed (:func:`_saved`).
-        self._edited: dict[int, float] = {}
-        self._drawn: dict[int, tuple[int, float]] = {}
-        #: Boards waiting for an edit (votes, closed windows), and the task editing each;
-        #: boards whose last such edit Discord refused, to be tried again.
-        self._dirty: set[int] = set()
-        self._retrying: set[int] = set()
-        #: Boards whose edit asked for is only the start's redraw's (posts no board).
-        self._quiet: set[int] = set()
         #: Boards whose edits (or turn notices) Discord refuses for want of access or a
         #: permission (the bot no longer sees the channel, say), and whether a player
         #: was told so; a board edited or posted again, or a notice posted, takes it off.
         self.locked_out: dict[int, bool] = {}
-        #: Channels whose boards Discord refused a picture (no Attach Files there), with
-        #: when (the event loop's clock): their boards go as text, without a request
-        #: refused first, and a picture is tried again after :data:`NO_PICTURES_SECONDS`.
-        self._no_pictures: dict[int, float] = {}
+        #: Channels whose boards Discord refused a picture lately: their boards go as text.
+        self.no_pictures = NoPictures()
         #: The latest boards turned into "moved" lines (their picture gone): an edit of
         #: the board drawn before is made on the board that replaced them instead.
         self._retired: dict[int, None] = {}
-        self._latest: dict[int, LoadedGame] = {}
-        self._updaters: dict[int, asyncio.Task[None]] = {}
-        #: The most boards edited by the bot itself at once (each edit waits on Discord's
-        #: rate limits); the boards asked for beyond them wait here, in order, holding
-        #: only their ids (the game is read again when its turn comes).
-        self.max_updating = MAX_UPDATING
-        self._waiting: dict[int, None] = {}
-        #: Pause between two edits of one board made by the bot itself (not a click's answer).
-        self.edit_interval = 1.0
-        #: Set when a clean stop makes the edits asked for at once (no interval to wait).
-        self._flush = asyncio.Event()
-        #: Set once the stop is done with edits: none is asked for after it.
-        self._stopped = False
+        #: The edits the bot makes of these boards by itself (votes, closed windows,
+        #: computer players, the start's redraw).
+        self.updates = BoardUpdates(self)
         #: Ends the games whose channel, thread or server is gone.
         self.gone = GonePlaces(tables, self.forget)
 
@@ -162,12 +114,8 @@ class BoardMessages:
         self.shown.pop(game_id, None)
         self.shown_at.pop(game_id, None)
         self._ended.pop(game_id, None)
-        self._dirty.discard(game_id)
-        self._waiting.pop(game_id, None)
-        self._retrying.discard(game_id)
-        self._quiet.discard(game_id)
         self.locked_out.pop(game_id, None)
-        self._latest.pop(game_id, None)
+        self.updates.forget(game_id)
 
     async def send_board(
         self,
@@ -243,8 +191,8 @@ class BoardMessages:
             game.row.board_channel_id or game.row.channel_id, guild_id=game.row.guild_id
         )
         try:
-            body = _inviting(_without_none(await self.render(game, **self._as_text(channel.id))),
-                             invite)
+            drawn = await self.render(game, **self.no_pictures.as_text(channel.id))
+            body = _inviting(_without_none(drawn), invite)
             try:
                 message = await channel.send(**body)
             except discord.Forbidden as exc:
@@ -256,7 +204,7 @@ class BoardMessages:
                     _without_none(await self.render(game, pictured=False)), invite))
                 # the picture was what Discord refused (a channel shut to the bot refuses
                 # the text too, and its boards keep their pictures once it is open again)
-                self._refused_pictures(channel.id)
+                self.no_pictures.refused(channel.id)
         except discord.NotFound as exc:
             log.warning("could not post the board of game %s: %s", game.id, exc)
             if exc.code == UNKNOWN_CHANNEL:
@@ -286,10 +234,10 @@ class BoardMessages:
         failed = await self._edit(game, keep=keep, repost=repost)
         await self.threads.wind_up(game)
         if failed is None or not passing_failure(failed):
-            self._let_go(game)  # (shown, left so, or never to be)
+            self.let_go(game)  # (shown, left so, or never to be)
         return failed
 
-    def _let_go(self, game: LoadedGame) -> None:
+    def let_go(self, game: LoadedGame) -> None:
         """Forget an ended game whose last board edit will not be made (its board deleted,
         its thread archived, the channel shut to the bot): nobody plays it any more, and
         what was noted of its board would be held for the process's life."""
@@ -328,7 +276,7 @@ class BoardMessages:
         try:
             try:
                 body = await self.render(game, edit=True, keep=keep,
-                                         **self._as_text(message.channel.id))
+                                         **self.no_pictures.as_text(message.channel.id))
                 if self.behind(game):
                     return None  # a newer board was shown while this one was drawn
                 now = await self._board_now(game, stored=not repost)
@@ -350,7 +298,7 @@ class BoardMessages:
                     return None
                 message = now
                 await message.edit(**body)
-                self._refused_pictures(message.channel.id)  # (the text went: it was that)
+                self.no_pictures.refused(message.channel.id)  # (the text went: it was that)
             await self._moved_meanwhile(game, message)
             behind = self.behind(game)
             self.mark_shown(game)  # what the message shows now
@@ -389,25 +337,6 @@ class BoardMessages:
             log.warning("could not edit the board of game %s: %r", game.id, exc)
             failed = exc
         return failed
-
-    def _as_text(self, channel_id: int) -> dict[str, Any]:
-        """Return how a board of ``channel_id`` is drawn: as text (``pictured=False``)
-        while Discord refused the channel's last picture lately, else as its game says."""
-        refused = self._no_pictures.get(channel_id)
-        if refused is None:
-            return {}
-        if asyncio.get_running_loop().time() - refused < NO_PICTURES_SECONDS:
-            return {"pictured": False}
-        del self._no_pictures[channel_id]  # a picture is tried again (granted since?)
-        return {}
-
-    def _refused_pictures(self, channel_id: int) -> None:
-        """Note that Discord refused a board's picture in ``channel_id`` (kept for the
-        :data:`NO_PICTURES_KEPT` latest channels)."""
-        self._no_pictures.pop(channel_id, None)
-        self._no_pictures[channel_id] = asyncio.get_running_loop().time()
-        if len(self._no_pictures) > NO_PICTURES_KEPT:
-            del self._no_pictures[next(iter(self._no_pictures))]
 
     def _message(self, game: LoadedGame) -> discord.PartialMessage:
         """Return the message ``game`` names as its board (which it must name)."""
@@ -506,190 +435,19 @@ class BoardMessages:
 
     def update_soon(self, game_id: int, game: LoadedGame | None = None, *,
                     repost: bool = True) -> None:
-        """Edit the game's board soon; edits asked for meanwhile are made as one.
-
-        Votes and closed windows change a board without a click to answer: at most one
-        edit per board is in flight, and a burst of votes costs one or two edits.
-        ``game`` is the game as just saved, which spares reading it again; of two such
-        asks answered out of the order they were saved in (votes leave the version as it
-        is), the one saved last is drawn. Without ``repost`` (the start's redraw) the
-        edit posts no board (see :meth:`refresh`), unless an ordinary ask joins it. After
-        :meth:`stop_updates` nothing is edited (the next start edits the boards of the
-        games saved just before the stop).
-        """
-        if self._stopped:
-            return
-        if repost:
-            self._quiet.discard(game_id)
-        elif game_id not in self._dirty:
-            self._quiet.add(game_id)
-        if game is not None:
-            held = self._latest.get(game_id)
-            if held is None or _saved(held) <= _saved(game):
-                self._latest[game_id] = game
-        else:
-            self._latest.pop(game_id, None)
-        self._dirty.add(game_id)
-        task = self._updaters.get(game_id)
-        if task is not None and not task.done():
-            return
-        if len(self._updaters) >= self.max_updating:
-            self._waiting[game_id] = None
-            self._latest.pop(game_id, None)
-            return
-        self._start_update(game_id)
-
-    def _start_update(self, game_id: int) -> None:
-        """Start the task that edits the game's board."""
-        self._updaters[game_id] = asyncio.create_task(
-            self._update(game_id), name=f"board-update-{game_id}")
-
-    def _next_waiting(self) -> None:
-        """Start the edits of boards waiting for their turn, while there is room."""
-        while self._waiting and len(self._updaters) < self.max_updating and not self._stopped:
-            game_id = next(iter(self._waiting))
-            del self._waiting[game_id]
-            if game_id not in self._updaters and game_id in self._dirty:
-                self._start_update(game_id)
-
-    async def _update(self, game_id: int) -> None:
-        tries = 0  # edits of this board Discord refused in a row
-        retry_at = -math.inf
-        repost = True  # False while the edit made is only the start's redraw's
-        try:
-            # Closing does not stop it: the edits asked for before the stop are made
-            # (stop_updates waits for them, and no longer than FLUSH_SECONDS).
-            while game_id in self._dirty or game_id in self._retrying:
-                # However votes arrive, the bot edits one board at most once an interval
-                # (but at a clean stop, which makes what was asked for at once).
-                wait = max(self._edited.get(game_id, -math.inf) + self.edit_interval,
-                           retry_at) - time.monotonic()
-                if wait > 0 and not self._flush.is_set():
-                    with contextlib.suppress(TimeoutError):
-                        async with asyncio.timeout(wait):
-                            await self._flush.wait()
-                asked = game_id in self._dirty  # else only a refused edit is made again
-                if not asked and (game_id not in self._retrying or self._flush.is_set()):
-                    break  # forgotten meanwhile (its channel is gone), or stopping
-                if asked:
-                    repost = game_id not in self._quiet
-                    self._quiet.discard(game_id)
-                self._dirty.discard(game_id)
-                self._retrying.discard(game_id)
-                game = self._latest.pop(game_id, None)
-                if game is None:
-                    try:
-                        game = await self.tables.load(game_id)
-                    except Refusal:
-                        return
-                shown = self.shown.get(game_id, -1)
-                if self.behind(game) or _saved(game) < self._drawn.get(
-                        game_id, (-1, -math.inf)) or (not asked and shown == game.row.version):
-                    continue  # a newer board is already shown (since the edit refused)
-                failed = await self.refresh(game, keep=shown == game.row.version,
-                                            repost=repost)
-                self._edited[game_id] = time.monotonic()
-                if failed is None:
-                    self._drawn[game_id] = _saved(game)
-                    tries = 0
-                    if self._waiting and game_id in self._dirty:
-                        # Asked for again while other boards wait their turn: this one
-                        # waits behind them rather than keeping its place for ever.
-                        self._waiting[game_id] = None
-                        return
-                    continue
-                tries += 1
-                pause = self._refused(game, failed, tries)
-                if pause is not None:
-                    retry_at = time.monotonic() + pause
-                    self._retrying.add(game_id)
-                else:
-                    self._let_go(game)  # given up
-        except Exception:
-            log.warning("could not update the board of game %s", game_id, exc_info=True)
-        finally:
-            self._updaters.pop(game_id, None)
-            self._latest.pop(game_id, None)
-            self._retrying.discard(game_id)
-            self._next_waiting()
-            if len(self._edited) > EDITED_KEPT:  # forget boards edited long ago
-                horizon = time.monotonic() - self.edit_interval
-                for old in [g for g, at in self._edited.items() if at < horizon]:
-                    del self._edited[old]
-                    self._drawn.pop(old, None)
-
-    def _refused(self, game: LoadedGame, failed: BaseException, tries: int) -> float | None:
-        """Note that Discord refused the bot's own edit of ``game``'s board ``tries`` times
-        in a row; return how long to wait before it is made again, or None when it is not:
-        a refusal that trying again cannot change, or :data:`EDIT_TRIES` made (logged).
-        The wait is what Discord asked for, and at least an edit interval doubled per try.
-        """
-        if self.shown.get(game.id, -1) <= game.row.version:
-            # Not shown after all (a vote's tally keeps the version): the edit made again
-            # is not taken for one already made.
-            self.shown.pop(game.id, None)
-        if refused_access(failed):
-            # shut out of the channel: trying again in seconds changes nothing; a click
-            # shows the board meanwhile, and the next edit asked for tries again
-            self.locked_out.setdefault(game.id, False)
-            return None
-        if isinstance(failed, discord.HTTPException) and not (
-                failed.status in (403, 429) or failed.status >= 500):
-            return None
-        if tries >= EDIT_TRIES:
-            log.warning("gave up editing the board of game %s after %d tries: %s", game.id,
-                        tries, failed)
-            return None
-        wanted = failed.retry_after if isinstance(failed, discord.RateLimited) else 0.0
-        return max(wanted, self.edit_interval * 2 ** tries)
+        """Edit the game's board soon, as the bot's own edit; edits asked for meanwhile
+        are made as one (see :meth:`BoardUpdates.update_soon`)."""
+        self.updates.update_soon(game_id, game, repost=repost)
 
     async def redraw(self, game_ids: list[int]) -> bool:
-        """Edit the boards of ``game_ids`` again, each as its game is stored now: after a
-        start, for the games whose last edit a stop or a crash may have left unmade.
-        Return whether every board was seen to (False when the stop came first).
-
-        The edits go the way of every edit the bot makes by itself
-        (:meth:`update_soon`: one at a time per board, at most once an interval, never
-        over a newer board), :data:`REDRAW_AT_ONCE` boards at a time. They post no
-        board (see :meth:`refresh` without ``repost``): a board deleted or past its edit
-        limit is left as it is, and a message no longer its game's board is not edited.
-        """
-        for start in range(0, len(game_ids), REDRAW_AT_ONCE):
-            batch = game_ids[start:start + REDRAW_AT_ONCE]
-            for game_id in batch:
-                self.update_soon(game_id, repost=False)
-                if game_id in self._waiting:  # the redraw keeps to its own batches
-                    del self._waiting[game_id]
-                    self._start_update(game_id)
-            tasks = [t for g in batch if (t := self._updaters.get(g)) is not None]
-            if tasks:
-                await asyncio.wait(tasks)
-            if self._stopped:
-                return False
-        return True
+        """Edit the boards of ``game_ids`` again after a start, posting no board; return
+        whether every board was seen to (see :meth:`BoardUpdates.redraw`)."""
+        return await self.updates.redraw(game_ids)
 
     async def stop_updates(self, timeout: float = FLUSH_SECONDS) -> None:
-        """At shutdown: make the board edits already asked for now, without waiting for
-        their interval (a refused edit is not tried again), for up to ``timeout``
-        seconds; cancel what is left then. Nothing is edited afterwards."""
-        self._flush.set()
-        loop = asyncio.get_running_loop()
-        until = loop.time() + timeout
-        # A finished edit starts one that waited for its turn: wait for those too.
-        while self._updaters and (left := until - loop.time()) > 0:
-            await asyncio.wait(list(self._updaters.values()), timeout=left)
-        if self._updaters or self._waiting:
-            log.warning("stopping with %d board edits not made",
-                        len(self._updaters) + len(self._waiting))
-        self._stopped = True
-        self._waiting.clear()
-        tasks = list(self._updaters.values())
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-
+        """At shutdown: make the board edits already asked for now, for up to ``timeout``
+        seconds; nothing is edited afterwards (see :meth:`BoardUpdates.stop`)."""
+        await self.updates.stop(timeout)
 
 def _without_none(body: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in body.items() if v is not None}
@@ -710,8 +468,3 @@ def moved_line(link: str) -> str:
     """Return what an old board says once a new one is posted: one line, a masked link."""
     return f"This board moved: [open the new board]({link})." if link else "This board moved."
 
-
-def _saved(game: LoadedGame) -> tuple[int, float]:
-    """When ``game`` was saved, in the order of its saves: its version, then the save's
-    time (which every save moves forward)."""
-    return game.row.version, game.row.updated_at

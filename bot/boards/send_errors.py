@@ -38,6 +38,9 @@ async def send_answer(interaction: discord.Interaction[Any], **body: Any) -> Non
 UNKNOWN_INTERACTION = frozenset({10062, 10015})
 #: Discord's code for an interaction answered already.
 ALREADY_ANSWERED = 40060
+#: Discord's codes for a member not in the server, and a user it does not know.
+UNKNOWN_MEMBER = 10007
+UNKNOWN_USER = 10013
 
 
 def answer_lost(error: BaseException) -> bool:

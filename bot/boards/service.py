@@ -18,8 +18,9 @@ from typing import Any
 
 import discord
 
+from bot.boards.actors import actor_of
 from bot.boards.answer_clock import AnswerClock
-from bot.boards.clicks import BoardClicks, actor_of
+from bot.boards.clicks import BoardClicks
 from bot.boards.computers import ComputerPlayers
 from bot.boards.hosting import HostControls
 from bot.boards.leftovers import Leftovers
@@ -77,7 +78,8 @@ class Boards:
         #: Replays and daily results of ended games.
         self.replays = Replays(tables, self.drawing.drawer, images=images)
         #: The host's private controls of a lobby.
-        self.hosting = HostControls(tables, LobbyInvitations(bot, tables, self.leftovers))
+        self.hosting = HostControls(tables, LobbyInvitations(bot, tables, self.leftovers),
+                                    self.messages.show)
         self.messages.gone.called_off = self.hosting.invitations.clear
         #: Answers the clicks on boards, on the parts above.
         self.clicks = BoardClicks(bot, tables, messages=self.messages,

@@ -31,6 +31,9 @@ LOBBY_CANCEL = "lobby.cancel"
 LOBBY_DROP = "lobby.drop."
 LOBBY_HOST = "lobby.host."
 LOBBY_KICK = "lobby.kick."
+#: A seated person takes the host role of a host who is no longer in the server (never a
+#: button: the host controls find the host gone, see :func:`_claim`).
+LOBBY_CLAIM = "lobby.claim"
 #: The host's private controls (start, cancel, computer levels, people, invitations).
 LOBBY_PANEL = "lobby.panel"
 #: ``lobby.invite.<user id>``: the host invites that member (a mention, no seat).
@@ -103,6 +106,8 @@ class LobbyStep:
     name: str
     can_manage: bool
     seed: Callable[[], int]
+    #: Whether the host is no longer in the server (Discord said so to whoever asks).
+    host_left: bool = False
 
     @property
     def host(self) -> int:
@@ -206,6 +211,19 @@ def _hand_host(step: LobbyStep, op: str) -> str:
     return f"{step.name} handed the host role to {chosen.name}."
 
 
+def _claim(step: LobbyStep, _op: str) -> str:
+    """The host left the server: nobody could start or close the table but a moderator,
+    so the first seated person to open the host controls hosts it, and the host's seat
+    goes (they cannot take it back from outside the server)."""
+    mine = step.mine
+    if not step.host_left or mine is None or step.user_id == step.host:
+        raise Refusal(f"Only the host, {step.host_name}, can use the host controls.")
+    left = step.host_name
+    step.seats[:] = [s for s in step.seats if not s.holds(step.host)]
+    step.data.host = step.user_id
+    return f"{left} is no longer in this server; {step.name} is the host now."
+
+
 def _start(step: LobbyStep, _op: str) -> str:
     step.require_host("start the game")
     engine, seats, row = step.engine, step.seats, step.row
@@ -236,7 +254,7 @@ def _cancel(step: LobbyStep, _op: str) -> str:
 _OPERATIONS: dict[str, Callable[[LobbyStep, str], str]] = {
     LOBBY_JOIN: _join, LOBBY_LEAVE: _leave, LOBBY_COMPUTER: _computer, LOBBY_START: _start,
     LOBBY_CANCEL: _cancel, LOBBY_DROP: _drop, LOBBY_HOST: _hand_host,
-    LOBBY_LEVEL: _set_level, LOBBY_KICK: _kick,
+    LOBBY_LEVEL: _set_level, LOBBY_KICK: _kick, LOBBY_CLAIM: _claim,
 }
 
 

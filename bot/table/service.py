@@ -45,6 +45,7 @@ from bot.table.errors import (
 )
 from bot.table.loaded import Actor, Ballot, LoadedGame, Play
 from bot.table.lobby import (
+    LOBBY_CLAIM,
     LOBBY_JOIN,
     LOBBY_LEAVE,
     LOBBY_PREFIX,
@@ -511,10 +512,24 @@ class Tables:
 
     # -- lobbies ------------------------------------------------------------------------
 
-    async def _lobby(self, game: LoadedGame, actor: Actor, op: str) -> Play:
+    async def claim_host(self, game_id: int, actor: Actor) -> Play:
+        """Hand a lobby's host role to ``actor``, seated there, once Discord has said its
+        host is no longer in the server (see :func:`bot.table.lobby.lobby_step`); refuse
+        as a lobby move does."""
+        async with self.core.hold(game_id):
+            game = await self.load(game_id)
+            self.core.check_open(game, game.row.version)
+            try:
+                return await self._lobby(game, actor, LOBBY_CLAIM, host_left=True)
+            except SaveConflict:  # written since it was read: read it again
+                return await self._lobby(await self.load(game_id), actor, LOBBY_CLAIM,
+                                         host_left=True)
+
+    async def _lobby(self, game: LoadedGame, actor: Actor, op: str, *,
+                     host_left: bool = False) -> Play:
         row = game.row
         step = LobbyStep(row, game.seats, game.data, game.engine, actor.user_id, actor.name,
-                         actor.can_manage, self.core.seeds)
+                         actor.can_manage, self.core.seeds, host_left)
         event = lobby_step(step, op)
         expected = row.version
         row.version += 1

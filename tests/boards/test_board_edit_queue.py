@@ -21,9 +21,9 @@ class _Tables:
 
 def _messages(refresh: Any, most: int) -> BoardMessages:
     messages = BoardMessages(None, _Tables(), None, None)  # type: ignore[arg-type]
-    messages.edit_interval = 0.01
+    messages.updates.edit_interval = 0.01
     messages.refresh = refresh  # type: ignore[method-assign]
-    messages.max_updating = most
+    messages.updates.max_updating = most
     return messages
 
 

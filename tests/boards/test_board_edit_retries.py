@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.boards.messages import EDIT_TRIES
+from bot.boards.updates import EDIT_TRIES
 from bot.client import TableBot
 from bot.table.loaded import Actor
 from tests.fake_discord import Driver, FakeDiscord
@@ -102,7 +102,7 @@ async def test_a_refused_edit_is_given_up_after_a_few_tries(discord_driver, fake
     bot, board, game_id = await _toy(discord_driver, fake_discord, tmp_path)
     path = rf"/channels/\d+/messages/{board['id']}$"
     fake_discord.fail_next("PATCH", path, 403, times=EDIT_TRIES + 5)
-    with caplog.at_level(logging.WARNING, logger="bot.boards.messages"):
+    with caplog.at_level(logging.WARNING, logger="bot.boards.updates"):
         bot.boards.messages.update_soon(game_id)
         await discord_driver.settle()
     assert [r.status for r in _edits(fake_discord, board["id"])] == [403] * EDIT_TRIES
@@ -151,7 +151,7 @@ async def test_edits_beyond_the_most_at_once_wait_their_turn(discord_driver, fak
     ends up showing its game as stored; a clean stop makes the waiting edits too."""
     bot = await discord_driver.login(make_bot(tmp_path, MAX_OPEN_GAMES=0))
     messages = bot.boards.messages
-    messages.max_updating = 2
+    messages.updates.max_updating = 2
     games = []
     for n in range(6):
         channel = fake_discord.add_channel(f"table-{n}")
@@ -168,13 +168,13 @@ async def test_edits_beyond_the_most_at_once_wait_their_turn(discord_driver, fak
         moved.append(play.game)
     for game in moved:
         messages.update_soon(game.id, game)
-    assert len(messages._updaters) == 2 and len(messages._waiting) == 4
-    assert all(g.id not in messages._latest for g in moved[2:])
+    assert len(messages.updates._updaters) == 2 and len(messages.updates._waiting) == 4
+    assert all(g.id not in messages.updates._latest for g in moved[2:])
     if stopping:
         await messages.stop_updates()
     await discord_driver.settle()
-    await fake_discord.wait_until(lambda: not messages._updaters)
+    await fake_discord.wait_until(lambda: not messages.updates._updaters)
     for game in moved:
         board = fake_discord.get_message(game.row.board_message_id)
         assert any(f":{game.row.version}:" in i for i in board_ids(board)), game.id
-    assert not messages._waiting
+    assert not messages.updates._waiting

@@ -90,17 +90,17 @@ async def test_an_ended_game_whose_edits_fail_for_a_while_is_let_go_once_given_u
     messages = bot.boards.messages
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert _held(bot)["shown"] == 1
-    refused = messages._refused
+    refused = messages.updates._refused
 
     def soon(*args: object) -> float | None:  # the pauses between tries, shortened
         return None if refused(*args) is None else 0.01  # type: ignore[arg-type]
 
-    messages._refused = soon
+    messages.updates._refused = soon
     fake_discord.fail_next("PATCH", r"^/channels/\d+/messages/\d+$", 429, retry_after=60,
                            times=10_000)
     ended = await bot.tables.abandon(fake_discord.channel_id,
                                      Actor(fake_discord.user("alice").id, "Alice", False))
     assert not ended.row.is_open
     messages.update_soon(game.id, ended)
-    await asyncio.wait_for(messages._updaters[game.id], 20)  # the tries, then given up
+    await asyncio.wait_for(messages.updates._updaters[game.id], 20)  # the tries, then given up
     assert _held(bot) == {"shown": 0, "shown_at": 0, "locked_out": 0}

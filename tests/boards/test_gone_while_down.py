@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from bot.boards.gone import CHANNEL_GONE, SERVER_GRACE_SECONDS, SERVER_LEFT
-from bot.client import REDRAW_MARGIN_SECONDS, TableBot
-from tests.boards.test_deleted_channels import connected, delete_channel
+from bot.client import TableBot
+from bot.restart import REDRAW_MARGIN_SECONDS
+from tests.boards.test_deleted_channels import connected, delete_channel, gateway_event
 from tests.fake_discord import Driver, FakeDiscord
 from tests.support import Clock, make_bot, steam_against_computer
 
@@ -320,3 +321,39 @@ async def test_a_stop_ends_the_look_while_it_waits(discord_driver, fake_discord,
     async with back_up(discord_driver, fake_discord, tmp_path, clock, monkeypatch) as bot:
         assert await status(bot, games[1]) == ("abandoned", CHANNEL_GONE)
         assert fetches(fake_discord, doomed[1]) == [404]
+
+
+async def test_a_server_unavailable_at_the_start_is_looked_at_once_it_is_back(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """A server in an outage at the start, whose game's channel was deleted while the bot
+    was down: once Discord has the server again, its channels are looked at as the start
+    would have, and the game is called off; a server there all along is not looked at
+    twice."""
+    clock = Clock()
+    bot = await start(discord_driver, tmp_path, clock)
+    outage = fake_discord.add_guild("Outage")
+    channel = outage.channel_ids[0]
+    doomed = await toy_game(discord_driver, bot, channel)
+    await toy_game(discord_driver, bot, fake_discord.channel_id)
+    await stop(discord_driver, bot, clock, 600)
+    delete_while_down(fake_discord, channel)
+    sent = fake_discord.guild_payload
+
+    def payload(guild_id: int | None = None) -> dict[str, Any]:
+        if guild_id == outage.id:
+            return {"id": str(outage.id), "unavailable": True}
+        return sent(guild_id)
+
+    monkeypatch.setattr(fake_discord, "guild_payload", payload)
+    first = len(fake_discord.requests)
+    async with back_up(discord_driver, fake_discord, tmp_path, clock, monkeypatch) as bot:
+        assert (await status(bot, doomed))[0] == "active"
+        assert fetches(fake_discord, channel, first) == []
+        monkeypatch.setattr(fake_discord, "guild_payload", sent)
+        await gateway_event(discord_driver, fake_discord, bot, "GUILD_CREATE",
+                            sent(outage.id), "guild_available")
+        assert await status(bot, doomed) == ("abandoned", CHANNEL_GONE)
+        assert len(fetches(fake_discord, channel, first)) == 1
+        await gateway_event(discord_driver, fake_discord, bot, "GUILD_CREATE",
+                            sent(outage.id), "guild_available")
+        assert len(fetches(fake_discord, channel, first)) == 1

@@ -5,7 +5,7 @@ board (a deleted one stays deleted), it does not bring back a board moved by
 import asyncio
 import logging
 
-import bot.boards.messages as messages_module
+import bot.boards.updates as updates_module
 from bot.boards.messages import BoardMessages
 from tests.support import Clock, abandon, board_ids, make_bot
 
@@ -37,8 +37,8 @@ async def test_deleted_board_of_ended_game_is_not_posted_again_at_start(
     clock.advance(60)
     bot = await discord_driver.restart(make_bot(tmp_path, clock=clock))
     await discord_driver.settle()
-    assert bot._redraw is not None
-    await bot._redraw
+    assert bot.restart._redraw is not None
+    await bot.restart._redraw
     after = [m for m in fake_discord.channel_messages() if m["id"] not in before]
     assert after == [], f"a deleted board of an ended game was posted again: {after}"
 
@@ -100,7 +100,7 @@ async def test_redraw_owed_after_a_crash_survives_a_quick_second_restart(
     clock.advance(3600)
 
     # The next start's redraw goes one board at a time, each edit slow ...
-    monkeypatch.setattr(messages_module, "REDRAW_AT_ONCE", 1)
+    monkeypatch.setattr(updates_module, "REDRAW_AT_ONCE", 1)
     real_edit = BoardMessages._edit
     gate = asyncio.Event()
 
@@ -118,13 +118,13 @@ async def test_redraw_owed_after_a_crash_survives_a_quick_second_restart(
     gate.set()
     await closing
     monkeypatch.setattr(BoardMessages, "_edit", real_edit)
-    monkeypatch.setattr(messages_module, "REDRAW_AT_ONCE", 10)
+    monkeypatch.setattr(updates_module, "REDRAW_AT_ONCE", 10)
     clock.advance(60)
 
     bot = await discord_driver.restart(make_bot(tmp_path, clock=clock))
     await discord_driver.settle()
-    assert bot._redraw is not None
-    await bot._redraw
+    assert bot.restart._redraw is not None
+    await bot.restart._redraw
     stale = [m["id"] for m in (a, b) if _offers_moves(fake_discord.get_message(m["id"]))]
     assert not stale, f"boards of ended games still offer moves after three starts: {stale}"
     assert await bot.store.get_meta(bot.alive.redraw_key) == ""  # done: no longer owed
@@ -170,7 +170,7 @@ async def test_redraw_leaves_a_board_past_its_edit_cap_but_a_move_still_reposts(
 
     fake_discord.fail_next("PATCH", patch, 400, code=30046)
     messages.update_soon(game.id)
-    await asyncio.wait([t for t in [messages._updaters.get(game.id)] if t is not None])
+    await asyncio.wait([t for t in [messages.updates._updaters.get(game.id)] if t is not None])
     await discord_driver.settle()
     posted = [m for m in fake_discord.channel_messages() if m["id"] not in before]
     assert len(posted) == 1 and board_ids(posted[0])

@@ -5,7 +5,7 @@ the next start, with no click spent on them (bot/boards/messages.py, bot/client.
 import asyncio
 
 from bot.boards.custom_ids import parse_button_id
-from bot.client import REDRAW_MARGIN_SECONDS
+from bot.restart import REDRAW_MARGIN_SECONDS
 from tests.support import Clock, board_ids, button, host_board, make_bot
 
 
@@ -140,8 +140,8 @@ async def test_game_ended_just_before_a_crash_shows_its_end_at_the_next_start(
     clock.advance(20)
     bot = await discord_driver.restart(make_bot(tmp_path, clock=clock))
     await discord_driver.settle()
-    assert bot._redraw is not None
-    await bot._redraw
+    assert bot.restart._redraw is not None
+    await bot.restart._redraw
     shown = fake_discord.get_message(board["id"])
     assert "Count: **10**" in shown["embeds"][0]["description"], shown["embeds"][0]
     moves = [cid for cid in board_ids(shown, table=True) if cid.endswith(":add1")]

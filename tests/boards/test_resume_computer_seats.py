@@ -30,8 +30,8 @@ async def test_resume_reads_only_games_a_computer_may_play(discord_driver, fake_
         (COPIES, template.id))
     await bot.store.connection.commit()
     bot = await discord_driver.restart(make_bot(tmp_path))
-    if bot._redraw is not None:  # the start's board edits read games too: not counted
-        await bot._redraw
+    if bot.restart._redraw is not None:  # the start's board edits read games too: not counted
+        await bot.restart._redraw
     newest = (await bot.store.connection.execute_fetchall("SELECT max(id) FROM games"))[0][0]
     game = await bot.tables.load(newest)
     seats = game.row.seats

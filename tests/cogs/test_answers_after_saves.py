@@ -170,7 +170,7 @@ async def test_a_command_answer_refused_for_a_while_is_no_fault_of_the_bot(
     await discord_driver.login(make_bot(tmp_path, cogs=("cogs.records",)))
     fake_discord.fail_next("POST", r"/interactions/\d+/[^/]+/callback", 404, 10062)
     await discord_driver.slash("stats", user="alice")
-    said = [r.getMessage() for r in caplog.records if r.name == "bot.client"]
+    said = [r.getMessage() for r in caplog.records if r.name == "bot.command_tree"]
     assert any(m.startswith("could not answer command stats") for m in said), said
 
 

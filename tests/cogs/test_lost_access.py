@@ -40,7 +40,7 @@ async def test_rules_and_details_brings_back_a_board_the_bot_could_not_edit(
     board shows the computer choosing and stays so (its edits refused). Rules & details,
     the one button left, answers with her turn's board and says once why it lagged."""
     bot, game = await steam_against_computer(discord_driver, tmp_path)
-    bot.boards.messages.edit_interval = 0.01
+    bot.boards.messages.updates.edit_interval = 0.01
     fake_discord.fail_next("*", r"^/channels/\d+/messages", 403, code=50001, times=10_000)
     for _ in range(40):  # Alice plays her turn out (the answers to her clicks still go)
         game = await bot.tables.load(game.id)
@@ -108,7 +108,7 @@ async def test_a_channel_vote_shows_its_tally_when_the_bot_lost_access(
     clock = Clock()
     users = ("alice", "bob", "carol", "dave")
     bot, board, game = await _vote_game(discord_driver, fake_discord, tmp_path, clock, users)
-    bot.boards.messages.edit_interval = 0.01
+    bot.boards.messages.updates.edit_interval = 0.01
     fake_discord.fail_next("*", r"^/channels/\d+/messages", 403, code=50001, times=10_000)
     await discord_driver.click(board, button(board, "add2"), user="alice")
     await discord_driver.settle()
@@ -165,7 +165,7 @@ async def test_in_a_members_thread_the_word_names_the_threads_permission(
                                channel=thread_id)
     game = await bot.tables.open_in_channel(thread_id)
     assert game is not None and game.data.parent == parent and not game.data.thread
-    bot.boards.messages.edit_interval = 0.01
+    bot.boards.messages.updates.edit_interval = 0.01
     fake_discord.fail_next("*", r"^/channels/\d+/messages", 403, code=50013, times=10_000)
     bot.boards.messages.update_soon(game.id)
     await discord_driver.settle()

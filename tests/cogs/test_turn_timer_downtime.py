@@ -138,7 +138,7 @@ async def test_c6_a_timer_running_over_a_stop_shows_its_new_end_at_once(
     await discord_driver.close_client(bot)
     clock.advance(600)
     bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS, clock=clock))
-    await bot._timers  # the start's put-off
+    await bot.restart._timers  # the start's put-off
     await discord_driver.settle()
     timer = (await bot.tables.load(game.id)).data.timer
     assert timer.at == pytest.approx(before + 600, abs=0.01) and timer.strikes == 0
@@ -146,7 +146,7 @@ async def test_c6_a_timer_running_over_a_stop_shows_its_new_end_at_once(
     assert _timer_ends(board) == [int(timer.at)]
     await discord_driver.close_client(bot)
     bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS, clock=clock))
-    assert bot._timers is None  # no outage: nothing to put off
+    assert bot.restart._timers is None  # no outage: nothing to put off
     assert (await bot.tables.load(game.id)).data.timer.at == pytest.approx(timer.at, abs=0.01)
 
 

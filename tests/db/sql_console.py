@@ -15,7 +15,8 @@ from typing import Any
 
 import asyncpg
 
-from db.postgres import PostgresStore, qmarks_to_numbered
+from db.pg_params import qmarks_to_numbered
+from db.postgres import PostgresStore
 
 _QUERY_ONLY = re.compile(r"PRAGMA\s+query_only\s*=\s*(ON|OFF)", re.IGNORECASE)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from db.postgres import qmarks_to_numbered
+from db.pg_params import qmarks_to_numbered
 from db.rows import CHANGED_SINCE_SQL
 from tests.support import ALICE, Clock, open_tables
 

@@ -215,7 +215,7 @@ async def test_pruning_goes_a_few_games_per_transaction(tmp_path: Path, backend:
     import db.store
 
     steps: list[int] = []
-    sqlite_prune, pg_prune = db.store._prune, db.postgres.PostgresStore._prune
+    sqlite_prune, pg_prune = db.store.prune_sqlite, db.postgres.PostgresStore._prune
 
     def sqlite_step(conn: Any, before: float, limit: int) -> int:
         steps.append(sqlite_prune(conn, before, limit))
@@ -225,7 +225,7 @@ async def test_pruning_goes_a_few_games_per_transaction(tmp_path: Path, backend:
         steps.append(await pg_prune(self, before, limit))
         return steps[-1]
 
-    monkeypatch.setattr(db.store, "_prune", sqlite_step)
+    monkeypatch.setattr(db.store, "prune_sqlite", sqlite_step)
     monkeypatch.setattr(db.postgres.PostgresStore, "_prune", pg_step)
     clock = Clock()
     store = await Store.open(tmp_path / "s.db", clock)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from db.postgres import qmarks_to_numbered
+from db.pg_params import qmarks_to_numbered
 from db.rows import OPEN_IN_GUILD_SQL
 from tests.support import ALICE, BOB, open_tables
 

@@ -12,7 +12,8 @@ from db.connect import is_postgres_url, open_store
 from db.errors import StorageError
 from db.migrate import SchemaTooNew
 from db.pg_migrate import LATEST, pg_migrate, pg_schema_version
-from db.postgres import PostgresStore, named_to_numbered
+from db.pg_params import named_to_numbered
+from db.postgres import PostgresStore
 from db.store import Store
 
 pytestmark = pytest.mark.sqlite_only  # each test picks its backend itself

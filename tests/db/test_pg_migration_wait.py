@@ -1,5 +1,5 @@
 """PostgreSQL at start: the migration is not held to the store's per-statement limit
-(db.postgres.TIMEOUT). A process waits for another one's migration (the advisory lock)
+(db.pg_access.TIMEOUT). A process waits for another one's migration (the advisory lock)
 and for a long step for as long as they take; a database that fails at start is
 reported as the database's failure, naming DATABASE_URL without its password, never as
 Discord out of reach; and a stop while waiting ends the wait."""
@@ -16,8 +16,8 @@ import asyncpg
 import pytest
 import yarl
 
+import db.pg_access
 import db.pg_migrate
-import db.postgres
 from db.errors import StorageError
 from db.migrate import Migration
 from db.pg_migrate import _LOCK_KEY, LATEST, pg_migrations, pg_schema_version
@@ -35,7 +35,7 @@ PASSWORD = "s3cret-pw"
 @pytest.fixture
 def short_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the store's per-statement limit LIMIT seconds."""
-    monkeypatch.setattr(db.postgres, "TIMEOUT", LIMIT)
+    monkeypatch.setattr(db.pg_access, "TIMEOUT", LIMIT)
 
 
 async def hold_migration_lock(url: str, seconds: float) -> asyncio.Task[None]:
@@ -120,7 +120,7 @@ async def test_a_database_failing_at_start_is_not_blamed_on_discord(
     async def failing(conn: asyncpg.Connection, target: int | None = None) -> int:
         raise failure
 
-    monkeypatch.setattr(db.postgres, "pg_migrate", failing)
+    monkeypatch.setattr(db.pg_access, "pg_migrate", failing)
     assert await runner.serve() == 2
     err = capsys.readouterr().err
     assert "Discord" not in err and "DATABASE_URL" in err, err

@@ -77,9 +77,9 @@ async def test_a_stop_cuts_connections_the_server_no_longer_answers(monkeypatch,
     that stopped answering (a failover) has its connections cut, so the stop ends."""
     import asyncio as aio
 
-    from db import postgres
+    from db import pg_access, postgres
 
-    monkeypatch.setattr(postgres, "CLOSE_SECONDS", 0.05)
+    monkeypatch.setattr(pg_access, "CLOSE_SECONDS", 0.05)
     cut = []
 
     class Pool:

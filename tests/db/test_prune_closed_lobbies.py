@@ -8,8 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import db.postgres
-import db.store
+import db.retention
 from bot.table.lobby import LOBBY_CANCEL, LOBBY_JOIN
 from tests.support import ALICE, BOB, Clock, open_tables
 
@@ -79,7 +78,7 @@ async def _plan(store: Any, before: float) -> str:
     async with store.acquire() as conn:
         await conn.execute("ANALYZE games")
         rows = await conn.fetch(
-            f"EXPLAIN SELECT id FROM games WHERE {db.postgres.UNPRUNED} AND updated_at < $1"
+            f"EXPLAIN SELECT id FROM games WHERE {db.retention.UNPRUNED} AND updated_at < $1"
             " ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED", before, 10)
     return "\n".join(str(r[0]) for r in rows)
 
@@ -122,11 +121,10 @@ async def test_the_sweep_reads_the_unpruned_games_only_among_100000(tmp_path: Pa
 def test_both_backends_pick_with_the_words_of_the_index() -> None:
     """The pick's condition is the partial index's, word for word, on both backends (a
     planner uses a partial index only for a condition it can prove implies the index's)."""
-    assert db.store.UNPRUNED == db.postgres.UNPRUNED
     for folder, number in (("migrations", "0013"), ("pg_migrations", "0014")):
-        (script,) = Path(db.store.__file__).parent.joinpath(folder).glob(f"{number}_*.sql")
+        (script,) = Path(db.retention.__file__).parent.joinpath(folder).glob(f"{number}_*.sql")
         text = " ".join(script.read_text().split())
-        assert f"WHERE {db.store.UNPRUNED};" in text, script
+        assert f"WHERE {db.retention.UNPRUNED};" in text, script
 
 
 async def test_retention_keeps_how_a_finished_table_played(tmp_path: Path) -> None:

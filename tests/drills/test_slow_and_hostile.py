@@ -15,9 +15,10 @@ import discord
 import pytest
 
 from bot.boards import answer_clock
-from bot.boards.clicks import HEALED, safe_name
+from bot.boards.clicks import HEALED
 from bot.table.lobby import free_computer_name
 from bot.table.seats import Seat
+from bot.text.names import safe_name
 from tests.drills.checks import checked_games
 from tests.support import board_ids, button, host_does, make_bot
 

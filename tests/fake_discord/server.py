@@ -257,6 +257,8 @@ class FakeDiscord:
         self.users: dict[str, FakeUser] = {}
         #: The members added to each thread (by its id) through Add Thread Member.
         self.thread_members: dict[int, set[int]] = {}
+        #: The members who left (or were removed from) a guild: (guild id, user id).
+        self.left_members: set[tuple[int, int]] = set()
         self.add_user("alice")
         self.add_user("bob")
         self.add_user("mod", moderator=True)
@@ -462,6 +464,10 @@ class FakeDiscord:
         member = FakeUser(self.snowflakes.next(), name, roles, permissions or granted)
         self.users[name] = member
         return member
+
+    def remove_member(self, who: FakeUser | str, guild_id: int | None = None) -> None:
+        """A member leaves a guild (default: the first), or is kicked or banned from it."""
+        self.left_members.add((guild_id or self.guild_id, self.user(who).id))
 
     def user(self, who: FakeUser | str | None = None) -> FakeUser:
         """A member by name (default: alice)."""
@@ -916,6 +922,7 @@ class FakeDiscord:
                 rf"/webhooks/{app}/{token}/messages/(?P<message>@original|\d+)",
                 self._webhook_message,
             )
+        self._route("GET", rf"/guilds/{guild}/members/{sf.format('user')}", self._get_member)
         self._route("GET", rf"/channels/{channel}", self._get_channel)
         self._route("GET", rf"/channels/{channel}/messages", self._history)
         self._route("POST", rf"/channels/{channel}/messages", self._create_channel_message)
@@ -1431,6 +1438,17 @@ class FakeDiscord:
         )
         self._apply_edit(message, body, call)
         return json_response(message)
+
+    async def _get_member(self, call: _Call) -> web.Response:
+        guild_id, user_id = call.id("guild"), call.id("user")
+        if guild_id not in self.guilds:
+            raise ApiError(404, 10004)  # Unknown Guild
+        member = next((u for u in self.users.values() if u.id == user_id), None)
+        if member is None:
+            raise ApiError(404, 10013)  # Unknown User
+        if (guild_id, user_id) in self.left_members:
+            raise ApiError(404, 10007)  # Unknown Member
+        return json_response(self.member_payload(member, guild_id, with_permissions=False))
 
     async def _get_channel(self, call: _Call) -> web.Response:
         return json_response(self.channels[self._channel(call)])

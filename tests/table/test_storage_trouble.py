@@ -196,7 +196,7 @@ async def test_the_outages_held_in_memory_are_those_stored(discord_driver, fake_
         trouble.failed(clock() + 30)
         trouble.worked()
         clock.advance(30)
-        await bot._note_alive()
+        await bot.restart.note_alive()
     assert 0 < len(bot.outages) <= downtime.MAX_KEPT
     assert clock() - bot.outages[0][0] < 2 * bot.alive.keep_seconds
     assert bot.outages[-1][0] == clock() - 30  # the newest is kept

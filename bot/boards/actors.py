@@ -1,0 +1,20 @@
+"""Who is behind an interaction, as the table service knows them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.table.loaded import Actor
+from bot.text.names import safe_name
+
+
+def actor_of(interaction: discord.Interaction[Any]) -> Actor:
+    """Return the Actor behind an interaction (with Manage Messages if they have it).
+
+    The name is made safe to show: markdown and mentions escaped, blank names replaced.
+    """
+    user = interaction.user
+    perms = interaction.permissions
+    return Actor(user.id, safe_name(user.display_name, user.name), bool(perms.manage_messages))

@@ -1,0 +1,122 @@
+"""A lobby whose host left the server (or was kicked or banned from it): nobody seated
+could start or close the table, so the first seated person to press "Host controls"
+hosts it, and the host's seat goes. A host still in the server keeps the role."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.table.errors import Refusal
+from bot.table.loaded import Actor
+from bot.table.lobby import LOBBY_CLAIM
+from tests.support import button, host_board, host_panel, make_bot
+
+COGS = ("cogs.steam",)
+MEMBER = r"^/guilds/\d+/members/\d+$"
+
+
+async def _lobby(driver, fake, tmp_path):
+    """Alice opens a table; Bob and Carol join; return the bot and the board."""
+    fake.add_user("carol")
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await driver.slash("steam", "new", user="alice")).message
+    for name in ("bob", "carol"):
+        board = (await driver.click(board, button(board, "lobby.join"), user=name)).message
+    return bot, board
+
+
+def _asked(fake, first: int) -> list[int]:
+    """The statuses of the member reads made since request ``first``."""
+    return [r.status for r in fake.requests[first:]
+            if r.method == "GET" and "/members/" in r.path]
+
+
+async def test_a_seated_player_hosts_the_table_of_a_host_who_left(discord_driver,
+                                                                  fake_discord, tmp_path):
+    """Alice leaves the server: Bob's "Host controls" gives him the controls, the board
+    says so and shows Alice's seat gone, and Bob can start the game; Carol is told Bob
+    hosts now."""
+    bot, board = await _lobby(discord_driver, fake_discord, tmp_path)
+    fake_discord.remove_member("alice")
+    first = len(fake_discord.requests)
+    panel = await host_panel(discord_driver, board, "bob")
+    await discord_driver.settle()
+    assert panel.ephemeral and "Host controls" in panel.content
+    assert "Alice is no longer in this server; Bob is the host now." in panel.content
+    assert _asked(fake_discord, first) == [404]
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert [s.name for s in game.seats] == ["Bob", "Carol"]
+    assert game.host_id == fake_discord.user("bob").id
+    board = fake_discord.get_message(board["id"])
+    seated = board["embeds"][0]["fields"][0]["value"]
+    assert "Alice" not in seated and "Bob" in seated
+    refused = await host_panel(discord_driver, board, "carol")
+    assert refused.content == "Only the host, Bob, can use the host controls."
+    board = await host_board(discord_driver, board, "lobby.start", user="bob")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.row.status == "active" and len(game.seats) == 2
+
+
+async def test_a_host_still_in_the_server_keeps_the_table(discord_driver, fake_discord,
+                                                          tmp_path):
+    """Alice is still a member: Bob is told she hosts, after one read of her membership;
+    someone not seated is told so without any read; nothing changes."""
+    bot, board = await _lobby(discord_driver, fake_discord, tmp_path)
+    fake_discord.add_user("dave")
+    first = len(fake_discord.requests)
+    refused = await host_panel(discord_driver, board, "bob")
+    assert refused.content == "Only the host, Alice, can use the host controls."
+    assert _asked(fake_discord, first) == [200]
+    first = len(fake_discord.requests)
+    refused = await host_panel(discord_driver, board, "dave")
+    assert refused.content == "Only the host, Alice, can use the host controls."
+    assert _asked(fake_discord, first) == []
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert [s.name for s in game.seats] == ["Alice", "Bob", "Carol"]
+
+
+async def test_a_failed_membership_read_changes_nothing(discord_driver, fake_discord,
+                                                        tmp_path):
+    """Discord fails the read of the host's membership (a server error): the host keeps
+    the table and Bob is told who hosts; nothing is logged as an error."""
+    bot, board = await _lobby(discord_driver, fake_discord, tmp_path)
+    fake_discord.remove_member("alice")
+    fake_discord.fail_next("GET", MEMBER, 503)  # (discord.py does not try a 503 again)
+    first = len(fake_discord.requests)
+    refused = await host_panel(discord_driver, board, "bob")
+    assert refused.content == "Only the host, Alice, can use the host controls."
+    assert _asked(fake_discord, first) == [503]
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.host_id == fake_discord.user("alice").id
+
+
+async def test_the_claim_is_never_a_button(discord_driver, fake_discord, tmp_path):
+    """A forged board button for the claim is refused: only Discord's word that the host
+    left lets a seated person take the role."""
+    bot, _board = await _lobby(discord_driver, fake_discord, tmp_path)
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    bob = fake_discord.user("bob")
+    with pytest.raises(Refusal, match="Only the host, Alice"):
+        await bot.tables.act(game.id, game.row.version, Actor(bob.id, "Bob"), LOBBY_CLAIM)
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.host_id == fake_discord.user("alice").id and len(game.seats) == 3
+
+
+async def test_only_a_seated_person_other_than_the_host_takes_the_role(
+        discord_driver, fake_discord, tmp_path):
+    """The table service hands the role on only to a seated person who is not the host,
+    and only while the lobby is open."""
+    bot, board = await _lobby(discord_driver, fake_discord, tmp_path)
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    alice, dave = fake_discord.user("alice"), fake_discord.add_user("dave")
+    for who in (Actor(alice.id, "Alice"), Actor(dave.id, "Dave")):
+        with pytest.raises(Refusal, match="Only the host, Alice"):
+            await bot.tables.claim_host(game.id, who)
+    carol = fake_discord.user("carol")
+    play = await bot.tables.claim_host(game.id, Actor(carol.id, "Carol"))
+    assert play.game.host_id == carol.id and [s.name for s in play.game.seats] == [
+        "Bob", "Carol"]
+    await host_board(discord_driver, fake_discord.get_message(board["id"]), "lobby.start",
+                     user="carol")
+    with pytest.raises(Refusal):
+        await bot.tables.claim_host(game.id, Actor(fake_discord.user("bob").id, "Bob"))
