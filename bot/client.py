@@ -3,7 +3,7 @@ housekeeping and shutdown.
 
 Board clicks are routed by the bot itself, not by discord.py's View store: its
 ``on_interaction`` hands every component interaction to ``bot.boards.routing.route_click``,
-which answers those with a board's tag (see ``bot/buttons.py``). Its parts: the command
+which answers those with a board's tag (see :mod:`bot.boards.custom_ids`). Its parts: the command
 tree (:mod:`bot.command_tree`), the commands' sync (:mod:`bot.command_sync`) and what a
 start makes good of the time the bot was down (:mod:`bot.restart`).
 """

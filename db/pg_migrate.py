@@ -4,7 +4,7 @@ The version lives in the one-row table ``schema_version``. Every step runs in it
 transaction under an advisory lock and reads the version again inside it, so several
 processes starting at once on a new database apply each migration exactly once.
 
-Run it on a connection without a ``command_timeout`` (:meth:`db.postgres.PostgresStore.open`
+Run it on a connection without a ``command_timeout`` (:meth:`db.pg_access.PgAccess.open`
 opens one of its own): waiting for another process's migration, or one long statement
 (an index built on a big table), may take minutes, and must not fail the start.
 """

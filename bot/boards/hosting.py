@@ -161,7 +161,8 @@ class HostControls:
                     await clock.tell(only_the_host(game))
                     return
                 try:  # a host who left the server could never start or close the table
-                    play = await self.tables.claim_host(game_id, actor_of(interaction))
+                    play = await self.tables.claim_host(game_id, actor_of(interaction),
+                                                        game.host_id)
                 except Refusal as refusal:
                     await clock.tell(str(refusal))
                     return

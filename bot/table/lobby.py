@@ -106,8 +106,9 @@ class LobbyStep:
     name: str
     can_manage: bool
     seed: Callable[[], int]
-    #: Whether the host is no longer in the server (Discord said so to whoever asks).
-    host_left: bool = False
+    #: The host Discord said is no longer in the server, when the asker asked about one
+    #: (the host by then, unless someone claimed the role or it was handed on meanwhile).
+    host_left: int | None = None
 
     @property
     def host(self) -> int:
@@ -216,7 +217,7 @@ def _claim(step: LobbyStep, _op: str) -> str:
     so the first seated person to open the host controls hosts it, and the host's seat
     goes (they cannot take it back from outside the server)."""
     mine = step.mine
-    if not step.host_left or mine is None or step.user_id == step.host:
+    if step.host_left != step.host or mine is None or step.user_id == step.host:
         raise Refusal(f"Only the host, {step.host_name}, can use the host controls.")
     left = step.host_name
     step.seats[:] = [s for s in step.seats if not s.holds(step.host)]

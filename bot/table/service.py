@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import json
 import logging
 import time
@@ -31,10 +30,10 @@ from typing import Any
 
 from bot.games.protocol import Engine
 from bot.games.registry import engine as registry_engine
-from bot.table import downtime, polls, seating
+from bot.table import downtime, polls
 from bot.table.abandoning import Abandoning, left_seats
 from bot.table.channel import ChannelPolicy
-from bot.table.core import MissingGame, SaveConflict, TableCore, record
+from bot.table.core import MissingGame, SaveConflict, TableCore
 from bot.table.daily import daily_key, daily_seed
 from bot.table.data import NoticeRef, TableData
 from bot.table.deadlines import Paused
@@ -44,22 +43,15 @@ from bot.table.errors import (
     Unavailable,
 )
 from bot.table.loaded import Actor, Ballot, LoadedGame, Play
+from bot.table.lobbies import Lobbies, lobby_seats
 from bot.table.lobby import (
-    LOBBY_CLAIM,
     LOBBY_JOIN,
     LOBBY_LEAVE,
     LOBBY_PREFIX,
-    LOBBY_START,
-    LobbyStep,
-    computer_seat,
-    distinct_name,
-    free_computer_name,
-    lobby_step,
 )
 from bot.table.seats import Seat, seats_to_json
 from bot.table.settings import ServerBook, ServerSettings
 from bot.table.turns import TurnPolicy
-from bot.text.alike import alike
 from db.base import GameStore
 from db.errors import TooManyOpen
 from db.rows import NewGame
@@ -115,6 +107,7 @@ class Tables:
         self.servers = ServerBook(store, defaults or ServerSettings(
             vote_window_seconds=vote_window, max_open_games=max_open_games))
         self.turns = TurnPolicy(self.core, notice_grace=self.servers.defaults.notice_grace_seconds)
+        self.lobbies = Lobbies(self.core, self.turns)
         #: This process's shards (ids, count) for background work; None: every game.
         self.shards: tuple[tuple[int, ...], int] | None = None
         self.closing = False
@@ -322,15 +315,7 @@ class Tables:
         is a thread opened for the table, ``parent`` the channel whose thread it is;
         ``invited`` the members its board invites.
         """
-        seats = [Seat.person(host.user_id, host.name)]
-        eng = self.core.engines(kind)
-        for user_id, name in people:
-            if len(seats) < eng.max_seats and all(s.user_id != user_id for s in seats):
-                seats.append(Seat.person(user_id, distinct_name(name, seats)))
-        for index, level in enumerate(list(computers)[: eng.max_seats - len(seats)]):
-            kept = named[index] if index < len(named) else ""
-            free = kept and alike(kept) not in {alike(s.name) for s in seats}
-            seats.append(computer_seat(kept if free else free_computer_name(seats), level))
+        seats = lobby_seats(host, self.core.engines(kind).max_seats, people, computers, named)
         data = TableData(turn_seconds=float(turn_seconds), notices=bool(notices), thread=thread,
                          parent=parent, invited=[u for u in invited if u != host.user_id])
         return await self._create(
@@ -429,7 +414,7 @@ class Tables:
                                              fresh=version == game.row.version)
         self.core.check_open(game, _as_shown(game, version, action_id))
         if action_id.startswith(LOBBY_PREFIX):
-            return await self._lobby(game, actor, action_id)
+            return await self.lobbies.move(game, actor, action_id)
         seat = self.core.seat_for(game, actor, action_id)
         if len(game.seats) == 1:
             return await self.channel.move(game, actor, action_id)
@@ -442,9 +427,7 @@ class Tables:
         self.core.check_place(game, channel_id)
         self.core.check_open(game, _as_shown(game, version, action_id))
         if action_id.startswith(LOBBY_PREFIX):  # tried on a copy: nothing is saved
-            lobby_step(LobbyStep(copy.deepcopy(game.row), copy.deepcopy(game.seats),
-                                 copy.deepcopy(game.data), game.engine, actor.user_id,
-                                 actor.name, actor.can_manage, self.core.seeds), action_id)
+            self.lobbies.try_move(game, actor, action_id)
             return
         seat = self.core.seat_for(game, actor, action_id)
         if action_id not in {a.id for a in game.legal_actions(seat)}:
@@ -512,41 +495,10 @@ class Tables:
 
     # -- lobbies ------------------------------------------------------------------------
 
-    async def claim_host(self, game_id: int, actor: Actor) -> Play:
-        """Hand a lobby's host role to ``actor``, seated there, once Discord has said its
-        host is no longer in the server (see :func:`bot.table.lobby.lobby_step`); refuse
-        as a lobby move does."""
-        async with self.core.hold(game_id):
-            game = await self.load(game_id)
-            self.core.check_open(game, game.row.version)
-            try:
-                return await self._lobby(game, actor, LOBBY_CLAIM, host_left=True)
-            except SaveConflict:  # written since it was read: read it again
-                return await self._lobby(await self.load(game_id), actor, LOBBY_CLAIM,
-                                         host_left=True)
-
-    async def _lobby(self, game: LoadedGame, actor: Actor, op: str, *,
-                     host_left: bool = False) -> Play:
-        row = game.row
-        step = LobbyStep(row, game.seats, game.data, game.engine, actor.user_id, actor.name,
-                         actor.can_manage, self.core.seeds, host_left)
-        event = lobby_step(step, op)
-        expected = row.version
-        row.version += 1
-        record(row, (event,))
-        notice = None
-        started = self.core.wrap(row)
-        started.data = game.data
-        started.seats = game.seats
-        if op == LOBBY_START:
-            seating.start_timer(game.data, started.to_act(), started.seats, self.now())
-            user = started.person_to_act()
-            if user is not None:
-                title = started.engine.title
-                notice = self.turns.turn_notice(
-                    started, user, f"<@{user}>, {title} has started and it is your turn.")
-        await self.core.save(started, expected, {"lobby": op}, actor.user_id)
-        return Play(started, (event,), notice=notice)
+    async def claim_host(self, game_id: int, actor: Actor, departed: int) -> Play:
+        """Hand the host role of a lobby whose host ``departed`` left the server to
+        ``actor`` (see :meth:`Lobbies.claim_host`)."""
+        return await self.lobbies.claim_host(game_id, actor, departed)
 
     # -- ending and housekeeping --------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The start's redraw of recent boards (bot/client.py, bot/boards/messages.py): it posts no
+"""The start's redraw of recent boards (bot/restart.py, bot/boards/updates.py): it posts no
 board (a deleted one stays deleted), it does not bring back a board moved by
 ``/<game> board``, and a redraw cut short by a quick second restart is still made."""
 

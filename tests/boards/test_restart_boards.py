@@ -1,6 +1,6 @@
 """Boards after a restart: the edits asked for before a clean stop are made at the stop,
 and the boards of games saved just before the bot stopped (or crashed) are shown again at
-the next start, with no click spent on them (bot/boards/messages.py, bot/client.py)."""
+the next start, with no click spent on them (bot/boards/updates.py, bot/restart.py)."""
 
 import asyncio
 

@@ -4,8 +4,11 @@ hosts it, and the host's seat goes. A host still in the server keeps the role.""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
+import bot.boards.hosting as hosting
 from bot.table.errors import Refusal
 from bot.table.loaded import Actor
 from bot.table.lobby import LOBBY_CLAIM
@@ -111,12 +114,46 @@ async def test_only_a_seated_person_other_than_the_host_takes_the_role(
     alice, dave = fake_discord.user("alice"), fake_discord.add_user("dave")
     for who in (Actor(alice.id, "Alice"), Actor(dave.id, "Dave")):
         with pytest.raises(Refusal, match="Only the host, Alice"):
-            await bot.tables.claim_host(game.id, who)
+            await bot.tables.claim_host(game.id, who, alice.id)
     carol = fake_discord.user("carol")
-    play = await bot.tables.claim_host(game.id, Actor(carol.id, "Carol"))
+    play = await bot.tables.claim_host(game.id, Actor(carol.id, "Carol"), alice.id)
     assert play.game.host_id == carol.id and [s.name for s in play.game.seats] == [
         "Bob", "Carol"]
     await host_board(discord_driver, fake_discord.get_message(board["id"]), "lobby.start",
                      user="carol")
     with pytest.raises(Refusal):
-        await bot.tables.claim_host(game.id, Actor(fake_discord.user("bob").id, "Bob"))
+        await bot.tables.claim_host(game.id, Actor(fake_discord.user("bob").id, "Bob"),
+                                    carol.id)
+
+
+async def test_two_seated_players_pressing_at_once_leave_one_host(discord_driver,
+                                                                 fake_discord, tmp_path,
+                                                                 monkeypatch):
+    """Alice left; Bob and Carol press "Host controls" together, Carol's read of Alice's
+    membership answered only after Bob took the role: Bob hosts, both keep their seats,
+    and Carol is told Bob hosts (the claim is of the host Discord was asked about)."""
+    bot, board = await _lobby(discord_driver, fake_discord, tmp_path)
+    fake_discord.remove_member("alice")
+    real, carol = hosting.host_left, fake_discord.user("carol").id
+    bob_done = asyncio.Event()
+
+    async def late_for_carol(interaction, host_id):
+        answer = await real(interaction, host_id)
+        if interaction.user.id == carol:
+            await bob_done.wait()
+        return answer
+
+    monkeypatch.setattr(hosting, "host_left", late_for_carol)
+    carols = asyncio.ensure_future(host_panel(discord_driver, board, "carol"))
+    await asyncio.sleep(0)
+    try:
+        bobs = await host_panel(discord_driver, board, "bob")
+    finally:
+        bob_done.set()
+    told = await carols
+    await discord_driver.settle()
+    assert "Bob is the host now" in bobs.content
+    assert told.content == "Only the host, Bob, can use the host controls."
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert [s.name for s in game.seats] == ["Bob", "Carol"]
+    assert game.host_id == fake_discord.user("bob").id

@@ -158,3 +158,19 @@ def test_lobby_names_pairs_each_line_with_its_action() -> None:
     assert lobby_names(events, logged, 7) == set()
     assert lobby_names(events, [(1, 9, '{"id":"add1"}')], 9) == set()
     assert lobby_names("not json", logged, 9) == set()
+
+
+async def test_a_host_whose_role_was_claimed_leaves_nothing(tmp_path: Path) -> None:
+    """The member opened a table and left the server; Bob took the role (the member's
+    seat went with it) and closed the table. After forgetting the member, neither their
+    name nor their id is anywhere: the claim's line names them, and its log entry keeps
+    that name for forget-me to find."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        game = await tables.open_lobby("toy", guild_id=1, channel_id=5, host=MEMBER)
+        for actor in (BOB, CAROL):
+            await _do(tables, game.id, actor, LOBBY_JOIN)
+        await tables.claim_host(game.id, BOB, MEMBER.user_id)
+        await _do(tables, game.id, BOB, LOBBY_CANCEL)
+        assert await _left_of(tables.store, MEMBER.name)
+        await tables.store.forget_player(MEMBER.user_id, FORMER)
+        assert await _left_of(tables.store, MEMBER.name) == []

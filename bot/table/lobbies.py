@@ -1,0 +1,99 @@
+"""The lobby policy: the moves of a multi-seat table before its game starts (join,
+leave, computer players, start, close: :mod:`bot.table.lobby`), saved over the shared
+:class:`TableCore`, and the claim of the host role of a host who left the server."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import Any
+
+from bot.table import seating
+from bot.table.core import SaveConflict, TableCore, record
+from bot.table.loaded import Actor, LoadedGame, Play
+from bot.table.lobby import (
+    LOBBY_CLAIM,
+    LOBBY_START,
+    LobbyStep,
+    computer_seat,
+    distinct_name,
+    free_computer_name,
+    lobby_step,
+)
+from bot.table.seats import Seat
+from bot.table.turns import TurnPolicy
+from bot.text.alike import alike
+
+
+def lobby_seats(host: Actor, max_seats: int, people: Sequence[tuple[int, str]],
+                computers: Sequence[str], named: Sequence[str]) -> list[Seat]:
+    """Return a new lobby's seats: the host first, then ``people`` (user id, name) and
+    ``computers`` (their levels), as many as there are seats, each person once. The
+    computers keep their ``named`` names where no seat has one like it (else each gets
+    the first name free, as Add computer does)."""
+    seats = [Seat.person(host.user_id, host.name)]
+    for user_id, name in people:
+        if len(seats) < max_seats and all(s.user_id != user_id for s in seats):
+            seats.append(Seat.person(user_id, distinct_name(name, seats)))
+    for index, level in enumerate(list(computers)[: max_seats - len(seats)]):
+        kept = named[index] if index < len(named) else ""
+        free = kept and alike(kept) not in {alike(s.name) for s in seats}
+        seats.append(computer_seat(kept if free else free_computer_name(seats), level))
+    return seats
+
+
+class Lobbies:
+    """Lobby moves, over the shared :class:`TableCore` (the turn policy tells the first
+    player their turn has come when the game starts)."""
+
+    def __init__(self, core: TableCore, turns: TurnPolicy) -> None:
+        self.core = core
+        self.turns = turns
+
+    def try_move(self, game: LoadedGame, actor: Actor, op: str) -> None:
+        """Refuse as :meth:`move` would, on copies: nothing is changed or saved."""
+        lobby_step(LobbyStep(copy.deepcopy(game.row), copy.deepcopy(game.seats),
+                             copy.deepcopy(game.data), game.engine, actor.user_id, actor.name,
+                             actor.can_manage, self.core.seeds), op)
+
+    async def move(self, game: LoadedGame, actor: Actor, op: str, *,
+                   host_left: int | None = None) -> Play:
+        """Apply lobby operation ``op`` for ``actor`` to ``game`` (read under its lock)
+        and save it; return the game afterwards, or refuse and change nothing.
+        ``host_left`` is the host Discord said left the server (for a claim)."""
+        row = game.row
+        logged: dict[str, Any] = {"lobby": op}
+        if host_left is not None:  # the name a claim's line gives them, for forget-me
+            logged["by"] = {str(s.user_id): s.name for s in game.seats if s.holds(host_left)}
+        event = lobby_step(LobbyStep(row, game.seats, game.data, game.engine, actor.user_id,
+                                     actor.name, actor.can_manage, self.core.seeds,
+                                     host_left), op)
+        expected = row.version
+        row.version += 1
+        record(row, (event,))
+        notice = None
+        started = self.core.wrap(row)
+        started.data = game.data
+        started.seats = game.seats
+        if op == LOBBY_START:
+            seating.start_timer(game.data, started.to_act(), started.seats, self.core.now())
+            user = started.person_to_act()
+            if user is not None:
+                title = started.engine.title
+                notice = self.turns.turn_notice(
+                    started, user, f"<@{user}>, {title} has started and it is your turn.")
+        await self.core.save(started, expected, logged, actor.user_id)
+        return Play(started, (event,), notice=notice)
+
+    async def claim_host(self, game_id: int, actor: Actor, departed: int) -> Play:
+        """Hand a lobby's host role to ``actor``, seated there, once Discord has said its
+        host ``departed`` is no longer in the server (:data:`bot.table.lobby.LOBBY_CLAIM`);
+        refuse as a lobby move does, and when someone else hosts by now."""
+        async with self.core.hold(game_id):
+            game = await self.core.load(game_id)
+            self.core.check_open(game, game.row.version)
+            try:
+                return await self.move(game, actor, LOBBY_CLAIM, host_left=departed)
+            except SaveConflict:  # written since it was read: read it again
+                return await self.move(await self.core.load(game_id), actor, LOBBY_CLAIM,
+                                       host_left=departed)
