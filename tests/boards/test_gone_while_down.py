@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -70,6 +70,21 @@ def remove_bot(fake: FakeDiscord, guild_id: int) -> None:
     guild = fake.guilds.pop(guild_id)
     channels = "|".join(str(c) for c in guild.channel_ids)
     fake.fail_next("*", rf"^/channels/({channels})(/|$)", 403, code=50001, times=1000)
+
+
+def in_outage(fake: FakeDiscord, guild_id: int,
+              monkeypatch: pytest.MonkeyPatch) -> Callable[..., dict[str, Any]]:
+    """Discord reports the server ``guild_id`` unavailable (an outage) from now on;
+    return how it sends a server otherwise."""
+    sent = fake.guild_payload
+
+    def payload(asked: int | None = None) -> dict[str, Any]:
+        if asked == guild_id:
+            return {"id": str(guild_id), "unavailable": True}
+        return sent(asked)
+
+    monkeypatch.setattr(fake, "guild_payload", payload)
+    return sent
 
 
 async def status(bot: TableBot, game_id: int) -> tuple[str, str]:
@@ -230,14 +245,7 @@ async def test_a_server_unavailable_at_the_start_is_not_taken_as_gone(
     gone = await toy_game(discord_driver, bot, removed.channel_ids[0])
     await stop(discord_driver, bot, clock, 600)
     remove_bot(fake_discord, removed.id)
-    sent = fake_discord.guild_payload
-
-    def payload(guild_id: int | None = None) -> dict[str, Any]:
-        if guild_id == outage.id:
-            return {"id": str(outage.id), "unavailable": True}
-        return sent(guild_id)
-
-    monkeypatch.setattr(fake_discord, "guild_payload", payload)
+    in_outage(fake_discord, outage.id, monkeypatch)
     first = len(fake_discord.requests)
     async with back_up(discord_driver, fake_discord, tmp_path, clock, monkeypatch) as bot:
         guild = bot.get_guild(outage.id)
@@ -337,14 +345,7 @@ async def test_a_server_unavailable_at_the_start_is_looked_at_once_it_is_back(
     await toy_game(discord_driver, bot, fake_discord.channel_id)
     await stop(discord_driver, bot, clock, 600)
     delete_while_down(fake_discord, channel)
-    sent = fake_discord.guild_payload
-
-    def payload(guild_id: int | None = None) -> dict[str, Any]:
-        if guild_id == outage.id:
-            return {"id": str(outage.id), "unavailable": True}
-        return sent(guild_id)
-
-    monkeypatch.setattr(fake_discord, "guild_payload", payload)
+    sent = in_outage(fake_discord, outage.id, monkeypatch)
     first = len(fake_discord.requests)
     async with back_up(discord_driver, fake_discord, tmp_path, clock, monkeypatch) as bot:
         assert (await status(bot, doomed))[0] == "active"
