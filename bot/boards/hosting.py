@@ -2,7 +2,9 @@
 and inviting members.
 
 The lobby board's "Host controls" button answers the host with the controls
-(:mod:`bot.boards.host_panel`) privately and anyone else with who the host is. A choice
+(:mod:`bot.boards.host_panel`) privately and anyone else with who the host is; a
+seated person whose host Discord says is no longer in the server takes the role (and
+the controls) instead: nobody else could start or close the table. A choice
 made on the controls is a lobby move like one on the board; its answer redraws the
 controls for the lobby's new version (the board itself is edited through the channel).
 An invitation changes no seat: it posts one message mentioning the invited member, once
@@ -145,8 +147,10 @@ class HostControls:
         self.show = show
 
     async def open(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        """Answer "Host controls": the controls for the host, who the host is for others
-        (privately, on the answer clock: reading the game may be slow)."""
+        """Answer "Host controls": the controls for the host (or for a seated person
+        taking the role of a host who left the server), who the host is for others
+        (privately, on the answer clock: reading the game, or asking Discord about the
+        host, may be slow)."""
         async with AnswerClock.of(interaction, game_id) as clock:
             game = await self._load(clock, game_id)
             if game is None:
