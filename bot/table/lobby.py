@@ -222,7 +222,7 @@ def _claim(step: LobbyStep, _op: str) -> str:
     left = step.host_name
     step.seats[:] = [s for s in step.seats if not s.holds(step.host)]
     step.data.host = step.user_id
-    return f"{left} is no longer in this server; {step.name} is the host now."
+    return f"{left} left the server; {step.name} hosts now."
 
 
 def _start(step: LobbyStep, _op: str) -> str:

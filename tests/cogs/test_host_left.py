@@ -45,7 +45,7 @@ async def test_a_seated_player_hosts_the_table_of_a_host_who_left(discord_driver
     panel = await host_panel(discord_driver, board, "bob")
     await discord_driver.settle()
     assert panel.ephemeral and "Host controls" in panel.content
-    assert "Alice is no longer in this server; Bob is the host now." in panel.content
+    assert "Alice left the server; Bob hosts now." in panel.content
     assert _asked(fake_discord, first) == [404]
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert [s.name for s in game.seats] == ["Bob", "Carol"]
@@ -53,6 +53,7 @@ async def test_a_seated_player_hosts_the_table_of_a_host_who_left(discord_driver
     board = fake_discord.get_message(board["id"])
     seated = board["embeds"][0]["fields"][0]["value"]
     assert "Alice" not in seated and "Bob" in seated
+    assert board["embeds"][0]["footer"]["text"] == "Alice left the server; Bob hosts now."
     refused = await host_panel(discord_driver, board, "carol")
     assert refused.content == "Only the host, Bob, can use the host controls."
     board = await host_board(discord_driver, board, "lobby.start", user="bob")
@@ -152,7 +153,7 @@ async def test_two_seated_players_pressing_at_once_leave_one_host(discord_driver
         bob_done.set()
     told = await carols
     await discord_driver.settle()
-    assert "Bob is the host now" in bobs.content
+    assert "Bob hosts now" in bobs.content
     assert told.content == "Only the host, Bob, can use the host controls."
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert [s.name for s in game.seats] == ["Bob", "Carol"]
