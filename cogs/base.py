@@ -368,8 +368,9 @@ class GameCog(commands.Cog):
         threads: list[tuple[int, int, str]] = []
         if interaction.guild_id is not None and not isinstance(interaction.channel,
                                                                discord.Thread):
-            threads = await self.bot.tables.open_in_threads_of(interaction.guild_id,
-                                                               interaction.channel_id or 0)
+            # (a game started in a member's thread is that thread's: it may be private)
+            threads = await self.bot.tables.open_in_threads_of(
+                interaction.guild_id, interaction.channel_id or 0, own=True)
         places = [f"<#{thread}>" for _game, thread, kind in threads if kind == self.kind]
         if places:
             named = places[-3:]  # the newest, and how many more

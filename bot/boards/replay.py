@@ -264,7 +264,10 @@ class Replays:
                     log.warning("could not work out the result of game %s: %s", game_id, exc)
                     raise NoReplay("This game's result could not be worked out just now; "
                                    "press Share again in a moment.") from exc
-                link = await _post_in_parent(clock, game.data.parent, text)
+                # a thread opened for the game archives soon after it: the result goes
+                # to its channel; a member's thread (private, perhaps) keeps its own
+                link = await _post_in_parent(
+                    clock, game.data.parent if game.data.thread else None, text)
                 if link is None:
                     link = await _post_message(clock, text)
                 try:

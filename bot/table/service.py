@@ -184,11 +184,13 @@ class Tables:
             {"guild": guild_id, "kind": kind, "user": user_id}))
         return [(int(game_id), int(channel_id)) for game_id, channel_id in rows]
 
-    async def open_in_threads_of(self, guild_id: int,
-                                 channel_id: int) -> list[tuple[int, int, str]]:
-        """Return the open games played in threads of the channel ``channel_id``, as
-        ``(game id, thread id, kind)``, oldest first (games stored before their thread's
-        channel was kept are not found); raise Unavailable when the store cannot be read.
+    async def open_in_threads_of(self, guild_id: int, channel_id: int, *,
+                                 own: bool = False) -> list[tuple[int, int, str]]:
+        """Return the open games played in threads of the channel ``channel_id`` (only
+        ``own`` threads: those opened for their game, not a member's thread the game was
+        started in), as ``(game id, thread id, kind)``, oldest first (games stored before
+        their thread's channel was kept are not found); raise Unavailable when the store
+        cannot be read.
 
         The server's open games whose table data names the channel's id are read 500 at
         a time (a text match, then the data read to be sure)."""
@@ -202,10 +204,12 @@ class Tables:
                 {"guild": guild_id, "after": after, "parent": f"%{channel_id}%"}))
             for game_id, thread_id, kind, extra in rows:
                 try:
-                    parent = json.loads(extra).get("parent")
+                    data = json.loads(extra)
+                    parent, opened = data.get("parent"), data.get("thread", False)
                 except (ValueError, AttributeError):
                     continue
-                if parent == channel_id and int(thread_id) != channel_id:
+                if parent == channel_id and int(thread_id) != channel_id and (
+                        opened or not own):
                     found.append((int(game_id), int(thread_id), str(kind)))
             if len(rows) < 500:
                 return found

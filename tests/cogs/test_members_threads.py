@@ -1,0 +1,68 @@
+"""Games started in a thread a member opened (public or private), not one the bot opened
+for its game: what is said there stays there. Share posts the daily result in that
+thread, not in the channel above it; a command in the channel does not point into it
+(a private thread's game is nobody else's business)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.table.service import Actor
+from tests.fake_discord import threads
+from tests.support import button, make_bot
+
+COGS = ("cogs.tinker", "cogs.tinrealm", "cogs.steam")
+
+
+def _members_thread(fake, kind: int) -> int:
+    """A thread Alice opened under the fake's channel; return its id."""
+    parent = fake.channels[fake.channel_id]
+    thread_id = fake.snowflakes.next()
+    fake.channels[thread_id] = threads.thread_channel(
+        thread_id, parent, fake.user("alice").id, "game night", kind, 10080)
+    return thread_id
+
+
+def _results_in(fake, channel_id: int) -> list[dict]:
+    return [m for m in fake.channel_messages(channel_id)
+            if (m.get("content") or "").startswith("Tinker daily · ")]
+
+
+@pytest.mark.parametrize("kind", [threads.PUBLIC_THREAD, threads.PRIVATE_THREAD],
+                         ids=["public", "private"])
+async def test_a_daily_played_in_a_members_thread_is_shared_there(discord_driver,
+                                                                  fake_discord, tmp_path,
+                                                                  kind):
+    """Alice plays today's Tinker deal in her thread and presses Share: the result is
+    posted in the thread, and the channel above it shows nothing."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    thread_id = _members_thread(fake_discord, kind)
+    await discord_driver.slash("tinker", "daily", user="alice", channel=thread_id)
+    game = await bot.tables.open_in_channel(thread_id)
+    assert game is not None and not game.data.thread
+    assert game.data.parent == fake_discord.channel_id
+    alice = fake_discord.user("alice")
+    while game.row.is_open:
+        game = (await bot.tables.act(game.id, game.row.version, Actor(alice.id, alice.name),
+                                     game.engine.computer_action(game.state, 0))).game
+    await bot.boards.messages.refresh(game)
+    await discord_driver.settle()
+    board = fake_discord.get_message(game.row.board_message_id)
+    shared = await discord_driver.click(board, button(board, "table.share"), user="alice")
+    await discord_driver.settle()
+    assert _results_in(fake_discord, fake_discord.channel_id) == []
+    assert len(_results_in(fake_discord, thread_id)) == 1
+    assert f"<#{fake_discord.channel_id}>" not in (shared.content or "")
+
+
+async def test_a_command_in_the_channel_does_not_point_into_a_members_thread(
+        discord_driver, fake_discord, tmp_path):
+    """Alice plays Tinker in her private thread; Bob's /tinker board in the channel is
+    told there is no game here, not sent to a thread he cannot open."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    thread_id = _members_thread(fake_discord, threads.PRIVATE_THREAD)
+    await discord_driver.slash("tinker", "start", user="alice", channel=thread_id)
+    asked = await discord_driver.slash("tinker", "board", user="bob")
+    assert asked.ephemeral and asked.content.startswith(
+        "There is no game of this kind going in this channel.")
+    assert f"<#{thread_id}>" not in asked.content
