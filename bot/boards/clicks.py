@@ -24,6 +24,7 @@ from bot.boards.hosting import HostControls
 from bot.boards.layout import ASK_PREFIX, action_button, view_of
 from bot.boards.messages import BoardMessages
 from bot.boards.pings import choice_button
+from bot.boards.presence import Announce, Presence, back_text
 from bot.boards.render import (
     END_BUTTONS,
     RULES_PAGE,
@@ -46,13 +47,8 @@ from bot.table.errors import (
 )
 from bot.table.lobby import LOBBY_INVITE, LOBBY_PANEL, LOBBY_PREFIX
 from bot.table.service import LoadedGame, Tables
-from bot.table.turns import notice_waits_for, reminded_to_act
 
 log = logging.getLogger(__name__)
-
-#: Says a person it is their turn (or a table's lobby invitations and thread are done).
-Announce = Callable[[LoadedGame, "tuple[int, str] | None"], Awaitable[None]]
-
 
 #: Told privately to a player whose click met a board older than the game (nothing done).
 HEALED = ("The board had changed before your click, so nothing was done: it shows the game "
@@ -101,6 +97,8 @@ class BoardClicks:
         self.renderers = renderers
         self._render = render
         self._announce = announce
+        #: Away players coming back, and players to act reading the table.
+        self.presence = Presence(tables, messages, computers, announce)
 
     async def handle_click(
         self, interaction: discord.Interaction[Any], game_id: int, version: int, action_id: str
@@ -238,7 +236,7 @@ class BoardClicks:
                 await self._acknowledge(interaction)
             await self.messages.show(game)
         if play.came_back:
-            await tell_privately(interaction, _back_text(game, interaction.user.id))
+            await tell_privately(interaction, back_text(game, interaction.user.id))
         await self._tell_locked_out(interaction, game)
         if play.late:
             again = "" if play.finished else " Vote again on the next move."
@@ -394,9 +392,9 @@ class BoardClicks:
         welcome = ""
         with contextlib.suppress(Refusal):
             before = await self.tables.load(game_id)
-            back = await self._come_back(interaction, before)
+            back = await self.presence.come_back(interaction, before)
             if back is not None:
-                welcome = f"{_back_text(back, interaction.user.id)}\n"
+                welcome = f"{back_text(back, interaction.user.id)}\n"
                 if version == before.row.version:
                     version = back.row.version  # coming back moved the board on
         try:
@@ -433,14 +431,14 @@ class BoardClicks:
             game = await self.tables.load_here(game_id, interaction.channel_id)
             renderer = self._renderer_of(game)
             if action_id == TABLE_RULES:
-                back = await self._come_back(interaction, game)
+                back = await self.presence.come_back(interaction, game)
                 if back is None and version != game.row.version:
                     # (coming back redraws the board anyway)
                     await self._catch_up(interaction, game, clock)
                 body = _details_body(renderer, game)
                 if back:
-                    body["content"] = _back_text(back, interaction.user.id)
-                elif (here := await self._still_here(interaction, game)) is not None:
+                    body["content"] = back_text(back, interaction.user.id)
+                elif (here := await self.presence.still_here(interaction, game)) is not None:
                     body["content"] = here
                 await clock.send(**body, ephemeral=True)
                 await self._tell_locked_out(interaction, game)
@@ -458,72 +456,18 @@ class BoardClicks:
         except SEND_ERRORS as exc:
             log.warning("could not answer %s on game %s: %s", action_id, game_id, exc)
 
-    async def _come_back(self, interaction: discord.Interaction[Any],
-                         game: LoadedGame) -> LoadedGame | None:
-        """Bring an away player back when they use a button that is not a move (C6): the
-        board is brought up to date and whose turn it is announced; never raise. Return
-        the game afterwards if they came back.
-
-        ``game`` as just read tells whether they are away at all (usually not: no more work).
-        """
-        seat = game.seat_of(interaction.user.id) if len(game.seats) > 1 else None
-        if seat is None or not game.seats[seat].away:
-            return None
-        try:
-            play = await self.tables.come_back(game.id, actor_of(interaction))
-        except Refusal:
-            return None
-        if play is None:
-            return None
-        self.messages.update_soon(play.game.id, play.game)
-        await self._announce(play.game, play.notice)
-        self.computers.schedule(play.game)
-        return play.game
-
-    async def _looking(self, interaction: discord.Interaction[Any],
-                       game: LoadedGame) -> bool:
-        """Let the turn notice waiting for the person whose turn it is, who opened the
-        rules, wait its grace time again from now; return whether one waits (``game`` as
-        just read tells; never raise)."""
-        if not notice_waits_for(game, interaction.user.id):
-            return False
-        with contextlib.suppress(Refusal):
-            await self.tables.looking(game.id, actor_of(interaction))
-        return True
-
-    async def _still_here(self, interaction: discord.Interaction[Any],
-                          game: LoadedGame) -> str | None:
-        """Give the reminded person whose turn it is, who opened the rules, a whole turn
-        again (C6); return the private word that says so, or None (usually: ``game`` as
-        just read tells; never raise). Not reminded yet, their turn notice waits longer:
-        they are reading the table."""
-        if await self._looking(interaction, game):
-            return None
-        if not reminded_to_act(game, interaction.user.id):
-            return None
-        try:
-            play = await self.tables.still_here(game.id, actor_of(interaction))
-        except Refusal:
-            return None
-        timer = None if play is None else play.game.data.timer
-        if play is None or timer is None:
-            return None
-        self.messages.update_soon(play.game.id, play.game)
-        return (f"Your turn's time starts again: a computer plays your seat only if you "
-                f"have not played by <t:{int(timer.at)}:t> (<t:{int(timer.at)}:R>).")
-
     async def _rules_page(self, interaction: discord.Interaction[Any], clock: AnswerClock,
                           game_id: int, page: str) -> None:
         """Show another page of "Rules & details" in the private message clicked; an away
         player turning a page is back (C6: any button of the table)."""
         try:
             game = await self.tables.load_here(game_id, interaction.channel_id)
-            back = await self._come_back(interaction, game)
+            back = await self.presence.come_back(interaction, game)
             body = _details_body(self._renderer_of(game), back or game, page)
             if back:
-                body["content"] = _back_text(back, interaction.user.id)
+                body["content"] = back_text(back, interaction.user.id)
             else:
-                await self._looking(interaction, game)
+                await self.presence.looking(interaction, game)
             message = interaction.message
             if message is not None and not message.flags.ephemeral:
                 # a page is turned in its private message; one clicked on the public
@@ -571,18 +515,6 @@ def _details_body(renderer: Renderer, game: LoadedGame, page: str = "") -> dict[
         pings.row = len(body["view"].children) // 3
         body["view"].add_item(pings)
     return body
-
-
-def _back_text(game: LoadedGame, user_id: int) -> str:
-    """Return the private word to a player who came back by a click that moved nothing."""
-    seat = game.to_act()
-    if seat is None:
-        whose = ""
-    elif seat == game.seat_of(user_id):
-        whose = " It is your turn now."
-    else:
-        whose = f" It is {game.seat_name(seat)}'s turn now."
-    return f"Welcome back: you play your own seat again.{whose}"
 
 
 def _custom_ids(message: discord.Message) -> list[str]:

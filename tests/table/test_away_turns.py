@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.boards.clicks import _back_text
+from bot.boards.presence import back_text
 from bot.boards.render import picture_view
 from bot.table.errors import NotAllowed
 from bot.table.lobby import LOBBY_COMPUTER, LOBBY_JOIN, LOBBY_START
@@ -165,6 +165,6 @@ async def test_c6_the_welcome_back_says_your_turn_to_the_one_whose_turn_it_is(
         await tables.hand_to_computer(CHANNEL, BOB, ALICE.user_id)
         play = await tables.come_back(game_id, ALICE)
         assert play is not None
-        assert _back_text(play.game, ALICE.user_id) == (
+        assert back_text(play.game, ALICE.user_id) == (
             "Welcome back: you play your own seat again. It is your turn now.")
-        assert _back_text(play.game, BOB.user_id).endswith("It is Alice's turn now.")
+        assert back_text(play.game, BOB.user_id).endswith("It is Alice's turn now.")
