@@ -18,9 +18,17 @@ LOBBY_PLAYED_OUT = [
     *[("act", ALICE, "add2", 0), ("act", BOB, "add2", 0), ("computer", None, None, None)] * 2,
     ("act", ALICE, "add2", 0), ("act", BOB, "add2", 0),
 ]
+#: Alice leaves the server: Bob takes the table, then Carol's late claim (of Alice) and
+#: Bob's own are refused; Bob leaves it and Carol hosts; she starts it with a computer.
+LOBBY_CLAIMED = [
+    ("act", BOB, "lobby.join", 0), ("act", CAROL, "lobby.join", 0), ("claim", BOB, ALICE, None),
+    ("claim", CAROL, ALICE, None), ("claim", BOB, BOB, None), ("act", BOB, "lobby.leave", 0),
+    ("act", CAROL, "lobby.computer", 0), ("act", CAROL, "lobby.start", 0),
+]
 
 ACTORS = (ALICE, BOB, CAROL, MOD)
-ACTIONS = ("add1", "add2", "add2", "add2", "add2", "resign", "bogus", *LOBBY_ACTIONS)
+ACTIONS = ("add1", "add2", "add2", "add2", "add2", "resign", "bogus", *LOBBY_ACTIONS,
+           "lobby.kick.1", "lobby.host.1", "lobby.claim")
 
 clicks = st.tuples(st.just("act"), st.sampled_from(ACTORS), st.sampled_from(ACTIONS),
                    st.sampled_from([0, 0, 0, 0, -1, 1]))
@@ -28,6 +36,9 @@ request = st.one_of(
     *[clicks] * 16,
     st.tuples(st.just("computer"), st.none(), st.none(), st.none()),
     st.tuples(st.just("abandon"), st.sampled_from(ACTORS), st.none(), st.none()),
+    # Discord said the host (or, late, a host since replaced: any of them) left the server
+    *[st.tuples(st.just("claim"), st.sampled_from(ACTORS),
+                st.sampled_from((ALICE, ALICE, BOB, CAROL)), st.none())] * 3,
     st.tuples(st.just("sweep"), st.none(), st.none(), st.integers(0, 3)),
     st.tuples(st.just("deadline"), st.none(), st.none(), st.integers(0, 40)),
 )
@@ -50,6 +61,9 @@ async def _run(kind: str, requests: list[tuple]) -> None:
                         await tables.computer_move(game.id)
                     elif op == "abandon":
                         await tables.abandon(9, actor)
+                    elif op == "claim":
+                        await tables.claim_host(game.id, actor, action.user_id)
+                        event("a host's role claimed")
                     elif op == "deadline":  # time passes; a due vote window closes
                         clock.advance(skew)
                         for game_id, _ in await tables.store.due_games(clock.now):
@@ -85,6 +99,11 @@ async def _run(kind: str, requests: list[tuple]) -> None:
                     assert not pending or not after.row.is_open
                 if poll is not None:
                     assert poll.version == after.row.version
+                people = [seat.user_id for seat in after.seats if not seat.computer]
+                assert len(people) == len(set(people))  # nobody sits twice
+                assert len(after.seats) <= after.engine.max_seats
+                if after.row.status == "lobby":  # a lobby's host sits at it
+                    assert after.host_id in people
                 await _check_active_players(tables, after)
             event(f"ended {(await tables.load(game.id)).row.status}")
 
@@ -104,6 +123,7 @@ async def _check_active_players(tables, game) -> None:
 @given(kind=st.sampled_from(["solo", "lobby"]), requests=st.lists(request, max_size=60))
 @example(kind="solo", requests=PLAYED_OUT)
 @example(kind="lobby", requests=LOBBY_PLAYED_OUT)
+@example(kind="lobby", requests=LOBBY_CLAIMED)
 def test_any_sequence_of_requests_keeps_the_store_coherent(kind, requests):
     """Random clicks, stale versions, lobby moves, computers, abandons and sweeps never
     leave a gap in the action log, a half-saved game or a result of an open game."""
@@ -150,5 +170,50 @@ def test_c4_active_players_counted_per_decision_match_the_stored_voters(steps):
                     assert after.data.decision_voters is not None
                     await _check_active_players(tables, after)
                 event(f"decisions {min(len((await tables.load(game.id)).data.decisions), 5)}")
+
+    asyncio.run(run())
+
+
+lobby_moves = st.lists(st.one_of(
+    st.tuples(st.sampled_from(ACTORS), st.sampled_from(
+        (*LOBBY_ACTIONS, "lobby.join", "lobby.join", "lobby.kick.1", "lobby.kick.2",
+         "lobby.host.1", "lobby.host.2", "lobby.drop.1", "lobby.claim"))),
+    st.tuples(st.sampled_from(ACTORS), st.sampled_from(ACTORS)),  # a claim of that host
+), max_size=40)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(moves=lobby_moves)
+@example(moves=[(BOB, ALICE), (CAROL, ALICE), (BOB, BOB), (BOB, "lobby.leave"),
+                (CAROL, "lobby.start")])
+def test_any_lobby_keeps_its_host_seated_and_nobody_twice(moves):
+    """Joins, leaves, removals, the host role handed on and claims of a host who left the
+    server, in any order and by anyone: while the table is open its host sits at it,
+    nobody sits twice, the seats never pass the game's, and every claim that was let
+    through took the role from the host Discord was asked about."""
+
+    async def run() -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            async with open_tables(Path(tmp) / "t.db", Clock()) as tables:
+                game = await tables.open_lobby(  # Bob and Carol seated (Play again's way)
+                    "toy", guild_id=1, channel_id=9, host=ALICE,
+                    people=[(BOB.user_id, BOB.name), (CAROL.user_id, CAROL.name)])
+                for actor, what in moves:
+                    before = await tables.load(game.id)
+                    try:
+                        if isinstance(what, str):
+                            await tables.act(game.id, before.row.version, actor, what)
+                        else:
+                            await tables.claim_host(game.id, actor, what.user_id)
+                            assert before.host_id == what.user_id != actor.user_id
+                            event("a host's role claimed")
+                    except Refusal:
+                        pass
+                    after = await tables.load(game.id)
+                    people = [s.user_id for s in after.seats if not s.computer]
+                    assert len(people) == len(set(people))
+                    assert len(after.seats) <= after.engine.max_seats
+                    if after.row.status == "lobby":
+                        assert after.host_id in people
 
     asyncio.run(run())
