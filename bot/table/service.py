@@ -31,7 +31,7 @@ from typing import Any
 from bot.games.protocol import Engine
 from bot.games.registry import engine as registry_engine
 from bot.table import downtime, polls
-from bot.table.abandoning import Abandoning, left_seats
+from bot.table.abandoning import Abandoning
 from bot.table.channel import ChannelPolicy
 from bot.table.core import MissingGame, SaveConflict, TableCore
 from bot.table.daily import daily_key, daily_seed
@@ -42,6 +42,7 @@ from bot.table.errors import (
     Refusal,
     Unavailable,
 )
+from bot.table.expiry import IdleExpiry
 from bot.table.loaded import Actor, Ballot, LoadedGame, Play
 from bot.table.lobbies import Lobbies, lobby_seats
 from bot.table.lobby import (
@@ -60,7 +61,6 @@ from db.store import (
     DailyPlayed,
     StorageError,
 )
-from db.sweep import groups, idle_batches
 
 __all__ = ["Actor", "Ballot", "LoadedGame", "Play", "Tables"]
 
@@ -108,6 +108,7 @@ class Tables:
             vote_window_seconds=vote_window, max_open_games=max_open_games))
         self.turns = TurnPolicy(self.core, notice_grace=self.servers.defaults.notice_grace_seconds)
         self.lobbies = Lobbies(self.core, self.turns)
+        self.expiry = IdleExpiry(self.core)
         #: This process's shards (ids, count) for background work; None: every game.
         self.shards: tuple[tuple[int, ...], int] | None = None
         self.closing = False
@@ -549,48 +550,9 @@ class Tables:
     async def expire_idle(
         self, cutoffs: dict[str, float], ended: Callable[[LoadedGame], Awaitable[None]],
     ) -> int:
-        """End every open game idle past its cutoff, a bounded batch at a time and a few
-        of a batch at once (:data:`db.sweep.AT_ONCE`), handing each ended game to
-        ``ended`` (its board is edited) before the next are read; return how many were
-        ended. Nothing of a finished batch is kept."""
-        count = 0
-        try:
-            async for ids in idle_batches(self.store, cutoffs, shards=self.shards):
-                for group in groups(ids):
-                    for game in await asyncio.gather(*(self._expire(i, cutoffs)
-                                                       for i in group)):
-                        if game is not None:
-                            await ended(game)
-                            count += 1
-        except StorageError as exc:
-            log.warning("sweeper could not read games: %s", exc)
-        return count
-
-    async def _expire(self, game_id: int, cutoffs: dict[str, float]) -> LoadedGame | None:
-        """End one game if it is still idle past its group's cutoff; None if not."""
-        try:
-            async with self.core.hold(game_id):
-                game = await self.load(game_id)
-                group = "lobby" if game.row.status == "lobby" else (
-                    "solo" if len(game.seats) <= 1 else "multi")
-                if not game.row.is_open or game.row.updated_at >= cutoffs[group]:
-                    return None
-                event = "The game was idle too long and ended."
-                left: set[int] = set()
-                if self.core.left_to_computers(game):
-                    stalled = game.person_to_act()
-                    left = left_seats(game, [stalled] if stalled is not None else [])
-                    if stalled is not None:
-                        name = game.seat_name(game.seat_of(stalled))
-                        event = (f"The game was idle too long and ended: {name}'s turn "
-                                 "waited, so it counts as their loss (a computer plays here).")
-                return await self.core.close(game, "expired", event, None, forfeit=left)
-        except Refusal as refusal:
-            log.warning("sweeper could not end game %s: %s", game_id, refusal)
-            return None
-        except Exception:  # one game's fault (damaged data) never stops the sweep
-            log.warning("sweeper could not end game %s", game_id, exc_info=True)
-            return None
+        """End every open game idle past its cutoff (see :class:`IdleExpiry`); return how
+        many were ended."""
+        return await self.expiry.expire_idle(cutoffs, ended, shards=self.shards)
 
     async def remember_notice(self, game_id: int, notice: NoticeRef | None, *,
                               seen_to: int | None = None) -> None:

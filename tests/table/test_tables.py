@@ -238,7 +238,7 @@ async def test_the_sweeper_ends_a_few_games_of_a_batch_at_once(tmp_path, monkeyp
             await tables.start("toy", guild_id=1, channel_id=channel + 1, starter=ALICE)
         clock.advance(8 * 86400)
         running, most = 0, 0
-        expire = tables._expire
+        expire = tables.expiry.expire
 
         async def counted(game_id: int, cutoffs: dict[str, float]) -> LoadedGame | None:
             nonlocal running, most
@@ -249,7 +249,7 @@ async def test_the_sweeper_ends_a_few_games_of_a_batch_at_once(tmp_path, monkeyp
             finally:
                 running -= 1
 
-        monkeypatch.setattr(tables, "_expire", counted)
+        monkeypatch.setattr(tables.expiry, "expire", counted)
         ended: list[int] = []
 
         async def collect(game: LoadedGame) -> None:
