@@ -330,3 +330,19 @@ def steam_until(reached: Callable[[Any], bool], seats: int, wander: float = 0.2)
         if not ENGINE.is_over(state):
             return state
     raise AssertionError("no game reached the state asked for")
+
+
+async def play_out_and_share(driver: Any, fake: Any, bot: Any, game: LoadedGame,
+                             user: str = "alice") -> Any:
+    """Play a one-seat game to its end as ``user`` (the computer's choices), show its
+    ended board, and press Share on it; return the answer to the press."""
+    who = fake.user(user)
+    while game.row.is_open:
+        game = (await bot.tables.act(game.id, game.row.version, Actor(who.id, who.name),
+                                     game.engine.computer_action(game.state, 0))).game
+    await bot.boards.messages.refresh(game)
+    await driver.settle()
+    board = fake.get_message(game.row.board_message_id)
+    shared = await driver.click(board, button(board, "table.share"), user=user)
+    await driver.settle()
+    return shared

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.table.service import Actor
 from tests.fake_discord import threads
-from tests.support import button, make_bot
+from tests.support import make_bot, play_out_and_share
 
 COGS = ("cogs.tinker", "cogs.tinrealm", "cogs.steam")
 
@@ -41,15 +40,7 @@ async def test_a_daily_played_in_a_members_thread_is_shared_there(discord_driver
     game = await bot.tables.open_in_channel(thread_id)
     assert game is not None and not game.data.thread
     assert game.data.parent == fake_discord.channel_id
-    alice = fake_discord.user("alice")
-    while game.row.is_open:
-        game = (await bot.tables.act(game.id, game.row.version, Actor(alice.id, alice.name),
-                                     game.engine.computer_action(game.state, 0))).game
-    await bot.boards.messages.refresh(game)
-    await discord_driver.settle()
-    board = fake_discord.get_message(game.row.board_message_id)
-    shared = await discord_driver.click(board, button(board, "table.share"), user="alice")
-    await discord_driver.settle()
+    shared = await play_out_and_share(discord_driver, fake_discord, bot, game)
     assert _results_in(fake_discord, fake_discord.channel_id) == []
     assert len(_results_in(fake_discord, thread_id)) == 1
     assert f"<#{fake_discord.channel_id}>" not in (shared.content or "")

@@ -17,7 +17,15 @@ from bot.table.daily import day_end, replays_open
 from bot.table.service import Actor
 from bot.table.share import share_text
 from tests.pictures.test_replay import gif_frames, same_board
-from tests.support import Clock, abandon, board_ids, button, host_board, make_bot
+from tests.support import (
+    Clock,
+    abandon,
+    board_ids,
+    button,
+    host_board,
+    make_bot,
+    play_out_and_share,
+)
 
 COGS = ("cogs.tinker", "cogs.tinrealm", "cogs.steam")
 
@@ -529,20 +537,13 @@ async def test_a_daily_played_in_its_own_thread_is_shared_in_the_channel(
     await discord_driver.slash("tinker", "daily", user="alice")
     (thread,) = fake_discord.threads_under()
     game = await bot.tables.open_in_channel(int(thread["id"]))
-    alice = fake_discord.user("alice")
-    while game.row.is_open:
-        game = (await bot.tables.act(game.id, game.row.version, Actor(alice.id, alice.name),
-                                     game.engine.computer_action(game.state, 0))).game
-    await bot.boards.messages.refresh(game)
-    await discord_driver.settle()
-    board = fake_discord.get_message(game.row.board_message_id)
-    shared = await discord_driver.click(board, button(board, "table.share"), user="alice")
-    await discord_driver.settle()
+    shared = await play_out_and_share(discord_driver, fake_discord, bot, game)
     posted = [m for m in fake_discord.channel_messages(fake_discord.channel_id)
               if (m.get("content") or "").startswith("Tinker daily · ")]
     assert len(posted) == 1
     assert shared.ephemeral and shared.content.startswith(f"Shared in <#{fake_discord.channel_id}>")
     assert not [m for m in fake_discord.channel_messages(int(thread["id"]))
                 if " daily" in (m.get("content") or "")]
+    board = fake_discord.get_message(game.row.board_message_id)
     again = await discord_driver.click(board, button(board, "table.share"), user="bob")
     assert again.ephemeral and f"/{posted[0]['id']}" in again.content
