@@ -207,8 +207,9 @@ class SteamCog(GameCog):
             await self.start_default(interaction, invite=member.id)
 
     async def _own_lobby_in_a_thread(self, interaction: discord.Interaction) -> LoadedGame | None:
-        """Return the member's own open lobby in a thread of this channel (where game
-        threads put it), newest first, or None."""
+        """Return the member's own open lobby in a thread of this channel opened for it
+        (where game threads put it), newest first, or None: a lobby opened in a thread
+        the member made (a private one, perhaps) is not invited to from the channel."""
         guild = interaction.guild
         if guild is None:
             return None
@@ -222,7 +223,9 @@ class SteamCog(GameCog):
                 except SEND_ERRORS:
                     continue
             if getattr(thread, "parent_id", None) == interaction.channel_id:
-                return await self.bot.tables.load(game_id)
+                game = await self.bot.tables.load(game_id)
+                if game.data.thread:
+                    return game
         return None
 
     def default_options(self) -> dict[str, Any]:

@@ -57,3 +57,20 @@ async def test_a_command_in_the_channel_does_not_point_into_a_members_thread(
     assert asked.ephemeral and asked.content.startswith(
         "There is no game of this kind going in this channel.")
     assert f"<#{thread_id}>" not in asked.content
+
+
+async def test_the_invite_menu_in_the_channel_does_not_point_into_a_members_thread(
+        discord_driver, fake_discord, tmp_path):
+    """Alice's Steam lobby is in her private thread; Apps → "Invite to Steam to Solar" on
+    Bob in the channel opens a table there with Bob invited, and nothing in the channel
+    names or links the private thread."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    thread_id = _members_thread(fake_discord, threads.PRIVATE_THREAD)
+    await discord_driver.slash("steam", "new", user="alice", channel=thread_id)
+    await discord_driver.user_command("Invite to Steam to Solar", "bob", user="alice")
+    await discord_driver.settle()
+    said = [m.get("content") or "" for m in fake_discord.channel_messages()]
+    assert said and not any(str(thread_id) in line for line in said)
+    table = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert table is not None and table.row.status == "lobby"
+    assert fake_discord.user("bob").id in table.data.invited
