@@ -27,6 +27,7 @@ from bot.table.errors import Unavailable
 from bot.table.ratings import RATED_KINDS
 from bot.text.names import safe_name, short_name
 from db import records
+from db.forget import FORMER_PLAYER
 from db.records import (
     RANKED_BY_WINS,
     SETTLED_GAMES,
@@ -272,11 +273,13 @@ class ForgetButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
         store = interaction.client.store
         try:
             before = await records.traces(store, self.user_id)
+            boards = await records.boards_naming(store, self.user_id)
             deleted = await records.forget_player(store, self.user_id)
         except StorageError:
             await clock.send(content=str(Unavailable()), ephemeral=True)
             return
         interaction.client.boards.pings.forget(self.user_id)
+        interaction.client.boards.show_forgotten(boards, FORMER_PLAYER)
         if deleted:
             text = (f"Done: {deleted} result{'s' if deleted != 1 else ''} deleted. "
                     "Your records are gone from every server.")

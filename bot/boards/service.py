@@ -254,6 +254,35 @@ class Boards:
             log.warning("could not post the notice of a deadline: %r", task.exception(),
                         exc_info=task.exception())
 
+    def show_forgotten(self, games: list[tuple[int, bool]], former: str) -> None:
+        """Show again, in the background, the boards of the finished games a member's
+        /forget-me took their name out of (``games``: each with whether they started
+        it), pictures drawn again, and rename the threads opened for those they started
+        (named after them) after ``former``. Cut off at a stop, like a notice."""
+        task = asyncio.create_task(self._show_forgotten(games, former),
+                                   name="forgotten-boards")
+        self._announcing.add(task)
+        task.add_done_callback(self._announced)
+
+    async def _show_forgotten(self, games: list[tuple[int, bool]], former: str) -> None:
+        rest = []
+        for game_id, started in games:
+            self.messages.shown.pop(game_id, None)  # its picture names them: drawn again
+            if not started:
+                rest.append(game_id)
+                continue
+            try:
+                game = await self.tables.load(game_id)
+            except Refusal as refusal:
+                log.info("could not read game %s to rename its thread: %s", game_id,
+                         refusal)
+                continue
+            archived = await self.threads.rename(game, former)
+            await self.messages.refresh(game, repost=False)  # while the thread is open
+            if archived:
+                await self.threads.archive(game.row.channel_id)
+        await self.messages.redraw(rest)
+
     async def stop_announcing(self, timeout: float) -> None:
         """At a stop: let the deadlines' notices on their way be posted, for ``timeout``
         seconds at most, then cut them off (a reminder cut off is posted after the start:

@@ -270,6 +270,38 @@ class GameThreads:
             log.info("could not add the starter to thread %s: %s", thread.id, exc)
         return Place(thread.id, opened=thread, own=True)
 
+    async def rename(self, game: LoadedGame, starter: str) -> bool:
+        """Name an ended game's own thread after ``starter`` now, its title and day kept:
+        once a member's /forget-me took their name out of the game they started, its
+        thread no longer carries it. The thread is left open (Discord renames, and edits
+        messages in, a thread only while it is not archived); return whether it was
+        archived, to be archived again (:meth:`archive`). A locked thread, or one a
+        moderator renamed, is left as it is. Never raise."""
+        if not game.data.thread:
+            return False
+        try:
+            thread = await self.bot.fetch_channel(game.row.channel_id)
+            if not isinstance(thread, discord.Thread) or thread.locked:
+                return False
+            title, _, rest = thread.name.partition(" · ")
+            _, _, day = rest.rpartition(" · ")
+            if not day:
+                return False
+            archived = bool(thread.archived)
+            await thread.edit(name=f"{title} · {starter} · {day}"[:NAME_LIMIT],
+                              archived=False)
+            return archived
+        except SEND_ERRORS as exc:
+            log.info("could not rename thread %s: %s", game.row.channel_id, exc)
+            return False
+
+    async def archive(self, thread_id: int) -> None:
+        """Archive a game's own thread again (see :meth:`rename`); never raise."""
+        try:
+            await self.bot.http.edit_channel(thread_id, archived=True)
+        except SEND_ERRORS as exc:
+            log.info("could not archive thread %s again: %s", thread_id, exc)
+
     async def discard(self, thread: discord.Thread) -> None:
         """Remove a thread opened for a game that could not start after all."""
         try:
