@@ -54,9 +54,7 @@ class TurnPolicy:
         if grace <= 0:
             data.notice_due = owed(NoticeDue(user, now, text), now)
             return user, text
-        timer = data.timer
-        if (timer is not None and timer.seat == game.seat_of(user)
-                and now + grace >= timer.at - data.turn_seconds / 4):
+        if _reminder_says_it(game, user, now + grace):
             return None  # its timer's reminder, soon after, says it: one ping, not two
         data.notice_due = NoticeDue(user, now + grace, text, since=now)
         return None
@@ -78,6 +76,7 @@ class TurnPolicy:
         when it was made on the current board (``fresh``); the answer shows the board."""
         core = self.core
         game.seats[seat] = game.seats[seat].with_away(False)
+        game.data.away_votes.pop(str(actor.user_id), None)  # there: the asks are void
         event = f"{game.seat_name(seat)} is back and plays their own seat again."
         to_act, timer = game.to_act(), game.data.timer
         if to_act == seat or timer is None or timer.seat != to_act:
@@ -146,8 +145,10 @@ class TurnPolicy:
             if due is None or not notice_waits_for(game, actor.user_id):
                 return False
             now = core.now()
-            game.data.notice_due = replace(due, at=now + self.notice_grace(game.row.guild_id),
-                                           since=now)
+            at = now + self.notice_grace(game.row.guild_id)
+            # one ping, not two: a notice moved next to the timer's reminder goes
+            game.data.notice_due = (None if _reminder_says_it(game, actor.user_id, at)
+                                    else replace(due, at=at, since=now))
             await core.save_table(game)
             return True
 
@@ -328,6 +329,8 @@ class TurnPolicy:
             return Play(game, (event,))
         game.seats[seat] = game.seats[seat].with_away(True)
         data.timer = None
+        if game.seats[seat].user_id is not None:  # handed on: the asks to do it are done
+            data.away_votes.pop(str(game.seats[seat].user_id), None)
         event = (f"{name}'s turn timer ran out twice: a computer plays their seat "
                  "until they click again.")
         await core.table_move(game, (event,), {"away": seat}, None)
@@ -487,3 +490,11 @@ def reminded_to_act(game: LoadedGame, user_id: int) -> bool:
     # With nobody else playing the table waits for them: no computer takes the seat.
     present = seating.present_people(game.seats, seating.resigned_seats(game.view()))
     return any(other != seat for other in present)
+
+
+def _reminder_says_it(game: LoadedGame, user: int, at: float) -> bool:
+    """Whether a turn notice to ``user`` at ``at`` would come in the last quarter of
+    their turn, just before their timer's reminder says the same (one ping, not two)."""
+    timer, data = game.data.timer, game.data
+    return (timer is not None and timer.seat == game.seat_of(user)
+            and at >= timer.at - data.turn_seconds / 4)

@@ -168,3 +168,62 @@ async def test_c6_the_welcome_back_says_your_turn_to_the_one_whose_turn_it_is(
         assert back_text(play.game, ALICE.user_id) == (
             "Welcome back: you play your own seat again. It is your turn now.")
         assert back_text(play.game, BOB.user_id).endswith("It is Alice's turn now.")
+
+
+async def _play_turn(tables: Tables, game_id: int, people: tuple[Actor, ...]) -> None:
+    """Play out the current turn as its seat's person (or computer) would."""
+    game = await tables.load(game_id)
+    seat = game.to_act()
+    while game.to_act() == seat and game.row.status == "active":
+        if game.computer_to_act():
+            await tables.computer_move(game_id)
+        else:
+            await tables.act(game_id, game.row.version, people[seat],
+                             game.engine.computer_action(game.state, seat))
+        game = await tables.load(game_id)
+
+
+async def test_c6_an_ask_to_hand_a_seat_on_ends_when_the_timer_hands_it_on(
+        tmp_path) -> None:
+    """Four people, a turn timer: Bob asks to hand Alice's seat on (1 of 2 needed); her
+    timer hands it on; she comes back (she opens the rules). In a later turn of hers,
+    Carol's single ask is again 1 of 2, not a majority made with Bob's old ask."""
+    dave = Actor(104, "Dave")
+    people = (ALICE, BOB, CAROL, dave)
+    clock = Clock()
+    async with open_tables(tmp_path / "t.db", clock) as tables:
+        game_id = await _table(tables, (BOB, CAROL, dave), turn_seconds=120)
+        play = await tables.hand_to_computer(CHANNEL, BOB, ALICE.user_id)
+        assert "1 of 2" in play.events[0]
+        for wait in (120, 121):  # reminded, then handed on
+            clock.advance(wait)
+            await tables.fire_deadline(game_id)
+            await tables.remember_notice(game_id, None, seen_to=ALICE.user_id)
+        assert (await tables.load(game_id)).seats[0].away
+        await _play_turn(tables, game_id, people)  # a computer plays her turn
+        back = await tables.come_back(game_id, ALICE)
+        assert back is not None and not back.game.seats[0].away
+        while (await tables.load(game_id)).to_act() != 0:
+            await _play_turn(tables, game_id, people)
+        play = await tables.hand_to_computer(CHANNEL, CAROL, ALICE.user_id)
+        assert "1 of 2" in play.events[0], play.events
+
+
+async def test_c6_reading_the_rules_never_brings_the_notice_next_to_the_reminder(
+        tmp_path) -> None:
+    """A server's notices wait 60 s, the turn timer is 2 minutes: Alice opens the rules
+    at 59 s, which would move her notice to 119 s, a second before the timer's
+    reminder. The notice goes instead: she is pinged once, by the reminder."""
+    clock = Clock()
+    async with open_tables(tmp_path / "t.db", clock) as tables:
+        tables.notice_grace = lambda _guild: 60.0
+        game_id = await _table(tables, (BOB, CAROL), turn_seconds=120)
+        clock.advance(59)
+        assert await tables.looking(game_id, ALICE)
+        pings = []
+        for wait in (60, 1):  # to 119 s, then 120 s
+            clock.advance(wait)
+            play = await tables.fire_deadline(game_id)
+            if play is not None and play.notice:
+                pings.append(play.notice[1])
+        assert len(pings) == 1 and pings[0].startswith("⏰"), pings
