@@ -57,7 +57,7 @@ class TurnNotices:
         self._posting: dict[int, tuple[int, int, asyncio.Task[discord.Message]]] = {}
 
     async def announce(self, game: LoadedGame, notice: tuple[int, str] | None, *,
-                       reminder: bool = False) -> None:
+                       reminder: bool = False, nonce: str | None = None) -> None:
         """Tell a person it is their turn: one line that names only them, with a link
         button to the board; it pings them unless they chose not to be pinged.
 
@@ -65,7 +65,8 @@ class TurnNotices:
         table; a finished table's last notice goes too, and so does one whose turn has
         passed. Nothing is sent for a table started with notices off, but a turn timer's
         ``reminder`` (C6: reminded once before a computer takes the seat), which goes
-        there without a ping.
+        there without a ping. A reminder's ``nonce`` (the one its posts carry) tells a
+        try made again while the first was on its way from a new reminder.
         """
         if len(game.seats) < 2:
             return
@@ -95,10 +96,14 @@ class TurnNotices:
                     and stored.user == notice[0] and seen_to is None):
                 return  # out already: a second try of a fired notice, made while its first
                 # was on its way (a slow post), waited here until the first was stored
+            mine = self._notices.get(game.id)
+            if (reminder and nonce is not None and seen_to is None and mine is not None
+                    and stored == mine and self._nonces.get(game.id) == nonce):
+                return  # out already: this reminder's first try, slow, was stored
+                # meanwhile (its wait ran out while it was on its way)
             # an owed notice's every try carries one name: a post Discord took just
             # before a stop is given back to the try after the start, not made twice
             nonce = due.nonce if due is not None and seen_to else None
-            mine = self._notices.get(game.id)
             if (nonce is not None and mine is not None and self._nonces.get(game.id) == nonce
                     and (stored is None or stored.message != mine.message)):
                 # posted by this process, but its storing failed: stored now, not posted

@@ -241,7 +241,7 @@ class Boards:
         if play.events or play.redraw:
             self.messages.update_soon(game_id, play.game)
         task = asyncio.create_task(self._announce(play.game, play.notice,
-                                                  reminder=play.reminder),
+                                                  reminder=play.reminder, nonce=play.nonce),
                                    name=f"deadline-notice-{game_id}")
         self._announcing.add(task)
         task.add_done_callback(self._announced)
@@ -362,10 +362,10 @@ class Boards:
         await self._announce(game, notice)
 
     async def _announce(self, game: LoadedGame, notice: tuple[int, str] | None, *,
-                        reminder: bool = False) -> None:
+                        reminder: bool = False, nonce: str | None = None) -> None:
         if (notice is not None and game.data.notices) or reminder:
             await self.messages.keep_posted(game)  # the notice links to a board there
-        await self.notices.announce(game, notice, reminder=reminder)
+        await self.notices.announce(game, notice, reminder=reminder, nonce=nonce)
         await self.hosting.invitations.clear(game)
         await self.threads.wind_up(game)
 

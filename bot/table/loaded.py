@@ -191,6 +191,9 @@ class Play:
     #: Set when ``notice`` is a turn timer's reminder (C6: sent even at a table with
     #: notices off, there without a ping).
     reminder: bool = False
+    #: The nonce a reminder's posts carry (:class:`bot.table.data.NoticeDue`): a try made
+    #: again while the first was on its way finds that one out by it.
+    nonce: str | None = None
     #: Set when the click was a vote that came after its voting window had closed: the
     #: window's decision was made without it (C4), and the voter is told so.
     late: bool = False

@@ -189,6 +189,7 @@ class TurnPolicy:
                 if not mine:
                     return None  # the turn moved on some other way
                 return Play(game, (), notice=(due.user, due.text), reminder=due.reminder,
+                            nonce=due.nonce if due.reminder else None,
                             redraw=restarted)
             if row.deadline is not None and row.deadline <= now:
                 await core.save_table(game)  # a deadline nothing waits for any more
@@ -320,7 +321,8 @@ class TurnPolicy:
             data.notice_due = self._reminder_waits(data.turn_seconds, user, text, now)
             await core.save_table(game)
             # The board shows the timer's new end.
-            return Play(game, (), notice=(user, text), redraw=True, reminder=True)
+            return Play(game, (), notice=(user, text), redraw=True, reminder=True,
+                        nonce=data.notice_due.nonce)
         if not others:
             data.timer = None
             event = (f"{name}'s turn timer ran out twice: with no one else playing, the "

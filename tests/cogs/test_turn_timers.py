@@ -538,3 +538,29 @@ async def test_c6_a_notice_due_just_before_the_reminder_is_left_to_the_reminder(
     await _later(discord_driver, bot, clock, 5)
     assert pings_sent(fake_discord) == [alice]
     assert len(_reminders(fake_discord)) == 1
+
+
+async def test_c6_a_slow_reminder_is_not_posted_again_by_its_retry(discord_driver,
+                                                                  fake_discord, tmp_path):
+    """Discord holds the reminder's post while its retry comes due (a minute on the
+    bot's clock): the retry finds the first post out, by its nonce, and neither takes it
+    back nor posts (and pings) a second reminder."""
+    clock = Clock()
+    driver, fake = discord_driver, fake_discord
+    bot, _game = await _steam(driver, fake, tmp_path, clock, turn_timer=TIMER)
+    alice = fake.user("alice").id
+    clock.advance(46)
+    await bot.deadlines.run_due()  # the turn notice, after its grace time
+    await driver.settle()
+    assert pings_sent(fake) == [alice]
+    fake.hold_next("POST", r"/channels/\d+/messages$", 2.0)
+    after = len(fake.requests)
+    clock.advance(SECONDS - 46 + 1)
+    assert await bot.deadlines.run_due() == 1  # the reminder, its post held back
+    await fake.wait_for_request("POST", r"/channels/\d+/messages$", after=after)
+    clock.advance(61)  # its retry comes due while the post is on its way
+    await bot.deadlines.run_due()
+    await asyncio.sleep(2.5)
+    await driver.settle()
+    assert pings_sent(fake) == [alice, alice]
+    assert len(_reminders(fake)) == 1
