@@ -248,6 +248,31 @@ def member_names(seats_raw: str, extra_raw: str, user_id: int) -> set[str]:
 #: (None: nobody's) and the action's JSON text.
 Logged = tuple[int, int | None, str]
 
+
+def others_names(seats_raw: str, extra_raw: str, logged: Sequence[Logged],
+                 user_id: int) -> set[str]:
+    """Return the names anyone but ``user_id`` had in one game (other seats, computers
+    too, the table's record of the players, ballots, the names logged moves gave):
+    a name the member shares with another player is that player's too, and stays."""
+    seats = json_or(seats_raw, list)
+    extra = json_or(extra_raw, dict)
+    names = {str(s.get("name")) for s in seats
+             if isinstance(s, dict) and s.get("user_id") != user_id}
+    players = extra.get("players")
+    if isinstance(players, dict):
+        names |= {str(name) for key, name in players.items() if key != str(user_id)}
+    poll = extra.get("poll")
+    ballots = poll.get("ballots") if isinstance(poll, dict) else None
+    for ballot in ballots if isinstance(ballots, list) else []:
+        if isinstance(ballot, dict) and ballot.get("user") != user_id:
+            names.add(str(ballot.get("name")))
+    for _seq, _actor, action in logged:
+        named = json_or(action, dict).get(NAMED_BY)
+        if isinstance(named, dict):
+            names |= {str(name) for key, name in named.items() if key != str(user_id)}
+    return names
+
+
 #: The lobby's line for each operation that names its member as they were shown then,
 #: as ``bot/table/lobby.py`` writes it (db/ knows no more of the lobby than these lines;
 #: tests/db/test_forget_lobby_names.py plays the real lobby to keep them in step). A
@@ -301,10 +326,13 @@ def scrub_game(documents: Sequence[str | None], user_id: int, former: str,
 
     ``voted`` are the names the member has in the game's rows of the ``voters`` table
     (which the store deletes); ``logged`` is the game's action log, whose lobby joins
-    and leaves of theirs name the lines they were shown in (:func:`lobby_names`)."""
+    and leaves of theirs name the lines they were shown in (:func:`lobby_names`). A
+    name another player of the game had too (:func:`others_names`) is left in its
+    texts: it names that player as well, whose lines and seat stay theirs."""
     seats, _options, _state, events, extra = documents
     names = (member_names(seats or "[]", extra or "{}", user_id) | set(voted)
              | lobby_names(events, logged, user_id) | logged_names(logged, user_id))
+    names -= others_names(seats or "[]", extra or "{}", logged, user_id)
     names.discard("")
     names.discard(former)
     return names, [scrub_state_column(raw, user_id, names, former) if column == "state"
