@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.boards.answer_clock import AnswerClock
 from bot.boards.in_flight import Tracked
 from bot.boards.send_errors import SEND_ERRORS
+from bot.boards.threads import thread_starter
 from bot.games.registry import engine
 from bot.table.daily import daily_key
 from bot.table.errors import Unavailable
@@ -279,7 +280,9 @@ class ForgetButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
             await clock.send(content=str(Unavailable()), ephemeral=True)
             return
         interaction.client.boards.pings.forget(self.user_id)
-        interaction.client.boards.show_forgotten(boards, FORMER_PLAYER)
+        user = interaction.user
+        named = {thread_starter(user.display_name, user.name), thread_starter(user.name)}
+        interaction.client.boards.show_forgotten(boards, FORMER_PLAYER, named)
         if deleted:
             text = (f"Done: {deleted} result{'s' if deleted != 1 else ''} deleted. "
                     "Your records are gone from every server.")

@@ -33,7 +33,13 @@ from bot.boards.render import (
 )
 from bot.boards.replay import Replays
 from bot.boards.send_errors import SEND_ERRORS, tell_privately
-from bot.boards.threads import GameThreads, Place, in_forum, not_posted_text
+from bot.boards.threads import (
+    GameThreads,
+    Place,
+    in_forum,
+    not_posted_text,
+    thread_renamed,
+)
 from bot.pictures.drawing import PictureDrawer
 from bot.table.errors import (
     Refusal,
@@ -254,34 +260,37 @@ class Boards:
             log.warning("could not post the notice of a deadline: %r", task.exception(),
                         exc_info=task.exception())
 
-    def show_forgotten(self, games: list[tuple[int, bool]], former: str) -> None:
+    def show_forgotten(self, game_ids: list[int], former: str, names: set[str]) -> None:
         """Show again, in the background, the boards of the finished games a member's
-        /forget-me took their name out of (``games``: each with whether they started
-        it), pictures drawn again, and rename the threads opened for those they started
-        (named after them) after ``former``. Cut off at a stop, like a notice."""
-        task = asyncio.create_task(self._show_forgotten(games, former),
+        /forget-me took their name out of, pictures drawn again; a thread the bot named
+        after them (one of ``names``, as a thread name gives it) is renamed after
+        ``former``. Cut off at a stop, like a notice."""
+        task = asyncio.create_task(self._show_forgotten(game_ids, former, names),
                                    name="forgotten-boards")
         self._announcing.add(task)
         task.add_done_callback(self._announced)
 
-    async def _show_forgotten(self, games: list[tuple[int, bool]], former: str) -> None:
-        rest = []
-        for game_id, started in games:
-            self.messages.shown.pop(game_id, None)  # its picture names them: drawn again
-            if not started:
-                rest.append(game_id)
-                continue
+    async def _show_forgotten(self, game_ids: list[int], former: str,
+                              names: set[str]) -> None:
+        places: dict[int, list[LoadedGame]] = {}
+        for game_id in game_ids:
             try:
                 game = await self.tables.load(game_id)
             except Refusal as refusal:
-                log.info("could not read game %s to rename its thread: %s", game_id,
-                         refusal)
+                log.info("could not read game %s to show it again: %s", game_id, refusal)
                 continue
-            archived = await self.threads.rename(game, former)
-            await self.messages.refresh(game, repost=False)  # while the thread is open
-            if archived:
-                await self.threads.archive(game.row.channel_id)
-        await self.messages.redraw(rest)
+            place = game.row.board_channel_id or game.row.channel_id
+            places.setdefault(place, []).append(game)
+
+        def renamed(name: str) -> str | None:
+            return thread_renamed(name, names, former)
+
+        for place, games in places.items():
+            own = any(game.data.thread for game in games)
+            async with self.threads.opened(place, renamed if own else None):
+                for game in games:
+                    self.messages.shown.pop(game.id, None)  # its picture named them
+                    await self.messages.refresh(game, repost=False)
 
     async def stop_announcing(self, timeout: float) -> None:
         """At a stop: let the deadlines' notices on their way be posted, for ``timeout``

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -181,6 +181,32 @@ def thread_name(title: str, starter: str, when: float, fallback: str = "") -> st
     return f"{title} · {isolated(name)} · {date}"[:NAME_LIMIT]
 
 
+def thread_renamed(name: str, starters: set[str], former: str) -> str | None:
+    """Return a game's thread name ``name`` with ``former`` for its starter, when it is
+    named after one of ``starters`` (names as :func:`thread_name` gives them, cut or
+    whole), its title and day kept; None when it is not (another's thread, or one a
+    moderator renamed)."""
+    title, _, rest = name.partition(" · ")
+    middle, _, day = rest.rpartition(" · ")
+    bare = middle.strip(_ISOLATES)
+    whole = {s.strip(_ISOLATES) for s in starters}
+    if not day or not bare:
+        return None
+    cut = bare.endswith("…") and any(s.startswith(bare[:-1]) for s in whole)
+    if bare not in whole and not cut:
+        return None
+    return f"{title} · {former} · {day}"[:NAME_LIMIT]
+
+
+#: The marks that isolate a right-to-left name in a thread's name.
+_ISOLATES = "\u2066\u2067\u2068\u2069"
+
+
+def thread_starter(starter: str, fallback: str = "") -> str:
+    """Return a starter's name as :func:`thread_name` puts it in a thread's name, whole."""
+    return isolated(one_line(starter) or one_line(fallback) or "a player")
+
+
 @dataclass(slots=True)
 class Place:
     """Where a new game is played: a channel id, the thread opened for it (if any), and
@@ -270,37 +296,36 @@ class GameThreads:
             log.info("could not add the starter to thread %s: %s", thread.id, exc)
         return Place(thread.id, opened=thread, own=True)
 
-    async def rename(self, game: LoadedGame, starter: str) -> bool:
-        """Name an ended game's own thread after ``starter`` now, its title and day kept:
-        once a member's /forget-me took their name out of the game they started, its
-        thread no longer carries it. The thread is left open (Discord renames, and edits
-        messages in, a thread only while it is not archived); return whether it was
-        archived, to be archived again (:meth:`archive`). A locked thread, or one a
-        moderator renamed, is left as it is. Never raise."""
-        if not game.data.thread:
-            return False
+    @contextlib.asynccontextmanager
+    async def opened(self, channel_id: int,
+                     rename: Callable[[str], str | None] | None = None) -> AsyncIterator[None]:
+        """Let the bot edit its messages in a thread for a while, renamed as ``rename``
+        says (given the thread's name, the new one, or None to keep it): an archived
+        thread is opened for the while (Discord edits messages in, and renames, one only
+        while it is not) and archived again after. A channel, a locked thread, or one
+        Discord does not say about, is left as it is. Never raise."""
+        archived = False
         try:
-            thread = await self.bot.fetch_channel(game.row.channel_id)
-            if not isinstance(thread, discord.Thread) or thread.locked:
-                return False
-            title, _, rest = thread.name.partition(" · ")
-            _, _, day = rest.rpartition(" · ")
-            if not day:
-                return False
-            archived = bool(thread.archived)
-            await thread.edit(name=f"{title} · {starter} · {day}"[:NAME_LIMIT],
-                              archived=False)
-            return archived
+            channel = await self.bot.fetch_channel(channel_id)
+            if isinstance(channel, discord.Thread) and not channel.locked:
+                name = rename(channel.name) if rename is not None else None
+                if channel.archived or name:
+                    was = bool(channel.archived)
+                    if name:
+                        await channel.edit(name=name, archived=False)
+                    else:
+                        await channel.edit(archived=False)
+                    archived = was
         except SEND_ERRORS as exc:
-            log.info("could not rename thread %s: %s", game.row.channel_id, exc)
-            return False
-
-    async def archive(self, thread_id: int) -> None:
-        """Archive a game's own thread again (see :meth:`rename`); never raise."""
+            log.info("could not open thread %s for the bot's edits: %s", channel_id, exc)
         try:
-            await self.bot.http.edit_channel(thread_id, archived=True)
-        except SEND_ERRORS as exc:
-            log.info("could not archive thread %s again: %s", thread_id, exc)
+            yield
+        finally:
+            if archived:
+                try:
+                    await self.bot.http.edit_channel(channel_id, archived=True)
+                except SEND_ERRORS as exc:
+                    log.info("could not archive thread %s again: %s", channel_id, exc)
 
     async def discard(self, thread: discord.Thread) -> None:
         """Remove a thread opened for a game that could not start after all."""

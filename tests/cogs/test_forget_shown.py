@@ -1,7 +1,8 @@
 """/forget-me reaches what Discord shows, not only the store: the ended boards of the
 member's finished games are drawn again ("a former player" in their seat, the picture
-and its alt text too), and the thread the bot opened for a game they started, named
-after them, is renamed (an archived one is archived again)."""
+and its alt text too), in archived threads too (opened for the edit, archived again),
+and the thread the bot opened for a game they started, named after them, is renamed;
+another's thread keeps its name, and a game retention emptied keeps its board."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import json
 import pytest
 
 from bot.table.service import Actor
-from tests.support import make_bot
+from tests.fake_discord import threads
+from tests.support import button, host_board, make_bot
 
 COGS = ("cogs.tinker", "cogs.tinrealm", "cogs.steam", "cogs.records")
 
@@ -42,3 +44,115 @@ async def test_forget_me_redraws_the_boards_and_renames_the_thread(
     assert "a former player" in json.dumps(board["embeds"])
     assert thread["name"].startswith("Tinker · a former player · ")
     assert thread["thread_metadata"]["archived"] is archived
+
+
+async def _play_out(bot, game, who):
+    """Play a one-seat game to its end as ``who``; show its ended board."""
+    while game.row.is_open:
+        game = (await bot.tables.act(game.id, game.row.version, Actor(who.id, who.name),
+                                     game.engine.computer_action(game.state, 0))).game
+    await bot.boards.messages.refresh(game)
+    return game
+
+
+def _shown(board: dict) -> str:
+    """What a board shows of its game (not Discord's line of who used the command)."""
+    return json.dumps([board.get("content"), board.get("embeds"), board.get("attachments")])
+
+
+async def _forget(driver, user: str) -> None:
+    prompt = await driver.slash("forget-me", user=user)
+    await driver.click(prompt.message, prompt.custom_ids[0], user=user)
+    await driver.settle()
+
+
+async def test_a_game_in_anothers_thread_leaves_that_threads_name(discord_driver,
+                                                                  fake_discord, tmp_path):
+    """Alice's game opened a thread named after her; Zephyrine then played her own game
+    there. Zephyrine's /forget-me redraws her board but leaves Alice's thread its name."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    zeph = fake_discord.add_user("Zephyrine")
+    await discord_driver.slash("tinker", "start", {"thread": "yes", "players": "only me"},
+                               user="alice")
+    (thread,) = fake_discord.threads_under()
+    thread_id = int(thread["id"])
+    await _play_out(bot, await bot.tables.open_in_channel(thread_id),
+                    fake_discord.user("alice"))
+    await discord_driver.settle()
+    await discord_driver.slash("tinker", "start", {"players": "only me"}, user="Zephyrine",
+                               channel=thread_id)
+    game = await _play_out(bot, await bot.tables.open_in_channel(thread_id), zeph)
+    await discord_driver.settle()
+    name = thread["name"]
+    await _forget(discord_driver, "Zephyrine")
+    assert thread["name"] == name and "Alice" in name
+    assert "Zephyrine" not in _shown(fake_discord.get_message(game.row.board_message_id))
+
+
+async def test_a_board_in_an_archived_members_thread_is_drawn_again(discord_driver,
+                                                                    fake_discord, tmp_path):
+    """Zephyrine played in Alice's own thread, archived since: the thread is opened for
+    the board's edit, archived again, and keeps its name."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    zeph = fake_discord.add_user("Zephyrine")
+    parent = fake_discord.channels[fake_discord.channel_id]
+    thread_id = fake_discord.snowflakes.next()
+    fake_discord.channels[thread_id] = thread = threads.thread_channel(
+        thread_id, parent, fake_discord.user("alice").id, "game night",
+        threads.PUBLIC_THREAD, 10080)
+    await discord_driver.slash("tinker", "start", {"players": "only me"}, user="Zephyrine",
+                               channel=thread_id)
+    game = await _play_out(bot, await bot.tables.open_in_channel(thread_id), zeph)
+    await discord_driver.settle()
+    thread["thread_metadata"]["archived"] = True  # a week later
+    await _forget(discord_driver, "Zephyrine")
+    assert "Zephyrine" not in _shown(fake_discord.get_message(game.row.board_message_id))
+    assert thread["thread_metadata"]["archived"] is True and thread["name"] == "game night"
+
+
+async def test_a_table_in_anothers_archived_thread_is_drawn_again(discord_driver,
+                                                                  fake_discord, tmp_path):
+    """Alice's Steam table in a thread of its own, where Zephyrine sat, archived an hour
+    after the game: Zephyrine's /forget-me redraws its board there and archives the
+    thread again, its name (Alice's) kept."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    alice, zeph = fake_discord.user("alice"), fake_discord.add_user("Zephyrine")
+    await discord_driver.slash("steam", "new", {"thread": "yes", "first": "me (the host)"},
+                               user="alice")
+    (thread,) = fake_discord.threads_under()
+    lobby = await bot.tables.open_in_channel(int(thread["id"]))
+    board = fake_discord.get_message(lobby.row.board_message_id)
+    board = (await discord_driver.click(board, button(board, "lobby.join"),
+                                        user="Zephyrine")).message
+    await host_board(discord_driver, board, "lobby.start")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(int(thread["id"]))
+    people = {alice.id: Actor(alice.id, alice.name), zeph.id: Actor(zeph.id, zeph.name)}
+    while game.row.is_open:
+        seat = game.to_act()
+        game = (await bot.tables.act(game.id, game.row.version,
+                                     people[game.seats[seat].user_id],
+                                     game.engine.computer_action(game.state, seat))).game
+    await bot.boards.messages.refresh(game)
+    await discord_driver.settle()
+    name = thread["name"]
+    thread["thread_metadata"]["archived"] = True
+    await _forget(discord_driver, "Zephyrine")
+    assert "Zephyrine" not in _shown(fake_discord.get_message(game.row.board_message_id))
+    assert thread["thread_metadata"]["archived"] is True and thread["name"] == name
+
+
+async def test_a_game_retention_emptied_keeps_its_board(discord_driver, fake_discord,
+                                                        tmp_path):
+    """A game past retention has no state to draw a board from: /forget-me leaves its
+    board as it was rather than draw "This game cannot be shown" over its result."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    zeph = fake_discord.add_user("Zephyrine")
+    await discord_driver.slash("tinker", "start", {"players": "only me"}, user="Zephyrine")
+    game = await _play_out(bot, await bot.tables.open_in_channel(fake_discord.channel_id),
+                           zeph)
+    await discord_driver.settle()
+    before = fake_discord.get_message(game.row.board_message_id)
+    assert await bot.tables.store.prune_finished(game.row.updated_at + 1) == 1
+    await _forget(discord_driver, "Zephyrine")
+    assert fake_discord.get_message(game.row.board_message_id) == before
