@@ -73,13 +73,28 @@ def _scrub_id(text: str, user_id: int, former: str) -> str:
     return text.replace(f"<@{user_id}>", former).replace(f"<@!{user_id}>", former)
 
 
+class MemberNames(frozenset[str]):
+    """A member's names in one game, with the names others had there (``kept``): where
+    one of theirs stands inside one of the others' ("Sam" in "Sam (2)"), the longer
+    name is the other player's, and stays."""
+
+    kept: frozenset[str]
+
+    def __new__(cls, names: Collection[str], kept: Collection[str] = ()) -> MemberNames:
+        """Return the member's ``names``, keeping ``kept``."""
+        made = super().__new__(cls, names)
+        made.kept = frozenset(kept)
+        return made
+
+
 def _scrub_text(text: str, user_id: int, names: Collection[str], former: str) -> str:
     text = _scrub_id(text, user_id, former)
     if text == former:
         return text
     if names and any(name in text for name in names):
-        text = _names_pattern(tuple(sorted(names, key=len, reverse=True))).sub(
-            lambda _match: former, text)
+        every = {*names, *getattr(names, "kept", ())}
+        text = _names_pattern(tuple(sorted(every, key=len, reverse=True))).sub(
+            lambda match: former if match.group(0) in names else match.group(0), text)
     return text
 
 
@@ -256,15 +271,16 @@ def others_names(seats_raw: str, extra_raw: str, logged: Sequence[Logged],
     a name the member shares with another player is that player's too, and stays."""
     seats = json_or(seats_raw, list)
     extra = json_or(extra_raw, dict)
-    names = {str(s.get("name")) for s in seats
-             if isinstance(s, dict) and s.get("user_id") != user_id}
+    names = {str(s.get("name")) for s in seats  # (a seat already forgotten is nobody's)
+             if isinstance(s, dict) and s.get("user_id") != user_id
+             and (s.get("user_id") is not None or s.get("computer"))}
     players = extra.get("players")
     if isinstance(players, dict):
         names |= {str(name) for key, name in players.items() if key != str(user_id)}
     poll = extra.get("poll")
     ballots = poll.get("ballots") if isinstance(poll, dict) else None
     for ballot in ballots if isinstance(ballots, list) else []:
-        if isinstance(ballot, dict) and ballot.get("user") != user_id:
+        if isinstance(ballot, dict) and ballot.get("user") not in (user_id, None):
             names.add(str(ballot.get("name")))
     for _seq, _actor, action in logged:
         named = json_or(action, dict).get(NAMED_BY)
@@ -318,7 +334,7 @@ GAME_DOCUMENTS = ("seats", "options", "state", "events", "extra")
 
 def scrub_game(documents: Sequence[str | None], user_id: int, former: str,
                voted: Collection[str] = (),
-               logged: Sequence[Logged] = ()) -> tuple[set[str], list[str | None]]:
+               logged: Sequence[Logged] = ()) -> tuple[MemberNames, list[str | None]]:
     """Scrub one finished game's :data:`GAME_DOCUMENTS` (the state by
     :func:`scrub_state`, the options by :func:`scrub_options`, the others by
     :func:`scrub`); return the member's names in it
@@ -330,11 +346,10 @@ def scrub_game(documents: Sequence[str | None], user_id: int, former: str,
     name another player of the game had too (:func:`others_names`) is left in its
     texts: it names that player as well, whose lines and seat stay theirs."""
     seats, _options, _state, events, extra = documents
-    names = (member_names(seats or "[]", extra or "{}", user_id) | set(voted)
-             | lobby_names(events, logged, user_id) | logged_names(logged, user_id))
-    names -= others_names(seats or "[]", extra or "{}", logged, user_id)
-    names.discard("")
-    names.discard(former)
+    had = (member_names(seats or "[]", extra or "{}", user_id) | set(voted)
+           | lobby_names(events, logged, user_id) | logged_names(logged, user_id))
+    others = others_names(seats or "[]", extra or "{}", logged, user_id)
+    names = MemberNames(had - others - {"", former}, kept=others)
     return names, [scrub_state_column(raw, user_id, names, former) if column == "state"
                    else scrub_state_column(raw, user_id, names, former, scrub_options)
                    if column == "options"

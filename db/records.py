@@ -287,7 +287,7 @@ async def traces(store: GameStore, user_id: int) -> Traces:
 
 
 _BOARDS_SQL = f"""
-SELECT id FROM games
+SELECT id, CASE WHEN starter_id = :user THEN 1 ELSE 0 END FROM games
 WHERE {UNPRUNED} AND board_message_id IS NOT NULL
   AND (starter_id = :user OR seats LIKE :seats ESCAPE '!' OR extra LIKE :text ESCAPE '!'
        OR id IN (SELECT game_id FROM voters WHERE user_id = :user)
@@ -295,14 +295,15 @@ WHERE {UNPRUNED} AND board_message_id IS NOT NULL
 ORDER BY id DESC LIMIT :limit"""
 
 
-async def boards_naming(store: GameStore, user_id: int, limit: int = 500) -> list[int]:
+async def boards_naming(store: GameStore, user_id: int,
+                        limit: int = 500) -> list[tuple[int, bool]]:
     """Return the finished games with a board that may name ``user_id`` (those /forget-me
-    scrubs), newest first, ``limit`` at most; not a game retention emptied (its board
-    can no longer be drawn: it stays as it was)."""
+    scrubs), newest first, ``limit`` at most, each with whether they started it; not a
+    game retention emptied (its board can no longer be drawn: it stays as it was)."""
     rows = await _rows(store, _BOARDS_SQL, {
         "user": user_id, "seats": _like_escaped(seats_needle(user_id)),
         "text": _like_escaped(str(user_id)), "limit": limit})
-    return [int(game_id) for (game_id,) in rows]
+    return [(int(game_id), bool(started)) for game_id, started in rows]
 
 
 #: After this many rated games a rating counts as settled rather than provisional.

@@ -260,20 +260,23 @@ class Boards:
             log.warning("could not post the notice of a deadline: %r", task.exception(),
                         exc_info=task.exception())
 
-    def show_forgotten(self, game_ids: list[int], former: str, names: set[str]) -> None:
+    def show_forgotten(self, games: list[tuple[int, bool]], former: str,
+                       names: set[str]) -> None:
         """Show again, in the background, the boards of the finished games a member's
-        /forget-me took their name out of, pictures drawn again; a thread the bot named
-        after them (one of ``names``, as a thread name gives it) is renamed after
+        /forget-me took their name out of (``games``: each with whether they started
+        it), pictures drawn again; the thread the bot opened for one they started and
+        named after them (one of ``names``, as a thread name gives it) is renamed after
         ``former``. Cut off at a stop, like a notice."""
-        task = asyncio.create_task(self._show_forgotten(game_ids, former, names),
+        task = asyncio.create_task(self._show_forgotten(games, former, names),
                                    name="forgotten-boards")
         self._announcing.add(task)
         task.add_done_callback(self._announced)
 
-    async def _show_forgotten(self, game_ids: list[int], former: str,
+    async def _show_forgotten(self, games: list[tuple[int, bool]], former: str,
                               names: set[str]) -> None:
         places: dict[int, list[LoadedGame]] = {}
-        for game_id in game_ids:
+        started = {game_id for game_id, theirs in games if theirs}
+        for game_id, _theirs in games:
             try:
                 game = await self.tables.load(game_id)
             except Refusal as refusal:
@@ -285,10 +288,11 @@ class Boards:
         def renamed(name: str) -> str | None:
             return thread_renamed(name, names, former)
 
-        for place, games in places.items():
-            own = any(game.data.thread for game in games)
-            async with self.threads.opened(place, renamed if own else None):
-                for game in games:
+        for place, held in places.items():
+            # (a thread the bot opened for a game of theirs may be named after them)
+            theirs = any(game.data.thread and game.id in started for game in held)
+            async with self.threads.opened(place, renamed if theirs else None):
+                for game in held:
                     self.messages.shown.pop(game.id, None)  # its picture named them
                     await self.messages.refresh(game, repost=False)
 

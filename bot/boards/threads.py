@@ -321,11 +321,13 @@ class GameThreads:
         try:
             yield
         finally:
-            if archived:
-                try:
-                    await self.bot.http.edit_channel(channel_id, archived=True)
-                except SEND_ERRORS as exc:
-                    log.info("could not archive thread %s again: %s", channel_id, exc)
+            if archived:  # unless a game started there meanwhile (Play again)
+                async with self._editing(channel_id):
+                    try:
+                        if not await self._holds_a_game(channel_id):
+                            await self.bot.http.edit_channel(channel_id, archived=True)
+                    except SEND_ERRORS as exc:
+                        log.info("could not archive thread %s again: %s", channel_id, exc)
 
     async def discard(self, thread: discord.Thread) -> None:
         """Remove a thread opened for a game that could not start after all."""

@@ -6,6 +6,7 @@ another's thread keeps its name, and a game retention emptied keeps its board.""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -156,3 +157,81 @@ async def test_a_game_retention_emptied_keeps_its_board(discord_driver, fake_dis
     assert await bot.tables.store.prune_finished(game.row.updated_at + 1) == 1
     await _forget(discord_driver, "Zephyrine")
     assert fake_discord.get_message(game.row.board_message_id) == before
+
+
+async def _steam_of_namesakes(driver, fake, tmp_path):
+    """Zephyrine opens a Steam table in a thread of its own; another member also shown
+    as Zephyrine joins (seated as "Zephyrine (2)"); they play it out."""
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS))
+    first, second = fake.add_user("Zephyrine"), fake.add_user("zb")
+    second.name = "Zephyrine"
+    await driver.slash("steam", "new", {"thread": "yes", "first": "me (the host)"},
+                       user="Zephyrine")
+    (thread,) = fake.threads_under()
+    lobby = await bot.tables.open_in_channel(int(thread["id"]))
+    board = fake.get_message(lobby.row.board_message_id)
+    board = (await driver.click(board, button(board, "lobby.join"), user="zb")).message
+    await host_board(driver, board, "lobby.start", user="Zephyrine")
+    await driver.settle()
+    game = await bot.tables.open_in_channel(int(thread["id"]))
+    people = {first.id: Actor(first.id, "Zephyrine"), second.id: Actor(second.id, "Zephyrine")}
+    while game.row.is_open:
+        seat = game.to_act()
+        game = (await bot.tables.act(game.id, game.row.version,
+                                     people[game.seats[seat].user_id],
+                                     game.engine.computer_action(game.state, seat))).game
+    await bot.boards.messages.refresh(game)
+    await driver.settle()
+    return bot, thread, game
+
+
+async def test_a_namesakes_forget_me_leaves_the_starters_thread_its_name(
+        discord_driver, fake_discord, tmp_path):
+    """The second Zephyrine forgets himself: the thread named after the first, who
+    started the table, keeps its name."""
+    _bot, thread, _game = await _steam_of_namesakes(discord_driver, fake_discord, tmp_path)
+    name = thread["name"]
+    await _forget(discord_driver, "zb")
+    assert thread["name"] == name and "Zephyrine" in name
+
+
+async def test_forgetting_a_name_leaves_the_numbered_namesake_his_seat(
+        discord_driver, fake_discord, tmp_path):
+    """The first Zephyrine forgets herself: the other's seat "Zephyrine (2)" is his."""
+    bot, _thread, game = await _steam_of_namesakes(discord_driver, fake_discord, tmp_path)
+    await _forget(discord_driver, "Zephyrine")
+    after = await bot.tables.load(game.id)
+    assert [s.name for s in after.seats] == ["a former player", "Zephyrine (2)"]
+
+
+async def test_a_game_started_in_a_thread_opened_for_the_redraw_keeps_it_open(
+        discord_driver, fake_discord, tmp_path):
+    """While /forget-me has an archived game thread opened to edit its board, Alice
+    starts a game there: the thread is not archived again over her open game."""
+    driver, fake = discord_driver, fake_discord
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS))
+    zeph = fake.add_user("Zephyrine")
+    await driver.slash("tinker", "start", {"thread": "yes", "players": "only me"},
+                       user="Zephyrine")
+    (thread,) = fake.threads_under()
+    thread_id = int(thread["id"])
+    await _play_out(bot, await bot.tables.open_in_channel(thread_id), zeph)
+    await driver.settle()
+    thread["thread_metadata"]["archived"] = True  # an hour after the game
+    prompt = await driver.slash("forget-me", user="Zephyrine")
+    after = len(fake.requests)
+    fake.hold_next("PATCH", rf"/channels/{thread_id}/messages/\d+$", 2.0)
+    clicking = asyncio.create_task(
+        driver.click(prompt.message, prompt.custom_ids[0], user="Zephyrine"))
+    for _ in range(500):  # until the board's edit reaches Discord (held there)
+        if any(r.method == "PATCH" and "/messages/" in r.path for r in fake.requests[after:]):
+            break
+        await asyncio.sleep(0.01)
+    assert thread["thread_metadata"]["archived"] is False  # opened for the edit
+    await driver.slash("tinker", "start", {"players": "only me"}, user="alice",
+                       channel=thread_id)
+    await clicking
+    await asyncio.sleep(2.5)  # the held edit, then the thread's archiving (not made)
+    await driver.settle()
+    assert await bot.tables.open_in_channel(thread_id) is not None
+    assert thread["thread_metadata"]["archived"] is False

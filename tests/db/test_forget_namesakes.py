@@ -36,3 +36,21 @@ async def test_a_namesakes_forget_me_leaves_the_other_bob_his_seat_and_lines(
                 for row in await tables.store.query(f"SELECT * FROM {table}")
                 for value in row if str(NAMESAKE.user_id) in json.dumps(value, default=str)]
         assert left == []
+
+
+async def test_when_both_namesakes_forget_themselves_the_name_goes(tmp_path: Path) -> None:
+    """Bob forgets himself first (his seat's name stays: the other Bob had it too), then
+    the other Bob: nobody's record holds "Bob" any more, so it goes everywhere."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        game = await tables.start("tinker", guild_id=1, channel_id=6, starter=BOB,
+                                  mode="fast")
+        first = True
+        while game.row.is_open:
+            actor, first = (NAMESAKE if first else BOB), False
+            game = (await tables.act(game.id, game.row.version, actor,
+                                     game.engine.computer_action(game.state, 0))).game
+        await tables.store.forget_player(BOB.user_id)
+        assert (await tables.load(game.id)).row.seats[0]["name"] == "Bob"
+        await tables.store.forget_player(NAMESAKE.user_id)
+        after = await tables.load(game.id)
+        assert "Bob" not in json.dumps([after.row.seats, after.row.events])
