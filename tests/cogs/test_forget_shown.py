@@ -25,14 +25,9 @@ async def test_forget_me_redraws_the_boards_and_renames_the_thread(
     the board, its picture's alt text and the thread's name no longer name her."""
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     zeph = fake_discord.add_user("Zephyrine")
-    await discord_driver.slash("tinker", "start", {"thread": "yes", "players": "only me"},
-                               user="Zephyrine")
-    (thread,) = fake_discord.threads_under()
-    game = await bot.tables.open_in_channel(int(thread["id"]))
-    while game.row.is_open:
-        game = (await bot.tables.act(game.id, game.row.version, Actor(zeph.id, "Zephyrine"),
-                                     game.engine.computer_action(game.state, 0))).game
-    await bot.boards.messages.refresh(game)
+    thread, thread_id = await _tinker_in_own_thread(discord_driver, fake_discord,
+                                                    "Zephyrine")
+    game = await _play_out(bot, await bot.tables.open_in_channel(thread_id), zeph)
     await discord_driver.settle()
     board = fake_discord.get_message(game.row.board_message_id)
     assert "Zephyrine" in json.dumps(board) and "Zephyrine" in thread["name"]
@@ -45,6 +40,15 @@ async def test_forget_me_redraws_the_boards_and_renames_the_thread(
     assert "a former player" in json.dumps(board["embeds"])
     assert thread["name"].startswith("Tinker · a former player · ")
     assert thread["thread_metadata"]["archived"] is archived
+
+
+async def _tinker_in_own_thread(driver, fake, user: str) -> tuple[dict, int]:
+    """``user`` starts Tinker (theirs alone) in a thread of its own; return the thread
+    and its id."""
+    await driver.slash("tinker", "start", {"thread": "yes", "players": "only me"},
+                       user=user)
+    (thread,) = fake.threads_under()
+    return thread, int(thread["id"])
 
 
 async def _play_out(bot, game, who):
@@ -73,10 +77,7 @@ async def test_a_game_in_anothers_thread_leaves_that_threads_name(discord_driver
     there. Zephyrine's /forget-me redraws her board but leaves Alice's thread its name."""
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     zeph = fake_discord.add_user("Zephyrine")
-    await discord_driver.slash("tinker", "start", {"thread": "yes", "players": "only me"},
-                               user="alice")
-    (thread,) = fake_discord.threads_under()
-    thread_id = int(thread["id"])
+    thread, thread_id = await _tinker_in_own_thread(discord_driver, fake_discord, "alice")
     await _play_out(bot, await bot.tables.open_in_channel(thread_id),
                     fake_discord.user("alice"))
     await discord_driver.settle()
@@ -118,24 +119,9 @@ async def test_a_table_in_anothers_archived_thread_is_drawn_again(discord_driver
     thread again, its name (Alice's) kept."""
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     alice, zeph = fake_discord.user("alice"), fake_discord.add_user("Zephyrine")
-    await discord_driver.slash("steam", "new", {"thread": "yes", "first": "me (the host)"},
-                               user="alice")
-    (thread,) = fake_discord.threads_under()
-    lobby = await bot.tables.open_in_channel(int(thread["id"]))
-    board = fake_discord.get_message(lobby.row.board_message_id)
-    board = (await discord_driver.click(board, button(board, "lobby.join"),
-                                        user="Zephyrine")).message
-    await host_board(discord_driver, board, "lobby.start")
-    await discord_driver.settle()
-    game = await bot.tables.open_in_channel(int(thread["id"]))
-    people = {alice.id: Actor(alice.id, alice.name), zeph.id: Actor(zeph.id, zeph.name)}
-    while game.row.is_open:
-        seat = game.to_act()
-        game = (await bot.tables.act(game.id, game.row.version,
-                                     people[game.seats[seat].user_id],
-                                     game.engine.computer_action(game.state, seat))).game
-    await bot.boards.messages.refresh(game)
-    await discord_driver.settle()
+    thread, game = await _steam_in_thread(discord_driver, fake_discord, bot, "alice",
+                                          "Zephyrine", {alice.id: alice.name,
+                                                        zeph.id: zeph.name})
     name = thread["name"]
     thread["thread_metadata"]["archived"] = True
     await _forget(discord_driver, "Zephyrine")
@@ -159,29 +145,38 @@ async def test_a_game_retention_emptied_keeps_its_board(discord_driver, fake_dis
     assert fake_discord.get_message(game.row.board_message_id) == before
 
 
+async def _steam_in_thread(driver, fake, bot, host: str, joiner: str,
+                          names: dict[int, str]):
+    """``host`` opens a Steam table in a thread of its own, ``joiner`` joins, and they
+    play it out (each person by user id, under ``names``); return the thread and the
+    ended game, its board shown."""
+    await driver.slash("steam", "new", {"thread": "yes", "first": "me (the host)"},
+                       user=host)
+    (thread,) = fake.threads_under()
+    lobby = await bot.tables.open_in_channel(int(thread["id"]))
+    board = fake.get_message(lobby.row.board_message_id)
+    board = (await driver.click(board, button(board, "lobby.join"), user=joiner)).message
+    await host_board(driver, board, "lobby.start", user=host)
+    await driver.settle()
+    game = await bot.tables.open_in_channel(int(thread["id"]))
+    while game.row.is_open:
+        seat = game.to_act()
+        who = game.seats[seat].user_id
+        game = (await bot.tables.act(game.id, game.row.version, Actor(who, names[who]),
+                                     game.engine.computer_action(game.state, seat))).game
+    await bot.boards.messages.refresh(game)
+    await driver.settle()
+    return thread, game
+
+
 async def _steam_of_namesakes(driver, fake, tmp_path):
     """Zephyrine opens a Steam table in a thread of its own; another member also shown
     as Zephyrine joins (seated as "Zephyrine (2)"); they play it out."""
     bot = await driver.login(make_bot(tmp_path, cogs=COGS))
     first, second = fake.add_user("Zephyrine"), fake.add_user("zb")
     second.name = "Zephyrine"
-    await driver.slash("steam", "new", {"thread": "yes", "first": "me (the host)"},
-                       user="Zephyrine")
-    (thread,) = fake.threads_under()
-    lobby = await bot.tables.open_in_channel(int(thread["id"]))
-    board = fake.get_message(lobby.row.board_message_id)
-    board = (await driver.click(board, button(board, "lobby.join"), user="zb")).message
-    await host_board(driver, board, "lobby.start", user="Zephyrine")
-    await driver.settle()
-    game = await bot.tables.open_in_channel(int(thread["id"]))
-    people = {first.id: Actor(first.id, "Zephyrine"), second.id: Actor(second.id, "Zephyrine")}
-    while game.row.is_open:
-        seat = game.to_act()
-        game = (await bot.tables.act(game.id, game.row.version,
-                                     people[game.seats[seat].user_id],
-                                     game.engine.computer_action(game.state, seat))).game
-    await bot.boards.messages.refresh(game)
-    await driver.settle()
+    thread, game = await _steam_in_thread(driver, fake, bot, "Zephyrine", "zb",
+                                          {first.id: "Zephyrine", second.id: "Zephyrine"})
     return bot, thread, game
 
 
@@ -211,10 +206,7 @@ async def test_a_game_started_in_a_thread_opened_for_the_redraw_keeps_it_open(
     driver, fake = discord_driver, fake_discord
     bot = await driver.login(make_bot(tmp_path, cogs=COGS))
     zeph = fake.add_user("Zephyrine")
-    await driver.slash("tinker", "start", {"thread": "yes", "players": "only me"},
-                       user="Zephyrine")
-    (thread,) = fake.threads_under()
-    thread_id = int(thread["id"])
+    thread, thread_id = await _tinker_in_own_thread(driver, fake, "Zephyrine")
     await _play_out(bot, await bot.tables.open_in_channel(thread_id), zeph)
     await driver.settle()
     thread["thread_metadata"]["archived"] = True  # an hour after the game

@@ -7,11 +7,23 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot.table.service import Actor
+from bot.table.service import Actor, LoadedGame, Tables
 from tests.support import BOB, open_tables, table_names
 
 #: Another member whose display name is also Bob.
 NAMESAKE = Actor(271828182845904523, "Bob")
+
+
+async def _played_by_both(tables: Tables) -> LoadedGame:
+    """Bob starts a fast Tinker game; the other Bob makes its first move, Bob the rest;
+    return the ended game."""
+    game = await tables.start("tinker", guild_id=1, channel_id=6, starter=BOB, mode="fast")
+    first = True
+    while game.row.is_open:
+        actor, first = (NAMESAKE if first else BOB), False
+        game = (await tables.act(game.id, game.row.version, actor,
+                                 game.engine.computer_action(game.state, 0))).game
+    return game
 
 
 async def test_a_namesakes_forget_me_leaves_the_other_bob_his_seat_and_lines(
@@ -20,13 +32,7 @@ async def test_a_namesakes_forget_me_leaves_the_other_bob_his_seat_and_lines(
     When the other Bob forgets himself, Bob's seat and his lines still say "Bob", and
     the other Bob's id is nowhere."""
     async with open_tables(tmp_path / "t.db") as tables:
-        game = await tables.start("tinker", guild_id=1, channel_id=6, starter=BOB,
-                                  mode="fast")
-        first = True
-        while game.row.is_open:
-            actor, first = (NAMESAKE if first else BOB), False
-            game = (await tables.act(game.id, game.row.version, actor,
-                                     game.engine.computer_action(game.state, 0))).game
+        game = await _played_by_both(tables)
         await tables.store.forget_player(NAMESAKE.user_id)
         after = await tables.load(game.id)
         assert after.row.seats[0] == {**after.row.seats[0], "user_id": BOB.user_id,
@@ -42,13 +48,7 @@ async def test_when_both_namesakes_forget_themselves_the_name_goes(tmp_path: Pat
     """Bob forgets himself first (his seat's name stays: the other Bob had it too), then
     the other Bob: nobody's record holds "Bob" any more, so it goes everywhere."""
     async with open_tables(tmp_path / "t.db") as tables:
-        game = await tables.start("tinker", guild_id=1, channel_id=6, starter=BOB,
-                                  mode="fast")
-        first = True
-        while game.row.is_open:
-            actor, first = (NAMESAKE if first else BOB), False
-            game = (await tables.act(game.id, game.row.version, actor,
-                                     game.engine.computer_action(game.state, 0))).game
+        game = await _played_by_both(tables)
         await tables.store.forget_player(BOB.user_id)
         assert (await tables.load(game.id)).row.seats[0]["name"] == "Bob"
         await tables.store.forget_player(NAMESAKE.user_id)
