@@ -369,7 +369,7 @@ def forget_sqlite(conn: sqlite3.Connection, user_id: int, former: str) -> int:
         " OR id IN (SELECT game_id FROM results WHERE user_id = ?))",
         (seats_needle(user_id), str(user_id), user_id, user_id, user_id, user_id),
     ).fetchall()
-    names: set[str] = set()
+    names: dict[int, MemberNames] = {}  # each game's, for its results' scrub
     assignments = ", ".join(f"{c} = coalesce(?, {c})" for c in GAME_DOCUMENTS)
     for game_id, *raw in games:
         voted = {str(r[0]) for r in conn.execute(
@@ -377,7 +377,7 @@ def forget_sqlite(conn: sqlite3.Connection, user_id: int, former: str) -> int:
         logged = conn.execute("SELECT seq, actor_id, action FROM actions WHERE game_id = ?",
                               (game_id,)).fetchall()
         found, new = scrub_game(raw, user_id, former, voted, logged)
-        names |= found
+        names[game_id] = found
         conn.execute("DELETE FROM voters WHERE game_id = ? AND user_id = ?", (game_id, user_id))
         if any(text is not None for text in new):
             conn.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*new, game_id))
@@ -398,7 +398,8 @@ def forget_sqlite(conn: sqlite3.Connection, user_id: int, former: str) -> int:
         conn.executemany(
             "UPDATE results SET detail = ? WHERE id = ?",
             [(text, rid) for rid, detail in rows
-             if (text := scrub_text_column(detail, user_id, names, former)) is not None],
+             if (text := scrub_text_column(detail, user_id, names[game_id], former))
+             is not None],
         )
     conn.execute("UPDATE games SET starter_id = 0 WHERE starter_id = ?"
                  " AND status NOT IN ('lobby', 'active')", (user_id,))
@@ -421,7 +422,7 @@ async def forget_postgres(conn: asyncpg.Connection, user_id: int, former: str) -
         " FOR UPDATE",
         seats_needle(user_id), str(user_id), user_id,
     )
-    names: set[str] = set()
+    names: dict[int, MemberNames] = {}  # each game's, for its results' scrub
     for game_id, *raw in games:
         voted = {str(r[0]) for r in await conn.fetch(
             "SELECT name FROM voters WHERE game_id = $1 AND user_id = $2",
@@ -429,7 +430,7 @@ async def forget_postgres(conn: asyncpg.Connection, user_id: int, former: str) -
         logged = [(int(seq), actor, action) for seq, actor, action in await conn.fetch(
             "SELECT seq, actor_id, action FROM actions WHERE game_id = $1", game_id)]
         found, new = scrub_game(raw, user_id, former, voted, logged)
-        names |= found
+        names[game_id] = found
         await conn.execute("DELETE FROM voters WHERE game_id = $1 AND user_id = $2",
                            game_id, user_id)
         if any(text is not None for text in new):
@@ -453,7 +454,8 @@ async def forget_postgres(conn: asyncpg.Connection, user_id: int, former: str) -
         rows = await conn.fetch("SELECT id, detail FROM results WHERE game_id = $1",
                                 game_id)
         details = [(text, rid) for rid, detail in rows
-                   if (text := scrub_text_column(detail, user_id, names, former))]
+                   if (text := scrub_text_column(detail, user_id, names[game_id],
+                                                 former))]
         if details:
             await conn.executemany("UPDATE results SET detail = $1 WHERE id = $2",
                                    details)

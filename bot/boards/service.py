@@ -289,8 +289,15 @@ class Boards:
             return thread_renamed(name, names, former)
 
         for place, held in places.items():
-            # (a thread the bot opened for a game of theirs may be named after them)
-            theirs = any(game.data.thread and game.id in started for game in held)
+            # a thread the bot opened for a game of theirs is named after them (not one
+            # opened for another's game that they played again in)
+            theirs = False
+            if any(game.data.thread and game.id in started for game in held):
+                try:
+                    theirs = await self.tables.first_game_in(place) in started
+                except Refusal as refusal:
+                    log.info("could not read the first game of thread %s: %s", place,
+                             refusal)
             async with self.threads.opened(place, renamed if theirs else None):
                 for game in held:
                     self.messages.shown.pop(game.id, None)  # its picture named them

@@ -185,6 +185,14 @@ class Tables:
             {"guild": guild_id, "kind": kind, "user": user_id}))
         return [(int(game_id), int(channel_id)) for game_id, channel_id in rows]
 
+    async def first_game_in(self, channel_id: int) -> int | None:
+        """Return the first game stored in a channel or thread (a game thread's: the one
+        it was opened and named for), or None; raise Unavailable when the store cannot
+        be read."""
+        rows = await self.core.guarded(self.core.store.query(
+            "SELECT min(id) FROM games WHERE channel_id = :channel", {"channel": channel_id}))
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
+
     async def open_in_threads_of(self, guild_id: int, channel_id: int, *,
                                  own: bool = False) -> list[tuple[int, int, str]]:
         """Return the open games played in threads of the channel ``channel_id`` (only
