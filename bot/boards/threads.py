@@ -174,7 +174,7 @@ def thread_name(title: str, starter: str, when: float, fallback: str = "") -> st
     """
     day = datetime.fromtimestamp(when, UTC)
     date = f"{day.day} {day:%b}"
-    name = one_line(starter) or one_line(fallback) or "a player"
+    name = _shown_starter(starter, fallback)
     room = NAME_LIMIT - len(title) - len(date) - len(" ·  · ") - len(isolated(name)) + len(name)
     if len(name) > room:
         name = name[: max(group_start(name, room - 1), 1)].rstrip() + "…"
@@ -204,7 +204,13 @@ _ISOLATES = "\u2066\u2067\u2068\u2069"
 
 def thread_starter(starter: str, fallback: str = "") -> str:
     """Return a starter's name as :func:`thread_name` puts it in a thread's name, whole."""
-    return isolated(one_line(starter) or one_line(fallback) or "a player")
+    return isolated(_shown_starter(starter, fallback))
+
+
+def _shown_starter(starter: str, fallback: str) -> str:
+    """Return the starter's name on one line; one that would show blank gives way to
+    ``fallback`` (their account name) or "a player"."""
+    return one_line(starter) or one_line(fallback) or "a player"
 
 
 @dataclass(slots=True)
