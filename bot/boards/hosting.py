@@ -3,8 +3,9 @@ and inviting members.
 
 The lobby board's "Host controls" button answers the host with the controls
 (:mod:`bot.boards.host_panel`) privately and anyone else with who the host is; a
-seated person whose host Discord says is no longer in the server takes the role (and
-the controls) instead: nobody else could start or close the table. A choice
+seated person whose host Discord says is no longer in the server, or whose host has
+done nothing in the lobby for a while, takes the role (and the controls) instead:
+nobody else could start or close the table. A choice
 made on the controls is a lobby move like one on the board; its answer redraws the
 controls for the lobby's new version (the board itself is edited through the channel).
 An invitation changes no seat: it posts one message mentioning the invited member, once
@@ -29,7 +30,7 @@ from bot.boards.routing import NOT_VALID
 from bot.boards.send_errors import SEND_ERRORS, UNKNOWN_MEMBER, UNKNOWN_USER
 from bot.table.errors import Refusal, board_link
 from bot.table.loaded import LoadedGame
-from bot.table.lobby import LOBBY_INVITE, invite_refusal
+from bot.table.lobby import LOBBY_INVITE, host_away_at, invite_refusal
 from bot.table.service import Tables
 from bot.text.names import one_line, safe_name
 
@@ -46,9 +47,16 @@ def host_name(game: LoadedGame) -> str:
     return next((s.name for s in game.seats if s.holds(game.host_id)), "the host")
 
 
-def only_the_host(game: LoadedGame) -> str:
-    """Return the private answer to someone else pressing "Host controls"."""
-    return f"Only the host, {host_name(game)}, can use the host controls."
+def only_the_host(game: LoadedGame, seated: bool = False) -> str:
+    """Return the private answer to someone else pressing "Host controls" (``seated``:
+    one seated at the table, told when they may take the role of a host who is away)."""
+    name = host_name(game)
+    told = f"Only the host, {name}, can use the host controls."
+    if not seated:
+        return told
+    away = round(host_away_at(game.data, game.row.created_at))
+    return (f"{told} If {name} still does nothing here <t:{away}:R>, press **Host "
+            "controls** again to host the table yourself.")
 
 
 def panel_body(game: LoadedGame, note: str = "") -> dict[str, Any]:
@@ -160,13 +168,17 @@ class HostControls:
                 return
             note = ""
             if not is_host(game, interaction.user.id):
-                if (game.seat_of(interaction.user.id) is None
-                        or not await host_left(interaction, game.host_id)):
+                if game.seat_of(interaction.user.id) is None:
                     await clock.tell(only_the_host(game))
                     return
-                try:  # a host who left the server could never start or close the table
+                departed = (game.host_id if await host_left(interaction, game.host_id)
+                            else None)
+                if departed is None and not self.tables.host_away(game):
+                    await clock.tell(only_the_host(game, seated=True))
+                    return
+                try:  # a host who left or is away would keep the table from starting
                     play = await self.tables.claim_host(game_id, actor_of(interaction),
-                                                        game.host_id)
+                                                        departed)
                 except Refusal as refusal:
                     await clock.tell(str(refusal))
                     return

@@ -303,6 +303,7 @@ class LobbyInvitations:
                     kept = [*kept, ref]
                     gone = kept[:-MOST_INVITES]
                     game.data.invites = kept[-MOST_INVITES:]
+                    game.data.host_seen = self.tables.core.now()  # (the host invited)
                     await self.tables.core.save_table(game)
         except Refusal as refusal:
             log.warning("could not keep an invitation of game %s: %s", game_id, refusal)

@@ -329,6 +329,10 @@ class TableData:
     untold: list[int] = field(default_factory=list)
     #: The host's user id once the role was handed on (None: the starter hosts).
     host: int | None = None
+    #: When the lobby's host last did something there (None: nothing since it opened,
+    #: or it was stored before this was kept): a host away for
+    #: :data:`bot.table.lobby.HOST_AWAY_SECONDS` may have the role taken by one seated.
+    host_seen: float | None = None
     #: The table's current turn notice message, if any.
     notice: NoticeRef | None = None
     #: Members the lobby's board invited when it was posted (its "Invited:" line names
@@ -367,7 +371,7 @@ class TableData:
                         "notices", "away_votes", "last", "host", "notice", "invites", "voted",
                         "untold", "invited", "abandon_votes", "thread", "parent", "notice_due",
                         "shared", "turns", "decisions", "recent_players", "decision_voters",
-                        "turn_since"))
+                        "turn_since", "host_seen"))
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableData:
@@ -398,6 +402,7 @@ class TableData:
             invited=_ids(data.get("invited")),
             abandon_votes=_ids(data.get("abandon_votes")),
             host=None if host is None else int(host),
+            host_seen=_optional_float(data.get("host_seen")),
             notice=NoticeRef.from_json(notice) if notice else None,
             invites=_invites(data.get("invites")),
             thread=bool(data.get("thread", False)),
@@ -453,6 +458,8 @@ class TableData:
             out["abandon_votes"] = list(self.abandon_votes)
         if self.host is not None:
             out["host"] = self.host
+        if self.host_seen is not None:
+            out["host_seen"] = self.host_seen
         if self.notice is not None:
             out["notice"] = self.notice.to_json()
         if self.invites:

@@ -1,6 +1,7 @@
 """The lobby policy: the moves of a multi-seat table before its game starts (join,
 leave, computer players, start, close: :mod:`bot.table.lobby`), saved over the shared
-:class:`TableCore`, and the claim of the host role of a host who left the server."""
+:class:`TableCore`, and the claim of the host role of a host who left the server or is
+away."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from bot.table.lobby import (
     computer_seat,
     distinct_name,
     free_computer_name,
+    host_away_at,
     lobby_step,
 )
 from bot.table.seats import Seat
@@ -54,7 +56,13 @@ class Lobbies:
         """Refuse as :meth:`move` would, on copies: nothing is changed or saved."""
         lobby_step(LobbyStep(copy.deepcopy(game.row), copy.deepcopy(game.seats),
                              copy.deepcopy(game.data), game.engine, actor.user_id, actor.name,
-                             actor.can_manage, self.core.seeds), op)
+                             actor.can_manage, self.core.seeds,
+                             host_away=self.host_away(game)), op)
+
+    def host_away(self, game: LoadedGame) -> bool:
+        """Whether the lobby's host has done nothing there for
+        :data:`bot.table.lobby.HOST_AWAY_SECONDS` (a seated person may take the role)."""
+        return self.core.now() >= host_away_at(game.data, game.row.created_at)
 
     async def move(self, game: LoadedGame, actor: Actor, op: str, *,
                    host_left: int | None = None) -> Play:
@@ -63,11 +71,15 @@ class Lobbies:
         ``host_left`` is the host Discord said left the server (for a claim)."""
         row = game.row
         logged: dict[str, Any] = {"lobby": op}
-        if host_left is not None:  # the name a claim's line gives them, for forget-me
-            logged["by"] = {str(s.user_id): s.name for s in game.seats if s.holds(host_left)}
+        if op == LOBBY_CLAIM:  # the name a claim's line gives the host, for forget-me
+            logged["by"] = {str(s.user_id): s.name for s in game.seats
+                            if s.holds(game.host_id)}
+        now, host = self.core.now(), game.host_id
         event = lobby_step(LobbyStep(row, game.seats, game.data, game.engine, actor.user_id,
                                      actor.name, actor.can_manage, self.core.seeds,
-                                     host_left), op)
+                                     host_left, self.host_away(game)), op)
+        if actor.user_id in (host, seating.host_id(game.data, row.starter_id)):
+            game.data.host_seen = now  # the host did something (or the new host took it)
         expected = row.version
         row.version += 1
         record(row, (event,))
@@ -76,7 +88,7 @@ class Lobbies:
         started.data = game.data
         started.seats = game.seats
         if op == LOBBY_START:
-            seating.start_timer(game.data, started.to_act(), started.seats, self.core.now())
+            seating.start_timer(game.data, started.to_act(), started.seats, now)
             user = started.person_to_act()
             if user is not None:
                 title = started.engine.title
@@ -85,10 +97,11 @@ class Lobbies:
         await self.core.save(started, expected, logged, actor.user_id)
         return Play(started, (event,), notice=notice)
 
-    async def claim_host(self, game_id: int, actor: Actor, departed: int) -> Play:
+    async def claim_host(self, game_id: int, actor: Actor, departed: int | None) -> Play:
         """Hand a lobby's host role to ``actor``, seated there, once Discord has said its
-        host ``departed`` is no longer in the server (:data:`bot.table.lobby.LOBBY_CLAIM`);
-        refuse as a lobby move does, and when someone else hosts by now."""
+        host ``departed`` is no longer in the server, or (``departed`` None) while the
+        host is away (:data:`bot.table.lobby.LOBBY_CLAIM`); refuse as a lobby move does,
+        and when someone else hosts by now."""
         async with self.core.hold(game_id):
             game = await self.core.load(game_id)
             self.core.check_open(game, game.row.version)

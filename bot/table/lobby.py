@@ -31,9 +31,13 @@ LOBBY_CANCEL = "lobby.cancel"
 LOBBY_DROP = "lobby.drop."
 LOBBY_HOST = "lobby.host."
 LOBBY_KICK = "lobby.kick."
-#: A seated person takes the host role of a host who is no longer in the server (never a
-#: button: the host controls find the host gone, see :func:`_claim`).
+#: A seated person takes the host role of a host who is no longer in the server, or who
+#: has done nothing in the lobby for :data:`HOST_AWAY_SECONDS` (never a button: the host
+#: controls find the host gone or away, see :func:`_claim`).
 LOBBY_CLAIM = "lobby.claim"
+#: How long a lobby's host may do nothing there before a seated person may take the role
+#: (the lobby itself ends after an hour without a move).
+HOST_AWAY_SECONDS = 600.0
 #: The host's private controls (start, cancel, computer levels, people, invitations).
 LOBBY_PANEL = "lobby.panel"
 #: ``lobby.invite.<user id>``: the host invites that member (a mention, no seat).
@@ -109,6 +113,8 @@ class LobbyStep:
     #: The host Discord said is no longer in the server, when the asker asked about one
     #: (the host by then, unless someone claimed the role or it was handed on meanwhile).
     host_left: int | None = None
+    #: Whether the host has done nothing in the lobby for :data:`HOST_AWAY_SECONDS`.
+    host_away: bool = False
 
     @property
     def host(self) -> int:
@@ -213,16 +219,27 @@ def _hand_host(step: LobbyStep, op: str) -> str:
 
 
 def _claim(step: LobbyStep, _op: str) -> str:
-    """The host left the server: nobody could start or close the table but a moderator,
-    so the first seated person to open the host controls hosts it, and the host's seat
-    goes (they cannot take it back from outside the server)."""
+    """The host left the server, or has done nothing in the lobby for a while: nobody
+    could start or close the table but a moderator, so the first seated person to open
+    the host controls hosts it. The seat of a host who left goes (they cannot take it
+    back from outside the server); one who is away keeps theirs."""
     mine = step.mine
-    if step.host_left != step.host or mine is None or step.user_id == step.host:
+    left = step.host_left == step.host
+    if not (left or step.host_away) or mine is None or step.user_id == step.host:
         raise Refusal(f"Only the host, {step.host_name}, can use the host controls.")
-    left = step.host_name
-    step.seats[:] = [s for s in step.seats if not s.holds(step.host)]
+    host, name = step.host, step.host_name
     step.data.host = step.user_id
-    return f"{left} left the server; {step.name} hosts now."
+    if not left:
+        return f"{name} is away; {step.name} hosts now."
+    step.seats[:] = [s for s in step.seats if not s.holds(host)]
+    return f"{name} left the server; {step.name} hosts now."
+
+
+def host_away_at(data: TableData, created_at: float) -> float:
+    """When a lobby's host, doing nothing there, will count as away (and a seated person
+    may take the role): :data:`HOST_AWAY_SECONDS` after the host last did something, or
+    after the lobby opened."""
+    return (created_at if data.host_seen is None else data.host_seen) + HOST_AWAY_SECONDS
 
 
 def _start(step: LobbyStep, _op: str) -> str:

@@ -508,10 +508,14 @@ class Tables:
 
     # -- lobbies ------------------------------------------------------------------------
 
-    async def claim_host(self, game_id: int, actor: Actor, departed: int) -> Play:
-        """Hand the host role of a lobby whose host ``departed`` left the server to
-        ``actor`` (see :meth:`Lobbies.claim_host`)."""
+    async def claim_host(self, game_id: int, actor: Actor, departed: int | None) -> Play:
+        """Hand the host role of a lobby whose host ``departed`` left the server, or (None)
+        is away, to ``actor`` (see :meth:`Lobbies.claim_host`)."""
         return await self.lobbies.claim_host(game_id, actor, departed)
+
+    def host_away(self, game: LoadedGame) -> bool:
+        """Whether the lobby's host is away (see :meth:`Lobbies.host_away`)."""
+        return self.lobbies.host_away(game)
 
     # -- ending and housekeeping --------------------------------------------------------
 

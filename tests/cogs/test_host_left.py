@@ -1,6 +1,8 @@
 """A lobby whose host left the server (or was kicked or banned from it): nobody seated
 could start or close the table, so the first seated person to press "Host controls"
-hosts it, and the host's seat goes. A host still in the server keeps the role."""
+hosts it, and the host's seat goes. A host still in the server keeps the role, until
+they have done nothing in the lobby for ten minutes: then the first seated person to
+press "Host controls" hosts it, and the host keeps their seat."""
 
 from __future__ import annotations
 
@@ -9,19 +11,25 @@ import asyncio
 import pytest
 
 import bot.boards.hosting as hosting
+from bot.table.data import TableData
 from bot.table.errors import Refusal
 from bot.table.loaded import Actor
-from bot.table.lobby import LOBBY_CLAIM
-from tests.support import button, host_board, host_panel, make_bot
+from bot.table.lobby import HOST_AWAY_SECONDS, LOBBY_CLAIM
+from tests.support import Clock, button, host_board, host_does, host_panel, make_bot
 
 COGS = ("cogs.steam",)
 MEMBER = r"^/guilds/\d+/members/\d+$"
 
 
-async def _lobby(driver, fake, tmp_path):
+#: What a seated person is told while the host is here, before the time it names.
+WAIT = ("Only the host, Alice, can use the host controls. If Alice still does nothing "
+        "here <t:{}:R>, press **Host controls** again to host the table yourself.")
+
+
+async def _lobby(driver, fake, tmp_path, clock=None):
     """Alice opens a table; Bob and Carol join; return the bot and the board."""
     fake.add_user("carol")
-    bot = await driver.login(make_bot(tmp_path, cogs=COGS))
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
     board = (await driver.slash("steam", "new", user="alice")).message
     for name in ("bob", "carol"):
         board = (await driver.click(board, button(board, "lobby.join"), user=name)).message
@@ -55,7 +63,7 @@ async def test_a_seated_player_hosts_the_table_of_a_host_who_left(discord_driver
     assert "Alice" not in seated and "Bob" in seated
     assert board["embeds"][0]["footer"]["text"] == "Alice left the server; Bob hosts now."
     refused = await host_panel(discord_driver, board, "carol")
-    assert refused.content == "Only the host, Bob, can use the host controls."
+    assert refused.content.startswith("Only the host, Bob, can use the host controls.")
     board = await host_board(discord_driver, board, "lobby.start", user="bob")
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert game.row.status == "active" and len(game.seats) == 2
@@ -63,13 +71,16 @@ async def test_a_seated_player_hosts_the_table_of_a_host_who_left(discord_driver
 
 async def test_a_host_still_in_the_server_keeps_the_table(discord_driver, fake_discord,
                                                           tmp_path):
-    """Alice is still a member: Bob is told she hosts, after one read of her membership;
-    someone not seated is told so without any read; nothing changes."""
-    bot, board = await _lobby(discord_driver, fake_discord, tmp_path)
+    """Alice is still a member: Bob is told she hosts, after one read of her membership,
+    and when he may take the role if she does nothing; someone not seated is told who
+    hosts without any read; nothing changes."""
+    clock = Clock()
+    opened = clock()
+    bot, board = await _lobby(discord_driver, fake_discord, tmp_path, clock)
     fake_discord.add_user("dave")
     first = len(fake_discord.requests)
     refused = await host_panel(discord_driver, board, "bob")
-    assert refused.content == "Only the host, Alice, can use the host controls."
+    assert refused.content == WAIT.format(round(opened + HOST_AWAY_SECONDS))
     assert _asked(fake_discord, first) == [200]
     first = len(fake_discord.requests)
     refused = await host_panel(discord_driver, board, "dave")
@@ -88,7 +99,7 @@ async def test_a_failed_membership_read_changes_nothing(discord_driver, fake_dis
     fake_discord.fail_next("GET", MEMBER, 503)  # (discord.py does not try a 503 again)
     first = len(fake_discord.requests)
     refused = await host_panel(discord_driver, board, "bob")
-    assert refused.content == "Only the host, Alice, can use the host controls."
+    assert refused.content.startswith("Only the host, Alice, can use the host controls.")
     assert _asked(fake_discord, first) == [503]
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert game.host_id == fake_discord.user("alice").id
@@ -158,3 +169,73 @@ async def test_two_seated_players_pressing_at_once_leave_one_host(discord_driver
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert [s.name for s in game.seats] == ["Bob", "Carol"]
     assert game.host_id == fake_discord.user("bob").id
+
+
+async def test_a_seated_player_hosts_the_table_of_a_host_who_does_nothing(
+        discord_driver, fake_discord, tmp_path):
+    """Alice, still a member, does nothing in the lobby for ten minutes after adding a
+    computer player: Bob's "Host controls" gives him the controls, Alice keeps her seat,
+    the board says so, and Alice is now the one told who hosts."""
+    clock = Clock()
+    bot, board = await _lobby(discord_driver, fake_discord, tmp_path, clock)
+    clock.advance(300)
+    moved = clock()
+    board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                        user="alice")).message
+    clock.advance(HOST_AWAY_SECONDS - 1)  # (ten minutes after the lobby opened, not her move)
+    refused = await host_panel(discord_driver, board, "bob")
+    assert refused.content == WAIT.format(round(moved + HOST_AWAY_SECONDS))
+    clock.advance(1)
+    panel = await host_panel(discord_driver, board, "bob")
+    await discord_driver.settle()
+    said = "Alice is away; Bob hosts now."
+    assert panel.ephemeral and "Host controls" in panel.content and said in panel.content
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.host_id == fake_discord.user("bob").id
+    assert [s.name for s in game.seats if not s.computer] == ["Alice", "Bob", "Carol"]
+    board = fake_discord.get_message(board["id"])
+    assert board["embeds"][0]["footer"]["text"] == said
+    refused = await host_panel(discord_driver, board, "alice")
+    assert refused.content.startswith("Only the host, Bob, can use the host controls.")
+    await host_board(discord_driver, board, "lobby.start", user="bob")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.row.status == "active" and len(game.seats) == 4
+
+
+async def test_what_the_host_does_keeps_the_role(discord_driver, fake_discord, tmp_path):
+    """The host's moves and invitations count as being here (what others do does not):
+    nine minutes after each, a seated person is still told to wait; a member not seated
+    never takes the role."""
+    clock = Clock()
+    bot, board = await _lobby(discord_driver, fake_discord, tmp_path, clock)
+    fake_discord.add_user("dave")
+    fake_discord.add_user("erin")
+    clock.advance(540)
+    panel = await host_panel(discord_driver, board, "alice")
+    select = next(cid for cid in panel.custom_ids if cid.startswith("u1:"))
+    invited = await discord_driver.pick_member(panel.message, select, "erin", user="alice")
+    await discord_driver.settle()
+    assert invited.content.startswith("Invited Erin.")
+    clock.advance(540)
+    board = (await discord_driver.click(fake_discord.get_message(board["id"]),
+                                        button(board, "lobby.join"), user="dave")).message
+    refused = await host_panel(discord_driver, board, "bob")
+    assert refused.content == WAIT.format(round(clock() - 540 + HOST_AWAY_SECONDS))
+    clock.advance(HOST_AWAY_SECONDS)
+    await host_does(discord_driver, board, "lobby.kick.3")  # Alice removes Dave
+    clock.advance(540)
+    refused = await host_panel(discord_driver, fake_discord.get_message(board["id"]), "carol")
+    assert refused.content.startswith("Only the host, Alice,")
+    clock.advance(60)
+    outsider = await host_panel(discord_driver, fake_discord.get_message(board["id"]), "dave")
+    assert outsider.content == "Only the host, Alice, can use the host controls."
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.host_id == fake_discord.user("alice").id
+
+
+def test_when_the_host_was_last_here_is_stored() -> None:
+    """``host_seen`` reads back as written; rows stored before it read as never seen."""
+    data = TableData(host_seen=1_800_000_600.5)
+    assert TableData.from_json(data.to_json()).host_seen == 1_800_000_600.5
+    assert TableData.from_json({}).host_seen is None
+    assert "host_seen" not in TableData().to_json()
