@@ -191,7 +191,8 @@ class SteamCog(GameCog):
                 game = await self._own_lobby_in_a_thread(interaction)
             if game is not None:
                 if game.row.kind != self.kind or game.row.status != "lobby":
-                    raise ChannelOccupied(game.engine.title, game.link, game.row.kind)
+                    raise ChannelOccupied(game.engine.title, game.link, game.row.kind,
+                                          game.open_to(interaction.user.id))
                 why = why_not_invite(game, interaction.user.id, member.id, is_bot=False)
                 if why is not None:
                     raise Refusal(why)

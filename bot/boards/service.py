@@ -174,7 +174,8 @@ class Boards:
             wants_thread = server.threads if thread is None else thread
             if wants_thread:  # refused before a thread is opened for nothing
                 await self.tables.check_room(interaction.guild_id, interaction.user.id)
-            place = await self.threads.place(interaction, title, wants_thread)
+            place = await self.threads.place(interaction, title, wants_thread,
+                                             asked=thread is True)
             if place.opened is None:
                 try:
                     game = await create(place.channel_id, place.own, place.parent)

@@ -61,6 +61,9 @@ CANNOT_POST_IN_THREADS = ("This game is played here rather than in a thread of i
                           "admin can give it {lacking} there.")
 NOT_TEXT = ("This game is played here: games get a thread of their own only in a text "
             "channel.")
+#: Why ``thread: yes`` chosen inside a thread opened no thread.
+IN_A_THREAD = ("This game is played in this {where}: Discord opens no thread inside a "
+               "{where}.")
 NO_THREADS_HERE = ("This game is played here: Discord opens no threads in this channel, so "
                    "its games are played in the channel itself.")
 THREAD_LIMIT = ("This game is played here: this channel has as many active threads as "
@@ -242,10 +245,12 @@ class GameThreads:
         self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
 
     async def place(self, interaction: discord.Interaction[Any], title: str,
-                    wanted: bool) -> Place:
-        """Return where a game started by ``interaction`` is played, opening its thread.
+                    wanted: bool, *, asked: bool = False) -> Place:
+        """Return where a game started by ``interaction`` is played, opening its thread
+        (``wanted``; ``asked``: by the starter's own choice, not the server's setting).
 
-        A command used inside a thread plays there. In a thread the bot owns (opened
+        A command used inside a thread plays there (a starter who asked for a thread is
+        told why none was opened). In a thread the bot owns (opened
         for an earlier game, Play again) the new game's thread is set to archive after a
         week only when it may have been wound up: this process lowered it to an hour
         (a wind-up of it still under way is waited for first, so the week is set after
@@ -263,7 +268,9 @@ class GameThreads:
             own = me is not None and channel.owner_id == me.id
             kept = own and await self._keep_open(channel)
             return Place(here, own=own, parent=channel.parent_id,
-                         kept_open=channel if kept else None)
+                         kept_open=channel if kept else None,
+                         note=IN_A_THREAD.format(where="post" if in_forum(channel)
+                                                 else "thread") if asked else None)
         if not wanted:
             return _here(here, allowed)
         if not isinstance(channel, discord.TextChannel):

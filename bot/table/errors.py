@@ -67,16 +67,36 @@ class NotYourTurn(Refusal):
 
 
 class ChannelOccupied(Refusal):
-    """The channel already has an open game (C3)."""
+    """The channel already has an open game (C3), told as the asker can join it: ``open``
+    is how it stands for them (:data:`OPEN_GAMES`; "" for a game they can only finish or
+    abandon)."""
 
-    def __init__(self, title: str, link: str, kind: str = "") -> None:
+    def __init__(self, title: str, link: str, kind: str = "", open: str = "") -> None:
         # With no board message to link to (its board was never posted, or was deleted),
         # the command that posts the board again.
         where = f" ({link})" if link else f" (/{kind} board shows it)" if kind else ""
-        super().__init__(
+        elsewhere = "or start one in another channel or a thread."
+        told = {
+            "lobby": f"A {title} table is open in this channel{where}: press **Join** on it "
+                     "to play, or start a game in another channel or a thread.",
+            "host": f"Your {title} table is open in this channel{where}: start it, or close "
+                    "it, from its **Host controls**.",
+            "seated": f"You are seated at the {title} table open in this channel{where}: "
+                      "its host starts it.",
+            "full": f"A {title} table is open in this channel{where}, and every seat is "
+                    "taken: start a game in another channel or a thread.",
+            "shared": f"This channel already has a game of {title} going{where}: anyone "
+                      "here can play along on its board. To start another, finish or "
+                      f"abandon it first, {elsewhere}",
+        }
+        super().__init__(told.get(open) or (
             f"This channel already has a game of {title} going{where}. Finish or abandon it "
-            "first, or start one in another channel or a thread."
-        )
+            f"first, {elsewhere}"))
+
+
+#: How an open game stands for a member asking to start another beside it (the ``open``
+#: of :class:`ChannelOccupied`).
+OPEN_GAMES = ("lobby", "host", "seated", "full", "shared")
 
 
 class BrokenGame(Refusal):

@@ -83,6 +83,23 @@ class LoadedGame:
         """The user id of the table's host (the starter unless the role was handed on)."""
         return seating.host_id(self.data, self.row.starter_id)
 
+    def open_to(self, user_id: int) -> str:
+        """How the open game stands for ``user_id`` asking to start another beside it
+        (see :data:`bot.table.errors.OPEN_GAMES`): a lobby they host, sit at, can join
+        or find full; a channel game anyone plays; else "" (a game to finish or
+        abandon)."""
+        if self.broken:
+            return ""
+        if self.row.status == "lobby":
+            if self.host_id == user_id:
+                return "host"
+            if self.seat_of(user_id) is not None:
+                return "seated"
+            return "full" if len(self.seats) >= self.engine.max_seats else "lobby"
+        shared = (self.row.status == "active" and len(self.seats) < 2
+                  and not self.row.only_starter and self.data.mode != "solo")
+        return "shared" if shared else ""
+
     def seat_of(self, user_id: int) -> int | None:
         """Return the seat index of ``user_id``, or None if not seated."""
         for index, seat in enumerate(self.seats):

@@ -386,7 +386,9 @@ class Tables:
             title = existing.engine.title if existing else "another game"
             known = existing is not None and not isinstance(existing.engine, MissingGame)
             raise ChannelOccupied(title, existing.link if existing else "",
-                                  existing.row.kind if existing and known else "") from None
+                                  existing.row.kind if existing and known else "",
+                                  existing.open_to(starter.user_id) if known and existing
+                                  else "") from None
         except StorageError as exc:
             log.warning("storage unavailable creating a game: %s", exc)
             raise Unavailable() from exc

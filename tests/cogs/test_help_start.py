@@ -225,6 +225,6 @@ async def test_a_game_left_without_a_board_is_named_with_its_board_command(
     refused = await discord_driver.slash("tinrealm", "start", user="alice")
     assert refused.ephemeral and refused.content.startswith(
         "This channel already has a game of Tinker, Sailor, Soldier, Spy going "
-        "(/tinker board shows it).")
+        "(/tinker board shows it): anyone here can play along on its board.")
     shown = await discord_driver.slash("tinker", "board", user="alice")
     assert shown.message["embeds"] and not shown.ephemeral

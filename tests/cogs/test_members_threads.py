@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fake_discord import threads
-from tests.support import make_bot, play_out_and_share
+from tests.fake_discord import payloads, threads
+from tests.support import abandon, make_bot, play_out_and_share
 
 COGS = ("cogs.tinker", "cogs.tinrealm", "cogs.steam")
 
@@ -74,3 +74,27 @@ async def test_the_invite_menu_in_the_channel_does_not_point_into_a_members_thre
     table = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert table is not None and table.row.status == "lobby"
     assert fake_discord.user("bob").id in table.data.invited
+
+
+async def test_thread_yes_in_a_thread_is_answered(discord_driver, fake_discord, tmp_path):
+    """``thread: yes`` chosen in Alice's thread plays the game there, and the starter is
+    told privately why no thread was opened; a server that turned threads on for every
+    game says nothing of it (nobody asked), nor does a start without the option."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    thread_id = _members_thread(fake_discord, threads.PUBLIC_THREAD)
+    started = await discord_driver.slash("tinrealm", "start", {"thread": "yes"},
+                                         user="bob", channel=thread_id)
+    assert started.message["embeds"]
+    assert [int(t["id"]) for t in fake_discord.threads_under()] == [thread_id]
+    notes = [f["content"] for f in started.followups if f["flags"] & 64]
+    assert notes == ["This game is played in this thread: Discord opens no thread inside "
+                     "a thread."]
+    await abandon(discord_driver, "tinrealm", "bob", channel=thread_id)
+    fake_discord.add_user("admin", permissions=payloads.EVERYONE_PERMISSIONS
+                          | payloads.MANAGE_GUILD)
+    await discord_driver.slash("tablehouse", "settings", {"threads": "on"}, user="admin")
+    for kind, options in (("tinker", {}), ("tinrealm", {"thread": "no"})):
+        quiet = await discord_driver.slash(kind, "start", options, user="bob",
+                                           channel=thread_id)
+        assert quiet.message["embeds"] and quiet.followups == []
+        await abandon(discord_driver, kind, "bob", channel=thread_id)

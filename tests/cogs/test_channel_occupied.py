@@ -1,0 +1,77 @@
+"""Starting a game in a channel that has one (C3) is refused privately, in words that
+fit how the open game stands for the asker: a lobby they can join, host, sit at or
+find full; a channel game anyone plays along in; a game only to finish or abandon."""
+
+from __future__ import annotations
+
+import re
+
+from tests.support import abandon, button, make_bot, seated_steam
+
+COGS = ("cogs.help", "cogs.tinker", "cogs.tinrealm", "cogs.steam")
+LINK = r"\(https://discord\.com/channels/\d+/\d+/\d+\)"
+
+
+def _told(result, pattern: str) -> None:
+    """The answer is private and reads ``pattern`` (a regular expression; LINK for a
+    link to the board)."""
+    assert result.ephemeral and re.fullmatch(pattern, result.content), result.content
+
+
+async def test_a_lobby_is_told_as_the_asker_stands_at_it(discord_driver, fake_discord,
+                                                         tmp_path):
+    """Beside Alice's open table: a newcomer is told to press Join (by /steam new, by
+    /tinker start, by /help's start button); Bob, seated, that the host starts it;
+    Alice that she starts or closes it from her controls; once every seat is taken, a
+    newcomer to play elsewhere."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    for name in ("carol", "dan", "erin", "fay"):
+        fake_discord.add_user(name)
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
+    join = (f"A Steam to Solar table is open in this channel {LINK}: press \\*\\*Join\\*\\* "
+            "on it to play, or start a game in another channel or a thread\\.")
+    _told(await discord_driver.slash("steam", "new", user="dan"), join)
+    _told(await discord_driver.slash("tinker", "start", user="dan"), join)
+    helped = await discord_driver.slash("help", user="dan")
+    _told(await discord_driver.click(helped.message, "st1:steam", user="dan"), join)
+    _told(await discord_driver.slash("steam", "new", user="bob"),
+          f"You are seated at the Steam to Solar table open in this channel {LINK}: its "
+          "host starts it\\.")
+    _told(await discord_driver.slash("tinrealm", "start", user="alice"),
+          f"Your Steam to Solar table is open in this channel {LINK}: start it, or close "
+          "it, from its \\*\\*Host controls\\*\\*\\.")
+    for name in ("carol", "dan", "erin"):
+        board = (await discord_driver.click(board, button(board, "lobby.join"),
+                                            user=name)).message
+    _told(await discord_driver.slash("steam", "new", user="fay"),
+          f"A Steam to Solar table is open in this channel {LINK}, and every seat is "
+          "taken: start a game in another channel or a thread\\.")
+
+
+async def test_a_game_anyone_plays_is_pointed_to(discord_driver, fake_discord, tmp_path):
+    """Beside a Tinker game the channel plays together, the asker is told they can play
+    along; beside one only its starter plays, or a running Steam table, to finish or
+    abandon it first."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", user="alice")
+    _told(await discord_driver.slash("tinrealm", "start", user="bob"),
+          f"This channel already has a game of Tinker, Sailor, Soldier, Spy going {LINK}: "
+          "anyone here can play along on its board\\. To start another, finish or abandon "
+          "it first, or start one in another channel or a thread\\.")
+    await abandon(discord_driver, "tinker", "alice")
+    await discord_driver.slash("tinker", "start", {"players": "only me"}, user="alice")
+    finish = ("This channel already has a game of {} going " + LINK + "\\. Finish or "
+              "abandon it first, or start one in another channel or a thread\\.")
+    _told(await discord_driver.slash("steam", "new", user="bob"),
+          finish.format("Tinker, Sailor, Soldier, Spy"))
+
+
+async def test_a_running_table_is_to_be_finished_first(discord_driver, fake_discord,
+                                                       tmp_path):
+    """Beside a running Steam table, even one seated there is told to finish it first."""
+    await seated_steam(discord_driver, fake_discord, tmp_path)
+    for who in ("bob", "alice"):
+        _told(await discord_driver.slash("steam", "new", user=who),
+              f"This channel already has a game of Steam to Solar going {LINK}\\. Finish or "
+              "abandon it first, or start one in another channel or a thread\\.")
