@@ -97,7 +97,8 @@ async def _copy_table(reader: aiosqlite.Connection, conn: asyncpg.Connection,
     each column's type."""
     columns = await conn.fetch(
         "SELECT column_name, data_type FROM information_schema.columns"
-        " WHERE table_schema = 'public' AND table_name = $1 ORDER BY ordinal_position",
+        " WHERE table_schema = current_schema() AND table_name = $1"
+        " ORDER BY ordinal_position",
         table,
     )
     names = [c["column_name"] for c in columns]

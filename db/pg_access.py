@@ -39,6 +39,9 @@ _LOST = (
 )
 #: Pause before that second try, while the pool replaces the dead connection.
 RECONNECT_PAUSE = 0.05
+#: Failures after which a statement sent may have been committed all the same: its
+#: connection was lost, or its answer came too late.
+LOST_ANSWERS = (*_LOST, OSError, asyncio.TimeoutError)
 #: Failures that mean "the database cannot be used right now".
 _UNAVAILABLE = (
     asyncpg.PostgresError,

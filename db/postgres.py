@@ -9,15 +9,16 @@ the pool is reached and its failures told: :mod:`db.pg_access`).
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import asyncpg
 
 from db.base import SETTING_COLUMNS, TABLES, setting_changes, settings_row
-from db.errors import ChannelBusy, DailyPlayed, TooManyOpen, VersionConflict
+from db.errors import ChannelBusy, DailyPlayed, StorageError, TooManyOpen, VersionConflict
 from db.forget import FORMER_PLAYER, forget_postgres
-from db.pg_access import PgAccess
+from db.pg_access import LOST_ANSWERS, PgAccess
 from db.pg_batch import SaveQueue
 from db.pg_params import qmarks_to_numbered
 from db.ratings import rate_postgres
@@ -46,12 +47,23 @@ from db.rows import (
 )
 from db.rows import to_json as _json
 
+log = logging.getLogger(__name__)
+
 _UPDATE = (
     "UPDATE games SET status = $1, seats = $2, options = $3, state = $4,"
     " version = $5, events = $6, extra = $7, deadline = $8, updated_at = $9"
     " WHERE id = $10 AND version = $11 AND updated_at = $12"
 )
 """A game's compare-and-swap save: it changes one row, or none when another writer won."""
+
+_LANDED = (
+    "SELECT 1 FROM games AS g WHERE g.id = $1 AND ((g.version = $2 AND g.updated_at = $3)"
+    " OR EXISTS (SELECT 1 FROM actions AS a WHERE a.game_id = $1 AND a.seq = $2"
+    " AND a.at = $3)) FOR UPDATE"
+)
+"""Whether a game's save made at $3 for version $2 is stored: its row is as it wrote it,
+or its log entry is there (the game moved on since). FOR UPDATE waits for a save still
+being committed."""
 
 #: The first key of the advisory lock a capped create takes (the second is a hash of
 #: the server and the starter), so that creates of one starter count one at a time.
@@ -147,11 +159,30 @@ class PostgresStore(PgAccess, KeptReads):
         try:
             await self._save(game, expected_version, now, columns, action, actor_id, results,
                              ratings, voters)
+        except StorageError as exc:
+            if not await self._landed(game, now, exc):
+                self.kept.drop(game.id)
+                raise
         except BaseException:
             self.kept.drop(game.id)
             raise
         since, game.updated_at = game.updated_at, now
         self.kept.keep(game, columns, now, voters, since=since)
+
+    async def _landed(self, game: GameRow, now: float, failed: StorageError) -> bool:
+        """Whether a save of ``game`` made at ``now`` is stored after all, though it
+        ``failed`` with the connection lost or timed out: the database may have committed
+        it before its answer was lost. False when the database cannot say either."""
+        if not isinstance(failed.__cause__, LOST_ANSWERS):
+            return False
+        try:
+            landed = bool(await self._fetch(_LANDED, game.id, game.version, now))
+        except StorageError:
+            return False
+        if landed:
+            log.warning("the answer to a save of game %s was lost, but the save is stored: "
+                        "%s", game.id, failed)
+        return landed
 
     async def _save(
         self, game: GameRow, expected_version: int, now: float, columns: Sequence[str | None],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
+import asyncpg
 import pytest
 
 from bot.games import registry
@@ -102,5 +103,30 @@ async def test_backup_is_a_consistent_copy(tmp_path):
             actions = copy.execute("SELECT count(*) FROM actions").fetchone()[0]
         counts = await store.count_rows()
         assert (games, actions) == (counts["games"], counts["actions"])
+    finally:
+        await store.close()
+
+
+async def test_copy_into_a_schema_of_the_users_own(tmp_path, empty_url):
+    """A database set up with a schema named after its user (PostgreSQL's advice for a
+    shared server: the search path puts the bot's tables there) is copied into too."""
+    source = await Store.open(tmp_path / "bot.db", Clock())
+    await source.create_game(NewGame(
+        guild_id=1, channel_id=2, kind="toy", status="active", starter_id=3,
+        seats=[{"user_id": 3, "name": "A"}], options={}, only_starter=False,
+        state={"count": 0}, events=["start"]))
+    await source.close()
+    conn = await asyncpg.connect(empty_url)
+    try:
+        await conn.execute("CREATE SCHEMA AUTHORIZATION CURRENT_USER")
+    finally:
+        await conn.close()
+    assert (await copy_sqlite_to_postgres(tmp_path / "bot.db", empty_url))["games"] == 1
+    store = await PostgresStore.open(empty_url, Clock())
+    try:
+        assert await store.open_game_in_channel(2) is not None
+        tables = await store.query("SELECT table_schema FROM information_schema.tables"
+                                   " WHERE table_name = 'games'")
+        assert [r[0] for r in tables] != ["public"]
     finally:
         await store.close()
