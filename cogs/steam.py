@@ -192,7 +192,8 @@ class SteamCog(GameCog):
             if game is not None:
                 if game.row.kind != self.kind or game.row.status != "lobby":
                     raise ChannelOccupied(game.engine.title, game.link, game.row.kind,
-                                          game.open_to(interaction.user.id))
+                                          game.open_to(interaction.user.id),
+                                          game.seat_name(0))
                 why = why_not_invite(game, interaction.user.id, member.id, is_bot=False)
                 if why is not None:
                     raise Refusal(why)

@@ -16,6 +16,7 @@ join, or the lobby starts or closes).
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -30,7 +31,7 @@ from bot.boards.routing import NOT_VALID
 from bot.boards.send_errors import SEND_ERRORS, UNKNOWN_MEMBER, UNKNOWN_USER
 from bot.table.errors import Refusal, board_link
 from bot.table.loaded import LoadedGame
-from bot.table.lobby import LOBBY_INVITE, host_away_at, invite_refusal
+from bot.table.lobby import LOBBY_INVITE, invite_refusal
 from bot.table.service import Tables
 from bot.text.names import one_line, safe_name
 
@@ -47,16 +48,24 @@ def host_name(game: LoadedGame) -> str:
     return next((s.name for s in game.seats if s.holds(game.host_id)), "the host")
 
 
-def only_the_host(game: LoadedGame, seated: bool = False) -> str:
-    """Return the private answer to someone else pressing "Host controls" (``seated``:
-    one seated at the table, told when they may take the role of a host who is away)."""
+def only_the_host(game: LoadedGame, away_at: float | None = None) -> str:
+    """Return the private answer to someone else pressing "Host controls" (``away_at``,
+    for one seated at the table: when they may take the role of a host doing nothing)."""
     name = host_name(game)
     told = f"Only the host, {name}, can use the host controls."
-    if not seated:
+    if away_at is None:
         return told
-    away = round(host_away_at(game.data, game.row.created_at))
-    return (f"{told} If {name} still does nothing here <t:{away}:R>, press **Host "
-            "controls** again to host the table yourself.")
+    return (f"{told} If {name} still does nothing here <t:{math.ceil(away_at)}:R>, press "
+            "**Host controls** again to host the table yourself.")
+
+
+def no_lobby(game: LoadedGame) -> str:
+    """Return the private answer to "Host controls" on a lobby that is no more."""
+    if game.row.is_open:
+        return "The game has already started."
+    if game.state is None:
+        return "This table was closed before its game started."
+    return "This game has ended."
 
 
 def panel_body(game: LoadedGame, note: str = "") -> dict[str, Any]:
@@ -155,8 +164,9 @@ class HostControls:
         self.show = show
 
     async def open(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        """Answer "Host controls": the controls for the host (or for a seated person
-        taking the role of a host who left the server), who the host is for others
+        """Answer "Host controls": the controls for the host (noted as here), or for a
+        seated person taking the role of a host who left the server or is away; who
+        the host is for others
         (privately, on the answer clock: reading the game, or asking Discord about the
         host, may be slow)."""
         async with AnswerClock.of(interaction, game_id) as clock:
@@ -164,17 +174,20 @@ class HostControls:
             if game is None:
                 return
             if game.row.status != "lobby":
-                await clock.tell("The game has already started.")
+                await clock.tell(no_lobby(game))
                 return
             note = ""
-            if not is_host(game, interaction.user.id):
+            if is_host(game, interaction.user.id):
+                await self._here(game_id, interaction.user.id)
+            else:
                 if game.seat_of(interaction.user.id) is None:
                     await clock.tell(only_the_host(game))
                     return
                 departed = (game.host_id if await host_left(interaction, game.host_id)
                             else None)
-                if departed is None and not self.tables.host_away(game):
-                    await clock.tell(only_the_host(game, seated=True))
+                away_at = self.tables.host_away_at(game)
+                if departed is None and self.tables.core.now() < away_at:
+                    await clock.tell(only_the_host(game, away_at))
                     return
                 try:  # a host who left or is away would keep the table from starting
                     play = await self.tables.claim_host(game_id, actor_of(interaction),
@@ -189,6 +202,14 @@ class HostControls:
                 log.warning("could not open the host controls of game %s: %s", game_id, exc)
             if note:
                 await self.show(game)
+
+    async def _here(self, game_id: int, user_id: int) -> None:
+        """Note that the host is here (opening the controls): nobody takes the role for a
+        while. A failure to note it is logged; the controls open all the same."""
+        try:
+            await self.tables.host_here(game_id, user_id)
+        except Refusal as refusal:
+            log.warning("could not note the host of game %s as here: %s", game_id, refusal)
 
     async def _load(self, clock: AnswerClock, game_id: int) -> LoadedGame | None:
         """Return the game, or None once the refusal to read it is told privately."""

@@ -329,9 +329,9 @@ class TableData:
     untold: list[int] = field(default_factory=list)
     #: The host's user id once the role was handed on (None: the starter hosts).
     host: int | None = None
-    #: When the lobby's host last did something there (None: nothing since it opened,
-    #: or it was stored before this was kept): a host away for
-    #: :data:`bot.table.lobby.HOST_AWAY_SECONDS` may have the role taken by one seated.
+    #: When the lobby's host was last there (opened it, made a lobby move, opened the
+    #: host controls, invited someone; None: stored before this was kept): a host away
+    #: for :data:`bot.table.lobby.HOST_AWAY_SECONDS` may have the role taken by one seated.
     host_seen: float | None = None
     #: The table's current turn notice message, if any.
     notice: NoticeRef | None = None

@@ -67,15 +67,17 @@ class NotYourTurn(Refusal):
 
 
 class ChannelOccupied(Refusal):
-    """The channel already has an open game (C3), told as the asker can join it: ``open``
-    is how it stands for them (:data:`OPEN_GAMES`; "" for a game they can only finish or
-    abandon)."""
+    """The channel already has an open game (C3), told as the asker stands at it: ``open``
+    is how (:data:`OPEN_GAMES`; "" for a game they may finish or abandon), ``starter``
+    the name of the one who started it."""
 
-    def __init__(self, title: str, link: str, kind: str = "", open: str = "") -> None:
+    def __init__(self, title: str, link: str, kind: str = "", open: str = "",
+                 starter: str = "") -> None:
         # With no board message to link to (its board was never posted, or was deleted),
         # the command that posts the board again.
         where = f" ({link})" if link else f" (/{kind} board shows it)" if kind else ""
-        elsewhere = "or start one in another channel or a thread."
+        going = f"This channel already has a game of {title} going{where}"
+        elsewhere = "start one in another channel or a thread."
         told = {
             "lobby": f"A {title} table is open in this channel{where}: press **Join** on it "
                      "to play, or start a game in another channel or a thread.",
@@ -85,18 +87,20 @@ class ChannelOccupied(Refusal):
                       "its host starts it.",
             "full": f"A {title} table is open in this channel{where}, and every seat is "
                     "taken: start a game in another channel or a thread.",
-            "shared": f"This channel already has a game of {title} going{where}: anyone "
-                      "here can play along on its board. To start another, finish or "
-                      f"abandon it first, {elsewhere}",
+            "shared": f"{going}: anyone here can play along on its board. To start another "
+                      f"here, finish it first, or {elsewhere}",
+            "theirs": f"{going}, which only {starter or 'its starter'} plays: {elsewhere}",
+            "watched": f"{going}, played by the people seated at it: {elsewhere}",
         }
-        super().__init__(told.get(open) or (
-            f"This channel already has a game of {title} going{where}. Finish or abandon it "
-            f"first, {elsewhere}"))
+        super().__init__(told.get(open) or f"{going}. Finish or abandon it first, or "
+                                           f"{elsewhere}")
 
 
 #: How an open game stands for a member asking to start another beside it (the ``open``
-#: of :class:`ChannelOccupied`).
-OPEN_GAMES = ("lobby", "host", "seated", "full", "shared")
+#: of :class:`ChannelOccupied`): a lobby they can join, host, sit at or find full; a
+#: channel game anyone plays along in, one only its starter plays, a running table
+#: they are not playing at.
+OPEN_GAMES = ("lobby", "host", "seated", "full", "shared", "theirs", "watched")
 
 
 class BrokenGame(Refusal):

@@ -85,9 +85,8 @@ class LoadedGame:
 
     def open_to(self, user_id: int) -> str:
         """How the open game stands for ``user_id`` asking to start another beside it
-        (see :data:`bot.table.errors.OPEN_GAMES`): a lobby they host, sit at, can join
-        or find full; a channel game anyone plays; else "" (a game to finish or
-        abandon)."""
+        (see :data:`bot.table.errors.OPEN_GAMES`); "" for a game they may finish or
+        abandon themselves (theirs, or a table they play at) and a damaged one."""
         if self.broken:
             return ""
         if self.row.status == "lobby":
@@ -96,9 +95,13 @@ class LoadedGame:
             if self.seat_of(user_id) is not None:
                 return "seated"
             return "full" if len(self.seats) >= self.engine.max_seats else "lobby"
-        shared = (self.row.status == "active" and len(self.seats) < 2
-                  and not self.row.only_starter and self.data.mode != "solo")
-        return "shared" if shared else ""
+        if len(self.seats) >= 2:  # a running table
+            seat = self.seat_of(user_id)
+            playing = seat is not None and seat not in seating.resigned_seats(self.view())
+            return "" if playing else "watched"
+        if self.row.starter_id == user_id:
+            return ""
+        return "theirs" if self.row.only_starter or self.data.mode == "solo" else "shared"
 
     def seat_of(self, user_id: int) -> int | None:
         """Return the seat index of ``user_id``, or None if not seated."""

@@ -9,17 +9,17 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from bot.table import seating
+from bot.table import downtime, seating
 from bot.table.core import SaveConflict, TableCore, record
 from bot.table.loaded import Actor, LoadedGame, Play
 from bot.table.lobby import (
+    HOST_AWAY_SECONDS,
     LOBBY_CLAIM,
     LOBBY_START,
     LobbyStep,
     computer_seat,
     distinct_name,
     free_computer_name,
-    host_away_at,
     lobby_step,
 )
 from bot.table.seats import Seat
@@ -59,10 +59,31 @@ class Lobbies:
                              actor.can_manage, self.core.seeds,
                              host_away=self.host_away(game)), op)
 
+    def host_away_at(self, game: LoadedGame) -> float:
+        """When the lobby's host, doing nothing there, counts as away (and a seated person
+        may take the role): :data:`bot.table.lobby.HOST_AWAY_SECONDS` after the host was
+        last here, not counting the time the bot was down or its database out of reach
+        (nobody could act then). A lobby stored before this was kept counts from its
+        last move."""
+        seen = game.data.host_seen
+        if seen is None:
+            seen = game.row.updated_at
+        down = downtime.down_between([*self.turns.outages, *self.core.trouble.outages()],
+                                     seen, self.core.now())
+        return seen + down + HOST_AWAY_SECONDS
+
     def host_away(self, game: LoadedGame) -> bool:
-        """Whether the lobby's host has done nothing there for
-        :data:`bot.table.lobby.HOST_AWAY_SECONDS` (a seated person may take the role)."""
-        return self.core.now() >= host_away_at(game.data, game.row.created_at)
+        """Whether the lobby's host is away by now (see :meth:`host_away_at`)."""
+        return self.core.now() >= self.host_away_at(game)
+
+    async def host_here(self, game_id: int, user_id: int) -> None:
+        """Note that ``user_id``, the lobby's host, is here (they opened the controls),
+        so nobody takes the role for a while; nothing is done when they no longer host."""
+        async with self.core.hold(game_id):
+            game = await self.core.load(game_id)
+            if game.row.status == "lobby" and game.host_id == user_id:
+                game.data.host_seen = self.core.now()
+                await self.core.save_table(game)
 
     async def move(self, game: LoadedGame, actor: Actor, op: str, *,
                    host_left: int | None = None) -> Play:

@@ -35,8 +35,8 @@ LOBBY_KICK = "lobby.kick."
 #: has done nothing in the lobby for :data:`HOST_AWAY_SECONDS` (never a button: the host
 #: controls find the host gone or away, see :func:`_claim`).
 LOBBY_CLAIM = "lobby.claim"
-#: How long a lobby's host may do nothing there before a seated person may take the role
-#: (the lobby itself ends after an hour without a move).
+#: How long a lobby's host may do nothing there (the bot running) before a seated person
+#: may take the role (the lobby itself ends after an hour without a move).
 HOST_AWAY_SECONDS = 600.0
 #: The host's private controls (start, cancel, computer levels, people, invitations).
 LOBBY_PANEL = "lobby.panel"
@@ -230,16 +230,10 @@ def _claim(step: LobbyStep, _op: str) -> str:
     host, name = step.host, step.host_name
     step.data.host = step.user_id
     if not left:
-        return f"{name} is away; {step.name} hosts now."
+        minutes = round(HOST_AWAY_SECONDS / 60)
+        return f"{name} was idle {minutes} min; {step.name} hosts now."
     step.seats[:] = [s for s in step.seats if not s.holds(host)]
     return f"{name} left the server; {step.name} hosts now."
-
-
-def host_away_at(data: TableData, created_at: float) -> float:
-    """When a lobby's host, doing nothing there, will count as away (and a seated person
-    may take the role): :data:`HOST_AWAY_SECONDS` after the host last did something, or
-    after the lobby opened."""
-    return (created_at if data.host_seen is None else data.host_seen) + HOST_AWAY_SECONDS
 
 
 def _start(step: LobbyStep, _op: str) -> str:

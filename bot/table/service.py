@@ -330,7 +330,8 @@ class Tables:
         """
         seats = lobby_seats(host, self.core.engines(kind).max_seats, people, computers, named)
         data = TableData(turn_seconds=float(turn_seconds), notices=bool(notices), thread=thread,
-                         parent=parent, invited=[u for u in invited if u != host.user_id])
+                         parent=parent, invited=[u for u in invited if u != host.user_id],
+                         host_seen=self.core.now())
         return await self._create(
             kind, guild_id, channel_id, host, "lobby", seats, dict(options or {}), False,
             None, [f"{host.name} opened a table."], data=data,
@@ -385,10 +386,11 @@ class Tables:
             existing = await self.load(busy.game_id) if busy.game_id else None
             title = existing.engine.title if existing else "another game"
             known = existing is not None and not isinstance(existing.engine, MissingGame)
-            raise ChannelOccupied(title, existing.link if existing else "",
-                                  existing.row.kind if existing and known else "",
-                                  existing.open_to(starter.user_id) if known and existing
-                                  else "") from None
+            if existing is None or not known:
+                raise ChannelOccupied(title, existing.link if existing else "") from None
+            raise ChannelOccupied(title, existing.link, existing.row.kind,
+                                  existing.open_to(starter.user_id),
+                                  existing.seat_name(0)) from None
         except StorageError as exc:
             log.warning("storage unavailable creating a game: %s", exc)
             raise Unavailable() from exc
@@ -515,9 +517,13 @@ class Tables:
         is away, to ``actor`` (see :meth:`Lobbies.claim_host`)."""
         return await self.lobbies.claim_host(game_id, actor, departed)
 
-    def host_away(self, game: LoadedGame) -> bool:
-        """Whether the lobby's host is away (see :meth:`Lobbies.host_away`)."""
-        return self.lobbies.host_away(game)
+    def host_away_at(self, game: LoadedGame) -> float:
+        """When the lobby's host counts as away (see :meth:`Lobbies.host_away_at`)."""
+        return self.lobbies.host_away_at(game)
+
+    async def host_here(self, game_id: int, user_id: int) -> None:
+        """Note that the lobby's host ``user_id`` is here (see :meth:`Lobbies.host_here`)."""
+        await self.lobbies.host_here(game_id, user_id)
 
     # -- ending and housekeeping --------------------------------------------------------
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from bot.table import seating
 from tests.support import abandon, button, make_bot, seated_steam
 
 COGS = ("cogs.help", "cogs.tinker", "cogs.tinrealm", "cogs.steam")
@@ -50,28 +51,43 @@ async def test_a_lobby_is_told_as_the_asker_stands_at_it(discord_driver, fake_di
 
 
 async def test_a_game_anyone_plays_is_pointed_to(discord_driver, fake_discord, tmp_path):
-    """Beside a Tinker game the channel plays together, the asker is told they can play
-    along; beside one only its starter plays, or a running Steam table, to finish or
-    abandon it first."""
+    """Beside a Tinker game the channel plays together, Bob is told he can play along
+    (and finish it; only Alice or a moderator may abandon it), Alice to finish or abandon
+    it; beside one only Alice plays, Bob to play elsewhere."""
     await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     await discord_driver.slash("tinker", "start", user="alice")
+    going = "This channel already has a game of Tinker, Sailor, Soldier, Spy going " + LINK
+    finish = going + ("\\. Finish or abandon it first, or start one in another channel or a "
+                      "thread\\.")
     _told(await discord_driver.slash("tinrealm", "start", user="bob"),
-          f"This channel already has a game of Tinker, Sailor, Soldier, Spy going {LINK}: "
-          "anyone here can play along on its board\\. To start another, finish or abandon "
-          "it first, or start one in another channel or a thread\\.")
+          going + ": anyone here can play along on its board\\. To start another here, "
+          "finish it first, or start one in another channel or a thread\\.")
+    _told(await discord_driver.slash("tinrealm", "start", user="alice"), finish)
     await abandon(discord_driver, "tinker", "alice")
     await discord_driver.slash("tinker", "start", {"players": "only me"}, user="alice")
-    finish = ("This channel already has a game of {} going " + LINK + "\\. Finish or "
-              "abandon it first, or start one in another channel or a thread\\.")
     _told(await discord_driver.slash("steam", "new", user="bob"),
-          finish.format("Tinker, Sailor, Soldier, Spy"))
+          going + ", which only Alice plays: start one in another channel or a thread\\.")
+    _told(await discord_driver.slash("tinker", "start", user="alice"), finish)
 
 
 async def test_a_running_table_is_to_be_finished_first(discord_driver, fake_discord,
                                                        tmp_path):
-    """Beside a running Steam table, even one seated there is told to finish it first."""
-    await seated_steam(discord_driver, fake_discord, tmp_path)
+    """Beside a running Steam table, one playing there is told to finish or abandon it
+    first; one not seated, or who resigned, to play elsewhere."""
+    bot, game = await seated_steam(discord_driver, fake_discord, tmp_path)
+    going = f"This channel already has a game of Steam to Solar going {LINK}"
+    finish = going + ("\\. Finish or abandon it first, or start one in another channel or a "
+                      "thread\\.")
+    watched = going + (", played by the people seated at it: start one in another channel "
+                       "or a thread\\.")
     for who in ("bob", "alice"):
-        _told(await discord_driver.slash("steam", "new", user=who),
-              f"This channel already has a game of Steam to Solar going {LINK}\\. Finish or "
-              "abandon it first, or start one in another channel or a thread\\.")
+        _told(await discord_driver.slash("steam", "new", user=who), finish)
+    fake_discord.add_user("dan")
+    _told(await discord_driver.slash("steam", "new", user="dan"), watched)
+    board = fake_discord.get_message(game.row.board_message_id)
+    ask = await discord_driver.click(board, button(board, "ask.resign"), user="carol")
+    await discord_driver.click(ask.message, ask.custom_ids[0], user="carol")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.row.is_open and 2 in seating.resigned_seats(game.view())
+    _told(await discord_driver.slash("steam", "new", user="carol"), watched)

@@ -7,6 +7,7 @@ press "Host controls" hosts it, and the host keeps their seat."""
 from __future__ import annotations
 
 import asyncio
+import math
 
 import pytest
 
@@ -14,8 +15,18 @@ import bot.boards.hosting as hosting
 from bot.table.data import TableData
 from bot.table.errors import Refusal
 from bot.table.loaded import Actor
-from bot.table.lobby import HOST_AWAY_SECONDS, LOBBY_CLAIM
-from tests.support import Clock, button, host_board, host_does, host_panel, make_bot
+from bot.table.lobby import HOST_AWAY_SECONDS, LOBBY_CANCEL, LOBBY_CLAIM, LOBBY_JOIN
+from tests.support import (
+    ALICE,
+    BOB,
+    Clock,
+    button,
+    host_board,
+    host_does,
+    host_panel,
+    make_bot,
+    open_tables,
+)
 
 COGS = ("cogs.steam",)
 MEMBER = r"^/guilds/\d+/members/\d+$"
@@ -80,7 +91,7 @@ async def test_a_host_still_in_the_server_keeps_the_table(discord_driver, fake_d
     fake_discord.add_user("dave")
     first = len(fake_discord.requests)
     refused = await host_panel(discord_driver, board, "bob")
-    assert refused.content == WAIT.format(round(opened + HOST_AWAY_SECONDS))
+    assert refused.content == WAIT.format(math.ceil(opened + HOST_AWAY_SECONDS))
     assert _asked(fake_discord, first) == [200]
     first = len(fake_discord.requests)
     refused = await host_panel(discord_driver, board, "dave")
@@ -184,11 +195,11 @@ async def test_a_seated_player_hosts_the_table_of_a_host_who_does_nothing(
                                         user="alice")).message
     clock.advance(HOST_AWAY_SECONDS - 1)  # (ten minutes after the lobby opened, not her move)
     refused = await host_panel(discord_driver, board, "bob")
-    assert refused.content == WAIT.format(round(moved + HOST_AWAY_SECONDS))
+    assert refused.content == WAIT.format(math.ceil(moved + HOST_AWAY_SECONDS))
     clock.advance(1)
     panel = await host_panel(discord_driver, board, "bob")
     await discord_driver.settle()
-    said = "Alice is away; Bob hosts now."
+    said = "Alice was idle 10 min; Bob hosts now."
     assert panel.ephemeral and "Host controls" in panel.content and said in panel.content
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert game.host_id == fake_discord.user("bob").id
@@ -220,7 +231,7 @@ async def test_what_the_host_does_keeps_the_role(discord_driver, fake_discord, t
     board = (await discord_driver.click(fake_discord.get_message(board["id"]),
                                         button(board, "lobby.join"), user="dave")).message
     refused = await host_panel(discord_driver, board, "bob")
-    assert refused.content == WAIT.format(round(clock() - 540 + HOST_AWAY_SECONDS))
+    assert refused.content == WAIT.format(math.ceil(clock() - 540 + HOST_AWAY_SECONDS))
     clock.advance(HOST_AWAY_SECONDS)
     await host_does(discord_driver, board, "lobby.kick.3")  # Alice removes Dave
     clock.advance(540)
@@ -239,3 +250,54 @@ def test_when_the_host_was_last_here_is_stored() -> None:
     assert TableData.from_json(data.to_json()).host_seen == 1_800_000_600.5
     assert TableData.from_json({}).host_seen is None
     assert "host_seen" not in TableData().to_json()
+
+
+async def test_time_the_bot_was_down_is_not_the_host_doing_nothing(tmp_path) -> None:
+    """Alice opens a table, Bob joins; ten seconds later the bot is down for an hour.
+    Back up, Alice has had ten seconds of a bot she could act on: Bob may not take the
+    role yet (as turn timers and /steam away leave outages out), and is told a time
+    that leaves the outage out too."""
+    clock = Clock()
+    async with open_tables(tmp_path / "t.db", clock) as tables:
+        game = await tables.open_lobby("steam", guild_id=1, channel_id=5, host=ALICE)
+        await tables.act(game.id, game.row.version, BOB, LOBBY_JOIN)
+        clock.advance(10)
+        down_from = clock()
+    clock.advance(3600)
+    async with open_tables(tmp_path / "t.db", clock) as tables:
+        tables.turns.outages = [(down_from, 3600.0)]  # as the bot's start notes it
+        clock.advance(5)
+        game = await tables.load(game.id)
+        assert tables.host_away_at(game) == game.data.host_seen + 3600 + HOST_AWAY_SECONDS
+        with pytest.raises(Refusal, match="Only the host, Alice"):
+            await tables.claim_host(game.id, BOB, None)
+        clock.advance(HOST_AWAY_SECONDS - 15)
+        play = await tables.claim_host(game.id, BOB, None)
+        assert play.game.host_id == BOB.user_id
+
+
+async def test_the_host_opening_the_controls_is_here(discord_driver, fake_discord, tmp_path):
+    """Alice opens her controls a few seconds before the ten minutes are up (to start the
+    table): Bob, pressing "Host controls" just after, does not take the role."""
+    clock = Clock()
+    bot, board = await _lobby(discord_driver, fake_discord, tmp_path, clock)
+    clock.advance(HOST_AWAY_SECONDS - 10)
+    panel = await host_panel(discord_driver, board, "alice")
+    assert "Host controls" in panel.content
+    clock.advance(10)
+    refused = await host_panel(discord_driver, board, "bob")
+    assert refused.content == WAIT.format(math.ceil(clock() - 10 + HOST_AWAY_SECONDS))
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.host_id == fake_discord.user("alice").id
+
+
+async def test_a_closed_lobby_s_host_controls_say_it_closed(discord_driver, fake_discord,
+                                                            tmp_path):
+    """"Host controls" on the board of a table closed before it started (a board not yet
+    edited) says so, not that the game started."""
+    bot, board = await _lobby(discord_driver, fake_discord, tmp_path)
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    alice = Actor(fake_discord.user("alice").id, "Alice")
+    await bot.tables.act(game.id, game.row.version, alice, LOBBY_CANCEL)
+    told = await host_panel(discord_driver, board, "alice")
+    assert told.content == "This table was closed before its game started."
