@@ -4,7 +4,13 @@ from __future__ import annotations
 
 
 class StorageError(Exception):
-    """The database cannot be written or read right now (locked, read-only, gone, broken)."""
+    """The database cannot be written or read right now (locked, read-only, gone, broken).
+    ``sent``: the request had reached a connection when it failed (it may have been
+    carried out all the same); False when no connection was had."""
+
+    def __init__(self, *args: object, sent: bool = False) -> None:
+        super().__init__(*args)
+        self.sent = sent
 
 
 class ChannelBusy(Exception):

@@ -143,8 +143,10 @@ class PgAccess:
         ``transaction`` is false: a single statement is one by itself); errors become
         StorageError, except the ones the store's callers handle. A write's outcome is
         what the store's health reports."""
+        lent = False
         try:
             async with self._pool.acquire(timeout=TIMEOUT) as conn:
+                lent = True
                 if not (write if transaction is None else transaction):
                     yield conn
                 else:
@@ -159,7 +161,7 @@ class PgAccess:
                 self.outage.failed(exc)
             if write:
                 self.last_failure = str(exc) or type(exc).__name__
-            raise StorageError(str(exc) or type(exc).__name__) from exc
+            raise StorageError(str(exc) or type(exc).__name__, sent=lent) from exc
         self.outage.answered()
         if write:
             self.last_failure = None

@@ -173,8 +173,8 @@ class PostgresStore(PgAccess, KeptReads):
         """Whether a save of ``game`` made at ``now`` is stored after all, though it
         ``failed`` with the connection lost or timed out: the database may have committed
         it before its answer was lost. False when the database cannot say either."""
-        if not isinstance(failed.__cause__, LOST_ANSWERS):
-            return False
+        if not (failed.sent and isinstance(failed.__cause__, LOST_ANSWERS)):
+            return False  # (refused, or never sent: no connection to be had)
         try:
             landed = bool(await self._fetch(_LANDED, game.id, game.version, now))
         except StorageError:

@@ -65,7 +65,7 @@ def _losing(store: PostgresStore, *, committed: bool, commits: bool = False) -> 
         async with real(**kw) as conn:
             yield _Answers(conn, committed=committed)
         if commits and kw.get("write") and kw.get("transaction") is not False:
-            raise StorageError(LOST) from asyncpg.ConnectionDoesNotExistError(LOST)
+            raise StorageError(LOST, sent=True) from asyncpg.ConnectionDoesNotExistError(LOST)
 
     store.acquire = acquire  # type: ignore[method-assign]
 
@@ -118,3 +118,36 @@ async def test_a_games_end_stored_before_its_answer_was_lost_ends_it(pg_url: str
         stored = await store.get_game(game.id)
         assert stored is not None and stored.status == "over"
         assert [r["user_id"] for r in await store.results()] == [ALICE.user_id]
+
+
+async def test_a_save_that_found_no_connection_is_not_looked_for(pg_url: str) -> None:
+    """No connection could be had (the pool timed out): nothing was sent, so the player
+    is told at once, without a read that would wait as long again."""
+    async with _tables(pg_url) as (tables, store):
+        game = await tables.start("toy", guild_id=1, channel_id=800, starter=ALICE,
+                                  mode="fast")
+        reads: list[str] = []
+        real_fetch = store._fetch
+
+        async def fetch(sql: str, *args: Any) -> list[Any]:
+            reads.append(sql)
+            return await real_fetch(sql, *args)
+
+        class NoConnections:
+            """The pool, lending no connection."""
+
+            @contextlib.asynccontextmanager
+            async def acquire(self, timeout: float) -> AsyncIterator[Any]:
+                raise TimeoutError
+                yield  # (a generator, for the context manager)
+
+        store._fetch = fetch  # type: ignore[method-assign]
+        pool, store._pool = store._pool, NoConnections()  # type: ignore[assignment]
+        try:
+            with pytest.raises(Unavailable):
+                await tables.act(game.id, 0, BOB, "add1")
+        finally:
+            store._pool = pool
+        assert reads == []
+        stored = await store.get_game(game.id)
+        assert stored is not None and stored.version == 0
