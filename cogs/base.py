@@ -389,7 +389,10 @@ class GameCog(commands.Cog):
         await interaction.response.send_message(**body, ephemeral=True)
 
     async def repost(self, interaction: discord.Interaction[Any]) -> None:
-        """Post the current board again here and retire the old message.
+        """Post the current board again here and retire the old message; a standing turn
+        notice's button then opens the new board. The person whose turn it is, asking
+        for it, is at the table: their turn notice waits its grace time again, as when
+        they open "Rules & details".
 
         No lock is held across Discord requests: a move made while the new board was on
         its way is shown by an edit right after.
@@ -397,11 +400,14 @@ class GameCog(commands.Cog):
         async with AnswerClock.of(interaction) as clock:
             game = await self.current(interaction)
             await self.bot.boards.messages.send_board(interaction, game, before=clock.settle)
+        await self.bot.boards.clicks.presence.looking(interaction, game)
         self.bot.boards.schedule_computers(game)
         try:
             latest: LoadedGame | None = await self.bot.tables.load(game.id)
         except Refusal:  # the board is posted; its edit reads the game again
             latest = None
+        if latest is not None:
+            await self.bot.boards.notices.relink(latest)
         if latest is None or latest.row.version != game.row.version:
             self.bot.boards.messages.update_soon(game.id)
 

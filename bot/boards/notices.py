@@ -210,6 +210,21 @@ class TurnNotices:
                     and message.id not in kept and _links_to(message, game.link)):
                 await message.delete()
 
+    async def relink(self, game: LoadedGame) -> None:
+        """Point the table's standing turn notice, if any, at its board as just posted
+        again (``game`` as read after it was): its button opens the board to play, not
+        the old message. A notice Discord will not edit (deleted meanwhile) is left."""
+        note = game.data.notice or self._notices.get(game.id)
+        if note is None or not game.row.is_open or not game.link:
+            return
+        message = self.bot.get_partial_messageable(
+            note.channel, guild_id=game.row.guild_id).get_partial_message(note.message)
+        try:
+            await message.edit(view=board_button(game.link))
+        except SEND_ERRORS as exc:
+            log.info("could not point the turn notice of game %s at its new board: %s",
+                     game.id, exc)
+
     def forget(self, game_id: int) -> None:
         """Forget the turn notice of a game whose channel is gone (nothing to delete)."""
         self._notices.pop(game_id, None)

@@ -405,6 +405,49 @@ async def test_c6_a_player_reading_the_rules_on_their_turn_is_not_pinged_meanwhi
     assert pings_sent(fake_discord) == [alice]
 
 
+async def test_c6_a_player_posting_the_board_on_their_turn_is_not_pinged_then(
+        discord_driver, fake_discord, tmp_path):
+    """C6: Alice's turn comes; 40 s in she posts the board again (/steam board) to play
+    it: she is at the table, so the notice's grace starts again; Bob posting it changes
+    nothing for her."""
+    clock = Clock()
+    bot, game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
+    alice = fake_discord.user("alice").id
+
+    async def later(seconds: float) -> None:
+        clock.advance(seconds)
+        await bot.deadlines.run_due()
+        await discord_driver.settle()
+
+    await later(40)
+    posted = await discord_driver.slash("steam", "board", user="alice")
+    assert posted.message["embeds"]
+    await later(40)
+    assert pings_sent(fake_discord) == []
+    await discord_driver.slash("steam", "board", user="bob")
+    await later(6)
+    assert pings_sent(fake_discord) == [alice]
+
+
+async def test_c6_a_standing_notice_opens_the_board_posted_again(discord_driver,
+                                                                   fake_discord, tmp_path):
+    """Alice is pinged; Bob posts the board again (/steam board): the notice's button
+    opens the new board, not the message it replaced; the notice keeps its words."""
+    clock = Clock()
+    bot, game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
+    clock.advance(46)
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    [before] = _notices(fake_discord)
+    await discord_driver.slash("steam", "board", user="bob")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    [notice] = _notices(fake_discord)
+    [link] = [c for row in notice["components"] for c in row["components"]]
+    assert link["url"] == game.link and link["url"].endswith(f"/{game.row.board_message_id}")
+    assert notice["id"] == before["id"] and notice["content"] == before["content"]
+
+
 async def _whole_turn(driver, fake, bot, game_id) -> None:
     """The person to act plays their whole turn, answered by ``bot``'s process."""
     driver.client = bot
