@@ -411,7 +411,7 @@ async def test_c6_a_player_posting_the_board_on_their_turn_is_not_pinged_then(
     it: she is at the table, so the notice's grace starts again; Bob posting it changes
     nothing for her."""
     clock = Clock()
-    bot, game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
+    bot, _game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
     alice = fake_discord.user("alice").id
 
     async def later(seconds: float) -> None:
