@@ -148,6 +148,10 @@ class BoardClicks:
             play = await self.tables.act(game_id, version, actor_of(interaction), action_id,
                                          channel_id=interaction.channel_id)
         except Refusal as refusal:
+            if isinstance(refusal, StaleBoard) and await self._agreed(
+                interaction, game_id, version, action_id, clock
+            ):
+                return
             if isinstance(refusal, StaleBoard | GameEnded) and await self._heal(
                 interaction, game_id, clock, HEALED if isinstance(refusal, StaleBoard)
                 else str(refusal)
@@ -290,6 +294,26 @@ class BoardClicks:
             )
         except SEND_ERRORS as exc:
             log.warning("could not answer a click while stopping: %r", exc)
+
+    async def _agreed(self, interaction: discord.Interaction[Any], game_id: int,
+                      version: int, action_id: str, clock: AnswerClock) -> bool:
+        """Answer a click a moment late, on a channel game's board one version old, that
+        asked for the very move that made the current version (a vote for the move the
+        others' votes just made, C4): it is acknowledged without a word (the board is
+        brought up to date if it was left behind), not refused as doing nothing. Return
+        whether it was such a click."""
+        try:
+            game = await self.tables.load(game_id)
+        except Refusal:
+            return False
+        if len(game.seats) > 1 or game.row.version != version + 1:
+            return False  # (a seated player's own double click is told it did nothing)
+        if await self.tables.logged_action(game_id, game.row.version) != action_id:
+            return False
+        if not await self._catch_up(interaction, game, clock):
+            await clock.settle()
+            await self._acknowledge(interaction)
+        return True
 
     async def _heal(self, interaction: discord.Interaction[Any], game_id: int,
                     clock: AnswerClock, said: str) -> bool:

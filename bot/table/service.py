@@ -162,6 +162,21 @@ class Tables:
         """Return the game ``game_id``; raise NoSuchGame or Unavailable."""
         return await self.core.load(game_id)
 
+    async def logged_action(self, game_id: int, version: int) -> str | None:
+        """Return the action id of the move that made ``version`` of the game, as its log
+        holds it (None: no move made it, or the log is gone; a read that fails, too)."""
+        try:
+            rows = await self.core.guarded(self.store.query(
+                "SELECT action FROM actions WHERE game_id = :game AND seq = :seq",
+                {"game": game_id, "seq": version}))
+        except Unavailable:
+            return None
+        try:
+            action = json.loads(rows[0][0]).get("action") if rows else None
+        except (ValueError, AttributeError):
+            return None
+        return action if isinstance(action, str) else None
+
     async def load_here(self, game_id: int, channel_id: int | None) -> LoadedGame:
         """Return the game ``game_id`` for a button of its table clicked in channel
         ``channel_id``; refuse (NotAllowed) a click from another channel (a forged one:

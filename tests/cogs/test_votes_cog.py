@@ -124,6 +124,29 @@ async def test_c4_stale_vote_says_what_was_chosen(discord_driver, fake_discord, 
     assert "https://" not in late.content  # the clicked message is the board itself
 
 
+async def test_c4_a_late_vote_for_the_move_just_made_is_taken_quietly(
+        discord_driver, fake_discord, tmp_path):
+    """C4: Carol and Bob's votes make Add 2; Alice's vote for Add 2 on the same board
+    arrives a moment later: she is not told her click did nothing (the board shows the
+    move she wanted), and nothing more is done; Dave's late vote for Add 1 is told."""
+    clock = Clock()
+    users = ("alice", "bob", "carol", "dave")
+    bot, board, game = await _vote_game(discord_driver, fake_discord, tmp_path, clock, users)
+    old = fake_discord.get_message(board["id"])
+    clicks = [fake_discord.component_payload(old, button(old, action), user=user)
+              for user, action in (("carol", "add2"), ("bob", "add2"), ("dave", "add2"),
+                                   ("alice", "add2"), ("dave", "add1"))]
+    for click in clicks[:3]:
+        await discord_driver.feed(click)
+    after = await bot.tables.load(game.id)
+    assert after.row.version == game.row.version + 1
+    agreed = await discord_driver.feed(clicks[3])
+    assert agreed.response_type == 6 and not agreed.followups  # acknowledged, no word
+    assert (await bot.tables.load(game.id)).row.version == after.row.version
+    other = await discord_driver.feed(clicks[4])
+    assert other.ephemeral and other.content.startswith("That board is out of date:")
+
+
 async def test_c4_twenty_members_vote_at_once(discord_driver, fake_discord, tmp_path):
     """C4: 20 members vote at once: one move; every voter is answered with one request."""
     clock = Clock()
