@@ -369,7 +369,7 @@ class GameCog(commands.Cog):
         if interaction.guild_id is not None and not isinstance(interaction.channel,
                                                                discord.Thread):
             # (a game started in a member's thread is that thread's: it may be private)
-            threads = await self.bot.tables.open_in_threads_of(
+            threads = await self.bot.tables.find.open_in_threads_of(
                 interaction.guild_id, interaction.channel_id or 0, own=True)
         places = [f"<#{thread}>" for _game, thread, kind in threads if kind == self.kind]
         if places:

@@ -215,7 +215,7 @@ class SteamCog(GameCog):
         guild = interaction.guild
         if guild is None:
             return None
-        lobbies = await self.bot.tables.lobbies_started_by(guild.id, self.kind,
+        lobbies = await self.bot.tables.find.lobbies_started_by(guild.id, self.kind,
                                                            interaction.user.id)
         for game_id, channel_id in lobbies:
             thread: Any = guild.get_thread(channel_id)

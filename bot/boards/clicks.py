@@ -308,7 +308,7 @@ class BoardClicks:
             return False
         if len(game.seats) > 1 or game.row.version != version + 1:
             return False  # (a seated player's own double click is told it did nothing)
-        if await self.tables.logged_action(game_id, game.row.version) != action_id:
+        if await self.tables.find.logged_action(game_id, game.row.version) != action_id:
             return False
         if not await self._catch_up(interaction, game, clock):
             await clock.settle()

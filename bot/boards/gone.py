@@ -114,7 +114,7 @@ class GonePlaces:
         says so by the channel's event alone."""
         if guild_id is not None:
             try:
-                threads = await self.tables.open_in_threads_of(guild_id, channel_id)
+                threads = await self.tables.find.open_in_threads_of(guild_id, channel_id)
             except Refusal as refusal:
                 log.warning("could not read the games in threads of deleted channel %s: %s",
                             channel_id, refusal)

@@ -295,7 +295,7 @@ class Boards:
             theirs = False
             if any(game.data.thread and game.id in started for game in held):
                 try:
-                    theirs = await self.tables.first_game_in(place) in started
+                    theirs = await self.tables.find.first_game_in(place) in started
                 except Refusal as refusal:
                     log.info("could not read the first game of thread %s: %s", place,
                              refusal)

@@ -259,7 +259,7 @@ async def test_a_deleted_channel_ends_its_thread_games_in_a_server_with_many(
     game = await bot.tables.start("tinker", guild_id=guild, channel_id=doomed + 1,
                                   starter=Actor(1, "Alice"), only_starter=True,
                                   thread=True, parent=doomed)
-    assert len(await bot.tables.open_in_threads_of(guild, busy - 1)) == 501
+    assert len(await bot.tables.find.open_in_threads_of(guild, busy - 1)) == 501
     await bot.boards.messages.gone.channel_gone(doomed, guild)
     assert (await bot.tables.load(game.id)).row.status == "abandoned"
 

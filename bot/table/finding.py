@@ -1,0 +1,83 @@
+"""Reading the store for games by where and by whom they were played, and a move's
+logged action: questions the boards and cogs ask of the table, none of which changes a
+game."""
+
+from __future__ import annotations
+
+import json
+
+from bot.table.core import TableCore
+from bot.table.errors import Unavailable
+
+
+class Finder:
+    """Finds games and logged moves, over the shared :class:`TableCore` (a read the
+    store refuses is refused as Unavailable, unless said otherwise)."""
+
+    def __init__(self, core: TableCore) -> None:
+        self.core = core
+
+    async def logged_action(self, game_id: int, version: int) -> str | None:
+        """Return the action id of the move that made ``version`` of the game, as its log
+        holds it (None: no move made it, or the log is gone; a read that fails, too)."""
+        try:
+            rows = await self.core.guarded(self.core.store.query(
+                "SELECT action FROM actions WHERE game_id = :game AND seq = :seq",
+                {"game": game_id, "seq": version}))
+        except Unavailable:
+            return None
+        try:
+            action = json.loads(rows[0][0]).get("action") if rows else None
+        except (ValueError, AttributeError):
+            return None
+        return action if isinstance(action, str) else None
+
+    async def lobbies_started_by(self, guild_id: int, kind: str,
+                                 user_id: int) -> list[tuple[int, int]]:
+        """Return the open lobbies of ``kind`` that ``user_id`` started in the server, as
+        ``(game id, channel id)``, newest first (five at most); raise Unavailable when
+        the store cannot be read."""
+        rows = await self.core.guarded(self.core.store.query(
+            "SELECT id, channel_id FROM games WHERE guild_id = :guild AND kind = :kind"
+            " AND status = 'lobby' AND starter_id = :user ORDER BY id DESC LIMIT 5",
+            {"guild": guild_id, "kind": kind, "user": user_id}))
+        return [(int(game_id), int(channel_id)) for game_id, channel_id in rows]
+
+    async def first_game_in(self, channel_id: int) -> int | None:
+        """Return the first game stored in a channel or thread (a game thread's: the one
+        it was opened and named for), or None; raise Unavailable when the store cannot
+        be read."""
+        rows = await self.core.guarded(self.core.store.query(
+            "SELECT min(id) FROM games WHERE channel_id = :channel", {"channel": channel_id}))
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    async def open_in_threads_of(self, guild_id: int, channel_id: int, *,
+                                 own: bool = False) -> list[tuple[int, int, str]]:
+        """Return the open games played in threads of the channel ``channel_id`` (only
+        ``own`` threads: those opened for their game, not a member's thread the game was
+        started in), as ``(game id, thread id, kind)``, oldest first (games stored before
+        their thread's channel was kept are not found); raise Unavailable when the store
+        cannot be read.
+
+        The server's open games whose table data names the channel's id are read 500 at
+        a time (a text match, then the data read to be sure)."""
+        found: list[tuple[int, int, str]] = []
+        after = 0
+        while True:
+            rows = await self.core.guarded(self.core.store.query(
+                "SELECT id, channel_id, kind, extra FROM games WHERE guild_id = :guild"
+                " AND status IN ('lobby', 'active') AND id > :after AND extra LIKE :parent"
+                " ORDER BY id LIMIT 500",
+                {"guild": guild_id, "after": after, "parent": f"%{channel_id}%"}))
+            for game_id, thread_id, kind, extra in rows:
+                try:
+                    data = json.loads(extra)
+                    parent, opened = data.get("parent"), data.get("thread", False)
+                except (ValueError, AttributeError):
+                    continue
+                if parent == channel_id and int(thread_id) != channel_id and (
+                        opened or not own):
+                    found.append((int(game_id), int(thread_id), str(kind)))
+            if len(rows) < 500:
+                return found
+            after = int(rows[-1][0])
