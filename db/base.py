@@ -81,11 +81,15 @@ class GameStore(Protocol):
         results: Sequence[ResultRow] = (),
         ratings: Sequence[RatedSeat] = (),
         voters: Sequence[VoterRow] = (),
+        keep_time: bool = False,
     ) -> None:
         """Write ``game`` if still at ``expected_version`` (and at the ``updated_at`` it was
         read or last saved with) with its log, results, the people's new ratings
         (``ratings``: one per seat of a finished rated game) and the rows of ``voters``
-        (each replacing the member's row of the game), or raise VersionConflict."""
+        (each replacing the member's row of the game), or raise VersionConflict. With
+        ``keep_time``, ``updated_at`` moves on the least it can instead of to now: a
+        save no player made (a result shared), which must not keep the game from its
+        retention."""
 
     async def voter(self, game_id: int, user_id: int) -> VoterRow | None:
         """Return the member's row of a channel game's voters, or None (one index read)."""

@@ -147,11 +147,12 @@ class PostgresStore(PgAccess, KeptReads):
         results: Sequence[ResultRow] = (),
         ratings: Sequence[RatedSeat] = (),
         voters: Sequence[VoterRow] = (),
+        keep_time: bool = False,
     ) -> None:
         """Write ``game`` if it is still at ``expected_version``, with its log, results,
         the people's new ratings and the rows of ``voters``, in one transaction; raise
         VersionConflict if another writer got there first."""
-        now = save_time(self._clock(), game.updated_at)
+        now = save_time(game.updated_at if keep_time else self._clock(), game.updated_at)
         columns = (game.document_text("seats", game.seats),
                    game.document_text("options", game.options), game.state_text(),
                    game.document_text("events", game.events),

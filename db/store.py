@@ -161,6 +161,7 @@ class Store(SqliteAccess, KeptReads):
         results: Sequence[ResultRow] = (),
         ratings: Sequence[RatedSeat] = (),
         voters: Sequence[VoterRow] = (),
+        keep_time: bool = False,
     ) -> None:
         """Write ``game`` if it is still at ``expected_version``, with its log and results.
 
@@ -169,7 +170,7 @@ class Store(SqliteAccess, KeptReads):
         are one transaction: either all are stored or none. Raise VersionConflict if
         another writer got there first.
         """
-        now = save_time(self._clock(), game.updated_at)
+        now = save_time(game.updated_at if keep_time else self._clock(), game.updated_at)
         columns = (game.document_text("seats", game.seats),
                    game.document_text("options", game.options), game.state_text(),
                    game.document_text("events", game.events),

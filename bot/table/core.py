@@ -400,9 +400,10 @@ class TableCore:
         await self.save(game, expected, action, actor_id)
         return game
 
-    async def save_table(self, game: LoadedGame) -> None:
-        """Save the table's own data (votes, timers) without a move: the version stays."""
-        await self.save(game, game.row.version, None, None)
+    async def save_table(self, game: LoadedGame, *, keep_time: bool = False) -> None:
+        """Save the table's own data (votes, timers) without a move: the version stays
+        (``keep_time``: see :meth:`db.base.GameStore.save_game`)."""
+        await self.save(game, game.row.version, None, None, keep_time=keep_time)
 
     async def close(
         self, game: LoadedGame, status: str, event: str, actor_id: int | None, *,
@@ -482,11 +483,13 @@ class TableCore:
         actor_id: int | None,
         results: list[ResultRow] | None = None,
         ratings: list[RatedSeat] | None = None,
+        *,
+        keep_time: bool = False,
     ) -> None:
         """Write the game's row and table data (compare-and-swap on ``expected``), the
         action, the results and the new ratings in one transaction; refuse on a conflict
         or storage error. The rows of the game's voters a vote changed go in the same
-        transaction."""
+        transaction. ``keep_time``: see :meth:`db.base.GameStore.save_game`."""
         row = game.row
         voters.upgrade(game.data)
         if not row.is_open:  # an ended game has no turn to time or to tell anyone of
@@ -499,6 +502,7 @@ class TableCore:
             await self.store.save_game(
                 row, expected, action=action, actor_id=actor_id, results=results or (),
                 ratings=ratings or (), voters=list(game.data.unsaved.values()),
+                keep_time=keep_time,
             )
         except VersionConflict as exc:
             raise SaveConflict(game.link) from exc

@@ -178,11 +178,13 @@ class Tables:
 
     async def note_shared(self, game_id: int, at: float, link: str) -> None:
         """Keep with a finished game when its result was shared, and the link to the
-        post (:attr:`TableData.shared`); raise a Refusal when it cannot be saved."""
+        post (:attr:`TableData.shared`); raise a Refusal when it cannot be saved. The
+        game keeps its time of last save (moved on the least): a share does not keep it
+        from its retention."""
         async with self.core.hold(game_id):
             game = await self.core.load(game_id)
             game.data.shared = (at, link)
-            await self.core.save_table(game)
+            await self.core.save_table(game, keep_time=True)
 
     @contextlib.contextmanager
     def busy(self) -> Iterator[None]:

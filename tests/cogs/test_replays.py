@@ -196,6 +196,29 @@ async def test_share_posts_the_daily_result(discord_driver, fake_discord, tmp_pa
     assert not any(cid.endswith(":table.share") for cid in board_ids(plain, table=True))
 
 
+async def test_a_share_does_not_keep_the_game_from_its_retention(discord_driver,
+                                                                   fake_discord, tmp_path):
+    """A daily's result shared again a month after it ended: the game's state and moves
+    still go when its retention runs out, counted from its end (docs/records.md)."""
+    day = 86400.0
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    await discord_driver.slash("tinker", "daily", user="alice")
+    game, _states, board = await _finish(discord_driver, fake_discord, bot)
+    ended = await bot.store.get_game(game.id)
+    clock.now = ended.updated_at + 29 * day
+    bot.boards.replays.clock = clock
+    shared = await discord_driver.click(board, button(board, "table.share"), user="bob")
+    await discord_driver.settle()
+    assert not shared.ephemeral
+    row = await bot.store.get_game(game.id)
+    assert row.updated_at - ended.updated_at < 1
+    assert (await bot.tables.load(game.id)).data.shared is not None
+    clock.now = ended.updated_at + 31 * day
+    await bot.sweep_once()
+    assert (await bot.store.get_game(game.id)).state is None
+
+
 async def test_a_log_that_no_longer_leads_to_the_end(discord_driver, fake_discord, tmp_path):
     """If the moves kept no longer lead to the stored end, Replay says privately that the
     game cannot be replayed, every time it is pressed: nothing is posted in the channel."""
