@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from bot.games.protocol import Engine, GameError
+from bot.games.registry import ENGINES
 from bot.games.registry import engine as engine_of
 from bot.table import seating
 from bot.table.errors import Refusal, Unavailable
@@ -59,6 +60,13 @@ class ReplayRequest:
     #: seat to a computer and back: (engine moves before it, seat, away), in order.
     seat_rows: tuple[Mapping[str, Any], ...] = ()
     aways: tuple[tuple[int, int, bool], ...] = ()
+    #: Whether it is asked for to share the result (a refusal then says "shared").
+    sharing: bool = False
+
+    @property
+    def doing(self) -> str:
+        """What is asked, as a refusal says it: "shared" or "replayed"."""
+        return "shared" if self.sharing else "replayed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +111,9 @@ def request_of(row: GameRow, log: Sequence[Mapping[str, Any]], *,
     """Return the replay request of the finished game ``row`` with its action ``log``;
     refuse a game still going or one whose state was pruned, in words of a replay or,
     ``sharing``, of a result to share."""
+    if row.kind not in ENGINES:
+        raise NoReplay(f"That game is no longer on this bot, so it cannot be "
+                       f"{'shared' if sharing else 'replayed'}.")
     if row.status not in ENDED:
         raise NoReplay("This game is not over yet: its result is shared once it has ended."
                        if sharing else
@@ -118,7 +129,8 @@ def request_of(row: GameRow, log: Sequence[Mapping[str, Any]], *,
                        "games keep only their results.")
     return ReplayRequest(row.id, row.kind, row.state, len(row.seats), dict(row.options),
                          moves_of(log), row.status, row.daily, row.guild_id,
-                         tuple(s for s in row.seats if isinstance(s, Mapping)), aways_of(log))
+                         tuple(s for s in row.seats if isinstance(s, Mapping)), aways_of(log),
+                         sharing)
 
 
 async def _read(work: Awaitable[_T]) -> _T:
@@ -212,7 +224,7 @@ def rebuild(request: ReplayRequest, engine: Engine[Any] | None = None) -> list[A
         final = eng.load(request.state)
         seed = final.rng.seed
     except (GameError, AttributeError) as exc:
-        raise NoReplay("This game's saved data cannot be replayed.") from exc
+        raise NoReplay(f"This game's saved data cannot be {request.doing}.") from exc
     # As the engine writes it now: a state saved by an older release (an older schema
     # the engine still reads) is compared in today's form, less the fields it was saved
     # without (kept since; the load gave them their default, the moves their value).
@@ -237,7 +249,8 @@ def rebuild(request: ReplayRequest, engine: Engine[Any] | None = None) -> list[A
                 continue
             if _kept(eng.dump(states[-1]), saved) == wanted:
                 return states
-    raise NoReplay("This game cannot be replayed: its moves do not lead to how it ended.")
+    raise NoReplay(f"This game cannot be {request.doing}: its moves do not lead to how it "
+                   "ended.")
 
 
 def frames(request: ReplayRequest, engine: Engine[Any] | None = None) -> list[Frame]:

@@ -6,9 +6,11 @@ from __future__ import annotations
 import asyncio
 import io
 
+import pytest
 from PIL import Image
 
 from bot.boards.replay import REPLAY_AGAIN_AFTER
+from bot.games import registry
 from bot.games.registry import engine
 from bot.pictures import draw_picture
 from bot.pictures.endings import ending
@@ -217,6 +219,37 @@ async def test_a_share_does_not_keep_the_game_from_its_retention(discord_driver,
     clock.now = ended.updated_at + 31 * day
     await bot.sweep_once()
     assert (await bot.store.get_game(game.id)).state is None
+
+
+async def test_share_of_a_log_that_no_longer_leads_to_the_end_speaks_of_sharing(
+        discord_driver, fake_discord, tmp_path):
+    """A daily whose kept moves no longer lead to its end cannot be shared, and Share
+    says so in words of sharing."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "daily", user="alice")
+    game, _states, board = await _finish(discord_driver, fake_discord, bot)
+    await bot.store.connection.execute(
+        "DELETE FROM actions WHERE game_id = ? AND seq = ?", (game.id, game.row.version))
+    shared = await discord_driver.click(board, button(board, "table.share"), user="bob")
+    assert shared.ephemeral and shared.content == (
+        "This game cannot be shared: its moves do not lead to how it ended.")
+
+
+@pytest.mark.parametrize("pressed", ["table.replay", "table.share"])
+async def test_an_old_board_of_a_game_no_longer_on_the_bot(discord_driver, fake_discord,
+                                                           tmp_path, monkeypatch, pressed):
+    """A release drops Tinker; Replay or Share on one of its ended boards says privately
+    that the game is no longer on the bot."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "daily" if pressed == "table.share" else "start",
+                               user="alice")
+    _game, _states, board = await _finish(discord_driver, fake_discord, bot)
+    await discord_driver.restart(make_bot(tmp_path, cogs=("cogs.tinrealm", "cogs.steam")))
+    monkeypatch.delitem(registry.ENGINES, "tinker")
+    told = await discord_driver.click(board, button(board, pressed), user="bob")
+    doing = "shared" if pressed == "table.share" else "replayed"
+    assert told.ephemeral and told.content == (
+        f"That game is no longer on this bot, so it cannot be {doing}.")
 
 
 async def test_a_log_that_no_longer_leads_to_the_end(discord_driver, fake_discord, tmp_path):
