@@ -29,7 +29,9 @@ from bot.pictures.drawing import PictureDrawer
 from bot.pictures.endings import ending
 from bot.pictures.replay import FILENAME, UPLOAD_LIMIT, animate, draw_frames
 from bot.table.daily import replays_open
+from bot.table.data import NoticeRef
 from bot.table.errors import Refusal, board_link
+from bot.table.loaded import LoadedGame
 from bot.table.replay import (
     Frame,
     NoReplay,
@@ -47,6 +49,10 @@ log = logging.getLogger(__name__)
 
 #: Frames drawn per trip to the drawing process: other boards are drawn in between.
 CHUNK = 12
+
+#: What a replay post says once taken down (a player in it asked to be forgotten).
+TAKEN_DOWN = ("🎞️ This replay was taken down: a player in it asked the bot to forget them. "
+              "Press **Replay** on the game's board to draw it again.")
 
 #: Replays and results mention nobody.
 NOBODY = discord.AllowedMentions.none()
@@ -231,6 +237,33 @@ class Replays:
         shown_at = await edit(content=replay_line(request.kind, shown[-1],
                                                   len(request.moves)), attachments=[file])
         self._posted(request.game_id, getattr(shown_at, "jump_url", "") or "")
+        if isinstance(shown_at, discord.Message):
+            try:  # (taken down if a player in it asks the bot to forget them)
+                await self.tables.note_replayed(
+                    request.game_id, NoticeRef(shown_at.channel.id, shown_at.id))
+            except Refusal as refusal:
+                log.warning("could not keep the replay post of game %s: %s",
+                            request.game_id, refusal)
+
+    async def take_down(self, client: discord.Client, game: LoadedGame) -> None:
+        """Take down the replay posts of ``game``, finished, whose pictures name a member
+        who asked the bot to forget them: each says so instead (Replay draws it anew),
+        and none is linked to any more. A post Discord will not edit is left."""
+        self.posted.pop(game.id, None)
+        self.unable.pop(game.id, None)
+        if not game.data.replays:
+            return
+        for post in game.data.replays:
+            message = client.get_partial_messageable(
+                post.channel, guild_id=game.row.guild_id).get_partial_message(post.message)
+            try:
+                await message.edit(content=TAKEN_DOWN, attachments=[])
+            except SEND_ERRORS as exc:
+                log.info("could not take down a replay of game %s: %s", game.id, exc)
+        try:
+            await self.tables.note_replayed(game.id, None)
+        except Refusal as refusal:
+            log.warning("could not forget the replay posts of game %s: %s", game.id, refusal)
 
     def _posted(self, game_id: int, link: str) -> None:
         """Remember that the replay of ``game_id`` was posted (at ``link``), among the

@@ -265,9 +265,9 @@ class Boards:
                        names: set[str]) -> None:
         """Show again, in the background, the boards of the finished games a member's
         /forget-me took their name out of (``games``: each with whether they started
-        it), pictures drawn again; the thread the bot opened for one they started and
-        named after them (one of ``names``, as a thread name gives it) is renamed after
-        ``former``. Cut off at a stop, like a notice."""
+        it), pictures drawn again, and take down their replay posts; the thread the bot
+        opened for one they started and named after them (one of ``names``, as a thread
+        name gives it) is renamed after ``former``. Cut off at a stop, like a notice."""
         task = asyncio.create_task(self._show_forgotten(games, former, names),
                                    name="forgotten-boards")
         self._announcing.add(task)
@@ -303,6 +303,7 @@ class Boards:
                 for game in held:
                     self.messages.shown.pop(game.id, None)  # its picture named them
                     await self.messages.refresh(game, repost=False)
+                    await self.replays.take_down(self.bot, game)  # so do its replays
 
     async def stop_announcing(self, timeout: float) -> None:
         """At a stop: let the deadlines' notices on their way be posted, for ``timeout``

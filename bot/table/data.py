@@ -182,8 +182,8 @@ class NoticeRef:
 
 
 def _invites(data: Any) -> list[NoticeRef]:
-    """Read the stored lobby invitations, stored as (channel, message, user) triples
-    (entries that are not are left out)."""
+    """Read stored messages (a lobby's invitations, a game's replays), stored as
+    (channel, message, user) triples (entries that are not are left out)."""
     out = []
     for entry in data if isinstance(data, list) else ():
         try:
@@ -355,6 +355,9 @@ class TableData:
     #: When a finished daily game's result was last shared in its channel, and the link
     #: to that post.
     shared: tuple[float, str] | None = None
+    #: The replay posts of a finished game, oldest first (the latest few): taken down
+    #: when a player in it asks the bot to forget them (their picture names them).
+    replays: list[NoticeRef] = field(default_factory=list)
     #: The last turns and table events, oldest first (``bot.table.turnlog``).
     turns: list[TurnLog] = field(default_factory=list)
     #: Stored keys this code does not know, written back as they were.
@@ -371,7 +374,7 @@ class TableData:
                         "notices", "away_votes", "last", "host", "notice", "invites", "voted",
                         "untold", "invited", "abandon_votes", "thread", "parent", "notice_due",
                         "shared", "turns", "decisions", "recent_players", "decision_voters",
-                        "turn_since", "host_seen"))
+                        "turn_since", "host_seen", "replays"))
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableData:
@@ -405,6 +408,7 @@ class TableData:
             host_seen=_optional_float(data.get("host_seen")),
             notice=NoticeRef.from_json(notice) if notice else None,
             invites=_invites(data.get("invites")),
+            replays=_invites(data.get("replays")),
             thread=bool(data.get("thread", False)),
             parent=None if parent is None else int(parent),
             shared=_shared(data.get("shared")),
@@ -464,6 +468,8 @@ class TableData:
             out["notice"] = self.notice.to_json()
         if self.invites:
             out["invites"] = [[i.channel, i.message, i.user] for i in self.invites]
+        if self.replays:
+            out["replays"] = [[r.channel, r.message, r.user] for r in self.replays]
         if self.thread:
             out["thread"] = True
         if self.parent is not None:

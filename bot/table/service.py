@@ -186,6 +186,16 @@ class Tables:
             game.data.shared = (at, link)
             await self.core.save_table(game, keep_time=True)
 
+    async def note_replayed(self, game_id: int, post: NoticeRef | None) -> None:
+        """Keep with a finished game its replay ``post`` (among the latest few), or, with
+        None, forget them all (taken down); the game keeps its time of last save, as
+        for a share. Raise a Refusal when it cannot be saved."""
+        async with self.core.hold(game_id):
+            game = await self.core.load(game_id)
+            game.data.replays = ([*game.data.replays, post][-REPLAYS_KEPT:]
+                                 if post is not None else [])
+            await self.core.save_table(game, keep_time=True)
+
     @contextlib.contextmanager
     def busy(self) -> Iterator[None]:
         """Count a request as in flight until the block ends (see :meth:`drain`)."""
@@ -562,6 +572,10 @@ class Tables:
         game.row.board_message_id = message_id
         game.row.board_posted_at = self.now()
         return replaced
+
+
+#: How many replay posts a finished game keeps the place of.
+REPLAYS_KEPT = 5
 
 
 def _too_many(limit: int) -> str:

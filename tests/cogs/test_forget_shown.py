@@ -234,3 +234,45 @@ async def test_a_game_started_in_a_thread_opened_for_the_redraw_keeps_it_open(
     await driver.settle()
     assert await bot.tables.open_in_channel(thread_id) is not None
     assert thread["thread_metadata"]["archived"] is False
+
+
+async def test_forget_me_takes_down_the_replays_that_name_the_member(discord_driver,
+                                                                     fake_discord, tmp_path):
+    """A replay of Alice and Zephyrine's finished table was posted; Zephyrine forgets
+    herself: the post no longer names her (its picture is gone; it says why), Replay
+    draws it anew with "a former player" rather than pointing to the old post, and the
+    game keeps no post."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    fake_discord.add_user("Zephyrine")
+    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
+                                        user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"),
+                                        user="Zephyrine")).message
+    await host_board(discord_driver, board, "lobby.start")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    people = {u.id: u for u in (fake_discord.user("alice"), fake_discord.user("Zephyrine"))}
+    while game.row.is_open:
+        seat = game.to_act()
+        who = people[game.row.seats[seat]["user_id"]]
+        game = (await bot.tables.act(game.id, game.row.version, Actor(who.id, who.name),
+                                     game.engine.computer_action(game.state, seat))).game
+    await bot.boards.messages.refresh(game)
+    await discord_driver.settle()
+    board = fake_discord.get_message(game.row.board_message_id)
+    first = await discord_driver.click(board, button(board, "table.replay"), user="bob")
+    await discord_driver.settle()
+    post = fake_discord.get_message(first.record.original_message_id)
+    assert post["attachments"] and "Zephyrine" in json.dumps(post)
+    assert len((await bot.tables.load(game.id)).data.replays) == 1
+    await _forget(discord_driver, "Zephyrine")
+    post = fake_discord.get_message(post["id"])
+    assert "Zephyrine" not in _shown(post) and not post["attachments"]
+    assert post["content"].startswith("🎞️ This replay was taken down")
+    assert (await bot.tables.load(game.id)).data.replays == []
+    board = fake_discord.get_message(game.row.board_message_id)
+    again = await discord_driver.click(board, button(board, "table.replay"), user="bob")
+    await discord_driver.settle()
+    assert not again.ephemeral
+    drawn = fake_discord.get_message(again.record.original_message_id)
+    assert drawn["attachments"] and "Zephyrine" not in _shown(drawn)
+    assert "a former player" in drawn["content"]
