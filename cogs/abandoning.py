@@ -92,7 +92,8 @@ class AbandonButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Abandon the game (or record the ask), say so in the channel, edit its board."""
+        """Abandon the game and say so in the channel, or record the ask and say so
+        privately (the board shows it); edit its board."""
         bot = interaction.client
         async with AnswerClock.of(interaction, self.game_id) as clock:
             try:
@@ -103,9 +104,12 @@ class AbandonButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
                 return
             said = game.row.events[-1] if game.row.events else "The game was abandoned."
             try:
-                await clock.edit(content="Done.", view=None)  # the channel is told next
-                await interaction.followup.send(
-                    said, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
+                if game.row.is_open:  # an ask: the board's footer shows it to everyone
+                    await clock.edit(content=said, view=None)
+                else:
+                    await clock.edit(content="Done.", view=None)  # the channel is told next
+                    await interaction.followup.send(
+                        said, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
             except SEND_ERRORS as exc:
                 log.warning("could not answer the abandoning of game %s: %s", game.id, exc)
         # an ended game's board deleted meanwhile is not posted again: nobody plays it

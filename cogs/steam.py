@@ -455,13 +455,15 @@ class SteamCog(GameCog):
             play = await self.bot.tables.hand_to_computer(
                 interaction.channel_id or 0, actor_of(interaction), player.id
             )
-            try:
-                await clock.send(content=" ".join(play.events),
+            seat = play.game.seat_of(player.id)
+            handed = seat is not None and play.game.seats[seat].away
+            try:  # an ask alone is answered privately: the board's footer shows it
+                await clock.send(content=" ".join(play.events), ephemeral=not handed,
                                  allowed_mentions=discord.AllowedMentions.none())
             except SEND_ERRORS as exc:  # the vote is cast: the board still shows it
                 log.warning("could not answer /steam away on game %s: %r", play.game.id, exc)
-        if play.game.seats and any(s.away for s in play.game.seats):
-            self.bot.boards.messages.update_soon(play.game.id)
+        self.bot.boards.messages.update_soon(play.game.id)
+        if handed:
             self.bot.boards.schedule_computers(play.game)
 
     @steam.command(name="board", description="Post the table's board again at the bottom")

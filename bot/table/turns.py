@@ -378,11 +378,11 @@ class TurnPolicy:
                               f"computer already ({len(ballots)} of {needed} needed).")
             if actor.user_id not in ballots:
                 ballots.append(actor.user_id)
-            if len(ballots) < needed:
-                await core.save_table(game)
-                return Play(game, (f"{game.seat_name(mine)} asks to hand "
-                                   f"{game.seat_name(absent)}'s seat "
-                                   f"to a computer ({len(ballots)} of {needed} needed).",))
+            if len(ballots) < needed:  # the board says so (its footer), until it lapses
+                event = (f"{game.seat_name(mine)} asks to hand {game.seat_name(absent)}'s "
+                         f"seat to a computer ({len(ballots)} of {needed} needed).")
+                await core.table_move(game, (event,), {"away_ask": absent}, actor.user_id)
+                return Play(game, (event,), redraw=True)
             names = polls.join_names(game.seat_name(game.seat_of(u)) for u in ballots)
             data.away_votes.pop(str(absent_user), None)
             seats[absent] = seats[absent].with_away(True)

@@ -62,12 +62,16 @@ async def test_at_a_running_table_the_question_says_a_majority_ends_it(discord_d
     # A double click on the button records the ask once.
     clicks = [fake_discord.component_payload(asked.message, asked.custom_ids[0], user="bob")
               for _ in range(2)]
-    await asyncio.gather(*(discord_driver.feed(click) for click in clicks))
+    answers = await asyncio.gather(*(discord_driver.feed(click) for click in clicks))
     await discord_driver.settle()
-    said = [m["content"] for m in fake_discord.channel_messages()
-            if "asks to abandon" in (m.get("content") or "")]
-    assert len(said) == 1
+    # the ask is told to Bob privately and shown on the board, not posted in the channel
+    assert [m["content"] for m in fake_discord.channel_messages()
+            if "asks to abandon" in (m.get("content") or "")] == []
+    assert sum((a.content or "").startswith("Bob asks to abandon the game (1 of 2 needed")
+               for a in answers) == 1
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    footer = fake_discord.get_message(game.row.board_message_id)["embeds"][0]["footer"]
+    assert "Bob asks to abandon the game" in footer["text"]
     assert game is not None and game.row.is_open
     assert game.row.version == before.row.version + 1
     # The command used again is refused at once, with no question.

@@ -169,14 +169,15 @@ async def test_away_player_asking_to_resign_on_a_slow_database_is_asked(
 
 async def test_steam_away_vote_on_a_slow_database_is_answered(
         discord_driver: Any, fake_discord: Any, tmp_path: Any, slowly: Slowly) -> None:
-    """C6: Alice's /steam away vote is saved slowly; the channel still reads it, as with
-    a quick database."""
+    """C6: Alice's /steam away vote is saved slowly; she is still told, privately, as
+    with a quick database (the board shows the ask to everyone)."""
     await _steam(discord_driver, fake_discord, tmp_path, away=False)
     with slowly():
         voted = await discord_driver.slash("steam", "away",
                                            {"player": fake_discord.user("bob")}, user="alice")
     assert voted.response_type == THINKING
-    assert "1 of 2 needed" in voted.content and not voted.ephemeral
+    [told] = voted.followups
+    assert _private(told) and "1 of 2 needed" in told["content"]
 
 
 async def test_server_settings_saved_on_a_slow_database_are_answered(

@@ -181,8 +181,14 @@ async def test_c6_majority_hands_an_absent_seat_to_a_computer(discord_driver, fa
         "40 s).")
     clock.advance(40)
     first = await discord_driver.slash("steam", "away", bob, user="alice")
-    assert "1 of 2 needed" in first.content and not first.ephemeral
-    assert fake_discord.pings(first.message) == set()
+    assert first.ephemeral and first.content == (
+        "Alice asks to hand Bob's seat to a computer (1 of 2 needed).")
+    await discord_driver.settle()  # the board's footer says so, for everyone
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    board = fake_discord.get_message(game.row.board_message_id)
+    assert "Alice asks to hand Bob's seat" in board["embeds"][0]["footer"]["text"]
+    assert not [m for m in fake_discord.channel_messages()
+                if "asks to hand" in (m.get("content") or "")]
     stranger = await discord_driver.slash("steam", "away", bob,
                                           user="dave" if "dave" in fake_discord.users else "bob")
     assert stranger.ephemeral
