@@ -401,6 +401,7 @@ class TableBot(commands.Bot):
                 max(0.0, STOP_WAIT_SECONDS - (time.monotonic() - since)))
             await self.boards.messages.stop_updates()
             await self.boards.leftovers.stop()
+            await self.boards.replays.stop()
         if self.alive_marker.is_running():
             self.alive_marker.cancel()
             await self.restart.note_alive()

@@ -13,7 +13,6 @@ too), is answered privately with a link to it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -50,6 +49,12 @@ log = logging.getLogger(__name__)
 #: Frames drawn per trip to the drawing process: other boards are drawn in between.
 CHUNK = 12
 
+#: What an edit of a replay's line may raise: Discord's refusals, and a session closed
+#: at a stop.
+EDIT_ERRORS: tuple[type[BaseException], ...] = (*SEND_ERRORS, RuntimeError)
+#: What a replay's line says when the bot stopped before it was drawn.
+STOPPED = ("🎞️ This replay could not be finished: the bot restarted. Press **Replay** to "
+           "draw it.")
 #: What a replay post says once taken down (a player in it asked to be forgotten).
 TAKEN_DOWN = ("🎞️ This replay was taken down: a player in it asked the bot to forget them. "
               "Press **Replay** on the game's board to draw it again.")
@@ -122,6 +127,21 @@ class Replays:
         self.clock: Callable[[], float] = lambda: self.tables.now()
         #: Least time between two edits of the progress line (seconds).
         self.progress_interval = 1.0
+        #: The progress lines of the replays being drawn, by game: what edits each.
+        self._lines: dict[int, EditLine] = {}
+        #: Whether the bot is stopping: no replay is drawn further.
+        self.stopped = False
+
+    async def stop(self) -> None:
+        """At a stop, before Discord is closed: say on the line of each replay still being
+        drawn that it could not be finished (Replay draws it after the start), and draw
+        none further. A line Discord will not edit is left."""
+        self.stopped = True
+        for game_id, edit in list(self._lines.items()):
+            try:
+                await edit(content=STOPPED, attachments=[])
+            except EDIT_ERRORS as exc:  # (the session may be closed)
+                log.info("could not say the replay of game %s was stopped: %r", game_id, exc)
 
     async def replay(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Post the replay of game ``game_id`` in the channel, or say privately why not
@@ -198,18 +218,32 @@ class Replays:
             raise NoReplay("This game's replay could not be drawn just now; press Replay "
                            "again in a moment.") from exc
         edit = await _post_line(clock, progress_line(title, 0, len(shown)))
+        self._lines[game_id] = edit
         try:
             await self._draw(edit, request, title, shown)
         except Refusal as refusal:  # the line is public by now: it says why
-            await edit(content=str(refusal))
+            await self._say(edit, str(refusal))
         except (OSError, RuntimeError, ValueError) as exc:
+            if self.stopped:  # (the drawing process closed at the stop: the line says so)
+                return
             log.warning("the replay of game %s could not be drawn: %s", game_id, exc)
-            await edit(content=f"The replay of this game of {title} could not be drawn.")
+            await self._say(edit, f"The replay of this game of {title} could not be drawn.")
         except SEND_ERRORS as exc:  # Discord refused the picture (or an edit): say so
             log.warning("could not post the replay of game %s: %s", game_id, exc)
-            with contextlib.suppress(*SEND_ERRORS):
-                await edit(content=f"The replay of this game of {title} could not be posted; "
-                                   "press Replay to try again.", attachments=[])
+            await self._say(edit, f"The replay of this game of {title} could not be posted; "
+                                  "press Replay to try again.")
+        finally:
+            self._lines.pop(game_id, None)
+
+    async def _say(self, edit: EditLine, text: str) -> None:
+        """Say ``text`` on a replay's line instead of its picture (unless the bot is
+        stopping: the line says that); a failure is logged."""
+        if self.stopped:
+            return
+        try:
+            await edit(content=text, attachments=[])
+        except EDIT_ERRORS as exc:  # (the session may be closed)
+            log.info("could not say why a replay was not posted: %r", exc)
 
     async def _draw(self, edit: EditLine, request: ReplayRequest, title: str,
                     shown: list[Frame]) -> None:
@@ -219,12 +253,16 @@ class Replays:
         edited = loop.time()
         pngs: list[bytes] = []
         for start in range(0, len(shown), CHUNK):
+            if self.stopped:
+                return  # (its line says it was stopped)
             chunk = [(plain_players(f.view), f.status) for f in shown[start:start + CHUNK]]
             pngs += await self.drawer.run(draw_frames, request.kind, chunk)
             if loop.time() - edited >= self.progress_interval and len(pngs) < len(shown):
                 edited = loop.time()
                 await edit(content=progress_line(title, len(pngs), len(shown)))
         gif = await self.drawer.run(animate, pngs)
+        if self.stopped:
+            return
         if not gif or len(gif) > UPLOAD_LIMIT:
             why = "is too large to post" if gif else "could not be drawn"
             said = f"The replay of this game of {title} {why}."

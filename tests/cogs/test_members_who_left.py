@@ -25,7 +25,8 @@ def _left(fake: Any, name: str) -> tuple[Any, dict[str, Any]]:
 async def test_steam_away_names_a_player_who_left(discord_driver: Any, fake_discord: Any,
                                                   tmp_path: Any) -> None:
     """C6: Bob left the server mid-game; Alice and Carol still hand his seat to a computer
-    with /steam away, each vote read out in the channel as for anyone seated."""
+    with /steam away, as for anyone seated: the ask told privately, the hand-over in the
+    channel."""
     bot, _ = await seated_steam(discord_driver, fake_discord, tmp_path)
     bob, resolved = _left(fake_discord, "bob")
     votes = []
@@ -36,7 +37,7 @@ async def test_steam_away_names_a_player_who_left(discord_driver: Any, fake_disc
         )
         votes.append(await discord_driver.feed(payload))
     await discord_driver.settle()
-    assert "1 of 2 needed" in votes[0].content and not votes[0].ephemeral
+    assert "1 of 2 needed" in votes[0].content and votes[0].ephemeral
     assert "handed Bob's seat to a computer" in votes[1].content
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert game.seats[1].away

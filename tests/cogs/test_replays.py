@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import io
+import time
 
 import pytest
 from PIL import Image
 
+import bot.boards.replay as replay_boards
 from bot.boards.replay import REPLAY_AGAIN_AFTER
 from bot.games import registry
 from bot.games.registry import engine
 from bot.pictures import draw_picture
 from bot.pictures.endings import ending
-from bot.pictures.replay import FILENAME
+from bot.pictures.replay import FILENAME, draw_frames
 from bot.table.daily import day_end, replays_open
 from bot.table.service import Actor
 from bot.table.share import share_text
@@ -603,3 +605,36 @@ async def test_a_daily_played_in_its_own_thread_is_shared_in_the_channel(
     board = fake_discord.get_message(game.row.board_message_id)
     again = await discord_driver.click(board, button(board, "table.share"), user="bob")
     assert again.ephemeral and f"/{posted[0]['id']}" in again.content
+
+
+def _slow_frames(kind, chunk):
+    """Draw a chunk of a replay's frames, slowly (a busy machine)."""
+    time.sleep(0.5)
+    return draw_frames(kind, chunk)
+
+
+async def test_a_stop_while_a_replay_is_drawn_says_so_on_its_line(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """The bot stops (a deploy) while a replay is drawn, longer than the stop waits for
+    clicks: its public line says the replay could not be finished and how to get it,
+    rather than "Drawing…" for good; nothing is logged as an error."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", user="alice")
+    _game, _states, board = await _finish(discord_driver, fake_discord, bot)
+    monkeypatch.setattr(replay_boards, "draw_frames", _slow_frames)
+    drain = bot.tables.drain
+    monkeypatch.setattr(bot.tables, "drain", lambda timeout=10.0: drain(0.2))
+    click = asyncio.ensure_future(
+        discord_driver.click(board, button(board, "table.replay"), user="bob"))
+    lines: list[dict] = []
+    for _ in range(100):
+        await asyncio.sleep(0.05)
+        lines = [m for m in fake_discord.channel_messages()
+                 if (m.get("content") or "").startswith("🎞️ Drawing")]
+        if lines:
+            break
+    assert lines
+    await discord_driver.restart(make_bot(tmp_path, cogs=COGS))
+    await asyncio.wait_for(click, 30)
+    line = fake_discord.get_message(lines[0]["id"])
+    assert line["content"] == replay_boards.STOPPED and not line.get("attachments")
