@@ -289,9 +289,13 @@ class SteamCog(GameCog):
         seat others at a table they never chose."""
         computers = [s.level or DEFAULT_LEVEL for s in game.seats if s.computer]
         named = [s.name for s in game.seats if s.computer]  # each keeps its name and level
-        # (a game emptied by retention keeps its seats, not who resigned)
-        left = seating.resigned_seats(game.view()) if game.state is not None else set()
         sat = game.seat_of(interaction.user.id) is not None
+        if game.state is not None:
+            left = seating.resigned_seats(game.view())
+        else:  # emptied by retention: its results still say who had left by the end
+            gone = await self.bot.tables.find.left_before_the_end(
+                game.id, [s.user_id for s in game.seats if s.user_id and not s.computer])
+            left = {i for i, s in enumerate(game.seats) if s.user_id in gone}
         people = [(s.user_id, s.name) for i, s in enumerate(game.seats)
                   if sat and not s.computer and s.user_id is not None and not s.away
                   and i not in left and s.user_id != interaction.user.id]

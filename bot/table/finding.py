@@ -5,6 +5,7 @@ game."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from bot.table.core import TableCore
 from bot.table.errors import Unavailable
@@ -31,6 +32,30 @@ class Finder:
         except (ValueError, AttributeError):
             return None
         return action if isinstance(action, str) else None
+
+    async def left_before_the_end(self, game_id: int, user_ids: Sequence[int]) -> set[int]:
+        """Return those of ``user_ids`` whose result of the finished game says they had
+        resigned, or walked away (a computer playing their seat), by its end: what a
+        game retention emptied still tells of them (an index read per member). A read
+        that fails finds none."""
+        if not user_ids:
+            return set()
+        people = {f"u{i}": user for i, user in enumerate(user_ids)}
+        try:
+            rows = await self.core.guarded(self.core.store.query(
+                "SELECT user_id, detail FROM results WHERE game_id = :game AND user_id IN ("
+                + ", ".join(f":{key}" for key in people) + ")", {"game": game_id, **people}))
+        except Unavailable:
+            return set()
+        left = set()
+        for user, detail in rows:
+            try:
+                said = json.loads(detail)
+            except ValueError:
+                continue
+            if isinstance(said, dict) and (said.get("resigned") or said.get("away")):
+                left.add(int(user))
+        return left
 
     async def lobbies_started_by(self, guild_id: int, kind: str,
                                  user_id: int) -> list[tuple[int, int]]:

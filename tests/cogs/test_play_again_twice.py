@@ -3,6 +3,7 @@ table just opened, to join it (not "finish or abandon it first")."""
 
 from __future__ import annotations
 
+from bot.table.loaded import Actor
 from tests.support import Clock, abandon, button, host_board, make_bot
 
 
@@ -100,3 +101,38 @@ async def test_play_again_on_a_game_retention_emptied_seats_the_table(
     new = await bot.tables.open_in_channel(fake.channel_id)
     assert new.row.status == "lobby" and [s.name for s in new.seats] == ["Alice", "Bob"]
     assert (new.data.turn_seconds, new.data.notices) == (600, False)
+
+
+async def test_play_again_after_retention_leaves_out_who_resigned(discord_driver, fake_discord,
+                                                                  tmp_path):
+    """Alice, Bob and Carol's table: Carol resigns, and Alice and Bob finish it; once
+    retention has emptied it, Play again by Alice still seats Bob and not Carol (the
+    results of the game say who had resigned)."""
+    driver, fake = discord_driver, fake_discord
+    fake.add_user("carol")
+    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=Clock()))
+    board = (await driver.slash("steam", "new", {"first": "me (the host)"}, user="alice")).message
+    for name in ("bob", "carol"):
+        board = (await driver.click(board, button(board, "lobby.join"), user=name)).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    shown = fake.get_message(game.row.board_message_id)
+    ask = await driver.click(shown, button(shown, "ask.resign"), user="carol")
+    await driver.click(ask.message, ask.custom_ids[0], user="carol")
+    await driver.settle()
+    people = {fake.user(n).id: fake.user(n) for n in ("alice", "bob")}
+    ended = await bot.tables.load(game.id)
+    while ended.row.is_open:  # Alice and Bob play it out
+        seat = ended.to_act()
+        who = people[ended.seats[seat].user_id]
+        ended = (await bot.tables.act(ended.id, ended.row.version, Actor(who.id, who.name),
+                                      ended.engine.computer_action(ended.state, seat))).game
+    await bot.boards.messages.refresh(ended)
+    await driver.settle()
+    assert await bot.store.prune_finished(before=ended.row.updated_at + 10) == 1
+    final = fake.get_message(ended.row.board_message_id)
+    again = await driver.click(final, button(final, "table.again"), user="alice")
+    assert again.response_type == 4
+    new = await bot.tables.open_in_channel(fake.channel_id)
+    assert [s.name for s in new.seats] == ["Alice", "Bob"]
