@@ -26,7 +26,7 @@ from bot.pictures.palette import (
 )
 from bot.pictures.script import text_mask, width
 from bot.pictures.shapes import paste_icon
-from bot.text.widths import group_start
+from bot.text.widths import closed, group_start
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,12 +88,14 @@ def two_lines(name: str, room: float, size: int, bold: bool = False) -> list[str
 
 def fit_line(words: str, size: int, room: float, bold: bool = False) -> str:
     """Return ``words`` cut with an ellipsis to fit ``room`` ("…" alone when nothing
-    fits), never inside an emoji, a flag or a syllable (:func:`bot.text.widths.group_start`)."""
+    fits), never inside an emoji, a flag or a syllable (:func:`bot.text.widths.group_start`),
+    with any isolate the cut opens closed after the "…" (:func:`bot.text.widths.closed`:
+    what follows a right-to-left name on its line stays out of it)."""
     if width(words, size, bold) <= room:
         return words
-    while words and width(words + "…", size, bold) > room:
+    while words and width(closed(words + "…"), size, bold) > room:
         words = words[:group_start(words, len(words) - 1)]
-    return words.rstrip() + "…"
+    return closed(words.rstrip() + "…")
 
 
 def _write(image: Image.Image, x: float, y: float, words: str, size: int, bold: bool,

@@ -243,7 +243,8 @@ word in a left-to-right line ("أحمد 5. 4" keeps its numbers after the name).
 
 def closed(text: str) -> str:
     """Return ``text`` with an end (PDI) for each isolate a cut left open, so that what
-    follows the cut is not read as part of the name."""
+    follows the cut is not read as part of the name (a cut's "…" goes before the end:
+    inside a right-to-left name it then shows where the name was cut)."""
     left_open = text.count(FSI) - text.count(PDI)
     return text + PDI * left_open if left_open > 0 else text
 
@@ -257,7 +258,7 @@ def clip_words(text: str, room: float) -> str:
     space = cut.rfind(" ")
     if space > len(cut) // 3:
         cut = cut[:space]
-    return closed(cut.rstrip(" .,;:·—-")) + "…"
+    return closed(cut.rstrip(" .,;:·—-") + "…")  # (the "…" where a right-to-left cut is)
 
 
 #: The number that tells a name apart from another seated person's ("Sam (2)"): a cut
@@ -278,4 +279,4 @@ def clip_name(name: str, room: float) -> str:
         rest = room - shown_width(number)
         if rest >= 1 + ELLIPSIS:
             return clip_name(base, rest) + number
-    return closed(name[:group_start(name, fitting(name, room - ELLIPSIS))].rstrip()) + "…"
+    return closed(name[:group_start(name, fitting(name, room - ELLIPSIS))].rstrip() + "…")

@@ -173,12 +173,13 @@ def test_an_isolated_name_keeps_to_the_name_limit():
 
 
 def test_a_cut_right_to_left_name_ends_its_isolate_before_what_follows():
-    """Cut to fit a line, an isolated name is closed before the "…" and the rest of the
-    line, which would otherwise be read inside the name's right-to-left run."""
+    """Cut to fit a line, an isolated name is closed after its "…" (shown where the name
+    was cut: at its left end, in a right-to-left name) and before the rest of the line,
+    which would otherwise be read inside the name's right-to-left run."""
     long = safe_name(ARABIC * 12)
     cut = short_name(long, 10)
-    assert cut.endswith("\u2069…") and cut.count("\u2068") == cut.count("\u2069") == 1
-    assert clip_name(long, 8).endswith("\u2069…")
+    assert cut.endswith("…\u2069") and cut.count("\u2068") == cut.count("\u2069") == 1
+    assert clip_name(long, 8).endswith("…\u2069")
     line = clip_words(f"{long} chose: Strike with 3 energy", 20)
     assert line.count("\u2068") == line.count("\u2069") == 1, line
     assert shown_width(ISOLATED) == shown_width(ARABIC)
