@@ -308,6 +308,10 @@ class BoardClicks:
             return False
         if len(game.seats) > 1 or game.row.version != version + 1:
             return False  # (a seated player's own double click is told it did nothing)
+        try:  # one who may not play it ("only me") is refused as before
+            self.tables.core.seat_for(game, actor_of(interaction), action_id)
+        except Refusal:
+            return False
         if await self.tables.find.logged_action(game_id, game.row.version) != action_id:
             return False
         if not await self._catch_up(interaction, game, clock):

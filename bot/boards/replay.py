@@ -137,18 +137,15 @@ class Replays:
         drawn that it could not be finished (Replay draws it after the start), and draw
         none further. A line Discord will not edit is left."""
         self.stopped = True
-        for game_id, edit in list(self._lines.items()):
-            try:
-                await edit(content=STOPPED, attachments=[])
-            except EDIT_ERRORS as exc:  # (the session may be closed)
-                log.info("could not say the replay of game %s was stopped: %r", game_id, exc)
+        for edit in list(self._lines.values()):
+            await self._say(edit, STOPPED, stopping=True)
 
     async def replay(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Post the replay of game ``game_id`` in the channel, or say privately why not
         (on the answer clock: reading the game may be slow)."""
         async with AnswerClock.of(interaction, game_id) as clock:
             try:  # a click from another channel (forged) learns nothing of the game
-                await self.tables.load_here(game_id, interaction.channel_id)
+                game = await self.tables.load_here(game_id, interaction.channel_id)
             except Refusal as refusal:
                 await clock.tell(str(refusal))
                 return
@@ -157,6 +154,9 @@ class Replays:
                                  "it will appear here in a moment.")
                 return
             posted = self.posted.get(game_id)
+            if posted is not None and not any(posted[1].endswith(f"/{r.message}")
+                                              for r in game.data.replays):
+                posted = None  # taken down since (by any process), or never kept
             if posted is not None and (asyncio.get_running_loop().time() - posted[0]
                                        < REPLAY_AGAIN_AFTER):
                 where = f": {posted[1]}" if posted[1] else " a moment ago."
@@ -217,8 +217,14 @@ class Replays:
             log.warning("could not rebuild game %s to replay it: %s", game_id, exc)
             raise NoReplay("This game's replay could not be drawn just now; press Replay "
                            "again in a moment.") from exc
+        if self.stopped:  # (stopped while its frames were rebuilt: nothing posted)
+            raise NoReplay("The bot is restarting: press Replay again in a moment.")
         edit = await _post_line(clock, progress_line(title, 0, len(shown)))
         self._lines[game_id] = edit
+        if self.stopped:  # (stopped while the line was on its way)
+            await self._say(edit, STOPPED, stopping=True)
+            self._lines.pop(game_id, None)
+            return
         try:
             await self._draw(edit, request, title, shown)
         except Refusal as refusal:  # the line is public by now: it says why
@@ -235,10 +241,10 @@ class Replays:
         finally:
             self._lines.pop(game_id, None)
 
-    async def _say(self, edit: EditLine, text: str) -> None:
+    async def _say(self, edit: EditLine, text: str, *, stopping: bool = False) -> None:
         """Say ``text`` on a replay's line instead of its picture (unless the bot is
-        stopping: the line says that); a failure is logged."""
-        if self.stopped:
+        stopping and this is not the word that says so); a failure is logged."""
+        if self.stopped and not stopping:
             return
         try:
             await edit(content=text, attachments=[])
@@ -257,12 +263,15 @@ class Replays:
                 return  # (its line says it was stopped)
             chunk = [(plain_players(f.view), f.status) for f in shown[start:start + CHUNK]]
             pngs += await self.drawer.run(draw_frames, request.kind, chunk)
+            if self.stopped:
+                return  # (its line says it was stopped)
             if loop.time() - edited >= self.progress_interval and len(pngs) < len(shown):
                 edited = loop.time()
                 await edit(content=progress_line(title, len(pngs), len(shown)))
         gif = await self.drawer.run(animate, pngs)
         if self.stopped:
             return
+        self._lines.pop(request.game_id, None)  # its last word is on its way: not stopped
         if not gif or len(gif) > UPLOAD_LIMIT:
             why = "is too large to post" if gif else "could not be drawn"
             said = f"The replay of this game of {title} {why}."

@@ -18,6 +18,7 @@ from bot.pictures import draw_picture
 from bot.pictures.endings import ending
 from bot.pictures.replay import FILENAME, draw_frames
 from bot.table.daily import day_end, replays_open
+from bot.table.replay import frames
 from bot.table.service import Actor
 from bot.table.share import share_text
 from tests.pictures.test_replay import gif_frames, same_board
@@ -505,6 +506,10 @@ async def test_a_replay_posted_lately_is_pointed_to_not_drawn_again(discord_driv
     bot.boards.replays.posted[_game.id] = (at - REPLAY_AGAIN_AFTER, link)
     later = await discord_driver.click(board, button(board, "table.replay"), user="alice")
     assert later.response_type == 4 and not later.ephemeral
+    # the post taken down by another process (a /forget-me there): not pointed to
+    await bot.tables.note_replayed(_game.id, None)
+    taken = await discord_driver.click(board, button(board, "table.replay"), user="bob")
+    assert taken.response_type == 4 and not taken.ephemeral
 
 
 async def test_c6_a_seat_played_for_its_away_person_is_marked_in_the_replay(
@@ -638,3 +643,61 @@ async def test_a_stop_while_a_replay_is_drawn_says_so_on_its_line(
     await asyncio.wait_for(click, 30)
     line = fake_discord.get_message(lines[0]["id"])
     assert line["content"] == replay_boards.STOPPED and not line.get("attachments")
+
+
+async def _replay_held(driver, fake, tmp_path, monkeypatch, held_at):
+    """A Tinker game played out; its replay is pressed and held at ``held_at`` (a step
+    of the drawing, or "kept": the post being kept with the game) until the returned
+    event is set. Return the bot, the event and the click's future."""
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS))
+    await driver.slash("tinker", "start", user="alice")
+    _game, _states, board = await _finish(driver, fake, bot)
+    replays = bot.boards.replays
+    replays.progress_interval = 0  # (every chunk's count is shown)
+    gate, reached = asyncio.Event(), asyncio.Event()
+    if held_at == "kept":
+        keep = bot.tables.note_replayed
+
+        async def slow_keep(game_id, post):
+            reached.set()
+            await gate.wait()
+            return await keep(game_id, post)
+
+        monkeypatch.setattr(bot.tables, "note_replayed", slow_keep)
+    else:
+        run = replays.drawer.run
+
+        async def held(fn, *args):
+            if fn is held_at:
+                reached.set()
+                await gate.wait()
+            return await run(fn, *args)
+
+        monkeypatch.setattr(replays.drawer, "run", held)
+    click = asyncio.ensure_future(driver.click(board, button(board, "table.replay"),
+                                               user="bob"))
+    await asyncio.wait_for(reached.wait(), 60)
+    return bot, gate, click
+
+
+@pytest.mark.parametrize("held_at", ["frames", "chunk", "kept"])
+async def test_a_stop_at_any_step_of_a_replay_leaves_a_true_line(
+        discord_driver, fake_discord, tmp_path, monkeypatch, held_at):
+    """The bot stops while a replay's frames are rebuilt (nothing is posted: the asker
+    is told privately), while a chunk is drawn (its line says it was stopped, and stays
+    so), or once it is posted (the replay stays as posted)."""
+    step = {"frames": frames, "chunk": replay_boards.draw_frames, "kept": "kept"}[held_at]
+    bot, gate, click = await _replay_held(discord_driver, fake_discord, tmp_path,
+                                          monkeypatch, step)
+    await bot.boards.replays.stop()
+    gate.set()
+    answer = await asyncio.wait_for(click, 30)
+    lines = [m for m in fake_discord.channel_messages()
+             if (m.get("content") or "").startswith("🎞️")]
+    if held_at == "frames":
+        assert lines == [] and answer.ephemeral and "restarting" in answer.content
+    elif held_at == "chunk":
+        assert [m["content"] for m in lines] == [replay_boards.STOPPED]
+    else:
+        [line] = lines
+        assert line["content"].startswith("🎞️ Replay of") and line["attachments"]

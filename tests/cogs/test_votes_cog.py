@@ -147,6 +147,22 @@ async def test_c4_a_late_vote_for_the_move_just_made_is_taken_quietly(
     assert other.ephemeral and other.content.startswith("That board is out of date:")
 
 
+async def test_c1_a_late_click_by_one_who_may_not_play_is_refused(discord_driver,
+                                                                   fake_discord, tmp_path):
+    """C1: Alice plays "only me" and moves; Bob's click for the same move on the same
+    board, a moment late, is refused privately (he does not play this game), not taken
+    quietly as an agreeing vote."""
+    await discord_driver.login(make_bot(tmp_path, clock=Clock()))
+    board = (await discord_driver.slash("toy", "start", {"players": "only me"},
+                                        user="alice")).message
+    old = fake_discord.get_message(board["id"])
+    mine = fake_discord.component_payload(old, button(old, "add2"), user="alice")
+    theirs = fake_discord.component_payload(old, button(old, "add2"), user="bob")
+    assert (await discord_driver.feed(mine)).response_type == 7
+    late = await discord_driver.feed(theirs)
+    assert late.ephemeral and late.content.startswith("That board is out of date:")
+
+
 async def test_c4_twenty_members_vote_at_once(discord_driver, fake_discord, tmp_path):
     """C4: 20 members vote at once: one move; every voter is answered with one request."""
     clock = Clock()
