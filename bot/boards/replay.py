@@ -52,6 +52,8 @@ CHUNK = 12
 #: What an edit of a replay's line may raise: Discord's refusals, and a session closed
 #: at a stop.
 EDIT_ERRORS: tuple[type[BaseException], ...] = (*SEND_ERRORS, RuntimeError)
+#: Longest wait, at a stop, for the replays being posted to be posted and kept.
+POST_WAIT_SECONDS = 5.0
 #: What a replay's line says when the bot stopped before it was drawn.
 STOPPED = ("🎞️ This replay could not be finished: the bot restarted. Press **Replay** to "
            "draw it.")
@@ -131,6 +133,10 @@ class Replays:
         self._lines: dict[int, EditLine] = {}
         #: Whether the bot is stopping: no replay is drawn further.
         self.stopped = False
+        #: The replays being posted (their picture uploaded and their post kept with the
+        #: game), by game, and the line each is posted on: a stop lets them finish.
+        self._posting: dict[int, asyncio.Task[None]] = {}
+        self._posting_lines: dict[asyncio.Task[None], EditLine] = {}
 
     async def stop(self) -> None:
         """At a stop, before Discord is closed: say on the line of each replay still being
@@ -138,6 +144,11 @@ class Replays:
         none further. A line Discord will not edit is left."""
         self.stopped = True
         for edit in list(self._lines.values()):
+            await self._say(edit, STOPPED, stopping=True)
+        if self._posting:  # a replay being posted is let finish, kept with its game
+            await asyncio.wait(list(self._posting.values()), timeout=POST_WAIT_SECONDS)
+        for task, edit in [(t, e) for t, e in self._posting_lines.items() if not t.done()]:
+            task.cancel()  # (its picture not taken in time: its line says so while it can)
             await self._say(edit, STOPPED, stopping=True)
 
     async def replay(self, interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -237,7 +248,7 @@ class Replays:
         except SEND_ERRORS as exc:  # Discord refused the picture (or an edit): say so
             log.warning("could not post the replay of game %s: %s", game_id, exc)
             await self._say(edit, f"The replay of this game of {title} could not be posted; "
-                                  "press Replay to try again.")
+                                  "press Replay to try again.", stopping=True)
         finally:
             self._lines.pop(game_id, None)
 
@@ -271,18 +282,40 @@ class Replays:
         gif = await self.drawer.run(animate, pngs)
         if self.stopped:
             return
-        self._lines.pop(request.game_id, None)  # its last word is on its way: not stopped
         if not gif or len(gif) > UPLOAD_LIMIT:
+            self._lines.pop(request.game_id, None)  # its last word
             why = "is too large to post" if gif else "could not be drawn"
             said = f"The replay of this game of {title} {why}."
             await edit(content=said)
             if gif:  # it would be as large drawn again
                 _keep_latest(self.unable, request.game_id, said)
             return
+        # posted as a task of its own, that a stop lets finish (see :meth:`stop`)
+        self._lines.pop(request.game_id, None)
+        task = asyncio.ensure_future(self._post(edit, request, shown, gif))
+        self._posting[request.game_id] = task
+        self._posting_lines[task] = edit
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if not task.cancelled():
+                raise  # (this replay itself is being stopped)
+            return  # cut off by the stop, which said so on its line
+        finally:
+            if task.done():
+                self._posting.pop(request.game_id, None)
+                self._posting_lines.pop(task, None)
+
+    async def _post(self, edit: EditLine, request: ReplayRequest, shown: list[Frame],
+                    gif: bytes) -> None:
+        """Post the drawn replay ``gif`` on its line, and keep the post with its game."""
         file = discord.File(io.BytesIO(gif), filename=FILENAME,
                             description=replay_alt(request.kind, shown[-1], len(request.moves)))
         shown_at = await edit(content=replay_line(request.kind, shown[-1],
                                                   len(request.moves)), attachments=[file])
+        task = asyncio.current_task()
+        if task is not None:  # posted: a stop no longer speaks on its line
+            self._posting_lines.pop(task, None)
         self._posted(request.game_id, getattr(shown_at, "jump_url", "") or "")
         if isinstance(shown_at, discord.Message):
             try:  # (taken down if a player in it asks the bot to forget them)

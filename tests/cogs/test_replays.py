@@ -687,6 +687,7 @@ async def test_a_stop_at_any_step_of_a_replay_leaves_a_true_line(
     is told privately), while a chunk is drawn (its line says it was stopped, and stays
     so), or once it is posted (the replay stays as posted)."""
     step = {"frames": frames, "chunk": replay_boards.draw_frames, "kept": "kept"}[held_at]
+    monkeypatch.setattr(replay_boards, "POST_WAIT_SECONDS", 0.5)
     bot, gate, click = await _replay_held(discord_driver, fake_discord, tmp_path,
                                           monkeypatch, step)
     await bot.boards.replays.stop()
@@ -701,3 +702,32 @@ async def test_a_stop_at_any_step_of_a_replay_leaves_a_true_line(
     else:
         [line] = lines
         assert line["content"].startswith("🎞️ Replay of") and line["attachments"]
+
+
+@pytest.mark.parametrize("answered_in", [1.0, 20.0], ids=["in time", "too late"])
+async def test_a_stop_while_a_replay_is_uploaded(discord_driver, fake_discord, tmp_path,
+                                                 monkeypatch, answered_in):
+    """The bot stops while a replay's picture is being uploaded (Discord takes it, and
+    answers in a second, or not before the stop must go on): a post answered in time is
+    posted and kept with its game (a /forget-me can take it down); one not answered in
+    time has its line say it could not be finished, its picture taken off."""
+    monkeypatch.setattr(replay_boards, "POST_WAIT_SECONDS", 3.0)
+    bot, gate, click = await _replay_held(discord_driver, fake_discord, tmp_path,
+                                          monkeypatch, replay_boards.animate)
+    drain = bot.tables.drain
+    monkeypatch.setattr(bot.tables, "drain", lambda timeout=10.0: drain(0.2))
+    game_id = next(iter(bot.boards.replays.drawing))
+    fake_discord.hold_next("PATCH", r"/messages/", answered_in)
+    first = len(fake_discord.requests)
+    gate.set()
+    upload = await fake_discord.wait_for_request("PATCH", r"/messages/", after=first)
+    assert (upload.json or {}).get("attachments")
+    after = await discord_driver.restart(make_bot(tmp_path, cogs=COGS))
+    await asyncio.wait_for(click, 30)
+    [line] = [m for m in fake_discord.channel_messages()
+              if (m.get("content") or "").startswith("🎞️")]
+    kept = (await after.tables.load(game_id)).data.replays
+    if answered_in < replay_boards.POST_WAIT_SECONDS:
+        assert line["attachments"] and [r.message for r in kept] == [int(line["id"])]
+    else:
+        assert line["content"] == replay_boards.STOPPED and not line["attachments"]
