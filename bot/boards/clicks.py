@@ -297,17 +297,22 @@ class BoardClicks:
 
     async def _agreed(self, interaction: discord.Interaction[Any], game_id: int,
                       version: int, action_id: str, clock: AnswerClock) -> bool:
-        """Answer a click a moment late, on a channel game's board one version old, that
+        """Answer a vote a moment late, on a channel game's board one version old, that
         asked for the very move that made the current version (a vote for the move the
-        others' votes just made, C4): it is acknowledged without a word (the board is
+        others' votes just made, C4; in a ``fast`` game a click is a move of its own,
+        told it did nothing): it is acknowledged without a word (the board is
         brought up to date if it was left behind), not refused as doing nothing. Return
         whether it was such a click."""
         try:
             game = await self.tables.load(game_id)
         except Refusal:
             return False
-        if len(game.seats) > 1 or game.row.version != version + 1:
-            return False  # (a seated player's own double click is told it did nothing)
+        message = interaction.message
+        if (len(game.seats) > 1 or game.data.mode != "vote"
+                or game.row.version != version + 1
+                or message is None or message.id != game.row.board_message_id):
+            return False  # (a click that is a move, not a vote, is told it did nothing;
+            # so is one on another message than the board, which shows nothing new)
         try:  # one who may not play it ("only me") is refused as before
             self.tables.core.seat_for(game, actor_of(interaction), action_id)
         except Refusal:
