@@ -4,7 +4,7 @@ table just opened, to join it (not "finish or abandon it first")."""
 from __future__ import annotations
 
 from bot.table.loaded import Actor
-from tests.support import Clock, abandon, button, host_board, make_bot
+from tests.support import Clock, abandon, button, host_board, make_bot, seated_steam
 
 
 async def _abandoned_table(driver, fake, tmp_path, **options):
@@ -109,14 +109,7 @@ async def test_play_again_after_retention_leaves_out_who_resigned(discord_driver
     retention has emptied it, Play again by Alice still seats Bob and not Carol (the
     results of the game say who had resigned)."""
     driver, fake = discord_driver, fake_discord
-    fake.add_user("carol")
-    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=Clock()))
-    board = (await driver.slash("steam", "new", {"first": "me (the host)"}, user="alice")).message
-    for name in ("bob", "carol"):
-        board = (await driver.click(board, button(board, "lobby.join"), user=name)).message
-    await host_board(driver, board, "lobby.start")
-    await driver.settle()
-    game = await bot.tables.open_in_channel(fake.channel_id)
+    bot, game = await seated_steam(driver, fake, tmp_path)
     shown = fake.get_message(game.row.board_message_id)
     ask = await driver.click(shown, button(shown, "ask.resign"), user="carol")
     await driver.click(ask.message, ask.custom_ids[0], user="carol")

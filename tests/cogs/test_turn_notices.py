@@ -376,6 +376,13 @@ async def test_c6_a_reminder_held_back_while_the_player_takes_a_step_is_never_po
     assert pings_sent(fake_discord) == [alice]
 
 
+async def _later(driver, bot, clock, seconds: float) -> None:
+    """Move the clock on ``seconds`` and let the deadlines due by then run."""
+    clock.advance(seconds)
+    await bot.deadlines.run_due()
+    await driver.settle()
+
+
 async def test_c6_a_player_reading_the_rules_on_their_turn_is_not_pinged_meanwhile(
         discord_driver, fake_discord, tmp_path):
     """C6: Alice's turn comes; 30 s in she opens Rules & details to plan it, and 30 s
@@ -386,22 +393,17 @@ async def test_c6_a_player_reading_the_rules_on_their_turn_is_not_pinged_meanwhi
     bot, game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
     alice = fake_discord.user("alice").id
 
-    async def later(seconds: float) -> None:
-        clock.advance(seconds)
-        await bot.deadlines.run_due()
-        await discord_driver.settle()
-
-    await later(30)
+    await _later(discord_driver, bot, clock, 30)
     board = fake_discord.get_message(game.row.board_message_id)
     details = await discord_driver.click(board, button(board, "table.rules"), user="alice")
     assert details.ephemeral
-    await later(30)
+    await _later(discord_driver, bot, clock, 30)
     page = next(c["custom_id"] for row in details.message["components"]
                 for c in row["components"] if c.get("custom_id", "").endswith(".trains.0"))
     await discord_driver.click(details.message, page, user="alice")
-    await later(40)
+    await _later(discord_driver, bot, clock, 40)
     assert pings_sent(fake_discord) == []
-    await later(6)
+    await _later(discord_driver, bot, clock, 6)
     assert pings_sent(fake_discord) == [alice]
 
 
@@ -414,18 +416,13 @@ async def test_c6_a_player_posting_the_board_on_their_turn_is_not_pinged_then(
     bot, _game = await _two_seats(discord_driver, fake_discord, tmp_path, clock)
     alice = fake_discord.user("alice").id
 
-    async def later(seconds: float) -> None:
-        clock.advance(seconds)
-        await bot.deadlines.run_due()
-        await discord_driver.settle()
-
-    await later(40)
+    await _later(discord_driver, bot, clock, 40)
     posted = await discord_driver.slash("steam", "board", user="alice")
     assert posted.message["embeds"]
-    await later(40)
+    await _later(discord_driver, bot, clock, 40)
     assert pings_sent(fake_discord) == []
     await discord_driver.slash("steam", "board", user="bob")
-    await later(6)
+    await _later(discord_driver, bot, clock, 6)
     assert pings_sent(fake_discord) == [alice]
 
 
