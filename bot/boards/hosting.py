@@ -63,7 +63,7 @@ def no_lobby(game: LoadedGame) -> str:
     """Return the private answer to "Host controls" on a lobby that is no more."""
     if game.row.is_open:
         return "The game has already started."
-    if game.state is None:
+    if game.state is None and game.row.events:  # (not a game retention emptied)
         return "This table was closed before its game started."
     return "This game has ended."
 

@@ -133,10 +133,10 @@ class Replays:
         self._lines: dict[int, EditLine] = {}
         #: Whether the bot is stopping: no replay is drawn further.
         self.stopped = False
-        #: The replays being posted (their picture uploaded and their post kept with the
-        #: game), by game, and the line each is posted on: a stop lets them finish.
-        self._posting: dict[int, asyncio.Task[None]] = {}
-        self._posting_lines: dict[asyncio.Task[None], EditLine] = {}
+        #: The replays being posted (their picture uploaded, then their post kept with
+        #: the game), each with its line until Discord has taken the picture: a stop
+        #: lets them finish.
+        self._posting: dict[asyncio.Task[None], EditLine | None] = {}
 
     async def stop(self) -> None:
         """At a stop, before Discord is closed: say on the line of each replay still being
@@ -146,10 +146,11 @@ class Replays:
         for edit in list(self._lines.values()):
             await self._say(edit, STOPPED, stopping=True)
         if self._posting:  # a replay being posted is let finish, kept with its game
-            await asyncio.wait(list(self._posting.values()), timeout=POST_WAIT_SECONDS)
-        for task, edit in [(t, e) for t, e in self._posting_lines.items() if not t.done()]:
-            task.cancel()  # (its picture not taken in time: its line says so while it can)
-            await self._say(edit, STOPPED, stopping=True)
+            await asyncio.wait(list(self._posting), timeout=POST_WAIT_SECONDS)
+        for task, line in list(self._posting.items()):
+            if line is not None and not task.done():
+                task.cancel()  # (its picture not taken in time: its line says so)
+                await self._say(line, STOPPED, stopping=True)
 
     async def replay(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Post the replay of game ``game_id`` in the channel, or say privately why not
@@ -293,18 +294,14 @@ class Replays:
         # posted as a task of its own, that a stop lets finish (see :meth:`stop`)
         self._lines.pop(request.game_id, None)
         task = asyncio.ensure_future(self._post(edit, request, shown, gif))
-        self._posting[request.game_id] = task
-        self._posting_lines[task] = edit
+        self._posting[task] = edit
+        task.add_done_callback(lambda done: self._posting.pop(done, None))
         try:
             await asyncio.shield(task)
         except asyncio.CancelledError:
             if not task.cancelled():
                 raise  # (this replay itself is being stopped)
-            return  # cut off by the stop, which said so on its line
-        finally:
-            if task.done():
-                self._posting.pop(request.game_id, None)
-                self._posting_lines.pop(task, None)
+            # cut off by the stop, which said so on its line
 
     async def _post(self, edit: EditLine, request: ReplayRequest, shown: list[Frame],
                     gif: bytes) -> None:
@@ -314,8 +311,8 @@ class Replays:
         shown_at = await edit(content=replay_line(request.kind, shown[-1],
                                                   len(request.moves)), attachments=[file])
         task = asyncio.current_task()
-        if task is not None:  # posted: a stop no longer speaks on its line
-            self._posting_lines.pop(task, None)
+        if task in self._posting:  # posted: a stop no longer speaks on its line
+            self._posting[task] = None
         self._posted(request.game_id, getattr(shown_at, "jump_url", "") or "")
         if isinstance(shown_at, discord.Message):
             try:  # (taken down if a player in it asks the bot to forget them)
