@@ -319,6 +319,11 @@ class BoardClicks:
             return False
         if await self.tables.find.logged_action(game_id, game.row.version) != action_id:
             return False
+        try:
+            await self.tables.channel.agreed_late(game_id, version, actor_of(interaction),
+                                                  action_id)
+        except Refusal as exc:  # the click did nothing all the same (a database error)
+            log.warning("could not count a late vote in game %s: %s", game_id, exc)
         if not await self._catch_up(interaction, game, clock):
             await clock.settle()
             await self._acknowledge(interaction)

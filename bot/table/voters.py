@@ -64,6 +64,23 @@ def clicked(data: TableData, user_id: int, name: str) -> None:
     data.unsaved[user_id] = VoterRow(user_id, name)
 
 
+def agreed_late(data: TableData, mine: VoterRow | None, user_id: int, name: str,
+                decided: int, action: str, now: float) -> None:
+    """Count a member who was not an active player (C4), whose vote for ``action`` on the
+    board at version ``decided`` came a moment after the decision there made that very
+    move, as one of that decision's voters: their ballot is for it, as if it had come in
+    time, so they are an active player from now on and share the game's result (C5)."""
+    earlier = mine.decided if mine is not None else None
+    data.unsaved[user_id] = VoterRow(user_id, name, decided, earlier, action, None, now)
+    counts = data.decision_voters
+    if counts is not None and len(counts) == len(data.decisions):
+        counts[data.decisions.index(decided)] += 1
+        data.recent_players += 1
+    poll = data.poll
+    if poll is not None and poll.version > decided:  # the next decision's vote, under way
+        poll.active += 1
+
+
 def new_poll(data: TableData, version: int) -> Poll:
     """Return the empty poll of the board at ``version``, counting the recent voters."""
     return Poll(version, active=data.recent_players)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.boards.render import TALLY
+from bot.table import voters
 from tests.support import (
     Clock,
     abandon,
@@ -145,6 +146,36 @@ async def test_c4_a_late_vote_for_the_move_just_made_is_taken_quietly(
     assert (await bot.tables.load(game.id)).row.version == after.row.version
     other = await discord_driver.feed(clicks[4])
     assert other.ephemeral and other.content.startswith("That board is out of date:")
+
+
+async def test_c4_c5_a_late_agreeing_vote_counts_its_newcomer_as_a_player(
+        discord_driver, fake_discord, tmp_path):
+    """C4, C5: Carol and Bob's votes make Add 2; Erin, who had not played, votes Add 2 on
+    the same board a moment later. Her vote is taken quietly and she counts as she would
+    have had it come in time: an active player (now four, so two votes are no longer a
+    majority of the next decision) who shares the game's result. Alice's late vote, as an
+    active player already, counts her no second time."""
+    clock = Clock()
+    fake_discord.add_user("erin")
+    bot, board, game = await _vote_game(discord_driver, fake_discord, tmp_path, clock)
+    old = fake_discord.get_message(board["id"])
+    clicks = [fake_discord.component_payload(old, button(old, "add2"), user=user)
+              for user in ("carol", "bob", "erin", "alice")]
+    for click in clicks[:2]:
+        await discord_driver.feed(click)
+    for click in clicks[2:]:
+        agreed = await discord_driver.feed(click)
+        assert agreed.response_type == 6 and not agreed.followups
+    after = await bot.tables.load(game.id)
+    assert after.row.version == game.row.version + 1
+    assert after.data.recent_players == 4
+    store = bot.tables.core.store
+    assert fake_discord.user("erin").id in await voters.everyone(store, game.id, after.data)
+    board = fake_discord.get_message(board["id"])
+    for user in ("alice", "bob"):
+        vote = await discord_driver.click(board, button(board, "add1"), user=user)
+        assert vote.response_type != 7, vote.content  # a vote, not the move
+    assert (await bot.tables.load(game.id)).row.version == after.row.version  # 2 of 4
 
 
 async def test_c1_a_late_click_by_one_who_may_not_play_is_refused(discord_driver,

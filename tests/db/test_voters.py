@@ -88,6 +88,32 @@ async def test_c4_active_players_are_the_last_five_decisions_voters_at_the_table
         await tables.store.close()
 
 
+async def test_c4_a_late_agreeing_newcomer_joins_the_decision_and_the_vote_under_way(
+        tmp_path: Any) -> None:
+    """C4: Dave's vote for the move Alice's made arrives after it: he counts among that
+    decision's voters, in the recent players and in the next decision's vote already
+    under way (Bob's and Carol's ballots are each of four active players); counted again,
+    he is not counted twice."""
+    clock = Clock()
+    tables = await _tables(tmp_path / "v.db", clock)
+    try:
+        game = await tables.start("toy", guild_id=1, channel_id=CHANNEL, starter=ALICE)
+        first = game.row.version
+        version = (await tables.act(game.id, first, ALICE, "add1")).game.row.version
+        bob = await tables.act(game.id, version, BOB, "add1")
+        assert bob.ballot is not None and bob.ballot.active == 2
+        for _ in range(2):
+            await tables.channel.agreed_late(game.id, first, DAVE, "add1")
+            loaded = await tables.load(game.id)
+            assert loaded.data.recent_players == 2 and loaded.data.decision_voters == [2]
+            assert loaded.data.poll is not None and loaded.data.poll.active == 3
+        carol = await tables.act(game.id, version, CAROL, "add2")
+        assert carol.ballot is not None and carol.ballot.active == 4
+        assert (await tables.load(game.id)).row.version == version
+    finally:
+        await tables.store.close()
+
+
 class _Reads:
     """Counts the store's voter reads (by method) while it plays on."""
 
