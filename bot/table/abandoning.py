@@ -113,8 +113,7 @@ class Abandoning:
         event = (f"{game.seat_name(game.seat_of(actor.user_id))} asks to abandon the game "
                  f"({len(asks)} of {needed} needed: "
                  f"another player can use /{game.row.kind} abandon too).")
-        return await self.core.table_move(game, (event,), {"abandon_ask": actor.user_id},
-                                          actor.user_id)
+        return await self.core.table_note(game, (event,))
 
 
 def left_seats(game: LoadedGame, people: Iterable[int]) -> set[int]:

@@ -387,6 +387,15 @@ class TableCore:
         return [] if result is None else rated_seats(game.row.kind, game.seats,
                                                      result.outcomes)
 
+    async def table_note(self, game: LoadedGame, events: tuple[str, ...]) -> LoadedGame:
+        """Save an event of the table that changes nothing anyone may do on its board (an
+        ask to abandon it, or to hand a seat to a computer): the board's last lines show
+        it, and its version stays, so a move clicked on the board meanwhile still counts."""
+        record(game.row, events)
+        turnlog.note_table(game.data, events, len(game.seats))
+        await self.save_table(game)
+        return game
+
     async def table_move(
         self, game: LoadedGame, events: tuple[str, ...], action: dict[str, Any],
         actor_id: int | None,

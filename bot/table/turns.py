@@ -381,7 +381,7 @@ class TurnPolicy:
             if len(ballots) < needed:  # the board says so (its footer), until it lapses
                 event = (f"{game.seat_name(mine)} asks to hand {game.seat_name(absent)}'s "
                          f"seat to a computer ({len(ballots)} of {needed} needed).")
-                await core.table_move(game, (event,), {"away_ask": absent}, actor.user_id)
+                await core.table_note(game, (event,))
                 return Play(game, (event,), redraw=True)
             names = polls.join_names(game.seat_name(game.seat_of(u)) for u in ballots)
             data.away_votes.pop(str(absent_user), None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.support import button, host_board, make_bot, steam_against_computer
+from tests.support import button, host_board, make_bot, press, steam_against_computer
 
 
 async def test_abandon_asks_first_naming_what_is_given_up(discord_driver, fake_discord,
@@ -59,6 +59,7 @@ async def test_at_a_running_table_the_question_says_a_majority_ends_it(discord_d
     assert asked.content.startswith("Ask to abandon this Steam to Solar game?")
     assert "majority" in asked.content
     before = await bot.tables.open_in_channel(fake_discord.channel_id)
+    seen = fake_discord.get_message(before.row.board_message_id)  # the board before the ask
     # A double click on the button records the ask once.
     clicks = [fake_discord.component_payload(asked.message, asked.custom_ids[0], user="bob")
               for _ in range(2)]
@@ -73,7 +74,7 @@ async def test_at_a_running_table_the_question_says_a_majority_ends_it(discord_d
     footer = fake_discord.get_message(game.row.board_message_id)["embeds"][0]["footer"]
     assert "Bob asks to abandon the game" in footer["text"]
     assert game is not None and game.row.is_open
-    assert game.row.version == before.row.version + 1
+    assert game.row.version == before.row.version  # an ask: no move anyone makes changes
     # The command used again is refused at once, with no question.
     twice = await discord_driver.slash("steam", "abandon", user="bob")
     assert "You have asked to abandon this game already (1 of 2 needed" in twice.content
@@ -81,6 +82,12 @@ async def test_at_a_running_table_the_question_says_a_majority_ends_it(discord_d
     after = await bot.tables.load(game.id)
     assert after.row.version == game.row.version
     assert sum("asks to abandon" in e for e in after.row.events) == 1
+    # Alice's move on the board as she saw it before the ask counts.
+    seat = after.to_act()
+    move = await press(discord_driver, seen, after.engine.computer_action(after.state, seat),
+                       ("alice", "bob", "carol")[seat])
+    assert move.response_type == 7 and not move.followups, move.content
+    assert (await bot.tables.load(game.id)).row.version == game.row.version + 1
 
 
 async def test_abandoning_a_game_against_a_computer_says_it_is_a_loss(

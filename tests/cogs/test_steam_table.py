@@ -198,6 +198,32 @@ async def test_c6_majority_hands_an_absent_seat_to_a_computer(discord_driver, fa
     assert game.row.seats[1].get("away")
 
 
+async def test_c6_a_move_clicked_as_an_away_ask_is_made_still_counts(discord_driver,
+                                                                      fake_discord, tmp_path):
+    """C6: Alice asks to hand Bob's seat to a computer just as Bob, back at last, clicks
+    his move on the board as he saw it: the ask changes nothing Bob may do, so his move
+    is made, not refused as made on an old board; the ask stays in the board's footer."""
+    fake_discord.add_user("carol")
+    clock = Clock()
+    bot, _board = await _table(discord_driver, fake_discord, tmp_path, clock=clock,
+                               people=("bob", "carol"))
+    seats = {0: "alice", 1: "bob", 2: "carol"}
+    while (await bot.tables.open_in_channel(fake_discord.channel_id)).to_act() != 1:
+        await _play_turn(discord_driver, fake_discord, bot, seats)
+    clock.advance(60)
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    seen = fake_discord.get_message(game.row.board_message_id)
+    asked = await discord_driver.slash("steam", "away", {"player": fake_discord.user("bob")},
+                                       user="alice")
+    assert asked.content.startswith("Alice asks to hand Bob's seat to a computer")
+    move = await press(discord_driver, seen, game.engine.computer_action(game.state, 1), "bob")
+    assert move.response_type == 7 and not move.followups, move.content
+    await discord_driver.settle()
+    after = await bot.tables.load(game.id)
+    assert after.row.version == game.row.version + 1 and not after.seats[1].away
+    assert any("Alice asks to hand Bob's seat" in e for e in after.row.events)
+
+
 @pytest.mark.usefixtures("away_at_once")
 async def test_c6_rules_button_brings_an_away_player_back(discord_driver, fake_discord,
                                                            tmp_path):
