@@ -41,7 +41,11 @@ class Abandoning:
                     and actor.user_id in _playing(game)):
                 return await self._ask(game, actor)
             ended = f"{actor.name} abandoned the game."
-            return await self.core.close(game, "abandoned", ended, actor.user_id)
+            # the last of its people ends a table that waits for away people: as for
+            # the idle sweep, everyone who resigned or walked away loses it
+            forfeit = (left_seats(game, ()) if self.forfeits(game, actor) else set())
+            return await self.core.close(game, "abandoned", ended, actor.user_id,
+                                         forfeit=forfeit)
 
     async def may_abandon(self, channel_id: int, actor: Actor) -> tuple[LoadedGame, bool]:
         """Refuse as :meth:`abandon` would, changing nothing (before asking to confirm);
@@ -57,7 +61,7 @@ class Abandoning:
         loses it for its people: they play it, and a computer plays at the table
         (:meth:`TableCore.left_to_computers`; a moderator's abandon gives no result)."""
         return (not actor.can_manage and _running_table(game)
-                and actor.user_id in _playing(game)
+                and (actor.user_id in _playing(game) or _nobody_plays(game, actor))
                 and self.core.left_to_computers(game))
 
     def _step(self, game: LoadedGame, actor: Actor) -> str:
@@ -78,12 +82,11 @@ class Abandoning:
             return "close"
         playing = _playing(game)
         if actor.user_id not in playing:
-            seat = game.seat_of(actor.user_id)
-            if seat is not None and not seating.present_people(
-                    game.seats, seating.resigned_seats(game.view())):
+            if _nobody_plays(game, actor):
                 # Nobody plays for themselves any more (the table waits for away people):
                 # anyone seated may end it, so that it does not hold the channel.
                 return "close"
+            seat = game.seat_of(actor.user_id)
             if (seat is not None and game.seats[seat].away
                     and seat not in seating.resigned_seats(game.view())):
                 raise NotAllowed(seating.AWAY_REFUSAL)
@@ -131,6 +134,14 @@ def left_seats(game: LoadedGame, people: Iterable[int]) -> set[int]:
 def _running_table(game: LoadedGame) -> bool:
     """Whether ``game`` is a seated table in play (ended by a majority of its players)."""
     return len(game.seats) > 1 and game.row.status != "lobby" and not game.broken
+
+
+def _nobody_plays(game: LoadedGame, actor: Actor) -> bool:
+    """Whether ``actor`` is seated at a running table where nobody plays for themselves
+    any more: every person resigned, or a computer plays their seat while it waits for
+    them."""
+    return (_running_table(game) and game.seat_of(actor.user_id) is not None
+            and not seating.present_people(game.seats, seating.resigned_seats(game.view())))
 
 
 def _playing(game: LoadedGame) -> set[int]:

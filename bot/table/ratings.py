@@ -84,6 +84,9 @@ def rated_seats(kind: str, seats: Sequence[Seat],
 
 
 def walked_away(outcome: Any) -> Outcome:
-    """The outcome of a person whose seat a computer was playing at the end: a loss, its
-    detail marked ``away`` (the score stays, as the computer left it)."""
-    return Outcome(outcome.seat, "loss", outcome.score, {**outcome.detail, "away": True})
+    """The outcome of a person whose seat a computer was playing at the end: a loss
+    scoring 0, as for a person who left a game ended unfinished (the computer's play is
+    not theirs: it counts in no average or best score), its detail marked ``away`` with
+    the seat's final score as ``computer_score``."""
+    return Outcome(outcome.seat, "loss", 0,
+                   {**outcome.detail, "away": True, "computer_score": outcome.score})

@@ -176,6 +176,11 @@ class TurnPolicy:
             if due is not None and due.at <= now:
                 data.notice_due = None
                 mine = game.person_to_act() == due.user
+                if mine and not due.reminder and _reminder_says_it(game, due.user, now):
+                    # come late (a restart, a slow store) into the turn's last quarter:
+                    # the timer's reminder, soon, is the one ping
+                    await core.save_table(game)
+                    return None
                 restarted = mine and due.reminder and timer is not None
                 if restarted and timer is not None:
                     # reminded now: a whole turn from now, then the seat goes on

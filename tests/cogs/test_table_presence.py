@@ -7,7 +7,7 @@ import pytest
 
 from bot.table.loaded import Actor
 from tests.fake_discord import payloads
-from tests.support import Clock, button, host_board, make_bot
+from tests.support import Clock, button, host_board, make_bot, press
 
 # seats are handed on at once here: the wait before it is pinned elsewhere
 pytestmark = pytest.mark.usefixtures("away_at_once")
@@ -224,3 +224,44 @@ async def test_c6_an_away_ask_made_enough_by_a_resignation_hands_the_seat_on_whe
     assert "handed Bob's seat to a computer" in again.content, again.content
     assert (await bot.tables.load(game.id)).seats[1].away
 
+
+
+async def test_c6_resigning_before_ending_a_waiting_table_still_loses_it(
+        discord_driver, fake_discord, tmp_path):
+    """Alice and Bob play with a computer; Bob's turn timer hands his seat to it. Alice,
+    losing, resigns (the table now waits for Bob) and ends it: each of them loses it,
+    in the ratings too, as when she ends it without resigning or the idle sweep does. A
+    person alone against computers cannot take a game they are losing off their record
+    by resigning first; the question says what the end counts as."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)",
+                                                         "turn_timer": "2 min"},
+                                        user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
+    board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                        user="alice")).message
+    await host_board(discord_driver, board, "lobby.start")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    while (game := await bot.tables.load(game.id)).to_act() == 0:
+        shown = fake_discord.get_message(game.row.board_message_id)
+        await press(discord_driver, shown, game.engine.computer_action(game.state, 0), "alice")
+        await discord_driver.settle()
+    for _ in range(2):  # Bob's timer: the reminder, then a computer plays his seat
+        clock.advance(121)
+        await bot.deadlines.run_due()
+        await discord_driver.settle()
+    game = await bot.tables.load(game.id)
+    assert game.seats[1].away and game.to_act() == 0
+    await _resign(discord_driver, fake_discord, bot, game.id, "alice")
+    assert (await bot.tables.load(game.id)).row.is_open  # it waits for Bob
+    asked = await discord_driver.slash("steam", "abandon", user="alice")
+    assert "counts as a loss scoring 0" in asked.content
+    await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
+    assert (await bot.tables.load(game.id)).row.status == "abandoned"
+    people = {fake_discord.user(name).id for name in ("alice", "bob")}
+    results = await bot.store.query("SELECT user_id, outcome FROM results")
+    assert {(int(user), outcome) for user, outcome in results} == {(u, "loss") for u in people}
+    rated = await bot.store.query("SELECT user_id FROM ratings")
+    assert people <= {int(user) for (user,) in rated}

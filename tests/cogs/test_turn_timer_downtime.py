@@ -168,3 +168,27 @@ async def test_c6_a_notice_grace_time_does_not_run_while_the_bot_is_down(
     assert await bot.deadlines.run_due() == 1
     await discord_driver.settle()
     assert pings_sent(fake_discord) == [alice]
+
+
+async def test_c6_a_notice_held_into_the_turns_last_quarter_leaves_the_ping_to_the_reminder(
+        discord_driver, fake_discord, tmp_path):
+    """A 2-minute turn whose notice is due at 45 s: the bot stops at 40 s and is back at
+    95 s (under a minute: not an outage), in the turn's last quarter. The notice is not
+    posted; the timer's reminder, at its end, pings Alice once, as when her notice would
+    have come that late anyway."""
+    clock = Clock()
+    bot, _game = await seated_steam(discord_driver, fake_discord, tmp_path, clock=clock,
+                                   turn_timer="2 min")
+    alice = fake_discord.user("alice").id
+    clock.advance(40)
+    await discord_driver.close_client(bot)
+    clock.advance(55)
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=COGS, clock=clock))
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    assert pings_sent(fake_discord) == []
+    clock.advance(26)
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    assert pings_sent(fake_discord) == [alice]
+    assert len(_reminders(fake_discord)) == 1

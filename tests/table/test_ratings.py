@@ -95,11 +95,14 @@ def test_ranks_agree_with_the_end_boards_places() -> None:
 
 def test_a_person_whose_seat_a_computer_played_at_the_end_ranks_last_and_loses() -> None:
     """Bob walked away and a computer won his seat's game: he ranks last, below the
-    person who played, and his result is a loss marked away (the computer's score)."""
+    person who played, and his result is a loss scoring 0 marked away: the computer's
+    70 points are kept in its detail, so they lift none of his averages or best scores
+    above Alice's own 40."""
     seats = [_person(11), _person(12).with_away(True)]
     outcomes = [_out(0, "loss", 40), _out(1, "win", 70)]
     assert [(s.rank, s.user_id) for s in rated_seats("steam", seats, outcomes)] == [
         (1, 11), (2, 12)]
     rows = seat_results(seats, outcomes)
-    assert [(r.user_id, r.outcome, r.score, r.detail.get("away")) for r in rows] == [
-        (11, "loss", 40, None), (12, "loss", 70, True)]
+    assert [(r.user_id, r.outcome, r.score, r.detail.get("away"),
+             r.detail.get("computer_score")) for r in rows] == [
+        (11, "loss", 40, None, None), (12, "loss", 0, True, 70)]
