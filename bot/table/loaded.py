@@ -103,6 +103,22 @@ class LoadedGame:
             return ""
         return "theirs" if self.row.only_starter or self.data.mode == "solo" else "shared"
 
+    def held_by(self, user_id: int) -> bool:
+        """Whether this open game, which ``user_id`` started, still counts against their
+        open games in the server (its setting): they host its lobby, or play at its
+        running table themselves (not resigned, not away), or it is a game of one seat
+        (theirs to end), or it is damaged (theirs to end). A lobby whose host role
+        passed on, or a table they left, is no longer theirs to end."""
+        if self.broken:
+            return True
+        if self.row.status == "lobby":
+            return self.host_id == user_id
+        if len(self.seats) < 2:
+            return True
+        seat = self.seat_of(user_id)
+        return seat is not None and seat in seating.present_people(
+            self.seats, seating.resigned_seats(self.view()))
+
     def seat_of(self, user_id: int) -> int | None:
         """Return the seat index of ``user_id``, or None if not seated."""
         for index, seat in enumerate(self.seats):

@@ -307,11 +307,28 @@ class Tables:
         limit = (await self.servers.get(guild_id)).max_open_games
         if not limit or guild_id is None:
             return
-        rows = await self.core.guarded(self.store.query(
-            "SELECT count(*) FROM games WHERE starter_id = :user AND guild_id = :guild"
-            " AND status IN ('lobby', 'active')", {"user": user_id, "guild": guild_id}))
-        if rows and int(rows[0][0]) >= limit:
+        held, _left = await self._open_started(guild_id, user_id)
+        if held >= limit:
             raise Refusal(_too_many(limit))
+
+    async def _open_started(self, guild_id: int, user_id: int) -> tuple[int, int]:
+        """Return how many of the open games ``user_id`` started in the server count
+        against its limit, and how many no longer do: a lobby whose host role passed on,
+        a table they resigned from or walked away from (:meth:`LoadedGame.held_by`)."""
+        rows = await self.core.guarded(self.store.query(
+            "SELECT id FROM games WHERE starter_id = :user AND guild_id = :guild"
+            " AND status IN ('lobby', 'active')", {"user": user_id, "guild": guild_id}))
+        held = left = 0
+        for (game_id,) in rows:
+            try:
+                game = await self.core.load(int(game_id))
+            except Refusal:  # gone meanwhile
+                continue
+            if game.row.is_open and game.held_by(user_id):
+                held += 1
+            elif game.row.is_open:
+                left += 1
+        return held, left
 
     async def _create(
         self,
@@ -330,7 +347,9 @@ class Tables:
         daily: str | None = None,
     ) -> LoadedGame:
         limit = (await self.servers.get(guild_id)).max_open_games
-        cap = limit if limit and guild_id is not None else None
+        cap = None
+        if limit and guild_id is not None:  # counted as it is stored, in one statement
+            cap = limit + (await self._open_started(guild_id, starter.user_id))[1]
         try:
             row = await self.store.create_game(NewGame(
                 guild_id=guild_id, channel_id=channel_id, kind=kind, status=status,
