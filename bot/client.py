@@ -198,7 +198,9 @@ class TableBot(commands.Bot):
         self.tables.shards = self.shard_filter
         if self.settings.board_images and not RAQM:
             log.warning(NO_LAYOUT)
-        drawer = PictureDrawer(processes=self.picture_process and self.settings.board_images)
+        # (started at the first picture: a server may turn pictures on where the
+        # default, BOARD_IMAGES, is off)
+        drawer = PictureDrawer(processes=self.picture_process)
         self.boards = Boards(self, self.tables, self.settings.computer_delay_seconds,
                              images=self.settings.board_images, drawer=drawer)
         self.boards.messages.updates.edit_interval = self.settings.board_edit_seconds

@@ -264,8 +264,7 @@ class BoardRenderer:
                 embed.set_footer(text=ended)
             if game.row.state is not None or game.row.status == "over":
                 # Replays are pictures: only where the server has board pictures on.
-                replay = (self.images and self.pictured_in(game)
-                          and game.row.kind in pictures.TITLES)
+                replay = self.pictured_in(game) and game.row.kind in pictures.TITLES
                 view = board_view(_table_buttons(game, again=True, replay=replay))
         else:
             items = lobby_items(game) if game.row.status == "lobby" else renderer.items(game)

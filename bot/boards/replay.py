@@ -111,11 +111,9 @@ def replay_alt(kind: str, last: Frame, moves: int) -> str:
 class Replays:
     """Draws and posts replays and daily results; one drawing per game at a time."""
 
-    def __init__(self, tables: Tables, drawer: PictureDrawer, *, images: bool = True) -> None:
+    def __init__(self, tables: Tables, drawer: PictureDrawer) -> None:
         self.tables = tables
         self.drawer = drawer
-        #: Whether the bot draws pictures at all (BOARD_IMAGES); no replays without.
-        self.images = images
         #: The games whose replay is being drawn now.
         self.drawing: set[int] = set()
         #: The games whose result is being shared now.
@@ -207,8 +205,6 @@ class Replays:
             await self.replay(interaction, found)
 
     async def _replay(self, clock: AnswerClock, game_id: int) -> None:
-        if not self.images:
-            raise NoReplay("Pictures are turned off for this bot, so it draws no replays.")
         request = await load_request(self.tables.core.store, game_id)
         if request.daily is not None and self.tables.now() < replays_open(request.daily):
             # Every server plays the same daily deal that day (and finishes it after

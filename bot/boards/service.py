@@ -82,7 +82,7 @@ class Boards:
                                    self.messages.locked_out)
         self.messages.gone.forget = self._forget_gone
         #: Replays and daily results of ended games.
-        self.replays = Replays(tables, self.drawing.drawer, images=images)
+        self.replays = Replays(tables, self.drawing.drawer)
         #: The host's private controls of a lobby.
         self.hosting = HostControls(tables, LobbyInvitations(bot, tables, self.leftovers),
                                     self.messages.show)

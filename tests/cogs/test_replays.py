@@ -21,6 +21,7 @@ from bot.table.daily import day_end, replays_open
 from bot.table.replay import frames
 from bot.table.service import Actor
 from bot.table.share import share_text
+from tests.fake_discord import payloads
 from tests.pictures.test_replay import gif_frames, same_board
 from tests.support import (
     Clock,
@@ -272,15 +273,30 @@ async def test_a_log_that_no_longer_leads_to_the_end(discord_driver, fake_discor
 
 
 async def test_no_replays_without_pictures(discord_driver, fake_discord, tmp_path):
-    """With pictures turned off, an ended board offers no Replay and the command says
-    privately why there is none."""
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, BOARD_IMAGES="off"))
+    """With pictures turned off (BOARD_IMAGES, every server's default), an ended board
+    offers no Replay and the command says privately why there is none. A server that
+    turns its pictures on gets them on its boards, and replays: the bot's setting is
+    only the default."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=(*COGS, "cogs.server"),
+                                              BOARD_IMAGES="off"))
     await discord_driver.slash("tinker", "start", user="alice")
     _game, _states, board = await _finish(discord_driver, fake_discord, bot)
     ends = [cid.rsplit(":", 1)[-1] for cid in board_ids(board, table=True)]
     assert ends == ["table.again", "table.rules"]
     result = await discord_driver.slash("tinker", "replay", user="bob")
-    assert result.ephemeral and "Pictures are turned off" in result.content
+    assert result.ephemeral and "Board pictures are turned off in this server" in result.content
+    fake_discord.add_user("admin", permissions=payloads.EVERYONE_PERMISSIONS
+                          | payloads.MANAGE_GUILD)
+    await discord_driver.slash("tablehouse", "settings", {"pictures": "on"}, user="admin")
+    await discord_driver.slash("tinker", "start", user="alice")
+    _game, _states, board = await _finish(discord_driver, fake_discord, bot)
+    assert fake_discord.message_attachments(board)
+    ends = [cid.rsplit(":", 1)[-1] for cid in board_ids(board, table=True)]
+    assert ends == ["table.again", "table.replay", "table.rules"]
+    shown = await discord_driver.slash("tinker", "replay", user="bob")
+    await discord_driver.settle()
+    line = fake_discord.get_message(shown.record.original_message_id)
+    assert not shown.ephemeral and fake_discord.message_attachments(line), shown.content
 
 
 async def test_a_replay_discord_refuses_to_take_says_so_on_its_line(
