@@ -22,6 +22,11 @@ SERVER = ServerSettings()
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
+#: The least RETENTION_DAYS: a daily deal of day D is replayed from D+2 00:00 UTC, and
+#: until then who first took part in it (kept with the game) decides its leaderboard;
+#: a game of day D ends on D or later, so two days keep both.
+MIN_RETENTION_DAYS = 2
+
 #: What a person needs to do when the token is missing.
 TOKEN_HELP = """\
 DISCORD_TOKEN is not set, so the bot cannot log in to Discord.
@@ -202,7 +207,7 @@ def load_settings(
         board_edit_seconds=_number(env, "BOARD_EDIT_SECONDS", 1.0, 0.0),
         **_shards(env),
         database_url=url,
-        retention_days=_number(env, "RETENTION_DAYS", 30, 1),
+        retention_days=_number(env, "RETENTION_DAYS", 30, MIN_RETENTION_DAYS),
         game_threads=_flag(env, "GAME_THREADS", SERVER.threads),
         notice_grace_seconds=_bounded(env, "TURN_NOTICE_GRACE_SECONDS",
                                       SERVER.notice_grace_seconds, NOTICE_GRACE_BOUNDS),

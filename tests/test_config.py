@@ -59,6 +59,9 @@ def test_env_values_are_the_servers_defaults():
         ("VOTE_WINDOW_SECONDS", "nan"),
         ("TURN_NOTICE_GRACE_SECONDS", "nan"),
         ("SWEEP_MINUTES", "inf"),
+        # under two days a daily deal's states went before its replay opened
+        ("RETENTION_DAYS", "1"),
+        ("RETENTION_DAYS", "1.9"),
         # a file the bot can keep its games in, not SQLite's in-memory names
         ("DATABASE_PATH", ":memory:"),
         ("DATABASE_PATH", "file:games?mode=memory"),
