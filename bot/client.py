@@ -153,6 +153,9 @@ class TableBot(commands.Bot):
         self.synced: list[str] = []
         self.restored = 0
         self._resumed = False
+        #: When the gateway connection (of each shard: by id, 0 unsharded) dropped and
+        #: has not been resumed since: a READY after it lost what Discord said meanwhile.
+        self._dropped: dict[int, float] = {}
 
     async def open_store(self) -> None:
         """Open the database (once); raise ConfigError naming DATABASE_PATH if it is unusable."""
@@ -283,6 +286,8 @@ class TableBot(commands.Bot):
         later one (Discord replaced the gateway session) says only that."""
         if self._resumed:
             log.info("gateway session re-established")
+            if self.shard_filter is None:  # (a sharded bot looks as each shard is ready)
+                self.restart.look_for_missed(None, lost_at=self._dropped.pop(0, self.clock()))
             return
         if self.application_id:
             log.info("invite link: %s", invite_url(self.application_id))
@@ -292,6 +297,14 @@ class TableBot(commands.Bot):
             self.restart.resume_computers()
             if self.shard_filter is None:  # (a sharded bot looks as each shard is ready)
                 self.restart.look_for_missed(None)
+
+    async def on_disconnect(self) -> None:
+        """Note when the gateway connection dropped (a later READY looks from then)."""
+        self._dropped.setdefault(0, self.clock())
+
+    async def on_resumed(self) -> None:
+        """The session was resumed: Discord sends what it said meanwhile."""
+        self._dropped.pop(0, None)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Route a click on a board to the boards (other interactions: discord.py's).
@@ -434,8 +447,27 @@ class ShardedTableBot(TableBot, commands.AutoShardedBot):
 
     async def on_shard_ready(self, shard_id: int) -> None:
         """At a shard's first READY of this process (its servers and channels known),
-        look for those of its games that went while the bot was down."""
+        look for those of its games that went while the bot was down; at a later one
+        (Discord replaced its session), for those that went since its connection
+        dropped."""
+        shards = ((shard_id,), self.settings.shard_count)
         if shard_id in self._looked:
+            self.restart.look_for_missed(
+                shards, lost_at=self._dropped.pop(shard_id, self.clock()))
             return
         self._looked.add(shard_id)
-        self.restart.look_for_missed(((shard_id,), self.settings.shard_count))
+        self.restart.look_for_missed(shards)
+
+    async def on_disconnect(self) -> None:
+        """(Each shard notes its own drop: :meth:`on_shard_disconnect`.)"""
+
+    async def on_resumed(self) -> None:
+        """(Each shard notes its own resume: :meth:`on_shard_resumed`.)"""
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        """Note when the shard's gateway connection dropped."""
+        self._dropped.setdefault(shard_id, self.clock())
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        """The shard's session was resumed: Discord sends what it said meanwhile."""
+        self._dropped.pop(shard_id, None)

@@ -171,22 +171,28 @@ class Restart:
                 log.info("computer players resumed in %d games", resumed)
             return
 
-    def look_for_missed(self, shards: tuple[tuple[int, ...], int] | None) -> None:
+    def look_for_missed(self, shards: tuple[tuple[int, ...], int] | None, *,
+                        lost_at: float | None = None) -> None:
         """Start looking for the servers and channels of ``shards`` (None: all) that went
         while the bot was down (:meth:`bot.boards.gone.GonePlaces.missed_while_down`), in
-        the background: Discord does not say it again."""
-        task = asyncio.create_task(self._find_missed(shards), name="missed-while-down")
+        the background: Discord does not say it again. ``lost_at``: after a later READY
+        (Discord replaced the gateway session, lost at that time, so what it said since is
+        lost too), every open game's server and channel is looked at."""
+        task = asyncio.create_task(self._find_missed(shards, lost_at), name="missed-while-down")
         self._missed.add(task)
         task.add_done_callback(self._missed.discard)
 
-    async def _find_missed(self, shards: tuple[tuple[int, ...], int] | None) -> None:
-        """Look for what went while the bot was down; while the database cannot be read,
-        try again, at most a minute apart. Nothing it raises ends more than the look."""
+    async def _find_missed(self, shards: tuple[tuple[int, ...], int] | None,
+                           lost_at: float | None) -> None:
+        """Look for what went while the bot was down (or its session lost, at
+        ``lost_at``); while the database cannot be read, try again, at most a minute
+        apart. Nothing it raises ends more than the look."""
         pause = RESUME_RETRY_SECONDS
+        since = self.last_alive if lost_at is None else lost_at
         while not self.tables.closing:
             try:
-                await self.boards.messages.gone.missed_while_down(self.client, shards,
-                                                                  self.last_alive)
+                await self.boards.messages.gone.missed_while_down(
+                    self.client, shards, since, every=lost_at is not None)
             except StorageError as exc:
                 log.warning("could not read the servers of the open games at the start "
                             "(trying again in %.0f s): %s", pause, exc)

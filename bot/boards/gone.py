@@ -280,17 +280,18 @@ class GonePlaces:
         rows = await self.tables.store.query("SELECT max(id) FROM games")
         return int(rows[0][0] or 0) if rows else 0
 
-    async def missed_while_down(self, client: discord.Client,
-                                shards: Shards | None, since: float | None) -> None:
+    async def missed_while_down(self, client: discord.Client, shards: Shards | None,
+                                since: float | None, *, every: bool = False) -> None:
         """Deal with what Discord did not tell the bot while it was down, for the games of
-        ``shards`` (None: every game) open before this start: a server the bot is not in
-        (not one Discord reports unavailable) is noted as left ``since`` (when the bot
-        was last alive; None: now), and the game of a channel or thread Discord no
+        ``shards`` (None: every game) open before this start (``every``: open now, after
+        a gap in the gateway session): a server the bot is not in (not one Discord
+        reports unavailable) is noted as left ``since`` (when the bot was last alive, or
+        lost its session; None: now), and the game of a channel or thread Discord no
         longer has is called off (see the module docstring). Raise StorageError when
         the games' servers cannot be read; otherwise never raise."""
         if self.started_with is None:
             self.started_with = await self._newest()
-        last = self.started_with
+        last = await self._newest() if every else self.started_with
         rows = await self.tables.store.query(
             OPEN_SERVERS_SQL.format(shards=shard_sql(shards)), {"last": last})
         found = Found()
