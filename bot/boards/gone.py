@@ -14,7 +14,9 @@ A server that removed the bot keeps its games for :data:`SERVER_GRACE_SECONDS` f
 an admin who removed it by mistake and adds it back finds them as they were. The
 removal is stored (``meta``), so the grace outlasts a restart; the idle sweep calls off
 the games of a server the bot is still not back in once it is over
-(:meth:`GonePlaces.sweep_left`). Meanwhile nobody there can click: the games' deadlines
+(:meth:`GonePlaces.sweep_left`); nothing of them can be edited then, so if the bot is
+added back later, their boards are shown ended and their turn notices and invitations
+taken down. Meanwhile nobody there can click: the games' deadlines
 wait (no vote closes, no turn timer runs out, no reminder is posted), and the turn
 timers are put off by the time away when the bot is back.
 
@@ -62,6 +64,15 @@ SERVER_LEFT = "The game was called off: the bot is no longer in this server."
 SERVER_GRACE_SECONDS = 3600.0
 #: The ``meta`` key (with the server's id) of when the bot was removed from a server.
 LEFT_KEY = "server_left:"
+#: The ``meta`` key (with the server's id) of a server whose games were called off when
+#: its grace ran out (the value: when the bot had been removed). Nothing could be edited
+#: there then: if the bot is added back, their boards are shown ended and their turn
+#: notices and invitations taken down (:meth:`GonePlaces.server_back`).
+CALLED_OFF_KEY = "server_called_off:"
+#: The games of a server called off since a time (``since``), by id after ``after``, at
+#: most ``limit``.
+CALLED_OFF_SQL = ("SELECT id FROM games WHERE guild_id = :guild AND status = 'abandoned'"
+                  " AND updated_at >= :since AND id > :after ORDER BY id LIMIT :limit")
 
 #: At a start, the least time between two channels asked of Discord (to learn whether
 #: they are still there): the start's other requests, and the other processes' of a
@@ -90,6 +101,12 @@ class GonePlaces:
         #: Given each game called off here, afterwards: a lobby's invitations posted in
         #: the channel its thread was a thread of go with it.
         self.called_off: Callable[[LoadedGame], Awaitable[None]] | None = None
+        #: Shows a game called off with its server ended, once the bot is back there:
+        #: its board, turn notice and invitations (set by the boards).
+        self.show_ended: Callable[[LoadedGame], Awaitable[None]] | None = None
+        #: The servers whose games were called off while the bot was away, with when it
+        #: had been removed (read with the removals).
+        self._called_off: dict[int, float] = {}
         #: The servers whose removal of the bot is noted in ``meta``, with when (None: not
         #: read yet; once read, it is the table service's :attr:`Tables.removed`, whose
         #: games' deadlines wait), and the lock its one read is made under.
@@ -159,10 +176,13 @@ class GonePlaces:
         async with self._reading:
             if self._removals is None:
                 rows = await self.tables.store.query(
-                    "SELECT key, value FROM meta WHERE key LIKE :left AND value <> ''",
-                    {"left": f"{LEFT_KEY}%"})
+                    "SELECT key, value FROM meta WHERE (key LIKE :left OR key LIKE :gone)"
+                    " AND value <> ''", {"left": f"{LEFT_KEY}%", "gone": f"{CALLED_OFF_KEY}%"})
+                self._called_off = _removals(
+                    [r for r in rows if str(r[0]).startswith(CALLED_OFF_KEY)], CALLED_OFF_KEY)
                 self._removals = self.tables.removed
-                self._removals.update(_removals(rows))
+                self._removals.update(_removals(
+                    [r for r in rows if str(r[0]).startswith(LEFT_KEY)]))
             return self._removals
 
     async def read_removals(self) -> None:
@@ -205,6 +225,8 @@ class GonePlaces:
         try:
             removals = await self._left()
             left = removals.get(guild_id)
+            if guild_id in self._called_off:
+                await self._tidy_called_off(guild_id)
             if left is None:
                 return 0
             await self.tables.store.set_meta(key, "")
@@ -226,6 +248,34 @@ class GonePlaces:
             return count
         log.info("added back to server %s: its %d open games go on", guild_id, count)
         return count
+
+    async def _tidy_called_off(self, guild_id: int) -> None:
+        """The bot is back in a server whose games were called off while it was away:
+        show each ended (its board, turn notice and invitations could not be seen to
+        then), a batch at a time; then forget the server. Raise StorageError when they
+        cannot be read (the next start tries again)."""
+        since = self._called_off[guild_id]
+        after, shown = 0, 0
+        while not self.tables.closing:
+            rows = await self.tables.store.query(CALLED_OFF_SQL, {
+                "guild": guild_id, "since": since, "after": after, "limit": BATCH})
+            for (game_id,) in rows:
+                try:
+                    game = await self.tables.load(int(game_id))
+                except Refusal:
+                    continue
+                if game.row.events[-1:] == [SERVER_LEFT] and self.show_ended is not None:
+                    await self.show_ended(game)
+                    shown += 1
+            if len(rows) < BATCH:
+                break
+            after = int(rows[-1][0])
+        else:
+            return  # a stop: the next start goes on
+        await self.tables.store.set_meta(f"{CALLED_OFF_KEY}{guild_id}", "")
+        self._called_off.pop(guild_id, None)
+        log.info("back in server %s: %d games called off meanwhile shown ended", guild_id,
+                 shown)
 
     async def sweep_left(self, in_server: Callable[[int], bool | None]) -> int:
         """Call off the open games of every server the bot was removed from over
@@ -254,8 +304,12 @@ class GonePlaces:
                 try:  # some left (a storage error, a stop): the next sweep goes on
                     if await self.tables.store.open_games_in_guild(guild_id, limit=1):
                         continue
+                    # their boards and notices are seen to if the bot is added back
+                    await self.tables.store.set_meta(f"{CALLED_OFF_KEY}{guild_id}",
+                                                     repr(left))
                 except StorageError:
                     continue
+                self._called_off[guild_id] = left
             try:
                 await self.tables.store.set_meta(str(key), "")
             except StorageError as exc:
@@ -433,12 +487,13 @@ async def channel_there(client: discord.Client, channel_id: int) -> bool | None:
     return True
 
 
-def _removals(rows: list[tuple[object, ...]]) -> dict[int, float]:
-    """Read the stored removals (``meta`` rows of key and time) by server id."""
+def _removals(rows: list[tuple[object, ...]], prefix: str = LEFT_KEY) -> dict[int, float]:
+    """Read the stored removals (``meta`` rows of key, ``prefix`` and the server's id, and
+    time) by server id."""
     found: dict[int, float] = {}
     for key, value in rows:
         try:
-            found[int(str(key)[len(LEFT_KEY):])] = float(str(value))
+            found[int(str(key)[len(prefix):])] = float(str(value))
         except ValueError:
             continue
     return found

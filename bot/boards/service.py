@@ -87,6 +87,7 @@ class Boards:
         self.hosting = HostControls(tables, LobbyInvitations(bot, tables, self.leftovers),
                                     self.messages.show)
         self.messages.gone.called_off = self.hosting.invitations.clear
+        self.messages.gone.show_ended = self.show_ended
         #: Answers the clicks on boards, on the parts above.
         self.clicks = BoardClicks(bot, tables, messages=self.messages,
                                   computers=self.computers, hosting=self.hosting,

@@ -232,6 +232,48 @@ async def test_a_server_that_adds_the_bot_back_keeps_its_games(
                                      ) == [("",)]
 
 
+async def test_a_server_that_adds_the_bot_back_late_sees_its_called_off_games_ended(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """An admin removes the bot and adds it back the next day: its Steam table was called
+    off when the grace ran out, but its board and Bob's turn notice could not be seen to
+    then (no access). Once the bot is back, the board shows the game ended (no move left
+    on it) and the notice is taken down; a later start does it no second time."""
+    clock = Clock()
+    bot, game = await seated_steam(discord_driver, fake_discord, tmp_path, clock=clock)
+    clock.advance(46)  # Alice's turn notice goes out
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    assert [m for m in fake_discord.channel_messages() if "your turn" in m["content"]]
+    async with connected(discord_driver, fake_discord, bot, monkeypatch):
+        guild = fake_discord.guilds.pop(fake_discord.guild_id)
+        await gateway_event(discord_driver, fake_discord, bot, "GUILD_DELETE",
+                            {"id": str(guild.id)}, "guild_remove")
+        fake_discord.fail_next("*", r"^/channels/", 403, code=50001, times=1000)
+        clock.advance(SERVER_GRACE_SECONDS + 60)
+        await bot.sweep_once()
+        await discord_driver.settle()
+        row = await bot.store.get_game(game.id)
+        assert row is not None and row.status == "abandoned" and row.events[-1] == SERVER_LEFT
+        clock.advance(86_400)
+        fake_discord.faults.clear()
+        fake_discord.guilds[guild.id] = guild
+        await fake_discord.announce_guild(guild.id)  # added back
+        for _ in range(100):
+            if bot.get_guild(guild.id) is not None:
+                break
+            await asyncio.sleep(0.02)
+        for _ in range(100):
+            if not [m for m in fake_discord.channel_messages() if "your turn" in m["content"]]:
+                break
+            await asyncio.sleep(0.02)
+        await discord_driver.settle()
+        assert await bot.store.query(
+            "SELECT value FROM meta WHERE key LIKE 'server_called_off:%'") == [("",)]
+    board = fake_discord.get_message(row.board_message_id)
+    assert [c for c in board_ids(board) if not c.endswith(("again", "replay", "rules"))] == []
+    assert not [m for m in fake_discord.channel_messages() if "your turn" in m["content"]]
+
+
 async def test_a_game_called_off_with_its_channel_leaves_no_notice_behind(
         discord_driver, fake_discord, tmp_path):
     """A game called off because its channel went keeps nothing of its board or its
