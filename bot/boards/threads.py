@@ -92,13 +92,16 @@ def board_lacks(allowed: discord.Permissions, *, thread: bool,
                 forum: bool = False) -> list[str]:
     """Return the permissions a board needs that ``allowed`` lacks, by the names Discord's
     settings show: View Channel, Send Messages (Send Messages in Threads in a ``thread``,
-    Send Messages in Posts in a ``forum``'s post) and Embed Links (the board is an
-    embed). Attach Files is not needed: without it the board goes without its picture."""
+    Send Messages in Posts in a ``forum``'s post), Embed Links (the board is an embed)
+    and Read Message History (a board a moderator deleted is found and posted again
+    before a turn notice links to it; a notice a stop cut off is found and taken down).
+    Attach Files is not needed: without it the board goes without its picture."""
     in_thread = "Send Messages in Posts" if forum else "Send Messages in Threads"
     send = (in_thread, allowed.send_messages_in_threads) if thread else (
         "Send Messages", allowed.send_messages)
     needed = (("View Channel", allowed.view_channel), send,
-              ("Embed Links", allowed.embed_links))
+              ("Embed Links", allowed.embed_links),
+              ("Read Message History", allowed.read_message_history))
     return [name for name, granted in needed if not granted]
 
 

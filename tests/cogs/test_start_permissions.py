@@ -1,10 +1,11 @@
 """Starting a game where the bot may not post its board, through the offline fake.
 
-A board needs View Channel, Send Messages (Send Messages in Threads in a thread) and
-Embed Links: without them no game is created and the starter alone is told which
-permission to grant. A board Discord still refuses (403 Missing Permissions) calls the
-fresh game off: no result, nothing left holding the channel, its thread or the starter's
-open games, and the starter is told privately why.
+A board needs View Channel, Send Messages (Send Messages in Threads in a thread), Embed
+Links and Read Message History (a deleted board is found and posted again): without them
+no game is created and the starter alone is told which permission to grant. A board
+Discord still refuses (403 Missing Permissions) calls the fresh game off: no result,
+nothing left holding the channel, its thread or the starter's open games, and the
+starter is told privately why.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ async def test_no_thread_opens_for_a_board_the_bot_may_not_post(
 @pytest.mark.parametrize(("lacking", "named"), [
     (payloads.EMBED_LINKS, "Embed Links"),
     (payloads.SEND_MESSAGES, "Send Messages"),
+    (payloads.READ_MESSAGE_HISTORY, "Read Message History"),
 ])
 async def test_no_game_starts_here_without_what_its_board_needs(
         discord_driver, fake_discord, tmp_path, lacking, named):
