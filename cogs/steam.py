@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import replace
@@ -12,7 +13,7 @@ from discord import app_commands
 
 from bot.boards.actors import actor_of
 from bot.boards.answer_clock import AnswerClock
-from bot.boards.hosting import invitation, sees_channel, why_not_invite
+from bot.boards.hosting import invitation, left_server, sees_channel, why_not_invite
 from bot.boards.layout import (
     ASK_PREFIX,
     MAX_SELECT_OPTIONS,
@@ -299,6 +300,9 @@ class SteamCog(GameCog):
         people = [(s.user_id, s.name) for i, s in enumerate(game.seats)
                   if sat and not s.computer and s.user_id is not None and not s.away
                   and i not in left and s.user_id != interaction.user.id]
+        # one who left the server (or was kicked or banned) since could never click
+        banned = await asyncio.gather(*(left_server(interaction, user) for user, _ in people))
+        people = [person for person, out in zip(people, banned, strict=True) if not out]
         options = {k: v for k, v in game.row.options.items() if k not in ("names", "levels")}
         return await self.open_lobby(
             interaction, options, thread="no", computers=computers, people=people, named=named,

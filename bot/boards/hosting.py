@@ -137,17 +137,18 @@ def why_not_invite(game: LoadedGame, asker: int, user_id: int, *, is_bot: bool,
                           invited=f"[their invitation]({link})." if link else "", name=name)
 
 
-async def host_left(interaction: discord.Interaction[Any], host_id: int) -> bool:
-    """Whether Discord says the host ``host_id`` is no longer a member of the server the
-    interaction came from (False when it does not say: an error, a rate limit)."""
+async def left_server(interaction: discord.Interaction[Any], user_id: int) -> bool:
+    """Whether Discord says ``user_id`` (a lobby's host, a player seated again) is no
+    longer a member of the server the interaction came from: they left, or were kicked
+    or banned (False when it does not say: an error, a rate limit)."""
     if interaction.guild_id is None:
         return False
     try:
-        await interaction.client.http.get_member(interaction.guild_id, host_id)
+        await interaction.client.http.get_member(interaction.guild_id, user_id)
     except discord.NotFound as exc:
         return exc.code in (UNKNOWN_MEMBER, UNKNOWN_USER)
     except SEND_ERRORS as exc:
-        log.warning("could not ask whether the host of a lobby is still in server %s: %s",
+        log.warning("could not ask whether member %s is still in server %s: %s", user_id,
                     interaction.guild_id, exc)
     return False
 
@@ -183,7 +184,7 @@ class HostControls:
                 if game.seat_of(interaction.user.id) is None:
                     await clock.tell(only_the_host(game))
                     return
-                departed = (game.host_id if await host_left(interaction, game.host_id)
+                departed = (game.host_id if await left_server(interaction, game.host_id)
                             else None)
                 away_at = self.tables.host_away_at(game)
                 if departed is None and self.tables.core.now() < away_at:

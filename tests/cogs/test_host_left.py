@@ -157,7 +157,7 @@ async def test_two_seated_players_pressing_at_once_leave_one_host(discord_driver
     and Carol is told Bob hosts (the claim is of the host Discord was asked about)."""
     bot, board = await _lobby(discord_driver, fake_discord, tmp_path)
     fake_discord.remove_member("alice")
-    real, carol = hosting.host_left, fake_discord.user("carol").id
+    real, carol = hosting.left_server, fake_discord.user("carol").id
     bob_done = asyncio.Event()
 
     async def late_for_carol(interaction, host_id):
@@ -166,7 +166,7 @@ async def test_two_seated_players_pressing_at_once_leave_one_host(discord_driver
             await bob_done.wait()
         return answer
 
-    monkeypatch.setattr(hosting, "host_left", late_for_carol)
+    monkeypatch.setattr(hosting, "left_server", late_for_carol)
     carols = asyncio.ensure_future(host_panel(discord_driver, board, "carol"))
     await asyncio.sleep(0)
     try:

@@ -129,3 +129,18 @@ async def test_play_again_after_retention_leaves_out_who_resigned(discord_driver
     assert again.response_type == 4
     new = await bot.tables.open_in_channel(fake.channel_id)
     assert [s.name for s in new.seats] == ["Alice", "Bob"]
+
+
+async def test_play_again_leaves_out_who_left_the_server(discord_driver, fake_discord,
+                                                        tmp_path):
+    """Bob was banned (or left the server) after Alice and Bob's table: Play again by
+    Alice opens the next table with her alone, not with a seat for Bob, who could never
+    click and would stall it on his turn."""
+    driver, fake = discord_driver, fake_discord
+    bot, ended = await _abandoned_table(driver, fake, tmp_path)
+    fake.remove_member("bob")
+    again = await driver.click(fake.get_message(ended["id"]), button(ended, "table.again"),
+                               user="alice")
+    assert again.response_type == 4 and not again.ephemeral
+    new = await bot.tables.open_in_channel(fake.channel_id)
+    assert new.row.status == "lobby" and [s.name for s in new.seats] == ["Alice"]
