@@ -41,9 +41,12 @@ class Abandoning:
                     and actor.user_id in _playing(game)):
                 return await self._ask(game, actor)
             ended = f"{actor.name} abandoned the game."
-            # the last of its people ends a table that waits for away people: as for
-            # the idle sweep, everyone who resigned or walked away loses it
-            forfeit = (left_seats(game, ()) if self.forfeits(game, actor) else set())
+            # a player ending it at once (a moderator seated at it, or the last of its
+            # people at a table that waits for away people) loses it, with those who had
+            # asked and everyone who resigned or walked away, as a majority's end would
+            asked = [u for u in game.data.abandon_votes if u in _playing(game)]
+            forfeit = (left_seats(game, [actor.user_id, *asked])
+                       if self.forfeits(game, actor) else set())
             return await self.core.close(game, "abandoned", ended, actor.user_id,
                                          forfeit=forfeit)
 
@@ -58,10 +61,10 @@ class Abandoning:
 
     def forfeits(self, game: LoadedGame, actor: Actor) -> bool:
         """Whether ``actor`` abandoning ``game`` (with the others asking, if need be)
-        loses it for its people: they play it, and a computer plays at the table
-        (:meth:`TableCore.left_to_computers`; a moderator's abandon gives no result)."""
-        return (not actor.can_manage and _running_table(game)
-                and (actor.user_id in _playing(game) or _nobody_plays(game, actor))
+        loses it for its people: they are seated at it (a moderator too), and a computer
+        plays at the table (:meth:`TableCore.left_to_computers`). A moderator not seated
+        at it gives no result."""
+        return (_running_table(game) and game.seat_of(actor.user_id) is not None
                 and self.core.left_to_computers(game))
 
     def _step(self, game: LoadedGame, actor: Actor) -> str:

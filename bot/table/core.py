@@ -319,7 +319,8 @@ class TableCore:
         except IllegalAction as exc:
             raise Refusal(str(exc)) from exc
         over = game.engine.is_over(step.state)
-        people = await self.people(game) if over and len(game.row.seats) == 1 else {}
+        people = (await self.people(game, now={actor_id, *(named or {})})
+                  if over and len(game.row.seats) == 1 else {})
         row = game.row
         expected = row.version
         before = game.to_act()
@@ -360,12 +361,30 @@ class TableCore:
         game.state = step.state
         return Play(game, events, notice=notice)
 
-    async def people(self, game: LoadedGame) -> dict[int, str]:
+    async def people(self, game: LoadedGame, *, now: Collection[int | None] = ()
+                     ) -> dict[int, str]:
         """Return everyone who voted or clicked in a channel game (C5), by user id, with
-        the name they played under."""
+        the name they played under. A daily deal's starter is among them only once they
+        took part (voted or clicked, or do so ``now``, with the move being saved): its
+        result is a member's try of the day's deal (docs/records.md)."""
         if game.row.only_starter:
             return {}
-        return await self.guarded(voters.everyone(self.store, game.id, game.data))
+        people = await self.guarded(voters.everyone(self.store, game.id, game.data))
+        starter = game.row.starter_id
+        if (game.row.daily is not None and starter in people and starter not in now
+                and not await self._took_part(game, starter)):
+            del people[starter]
+        return people
+
+    async def _took_part(self, game: LoadedGame, user_id: int) -> bool:
+        """Whether ``user_id`` took part in the daily ``game``: a ballot about to be
+        saved, or a part noted (``daily_played``)."""
+        row = game.data.unsaved.get(user_id)
+        if row is not None and (row.version is not None or row.action is not None):
+            return True
+        return bool(await self.guarded(self.store.query(
+            "SELECT 1 FROM daily_played WHERE user_id = :user AND game_id = :game",
+            {"user": user_id, "game": game.id})))
 
     def results(self, game: LoadedGame, state: Any,
                 people: dict[int, str]) -> list[ResultRow]:

@@ -42,18 +42,20 @@ def seat_results(seats: Sequence[Seat], outcomes: Iterable[Any]) -> list[ResultR
 
 
 def shared_results(row: GameRow, people: Mapping[int, str], outcome: Any,
-                   starter: str | None = None) -> list[ResultRow]:
+                   starter_name: str | None = None) -> list[ResultRow]:
     """Return a channel game's result for everyone who played it (C5).
 
     An "only me" game credits its player; a channel game credits its starter and
     every member who voted or clicked (``people``, by user id, with the name they played
-    under), as a game played together when they were several. ``starter`` is the
-    starter's name.
+    under), as a game played together when they were several. ``starter_name`` is the
+    starter's name. A daily deal credits its starter only if they took part (voted or
+    clicked): its result is their try of the day's deal, on the daily leaderboard.
     """
-    players = {row.starter_id} if row.only_starter else {*people, row.starter_id}
+    starter = set() if row.daily and row.starter_id not in people else {row.starter_id}
+    players = {row.starter_id} if row.only_starter else {*people, *starter}
     together = len(players) > 1
     detail = dict(outcome.detail)
-    names = {**people, row.starter_id: starter or people.get(row.starter_id)}
+    names = {**people, row.starter_id: starter_name or people.get(row.starter_id)}
     return [
         ResultRow(int(user), outcome.outcome, outcome.score, detail, together,
                   names.get(user) or None)

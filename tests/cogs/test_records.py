@@ -327,6 +327,28 @@ async def test_the_starter_of_a_channel_daily_who_never_clicks_has_not_played_it
     assert played == [(own.id,)]
 
 
+async def test_the_starter_of_a_channel_daily_played_through_by_others_has_no_result(
+    discord_driver, fake_discord, tmp_path
+):
+    """Alice starts today's deal for the channel and never clicks; Bob plays it through.
+    Bob's result is the day's for him; Alice has none (not in /stats, not on the day's
+    board), and may still play the deal herself. Carol starts one in another channel and
+    plays it: her own clicks make her a player of it, credited."""
+    bot = await _bot(discord_driver, tmp_path)
+    alice, bob = fake_discord.user("alice"), fake_discord.user("bob")
+    await discord_driver.slash("tinker", "daily", user="alice")
+    done = await _play(bot, await bot.tables.open_in_channel(fake_discord.channel_id), bob)
+    assert done.row.status == "over"
+    assert await bot.store.results(alice.id) == []
+    assert [r["game_id"] for r in await bot.store.results(bob.id)] == [done.id]
+    board = await _daily_board(discord_driver)
+    assert "bob ·" in board.lower() and "Alice" not in board
+    carol = fake_discord.add_user("carol")
+    await discord_driver.slash("tinker", "daily", user="carol", channel=_general(fake_discord))
+    own = await _play(bot, await bot.tables.open_in_channel(_general(fake_discord)), carol)
+    assert [r["game_id"] for r in await bot.store.results(carol.id)] == [own.id]
+
+
 async def test_a_daily_deal_given_up_before_its_first_move_gives_no_result(
     discord_driver, fake_discord, tmp_path
 ):

@@ -60,6 +60,29 @@ async def test_no_move_made_or_a_moderator_abandoning_gives_no_result(tmp_path):
         assert await _rated(tables) == []
 
 
+async def test_a_moderator_seated_at_the_table_loses_it_as_a_player_would(tmp_path):
+    """Alice moderates the server and plays alone against a computer: her abandon ends
+    the table at once, and as her loss (she is one of its players, not cleaning up
+    others' game). At Alice, Bob and Carol's table with a computer, Bob asked to abandon
+    and Alice, who moderates, ends it: Alice and Bob lose it; Carol, who did not ask,
+    has no result."""
+    moderator = Actor(ALICE.user_id, ALICE.name, can_manage=True)
+    async with open_tables(tmp_path / "t.db") as tables:
+        game = await _against_a_computer(tables)
+        assert tables.abandon_forfeits(game, moderator)
+        assert (await tables.abandon(CHANNEL, moderator)).row.status == "abandoned"
+        (result,) = await tables.store.results(ALICE.user_id)
+        assert (result["outcome"], result["detail"]) == ("loss", {"left": True})
+        carol = Actor(103, "Carol")
+        await _against_a_computer(tables, people=(BOB, carol))
+        assert (await tables.abandon(CHANNEL, BOB)).row.is_open  # an ask
+        assert (await tables.abandon(CHANNEL, moderator)).row.status == "abandoned"
+        assert len(await tables.store.results(ALICE.user_id)) == 2
+        (bobs,) = await tables.store.results(BOB.user_id)
+        assert bobs["detail"] == {"left": True}
+        assert await tables.store.results(carol.user_id) == []
+
+
 async def test_people_who_abandon_together_all_lose_to_the_computer(tmp_path):
     """Alice and Bob with a computer: Bob asks, Alice's ask makes the majority; both
     lose, rated."""
