@@ -26,6 +26,7 @@ from bot.games.registry import engine
 from bot.table.daily import daily_key
 from bot.table.errors import Unavailable
 from bot.table.ratings import RATED_KINDS
+from bot.text.alike import alike
 from bot.text.names import safe_name, short_name
 from db import records
 from db.forget import FORMER_PLAYER
@@ -129,15 +130,30 @@ def stats_embed(name: str, stats: list[GameStats],
 NAME_ROOM = 16.0
 
 
-def member(user_id: int, name: str | None) -> str:
+def member(user_id: int, name: str | None, namesake: bool = False) -> str:
     """Name a member on a leaderboard line: the name they last played under, cut for a
     phone line (a mention in an embed shows as a raw id to a phone that has not seen
-    the member lately); a mention when no name is known."""
-    return short_name(name, NAME_ROOM) if name else f"<@{user_id}>"
+    the member lately); a mention when no name is known, and after the name of one whose
+    name reads as another listed member's (``namesake``), to tell the two apart."""
+    if not name:
+        return f"<@{user_id}>"
+    shown = short_name(name, NAME_ROOM)
+    return f"{shown} (<@{user_id}>)" if namesake else shown
 
 
-def standing_text(kind: str, standing: Standing) -> str:
-    """Return one leaderboard line: place, player and the figures the game ranks by."""
+def namesakes(listed: list[tuple[int, str | None]]) -> set[int]:
+    """Return the members of ``listed`` (user id, name) whose name reads as another
+    listed member's (:func:`bot.text.alike.alike`)."""
+    seen: dict[str, set[int]] = {}
+    for user_id, name in listed:
+        if name:
+            seen.setdefault(alike(name), set()).add(user_id)
+    return {user for users in seen.values() if len(users) > 1 for user in users}
+
+
+def standing_text(kind: str, standing: Standing, namesake: bool = False) -> str:
+    """Return one leaderboard line: place, player (told apart from a ``namesake``) and
+    the figures the game ranks by."""
     s = standing
     games = f"{s.played} game{'s' if s.played != 1 else ''}"
     if kind in RANKED_BY_WINS:
@@ -146,14 +162,17 @@ def standing_text(kind: str, standing: Standing) -> str:
         figures = f"{score_text(kind, s.best_score)} · {games}"
     else:
         figures = f"best **{s.best_score}** · {games}"
-    return f"**{s.place}.** {member(s.user_id, s.name)} · {figures}"
+    return f"**{s.place}.** {member(s.user_id, s.name, namesake)} · {figures}"
 
 
 def leaderboard_embed(kind: str, period: str, board: Leaderboard) -> discord.Embed:
     """Return the /leaderboard embed: the top lines and the asker's place below them."""
-    lines = [standing_text(kind, s) for s in board.top]
+    listed = [*board.top, *([board.mine] if board.mine is not None else [])]
+    twins = namesakes([(s.user_id, s.name) for s in listed])
+    lines = [standing_text(kind, s, s.user_id in twins) for s in board.top]
     if board.mine is not None:
-        lines += ["…", f"Your place: {standing_text(kind, board.mine)}"]
+        mine = board.mine
+        lines += ["…", f"Your place: {standing_text(kind, mine, mine.user_id in twins)}"]
     embed = discord.Embed(
         title=f"🏆 {TITLES[kind]} · {period}", description="\n".join(lines), colour=COLOUR
     )
@@ -162,21 +181,25 @@ def leaderboard_embed(kind: str, period: str, board: Leaderboard) -> discord.Emb
     return embed
 
 
-def rating_text(rating: RatingStanding) -> str:
-    """Return one rating leaderboard line: place, player, rating, its spread and games,
-    and "provisional" until it is settled (short, to keep one line on a phone)."""
+def rating_text(rating: RatingStanding, namesake: bool = False) -> str:
+    """Return one rating leaderboard line: place, player (told apart from a
+    ``namesake``), rating, its spread and games, and "provisional" until it is settled
+    (short, to keep one line on a phone)."""
     games = f"{rating.games} game{'s' if rating.games != 1 else ''}"
     note = "" if rating.settled else " · provisional"
-    return (f"**{rating.place}.** {member(rating.user_id, rating.name)} · "
+    return (f"**{rating.place}.** {member(rating.user_id, rating.name, namesake)} · "
             f"**{rating.rating:.1f}** "
             f"±{2 * rating.sigma:.1f} · {games}{note}")
 
 
 def rating_embed(kind: str, board: RatingBoard) -> discord.Embed:
     """Return the rating leaderboard embed: the top lines and the asker's place below."""
-    lines = [rating_text(r) for r in board.top]
+    listed = [*board.top, *([board.mine] if board.mine is not None else [])]
+    twins = namesakes([(r.user_id, r.name) for r in listed])
+    lines = [rating_text(r, r.user_id in twins) for r in board.top]
     if board.mine is not None:
-        lines += ["…", f"Your place: {rating_text(board.mine)}"]
+        mine = board.mine
+        lines += ["…", f"Your place: {rating_text(mine, mine.user_id in twins)}"]
     embed = discord.Embed(
         title=f"🏆 {TITLES[kind]} · rating", description="\n".join(lines), colour=COLOUR
     )

@@ -6,6 +6,8 @@ import asyncio
 import random
 
 from bot.table.service import Actor
+from cogs.records import leaderboard_embed, rating_embed
+from db.records import Leaderboard, RatingBoard, RatingStanding, Standing
 from tests.db.test_records_queries import add_results, tinker
 from tests.support import Clock, abandon, make_bot
 
@@ -511,3 +513,23 @@ def test_a_leaderboard_line_names_a_member_cut_for_a_phone():
     assert member(7, None) == "<@7>"
     long = member(7, "Maximilian Alexander Fitzgerald")
     assert long.endswith("…") and len(long) < len("Maximilian Alexander Fitzgerald")
+
+
+def test_namesakes_on_a_leaderboard_are_told_apart():
+    """Two members who both play as "Sam" (one "SAM", one with a Cyrillic "а"), each on
+    the leaderboard: their lines add their mention, so the board says who won; a name
+    no other line shares stays as it is, a mention's length spared. So on the rating
+    board, and for the asker's own place below the top."""
+    top = [Standing(1, 11, 3, 2, 60, 40.0, {}, "Sam"), Standing(2, 12, 3, 1, 50, 30.0, {}, "Al"),
+           Standing(3, 13, 3, 0, 40, 20.0, {}, "SAM")]
+    text = leaderboard_embed("steam", "all time", Leaderboard(top, None, 3)).description
+    assert text is not None
+    assert "Sam (<@11>)" in text and "SAM (<@13>)" in text
+    assert "Al ·" in text and "<@12>" not in text
+    mine = Standing(12, 14, 1, 0, 0, 0.0, {}, "Sаm")  # a Cyrillic а
+    text = leaderboard_embed("steam", "all time", Leaderboard(top[:2], mine, 12)).description
+    assert text is not None and "Sam (<@11>)" in text and "Sаm (<@14>)" in text
+    rated = [RatingStanding(1, 11, 30.0, 2.0, 12, "Sam"),
+             RatingStanding(2, 13, 28.0, 2.0, 12, "sam")]
+    text = rating_embed("steam", RatingBoard(rated, None, 2)).description
+    assert text is not None and "Sam (<@11>)" in text and "sam (<@13>)" in text
