@@ -76,11 +76,18 @@ def _challenge(c: Canvas, view: Mapping[str, Any], y: int) -> int:
         return y + FULL.height + 12
     size = MINI
     step = size.width + 6
-    if len(played) * step > room:
-        step = max(14, (room - size.width) // max(1, len(played) - 1))
+    x = left
+    if len(played) * step > room:  # the latest that fit, after "+N" for the first ones
+        chip = c.measure(f"+{len(played)}", MIN_TEXT, bold=True) + 16
+        hidden = len(played) - (room - chip - 6 + 6) // step
+        c.panel((x, top, x + chip, top + size.height), radius=8)
+        c.text(x + chip / 2, top + size.height / 2, f"+{hidden}", MIN_TEXT, bold=True,
+               fill=c.theme.muted, anchor="mm")
+        x += chip + 6
+        played = played[hidden:]
     for i, card in enumerate(played):
         mark = "count" if _suits(card) & counting else "dim"
-        c.card(card, left + i * step, top, size, mark)
+        c.card(card, x + i * step, top, size, mark)
     bottom = top + size.height
     paid = [p for p in items(view.get("paid")) if isinstance(p, str)]
     if paid:
