@@ -292,6 +292,7 @@ class TableBot(commands.Bot):
         if self.application_id:
             log.info("invite link: %s", invite_url(self.application_id))
         log.info("ready: %d open games restored", self.restored)
+        self._dropped.pop(0, None)  # a drop before the first READY lost nothing
         if not self._resumed:
             self._resumed = True
             self.restart.resume_computers()
@@ -350,6 +351,8 @@ class TableBot(commands.Bot):
             return None
         if not self.is_ready():
             return None
+        if guild_id in self.boards.messages.gone.absent:  # a removal found late
+            return False
         return self.get_guild(guild_id) is not None
 
     # -- housekeeping -------------------------------------------------------------------
@@ -456,6 +459,7 @@ class ShardedTableBot(TableBot, commands.AutoShardedBot):
                 shards, lost_at=self._dropped.pop(shard_id, self.clock()))
             return
         self._looked.add(shard_id)
+        self._dropped.pop(shard_id, None)  # a drop before its first READY lost nothing
         self.restart.look_for_missed(shards)
 
     async def on_disconnect(self) -> None:

@@ -216,12 +216,14 @@ async def host_board(driver: object, board: dict, action: str, user: str = "alic
 
 
 async def seated_steam(driver: Any, fake: Any, tmp_path: Path, *, clock: Clock | None = None,
-                       seed: int | None = None, **options: str) -> tuple[Any, LoadedGame]:
+                       seed: int | None = None, settings: dict[str, Any] | None = None,
+                       **options: str) -> tuple[Any, LoadedGame]:
     """Open a Steam to Solar table with ``options`` (Alice, its host, first to play), seat
-    Bob and Carol and start it (dealt from ``seed`` when given); return the bot and the
-    game."""
+    Bob and Carol and start it (dealt from ``seed`` when given) on a bot made with
+    ``settings``; return the bot and the game."""
     fake.add_user("carol")
-    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=clock))
+    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=clock,
+                                      **(settings or {})))
     if seed is not None:
         bot.tables.core.seeds = lambda: seed
     board = (await driver.slash("steam", "new", {"first": "me (the host)", **options},

@@ -120,6 +120,10 @@ class GonePlaces:
         #: The servers Discord reported unavailable when the start looked (an outage):
         #: their channels are looked at once Discord has them again.
         self.unseen: set[int] = set()
+        #: The servers a sharded client still has, from before a new gateway session,
+        #: that Discord says the bot is no longer in (it missed their removal): not
+        #: the bot's until Discord sends them again (:meth:`server_back`).
+        self.absent: set[int] = set()
 
     async def channel_gone(self, channel_id: int,
                            guild_id: int | None = None) -> LoadedGame | None:
@@ -222,6 +226,7 @@ class GonePlaces:
         games; never raise."""
         key = f"{LEFT_KEY}{guild_id}"
         count, after = 0, 0
+        self.absent.discard(guild_id)
         try:
             removals = await self._left()
             left = removals.get(guild_id)
@@ -348,12 +353,17 @@ class GonePlaces:
         last = await self._newest() if every else self.started_with
         rows = await self.tables.store.query(
             OPEN_SERVERS_SQL.format(shards=shard_sql(shards)), {"last": last})
+        present = None
+        if every and rows and isinstance(client, discord.AutoShardedClient):
+            present = await _servers_of(client)
         found = Found()
         for (guild_id,) in rows:
             if self.tables.closing:
                 break
             guild = client.get_guild(int(guild_id))
-            if guild is None:
+            if guild is None or (present is not None and guild.id not in present):
+                if guild is not None:
+                    self.absent.add(guild.id)
                 await self.server_left(int(guild_id), since)
                 found.left += 1
             elif guild.unavailable:  # an outage: its channels are not known now
@@ -485,6 +495,17 @@ async def channel_there(client: discord.Client, channel_id: int) -> bool | None:
         log.info("could not ask Discord for channel %s: %r", channel_id, exc)
         return None
     return True
+
+
+async def _servers_of(client: discord.Client) -> set[int] | None:
+    """Return the ids of every server Discord says the bot is in (None: it did not
+    say). A sharded discord.py client keeps the servers it had over a new gateway
+    session, a removal it missed included, so only Discord's list tells."""
+    try:
+        return {guild.id async for guild in client.fetch_guilds(limit=None)}
+    except SEND_ERRORS as exc:
+        log.warning("could not list the servers the bot is in: %s", exc)
+        return None
 
 
 def _removals(rows: list[tuple[object, ...]], prefix: str = LEFT_KEY) -> dict[int, float]:

@@ -7,6 +7,7 @@ gap is noted as left from the moment the connection dropped, so its turn timers 
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
 import pytest
 
@@ -67,14 +68,17 @@ async def test_a_channel_deleted_while_the_session_was_lost_ends_its_game(
         assert again.response_type == 4 and not again.ephemeral, again.content
 
 
+@pytest.mark.parametrize("sharded", [False, True])
 async def test_a_server_that_removed_the_bot_while_the_session_was_lost_waits(
-        discord_driver, fake_discord, tmp_path, monkeypatch):
+        discord_driver, fake_discord, tmp_path, monkeypatch, sharded):
     """The bot was removed from the server while its session was lost: the new READY
     notes the removal, so Alice's turn timer waits (nobody there can click) instead of
-    reminding her and handing her seat to a computer."""
+    reminding her and handing her seat to a computer. A sharded client, which keeps the
+    servers it had over a new session, asks Discord for the list of its servers."""
     clock = Clock()
+    shards = {"SHARD_COUNT": "1", "SHARD_IDS": "0"} if sharded else {}
     bot, game = await seated_steam(discord_driver, fake_discord, tmp_path, clock=clock,
-                                   turn_timer="2 min")
+                                   turn_timer="2 min", settings=shards)
     async with connected(discord_driver, fake_discord, bot, monkeypatch):
         lost = asyncio.create_task(_lose_session(fake_discord, bot))
         await asyncio.sleep(0)
@@ -87,9 +91,34 @@ async def test_a_server_that_removed_the_bot_while_the_session_was_lost_waits(
                 break
             await asyncio.sleep(0.05)
         await discord_driver.settle()
-        assert guild_id in bot.tables.removed
+        assert guild_id in bot.tables.removed and bot.in_server(guild_id) is False
         clock.advance(121)
         await bot.deadlines.run_due()
         await discord_driver.settle()
         waited = await bot.tables.load(game.id)
         assert waited.data.timer is not None and waited.data.timer.strikes == 0
+
+
+async def test_a_drop_before_the_first_ready_is_not_taken_for_a_later_one(tmp_path):
+    """discord.py dispatches a disconnect before the first READY when its first identify
+    is refused: that drop lost nothing. A session lost an hour later is looked for from
+    its own drop, not from the first one (a removal noted hours early would be called off
+    without its grace)."""
+    clock = Clock()
+    bot = make_bot(tmp_path, clock=clock)
+    looks: list[dict[str, float]] = []
+    bot.restart = SimpleNamespace(resume_computers=lambda: None,
+                                  look_for_missed=lambda _shards, **kw: looks.append(kw))
+    await bot.on_disconnect()
+    await bot.on_ready()
+    clock.advance(3600)
+    await bot.on_disconnect()
+    dropped = clock()
+    clock.advance(30)
+    await bot.on_ready()
+    assert looks == [{}, {"lost_at": dropped}]
+    await bot.on_disconnect()
+    await bot.on_resumed()  # resumed: Discord sends what it said meanwhile
+    clock.advance(30)
+    await bot.on_ready()
+    assert looks[-1] == {"lost_at": clock()}

@@ -906,6 +906,7 @@ class FakeDiscord:
         channel, msg = sf.format("channel"), sf.format("message")
         token = r"(?P<token>[^/]+)"
         self._route("GET", r"/users/@me", self._get_me)
+        self._route("GET", r"/users/@me/guilds", self._my_guilds)
         self._route("GET", r"/gateway(/bot)?", self._get_gateway)
         self._route("GET", r"/oauth2/applications/@me", self._get_application)
         self._route("GET", rf"/applications/{app}/commands", self._get_commands)
@@ -1212,6 +1213,20 @@ class FakeDiscord:
 
     async def _get_me(self, call: _Call) -> web.Response:
         return json_response(self.bot_user)
+
+    async def _my_guilds(self, call: _Call) -> web.Response:
+        """The guilds the bot is in, as partial guilds by id, a page at a time (``after``
+        or ``before`` an id, at most ``limit``, 200 by default)."""
+        query = call.request.query
+        ids = sorted(self.guilds)
+        if "after" in query:
+            ids = [i for i in ids if i > int(query["after"])]
+        if "before" in query:
+            ids = [i for i in ids if i < int(query["before"])][-int(query.get("limit", 200)):]
+        page = ids[:int(query.get("limit", 200))]
+        return json_response([{"id": str(i), "name": self.guilds[i].name, "icon": None,
+                               "banner": None, "owner": False, "permissions": "0",
+                               "features": []} for i in page])
 
     async def _get_gateway(self, call: _Call) -> web.Response:
         data: dict[str, Any] = {"url": self.gateway_url}
