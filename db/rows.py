@@ -20,8 +20,10 @@ Shards = tuple[int | tuple[int, ...], int]
 
 #: What a finished game's table data keeps once retention empties it: how the table
 #: played (who voted, the window, the turn timer, the notices), which "Play again" opens
-#: the next table with; no member's name, vote or move.
-KEPT_SETTINGS = ("mode", "window", "turn_seconds", "notices")
+#: the next table with; and where a turn notice still stands, if one does (a game called
+#: off while the bot was out of its server: taken down if the bot is added back); no
+#: member's name, vote or move.
+KEPT_SETTINGS = ("mode", "window", "turn_seconds", "notices", "notice")
 
 
 def settings_only(extra: str | None) -> str:

@@ -232,14 +232,17 @@ async def test_a_server_that_adds_the_bot_back_keeps_its_games(
                                      ) == [("",)]
 
 
+@pytest.mark.parametrize("days", [1, 3])
 async def test_a_server_that_adds_the_bot_back_late_sees_its_called_off_games_ended(
-        discord_driver, fake_discord, tmp_path, monkeypatch):
-    """An admin removes the bot and adds it back the next day: its Steam table was called
-    off when the grace ran out, but its board and Bob's turn notice could not be seen to
-    then (no access). Once the bot is back, the board shows the game ended (no move left
-    on it) and the notice is taken down; a later start does it no second time."""
+        discord_driver, fake_discord, tmp_path, monkeypatch, days):
+    """An admin removes the bot and adds it back ``days`` later: its Steam table was
+    called off when the grace ran out, but its board and Alice's turn notice could not be
+    seen to then (no access). Once the bot is back, the board shows the game ended (no
+    move left on it) and the notice is taken down, also after retention (two days here)
+    emptied the game; a later start does it no second time."""
     clock = Clock()
-    bot, game = await seated_steam(discord_driver, fake_discord, tmp_path, clock=clock)
+    bot, game = await seated_steam(discord_driver, fake_discord, tmp_path, clock=clock,
+                                   settings={"RETENTION_DAYS": "2"})
     clock.advance(46)  # Alice's turn notice goes out
     await bot.deadlines.run_due()
     await discord_driver.settle()
@@ -254,7 +257,9 @@ async def test_a_server_that_adds_the_bot_back_late_sees_its_called_off_games_en
         await discord_driver.settle()
         row = await bot.store.get_game(game.id)
         assert row is not None and row.status == "abandoned" and row.events[-1] == SERVER_LEFT
-        clock.advance(86_400)
+        clock.advance(days * 86_400)
+        await bot.sweep_once()  # (after two days, retention empties the game)
+        assert ((await bot.tables.load(game.id)).state is None) == (days > 2)
         fake_discord.faults.clear()
         fake_discord.guilds[guild.id] = guild
         await fake_discord.announce_guild(guild.id)  # added back
