@@ -320,8 +320,9 @@ class BoardClicks:
         if await self.tables.find.logged_action(game_id, game.row.version) != action_id:
             return False
         try:
-            await self.tables.channel.agreed_late(game_id, version, actor_of(interaction),
-                                                  action_id)
+            if await self.tables.channel.agreed_late(game_id, version, actor_of(interaction),
+                                                     action_id):
+                self.messages.update_soon(game_id)  # the vote under way needs one more
         except Refusal as exc:  # the click did nothing all the same (a database error)
             log.warning("could not count a late vote in game %s: %s", game_id, exc)
         if not await self._catch_up(interaction, game, clock):

@@ -83,25 +83,29 @@ class ChannelPolicy:
                         needs_majority=action_id in polls.CONFIRMED_MOVES)
         return Play(game, (), ballot)
 
-    async def agreed_late(self, game_id: int, decided: int, actor: Actor, action_id: str) -> None:
+    async def agreed_late(self, game_id: int, decided: int, actor: Actor,
+                          action_id: str) -> bool:
         """Count ``actor``, whose vote for ``action_id`` on the board at version
         ``decided`` came a moment after the others' votes made that very move there, as
         one of that decision's voters, unless they are an active player already (C4):
         they share the game's result (C5) as if their vote had come in time. A game that
-        ended with that move has shared its result already: nothing is counted."""
+        ended with that move has shared its result already: nothing is counted. Return
+        whether the next decision's vote, under way, counts one more active player now
+        (its board says how many agreeing votes move: to be drawn again)."""
         core = self.core
         async with core.hold(game_id):
             game = await core.load(game_id)
             data = game.data
             if not game.row.is_open or game.broken or decided not in data.decisions:
-                return
+                return False
             mine = await core.guarded(voters.row_of(core.store, game.id, data, actor.user_id))
             poll = data.poll if data.poll and data.poll.version == game.row.version else None
             if voters.is_active(mine, data, poll):
-                return
+                return False
             voters.agreed_late(data, mine, actor.user_id, actor.name, decided, action_id,
                                core.now())
             await core.save_table(game)
+            return poll is not None and polls.voter_count(poll) > 0
 
     async def _decide(self, game: LoadedGame, poll: Poll, action: str, *,
                       by_majority: bool = False) -> Play:

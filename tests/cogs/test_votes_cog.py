@@ -178,6 +178,33 @@ async def test_c4_c5_a_late_agreeing_vote_counts_its_newcomer_as_a_player(
     assert (await bot.tables.load(game.id)).row.version == after.row.version  # 2 of 4
 
 
+async def test_c4_the_vote_under_way_shows_a_late_agreeing_newcomer(
+        discord_driver, fake_discord, tmp_path):
+    """C4: Carol and Bob make Add 2 and Alice votes on the next decision ("2 agreeing move
+    now" of three players); then Erin's vote for Add 2 arrives on the old board: she is
+    a fourth active player, and the board's vote line says 3 agreeing votes move now."""
+    clock = Clock()
+    fake_discord.add_user("erin")
+    _bot, board, _game = await _vote_game(discord_driver, fake_discord, tmp_path, clock)
+    old = fake_discord.get_message(board["id"])
+    late = fake_discord.component_payload(old, button(old, "add2"), user="erin")
+    for user in ("carol", "bob"):
+        await discord_driver.feed(fake_discord.component_payload(old, button(old, "add2"),
+                                                                  user=user))
+    board = fake_discord.get_message(board["id"])
+    assert (await discord_driver.click(board, button(board, "add1"), user="alice")
+            ).response_type != 7
+    await discord_driver.settle()
+    line = " ".join(f["value"] for f in fake_discord.get_message(board["id"])["embeds"][0]
+                    ["fields"])
+    assert "2 agreeing move now" in line
+    assert (await discord_driver.feed(late)).response_type == 6
+    await discord_driver.settle()
+    line = " ".join(f["value"] for f in fake_discord.get_message(board["id"])["embeds"][0]
+                    ["fields"])
+    assert "3 agreeing move now" in line, line
+
+
 async def test_c1_a_late_click_by_one_who_may_not_play_is_refused(discord_driver,
                                                                    fake_discord, tmp_path):
     """C1: Alice plays "only me" and moves; Bob's click for the same move on the same
