@@ -28,7 +28,7 @@ from bot.boards.layout import (
 )
 from bot.games.protocol import Action
 from bot.pictures.drawing import PictureDrawer
-from bot.table import polls
+from bot.table import polls, seating
 from bot.table.data import Poll
 from bot.table.loaded import LoadedGame
 from bot.table.lobby import LOBBY_COMPUTER, LOBBY_JOIN, LOBBY_LEAVE, LOBBY_PANEL
@@ -396,10 +396,10 @@ def _show_votes(
 
 
 def picture_view(game: LoadedGame, *, plain_names: bool = True) -> dict[str, Any]:
-    """Return the engine's view with what the table adds for the picture: away seats;
-    the players' names plain, as a picture shows text as it is (unless ``plain_names``
-    is false: the alt text makes its whole text plain at once, a name's own backslash
-    kept)."""
+    """Return the engine's view with what the table adds for the picture: away seats and
+    computer players (:func:`bot.table.seating.pictured`); the players' names plain, as
+    a picture shows text as it is (unless ``plain_names`` is false: the alt text makes
+    its whole text plain at once, a name's own backslash kept)."""
     view = game.view()
     if plain_names:
         view = plain_players(view)
@@ -407,6 +407,7 @@ def picture_view(game: LoadedGame, *, plain_names: bool = True) -> dict[str, Any
     if len(game.seats) < 2 or not isinstance(players, list):
         return view
     seats = game.seats
-    marked = [{**p, "away": game.shown_away(i)} if i < len(seats) and isinstance(p, dict)
-              else p for i, p in enumerate(players)]
+    marked = [seating.pictured(p, seats[i], game.shown_away(i))
+              if i < len(seats) and isinstance(p, dict) else p
+              for i, p in enumerate(players)]
     return {**view, "players": marked}

@@ -58,6 +58,7 @@ def _steam(view: Mapping[str, Any], *, brief: bool = False) -> list[str]:
             state.append(f"{tokens} Wave token{'' if tokens == 1 else 's'} included")
         state += [word for word, flag in (("to play", p.get("seat") == view.get("turn")),
                                           ("away", p.get("away")),
+                                          ("computer", p.get("computer")),
                                           ("resigned", p.get("resigned"))) if flag]
         scores.append(f"{names.get(p.get('seat'))} {', '.join(state)}")
     if scores:

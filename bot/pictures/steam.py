@@ -29,6 +29,7 @@ from bot.pictures.palette import (
     GOOD,
     HIGHLIGHT,
     MUTED,
+    RGB,
     SUIT_COLOURS,
 )
 from bot.pictures.script import fold, sentence
@@ -221,13 +222,14 @@ def _player(c: Canvas, view: Mapping[str, Any], player: Mapping[str, Any], y: in
     seat = player.get("seat")
     turn = view.get("turn") is not None and seat == view.get("turn")
     resigned, away = bool(player.get("resigned")), bool(player.get("away"))
+    computer = bool(player.get("computer"))
     name = str(player.get("name") or f"Seat {seat}")
     # the total, Wave tokens included (S10), as the text board and the ending show it
     score = f"{player.get('total', player.get('score', '?'))}"
     tokens = 0 if resigned else min(3, max(0, number(player.get("tokens"))))
     trains = tuple(tuple(card_key(card) for card in mappings(t))
                    for t in items(player.get("trains"))[:TRAINS])
-    c.layer(_paint_player, (name, score, turn, resigned, away, tokens, trains),
+    c.layer(_paint_player, (name, score, turn, resigned, away, computer, tokens, trains),
             (c.width, ROW_H + 1), 0, y, opaque=True)
     return y + ROW_H + 6
 
@@ -248,8 +250,15 @@ def _tokens(c: Canvas, count: int, x: float, y: float) -> int:
     return _tokens_width(count)
 
 
+def _seat_tag(c: Canvas, x: float, y: float, word: str, mark: str, colour: RGB) -> None:
+    """Tag a player's row at (x, y) with ``word``, or with ``mark`` (the emoji the text
+    board marks the seat with) where the word does not fit whole."""
+    shown = word if x + c.measure(word, MIN_TEXT, bold=True) + 16 <= TAG_RIGHT else mark
+    c.tag(x, y, shown, colour, max_width=TAG_RIGHT - x)
+
+
 def _paint_player(c: Canvas, name: str, score: str, turn: bool, resigned: bool, away: bool,
-                  tokens: int, trains: tuple[tuple[Key, ...], ...]) -> None:
+                  computer: bool, tokens: int, trains: tuple[tuple[Key, ...], ...]) -> None:
     """Draw one player's row at the top of a layer as wide as the board."""
     y = 0
     c.panel((MARGIN, y, c.width - MARGIN, y + ROW_H), outline=HIGHLIGHT if turn else None,
@@ -266,10 +275,10 @@ def _paint_player(c: Canvas, name: str, score: str, turn: bool, resigned: bool, 
                         fill=c.theme.muted) + 6
         if tokens:
             x += _tokens(c, tokens, x, y + 52) + 6
-        if away:  # "💤", as the text board marks it, where the word does not fit whole
-            word = "away" if x + c.measure("away", MIN_TEXT, bold=True) + 16 <= TAG_RIGHT \
-                else "💤"
-            c.tag(x, y + 50, word, AWAY, max_width=TAG_RIGHT - x)
+        if away:
+            _seat_tag(c, x, y + 50, "away", "💤", AWAY)
+        elif computer:
+            _seat_tag(c, x, y + 50, "computer", "🤖", GONE)
     x0 = MARGIN + LEFT
     step, lefts = _spacing([len(trains[i]) if i < len(trains) else 0 for i in range(TRAINS)])
     for index in range(TRAINS):

@@ -56,7 +56,7 @@ def computer_names() -> Iterator[str]:
     yield from COMPUTER_NAMES
     number = len(COMPUTER_NAMES) + 1
     while True:
-        yield f"Computer {number} (computer)"
+        yield f"Computer {number}{seating.COMPUTER_SUFFIX}"
         number += 1
 
 

@@ -280,6 +280,7 @@ def _marked(view: dict[str, Any], request: ReplayRequest, moves: int) -> dict[st
     except (TypeError, ValueError):  # damaged seats: the board said so; shown unmarked
         return view
     resigned = seating.resigned_seats(view)
-    marked = [{**p, "away": i in away and seating.played_by_computer(seats, i, resigned)}
-              if isinstance(p, dict) else p for i, p in enumerate(players)]
+    marked = [seating.pictured(p, seats[i], i in away
+                               and seating.played_by_computer(seats, i, resigned))
+              if isinstance(p, dict) and i < len(seats) else p for i, p in enumerate(players)]
     return {**view, "players": marked}

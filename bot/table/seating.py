@@ -13,6 +13,23 @@ from typing import Any
 from bot.table.data import TableData, TurnTimer
 from bot.table.seats import Seat
 
+#: What the lobby ends a computer player's name with, so that text tells it from a
+#: person's (a picture tags the seat instead).
+COMPUTER_SUFFIX = " (computer)"
+
+
+def pictured(player: Mapping[str, Any], seat: Seat, away: bool) -> dict[str, Any]:
+    """Return a player of a table's view as its picture shows them: ``away`` (a computer
+    plays an away person's seat), or a computer player, its name without
+    :data:`COMPUTER_SUFFIX` (a tag says so where the row's name column has no room for
+    the words)."""
+    marked = {**player, "away": away}
+    if seat.computer:
+        marked["computer"] = True
+        if isinstance(player.get("name"), str):
+            marked["name"] = player["name"].removesuffix(COMPUTER_SUFFIX)
+    return marked
+
 #: Turn timers a table may choose at start, by name (C6: off by default).
 TIMERS = {"off": 0, "2 min": 120, "10 min": 600, "1 h": 3600, "24 h": 86400}
 

@@ -303,7 +303,7 @@ async def test_end_shows_places_and_play_again_brings_the_computers(discord_driv
     assert text.startswith("🏁 ") and ("wins" in text or "share the win" in text)
     [picture] = board["attachments"]
     alt = picture["description"]
-    assert "win" in alt and all(name in alt for name in ("Alice", "(computer)"))
+    assert "win" in alt and all(name in alt for name in ("Alice", "Ada", "computer"))
     again = await discord_driver.click(board, button(board, "table.again"), user="alice")
     assert again.response_type == 4
     lobby = await bot.tables.open_in_channel(fake_discord.channel_id)

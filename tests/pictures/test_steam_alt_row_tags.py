@@ -6,14 +6,19 @@ column, clear of the green frame of a train that can run, and read whole at any 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from bot.pictures import steam
+from bot.boards.render import picture_view
+from bot.games.steam.engine import ENGINE as STEAM
+from bot.pictures import describe, steam
 from bot.pictures.canvas import MARGIN, Canvas, clear_layers
 from bot.pictures.endings import ending
+from bot.table.seating import COMPUTER_SUFFIX
 from tests.pictures.widest import steam_view
+from tests.support import loaded
 
 Box = tuple[float, float, float, float]
 
@@ -77,3 +82,34 @@ def test_a_resigned_seat_shows_its_tag_in_place_of_points() -> None:
               and box[0] < MARGIN + steam.LEFT]
     assert beside == ["text:resigned"]
     assert sum(what == "text:42" for what, _ in c.boxes) == 4  # the other four seats
+
+
+def test_a_computer_players_row_names_it_whole_and_tags_it() -> None:
+    """A computer player's row shows its short name whole ("Dynamo", not "Dynamo (c…"),
+    the lobby's " (computer)" given to a tag (🤖 where the word does not fit), as the
+    alt text says "computer"; a person's row has no such tag."""
+    clear_layers()
+    view = steam_view(5)
+    for player in view["players"]:
+        player.pop("away", None)
+        player.pop("resigned", None)
+    for seat, name in ((1, "Dynamo"), (2, "Brass")):
+        view["players"][seat].update(name=name, computer=True)
+    c = steam.board(view, ending("steam", view, "active"))
+    words = [what.removeprefix("text:") for what, _ in c.boxes if what.startswith("text:")]
+    assert "Dynamo" in words and "Brass" in words
+    assert sum(what == "tag" for what, _ in c.boxes) == 2  # and none on a person's row
+    alt = describe("steam", view, "active")
+    assert "Dynamo" in alt and alt.count("computer") >= 2
+
+
+def test_the_board_gives_computer_players_their_short_name_and_mark() -> None:
+    """The table marks its computer seats for the picture: the name without the lobby's
+    " (computer)", and a ``computer`` flag; a person's seat is left as it is."""
+    game = loaded(STEAM, STEAM.new(1, 3, {"names": ["Alice", "Ada (computer)", "Bob"]}),
+                  seats=3)
+    game.seats = [replace(s, name=n, computer=n.endswith(COMPUTER_SUFFIX)) for s, n in
+                  zip(game.seats, ("Alice", "Ada (computer)", "Bob"), strict=True)]
+    players = picture_view(game)["players"]
+    assert [(p["name"], bool(p.get("computer"))) for p in players] == [
+        ("Alice", False), ("Ada", True), ("Bob", False)]
