@@ -126,11 +126,12 @@ def _paint_river(c: Canvas, cards: tuple[tuple[Key, str], ...]) -> None:
 def _status(c: Canvas, view: Mapping[str, Any], names: dict[Any, str], y: int,
             over: bool = False) -> int:
     """What the player to act is doing (the cards being placed drawn); sunny cards; the
-    final round while it is being played (not on a finished board). A line too long for
+    final round while it is being played (neither is said on an ended board: finished,
+    abandoned or left idle). A line too long for
     its room cuts the player's name, never what follows it ("final round")."""
     doing = ""
     who = ""
-    pending = view.get("pending")
+    pending = None if over else view.get("pending")  # an ended game waits for nobody
     held: list[Mapping[str, Any]] = []
     if isinstance(pending, Mapping):
         who = names.get(pending.get("seat"), "")
@@ -195,12 +196,12 @@ def _spacing(sizes: Sequence[int]) -> tuple[float, list[float]]:
 
 
 def _train(c: Canvas, train: Sequence[Mapping[str, Any]], x: float, y: float,
-           step: float = CARD_STEP) -> None:
+           step: float = CARD_STEP, live: bool = True) -> None:
     """A train's slots (five, or one a card when it holds more): its cards, empty slots
     outlined, the cards past the fifth framed together as over the limit; a green frame
     if the whole train can run (never while it holds more than five: it must shed cards
-    before it can run, S6)."""
-    runnable = 0 < len(train) <= TRAIN_CARDS and report(train).runnable
+    before it can run, S6), while the game is ``live``."""
+    runnable = live and 0 < len(train) <= TRAIN_CARDS and report(train).runnable
     slots = max(TRAIN_CARDS, len(train))
     for i in range(slots):
         sx = x + i * step
@@ -217,10 +218,13 @@ def _train(c: Canvas, train: Sequence[Mapping[str, Any]], x: float, y: float,
         c.frame((x - 4, y - 4, right + 4, y + MINI.height + 4), GOOD, width=3, radius=12)
 
 
-def _player(c: Canvas, view: Mapping[str, Any], player: Mapping[str, Any], y: int) -> int:
-    """One player's row (a cached layer): name, points and status tag, then both trains."""
+def _player(c: Canvas, view: Mapping[str, Any], player: Mapping[str, Any], y: int,
+            ended: bool = False) -> int:
+    """One player's row (a cached layer): name, points and status tag, then both trains;
+    on an ``ended`` board no turn is under way and no train can run any more (neither
+    is framed)."""
     seat = player.get("seat")
-    turn = view.get("turn") is not None and seat == view.get("turn")
+    turn = not ended and view.get("turn") is not None and seat == view.get("turn")
     resigned, away = bool(player.get("resigned")), bool(player.get("away"))
     computer = bool(player.get("computer"))
     name = str(player.get("name") or f"Seat {seat}")
@@ -229,7 +233,8 @@ def _player(c: Canvas, view: Mapping[str, Any], player: Mapping[str, Any], y: in
     tokens = 0 if resigned else min(3, max(0, number(player.get("tokens"))))
     trains = tuple(tuple(card_key(card) for card in mappings(t))
                    for t in items(player.get("trains"))[:TRAINS])
-    c.layer(_paint_player, (name, score, turn, resigned, away, computer, tokens, trains),
+    c.layer(_paint_player, (name, score, turn, resigned, away, computer, tokens, trains,
+                            not ended),
             (c.width, ROW_H + 1), 0, y, opaque=True)
     return y + ROW_H + 6
 
@@ -258,7 +263,8 @@ def _seat_tag(c: Canvas, x: float, y: float, word: str, mark: str, colour: RGB) 
 
 
 def _paint_player(c: Canvas, name: str, score: str, turn: bool, resigned: bool, away: bool,
-                  computer: bool, tokens: int, trains: tuple[tuple[Key, ...], ...]) -> None:
+                  computer: bool, tokens: int, trains: tuple[tuple[Key, ...], ...],
+                  live: bool = True) -> None:
     """Draw one player's row at the top of a layer as wide as the board."""
     y = 0
     c.panel((MARGIN, y, c.width - MARGIN, y + ROW_H), outline=HIGHLIGHT if turn else None,
@@ -283,7 +289,7 @@ def _paint_player(c: Canvas, name: str, score: str, turn: bool, resigned: bool, 
     step, lefts = _spacing([len(trains[i]) if i < len(trains) else 0 for i in range(TRAINS)])
     for index in range(TRAINS):
         train = [_card(key) for key in trains[index]] if index < len(trains) else []
-        _train(c, train, x0 + lefts[index], y + 7, step)
+        _train(c, train, x0 + lefts[index], y + 7, step, live)
 
 
 def board(view: Mapping[str, Any], end: Ending) -> Canvas:
@@ -299,9 +305,10 @@ def board(view: Mapping[str, Any], end: Ending) -> Canvas:
     names = {p.get("seat"): fold(str(p.get("name") or f"Seat {p.get('seat')}"))
              for p in players}
     y = _river(c, view, y)
-    y = _status(c, view, names, y, bool(view.get("over")) or end.mood != "active")
+    ended = bool(view.get("over")) or end.mood != "active"
+    y = _status(c, view, names, y, ended)
     for player in players[:5]:
-        y = _player(c, view, player, y)
+        y = _player(c, view, player, y, ended)
     c.bottom = y
     return c
 

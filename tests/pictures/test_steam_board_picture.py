@@ -208,3 +208,27 @@ def test_a_court_in_the_river_is_marked_c_as_a_pawn_is_p(monkeypatch: Any) -> No
     assert "P" in words(["Watchman", "Borderland", "Sea", "Mill"], "pawns")
     courts = words(["Consul", "Rite", "Sea", "Mill"], "courts")
     assert courts.count("C") == 2 and "Court" not in courts
+
+
+def _mid_game() -> dict[str, Any]:
+    """A three-seat game 40 computer moves in (seed 5): someone is placing cards, and
+    some train can run."""
+    state = ENGINE.new(5, 3, {"names": ["Alice", "Bob", "Carol"]})
+    for _ in range(40):
+        seat = ENGINE.to_act(state)
+        state = ENGINE.apply(state, seat, ENGINE.computer_action(state, seat)).state
+    return ENGINE.view(state)
+
+
+def test_an_ended_board_shows_no_turn_under_way() -> None:
+    """A game abandoned or left idle keeps its position in the picture, but nothing of a
+    turn under way: no line of what the player to act was doing ("Bob runs train 1"), no
+    green frame for a train that could run. The running board has both."""
+    view = _mid_game()
+    who = next(p["name"] for p in view["players"] if p["seat"] == view["pending"]["seat"])
+    for status, live in (("active", True), ("abandoned", False), ("expired", False)):
+        c = steam_picture.board(view, ending("steam", view, status))
+        words = [what for what, _ in c.boxes if what.startswith("text:")]
+        frames = [box for what, box in c.boxes if what == "frame" and box[2] - box[0] > 200]
+        assert any(w.startswith(f"text:{who} ") for w in words) is live, status
+        assert bool(frames) is live, status
