@@ -17,8 +17,9 @@ from bot.table.replay import ReplayRequest, frames
 #: Tinker: a location cleared, one lost, one never reached.
 CLEARED, LOST, UNREACHED = "✅", "🟥", "⬜"
 #: Tin Realm: a day without a wound, a day with wounds, the day the journey ended
-#: in defeat, a day never reached.
-UNHURT, HURT, FELL, UNSEEN = "🟩", "🟨", "🟥", "⬛"
+#: in defeat, a day never reached: each of a shape of its own, so that colour is not
+#: all that tells them apart.
+UNHURT, HURT, FELL, UNSEEN = "✅", "🩹", "❌", "⬛"
 
 #: What the squares mean, said under them in small print (Discord's ``-#`` subtext).
 TINKER_KEY = f"-# {CLEARED} cleared · {LOST} lost · {UNREACHED} not reached"

@@ -123,3 +123,11 @@ def test_tin_realm_a_nights_starving_lands_on_the_day_it_ends():
     assert tinrealm_row(views) == HURT + UNHURT * 2 + UNSEEN * 4
     fell = [_day(1, 10), _day(1, 3), _day(2, 0, end="dead", over=True)]
     assert tinrealm_row(fell) == FELL + UNSEEN * 6
+
+
+def test_each_mark_differs_by_more_than_its_colour():
+    """The marks of a day (and of a location) are told apart by their shape: no two of
+    one game's marks are both coloured squares, which only colour tells apart."""
+    squares = {"🟥", "🟧", "🟨", "🟩", "🟦", "🟪", "🟫"}
+    for marks in ((UNHURT, HURT, FELL), (CLEARED, LOST)):
+        assert sum(mark in squares for mark in marks) <= 1, marks
