@@ -377,7 +377,7 @@ def _ended(view: dict[str, Any], level: int) -> discord.Embed:
     detail = outcome.get("detail") or {}
     won = outcome["outcome"] == "win"
     embed = discord.Embed(
-        title=f"{'🏆 Victory' if won else '💀 Defeat'} · {TITLE}",
+        title=f"{'🏆 Victory' if won else '💀 Defeat'} · {SHORT_TITLE}",  # one phone line
         colour=WON_COLOUR if won else LOST_COLOUR,
     )
     cleared = detail.get("locations_cleared", len(view["cleared"]))

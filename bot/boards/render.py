@@ -255,8 +255,8 @@ class BoardRenderer:
                     # Abandoned, or ended idle, once started: the board asks for no move
                     # any more (the picture still shows where it stood); it says what
                     # ended it.
-                    embed.title = (f"{game.engine.title} · "
-                                   f"{ENDED_TITLES.get(game.row.status, 'ended')}")
+                    name = getattr(renderer, "short_title", "") or game.engine.title
+                    embed.title = f"{name} · {ENDED_TITLES.get(game.row.status, 'ended')}"
                     events = game.row.events
                     embed.description = events[-1][:4096] if events else ended
                     embed.clear_fields()
