@@ -292,9 +292,12 @@ def _powers_line(game: LoadedGame, seat: int) -> str:
     return " · ".join(said)
 
 
-def _walked_away(name: str) -> str:
+def _walked_away(name: str, came: bool = True) -> str:
     """Return the end board's line for a person whose seat a computer was playing at the
-    end: their records count the game as a loss, whatever the seat scored (C6)."""
+    end: their records count the game as a loss, whatever the seat scored (C6); one who
+    never ``came`` (seated for them, they took no part) has no result from it."""
+    if not came:
+        return f"💤 {short_name(name, TITLE_ROOM)} never came: no result for them."
     return f"💤 {short_name(name, TITLE_ROOM)} was away at the end: it counts as a loss."
 
 
@@ -306,7 +309,8 @@ def status(game: LoadedGame, view: dict[str, Any]) -> str:
         lines = [f"🏁 **{result['summary']}**"]
         places = result.get("places") or []
         away = {i for i, seat in enumerate(game.seats) if seat.away and not seat.computer}
-        lines += [_walked_away(players[i]["name"]) for i in sorted(away) if i < len(players)]
+        lines += [_walked_away(players[i]["name"], i not in game.data.absent)
+                  for i in sorted(away) if i < len(players)]
         if game.pictured:  # the picture has the places and scores in full
             return "\n".join(lines)
         for place in places:

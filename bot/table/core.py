@@ -342,8 +342,10 @@ class TableCore:
         notice = None
         if over:
             row.status = "over"
-            results = self.results(game, step.state, people)
-            ratings = self.ratings(game, step.state)
+            absent = await self.no_part(game, actor_id)
+            game.data.absent = sorted(absent)  # (the end board says so)
+            results = self.results(game, step.state, people, absent)
+            ratings = self.ratings(game, step.state, absent)
         elif after_turn is not None:
             events, notice = after_turn(game, step.state, before, events, seat)
         ended = turnlog.ends_turn(len(seats), seat, game.engine.to_act(step.state), over)
@@ -386,25 +388,47 @@ class TableCore:
             "SELECT 1 FROM daily_played WHERE user_id = :user AND game_id = :game",
             {"user": user_id, "game": game.id})))
 
-    def results(self, game: LoadedGame, state: Any,
-                people: dict[int, str]) -> list[ResultRow]:
+    def results(self, game: LoadedGame, state: Any, people: dict[int, str],
+                absent: Collection[int] = ()) -> list[ResultRow]:
         """Return the result rows of a game that just ended (``people``: who took part in
-        a channel game, see :meth:`people`)."""
+        a channel game, see :meth:`people`; ``absent``: the seats of a seated game whose
+        people took no part in it, see :meth:`no_part`)."""
         result = game.engine.result(state)
         if result is None:
             return []
         if len(game.seats) == 1:
             return shared_results(game.row, people, result.outcomes[0],
                                   game.seat_name(0)) if result.outcomes else []
-        return seat_results(game.seats, result.outcomes)
+        return seat_results(game.seats, [o for o in result.outcomes if o.seat not in absent])
 
-    def ratings(self, game: LoadedGame, state: Any) -> list[RatedSeat]:
-        """Return the rated seats of a game that just ended (none for a game not rated)."""
+    async def no_part(self, game: LoadedGame, actor_id: int | None) -> set[int]:
+        """Return the seats of a seated ``game`` whose people took no part in it: no
+        action of theirs is logged (no lobby step, move or return), nor is it theirs now
+        (``actor_id``). Such a person was seated for them (Play again seats the last
+        table's people) and never came: the game gives them no result and no rating.
+        None are when the log cannot be read."""
+        people = {s.user_id for s in game.seats if s.is_person and s.user_id is not None}
+        if len(game.seats) < 2 or not people - {actor_id}:
+            return set()
+        try:
+            rows = await self.guarded(self.store.query(
+                "SELECT DISTINCT actor_id FROM actions WHERE game_id = :game"
+                " AND actor_id IS NOT NULL", {"game": game.id}))
+        except Unavailable:
+            return set()
+        acted = {int(r[0]) for r in rows} | {actor_id}
+        return {i for i, s in enumerate(game.seats)
+                if s.is_person and s.user_id is not None and s.user_id not in acted}
+
+    def ratings(self, game: LoadedGame, state: Any,
+                absent: Collection[int] = ()) -> list[RatedSeat]:
+        """Return the rated seats of a game that just ended (none for a game not rated;
+        the seats ``absent`` are left out, see :meth:`no_part`)."""
         if len(game.seats) < 2:
             return []
         result = game.engine.result(state)
-        return [] if result is None else rated_seats(game.row.kind, game.seats,
-                                                     result.outcomes)
+        return [] if result is None else rated_seats(
+            game.row.kind, game.seats, [o for o in result.outcomes if o.seat not in absent])
 
     async def table_note(self, game: LoadedGame, events: tuple[str, ...]) -> LoadedGame:
         """Save an event of the table that changes nothing anyone may do on its board (an
@@ -450,11 +474,12 @@ class TableCore:
         ratings: list[RatedSeat] = []
         if forfeit and self.left_to_computers(game):
             resigned = seating.resigned_seats(game.view())
+            absent = await self.no_part(game, actor_id)
             outcomes = [Outcome(i, "win", 0, {}) if seat.computer
                         else Outcome(i, "loss", 0, {"left": True, "resigned": True}
                                      if i in resigned else {"left": True})
                         for i, seat in enumerate(game.seats)
-                        if seat.computer or i in forfeit]
+                        if seat.computer or (i in forfeit and i not in absent)]
             given_up += seat_results(game.seats, outcomes)
             ratings = rated_seats(row.kind, game.seats, outcomes)
         expected = row.version

@@ -358,6 +358,9 @@ class TableData:
     #: The replay posts of a finished game, oldest first (the latest few): taken down
     #: when a player in it asks the bot to forget them (their picture names them).
     replays: list[NoticeRef] = field(default_factory=list)
+    #: The seats of an ended seated game whose people took no part in it (seated for
+    #: them by Play again, they never came): no result, no rating.
+    absent: list[int] = field(default_factory=list)
     #: The last turns and table events, oldest first (``bot.table.turnlog``).
     turns: list[TurnLog] = field(default_factory=list)
     #: Stored keys this code does not know, written back as they were.
@@ -374,7 +377,7 @@ class TableData:
                         "notices", "away_votes", "last", "host", "notice", "invites", "voted",
                         "untold", "invited", "abandon_votes", "thread", "parent", "notice_due",
                         "shared", "turns", "decisions", "recent_players", "decision_voters",
-                        "turn_since", "host_seen", "replays"))
+                        "turn_since", "host_seen", "replays", "absent"))
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableData:
@@ -409,6 +412,7 @@ class TableData:
             notice=NoticeRef.from_json(notice) if notice else None,
             invites=_invites(data.get("invites")),
             replays=_invites(data.get("replays")),
+            absent=_ids(data.get("absent")),
             thread=bool(data.get("thread", False)),
             parent=None if parent is None else int(parent),
             shared=_shared(data.get("shared")),
@@ -470,6 +474,8 @@ class TableData:
             out["invites"] = [[i.channel, i.message, i.user] for i in self.invites]
         if self.replays:
             out["replays"] = [[r.channel, r.message, r.user] for r in self.replays]
+        if self.absent:
+            out["absent"] = list(self.absent)
         if self.thread:
             out["thread"] = True
         if self.parent is not None:

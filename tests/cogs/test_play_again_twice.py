@@ -144,3 +144,49 @@ async def test_play_again_leaves_out_who_left_the_server(discord_driver, fake_di
     assert again.response_type == 4 and not again.ephemeral
     new = await bot.tables.open_in_channel(fake.channel_id)
     assert new.row.status == "lobby" and [s.name for s in new.seats] == ["Alice"]
+
+
+async def test_a_player_seated_again_who_never_came_has_no_result(discord_driver, fake_discord,
+                                                                  tmp_path):
+    """Alice presses Play again on her table with Bob, which seats Bob again, and starts
+    at once; Bob never clicks. Handed to a computer, his seat plays to the end: the game
+    gives him no result and no rating (he never chose to play it), and the end board says
+    he never came. Alice's result stands."""
+    driver, fake = discord_driver, fake_discord
+    clock = Clock()
+    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam", "cogs.records"),
+                                      clock=clock))
+    board = (await driver.slash("steam", "new", {"first": "me (the host)"},
+                                user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    first = await bot.tables.open_in_channel(fake.channel_id)
+    await abandon(driver, "steam", "mod")
+    final = fake.get_message((await bot.tables.load(first.id)).row.board_message_id)
+    await driver.click(final, button(final, "table.again"), user="alice")
+    lobby = await bot.tables.open_in_channel(fake.channel_id)
+    assert lobby.seat_of(fake.user("bob").id) is not None
+    await host_board(driver, fake.get_message(lobby.row.board_message_id), "lobby.start")
+    await driver.settle()
+    alice, bob = fake.user("alice"), fake.user("bob")
+    game = await bot.tables.load(lobby.id)
+    while game.row.is_open:
+        seat = game.to_act()
+        if game.seats[seat].user_id == bob.id and not game.seats[seat].away:
+            clock.advance(61)
+            await driver.slash("steam", "away", {"player": bob}, user="alice")
+        elif game.seats[seat].user_id == alice.id:
+            await bot.tables.act(game.id, game.row.version, Actor(alice.id, "Alice"),
+                                 game.engine.computer_action(game.state, seat))
+        else:
+            await bot.tables.computer_move(game.id)
+        game = await bot.tables.load(game.id)
+    assert game.row.status == "over"
+    assert await bot.store.results(bob.id) == []
+    assert [r["game_id"] for r in await bot.store.results(alice.id)] == [game.id]
+    rated = await bot.store.query("SELECT user_id FROM ratings", {})
+    assert (bob.id,) not in [tuple(r) for r in rated]
+    await bot.boards.messages.refresh(game)
+    text = fake.get_message(game.row.board_message_id)["embeds"][0]["description"]
+    assert "Bob never came: no result for them." in text
