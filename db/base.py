@@ -166,6 +166,10 @@ class GameStore(Protocol):
     async def set_meta(self, key: str, value: str) -> None:
         """Store a fact."""
 
+    async def first_meta(self, key: str, value: str) -> str:
+        """Store ``value`` for ``key`` unless a value is stored already; return the one
+        stored."""
+
     async def release_daily(self, game_id: int) -> None:
         """Let the channel of an ended daily game nobody saw (its board was never posted)
         start that day's deal again: the game no longer holds the day's place, and

@@ -521,6 +521,16 @@ class Store(SqliteAccess, KeptReads):
             (key, value),
         ))
 
+    async def first_meta(self, key: str, value: str) -> str:
+        """Store ``value`` for ``key`` unless a value is stored already; return the one
+        stored (the first writer's, whichever process wrote first)."""
+        await self._in_transaction(lambda conn: conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+            (key, value),
+        ))
+        stored = await self.get_meta(key)
+        return value if stored is None else stored
+
     async def release_daily(self, game_id: int) -> None:
         """Let an ended daily game nobody saw no longer hold its channel's day."""
         await self._in_transaction(lambda conn: conn.execute(

@@ -22,7 +22,7 @@ from typing import Any, Protocol, TypeVar, cast
 from bot.games.protocol import BrokenState, Engine, IllegalAction, Outcome
 from bot.games.registry import engine as registry_engine
 from bot.table import seating, turnlog, voters
-from bot.table.daily import daily_seed
+from bot.table.daily import SECRET_KEY, new_secret
 from bot.table.data import TableData
 from bot.table.downtime import StorageTrouble
 from bot.table.errors import (
@@ -102,6 +102,7 @@ class TableCore:
         self._in_flight = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        self._daily_secret: str | None = None
 
     def now(self) -> float:
         """Return the table's clock reading (seconds since the epoch)."""
@@ -510,12 +511,20 @@ class TableCore:
                    for turn in game.data.turns)
 
     def deal_played(self, game: LoadedGame) -> bool:
-        """Whether ``game`` is a daily deal played on from the day's deal as dealt."""
+        """Whether ``game`` is a daily deal played on from the day's deal as dealt: a
+        move was made (the table's log of turns has one)."""
         row = game.row
         if row.daily is None or game.broken or len(game.seats) != 1:
             return False
-        dealt = game.engine.new(daily_seed(row.kind, row.daily), 1, row.options)
-        return bool(game.engine.dump(dealt) != game.engine.dump(game.state))
+        return bool(game.data.turns)
+
+    async def daily_secret(self) -> str:
+        """Return the bot's daily secret (:mod:`bot.table.daily`): as stored, or made and
+        stored now by the first daily deal (every process keeps the one stored first)."""
+        if self._daily_secret is None:
+            self._daily_secret = await self.guarded(
+                self.store.first_meta(SECRET_KEY, new_secret()))
+        return self._daily_secret
 
     async def given_up(self, game: LoadedGame) -> list[ResultRow]:
         """Return the results of a daily deal ended unfinished: a loss scoring 0 for

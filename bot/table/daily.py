@@ -1,8 +1,13 @@
-"""The daily challenge: the same deal for every server on a given day (UTC)."""
+"""The daily challenge: the same deal for every server on a given day (UTC).
+
+The deal's seed comes from the day and a secret of the bot's own (kept in its database,
+made at its first daily deal), so that nobody can deal the day's cards at home from the
+date and this code, and play the deal knowing it before their first try counts."""
 
 from __future__ import annotations
 
-import hashlib
+import hmac
+import secrets
 from datetime import UTC, datetime, timedelta
 
 
@@ -11,9 +16,19 @@ def daily_key(now: float) -> str:
     return datetime.fromtimestamp(now, UTC).strftime("%Y-%m-%d")
 
 
-def daily_seed(kind: str, key: str) -> int:
-    """Return the seed of the daily deal of ``kind`` on day ``key``: the same everywhere."""
-    digest = hashlib.sha256(f"daily:{kind}:{key}".encode()).digest()
+#: The ``meta`` key of the bot's daily secret.
+SECRET_KEY = "daily_secret"
+
+
+def new_secret() -> str:
+    """Return a new daily secret (32 random hex digits)."""
+    return secrets.token_hex(16)
+
+
+def daily_seed(kind: str, key: str, secret: str) -> int:
+    """Return the seed of the daily deal of ``kind`` on day ``key``: the same for every
+    server of a bot whose daily secret is ``secret``, and unknown without it."""
+    digest = hmac.new(secret.encode(), f"daily:{kind}:{key}".encode(), "sha256").digest()
     return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
 
 

@@ -255,7 +255,7 @@ class Tables:
         opts = dict(options or {})
         day = daily_key(self.now()) if daily else None
         if day is not None:
-            seed = daily_seed(kind, day)
+            seed = daily_seed(kind, day, await self.core.daily_secret())
         state = eng.new(self.core.seeds() if seed is None else seed, 1, opts)
         seats = [Seat.person(starter.user_id, starter.name)]
         what = f"today's daily deal ({day})" if day else "the game"
