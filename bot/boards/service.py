@@ -176,7 +176,7 @@ class Boards:
             if wants_thread:  # refused before a thread is opened for nothing
                 await self.tables.check_room(interaction.guild_id, interaction.user.id)
             place = await self.threads.place(interaction, title, wants_thread,
-                                             asked=thread is True)
+                                             asked=thread is True and not server.threads)
             if place.opened is None:
                 try:
                     game = await create(place.channel_id, place.own, place.parent)

@@ -61,6 +61,10 @@ CANNOT_POST_IN_THREADS = ("This game is played here rather than in a thread of i
                           "admin can give it {lacking} there.")
 NOT_TEXT = ("This game is played here: games get a thread of their own only in a text "
             "channel.")
+#: Why ``thread: yes`` opened no thread for a member who may not open threads there
+#: (where the server does not give every game one).
+MEMBER_MAY_NOT = ("This game is played here rather than in a thread of its own: you may "
+                  "not create public threads in this channel.")
 #: Why ``thread: yes`` chosen inside a thread opened no thread.
 IN_A_THREAD = ("This game is played in this {where}: Discord opens no thread inside a "
                "{where}.")
@@ -250,7 +254,8 @@ class GameThreads:
     async def place(self, interaction: discord.Interaction[Any], title: str,
                     wanted: bool, *, asked: bool = False) -> Place:
         """Return where a game started by ``interaction`` is played, opening its thread
-        (``wanted``; ``asked``: by the starter's own choice, not the server's setting).
+        (``wanted``; ``asked``: by the starter's own choice, not the server's setting,
+        which needs the starter's own Create Public Threads permission there).
 
         A command used inside a thread plays there (a starter who asked for a thread is
         told why none was opened). In a thread the bot owns (opened
@@ -278,6 +283,9 @@ class GameThreads:
             return _here(here, allowed)
         if not isinstance(channel, discord.TextChannel):
             return _here(here, allowed, NOT_TEXT)
+        if asked and not interaction.permissions.create_public_threads:
+            # the bot opens threads on a member's word only where they could themselves
+            return _here(here, allowed, MEMBER_MAY_NOT)
         lacking = board_lacks(allowed, thread=True)
         if not allowed.create_public_threads:
             lacking.insert(0, "Create Public Threads")

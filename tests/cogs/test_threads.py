@@ -335,3 +335,30 @@ async def test_a_channel_with_two_thread_games_names_both(discord_driver, fake_d
     said = await discord_driver.slash("tinker", "board", user="mod")
     assert said.content.endswith(f"own: {', '.join(threads[1:])} and 1 more. Use the "
                                  "command in one.")
+
+
+async def test_thread_yes_needs_the_members_own_create_public_threads(discord_driver,
+                                                                       fake_discord,
+                                                                       tmp_path):
+    """Mallory may not create threads in the channel: her ``thread: yes`` plays the game
+    here and tells her why, privately (no thread named after her, no line pointing to
+    it). Where the server gives every game a thread, her game gets one all the same: the
+    admins chose it."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    fake_discord.add_user("mallory", permissions=payloads.EVERYONE_PERMISSIONS
+                          & ~payloads.CREATE_PUBLIC_THREADS)
+    started = await discord_driver.slash("tinker", "start", {"thread": "yes"}, user="mallory")
+    await discord_driver.settle()
+    assert fake_discord.threads_under() == []
+    notes = [f["content"] for f in started.followups
+             if f["flags"] & payloads.MESSAGE_FLAG_EPHEMERAL]
+    assert notes == ["This game is played here rather than in a thread of its own: you may "
+                     "not create public threads in this channel."]
+    assert await bot.tables.open_in_channel(fake_discord.channel_id) is not None
+    await abandon(discord_driver, "tinker", "mallory")
+    fake_discord.add_user("admin", permissions=payloads.EVERYONE_PERMISSIONS
+                          | payloads.MANAGE_GUILD)
+    await discord_driver.slash("tablehouse", "settings", {"threads": "on"}, user="admin")
+    await discord_driver.slash("tinker", "start", {"thread": "yes"}, user="mallory")
+    await discord_driver.settle()
+    assert len(fake_discord.threads_under()) == 1

@@ -36,6 +36,7 @@ EVERYONE_PERMISSIONS = (
     | READ_MESSAGE_HISTORY
     | USE_APPLICATION_COMMANDS
     | SEND_MESSAGES_IN_THREADS
+    | CREATE_PUBLIC_THREADS
 )
 """What @everyone may do in the fake guild: the usual defaults of a new server."""
 

@@ -54,8 +54,13 @@ async def test_a_thread_discord_would_refuse_is_refused(client, fake_discord, op
 
 
 async def test_without_create_public_threads_the_bot_is_refused(client, fake_discord):
-    """A bot whose role lacks Create Public Threads gets 403 Missing Permissions."""
-    _set_bot_permissions(fake_discord, payloads.MODERATOR_PERMISSIONS)
+    """A bot whose roles (its own and @everyone) lack Create Public Threads gets 403
+    Missing Permissions."""
+    _set_bot_permissions(fake_discord,
+                         payloads.MODERATOR_PERMISSIONS & ~payloads.CREATE_PUBLIC_THREADS)
+    for role in fake_discord.roles:
+        if int(role["id"]) == fake_discord.guild_id:  # @everyone
+            role["permissions"] = str(int(role["permissions"]) & ~payloads.CREATE_PUBLIC_THREADS)
     with pytest.raises(discord.Forbidden) as refused:
         await _open(client, fake_discord)
     assert refused.value.code == 50013 and fake_discord.threads_under() == []
