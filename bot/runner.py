@@ -148,6 +148,13 @@ async def serve(force_sync: bool = False, cogs: Sequence[str] | None = None) -> 
     return 0
 
 
+#: Discord's gateway close code for a token it refuses (reset while the bot ran).
+TOKEN_REFUSED = 4004
+#: Discord's gateway close codes that ask for other shards, with what they mean.
+SHARDING_CODES = {4010: "invalid shard", 4011: "sharding required",
+                  4013: "invalid intents", 4014: "disallowed intents"}
+
+
 def _start_failure(exc: Exception, settings: Settings) -> int:
     """Say why the bot could not start serving and return the exit code (raise what is
     not known: a fault of the bot's own, with its traceback)."""
@@ -158,9 +165,20 @@ def _start_failure(exc: Exception, settings: Settings) -> int:
         print(f"Could not reach Discord ({exc}). Check the network connection and try again.",
               file=sys.stderr)
         return 1
-    if isinstance(exc, discord.LoginFailure):
-        print("Discord refused the token in DISCORD_TOKEN: copy it again from the "
-              "developer portal (Bot > Reset Token).", file=sys.stderr)
+    if isinstance(exc, discord.LoginFailure) or (
+            isinstance(exc, discord.ConnectionClosed) and exc.code == TOKEN_REFUSED):
+        print("Discord refused the token in DISCORD_TOKEN (reset since the bot started, "
+              "perhaps): copy it again from the developer portal (Bot > Reset Token).",
+              file=sys.stderr)
+        return 1
+    if isinstance(exc, discord.ConnectionClosed) and exc.code in SHARDING_CODES:
+        print(f"Discord closed the connection ({exc.code}: {SHARDING_CODES[exc.code]}). "
+              "Set SHARD_COUNT (and SHARD_IDS) as docs/deploy.md (Sharding) says.",
+              file=sys.stderr)
+        return 1
+    if isinstance(exc, (discord.DiscordServerError, discord.GatewayNotFound)):
+        print(f"Discord is having trouble ({exc}); try again in a few minutes.",
+              file=sys.stderr)
         return 1
     raise exc
 

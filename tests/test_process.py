@@ -148,3 +148,50 @@ async def test_sync_stopped_before_it_synced_fails(fake_discord, tmp_path):
     assert code == 1, proc.text
     assert "Stopped before the application commands were synced." in proc.text
     assert fake_discord.commands == [] and "Traceback" not in proc.text
+
+
+async def _exit_of(fake, tmp_path, after_ready=None) -> tuple[int, str]:
+    """Run the toy bot until it ends by itself (``after_ready``: done once it is
+    ready); return its exit code and output."""
+    env = {"DATABASE_PATH": str(tmp_path / "bot.db"), "LOG_LEVEL": "INFO"}
+    async with bot_process(fake, "-m", "tests.run_toy_bot", env=env) as proc:
+        if after_ready is not None:
+            await _wait_text(proc, "open games restored")
+            await after_ready()
+        code = await asyncio.wait_for(proc.process.wait(), 90)
+    return code, proc.text
+
+
+async def test_a_token_reset_while_running_says_what_to_do(fake_discord, tmp_path):
+    """The token is reset in the developer portal while the bot runs: Discord closes the
+    gateway with 4004, and the bot ends (exit 1) saying to copy the token again, as at a
+    start with a bad token, with no traceback."""
+    async def reset_token() -> None:
+        fake_discord.token = "the-new-token"
+        fake_discord.gateway.sessions.clear()
+        await fake_discord.gateway.close()
+
+    code, text = await _exit_of(fake_discord, tmp_path, reset_token)
+    assert code == 1 and "Traceback" not in text, text
+    assert "Discord refused the token in DISCORD_TOKEN" in text
+
+
+async def test_sharding_required_says_to_set_shard_count(fake_discord, tmp_path):
+    """Discord closes the gateway with 4011 (sharding required, past 2,500 servers): the
+    bot ends (exit 1) naming SHARD_COUNT, with no traceback."""
+    async def refuse(ws, shard_id=0, shard_count=1):
+        await ws.close(code=4011, message=b"Sharding required.")
+
+    fake_discord.gateway._identify = refuse
+    code, text = await _exit_of(fake_discord, tmp_path)
+    assert code == 1 and "Traceback" not in text, text
+    assert "SHARD_COUNT" in text and "sharding required" in text
+
+
+async def test_discord_in_trouble_at_the_start_says_so(fake_discord, tmp_path):
+    """Discord answers 503 at login (an outage): the bot ends (exit 1) saying Discord is
+    having trouble and to try again, with no traceback."""
+    fake_discord.fail_next("GET", r"/users/@me", 503, times=50)
+    code, text = await _exit_of(fake_discord, tmp_path)
+    assert code == 1 and "Traceback" not in text, text
+    assert "Discord is having trouble" in text
