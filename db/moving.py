@@ -15,7 +15,7 @@ from typing import Any
 import aiosqlite
 import asyncpg
 
-from db.base import STARTED_KEY, TABLES
+from db.base import TABLES
 from db.errors import NotEmpty, StorageError
 from db.postgres import PostgresStore
 from db.store import Store
@@ -52,9 +52,13 @@ async def copy_sqlite_to_postgres(sqlite_path: str | Path, url: str) -> dict[str
         await source.close()
         raise
     try:
-        async with target.acquire(write=True) as conn:  # a start's note: not data
-            await conn.execute("DELETE FROM meta WHERE key = $1", STARTED_KEY)
         before = await target.count_rows()
+        if not any(n for table, n in before.items() if table != "meta"):
+            # a bot started on it (never a game) left only its notes: its start, being
+            # alive, the commands synced, its shards; the copy brings the source's own
+            async with target.acquire(write=True) as conn:
+                await conn.execute("DELETE FROM meta")
+            before = await target.count_rows()
         if any(before.values()):
             filled = ", ".join(f"{t} ({n} rows)" for t, n in before.items() if n)
             raise NotEmpty(f"the PostgreSQL database is not empty: {filled}; give an empty one")

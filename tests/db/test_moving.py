@@ -55,16 +55,19 @@ async def _fill(store: Store) -> None:
 
 async def test_copy_keeps_every_row_and_every_state_replays(tmp_path, pg_url):
     """Counts of every table match; every game's state loads and dumps the same. A bot
-    started once on the empty PostgreSQL before the move left only its start's note: the
-    move is not refused for it."""
+    started once on the empty PostgreSQL before the move left only its notes (its start,
+    being alive, the commands synced, its shards): the move is not refused for them, and
+    the source's own notes are copied over them."""
     path = tmp_path / "old.db"
     store = await Store.open(path, Clock())
     await _fill(store)
     source_counts = await store.count_rows()
     await store.close()
 
-    early = await PostgresStore.open(pg_url, Clock())  # a start before the move: its note
-    await early.set_meta(STARTED_KEY, "1800000000")
+    early = await PostgresStore.open(pg_url, Clock())  # a start before the move: its notes
+    for key, value in ((STARTED_KEY, "1800000000"), ("alive", "1800000060"),
+                       ("commands:global", "abc"), ("shard_layout", "1")):
+        await early.set_meta(key, value)
     await early.close()
     counts = await copy_sqlite_to_postgres(path, pg_url)
     assert counts == source_counts and counts["actions"] > 10
