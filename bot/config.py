@@ -173,6 +173,9 @@ def load_settings(
     if db_raw == ":memory:" or str(Path(db_raw)).startswith("file:"):
         raise ConfigError(f"DATABASE_PATH must be the path of a database file (the bot "
                           f"keeps its games there), got {db_raw!r}")
+    if db_raw.endswith(("/", os.sep)):  # a folder's name: the bot would make a file of it
+        raise ConfigError(f"DATABASE_PATH {db_raw!r} names a folder; name a file in it "
+                          "(such as data/tablehouse.db)")
     content_raw = env.get("TINREALM_CONTENT", "").strip()
     content = Path(content_raw) if content_raw else None
     if content is not None and not content.is_file():

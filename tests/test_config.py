@@ -66,6 +66,8 @@ def test_env_values_are_the_servers_defaults():
         ("DATABASE_PATH", ":memory:"),
         ("DATABASE_PATH", "file:games?mode=memory"),
         ("DATABASE_PATH", "./file:games.db"),
+        # a folder (that may not exist yet): not a file named after it
+        ("DATABASE_PATH", "/srv/tablehouse/newdir/"),
     ],
 )
 def test_invalid_values_name_the_setting(name, value):
