@@ -66,10 +66,18 @@ def backup(database_path: Path, dest: Path) -> int:
     except OSError as exc:
         raise AdminError(f"cannot make the folder {dest.parent} ({exc.strerror}); choose "
                          "another --out") from None
+    try:  # the copy's own file first: a refusal there names it, not the database
+        dest.touch(exist_ok=False)
+        dest.unlink()
+    except OSError as exc:
+        raise AdminError(f"cannot write {dest} ({exc.strerror}); choose another --out"
+                         ) from None
     try:
         asyncio.run(backup_sqlite(database_path, dest))
     except (StorageError, sqlite3.Error, OSError) as exc:
-        raise AdminError(f"the backup failed: {exc}") from None
+        raise AdminError(f"the backup of {database_path} failed ({exc}): check that this "
+                         "user may read the database and write beside it (its -wal and "
+                         "-shm files)") from None
     return dest.stat().st_size
 
 

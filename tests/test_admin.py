@@ -172,8 +172,18 @@ def test_a_failed_backup_leaves_no_file_that_looks_like_one(env, capsys):
     (env / "data" / "bot.db").write_bytes(b"not a database at all" * 100)
     out = env / "data" / "backups" / "tablehouse-x.db"
     assert cli(["backup", "--out", str(out)]) == 1
-    assert "the backup failed" in capsys.readouterr().err
+    assert "the backup of" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_a_copy_that_cannot_be_written_is_named(env, capsys):
+    """--out names a file no one may write (under /proc, never writable, even for root):
+    the backup says which file it cannot write and what to do, not only that it failed."""
+    (env / "data").mkdir(exist_ok=True)
+    sqlite3.connect(env / "data" / "bot.db").close()
+    assert cli(["backup", "--out", "/proc/tablehouse-x.db"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot write /proc/tablehouse-x.db" in err and "choose another --out" in err
 
 
 def test_help_prints_the_commands_and_starts_nothing(env, capsys):
