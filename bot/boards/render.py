@@ -407,7 +407,8 @@ def picture_view(game: LoadedGame, *, plain_names: bool = True) -> dict[str, Any
     if len(game.seats) < 2 or not isinstance(players, list):
         return view
     seats = game.seats
-    marked = [seating.pictured(p, seats[i], game.shown_away(i))
+    names = [s.name for s in seats]
+    marked = [seating.pictured(p, seats[i], game.shown_away(i), names[:i] + names[i + 1:])
               if i < len(seats) and isinstance(p, dict) else p
               for i, p in enumerate(players)]
     return {**view, "players": marked}

@@ -93,21 +93,24 @@ def _steam(view: Mapping[str, Any], *, brief: bool = False) -> list[str]:
     # suits (what it carries and powers); the others' by name, or counted when brief.
     for p in sorted(players, key=lambda p: p.get("seat") != view.get("turn")):
         acting = p.get("seat") == view.get("turn")
-        trains = _trains(p, suits=acting, counted=brief and not acting)
+        trains = _trains(p, suits=acting, counted=brief and not acting,
+                         live=not view.get("ended"))
         if trains:
             lines.append(f"{names.get(p.get('seat'))}: {'; '.join(trains)}.")
     return lines
 
 
-def _trains(player: Mapping[str, Any], *, suits: bool, counted: bool = False) -> list[str]:
+def _trains(player: Mapping[str, Any], *, suits: bool, counted: bool = False,
+            live: bool = True) -> list[str]:
     """A player's trains in words: their cards (with their ``suits``, by name, or
-    ``counted``) and what each can run on and for how much."""
+    ``counted``) and, while the game is ``live``, what each can run on and for how
+    much."""
     trains = []
     for i, train in enumerate(items(player.get("trains")), start=1):
         cards = mappings(train)
         rep = report(cards)
         can = (f", runs on {' or '.join(rep.powers)} for {rep.points}"
-               if rep.runnable and len(cards) <= TRAIN_CARDS  # S6: more must wait
+               if live and rep.runnable and len(cards) <= TRAIN_CARDS  # S6: more must wait
                else ", over the five-card limit" if len(cards) > TRAIN_CARDS else "")
         words = (f"of {len(cards)} card{'' if len(cards) == 1 else 's'}" if counted
                  else ", ".join(_card(c) if suits else str(c.get("name")) for c in cards))
@@ -288,6 +291,8 @@ def describe(kind: str, view: Mapping[str, Any], status: str) -> str:
     if headline:
         lines.append(_stop(headline) + (f" {_stop(detail)}" if detail else ""))
     body = {"steam": _steam, "tinker": _tinker, "tinrealm": _tinrealm}.get(kind)
+    if kind == "steam" and look.mood != "active":  # as the picture: no turn under way
+        view = {**view, "turn": None, "pending": None, "ended": True}
     try:
         said = lines + (body(view) if body is not None else [])
         if kind == "steam" and len(" ".join(filter(None, said))) > LIMIT:

@@ -48,7 +48,7 @@ class Abandoning:
             forfeit = (left_seats(game, [actor.user_id, *asked])
                        if self.forfeits(game, actor) else set())
             return await self.core.close(game, "abandoned", ended, actor.user_id,
-                                         forfeit=forfeit)
+                                         forfeit=forfeit, came=asked)
 
     async def may_abandon(self, channel_id: int, actor: Actor) -> tuple[LoadedGame, bool]:
         """Refuse as :meth:`abandon` would, changing nothing (before asking to confirm);
@@ -114,7 +114,8 @@ class Abandoning:
             names = polls.join_names(game.seat_name(game.seat_of(u)) for u in asks)
             data.abandon_votes = []
             return await self.core.close(game, "abandoned", f"{names} abandoned the game.",
-                                         actor.user_id, forfeit=left_seats(game, asks))
+                                         actor.user_id, forfeit=left_seats(game, asks),
+                                         came=asks)
         data.abandon_votes = asks
         event = (f"{game.seat_name(game.seat_of(actor.user_id))} asks to abandon the game "
                  f"({len(asks)} of {needed} needed: "

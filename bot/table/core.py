@@ -402,12 +402,15 @@ class TableCore:
                                   game.seat_name(0)) if result.outcomes else []
         return seat_results(game.seats, [o for o in result.outcomes if o.seat not in absent])
 
-    async def no_part(self, game: LoadedGame, actor_id: int | None) -> set[int]:
+    async def no_part(self, game: LoadedGame, actor_id: int | None,
+                      came: Collection[int] = ()) -> set[int]:
         """Return the seats of a seated ``game`` whose people took no part in it: no
         action of theirs is logged (no lobby step, move or return), nor is it theirs now
-        (``actor_id``). Such a person was seated for them (Play again seats the last
-        table's people) and never came: the game gives them no result and no rating.
-        None are when the log cannot be read."""
+        (``actor_id``), nor did they ask to end the table or hand a seat on (``came``:
+        those who asked to end it by this very end; asks are not logged). Such a person
+        was seated for them (Play again seats the last table's people) and never came:
+        the game gives them no result and no rating. None are when the log cannot be
+        read."""
         people = {s.user_id for s in game.seats if s.is_person and s.user_id is not None}
         if len(game.seats) < 2 or not people - {actor_id}:
             return set()
@@ -417,7 +420,10 @@ class TableCore:
                 " AND actor_id IS NOT NULL", {"game": game.id}))
         except Unavailable:
             return set()
-        acted = {int(r[0]) for r in rows} | {actor_id}
+        data = game.data
+        asked = {*came, *data.abandon_votes, *(u for ballots in data.away_votes.values()
+                                               for u in ballots)}
+        acted = {int(r[0]) for r in rows} | {actor_id} | asked
         return {i for i, s in enumerate(game.seats)
                 if s.is_person and s.user_id is not None and s.user_id not in acted}
 
@@ -460,7 +466,7 @@ class TableCore:
 
     async def close(
         self, game: LoadedGame, status: str, event: str, actor_id: int | None, *,
-        forfeit: Collection[int] = (),
+        forfeit: Collection[int] = (), came: Collection[int] = (),
     ) -> LoadedGame:
         """End the game with ``status`` (abandoned, expired) as a new board version.
 
@@ -469,13 +475,15 @@ class TableCore:
         it (:meth:`given_up`): the deal was seen, so it is not theirs to try again. With
         ``forfeit`` (the seats of the people who abandoned it, or the one whose turn it
         stalled on when it was left idle), a table where a computer plays counts as lost
-        by them (:meth:`left_to_computers`); the other people get no result."""
+        by them (:meth:`left_to_computers`), but by none who never came to it
+        (:meth:`no_part`; ``came``: the users who asked to end it); the other people get
+        no result."""
         row = game.row
         given_up = await self.given_up(game)
         ratings: list[RatedSeat] = []
         if forfeit and self.left_to_computers(game):
             resigned = seating.resigned_seats(game.view())
-            absent = await self.no_part(game, actor_id)
+            absent = await self.no_part(game, actor_id, came)
             outcomes = [Outcome(i, "win", 0, {}) if seat.computer
                         else Outcome(i, "loss", 0, {"left": True, "resigned": True}
                                      if i in resigned else {"left": True})

@@ -280,7 +280,9 @@ def _marked(view: dict[str, Any], request: ReplayRequest, moves: int) -> dict[st
     except (TypeError, ValueError):  # damaged seats: the board said so; shown unmarked
         return view
     resigned = seating.resigned_seats(view)
+    names = [s.name for s in seats]
     marked = [seating.pictured(p, seats[i], i in away
-                               and seating.played_by_computer(seats, i, resigned))
+                               and seating.played_by_computer(seats, i, resigned),
+                               names[:i] + names[i + 1:])
               if isinstance(p, dict) and i < len(seats) else p for i, p in enumerate(players)]
     return {**view, "players": marked}

@@ -12,22 +12,28 @@ from typing import Any
 
 from bot.table.data import TableData, TurnTimer
 from bot.table.seats import Seat
+from bot.text.alike import alike
 
 #: What the lobby ends a computer player's name with, so that text tells it from a
 #: person's (a picture tags the seat instead).
 COMPUTER_SUFFIX = " (computer)"
 
 
-def pictured(player: Mapping[str, Any], seat: Seat, away: bool) -> dict[str, Any]:
+def pictured(player: Mapping[str, Any], seat: Seat, away: bool,
+             others: Sequence[str] = ()) -> dict[str, Any]:
     """Return a player of a table's view as its picture shows them: ``away`` (a computer
     plays an away person's seat), or a computer player, its name without
     :data:`COMPUTER_SUFFIX` (a tag says so where the row's name column has no room for
-    the words)."""
+    the words) unless the short name reads as one of the ``others`` (the other seats'
+    names: "Ada (computer)" beside a person called Ada stays so, in the banner too)."""
     marked = {**player, "away": away}
     if seat.computer:
         marked["computer"] = True
-        if isinstance(player.get("name"), str):
-            marked["name"] = player["name"].removesuffix(COMPUTER_SUFFIX)
+        name = player.get("name")
+        if isinstance(name, str):
+            short = name.removesuffix(COMPUTER_SUFFIX)
+            if not any(alike(short) == alike(other) for other in others):
+                marked["name"] = short
     return marked
 
 #: Turn timers a table may choose at start, by name (C6: off by default).

@@ -190,3 +190,37 @@ async def test_a_player_seated_again_who_never_came_has_no_result(discord_driver
     await bot.boards.messages.refresh(game)
     text = fake.get_message(game.row.board_message_id)["embeds"][0]["description"]
     assert "Bob never came: no result for them." in text
+
+
+async def test_a_player_seated_again_who_asked_to_end_the_table_came(discord_driver,
+                                                                     fake_discord, tmp_path):
+    """Bob, seated again by Alice's Play again at a table with a computer, asks to
+    abandon it (an ask is not a logged move) and Alice's ask ends it: both lose it, as
+    the question told them; Bob's ask shows he came."""
+    driver, fake = discord_driver, fake_discord
+    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=Clock()))
+    board = (await driver.slash("steam", "new", {"first": "me (the host)"},
+                                user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    first = await bot.tables.open_in_channel(fake.channel_id)
+    await abandon(driver, "steam", "mod")
+    final = fake.get_message((await bot.tables.load(first.id)).row.board_message_id)
+    await driver.click(final, button(final, "table.again"), user="alice")
+    lobby = await bot.tables.open_in_channel(fake.channel_id)
+    board = fake.get_message(lobby.row.board_message_id)
+    board = (await driver.click(board, button(board, "lobby.computer"), user="alice")).message
+    await host_board(driver, board, "lobby.start")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    game = await bot.tables.load(lobby.id)
+    await bot.tables.act(game.id, game.row.version, Actor(alice.id, "Alice"),
+                         game.engine.computer_action(game.state, game.to_act()))
+    await abandon(driver, "steam", "bob")
+    assert (await bot.tables.load(game.id)).row.is_open
+    await abandon(driver, "steam", "alice")
+    assert (await bot.tables.load(game.id)).row.status == "abandoned"
+    for person in (alice, bob):
+        lost = [r["outcome"] for r in await bot.store.results(person.id)
+                if r["game_id"] == game.id]
+        assert lost == ["loss"], person.name

@@ -113,3 +113,15 @@ def test_the_board_gives_computer_players_their_short_name_and_mark() -> None:
     players = picture_view(game)["players"]
     assert [(p["name"], bool(p.get("computer"))) for p in players] == [
         ("Alice", False), ("Ada", True), ("Bob", False)]
+
+
+def test_a_computer_named_like_a_person_keeps_its_whole_name() -> None:
+    """A person called Ada sits beside the lobby's "Ada (computer)": the computer keeps its
+    whole name in the picture (and so in the banner and the alt text), so that the two
+    are told apart; Brass, named like nobody, is shortened."""
+    names = ["Ada", "Ada (computer)", "Brass (computer)"]
+    game = loaded(STEAM, STEAM.new(1, 3, {"names": names}), seats=3)
+    game.seats = [replace(s, name=n, computer=n.endswith(COMPUTER_SUFFIX))
+                  for s, n in zip(game.seats, names, strict=True)]
+    assert [p["name"] for p in picture_view(game)["players"]] == [
+        "Ada", "Ada (computer)", "Brass"]

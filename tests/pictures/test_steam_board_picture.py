@@ -232,3 +232,16 @@ def test_an_ended_board_shows_no_turn_under_way() -> None:
         frames = [box for what, box in c.boxes if what == "frame" and box[2] - box[0] > 200]
         assert any(w.startswith(f"text:{who} ") for w in words) is live, status
         assert bool(frames) is live, status
+
+
+def test_an_ended_boards_alt_text_says_no_turn_under_way() -> None:
+    """As the picture: the alt text of a board abandoned or left idle says nobody is "to
+    play", not what the player to act was doing, nor what a train could run for; the
+    running board's does."""
+    view = _mid_game()
+    who = next(p["name"] for p in view["players"] if p["seat"] == view["pending"]["seat"])
+    for status, live in (("active", True), ("abandoned", False), ("expired", False)):
+        alt = describe("steam", view, status)
+        assert ("to play" in alt) is live, status
+        assert (f"{who} is " in alt) is live, status
+        assert (", runs on " in alt) is live, status
