@@ -146,16 +146,10 @@ async def test_play_again_leaves_out_who_left_the_server(discord_driver, fake_di
     assert new.row.status == "lobby" and [s.name for s in new.seats] == ["Alice"]
 
 
-async def test_a_player_seated_again_who_never_came_has_no_result(discord_driver, fake_discord,
-                                                                  tmp_path):
-    """Alice presses Play again on her table with Bob, which seats Bob again, and starts
-    at once; Bob never clicks. Handed to a computer, his seat plays to the end: the game
-    gives him no result and no rating (he never chose to play it), and the end board says
-    he never came. Alice's result stands."""
-    driver, fake = discord_driver, fake_discord
-    clock = Clock()
-    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam", "cogs.records"),
-                                      clock=clock))
+async def _seated_again(driver, fake, tmp_path, clock):
+    """Alice and Bob's table, abandoned by a moderator; Alice presses Play again, which
+    seats Bob again in the new lobby. Return the bot and the lobby."""
+    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=clock))
     board = (await driver.slash("steam", "new", {"first": "me (the host)"},
                                 user="alice")).message
     board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
@@ -167,6 +161,18 @@ async def test_a_player_seated_again_who_never_came_has_no_result(discord_driver
     await driver.click(final, button(final, "table.again"), user="alice")
     lobby = await bot.tables.open_in_channel(fake.channel_id)
     assert lobby.seat_of(fake.user("bob").id) is not None
+    return bot, lobby
+
+
+async def test_a_player_seated_again_who_never_came_has_no_result(discord_driver, fake_discord,
+                                                                  tmp_path):
+    """Alice presses Play again on her table with Bob, which seats Bob again, and starts
+    at once; Bob never clicks. Handed to a computer, his seat plays to the end: the game
+    gives him no result and no rating (he never chose to play it), and the end board says
+    he never came. Alice's result stands."""
+    driver, fake = discord_driver, fake_discord
+    clock = Clock()
+    bot, lobby = await _seated_again(driver, fake, tmp_path, clock)
     await host_board(driver, fake.get_message(lobby.row.board_message_id), "lobby.start")
     await driver.settle()
     alice, bob = fake.user("alice"), fake.user("bob")
@@ -198,17 +204,7 @@ async def test_a_player_seated_again_who_asked_to_end_the_table_came(discord_dri
     abandon it (an ask is not a logged move) and Alice's ask ends it: both lose it, as
     the question told them; Bob's ask shows he came."""
     driver, fake = discord_driver, fake_discord
-    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=Clock()))
-    board = (await driver.slash("steam", "new", {"first": "me (the host)"},
-                                user="alice")).message
-    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
-    await host_board(driver, board, "lobby.start")
-    await driver.settle()
-    first = await bot.tables.open_in_channel(fake.channel_id)
-    await abandon(driver, "steam", "mod")
-    final = fake.get_message((await bot.tables.load(first.id)).row.board_message_id)
-    await driver.click(final, button(final, "table.again"), user="alice")
-    lobby = await bot.tables.open_in_channel(fake.channel_id)
+    bot, lobby = await _seated_again(driver, fake, tmp_path, Clock())
     board = fake.get_message(lobby.row.board_message_id)
     board = (await driver.click(board, button(board, "lobby.computer"), user="alice")).message
     await host_board(driver, board, "lobby.start")
