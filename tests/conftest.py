@@ -122,6 +122,17 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("backend", BACKENDS, indirect=True)
 
 
+#: The daily secret every test's bot makes (bot.table.daily): a test's daily deal is the
+#: same at every run, as a bot's is every day for all its servers.
+TEST_DAILY_SECRET = "5ec7e7" * 5 + "01"
+
+
+@pytest.fixture(autouse=True)
+def _same_daily_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal the same daily deals at every run (a real bot makes its secret at random)."""
+    monkeypatch.setattr("bot.table.core.new_secret", lambda: TEST_DAILY_SECRET)
+
+
 @pytest.fixture(autouse=True)
 def _database_backend(request: pytest.FixtureRequest) -> None:
     """Set up ``backend`` for tests parametrized over it without asking for it."""

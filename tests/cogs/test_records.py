@@ -177,10 +177,10 @@ async def test_daily_leaderboard_after_a_daily_deal_is_played(
     )
     embed = daily.embeds[0]
     assert embed["title"] == "🏆 Tinker, Sailor, Soldier, Spy · daily deal 2027-01-15"
-    cleared = result["detail"]["locations_cleared"]
+    cleared, chips = result["detail"]["locations_cleared"], result["detail"]["chips_left"]
     assert embed["description"] == (
         f"**1.** Alice · **{cleared}**/13 cleared, "
-        f"{result['detail']['chips_left']} chips left · 1 game"
+        f"{chips} chip{'' if chips == 1 else 's'} left · 1 game"
     )
     # the day before's deal is a leaderboard of its own (read the morning after)
     before = await discord_driver.slash(
@@ -276,7 +276,7 @@ async def test_a_daily_deal_rehearsed_elsewhere_counts_the_rehearsal(
     assert tried["locations_cleared"] < known["locations_cleared"]
     assert await _daily_board(discord_driver) == (
         f"**1.** Alice · **{tried['locations_cleared']}**/13 cleared, "
-        f"{tried['chips_left']} chips left · 1 game")
+        f"{tried['chips_left']} chip{'' if tried['chips_left'] == 1 else 's'} left · 1 game")
 
 
 async def test_a_member_whose_first_daily_is_still_open_is_not_on_the_days_board(
