@@ -16,7 +16,7 @@ import discord
 from bot.boards.actors import actor_of
 from bot.boards.answer_clock import AnswerClock
 from bot.boards.in_flight import Tracked
-from bot.boards.send_errors import DISMISS, SEND_ERRORS
+from bot.boards.send_errors import DISMISS, SEND_ERRORS, acknowledge, answer_lost
 from bot.table.errors import Refusal
 from bot.table.loaded import LoadedGame
 
@@ -103,15 +103,18 @@ class AbandonButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
                 await clock.tell(str(refusal))
                 return
             said = game.row.events[-1] if game.row.events else "The game was abandoned."
-            try:
-                if game.row.is_open:  # an ask: the board's footer shows it to everyone
-                    await clock.edit(content=said, view=None)
-                else:
-                    await clock.edit(content="Done.", view=None)  # the channel is told next
-                    await interaction.followup.send(
-                        said, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
+            try:  # an ask: the board's footer shows it to everyone; an end: told next
+                await clock.edit(content=said if game.row.is_open else "Done.", view=None)
             except SEND_ERRORS as exc:
                 log.warning("could not answer the abandoning of game %s: %s", game.id, exc)
+                if not answer_lost(exc):  # it happened: never "This interaction failed"
+                    await acknowledge(interaction)
+            if not game.row.is_open:
+                try:
+                    await interaction.followup.send(
+                        said, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
+                except SEND_ERRORS as exc:
+                    log.warning("could not say game %s was abandoned: %s", game.id, exc)
         # an ended game's board deleted meanwhile is not posted again: nobody plays it
         await bot.boards.messages.show(game, repost=game.row.is_open)
         await bot.boards.announce(game, None)

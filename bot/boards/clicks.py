@@ -35,7 +35,7 @@ from bot.boards.render import (
     Renderer,
 )
 from bot.boards.replay import Replays
-from bot.boards.send_errors import SEND_ERRORS, answer_lost, tell_privately
+from bot.boards.send_errors import SEND_ERRORS, acknowledge, answer_lost, tell_privately
 from bot.boards.threads import in_forum, locked_out_text
 from bot.games.protocol import Action
 from bot.table.errors import (
@@ -193,6 +193,8 @@ class BoardClicks:
                     await edit_answer(interaction, content=said, embed=None, view=None)
                 except SEND_ERRORS as exc:
                     log.warning("could not answer a vote on game %s: %r", game.id, exc)
+                    if not answer_lost(exc):  # the vote counts: never "interaction failed"
+                        await acknowledge(interaction)
             elif game.id in self.messages.locked_out and message is not None:
                 # the bot's own edits are refused: the tally shows through this answer
                 await self._show_vote(interaction, game)
@@ -201,7 +203,7 @@ class BoardClicks:
             elif ballot.worth_telling:
                 await self._refuse(interaction, ballot.text())
             else:  # the board's tally acknowledges it (a deferred update, no message)
-                await self._acknowledge(interaction)
+                await acknowledge(interaction)
             await self._tell_locked_out(interaction, game)
             self.messages.update_soon(game.id, game)
             return
@@ -237,10 +239,11 @@ class BoardClicks:
                 # the board was deleted as it was clicked: nothing to acknowledge on
                 await tell_privately(interaction, board_deleted(game))
             elif not answer_lost(exc):
-                await self._acknowledge(interaction)
+                await acknowledge(interaction)
             await self.messages.show(game)
         if play.came_back:
-            await tell_privately(interaction, back_text(game, interaction.user.id))
+            await tell_privately(interaction, back_text(game, interaction.user.id,
+                                                      unmade=play.unmade))
         await self._tell_locked_out(interaction, game)
         if play.late:
             again = "" if play.finished else " Vote again on the next move."
@@ -268,16 +271,6 @@ class BoardClicks:
         except SEND_ERRORS as exc:
             log.warning("could not redraw the host controls of game %s: %s", game_id, exc)
         return True
-
-    @staticmethod
-    async def _acknowledge(interaction: discord.Interaction[Any]) -> None:
-        """Acknowledge a click without a message (the board edit that follows says it)."""
-        if interaction.response.is_done():
-            return
-        try:
-            await interaction.response.defer()
-        except SEND_ERRORS as exc:
-            log.warning("could not acknowledge a click: %r", exc)
 
     async def _closing(self, interaction: discord.Interaction[Any]) -> None:
         """Answer a click that reaches a process on its way out.
@@ -327,7 +320,7 @@ class BoardClicks:
             log.warning("could not count a late vote in game %s: %s", game_id, exc)
         if not await self._catch_up(interaction, game, clock):
             await clock.settle()
-            await self._acknowledge(interaction)
+            await acknowledge(interaction)
         return True
 
     async def _heal(self, interaction: discord.Interaction[Any], game_id: int,
@@ -360,7 +353,7 @@ class BoardClicks:
             self.messages.mark_shown(game)
         except SEND_ERRORS as exc:
             log.warning("could not show the vote on game %s: %r", game.id, exc)
-            await self._acknowledge(interaction)
+            await acknowledge(interaction)
 
     async def _tell_locked_out(self, interaction: discord.Interaction[Any],
                                game: LoadedGame) -> None:

@@ -88,8 +88,9 @@ class Presence:
                 f"have not played by <t:{int(timer.at)}:t> (<t:{int(timer.at)}:R>).")
 
 
-def back_text(game: LoadedGame, user_id: int) -> str:
-    """Return the private word to a player who came back by a click that moved nothing."""
+def back_text(game: LoadedGame, user_id: int, *, unmade: bool = False) -> str:
+    """Return the private word to a player who came back by a click that moved nothing
+    (``unmade``: their move could not be stored, so it is to be made again)."""
     seat = game.to_act()
     if seat is None:
         whose = ""
@@ -97,4 +98,7 @@ def back_text(game: LoadedGame, user_id: int) -> str:
         whose = " It is your turn now."
     else:
         whose = f" It is {game.seat_name(seat)}'s turn now."
+    if unmade:
+        whose += (" Your move could not be saved (the bot could not reach its game storage),"
+                  " so it did not happen: make it again in a moment.")
     return f"Welcome back: you play your own seat again.{whose}"

@@ -60,6 +60,17 @@ def passing_failure(error: BaseException) -> bool:
     return isinstance(error, discord.RateLimited | aiohttp.ClientError | OSError)
 
 
+async def acknowledge(interaction: discord.Interaction[Any]) -> None:
+    """Acknowledge a click without a message (the board's edit that follows says it);
+    a failure to send is logged, never raised."""
+    if interaction.response.is_done():
+        return
+    try:
+        await interaction.response.defer()
+    except SEND_ERRORS as exc:
+        log.warning("could not acknowledge a click: %r", exc)
+
+
 async def tell_privately(interaction: discord.Interaction[Any], text: str) -> None:
     """Answer ``interaction`` with a private line (a follow-up if it was answered already);
     a failure to send is logged, never raised."""

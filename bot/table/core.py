@@ -41,7 +41,7 @@ from bot.table.ratings import rated_seats
 from bot.table.results import seat_results, shared_results
 from bot.table.seats import Seat, seats_from_json, seats_to_json
 from db.base import GameStore
-from db.rows import RatedSeat
+from db.rows import RatedSeat, to_json
 from db.store import GameRow, ResultRow, StorageError, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -55,6 +55,14 @@ RECENT_EVENTS = 12
 class SaveConflict(StaleBoard):
     """A save found the game written since it was read: refused as a stale board, or
     retried from a fresh read where the request allows it."""
+
+
+def _keep_as_read(row: GameRow, *columns: str) -> None:
+    """Have every save write ``columns`` back as read: their JSON could be read but not
+    what it holds (the game is damaged), and the defaults that stand in for them in hand
+    (no seats, empty table data) must never be stored over what an admin could mend."""
+    for column in columns:
+        row.raw_damaged.setdefault(column, to_json(getattr(row, column)))
 
 
 class AfterTurn(Protocol):
@@ -125,6 +133,7 @@ class TableCore:
                               broken=f"unknown game {row.kind!r}", seats=seats or [])
         if seats is None:
             log.warning("game %s has unreadable seats", row.id)
+            _keep_as_read(row, "seats", "extra")
             row.seats = []
             return LoadedGame(row, eng, None, broken="unreadable seats")
         try:
@@ -134,6 +143,7 @@ class TableCore:
             voters.upgrade(data)
         except (TypeError, ValueError, KeyError, AttributeError) as exc:
             log.warning("game %s has unreadable table data: %s", row.id, exc)
+            _keep_as_read(row, "extra")
             return LoadedGame(row, eng, None, broken="unreadable table data", seats=seats)
         if row.damaged:
             log.warning("game %s has unreadable %s", row.id, ", ".join(row.damaged))

@@ -221,6 +221,9 @@ class Play:
     notice: tuple[int, str] | None = None
     #: Set when an away player came back with this click and no move of theirs happened.
     came_back: bool = False
+    #: Set with ``came_back`` when the move tried with that click could not be stored (the
+    #: storage failed after the return was stored): they are asked to make it again.
+    unmade: bool = False
     #: Set when the board shows something that changed though no event says so (a turn
     #: timer started again after its reminder, a vote's countdown stopped).
     redraw: bool = False

@@ -14,9 +14,9 @@ from dataclasses import replace
 from typing import Any
 
 from bot.table import downtime, polls, seating
-from bot.table.core import TableCore
+from bot.table.core import SaveConflict, TableCore
 from bot.table.data import GIVEN_BACK, NoticeDue, TurnTimer, new_nonce
-from bot.table.errors import NotAllowed, Refusal
+from bot.table.errors import NotAllowed, Refusal, Unavailable
 from bot.table.loaded import Actor, LoadedGame, Play
 
 #: How long after Discord refused a turn notice it is posted again (seconds).
@@ -97,6 +97,11 @@ class TurnPolicy:
         try:
             seat = core.seat_for(back, actor, action_id)
             play = await self.move(back, seat, action_id, actor.user_id)
+        except (Unavailable, SaveConflict):
+            # Their return is stored, their move is not, and the move changed the game
+            # in hand before its save failed: the board shows the game as stored.
+            kept = await core.load(game.id)
+            return Play(kept, (event,), came_back=True, unmade=True)
         except Refusal:
             return Play(back, (event,), came_back=True)
         return Play(play.game, (event, *play.events), notice=play.notice)

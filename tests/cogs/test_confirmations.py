@@ -4,6 +4,11 @@ ask, and the question names what is given up."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
 
 from tests.support import button, host_board, make_bot, press, steam_against_computer
 
@@ -109,3 +114,31 @@ async def test_abandoning_a_game_against_a_computer_says_it_is_a_loss(
     await discord_driver.settle()
     (result,) = await bot.store.results(alice.id)
     assert result["outcome"] == "loss" and result["detail"] == {"left": True}
+
+
+@pytest.mark.error_logs_expected
+async def test_an_abandon_whose_answer_is_lost_is_still_acknowledged_and_told(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """The connection drops under the answer to "Yes, abandon it" (not retried by
+    discord.py): the game is abandoned all the same, so the click is acknowledged (never
+    "This interaction failed") and the channel is still told."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    await discord_driver.slash("tinker", "start", {"players": "only me"}, user="alice")
+    asked = await discord_driver.slash("tinker", "abandon", user="alice")
+    real = discord.InteractionResponse.edit_message
+    edits = 0
+
+    async def first_dropped(self: Any, **kwargs: Any) -> Any:
+        nonlocal edits
+        edits += 1
+        if edits == 1:
+            raise aiohttp.ServerDisconnectedError()
+        return await real(self, **kwargs)
+
+    monkeypatch.setattr(discord.InteractionResponse, "edit_message", first_dropped)
+    done = await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
+    await discord_driver.settle()
+    assert (await bot.tables.load(1)).row.status == "abandoned"
+    assert done.response_type == 6  # a deferred update: the board's edit says it
+    assert any("alice abandoned the game." in (m.get("content") or "").lower()
+               for m in done.followups)

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import aiohttp
+import discord
+import pytest
+
 from bot.boards.render import TALLY
 from bot.table import polls
 from bot.table.data import Poll, TableData
@@ -82,3 +86,38 @@ async def test_c4_a_confirmed_give_up_that_became_a_vote_shows_on_the_board(
     # her first vote that waits for others (she played alone before): how voting works
     assert "2 make a majority" in yes.content and "needs a majority" in yes.content, yes.content
     assert not yes.custom_ids, "the private question still offers its button"
+
+
+@pytest.mark.error_logs_expected
+async def test_c4_a_counted_vote_whose_answer_is_lost_is_acknowledged(
+    discord_driver: Any, fake_discord: Any, tmp_path: Any, monkeypatch: Any
+) -> None:
+    """Alice confirms giving up after Bob voted, so her "Yes" is a ballot (C4). The
+    connection drops under its answer: the vote counts, so the click is acknowledged,
+    never left to read "This interaction failed"."""
+    driver = discord_driver
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await driver.slash("tinker", "start", user="alice")).message
+    board = await _to_a_challenge(driver, board)
+    asked = await driver.click(board, next(c for c in board_ids(board)
+                                           if c.endswith("give_up")), user="alice")
+    chip = next(c for c in board_ids(board) if ":chip:" in c)
+    await driver.click(fake_discord.get_message(board["id"]), chip, user="bob")
+    await driver.settle()
+    real = discord.InteractionResponse.edit_message
+    edits = 0
+
+    async def first_dropped(self: Any, **kwargs: Any) -> Any:
+        nonlocal edits
+        edits += 1
+        if edits == 1:
+            raise aiohttp.ServerDisconnectedError()
+        return await real(self, **kwargs)
+
+    monkeypatch.setattr(discord.InteractionResponse, "edit_message", first_dropped)
+    yes = await driver.click(asked.message, asked.custom_ids[0], user="alice")
+    await driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None and game.data.poll is not None
+    assert game.data.poll.tally.get("give_up") == 1
+    assert yes.response_type == 6

@@ -151,3 +151,33 @@ async def test_damaged_seats_do_not_stop_the_work_over_every_game(tmp_path, back
         assert await store.idle_games(cutoffs) == [healthy.id, damaged.id]
     finally:
         await store.close()
+
+
+@pytest.mark.parametrize("column, value", [
+    ("extra", '{"mode": "fast", "thread": false, "poll": 5}'), ("seats", "[1, 2]"),
+], ids=["extra-holds-a-number-for-the-vote", "seats-of-numbers"])
+async def test_a_damaged_game_with_a_deadline_keeps_what_it_had(
+    discord_driver, fake_discord, tmp_path, column, value, backend
+):
+    """Seats or table data that are JSON but hold what no game has stay as they were
+    when the deadline loop clears the game's deadline: the game stays damaged (never
+    played on from an empty table data), and its seats and table data are kept for
+    whoever mends the row (as they are when the stored text is not JSON)."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("tinker", "start", {"players": "fast"},
+                                        user="alice")).message
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    await bot.store.connection.execute(
+        f"UPDATE games SET {column} = ?, deadline = ?, updated_at = updated_at + 1 "
+        "WHERE id = ?", (value, bot.clock() - 1, game.id))
+    bot.store.kept.drop()
+    before = await bot.store.get_game(game.id)
+    assert before is not None
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    bot.store.kept.drop()
+    after = await bot.store.get_game(game.id)
+    assert after is not None and after.deadline is None
+    assert (after.seats, after.extra) == (before.seats, before.extra)
+    click = await discord_driver.click(board, board_ids(board)[0], user="bob")
+    assert click.ephemeral and "damaged" in click.content
