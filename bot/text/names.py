@@ -29,6 +29,10 @@ NAME_LIMIT = 64
 #: A markdown escape (a backslash and the character it escapes), or the zero-width space
 #: that keeps a mention from pinging.
 _ESCAPE = re.compile(r"\\(.)|\u200b", re.DOTALL)
+#: What Discord's markdown reads in a line: emphasis, code, spoilers and escapes
+#: anywhere, a masked link's brackets, and a quote, heading, list item or subtext at the
+#: line's start.
+_MARKDOWN = re.compile(r"[_\\~|*`\[\]]|^>(?:>>)?\s|^#{1,3}|^\s*-", re.MULTILINE)
 
 
 #: Characters that are not printable but that a name keeps: the joiners (one emoji of
@@ -77,8 +81,10 @@ def _made_safe(text: str) -> str:
 def _escape_markdown(text: str) -> str:
     """Return ``text`` with its markdown escaped, a web address's too (it is made no
     link, so Discord would read its ``**`` or ``__``), and its ``<`` (``<t:0:R>`` would
-    show as a time, ``<:name:id>`` as an emoji)."""
-    return discord.utils.escape_markdown(text, ignore_links=False).replace("<", "\\<")
+    show as a time, ``<:name:id>`` as an emoji). Each bracket is escaped on its own: a
+    masked link's shape (``[a](b)``) is then no link, and what stands between its
+    brackets is escaped like the rest (discord.py escapes only its first bracket)."""
+    return _MARKDOWN.sub(r"\\\g<0>", text).replace("<", "\\<")
 
 
 @functools.lru_cache(maxsize=4096)

@@ -328,3 +328,28 @@ def test_names_that_look_the_same_are_told_apart() -> None:
         assert own_name(seats, seats[1]) == second
     assert distinct_name("Anna", [Seat(1, "Ana")]) == "Anna"  # only look-alikes
     assert distinct_name("Олег", [Seat(1, "Oleg")]) == "Олег"
+
+
+def test_a_masked_link_in_a_name_leaves_no_markdown_between_its_brackets() -> None:
+    """A name shaped like a masked link ("[a](b) **x** `y`") is no link, and the bold
+    and code after its first bracket are escaped like the rest of any name (escaping
+    only the first bracket left them live: bold and code on every board, flipping the
+    bold of the line it stood in)."""
+    name = "[a](b) **HACK** `x` ||(c)||"
+    safe = safe_name(name)
+    assert safe == "\\[a\\](b) \\*\\*HACK\\*\\* \\`x\\` \\|\\|(c)\\|\\|"
+    assert plain(safe) == name
+    assert short_name(safe_name(name * 2), 12).startswith("\\[a\\](b)")
+
+
+async def test_a_masked_link_name_shows_as_written_in_the_lobby(discord_driver, fake_discord,
+                                                                 tmp_path) -> None:
+    """The lobby's seat list names a member called "[a](b) **HACK**" with every markdown
+    character escaped."""
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    fake_discord.add_user("[a](b) **hack**")
+    board = (await discord_driver.click(board, button(board, "lobby.join"),
+                                        user="[a](b) **hack**")).message
+    seated = board["embeds"][0]["fields"][0]["value"]
+    assert "\\[A\\](B) \\*\\*Hack\\*\\*" in seated, seated
