@@ -1,7 +1,8 @@
 """Fonts for pictures: the Noto families installed with the package, chosen per character.
 
-Every font comes from the ``manimgx-fonts`` and ``manimgx-fonts-cjk`` wheels (Noto, SIL
-Open Font License 1.1), never from the host, so every machine draws the same picture.
+Every font comes from the ``manimgx-fonts`` and ``manimgx-fonts-cjk`` wheels or this
+package's ``noto`` folder (Noto, SIL Open Font License 1.1), never from the host, so every
+machine draws the same picture.
 :data:`CHAIN` lists the families in the order they are tried; a character is drawn in the
 first family that has a glyph for it (a glyph that is not the font's missing-glyph box),
 see :func:`face_for`. A character no family has is drawn as its compatibility form
@@ -27,6 +28,8 @@ Font = ImageFont.FreeTypeFont
 
 _NOTO = Path(manimgx_fonts.__file__).parent
 _CJK = Path(manimgx_fonts_cjk.__file__).parent
+OWN = Path(__file__).parent / "noto"
+"""The package's own Noto families: the scripts and symbols the wheels lack."""
 
 CHAIN: tuple[Path, ...] = (
     _NOTO / "NotoSans[wght].ttf",
@@ -52,9 +55,13 @@ CHAIN: tuple[Path, ...] = (
     _NOTO / "NotoSansSinhala[wght].ttf",
     _NOTO / "NotoSansLao[wght].ttf",
     _NOTO / "NotoSansMyanmar[wght].ttf",
+    *sorted(OWN.glob("*.ttf")),
 )
 """The fallback chain: Latin, Greek and Cyrillic first, then Arabic, Hebrew, CJK, symbols,
-emoji and further scripts. Index 0 is the primary font. A family added later goes at the
+emoji and further scripts; last, the families of this package's ``noto`` folder (the
+scripts and symbols the wheels lack: Tibetan, Thaana, Syriac, Cherokee, Mongolian,
+Javanese, Tifinagh, runes, the dingbats of Noto Sans Symbols 2 and more; one weight
+each, so their bold is drawn regular). Index 0 is the primary font. A family added later goes at the
 end: a character keeps the family it had, and one the primary font has is found on the
 first try whatever the chain's length (only a character no family has tries them all,
 once: :func:`face_for` is cached)."""
@@ -89,7 +96,7 @@ def layout_font(index: int, size: int, bold: bool = False) -> Font:
 
 
 def _weigh(face: Font, bold: bool) -> None:
-    """Set the weight axis of a variable font (every family in the chain has one)."""
+    """Set the weight axis of a variable font (a family of one weight stays as it is)."""
     try:
         axes = face.get_variation_axes()
     except OSError:

@@ -12,19 +12,23 @@ import pytest
 
 from bot.pictures import draw_picture, script
 from bot.pictures.canvas import fit
-from bot.pictures.fonts import CHAIN, drawn_as, face_for, has_glyph
+from bot.pictures.fonts import CHAIN, OWN, drawn_as, face_for, has_glyph
 from bot.pictures.script import MISSING, fold, runs, text_mask, width
 from tests.pictures.conftest import image, play
 
 FANCY = {"𝓕𝓪𝓷𝓬𝔂 𝓝𝓪𝓶𝓮": "Fancy Name", "𝐁𝐨𝐥𝐝 𝐁𝐨𝐛": "Bold Bob", "𝕬𝖑𝖎𝖈𝖊": "Alice",
-         "𝙼𝚘𝚗𝚘 𝟙𝟚𝟛": "Mono 123", "𝓙𝓸 ♛": "Jo"}
-UNDRAWN = ["♛ King ♛", "✧ Star ✧", "(ﾉ◕ヮ◕)ﾉ*:･ﾟ✧", "ꕥ Vai ꕥ", "𖤐 Moon", "ᏣᎳᎩ Cherokee",
-           "ཀཁག Tibetan", "ᠮᠣᠩᠭᠣᠯ Mongol", "ܐܪܡܝܐ Syriac", "ދިވެހި Thaana", "ⴰⵎⴰⵣⵉⵖ Tifinagh",
-           "ꦗꦮ Javanese", "ᐊᓄᑎ Canadian", "Ada \ue000 Lovelace"]
-ONLY_UNDRAWN = ["ᏣᎳᎩ", "♛♛", "ཀཁག ᠮᠣᠩ", "\ue000", "✧ ✧"]
+         "𝙼𝚘𝚗𝚘 𝟙𝟚𝟛": "Mono 123", "𝓙𝓸 🫩": "Jo"}
+#: Characters no family has: Egyptian hieroglyphs and cuneiform, an emoji newer than Noto
+#: Emoji, a private-use character.
+UNDRAWN = ["𓀀 Pharaoh", "𒐫𒐫 Cuneiform", "🫩 Face 🫩", "Ada \ue000 Lovelace", "Ra 𓀀𓀁"]
+ONLY_UNDRAWN = ["𓀀𓀁", "𒐫𒐫", "𓀀 𒐫", "\ue000", "🫩 🫩"]
 SCRIPTS = ["محمد عبد الرحمن", "さくら🌸山田太郎", "李小龍", "🎮👾 Gamer😀Dude 🇯🇵",
            "👨\u200d👩\u200d👧 1\ufe0f\u20e3", "דוד Cohen", "Zoë 王\u0301", "Ｆｕｌｌ ①",
            "देवनागरी"]
+#: Names in scripts and symbols the wheels lack, drawn by this package's ``noto`` fonts.
+MORE_SCRIPTS = ["ᏣᎳᎩ Cherokee", "བསྟན་འཛིན", "ᠮᠣᠩᠭᠣᠯ Mongol", "ܐܪܡܝܐ Syriac", "އަހުމަދު",
+                "ⴰⵎⴰⵣⵉⵖ Tifinagh", "ꦗꦮ Javanese", "ᐃᓄᒃᑎᑐᑦ", "ߒߞߏ", "ꆈꌠ Yi", "ᱚᱞ Ol Chiki",
+                "ᚠᚢᚦ", "♛ King ♛", "✧ Star ✧", "ꕥ Vai ꕥ", "(ﾉ◕ヮ◕)ﾉ*:･ﾟ✧", "𞤀𞤣𞤤𞤢𞤥"]
 
 
 def _boxes(text: str) -> list[tuple[str, str]]:
@@ -58,11 +62,21 @@ def test_characters_no_family_has_draw_no_box(name: str) -> None:
 
 
 def test_left_out_words_read_well() -> None:
-    assert fold("♛ King ♛") == "King"
-    assert fold("A ✧ B") == "A B"
-    assert fold("ᏣᎳᎩ Cherokee") == "? Cherokee"
-    assert fold("ᏣᎳᎩ wins with 15") == "? wins with 15"
-    assert _pixels("♛ King ♛") == _pixels("King")
+    assert fold("🫩 King 🫩") == "King"
+    assert fold("A 🫩 B") == "A B"
+    assert fold("𓀀𓀁 Pharaoh") == "? Pharaoh"
+    assert fold("𓀀𓀁 wins with 15") == "? wins with 15"
+    assert _pixels("🫩 King 🫩") == _pixels("King")
+
+
+@pytest.mark.parametrize("name", MORE_SCRIPTS)
+def test_names_in_scripts_the_wheels_lack_are_drawn_as_written(name: str) -> None:
+    """Tibetan, Thaana, Syriac, Cherokee, Mongolian, runes, dingbats and more are drawn
+    by the package's own Noto families, as written: no box, nothing left out, no "?"."""
+    assert fold(name) == name
+    assert _boxes(name) == []
+    assert any(CHAIN[face_for(c)].parent == OWN for c in name)
+    assert text_mask(name, 30, True, "la").mask.getbbox() is not None
 
 
 @pytest.mark.parametrize("name", ONLY_UNDRAWN)

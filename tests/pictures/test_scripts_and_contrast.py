@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.pictures.fonts import CHAIN, face_for, has_glyph, joins
+from bot.pictures.fonts import CHAIN, OWN, face_for, has_glyph, joins
 from bot.pictures.palette import SUIT_COLOURS, contrast, read_pairs
 from bot.pictures.script import runs, sentence, text_mask, width
 from tests.pictures.widest import LONG_NAMES
@@ -14,9 +14,13 @@ NAMES = (*LONG_NAMES, "Ŝtefan Łukasz", "Νίκος", "Ольга", "ישראל
 
 
 def test_fonts_come_with_the_package() -> None:
+    """Every family is a file of the installed wheels or of the package's own folder,
+    never the host's; the folder's fonts are listed in its licence."""
     for path in CHAIN:
         assert path.is_file()
-        assert "site-packages" in str(path) or "dist-packages" in str(path)
+        assert ("site-packages" in str(path) or "dist-packages" in str(path)
+                or path.parent == OWN)
+    assert (OWN / "LICENSE").read_text().count("SIL Open Font License") >= 2
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -1,4 +1,4 @@
-"""A display name made only of symbols no picture font has ("♛♛♛", "✦✧✦", "꧁ ꧂") is
+"""A display name made only of characters no picture font has ("𓀀𓀁𓀂", "𒐫𒐫𒐫", "🫩🫩") is
 drawn "?" wherever Steam to Solar's picture names a player: in its row, and in the lines
 that join names with words (the end banner, the status line), where a whole line folded
 at once left such a name out ("wins with 9", "places")."""
@@ -14,8 +14,9 @@ from bot.text.names import safe_name
 from tests.cogs.board_messages import played
 from tests.pictures.widest import steam_view
 
-#: Names of symbols none of the picture's fonts draws.
-UNDRAWN = ("♛♛♛", "✦✧✦", "꧁ ꧂")
+#: Names of characters none of the picture's fonts draws (Egyptian hieroglyphs,
+#: cuneiform, an emoji newer than Noto Emoji).
+UNDRAWN = ("𓀀𓀁𓀂", "𒐫𒐫𒐫", "🫩🫩")
 
 
 @pytest.mark.parametrize("name", UNDRAWN)
