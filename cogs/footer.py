@@ -40,6 +40,9 @@ WRAP_SLACK = 6
 #: second half."): the line stands whole, so a long name is cut instead (whole in the
 #: players' list and in "Rules & details").
 ANNOUNCED_NAME_ROOM = 16
+#: The phone lines a lobby gives its last event: enough for the two people it may name
+#: ("… handed the host role to …").
+LOBBY_ROWS = 3
 
 
 def _lead(name: str, by_computer: bool, width: float) -> str:
@@ -107,7 +110,7 @@ def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: Fa
     """Return the footer: at a seated table every turn since the player to act last moved
     (a line each), in a one-seat game the last decisions (two phone lines: the latest
     with what it did takes both when it needs them); a game with no turns logged
-    shows its last event. The newest lines are kept within ``budget`` phone lines (the
+    shows its last event (a lobby's in up to :data:`LOBBY_ROWS` lines, whole). The newest lines are kept within ``budget`` phone lines (the
     newest always); the older ones are in "Rules & details". While the board shows the
     channel's vote, the footer gives the vote a line: it keeps a phone line less than it
     would (one at least). Lines the board says elsewhere (``said``) are left out before
@@ -115,7 +118,17 @@ def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: Fa
     data = game.data
     if not data.turns:
         last = next((event for event in reversed(game.row.events) if not said(event)), "")
-        return (plain(last) if announced(last) else clip_words(plain(last), width)) or "—"
+        if announced(last):
+            return plain(last) or "—"
+        if game.row.status != "lobby":
+            return clip_words(plain(last), width) or "—"
+        # A lobby's last word ("Alexandra removed Bartholomew from the table."): its
+        # players' long names cut, and room for both people it names.
+        seated = [game.seat_name(i) for i in range(len(game.seats))]
+        room = width * LOBBY_ROWS - WRAP_SLACK * (LOBBY_ROWS - 1)
+        shown = plain(last)
+        return clip_words(shown if fits(shown, room) else said_whole(last, seated),
+                          room) or "—"
     voted = vote_field(game) is not None
     players = [game.seat_name(i) for i in range(len(game.seats))] if len(game.seats) > 1 else []
     if len(game.seats) > 1:

@@ -401,3 +401,25 @@ async def test_close_the_table_asks_first_as_abandon_does(discord_driver, fake_d
     await discord_driver.settle()
     assert await bot.tables.open_in_channel(fake_discord.channel_id) is None
     assert (await bot.tables.load(game.id)).row.status == "abandoned"
+
+
+async def test_the_lobby_footer_names_both_people_an_event_is_about(discord_driver,
+                                                                    fake_discord, tmp_path):
+    """With ordinary long names, the lobby's footer still says whom the host removed and
+    whom they handed the host role to (a one-line cut ended "Alexandra
+    Konstantinopoulou removed…")."""
+    host, guest = "alexandra konstantinopoulou", "bartholomew fitzgerald"
+    for name in (host, guest, "carol"):
+        fake_discord.add_user(name)
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    board = (await discord_driver.slash("steam", "new", user=host)).message
+    for name in (guest, "carol"):
+        board = (await discord_driver.click(board, button(board, "lobby.join"),
+                                            user=name)).message
+    board = await host_board(discord_driver, board, "lobby.kick.1", host)
+    footer = board["embeds"][0]["footer"]["text"]
+    assert "Bartholomew Fitzgerald" not in board["embeds"][0]["fields"][0]["value"]
+    assert footer == "Alexandra Konstantinopoulou removed Bartholomew Fitzgerald from the table."
+    board = await host_board(discord_driver, board, "lobby.host.1", host)
+    footer = board["embeds"][0]["footer"]["text"]
+    assert footer.rstrip(".").endswith("Carol"), footer
