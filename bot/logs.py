@@ -64,10 +64,6 @@ class RedactSecrets(logging.Filter):
         return True
 
 
-#: The earlier name of :class:`RedactSecrets` (it hid the bot token only).
-RedactToken = RedactSecrets
-
-
 def setup_logging(level: str, token: str) -> None:
     """Log to stderr at ``level``; hide ``token`` and interaction tokens from every line."""
     handler = logging.StreamHandler()

@@ -110,8 +110,9 @@ def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: Fa
     """Return the footer: at a seated table every turn since the player to act last moved
     (a line each), in a one-seat game the last decisions (two phone lines: the latest
     with what it did takes both when it needs them); a game with no turns logged
-    shows its last event (a lobby's in up to :data:`LOBBY_ROWS` lines, whole). The newest lines are kept within ``budget`` phone lines (the
-    newest always); the older ones are in "Rules & details". While the board shows the
+    shows its last event (a lobby's in up to :data:`LOBBY_ROWS` lines, whole). The
+    newest lines are kept within ``budget`` phone lines (the newest always); the older
+    ones are in "Rules & details". While the board shows the
     channel's vote, the footer gives the vote a line: it keeps a phone line less than it
     would (one at least). Lines the board says elsewhere (``said``) are left out before
     the lines are counted."""

@@ -36,11 +36,6 @@ class Rating:
     sigma: float = DEFAULT_SIGMA
     games: int = 0
 
-    @property
-    def ordinal(self) -> float:
-        """The conservative figure shown as the rating: ``mu - 3 sigma``."""
-        return self.mu - 3.0 * self.sigma
-
 
 def rated_people(seats: Sequence[RatedSeat]) -> list[int]:
     """Return the people whose rating a game with ``seats`` changes (none when fewer

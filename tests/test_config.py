@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError, load_settings
-from bot.logs import RedactToken
+from bot.logs import RedactSecrets
 
 TOKEN = "MTAxMDEwMTAxMDEw.abcdef.ghijklmnopqrstuvwxyz0123456789"
 ROOT = Path(__file__).resolve().parents[1]
@@ -128,7 +128,7 @@ def test_settings_repr_hides_token():
 def test_token_is_redacted_from_log_lines():
     """A log line that contains the token shows a placeholder instead."""
     record = logging.LogRecord("bot", logging.INFO, __file__, 1, "token is %s", (TOKEN,), None)
-    RedactToken(TOKEN).filter(record)
+    RedactSecrets(TOKEN).filter(record)
     assert TOKEN not in record.getMessage()
     assert "[token hidden]" in record.getMessage()
 

@@ -83,4 +83,4 @@ def test_tinker_details_list_locations_and_the_deck_in_order_of_value() -> None:
     deck = fields["Deck"]
     values = [int(v) for v in re.findall(r" (\d+)(?= |,|$)", deck)]
     assert values == sorted(values) and len(values) == view["deck_count"]
-    assert fields["Locations ahead"] == ", ".join(view["locations"]["remaining"]) or "—"
+    assert fields["Locations ahead"] == (", ".join(view["locations"]["remaining"]) or "—")

@@ -30,7 +30,8 @@ async def _vote_game(driver, fake, tmp_path, clock, users=("alice", "bob", "caro
     bot = await driver.login(make_bot(tmp_path, clock=clock))
     start = await driver.slash("toy", "start", {"players": "vote"}, user=users[0])
     board = start.message
-    assert "the channel votes (30 s)" in str(start.message["embeds"][0]) or board_ids(board)
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    assert game is not None and game.data.mode == "vote" and board_ids(board)
     first = await driver.click(board, button(board, "add1"), user=users[0])
     assert first.response_type == 7  # one active player: a move at once
     board = first.message
