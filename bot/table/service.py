@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import (
     AsyncIterator,
     Awaitable,
@@ -82,6 +83,12 @@ def _as_shown(game: LoadedGame, version: int, action_id: str) -> int:
     if game.row.status == "active" and action_id == RESIGN and len(game.seats) > 1:
         return game.row.version
     return version
+
+
+#: The threads computer players choose their moves in, at most two at once: their own, so
+#: a burst of choices (every table's computer after a restart) never queues ahead of
+#: what the event loop hands asyncio's default threads (aiohttp's address look-ups).
+THINKING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="computer-player")
 
 
 class Tables:
@@ -443,7 +450,8 @@ class Tables:
             assert seat is not None
             # A Hard computer plays the endgame out before it chooses: a thread, never the
             # event loop (engine states are never changed in place, so this is safe).
-            action_id = await asyncio.to_thread(game.engine.computer_action, game.state, seat)
+            action_id = await asyncio.get_running_loop().run_in_executor(
+                THINKING, game.engine.computer_action, game.state, seat)
             return await self.turns.move(game, seat, action_id, None)
 
     async def fire_deadline(self, game_id: int) -> Play | None:
