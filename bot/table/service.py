@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import (
     AsyncIterator,
     Awaitable,
@@ -25,6 +24,7 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
