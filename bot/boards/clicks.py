@@ -70,6 +70,11 @@ def board_deleted(game: LoadedGame) -> str:
             "on on a new board below.")
 
 
+#: The word to a member whose vote came a moment after the others' votes made that very
+#: move, the one that ended the game (C4, C5).
+AGREED_LAST = ("Your vote came a moment after the others' votes made that move, which "
+               "ended the game: you share its result.")
+
 class BoardClicks:
     """Answers board clicks, with the parts of :class:`bot.boards.service.Boards` it is
     handed: the board messages, the computer players, the host's controls, the replays,
@@ -148,7 +153,7 @@ class BoardClicks:
             play = await self.tables.act(game_id, version, actor_of(interaction), action_id,
                                          channel_id=interaction.channel_id)
         except Refusal as refusal:
-            if isinstance(refusal, StaleBoard) and await self._agreed(
+            if isinstance(refusal, StaleBoard | GameEnded) and await self._agreed(
                 interaction, game_id, version, action_id, clock
             ):
                 return
@@ -294,7 +299,8 @@ class BoardClicks:
         asked for the very move that made the current version (a vote for the move the
         others' votes just made, C4; in a ``fast`` game a click is a move of its own,
         told it did nothing): it is acknowledged without a word (the board is
-        brought up to date if it was left behind), not refused as doing nothing. Return
+        brought up to date if it was left behind), not refused as doing nothing. When
+        that move ended the game, the member shares its result and is told so. Return
         whether it was such a click."""
         try:
             game = await self.tables.load(game_id)
@@ -312,15 +318,25 @@ class BoardClicks:
             return False
         if await self.tables.find.logged_action(game_id, game.row.version) != action_id:
             return False
+        credited = False
         try:
-            if await self.tables.channel.agreed_late(game_id, version, actor_of(interaction),
-                                                     action_id):
+            if not game.row.is_open:  # the move ended the game: its result is shared
+                credited = await self.tables.channel.agreed_last(
+                    game_id, version, actor_of(interaction), action_id)
+                if not credited:
+                    return False  # (told the game is over, as any click on it)
+            elif await self.tables.channel.agreed_late(game_id, version,
+                                                       actor_of(interaction), action_id):
                 self.messages.update_soon(game_id)  # the vote under way needs one more
         except Refusal as exc:  # the click did nothing all the same (a database error)
             log.warning("could not count a late vote in game %s: %s", game_id, exc)
+            if not game.row.is_open:
+                return False
         if not await self._catch_up(interaction, game, clock):
             await clock.settle()
             await acknowledge(interaction)
+        if credited:
+            await tell_privately(interaction, AGREED_LAST)
         return True
 
     async def _heal(self, interaction: discord.Interaction[Any], game_id: int,

@@ -107,6 +107,34 @@ class ChannelPolicy:
             await core.save_table(game)
             return poll is not None and polls.voter_count(poll) > 0
 
+    async def agreed_last(self, game_id: int, decided: int, actor: Actor,
+                          action_id: str) -> bool:
+        """Count ``actor``, whose vote for ``action_id`` on the board at version
+        ``decided`` came a moment after the others' votes made that very move there and
+        the move ended the game, among that decision's voters: they share the game's
+        result (C4, C5) as if their vote had come in time, unless they have it already.
+        Return whether their result was written."""
+        core = self.core
+        async with core.hold(game_id):
+            game = await core.load(game_id)
+            row, data = game.row, game.data
+            if (row.status != "over" or game.broken or game.state is None
+                    or row.only_starter or decided != row.version - 1
+                    or decided not in data.decisions):
+                return False
+            if await core.guarded(core.store.query(
+                    "SELECT 1 FROM results WHERE game_id = :game AND user_id = :user",
+                    {"game": game.id, "user": actor.user_id})):
+                return False
+            mine = await core.guarded(voters.row_of(core.store, game.id, data, actor.user_id))
+            voters.agreed_late(data, mine, actor.user_id, actor.name, decided, action_id,
+                               core.now())
+            results = core.results(game, game.state, {actor.user_id: actor.name})
+            if not results:
+                return False
+            await core.save(game, row.version, None, actor.user_id, results)
+            return True
+
     async def _decide(self, game: LoadedGame, poll: Poll, action: str, *,
                       by_majority: bool = False) -> Play:
         """Make the poll's decision: apply ``action`` and say who chose it (``by_majority``:

@@ -473,3 +473,50 @@ async def test_rules_and_details_say_who_plays_once(discord_driver, fake_discord
         names = [f["name"] for e in pages for f in e["fields"]]
         assert names.count("Who plays") == 1 and "Ways to play" not in names, names
         await abandon(discord_driver, kind, "alice")
+
+
+async def test_c4_c5_a_late_agreeing_vote_on_the_last_move_shares_the_result(
+        discord_driver, fake_discord, tmp_path):
+    """C4, C5: Bob and Carol's votes make the move that ends the game; Erin's vote for the
+    same move on the same board arrives a moment later. She shares the game's result as
+    if her vote had come in time, and is told so; Bob's own late click writes him no
+    second result, and Dave's late vote for another move is told the game is over."""
+    clock = Clock()
+    for name in ("carol", "erin", "dave"):
+        fake_discord.add_user(name)
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
+    board = (await discord_driver.slash("toy", "start", {"players": "vote"},
+                                        user="alice")).message
+    for _ in range(4):  # Alice alone: each click is a move (count 8)
+        board = (await discord_driver.click(board, button(board, "add2"), user="alice")).message
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None and game.row.version == 4
+    old = fake_discord.get_message(board["id"])
+    clicks = [fake_discord.component_payload(old, button(old, action), user=user)
+              for user, action in (("bob", "add2"), ("carol", "add2"), ("erin", "add2"),
+                                   ("bob", "add2"), ("dave", "add1"))]
+    for click in clicks[:2]:
+        await discord_driver.feed(click)
+    ended = await bot.tables.load(game.id)
+    assert ended.row.status == "over" and ended.row.version == 5
+    store = bot.tables.core.store
+
+    async def results_of(user: str) -> list:
+        return [r for r in await store.results(fake_discord.user(user).id)
+                if r["game_id"] == game.id]
+
+    assert await results_of("erin") == []
+    erin = await discord_driver.feed(clicks[2])
+    assert erin.response_type in (6, 7)
+    assert any("you share its result" in (m.get("content") or "") for m in erin.followups)
+    (mine,) = await results_of("erin")
+    (carols,) = await results_of("carol")
+    assert (mine["outcome"], mine["score"]) == (carols["outcome"], carols["score"])
+    bob = await discord_driver.feed(clicks[3])
+    assert len(await results_of("bob")) == 1
+    assert not any("share its result" in (m.get("content") or "") for m in bob.followups)
+    dave = await discord_driver.feed(clicks[4])
+    told = [dave.content or "", *(m.get("content") or "" for m in dave.followups)]
+    assert any(t.startswith("This game is over") for t in told), told
+    assert await results_of("dave") == []
+    assert (await bot.tables.load(game.id)).row.version == 5
