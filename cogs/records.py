@@ -20,7 +20,7 @@ from discord.ext import commands
 
 from bot.boards.answer_clock import AnswerClock
 from bot.boards.in_flight import Tracked
-from bot.boards.send_errors import SEND_ERRORS
+from bot.boards.send_errors import SEND_ERRORS, tell_after_failure
 from bot.boards.threads import thread_starter
 from bot.games.registry import engine
 from bot.table.daily import daily_key
@@ -323,6 +323,7 @@ class ForgetButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
             await clock.edit(content=text, view=None)
         except SEND_ERRORS as exc:  # done all the same: /stats shows it
             log.warning("could not answer a /forget-me confirmation: %s", exc)
+            await tell_after_failure(interaction, text, exc)
 
 
 class RecordsCog(commands.Cog):

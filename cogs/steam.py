@@ -23,7 +23,7 @@ from bot.boards.layout import (
     phone_items,
 )
 from bot.boards.render import actions_for_board
-from bot.boards.send_errors import DISMISS, SEND_ERRORS, tell_privately
+from bot.boards.send_errors import DISMISS, SEND_ERRORS, tell_after_failure, tell_privately
 from bot.games.protocol import Action
 from bot.table import seating
 from bot.table.errors import ChannelOccupied, Refusal
@@ -465,11 +465,13 @@ class SteamCog(GameCog):
             )
             seat = play.game.seat_of(player.id)
             handed = seat is not None and play.game.seats[seat].away
+            said = " ".join(play.events)
             try:  # an ask alone is answered privately: the board's footer shows it
-                await clock.send(content=" ".join(play.events), ephemeral=not handed,
+                await clock.send(content=said, ephemeral=not handed,
                                  allowed_mentions=discord.AllowedMentions.none())
             except SEND_ERRORS as exc:  # the vote is cast: the board still shows it
                 log.warning("could not answer /steam away on game %s: %r", play.game.id, exc)
+                await tell_after_failure(interaction, said, exc)
         self.bot.boards.messages.update_soon(play.game.id)
         if handed:
             self.bot.boards.schedule_computers(play.game)

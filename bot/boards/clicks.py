@@ -35,7 +35,13 @@ from bot.boards.render import (
     Renderer,
 )
 from bot.boards.replay import Replays
-from bot.boards.send_errors import SEND_ERRORS, acknowledge, answer_lost, tell_privately
+from bot.boards.send_errors import (
+    SEND_ERRORS,
+    acknowledge,
+    answer_lost,
+    tell_after_failure,
+    tell_privately,
+)
 from bot.boards.threads import in_forum, locked_out_text
 from bot.games.protocol import Action
 from bot.table.errors import (
@@ -198,15 +204,14 @@ class BoardClicks:
                     await edit_answer(interaction, content=said, embed=None, view=None)
                 except SEND_ERRORS as exc:
                     log.warning("could not answer a vote on game %s: %r", game.id, exc)
-                    if not answer_lost(exc):  # the vote counts: never "interaction failed"
-                        await acknowledge(interaction)
+                    await tell_after_failure(interaction, said, exc)  # the vote counts
             elif game.id in self.messages.locked_out and message is not None:
                 # the bot's own edits are refused: the tally shows through this answer
                 await self._show_vote(interaction, game)
                 if ballot.worth_telling:
                     await tell_privately(interaction, ballot.text())
-            elif ballot.worth_telling:
-                await self._refuse(interaction, ballot.text())
+            elif ballot.worth_telling:  # the vote is cast: said again if the answer fails
+                await tell_privately(interaction, ballot.text(), done=True)
             else:  # the board's tally acknowledges it (a deferred update, no message)
                 await acknowledge(interaction)
             await self._tell_locked_out(interaction, game)

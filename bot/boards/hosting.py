@@ -28,7 +28,7 @@ from bot.boards.host_panel import panel_items, panel_text
 from bot.boards.layout import view_of
 from bot.boards.notices import LobbyInvitations
 from bot.boards.routing import NOT_VALID
-from bot.boards.send_errors import SEND_ERRORS, UNKNOWN_MEMBER, UNKNOWN_USER
+from bot.boards.send_errors import SEND_ERRORS, UNKNOWN_MEMBER, UNKNOWN_USER, tell_after_failure
 from bot.table.errors import Refusal, board_link
 from bot.table.loaded import LoadedGame
 from bot.table.lobby import LOBBY_INVITE, invite_refusal
@@ -201,6 +201,8 @@ class HostControls:
                 await clock.send(**panel_body(game, note), ephemeral=True)
             except SEND_ERRORS as exc:
                 log.warning("could not open the host controls of game %s: %s", game_id, exc)
+                if note:  # the host role is theirs now: said again
+                    await tell_after_failure(interaction, note, exc)
             if note:
                 await self.show(game)
 

@@ -22,7 +22,7 @@ import discord
 
 from bot.boards.answer_clock import AnswerClock
 from bot.boards.in_flight import Tracked
-from bot.boards.send_errors import SEND_ERRORS
+from bot.boards.send_errors import SEND_ERRORS, tell_after_failure
 from bot.table.service import Tables
 from db.errors import StorageError
 
@@ -139,7 +139,11 @@ class PingChoiceButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
                     return
                 wants = self.choice == "on"
                 await choices.choose(user_id, wants)
-                await clock.edit(content=choice_text(wants), view=choice_view(wants))
+                try:
+                    await clock.edit(content=choice_text(wants), view=choice_view(wants))
+                except SEND_ERRORS as exc:  # stored all the same: said again
+                    log.warning("could not answer a ping choice: %s", exc)
+                    await tell_after_failure(interaction, choice_text(wants), exc)
             except StorageError as exc:
                 log.warning("could not store a ping choice: %s", exc)
                 await clock.tell("Your choice could not be saved just now; "

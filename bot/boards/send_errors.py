@@ -71,13 +71,34 @@ async def acknowledge(interaction: discord.Interaction[Any]) -> None:
         log.warning("could not acknowledge a click: %r", exc)
 
 
-async def tell_privately(interaction: discord.Interaction[Any], text: str) -> None:
+async def tell_privately(interaction: discord.Interaction[Any], text: str, *,
+                         done: bool = False) -> None:
     """Answer ``interaction`` with a private line (a follow-up if it was answered already);
-    a failure to send is logged, never raised."""
+    a failure to send is logged, never raised. ``done``: what the line tells of happened,
+    so a failed answer is tried again (:func:`tell_after_failure`)."""
     try:
         await send_answer(interaction, content=text, ephemeral=True)
     except SEND_ERRORS as exc:
         log.warning("could not answer privately: %s", exc)
+        if done:
+            await tell_after_failure(interaction, text, exc)
+
+
+async def tell_after_failure(interaction: discord.Interaction[Any], text: str,
+                             error: BaseException) -> None:
+    """After the answer to ``interaction`` failed with ``error``, though what it asked
+    for was done (a vote cast, records deleted, a choice stored): acknowledge it, so the
+    member never reads "This interaction failed" for it, and say ``text`` privately
+    through its webhook. Nothing is tried when Discord no longer knows the interaction
+    or it was answered after all; a failure is logged, never raised."""
+    if answer_lost(error):
+        return
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True)
+        await interaction.followup.send(text, ephemeral=True)
+    except SEND_ERRORS as exc:
+        log.warning("could not answer again after a failed answer: %r", exc)
 
 
 async def _drop_public_wait(interaction: discord.Interaction[Any]) -> None:

@@ -129,6 +129,7 @@ class TableCore:
             eng = self.engines(row.kind)
         except KeyError:
             log.warning("game %s is of a kind this bot no longer has: %r", row.id, row.kind)
+            _keep_as_read(row, "extra")  # (a later version of the bot may have it again)
             return LoadedGame(row, cast(Engine, MissingGame(row.kind)), None,
                               broken=f"unknown game {row.kind!r}", seats=seats or [])
         if seats is None:

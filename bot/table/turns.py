@@ -8,6 +8,7 @@ A person whose turn comes is pinged only if they have not acted within a grace t
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -94,14 +95,14 @@ class TurnPolicy:
         back = await core.table_move(game, (event,), {"back": seat}, actor.user_id)
         if not fresh or action_id.startswith("lobby."):
             return Play(back, (event,), came_back=True)
+        stored = copy.deepcopy(back.row)  # the return as stored, should the move's fail
         try:
             seat = core.seat_for(back, actor, action_id)
             play = await self.move(back, seat, action_id, actor.user_id)
         except (Unavailable, SaveConflict):
             # Their return is stored, their move is not, and the move changed the game
             # in hand before its save failed: the board shows the game as stored.
-            kept = await core.load(game.id)
-            return Play(kept, (event,), came_back=True, unmade=True)
+            return Play(core.wrap(stored), (event,), came_back=True, unmade=True)
         except Refusal:
             return Play(back, (event,), came_back=True)
         return Play(play.game, (event, *play.events), notice=play.notice)

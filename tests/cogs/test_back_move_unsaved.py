@@ -11,8 +11,11 @@ from tests.support import Actor, button, host_board, make_bot, press
 pytestmark = [pytest.mark.usefixtures("away_at_once"), pytest.mark.error_logs_expected]
 
 
+@pytest.mark.parametrize("reads", ["work", "fail"])
 async def test_a_return_whose_move_cannot_be_stored(discord_driver, fake_discord, tmp_path,
-                                                    monkeypatch):
+                                                    monkeypatch, reads):
+    """The move's save fails after the return's save; the answer shows the return as
+    stored without reading the game again (``reads``: whether reads work meanwhile)."""
     fake, driver = fake_discord, discord_driver
     bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
     board = (await driver.slash("steam", "new", {"first": "me (the host)"},
@@ -46,6 +49,14 @@ async def test_a_return_whose_move_cannot_be_stored(discord_driver, fake_discord
         return await real(*args, **kwargs)
 
     monkeypatch.setattr(bot.store, "save_game", second_fails)
+    real_read = bot.store.get_game
+
+    async def read(*args, **kwargs):
+        if saves >= 2 and reads == "fail":
+            raise StorageError("connection lost")
+        return await real_read(*args, **kwargs)
+
+    monkeypatch.setattr(bot.store, "get_game", read)
     answer = await press(driver, board, move, "alice")
     await driver.settle()
     monkeypatch.undo()

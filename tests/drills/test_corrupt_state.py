@@ -155,11 +155,13 @@ async def test_damaged_seats_do_not_stop_the_work_over_every_game(tmp_path, back
 
 @pytest.mark.parametrize("column, value", [
     ("extra", '{"mode": "fast", "thread": false, "poll": 5}'), ("seats", "[1, 2]"),
-], ids=["extra-holds-a-number-for-the-vote", "seats-of-numbers"])
+    ("kind", "chess"),
+], ids=["extra-holds-a-number-for-the-vote", "seats-of-numbers", "a-kind-this-bot-lacks"])
 async def test_a_damaged_game_with_a_deadline_keeps_what_it_had(
     discord_driver, fake_discord, tmp_path, column, value, backend
 ):
-    """Seats or table data that are JSON but hold what no game has stay as they were
+    """Seats or table data that are JSON but hold what no game has, or a game of a kind
+    this bot lacks (a later version of the bot may have it), keep them as they were
     when the deadline loop clears the game's deadline: the game stays damaged (never
     played on from an empty table data), and its seats and table data are kept for
     whoever mends the row (as they are when the stored text is not JSON)."""

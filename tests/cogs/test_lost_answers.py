@@ -1,0 +1,99 @@
+"""Answers lost on the way (the connection to Discord drops: aiohttp's
+ServerDisconnectedError, which discord.py does not retry) after what was asked for was
+done: the member is never left with "This interaction failed" (or "The application did
+not respond"), and is told privately what happened."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+
+from tests.cogs.test_answers_after_saves import _bobs_turn
+from tests.cogs.test_forget_prompt import _abandoned_game
+from tests.support import Clock, button, make_bot
+
+pytestmark = pytest.mark.error_logs_expected
+
+
+def _drop_first(monkeypatch: Any, name: str) -> None:
+    """Make the first call of ``discord.InteractionResponse.<name>`` lose its answer."""
+    real = getattr(discord.InteractionResponse, name)
+    calls = 0
+
+    async def first_dropped(self: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise aiohttp.ServerDisconnectedError()
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(discord.InteractionResponse, name, first_dropped)
+
+
+def _said(result: Any) -> list[str]:
+    return [result.content or "", *(m.get("content") or "" for m in result.followups)]
+
+
+async def test_a_first_vote_whose_answer_is_lost_is_told_again(discord_driver, fake_discord,
+                                                                tmp_path, monkeypatch):
+    """C4: Bob's first vote is answered with a private line; when it is lost, the vote
+    still counts and the line comes through the interaction's webhook."""
+    fake_discord.add_user("bob")
+    bot = await discord_driver.login(make_bot(tmp_path, clock=Clock()))
+    board = (await discord_driver.slash("toy", "start", {"players": "vote"},
+                                        user="alice")).message
+    board = (await discord_driver.click(board, button(board, "add1"), user="alice")).message
+    _drop_first(monkeypatch, "send_message")
+    vote = await discord_driver.click(fake_discord.get_message(board["id"]),
+                                      button(board, "add2"), user="bob")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None and game.data.poll is not None and game.data.poll.tally
+    assert vote.response_type == 6  # acknowledged, then the line as a follow-up
+    assert any(said.startswith("Your vote: Add 2") for said in _said(vote)), _said(vote)
+
+
+async def test_forget_me_done_but_its_answer_lost(discord_driver, fake_discord, tmp_path,
+                                                  monkeypatch):
+    """The records are deleted (it cannot be undone): the member is told so anyway."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.records", "cogs.tinker")))
+    game = await _abandoned_game(bot, fake_discord, "bob", "alice")
+    asked = await discord_driver.slash("forget-me", user="alice")
+    _drop_first(monkeypatch, "edit_message")
+    done = await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
+    await discord_driver.settle()
+    row = await bot.store.get_game(game)
+    assert row is not None and row.seats[1]["user_id"] is None  # forgotten
+    assert done.response_type is not None
+    assert any(said.startswith("Done:") for said in _said(done)), _said(done)
+
+
+@pytest.mark.usefixtures("away_at_once")
+async def test_a_steam_away_ask_cast_but_its_answer_lost(discord_driver, fake_discord,
+                                                         tmp_path, monkeypatch):
+    """C6: Alice's ask to hand Bob's seat to a computer is stored: she is told it."""
+    bot, game = await _bobs_turn(discord_driver, fake_discord, tmp_path)
+    _drop_first(monkeypatch, "send_message")
+    asked = await discord_driver.slash("steam", "away", {"player": fake_discord.user("bob")},
+                                       user="alice")
+    await discord_driver.settle()
+    assert (await bot.tables.load(game.id)).data.away_votes
+    assert asked.response_type is not None
+    assert any("Bob" in said for said in _said(asked)), _said(asked)
+
+
+async def test_a_ping_choice_stored_but_its_answer_lost(discord_driver, fake_discord,
+                                                        tmp_path, monkeypatch):
+    """The turn-ping choice is stored: the member is told their choice anyway."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam", "cogs.help",
+                                                               "cogs.records")))
+    helped = await discord_driver.slash("help", user="alice")
+    shown = await discord_driver.click(helped.message, "pings:show", user="alice")
+    _drop_first(monkeypatch, "edit_message")
+    chosen = await discord_driver.click(shown.message, "pings:off", user="alice")
+    await discord_driver.settle()
+    assert await bot.store.turn_pings(fake_discord.user("alice").id) is False
+    assert chosen.response_type is not None and any(_said(chosen)), _said(chosen)
