@@ -239,7 +239,10 @@ class GameCog(commands.Cog):
             # already are not said twice)
             table.append(("Ways to play", self.modes_text))
         icons = Section("icons", "Icons", "This table and its icons", table)
-        turns = Section("turns", "Last turns", "The last turns", last_turns(game))
+        seated = len(game.seats) > 1 and game.data.turns
+        turns = Section("turns", "Last turns",
+                        "The last turns, newest first" if seated else "The last turns",
+                        last_turns(game))
         return [rules, icons, *self.card_sections(game), turns]
 
     def card_sections(self, game: LoadedGame) -> list[Section]:

@@ -399,10 +399,13 @@ class BoardClicks:
         unless the message clicked was edited since, back to an older version, by another
         process (a deploy's overlap). A board showing a newer version than the store holds
         (a backup restored, or the last commits lost with the machine) is brought back to
-        the stored position, as nothing else would ever redraw it."""
+        the stored position, as nothing else would ever redraw it. A game retention
+        emptied keeps the board it has."""
         message = interaction.message
         if message is None:
             return False
+        if not game.row.is_open and game.row.state is None and not game.row.events:
+            return False  # emptied by retention: nothing left to draw its board from
         clicked = _shown_version(message)
         shown = self.messages.shown.get(game.id, -1)
         if clicked is not None and clicked > game.row.version:

@@ -85,6 +85,25 @@ def _as_shown(game: LoadedGame, version: int, action_id: str) -> int:
     return version
 
 
+def _started_meanwhile(game: LoadedGame, user_id: int, action_id: str) -> str:
+    """What a Join or Leave on a lobby's board answers once its game started meanwhile:
+    whether the member plays in it, and what they can do."""
+    seat = game.seat_of(user_id)
+    to_act = game.to_act()
+    whose = ("" if to_act is None else " It is your turn." if to_act == seat
+             else f" It is {game.seat_name(to_act)}'s turn.")
+    if seat is None:
+        left = " (you were not seated)" if action_id == LOBBY_LEAVE else ""
+        return (f"The host started the game a moment before your click{left}, so its "
+                "seats are taken: you can watch it here, or open a table of your own in "
+                f"another channel or a thread with /{game.row.kind} new.")
+    if action_id == LOBBY_LEAVE:
+        return ("The host started the game a moment before your click, and you are "
+                f"seated in it.{whose} If you cannot play, Resign on the board lets the "
+                "others play on.")
+    return f"You are seated: the host started the game a moment ago.{whose}"
+
+
 #: The threads computer players choose their moves in, at most two at once: their own, so
 #: a burst of choices (every table's computer after a restart) never queues ahead of
 #: what the event loop hands asyncio's default threads (aiohttp's address look-ups).
@@ -419,6 +438,9 @@ class Tables:
                 # Any click brings an away player back, even on a board left behind.
                 return await self.turns.back(game, back, actor, action_id,
                                              fresh=version == game.row.version)
+        if (game.row.status == "active" and not game.broken
+                and action_id in (LOBBY_JOIN, LOBBY_LEAVE)):
+            raise Refusal(_started_meanwhile(game, actor.user_id, action_id))
         self.core.check_open(game, _as_shown(game, version, action_id))
         if action_id.startswith(LOBBY_PREFIX):
             return await self.lobbies.move(game, actor, action_id)

@@ -10,6 +10,7 @@ import pytest
 
 from bot.boards.render import BoardRenderer
 from tests.cogs.board_messages import board_renderer, message, played
+from tests.support import Clock, board_ids, button, host_board, make_bot, press
 
 
 def _ended(game, status: str):
@@ -35,3 +36,46 @@ def test_an_ended_board_asks_for_no_move(kind: str) -> None:
             assert not embed.get("fields")
     alt = BoardRenderer.alt_text(_ended(game, "expired"))
     assert "idle too long" in alt and "nobody played" not in alt, alt
+
+
+async def test_a_board_left_behind_of_a_game_retention_emptied_stays_as_it_was(
+        discord_driver, fake_discord, tmp_path):
+    """A played Steam table ends while the bot cannot edit its channel, so its board keeps
+    its buttons; after retention emptied the game, a click on that board opens what it
+    asks for and leaves the board as it was: nothing is left to draw it from (it was
+    redrawn "This table closed before its game began", its buttons gone)."""
+    clock = Clock()
+    fake_discord.add_user("carol")
+    cogs = ("cogs.steam",)
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=cogs, clock=clock))
+    lobby = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
+                                        user="alice")).message
+    lobby = (await discord_driver.click(lobby, button(lobby, "lobby.join"), user="bob")).message
+    await host_board(discord_driver, lobby, "lobby.start")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None
+    for _ in range(3):
+        game = await bot.tables.load(game.id)
+        seat = game.to_act()
+        await press(discord_driver, fake_discord.get_message(game.row.board_message_id),
+                    game.engine.computer_action(game.state, seat), ["alice", "bob"][seat])
+        await discord_driver.settle()
+    fake_discord.fail_next("*", r"^/channels/\d+/messages", 403, code=50001, times=10_000)
+    for user in ("bob", "alice"):
+        asked = await discord_driver.slash("steam", "abandon", user=user)
+        if asked.custom_ids:
+            await discord_driver.click(asked.message, asked.custom_ids[0], user=user)
+    await discord_driver.settle()
+    fake_discord.faults.clear()
+    game = await bot.tables.load(game.id)
+    assert game.row.status == "abandoned"
+    left = fake_discord.get_message(game.row.board_message_id)
+    assert board_ids(left)  # its end was never drawn
+    clock.advance(31 * 86400)
+    assert await bot.store.prune_finished(before=clock.now) == 1
+    await discord_driver.restart(make_bot(tmp_path, cogs=cogs, clock=clock))
+    await discord_driver.settle()
+    tapped = await discord_driver.click(left, button(left, "table.rules"), user="carol")
+    assert tapped.ephemeral and tapped.embeds
+    assert fake_discord.get_message(left["id"]) == left

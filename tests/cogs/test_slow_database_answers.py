@@ -149,7 +149,7 @@ async def test_away_player_turning_a_rules_page_on_a_slow_database_is_answered(
     assert not (await bot.tables.load(game.id)).seats[1].away
     assert turned.response_type == DEFERRED_UPDATE and turned.followups == []
     assert turned.content.startswith("Welcome back")
-    assert turned.embeds[0]["title"] == "The last turns"
+    assert turned.embeds[0]["title"] == "The last turns, newest first"
 
 
 async def test_away_player_asking_to_resign_on_a_slow_database_is_asked(

@@ -51,7 +51,8 @@ def test_every_kept_turn_is_on_the_last_turns_pages() -> None:
             shown = event.removeprefix(f"{name} ").capitalize() if name else event
             assert f"• {shown}" in text, event
     assert f"{COMPUTER_MARK} Dave\n• Takes card 0 of round 1" in text
-    # newest first: the first page opens with the table's last event
+    # newest first, as each page's title says: the first opens with the table's last event
+    assert all((e.title or "").startswith("The last turns, newest first") for e in embeds)
     first = embeds[0].to_dict()["fields"][0]
     assert (first["name"], first["value"]) == ("The table", "• The river runs dry in round 1.")
     assert text.index("round 1") < text.index("round 0")

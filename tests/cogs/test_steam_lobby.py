@@ -423,3 +423,30 @@ async def test_the_lobby_footer_names_both_people_an_event_is_about(discord_driv
     board = await host_board(discord_driver, board, "lobby.host.1", host)
     footer = board["embeds"][0]["footer"]["text"]
     assert footer.rstrip(".").endswith("Carol"), footer
+
+
+async def test_join_or_leave_a_moment_after_the_start_is_told_so(discord_driver, fake_discord,
+                                                                  tmp_path):
+    """Carol's Join and Bob's Leave reach the bot a moment after Alice started the table:
+    Carol is told the seats are taken (watch, or open a table elsewhere), Bob that he is
+    seated in the game and whose turn it is; nothing changes."""
+    fake_discord.add_user("carol")
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    lobby = (await discord_driver.slash("steam", "new", user="alice")).message
+    lobby = (await discord_driver.click(lobby, button(lobby, "lobby.join"), user="bob")).message
+    join = fake_discord.component_payload(lobby, button(lobby, "lobby.join"), user="carol")
+    leave = fake_discord.component_payload(lobby, button(lobby, "lobby.leave"), user="bob")
+    await host_board(discord_driver, lobby, "lobby.start")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None and game.row.status == "active"
+    carol = await discord_driver.feed(join)
+    assert carol.ephemeral and carol.content.startswith(
+        "The host started the game a moment before your click, so its seats are taken")
+    assert "/steam new" in carol.content
+    bob = await discord_driver.feed(leave)
+    whose = game.seat_name(game.to_act())
+    assert bob.ephemeral and "you are seated in it" in bob.content
+    assert (f"It is {whose}'s turn." in bob.content or "It is your turn." in bob.content)
+    after = await bot.tables.load(game.id)
+    assert after.row.version == game.row.version and len(after.seats) == 2
