@@ -151,3 +151,20 @@ def test_a_numbered_name_keeps_its_number_when_cut_in_a_picture():
     two = fit("Christopher Robinson (2)", 24, 200)
     assert two.endswith("… (2)") and script.width(two, 24) <= 200, two
     assert fit("Christopher Robinson", 24, 200) != two
+
+
+@pytest.mark.parametrize("name", ["ꦗꦮꦸꦗꦸ", "ᬩᬮᬶᬤ᭄ᬯᬷ", "བསྒྲུབས"])
+def test_a_script_far_taller_than_latin_stays_near_its_line(name: str) -> None:
+    """Javanese and Balinese vowel signs under the letter, and Tibetan stacks, reach two
+    to four times as far below the line as Latin: such a run is drawn smaller so that it
+    stays near its line instead of running into the text under it (an end banner's
+    scores once ran through the next line's names)."""
+    drawn = text_mask(name, 30, True, "la")
+    line_bottom = drawn.line[2]
+    assert drawn.top + drawn.mask.height <= line_bottom + script.REACH * 30 + 2
+    assert any(script.run_size(r, 30, True) < 30 for r in runs(name))
+
+
+@pytest.mark.parametrize("name", [*SCRIPTS, "ᏣᎳᎩ Cherokee", "བསྟན་འཛིན", "ܐܪܡܝܐ Syriac"])
+def test_scripts_near_latin_height_are_drawn_at_full_size(name: str) -> None:
+    assert all(script.run_size(r, 30, True) == 30 for r in runs(name))
