@@ -326,8 +326,10 @@ class GameThreads:
         """Let the bot edit its messages in a thread for a while, renamed as ``rename``
         says (given the thread's name, the new one, or None to keep it): an archived
         thread is opened for the while (Discord edits messages in, and renames, one only
-        while it is not) and archived again after. A channel, a locked thread, or one
-        Discord does not say about, is left as it is. Never raise."""
+        while it is not) and archived again after (Discord lets the bot archive a thread
+        a member opened only with Manage Threads: without it, such a thread stays open
+        until Discord archives it when it has been idle its while). A channel, a locked
+        thread, or one Discord does not say about, is left as it is. Never raise."""
         archived = False
         try:
             channel = await self.bot.fetch_channel(channel_id)

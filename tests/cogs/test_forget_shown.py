@@ -12,7 +12,7 @@ import json
 import pytest
 
 from bot.table.service import Actor
-from tests.fake_discord import threads
+from tests.fake_discord import payloads, threads
 from tests.support import button, host_board, make_bot
 
 COGS = ("cogs.tinker", "cogs.tinrealm", "cogs.steam", "cogs.records")
@@ -98,10 +98,16 @@ async def test_a_game_in_anothers_thread_leaves_that_threads_name(discord_driver
     assert "a former player" in _shown(fake_discord.get_message(game.row.board_message_id))
 
 
-async def test_a_board_in_an_archived_members_thread_is_drawn_again(discord_driver,
-                                                                    fake_discord, tmp_path):
+@pytest.mark.parametrize("manage_threads", [False, True])
+async def test_a_board_in_an_archived_members_thread_is_drawn_again(
+        discord_driver, fake_discord, tmp_path, manage_threads):
     """Zephyrine played in Alice's own thread, archived since: the thread is opened for
-    the board's edit, archived again, and keeps its name."""
+    the board's edit and keeps its name. Discord lets the bot archive a thread it did
+    not open only with Manage Threads: with it, the thread is archived again; without
+    it, it stays open (Discord archives it when it has been idle its while)."""
+    if manage_threads:
+        role = next(r for r in fake_discord.roles if int(r["id"]) == fake_discord.bot_role_id)
+        role["permissions"] = str(int(role["permissions"]) | payloads.MANAGE_THREADS)
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     zeph = fake_discord.add_user("Zephyrine")
     parent = fake_discord.channels[fake_discord.channel_id]
@@ -116,7 +122,8 @@ async def test_a_board_in_an_archived_members_thread_is_drawn_again(discord_driv
     thread["thread_metadata"]["archived"] = True  # a week later
     await _forget(discord_driver, "Zephyrine")
     assert "Zephyrine" not in _shown(fake_discord.get_message(game.row.board_message_id))
-    assert thread["thread_metadata"]["archived"] is True and thread["name"] == "game night"
+    assert thread["thread_metadata"]["archived"] is manage_threads
+    assert thread["name"] == "game night"
 
 
 async def test_a_table_in_anothers_archived_thread_is_drawn_again(discord_driver,

@@ -1529,6 +1529,14 @@ class FakeDiscord:
             raise ApiError(403, 50013)  # the bot edits no channel but its threads
         body = call.body or {}
         self._check(call, threads.check_edit(body))
+        guild = self.guild_of_channel(int(channel["id"]))
+        if (threads.needs_manage_threads(body)
+                and int(channel["owner_id"]) != self.application_id
+                and not self._bot_permissions(guild) & payloads.MANAGE_THREADS):
+            # "Editing a thread to change the name, archived, auto_archive_duration fields
+            # requires MANAGE_THREADS or that the current user is the thread creator";
+            # unarchiving an unlocked one needs only Send Messages (Modify Channel)
+            raise ApiError(403, 50013)
         if channel["thread_metadata"]["locked"] and body.get("archived") is not True:
             raise ApiError(403, 50083)
         if channel["thread_metadata"]["archived"] and body.get("archived") is None:

@@ -92,6 +92,13 @@ def check_edit(body: Mapping[str, Any]) -> list[limits.Problem]:
     return problems
 
 
+def needs_manage_threads(body: Mapping[str, Any]) -> bool:
+    """Whether a Modify Channel body for a thread needs Manage Threads of a bot that did
+    not create the thread: any change but unarchiving (Discord's threads topic)."""
+    return any(key in body for key in ("name", "auto_archive_duration", "locked",
+                                       "invitable")) or body.get("archived") is True
+
+
 def apply_edit(thread: dict[str, Any], body: Mapping[str, Any]) -> None:
     """Change a stored thread as Modify Channel does."""
     metadata = thread["thread_metadata"]
