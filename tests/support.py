@@ -9,6 +9,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import aiohttp
+import discord
+
 from bot.client import TableBot, create_bot
 from bot.config import Settings, load_settings
 from bot.games import registry
@@ -348,3 +351,20 @@ async def play_out_and_share(driver: Any, fake: Any, bot: Any, game: LoadedGame,
     shared = await driver.click(board, button(board, "table.share"), user=user)
     await driver.settle()
     return shared
+
+
+def drop_first_answer(monkeypatch: Any, name: str) -> None:
+    """Make the first call of ``discord.InteractionResponse.<name>`` (``send_message``,
+    ``edit_message``) lose its answer: the connection drops (aiohttp's
+    ServerDisconnectedError, which discord.py does not retry)."""
+    real = getattr(discord.InteractionResponse, name)
+    calls = 0
+
+    async def first_dropped(self: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise aiohttp.ServerDisconnectedError()
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(discord.InteractionResponse, name, first_dropped)

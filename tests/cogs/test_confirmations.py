@@ -4,13 +4,17 @@ ask, and the question names what is given up."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
-import aiohttp
-import discord
 import pytest
 
-from tests.support import button, host_board, make_bot, press, steam_against_computer
+from tests.support import (
+    button,
+    drop_first_answer,
+    host_board,
+    make_bot,
+    press,
+    steam_against_computer,
+)
 
 
 async def test_abandon_asks_first_naming_what_is_given_up(discord_driver, fake_discord,
@@ -125,17 +129,7 @@ async def test_an_abandon_whose_answer_is_lost_is_still_acknowledged_and_told(
     bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
     await discord_driver.slash("tinker", "start", {"players": "only me"}, user="alice")
     asked = await discord_driver.slash("tinker", "abandon", user="alice")
-    real = discord.InteractionResponse.edit_message
-    edits = 0
-
-    async def first_dropped(self: Any, **kwargs: Any) -> Any:
-        nonlocal edits
-        edits += 1
-        if edits == 1:
-            raise aiohttp.ServerDisconnectedError()
-        return await real(self, **kwargs)
-
-    monkeypatch.setattr(discord.InteractionResponse, "edit_message", first_dropped)
+    drop_first_answer(monkeypatch, "edit_message")
     done = await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
     await discord_driver.settle()
     assert (await bot.tables.load(1)).row.status == "abandoned"

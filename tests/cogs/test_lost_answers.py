@@ -7,30 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import aiohttp
-import discord
 import pytest
 
 from tests.cogs.test_answers_after_saves import _bobs_turn
 from tests.cogs.test_forget_prompt import _abandoned_game
-from tests.support import Clock, button, make_bot
+from tests.support import Clock, button, drop_first_answer, make_bot
 
 pytestmark = pytest.mark.error_logs_expected
-
-
-def _drop_first(monkeypatch: Any, name: str) -> None:
-    """Make the first call of ``discord.InteractionResponse.<name>`` lose its answer."""
-    real = getattr(discord.InteractionResponse, name)
-    calls = 0
-
-    async def first_dropped(self: Any, *args: Any, **kwargs: Any) -> Any:
-        nonlocal calls
-        calls += 1
-        if calls == 1:
-            raise aiohttp.ServerDisconnectedError()
-        return await real(self, *args, **kwargs)
-
-    monkeypatch.setattr(discord.InteractionResponse, name, first_dropped)
 
 
 def _said(result: Any) -> list[str]:
@@ -46,7 +29,7 @@ async def test_a_first_vote_whose_answer_is_lost_is_told_again(discord_driver, f
     board = (await discord_driver.slash("toy", "start", {"players": "vote"},
                                         user="alice")).message
     board = (await discord_driver.click(board, button(board, "add1"), user="alice")).message
-    _drop_first(monkeypatch, "send_message")
+    drop_first_answer(monkeypatch, "send_message")
     vote = await discord_driver.click(fake_discord.get_message(board["id"]),
                                       button(board, "add2"), user="bob")
     await discord_driver.settle()
@@ -62,7 +45,7 @@ async def test_forget_me_done_but_its_answer_lost(discord_driver, fake_discord, 
     bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.records", "cogs.tinker")))
     game = await _abandoned_game(bot, fake_discord, "bob", "alice")
     asked = await discord_driver.slash("forget-me", user="alice")
-    _drop_first(monkeypatch, "edit_message")
+    drop_first_answer(monkeypatch, "edit_message")
     done = await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
     await discord_driver.settle()
     row = await bot.store.get_game(game)
@@ -76,7 +59,7 @@ async def test_a_steam_away_ask_cast_but_its_answer_lost(discord_driver, fake_di
                                                          tmp_path, monkeypatch):
     """C6: Alice's ask to hand Bob's seat to a computer is stored: she is told it."""
     bot, game = await _bobs_turn(discord_driver, fake_discord, tmp_path)
-    _drop_first(monkeypatch, "send_message")
+    drop_first_answer(monkeypatch, "send_message")
     asked = await discord_driver.slash("steam", "away", {"player": fake_discord.user("bob")},
                                        user="alice")
     await discord_driver.settle()
@@ -92,7 +75,7 @@ async def test_a_ping_choice_stored_but_its_answer_lost(discord_driver, fake_dis
                                                                "cogs.records")))
     helped = await discord_driver.slash("help", user="alice")
     shown = await discord_driver.click(helped.message, "pings:show", user="alice")
-    _drop_first(monkeypatch, "edit_message")
+    drop_first_answer(monkeypatch, "edit_message")
     chosen = await discord_driver.click(shown.message, "pings:off", user="alice")
     await discord_driver.settle()
     assert await bot.store.turn_pings(fake_discord.user("alice").id) is False

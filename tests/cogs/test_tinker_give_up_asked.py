@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import aiohttp
-import discord
 import pytest
 
 from bot.boards.render import TALLY
 from bot.table import polls
 from bot.table.data import Poll, TableData
-from tests.support import board_ids, make_bot
+from tests.support import board_ids, drop_first_answer, make_bot
 
 COGS = ("cogs.tinker",)
 
@@ -104,17 +102,7 @@ async def test_c4_a_counted_vote_whose_answer_is_lost_is_acknowledged(
     chip = next(c for c in board_ids(board) if ":chip:" in c)
     await driver.click(fake_discord.get_message(board["id"]), chip, user="bob")
     await driver.settle()
-    real = discord.InteractionResponse.edit_message
-    edits = 0
-
-    async def first_dropped(self: Any, **kwargs: Any) -> Any:
-        nonlocal edits
-        edits += 1
-        if edits == 1:
-            raise aiohttp.ServerDisconnectedError()
-        return await real(self, **kwargs)
-
-    monkeypatch.setattr(discord.InteractionResponse, "edit_message", first_dropped)
+    drop_first_answer(monkeypatch, "edit_message")
     yes = await driver.click(asked.message, asked.custom_ids[0], user="alice")
     await driver.settle()
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
