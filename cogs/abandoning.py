@@ -16,7 +16,13 @@ import discord
 from bot.boards.actors import actor_of
 from bot.boards.answer_clock import AnswerClock
 from bot.boards.in_flight import Tracked
-from bot.boards.send_errors import DISMISS, SEND_ERRORS, acknowledge, answer_lost
+from bot.boards.send_errors import (
+    DISMISS,
+    SEND_ERRORS,
+    acknowledge,
+    answer_lost,
+    tell_after_failure,
+)
 from bot.table.errors import Refusal
 from bot.table.loaded import LoadedGame
 
@@ -107,8 +113,10 @@ class AbandonButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
                 await clock.edit(content=said if game.row.is_open else "Done.", view=None)
             except SEND_ERRORS as exc:
                 log.warning("could not answer the abandoning of game %s: %s", game.id, exc)
-                if not answer_lost(exc):  # it happened: never "This interaction failed"
-                    await acknowledge(interaction)
+                if game.row.is_open:  # the ask is stored: said again
+                    await tell_after_failure(interaction, said, exc)
+                elif not answer_lost(exc):  # it happened: never "This interaction failed"
+                    await acknowledge(interaction)  # (the channel is told next)
             if not game.row.is_open:
                 try:
                     await interaction.followup.send(

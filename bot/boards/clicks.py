@@ -50,6 +50,7 @@ from bot.table.errors import (
     NotYourTurn,
     Refusal,
     StaleBoard,
+    StartedMeanwhile,
 )
 from bot.table.lobby import LOBBY_INVITE, LOBBY_PANEL, LOBBY_PREFIX
 from bot.table.service import LoadedGame, Tables
@@ -164,7 +165,9 @@ class BoardClicks:
             ):
                 return
             if isinstance(refusal, StaleBoard | GameEnded) and await self._heal(
-                interaction, game_id, clock, HEALED if isinstance(refusal, StaleBoard)
+                interaction, game_id, clock,
+                refusal.said if isinstance(refusal, StartedMeanwhile)
+                else HEALED if isinstance(refusal, StaleBoard)
                 else str(refusal)
             ):
                 return
@@ -477,12 +480,15 @@ class BoardClicks:
             await clock.tell(str(refusal))
         except SEND_ERRORS as exc:
             log.warning("could not ask to confirm %r on game %s: %s", action_id, game_id, exc)
+            if welcome:  # they are back all the same: said again, without the question
+                await tell_after_failure(interaction, welcome.strip(), exc)
 
     async def _table_button(self, interaction: discord.Interaction[Any], clock: AnswerClock,
                             game_id: int, version: int, action_id: str) -> None:
         """Answer "Rules & details" privately (a board left behind the game, at an older
         ``version``, is brought up to date), or start the same game again (on the same
         ``clock``)."""
+        welcome = ""  # an away player is back (C6): said again if the answer is lost
         try:
             game = await self.tables.load_here(game_id, interaction.channel_id)
             renderer = self._renderer_of(game)
@@ -493,7 +499,7 @@ class BoardClicks:
                     await self._catch_up(interaction, game, clock)
                 body = _details_body(renderer, game)
                 if back:
-                    body["content"] = back_text(back, interaction.user.id)
+                    body["content"] = welcome = back_text(back, interaction.user.id)
                 elif (here := await self.presence.still_here(interaction, game)) is not None:
                     body["content"] = here
                 await clock.send(**body, ephemeral=True)
@@ -511,17 +517,20 @@ class BoardClicks:
             await clock.tell(str(refusal))
         except SEND_ERRORS as exc:
             log.warning("could not answer %s on game %s: %s", action_id, game_id, exc)
+            if welcome:
+                await tell_after_failure(interaction, welcome, exc)
 
     async def _rules_page(self, interaction: discord.Interaction[Any], clock: AnswerClock,
                           game_id: int, page: str) -> None:
         """Show another page of "Rules & details" in the private message clicked; an away
         player turning a page is back (C6: any button of the table)."""
+        welcome = ""  # said again if the answer is lost
         try:
             game = await self.tables.load_here(game_id, interaction.channel_id)
             back = await self.presence.come_back(interaction, game)
             body = _details_body(self._renderer_of(game), back or game, page)
             if back:
-                body["content"] = back_text(back, interaction.user.id)
+                body["content"] = welcome = back_text(back, interaction.user.id)
             else:
                 await self.presence.looking(interaction, game)
             message = interaction.message
@@ -535,6 +544,8 @@ class BoardClicks:
             await clock.tell(str(refusal))
         except SEND_ERRORS as exc:
             log.warning("could not show a page of the details of game %s: %s", game_id, exc)
+            if welcome:
+                await tell_after_failure(interaction, welcome, exc)
 
     def _renderer_of(self, game: LoadedGame) -> Renderer:
         """Return the game's renderer; refuse a game of a kind this bot no longer has."""

@@ -129,7 +129,8 @@ class ChannelPolicy:
             mine = await core.guarded(voters.row_of(core.store, game.id, data, actor.user_id))
             voters.agreed_late(data, mine, actor.user_id, actor.name, decided, action_id,
                                core.now())
-            results = core.results(game, game.state, {actor.user_id: actor.name})
+            results = [r for r in core.results(game, game.state, {actor.user_id: actor.name})
+                       if r.user_id == actor.user_id]  # (the starter has theirs already)
             if not results:
                 return False
             await core.save(game, row.version, None, actor.user_id, results)

@@ -58,6 +58,20 @@ class StaleBoard(Refusal):
                 f"so nothing was done.{where}")
 
 
+class StartedMeanwhile(StaleBoard):
+    """A Join or Leave on a lobby's board that reached the bot after its host started the
+    game: ``said`` tells the member where they stand (the board is stale all the same,
+    and brought up to date if it was left behind)."""
+
+    def __init__(self, link: str, said: str) -> None:
+        self.said = said
+        super().__init__(link)
+
+    def text(self, *, show_link: bool) -> str:
+        """Return the reply: what ``said`` tells (the board shows the game)."""
+        return self.said
+
+
 class NotAllowed(Refusal):
     """The player may not act in this game (C1: the starter chose "only me")."""
 

@@ -40,6 +40,7 @@ from bot.table.deadlines import Paused
 from bot.table.errors import (
     ChannelOccupied,
     Refusal,
+    StartedMeanwhile,
     Unavailable,
 )
 from bot.table.expiry import IdleExpiry
@@ -440,7 +441,8 @@ class Tables:
                                              fresh=version == game.row.version)
         if (game.row.status == "active" and not game.broken
                 and action_id in (LOBBY_JOIN, LOBBY_LEAVE)):
-            raise Refusal(_started_meanwhile(game, actor.user_id, action_id))
+            raise StartedMeanwhile(game.link, _started_meanwhile(game, actor.user_id,
+                                                                 action_id))
         self.core.check_open(game, _as_shown(game, version, action_id))
         if action_id.startswith(LOBBY_PREFIX):
             return await self.lobbies.move(game, actor, action_id)

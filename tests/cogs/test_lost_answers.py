@@ -11,7 +11,7 @@ import pytest
 
 from tests.cogs.test_answers_after_saves import _bobs_turn
 from tests.cogs.test_forget_prompt import _abandoned_game
-from tests.support import Clock, button, drop_first_answer, make_bot
+from tests.support import Actor, Clock, button, drop_first_answer, host_board, make_bot
 
 pytestmark = pytest.mark.error_logs_expected
 
@@ -80,3 +80,46 @@ async def test_a_ping_choice_stored_but_its_answer_lost(discord_driver, fake_dis
     await discord_driver.settle()
     assert await bot.store.turn_pings(fake_discord.user("alice").id) is False
     assert chosen.response_type is not None and any(_said(chosen)), _said(chosen)
+
+
+@pytest.mark.usefixtures("away_at_once")
+async def test_an_away_players_return_by_the_rules_whose_answer_is_lost(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """C6: Bob, away, presses Rules & details: his return is stored, so when the answer
+    is lost he is still told he is back."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
+                                        user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
+    await host_board(discord_driver, board, "lobby.start")
+    await discord_driver.settle()
+    tables = bot.tables
+    game = await tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None
+    alice = Actor(fake_discord.user("alice").id, "Alice")
+    await tables.hand_to_computer(fake_discord.channel_id, alice, fake_discord.user("bob").id)
+    await discord_driver.settle()
+    game = await tables.load(game.id)
+    assert game.seats[1].away
+    board = fake_discord.get_message(game.row.board_message_id)
+    drop_first_answer(monkeypatch, "send_message")
+    rules = await discord_driver.click(board, button(board, "table.rules"), user="bob")
+    await discord_driver.settle()
+    assert not (await tables.load(game.id)).seats[1].away
+    assert rules.response_type is not None
+    assert any(said.startswith("Welcome back") for said in _said(rules)), _said(rules)
+
+
+@pytest.mark.usefixtures("away_at_once")
+async def test_an_ask_to_abandon_cast_but_its_answer_lost(discord_driver, fake_discord,
+                                                          tmp_path, monkeypatch):
+    """Alice's ask to abandon is stored: when its answer is lost she is told it anyway."""
+    bot, game = await _bobs_turn(discord_driver, fake_discord, tmp_path)
+    asked = await discord_driver.slash("steam", "abandon", user="alice")
+    assert asked.custom_ids
+    drop_first_answer(monkeypatch, "edit_message")
+    done = await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
+    await discord_driver.settle()
+    stored = await bot.tables.load(game.id)
+    assert stored.row.is_open and stored.data.abandon_votes
+    assert any(stored.row.events[-1] in said for said in _said(done)), _said(done)

@@ -7,6 +7,8 @@ Each test counts what players see: channel messages, private replies, pings, cli
 
 from __future__ import annotations
 
+import pytest
+
 from bot.table.loaded import Actor
 from tests.fake_discord import payloads
 from tests.support import (
@@ -450,3 +452,29 @@ async def test_join_or_leave_a_moment_after_the_start_is_told_so(discord_driver,
     assert (f"It is {whose}'s turn." in bob.content or "It is your turn." in bob.content)
     after = await bot.tables.load(game.id)
     assert after.row.version == game.row.version and len(after.seats) == 2
+
+
+@pytest.mark.error_logs_expected
+async def test_join_on_a_lobby_board_left_behind_shows_the_game(discord_driver, fake_discord,
+                                                                tmp_path):
+    """The bot may not edit the channel's messages when Alice starts the table, so its
+    board still shows the lobby: Carol's Join there brings it up to date (the game) and
+    tells her the seats were taken."""
+    fake_discord.add_user("carol")
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    lobby = (await discord_driver.slash("steam", "new", user="alice")).message
+    lobby = (await discord_driver.click(lobby, button(lobby, "lobby.join"), user="bob")).message
+    fake_discord.fail_next("*", r"^/channels/\d+/messages", 403, code=50001, times=10_000)
+    await host_board(discord_driver, lobby, "lobby.start")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None and game.row.status == "active"
+    left = fake_discord.get_message(game.row.board_message_id)
+    assert any(i.endswith("lobby.join") for i in board_ids(left))  # left behind
+    carol = await discord_driver.click(left, button(left, "lobby.join"), user="carol")
+    await discord_driver.settle()
+    now = fake_discord.get_message(game.row.board_message_id)
+    assert board_ids(now) and not any(i.endswith("lobby.join") for i in board_ids(now))
+    said = [carol.content or "", *(m.get("content") or "" for m in carol.followups)]
+    assert any(s.startswith("The host started the game a moment before your click")
+               for s in said), said

@@ -512,6 +512,7 @@ async def test_c4_c5_a_late_agreeing_vote_on_the_last_move_shares_the_result(
     (mine,) = await results_of("erin")
     (carols,) = await results_of("carol")
     assert (mine["outcome"], mine["score"]) == (carols["outcome"], carols["score"])
+    assert len(await results_of("alice")) == 1  # the starter: no second result
     bob = await discord_driver.feed(clicks[3])
     assert len(await results_of("bob")) == 1
     assert not any("share its result" in (m.get("content") or "") for m in bob.followups)
