@@ -105,7 +105,8 @@ def _sentence(words: str) -> str:
 def replay_alt(kind: str, last: Frame, moves: int) -> str:
     """Alt text of a replay: what it is, then the final position in words."""
     head = f"Replay of a game of {TITLES.get(kind, kind)}, {moves_text(moves)}, ending: "
-    return cut_to(plain(head + describe(kind, last.view, last.status)), ALT_LIMIT)
+    said = describe(kind, last.view, last.status, limit=ALT_LIMIT - len(head))
+    return cut_to(plain(head + said), ALT_LIMIT)
 
 
 class Replays:

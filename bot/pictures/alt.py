@@ -41,10 +41,12 @@ def _cards(cards: list[Mapping[str, Any]]) -> str:
     return ", ".join(_card(c) for c in cards) or "none"
 
 
-def _steam(view: Mapping[str, Any], *, brief: bool = False) -> list[str]:
+def _steam(view: Mapping[str, Any], *, brief: str = "") -> list[str]:
     """Describe a table: points, what is being done, the river, the half, then every
-    player's trains, the player to act first; ``brief`` counts the others' cards instead
-    of naming them (for five long-named seats, so that every player's trains are said)."""
+    player's trains, the player to act first; ``brief`` says less of the others' trains
+    (for five long-named seats, so that every player's trains are said): ``counted``
+    counts their cards instead of naming them, ``lengths`` gives only how long each
+    train is."""
     players = mappings(view.get("players"))
     names = {p.get("seat"): str(p.get("name") or f"Seat {p.get('seat')}") for p in players}
     lines = []
@@ -93,7 +95,15 @@ def _steam(view: Mapping[str, Any], *, brief: bool = False) -> list[str]:
     # suits (what it carries and powers); the others' by name, or counted when brief.
     for p in sorted(players, key=lambda p: p.get("seat") != view.get("turn")):
         acting = p.get("seat") == view.get("turn")
-        trains = _trains(p, suits=acting, counted=brief and not acting,
+        if brief == "lengths" and not acting:
+            lengths = [len(mappings(t)) for t in items(p.get("trains"))]
+            if lengths:
+                lines.append(f"{names.get(p.get('seat'))}: "
+                             f"{'a train' if len(lengths) == 1 else 'trains'} of "
+                             f"{' and '.join(map(str, lengths))} "
+                             f"card{'' if lengths == [1] else 's'}.")
+            continue
+        trains = _trains(p, suits=acting, counted=bool(brief) and not acting,
                          live=not view.get("ended"))
         if trains:
             lines.append(f"{names.get(p.get('seat'))}: {'; '.join(trains)}.")
@@ -163,7 +173,10 @@ def _tinrealm(view: Mapping[str, Any]) -> list[str]:
             else f"day {day} of {last}")
     total = view.get("nodes_total")
     nodes = total - 1 if isinstance(total, int) else "?"
-    lines = [f"{who or 'An adventurer'}, {when}, at node {view.get('node', 0)} of {nodes}."]
+    here = number(view.get("node")) or 0
+    furthest = number(view.get("furthest")) or 0
+    reached = f" (furthest reached: {furthest})" if furthest > here else ""  # as drawn
+    lines = [f"{who or 'An adventurer'}, {when}, at node {here} of {nodes}{reached}."]
     trackers = [f"{word} {view.get(key, '?')} of {view.get(top, '?')}"
                 for word, key, top in (("Health", "health", "max_health"),
                                        ("energy", "energy", "max_energy"))
@@ -250,7 +263,8 @@ def _lobby(view: Mapping[str, Any]) -> list[str]:
 def _join(lines: list[str], limit: int) -> str:
     """Join sentences, dropping whole sentences from the end to fit ``limit``; of the
     first sentence that does not fit, as many whole clauses (parted by "; ") as fit are
-    kept, marked "…" (a sentence of one clause is cut between words)."""
+    kept, marked "…" (a sentence of one clause is cut between words; one of which
+    nothing fits leaves the "…" alone)."""
     text = ""
     for line in lines:
         if not line:
@@ -267,7 +281,10 @@ def _join(lines: list[str], limit: int) -> str:
                 kept = more
             if not kept and not text:  # one clause too long alone: cut between words
                 kept = line[:room].rsplit(" ", 1)[0]
-            return f"{text} {kept}…".strip() if kept else text
+            if kept:
+                return f"{text} {kept}…".strip()
+            # nothing of it fits: the "…" still says that something was left out
+            return f"{text} …" if len(text) + 2 <= limit else f"{text[:limit - 1]}…"
         text = candidate
     return text
 
@@ -279,12 +296,13 @@ def _stop(sentence: str) -> str:
     return sentence if sentence.endswith((".", "!", "?", "…")) else sentence + "."
 
 
-def describe(kind: str, view: Mapping[str, Any], status: str) -> str:
-    """Return alt text for the board of ``kind`` (at most :data:`LIMIT` characters)."""
+def describe(kind: str, view: Mapping[str, Any], status: str, limit: int = LIMIT) -> str:
+    """Return alt text for the board of ``kind`` (at most ``limit`` characters: less
+    than :data:`LIMIT` where words go before it, as a replay's do)."""
     view = view if isinstance(view, Mapping) else {}
     title = TITLES.get(kind, kind)
     if status == "lobby":
-        return _join([f"{title}.", *_lobby(view)], LIMIT)
+        return _join([f"{title}.", *_lobby(view)], limit)
     look = ending(kind, view, status, drawn=False)
     lines = [f"{title} board."]
     headline, detail = look.spoken  # every name whole, though the banner cuts them
@@ -295,8 +313,12 @@ def describe(kind: str, view: Mapping[str, Any], status: str) -> str:
         view = {**view, "turn": None, "pending": None, "ended": True}
     try:
         said = lines + (body(view) if body is not None else [])
-        if kind == "steam" and len(" ".join(filter(None, said))) > LIMIT:
-            said = lines + _steam(view, brief=True)  # the others' cards counted, not named
+        # the others' cards counted, not named; then only their trains' lengths: every
+        # player's trains are said, five long-named seats too
+        for brief in ("counted", "lengths"):
+            if kind != "steam" or len(" ".join(filter(None, said))) <= limit:
+                break
+            said = lines + _steam(view, brief=brief)
     except (TypeError, ValueError, AttributeError):
         said = [*lines, "The position could not be read."]
-    return _join([line.replace(LTR, "") for line in said], LIMIT)  # read, not drawn
+    return _join([line.replace(LTR, "") for line in said], limit)  # read, not drawn

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from bot.games.tinrealm.engine import ENGINE
 from bot.pictures import describe
 from bot.pictures.alt import LIMIT
 from tests.pictures.conftest import play
@@ -138,3 +141,15 @@ def test_t7_a_harsh_defeat_says_its_buttons_lose_a_chip() -> None:
     assert "Harsh defeat: each suit's button loses one chip of that suit; nothing is " \
            "drawn." in heard
     assert "pays a chip" not in heard
+
+
+def test_tin_realm_says_the_furthest_node_reached_as_the_map_draws_it() -> None:
+    """Back at node 0 after reaching node 1 (a skull on a skull): the map draws the track
+    to node 1, and the score counts the furthest node, so the alt text says it too."""
+    state = ENGINE.new(51, 1, {"preset": "easy"})
+    rng = random.Random(51)
+    for _ in range(10):
+        state = ENGINE.apply(state, 0, rng.choice(ENGINE.legal_actions(state, 0)).id).state
+    view = ENGINE.view(state)
+    assert (view["node"], view["furthest"]) == (0, 1)
+    assert "at node 0 of 11 (furthest reached: 1)." in describe("tinrealm", view, "active")

@@ -4,8 +4,10 @@ said as the picture says it."""
 
 from __future__ import annotations
 
+from bot.boards.replay import replay_alt
 from bot.games.steam.engine import ENGINE
 from bot.pictures.alt import LIMIT, describe
+from bot.table.replay import Frame
 from tests.games.test_steam_build import build
 
 NAMES = ["Alexandra Wonderland-Smythe", "Bartholomew the Builder", "Carolina of the Bells",
@@ -71,3 +73,45 @@ def test_an_empty_river_is_said() -> None:
                   trains=[[["Ace of Knots"]], [["Savage", "Ace of Leaves"]],
                           [["Forest", "Sea"]]])
     assert "The river is empty." in describe("steam", ENGINE.view(state), "active")
+
+
+#: Display names of 31-32 letters, the most Discord allows.
+LONGEST = ("Alexandra Wonderland-Smythe III", "Bartholomew the Master Builder",
+           "Carolina of the Christmas Bells", "David from Accounts Receivable",
+           "Evelyn the Eavesdropper Supreme")
+
+
+def _played(seed: int, names: tuple[str, ...], moves: int | None = None) -> object:
+    """Five seats played by computers for ``moves`` moves (to the end when None)."""
+    state = ENGINE.new(seed, 5, {"names": list(names)})
+    done = 0
+    while not ENGINE.is_over(state) and (moves is None or done < moves):
+        seat = ENGINE.to_act(state)
+        state = ENGINE.apply(state, seat, ENGINE.computer_action(state, seat)).state
+        done += 1
+    return state
+
+
+def test_no_player_s_trains_are_left_out_at_five_seats_through_a_game() -> None:
+    """Every board of two five-seat games with the longest names says every player's
+    trains (the others' only by their lengths where counting their cards does not fit),
+    or marks with "…" that something is left out; never a player dropped in silence."""
+    for seed in (0, 1):
+        state = ENGINE.new(seed, 5, {"names": list(LONGEST)})
+        while not ENGINE.is_over(state):
+            view = ENGINE.view(state)
+            said = describe("steam", view, "active")
+            assert len(said) <= LIMIT
+            for player in view["players"]:
+                if player["trains"]:
+                    assert f"{player['name']}: " in said or said.endswith("…"), said
+            seat = ENGINE.to_act(state)
+            state = ENGINE.apply(state, seat, ENGINE.computer_action(state, seat)).state
+
+
+def test_a_replay_s_alt_text_ends_with_a_whole_clause() -> None:
+    """The words before a replay's final position leave it room: it is fitted to what is
+    left, so the last player's trains are not cut inside a card's name."""
+    state = _played(1, LONGEST)
+    said = replay_alt("steam", Frame(ENGINE.view(state), "over"), 61)
+    assert len(said) <= LIMIT and said.endswith((".", "…")), said[-60:]
