@@ -212,7 +212,8 @@ def png_size(png: bytes) -> tuple[int, int]:
 
 def message(boards: Boards, game: LoadedGame, *, one_line_vote: bool = False) -> Message:
     """Return ``game``'s board as Discord returns the message: embed, components and the
-    picture's attachment (its real size), drawn when the renderer has pictures on.
+    picture's attachment (its real size, its alt text), drawn when the renderer has
+    pictures on.
 
     With ``one_line_vote``, a vote under way shows as :func:`bot.boards.layout.vote_line`
     (the field the Discord side is to show) instead of the table's list of voters.
@@ -234,7 +235,8 @@ def message(boards: Boards, game: LoadedGame, *, one_line_vote: bool = False) ->
                           "height": height}
         data["attachments"] = [{"id": "1", "filename": pictures.FILENAME, "width": width,
                                 "height": height, "content_type": "image/png",
-                                "size": len(picture)}]
+                                "size": len(picture),
+                                "description": boards.drawing.alt_text(game)}]
     return Message(data, picture)
 
 
