@@ -29,7 +29,7 @@ import discord
 from bot.boards.gone import CHANNEL_GONE, UNKNOWN_CHANNEL, GonePlaces
 from bot.boards.leftovers import Leftovers
 from bot.boards.no_pictures import NoPictures
-from bot.boards.send_errors import SEND_ERRORS, passing_failure
+from bot.boards.send_errors import SEND_ERRORS, passing_failure, tell_after_failure
 from bot.boards.threads import MISSING_PERMISSIONS, GameThreads, refused_access
 from bot.boards.updates import FLUSH_SECONDS, BoardUpdates
 from bot.table.errors import board_link
@@ -146,7 +146,10 @@ class BoardMessages:
         except SEND_ERRORS as exc:
             log.warning("could not answer with the board of game %s (%s); posting it", game.id,
                         exc)
-            return await self.post(game)
+            failed = await self.post(game)
+            if failed is None:  # the game is on: never "The application did not respond"
+                await tell_after_failure(interaction, f"Your game is on: {game.link}", exc)
+            return failed
         channel_id = interaction.channel_id or game.row.channel_id
         if message_id is not None:
             replaced = await self.tables.set_board(game, channel_id, message_id)

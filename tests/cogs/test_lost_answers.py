@@ -123,3 +123,19 @@ async def test_an_ask_to_abandon_cast_but_its_answer_lost(discord_driver, fake_d
     stored = await bot.tables.load(game.id)
     assert stored.row.is_open and stored.data.abandon_votes
     assert any(stored.row.events[-1] in said for said in _said(done)), _said(done)
+
+
+async def test_a_start_whose_board_answer_is_lost_says_where_the_game_is(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """/tinker start: the game is stored, the answer with its board is lost, so the board
+    is posted in the channel and the member is told privately where it is."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    drop_first_answer(monkeypatch, "send_message")
+    started = await discord_driver.slash("tinker", "start", user="alice")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None and game.row.board_message_id is not None
+    assert fake_discord.get_message(game.row.board_message_id)["embeds"]
+    assert started.response_type is not None
+    assert any(said == f"Your game is on: {game.link}" for said in _said(started)), _said(
+        started)
