@@ -32,7 +32,7 @@ from bot.table import polls, seating
 from bot.table.data import Poll
 from bot.table.loaded import LoadedGame
 from bot.table.lobby import LOBBY_COMPUTER, LOBBY_JOIN, LOBBY_LEAVE, LOBBY_PANEL
-from bot.text.names import plain, plain_players
+from bot.text.names import plain, plain_players, read_length
 
 log = logging.getLogger(__name__)
 
@@ -225,7 +225,7 @@ class BoardRenderer:
         """Return the picture's alt text: the position in words a screen reader speaks."""
         try:
             return plain(pictures.describe(game.row.kind, picture_view(game, plain_names=False),
-                                           game.row.status))
+                                           game.row.status, size=read_length))
         except Exception:
             log.warning("could not describe the board of game %s", game.id, exc_info=True)
             return f"The board of {game.engine.title}."

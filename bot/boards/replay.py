@@ -41,7 +41,7 @@ from bot.table.replay import (
 )
 from bot.table.service import Tables
 from bot.table.share import share_of
-from bot.text.names import plain, plain_players
+from bot.text.names import plain, plain_players, read_length
 from bot.text.widths import cut_to
 
 log = logging.getLogger(__name__)
@@ -105,7 +105,8 @@ def _sentence(words: str) -> str:
 def replay_alt(kind: str, last: Frame, moves: int) -> str:
     """Alt text of a replay: what it is, then the final position in words."""
     head = f"Replay of a game of {TITLES.get(kind, kind)}, {moves_text(moves)}, ending: "
-    said = describe(kind, last.view, last.status, limit=ALT_LIMIT - len(head))
+    said = describe(kind, last.view, last.status, limit=ALT_LIMIT - len(head),
+                    size=read_length)
     return cut_to(plain(head + said), ALT_LIMIT)
 
 

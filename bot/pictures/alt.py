@@ -8,7 +8,7 @@ description); the least important sentences come last and are dropped first.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.games.tinrealm.content import EDGE_WORDS
@@ -260,23 +260,23 @@ def _lobby(view: Mapping[str, Any]) -> list[str]:
     return ["Table open, no one seated yet."]
 
 
-def _join(lines: list[str], limit: int) -> str:
+def _join(lines: list[str], limit: int, size: Callable[[str], int] = len) -> str:
     """Join sentences, dropping whole sentences from the end to fit ``limit``; of the
     first sentence that does not fit, as many whole clauses (parted by "; ") as fit are
     kept, marked "…" (a sentence of one clause is cut between words; one of which
-    nothing fits leaves the "…" alone)."""
+    nothing fits leaves the "…" alone). ``size`` measures a text as it will be read."""
     text = ""
     for line in lines:
         if not line:
             continue
         candidate = f"{text} {line}".strip()
-        if len(candidate) > limit:
-            room = limit - len(text) - (2 if text else 1)
+        if size(candidate) > limit:
+            room = limit - size(text) - (2 if text else 1)
             clauses = line.split("; ")
             kept = ""
             for clause in clauses:
                 more = f"{kept}; {clause}" if kept else clause
-                if len(more) > room:
+                if size(more) > room:
                     break
                 kept = more
             if not kept and not text:  # one clause too long alone: cut between words
@@ -284,7 +284,7 @@ def _join(lines: list[str], limit: int) -> str:
             if kept:
                 return f"{text} {kept}…".strip()
             # nothing of it fits: the "…" still says that something was left out
-            return f"{text} …" if len(text) + 2 <= limit else f"{text[:limit - 1]}…"
+            return f"{text} …" if size(text) + 2 <= limit else f"{text[:limit - 1]}…"
         text = candidate
     return text
 
@@ -296,13 +296,16 @@ def _stop(sentence: str) -> str:
     return sentence if sentence.endswith((".", "!", "?", "…")) else sentence + "."
 
 
-def describe(kind: str, view: Mapping[str, Any], status: str, limit: int = LIMIT) -> str:
+def describe(kind: str, view: Mapping[str, Any], status: str, limit: int = LIMIT,
+             size: Callable[[str], int] = len) -> str:
     """Return alt text for the board of ``kind`` (at most ``limit`` characters: less
-    than :data:`LIMIT` where words go before it, as a replay's do)."""
+    than :data:`LIMIT` where words go before it, as a replay's do). ``size`` measures a
+    text as it will be read (names escaped for markdown in the view are read without
+    their escapes)."""
     view = view if isinstance(view, Mapping) else {}
     title = TITLES.get(kind, kind)
     if status == "lobby":
-        return _join([f"{title}.", *_lobby(view)], limit)
+        return _join([f"{title}.", *_lobby(view)], limit, size)
     look = ending(kind, view, status, drawn=False)
     lines = [f"{title} board."]
     headline, detail = look.spoken  # every name whole, though the banner cuts them
@@ -316,9 +319,9 @@ def describe(kind: str, view: Mapping[str, Any], status: str, limit: int = LIMIT
         # the others' cards counted, not named; then only their trains' lengths: every
         # player's trains are said, five long-named seats too
         for brief in ("counted", "lengths"):
-            if kind != "steam" or len(" ".join(filter(None, said))) <= limit:
+            if kind != "steam" or size(" ".join(filter(None, said))) <= limit:
                 break
             said = lines + _steam(view, brief=brief)
     except (TypeError, ValueError, AttributeError):
         said = [*lines, "The position could not be read."]
-    return _join([line.replace(LTR, "") for line in said], limit)  # read, not drawn
+    return _join([line.replace(LTR, "") for line in said], limit, size)  # read, not drawn

@@ -118,6 +118,12 @@ def plain(text: str) -> str:
     return _ESCAPE.sub(lambda match: match.group(1) or "", text)
 
 
+def read_length(text: str) -> int:
+    """Return how long ``text`` (which may hold names made safe by :func:`safe_name`) is
+    once :func:`plain`: the characters a screen reader is given."""
+    return len(plain(text))
+
+
 def short_name(name: str, room: float) -> str:
     """Return a name made safe by :func:`safe_name`, cut to ``room`` letters' room as
     shown (:mod:`bot.text.widths`; marked "…") and made safe again: a cut never splits an

@@ -4,11 +4,14 @@ said as the picture says it."""
 
 from __future__ import annotations
 
+from bot.boards.render import BoardRenderer, picture_view
 from bot.boards.replay import replay_alt
 from bot.games.steam.engine import ENGINE
 from bot.pictures.alt import LIMIT, describe
 from bot.table.replay import Frame
+from bot.text.names import plain, safe_name
 from tests.games.test_steam_build import build
+from tests.support import loaded
 
 NAMES = ["Alexandra Wonderland-Smythe", "Bartholomew the Builder", "Carolina of the Bells",
          "David from Accounting", "Evelyn the Eavesdropper"]
@@ -115,3 +118,25 @@ def test_a_replay_s_alt_text_ends_with_a_whole_clause() -> None:
     state = _played(1, LONGEST)
     said = replay_alt("steam", Frame(ENGINE.view(state), "over"), 61)
     assert len(said) <= LIMIT and said.endswith((".", "…")), said[-60:]
+
+
+def test_names_escaped_for_markdown_are_measured_as_they_are_read() -> None:
+    """Names with markdown characters are held escaped ("xX\\_\\_Dark…"); the alt text is
+    read without the escapes, so it is fitted to 1,024 as read: a player's trains are not
+    dropped, nor counted, for their names' backslashes (on a board and on a replay)."""
+    names = ("xX__Dark_Knight_of_the_Moon__Xx", "__Bartholomew_Master_Builder__",
+             "~~Carolina_of_Christmas_Bells~~", "||David_Accounts_Receivable||",
+             "**Evelyn_the_Eavesdropper**")
+    state = ENGINE.new(0, 5, {"names": [safe_name(n) for n in names]})
+    for _ in range(28):
+        seat = ENGINE.to_act(state)
+        state = ENGINE.apply(state, seat, ENGINE.computer_action(state, seat)).state
+    game = loaded(ENGINE, state, seats=5)
+    as_read = describe("steam", picture_view(game), "active")  # the names plain
+    assert BoardRenderer.alt_text(game) == as_read and len(as_read) <= LIMIT
+    assert "**Evelyn_the_Eavesdropper**: trains of" in as_read
+    state = _played(1, tuple(safe_name(n) for n in names))
+    view = ENGINE.view(state)
+    plain_view = {**view, "players": [{**p, "name": plain(p["name"])} for p in view["players"]]}
+    assert (replay_alt("steam", Frame(view, "over"), 61)
+            == replay_alt("steam", Frame(plain_view, "over"), 61))
