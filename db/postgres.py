@@ -113,9 +113,9 @@ class PostgresStore(PgAccess, KeptReads):
                 if row is None:
                     raise TooManyOpen(max_open or 0)
         except asyncpg.UniqueViolationError as exc:
-            if "daily" in (exc.constraint_name or ""):
+            existing = await self.open_game_in_channel(new.channel_id)  # said first
+            if existing is None and "daily" in (exc.constraint_name or ""):
                 raise DailyPlayed(new.daily) from None
-            existing = await self.open_game_in_channel(new.channel_id)
             raise ChannelBusy(existing.id if existing else None) from None
         assert row is not None
         game = row_to_game(row)

@@ -127,9 +127,11 @@ class Store(SqliteAccess, KeptReads):
         try:
             game_id = await self._in_transaction(work)
         except sqlite3.IntegrityError as exc:
-            if "daily" in str(exc):
-                raise DailyPlayed(new.daily) from None
+            # An open game in the channel is said first (SQLite may name the daily index
+            # for a second daily beside the day's daily still being played).
             existing = await self.open_game_in_channel(new.channel_id)
+            if existing is None and "daily" in str(exc):
+                raise DailyPlayed(new.daily) from None
             raise ChannelBusy(existing.id if existing else None) from None
         # The row as stored, without reading it back (deadline and board are still empty).
         game = row_to_game((game_id, *args[:5], args[5], args[6], args[7], args[8], 0, args[9],

@@ -34,7 +34,7 @@ from bot.table import downtime, polls
 from bot.table.abandoning import Abandoning
 from bot.table.channel import ChannelPolicy
 from bot.table.core import MissingGame, SaveConflict, TableCore
-from bot.table.daily import daily_key, daily_seed
+from bot.table.daily import daily_key, daily_seed, day_end
 from bot.table.data import NoticeRef, TableData
 from bot.table.deadlines import Paused
 from bot.table.errors import (
@@ -387,10 +387,13 @@ class Tables:
         except TooManyOpen:
             raise Refusal(_too_many(limit)) from None
         except DailyPlayed:
+            # the next deal's time as a Discord timestamp: each player reads their own
+            # time (midnight UTC is 09:00 in Tokyo, 16:00 in Los Angeles)
+            comes = int(day_end(daily or daily_key(self.now())))
             raise Refusal(
                 f"This channel has already played today's daily "
-                f"{self.core.engines(kind).title} deal. A new one comes at midnight UTC; a "
-                "normal game can start any time."
+                f"{self.core.engines(kind).title} deal. The next one comes <t:{comes}:R> "
+                f"(<t:{comes}:t> your time); a normal game can start any time."
             ) from None
         except ChannelBusy as busy:
             existing = await self.load(busy.game_id) if busy.game_id else None

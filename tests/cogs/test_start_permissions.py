@@ -163,8 +163,9 @@ async def test_a_daily_deal_nobody_saw_may_be_started_again(discord_driver, fake
     again = await discord_driver.slash(kind, "daily", user="alice")
     assert not again.ephemeral and board_ids(again.message), again.content
     assert await bot.store.results(fake_discord.user("alice").id) == []
-    third = await discord_driver.slash(kind, "daily", user="bob")  # now the day is taken
-    assert third.ephemeral and "already played today's daily" in third.content
+    third = await discord_driver.slash(kind, "daily", user="bob")  # it is going: join it
+    assert third.ephemeral and "already has a game of" in third.content
+    assert "anyone here can play along" in third.content
 
 
 async def test_a_forum_post_names_the_forums_own_permission(

@@ -1,9 +1,13 @@
 """Tinker, Sailor, Soldier, Spy in Discord, through the offline fake."""
 
 
+from datetime import UTC, datetime
+
 import discord
 
+from bot.table.daily import day_end
 from tests.support import (
+    Clock,
     abandon,
     board_ids,
     button,
@@ -346,3 +350,33 @@ def test_t7_giving_up_asks_saying_a_harsh_defeat_costs_a_chip():
         asked = TinkerCog(None).confirm_question(loaded(TINKER, state), "give_up")
         assert asked.startswith("Give up the ")
         assert ("you lose one chip of your choice" in asked) is harsh
+
+
+async def test_a_daily_beside_the_days_daily_still_going_points_to_it(
+        discord_driver, fake_discord, tmp_path, backend):
+    """Alice's daily is going here; Bob's /tinker daily is told the game is going and he
+    can play along on its board (on both backends), not that the channel played today's
+    deal and a normal game can start (it cannot: the channel has a game)."""
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "daily", user="alice")
+    again = await discord_driver.slash("tinker", "daily", user="bob")
+    assert again.ephemeral and again.content.startswith(
+        "This channel already has a game of Tinker, Sailor, Soldier, Spy going")
+    assert "anyone here can play along" in again.content
+
+
+async def test_the_next_daily_deal_is_said_in_each_players_own_time(
+        discord_driver, fake_discord, tmp_path):
+    """Today's deal was played here; /tinker daily again says when the next one comes as
+    a Discord timestamp, which each player's app shows in their own time zone (midnight
+    UTC is 09:00 in Tokyo, 16:00 in Los Angeles)."""
+    clock = Clock(datetime(2027, 1, 14, 20, 0, tzinfo=UTC).timestamp())
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS, clock=clock))
+    await discord_driver.slash("tinker", "daily", {"players": "only me"}, user="alice")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None and game.row.daily == "2027-01-14"
+    await abandon(discord_driver, "tinker", "alice")
+    refused = await discord_driver.slash("tinker", "daily", user="alice")
+    comes = int(day_end("2027-01-14"))
+    assert refused.ephemeral and "already played today's daily" in refused.content
+    assert f"The next one comes <t:{comes}:R> (<t:{comes}:t> your time)" in refused.content
