@@ -37,6 +37,14 @@ if TYPE_CHECKING:
 FORMER_PLAYER = "a former player"
 
 
+#: A member's part in daily deals, deleted but for the games still open: an open game
+#: keeps what it needs to record them when it ends (docs/records.md), and a daily
+#: deal's starter is credited by this part of theirs (they may not click again).
+OPEN_KEPT_DAILY_SQLITE = ("DELETE FROM daily_played WHERE user_id = ? AND game_id NOT IN"
+                          " (SELECT id FROM games WHERE status IN ('lobby', 'active'))")
+OPEN_KEPT_DAILY_PG = OPEN_KEPT_DAILY_SQLITE.replace("?", "$1")
+
+
 def seats_needle(user_id: int) -> str:
     """Return the text a seats column contains when ``user_id`` sat at the game."""
     return f'"user_id":{user_id}'
@@ -390,7 +398,7 @@ def forget_sqlite(conn: sqlite3.Connection, user_id: int, former: str) -> int:
                      (game_id, user_id))
     deleted = conn.execute("DELETE FROM results WHERE user_id = ?", (user_id,)).rowcount
     conn.execute("DELETE FROM member_settings WHERE user_id = ?", (user_id,))
-    conn.execute("DELETE FROM daily_played WHERE user_id = ?", (user_id,))
+    conn.execute(OPEN_KEPT_DAILY_SQLITE, (user_id,))
     conn.execute("DELETE FROM ratings WHERE user_id = ?", (user_id,))
     for game_id, *_raw in games:  # the other players' results of those games only
         rows = conn.execute("SELECT id, detail FROM results WHERE game_id = ?",
@@ -448,7 +456,7 @@ async def forget_postgres(conn: asyncpg.Connection, user_id: int, former: str) -
             game_id, user_id)
     status = await conn.execute("DELETE FROM results WHERE user_id = $1", user_id)
     await conn.execute("DELETE FROM member_settings WHERE user_id = $1", user_id)
-    await conn.execute("DELETE FROM daily_played WHERE user_id = $1", user_id)
+    await conn.execute(OPEN_KEPT_DAILY_PG, user_id)
     await conn.execute("DELETE FROM ratings WHERE user_id = $1", user_id)
     for game_id, *_raw in games:  # the other players' results of those games only
         rows = await conn.fetch("SELECT id, detail FROM results WHERE game_id = $1",

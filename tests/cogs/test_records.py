@@ -533,3 +533,34 @@ def test_namesakes_on_a_leaderboard_are_told_apart():
              RatingStanding(2, 13, 28.0, 2.0, 12, "sam")]
     text = rating_embed("steam", RatingBoard(rated, None, 2)).description
     assert text is not None and "Sam (<@11>)" in text and "sam (<@13>)" in text
+
+
+async def test_forget_me_midway_through_an_open_daily_keeps_the_starters_part(
+        discord_driver, fake_discord, tmp_path, backend):
+    """Alice starts today's deal for the channel and plays two moves, Carol two; both use
+    /forget-me while it is open (an open game keeps what it needs: docs/records.md), and
+    Bob plays it out: each of the three has the game's result, the starter too (her part
+    was known only from the daily deal's record of who played it)."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker", "cogs.records"),
+                                              clock=Clock()))
+    alice, bob = fake_discord.user("alice"), fake_discord.user("bob")
+    carol = fake_discord.add_user("carol")
+    await discord_driver.slash("tinker", "daily", {"players": "fast"}, user="alice")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None
+
+    async def play(game, user, moves=None):
+        while game.row.is_open and (moves is None or moves > 0):
+            action = game.engine.computer_action(game.state, 0)
+            game = (await bot.tables.act(game.id, game.row.version,
+                                         Actor(user.id, user.name), action)).game
+            moves = None if moves is None else moves - 1
+        return game
+
+    game = await play(await play(game, alice, 2), carol, 2)
+    await bot.store.forget_player(alice.id)
+    await bot.store.forget_player(carol.id)
+    done = await play(await bot.tables.load(game.id), bob)
+    assert done.row.status == "over"
+    for member in (alice, bob, carol):
+        assert len(await bot.store.results(member.id)) == 1, member.name
