@@ -38,6 +38,7 @@ from db.rows import (
     Shards,
     VoterRow,
     board_of,
+    daily_taken,
     daily_takers,
     idle_sql,
     row_to_game,
@@ -112,9 +113,9 @@ class PostgresStore(PgAccess, KeptReads):
                 row = await conn.fetchrow(f"{sql} RETURNING {GAME_COLUMNS}", *args)
                 if row is None:
                     raise TooManyOpen(max_open or 0)
-        except asyncpg.UniqueViolationError as exc:
-            existing = await self.open_game_in_channel(new.channel_id)  # said first
-            if existing is None and "daily" in (exc.constraint_name or ""):
+        except asyncpg.UniqueViolationError:
+            existing = await self.open_game_in_channel(new.channel_id)
+            if await daily_taken(self.query, existing, new):
                 raise DailyPlayed(new.daily) from None
             raise ChannelBusy(existing.id if existing else None) from None
         assert row is not None

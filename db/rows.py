@@ -6,7 +6,7 @@ import asyncio
 import json
 import logging
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -587,3 +587,22 @@ def readable(rows: Iterable[Sequence[Any]],
         except (TypeError, ValueError) as exc:
             log.warning("a stored row cannot be read, left out: %s", exc)
     return out
+
+
+#: Whether a channel has a game of a day's daily deal of a kind (in any status).
+DAILY_TAKEN_SQL = ("SELECT 1 FROM games WHERE channel_id = :channel AND kind = :kind"
+                   " AND daily = :daily")
+
+
+async def daily_taken(query: Callable[[str, dict[str, Any]], Awaitable[list[Any]]],
+                      existing: GameRow | None, new: NewGame) -> bool:
+    """Whether a start of ``new`` that a unique index refused is refused because the
+    channel played its daily deal (of its kind, its day) already, read with the store's
+    ``query``, whichever index the database names (SQLite and PostgreSQL name different
+    ones when both are broken). Not when that very deal is ``existing``, the channel's
+    open game: a second start of it is told of the game going, to play along on."""
+    if new.daily is None or (existing is not None and existing.kind == new.kind
+                             and existing.daily == new.daily):
+        return False
+    return bool(await query(DAILY_TAKEN_SQL, {"channel": new.channel_id, "kind": new.kind,
+                                              "daily": new.daily}))

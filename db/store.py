@@ -37,6 +37,7 @@ from db.rows import (
     Shards,
     VoterRow,
     board_of,
+    daily_taken,
     daily_takers,
     idle_group,
     idle_sql,
@@ -126,11 +127,9 @@ class Store(SqliteAccess, KeptReads):
 
         try:
             game_id = await self._in_transaction(work)
-        except sqlite3.IntegrityError as exc:
-            # An open game in the channel is said first (SQLite may name the daily index
-            # for a second daily beside the day's daily still being played).
+        except sqlite3.IntegrityError:
             existing = await self.open_game_in_channel(new.channel_id)
-            if existing is None and "daily" in str(exc):
+            if await daily_taken(self.query, existing, new):
                 raise DailyPlayed(new.daily) from None
             raise ChannelBusy(existing.id if existing else None) from None
         # The row as stored, without reading it back (deadline and board are still empty).

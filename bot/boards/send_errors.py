@@ -96,6 +96,8 @@ async def tell_after_failure(interaction: discord.Interaction[Any], text: str,
     try:
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True)
+        else:  # a public "thinking…" would take the line's place, shown to everyone
+            await _drop_public_wait(interaction)
         await interaction.followup.send(text, ephemeral=True)
     except SEND_ERRORS as exc:
         log.warning("could not answer again after a failed answer: %r", exc)

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import aiohttp
+import discord
 import pytest
 
+from bot.boards import answer_clock
 from tests.cogs.test_answers_after_saves import _bobs_turn
 from tests.cogs.test_forget_prompt import _abandoned_game
 from tests.support import Actor, Clock, button, drop_first_answer, host_board, make_bot
@@ -139,3 +142,30 @@ async def test_a_start_whose_board_answer_is_lost_says_where_the_game_is(
     assert started.response_type is not None
     assert any(said == f"Your game is on: {game.link}" for said in _said(started)), _said(
         started)
+
+
+async def test_a_slow_start_whose_board_follow_up_is_lost_says_where_privately(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """A slow start is deferred as a public "thinking…", and the board's follow-up is
+    lost: the private line saying where the board is must not take the public wait's
+    place (the first follow-up would, shown to everyone)."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    monkeypatch.setattr(answer_clock, "ANSWER_WITHIN", 0.0)
+    real = discord.Webhook.send
+    sends = 0
+
+    async def first_dropped(self: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal sends
+        sends += 1
+        if sends == 1:
+            raise aiohttp.ServerDisconnectedError()
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(discord.Webhook, "send", first_dropped)
+    await discord_driver.slash("tinker", "start", user="alice")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None and game.row.board_message_id is not None
+    told = [m for m in fake_discord.messages.values()
+            if (m.get("content") or "").startswith("Your game is on")]
+    assert told and all(m["flags"] & 64 for m in told)  # private

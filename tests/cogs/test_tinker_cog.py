@@ -380,3 +380,16 @@ async def test_the_next_daily_deal_is_said_in_each_players_own_time(
     comes = int(day_end("2027-01-14"))
     assert refused.ephemeral and "already played today's daily" in refused.content
     assert f"The next one comes <t:{comes}:R> (<t:{comes}:t> your time)" in refused.content
+
+
+async def test_a_played_daily_beside_another_kinds_game_says_the_deal_was_played(
+        discord_driver, fake_discord, tmp_path, backend):
+    """Today's Tinker deal was played here, and Alice's Tin Realm game is open: her
+    /tinker daily is told the deal was played (finishing the Tin Realm game would not let
+    her play it), on both backends, whichever index the database names."""
+    await discord_driver.login(make_bot(tmp_path, cogs=(*COGS, "cogs.tinrealm")))
+    await discord_driver.slash("tinker", "daily", {"players": "only me"}, user="alice")
+    await abandon(discord_driver, "tinker", "alice")
+    await discord_driver.slash("tinrealm", "start", {"players": "only me"}, user="alice")
+    refused = await discord_driver.slash("tinker", "daily", user="alice")
+    assert refused.ephemeral and "already played today's daily" in refused.content
