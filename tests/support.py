@@ -353,11 +353,13 @@ async def play_out_and_share(driver: Any, fake: Any, bot: Any, game: LoadedGame,
     return shared
 
 
-def drop_first_answer(monkeypatch: Any, name: str) -> None:
-    """Make the first call of ``discord.InteractionResponse.<name>`` (``send_message``,
-    ``edit_message``) lose its answer: the connection drops (aiohttp's
-    ServerDisconnectedError, which discord.py does not retry)."""
-    real = getattr(discord.InteractionResponse, name)
+def drop_first_answer(monkeypatch: Any, name: str,
+                      owner: type = discord.InteractionResponse) -> None:
+    """Make the first call of ``owner.<name>`` (an interaction's ``send_message`` or
+    ``edit_message``; a follow-up's ``discord.Webhook.send``) lose its answer: the
+    connection drops (aiohttp's ServerDisconnectedError, which discord.py does not
+    retry)."""
+    real = getattr(owner, name)
     calls = 0
 
     async def first_dropped(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -367,4 +369,4 @@ def drop_first_answer(monkeypatch: Any, name: str) -> None:
             raise aiohttp.ServerDisconnectedError()
         return await real(self, *args, **kwargs)
 
-    monkeypatch.setattr(discord.InteractionResponse, name, first_dropped)
+    monkeypatch.setattr(owner, name, first_dropped)

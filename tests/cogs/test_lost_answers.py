@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import aiohttp
 import discord
 import pytest
 
@@ -151,17 +150,7 @@ async def test_a_slow_start_whose_board_follow_up_is_lost_says_where_privately(
     place (the first follow-up would, shown to everyone)."""
     bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
     monkeypatch.setattr(answer_clock, "ANSWER_WITHIN", 0.0)
-    real = discord.Webhook.send
-    sends = 0
-
-    async def first_dropped(self: Any, *args: Any, **kwargs: Any) -> Any:
-        nonlocal sends
-        sends += 1
-        if sends == 1:
-            raise aiohttp.ServerDisconnectedError()
-        return await real(self, *args, **kwargs)
-
-    monkeypatch.setattr(discord.Webhook, "send", first_dropped)
+    drop_first_answer(monkeypatch, "send", discord.Webhook)
     await discord_driver.slash("tinker", "start", user="alice")
     await discord_driver.settle()
     game = await bot.tables.open_in_channel(fake_discord.channel_id)

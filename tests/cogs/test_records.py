@@ -548,19 +548,10 @@ async def test_forget_me_midway_through_an_open_daily_keeps_the_starters_part(
     await discord_driver.slash("tinker", "daily", {"players": "fast"}, user="alice")
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert game is not None
-
-    async def play(game, user, moves=None):
-        while game.row.is_open and (moves is None or moves > 0):
-            action = game.engine.computer_action(game.state, 0)
-            game = (await bot.tables.act(game.id, game.row.version,
-                                         Actor(user.id, user.name), action)).game
-            moves = None if moves is None else moves - 1
-        return game
-
-    game = await play(await play(game, alice, 2), carol, 2)
+    game = await _play(bot, await _play(bot, game, alice, 2), carol, 2)
     await bot.store.forget_player(alice.id)
     await bot.store.forget_player(carol.id)
-    done = await play(await bot.tables.load(game.id), bob)
+    done = await _play(bot, await bot.tables.load(game.id), bob)
     assert done.row.status == "over"
     for member in (alice, bob, carol):
         assert len(await bot.store.results(member.id)) == 1, member.name
