@@ -172,6 +172,7 @@ class GonePlaces:
             log.warning("could not read the open games of server %s: %s", guild_id, exc)
         if count:
             log.info("called off %d games of server %s, which the bot left", count, guild_id)
+        self.tables.servers.forget(guild_id)
         return count
 
     async def _left(self) -> dict[int, float]:

@@ -137,6 +137,12 @@ class ServerBook:
         self._known.clear()  # every copy was resolved against the old defaults
         self._chosen.clear()
 
+    def forget(self, guild_id: int) -> None:
+        """Let go of a server the bot is no longer in (read again from the store if it
+        comes back): a long-running bot keeps no copy per server it ever served."""
+        self._known.pop(guild_id, None)
+        self._chosen.pop(guild_id, None)
+
     def cached(self, guild_id: int | None) -> ServerSettings:
         """Return the server's settings as this process knows them, without reading."""
         if guild_id is None:

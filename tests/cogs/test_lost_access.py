@@ -187,3 +187,28 @@ def test_in_a_forums_post_the_word_names_the_forums_words() -> None:
                            "forum post:")
     assert "Send Messages in Posts" in word and "this forum's permissions" in word
     assert "Send Messages in Threads" not in locked_out_text(thread=False)
+
+
+async def test_a_server_the_bot_left_is_not_kept_in_memory(discord_driver, fake_discord,
+                                                           tmp_path):
+    """Each server's settings are kept in memory once read; once the bot was removed from
+    a server and its games were called off, they are let go (a bot running for months
+    keeps no copy per server it ever served), and read again if the server comes back."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",), clock=clock))
+    guilds = []
+    for i in range(3):
+        guild = fake_discord.add_guild(f"S{i}")
+        member = fake_discord.add_user(f"u{i}")
+        await discord_driver.slash("tinker", "start", {}, user=member,
+                                   channel=guild.channel_id)
+        guilds.append(guild.id)
+    await discord_driver.settle()
+    book = bot.tables.servers
+    assert all(g in book._known for g in guilds)
+    gone = bot.boards.messages.gone
+    for guild_id in guilds:
+        await gone.server_left(guild_id)
+    clock.advance(2 * 3600)
+    assert await gone.sweep_left(lambda guild_id: False) == 3
+    assert not any(g in book._known or g in book._chosen for g in guilds)
