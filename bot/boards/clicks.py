@@ -82,6 +82,7 @@ def board_deleted(game: LoadedGame) -> str:
 AGREED_LAST = ("Your vote came a moment after the others' votes made that move, which "
                "ended the game: you share its result.")
 
+
 class BoardClicks:
     """Answers board clicks, with the parts of :class:`bot.boards.service.Boards` it is
     handed: the board messages, the computer players, the host's controls, the replays,
