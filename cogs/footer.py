@@ -43,6 +43,11 @@ ANNOUNCED_NAME_ROOM = 16
 #: The phone lines a lobby gives its last event: enough for the two people it may name
 #: ("… handed the host role to …").
 LOBBY_ROWS = 3
+#: A one-seat game's line saying who may press its buttons: its starter alone ("only
+#: me", ruling C1), or the channel by vote (until the first vote, which the board's vote
+#: field then says); a fast game's buttons move for anyone, as they look.
+ONLY_STARTER = "Only {name} plays this game."
+CHANNEL_VOTES = "The channel votes: a click is a vote."
 
 
 def _lead(name: str, by_computer: bool, width: float) -> str:
@@ -104,6 +109,20 @@ def turn_lines(turn: TurnLog, name: str, announced: Callable[[str], bool],
     return [*([line] if line else []), *(said_whole(event, names) for event in whole)]
 
 
+def who_may_press(game: LoadedGame, width: int = FOOTER_WIDTH) -> str:
+    """Return the line saying who may press an open one-seat game's buttons, or "": only
+    its starter (their name cut to fit the line), or the channel by vote while no vote
+    is under way (the vote field says so once one is)."""
+    if len(game.seats) != 1 or game.row.status != "active" or vote_field(game) is not None:
+        return ""
+    if game.row.only_starter or game.data.mode == "solo":
+        room = width - shown_width(ONLY_STARTER.format(name=""))
+        return ONLY_STARTER.format(name=clip_name(plain(game.seat_name(0)), room))
+    if game.data.mode == "vote":
+        return CHANNEL_VOTES
+    return ""
+
+
 def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: False,
                budget: int = FOOTER_LINES, width: int = FOOTER_WIDTH,
                said: Callable[[str], bool] = lambda _: False) -> str:
@@ -115,14 +134,19 @@ def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: Fa
     ones are in "Rules & details". While the board shows the
     channel's vote, the footer gives the vote a line: it keeps a phone line less than it
     would (one at least). Lines the board says elsewhere (``said``) are left out before
-    the lines are counted."""
+    the lines are counted.
+
+    An open one-seat game's footer begins with who may press its buttons
+    (:func:`who_may_press`), in the line its older decision would take; an ended one's
+    gives that line to the board (its last decision will do)."""
     data = game.data
+    who = who_may_press(game, width)
     if not data.turns:
         last = next((event for event in reversed(game.row.events) if not said(event)), "")
         if announced(last):
             return plain(last) or "—"
         if game.row.status != "lobby":
-            return clip_words(plain(last), width) or "—"
+            return "\n".join(filter(None, (who, clip_words(plain(last), width)))) or "—"
         # A lobby's last word ("Alexandra removed Bartholomew from the table."): its
         # players' long names cut, and room for both people it names.
         seated = [game.seat_name(i) for i in range(len(game.seats))]
@@ -137,7 +161,8 @@ def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: Fa
         newest = 1
     else:  # the latest decision's results take the room of the one before if need be
         turns = data.turns[-DECISIONS:]
-        budget = newest = max(1, min(budget, DECISIONS) - voted)
+        ended = game.row.status != "active"  # the board says how: its last decision will do
+        budget = newest = max(1, min(budget, DECISIONS) - (voted or bool(who) or ended))
         voted = False
     lines = [line for i, turn in enumerate(turns)
              for line in turn_lines(turn, game.seat_name(turn.seat), announced, width,
@@ -152,4 +177,4 @@ def last_moves(game: LoadedGame, announced: Callable[[str], bool] = lambda _: Fa
         if kept and used > budget:
             break
         kept.insert(0, line)
-    return cut_to("\n".join(kept), 2048) or "—"
+    return cut_to("\n".join([who, *kept] if who else kept), 2048) or "—"

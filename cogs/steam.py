@@ -76,8 +76,8 @@ PLACEHOLDERS = {
 OTHER_RUNS = ("other", "run", "discard")
 #: Choices that always go in a select: their options need their descriptions.
 ALWAYS_SELECT = ("take", "arrange", "plan", "discard", "ship")
-#: The fewest footer lines in which the table-wide events are shown whole while a turn
-#: timer runs.
+#: The fewest footer lines in which the table-wide events are shown whole (a final
+#: round's takes two phone lines, and the newest turn one more).
 WHOLE_FROM = 3
 
 RULES = (
@@ -131,10 +131,11 @@ def footer_lines(game: LoadedGame) -> int:
 
 
 def _announced(game: LoadedGame) -> Callable[[str], bool]:
-    """Return which events the footer shows whole: the table-wide ones, unless a running
-    turn timer's line leaves the footer under :data:`WHOLE_FROM` lines (each is then cut
-    to a line; "Rules & details" has it whole)."""
-    if timer_running(game) and footer_lines(game) < WHOLE_FROM:
+    """Return which events the footer shows whole: the table-wide ones, unless the
+    footer has fewer than :data:`WHOLE_FROM` lines (five seats, or a running turn
+    timer's line): each is then cut to a line ("Rules & details" has it whole, and the
+    picture marks a final round)."""
+    if footer_lines(game) < WHOLE_FROM:
         return lambda _event: False
     return announced
 

@@ -73,9 +73,9 @@ SIDE_GROUPS = ("eat", "item")
 COLOUR = 0xB08D57
 WON_COLOUR = 0x2ECC71
 LOST_COLOUR = 0x992D22
-#: Headlines of an ended journey: reaching Oakinshelm, death, time running out.
-HEADLINES = {"won": "🏆 Victory", "dead": "💀 Defeat: died on the road",
-             "time": "⌛ Defeat: out of time"}
+#: Headlines of an ended journey: reaching Oakinshelm, death, time running out (each a
+#: phone line with the game's name; the board's first words say how it ended).
+HEADLINES = {"won": "🏆 Victory", "dead": "💀 Defeat", "time": "⌛ Defeat"}
 
 #: The ways to play a journey (it cannot be given up).
 WAYS_TO_PLAY = modes_text(give_up=False)

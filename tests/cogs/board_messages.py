@@ -112,7 +112,9 @@ def _table(game: LoadedGame, rng: random.Random, actions: Sequence[Action],
     row = game.row
     mode = rng.choice(("vote", "vote", "fast", "solo"))
     row.only_starter = mode == "solo" and len(row.seats) == 1
-    if not row.only_starter:
+    if row.only_starter:
+        game.data.mode = "solo"  # as the table starts it: no vote is ever under way
+    else:
         game.data.mode = "fast" if mode == "fast" else "vote"
         game.data.window = rng.choice((30, 45, 600))
     if rng.random() < 0.1:

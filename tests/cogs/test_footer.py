@@ -11,7 +11,7 @@ from bot.games.tinker.engine import ENGINE as TINKER
 from bot.table import turnlog
 from bot.table.data import Poll, TurnLog, Vote
 from bot.text.widths import clip_words, rows, shown_width
-from cogs.footer import FOOTER_WIDTH, last_moves, turn_lines
+from cogs.footer import CHANNEL_VOTES, FOOTER_WIDTH, ONLY_STARTER, last_moves, turn_lines
 from cogs.steam import SteamCog
 from tests.cogs.test_steam_table import _play_turn, _table
 from tests.support import ALICE, Clock, loaded, open_tables
@@ -82,8 +82,9 @@ def test_c6_computer_moves_for_an_away_player_are_marked():
 
 
 def test_a_one_seat_game_shows_its_last_decisions():
-    """A voted game's footer shows its last two decisions, a line each."""
+    """A fast game's footer shows its last two decisions, a line each."""
     game = loaded(TINKER, TINKER.new(3), events=[])
+    game.data.mode = "fast"
     for n in range(3):
         turnlog.note_move(game.data, 0, [f"Alice chose: move {n}.", "Played Savage 3: 3 / 9"],
                           ended=True)
@@ -95,6 +96,7 @@ def test_a_one_seat_game_shows_its_last_decisions():
 def test_a_game_with_no_log_shows_its_last_event_cut_at_a_word():
     """Rows saved before the log existed show their last event, cut at a word."""
     game = loaded(TINKER, TINKER.new(3), events=[TIMER])
+    game.data.mode = "fast"
     footer = last_moves(game)
     assert footer.endswith("…") and TIMER.startswith(footer[:-1].rstrip())
     assert shown_width(footer) <= FOOTER_WIDTH
@@ -217,14 +219,43 @@ def test_a_tie_names_the_move_whatever_the_first_voters_name():
 
 def test_the_footer_gives_a_line_to_the_channels_vote():
     """While the channel votes on a one-seat game, the board shows the vote and its
-    footer the latest decision only, so the board still fits a phone screen; once the
-    vote is decided, both latest decisions show again."""
+    footer the latest decision only, so the board still fits a phone screen; between
+    votes that line says the channel votes (C1), so a member arriving late knows a
+    click is a vote before anyone has cast one."""
     game = loaded(TINKER, TINKER.new(3), events=[])
+    assert game.data.mode == "vote"
     turnlog.note_move(game.data, 0, ["Alice chose: Stoneborn."], ended=True)
     turnlog.note_move(game.data, 0, ["Bob chose: Skip the market."], ended=True)
-    assert last_moves(game).split("\n") == ["Alice chose: Stoneborn", "Bob chose: Skip the market"]
+    assert last_moves(game).split("\n") == [CHANNEL_VOTES, "Bob chose: Skip the market"]
     game.data.poll = Poll(game.row.version, ballots=[Vote(7, "Carol", "go", "Go on", 0.0)])
     assert last_moves(game) == "Bob chose: Skip the market"
+
+
+def test_c1_a_one_seat_board_says_who_may_press_it():
+    """C1: an "only me" game's footer names the one player who may press its buttons
+    (a long name cut so the line stays one phone line), a fast game's says nothing of
+    it (any click moves, as the buttons look), and an ended game's says nothing."""
+    game = loaded(TINKER, TINKER.new(3), events=["Alice started the game."])
+    game.row.only_starter = True
+    game.seats = [replace(game.seats[0], name="Alice")]
+    assert last_moves(game).split("\n") == [ONLY_STARTER.format(name="Alice"),
+                                             "Alice started the game."]
+    turnlog.note_move(game.data, 0, ["Alice chose: Stoneborn."], ended=True)
+    turnlog.note_move(game.data, 0, ["Alice chose: Skip the market."], ended=True)
+    assert last_moves(game).split("\n") == [ONLY_STARTER.format(name="Alice"),
+                                             "Alice chose: Skip the market"]
+    long = "Maximilian Alexander von Wolfenstein-Habsburg"
+    game.seats = [replace(game.seats[0], name=long)]
+    who = last_moves(game).split("\n")[0]
+    assert who.startswith("Only Maximilian") and "…" in who and who.endswith("this game.")
+    assert rows(who, FOOTER_WIDTH) == 1
+    game.row.only_starter = False
+    game.data.mode = "fast"
+    assert last_moves(game).split("\n") == ["Alice chose: Stoneborn",
+                                             "Alice chose: Skip the market"]
+    game.row.only_starter = True
+    game.row.status = "over"
+    assert ONLY_STARTER.format(name="")[:4] not in last_moves(game)
 
 
 def test_a_long_seat_name_leaves_room_for_the_move_it_made():
@@ -253,6 +284,7 @@ def test_the_latest_decision_keeps_what_it_did_over_the_one_before() -> None:
     the dice did; a short one leaves the line above to the decision before. While the
     channel votes, it has one line."""
     game = loaded(TINKER, TINKER.new(3), events=[])
+    game.data.mode = "fast"
     turnlog.note_move(game.data, 0, ["Alice chose: Skip the market."], ended=True)
     strike = ["Alice chose: Strike with 3 energy (+5).",
               "You roll 4 and 6: 15 damage.", "The Larder Goblin falls. +3 favor."]

@@ -58,6 +58,10 @@ def boards(engine: Any, state: Any, rng: random.Random) -> Iterator[LoadedGame]:
                       status="over" if over else "active")
         if lead:
             game.data.last = lead
+        # Without a turn log the footer is the last event whole; a fast game's, so its
+        # line is the news alone (who may press a vote's or "only me" board takes the
+        # line of an older decision: tests/cogs/test_footer.py, test_board_heights).
+        game.data.mode = "fast"
         yield game
         if over:
             return
@@ -122,5 +126,5 @@ def test_every_tinrealm_board_fits_a_phone() -> None:
     )
     assert 8 <= seen["longest"] <= MAX_LINES
     heads = {t.split(" · ")[0] for t in seen["ends"]}
-    assert "💀 Defeat: died on the road" in heads
-    assert "⌛ Defeat: out of time" in heads or "🏆 Victory" in heads
+    assert "💀 Defeat" in heads
+    assert "⌛ Defeat" in heads or "🏆 Victory" in heads

@@ -37,7 +37,7 @@ from tests.support import detail_embeds, loaded
 TINKER_GAMES = 300
 
 #: sha256 of every Tinker board of :data:`TINKER_GAMES` games (see the module docstring).
-TINKER_DIGEST = "7e00066890b853fb6723c72763ae89f2106094a11a0c520b6829ff6c8a8974b1"
+TINKER_DIGEST = "6511ce2057fd46c90c826c66222e2a509617080b377b12c70aa51f41ccf17b66"
 
 #: Action ids tried on every board to record the engine's refusal when they are illegal.
 TRIED = ("chip:Moons", "lose:Knots", "give_up", "choose:event", "chip:Nothing", "what")

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 import discord
 
 from bot.table.daily import day_end
+from cogs.footer import CHANNEL_VOTES
 from tests.support import (
     Clock,
     abandon,
@@ -56,7 +57,7 @@ async def test_whole_game_by_clicks(discord_driver, fake_discord, tmp_path):
     embed = board["embeds"][0]
     assert embed["title"] == "Tinker · round 1 · offer 1/11"  # T3: eleven offers
     assert embed["description"].startswith("**Choose your next challenge**")
-    assert embed["footer"]["text"] == "Alice started the game."
+    assert embed["footer"]["text"] == f"{CHANNEL_VOTES}\nAlice started the game."
     assert len(board_ids(board)) == 2
     board, clicks = await _play_to_the_end(discord_driver, fake_discord, bot, board)
     assert clicks > 11

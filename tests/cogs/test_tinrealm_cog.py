@@ -248,12 +248,12 @@ def test_endings_look_different_and_give_the_score_in_words():
     cog = TinRealmCog(None)
     ends = _ends()
     assert "dead" in ends
-    heads = {"won": "🏆 Victory", "dead": "💀 Defeat: died on the road",
-             "time": "⌛ Defeat: out of time"}
+    heads = {"won": "🏆 Victory · Tin Realm", "dead": "💀 Defeat · Tin Realm",
+             "time": "⌛ Defeat · Tin Realm"}  # one phone line; the first words say how
     for end, state in ends.items():
         embed = cog.embed(loaded(ENGINE, state, status="over"))
         view = ENGINE.view(state)
-        assert embed.title.startswith(heads[end])
+        assert embed.title == heads[end]
         assert embed.colour.value == (0x2ECC71 if end == "won" else 0x992D22)
         assert view["end_text"] in embed.description
         assert view["score_words"] in embed.description
