@@ -223,3 +223,35 @@ def test_a_row_of_buttons_takes_the_phone_lines_the_model_says() -> None:
     assert shown[-1] == said[-1] == 2
     assert all(s >= real for s, real in zip(said, shown, strict=True))
     assert sum(s > real for s, real in zip(said, shown, strict=True)) <= len(rows) // 10
+
+
+def test_every_ended_tin_realm_daily_fits_one_phone_screen() -> None:
+    """An ended daily journey has a fourth button (Share), so "Rules & details" takes a
+    row of its own, and its tallest picture; a death's words ("Died on the night after
+    day 5: the poison (3) reached your health (3).") with the score in words: every
+    ending of 60 journeys, as a daily deal, still fits one phone screen (a two-line
+    title and a two-line footer made them 624 px)."""
+    ends = [g for g in played("tinrealm", 60, seed=33) if g.row.status == "over"]
+    for game in ends:
+        game.row.daily = "2025-03-14"
+    assert {g.view()["end"] for g in ends} >= {"dead", "time"}
+    items = [message(board_renderer(True), g) for g in ends]
+    heights = phone_heights(need_preview(), items)
+    tallest = max(heights)
+    worst = items[heights.index(tallest)].json["embeds"][0]
+    assert tallest <= PHONE_BUDGET, (tallest, worst["title"], worst["description"])
+
+
+def test_a_five_seat_final_round_fits_one_phone_screen() -> None:
+    """Five seats in the final round: two selects, a long quick-run label and the table's
+    "final round" line, which at five seats is cut to one footer line ("Rules & details"
+    has it whole); every such board of 30 tables fits one phone screen (608 px when the
+    line stood whole)."""
+    games = [g for g in played("steam", 30, seed=21, seats=5)
+             if g.row.status == "active" and g.view().get("final_round")]
+    assert len(games) >= 30
+    items = [message(board_renderer(True), g) for g in games]
+    heights = phone_heights(need_preview(), items)
+    tallest = max(heights)
+    worst = items[heights.index(tallest)].json["embeds"][0]
+    assert tallest <= PHONE_BUDGET, (tallest, worst.get("footer"))
