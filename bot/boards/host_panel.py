@@ -1,6 +1,6 @@
 """The host's private controls of a lobby: start, cancel, computer levels, people, invitations.
 
-Everyone sees the same lobby board (Join, Leave, Add computer player, Host controls);
+Everyone sees the same lobby board (Join, Leave, Add computer, Host controls);
 the host's own choices are shown to the host alone, in a private message whose
 components are board components like any other (routed by their custom_id, so they work
 after a restart), drawn for the lobby's current version.

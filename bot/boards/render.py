@@ -112,7 +112,7 @@ def generic_items(game: LoadedGame) -> list[BoardItem]:
 
 
 def lobby_items(game: LoadedGame) -> list[BoardItem]:
-    """Return the lobby's buttons, the same for everyone: Join, Leave, Add computer player
+    """Return the lobby's buttons, the same for everyone: Join, Leave, Add computer
     and Host controls (which opens the host's own controls privately)."""
     g, v = game.id, game.row.version
     full = len(game.seats) >= game.engine.max_seats
@@ -121,7 +121,7 @@ def lobby_items(game: LoadedGame) -> list[BoardItem]:
         action_button(g, v, Action(LOBBY_JOIN, "Join"), style=style.success, disabled=full,
                       row=0),
         action_button(g, v, Action(LOBBY_LEAVE, "Leave"), row=0),
-        action_button(g, v, Action(LOBBY_COMPUTER, "Add computer player"), disabled=full,
+        action_button(g, v, Action(LOBBY_COMPUTER, "Add computer"), disabled=full,
                       row=0),
         action_button(g, v, Action(LOBBY_PANEL, "Host controls"), style=style.primary, row=1),
     ]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.boards.layout import action_button, phone_lines
+from bot.games.protocol import Action
 from bot.table.loaded import Actor
 from tests.fake_discord import payloads
 from tests.support import (
@@ -43,7 +45,7 @@ async def _lobby(driver, tmp_path, *people: str):
 
 async def test_everyone_sees_the_same_lobby_and_only_the_host_gets_its_controls(
         discord_driver, fake_discord, tmp_path):
-    """The lobby board has Join, Leave, Add computer player, Host controls and the rules,
+    """The lobby board has Join, Leave, Add computer, Host controls and the rules,
     for everyone; "Host controls" answers the host privately with start, close, the
     computers' levels, the people and an invitation, and tells anyone else who hosts."""
     _bot, board = await _lobby(discord_driver, tmp_path, "bob")
@@ -51,6 +53,11 @@ async def test_everyone_sees_the_same_lobby_and_only_the_host_gets_its_controls(
                                         user="bob")).message
     assert _actions(board_ids(board, table=True)) == [
         "lobby.join", "lobby.leave", "lobby.computer", "lobby.panel", "table.rules"]
+    rows = [[b.get("label") for b in r["components"]] for r in board["components"]]
+    assert rows == [["Join", "Leave", "Add computer"], ["Host controls", "Rules & details"]]
+    for row in board["components"]:  # each row a phone line: "Add computer player" wrapped
+        assert phone_lines([action_button(1, 1, Action(str(i), b["label"]))
+                            for i, b in enumerate(row["components"])]) == 1
     refused = await host_panel(discord_driver, board, "bob")
     assert refused.ephemeral and refused.custom_ids == []
     assert refused.content.startswith("Only the host, Alice, can use the host controls. If")
