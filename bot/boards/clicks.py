@@ -9,7 +9,6 @@ out claims nothing. :class:`bot.boards.service.Boards` hands every click here.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -24,7 +23,7 @@ from bot.boards.hosting import HostControls
 from bot.boards.layout import ASK_PREFIX, action_button, view_of
 from bot.boards.messages import BoardMessages
 from bot.boards.pings import choice_button
-from bot.boards.presence import Announce, Presence, back_text
+from bot.boards.presence import Announce, NotBack, Presence, back_text
 from bot.boards.render import (
     END_BUTTONS,
     RULES_PAGE,
@@ -450,13 +449,15 @@ class BoardClicks:
         back left it.
         """
         welcome = ""
-        with contextlib.suppress(Refusal):
+        try:
             before = await self.tables.load(game_id)
             back = await self.presence.come_back(interaction, before)
             if back is not None:
                 welcome = f"{back_text(back, interaction.user.id)}\n"
                 if version == before.row.version:
                     version = back.row.version  # coming back moved the board on
+        except Refusal as refusal:  # the game is gone, or their return was not saved
+            welcome = f"{refusal}\n" if isinstance(refusal, NotBack) else ""
         try:
             await self.tables.check(game_id, version, actor_of(interaction), action_id,
                                     channel_id=interaction.channel_id)

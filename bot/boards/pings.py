@@ -48,15 +48,20 @@ class PingChoices:
     async def wants_ping(self, user_id: int) -> bool:
         """Whether ``user_id`` is to be pinged by their turn notices (yes unless they said
         no); a store that cannot answer means yes."""
+        try:
+            return await self.chosen(user_id)
+        except StorageError as exc:
+            log.warning("could not read the ping choice of a member: %s", exc)
+            return True
+
+    async def chosen(self, user_id: int) -> bool:
+        """Whether ``user_id`` chose to be pinged (yes unless they said no); raise
+        StorageError if the store cannot answer."""
         known = self._known.get(user_id)
         now = self.clock()
         if known is not None and known[1] > now:
             return known[0]
-        try:
-            chosen = await self.tables.store.turn_pings(user_id)
-        except StorageError as exc:
-            log.warning("could not read the ping choice of a member: %s", exc)
-            return True
+        chosen = await self.tables.store.turn_pings(user_id)
         wants = True if chosen is None else chosen
         self._remember(user_id, wants, now)
         return wants
@@ -133,7 +138,13 @@ class PingChoiceButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
         async with AnswerClock.of(interaction) as clock:
             try:
                 if self.choice == "show":
-                    wants = await choices.wants_ping(user_id)
+                    try:
+                        wants = await choices.chosen(user_id)
+                    except StorageError as exc:
+                        log.warning("could not read a ping choice: %s", exc)
+                        await clock.tell("Your choice could not be read just now. Please "
+                                         "try again in a moment.")
+                        return
                     await clock.send(content=choice_text(wants), view=choice_view(wants),
                                      ephemeral=True)
                     return

@@ -14,12 +14,25 @@ import discord
 from bot.boards.actors import actor_of
 from bot.boards.computers import ComputerPlayers
 from bot.boards.messages import BoardMessages
-from bot.table.errors import Refusal
+from bot.table.errors import Refusal, Unavailable
 from bot.table.service import LoadedGame, Tables
 from bot.table.turns import notice_waits_for, reminded_to_act
 
 #: Says a person it is their turn (or a table's lobby invitations and thread are done).
 Announce = Callable[[LoadedGame, "tuple[int, str] | None"], Awaitable[None]]
+#: A reminded player whose turn's new time could not be saved is told so.
+TIME_NOT_GIVEN = ("Your turn's time could not be started again just now (the bot could not "
+                  "save it), so a computer still plays your seat at the time set. Press "
+                  "Rules & details again in a moment.")
+
+
+class NotBack(Refusal):
+    """An away player's return could not be saved (C6): the computer still plays them."""
+
+    def __init__(self) -> None:
+        super().__init__("You are still away: the bot could not save your return just now, "
+                         "so a computer still plays your seat. Press Rules & details again "
+                         "in a moment.")
 
 
 class Presence:
@@ -36,8 +49,9 @@ class Presence:
     async def come_back(self, interaction: discord.Interaction[Any],
                         game: LoadedGame) -> LoadedGame | None:
         """Bring an away player back when they use a button that is not a move (C6): the
-        board is brought up to date and whose turn it is announced; never raise. Return
-        the game afterwards if they came back.
+        board is brought up to date and whose turn it is announced. Return the game
+        afterwards if they came back; raise :class:`NotBack` if their return could not
+        be saved.
 
         ``game`` as just read tells whether they are away at all (usually not: no more work).
         """
@@ -46,6 +60,8 @@ class Presence:
             return None
         try:
             play = await self.tables.come_back(game.id, actor_of(interaction))
+        except Unavailable:
+            raise NotBack from None
         except Refusal:
             return None
         if play is None:
@@ -69,15 +85,17 @@ class Presence:
     async def still_here(self, interaction: discord.Interaction[Any],
                          game: LoadedGame) -> str | None:
         """Give the reminded person whose turn it is, who opened the rules, a whole turn
-        again (C6); return the private word that says so, or None (usually: ``game`` as
-        just read tells; never raise). Not reminded yet, their turn notice waits longer:
-        they are reading the table."""
+        again (C6); return the private word that says so (or that it could not be saved),
+        or None (usually: ``game`` as just read tells; never raise). Not reminded yet,
+        their turn notice waits longer: they are reading the table."""
         if await self.looking(interaction, game):
             return None
         if not reminded_to_act(game, interaction.user.id):
             return None
         try:
             play = await self.tables.still_here(game.id, actor_of(interaction))
+        except Unavailable:
+            return TIME_NOT_GIVEN
         except Refusal:
             return None
         timer = None if play is None else play.game.data.timer

@@ -73,3 +73,33 @@ async def test_a_return_whose_move_cannot_be_stored(discord_driver, fake_discord
     said = [answer.content or "", *(m.get("content") or "" for m in answer.followups)]
     assert any(s.startswith("Welcome back") and "could not be saved" in s
                and "make it again" in s for s in said), said
+
+
+@pytest.mark.parametrize("via", ["table.rules", "ask.resign"])
+async def test_c6_a_return_that_cannot_be_stored_is_told(discord_driver, fake_discord,
+                                                        tmp_path, monkeypatch, via):
+    """C6: away Bob opens "Rules & details" (or asks to resign) while the database refuses
+    his return's save: he is told privately that he is still away and to press again, not
+    shown the page as if he were back; the next press brings him back."""
+    from tests.cogs.test_slow_database_answers import _steam
+
+    bot, game = await _steam(discord_driver, fake_discord, tmp_path)
+    board = fake_discord.get_message(game.row.board_message_id)
+    real = bot.store.save_game
+    calls = []
+
+    async def locked(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise StorageError("database is locked")
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(bot.store, "save_game", locked)
+    answer = await discord_driver.click(board, button(board, via), user="bob")
+    assert calls and answer.ephemeral
+    assert (await bot.tables.load(game.id)).seats[1].away
+    assert answer.content.startswith("You are still away: the bot could not save your return")
+    assert "Press Rules & details again" in answer.content
+    again = await discord_driver.click(board, button(board, "table.rules"), user="bob")
+    assert not (await bot.tables.load(game.id)).seats[1].away
+    assert "back" in again.content.lower() or "welcome" in again.content.lower(), again.content

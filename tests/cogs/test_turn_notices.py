@@ -720,3 +720,27 @@ async def test_c6_each_notice_carries_a_nonce_of_its_own(discord_driver, fake_di
               if r.method == "POST" and "your turn" in str((r.json or {}).get("content"))]
     assert len(nonces) >= 3 and None not in nonces and len(set(nonces)) == len(nonces)
     assert all(len(n) <= 25 for n in nonces)
+
+
+async def test_a_ping_choice_that_cannot_be_read_is_not_shown_as_chosen(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """Alice chose not to be pinged; while the database cannot be read, opening her choice
+    tells her it could not be read now, not that she is pinged (the notices themselves
+    ping her meanwhile: a turn is not left unsaid)."""
+    from db.errors import StorageError
+
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.help", "cogs.records")))
+    await bot.store.set_turn_pings(fake_discord.user("alice").id, False)
+    helped = await discord_driver.slash("help", user="alice")
+
+    async def locked(*args, **kwargs):
+        raise StorageError("database is locked")
+
+    monkeypatch.setattr(bot.store, "turn_pings", locked)
+    shown = await discord_driver.click(helped.message, "pings:show", user="alice")
+    assert shown.ephemeral and shown.custom_ids == []
+    assert shown.content == "Your choice could not be read just now. Please try again in a moment."
+    assert await bot.boards.pings.wants_ping(fake_discord.user("alice").id) is True
+    monkeypatch.undo()
+    shown = await discord_driver.click(helped.message, "pings:show", user="alice")
+    assert "do not ping you" in shown.content

@@ -70,6 +70,32 @@ async def test_c6_the_board_shows_the_timer_started_again_by_its_reminder(
     assert _timer_ends(board) == [int(game.data.timer.at)] == [int(clock.now + SECONDS)]
 
 
+async def test_c6_a_reminded_players_new_time_that_cannot_be_stored_is_told(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """C6: the reminded player opens "Rules & details" while the database refuses the
+    save of her turn's new time: she gets the page and is told her time did not start
+    again (so a computer plays at the time set), not left to think it did."""
+    from db.errors import StorageError
+
+    clock = Clock()
+    bot, game = await _steam(discord_driver, fake_discord, tmp_path, clock, turn_timer=TIMER)
+    clock.advance(SECONDS + 1)
+    await bot.deadlines.run_due()  # the reminder
+    await discord_driver.settle()
+    ends = (await bot.tables.load(game.id)).data.timer.at
+
+    async def locked(*args, **kwargs):
+        raise StorageError("database is locked")
+
+    monkeypatch.setattr(bot.store, "save_game", locked)
+    board = fake_discord.get_message(game.row.board_message_id)
+    shown = await discord_driver.click(board, button(board, "table.rules"), user="alice")
+    monkeypatch.undo()
+    assert shown.ephemeral and shown.content.startswith("Your turn's time could not be started")
+    assert shown.embeds  # the page itself
+    assert (await bot.tables.load(game.id)).data.timer.at == ends
+
+
 async def test_c6_a_reminded_player_who_opens_the_rules_gets_a_whole_turn_again(
         discord_driver, fake_discord, tmp_path):
     """C6: after the reminder the seat goes to a computer only "until the person clicks":
