@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.boards.threads import refused_access
-from bot.table.errors import Refusal
+from bot.table.errors import Refusal, Unavailable
 from bot.table.service import LoadedGame
 
 if TYPE_CHECKING:
@@ -68,6 +68,9 @@ class BoardUpdates:
         #: boards whose last such edit Discord refused, to be tried again.
         self._dirty: set[int] = set()
         self._retrying: set[int] = set()
+        #: Games whose board was left unedited because the game could not be read (a
+        #: start's redraw of them stays owed).
+        self._unread: set[int] = set()
         #: Boards whose edit asked for is only the start's redraw's (posts no board).
         self._quiet: set[int] = set()
         self._latest: dict[int, LoadedGame] = {}
@@ -172,8 +175,18 @@ class BoardUpdates:
                 if game is None:
                     try:
                         game = await messages.tables.load(game_id)
-                    except Refusal:
+                    except Unavailable:  # the database is out of reach: read again later
+                        tries += 1
+                        if tries >= EDIT_TRIES:
+                            log.warning("gave up reading game %s to edit its board", game_id)
+                            self._unread.add(game_id)
+                            return
+                        retry_at = time.monotonic() + self.edit_interval * 2 ** tries
+                        self._retrying.add(game_id)
+                        continue
+                    except Refusal:  # gone, or damaged: nothing to show
                         return
+                self._unread.discard(game_id)
                 shown = messages.shown.get(game_id, -1)
                 if messages.behind(game) or _saved(game) < self._drawn.get(
                         game_id, (-1, -math.inf)) or (not asked and shown == game.row.version):
@@ -245,8 +258,10 @@ class BoardUpdates:
         over a newer board), :data:`REDRAW_AT_ONCE` boards at a time. They post no
         board (see :meth:`BoardMessages.refresh` without ``repost``): a board deleted or
         past its edit limit is left as it is, and a message no longer its game's board is
-        not edited.
+        not edited. A game that could not be read, however often tried, leaves the
+        redraw unfinished (False).
         """
+        seen_to = True
         for start in range(0, len(game_ids), REDRAW_AT_ONCE):
             batch = game_ids[start:start + REDRAW_AT_ONCE]
             for game_id in batch:
@@ -259,7 +274,8 @@ class BoardUpdates:
                 await asyncio.wait(tasks)
             if self._stopped:
                 return False
-        return True
+            seen_to = seen_to and not self._unread.intersection(batch)
+        return seen_to
 
     async def stop(self, timeout: float = FLUSH_SECONDS) -> None:
         """At shutdown: make the board edits already asked for now, without waiting for

@@ -5,6 +5,8 @@ board (a deleted one stays deleted), it does not bring back a board moved by
 import asyncio
 import logging
 
+import pytest
+
 import bot.boards.updates as updates_module
 from bot.boards.messages import BoardMessages
 from tests.support import Clock, abandon, board_ids, make_bot
@@ -174,3 +176,59 @@ async def test_redraw_leaves_a_board_past_its_edit_cap_but_a_move_still_reposts(
     await discord_driver.settle()
     posted = [m for m in fake_discord.channel_messages() if m["id"] not in before]
     assert len(posted) == 1 and board_ids(posted[0])
+
+
+async def _ended_before_a_crash(driver, fake, tmp_path, clock):
+    """A game ends just before a crash, its board unedited (it still offers moves);
+    return its board message."""
+    bot = await driver.login(make_bot(tmp_path, clock=clock))
+    board = (await driver.slash("toy", "start", user="alice")).message
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    bot.boards.messages.update_soon = lambda *x, **k: None  # type: ignore[method-assign]
+    bot.alive.note_alive = _nothing  # type: ignore[method-assign]
+    bot.alive_marker.cancel()
+    await bot.tables.call_off(game.id, "ended")
+    await driver.close_client(bot)
+    assert _offers_moves(fake.get_message(board["id"]))
+    clock.advance(3600)
+    return board
+
+
+@pytest.mark.parametrize("failing", [1, 99], ids=["once", "every-time"])
+async def test_a_redraw_whose_game_cannot_be_read_tries_again_and_stays_owed(
+        discord_driver, fake_discord, tmp_path, monkeypatch, failing):
+    """The start's redraw reads an ended game while the database is out of reach: the
+    read is made again a moment later and the board shown ended; read failing every
+    time, the redraw stays owed, so the next start shows it (it used to be let go, the
+    board offering moves of an ended game until someone clicked)."""
+    from db.errors import StorageError
+    from db.store import Store
+
+    clock = Clock()
+    board = await _ended_before_a_crash(discord_driver, fake_discord, tmp_path, clock)
+    real = Store.get_game
+    failures = []
+
+    async def locked(self, game_id):
+        if len(failures) < failing:
+            failures.append(game_id)
+            raise StorageError("database is locked")
+        return await real(self, game_id)
+
+    monkeypatch.setattr(updates_module, "EDIT_TRIES", 2)
+    monkeypatch.setattr(Store, "get_game", locked)
+    bot = await discord_driver.restart(make_bot(tmp_path, clock=clock))
+    await discord_driver.settle()
+    await bot.restart._redraw
+    monkeypatch.undo()
+    owed = failing > 1
+    assert len(failures) == (2 if owed else 1)
+    assert _offers_moves(fake_discord.get_message(board["id"])) is owed
+    assert bool(await bot.store.get_meta(bot.alive.redraw_key)) is owed
+    if owed:  # the next start shows it
+        await discord_driver.close_client(bot)
+        bot = await discord_driver.restart(make_bot(tmp_path, clock=clock))
+        await discord_driver.settle()
+        await bot.restart._redraw
+        assert not _offers_moves(fake_discord.get_message(board["id"]))
+        assert await bot.store.get_meta(bot.alive.redraw_key) == ""
