@@ -66,7 +66,7 @@ TINREALM_GAMES = 12
 STEAM_GAMES = 40
 
 #: sha256 of the components of every board below (see the module docstring).
-COMPONENTS_DIGEST = "a80b333fc1531f5cfb84dbfb9d8f7f40780bb66dc649274846cf792e8ac7d7a1"
+COMPONENTS_DIGEST = "975862cc6b9055abb6d9026a25b8db5beed32fc8382458beab23e54f9a147eff"
 
 ENDED = ("abandoned", "expired")
 
