@@ -39,20 +39,33 @@ def _watched(name: str) -> bool:
     return any(name == root or name.startswith(root + ".") for root in WATCHED_LOGGERS)
 
 
+class _ErrorRecords(logging.Handler):
+    """Keeps the ERROR records of the watched loggers (its own list: a test's
+    ``caplog.clear()`` does not empty it)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """Keep ``record`` if a watched logger made it."""
+        if _watched(record.name):
+            self.records.append(record)
+
+
 @pytest.fixture(autouse=True)
-def fail_on_error_logs(
-    request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture
-) -> Iterator[None]:
+def fail_on_error_logs(request: pytest.FixtureRequest) -> Iterator[None]:
     """Fail a test when discord.py, bot, cogs or db logged an ERROR (swallowed exceptions)."""
-    yield
+    errors = _ErrorRecords()
+    root = logging.getLogger()
+    root.addHandler(errors)
+    try:
+        yield
+    finally:
+        root.removeHandler(errors)
     if request.node.get_closest_marker("error_logs_expected"):
         return
-    bad = [
-        record
-        for phase in ("setup", "call", "teardown")
-        for record in caplog.get_records(phase)
-        if record.levelno >= logging.ERROR and _watched(record.name)
-    ]
+    bad = errors.records
     if bad:
         lines = [f"{r.name} {r.levelname}: {r.getMessage()}\n{r.exc_text or ''}" for r in bad]
         pytest.fail("error logged during the test:\n" + "\n".join(lines), pytrace=False)

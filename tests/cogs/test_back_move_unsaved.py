@@ -8,7 +8,7 @@ import pytest
 from db.errors import StorageError
 from tests.support import Actor, button, host_board, make_bot, press
 
-pytestmark = [pytest.mark.usefixtures("away_at_once"), pytest.mark.error_logs_expected]
+pytestmark = pytest.mark.usefixtures("away_at_once")
 
 
 @pytest.mark.parametrize("reads", ["work", "fail"])

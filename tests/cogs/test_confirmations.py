@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
 from tests.support import (
     button,
     drop_first_answer,
@@ -120,7 +118,6 @@ async def test_abandoning_a_game_against_a_computer_says_it_is_a_loss(
     assert result["outcome"] == "loss" and result["detail"] == {"left": True}
 
 
-@pytest.mark.error_logs_expected
 async def test_an_abandon_whose_answer_is_lost_is_still_acknowledged_and_told(
         discord_driver, fake_discord, tmp_path, monkeypatch):
     """The connection drops under the answer to "Yes, abandon it" (not retried by

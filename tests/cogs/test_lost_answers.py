@@ -15,8 +15,6 @@ from tests.cogs.test_answers_after_saves import _bobs_turn
 from tests.cogs.test_forget_prompt import _abandoned_game
 from tests.support import Actor, Clock, button, drop_first_answer, host_board, make_bot
 
-pytestmark = pytest.mark.error_logs_expected
-
 
 def _said(result: Any) -> list[str]:
     return [result.content or "", *(m.get("content") or "" for m in result.followups)]

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from bot.boards.render import TALLY
 from bot.table import polls
 from bot.table.data import Poll, TableData
@@ -86,7 +84,6 @@ async def test_c4_a_confirmed_give_up_that_became_a_vote_shows_on_the_board(
     assert not yes.custom_ids, "the private question still offers its button"
 
 
-@pytest.mark.error_logs_expected
 async def test_c4_a_counted_vote_whose_answer_is_lost_is_acknowledged(
     discord_driver: Any, fake_discord: Any, tmp_path: Any, monkeypatch: Any
 ) -> None:

@@ -396,7 +396,6 @@ async def test_c6_a_reminder_refused_after_a_step_of_the_turn_is_not_kept(
     assert not game.seats[0].away and game.data.timer.strikes == 1
 
 
-@pytest.mark.error_logs_expected
 async def test_c6_a_reminder_cut_off_by_a_stop_is_posted_after_the_start(
         discord_driver, fake_discord, tmp_path, monkeypatch):
     """C6: a reminder counts as given once it is posted. One held back by a rate limit
@@ -451,7 +450,6 @@ async def test_c6_a_posted_reminder_waits_no_more(discord_driver, fake_discord, 
     assert now.row.deadline == now.data.timer.at
 
 
-@pytest.mark.error_logs_expected
 async def test_c6_a_reminder_refused_for_good_is_not_tried_again(
         discord_driver, fake_discord, tmp_path):
     """C6: a reminder Discord refuses for good (the bot may not post there now) waits no

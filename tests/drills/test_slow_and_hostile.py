@@ -74,7 +74,6 @@ async def test_locked_database_never_fails_a_click_that_happened(discord_driver,
             assert version == 1 and all(":1:" in cid for cid in shown)
 
 
-@pytest.mark.error_logs_expected
 async def test_connection_reset_after_a_click_is_handled(discord_driver, fake_discord, tmp_path,
                                                         monkeypatch):
     """A reset connection while answering a click is handled like an HTTP error: the move

@@ -12,8 +12,6 @@ from bot.table import deadlines as deadlines_module
 from bot.table.deadlines import IDLE_LOOK_SECONDS, RETRY_SECONDS, Deadlines
 from tests.support import Clock
 
-pytestmark = pytest.mark.error_logs_expected  # the failed handling is logged
-
 
 async def test_a_failed_deadline_no_longer_due_lets_the_loop_rest() -> None:
     clock = Clock()

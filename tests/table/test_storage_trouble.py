@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
 from bot.alive import OUTAGES
 from bot.table import downtime
 from bot.table.downtime import StorageTrouble, down_between
 from db.errors import StorageError
 from tests.support import Clock, make_bot, seated_steam, set_read_only
-
-pytestmark = pytest.mark.error_logs_expected
 
 #: The table's turn timer ("10 min"), in seconds.
 SECONDS = 600

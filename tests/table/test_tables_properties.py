@@ -30,15 +30,22 @@ ACTORS = (ALICE, BOB, CAROL, MOD)
 ACTIONS = ("add1", "add2", "add2", "add2", "add2", "resign", "bogus", *LOBBY_ACTIONS,
            "lobby.kick.1", "lobby.host.1", "lobby.claim")
 
-clicks = st.tuples(st.just("act"), st.sampled_from(ACTORS), st.sampled_from(ACTIONS),
-                   st.sampled_from([0, 0, 0, 0, -1, 1]))
+
+
+def _clicks() -> st.SearchStrategy[tuple]:
+    """A click: one strategy object per use, as ``one_of`` keeps a strategy given twice
+    once (repeating it would weigh nothing)."""
+    return st.tuples(st.just("act"), st.sampled_from(ACTORS), st.sampled_from(ACTIONS),
+                     st.sampled_from([0, 0, 0, 0, -1, 1]))
+
+
 request = st.one_of(
-    *[clicks] * 16,
+    *[_clicks() for _ in range(16)],
     st.tuples(st.just("computer"), st.none(), st.none(), st.none()),
     st.tuples(st.just("abandon"), st.sampled_from(ACTORS), st.none(), st.none()),
     # Discord said the host (or, late, a host since replaced: any of them) left the server
     *[st.tuples(st.just("claim"), st.sampled_from(ACTORS),
-                st.sampled_from((ALICE, ALICE, BOB, CAROL)), st.none())] * 3,
+                st.sampled_from((ALICE, ALICE, BOB, CAROL)), st.none()) for _ in range(3)],
     st.tuples(st.just("sweep"), st.none(), st.none(), st.integers(0, 3)),
     st.tuples(st.just("deadline"), st.none(), st.none(), st.integers(0, 40)),
 )
@@ -135,7 +142,7 @@ async def _ignore(_game: object) -> None:
 
 
 votes = st.lists(st.one_of(
-    *[st.tuples(st.sampled_from(ACTORS), st.sampled_from(("add1", "add2")))] * 6,
+    *[st.tuples(st.sampled_from(ACTORS), st.sampled_from(("add1", "add2"))) for _ in range(6)],
     st.tuples(st.none(), st.integers(0, 40)),  # time passes; a due window closes
 ), max_size=80)
 
