@@ -380,8 +380,10 @@ class TableBot(commands.Bot):
             "lobby": s.lobby_idle_hours * 3600,
             "multi": s.multi_idle_hours * 3600,
         }, [*self.outages, *self.tables.core.trouble.outages()])
-        # A server that removed the bot first: its games end with no result, not as idle.
+        # A server that removed the bot first: its games end with no result, not as idle;
+        # so do those of channels deleted while their games could not be read.
         await self.boards.messages.gone.sweep_left(self.in_server)
+        await self.boards.messages.gone.settle_gone()
         ended = await self.tables.expire_idle(cutoffs, self.boards.show_ended)
         if ended:
             log.info("sweeper ended %d idle games", ended)

@@ -120,6 +120,10 @@ class GonePlaces:
         #: The servers Discord reported unavailable when the start looked (an outage):
         #: their channels are looked at once Discord has them again.
         self.unseen: set[int] = set()
+        #: Deleted channels (with their server, for their threads) whose games could not
+        #: be read when Discord said so, once: looked at again by each sweep
+        #: (:meth:`settle_gone`).
+        self.unsettled: dict[int, int | None] = {}
         #: The servers a sharded client still has, from before a new gateway session,
         #: that Discord says the bot is no longer in (it missed their removal): not
         #: the bot's until Discord sends them again (:meth:`server_back`).
@@ -128,17 +132,20 @@ class GonePlaces:
     async def channel_gone(self, channel_id: int,
                            guild_id: int | None = None) -> LoadedGame | None:
         """Call off the open game of a deleted channel or thread; return it afterwards, or
-        None if there was none (or it could not be read: logged). Never raise.
+        None if there was none (or it could not be read: logged, and looked at again by
+        the next sweep, as Discord says it once). Never raise.
 
         With the channel's server (``guild_id``), the games played in the channel's
         threads are called off too: Discord deletes a channel's threads with it, and
         says so by the channel's event alone."""
+        self.unsettled.pop(channel_id, None)
         if guild_id is not None:
             try:
                 threads = await self.tables.find.open_in_threads_of(guild_id, channel_id)
             except Refusal as refusal:
                 log.warning("could not read the games in threads of deleted channel %s: %s",
                             channel_id, refusal)
+                self.unsettled[channel_id] = guild_id
                 threads = []
             for game_id, _thread, _kind in threads:
                 await self.call_off(game_id, CHANNEL_GONE)
@@ -147,10 +154,19 @@ class GonePlaces:
         except Refusal as refusal:
             log.warning("could not read the game of deleted channel %s: %s", channel_id,
                         refusal)
+            self.unsettled[channel_id] = guild_id
             return None
         if game is None:
             return None
         return await self.call_off(game.id, CHANNEL_GONE)
+
+    async def settle_gone(self) -> int:
+        """Call off the games of the deleted channels whose games could not be read when
+        Discord said so (:attr:`unsettled`); return how many were. Never raise."""
+        count = 0
+        for channel_id, guild_id in list(self.unsettled.items()):
+            count += await self.channel_gone(channel_id, guild_id) is not None
+        return count
 
     async def server_gone(self, guild_id: int) -> int:
         """Call off every open game of a server the bot is no longer in, a batch at a time

@@ -158,6 +158,45 @@ async def test_a_deleted_channel_ends_its_game_at_once(discord_driver, fake_disc
         assert again.response_type == 4 and not again.ephemeral, again.content
 
 
+@pytest.mark.parametrize("in_thread", [False, True], ids=["in-it", "in-its-thread"])
+async def test_a_deleted_channel_whose_game_cannot_be_read_ends_it_at_the_next_sweep(
+        discord_driver, fake_discord, tmp_path, monkeypatch, in_thread):
+    """The channel of Bob's game (or of its thread) is deleted while the database cannot
+    be read: Discord says so once, so the next sweep calls the game off, and Bob, held
+    to one open game, may start another (it used to stay open for days, in no channel
+    where it could be abandoned)."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",),
+                                              MAX_OPEN_GAMES=1))
+    doomed = fake_discord.add_channel("doomed")
+    kept = fake_discord.add_channel("kept")
+    await discord_driver.slash("tinker", "start", {"players": "only me",
+                                                  "thread": "yes" if in_thread else "no"},
+                               user="bob", channel=doomed)
+    threads = fake_discord.threads_under(doomed)
+    game = await bot.tables.open_in_channel(int(threads[0]["id"]) if threads else doomed)
+    assert game is not None
+    async with connected(discord_driver, fake_discord, bot, monkeypatch):
+        for thread in threads:
+            delete_channel(fake_discord, int(thread["id"]))
+        channel = delete_channel(fake_discord, doomed)
+
+        async def locked(*args, **kwargs):
+            raise StorageError("database is locked")
+
+        with monkeypatch.context() as down:
+            down.setattr(bot.store, "open_game_in_channel", locked)
+            down.setattr(bot.store, "query", locked)
+            await gateway_event(discord_driver, fake_discord, bot, "CHANNEL_DELETE", channel,
+                                "guild_channel_delete")
+        assert (await bot.store.get_game(game.id)).status == "active"
+        await bot.sweep_once()
+        await _called_off(bot, game.id, CHANNEL_GONE)
+        assert bot.boards.messages.gone.unsettled == {}
+        again = await discord_driver.slash("tinker", "start", {"players": "only me"},
+                                           user="bob", channel=kept)
+        assert again.response_type == 4 and not again.ephemeral, again.content
+
+
 async def _none_called_off(guild_id: int) -> int:
     return 0
 
