@@ -298,15 +298,23 @@ class ForgetButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
         try:
             before = await records.traces(store, self.user_id)
             boards = await records.boards_naming(store, self.user_id)
-            deleted = await records.forget_player(store, self.user_id)
         except StorageError:
             await clock.send(content=str(Unavailable()), ephemeral=True)
             return
+        try:
+            deleted: int | None = await records.forget_player(store, self.user_id)
+        except StorageError as exc:
+            if not await self._forgotten_after_all(store, exc):
+                await clock.send(content=str(Unavailable()), ephemeral=True)
+                return
+            deleted = None  # done, though how many results went is not known
         interaction.client.boards.pings.forget(self.user_id)
         user = interaction.user
         named = {thread_starter(user.display_name, user.name), thread_starter(user.name)}
         interaction.client.boards.show_forgotten(boards, FORMER_PLAYER, named)
-        if deleted:
+        if deleted is None:
+            text = "Done: your records are gone from every server."
+        elif deleted:
             text = (f"Done: {deleted} result{'s' if deleted != 1 else ''} deleted. "
                     "Your records are gone from every server.")
         elif before.finished or before.rated:
@@ -324,6 +332,24 @@ class ForgetButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
         except SEND_ERRORS as exc:  # done all the same: /stats shows it
             log.warning("could not answer a /forget-me confirmation: %s", exc)
             await tell_after_failure(interaction, text, exc)
+
+
+    async def _forgotten_after_all(self, store: Any, failed: StorageError) -> bool:
+        """Whether the deletion that ``failed`` is stored all the same: the database may
+        have committed it before its answer was lost (the connection dropped), so what
+        it deletes is looked for again; False when it is still there, or unreadable."""
+        if not failed.sent:
+            return False
+        try:
+            after = await records.traces(store, self.user_id)
+            left = await records.count_results(store, self.user_id)
+        except StorageError:
+            return False
+        gone = not after.deletable and not left
+        if gone:
+            log.warning("the answer to a /forget-me deletion was lost, but it is stored: %s",
+                        failed)
+        return gone
 
 
 class RecordsCog(commands.Cog):

@@ -113,6 +113,10 @@ class PostgresStore(PgAccess, KeptReads):
                 row = await conn.fetchrow(f"{sql} RETURNING {GAME_COLUMNS}", *args)
                 if row is None:
                     raise TooManyOpen(max_open or 0)
+        except StorageError as exc:
+            row = await self._created(new, now, exc)
+            if row is None:
+                raise
         except asyncpg.UniqueViolationError:
             existing = await self.open_game_in_channel(new.channel_id)
             if await daily_taken(self.query, existing, new):
@@ -123,6 +127,25 @@ class PostgresStore(PgAccess, KeptReads):
         self.kept.keep(game, (row["seats"], row["options"], row["state"], row["events"],
                               row["extra"]), game.updated_at)
         return game
+
+    async def _created(self, new: NewGame, now: float,
+                       failed: StorageError) -> asyncpg.Record | None:
+        """The game a create made at ``now`` stored, though it ``failed`` with the
+        connection lost or timed out (the database may have committed it before its
+        answer was lost); None when it is not stored or the database cannot say."""
+        if not (failed.sent and isinstance(failed.__cause__, LOST_ANSWERS)):
+            return None
+        try:
+            row = await self._fetchrow(
+                f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 AND starter_id = $2"
+                " AND kind = $3 AND created_at = $4 AND version = 0", new.channel_id,
+                new.starter_id, new.kind, now)
+        except StorageError:
+            return None
+        if row is not None:
+            log.warning("the answer to the start of game %s was lost, but it is stored: %s",
+                        row["id"], failed)
+        return row
 
     async def get_game(self, game_id: int) -> GameRow | None:
         """Return the game with ``game_id``, or None."""

@@ -283,3 +283,41 @@ async def test_forget_me_takes_down_the_replays_that_name_the_member(discord_dri
     drawn = fake_discord.get_message(again.record.original_message_id)
     assert drawn["attachments"] and "Zephyrine" not in _shown(drawn)
     assert "a former player" in drawn["content"]
+
+
+@pytest.mark.parametrize("stored", [True, False], ids=["stored", "not-stored"])
+async def test_a_forget_whose_answer_was_lost_is_told_as_it_is(
+        discord_driver, fake_discord, tmp_path, monkeypatch, stored):
+    """/forget-me's deletion fails with the connection lost: if it was committed before
+    the answer was lost, Zephyrine is told it is done and her board is drawn again
+    without her name (it used to say "nothing was changed", and nothing ever redrew the
+    board: a second /forget-me found nothing to delete); if not, she is told nothing
+    changed, and her results are still there."""
+    from db import records
+    from db.errors import StorageError
+
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    zeph = fake_discord.add_user("Zephyrine")
+    _thread, thread_id = await _tinker_in_own_thread(discord_driver, fake_discord, "Zephyrine")
+    game = await _play_out(bot, await bot.tables.open_in_channel(thread_id), zeph)
+    await discord_driver.settle()
+    real = records.forget_player
+
+    async def lost(store, user_id):
+        if stored:
+            await real(store, user_id)
+        raise StorageError("connection was closed in the middle of operation", sent=True)
+
+    monkeypatch.setattr(records, "forget_player", lost)
+    prompt = await discord_driver.slash("forget-me", user="Zephyrine")
+    done = await discord_driver.click(prompt.message, prompt.custom_ids[0], user="Zephyrine")
+    await discord_driver.settle()
+    texts = " ".join([done.content or ""] + [f.get("content") or "" for f in done.followups])
+    left = [r for r in await bot.store.results() if r["user_id"] == zeph.id]
+    board = json.dumps(fake_discord.get_message(game.row.board_message_id)["embeds"])
+    if stored:
+        assert "Done: your records are gone from every server." in texts, texts
+        assert left == [] and "Zephyrine" not in board and "a former player" in board
+    else:
+        assert "nothing was changed" in texts, texts
+        assert left and "Zephyrine" in board

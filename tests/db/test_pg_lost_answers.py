@@ -151,3 +151,32 @@ async def test_a_save_that_found_no_connection_is_not_looked_for(pg_url: str) ->
         assert reads == []
         stored = await store.get_game(game.id)
         assert stored is not None and stored.version == 0
+
+
+async def test_a_start_stored_before_its_answer_was_lost_is_started(pg_url: str) -> None:
+    """A game's create is committed, then the connection drops: the start stands (the
+    starter is not told "nothing was changed" of a game that then holds the channel),
+    and a start never stored is refused as before, the channel left free."""
+    async with _tables(pg_url) as (tables, store):
+        real = store.acquire
+
+        @contextlib.asynccontextmanager
+        async def lost_before(**kw: Any) -> AsyncIterator[Any]:
+            if kw.get("write"):
+                raise StorageError(LOST, sent=True) from asyncpg.ConnectionDoesNotExistError(
+                    LOST)
+            async with real(**kw) as conn:
+                yield conn
+
+        store.acquire = lost_before  # type: ignore[method-assign]
+        with pytest.raises(Unavailable):
+            await tables.start("toy", guild_id=1, channel_id=800, starter=ALICE, mode="fast")
+        store.acquire = real  # type: ignore[method-assign]
+        assert await store.open_game_in_channel(800) is None
+        _losing(store, committed=True, commits=True)
+        game = await tables.start("toy", guild_id=1, channel_id=800, starter=ALICE,
+                                  mode="fast")
+        store.acquire = real  # type: ignore[method-assign]
+        stored = await store.open_game_in_channel(800)
+        assert stored is not None and stored.id == game.id and stored.status == "active"
+        assert (await tables.act(game.id, 0, BOB, "add1")).game.row.version == 1
