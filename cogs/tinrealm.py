@@ -419,17 +419,23 @@ def _position(v: dict[str, Any]) -> list[str]:
 def _pack(v: dict[str, Any], room: float) -> str:
     """Return the items carried, by name, cut to ``room`` letters ("🎒 Rope · Lantern ▫️":
     ▫️ used up for now); what each does is in the item select and "Rules & details"."""
-    names = [f"{i['name']}{'' if i.get('ready') else ' ▫️'}" for i in v.get("items") or []]
-    if not names:
+    items = v.get("items") or []
+    if not items:
         return ""
-    line = f"🎒 {names[0]}"
-    for shown, name in enumerate(names[1:], 1):
-        more = f" +{len(names) - shown}"  # the items left out, counted
-        if shown_width(f"{line} · {name}") + (len(more) if shown + 1 < len(names) else 0) \
-                > room:
-            return clip_words(line, room - len(more)) + more
-        line = f"{line} · {name}"
-    return clip_words(line, room)
+    marks = ["" if i.get("ready") else " ▫️" for i in items]
+    entries = [f"{i['name']}{mark}" for i, mark in zip(items, marks, strict=True)]
+    count = 1
+    while count < len(entries):  # the next item joins if it fits, with the count after it
+        after = f" +{len(entries) - count - 1}" if count + 1 < len(entries) else ""
+        if shown_width("🎒 " + " · ".join(entries[:count + 1])) + len(after) > room:
+            break
+        count += 1
+    more = f" +{len(entries) - count}" if count < len(entries) else ""  # left out, counted
+    if count > 1:
+        return "🎒 " + " · ".join(entries[:count]) + more
+    # the first alone: its name cut to the room its mark and the count leave
+    return clip_words(f"🎒 {items[0]['name']}", room - shown_width(marks[0] + more)) \
+        + marks[0] + more
 
 
 def _trackers(v: dict[str, Any], short: bool = False, pack: bool = False) -> list[str]:

@@ -89,6 +89,9 @@ async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDisc
     if fake.unhandled:
         routes = "\n".join(f"{r.method} {r.path}" for r in fake.unhandled)
         pytest.fail(f"the fake has no route for:\n{routes}", pytrace=False)
+    if fake.crashes:
+        crashed = "\n".join(f"{r.method} {r.path}: {why}" for r, why in fake.crashes)
+        pytest.fail(f"the fake failed on these requests:\n{crashed}", pytrace=False)
 
 
 @pytest.fixture

@@ -58,6 +58,7 @@ async def test_sigkill_mid_game_keeps_every_acknowledged_move(fake_discord, tmp_
         record, board = await _click(fake_discord, board, "add2")
         assert record.response_type == 7
         assert f"Count: **{acknowledged + 2}**" in board["embeds"][0]["description"]
+    assert " ERROR " not in proc.text, proc.text  # the restarted bot logged no error
 
 
 async def _wait_for_output(proc, text, timeout=15.0):
@@ -83,7 +84,7 @@ async def test_sigterm_shuts_down_cleanly(fake_discord, tmp_path):
     assert "invite link: https://discord.com/oauth2/authorize" in text
     assert "1 open games restored" not in text and "0 open games restored" in text
     assert "fake-bot-token" not in text
-    assert "Traceback" not in text
+    assert "Traceback" not in text and " ERROR " not in text, text
 
 
 async def test_sync_command_syncs_and_exits(fake_discord, tmp_path):
@@ -93,7 +94,7 @@ async def test_sync_command_syncs_and_exits(fake_discord, tmp_path):
         code = await asyncio.wait_for(proc.process.wait(), 30)
     text = "".join(proc.output)
     assert code == 0, text
-    assert "application commands synced; exiting" in text
+    assert "application commands synced; exiting" in text and " ERROR " not in text, text
     names = {c["name"] for c in fake_discord.commands}
     assert {"tinker", "tinrealm", "steam", "help", "stats", "leaderboard"} <= names
 
@@ -118,6 +119,7 @@ async def test_sigterm_while_starting_stops_cleanly(fake_discord, tmp_path):
         code = await asyncio.wait_for(proc.process.wait(), 20)
     assert code == 0, proc.text
     assert "Traceback" not in proc.text and "stopped" in proc.text
+    assert " ERROR " not in proc.text, proc.text
 
 
 async def test_a_new_gateway_session_is_not_logged_as_a_start(fake_discord, tmp_path):
@@ -133,6 +135,7 @@ async def test_a_new_gateway_session_is_not_logged_as_a_start(fake_discord, tmp_
         assert await asyncio.wait_for(proc.process.wait(), 20) == 0
     assert proc.text.count("open games restored") == 1 and proc.text.count("invite link") == 1
     assert "voice will NOT be supported" not in proc.text
+    assert " ERROR " not in proc.text, proc.text
 
 
 async def test_sync_stopped_before_it_synced_fails(fake_discord, tmp_path):

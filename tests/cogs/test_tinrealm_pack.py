@@ -5,13 +5,13 @@ those used up for now marked ▫️."""
 from __future__ import annotations
 
 from bot.text.widths import shown_width
-from cogs.tinrealm import BOLD_SLACK, DESCRIPTION_LETTERS
+from cogs.tinrealm import BOLD_SLACK, DESCRIPTION_LETTERS, _pack
 from tests.cogs.board_messages import board_renderer, played
 
 
 def test_the_text_board_names_the_items_carried_on_the_adventurers_line() -> None:
     renderer = board_renderer(False).renderers["tinrealm"]
-    seen = 0
+    seen = unready = 0
     for game in played("tinrealm", 6, seed=3):
         if game.state is None or game.row.status != "active":
             continue
@@ -31,11 +31,29 @@ def test_the_text_board_names_the_items_carried_on_the_adventurers_line() -> Non
         for name in shown[:-1]:
             assert name in listed
         last = shown[-1]
-        cut = listed.rsplit(" · ", 1)[-1].rstrip("…").removeprefix("🎒 ")
-        assert last in listed or (listed.endswith("…") and last.startswith(cut[:3]))
-        for item in items:
+        bare = listed.removesuffix(" ▫️")  # a name cut keeps its mark after the cut
+        cut = bare.rsplit(" · ", 1)[-1].rstrip("…").removeprefix("🎒 ")
+        assert last in listed or (bare.endswith("…") and last.startswith(cut[:3]))
+        for item in items[:len(shown)]:
             if item["name"] in shown[:-1] and not item.get("ready"):
                 assert f"{item['name']} ▫️" in listed
+        marked = listed.endswith(" ▫️")
+        assert marked is not bool(items[len(shown) - 1].get("ready")), (listed, items)
+        unready += not items[0].get("ready")
         assert shown_width(line.replace("**", "")) <= DESCRIPTION_LETTERS + BOLD_SLACK
         seen += 1
-    assert seen > 20
+    assert seen > 20 and unready > 0
+
+
+def test_the_pack_marks_the_items_used_up_and_counts_those_left_out() -> None:
+    """With room, every item by name, those used up for now marked ▫️; without, the
+    first and how many more ("+2"), its name cut before its mark rather than the mark
+    (a used-up item shown as ready). (A board's line has room for about one
+    item after who the adventurer is, so the boards above rarely show a second.)"""
+    items = [{"name": "Rope", "ready": True}, {"name": "Lantern", "ready": False},
+             {"name": "Holy Water", "ready": True}]
+    assert _pack({"items": items}, 60) == "🎒 Rope · Lantern ▫️ · Holy Water"
+    assert _pack({"items": items}, 20) == "🎒 Rope +2"
+    assert _pack({"items": items[1:]}, 15) == "🎒 Lante… ▫️ +1"  # cut, still marked
+    assert shown_width(_pack({"items": items[1:]}, 15)) <= 15
+    assert _pack({"items": []}, 60) == ""

@@ -288,6 +288,9 @@ class FakeDiscord:
         self.requests: list[RecordedRequest] = []
         self.limit_violations: list[LimitViolation] = []
         self.unhandled: list[RecordedRequest] = []
+        #: Requests a handler of the fake itself failed on (a bug of the fake, or a body
+        #: it could not read): answered 500, and they fail the test.
+        self.crashes: list[tuple[RecordedRequest, str]] = []
         self.faults: list[Fault] = []
         #: Requests whose answer is held back after they are carried out (see :meth:`hold_next`).
         self.holds: list[tuple[str, re.Pattern[str], float]] = []
@@ -956,6 +959,10 @@ class FakeDiscord:
             response = await self._answer(request, path, record)
         except ApiError as error:
             response = self._error_response(error)
+        except Exception as error:  # the fake's own failure: Discord would have answered
+            self.crashes.append((record, f"{type(error).__name__}: {error}"))
+            response = web.json_response({"message": "500: Internal Server Error", "code": 0},
+                                         status=500)
         record.status = response.status
         await self.notify()
         held = self._take_hold(request.method, path)

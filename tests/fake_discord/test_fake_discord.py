@@ -460,3 +460,22 @@ async def test_gateway_bot_process_answers_a_dispatched_interaction(
         assert await fake_discord.dispatch_interaction(second) == 1
         await fake_discord.wait_for_request("POST", rf"/interactions/{second['id']}/")
     assert "Traceback" not in proc.text, proc.text
+
+
+async def test_a_request_the_fake_itself_fails_on_is_kept_to_fail_the_test(
+        fake_discord: FakeDiscord) -> None:
+    """A body one of the fake's handlers cannot take (a message's flags not a number)
+    is answered 500, as a server fault, and kept, so the test that sent it fails (the
+    bot takes a 500 for a passing fault, where Discord would have refused the body)."""
+    import aiohttp
+
+    url = f"{fake_discord.api_base}/channels/{fake_discord.channel_id}/messages"
+    headers = {"Authorization": f"Bot {fake_discord.token}"}
+    async with aiohttp.ClientSession() as session:
+        posted = await (await session.post(url, json={"content": "hi"}, headers=headers)).json()
+        patch = await session.patch(f"{url}/{posted['id']}", json={"flags": "not a number"},
+                                    headers=headers)
+    assert patch.status == 500
+    [(record, why)] = fake_discord.crashes
+    assert record.method == "PATCH" and why.startswith("ValueError")
+    fake_discord.crashes.clear()  # kept: the fixture would fail this test for it
