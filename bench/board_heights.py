@@ -37,6 +37,7 @@ from tests.cogs.board_messages import (
     message,
     phone_heights,
     played,
+    png_size,
     preview_path,
 )
 
@@ -44,14 +45,20 @@ from tests.cogs.board_messages import (
 BATCH = 150
 
 
-def _size(pair: tuple[LoadedGame, Message]) -> int:
-    """Return a rough size of a message's text and buttons, to pick the tallest-looking."""
+#: A picture's height on a phone, of its height drawn (760 px wide, shown 292 px wide).
+PICTURE_SCALE = 292 / 760
+
+
+def _size(pair: tuple[LoadedGame, Message]) -> float:
+    """Return a rough height of a message in px on a phone (its text at 38 letters a line
+    of 18 px, its rows of buttons and its picture), to pick the tallest-looking."""
     item = pair[1]
     embed = item.json["embeds"][0]
     text = sum(len(str(embed.get(k) or "")) for k in ("title", "description", "footer"))
     text += sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields") or [])
     rows = len(item.json.get("components") or [])
-    return text + 120 * rows
+    picture = png_size(item.picture)[1] * PICTURE_SCALE if item.picture else 0
+    return text / 38 * 18 + 45 * rows + picture
 
 
 Pair = tuple[LoadedGame, Message]
