@@ -132,10 +132,11 @@ def footer_lines(game: LoadedGame) -> int:
 
 def _announced(game: LoadedGame) -> Callable[[str], bool]:
     """Return which events the footer shows whole: the table-wide ones, unless the
-    footer has fewer than :data:`WHOLE_FROM` lines (five seats, or a running turn
-    timer's line): each is then cut to a line ("Rules & details" has it whole, and the
-    picture marks a final round)."""
-    if footer_lines(game) < WHOLE_FROM:
+    footer of a game being played has fewer than :data:`WHOLE_FROM` lines (five seats,
+    or a running turn timer's line): each is then cut to a line ("Rules & details" has
+    it whole, and the picture marks a final round). An ended board's result stands
+    whole, so the footer leaves it to the board."""
+    if footer_lines(game) < WHOLE_FROM and game.row.status == "active":
         return lambda _event: False
     return announced
 

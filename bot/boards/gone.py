@@ -121,7 +121,7 @@ class GonePlaces:
         #: their channels are looked at once Discord has them again.
         self.unseen: set[int] = set()
         #: Deleted channels (with their server, for their threads) whose games could not
-        #: be read when Discord said so, once: looked at again by each sweep
+        #: be read or ended when Discord said so, once: looked at again by each sweep
         #: (:meth:`settle_gone`).
         self.unsettled: dict[int, int | None] = {}
         #: The servers a sharded client still has, from before a new gateway session,
@@ -132,8 +132,8 @@ class GonePlaces:
     async def channel_gone(self, channel_id: int,
                            guild_id: int | None = None) -> LoadedGame | None:
         """Call off the open game of a deleted channel or thread; return it afterwards, or
-        None if there was none (or it could not be read: logged, and looked at again by
-        the next sweep, as Discord says it once). Never raise.
+        None if there was none (or it could not be read or ended: logged, and looked at
+        again by the next sweep, as Discord says it once). Never raise.
 
         With the channel's server (``guild_id``), the games played in the channel's
         threads are called off too: Discord deletes a channel's threads with it, and
@@ -148,7 +148,8 @@ class GonePlaces:
                 self.unsettled[channel_id] = guild_id
                 threads = []
             for game_id, _thread, _kind in threads:
-                await self.call_off(game_id, CHANNEL_GONE)
+                if await self.call_off(game_id, CHANNEL_GONE) is None:  # not saved
+                    self.unsettled[channel_id] = guild_id
         try:
             game = await self.tables.open_in_channel(channel_id)
         except Refusal as refusal:
@@ -158,7 +159,10 @@ class GonePlaces:
             return None
         if game is None:
             return None
-        return await self.call_off(game.id, CHANNEL_GONE)
+        ended = await self.call_off(game.id, CHANNEL_GONE)
+        if ended is None:  # not saved (or ended meanwhile: the sweep finds it so)
+            self.unsettled[channel_id] = guild_id
+        return ended
 
     async def settle_gone(self) -> int:
         """Call off the games of the deleted channels whose games could not be read when

@@ -182,7 +182,12 @@ class BoardUpdates:
                             self._unread.add(game_id)
                             return
                         retry_at = time.monotonic() + self.edit_interval * 2 ** tries
-                        self._retrying.add(game_id)
+                        if asked:  # still asked for, as it was (a board of the same
+                            self._dirty.add(game_id)  # version too: a vote's tally)
+                            if not repost:
+                                self._quiet.add(game_id)
+                        else:
+                            self._retrying.add(game_id)
                         continue
                     except Refusal:  # gone, or damaged: nothing to show
                         return

@@ -70,3 +70,39 @@ async def test_a_board_asked_for_again_and_again_gives_way() -> None:
             break
     assert edited[:2] == [1, 2]
     await messages.stop_updates(timeout=1)
+
+
+async def test_an_edit_of_the_version_shown_whose_game_cannot_be_read_is_made_later() -> None:
+    """A vote's tally (or a board answered out of order) is an edit of the version the
+    board shows already: its game read failing once, the edit is made once the read
+    works, as asked (quiet edits stay quiet), not taken for one made."""
+    from bot.table.errors import Unavailable
+
+    for repost in (True, False):
+        fails = [1]
+        tables = _Tables()
+        read = tables.load
+
+        async def load(game_id: int, read: Any = read, fails: list[int] = fails) -> Any:
+            if fails[0]:
+                fails[0] -= 1
+                raise Unavailable()
+            return await read(game_id)
+
+        tables.load = load  # type: ignore[method-assign]
+        edits: list[tuple[int, bool]] = []
+
+        async def refresh(game: Any, keep: bool = False, repost: bool = True,
+                          edits: list[tuple[int, bool]] = edits) -> None:
+            edits.append((game.id, repost))
+
+        messages = _messages(refresh, 4)
+        messages.tables = tables  # type: ignore[assignment]
+        messages.shown[7] = 1  # the board shows version 1 already
+        messages.update_soon(7, repost=repost)
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if edits:
+                break
+        assert fails == [0] and edits == [(7, repost)]
+        await messages.stop_updates(timeout=1)

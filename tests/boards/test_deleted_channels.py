@@ -158,13 +158,14 @@ async def test_a_deleted_channel_ends_its_game_at_once(discord_driver, fake_disc
         assert again.response_type == 4 and not again.ephemeral, again.content
 
 
+@pytest.mark.parametrize("failing", ["reads", "writes"])
 @pytest.mark.parametrize("in_thread", [False, True], ids=["in-it", "in-its-thread"])
 async def test_a_deleted_channel_whose_game_cannot_be_read_ends_it_at_the_next_sweep(
-        discord_driver, fake_discord, tmp_path, monkeypatch, in_thread):
+        discord_driver, fake_discord, tmp_path, monkeypatch, in_thread, failing):
     """The channel of Bob's game (or of its thread) is deleted while the database cannot
-    be read: Discord says so once, so the next sweep calls the game off, and Bob, held
-    to one open game, may start another (it used to stay open for days, in no channel
-    where it could be abandoned)."""
+    be read (or written: the game found, its end not saved): Discord says so once, so
+    the next sweep calls the game off, and Bob, held to one open game, may start another
+    (it used to stay open for days, in no channel where it could be abandoned)."""
     bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",),
                                               MAX_OPEN_GAMES=1))
     doomed = fake_discord.add_channel("doomed")
@@ -184,8 +185,11 @@ async def test_a_deleted_channel_whose_game_cannot_be_read_ends_it_at_the_next_s
             raise StorageError("database is locked")
 
         with monkeypatch.context() as down:
-            down.setattr(bot.store, "open_game_in_channel", locked)
-            down.setattr(bot.store, "query", locked)
+            if failing == "reads":
+                down.setattr(bot.store, "open_game_in_channel", locked)
+                down.setattr(bot.store, "query", locked)
+            else:
+                down.setattr(bot.store, "save_game", locked)
             await gateway_event(discord_driver, fake_discord, bot, "CHANNEL_DELETE", channel,
                                 "guild_channel_delete")
         assert (await bot.store.get_game(game.id)).status == "active"

@@ -93,3 +93,17 @@ def test_the_five_seat_end_board_keeps_the_last_turn_in_its_footer() -> None:
     footer = (SteamCog(None).embed(game).footer.text or "").split("\n")
     assert "… takes Ace of Moons" in footer[0], footer
     assert not any(line.startswith("Game over") for line in footer), footer
+
+
+def test_a_five_seat_table_ended_by_a_resignation_says_its_result_once() -> None:
+    """Five seats, the table ended (one by a resignation among them): the footer gives
+    the last turns, never a cut copy of the result the text leads with ("… resigns ·
+    Game over. Dave…")."""
+    from cogs.steam_words import GAME_OVER
+    from tests.cogs.board_messages import played
+
+    boards = board_renderer(False)
+    ends = [g for g in played("steam", 10, seed=3, seats=5) if g.row.status == "over"]
+    assert any(" resigns" in e for g in ends for e in g.row.events)
+    footers = [boards.drawing.render(g, picture=b"")["embed"].footer.text or "" for g in ends]
+    assert not [f for f in footers if GAME_OVER in f]
