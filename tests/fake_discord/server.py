@@ -57,6 +57,8 @@ MAX_REQUEST_BYTES = 128 * 1024 * 1024
 """The largest request body the loopback server reads (above any upload limit Discord has),
 so that an oversized file reaches the upload-limit check instead of aiohttp's own cap."""
 
+#: A request about one channel (its id).
+_CHANNEL_PATH = re.compile(r"/channels/(\d+)(?:/|$)")
 RESPONSE_DEADLINE = 3.0
 """Seconds Discord waits for the first response to an interaction before the token dies."""
 
@@ -978,6 +980,11 @@ class FakeDiscord:
             return self._fault_response(fault)
         if request.headers.get("Authorization") not in (f"Bot {self.token}", None):
             raise ApiError(401, 0)
+        channel = _CHANNEL_PATH.match(path)
+        if channel is not None:
+            known = self.channels.get(int(channel[1]))
+            if known is not None and int(known.get("guild_id") or 0) not in self.guilds:
+                raise ApiError(403, 50001)  # a channel of a server the bot is not in
         for method, pattern, handler in self._routes:
             match = pattern.match(path)
             if match and method == request.method:
