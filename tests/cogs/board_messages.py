@@ -274,7 +274,9 @@ def phone_heights(preview: ModuleType, messages: Sequence[Message], *,
             private = bool(int(data.get("flags") or 0) & 64)  # "Only you can see this"
             inner = preview.render_message(data, None, private)
             parts.append(f"<div class=one>{inner}</div>")
-        page = preview.page("".join(parts), width, True)
+        # Discord keeps a footer's line breaks (the tool's page runs them together).
+        page = preview.page("<style>.footer{white-space:pre-wrap}</style>" + "".join(parts),
+                            width, True)
         script = ("<script>window.onload=()=>{document.getElementById('h').textContent="
                   "'HEIGHTS='+[...document.querySelectorAll('.one')].map("
                   "e=>Math.round(e.getBoundingClientRect().height)).join(',');}</script>")
