@@ -129,23 +129,30 @@ async def test_a_deleted_thread_ends_its_game_at_once(discord_driver, fake_disco
         assert await bot.tables.open_in_channel(other) is not None
 
 
+async def _bobs_game(driver, fake, tmp_path, in_thread: bool):
+    """Bob, held to one open game, plays Tinker in #doomed (or in a thread of it); #kept
+    is another channel. Return the bot, both channels, the threads and the game."""
+    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.tinker",), MAX_OPEN_GAMES=1))
+    doomed = fake.add_channel("doomed")
+    kept = fake.add_channel("kept")
+    await driver.slash("tinker", "start", {"players": "only me",
+                                           "thread": "yes" if in_thread else "no"},
+                       user="bob", channel=doomed)
+    threads = fake.threads_under(doomed)
+    assert len(threads) == in_thread
+    game = await bot.tables.open_in_channel(int(threads[0]["id"]) if threads else doomed)
+    assert game is not None and game.data.parent == (doomed if in_thread else None)
+    return bot, doomed, kept, threads, game
+
+
 @pytest.mark.parametrize("in_thread", [False, True], ids=["in-it", "in-its-thread"])
 async def test_a_deleted_channel_ends_its_game_at_once(discord_driver, fake_discord, tmp_path,
                                                       monkeypatch, in_thread):
     """The channel of Bob's game is deleted: his game ends (no result) and he may start
     another in a channel that is still there. So too for a game in a thread of the
     channel: Discord deletes the threads with it and sends only the channel's event."""
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",),
-                                              MAX_OPEN_GAMES=1))
-    doomed = fake_discord.add_channel("doomed")
-    kept = fake_discord.add_channel("kept")
-    await discord_driver.slash("tinker", "start", {"players": "only me",
-                                                  "thread": "yes" if in_thread else "no"},
-                               user="bob", channel=doomed)
-    threads = fake_discord.threads_under(doomed)
-    assert len(threads) == in_thread
-    game = await bot.tables.open_in_channel(int(threads[0]["id"]) if threads else doomed)
-    assert game is not None and game.data.parent == (doomed if in_thread else None)
+    bot, doomed, kept, threads, game = await _bobs_game(discord_driver, fake_discord,
+                                                        tmp_path, in_thread)
     async with connected(discord_driver, fake_discord, bot, monkeypatch):
         for thread in threads:
             delete_channel(fake_discord, int(thread["id"]))  # gone with it, silently
@@ -166,16 +173,8 @@ async def test_a_deleted_channel_whose_game_cannot_be_read_ends_it_at_the_next_s
     be read (or written: the game found, its end not saved): Discord says so once, so
     the next sweep calls the game off, and Bob, held to one open game, may start another
     (it used to stay open for days, in no channel where it could be abandoned)."""
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",),
-                                              MAX_OPEN_GAMES=1))
-    doomed = fake_discord.add_channel("doomed")
-    kept = fake_discord.add_channel("kept")
-    await discord_driver.slash("tinker", "start", {"players": "only me",
-                                                  "thread": "yes" if in_thread else "no"},
-                               user="bob", channel=doomed)
-    threads = fake_discord.threads_under(doomed)
-    game = await bot.tables.open_in_channel(int(threads[0]["id"]) if threads else doomed)
-    assert game is not None
+    bot, doomed, kept, threads, game = await _bobs_game(discord_driver, fake_discord,
+                                                        tmp_path, in_thread)
     async with connected(discord_driver, fake_discord, bot, monkeypatch):
         for thread in threads:
             delete_channel(fake_discord, int(thread["id"]))
