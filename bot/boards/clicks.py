@@ -324,8 +324,9 @@ class BoardClicks:
             self.tables.core.seat_for(game, actor_of(interaction), action_id)
         except Refusal:
             return False
-        if await self.tables.find.logged_action(game_id, game.row.version) != action_id:
-            return False
+        logged, mover = await self.tables.find.logged_action(game_id, game.row.version)
+        if logged != action_id or mover == interaction.user.id:
+            return False  # another move; or their own, tapped twice: it did nothing
         credited = False
         try:
             if not game.row.is_open:  # the move ended the game: its result is shared

@@ -18,20 +18,24 @@ class Finder:
     def __init__(self, core: TableCore) -> None:
         self.core = core
 
-    async def logged_action(self, game_id: int, version: int) -> str | None:
-        """Return the action id of the move that made ``version`` of the game, as its log
-        holds it (None: no move made it, or the log is gone; a read that fails, too)."""
+    async def logged_action(self, game_id: int, version: int) -> tuple[str | None, int | None]:
+        """Return the action id of the move that made ``version`` of the game and who
+        made it (None: a vote's window closing, or the table), as its log holds them
+        (None, None: no move made it, or the log is gone; a read that fails, too)."""
         try:
             rows = await self.core.guarded(self.core.store.query(
-                "SELECT action FROM actions WHERE game_id = :game AND seq = :seq",
+                "SELECT action, actor_id FROM actions WHERE game_id = :game AND seq = :seq",
                 {"game": game_id, "seq": version}))
         except Unavailable:
-            return None
+            return None, None
         try:
             action = json.loads(rows[0][0]).get("action") if rows else None
         except (ValueError, AttributeError):
-            return None
-        return action if isinstance(action, str) else None
+            return None, None
+        if not isinstance(action, str):
+            return None, None
+        actor = rows[0][1]
+        return action, None if actor is None else int(actor)
 
     async def left_before_the_end(self, game_id: int, user_ids: Sequence[int]) -> set[int]:
         """Return those of ``user_ids`` whose result of the finished game says they had

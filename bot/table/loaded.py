@@ -200,7 +200,8 @@ class Ballot:
         if self.needs_majority and self.closes is not None:
             when = "it needs a majority: when the vote closes it is left out of the count"
         elif self.closes is None:
-            when = "it needs a majority, so the vote stays open until one agrees"
+            when = ("it needs a majority, so the vote stays open until one agrees, or "
+                    "another move is voted for: that vote's countdown then leaves it out")
         else:
             when = f"the vote closes <t:{int(self.closes)}:R> and ties go to the first vote"
         return (f"Your vote: {self.label} ({tally}; {when}). The board shows the tally; "

@@ -149,6 +149,26 @@ async def test_c4_a_late_vote_for_the_move_just_made_is_taken_quietly(
     assert other.ephemeral and other.content.startswith("That board is out of date:")
 
 
+async def test_c1_c4_a_lone_voters_second_tap_is_told_it_did_nothing(
+        discord_driver, fake_discord, tmp_path):
+    """C1, C4: Alice, the only one playing a vote game, taps 🌙 twice on the same board
+    (paying one chip: her first tap is a move); her second tap is told it did nothing, as
+    in a fast game, not taken without a word for a late vote agreeing with her own."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",), clock=Clock()))
+    bot.tables.core.seeds = lambda: 5
+    board = (await discord_driver.slash("tinker", "start", user="alice")).message
+    await discord_driver.click(board, board_ids(board)[0], user="alice")  # a challenge
+    old = fake_discord.get_message(board["id"])
+    taps = [fake_discord.component_payload(old, button(old, "chip:Moons"), user="alice")
+            for _ in range(2)]
+    first = await discord_driver.feed(taps[0])
+    second = await discord_driver.feed(taps[1])
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.row.version == 2 and first.response_type == 7  # one chip paid
+    assert second.ephemeral and second.content.startswith("That board is out of date:")
+    assert "did nothing" in second.content
+
+
 async def test_c4_c5_a_late_agreeing_vote_counts_its_newcomer_as_a_player(
         discord_driver, fake_discord, tmp_path):
     """C4, C5: Carol and Bob's votes make Add 2; Erin, who had not played, votes Add 2 on

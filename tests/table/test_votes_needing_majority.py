@@ -65,3 +65,16 @@ async def test_c4_switching_to_give_up_stops_the_countdown(tmp_path: Any) -> Non
         assert back.game.data.poll is not None and back.game.data.poll.closes is not None
     finally:
         await tables.store.close()
+
+
+def test_c4_a_first_vote_to_give_up_is_not_promised_an_open_vote() -> None:
+    """C4: the first vote to give up, with no other move voted for, is told the vote
+    stays open until a majority agrees, or another move is voted for, whose countdown
+    then leaves giving up out (it used to promise the vote stayed open, and another
+    move voted for once won 30 s later)."""
+    from bot.table.loaded import Ballot
+
+    text = Ballot("Give up the Bard", 1, 6, 4, None, False, first=True,
+                  needs_majority=True).text()
+    assert "stays open until one agrees, or another move is voted for" in text
+    assert "countdown then leaves it out" in text
