@@ -102,6 +102,8 @@ class ChannelPolicy:
             poll = data.poll if data.poll and data.poll.version == game.row.version else None
             if voters.is_active(mine, data, poll):
                 return False
+            if (mine is None or mine.version is None) and actor.user_id not in data.untold:
+                data.untold.append(actor.user_id)  # told how voting works at their next vote
             voters.agreed_late(data, mine, actor.user_id, actor.name, decided, action_id,
                                core.now())
             await core.save_table(game)

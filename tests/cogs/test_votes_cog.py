@@ -169,6 +169,41 @@ async def test_c1_c4_a_lone_voters_second_tap_is_told_it_did_nothing(
     assert "did nothing" in second.content
 
 
+async def test_c4_a_late_agreeing_newcomer_is_told_how_voting_works_at_their_next_vote(
+        discord_driver, fake_discord, tmp_path):
+    """C4: Erin, new to the game, clicks the move Bob and Carol's votes made a moment
+    before (taken without a word); at her next vote, which waits for the others, she is
+    told once how voting works, as every first-time voter is."""
+    clock = Clock()
+    for name in ("alice", "bob", "carol", "erin"):
+        if name not in fake_discord.users:
+            fake_discord.add_user(name)
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
+    board = (await discord_driver.slash("toy", "start", {"players": "vote"},
+                                        user="alice")).message
+    board = (await discord_driver.click(board, button(board, "add1"), user="alice")).message
+    for user, action in (("bob", "add1"), ("carol", "add2")):
+        await discord_driver.click(fake_discord.get_message(board["id"]),
+                                   button(board, action), user=user)
+    clock.advance(31)
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+    old = fake_discord.get_message(board["id"])  # Alice, Bob and Carol are active
+    late = fake_discord.component_payload(old, button(old, "add2"), user="erin")
+    for user in ("bob", "carol"):  # 2 of 3: Add 2 happens at once
+        await discord_driver.feed(fake_discord.component_payload(old, button(old, "add2"),
+                                                                  user=user))
+    agreed = await discord_driver.feed(late)
+    assert agreed.response_type == 6 and not agreed.followups  # taken without a word
+    board = fake_discord.get_message(board["id"])
+    vote = await discord_driver.click(board, button(board, "add1"), user="erin")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert game.data.poll is not None and game.data.poll.tally == {"add1": 1}  # waits
+    assert vote.ephemeral and vote.content.startswith("Your vote: "), vote.content
+    again = await discord_driver.click(board, button(board, "add2"), user="erin")
+    assert again.content.startswith("You changed your vote")  # told how, once only
+
+
 async def test_c4_c5_a_late_agreeing_vote_counts_its_newcomer_as_a_player(
         discord_driver, fake_discord, tmp_path):
     """C4, C5: Carol and Bob's votes make Add 2; Erin, who had not played, votes Add 2 on
