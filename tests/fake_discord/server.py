@@ -961,6 +961,8 @@ class FakeDiscord:
             response = await self._answer(request, path, record)
         except ApiError as error:
             response = self._error_response(error)
+        except ConnectionError:  # the client went away mid-request (a killed bot): no one
+            raise  # to answer, and no fault of the fake
         except Exception as error:  # the fake's own failure: Discord would have answered
             self.crashes.append((record, f"{type(error).__name__}: {error}"))
             response = web.json_response({"message": "500: Internal Server Error", "code": 0},
