@@ -323,18 +323,24 @@ def phone_items(
 VOTE_TITLE = "🗳️ The channel is voting"
 
 
-def vote_line(votes: int, needed: int, closes: float | None, active: int) -> str:
+def vote_line(votes: int, needed: int, closes: float | None, active: int, *,
+              giving_up: bool = False) -> str:
     """Return a vote under way in one phone line, for the board's vote field.
 
     The buttons carry each move's tally, so the line says only how many have voted, how
     many agreeing votes move at once, that a tie goes to the move voted for first (C4),
     and when the window closes (``<t:…:R>``, counted down by Discord); a vote with no
-    window is one to give up, needing a majority.
+    window is one to give up, needing a majority. With ``giving_up`` (a vote to give up
+    stands while the window runs) the tie is left unsaid for what matters more: giving
+    up needs its majority before the window closes, which leaves it out (C4).
     """
     cast = f"{votes} vote{'' if votes == 1 else 's'}"
     if closes is None:
         return f"{cast} · giving up needs {needed} of {active}"
-    return f"{cast} · {needed} agreeing move now · tie: first vote · ends <t:{int(closes)}:R>"
+    ends = f"ends <t:{int(closes)}:R>"
+    if giving_up:
+        return f"{cast} · {needed} agreeing move now · {ends} without giving up"
+    return f"{cast} · {needed} agreeing move now · tie: first vote · {ends}"
 
 
 #: The most components a message's action rows hold.

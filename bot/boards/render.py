@@ -364,7 +364,7 @@ def vote_field(game: LoadedGame) -> tuple[str, str] | None:
         return None
     active = polls.active_count(game.data.recent, poll)
     return VOTE_TITLE, vote_line(polls.voter_count(poll), polls.needed_for_majority(active),
-                                 poll.closes, active)
+                                 poll.closes, active, giving_up=polls.confirming(poll))
 
 
 #: Between a move's label and its tally ("Add 2 · 1"): a middle dot between narrow

@@ -96,6 +96,11 @@ def counts(poll: Poll) -> list[Count]:
     return standing
 
 
+def confirming(poll: Poll) -> bool:
+    """Whether a move that needs a majority (giving up, resigning: C4) has a vote."""
+    return any(c.action in CONFIRMED_MOVES for c in counts(poll))
+
+
 def voter_count(poll: Poll) -> int:
     """Return how many members have a vote in ``poll``."""
     return len(poll.ballots) if poll.ballots else sum(poll.tally.values())

@@ -309,4 +309,4 @@ def _one_line_vote(embed: dict[str, Any], game: LoadedGame) -> None:
         if entry["name"] == VOTE_TITLE and poll is not None:
             active = polls.active_count(game.data.recent, poll)
             entry["value"] = vote_line(polls.voter_count(poll), polls.needed_for_majority(active),
-                                       poll.closes, active)
+                                       poll.closes, active, giving_up=polls.confirming(poll))

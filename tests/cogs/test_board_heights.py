@@ -75,11 +75,16 @@ def test_the_sample_holds_every_kind_of_board(kind: str) -> None:
 
 def test_a_vote_is_one_phone_line() -> None:
     """The vote line says the votes, what moves at once, that a tie goes to the first vote
-    (C4) and when it closes, in a line."""
+    (C4) and when it closes, in a line; with a vote to give up standing, that the close
+    leaves giving up out."""
     line = vote_line(3, 2, 1_800_000_030.0, 4)
     assert line == "3 votes · 2 agreeing move now · tie: first vote · ends <t:1800000030:R>"
     assert len(line) <= 72
     assert vote_line(1, 3, None, 4) == "1 vote · giving up needs 3 of 4"
+    # C4: a vote to give up beside the running countdown of another move's vote
+    given = vote_line(3, 2, 1_800_000_030.0, 4, giving_up=True)
+    assert given == "3 votes · 2 agreeing move now · ends <t:1800000030:R> without giving up"
+    assert len(given) <= 72
 
 
 def test_a_fight_voted_on_every_strike_still_fits_with_its_rules_button() -> None:

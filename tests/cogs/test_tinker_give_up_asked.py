@@ -59,7 +59,8 @@ async def test_c4_a_confirmed_give_up_that_became_a_vote_shows_on_the_board(
     discord_driver: Any, fake_discord: Any, tmp_path: Any
 ) -> None:
     """C4: Alice is asked to confirm giving up; Bob votes meanwhile, so her "Yes" is a
-    vote. The board's tally counts it at once, and her private question says it."""
+    vote. The board's tally counts it at once, its vote line says the countdown running
+    for Bob's move ends without giving up, and her private question says it."""
     bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
     board = (await discord_driver.slash("tinker", "start", user="alice")).message
     board = await _to_a_challenge(discord_driver, board)
@@ -78,6 +79,7 @@ async def test_c4_a_confirmed_give_up_that_became_a_vote_shows_on_the_board(
     assert f"Give up{TALLY}1" in labels, labels
     field = next(f for f in shown["embeds"][0]["fields"] if "voting" in f["name"])
     assert field["value"].startswith("2 votes"), field["value"]
+    assert field["value"].endswith(":R> without giving up"), field["value"]
     assert yes.content.startswith("Your vote: Give up"), yes.content
     # her first vote that waits for others (she played alone before): how voting works
     assert "2 make a majority" in yes.content and "needs a majority" in yes.content, yes.content
