@@ -13,7 +13,7 @@ from bot.boards.in_flight import let_in
 from bot.boards.send_errors import UNKNOWN_INTERACTION, passing_failure, tell_privately
 from bot.table.errors import Refusal
 from bot.table.lobby import not_a_member
-from bot.text.names import safe_name
+from bot.text.names import member_name
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ def option_refusal(error: discord.app_commands.TransformerError) -> str:
     if error.type in (discord.AppCommandOptionType.user,
                       discord.AppCommandOptionType.mentionable):
         who = error.value
-        return not_a_member(safe_name(who.display_name, who.name)
+        return not_a_member(member_name(who)
                             if isinstance(who, discord.User | discord.Member) else "That member")
     return ("One of this command's options could not be read: choose it again from the "
             "list Discord shows.")

@@ -27,7 +27,7 @@ from bot.table.daily import daily_key
 from bot.table.errors import Unavailable
 from bot.table.ratings import RATED_KINDS
 from bot.text.alike import alike
-from bot.text.names import safe_name, short_name
+from bot.text.names import member_name, short_name, shown_name
 from db import records
 from db.forget import FORMER_PLAYER
 from db.records import (
@@ -310,7 +310,8 @@ class ForgetButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
             deleted = None  # done, though how many results went is not known
         interaction.client.boards.pings.forget(self.user_id)
         user = interaction.user
-        named = {thread_starter(user.display_name, user.name), thread_starter(user.name)}
+        named = {thread_starter(shown_name(user)), thread_starter(user.display_name, user.name),
+                 thread_starter(user.name)}
         interaction.client.boards.show_forgotten(boards, FORMER_PLAYER, named)
         if deleted is None:
             text = "Done: your records are gone from every server."
@@ -390,7 +391,7 @@ class RecordsCog(commands.Cog):
                 ) if stats else {}
             except StorageError as exc:
                 raise Unavailable() from exc
-            shown = safe_name(who.display_name, who.name)
+            shown = member_name(who)
             if stats:
                 await clock.send(embed=stats_embed(shown, stats, ratings),
                                  ephemeral=mine)

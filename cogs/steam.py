@@ -29,7 +29,7 @@ from bot.table import seating
 from bot.table.errors import ChannelOccupied, Refusal
 from bot.table.lobby import CANNOT_SEE, DEFAULT_LEVEL, NO_BOTS, not_a_member
 from bot.table.service import LoadedGame
-from bot.text.names import safe_name
+from bot.text.names import member_name
 from cogs.base import THREAD_HELP, GameCog, last_line
 from cogs.cards import card_text, clip
 from cogs.details import Section
@@ -185,7 +185,7 @@ class SteamCog(GameCog):
         if member.bot:
             raise Refusal("Bots cannot take a seat; open a table and add a computer player.")
         if not isinstance(member, discord.Member):
-            raise Refusal(not_a_member(safe_name(member.display_name, member.name)))
+            raise Refusal(not_a_member(member_name(member)))
         if not sees_channel(member):
             raise Refusal(CANNOT_SEE)
         async with AnswerClock.of(interaction) as clock:  # a new table runs on it too
@@ -439,9 +439,9 @@ class SteamCog(GameCog):
                  if m is not None and m.id != interaction.user.id]
         chosen = [m for m in named if not m.bot]
         invited = tuple(dict.fromkeys(m.id for m in chosen if sees_channel(m)))
-        unseen = list({m.id: safe_name(m.display_name, m.name)
+        unseen = list({m.id: member_name(m)
                        for m in chosen if not sees_channel(m)}.values())
-        bots = list({m.id: safe_name(m.display_name, m.name)
+        bots = list({m.id: member_name(m)
                      for m in named if m.bot}.values())
         await self.open_lobby(
             interaction, {**({"start_seat": 0} if first != "random" else {}), "deck": deck},

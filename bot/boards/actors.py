@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 from bot.table.loaded import Actor
-from bot.text.names import safe_name
+from bot.text.names import member_name
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
@@ -17,4 +17,4 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
     """
     user = interaction.user
     perms = interaction.permissions
-    return Actor(user.id, safe_name(user.display_name, user.name), bool(perms.manage_messages))
+    return Actor(user.id, member_name(user), bool(perms.manage_messages))

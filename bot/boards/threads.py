@@ -36,7 +36,7 @@ import discord
 from bot.boards.send_errors import SEND_ERRORS
 from bot.table.errors import Refusal, Unavailable
 from bot.table.loaded import LoadedGame
-from bot.text.names import isolated, one_line
+from bot.text.names import isolated, one_line, shown_name
 from bot.text.widths import group_start
 
 log = logging.getLogger(__name__)
@@ -296,8 +296,8 @@ class GameThreads:
                 return Place(here, note=CANNOT_POST_IN_THREADS.format(
                     lacking=f"the {_listed(lacking)} permission{'s' * (len(lacking) > 1)}"))
             return Place(here, note=NO_PERMISSION)
-        name = thread_name(title, interaction.user.display_name,
-                           interaction.created_at.timestamp(), interaction.user.name)
+        name = thread_name(title, shown_name(interaction.user),
+                           interaction.created_at.timestamp())
         # An announcement channel holds announcement threads only.
         kind = (discord.ChannelType.news_thread if channel.is_news()
                 else discord.ChannelType.public_thread)

@@ -31,8 +31,10 @@ NAME_LIMIT = 64
 _ESCAPE = re.compile(r"\\(.)|\u200b", re.DOTALL)
 #: What Discord's markdown reads in a line: emphasis, code, spoilers and escapes
 #: anywhere, a masked link's brackets, and a quote, heading, list item or subtext at the
-#: line's start.
+#: line's start (a numbered item's dot is :data:`_NUMBERED`).
 _MARKDOWN = re.compile(r"[_\\~|*`\[\]]|^>(?:>>)?\s|^#{1,3}|^\s*-", re.MULTILINE)
+#: A numbered list item's number at a line's start ("1. Bob"): its dot is escaped.
+_NUMBERED = re.compile(r"^(\s*\d+)\.(?=\s)", re.MULTILINE)
 
 
 #: Characters that are not printable but that a name keeps: the joiners (one emoji of
@@ -84,7 +86,8 @@ def _escape_markdown(text: str) -> str:
     show as a time, ``<:name:id>`` as an emoji). Each bracket is escaped on its own: a
     masked link's shape (``[a](b)``) is then no link, and what stands between its
     brackets is escaped like the rest (discord.py escapes only its first bracket)."""
-    return _MARKDOWN.sub(r"\\\g<0>", text).replace("<", "\\<")
+    escaped = _MARKDOWN.sub(r"\\\g<0>", text).replace("<", "\\<")
+    return _NUMBERED.sub(r"\1\\.", escaped)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -108,6 +111,20 @@ def safe_name(name: str, fallback: str = "") -> str:
         if (len(text) - len(text.rstrip("\\"))) % 2:  # an escape's backslash alone
             text = text[:-1]
     return isolated(text)
+
+
+def shown_name(member: discord.User | discord.Member) -> str:
+    """Return the name a member goes by, as they wrote it: their server nickname, else
+    their global name, else their account name, whichever first shows as something (a
+    nickname of only U+3164 gives way to the global name); "" if none does."""
+    return next((n for n in (member.display_name, member.global_name, member.name)
+                 if n and one_line(n)), "")
+
+
+def member_name(member: discord.User | discord.Member) -> str:
+    """Return a member's name as boards show it: :func:`shown_name` made safe
+    (:func:`safe_name`)."""
+    return safe_name(shown_name(member))
 
 
 def plain(text: str) -> str:

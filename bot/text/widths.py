@@ -141,16 +141,30 @@ def _binds_next(ch: str) -> bool:
     return ch in _PREPENDED or unicodedata.combining(ch) == 9
 
 
+#: Letters written as one with the letter before them though Unicode's categories do not
+#: say so: halfwidth katakana's sound marks (ﾊﾟ is "pa", ﾊ alone "ha").
+_EXTENDING = frozenset("\uff9e\uff9f")
+
+
+def _extends(ch: str) -> bool:
+    """Whether ``ch`` belongs to the letter before it as one drawn letter: a halfwidth
+    sound mark, Thai's and Lao's AM, or a Hangul vowel or final consonant jamo (a
+    syllable spelt in jamo is drawn as one)."""
+    return (ch in _EXTENDING or ch in _SARA_AM
+            or "\u1160" <= ch <= "\u11ff" or "\ud7b0" <= ch <= "\ud7ff")
+
+
 def group_start(text: str, at: int) -> int:
     """Return the nearest place at or before ``at`` where ``text`` may be cut: not inside
     a flag's pair, nor before a mark (spacing or not), selector, skin tone or joiner, nor
-    after a joiner, nor inside a syllable of the Indic, Khmer, Thai or Lao scripts (after
-    a virama or a prepended vowel)."""
+    after a joiner, nor inside a syllable of the Indic, Khmer, Thai, Lao or Hangul
+    scripts (after a virama or a prepended vowel, before a vowel jamo), nor before a
+    halfwidth katakana's sound mark."""
     at = max(0, min(at, len(text)))
     joined = set(_joined(text))
     while 0 < at < len(text) and (
             joins_on(text[at]) or at in joined or unicodedata.category(text[at]) == "Mc"
-            or text[at] in _SARA_AM
+            or _extends(text[at])
             or (_binds_next(text[at - 1]) and not text[at].isspace())):
         at -= 1
     return at
@@ -178,6 +192,8 @@ class _Quarters(dict[str, int]):
         elif ch < WIDE_FROM:  # a letter with marks (Ŵ, ἄ) takes its plain letter's room
             plain = unicodedata.normalize("NFD", ch)[0]
             quarters = self[plain] if plain != ch else LETTER
+        elif unicodedata.east_asian_width(ch) == "H":  # halfwidth katakana, Hangul
+            quarters = LETTER
         elif unicodedata.east_asian_width(ch) in ("F", "W"):
             # wide letters, fullwidth ones (Ａ) too; an emoji a little more
             quarters = EMOJI if unicodedata.category(ch) == "So" else 2 * LETTER

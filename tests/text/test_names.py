@@ -353,3 +353,81 @@ async def test_a_masked_link_name_shows_as_written_in_the_lobby(discord_driver, 
                                         user="[a](b) **hack**")).message
     seated = board["embeds"][0]["fields"][0]["value"]
     assert "\\[A\\](B) \\*\\*Hack\\*\\*" in seated, seated
+
+
+def test_a_numbered_list_marker_in_a_name_is_escaped() -> None:
+    """A member called "1. Bob" opens lines ("1. Bob started the game…"): the dot after
+    the number is escaped, so Discord shows the name, not a numbered list's item; a
+    number not followed by a space, or later in the name, is left alone."""
+    assert safe_name("1. Bob") == "1\\. Bob"
+    assert safe_name("  12. Bob") == "12\\. Bob"  # one_line trims the spaces first
+    assert plain(safe_name("1. Bob")) == "1. Bob"
+    assert safe_name("1.5 Bob") == "1.5 Bob"
+    assert safe_name("Bob 1. Al") == "Bob 1. Al"
+
+
+async def test_lines_opened_by_a_numbered_name_are_no_list(discord_driver, fake_discord,
+                                                          tmp_path, monkeypatch) -> None:
+    """A Steam table's start and a request to abandon it, posted in the channel, open
+    with the name of a member whose global name is "1. Bob": neither is sent as a
+    numbered list's item."""
+    from tests.fake_discord import payloads
+    from tests.support import abandon, host_board
+    real = payloads.user
+
+    def user(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
+        data = real(user_id, name, bot=bot)
+        if name == "bob":
+            data["global_name"] = "1. Bob"
+        return data
+
+    monkeypatch.setattr(payloads, "user", user)
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
+                                        user="bob")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"), user="alice")).message
+    await host_board(discord_driver, board, "lobby.start", user="bob")
+    await discord_driver.settle()
+    await abandon(discord_driver, "steam", "bob")
+    await discord_driver.settle()
+    contents = [str(r.json.get("data", r.json).get("content") or "")
+                for r in fake_discord.requests
+                if r.method in ("POST", "PATCH") and isinstance(r.json, dict)]
+    opened = [c for c in contents if "Bob" in c.split(" ", 2)[:2] or c.startswith("1")]
+    assert any(c.startswith("1\\. Bob started the game") for c in opened), opened
+    assert any(c.startswith("1\\. Bob asks to abandon") for c in opened), opened
+    assert not any(c.startswith("1. Bob") for c in contents), opened
+
+
+async def test_a_blank_nickname_gives_way_to_the_global_name(discord_driver, fake_discord,
+                                                             tmp_path, monkeypatch) -> None:
+    """Bob's server nickname is only U+3164 (it shows as nothing); his global name is
+    "Robert Smith". The host's invite note names him so, and so does the seat he takes:
+    the nickname, else the global name, else the account name, everywhere."""
+    from tests.fake_discord import payloads
+    real_user, real_member = payloads.user, payloads.member
+
+    def user(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
+        data = real_user(user_id, name, bot=bot)
+        if name == "bob":
+            data["global_name"] = "Robert Smith"
+        return data
+
+    def member(user_data: dict[str, Any], role_ids: Any, **options: Any) -> dict[str, Any]:
+        data = real_member(user_data, role_ids, **options)
+        if user_data.get("username") == "bob":
+            data["nick"] = "\u3164"
+        return data
+
+    monkeypatch.setattr(payloads, "user", user)
+    monkeypatch.setattr(payloads, "member", member)
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    panel = await host_panel(discord_driver, board)
+    select = next(cid for cid in panel.custom_ids if cid.startswith("u1:"))
+    invited = await discord_driver.pick_member(panel.message, select, "bob", user="alice")
+    assert "Robert Smith" in invited.content, invited.content
+    board = fake_discord.get_message(board["id"])
+    await discord_driver.click(board, button(board, "lobby.join"), user="bob")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert [s.name for s in game.seats] == ["Alice", "Robert Smith"]

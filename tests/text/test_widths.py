@@ -14,6 +14,7 @@ from bot.text.widths import (
     clip_name,
     clip_words,
     fits,
+    group_start,
     rows,
     shown_width,
 )
@@ -179,3 +180,25 @@ def test_a_thai_or_lao_syllable_keeps_its_vowel_am() -> None:
         assert thai.startswith(cut) and not cut.endswith("ส"), cut
     for room in range(4, 20):
         assert not clip_name(thai, room).endswith("ส…"), room
+
+
+def test_a_cut_keeps_halfwidth_sound_marks_and_jamo_syllables_whole() -> None:
+    """Halfwidth katakana's sound marks belong to the letter before them (ﾊﾟ is "pa",
+    ﾊ alone "ha"), and a Hangul syllable spelt in jamo is one letter drawn: no cut falls
+    inside either, on a board's line or in a picture; halfwidth letters take half a wide
+    letter's room, so a halfwidth name is no wider than the same name in fullwidth."""
+    from bot.pictures.canvas import fit
+    half, full = "ﾎﾟｹﾓﾝﾏｽﾀｰﾊﾟﾊﾟﾊﾟ", "ポケモンマスターパパパ"
+    jamo = "\u1112\u1161\u11ab\u1100\u1173\u11af" * 4  # 한글, spelt in jamo
+    extending = "\uff9e\uff9f\u1161\u1173\u11ab\u11af"
+    for name in (half, jamo):
+        for at in range(len(name)):
+            start = group_start(name, at)
+            assert start == len(name) or name[start] not in extending, (name, at)
+        for halves in range(2, 40):
+            kept = clip_name(name, halves / 2).removesuffix("…")
+            assert kept == name or name[len(kept)] not in extending, kept
+        for room in range(20, 300, 9):
+            cut = fit(name, 24, room).removesuffix("…")
+            assert cut == name or name[len(cut)] not in extending, cut
+    assert shown_width(half) <= shown_width(full)
