@@ -9,6 +9,7 @@ measures a sample of them with ``shared/tools/discord_preview.py``. Prints the m
 
     python -m bench.board_heights --games 1000 --sample 400
     python -m bench.board_heights --preview ../shared/tools/discord_preview.py
+    python -m bench.board_heights --used-line   # with Discord's "… used /tinker start"
 
 Boards with a vote under way are also measured with the vote in one line
 (:func:`bot.boards.layout.vote_line`), the field the Discord side is to show.
@@ -25,6 +26,7 @@ import random
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from bench.common import percentile, table
 from bot.table.loaded import LoadedGame
@@ -92,10 +94,15 @@ def main() -> None:
                         help="discord_preview.py (default: $DISCORD_PREVIEW or "
                              "../shared/tools/ beside the repository)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--used-line", action="store_true",
+                        help='draw the line Discord shows above a command\'s answer ("Alice '
+                             'used /steam new"), which the preview tool leaves out')
     args = parser.parse_args()
     preview = load_preview(args.preview or preview_path())
     if preview is None:
         raise SystemExit(f"no preview tool (or no chromium) at {args.preview or preview_path()}")
+    if args.used_line:
+        _with_used_line(preview)
     rows = []
     rng = random.Random(args.seed)
     for kind in ENGINES:
@@ -120,6 +127,21 @@ def main() -> None:
     print(table(("game", "pictures", "boards played", "measured", "every board",
                  "no vote under way", "a vote under way", "that vote in one line", "time"),
                 rows))
+
+
+def _with_used_line(preview: Any) -> None:
+    """Make ``preview`` draw Discord's "… used /command" line above every public message
+    (a board is the answer to the command that started its game, and keeps the line)."""
+    drawn = preview.render_message
+
+    def render_message(data: dict[str, Any], used: str | None, private: bool) -> str:
+        return drawn(data, used or (None if private else USED_LINE), private)
+
+    preview.render_message = render_message
+
+
+#: The line Discord shows above a command's answer, as long as most.
+USED_LINE = "Alice Wonderland used /tinker start"
 
 
 def _spread(heights: Sequence[int]) -> str:

@@ -26,7 +26,7 @@ from typing import Any
 
 import discord
 
-from bot.boards.send_errors import SEND_ERRORS, send_answer, tell_privately
+from bot.boards.send_errors import SEND_ERRORS, send_answer, taken_after_all, tell_privately
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +84,9 @@ class AnswerClock:
         try:
             await self.interaction.response.defer(ephemeral=self.private)
         except SEND_ERRORS as exc:
+            if taken_after_all(self.interaction, exc, _deferral(self.interaction)):
+                log.info("a slow interaction on game %s was deferred after all", self.game_id)
+                return
             log.warning("could not defer a slow interaction on game %s: %r", self.game_id, exc)
 
     async def settle(self) -> None:
@@ -116,6 +119,15 @@ class AnswerClock:
         """Answer with a private line; a failure to send is logged, never raised."""
         await self.settle()
         await tell_privately(self.interaction, text)
+
+
+def _deferral(interaction: discord.Interaction[Any]) -> discord.InteractionResponseType:
+    """Return the kind of response a deferral of ``interaction`` is, as discord.py defers
+    it: a command's "thinking…", a click's or a form's update."""
+    if interaction.type in (discord.InteractionType.component,
+                            discord.InteractionType.modal_submit):
+        return discord.InteractionResponseType.deferred_message_update
+    return discord.InteractionResponseType.deferred_channel_message
 
 
 async def edit_answer(interaction: discord.Interaction[Any], **body: Any) -> None:

@@ -43,6 +43,7 @@ from bot.boards.send_errors import (
 )
 from bot.boards.threads import in_forum, locked_out_text
 from bot.games.protocol import Action
+from bot.pictures import FILENAME
 from bot.table.errors import (
     BrokenGame,
     GameEnded,
@@ -371,10 +372,13 @@ class BoardClicks:
     async def _show_vote(self, interaction: discord.Interaction[Any],
                          game: LoadedGame) -> None:
         """Answer a vote on the public board by editing it to show the tally (its picture
-        kept: the position is the same); a failure is logged, and the vote acknowledged."""
+        kept: the position is the same; a board shown without one gets it: Discord
+        refuses to keep a picture the message does not have); a failure is logged, and
+        the vote acknowledged."""
+        shown = interaction.message
+        keep = shown is None or any(a.filename == FILENAME for a in shown.attachments)
         try:
-            body = await self._render(game, edit=True, keep=True)
-            await edit_answer(interaction, **body)
+            await edit_answer(interaction, **await self._render(game, edit=True, keep=keep))
             self.messages.mark_shown(game)
         except SEND_ERRORS as exc:
             log.warning("could not show the vote on game %s: %r", game.id, exc)

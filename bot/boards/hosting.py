@@ -252,9 +252,30 @@ class HostControls:
             note = f"Invited {name}."
             try:
                 await clock.edit(**controls_body(game, interaction.user.id, note))
+            except SEND_ERRORS as exc:
+                log.warning("could not answer an invitation to game %s: %s", game_id, exc)
+                return
+            try:
                 posted = await interaction.followup.send(**invitation(game, user_id),
                                                          wait=True)
             except SEND_ERRORS as exc:
                 log.warning("could not invite a member to game %s: %s", game_id, exc)
+                await self._invitation_failed(interaction, game, name, exc)
                 return
         await self.invitations.keep(game_id, user_id, posted)
+
+    @staticmethod
+    async def _invitation_failed(interaction: discord.Interaction[Any], game: LoadedGame,
+                                 name: str, error: BaseException) -> None:
+        """Put right the controls' "Invited …" after the invitation's message failed
+        with ``error``: refused, it did not go; with no answer, it may have."""
+        if isinstance(error, discord.HTTPException):
+            note = f"{name} was not invited: Discord refused the message. Try again."
+        else:
+            note = (f"{name} may not be invited: Discord did not answer. If no invitation "
+                    "shows in the channel, invite them again.")
+        try:
+            await interaction.edit_original_response(
+                **controls_body(game, interaction.user.id, note))
+        except SEND_ERRORS as exc:
+            log.warning("could not say an invitation to game %s failed: %s", game.id, exc)

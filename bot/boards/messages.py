@@ -29,7 +29,12 @@ import discord
 from bot.boards.gone import CHANNEL_GONE, UNKNOWN_CHANNEL, GonePlaces
 from bot.boards.leftovers import Leftovers
 from bot.boards.no_pictures import NoPictures
-from bot.boards.send_errors import SEND_ERRORS, passing_failure, tell_after_failure
+from bot.boards.send_errors import (
+    SEND_ERRORS,
+    passing_failure,
+    taken_after_all,
+    tell_after_failure,
+)
 from bot.boards.threads import MISSING_PERMISSIONS, GameThreads, refused_access
 from bot.boards.updates import FLUSH_SECONDS, BoardUpdates
 from bot.table.errors import board_link
@@ -89,6 +94,8 @@ class BoardMessages:
         self.updates = BoardUpdates(self)
         #: Ends the games whose channel, thread or server is gone.
         self.gone = GonePlaces(tables, self.forget)
+        #: What is done once a board is posted anew (its turn notice pointed at it).
+        self.reposted: Callable[[LoadedGame], Awaitable[None]] = _nothing
 
     def behind(self, game: LoadedGame) -> bool:
         """Whether a newer board of the game than ``game``'s was shown meanwhile."""
@@ -144,18 +151,35 @@ class BoardMessages:
                 response = await interaction.response.send_message(**body)
                 message_id = response.message_id
         except SEND_ERRORS as exc:
-            log.warning("could not answer with the board of game %s (%s); posting it", game.id,
-                        exc)
-            failed = await self.post(game)
-            if failed is None:  # the game is on: never "The application did not respond"
-                await tell_after_failure(interaction, f"Your game is on: {game.link}", exc)
-            return failed
+            message_id = await self._shown_after_all(interaction, exc)
+            if message_id is None:
+                log.warning("could not answer with the board of game %s (%s); posting it",
+                            game.id, exc)
+                failed = await self.post(game)
+                if failed is None:  # the game is on: never "The application did not respond"
+                    await tell_after_failure(interaction, f"Your game is on: {game.link}", exc)
+                return failed
         channel_id = interaction.channel_id or game.row.channel_id
         if message_id is not None:
             replaced = await self.tables.set_board(game, channel_id, message_id)
             self.mark_shown(game)
             await self._retire(replaced, game)
         return None
+
+    @staticmethod
+    async def _shown_after_all(interaction: discord.Interaction[Any],
+                               error: BaseException) -> int | None:
+        """Return the id of the board a command's answer showed though it failed with
+        ``error`` (Discord took it, then failed its answer: :func:`taken_after_all`), or
+        None when no board is known to show."""
+        if not taken_after_all(interaction, error,
+                               discord.InteractionResponseType.channel_message):
+            return None
+        try:
+            return (await interaction.original_response()).id
+        except SEND_ERRORS as exc:
+            log.warning("could not find a board answered after all: %s", exc)
+            return None
 
     async def post(self, game: LoadedGame, *,
                    invite: tuple[int, ...] = ()) -> BaseException | None:
@@ -221,6 +245,8 @@ class BoardMessages:
         self.locked_out.pop(game.id, None)  # the channel takes the bot's posts again
         if replaced is not None and replaced[1] != deleted:
             await self._retire(replaced, game)
+        if replaced is not None or deleted is not None:
+            await self.reposted(game)
         return None
 
     async def refresh(self, game: LoadedGame, *, keep: bool = False,
@@ -471,3 +497,6 @@ def moved_line(link: str) -> str:
     """Return what an old board says once a new one is posted: one line, a masked link."""
     return f"This board moved: [open the new board]({link})." if link else "This board moved."
 
+
+async def _nothing(game: LoadedGame) -> None:
+    """Do nothing with ``game`` (a hook left unset)."""

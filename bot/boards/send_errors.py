@@ -50,6 +50,20 @@ def answer_lost(error: BaseException) -> bool:
         error.code in UNKNOWN_INTERACTION or error.code == ALREADY_ANSWERED)
 
 
+def taken_after_all(interaction: discord.Interaction[Any], error: BaseException,
+                    kind: discord.InteractionResponseType) -> bool:
+    """Whether ``error``, refusing ``interaction``'s first response (of ``kind``), says
+    that response was taken after all: Discord took it but failed its answer (a 5xx),
+    discord.py sent it again, and Discord answered that the interaction is answered
+    already (40060). The interaction is then marked answered with ``kind``, as a
+    response that went well marks it, so what follows goes through its webhook."""
+    if not (isinstance(error, discord.HTTPException) and error.code == ALREADY_ANSWERED
+            and not interaction.response.is_done()):
+        return False
+    interaction.response._response_type = kind  # what discord.py sets once a response went
+    return True
+
+
 def passing_failure(error: BaseException) -> bool:
     """Whether ``error`` is Discord or the way to it failing for a while (a server
     error, a rate limit, the connection: reset, timed out): the same request may be

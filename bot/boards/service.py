@@ -81,6 +81,7 @@ class Boards:
         self.notices = TurnNotices(bot, tables, self.pings, self.leftovers,
                                    self.messages.locked_out)
         self.messages.gone.forget = self._forget_gone
+        self.messages.reposted = self.notices.relink
         #: Replays and daily results of ended games.
         self.replays = Replays(tables, self.drawing.drawer)
         #: The host's private controls of a lobby.

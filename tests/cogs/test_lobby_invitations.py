@@ -7,7 +7,16 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.support import button, host_board, host_panel, make_bot, pings_sent
+import discord
+
+from tests.support import (
+    button,
+    drop_first_answer,
+    host_board,
+    host_panel,
+    make_bot,
+    pings_sent,
+)
 
 COGS = ("cogs.steam",)
 
@@ -101,6 +110,35 @@ async def test_an_invitation_from_the_member_menu_goes_when_they_join(
     await discord_driver.click(board, button(board, "lobby.join"), user="erin")
     await discord_driver.settle()
     assert not any(m["id"] == line for m in fake_discord.channel_messages())
+
+
+async def test_an_invitation_discord_refuses_is_not_said_to_be_sent(
+        discord_driver, fake_discord, tmp_path):
+    """Discord refuses the invitation's message (a 403: the bot may not post here): the
+    host's controls, which said "Invited Erin." as it went, say she was not, nobody is
+    pinged, and she can be invited again."""
+    fake = fake_discord
+    _bot, board = await _lobby_with_bob(discord_driver, fake, tmp_path)
+    fake.fail_next("POST", r"/webhooks/\d+/[^/]+$", 403, 50013)
+    answer = await _invite(discord_driver, fake, board, "erin")
+    assert _invitations(fake) == [] and not pings_sent(fake)
+    assert answer.content.startswith("Erin was not invited: Discord refused"), answer.content
+    await _invite(discord_driver, fake, board, "erin")
+    assert len(_invitations(fake)) == 1
+
+
+async def test_an_invitation_whose_answer_is_lost_says_it_may_not_have_gone(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """The connection drops under the invitation's message: the controls no longer say
+    "Invited Erin." but that she may not be, and to invite her again if no invitation
+    shows."""
+    fake = fake_discord
+    _bot, board = await _lobby_with_bob(discord_driver, fake, tmp_path)
+    drop_first_answer(monkeypatch, "send", owner=discord.Webhook)
+    answer = await _invite(discord_driver, fake, board, "erin")
+    assert _invitations(fake) == []
+    assert answer.content.startswith("Erin may not be invited"), answer.content
+    assert "invite them again" in answer.content
 
 
 async def test_an_invitation_discord_fails_to_delete_is_deleted_at_a_later_try(

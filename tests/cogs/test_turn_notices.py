@@ -6,7 +6,19 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.support import Clock, abandon, button, host_board, make_bot, pings_sent, press
+import pytest
+
+from bot.games.steam.engine import ENGINE
+from tests.support import (
+    Clock,
+    abandon,
+    button,
+    host_board,
+    make_bot,
+    pings_sent,
+    press,
+    seated_steam,
+)
 
 COGS = ("cogs.steam", "cogs.help", "cogs.records")
 
@@ -521,6 +533,33 @@ async def test_an_old_board_discord_fails_to_retire_is_retired_at_a_later_try(
         await asyncio.sleep(0.01)
     moved = fake.get_message(old)
     assert moved["content"].startswith("This board moved: [") and not moved["components"]
+
+
+@pytest.mark.usefixtures("away_at_once")
+async def test_a_board_posted_again_after_a_delete_is_where_the_notice_leads(
+        discord_driver, fake_discord, tmp_path):
+    """Bob's turn notice stands; a moderator deletes the board, and Alice's "/steam away"
+    ask edits it, which posts it again. The notice's button now opens the new board,
+    not the deleted one."""
+    driver, fake = discord_driver, fake_discord
+    bot, game = await seated_steam(driver, fake, tmp_path,
+                                   settings={"TURN_NOTICE_GRACE_SECONDS": 0})
+    while game.to_act() == 0:
+        board = fake.get_message(game.row.board_message_id)
+        await press(driver, board, ENGINE.computer_action(game.state, 0), "alice")
+        await driver.settle()
+        game = await bot.tables.open_in_channel(fake.channel_id)
+    [notice] = _notices(fake)
+    old = game.row.board_message_id
+    fake.delete_message(fake.channel_id, old)
+    await driver.slash("steam", "away", {"player": fake.user("bob")}, user="alice")
+    await driver.settle()
+    game = await bot.tables.load(game.id)
+    assert game.row.board_message_id != old
+    assert fake.get_message(game.row.board_message_id) is not None
+    [link] = [c["url"] for row in fake.get_message(notice["id"])["components"]
+              for c in row["components"]]
+    assert link.endswith(f"/{game.row.board_message_id}"), link
 
 
 async def _nothing(*_args: object, **_kwargs: object) -> None:

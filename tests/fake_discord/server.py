@@ -296,6 +296,7 @@ class FakeDiscord:
         self.faults: list[Fault] = []
         #: Requests whose answer is held back after they are carried out (see :meth:`hold_next`).
         self.holds: list[tuple[str, re.Pattern[str], float]] = []
+        self.failing_after: list[tuple[str, re.Pattern[str], int]] = []
         self.response_deadline: float | None = RESPONSE_DEADLINE
         self.app_permissions = payloads.BOT_PERMISSIONS
         """The bot's permissions that interactions carry (``app_permissions``)."""
@@ -630,6 +631,19 @@ class FakeDiscord:
         """Carry out the next request whose method and API path match, then hold its answer
         back ``seconds``: a request Discord took whose answer the bot may stop waiting for."""
         self.holds.append((method.upper(), re.compile(path_regex), seconds))
+
+    def fail_after_next(self, method: str, path_regex: str, status: int = 500) -> None:
+        """Carry out the next request whose method and API path match, then answer it with
+        the error ``status``: Discord failing after the work was done (discord.py sends
+        a request answered 500, 502 or 504 again)."""
+        self.failing_after.append((method.upper(), re.compile(path_regex), status))
+
+    def _take_failing_after(self, method: str, path: str) -> int:
+        for failing in self.failing_after:
+            if failing[0] in ("*", method) and failing[1].search(path):
+                self.failing_after.remove(failing)
+                return failing[2]
+        return 0
 
     def _take_hold(self, method: str, path: str) -> float:
         for hold in self.holds:
@@ -967,6 +981,9 @@ class FakeDiscord:
             self.crashes.append((record, f"{type(error).__name__}: {error}"))
             response = web.json_response({"message": "500: Internal Server Error", "code": 0},
                                          status=500)
+        failed = self._take_failing_after(request.method, path)
+        if failed:
+            response = json_response({"message": f"{failed}: Server Error", "code": 0}, failed)
         record.status = response.status
         await self.notify()
         held = self._take_hold(request.method, path)
