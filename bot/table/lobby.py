@@ -8,7 +8,6 @@ role is handed on (``TableData.host``).
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +17,7 @@ from bot.table import seating
 from bot.table.data import TableData
 from bot.table.errors import Refusal
 from bot.table.seats import Seat
-from bot.text.alike import alike
+from bot.text.alike import alike, distinct
 
 #: Lobby operations, as action ids on lobby boards; ``lobby.drop.N`` removes the computer
 #: player in seat N, ``lobby.kick.N`` the person in seat N, and ``lobby.host.N`` hands the
@@ -76,11 +75,7 @@ def distinct_name(name: str, seats: Iterable[Seat]) -> str:
     """Return a person's name for a seat: ``name``, or with a number after it when a seat
     has it already ("Sam (2)"), so two people named alike are told apart wherever their
     seats are named (the board, the picture, the host's controls)."""
-    used = {alike(seat.name) for seat in seats}
-    if alike(name) not in used:
-        return name
-    return next(f"{name} ({n})" for n in itertools.count(2)
-                if alike(f"{name} ({n})") not in used)
+    return distinct(name, (seat.name for seat in seats))
 
 
 def free_computer_name(seats: list[Seat]) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.table.data import Poll, TableData, Vote
+from bot.text.alike import distinct
 
 #: How players of a channel game decide: by vote (C1), anyone's click at once, one player.
 MODES = ("vote", "fast", "solo")
@@ -86,14 +87,26 @@ def counts(poll: Poll) -> list[Count]:
     if poll.ballots:
         names: dict[str, list[str]] = {}
         labels: dict[str, str] = {}
+        shown = voter_names(poll)
         for ballot in poll.ballots:
-            names.setdefault(ballot.action, []).append(ballot.name)
+            names.setdefault(ballot.action, []).append(shown[ballot.user])
             labels[ballot.action] = ballot.label
         standing = [Count(a, labels[a], len(n), tuple(n)) for a, n in names.items()]
     else:
         standing = [Count(a, a, v) for a, v in poll.tally.items() if v > 0]
     standing.sort(key=lambda c: (-c.votes, order.get(c.action, len(order))))
     return standing
+
+
+def voter_names(poll: Poll) -> dict[int, str]:
+    """Return each voter's name as the decision's line names them: a member whose name
+    reads as an earlier voter's (two members called Alex) gets a number after it, "Alex
+    (2)", in the order they voted, as seats are told apart."""
+    shown: dict[int, str] = {}
+    for ballot in poll.ballots:
+        if ballot.user not in shown:
+            shown[ballot.user] = distinct(ballot.name, shown.values())
+    return shown
 
 
 def confirming(poll: Poll) -> bool:
@@ -204,7 +217,8 @@ def tie_line(poll: Poll, chosen: Count, standing: list[Count], tied: list[Count]
     actions = {c.action for c in tied}
     earliest = next((b for b in poll.ballots if b.action in actions), None)
     if earliest is not None and earliest.action == chosen.action:
-        return f"Tie {score}: {earliest.name} voted first, so {chosen.label} happened."
+        return (f"Tie {score}: {voter_names(poll)[earliest.user]} voted first, so "
+                f"{chosen.label} happened.")
     return f"Tie {score}: {chosen.label} was voted for first, so it happened."
 
 

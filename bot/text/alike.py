@@ -6,7 +6,9 @@ are spelled: :func:`alike` folds what a reader cannot see.
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
+from collections.abc import Iterable
 
 #: Cyrillic and Greek letters (as casefolded) drawn like a Latin letter, in one case or
 #: the other: two names that differ only by them look the same.
@@ -26,3 +28,12 @@ def alike(name: str) -> str:
     seen = "".join(ch for ch in folded if unicodedata.category(ch) != "Cf"
                    and not 0xFE00 <= ord(ch) <= 0xFE0F and ch != "\u034f")
     return seen.translate(_LOOKALIKES)
+
+
+def distinct(name: str, taken: Iterable[str]) -> str:
+    """Return ``name``, or with the first number after it ("Sam (2)") that makes it read
+    unlike every name of ``taken`` (:func:`alike`)."""
+    used = {alike(other) for other in taken}
+    if alike(name) not in used:
+        return name
+    return next(f"{name} ({n})" for n in itertools.count(2) if alike(f"{name} ({n})") not in used)

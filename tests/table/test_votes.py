@@ -94,6 +94,30 @@ def test_c4_a_three_way_tie_names_the_first_voter():
     assert polls.attribution(poll, chosen) == "Tie 1–1–1: Bob voted first, so ☀️ +1 happened."
 
 
+def test_c4_voters_named_alike_are_told_apart_in_the_decision_line():
+    """Two members called Alex vote (the second "ALEX", which reads the same): the line
+    of the decision numbers the later voter, as seats are numbered, so the channel
+    sees two people voted, not one name twice."""
+    poll = polls.new_poll(0)
+    polls.cast(poll, 1, "Alex", "a", "A", 0.0)
+    polls.cast(poll, 2, "ALEX", "a", "A", 1.0)
+    polls.cast(poll, 3, "Bob", "b", "B", 2.0)
+    chosen = polls.plurality(poll)
+    assert chosen is not None
+    assert polls.attribution(poll, chosen) == "Alex and ALEX (2) chose: A (2 votes to 1)."
+    tie = polls.new_poll(0)
+    polls.cast(tie, 5, "Sam", "b", "B", 0.0)
+    polls.cast(tie, 6, "Sam", "a", "A", 1.0)
+    chosen = polls.plurality(tie)
+    assert chosen is not None and chosen.action == "b"
+    assert polls.attribution(tie, chosen) == "Tie 1–1: Sam voted first, so B happened."
+    polls.cast(tie, 5, "Sam", "a", "A", 2.0)  # the first Sam changes his vote
+    polls.cast(tie, 7, "Kim", "b", "B", 3.0)
+    chosen = polls.plurality(tie)
+    assert chosen is not None and chosen.action == "a"
+    assert polls.attribution(tie, chosen) == "Sam and Sam (2) chose: A (2 votes to 1)."
+
+
 def test_c4_a_tie_whose_first_voter_moved_on():
     """C4: A was voted for first, but its first voter moved to B; A and B tie 1–1 and A
     wins, said as a move voted for first."""
