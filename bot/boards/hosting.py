@@ -28,7 +28,13 @@ from bot.boards.host_panel import panel_items, panel_text
 from bot.boards.layout import view_of
 from bot.boards.notices import LobbyInvitations
 from bot.boards.routing import NOT_VALID
-from bot.boards.send_errors import SEND_ERRORS, UNKNOWN_MEMBER, UNKNOWN_USER, tell_after_failure
+from bot.boards.send_errors import (
+    SEND_ERRORS,
+    UNKNOWN_MEMBER,
+    UNKNOWN_USER,
+    passing_failure,
+    tell_after_failure,
+)
 from bot.table.errors import Refusal, board_link
 from bot.table.loaded import LoadedGame
 from bot.table.lobby import LOBBY_INVITE, invite_refusal
@@ -268,8 +274,9 @@ class HostControls:
     async def _invitation_failed(interaction: discord.Interaction[Any], game: LoadedGame,
                                  name: str, error: BaseException) -> None:
         """Put right the controls' "Invited …" after the invitation's message failed
-        with ``error``: refused, it did not go; with no answer, it may have."""
-        if isinstance(error, discord.HTTPException):
+        with ``error``: refused, it did not go; with no answer, or Discord failing (a
+        5xx, which it may give for a message it took), it may have."""
+        if isinstance(error, discord.HTTPException) and not passing_failure(error):
             note = f"{name} was not invited: Discord refused the message. Try again."
         else:
             note = (f"{name} may not be invited: Discord did not answer. If no invitation "

@@ -31,8 +31,9 @@ from bot.boards.leftovers import Leftovers
 from bot.boards.no_pictures import NoPictures
 from bot.boards.send_errors import (
     SEND_ERRORS,
+    answered_already,
+    mark_answered,
     passing_failure,
-    taken_after_all,
     tell_after_failure,
 )
 from bot.boards.threads import MISSING_PERMISSIONS, GameThreads, refused_access
@@ -151,7 +152,7 @@ class BoardMessages:
                 response = await interaction.response.send_message(**body)
                 message_id = response.message_id
         except SEND_ERRORS as exc:
-            message_id = await self._shown_after_all(interaction, exc)
+            message_id = await self._shown_after_all(interaction, game, invite, exc)
             if message_id is None:
                 log.warning("could not answer with the board of game %s (%s); posting it",
                             game.id, exc)
@@ -166,17 +167,23 @@ class BoardMessages:
             await self._retire(replaced, game)
         return None
 
-    @staticmethod
-    async def _shown_after_all(interaction: discord.Interaction[Any],
-                               error: BaseException) -> int | None:
-        """Return the id of the board a command's answer showed though it failed with
-        ``error`` (Discord took it, then failed its answer: :func:`taken_after_all`), or
-        None when no board is known to show."""
-        if not taken_after_all(interaction, error,
-                               discord.InteractionResponseType.channel_message):
+    async def _shown_after_all(self, interaction: discord.Interaction[Any], game: LoadedGame,
+                               invite: tuple[int, ...], error: BaseException) -> int | None:
+        """Return the id of the board a command's answer shows though it failed with
+        ``error``, Discord saying the command was answered already (40060: a response
+        was taken after all, see :func:`answered_already`): the board, if that was it;
+        if it was a deferral whose answer was lost (its "thinking…" still loading), the
+        board as its follow-up. None when no board is known to show."""
+        if not answered_already(interaction, error):
             return None
         try:
-            return (await interaction.original_response()).id
+            original = await interaction.original_response()
+            if not original.flags.loading:
+                mark_answered(interaction, discord.InteractionResponseType.channel_message)
+                return original.id
+            mark_answered(interaction, discord.InteractionResponseType.deferred_channel_message)
+            body = _inviting(_without_none(await self.render(game)), invite)
+            return (await interaction.followup.send(**body, wait=True)).id
         except SEND_ERRORS as exc:
             log.warning("could not find a board answered after all: %s", exc)
             return None

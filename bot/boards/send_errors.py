@@ -57,11 +57,25 @@ def taken_after_all(interaction: discord.Interaction[Any], error: BaseException,
     discord.py sent it again, and Discord answered that the interaction is answered
     already (40060). The interaction is then marked answered with ``kind``, as a
     response that went well marks it, so what follows goes through its webhook."""
-    if not (isinstance(error, discord.HTTPException) and error.code == ALREADY_ANSWERED
-            and not interaction.response.is_done()):
+    if not answered_already(interaction, error):
         return False
-    interaction.response._response_type = kind  # what discord.py sets once a response went
+    mark_answered(interaction, kind)
     return True
+
+
+def answered_already(interaction: discord.Interaction[Any], error: BaseException) -> bool:
+    """Whether ``error`` says ``interaction`` is answered already (40060) though this
+    process does not know it: a response it sent was taken after all (which one, Discord
+    does not say)."""
+    return (isinstance(error, discord.HTTPException) and error.code == ALREADY_ANSWERED
+            and not interaction.response.is_done())
+
+
+def mark_answered(interaction: discord.Interaction[Any],
+                  kind: discord.InteractionResponseType) -> None:
+    """Mark ``interaction`` answered with a response of ``kind``, as discord.py marks it
+    once a response went: what follows goes through its webhook."""
+    interaction.response._response_type = kind
 
 
 def passing_failure(error: BaseException) -> bool:

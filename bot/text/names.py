@@ -33,8 +33,9 @@ _ESCAPE = re.compile(r"\\(.)|\u200b", re.DOTALL)
 #: anywhere, a masked link's brackets, and a quote, heading, list item or subtext at the
 #: line's start (a numbered item's dot is :data:`_NUMBERED`).
 _MARKDOWN = re.compile(r"[_\\~|*`\[\]]|^>(?:>>)?\s|^#{1,3}|^\s*-", re.MULTILINE)
-#: A numbered list item's number at a line's start ("1. Bob"): its dot is escaped.
-_NUMBERED = re.compile(r"^(\s*\d+)\.(?=\s)", re.MULTILINE)
+#: A numbered list item's number at a line's start ("1. Bob", or a name "1." that a
+#: line goes on after): its dot is escaped.
+_NUMBERED = re.compile(r"^(\s*\d+)\.(?=\s|$)", re.MULTILINE)
 
 
 #: Characters that are not printable but that a name keeps: the joiners (one emoji of

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import aiohttp
+import discord
+
 from bot.boards import answer_clock
 from tests.fake_discord import payloads
 from tests.support import board_ids, make_bot
@@ -43,3 +46,34 @@ async def test_a_board_answer_taken_after_all_is_the_board(
     game = await bot.tables.open_in_channel(fake.channel_id)
     boards = [m for m in fake.channel_messages() if board_ids(m)]
     assert [int(m["id"]) for m in boards] == [game.row.board_message_id]
+
+
+async def test_a_deferral_whose_answer_was_lost_is_followed_up_with_the_board(
+        discord_driver: Any, fake_discord: Any, tmp_path: Any, monkeypatch: Any) -> None:
+    """A slow /tinker start's deferral is taken, but the connection drops under its
+    answer, so the bot does not know it went; the board's answer meets "answered
+    already" (40060). What Discord shows is the "thinking…", so the board follows it
+    up: it is the game's board, not the message still thinking."""
+    fake = fake_discord
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    monkeypatch.setattr(answer_clock, "ANSWER_WITHIN", 0.0)
+    real = discord.InteractionResponse.defer
+    calls = 0
+
+    async def taken_then_lost(self: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        result = await real(self, *args, **kwargs)
+        if calls == 1:  # Discord took the deferral; its answer never came back
+            self._response_type = None
+            raise aiohttp.ServerDisconnectedError()
+        return result
+
+    monkeypatch.setattr(discord.InteractionResponse, "defer", taken_then_lost)
+    started = await discord_driver.slash("tinker", "start", user="alice")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    stored = fake.get_message(game.row.board_message_id)
+    assert not stored["flags"] & payloads.MESSAGE_FLAG_LOADING and board_ids(stored)
+    assert int(stored["id"]) == started.record.original_message_id
+    assert [m["id"] for m in fake.channel_messages() if board_ids(m)] == [stored["id"]]

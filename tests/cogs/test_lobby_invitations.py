@@ -141,6 +141,21 @@ async def test_an_invitation_whose_answer_is_lost_says_it_may_not_have_gone(
     assert "invite them again" in answer.content
 
 
+async def test_an_invitation_discord_fails_under_is_not_said_to_be_refused(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """Discord answers the invitation's message with server errors (a 5xx, which it may
+    give for a message it took and shows): the controls say she may not be invited and
+    to look for the invitation before inviting again, never that it was refused."""
+    import discord.webhook.async_ as webhook_async
+    fake = fake_discord
+    _bot, board = await _lobby_with_bob(discord_driver, fake, tmp_path)
+    real_sleep = asyncio.sleep
+    monkeypatch.setattr(webhook_async.asyncio, "sleep", lambda _s: real_sleep(0))
+    fake.fail_next("POST", r"/webhooks/\d+/[^/]+$", 503, times=5)
+    answer = await _invite(discord_driver, fake, board, "erin")
+    assert answer.content.startswith("Erin may not be invited"), answer.content
+
+
 async def test_an_invitation_discord_fails_to_delete_is_deleted_at_a_later_try(
         discord_driver, fake_discord, tmp_path):
     """Erin joins while Discord fails the delete of her invitation (a 503): the line goes

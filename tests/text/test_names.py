@@ -362,6 +362,7 @@ def test_a_numbered_list_marker_in_a_name_is_escaped() -> None:
     assert safe_name("1. Bob") == "1\\. Bob"
     assert safe_name("  12. Bob") == "12\\. Bob"  # one_line trims the spaces first
     assert plain(safe_name("1. Bob")) == "1. Bob"
+    assert safe_name("2024.") == "2024\\."  # a line goes on after the name
     assert safe_name("1.5 Bob") == "1.5 Bob"
     assert safe_name("Bob 1. Al") == "Bob 1. Al"
 
