@@ -51,7 +51,7 @@ def abandon_question(game: LoadedGame, ends: bool, deal_played: bool = False,
                 "still playing ask, it ends, unfinished")
         return (f"Abandon this {title} game? {when}, and a computer plays here, so it "
                 "counts as a loss scoring 0 for each player who asked (and anyone who "
-                f"resigned or is away), in the ratings too. ({DISMISS})")
+                f"played and then resigned or went away), in the ratings too. ({DISMISS})")
     if not ends:
         return (f"Ask to abandon this {title} game? Once a majority of the players still "
                 "playing ask, it ends for everyone, unfinished, and nobody gets a result "

@@ -45,7 +45,7 @@ class Abandoning:
             # people at a table that waits for away people) loses it, with those who had
             # asked and everyone who resigned or walked away, as a majority's end would
             asked = [u for u in game.data.abandon_votes if u in _playing(game)]
-            forfeit = (left_seats(game, [actor.user_id, *asked])
+            forfeit = (left_seats(game, [actor.user_id, *_bound(game, asked)])
                        if self.forfeits(game, actor) else set())
             return await self.core.close(game, "abandoned", ended, actor.user_id,
                                          forfeit=forfeit, came=asked)
@@ -112,15 +112,24 @@ class Abandoning:
         needed = len(playing) // 2 + 1
         if len(asks) >= needed:
             names = polls.join_names(game.seat_name(game.seat_of(u)) for u in asks)
-            data.abandon_votes = []
+            forfeit = left_seats(game, _bound(game, asks))
+            data.abandon_votes, data.abandon_free = [], []
             return await self.core.close(game, "abandoned", f"{names} abandoned the game.",
-                                         actor.user_id, forfeit=left_seats(game, asks),
-                                         came=asks)
+                                         actor.user_id, forfeit=forfeit, came=asks)
         data.abandon_votes = asks
+        if not self.core.left_to_computers(game):  # asked on terms of no result: kept
+            data.abandon_free = [*(u for u in data.abandon_free if u in asks), actor.user_id]
         event = (f"{game.seat_name(game.seat_of(actor.user_id))} asks to abandon the game "
                  f"({len(asks)} of {needed} needed: "
                  f"another player can use /{game.row.kind} abandon too).")
         return await self.core.table_note(game, (event,))
+
+
+def _bound(game: LoadedGame, asks: Iterable[int]) -> list[int]:
+    """Return the people of ``asks`` whose ask loses the table for them: not those who
+    asked while ending it gave nobody a result (they were told so)."""
+    free = set(game.data.abandon_free)
+    return [u for u in asks if u not in free]
 
 
 def left_seats(game: LoadedGame, people: Iterable[int]) -> set[int]:

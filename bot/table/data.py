@@ -321,6 +321,9 @@ class TableData:
     last: str = ""
     #: People at a running table who asked to abandon it (a majority of them does).
     abandon_votes: list[int] = field(default_factory=list)
+    #: Those of them who asked while ending the table gave nobody a result (before any
+    #: person moved, or with no computer at it): their ask keeps those terms.
+    abandon_free: list[int] = field(default_factory=list)
     #: Everyone who has voted in this game (their first vote is told how voting works),
     #: as stored before the ``voters`` table (moved there when the game is read).
     voted: list[int] = field(default_factory=list)
@@ -375,7 +378,7 @@ class TableData:
 
     _KNOWN = frozenset(("mode", "window", "players", "recent", "poll", "timer", "turn_seconds",
                         "notices", "away_votes", "last", "host", "notice", "invites", "voted",
-                        "untold", "invited", "abandon_votes", "thread", "parent", "notice_due",
+                        "untold", "invited", "abandon_votes", "abandon_free", "thread", "parent", "notice_due",
                         "shared", "turns", "decisions", "recent_players", "decision_voters",
                         "turn_since", "host_seen", "replays", "absent"))
 
@@ -407,6 +410,7 @@ class TableData:
             untold=_ids(data.get("untold")),
             invited=_ids(data.get("invited")),
             abandon_votes=_ids(data.get("abandon_votes")),
+            abandon_free=_ids(data.get("abandon_free")),
             host=None if host is None else int(host),
             host_seen=_optional_float(data.get("host_seen")),
             notice=NoticeRef.from_json(notice) if notice else None,
@@ -464,6 +468,8 @@ class TableData:
             out["invited"] = list(self.invited)
         if self.abandon_votes:
             out["abandon_votes"] = list(self.abandon_votes)
+        if self.abandon_free:
+            out["abandon_free"] = list(self.abandon_free)
         if self.host is not None:
             out["host"] = self.host
         if self.host_seen is not None:

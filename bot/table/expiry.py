@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
 from bot.table.abandoning import left_seats
 from bot.table.core import TableCore
@@ -22,8 +22,11 @@ log = logging.getLogger(__name__)
 class IdleExpiry:
     """Ends idle games, over the shared :class:`TableCore`."""
 
-    def __init__(self, core: TableCore) -> None:
+    def __init__(self, core: TableCore, removed: Mapping[int, float]) -> None:
         self.core = core
+        #: Servers that removed the bot, within their grace: their games wait, never
+        #: idle (nobody there can click; if the bot is added back, they go on).
+        self.removed = removed
 
     async def expire_idle(
         self, cutoffs: dict[str, float], ended: Callable[[LoadedGame], Awaitable[None]], *,
@@ -54,17 +57,23 @@ class IdleExpiry:
                 game = await self.core.load(game_id)
                 group = "lobby" if game.row.status == "lobby" else (
                     "solo" if len(game.seats) <= 1 else "multi")
-                if not game.row.is_open or game.row.updated_at >= cutoffs[group]:
+                if (not game.row.is_open or game.row.updated_at >= cutoffs[group]
+                        or game.row.guild_id in self.removed):
                     return None
                 event = "The game was idle too long and ended."
                 left: set[int] = set()
                 if self.core.left_to_computers(game):
                     stalled = game.person_to_act()
                     left = left_seats(game, [stalled] if stalled is not None else [])
-                    if stalled is not None:
-                        name = game.seat_name(game.seat_of(stalled))
+                    seat = game.seat_of(stalled) if stalled is not None else None
+                    if seat is not None:
+                        name = game.seat_name(seat)
                         event = (f"The game was idle too long and ended: {name}'s turn "
                                  "waited, so it counts as their loss (a computer plays here).")
+                        if seat in await self.core.no_part(game, None):
+                            event = (f"The game was idle too long and ended: it waited for "
+                                     f"{name}, who never came to this table, so it counts "
+                                     "for nobody.")
                 return await self.core.close(game, "expired", event, None, forfeit=left)
         except Refusal as refusal:
             log.warning("sweeper could not end game %s: %s", game_id, refusal)

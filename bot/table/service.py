@@ -135,16 +135,17 @@ class Tables:
             vote_window_seconds=vote_window, max_open_games=max_open_games))
         self.turns = TurnPolicy(self.core, notice_grace=self.servers.defaults.notice_grace_seconds)
         self.lobbies = Lobbies(self.core, self.turns)
-        self.expiry = IdleExpiry(self.core)
+        #: Servers that removed the bot and may add it back, by guild id, with when: the
+        #: deadlines of their games wait (nobody there can click), their games are not
+        #: idle meanwhile, and their turn timers are put off by the time away if the bot
+        #: is added back.
+        self.removed: dict[int, float] = {}
+        self.expiry = IdleExpiry(self.core, self.removed)
         #: Reads of games by place and starter, and of logged moves.
         self.find = Finder(self.core)
         #: This process's shards (ids, count) for background work; None: every game.
         self.shards: tuple[tuple[int, ...], int] | None = None
         self.closing = False
-        #: Servers that removed the bot and may add it back, by guild id, with when: the
-        #: deadlines of their games wait (nobody there can click), and their turn
-        #: timers are put off by the time away if the bot is added back.
-        self.removed: dict[int, float] = {}
 
     @property
     def store(self) -> GameStore:

@@ -249,7 +249,9 @@ class TurnPolicy:
         was down since its run began, before it is due: the board then shows the end it
         really has; and so the grace time of its waiting turn notice (C6). Return the
         change of the timer (its board to show again), or None. ``away``: times the
-        bot was away from the game's server (removed from it), counted as outages."""
+        bot was away from the game's server (removed from it), counted as outages; the
+        game is then saved in any case, so that its idle time counts from its return
+        (nobody could play it meanwhile)."""
         core = self.core
         async with core.hold(game_id):
             game = await core.load(game_id)
@@ -259,9 +261,9 @@ class TurnPolicy:
             # (a timer due while its server was away waited for its return)
             moved = (timer is not None and (timer.at > now or bool(away))
                      and self._put_off(timer, game.data.turn_seconds, now, away))
-            if not self._put_off_notice(game, now, away) and not moved:
+            if not self._put_off_notice(game, now, away) and not moved and not away:
                 return None
-            await core.save_table(game)
+            await core.save_table(game)  # (back from away: its idle time counts from now)
             return Play(game, (), redraw=True) if moved else None
 
     def _put_off(self, timer: TurnTimer, turn_seconds: float, now: float,

@@ -274,6 +274,37 @@ async def test_a_server_that_adds_the_bot_back_keeps_its_games(
                                      ) == [("",)]
 
 
+async def test_a_removed_servers_games_are_not_idle_while_it_may_add_the_bot_back(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """A lobby has waited 50 minutes of its idle hour when an admin removes the bot by
+    mistake; the idle sweep within the grace leaves it (nobody there could use it), and
+    once the bot is added back its idle time counts from the return: it is still open
+    50 minutes later, and ends as idle only after a whole hour."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=clock))
+    await discord_driver.slash("steam", "new", user="alice")
+    lobby = await bot.tables.open_in_channel(fake_discord.channel_id)
+    clock.advance(50 * 60)
+    async with connected(discord_driver, fake_discord, bot, monkeypatch):
+        await gateway_event(discord_driver, fake_discord, bot, "GUILD_DELETE",
+                            {"id": str(fake_discord.guild_id)}, "guild_remove")
+        clock.advance(40 * 60)  # within the grace: past the lobby's idle hour
+        assert await bot.sweep_once() == 0
+        assert (await bot.store.get_game(lobby.id)).status == "lobby"
+        await fake_discord.announce_guild(fake_discord.guild_id)  # added back
+        for _ in range(100):
+            if bot.get_guild(fake_discord.guild_id) is not None:
+                break
+            await asyncio.sleep(0.02)
+        await discord_driver.settle()
+        clock.advance(50 * 60)
+        assert await bot.sweep_once() == 0
+        assert (await bot.store.get_game(lobby.id)).status == "lobby"
+        clock.advance(11 * 60)
+        assert await bot.sweep_once() == 1
+        assert (await bot.store.get_game(lobby.id)).status == "expired"
+
+
 @pytest.mark.parametrize("days", [1, 3])
 async def test_a_server_that_adds_the_bot_back_late_sees_its_called_off_games_ended(
         discord_driver, fake_discord, tmp_path, monkeypatch, days):

@@ -79,3 +79,47 @@ async def test_a_board_left_behind_of_a_game_retention_emptied_stays_as_it_was(
     tapped = await discord_driver.click(left, button(left, "table.rules"), user="carol")
     assert tapped.ephemeral and tapped.embeds
     assert fake_discord.get_message(left["id"]) == left
+
+
+async def test_an_idle_table_waiting_for_someone_who_never_came_counts_for_nobody(
+        discord_driver, fake_discord, tmp_path):
+    """Play again seats Bob for Alice; he never comes, and the table against a computer
+    is left idle on his turn. Nobody gets a result (he never took part), and the ended
+    board says so rather than that it counts as his loss."""
+    from tests.support import abandon
+    driver, fake = discord_driver, fake_discord
+    clock = Clock()
+    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=clock))
+    board = (await driver.slash("steam", "new", {"first": "me (the host)"}, user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
+    board = (await driver.click(board, button(board, "lobby.computer"), user="alice")).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    first = await bot.tables.open_in_channel(fake.channel_id)
+    await abandon(driver, "steam", "alice")  # no move yet: ends with no result
+    await abandon(driver, "steam", "bob")
+    await driver.settle()
+    first = await bot.tables.load(first.id)
+    ended = fake.get_message(first.row.board_message_id)
+    await driver.click(ended, button(ended, "table.again"), user="alice")
+    await driver.settle()
+    lobby = await bot.tables.open_in_channel(fake.channel_id)
+    assert [s.name for s in lobby.seats][:2] == ["Alice", "Bob"]
+    await host_board(driver, fake.get_message(lobby.row.board_message_id), "lobby.start")
+    await driver.settle()
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    while game.to_act() == 0:
+        await press(driver, fake.get_message(game.row.board_message_id),
+                    game.engine.computer_action(game.state, 0), "alice")
+        await driver.settle()
+        game = await bot.tables.load(game.id)
+    assert game.person_to_act() == fake.user("bob").id
+    clock.advance(3 * 86400)
+    assert await bot.sweep_once() == 1
+    await driver.settle()
+    game = await bot.tables.load(game.id)
+    shown = fake.get_message(game.row.board_message_id)["embeds"][0]["description"]
+    assert "who never came to this table, so it counts for nobody" in shown, shown
+    assert "counts as their loss" not in shown
+    assert await bot.store.query("SELECT outcome FROM results WHERE game_id = :g",
+                                 {"g": game.id}) == []

@@ -97,6 +97,26 @@ async def test_people_who_abandon_together_all_lose_to_the_computer(tmp_path):
         assert await _rated(tables) == sorted([(ALICE.user_id, 1), (BOB.user_id, 1)])
 
 
+async def test_an_ask_made_when_abandoning_gave_no_result_keeps_those_terms(tmp_path):
+    """Bob asks to abandon before anyone moved (he is told nobody gets a result); play
+    goes on, and Alice's ask after her move makes the majority: she loses, as she was
+    told, and Bob gets no result, as he was told."""
+    async with open_tables(tmp_path / "t.db") as tables:
+        game = await _against_a_computer(tables, people=(BOB,), move=False)
+        assert not tables.abandon_forfeits(game, BOB)
+        asked = await tables.abandon(CHANNEL, BOB)
+        assert asked.row.is_open and asked.data.abandon_free == [BOB.user_id]
+        game = await tables.load(game.id)
+        action = game.engine.computer_action(game.state, 0)
+        game = (await tables.act(game.id, game.row.version, ALICE, action)).game
+        assert tables.abandon_forfeits(game, ALICE)
+        await tables.abandon(CHANNEL, ALICE)
+        (result,) = await tables.store.results(ALICE.user_id)
+        assert result["outcome"] == "loss"
+        assert await tables.store.results(BOB.user_id) == []
+        assert await _rated(tables) == [(ALICE.user_id, 1)]
+
+
 async def test_a_table_against_a_computer_left_idle_is_lost(tmp_path):
     """Walking away until the sweep ends the table is a loss too."""
     clock = Clock()
