@@ -378,9 +378,10 @@ class TableData:
 
     _KNOWN = frozenset(("mode", "window", "players", "recent", "poll", "timer", "turn_seconds",
                         "notices", "away_votes", "last", "host", "notice", "invites", "voted",
-                        "untold", "invited", "abandon_votes", "abandon_free", "thread", "parent", "notice_due",
-                        "shared", "turns", "decisions", "recent_players", "decision_voters",
-                        "turn_since", "host_seen", "replays", "absent"))
+                        "untold", "invited", "abandon_votes", "abandon_free", "thread",
+                        "parent", "notice_due", "shared", "turns", "decisions",
+                        "recent_players", "decision_voters", "turn_since", "host_seen",
+                        "replays", "absent"))
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableData:
