@@ -244,6 +244,16 @@ async def test_a_server_that_removes_the_bot_has_its_open_games_ended(
                                      ) == [("",)]
 
 
+async def _added_back(driver, fake, bot) -> None:
+    """The server adds the bot back: wait until the bot knows it, and for what it does."""
+    await fake.announce_guild(fake.guild_id)
+    for _ in range(100):
+        if bot.get_guild(fake.guild_id) is not None:
+            break
+        await asyncio.sleep(0.02)
+    await driver.settle()
+
+
 async def test_a_server_that_adds_the_bot_back_keeps_its_games(
         discord_driver, fake_discord, tmp_path, monkeypatch):
     """An admin removes the bot by mistake and adds it back: a Steam table mid-game is
@@ -258,12 +268,7 @@ async def test_a_server_that_adds_the_bot_back_keeps_its_games(
         alice = fake_discord.user("alice")
         moved = (await bot.tables.act(game.id, game.row.version, Actor(alice.id, "Alice"),
                                       game.engine.computer_action(game.state, 0))).game
-        await fake_discord.announce_guild(fake_discord.guild_id)  # added back
-        for _ in range(100):
-            if bot.get_guild(fake_discord.guild_id) is not None:
-                break
-            await asyncio.sleep(0.02)
-        await discord_driver.settle()
+        await _added_back(discord_driver, fake_discord, bot)
         board = fake_discord.get_message(moved.row.board_message_id)
         assert all(f":{moved.row.version}:" in cid for cid in board_ids(board))
         clock.advance(SERVER_GRACE_SECONDS + 1)
@@ -291,12 +296,7 @@ async def test_a_removed_servers_games_are_not_idle_while_it_may_add_the_bot_bac
         clock.advance(40 * 60)  # within the grace: past the lobby's idle hour
         assert await bot.sweep_once() == 0
         assert (await bot.store.get_game(lobby.id)).status == "lobby"
-        await fake_discord.announce_guild(fake_discord.guild_id)  # added back
-        for _ in range(100):
-            if bot.get_guild(fake_discord.guild_id) is not None:
-                break
-            await asyncio.sleep(0.02)
-        await discord_driver.settle()
+        await _added_back(discord_driver, fake_discord, bot)
         clock.advance(50 * 60)
         assert await bot.sweep_once() == 0
         assert (await bot.store.get_game(lobby.id)).status == "lobby"

@@ -213,39 +213,3 @@ async def test_a_server_the_bot_left_is_not_kept_in_memory(discord_driver, fake_
     assert await gone.sweep_left(lambda guild_id: False) == 3
     assert not any(g in book._known or g in book._chosen for g in guilds)
 
-
-async def test_a_vote_on_a_board_shown_without_its_picture_shows_the_tally(
-        discord_driver, fake_discord, tmp_path) -> None:
-    """Pictures were turned on mid-game, so the board still shows as text; then the bot
-    loses access to the channel. A vote is answered by editing the board through the
-    click: the edit brings the picture rather than keep one the message does not have
-    (a body Discord refuses), and the board shows the tally."""
-    from tests.fake_discord import payloads
-    fake = fake_discord
-    fake.add_user("carol")
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.server", "cogs.tinker")))
-    fake.add_user("admin", permissions=payloads.EVERYONE_PERMISSIONS | payloads.MANAGE_GUILD)
-    await discord_driver.slash("tablehouse", "settings", {"pictures": "off"}, user="admin")
-    board = (await discord_driver.slash("tinker", "start", user="alice")).message
-    game = await bot.tables.open_in_channel(fake.channel_id)
-    await discord_driver.click(board, button(board, game.legal_actions(0)[0].id), user="alice")
-    await discord_driver.slash("tablehouse", "settings", {"pictures": "on"}, user="admin")
-    game = await bot.tables.load(game.id)
-    board = fake.get_message(board["id"])
-    assert not board["attachments"]
-    first, second = [a.id for a in game.legal_actions(0) if a.id != "give_up"][:2]
-    fake.fail_next("*", r"^/channels/\d+/messages", 403, code=50001, times=10_000)
-    await discord_driver.click(board, button(board, first), user="bob")
-    await discord_driver.settle()
-    for _ in range(100):
-        if game.id in bot.boards.messages.locked_out:
-            break
-        await asyncio.sleep(0.01)
-    assert game.id in bot.boards.messages.locked_out
-    await discord_driver.click(fake.get_message(board["id"]), button(board, second),
-                               user="carol")
-    await discord_driver.settle()
-    assert fake.limit_violations == []
-    after = fake.get_message(board["id"])
-    assert any("voting" in f["name"] for f in after["embeds"][0].get("fields", []))
-    assert after["attachments"]

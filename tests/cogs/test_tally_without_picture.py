@@ -16,19 +16,25 @@ def _labels(message):
     return [c.get("label") for row in message["components"] for c in row["components"]]
 
 
+async def _text_board_with_pictures_on(driver, fake, tmp_path):
+    """A Tinker board shown as text, Alice's first move made, then pictures turned on by
+    /tablehouse settings; return the bot, the game and the board."""
+    bot = await driver.login(make_bot(tmp_path, cogs=COGS))
+    fake.add_user("admin", permissions=payloads.EVERYONE_PERMISSIONS | payloads.MANAGE_GUILD)
+    await driver.slash("tablehouse", "settings", {"pictures": "off"}, user="admin")
+    board = (await driver.slash("tinker", "start", user="alice")).message
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    await driver.click(board, button(board, game.legal_actions(0)[0].id), user="alice")
+    await driver.slash("tablehouse", "settings", {"pictures": "on"}, user="admin")
+    game = await bot.tables.load(game.id)
+    return bot, game, fake.get_message(board["id"])
+
+
 async def test_c4_the_tally_shows_after_pictures_are_turned_on(discord_driver, fake_discord,
                                                               tmp_path):
     """Pictures turned on mid-game: the next vote's board carries its tally."""
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
-    fake_discord.add_user("admin", permissions=payloads.EVERYONE_PERMISSIONS
-                          | payloads.MANAGE_GUILD)
-    await discord_driver.slash("tablehouse", "settings", {"pictures": "off"}, user="admin")
-    board = (await discord_driver.slash("tinker", "start", user="alice")).message
-    game = await bot.tables.open_in_channel(fake_discord.channel_id)
-    await discord_driver.click(board, button(board, game.legal_actions(0)[0].id), user="alice")
-    await discord_driver.slash("tablehouse", "settings", {"pictures": "on"}, user="admin")
-    game = await bot.tables.load(game.id)
-    board = fake_discord.get_message(board["id"])
+    bot, game, board = await _text_board_with_pictures_on(discord_driver, fake_discord,
+                                                          tmp_path)
     action = next(a.id for a in game.legal_actions(0) if a.id != "give_up")
     await discord_driver.click(board, button(board, action), user="bob")  # 1 of 2: a vote
     await bot.boards.messages.stop_updates()
@@ -72,3 +78,31 @@ async def test_c4_the_tally_shows_where_files_may_not_be_attached(discord_driver
     edits = [r for r in fake_discord.requests[before:]
              if r.method == "PATCH" and r.path.endswith(f"/messages/{board['id']}")]
     assert len(edits) == 1, [(r.status, r.json, getattr(r, "response", None)) for r in edits]
+
+
+async def test_c4_a_vote_answered_on_a_text_board_brings_its_picture(discord_driver,
+                                                                     fake_discord, tmp_path):
+    """Pictures were turned on mid-game, so the board still shows as text; then the bot
+    loses access to the channel, so a vote is answered by editing the board through the
+    click: the edit brings the picture rather than keep one the message does not have
+    (a body Discord refuses), and the board shows the tally."""
+    fake = fake_discord
+    fake.add_user("carol")
+    bot, game, board = await _text_board_with_pictures_on(discord_driver, fake, tmp_path)
+    assert not board["attachments"]
+    first, second = [a.id for a in game.legal_actions(0) if a.id != "give_up"][:2]
+    fake.fail_next("*", r"^/channels/\d+/messages", 403, code=50001, times=10_000)
+    await discord_driver.click(board, button(board, first), user="bob")
+    await discord_driver.settle()
+    for _ in range(100):
+        if game.id in bot.boards.messages.locked_out:
+            break
+        await asyncio.sleep(0.01)
+    assert game.id in bot.boards.messages.locked_out
+    await discord_driver.click(fake.get_message(board["id"]), button(board, second),
+                               user="carol")
+    await discord_driver.settle()
+    assert fake.limit_violations == []
+    after = fake.get_message(board["id"])
+    assert any("voting" in f["name"] for f in after["embeds"][0].get("fields", []))
+    assert after["attachments"]
