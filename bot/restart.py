@@ -35,12 +35,12 @@ ALIVE_SECONDS = 30.0
 
 #: At start, the boards of the games (open or ended) saved from this long before the bot
 #: was last known alive are edited again (an edit the stop or a crash left unmade, even
-#: one Discord refused for a while, then shows): at most :data:`REDRAW_LIMIT`, the newest
-#: first. The start of that window is kept in ``meta`` until the redraw is done, so a
+#: one Discord refused for a while, then shows): :data:`REDRAW_BATCH` at a time, the
+#: newest first. The start of that window is kept in ``meta`` until the redraw is done, so a
 #: restart that cuts it short leaves it owed to the next start
 #: (:meth:`bot.alive.AliveNotes.owed_redraw`).
 REDRAW_MARGIN_SECONDS = 120.0
-REDRAW_LIMIT = 500
+REDRAW_BATCH = 500
 #: An outage shorter than this (two notes of being alive) is not counted: the note read
 #: may be another process's that still serves the same shards (a deploy's overlap).
 BRIEF_OUTAGE_SECONDS = 2 * ALIVE_SECONDS
@@ -138,7 +138,7 @@ class Restart:
         :meth:`bot.boards.service.Boards.redraw_recent`); once all are seen to, the
         redraw is no longer owed (:meth:`bot.alive.AliveNotes.owed_redraw`)."""
         try:
-            redrawn = await self.boards.redraw_recent(since, REDRAW_LIMIT)
+            redrawn = await self.boards.redraw_recent(since, REDRAW_BATCH)
         except StorageError as exc:
             log.warning("could not read the games to show again after the start: %s", exc)
             return

@@ -336,18 +336,23 @@ class Boards:
         """After a restart, let computer players move wherever one is to act."""
         return await self.computers.resume()
 
-    async def redraw_recent(self, since: float, limit: int) -> int | None:
-        """After a start, edit again the boards of the (at most ``limit``) games saved
-        at or after ``since``, open or ended, the newest first; return how many, or None
+    async def redraw_recent(self, since: float, batch: int) -> int | None:
+        """After a start, edit again the boards of the games saved at or after ``since``,
+        open or ended, the newest first, ``batch`` at a time; return how many, or None
         when the stop came before all were seen to. An edit a stop or a crash left
         unmade (a computer's move, a closed vote window, the end of a game) is shown so,
         with no click needed; no board is posted (:meth:`BoardMessages.redraw`). Raise
-        StorageError if the games cannot be read."""
-        ids = await self.tables.store.changed_since(since, limit=limit,
-                                                    shards=self.tables.shards)
-        if not await self.messages.redraw(ids):
-            return None
-        return len(ids)
+        StorageError if the games cannot be read. (A game saved meanwhile moves to the
+        front, and may be read twice: never left out.)"""
+        count = 0
+        while True:
+            ids = await self.tables.store.changed_since(since, limit=batch, offset=count,
+                                                        shards=self.tables.shards)
+            if not await self.messages.redraw(ids):
+                return None
+            count += len(ids)
+            if len(ids) < batch:
+                return count
 
     async def put_off_timers(self) -> int:
         """After a start, move the running turn timers later by the time the bot was down

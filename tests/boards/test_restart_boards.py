@@ -167,6 +167,29 @@ async def test_only_games_saved_shortly_before_the_stop_are_shown_again(
     assert _edits_of(fake_discord, recent) == edits[1] + 1
 
 
+async def test_every_board_saved_shortly_before_the_stop_is_shown_again_batch_by_batch(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """More games were saved just before the stop than one batch of the start's redraw
+    reads (a burst of closed vote windows before a crash): every one's board is edited
+    again, a batch after another, before the redraw counts as done."""
+    import bot.restart
+    monkeypatch.setattr(bot.restart, "REDRAW_BATCH", 2)
+    clock = Clock()
+    client = await discord_driver.login(make_bot(tmp_path, clock=clock))
+    boards = []
+    for i in range(5):
+        channel = fake_discord.add_channel(f"games-{i}")
+        boards.append((await discord_driver.slash("toy", "new", user="alice",
+                                                  channel=channel)).message)
+    await discord_driver.close_client(client)
+    edits = [_edits_of(fake_discord, board) for board in boards]
+    clock.advance(3600)
+    client = await discord_driver.restart(make_bot(tmp_path, clock=clock))
+    await client.restart._redraw
+    await discord_driver.settle()
+    assert [_edits_of(fake_discord, board) for board in boards] == [n + 1 for n in edits]
+
+
 async def test_first_start_shows_nothing_again(discord_driver, fake_discord, tmp_path):
     """With no note of when the bot was last alive (a first start), no board is edited."""
     bot = await discord_driver.login(make_bot(tmp_path))
