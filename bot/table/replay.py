@@ -230,13 +230,13 @@ def rebuild(request: ReplayRequest, engine: Engine[Any] | None = None) -> list[A
     # without (kept since; the load gave them their default, the moves their value).
     saved = set(request.state)
     wanted = _kept(eng.dump(final), saved)
-    # the log as this release writes it; then, if the engine has one, as an older
-    # release wrote it (``apply_logged``, and ``settle_logged`` at the log's end)
+    # the log as this release writes it; then, if the engine has them, as older releases
+    # wrote it (``older_readings``: each a move's reading, and the last state's)
     readings: list[tuple[Callable[..., Any], Callable[[Any], Any] | None]] = [
         (eng.apply, None)]
-    older = getattr(eng, "apply_logged", None)
+    older = getattr(eng, "older_readings", None)
     if older is not None:
-        readings.append((older, getattr(eng, "settle_logged", None)))
+        readings += older()
     for options in _start_options(request.kind, final, request):
         for apply, settle in readings:
             try:
@@ -249,8 +249,51 @@ def rebuild(request: ReplayRequest, engine: Engine[Any] | None = None) -> list[A
                 continue
             if _kept(eng.dump(states[-1]), saved) == wanted:
                 return states
+        for apply, _settle in readings[1:]:  # under way when the bot was upgraded
+            mixed = _upgraded_on_the_way(eng, eng.new(seed, request.seats, options),
+                                         request.moves, apply,
+                                         lambda state: _kept(eng.dump(state), saved) == wanted)
+            if mixed is not None:
+                return mixed
     raise NoReplay(f"This game cannot be {request.doing}: its moves do not lead to how it "
                    "ended.")
+
+
+def _upgraded_on_the_way(eng: Engine[Any], start: Any, moves: Sequence[tuple[int, str]],
+                         older: Callable[..., Any],
+                         ends_right: Callable[[Any], bool]) -> list[Any] | None:
+    """Return every state of a game whose first moves were logged by an older release
+    (read by ``older``) and the rest by this one (the bot was upgraded on the way), if a
+    place of the upgrade makes it end as it did (``ends_right``); else None.
+
+    Only the moves where the two readings part are places to try (elsewhere the upgrade
+    changes nothing), latest first: a few, so a long game is read a few times at most.
+    """
+    earlier = [start]
+    parts: list[int] = []  # the moves (their index) the two readings read apart
+    for seat, action in moves:
+        try:
+            then = older(earlier[-1], seat, action).state
+        except GameError:  # the older release never logged it: upgraded before it
+            parts.append(len(earlier) - 1)
+            break
+        try:
+            apart = eng.dump(eng.apply(earlier[-1], seat, action).state) != eng.dump(then)
+        except GameError:
+            apart = True
+        if apart:
+            parts.append(len(earlier) - 1)
+        earlier.append(then)
+    for upgrade in reversed(parts):
+        states = earlier[: upgrade + 1]
+        try:
+            for seat, action in moves[upgrade:]:
+                states.append(eng.apply(states[-1], seat, action).state)
+        except GameError:
+            continue
+        if ends_right(states[-1]):
+            return states
+    return None
 
 
 def frames(request: ReplayRequest, engine: Engine[Any] | None = None) -> list[Frame]:

@@ -84,6 +84,8 @@ def sure_damage(c: Content, s: TinState, enemy: Enemy) -> int:
     The sure blow always lands, so a race whose "landed strikes" deal more to undead adds
     it; weapons and wards count only on landed rolled strikes (their card texts).
     """
+    if c.edition < 2:  # the rules' edition 1: the bane only with landed rolled strikes
+        return SURE_BLOW
     return SURE_BLOW + (ability(c, s, "undead_bane") if enemy.undead else 0)
 
 

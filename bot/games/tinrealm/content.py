@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -218,6 +218,9 @@ class Content:
     classes: Mapping[str, AdventurerClass]
     encounters: Mapping[str, Encounter]
     trapping_cards: Mapping[str, TrappingCard]
+    #: The rules' edition these cards are played by: :data:`EDITION`, or 1 for the
+    #: journeys logged until 5 December 2026 (see :func:`first_edition`).
+    edition: int = 2
 
     def classes_for(self, race: str) -> tuple[str, ...]:
         """Return the classes open to ``race``: the backs of the two other cards (R1)."""
@@ -232,6 +235,29 @@ class Content:
         return [
             mark for card, side in zip(self.maps, sides, strict=True) for mark in card.sides[side]
         ]
+
+
+#: The rules' edition of today's engine. Edition 1, played until 5 December 2026: a
+#: sure blow dealt 1 to any foe (the race's bane against the undead came only with
+#: landed rolled strikes), a trap guard was spent on a trap that found nothing to take,
+#: and two cards resolved their icons in their printed order (Mossy Ford: water, then
+#: loot; Fallow Barrow: encounter, enemy, loot).
+EDITION = 2
+
+#: The cards whose icons resolved in another order in edition 1.
+_FIRST_EDITION_ICONS = {
+    "mossy-ford": ("water", "loot"),
+    "fallow-barrow": ("encounter", "enemy", "loot"),
+}
+
+
+def first_edition(content: Content) -> Content:
+    """Return ``content`` as played by the rules' edition 1 (see :data:`EDITION`), to read
+    a journey logged then the way it was played (a replay, a share)."""
+    cards = {key: replace(card, icons=_FIRST_EDITION_ICONS[key])
+             if key in _FIRST_EDITION_ICONS and set(card.icons) == set(_FIRST_EDITION_ICONS[key])
+             else card for key, card in content.exploration.items()}
+    return replace(content, exploration=cards, edition=1)
 
 
 class _Entry:

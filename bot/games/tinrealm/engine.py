@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.games.protocol import (
@@ -17,7 +17,7 @@ from bot.games.protocol import (
 )
 from bot.games.rng import SeededRandom
 from bot.games.tinrealm import actions, heuristic, serial
-from bot.games.tinrealm.content import Content, ContentError, load_content
+from bot.games.tinrealm.content import Content, ContentError, first_edition, load_content
 from bot.games.tinrealm.scoring import end_words, rank, score, score_parts, score_words
 from bot.games.tinrealm.state import TinState
 from bot.games.tinrealm.text import render
@@ -64,6 +64,7 @@ class TinRealmEngine:
     def __init__(self, content: Content | None = None) -> None:
         self._default = content or load_content()
         self._loaded: dict[str, Content | ContentError] = {}
+        self._first: dict[str | None, Content] = {}
 
     def content(self, path: str | None = None) -> Content:
         """Return the content for a game: the engine's own, or the file at ``path``.
@@ -133,25 +134,38 @@ class TinRealmEngine:
         share: where a brace now waits, that game went on by itself, so the brace goes on
         first, then the move is applied as :meth:`apply` does. A brace draws no dice, so
         the game comes out as it was played."""
-        c = self.content(state.content_path)
-        new = state.copy()
-        log: list[str] = []
-        while new.waiting_for == "brace":
-            actions.carry_out(c, new, "go", log)
-        actions.perform(c, new, action_id, log)
-        return Step(new, tuple(log))
+        return _logged(self.content(state.content_path), state, action_id)
 
     def settle_logged(self, state: TinState) -> TinState:
         """Return the state a log written before braces existed (R7) ends on, as that
         game ended: it may end where a brace now waits (the harm it went on to took the
         journey), so the brace goes on, as the game then did by itself."""
-        if state.waiting_for != "brace":
-            return state
-        c = self.content(state.content_path)
-        new = state.copy()
-        while new.waiting_for == "brace":
-            actions.carry_out(c, new, "go", [])
-        return new
+        return _settled(self.content(state.content_path), state)
+
+    def apply_first_edition(self, state: TinState, seat: int, action_id: str) -> Step:
+        """Apply a move of a log written under the rules' edition 1 (until 5 December
+        2026: :data:`bot.games.tinrealm.content.EDITION`), braces or not, as
+        :meth:`apply_logged` does, by that edition's rules."""
+        return _logged(self._first_edition(state.content_path), state, action_id)
+
+    def settle_first_edition(self, state: TinState) -> TinState:
+        """Return the state a log of the rules' edition 1 ends on (see
+        :meth:`settle_logged`)."""
+        return _settled(self._first_edition(state.content_path), state)
+
+    def older_readings(self) -> list[tuple[Callable[[TinState, int, str], Step],
+                                           Callable[[TinState], TinState]]]:
+        """Return the ways a log written by an older release is read, for a replay or a
+        share, each a move's and the last state's: before braces existed (R7), and by
+        the rules' edition 1."""
+        return [(self.apply_logged, self.settle_logged),
+                (self.apply_first_edition, self.settle_first_edition)]
+
+    def _first_edition(self, path: str | None) -> Content:
+        """Return a game's content as the rules' edition 1 plays it (kept once made)."""
+        if path not in self._first:
+            self._first[path] = first_edition(self.content(path))
+        return self._first[path]
 
     def view(self, state: TinState) -> dict[str, Any]:
         """Return the public view (see :func:`bot.games.tinrealm.view.view`)."""
@@ -200,3 +214,25 @@ class TinRealmEngine:
 
 #: The engine the registry loads.
 ENGINE = TinRealmEngine()
+
+
+def _logged(c: Content, state: TinState, action_id: str) -> Step:
+    """Apply a logged move by ``c``'s rules: any brace waiting goes on first (see
+    :meth:`TinRealmEngine.apply_logged`)."""
+    new = state.copy()
+    log: list[str] = []
+    while new.waiting_for == "brace":
+        actions.carry_out(c, new, "go", log)
+    actions.perform(c, new, action_id, log)
+    return Step(new, tuple(log))
+
+
+def _settled(c: Content, state: TinState) -> TinState:
+    """Return the state a log ends on by ``c``'s rules: a waiting brace goes on (see
+    :meth:`TinRealmEngine.settle_logged`)."""
+    if state.waiting_for != "brace":
+        return state
+    new = state.copy()
+    while new.waiting_for == "brace":
+        actions.carry_out(c, new, "go", [])
+    return new
