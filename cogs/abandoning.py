@@ -29,7 +29,7 @@ from bot.table.loaded import LoadedGame
 log = logging.getLogger(__name__)
 
 #: The custom_id pattern of the button that confirms abandoning a game.
-ABANDON_TEMPLATE = r"ab1:(?P<game>[0-9]{1,20})"
+ABANDON_TEMPLATE = r"ab1:(?P<game>[0-9]{1,20})(?::(?P<loss>[01]))?"
 
 
 def abandon_question(game: LoadedGame, ends: bool, deal_played: bool = False,
@@ -70,11 +70,11 @@ async def ask_to_abandon(bot: Any, interaction: discord.Interaction[Any]) -> Non
     async with AnswerClock.of(interaction, private=True) as clock:
         game, ends = await bot.tables.may_abandon(interaction.channel_id or 0,
                                                   actor_of(interaction))
+        deal_played = bot.tables.core.deal_played(game)
+        forfeits = bot.tables.abandon_forfeits(game, actor_of(interaction))
         view = discord.ui.View(timeout=None)
-        view.add_item(AbandonButton(game.id, ends))
-        question = abandon_question(
-            game, ends, bot.tables.core.deal_played(game),
-            bot.tables.abandon_forfeits(game, actor_of(interaction)))
+        view.add_item(AbandonButton(game.id, ends, deal_played or forfeits))
+        question = abandon_question(game, ends, deal_played, forfeits)
         await clock.send(content=question, view=view, ephemeral=True)
 
 
@@ -82,12 +82,15 @@ class AbandonButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
         template=ABANDON_TEMPLATE):
     """The button of the abandon question: ends the game (or records the ask)."""
 
-    def __init__(self, game_id: int, ends: bool = True) -> None:
+    def __init__(self, game_id: int, ends: bool = True, as_a_loss: bool | None = None) -> None:
+        terms = "" if as_a_loss is None else f":{int(as_a_loss)}"
         super().__init__(discord.ui.Button(
             label="Yes, abandon it" if ends else "Yes, ask to abandon",
-            style=discord.ButtonStyle.danger, custom_id=f"ab1:{game_id}",
+            style=discord.ButtonStyle.danger, custom_id=f"ab1:{game_id}{terms}",
         ))
         self.game_id = game_id
+        #: Whether the question said abandoning counts as a loss (None: not known).
+        self.as_a_loss = as_a_loss
 
     @classmethod
     async def from_custom_id(
@@ -95,7 +98,8 @@ class AbandonButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
         match: re.Match[str], /,
     ) -> AbandonButton:
         """Rebuild the button from its custom_id (after a restart too)."""
-        return cls(int(match["game"]))
+        loss = match["loss"]
+        return cls(int(match["game"]), as_a_loss=None if loss is None else loss == "1")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Abandon the game and say so in the channel, or record the ask and say so
@@ -104,7 +108,8 @@ class AbandonButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
         async with AnswerClock.of(interaction, self.game_id) as clock:
             try:
                 game = await bot.tables.abandon(
-                    interaction.channel_id or 0, actor_of(interaction), game_id=self.game_id)
+                    interaction.channel_id or 0, actor_of(interaction), game_id=self.game_id,
+                    as_a_loss=self.as_a_loss)
             except Refusal as refusal:
                 await clock.tell(str(refusal))
                 return

@@ -34,7 +34,6 @@ Discord has it again (:meth:`GonePlaces.available_again`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -43,7 +42,7 @@ from typing import Final
 import discord
 
 from bot.boards.send_errors import SEND_ERRORS
-from bot.table.errors import Refusal
+from bot.table.errors import Refusal, Unavailable
 from bot.table.loaded import LoadedGame
 from bot.table.service import Tables
 from db.errors import StorageError
@@ -73,6 +72,10 @@ CALLED_OFF_KEY = "server_called_off:"
 #: most ``limit``.
 CALLED_OFF_SQL = ("SELECT id FROM games WHERE guild_id = :guild AND status = 'abandoned'"
                   " AND updated_at >= :since AND id > :after ORDER BY id LIMIT :limit")
+
+#: The pauses before a game's save at the bot's return to a server is tried again, when
+#: the database failed it (locked, say): its idle time must count from the return.
+BACK_RETRY_SECONDS = (0.5, 2.0, 5.0)
 
 #: At a start, the least time between two channels asked of Discord (to learn whether
 #: they are still there): the start's other requests, and the other processes' of a
@@ -261,8 +264,7 @@ class GonePlaces:
                 while ids := await self.tables.store.open_games_in_guild(
                         guild_id, limit=BATCH, after_id=after):
                     for game_id in ids:
-                        with contextlib.suppress(Refusal):  # (a damaged game: as it is)
-                            await self.tables.put_off_timer(game_id, away)
+                        await self._put_off(game_id, away)
                         redraw(game_id)
                     count += len(ids)
                     after = ids[-1]
@@ -274,6 +276,22 @@ class GonePlaces:
             return count
         log.info("added back to server %s: its %d open games go on", guild_id, count)
         return count
+
+    async def _put_off(self, game_id: int, away: tuple[tuple[float, float], ...]) -> None:
+        """Put a game's turn timer off by the time away, and its idle time to count from
+        now (:meth:`Tables.put_off_timer`); a save the database fails for a while is
+        tried again (:data:`BACK_RETRY_SECONDS`), a damaged game left as it is."""
+        for pause in (*BACK_RETRY_SECONDS, None):
+            try:
+                await self.tables.put_off_timer(game_id, away)
+                return
+            except Unavailable:
+                if pause is None:
+                    log.warning("could not put game %s off by the time away", game_id)
+                    return
+                await asyncio.sleep(pause)
+            except Refusal:
+                return
 
     async def _tidy_called_off(self, guild_id: int) -> None:
         """The bot is back in a server whose games were called off while it was away:

@@ -10,6 +10,11 @@ from bot.table.core import TableCore
 from bot.table.errors import GameEnded, NotAllowed, Refusal
 from bot.table.loaded import Actor, LoadedGame
 
+#: The refusal of a confirmed abandon whose question said it gives no result, once the
+#: game has come to count as a loss.
+TERMS_CHANGED = ("The game moved on since you were asked: abandoning it now counts as a "
+                 "loss. Use /{kind} abandon again if you still want to.")
+
 
 class Abandoning:
     """Ending games on request, over the shared :class:`TableCore`."""
@@ -17,8 +22,8 @@ class Abandoning:
     def __init__(self, core: TableCore) -> None:
         self.core = core
 
-    async def abandon(self, channel_id: int, actor: Actor, *,
-                      game_id: int | None = None) -> LoadedGame:
+    async def abandon(self, channel_id: int, actor: Actor, *, game_id: int | None = None,
+                      as_a_loss: bool | None = None) -> LoadedGame:
         """End the channel's open game, or record the ask; return the game afterwards.
 
         A member with Manage Messages always may. A one-seat game is its starter's to
@@ -26,7 +31,11 @@ class Abandoning:
         still playing at it (one of them alone when only one plays). While the asks are
         fewer, the game stays open with the ask recorded (its last event says so).
         ``game_id`` is the game the member confirmed abandoning: refused if the
-        channel's open game is another one now.
+        channel's open game is another one now. ``as_a_loss`` is whether the question
+        they confirmed said it counts as a loss for them (:meth:`counts_as_loss`): one
+        that said it gives no result is refused once the game has come to count as a
+        loss (a move was made meanwhile), so that nobody loses a game they were told
+        would give no result.
         """
         game = await self.core.open_in_channel(channel_id)
         if game is None or (game_id is not None and game.id != game_id):
@@ -37,6 +46,8 @@ class Abandoning:
             if not game.row.is_open:
                 raise GameEnded(game.row.status)
             self._step(game, actor)
+            if as_a_loss is False and self.counts_as_loss(game, actor):
+                raise Refusal(TERMS_CHANGED.format(kind=game.row.kind))
             if (not actor.can_manage and _running_table(game)
                     and actor.user_id in _playing(game)):
                 return await self._ask(game, actor)
@@ -58,6 +69,12 @@ class Abandoning:
         if game is None:
             raise Refusal("There is no game going in this channel.")
         return game, self._step(game, actor) == "close"
+
+    def counts_as_loss(self, game: LoadedGame, actor: Actor) -> bool:
+        """Whether abandoning ``game`` (or asking to) counts as a loss for ``actor``: a
+        daily deal played on (:meth:`TableCore.deal_played`), or a table where a
+        computer plays (:meth:`forfeits`)."""
+        return self.core.deal_played(game) or self.forfeits(game, actor)
 
     def forfeits(self, game: LoadedGame, actor: Actor) -> bool:
         """Whether ``actor`` abandoning ``game`` (with the others asking, if need be)
@@ -107,6 +124,11 @@ class Abandoning:
         data = game.data
         playing = _playing(game)
         asks = [u for u in data.abandon_votes if u in playing]
+        # the asks standing made on terms of no result keep them; this ask has today's
+        free = [u for u in data.abandon_free if u in asks and u != actor.user_id]
+        if not self.core.left_to_computers(game):
+            free.append(actor.user_id)
+        data.abandon_free = free
         if actor.user_id not in asks:
             asks.append(actor.user_id)
         needed = len(playing) // 2 + 1
@@ -117,8 +139,6 @@ class Abandoning:
             return await self.core.close(game, "abandoned", f"{names} abandoned the game.",
                                          actor.user_id, forfeit=forfeit, came=asks)
         data.abandon_votes = asks
-        if not self.core.left_to_computers(game):  # asked on terms of no result: kept
-            data.abandon_free = [*(u for u in data.abandon_free if u in asks), actor.user_id]
         event = (f"{game.seat_name(game.seat_of(actor.user_id))} asks to abandon the game "
                  f"({len(asks)} of {needed} needed: "
                  f"another player can use /{game.row.kind} abandon too).")

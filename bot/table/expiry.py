@@ -8,6 +8,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 
+from bot.table import polls
 from bot.table.abandoning import left_seats
 from bot.table.core import TableCore
 from bot.table.errors import Refusal
@@ -71,9 +72,7 @@ class IdleExpiry:
                         event = (f"The game was idle too long and ended: {name}'s turn "
                                  "waited, so it counts as their loss (a computer plays here).")
                         if seat in await self.core.no_part(game, None):
-                            event = (f"The game was idle too long and ended: it waited for "
-                                     f"{name}, who never came to this table, so it counts "
-                                     "for nobody.")
+                            event = _never_came(game, name, sorted(left - {seat}))
                 return await self.core.close(game, "expired", event, None, forfeit=left)
         except Refusal as refusal:
             log.warning("sweeper could not end game %s: %s", game_id, refusal)
@@ -81,3 +80,15 @@ class IdleExpiry:
         except Exception:  # one game's fault (damaged data) never stops the sweep
             log.warning("sweeper could not end game %s", game_id, exc_info=True)
             return None
+
+
+def _never_came(game: LoadedGame, name: str, others: list[int]) -> str:
+    """Return how a table left idle on the turn of ``name``, who never came to it, ended:
+    it counts for nobody but ``others`` (seats of people who played and then resigned
+    or walked away: their loss, as a computer plays here)."""
+    waited = f"The game was idle too long and ended: it waited for {name}, who never came"
+    if not others:
+        return f"{waited} to this table, so it counts for nobody."
+    lost = polls.join_names(game.seat_name(i) for i in others)
+    return (f"{waited} to this table; it counts only as a loss for {lost}, who left it "
+            "(a computer plays here).")

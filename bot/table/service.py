@@ -546,10 +546,11 @@ class Tables:
 
     # -- ending and housekeeping --------------------------------------------------------
 
-    async def abandon(self, channel_id: int, actor: Actor, *,
-                      game_id: int | None = None) -> LoadedGame:
+    async def abandon(self, channel_id: int, actor: Actor, *, game_id: int | None = None,
+                      as_a_loss: bool | None = None) -> LoadedGame:
         """End the channel's open game, or record the ask (see :class:`Abandoning`)."""
-        return await self.abandoning.abandon(channel_id, actor, game_id=game_id)
+        return await self.abandoning.abandon(channel_id, actor, game_id=game_id,
+                                             as_a_loss=as_a_loss)
 
     async def call_off(self, game_id: int, event: str, *,
                        unseen: bool = False) -> LoadedGame | None:

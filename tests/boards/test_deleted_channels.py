@@ -305,6 +305,38 @@ async def test_a_removed_servers_games_are_not_idle_while_it_may_add_the_bot_bac
         assert (await bot.store.get_game(lobby.id)).status == "expired"
 
 
+async def test_a_save_the_database_fails_at_the_return_is_made_again(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """The bot is added back while the database is locked for a moment: the first save
+    of the lobby (its idle time counted from the return) fails, and is made again, so
+    the lobby is not ended as idle a minute later."""
+    from db.errors import StorageError
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=clock))
+    await discord_driver.slash("steam", "new", user="alice")
+    lobby = await bot.tables.open_in_channel(fake_discord.channel_id)
+    clock.advance(50 * 60)
+    async with connected(discord_driver, fake_discord, bot, monkeypatch):
+        await gateway_event(discord_driver, fake_discord, bot, "GUILD_DELETE",
+                            {"id": str(fake_discord.guild_id)}, "guild_remove")
+        clock.advance(40 * 60)
+        store = bot.tables.store
+        real, failed = store.save_game, []
+
+        async def locked_once(*args, **kwargs):
+            if not failed:
+                failed.append(True)
+                raise StorageError("database is locked")
+            return await real(*args, **kwargs)
+
+        monkeypatch.setattr(store, "save_game", locked_once)
+        await _added_back(discord_driver, fake_discord, bot)
+        assert failed and fake_discord.guild_id not in bot.tables.removed
+        clock.advance(60)
+        assert await bot.sweep_once() == 0
+        assert (await bot.store.get_game(lobby.id)).status == "lobby"
+
+
 @pytest.mark.parametrize("days", [1, 3])
 async def test_a_server_that_adds_the_bot_back_late_sees_its_called_off_games_ended(
         discord_driver, fake_discord, tmp_path, monkeypatch, days):

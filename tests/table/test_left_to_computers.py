@@ -117,6 +117,88 @@ async def test_an_ask_made_when_abandoning_gave_no_result_keeps_those_terms(tmp_
         assert await _rated(tables) == [(ALICE.user_id, 1)]
 
 
+async def test_a_confirmation_that_said_no_result_is_refused_once_it_would_lose(tmp_path):
+    """Bob is asked before anyone moved (no result); Alice moves; his "Yes" then would
+    count as a loss, so it is refused, nothing recorded; asked again, he agrees to it."""
+    from bot.table.abandoning import TERMS_CHANGED
+    from bot.table.errors import Refusal
+    async with open_tables(tmp_path / "t.db") as tables:
+        game = await _against_a_computer(tables, people=(BOB,), move=False)
+        assert not tables.abandon_forfeits(game, BOB)
+        action = game.engine.computer_action(game.state, 0)
+        game = (await tables.act(game.id, game.row.version, ALICE, action)).game
+        try:
+            await tables.abandon(CHANNEL, BOB, game_id=game.id, as_a_loss=False)
+        except Refusal as refusal:
+            assert str(refusal) == TERMS_CHANGED.format(kind="steam")
+        else:
+            raise AssertionError("the confirmation was taken on terms it no longer had")
+        assert (await tables.load(game.id)).data.abandon_votes == []
+        asked = await tables.abandon(CHANNEL, BOB, game_id=game.id, as_a_loss=True)
+        assert asked.data.abandon_votes == [BOB.user_id] and asked.data.abandon_free == []
+
+
+async def test_an_ask_dropped_with_its_seat_does_not_keep_its_terms(tmp_path, away_at_once):
+    """Bob asks before anyone moved (no result); Alice moves; Bob's seat goes to a
+    computer, which drops his ask. Back, he asks again, told it counts as a loss, and
+    his ask with Carol's ends the table: both lose, Bob's old terms gone with his ask."""
+    from tests.support import CAROL
+    async with open_tables(tmp_path / "t.db") as tables:
+        game = await _against_a_computer(tables, people=(BOB, CAROL), move=False)
+        await tables.abandon(CHANNEL, BOB)
+        game = await tables.load(game.id)
+        assert game.data.abandon_free == [BOB.user_id]
+        action = game.engine.computer_action(game.state, 0)
+        game = (await tables.act(game.id, game.row.version, ALICE, action)).game
+        await tables.hand_to_computer(CHANNEL, ALICE, BOB.user_id)
+        await tables.hand_to_computer(CHANNEL, CAROL, BOB.user_id)
+        assert (await tables.load(game.id)).seats[1].away
+        await tables.abandon(CHANNEL, CAROL)
+        await tables.come_back(game.id, BOB)
+        game = await tables.load(game.id)
+        assert not game.seats[1].away and tables.abandon_forfeits(game, BOB)
+        ended = await tables.abandon(CHANNEL, BOB)
+        assert ended.row.status == "abandoned"
+        for person in (BOB, CAROL):
+            (result,) = await tables.store.results(person.user_id)
+            assert result["outcome"] == "loss", person
+        assert await tables.store.results(ALICE.user_id) == []
+
+
+async def test_an_idle_table_says_who_loses_when_it_waited_for_someone_who_never_came(
+        tmp_path):
+    """Play again seats Bob for Alice; he never comes. Alice plays her turn and resigns,
+    and the table is left idle on Bob's turn: Bob gets no result, Alice (who resigned)
+    her loss, and the last line says so rather than that it counts for nobody."""
+    clock = Clock()
+    async with open_tables(tmp_path / "t.db", clock) as tables:
+        game = await tables.open_lobby("steam", guild_id=1, channel_id=CHANNEL, host=ALICE,
+                                       options={"start_seat": 0},
+                                       people=[(BOB.user_id, "Bob")])
+        version = (await tables.act(game.id, game.row.version, ALICE,
+                                    LOBBY_COMPUTER)).game.row.version
+        game = (await tables.act(game.id, version, ALICE, LOBBY_START)).game
+        while game.to_act() == 0:
+            action = game.engine.computer_action(game.state, 0)
+            game = (await tables.act(game.id, game.row.version, ALICE, action)).game
+        game = (await tables.act(game.id, game.row.version, ALICE, "resign")).game
+        assert game.row.is_open and game.person_to_act() == BOB.user_id
+        clock.advance(10)
+
+        async def shown(_game) -> None:
+            return None
+
+        assert await tables.expire_idle(
+            {"solo": 0.0, "lobby": 0.0, "multi": clock.now}, shown) == 1
+        said = (await tables.load(game.id)).row.events[-1]
+        assert said == ("The game was idle too long and ended: it waited for Bob, who never "
+                        "came to this table; it counts only as a loss for Alice, who left it "
+                        "(a computer plays here)."), said
+        (result,) = await tables.store.results(ALICE.user_id)
+        assert result["outcome"] == "loss"
+        assert await tables.store.results(BOB.user_id) == []
+
+
 async def test_a_table_against_a_computer_left_idle_is_lost(tmp_path):
     """Walking away until the sweep ends the table is a loss too."""
     clock = Clock()
