@@ -200,37 +200,43 @@ class SteamCog(GameCog):
                 why = why_not_invite(game, interaction.user.id, member.id, is_bot=False)
                 if why is not None:
                     raise Refusal(why)
-                await clock.send(**invitation(game, member.id))
-                try:
-                    sent = await interaction.original_response()
-                except SEND_ERRORS as exc:  # sent, but not to be deleted with the lobby
-                    log.warning("could not read the invitation to game %s: %r", game.id, exc)
-                    return
-                # kept with the lobby: deleted once they join or the lobby starts or closes
-                await self.bot.boards.hosting.invitations.keep(game.id, member.id, sent)
+                invitations = self.bot.boards.hosting.invitations
+                with invitations.posting(game.id, member.id) as free:
+                    if not free:  # another ask's invitation is on its way
+                        raise Refusal(f"{member_name(member)} is being invited already.")
+                    await clock.send(**invitation(game, member.id))
+                    try:
+                        sent = await interaction.original_response()
+                    except SEND_ERRORS as exc:  # sent, but not to be deleted with the lobby
+                        log.warning("could not read the invitation to game %s: %r", game.id,
+                                    exc)
+                        return
+                    # kept with the lobby: deleted once they join or it starts or closes
+                    await invitations.keep(game.id, member.id, sent)
                 return
             await self.start_default(interaction, invite=member.id)
 
     async def _own_lobby_in_a_thread(self, interaction: discord.Interaction) -> LoadedGame | None:
-        """Return the member's own open lobby in a thread of this channel opened for it
-        (where game threads put it), newest first, or None: a lobby opened in a thread
-        the member made (a private one, perhaps) is not invited to from the channel."""
+        """Return the open lobby the member hosts in a thread of this channel opened for
+        it (where game threads put it), newest first, or None: a lobby opened in a
+        thread the member made (a private one, perhaps) is not invited to from the
+        channel."""
         guild = interaction.guild
         if guild is None:
             return None
-        lobbies = await self.bot.tables.find.lobbies_started_by(guild.id, self.kind,
-                                                           interaction.user.id)
-        for game_id, channel_id in lobbies:
-            thread: Any = guild.get_thread(channel_id)
+        lobbies = await self.bot.tables.find.lobbies_hosted_by(guild.id, self.kind,
+                                                          interaction.user.id)
+        for game in lobbies:
+            if not game.data.thread:
+                continue
+            thread: Any = guild.get_thread(game.row.channel_id)
             if thread is None:
                 try:
-                    thread = await self.bot.fetch_channel(channel_id)
+                    thread = await self.bot.fetch_channel(game.row.channel_id)
                 except SEND_ERRORS:
                     continue
             if getattr(thread, "parent_id", None) == interaction.channel_id:
-                game = await self.bot.tables.load(game_id)
-                if game.data.thread:
-                    return game
+                return game
         return None
 
     def default_options(self) -> dict[str, Any]:

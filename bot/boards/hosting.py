@@ -199,10 +199,16 @@ class HostControls:
                 try:  # a host who left or is away would keep the table from starting
                     play = await self.tables.claim_host(game_id, actor_of(interaction),
                                                         departed)
+                    game, note = play.game, " ".join(play.events)
                 except Refusal as refusal:
-                    await clock.tell(str(refusal))
-                    return
-                game, note = play.game, " ".join(play.events)
+                    # their own other click took the role a moment ago: the controls
+                    now = await self._load(clock, game_id)
+                    if now is None or not (now.row.status == "lobby"
+                                           and is_host(now, interaction.user.id)):
+                        if now is not None:
+                            await clock.tell(str(refusal))
+                        return
+                    game = now
             try:
                 await clock.send(**panel_body(game, note), ephemeral=True)
             except SEND_ERRORS as exc:
@@ -255,20 +261,30 @@ class HostControls:
             if why is not None:
                 await clock.tell(why)
                 return
-            note = f"Invited {name}."
-            try:
-                await clock.edit(**controls_body(game, interaction.user.id, note))
-            except SEND_ERRORS as exc:
-                log.warning("could not answer an invitation to game %s: %s", game_id, exc)
-                return
-            try:
-                posted = await interaction.followup.send(**invitation(game, user_id),
-                                                         wait=True)
-            except SEND_ERRORS as exc:
-                log.warning("could not invite a member to game %s: %s", game_id, exc)
-                await self._invitation_failed(interaction, game, name, exc)
-                return
-        await self.invitations.keep(game_id, user_id, posted)
+            with self.invitations.posting(game_id, user_id) as free:
+                if not free:  # a double pick: the first one's invitation is on its way
+                    await clock.tell(f"{name} is being invited already.")
+                    return
+                posted = await self._post_invitation(clock, game, user_id, name)
+                if posted is not None:
+                    await self.invitations.keep(game_id, user_id, posted)
+
+    async def _post_invitation(self, clock: AnswerClock, game: LoadedGame, user_id: int,
+                               name: str) -> discord.Message | None:
+        """Say on the controls that ``name`` is invited, then post their invitation in
+        the channel; return it, or None when it could not go (the controls then say so)."""
+        interaction = clock.interaction
+        try:
+            await clock.edit(**controls_body(game, interaction.user.id, f"Invited {name}."))
+        except SEND_ERRORS as exc:
+            log.warning("could not answer an invitation to game %s: %s", game.id, exc)
+            return None
+        try:
+            return await interaction.followup.send(**invitation(game, user_id), wait=True)
+        except SEND_ERRORS as exc:
+            log.warning("could not invite a member to game %s: %s", game.id, exc)
+            await self._invitation_failed(interaction, game, name, exc)
+            return None
 
     @staticmethod
     async def _invitation_failed(interaction: discord.Interaction[Any], game: LoadedGame,

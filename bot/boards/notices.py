@@ -17,6 +17,7 @@ import contextlib
 import datetime
 import functools
 import logging
+from collections.abc import Iterator
 from typing import Any
 
 import discord
@@ -295,6 +296,24 @@ class LobbyInvitations:
         self.tables = tables
         #: Takes back the invitations (again later, if Discord fails).
         self.leftovers = leftovers
+        #: The (game, member) pairs whose invitation is on its way: a second ask to
+        #: invite them meanwhile (a double pick) posts, and pings, nothing more.
+        self._posting: set[tuple[int, int]] = set()
+
+    @contextlib.contextmanager
+    def posting(self, game_id: int, user_id: int) -> Iterator[bool]:
+        """Hold the invitation of ``user_id`` to the lobby ``game_id`` as on its way while
+        the block runs; give whether it was free (False: one is on its way already, and
+        the block must post nothing)."""
+        key = (game_id, user_id)
+        if key in self._posting:
+            yield False
+            return
+        self._posting.add(key)
+        try:
+            yield True
+        finally:
+            self._posting.discard(key)
 
     @staticmethod
     def invitation_of(game: LoadedGame, user_id: int) -> NoticeRef | None:

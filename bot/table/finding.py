@@ -8,7 +8,11 @@ import json
 from collections.abc import Sequence
 
 from bot.table.core import TableCore
-from bot.table.errors import Unavailable
+from bot.table.errors import Refusal, Unavailable
+from bot.table.loaded import LoadedGame
+
+#: How many of a server's newest open lobbies are looked at for one a member hosts.
+LOBBIES_LOOKED_AT = 20
 
 
 class Finder:
@@ -61,16 +65,26 @@ class Finder:
                 left.add(int(user))
         return left
 
-    async def lobbies_started_by(self, guild_id: int, kind: str,
-                                 user_id: int) -> list[tuple[int, int]]:
-        """Return the open lobbies of ``kind`` that ``user_id`` started in the server, as
-        ``(game id, channel id)``, newest first (five at most); raise Unavailable when
-        the store cannot be read."""
+    async def lobbies_hosted_by(self, guild_id: int, kind: str,
+                                user_id: int) -> list[LoadedGame]:
+        """Return the open lobbies of ``kind`` in the server that ``user_id`` hosts (they
+        opened it, or the role went to them), newest first, among the server's newest
+        :data:`LOBBIES_LOOKED_AT`; raise Unavailable when the store cannot be read."""
         rows = await self.core.guarded(self.core.store.query(
-            "SELECT id, channel_id FROM games WHERE guild_id = :guild AND kind = :kind"
-            " AND status = 'lobby' AND starter_id = :user ORDER BY id DESC LIMIT 5",
-            {"guild": guild_id, "kind": kind, "user": user_id}))
-        return [(int(game_id), int(channel_id)) for game_id, channel_id in rows]
+            "SELECT id FROM games WHERE guild_id = :guild AND kind = :kind"
+            " AND status = 'lobby' ORDER BY id DESC LIMIT :limit",
+            {"guild": guild_id, "kind": kind, "limit": LOBBIES_LOOKED_AT}))
+        hosted = []
+        for (game_id,) in rows:
+            try:
+                game = await self.core.load(int(game_id))
+            except Unavailable:
+                raise
+            except Refusal:  # gone since, or damaged: not one to invite to
+                continue
+            if game.row.status == "lobby" and game.host_id == user_id:
+                hosted.append(game)
+        return hosted
 
     async def first_game_in(self, channel_id: int) -> int | None:
         """Return the first game stored in a channel or thread (a game thread's: the one

@@ -122,6 +122,13 @@ class LobbyStep:
         return next((s.name for s in self.seats if s.holds(self.host)), "the host")
 
     @property
+    def seated_name(self) -> str:
+        """The asker's name as their seat has it ("Sam (2)" beside another Sam), or their
+        own name when they have no seat (a moderator closing the table)."""
+        mine = self.mine
+        return self.name if mine is None else self.seats[mine].name
+
+    @property
     def mine(self) -> int | None:
         """The asker's seat, or None."""
         return next((i for i, s in enumerate(self.seats) if s.holds(self.user_id)), None)
@@ -150,14 +157,14 @@ def _leave(step: LobbyStep, _op: str) -> str:
     mine = step.mine
     if mine is None:
         raise Refusal("You are not seated at this table.")
-    event = f"{step.name} left."
+    event = f"{step.seated_name} left."
     if step.user_id == step.host:
         heirs = [s for i, s in enumerate(step.seats) if i != mine and not s.computer]
         if not heirs:
             raise Refusal("You are the only person at this table: to close it, press "
                           "**Host controls**, then **Close the table**.")
         step.data.host = heirs[0].user_id
-        event = f"{step.name} left; {heirs[0].name} is the host now."
+        event = f"{step.seated_name} left; {heirs[0].name} is the host now."
     del step.seats[mine]
     return event
 
@@ -168,7 +175,7 @@ def _computer(step: LobbyStep, _op: str) -> str:
     step.require_room()
     computer = free_computer_name(step.seats)
     step.seats.append(computer_seat(computer))
-    return f"{step.name} added {computer} ({COMPUTER_LEVELS[DEFAULT_LEVEL]})."
+    return f"{step.seated_name} added {computer} ({COMPUTER_LEVELS[DEFAULT_LEVEL]})."
 
 
 def _drop(step: LobbyStep, op: str) -> str:
@@ -177,7 +184,7 @@ def _drop(step: LobbyStep, op: str) -> str:
     if not step.seats[seat].computer:
         raise Refusal("Only computer players can be removed; people leave by themselves.")
     gone = step.seats.pop(seat)
-    return f"{step.name} removed {gone.name}."
+    return f"{step.seated_name} removed {gone.name}."
 
 
 def _kick(step: LobbyStep, op: str) -> str:
@@ -190,7 +197,7 @@ def _kick(step: LobbyStep, op: str) -> str:
         raise Refusal("You are the host: hand the host role on first, or close the table "
                       "(**Host controls**, then **Close the table**).")
     del step.seats[seat]
-    return f"{step.name} removed {chosen.name} from the table."
+    return f"{step.seated_name} removed {chosen.name} from the table."
 
 
 def _set_level(step: LobbyStep, op: str) -> str:
@@ -210,7 +217,7 @@ def _hand_host(step: LobbyStep, op: str) -> str:
     if chosen.computer or chosen.user_id == step.host:
         raise Refusal("Choose another person seated at the table.")
     step.data.host = chosen.user_id
-    return f"{step.name} handed the host role to {chosen.name}."
+    return f"{step.seated_name} handed the host role to {chosen.name}."
 
 
 def _claim(step: LobbyStep, _op: str) -> str:
@@ -226,9 +233,9 @@ def _claim(step: LobbyStep, _op: str) -> str:
     step.data.host = step.user_id
     if not left:
         minutes = round(HOST_AWAY_SECONDS / 60)
-        return f"{name} was idle {minutes} min; {step.name} hosts now."
+        return f"{name} was idle {minutes} min; {step.seated_name} hosts now."
     step.seats[:] = [s for s in step.seats if not s.holds(host)]
-    return f"{name} left the server; {step.name} hosts now."
+    return f"{name} left the server; {step.seated_name} hosts now."
 
 
 def _start(step: LobbyStep, _op: str) -> str:
@@ -248,14 +255,14 @@ def _start(step: LobbyStep, _op: str) -> str:
             (i for i, s in enumerate(seats) if s.user_id == step.host), 0)
     row.state = engine.dump(engine.new(step.seed(), len(seats), options))
     row.status = "active"
-    return f"{step.name} started the game with {len(seats)} players."
+    return f"{step.seated_name} started the game with {len(seats)} players."
 
 
 def _cancel(step: LobbyStep, _op: str) -> str:
     if step.user_id != step.host and not step.can_manage:
         raise Refusal("Only the host (or a member with Manage Messages) can close the table.")
     step.row.status = "abandoned"
-    return f"{step.name} closed the table."
+    return f"{step.seated_name} closed the table."
 
 
 _OPERATIONS: dict[str, Callable[[LobbyStep, str], str]] = {

@@ -301,3 +301,24 @@ async def test_a_closed_lobby_s_host_controls_say_it_closed(discord_driver, fake
     await bot.tables.act(game.id, game.row.version, alice, LOBBY_CANCEL)
     told = await host_panel(discord_driver, board, "alice")
     assert told.content == "This table was closed before its game started."
+
+
+async def test_a_double_click_taking_the_host_controls_opens_them_twice(
+        discord_driver, fake_discord, tmp_path):
+    """Alice has been idle past the host's wait; Bob double-clicks Host controls: one
+    click takes the role, the other finds it his and opens the controls too, never
+    "Only the host, Bob, can use the host controls." to Bob himself."""
+    clock = Clock()
+    fake_discord.add_user("carol")
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=clock))
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    for name in ("bob", "carol"):
+        board = (await discord_driver.click(board, button(board, "lobby.join"),
+                                            user=name)).message
+    clock.advance(HOST_AWAY_SECONDS + 1)
+    clicks = [fake_discord.component_payload(board, button(board, "lobby.panel"), user="bob")
+              for _ in range(2)]
+    answers = await asyncio.gather(*(discord_driver.feed(c) for c in clicks))
+    said = [a.content for a in answers]
+    assert not any(s.startswith("Only the host") for s in said), said
+    assert all(a.custom_ids for a in answers), said  # the controls, twice

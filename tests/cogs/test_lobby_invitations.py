@@ -233,3 +233,25 @@ async def test_the_member_menu_in_a_forum_asks_for_a_post(discord_driver, fake_d
                                                 channel=forum)
     assert refused.ephemeral and "forum's posts" in refused.content
     assert await bot.tables.open_in_channel(forum) is None
+
+
+async def test_a_pick_arriving_twice_pings_the_member_once(discord_driver, fake_discord,
+                                                           tmp_path):
+    """The host's pick of Carol reaches the bot twice at once (a double pick, a retry):
+    one invitation is posted and Carol is pinged once; the second pick is told she is
+    being invited already."""
+    fake = fake_discord
+    fake.add_user("carol")
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    panel = await host_panel(discord_driver, board)
+    select = next(c for c in panel.custom_ids if c.startswith("u1:"))
+    carol = fake.user("carol")
+    picks = [fake.component_payload(panel.message, select, values=[str(carol.id)],
+                                    user="alice") for _ in range(2)]
+    answers = await asyncio.gather(*(discord_driver.feed(p) for p in picks))
+    await discord_driver.settle()
+    assert pings_sent(fake) == [carol.id]
+    assert len(_invitations(fake)) == 1
+    assert any(a.content == "Carol is being invited already." for a in answers), \
+        [a.content for a in answers]

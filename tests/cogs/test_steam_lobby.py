@@ -482,3 +482,25 @@ async def test_join_on_a_lobby_board_left_behind_shows_the_game(discord_driver, 
     said = [carol.content or "", *(m.get("content") or "" for m in carol.followups)]
     assert any(s.startswith("The host started the game a moment before your click")
                for s in said), said
+
+
+async def test_a_namesake_is_named_as_seated_in_the_lobby_lines(discord_driver, fake_discord,
+                                                                tmp_path):
+    """Two members called Sam join, seated "Sam" and "Sam (2)": when "Sam (2)" adds a
+    computer player and leaves, the board's lines name "Sam (2)", never the other Sam."""
+    fake_discord.add_user("sam")
+    fake_discord.add_user("SAM")
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    for name in ("sam", "SAM"):
+        board = (await discord_driver.click(board, button(board, "lobby.join"),
+                                            user=name)).message
+    assert "3. Sam (2)" in board["embeds"][0]["fields"][0]["value"]
+    board = (await discord_driver.click(board, button(board, "lobby.computer"),
+                                        user="SAM")).message
+    assert board["embeds"][0]["footer"]["text"].startswith("Sam (2) added ")
+    board = (await discord_driver.click(board, button(board, "lobby.leave"),
+                                        user="SAM")).message
+    embed = board["embeds"][0]
+    assert "2. Sam" in embed["fields"][0]["value"]
+    assert embed["footer"]["text"].endswith("Sam (2) left."), embed["footer"]["text"]

@@ -301,6 +301,27 @@ async def test_a_lobby_whose_thread_is_deleted_takes_its_invitations_along(
     assert fake_discord.get_message(invitation) is None
 
 
+async def test_the_apps_invite_finds_the_thread_lobby_its_host_took_over(
+        discord_driver, fake_discord, tmp_path):
+    """Alice opens a Steam table in its own thread; Bob joins and Alice makes him host.
+    In the channel, Bob's Apps → Invite to Steam to Solar on Carol invites her to that
+    lobby (his), not to a second table opened in the channel."""
+    from tests.support import host_board
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    fake_discord.add_user("carol")
+    await discord_driver.slash("steam", "new", {"thread": "yes"}, user="alice")
+    (thread,) = fake_discord.threads_under()
+    board = _board_in(fake_discord, int(thread["id"]))
+    board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
+    await host_board(discord_driver, board, "lobby.host.1")  # Alice hands Bob the table
+    lobby = await bot.tables.open_in_channel(int(thread["id"]))
+    assert lobby.host_id == fake_discord.user("bob").id
+    menu = await discord_driver.user_command("Invite to Steam to Solar", "carol", user="bob")
+    await discord_driver.settle()
+    assert await bot.tables.open_in_channel(fake_discord.channel_id) is None
+    assert "invites you to" in menu.message["content"] and lobby.link in str(menu.message)
+
+
 async def test_without_posting_in_threads_the_note_says_so(discord_driver, fake_discord,
                                                            tmp_path):
     """The bot may open threads here but not post in them: the game is played in the
