@@ -224,11 +224,11 @@ class SteamCog(GameCog):
         guild = interaction.guild
         if guild is None:
             return None
-        lobbies = await self.bot.tables.find.lobbies_hosted_by(guild.id, self.kind,
-                                                          interaction.user.id)
+        lobbies = await self.bot.tables.find.thread_lobbies_hosted_by(
+            guild.id, self.kind, interaction.user.id, interaction.channel_id or 0)
         for game in lobbies:
-            if not game.data.thread:
-                continue
+            if game.data.parent == interaction.channel_id:
+                return game
             thread: Any = guild.get_thread(game.row.channel_id)
             if thread is None:
                 try:

@@ -148,11 +148,11 @@ class GameStore(Protocol):
         played by a computer (a computer player or an away seat; a few more may come
         too), most recently saved first."""
 
-    async def changed_since(self, since: float, *, limit: int = 500, offset: int = 0,
+    async def changed_since(self, since: float, *, limit: int = 500,
                             shards: Shards | None = None) -> list[int]:
         """Return the ids of up to ``limit`` games with a board message, open or ended,
-        saved at or after ``since``, most recently saved first, the first ``offset`` left
-        out (an index read: only those games)."""
+        saved at or after ``since``, most recently saved first (an index read: only those
+        games)."""
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
         """Return a game's action log in order."""

@@ -387,15 +387,15 @@ class PostgresStore(PgAccess, KeptReads):
         )
         return [int(r[0]) for r in rows]
 
-    async def changed_since(self, since: float, *, limit: int = 500, offset: int = 0,
+    async def changed_since(self, since: float, *, limit: int = 500,
                             shards: Shards | None = None) -> list[int]:
         """Return the ids of up to ``limit`` games with a board, open or ended, saved at
-        or after ``since``, newest change first, the first ``offset`` left out (the index
-        by status and age answers it)."""
+        or after ``since``, newest change first (the index by status and age answers
+        it)."""
         rows = await self._fetch(
             qmarks_to_numbered(CHANGED_SINCE_SQL.format(games="games",
                                                         shards=shard_sql(shards))),
-            since, limit, offset,
+            since, limit,
         )
         return [int(r[0]) for r in rows]
 

@@ -368,7 +368,7 @@ COMPUTER_SEATED = "seats LIKE '%true%'"
 CHANGED_SINCE_SQL = ("SELECT id FROM {games} WHERE status IN"
                      " ('lobby', 'active', 'over', 'abandoned', 'expired')"
                      " AND updated_at >= ? AND board_message_id IS NOT NULL AND {shards}"
-                     " ORDER BY updated_at DESC LIMIT ? OFFSET ?")
+                     " ORDER BY updated_at DESC LIMIT ?")
 
 
 def idle_sql(cutoffs: dict[str, float], seat_count: str) -> tuple[str, list[float]]:

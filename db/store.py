@@ -380,16 +380,15 @@ class Store(SqliteAccess, KeptReads):
         )
         return [int(r[0]) for r in rows]
 
-    async def changed_since(self, since: float, *, limit: int = 500, offset: int = 0,
+    async def changed_since(self, since: float, *, limit: int = 500,
                             shards: Shards | None = None) -> list[int]:
         """Return the ids of up to ``limit`` games with a board, open or ended, saved at
-        or after ``since``, newest change first, the first ``offset`` left out. The index
-        by status and age answers it (migration 1): only those recent games are read,
-        however many there are."""
+        or after ``since``, newest change first. The index by status and age answers it
+        (migration 1): only those recent games are read, however many there are."""
         rows = await self._fetchall(
             CHANGED_SINCE_SQL.format(games="games INDEXED BY games_open_by_age",
                                      shards=shard_sql(shards)),
-            (since, limit, offset),
+            (since, limit),
         )
         return [int(r[0]) for r in rows]
 

@@ -49,6 +49,11 @@ from bot.table.service import LoadedGame, Play, Tables
 log = logging.getLogger(__name__)
 
 
+#: The most games whose boards a start edits again (see :meth:`Boards.redraw_recent`):
+#: far more than the few minutes before a stop save, however busy.
+REDRAW_MOST = 1_000_000
+
+
 class Boards:
     """Answers clicks and starts games; holds the parts that post and edit the board
     messages (:attr:`messages`), move computer players, send turn notices, open threads."""
@@ -342,17 +347,14 @@ class Boards:
         when the stop came before all were seen to. An edit a stop or a crash left
         unmade (a computer's move, a closed vote window, the end of a game) is shown so,
         with no click needed; no board is posted (:meth:`BoardMessages.redraw`). Raise
-        StorageError if the games cannot be read. (A game saved meanwhile moves to the
-        front, and may be read twice: never left out.)"""
-        count = 0
-        while True:
-            ids = await self.tables.store.changed_since(since, limit=batch, offset=count,
-                                                        shards=self.tables.shards)
-            if not await self.messages.redraw(ids):
+        StorageError if the games cannot be read. The games are read once, before any
+        is redrawn (their ids only): one saved meanwhile is still among them."""
+        ids = await self.tables.store.changed_since(since, limit=REDRAW_MOST,
+                                                    shards=self.tables.shards)
+        for start in range(0, len(ids), batch):
+            if not await self.messages.redraw(ids[start:start + batch]):
                 return None
-            count += len(ids)
-            if len(ids) < batch:
-                return count
+        return len(ids)
 
     async def put_off_timers(self) -> int:
         """After a start, move the running turn timers later by the time the bot was down

@@ -71,8 +71,9 @@ class IdleExpiry:
                         name = game.seat_name(seat)
                         event = (f"The game was idle too long and ended: {name}'s turn "
                                  "waited, so it counts as their loss (a computer plays here).")
-                        if seat in await self.core.no_part(game, None):
-                            event = _never_came(game, name, sorted(left - {seat}))
+                        absent = await self.core.no_part(game, None)
+                        if seat in absent:  # (close gives those who never came nothing)
+                            event = _never_came(game, name, sorted(left - absent))
                 return await self.core.close(game, "expired", event, None, forfeit=left)
         except Refusal as refusal:
             log.warning("sweeper could not end game %s: %s", game_id, refusal)

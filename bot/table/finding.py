@@ -11,9 +11,6 @@ from bot.table.core import TableCore
 from bot.table.errors import Refusal, Unavailable
 from bot.table.loaded import LoadedGame
 
-#: How many of a server's newest open lobbies are looked at for one a member hosts.
-LOBBIES_LOOKED_AT = 20
-
 
 class Finder:
     """Finds games and logged moves, over the shared :class:`TableCore` (a read the
@@ -65,23 +62,32 @@ class Finder:
                 left.add(int(user))
         return left
 
-    async def lobbies_hosted_by(self, guild_id: int, kind: str,
-                                user_id: int) -> list[LoadedGame]:
+    async def thread_lobbies_hosted_by(self, guild_id: int, kind: str, user_id: int,
+                                       parent: int) -> list[LoadedGame]:
         """Return the open lobbies of ``kind`` in the server that ``user_id`` hosts (they
-        opened it, or the role went to them), newest first, among the server's newest
-        :data:`LOBBIES_LOOKED_AT`; raise Unavailable when the store cannot be read."""
+        opened it, or the role went to them) in a thread opened for them under the
+        channel ``parent`` (or under a channel not kept: stored before it was), newest
+        first; raise Unavailable when the store cannot be read. Every open lobby of the
+        server is looked at (an idle lobby closes within hours: they are few), only
+        those found are read whole."""
         rows = await self.core.guarded(self.core.store.query(
-            "SELECT id FROM games WHERE guild_id = :guild AND kind = :kind"
-            " AND status = 'lobby' ORDER BY id DESC LIMIT :limit",
-            {"guild": guild_id, "kind": kind, "limit": LOBBIES_LOOKED_AT}))
+            "SELECT id, starter_id, extra FROM games WHERE guild_id = :guild"
+            " AND kind = :kind AND status = 'lobby' ORDER BY id DESC",
+            {"guild": guild_id, "kind": kind}))
         hosted = []
-        for (game_id,) in rows:
+        for game_id, starter_id, extra in rows:
             try:
+                data = json.loads(extra) if isinstance(extra, str) else extra
+                host = int(data.get("host") or starter_id or 0)
+                under = data.get("parent")
+                if (host != user_id or not data.get("thread")
+                        or under not in (None, parent)):
+                    continue
                 game = await self.core.load(int(game_id))
             except Unavailable:
                 raise
-            except Refusal:  # gone since, or damaged: not one to invite to
-                continue
+            except (Refusal, ValueError, TypeError, AttributeError):
+                continue  # gone since, or damaged: not one to invite to
             if game.row.status == "lobby" and game.host_id == user_id:
                 hosted.append(game)
         return hosted

@@ -190,6 +190,43 @@ async def test_every_board_saved_shortly_before_the_stop_is_shown_again_batch_by
     assert [_edits_of(fake_discord, board) for board in boards] == [n + 1 for n in edits]
 
 
+async def test_a_game_saved_while_the_redraw_goes_is_redrawn_all_the_same(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """While the start's first batch of boards is edited again, the host of the oldest
+    lobby opens Host controls (a save that edits no board): that lobby's board is still
+    edited again, once, and so is every other."""
+    import bot.restart
+    from bot.boards.updates import BoardUpdates
+    monkeypatch.setattr(bot.restart, "REDRAW_BATCH", 2)
+    clock = Clock()
+    client = await discord_driver.login(make_bot(tmp_path, clock=clock))
+    boards, games = [], []
+    for i in range(5):
+        channel = fake_discord.add_channel(f"games-{i}")
+        boards.append((await discord_driver.slash("toy", "new", user="alice",
+                                                  channel=channel)).message)
+        games.append(await client.tables.open_in_channel(channel))
+        clock.advance(1)
+    await discord_driver.close_client(client)
+    edits = [_edits_of(fake_discord, board) for board in boards]
+    clock.advance(3600)
+    client = make_bot(tmp_path, clock=clock)
+    real, batches = BoardUpdates.redraw, []
+
+    async def redraw(self, ids):
+        if not batches:
+            await client.tables.host_here(games[0].id, games[0].host_id)
+        batches.append(list(ids))
+        return await real(self, ids)
+
+    monkeypatch.setattr(BoardUpdates, "redraw", redraw)
+    client = await discord_driver.restart(client)
+    await client.restart._redraw
+    await discord_driver.settle()
+    assert len(batches) == 3
+    assert [_edits_of(fake_discord, board) for board in boards] == [n + 1 for n in edits]
+
+
 async def test_first_start_shows_nothing_again(discord_driver, fake_discord, tmp_path):
     """With no note of when the bot was last alive (a first start), no board is edited."""
     bot = await discord_driver.login(make_bot(tmp_path))

@@ -322,6 +322,26 @@ async def test_the_apps_invite_finds_the_thread_lobby_its_host_took_over(
     assert "invites you to" in menu.message["content"] and lobby.link in str(menu.message)
 
 
+async def test_the_apps_invite_finds_the_hosts_thread_lobby_among_many(
+        discord_driver, fake_discord, tmp_path):
+    """Twenty newer Steam lobbies of other members stand in other channels of the server:
+    Alice's Apps invite from the channel still finds her lobby in its thread."""
+    from tests.support import Actor
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    fake_discord.add_user("carol")
+    await discord_driver.slash("steam", "new", {"thread": "yes"}, user="alice")
+    (thread,) = fake_discord.threads_under()
+    mine = await bot.tables.open_in_channel(int(thread["id"]))
+    for i in range(20):
+        channel = fake_discord.add_channel(f"games-{i}")
+        await bot.tables.open_lobby("steam", guild_id=fake_discord.guild_id,
+                                    channel_id=channel, host=Actor(9000 + i, f"P{i}"))
+    menu = await discord_driver.user_command("Invite to Steam to Solar", "carol", user="alice")
+    await discord_driver.settle()
+    assert await bot.tables.open_in_channel(fake_discord.channel_id) is None
+    assert mine.link in str(menu.message)
+
+
 async def test_without_posting_in_threads_the_note_says_so(discord_driver, fake_discord,
                                                            tmp_path):
     """The bot may open threads here but not post in them: the game is played in the

@@ -29,12 +29,12 @@ async def _plan(store: Any, since: float) -> str:
         sql = CHANGED_SINCE_SQL.format(games="games INDEXED BY games_open_by_age",
                                        shards="1 = 1")
         rows = await store.connection.execute_fetchall("EXPLAIN QUERY PLAN " + sql,
-                                                       (since, 500, 0))
+                                                       (since, 500))
         return "\n".join(str(r[3]) for r in rows)
     sql = CHANGED_SINCE_SQL.format(games="games", shards="1 = 1")
     async with store.acquire() as conn:
         await conn.execute("ANALYZE games")
-        rows = await conn.fetch("EXPLAIN " + qmarks_to_numbered(sql), since, 500, 0)
+        rows = await conn.fetch("EXPLAIN " + qmarks_to_numbered(sql), since, 500)
     return "\n".join(str(r[0]) for r in rows)
 
 
@@ -62,8 +62,6 @@ async def test_only_the_games_saved_since_come_read_from_the_age_index(tmp_path:
         recent.append(ended.id)
         assert await store.changed_since(since) == recent[::-1]
         assert await store.changed_since(since, limit=2) == recent[:1:-1]
-        assert await store.changed_since(since, limit=2, offset=2) == recent[1::-1]
-        assert await store.changed_since(since, limit=2, offset=4) == []
         assert await store.changed_since(clock() + 1) == []
         plan = await _plan(store, since)
         assert "games_open_by_age" in plan, plan

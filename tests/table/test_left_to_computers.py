@@ -199,6 +199,43 @@ async def test_an_idle_table_says_who_loses_when_it_waited_for_someone_who_never
         assert await tables.store.results(BOB.user_id) == []
 
 
+async def test_an_idle_line_names_no_one_else_who_never_came(tmp_path):
+    """Play again seats Bob, Carol and Dave for Alice; Bob and Carol never come. Bob's
+    seat goes to a computer, and the table is left idle on Carol's turn: nobody who
+    never came (Bob, away, or Carol) is named as losing, nor gets a result."""
+    from tests.support import CAROL
+    dave = Actor(104, "Dave")
+    clock = Clock()
+    async with open_tables(tmp_path / "t.db", clock) as tables:
+        game = await tables.open_lobby("steam", guild_id=1, channel_id=CHANNEL, host=ALICE,
+                                       options={"start_seat": 0},
+                                       people=[(BOB.user_id, "Bob"), (CAROL.user_id, "Carol"),
+                                               (dave.user_id, "Dave")])
+        game = (await tables.act(game.id, game.row.version, ALICE, LOBBY_START)).game
+        while game.to_act() == 0:
+            action = game.engine.computer_action(game.state, 0)
+            game = (await tables.act(game.id, game.row.version, ALICE, action)).game
+        clock.advance(120)
+        await tables.hand_to_computer(CHANNEL, ALICE, BOB.user_id)
+        await tables.hand_to_computer(CHANNEL, dave, BOB.user_id)
+        while (await tables.computer_move(game.id)) is not None:
+            pass
+        game = await tables.load(game.id)
+        assert game.seats[1].away and game.person_to_act() == CAROL.user_id
+        clock.advance(10)
+
+        async def shown(_game) -> None:
+            return None
+
+        assert await tables.expire_idle(
+            {"solo": 0.0, "lobby": 0.0, "multi": clock.now}, shown) == 1
+        said = (await tables.load(game.id)).row.events[-1]
+        assert said.endswith("it waited for Carol, who never came to this table, so it "
+                             "counts for nobody."), said
+        for person in (ALICE, BOB, CAROL, dave):
+            assert await tables.store.results(person.user_id) == [], person
+
+
 async def test_a_table_against_a_computer_left_idle_is_lost(tmp_path):
     """Walking away until the sweep ends the table is a loss too."""
     clock = Clock()

@@ -84,7 +84,7 @@ def sure_damage(c: Content, s: TinState, enemy: Enemy) -> int:
     The sure blow always lands, so a race whose "landed strikes" deal more to undead adds
     it; weapons and wards count only on landed rolled strikes (their card texts).
     """
-    if c.edition < 2:  # the rules' edition 1: the bane only with landed rolled strikes
+    if c.edition < 3:  # editions 1 and 2: the bane only with landed rolled strikes
         return SURE_BLOW
     return SURE_BLOW + (ability(c, s, "undead_bane") if enemy.undead else 0)
 
@@ -163,7 +163,8 @@ def enemy_strike(c: Content, s: TinState, log: list[str]) -> None:
         damage = max(0, damage - helm)
         notes.append(f"helm -{helm}")
     block = ready(c, s, "block")
-    if block:  # the first hit, even one the helm brought to 0
+    # the first hit, even one the helm brought to 0 (edition 1 kept the Buckler then)
+    if block and (damage or c.edition >= 2):
         prevented = min(block.amount, damage)
         damage -= prevented
         spend(s, block)

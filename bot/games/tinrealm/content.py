@@ -218,9 +218,9 @@ class Content:
     classes: Mapping[str, AdventurerClass]
     encounters: Mapping[str, Encounter]
     trapping_cards: Mapping[str, TrappingCard]
-    #: The rules' edition these cards are played by: :data:`EDITION`, or 1 for the
-    #: journeys logged until 5 December 2026 (see :func:`first_edition`).
-    edition: int = 2
+    #: The rules' edition these cards are played by: :data:`EDITION`, or an earlier one
+    #: to read a journey logged then (see :func:`edition`).
+    edition: int = 3
 
     def classes_for(self, race: str) -> tuple[str, ...]:
         """Return the classes open to ``race``: the backs of the two other cards (R1)."""
@@ -237,27 +237,32 @@ class Content:
         ]
 
 
-#: The rules' edition of today's engine. Edition 1, played until 5 December 2026: a
-#: sure blow dealt 1 to any foe (the race's bane against the undead came only with
-#: landed rolled strikes), a trap guard was spent on a trap that found nothing to take,
-#: and two cards resolved their icons in their printed order (Mossy Ford: water, then
-#: loot; Fallow Barrow: encounter, enemy, loot).
-EDITION = 2
+#: The rules' edition of today's engine. The journeys logged before it were played by
+#: an earlier one (read by them for a replay or a share, :func:`edition`):
+#:
+#: - edition 2, from 5 December 2026 12:53 to 15:35 UTC: a sure blow dealt 1 to any foe
+#:   (the race's bane against the undead came only with landed rolled strikes), a trap
+#:   guard was spent on a trap that found nothing to take, and two cards resolved their
+#:   icons in their printed order (Mossy Ford: water, then loot; Fallow Barrow:
+#:   encounter, enemy, loot);
+#: - edition 1, from 2 December 2026 (the content re-tuned with R6) to edition 2: as
+#:   edition 2, and a Buckler was kept when the helm brought a hit to 0.
+EDITION = 3
 
-#: The cards whose icons resolved in another order in edition 1.
-_FIRST_EDITION_ICONS = {
+#: The cards whose icons resolved in another order before edition 3.
+_PRINTED_ICONS = {
     "mossy-ford": ("water", "loot"),
     "fallow-barrow": ("encounter", "enemy", "loot"),
 }
 
 
-def first_edition(content: Content) -> Content:
-    """Return ``content`` as played by the rules' edition 1 (see :data:`EDITION`), to read
-    a journey logged then the way it was played (a replay, a share)."""
-    cards = {key: replace(card, icons=_FIRST_EDITION_ICONS[key])
-             if key in _FIRST_EDITION_ICONS and set(card.icons) == set(_FIRST_EDITION_ICONS[key])
+def edition(content: Content, number: int) -> Content:
+    """Return ``content`` as the rules' edition ``number`` (1 or 2, see :data:`EDITION`)
+    played it, to read a journey logged then the way it was played."""
+    cards = {key: replace(card, icons=_PRINTED_ICONS[key])
+             if key in _PRINTED_ICONS and set(card.icons) == set(_PRINTED_ICONS[key])
              else card for key, card in content.exploration.items()}
-    return replace(content, exploration=cards, edition=1)
+    return replace(content, exploration=cards, edition=number)
 
 
 class _Entry:

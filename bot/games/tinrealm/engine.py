@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -17,7 +18,7 @@ from bot.games.protocol import (
 )
 from bot.games.rng import SeededRandom
 from bot.games.tinrealm import actions, heuristic, serial
-from bot.games.tinrealm.content import Content, ContentError, first_edition, load_content
+from bot.games.tinrealm.content import EDITION, Content, ContentError, edition, load_content
 from bot.games.tinrealm.scoring import end_words, rank, score, score_parts, score_words
 from bot.games.tinrealm.state import TinState
 from bot.games.tinrealm.text import render
@@ -64,7 +65,7 @@ class TinRealmEngine:
     def __init__(self, content: Content | None = None) -> None:
         self._default = content or load_content()
         self._loaded: dict[str, Content | ContentError] = {}
-        self._first: dict[str | None, Content] = {}
+        self._editions: dict[tuple[str | None, int], Content] = {}
 
     def content(self, path: str | None = None) -> Content:
         """Return the content for a game: the engine's own, or the file at ``path``.
@@ -142,30 +143,35 @@ class TinRealmEngine:
         journey), so the brace goes on, as the game then did by itself."""
         return _settled(self.content(state.content_path), state)
 
-    def apply_first_edition(self, state: TinState, seat: int, action_id: str) -> Step:
-        """Apply a move of a log written under the rules' edition 1 (until 5 December
-        2026: :data:`bot.games.tinrealm.content.EDITION`), braces or not, as
+    def apply_by_edition(self, number: int, state: TinState, seat: int,
+                         action_id: str) -> Step:
+        """Apply a move of a log written under the rules' edition ``number`` (see
+        :data:`bot.games.tinrealm.content.EDITION`), braces or not, as
         :meth:`apply_logged` does, by that edition's rules."""
-        return _logged(self._first_edition(state.content_path), state, action_id)
+        return _logged(self._edition(state.content_path, number), state, action_id)
 
-    def settle_first_edition(self, state: TinState) -> TinState:
-        """Return the state a log of the rules' edition 1 ends on (see
+    def settle_by_edition(self, number: int, state: TinState) -> TinState:
+        """Return the state a log of the rules' edition ``number`` ends on (see
         :meth:`settle_logged`)."""
-        return _settled(self._first_edition(state.content_path), state)
+        return _settled(self._edition(state.content_path, number), state)
 
     def older_readings(self) -> list[tuple[Callable[[TinState, int, str], Step],
                                            Callable[[TinState], TinState]]]:
         """Return the ways a log written by an older release is read, for a replay or a
         share, each a move's and the last state's: before braces existed (R7), and by
-        the rules' edition 1."""
+        each earlier edition of the rules, the latest first."""
         return [(self.apply_logged, self.settle_logged),
-                (self.apply_first_edition, self.settle_first_edition)]
+                *((functools.partial(self.apply_by_edition, number),
+                   functools.partial(self.settle_by_edition, number))
+                  for number in range(EDITION - 1, 0, -1))]
 
-    def _first_edition(self, path: str | None) -> Content:
-        """Return a game's content as the rules' edition 1 plays it (kept once made)."""
-        if path not in self._first:
-            self._first[path] = first_edition(self.content(path))
-        return self._first[path]
+    def _edition(self, path: str | None, number: int) -> Content:
+        """Return a game's content as the rules' edition ``number`` plays it (kept once
+        made)."""
+        key = (path, number)
+        if key not in self._editions:
+            self._editions[key] = edition(self.content(path), number)
+        return self._editions[key]
 
     def view(self, state: TinState) -> dict[str, Any]:
         """Return the public view (see :func:`bot.games.tinrealm.view.view`)."""

@@ -310,7 +310,7 @@ def _trap(c: Content, s: TinState, log: list[str]) -> None:
     if amount <= 0:
         log.append(f"{_a(trap.kind)} {trap.kind} trap ({trap.amount}) cannot hurt you.")
         return
-    if trap.kind != "poison" and getattr(s, trap.kind) <= 0 and c.edition >= 2:
+    if trap.kind != "poison" and getattr(s, trap.kind) <= 0 and c.edition >= 3:
         log.append(f"{_a(trap.kind)} {trap.kind} trap ({amount}) finds no {trap.kind} to take.")
         return
     guard = ready(c, s, "trap_guard")
