@@ -214,6 +214,10 @@ def _kept(data: Mapping[str, Any], fields: set[str]) -> Any:
     return _plain({key: value for key, value in data.items() if key in fields})
 
 
+#: A way of reading a game's log: a move's reading, and the last state's (None: as it is).
+Reading = tuple[Callable[..., Any], Callable[[Any], Any] | None]
+
+
 def rebuild(request: ReplayRequest, engine: Engine[Any] | None = None) -> list[Any]:
     """Return every state of the game: the deal, then the state after each move.
 
@@ -232,8 +236,7 @@ def rebuild(request: ReplayRequest, engine: Engine[Any] | None = None) -> list[A
     wanted = _kept(eng.dump(final), saved)
     # the log as this release writes it; then, if the engine has them, as older releases
     # wrote it (``older_readings``: each a move's reading, and the last state's)
-    readings: list[tuple[Callable[..., Any], Callable[[Any], Any] | None]] = [
-        (eng.apply, None)]
+    readings: list[Reading] = [(eng.apply, None)]
     older = getattr(eng, "older_readings", None)
     if older is not None:
         readings += older()
@@ -249,26 +252,31 @@ def rebuild(request: ReplayRequest, engine: Engine[Any] | None = None) -> list[A
                 continue
             if _kept(eng.dump(states[-1]), saved) == wanted:
                 return states
-        for apply, _settle in readings[1:]:  # under way when the bot was upgraded
-            mixed = _upgraded_on_the_way(eng, eng.new(seed, request.seats, options),
-                                         request.moves, apply,
-                                         lambda state: _kept(eng.dump(state), saved) == wanted)
-            if mixed is not None:
-                return mixed
+        # under way when the bot was upgraded: its first moves read by an older reading,
+        # the rest by a newer one (the readings are newest first)
+        for old, (older, _settle) in enumerate(readings[1:], start=1):
+            for newer in readings[:old]:
+                mixed = _upgraded_on_the_way(
+                    eng, eng.new(seed, request.seats, options), request.moves, older, newer,
+                    lambda state: _kept(eng.dump(state), saved) == wanted)
+                if mixed is not None:
+                    return mixed
     raise NoReplay(f"This game cannot be {request.doing}: its moves do not lead to how it "
                    "ended.")
 
 
 def _upgraded_on_the_way(eng: Engine[Any], start: Any, moves: Sequence[tuple[int, str]],
-                         older: Callable[..., Any],
+                         older: Callable[..., Any], newer: Reading,
                          ends_right: Callable[[Any], bool]) -> list[Any] | None:
     """Return every state of a game whose first moves were logged by an older release
-    (read by ``older``) and the rest by this one (the bot was upgraded on the way), if a
-    place of the upgrade makes it end as it did (``ends_right``); else None.
+    (read by ``older``) and the rest by a newer one (``newer``: a move's reading and the
+    last state's; the bot was upgraded on the way), if a place of the upgrade makes it
+    end as it did (``ends_right``); else None.
 
     Only the moves where the two readings part are places to try (elsewhere the upgrade
     changes nothing), latest first: a few, so a long game is read a few times at most.
     """
+    apply, settle = newer
     earlier = [start]
     parts: list[int] = []  # the moves (their index) the two readings read apart
     for seat, action in moves:
@@ -278,7 +286,7 @@ def _upgraded_on_the_way(eng: Engine[Any], start: Any, moves: Sequence[tuple[int
             parts.append(len(earlier) - 1)
             break
         try:
-            apart = eng.dump(eng.apply(earlier[-1], seat, action).state) != eng.dump(then)
+            apart = eng.dump(apply(earlier[-1], seat, action).state) != eng.dump(then)
         except GameError:
             apart = True
         if apart:
@@ -288,7 +296,9 @@ def _upgraded_on_the_way(eng: Engine[Any], start: Any, moves: Sequence[tuple[int
         states = earlier[: upgrade + 1]
         try:
             for seat, action in moves[upgrade:]:
-                states.append(eng.apply(states[-1], seat, action).state)
+                states.append(apply(states[-1], seat, action).state)
+            if settle is not None:
+                states[-1] = settle(states[-1])
         except GameError:
             continue
         if ends_right(states[-1]):

@@ -29,6 +29,9 @@ ENDED = LOGS["edition_2_ended"]
 UNDER_WAY = LOGS["edition_2_under_way"]
 #: A journey played to its end by edition 1, where a Buckler was kept (seed 42).
 BUCKLER_KEPT = LOGS["edition_1_ended"]
+#: A journey under way at the upgrade to edition 3: its first moves played by the release
+#: of edition 2, the rest by that of edition 3, before braces existed (seed 57).
+UPGRADED_BEFORE_BRACES = LOGS["edition_2_then_3_before_braces"]
 
 
 def _request(state: dict, moves: list) -> ReplayRequest:
@@ -112,6 +115,22 @@ def test_a_journey_under_way_at_the_upgrade_replays_once_ended() -> None:
     states = rebuild(_request(ENGINE.dump(state), moves))
     assert ENGINE.dump(states[-1]) == ENGINE.dump(state)
     assert len(states) == len(moves) + 1
+
+
+def test_a_journey_upgraded_to_edition_3_before_braces_replays() -> None:
+    """Its first moves read by edition 2, the rest as edition 3 played before braces
+    (R7: a brace now waiting went on by itself), end as stored; the replay finds that
+    reading, though neither edition alone nor today's rules after the upgrade do."""
+    log = UPGRADED_BEFORE_BRACES
+    state = ENGINE.new(ENGINE.load(log["state"]).rng.seed, 1, {})
+    for index, (seat, action) in enumerate(log["moves"]):
+        state = (ENGINE.apply_by_edition(2, state, seat, action) if index < log["upgrade"]
+                 else ENGINE.apply_logged(state, seat, action)).state
+    assert ENGINE.dump(ENGINE.settle_logged(state)) == ENGINE.dump(ENGINE.load(log["state"]))
+    assert not _ends_as_stored_today(log["state"], log["moves"])
+    states = rebuild(_request(log["state"], log["moves"]))
+    assert ENGINE.dump(states[-1]) == ENGINE.dump(ENGINE.load(log["state"]))
+    assert len(states) == len(log["moves"]) + 1
 
 
 def test_a_log_that_leads_elsewhere_by_every_reading_is_refused() -> None:
