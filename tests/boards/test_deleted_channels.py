@@ -279,6 +279,15 @@ async def test_a_server_that_adds_the_bot_back_keeps_its_games(
                                      ) == [("",)]
 
 
+async def _lobby_idle_50_minutes(driver, fake, tmp_path, clock):
+    """Alice's Steam lobby, left 50 minutes of its idle hour; return the bot and it."""
+    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=clock))
+    await driver.slash("steam", "new", user="alice")
+    lobby = await bot.tables.open_in_channel(fake.channel_id)
+    clock.advance(50 * 60)
+    return bot, lobby
+
+
 async def test_a_removed_servers_games_are_not_idle_while_it_may_add_the_bot_back(
         discord_driver, fake_discord, tmp_path, monkeypatch):
     """A lobby has waited 50 minutes of its idle hour when an admin removes the bot by
@@ -286,10 +295,7 @@ async def test_a_removed_servers_games_are_not_idle_while_it_may_add_the_bot_bac
     once the bot is added back its idle time counts from the return: it is still open
     50 minutes later, and ends as idle only after a whole hour."""
     clock = Clock()
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=clock))
-    await discord_driver.slash("steam", "new", user="alice")
-    lobby = await bot.tables.open_in_channel(fake_discord.channel_id)
-    clock.advance(50 * 60)
+    bot, lobby = await _lobby_idle_50_minutes(discord_driver, fake_discord, tmp_path, clock)
     async with connected(discord_driver, fake_discord, bot, monkeypatch):
         await gateway_event(discord_driver, fake_discord, bot, "GUILD_DELETE",
                             {"id": str(fake_discord.guild_id)}, "guild_remove")
@@ -312,10 +318,7 @@ async def test_a_save_the_database_fails_at_the_return_is_made_again(
     the lobby is not ended as idle a minute later."""
     from db.errors import StorageError
     clock = Clock()
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=clock))
-    await discord_driver.slash("steam", "new", user="alice")
-    lobby = await bot.tables.open_in_channel(fake_discord.channel_id)
-    clock.advance(50 * 60)
+    bot, lobby = await _lobby_idle_50_minutes(discord_driver, fake_discord, tmp_path, clock)
     async with connected(discord_driver, fake_discord, bot, monkeypatch):
         await gateway_event(discord_driver, fake_discord, bot, "GUILD_DELETE",
                             {"id": str(fake_discord.guild_id)}, "guild_remove")

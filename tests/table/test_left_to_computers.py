@@ -26,6 +26,19 @@ async def _against_a_computer(tables, *, people=(), move: bool = True):
     return game
 
 
+async def _left_idle(tables, clock, game_id: int) -> str:
+    """Let the idle sweep end the table ``game_id`` (ten seconds on); return its last
+    line."""
+    clock.advance(10)
+
+    async def shown(_game) -> None:
+        return None
+
+    assert await tables.expire_idle({"solo": 0.0, "lobby": 0.0, "multi": clock.now},
+                                    shown) == 1
+    return (await tables.load(game_id)).row.events[-1]
+
+
 async def _rated(tables) -> list[tuple[int, int]]:
     return [tuple(r) for r in await tables.store.query(
         "SELECT user_id, games FROM ratings ORDER BY user_id")]
@@ -183,14 +196,7 @@ async def test_an_idle_table_says_who_loses_when_it_waited_for_someone_who_never
             game = (await tables.act(game.id, game.row.version, ALICE, action)).game
         game = (await tables.act(game.id, game.row.version, ALICE, "resign")).game
         assert game.row.is_open and game.person_to_act() == BOB.user_id
-        clock.advance(10)
-
-        async def shown(_game) -> None:
-            return None
-
-        assert await tables.expire_idle(
-            {"solo": 0.0, "lobby": 0.0, "multi": clock.now}, shown) == 1
-        said = (await tables.load(game.id)).row.events[-1]
+        said = await _left_idle(tables, clock, game.id)
         assert said == ("The game was idle too long and ended: it waited for Bob, who never "
                         "came to this table; it counts only as a loss for Alice, who left it "
                         "(a computer plays here)."), said
@@ -222,14 +228,7 @@ async def test_an_idle_line_names_no_one_else_who_never_came(tmp_path):
             pass
         game = await tables.load(game.id)
         assert game.seats[1].away and game.person_to_act() == CAROL.user_id
-        clock.advance(10)
-
-        async def shown(_game) -> None:
-            return None
-
-        assert await tables.expire_idle(
-            {"solo": 0.0, "lobby": 0.0, "multi": clock.now}, shown) == 1
-        said = (await tables.load(game.id)).row.events[-1]
+        said = await _left_idle(tables, clock, game.id)
         assert said.endswith("it waited for Carol, who never came to this table, so it "
                              "counts for nobody."), said
         for person in (ALICE, BOB, CAROL, dave):
