@@ -172,16 +172,23 @@ class BoardMessages:
         """Return the id of the board a command's answer shows though it failed with
         ``error``, Discord saying the command was answered already (40060: a response
         was taken after all, see :func:`answered_already`): the board, if that was it;
-        if it was a deferral whose answer was lost (its "thinking…" still loading), the
-        board as its follow-up. None when no board is known to show."""
+        if it was a deferral whose answer was lost (a command's "thinking…" still
+        loading, or a click's update, whose original is the message clicked: an ended
+        board's Play again), the board as its follow-up. None when no board is known to
+        show."""
         if not answered_already(interaction, error):
             return None
         try:
             original = await interaction.original_response()
-            if not original.flags.loading:
+            clicked = interaction.message.id if interaction.message is not None else None
+            if not original.flags.loading and original.id != clicked:
                 mark_answered(interaction, discord.InteractionResponseType.channel_message)
                 return original.id
-            mark_answered(interaction, discord.InteractionResponseType.deferred_channel_message)
+            # the deferral showed: a command's "thinking…", or a click's update (whose
+            # original is the message clicked, such as an ended board's Play again)
+            mark_answered(interaction, discord.InteractionResponseType.deferred_channel_message
+                          if original.flags.loading
+                          else discord.InteractionResponseType.deferred_message_update)
             body = _inviting(_without_none(await self.render(game)), invite)
             return (await interaction.followup.send(**body, wait=True)).id
         except SEND_ERRORS as exc:

@@ -59,7 +59,8 @@ class Abandoning:
             forfeit = (left_seats(game, [actor.user_id, *_bound(game, asked)])
                        if self.forfeits(game, actor) else set())
             return await self.core.close(game, "abandoned", ended, actor.user_id,
-                                         forfeit=forfeit, came=asked)
+                                         forfeit=forfeit, came=asked,
+                                         named={actor.user_id: actor.name})
 
     async def may_abandon(self, channel_id: int, actor: Actor) -> tuple[LoadedGame, bool]:
         """Refuse as :meth:`abandon` would, changing nothing (before asking to confirm);

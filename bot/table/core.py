@@ -478,6 +478,7 @@ class TableCore:
     async def close(
         self, game: LoadedGame, status: str, event: str, actor_id: int | None, *,
         forfeit: Collection[int] = (), came: Collection[int] = (),
+        named: Mapping[int, str] | None = None,
     ) -> LoadedGame:
         """End the game with ``status`` (abandoned, expired) as a new board version.
 
@@ -488,7 +489,8 @@ class TableCore:
         stalled on when it was left idle), a table where a computer plays counts as lost
         by them (:meth:`left_to_computers`), but by none who never came to it
         (:meth:`no_part`; ``came``: the users who asked to end it); the other people get
-        no result."""
+        no result. ``named``: the names ``event`` gives people, by user id (kept with the
+        log, for forget-me: a moderator's who is not seated)."""
         row = game.row
         given_up = await self.given_up(game)
         ratings: list[RatedSeat] = []
@@ -510,7 +512,10 @@ class TableCore:
         game.data.notice_due = None
         record(row, (event,))
         turnlog.note_table(game.data, (event,), len(game.seats))
-        await self.save(game, expected, {"end": status}, actor_id, given_up, ratings)
+        logged: dict[str, Any] = {"end": status}
+        if named:  # the names ``event`` gives people, for forget-me
+            logged["by"] = {str(user): name for user, name in named.items()}
+        await self.save(game, expected, logged, actor_id, given_up, ratings)
         return game
 
     @staticmethod

@@ -14,6 +14,7 @@ from bot.table.core import SaveConflict, TableCore, record
 from bot.table.loaded import Actor, LoadedGame, Play
 from bot.table.lobby import (
     HOST_AWAY_SECONDS,
+    LOBBY_CANCEL,
     LOBBY_CLAIM,
     LOBBY_START,
     LobbyStep,
@@ -95,6 +96,8 @@ class Lobbies:
         if op == LOBBY_CLAIM:  # the name a claim's line gives the host, for forget-me
             logged["by"] = {str(s.user_id): s.name for s in game.seats
                             if s.holds(game.host_id)}
+        elif op == LOBBY_CANCEL and game.seat_of(actor.user_id) is None:  # a moderator
+            logged["by"] = {str(actor.user_id): actor.name}
         now, host = self.core.now(), game.host_id
         event = lobby_step(LobbyStep(row, game.seats, game.data, game.engine, actor.user_id,
                                      actor.name, actor.can_manage, self.core.seeds,

@@ -251,7 +251,8 @@ class TurnPolicy:
         change of the timer (its board to show again), or None. ``away``: times the
         bot was away from the game's server (removed from it), counted as outages; the
         game is then saved in any case, so that its idle time counts from its return
-        (nobody could play it meanwhile)."""
+        (nobody could play it meanwhile), and a lobby's host is not counted away for
+        that time either."""
         core = self.core
         async with core.hold(game_id):
             game = await core.load(game_id)
@@ -263,6 +264,9 @@ class TurnPolicy:
                      and self._put_off(timer, game.data.turn_seconds, now, away))
             if not self._put_off_notice(game, now, away) and not moved and not away:
                 return None
+            seen = game.data.host_seen
+            if away and seen is not None:  # a lobby's host was no more away than anyone
+                game.data.host_seen = seen + downtime.down_between(away, seen, now)
             await core.save_table(game)  # (back from away: its idle time counts from now)
             return Play(game, (), redraw=True) if moved else None
 

@@ -311,6 +311,29 @@ async def test_a_removed_servers_games_are_not_idle_while_it_may_add_the_bot_bac
         assert (await bot.store.get_game(lobby.id)).status == "expired"
 
 
+async def test_a_lobby_host_is_not_counted_away_for_the_time_the_bot_was_out(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """Alice hosts a lobby with Bob seated; the bot is removed for 30 minutes and added
+    back. A minute later Bob opens Host controls: Alice still hosts (nobody could use
+    the lobby while the bot was out, she no more than anyone)."""
+    from tests.support import button, host_panel
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=clock))
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
+    lobby = await bot.tables.open_in_channel(fake_discord.channel_id)
+    clock.advance(60)
+    async with connected(discord_driver, fake_discord, bot, monkeypatch):
+        await gateway_event(discord_driver, fake_discord, bot, "GUILD_DELETE",
+                            {"id": str(fake_discord.guild_id)}, "guild_remove")
+        clock.advance(30 * 60)
+        await _added_back(discord_driver, fake_discord, bot)
+        clock.advance(60)
+        await host_panel(discord_driver, fake_discord.get_message(board["id"]), user="bob")
+        await discord_driver.settle()
+        assert (await bot.tables.load(lobby.id)).host_id == fake_discord.user("alice").id
+
+
 async def test_a_save_the_database_fails_at_the_return_is_made_again(
         discord_driver, fake_discord, tmp_path, monkeypatch):
     """The bot is added back while the database is locked for a moment: the first save

@@ -48,14 +48,9 @@ async def test_a_board_answer_taken_after_all_is_the_board(
     assert [int(m["id"]) for m in boards] == [game.row.board_message_id]
 
 
-async def test_a_deferral_whose_answer_was_lost_is_followed_up_with_the_board(
-        discord_driver: Any, fake_discord: Any, tmp_path: Any, monkeypatch: Any) -> None:
-    """A slow /tinker start's deferral is taken, but the connection drops under its
-    answer, so the bot does not know it went; the board's answer meets "answered
-    already" (40060). What Discord shows is the "thinking…", so the board follows it
-    up: it is the game's board, not the message still thinking."""
-    fake = fake_discord
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+def _deferral_taken_then_lost(monkeypatch: Any) -> None:
+    """Make the first deferral reach Discord and its answer be lost (the connection
+    drops), so the bot does not know it went."""
     monkeypatch.setattr(answer_clock, "ANSWER_WITHIN", 0.0)
     real = discord.InteractionResponse.defer
     calls = 0
@@ -64,12 +59,48 @@ async def test_a_deferral_whose_answer_was_lost_is_followed_up_with_the_board(
         nonlocal calls
         calls += 1
         result = await real(self, *args, **kwargs)
-        if calls == 1:  # Discord took the deferral; its answer never came back
+        if calls == 1:
             self._response_type = None
             raise aiohttp.ServerDisconnectedError()
         return result
 
     monkeypatch.setattr(discord.InteractionResponse, "defer", taken_then_lost)
+
+
+async def test_play_again_whose_deferral_answer_was_lost_gets_a_board_of_its_own(
+        discord_driver: Any, fake_discord: Any, tmp_path: Any, monkeypatch: Any) -> None:
+    """Play again on an ended Tinker board: the click's deferral is taken, its answer
+    lost, and the board's answer meets "answered already". The original is then the
+    ended board clicked, not a board of the new game: the new game's board is posted as
+    a follow-up, and the ended board stays as it was."""
+    from tests.support import abandon, button
+    fake = fake_discord
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    await discord_driver.slash("tinker", "start", user="alice")
+    old = await bot.tables.open_in_channel(fake.channel_id)
+    await abandon(discord_driver, "tinker", "alice")
+    await discord_driver.settle()
+    ended = fake.get_message((await bot.tables.load(old.id)).row.board_message_id)
+    _deferral_taken_then_lost(monkeypatch)
+    await discord_driver.click(ended, button(ended, "table.again"), user="alice")
+    await discord_driver.settle()
+    new = await bot.tables.open_in_channel(fake.channel_id)
+    assert new is not None and new.id != old.id
+    assert new.row.board_message_id != int(ended["id"])
+    shown = fake.get_message(new.row.board_message_id)
+    assert any(cid.startswith(f"g1:{new.id}:") for cid in board_ids(shown))
+    assert fake.get_message(ended["id"])["embeds"] == ended["embeds"]
+
+
+async def test_a_deferral_whose_answer_was_lost_is_followed_up_with_the_board(
+        discord_driver: Any, fake_discord: Any, tmp_path: Any, monkeypatch: Any) -> None:
+    """A slow /tinker start's deferral is taken, but the connection drops under its
+    answer, so the bot does not know it went; the board's answer meets "answered
+    already" (40060). What Discord shows is the "thinking…", so the board follows it
+    up: it is the game's board, not the message still thinking."""
+    fake = fake_discord
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    _deferral_taken_then_lost(monkeypatch)
     started = await discord_driver.slash("tinker", "start", user="alice")
     await discord_driver.settle()
     game = await bot.tables.open_in_channel(fake.channel_id)

@@ -321,3 +321,27 @@ async def test_a_forget_whose_answer_was_lost_is_told_as_it_is(
     else:
         assert "nothing was changed" in texts, texts
         assert left and "Zephyrine" in board
+
+
+async def test_a_moderator_who_ended_a_table_without_a_seat_is_forgotten(
+        discord_driver, fake_discord, tmp_path):
+    """A moderator not seated abandons a Steam table ("Zorblax abandoned the game."),
+    then uses /forget-me: the line, stored and on the board, no longer names them."""
+    from tests.support import abandon
+    driver, fake = discord_driver, fake_discord
+    fake.add_user("Zorblax", moderator=True)
+    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam", "cogs.records")))
+    board = (await driver.slash("steam", "new", {}, user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    await abandon(driver, "steam", "Zorblax")
+    await driver.settle()
+    assert "Zorblax abandoned the game." in (await bot.tables.load(game.id)).row.events
+    prompt = await driver.slash("forget-me", user="Zorblax")
+    await driver.click(prompt.message, prompt.custom_ids[0], user="Zorblax")
+    await driver.settle()
+    after = await bot.tables.load(game.id)
+    assert "Zorblax" not in json.dumps(after.row.events)
+    assert "Zorblax" not in json.dumps(fake.get_message(after.row.board_message_id))
