@@ -39,7 +39,7 @@ from bot.table.errors import Refusal, board_link
 from bot.table.loaded import LoadedGame
 from bot.table.lobby import LOBBY_INVITE, invite_refusal
 from bot.table.service import Tables
-from bot.text.names import one_line, safe_name
+from bot.text.names import first_shown, safe_name
 
 log = logging.getLogger(__name__)
 
@@ -100,9 +100,8 @@ def invited_member(interaction: discord.Interaction[Any],
     user = (resolved.get("users") or {}).get(str(user_id)) or {}
     member = (resolved.get("members") or {}).get(str(user_id)) or {}
     # as boards name members: the server nickname, else the global name, else the account
-    shown = next((str(n) for n in (member.get("nick"), user.get("global_name"))
-                  if n and one_line(str(n))), "")
-    name = safe_name(shown, str(user.get("username") or ""))
+    name = safe_name(first_shown(member.get("nick"), user.get("global_name"),
+                                 user.get("username")))
     raw = member.get("permissions")
     sees = raw is None or discord.Permissions(int(raw)).view_channel
     return name, bool(user.get("bot")), sees

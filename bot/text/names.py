@@ -116,10 +116,14 @@ def safe_name(name: str, fallback: str = "") -> str:
 
 def shown_name(member: discord.User | discord.Member) -> str:
     """Return the name a member goes by, as they wrote it: their server nickname, else
-    their global name, else their account name, whichever first shows as something (a
-    nickname of only U+3164 gives way to the global name); "" if none does."""
-    return next((n for n in (member.display_name, member.global_name, member.name)
-                 if n and one_line(n)), "")
+    their global name, else their account name (:func:`first_shown`)."""
+    return first_shown(member.display_name, member.global_name, member.name)
+
+
+def first_shown(*names: object) -> str:
+    """Return the first of ``names`` that shows as something (a nickname of only U+3164
+    gives way to the next), as text; "" if none does."""
+    return next((str(n) for n in names if n and one_line(str(n))), "")
 
 
 def member_name(member: discord.User | discord.Member) -> str:
