@@ -147,6 +147,17 @@ class Deadlines:
 
         await asyncio.gather(*(one(gid) for gid in game_ids))
 
+    async def _following_not_retried(self, now: float) -> float | None:
+        """Return the earliest deadline within the next idle look of a game not waiting
+        for its retry, or None (the loop then sleeps until a retry or its idle look)."""
+        try:
+            # the retried games stand among the first; one more row reaches past them
+            upcoming = await self._due(now + IDLE_LOOK_SECONDS, len(self._retry) + 1)
+        except Exception:  # the next look says what went wrong
+            log.debug("could not read the next deadline", exc_info=True)
+            return now + RETRY_SECONDS
+        return next((when for gid, when in upcoming if gid not in self._retry), None)
+
     async def _run(self) -> None:
         while True:
             # Cleared before the look, so a deadline stored while the loop looks (and
@@ -174,7 +185,10 @@ class Deadlines:
             self._retry = {g: t for g, t in self._retry.items() if t > now}
             retry = min(self._retry.values(), default=None)
             if following is not None and following <= now and retry is not None:
-                following = None  # what is due now is waiting for its retry
+                # what is due now is waiting for its retry: the loop sleeps until the
+                # next deadline of another game (a paused server's game waits an hour
+                # for its server; the vote windows of every other server close on time)
+                following = await self._following_not_retried(now)
             candidates = [t for t in (following, retry) if t is not None]
             delay = IDLE_LOOK_SECONDS
             if candidates:

@@ -150,3 +150,51 @@ async def _next_look(deadlines: Deadlines, clock: Clock, looks: list[float]) -> 
         await asyncio.sleep(0.01)
         if len(looks) > before:
             return
+
+
+async def test_a_paused_game_does_not_hold_back_the_next_games_deadline() -> None:
+    """A game whose server removed the bot keeps its past deadline for the hour's grace
+    (:class:`Paused`, looked at again a minute later); the loop still sleeps only until
+    another server's vote window closes, not until the paused game's next look."""
+    clock = Clock()
+    stored = {1: clock() - 5, 2: clock() + 2}  # 1 paused; 2 a vote window in 2 s
+    fired = []
+
+    async def due(now: float, limit: int) -> list[tuple[int, float]]:  # as the stores
+        return sorted(((g, at) for g, at in stored.items() if at <= now),
+                      key=lambda row: row[1])[:limit]
+
+    async def following() -> float | None:
+        return min(stored.values(), default=None)
+
+    async def fire(game_id: int) -> None:
+        if game_id == 1:
+            raise deadlines_module.Paused()
+        fired.append(game_id)
+        stored.pop(game_id)
+
+    deadlines = Deadlines(None, fire, clock, due=due, following=following)
+    deadlines.start()
+    try:
+        for _ in range(50):
+            await asyncio.sleep(0.01)
+            if deadlines._sleeping_until is not None:
+                break
+        assert deadlines._sleeping_until == pytest.approx(stored[2], abs=0.01)
+        clock.advance(2)
+        deadlines.wake()
+        for _ in range(50):
+            await asyncio.sleep(0.01)
+            if fired:
+                break
+        assert fired == [2]
+        # then it rests until its idle look (the paused game's look is later still),
+        # not in a busy loop over the paused game's past deadline
+        for _ in range(50):
+            await asyncio.sleep(0.01)
+            if deadlines._sleeping_until is not None:
+                break
+        assert deadlines._sleeping_until == pytest.approx(clock() + IDLE_LOOK_SECONDS,
+                                                          abs=0.01)
+    finally:
+        await deadlines.stop()
