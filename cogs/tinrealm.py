@@ -19,6 +19,7 @@ from bot.games.tinrealm.adventurer import WATER_ROLL
 from bot.games.tinrealm.content import EDGE_WORDS, Content, ContentError
 from bot.games.tinrealm.engine import ENGINE as TINREALM
 from bot.games.tinrealm.engine import parse_sides
+from bot.games.tinrealm.text import SPENT
 from bot.table.errors import Refusal
 from bot.table.service import LoadedGame
 from bot.text.widths import clip_words, shown_width
@@ -231,7 +232,7 @@ class TinRealmCog(GameCog):
                   "🎒 the items you carry, +2 for two more (what each does: the Journey page, "
                   "under Items)",
                   "✅ an item not used up (the \"Eat or use an item…\" menu offers the "
-                  "ones that would do something now) · ▫️ one used up for today, this "
+                  "ones that would do something now) · (spent) one used up for today, this "
                   "fight or good",
                   "🏆 reached Oakinshelm · 💀 died · ⌛ the seventh day ended on the road"]
         return "\n".join(lines)
@@ -242,8 +243,8 @@ class TinRealmCog(GameCog):
         if game.state is None:
             return []
         v = game.view()
-        items = "\n".join(f"{'✅' if i.get('ready') else '▫️'} **{i['name']}**: {i['text']}"
-                          for i in v["items"])
+        items = "\n".join(f"✅ **{i['name']}**: {i['text']}" if i.get("ready")
+                          else f"**{i['name']}**{SPENT}: {i['text']}" for i in v["items"])
         fields = [("Tableau, left to right", "\n".join(_card(c) for c in v["tableau"]) or "—"),
                   ("Items", items or "—")]
         if v.get("dice"):
@@ -417,12 +418,13 @@ def _position(v: dict[str, Any]) -> list[str]:
 
 
 def _pack(v: dict[str, Any], room: float) -> str:
-    """Return the items carried, by name, cut to ``room`` letters ("🎒 Rope · Lantern ▫️":
-    ▫️ used up for now); what each does is in the item select and "Rules & details"."""
+    """Return the items carried, by name, cut to ``room`` letters ("🎒 Rope · Lantern
+    (spent)": used up for now, said in words, which read on every theme where a pale mark
+    does not); what each does is in the item select and "Rules & details"."""
     items = v.get("items") or []
     if not items:
         return ""
-    marks = ["" if i.get("ready") else " ▫️" for i in items]
+    marks = ["" if i.get("ready") else SPENT for i in items]
     entries = [f"{i['name']}{mark}" for i, mark in zip(items, marks, strict=True)]
     count = 1
     while count < len(entries):  # the next item joins if it fits, with the count after it

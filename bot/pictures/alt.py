@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.games.tinrealm.content import EDGE_WORDS
+from bot.games.tinrealm.text import SPENT
 from bot.pictures.endings import ending
 from bot.pictures.script import LTR
 from bot.pictures.steam import TRAIN_CARDS
@@ -210,7 +211,9 @@ def _tinrealm(view: Mapping[str, Any]) -> list[str]:
     lines.append(_map_words(view))
     pack = mappings(view.get("items"))
     if pack:
-        lines.append("Pack: " + ", ".join(str(i.get("name")) for i in pack) + ".")
+        lines.append("Pack: " + ", ".join(str(i.get("name")) + ("" if i.get("ready", True)
+                                                                 else SPENT)
+                                          for i in pack) + ".")
     return lines
 
 

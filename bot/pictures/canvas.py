@@ -182,6 +182,23 @@ class Canvas:
         self.draw.rounded_rectangle(box, radius=radius, outline=colour, width=width)
         self.record("frame", box)
 
+    def dashed(self, box: Box, colour: RGB, width: int = 4, dash: int = 12,
+               gap: int = 8) -> None:
+        """Draw a square outline of dashes: a frame told from a solid one by its shape,
+        not only by its colour (red and green look alike to a red-green colour-blind
+        player)."""
+        half = width / 2  # inside the box, as an outline is drawn
+        left, top, right, bottom = box[0] + half, box[1] + half, box[2] - half, box[3] - half
+        for a, b, vertical, at in ((left, right, False, top), (left, right, False, bottom),
+                                   (top, bottom, True, left), (top, bottom, True, right)):
+            start = a
+            while start < b:
+                end = min(start + dash, b)
+                self.draw.line((at, start, at, end) if vertical else (start, at, end, at),
+                               fill=colour, width=width)
+                start = end + gap
+        self.record("dashed", box)
+
     def bar(self, x: float, y: float, w: float, h: float, value: float, top: float,
             colour: RGB, *, trough: RGB = (30, 32, 36)) -> None:
         """Draw a horizontal bar filled to ``value`` out of ``top``."""

@@ -58,7 +58,8 @@ TRAIN_GAP = 24
 ROW_H = MINI.height + 14
 """Height of a player's row."""
 OVER = BAD
-"""The frame of a card past a train's fifth: over the limit (S6, while rearranging)."""
+"""The dashed frame of a card past a train's fifth: over the limit (S6, while
+rearranging); dashed, where a train that can run has a solid green frame."""
 THEN = "then"
 """Between the card being placed and the ones to place after it."""
 TOKEN = 30
@@ -212,7 +213,7 @@ def _train(c: Canvas, train: Sequence[Mapping[str, Any]], x: float, y: float,
                     EMPTY_SLOT, width=2, radius=8)
     if len(train) > TRAIN_CARDS:
         left, right = x + TRAIN_CARDS * step, x + (len(train) - 1) * step + MINI.width
-        c.frame((left, y, right, y + MINI.height), OVER, width=4, radius=8)
+        c.dashed((left, y, right, y + MINI.height), OVER, width=4)
     if runnable:
         right = x + (slots - 1) * step + MINI.width
         c.frame((x - 4, y - 4, right + 4, y + MINI.height + 4), GOOD, width=3, radius=12)

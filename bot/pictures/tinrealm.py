@@ -6,6 +6,7 @@ import math
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from bot.games.tinrealm.text import SPENT
 from bot.pictures.breaks import broken_lines
 from bot.pictures.canvas import MARGIN, MIN_TEXT, Canvas
 from bot.pictures.cards import two_lines
@@ -369,7 +370,8 @@ def _bars(c: Canvas, view: Mapping[str, Any], y: int) -> int:
         value = number(view.get(key))
         values.append((value, number(view.get(top_key), 0) if top_key else -1))
     dice = tuple(d for d in items(view.get("dice")) if isinstance(d, int))[:4]
-    pack = ", ".join(str(i.get("name") or "?") for i in mappings(view.get("items")))
+    pack = ", ".join(str(i.get("name") or "?") + ("" if i.get("ready", True) else SPENT)
+                     for i in mappings(view.get("items")))
     height = 3 * ROW + (42 if pack else 0)
     c.layer(_paint_bars, (tuple(values), dice, pack), (c.width, height), 0, y, opaque=True)
     return y + height

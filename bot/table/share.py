@@ -14,12 +14,16 @@ from typing import Any
 
 from bot.table.replay import ReplayRequest, frames
 
+#: What was never reached, in both games: a square of a light ring round a dark middle
+#: (Discord's 🔳), seen on the dark theme by its ring and on the light one by its middle,
+#: where ⬛ vanishes on the dark theme and ⬜ on the light one.
+NOT_REACHED = "🔳"
 #: Tinker: a location cleared, one lost, one never reached.
-CLEARED, LOST, UNREACHED = "✅", "🟥", "⬜"
+CLEARED, LOST, UNREACHED = "✅", "🟥", NOT_REACHED
 #: Tin Realm: a day without a wound, a day with wounds, the day the journey ended
 #: in defeat, a day never reached: each of a shape of its own, so that colour is not
 #: all that tells them apart.
-UNHURT, HURT, FELL, UNSEEN = "✅", "🩹", "❌", "⬛"
+UNHURT, HURT, FELL, UNSEEN = "✅", "🩹", "❌", NOT_REACHED
 
 #: What the squares mean, said under them in small print (Discord's ``-#`` subtext).
 TINKER_KEY = f"-# {CLEARED} cleared · {LOST} lost · {UNREACHED} not reached"

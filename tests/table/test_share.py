@@ -131,3 +131,37 @@ def test_each_mark_differs_by_more_than_its_colour():
     squares = {"🟥", "🟧", "🟨", "🟩", "🟦", "🟪", "🟫"}
     for marks in ((UNHURT, HURT, FELL), (CLEARED, LOST)):
         assert sum(mark in squares for mark in marks) <= 1, marks
+
+
+#: The fills of Discord's emoji (Twemoji) for the grey marks a row could use, from their
+#: SVGs; the other marks are coloured, which shows on either theme.
+TWEMOJI_FILLS = {"⬛": ("#292f33",), "⬜": ("#e6e7e8",), "🔳": ("#e6e7e8", "#292f33"),
+                 "🔲": ("#292f33", "#e6e7e8")}
+#: The message grounds of Discord's dark and light themes.
+GROUNDS = ("#313338", "#ffffff")
+
+
+def _luminance(colour: str) -> float:
+    def channel(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def _contrast(a: str, b: str) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def test_not_reached_is_seen_on_both_themes():
+    """A grey mark has only its lightness to stand out: some part of "not reached" keeps
+    3:1 against both the dark and the light theme (⬛ is 1.05:1 on the dark one, ⬜ 1.24:1
+    on the light one)."""
+    assert UNREACHED == UNSEEN
+    for mark in (UNREACHED, UNSEEN):
+        for ground in GROUNDS:
+            assert max(_contrast(fill, ground) for fill in TWEMOJI_FILLS[mark]) >= 3, \
+                (mark, ground)
+    assert min(_contrast("#292f33", GROUNDS[0]), _contrast("#e6e7e8", GROUNDS[1])) < 1.3
+    assert UNREACHED in TINKER_KEY and UNSEEN in TINREALM_KEY

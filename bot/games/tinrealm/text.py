@@ -8,6 +8,9 @@ from typing import Any
 NODE_CHARS = {"S": "S", "F": "F", "campsite": "C", "water": "~", "-": "."}
 #: The map's key, one line on every text board.
 KEY = "S start, F Oakinshelm, C campsite, ~ water, . road, @ you"
+#: After an item used up for today, this fight or good, wherever the items are listed (in
+#: words: a pale mark such as ▫️ cannot be seen on Discord's light theme).
+SPENT = " (spent)"
 
 
 def _card(card: dict[str, Any]) -> str:
@@ -64,7 +67,7 @@ def render(v: dict[str, Any]) -> str:
             f"{e['attack']}, defense {e['defense']}{undead}. {e['power']}"
         )
     if v["items"]:
-        names = [i["name"] + ("" if i["ready"] else " (spent)") for i in v["items"]]
+        names = [i["name"] + ("" if i["ready"] else SPENT) for i in v["items"]]
         lines.append("Items: " + ", ".join(names))
     if v["dice"]:
         lines.append("Last roll: " + " ".join(map(str, v["dice"])))
