@@ -134,7 +134,8 @@ def _backup_command(args: Sequence[str]) -> int:
         print(
             "DATABASE_URL names a PostgreSQL database: back it up with PostgreSQL's own tool,\n"
             f"  {PG_DUMP}\n"
-            "(restore with pg_restore --dbname=\"$DATABASE_URL\" FILE; see docs/deploy.md).",
+            "(restore into an empty database, the bot stopped, with\n"
+            "  pg_restore --no-owner --dbname=\"$DATABASE_URL\" FILE; see docs/deploy.md).",
             file=sys.stderr,
         )
         return 2

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.boards.actors import actor_of
@@ -357,13 +358,24 @@ class GameCog(commands.Cog):
             if in_threads is not None:
                 raise Refusal(in_threads)
             if game is not None and not game.broken:
-                # another game holds the channel: starting one of this kind is refused
+                # another game holds the channel: its own command for what was asked
                 raise Refusal(f"This channel's game is {game.engine.title}, not "
-                              f"{self.title or self.kind}: /{game.row.kind} board shows it.")
+                              f"{self.title or self.kind}: "
+                              f"{self._its_command(interaction, game.row.kind)}.")
             start = self.start_command or f"/{self.kind} start"
             raise Refusal("There is no game of this kind going in this channel. Start one "
                           f"with {start}.")
         return game
+
+    def _its_command(self, interaction: discord.Interaction[Any], kind: str) -> str:
+        """Say which of ``kind``'s commands does what the member asked of the channel's
+        other game ("/tinker abandon is the one for it"), or else where it is shown."""
+        asked = interaction.command.name if interaction.command is not None else ""
+        group = self.bot.tree.get_command(kind)
+        if asked and asked != "board" and isinstance(group, app_commands.Group) and \
+                group.get_command(asked) is not None:
+            return f"/{kind} {asked} is the one for it"
+        return f"/{kind} board shows it"
 
     async def _in_threads(self, interaction: discord.Interaction[Any]) -> str | None:
         """Say where this kind's games of the channel are played when they have threads

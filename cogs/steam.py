@@ -431,7 +431,7 @@ class SteamCog(GameCog):
         interaction: discord.Interaction,
         first: Literal["random", "me (the host)"] = "random",
         turn_timer: Literal["off", "2 min", "10 min", "1 h", "24 h"] = "off",
-        notices: bool = True,
+        notices: Literal["on", "off"] = "on",
         deck: Literal["pawns", "courts"] = "pawns",
         invite: discord.Member | None = None,
         invite2: discord.Member | None = None,
@@ -452,7 +452,7 @@ class SteamCog(GameCog):
         await self.open_lobby(
             interaction, {**({"start_seat": 0} if first != "random" else {}), "deck": deck},
             thread=thread, invite=invited,
-            turn_seconds=seating.TIMERS[turn_timer], notices=notices,
+            turn_seconds=seating.TIMERS[turn_timer], notices=notices == "on",
         )
         notes = [f"Not invited: {', '.join(names)}. {why}"
                  for names, why in ((unseen, CANNOT_SEE), (bots, NO_BOTS)) if names]

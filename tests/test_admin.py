@@ -207,6 +207,10 @@ def test_backup_of_postgresql_explains_pg_dump(env, monkeypatch, capsys):
     err = capsys.readouterr().err
     assert admin.PG_DUMP in err and "pg_dump --format=custom" in err
     assert "secret" not in err
+    # restored as docs/deploy.md says: into an empty database, owned by the one restoring
+    assert "pg_restore --no-owner" in err and "empty database" in err
+    assert "pg_restore --no-owner" in (admin.Path(__file__).parents[1] / "docs" / "deploy.md"
+                                       ).read_text()
 
 
 def test_default_backup_name():

@@ -294,8 +294,8 @@ class HostControls:
         if isinstance(error, discord.HTTPException) and not passing_failure(error):
             note = f"{name} was not invited: Discord refused the message. Try again."
         else:
-            note = (f"{name} may not be invited: Discord did not answer. If no invitation "
-                    "shows in the channel, invite them again.")
+            note = (f"{name} may not have been invited: Discord did not answer. If no "
+                    "invitation shows in the channel, invite them again.")
         try:
             await interaction.edit_original_response(
                 **controls_body(game, interaction.user.id, note))

@@ -168,8 +168,9 @@ def not_posted_text(error: BaseException, *, thread: bool, where: str,
                 "then start the game again.")
     if isinstance(error, discord.HTTPException) and 400 <= error.status < 500 and (
             error.status != 429):
-        reason = error.text or f"error {error.code}"
-        return f"{head}: Discord refused it ({reason})."
+        return (f"{head}: Discord refused it (error {error.code or error.status}). Start "
+                "the game again; if it is refused again, a server admin can look at the "
+                "channel's settings and the server's AutoMod rules.")
     return f"{head}: Discord did not take it just now. Start the game again in a moment."
 
 

@@ -137,14 +137,14 @@ async def test_an_invitation_whose_answer_is_lost_says_it_may_not_have_gone(
     drop_first_answer(monkeypatch, "send", owner=discord.Webhook)
     answer = await _invite(discord_driver, fake, board, "erin")
     assert _invitations(fake) == []
-    assert answer.content.startswith("Erin may not be invited"), answer.content
+    assert answer.content.startswith("Erin may not have been invited"), answer.content
     assert "invite them again" in answer.content
 
 
 async def test_an_invitation_discord_fails_under_is_not_said_to_be_refused(
         discord_driver, fake_discord, tmp_path, monkeypatch):
     """Discord answers the invitation's message with server errors (a 5xx, which it may
-    give for a message it took and shows): the controls say she may not be invited and
+    give for a message it took and shows): the controls say she may not have been invited and
     to look for the invitation before inviting again, never that it was refused."""
     import discord.webhook.async_ as webhook_async
     fake = fake_discord
@@ -153,7 +153,7 @@ async def test_an_invitation_discord_fails_under_is_not_said_to_be_refused(
     monkeypatch.setattr(webhook_async.asyncio, "sleep", lambda _s: real_sleep(0))
     fake.fail_next("POST", r"/webhooks/\d+/[^/]+$", 503, times=5)
     answer = await _invite(discord_driver, fake, board, "erin")
-    assert answer.content.startswith("Erin may not be invited"), answer.content
+    assert answer.content.startswith("Erin may not have been invited"), answer.content
 
 
 async def test_an_invitation_discord_fails_to_delete_is_deleted_at_a_later_try(

@@ -18,6 +18,24 @@ async def test_board_of_another_kind_names_the_channels_game(discord_driver, fak
         "/steam board shows it.")
 
 
+async def test_abandon_of_another_kind_points_to_the_channels_abandon(
+        discord_driver, fake_discord, tmp_path):
+    """/tinrealm abandon or /steam abandon where a Tinker game is open points to /tinker
+    abandon, the command that does what was asked; /steam away, which Tinker has not, to
+    /tinker board."""
+    await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker", "cogs.tinrealm",
+                                                        "cogs.steam")))
+    await discord_driver.slash("tinker", "start", user="alice")
+    for kind, title in (("tinrealm", "Tin Realm"), ("steam", "Steam to Solar")):
+        said = await discord_driver.slash(kind, "abandon", user="alice")
+        assert said.ephemeral and said.content == (
+            f"This channel's game is Tinker, Sailor, Soldier, Spy, not {title}: "
+            "/tinker abandon is the one for it."), said.content
+    away = await discord_driver.slash("steam", "away", {"player": fake_discord.user("bob")},
+                                      user="alice")
+    assert away.content.endswith("/tinker board shows it."), away.content
+
+
 async def test_a_kind_no_longer_on_the_bot_reads_as_a_name(discord_driver, fake_discord,
                                                            tmp_path):
     """A game whose kind was removed from the bot is named by its kind in the busy

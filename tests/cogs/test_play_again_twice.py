@@ -91,7 +91,7 @@ async def test_play_again_on_a_game_retention_emptied_seats_the_table(
     notices setting: retention keeps how the table played, not who did what."""
     driver, fake = discord_driver, fake_discord
     bot, ended = await _abandoned_table(driver, fake, tmp_path, turn_timer="10 min",
-                                        notices=False)
+                                        notices="off")
     game = await bot.tables.load(int(button(ended, "table.again").split(":")[1]))
     assert await bot.store.prune_finished(before=game.row.updated_at + 10) == 1
     assert (await bot.tables.load(game.id)).state is None

@@ -101,7 +101,7 @@ async def test_c6_turn_notice_mentions_only_the_player_and_replaces_the_last(
 async def test_c6_notices_can_be_turned_off(discord_driver, fake_discord, tmp_path):
     """A table started with notices off posts none."""
     bot, _board = await _table(discord_driver, fake_discord, tmp_path,
-                               options={"notices": False})
+                               options={"notices": "off"})
     for _ in range(4):
         await _play_turn(discord_driver, fake_discord, bot, {0: "alice", 1: "bob"})
     assert _notices(fake_discord) == []

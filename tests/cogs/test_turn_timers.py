@@ -166,7 +166,7 @@ async def test_c6_a_table_without_notices_is_still_reminded_once_without_a_ping(
         discord_driver, fake_discord, tmp_path):
     clock = Clock()
     bot, _game = await _steam(discord_driver, fake_discord, tmp_path, clock, turn_timer=TIMER,
-                             notices=False)
+                             notices="off")
     clock.advance(SECONDS + 1)
     assert await bot.deadlines.run_due() == 1
     await discord_driver.settle()

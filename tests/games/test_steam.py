@@ -116,7 +116,7 @@ def test_s4_short_river_take_what_is_there():
     assert [i for i in ids(state) if i.startswith("t")] == ["t2:1", "t1:1"]
     state, events = play(state, 0, "t2:1")
     assert state.river == [] and names(state.players[0].trains[0]) == ["Mill"]
-    assert "by itself" in events[-1]
+    assert "(the only place for it)" in events[-1]
     assert state.turn == 1
 
 
@@ -138,7 +138,7 @@ def test_s5_a_placement_with_one_possible_place_happens_by_itself():
     """S5: with no train the first card starts one by itself; the second is asked."""
     state, events = play(build(river=RIVER, deck=DECK), 0, "t2:1+3")
     assert [names(t) for t in state.players[0].trains] == [["Ace of Moons"]]
-    assert events[-1] == "P0 puts Ace of Moons 🌙 on a new train by itself (the only place for it)."
+    assert events[-1] == "P0 puts Ace of Moons 🌙 on a new train (the only place for it)."
     assert [i for i in ids(state) if i.startswith("p:")] == ["p:Savage:1", "p:Savage:n"]
 
 
@@ -148,7 +148,7 @@ def test_s5_train_limits_on_placing():
     state = build(river=RIVER, deck=DECK, trains=[[full, ["Journey"]]])
     state, events = play(state, 0, "t2:1+2")
     assert [names(t) for t in state.players[0].trains][1] == ["Journey", "Ace of Moons", "Mill"]
-    assert sum("by itself" in e for e in events) == 2 and state.turn == 1
+    assert sum("on train 2 (the only place for it)" in e for e in events) == 2 and state.turn == 1
 
 
 def test_s5_a_card_that_cannot_be_placed_cannot_be_taken():

@@ -22,7 +22,7 @@ def test_s9_half_time_when_the_river_cannot_be_refilled():
     assert len(state.deck) + len(state.river) + 1 == 40 - sum(
         len(p.train_cards()) for p in state.players)
     assert state.final is None
-    assert "P2 starts the second half" in events[-2] and "by itself" in events[-1]
+    assert "P2 starts the second half" in events[-2] and "(the only place for it)" in events[-1]
     state, _ = play(state, 1, "p:Mill:1")
     assert state.turn == 2
 

@@ -273,7 +273,7 @@ def _place(
     else:
         player.trains[int(dest) - 1].append(c)
     where = "a new train" if dest == "n" else f"train {dest}"
-    how = " by itself (the only place for it)" if forced else ""
+    how = " (the only place for it)" if forced else ""
     events.append(f"{player.name} puts {label(c)} on {where}{how}.")
     if not pending.cards:
         _end_turn(state, seat, events)
