@@ -387,6 +387,13 @@ class TableBot(commands.Bot):
         ended = await self.tables.expire_idle(cutoffs, self.boards.show_ended)
         if ended:
             log.info("sweeper ended %d idle games", ended)
+        try:  # a computer's turn another process left (stopped in a deploy's overlap)
+            resumed = await self.boards.computers.resume(since=now - 2 * s.sweep_minutes * 60)
+        except StorageError as exc:
+            log.warning("sweeper could not look for computer players left waiting: %s", exc)
+        else:
+            if resumed:
+                log.info("sweeper let computer players move in %d games", resumed)
         try:  # retention: finished games' states and logs go after RETENTION_DAYS
             while await self.store.prune_finished(now - s.retention_days * 86400) == 500:
                 pass

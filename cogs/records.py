@@ -308,7 +308,6 @@ class ForgetButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
                 await clock.send(content=str(Unavailable()), ephemeral=True)
                 return
             deleted = None  # done, though how many results went is not known
-        interaction.client.boards.pings.forget(self.user_id)
         user = interaction.user
         named = {thread_starter(shown_name(user)), thread_starter(user.display_name, user.name),
                  thread_starter(user.name)}

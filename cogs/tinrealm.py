@@ -232,8 +232,8 @@ class TinRealmCog(GameCog):
                   "🎒 the items you carry, +2 for two more (what each does: the Journey page, "
                   "under Items)",
                   "✅ an item not used up (the \"Eat or use an item…\" menu offers the "
-                  "ones that would do something now) · (spent) one used up for today, this "
-                  "fight or good",
+                  "ones that would do something now) · ~~Rope~~ on the board, Rope (spent) "
+                  "on the Journey page: one used up for today, this fight or good",
                   "🏆 reached Oakinshelm · 💀 died · ⌛ the seventh day ended on the road"]
         return "\n".join(lines)
 
@@ -418,26 +418,26 @@ def _position(v: dict[str, Any]) -> list[str]:
 
 
 def _pack(v: dict[str, Any], room: float) -> str:
-    """Return the items carried, by name, cut to ``room`` letters ("🎒 Rope · Lantern
-    (spent)": used up for now, said in words, which read on every theme where a pale mark
-    does not); what each does is in the item select and "Rules & details"."""
+    """Return the items carried, by name, cut to ``room`` letters ("🎒 Rope · ~~Lantern~~":
+    one used up for now struck through, as the picture strikes it, which costs no room
+    and reads on every theme, where a pale mark does not); what each does is in the item
+    select and "Rules & details"."""
     items = v.get("items") or []
     if not items:
         return ""
-    marks = ["" if i.get("ready") else SPENT for i in items]
-    entries = [f"{i['name']}{mark}" for i, mark in zip(items, marks, strict=True)]
+    names = [str(i["name"]) for i in items]
     count = 1
-    while count < len(entries):  # the next item joins if it fits, with the count after it
-        after = f" +{len(entries) - count - 1}" if count + 1 < len(entries) else ""
-        if shown_width("🎒 " + " · ".join(entries[:count + 1])) + len(after) > room:
+    while count < len(names):  # the next item joins if it fits, with the count after it
+        after = f" +{len(names) - count - 1}" if count + 1 < len(names) else ""
+        if shown_width("🎒 " + " · ".join(names[:count + 1])) + len(after) > room:
             break
         count += 1
-    more = f" +{len(entries) - count}" if count < len(entries) else ""  # left out, counted
-    if count > 1:
-        return "🎒 " + " · ".join(entries[:count]) + more
-    # the first alone: its name cut to the room its mark and the count leave
-    return clip_words(f"🎒 {items[0]['name']}", room - shown_width(marks[0] + more)) \
-        + marks[0] + more
+    more = f" +{len(names) - count}" if count < len(names) else ""  # left out, counted
+    # the first alone: its name cut to the room the count leaves
+    shown = names[:count] if count > 1 else \
+        [clip_words(f"🎒 {names[0]}", room - len(more)).removeprefix("🎒 ")]
+    return "🎒 " + " · ".join(name if item.get("ready") else f"~~{name}~~"
+                             for name, item in zip(shown, items, strict=False)) + more
 
 
 def _trackers(v: dict[str, Any], short: bool = False, pack: bool = False) -> list[str]:

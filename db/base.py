@@ -143,10 +143,12 @@ class GameStore(Protocol):
         """Return the ids of running games with more than one seat; with ``waiting``,
         only those with a deadline (a turn timer may be running)."""
 
-    async def computer_seated_ids(self, *, shards: Shards | None = None) -> list[int]:
+    async def computer_seated_ids(self, *, shards: Shards | None = None,
+                                  since: float | None = None) -> list[int]:
         """Return the ids of running games with more than one seat of which one may be
         played by a computer (a computer player or an away seat; a few more may come
-        too), most recently saved first."""
+        too), most recently saved first; with ``since``, only those saved at or after
+        it."""
 
     async def changed_since(self, since: float, *, limit: int = 500,
                             shards: Shards | None = None) -> list[int]:

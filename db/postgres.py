@@ -378,12 +378,15 @@ class PostgresStore(PgAccess, KeptReads):
         )
         return [int(r[0]) for r in rows]
 
-    async def computer_seated_ids(self, *, shards: Shards | None = None) -> list[int]:
+    async def computer_seated_ids(self, *, shards: Shards | None = None,
+                                  since: float | None = None) -> list[int]:
         """Return the ids of running games with more than one seat of which one may be
-        played by a computer (see :data:`db.rows.COMPUTER_SEATED`), newest change first."""
+        played by a computer (see :data:`db.rows.COMPUTER_SEATED`), newest change first;
+        with ``since``, only those saved at or after it."""
         rows = await self._fetch(
             f"SELECT id FROM games WHERE status = 'active' AND {COMPUTER_SEATED}"
-            f" AND seat_count(seats) > 1 AND {shard_sql(shards)} ORDER BY updated_at DESC"
+            f" AND seat_count(seats) > 1 AND {shard_sql(shards)} AND updated_at >= $1"
+            " ORDER BY updated_at DESC", -1.0 if since is None else since,
         )
         return [int(r[0]) for r in rows]
 

@@ -108,18 +108,24 @@ class ComputerPlayers:
             self._background.add(task)
             task.add_done_callback(self._background.discard)
 
-    async def resume(self) -> int:
-        """After a restart, let computer players move wherever one is to act; return how many.
+    async def resume(self, since: float | None = None) -> int:
+        """After a restart, let computer players move wherever one is to act; return how
+        many (with ``since``, only in games saved at or after it).
 
         Only running games with a computer player or an away seat are read (one query
         picks them, :meth:`db.base.GameStore.computer_seated_ids`), the most recently
         saved first: that is where a computer's turn left pending by the stop is. Raise
         StorageError when a game could not be read (after scheduling the others), so
-        that the resume is tried again.
+        that the resume is tried again. A game whose computer moves here already is
+        left to it.
         """
         resumed = 0
         unread: list[int] = []
-        for game_id in await self.tables.store.computer_seated_ids(shards=self.tables.shards):
+        for game_id in await self.tables.store.computer_seated_ids(shards=self.tables.shards,
+                                                                   since=since):
+            task = self._computers.get(game_id)
+            if task is not None and not task.done():
+                continue
             try:
                 game = await self.tables.load(game_id)
             except Unavailable:

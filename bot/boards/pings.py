@@ -1,8 +1,8 @@
 """Each member's own choice about turn notices: pinged, or told without a ping.
 
 The choice is stored per member (``member_settings``, kept across servers) and read
-through :class:`PingChoices`, which remembers it for a while, so a turn notice costs no
-database read for a member seen recently; a choice made here updates the memory at once.
+through :class:`PingChoices` for each turn notice, never remembered: a choice made in a
+server one process of a sharded bot serves holds at once in the servers of the others.
 A member who chose "don't ping me" still gets the notice, without its ping (the mention
 shows, nothing notifies them): the channel still says whose turn it is.
 
@@ -14,8 +14,6 @@ private answer, which work after a restart.
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -30,20 +28,12 @@ log = logging.getLogger(__name__)
 
 #: The custom_id pattern of the private choice's buttons (show, on, off).
 CHOICE_TEMPLATE = r"pings:(?P<choice>show|on|off)"
-#: Seconds a member's choice is remembered before it is read again (another process of
-#: the bot may have changed it).
-REMEMBER_SECONDS = 600.0
-#: How many members' choices are remembered at most.
-REMEMBER_MEMBERS = 10_000
-
 
 class PingChoices:
-    """Members' turn-ping choices, read from the store and remembered for a while."""
+    """Members' turn-ping choices, read from the store."""
 
-    def __init__(self, tables: Tables, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, tables: Tables) -> None:
         self.tables = tables
-        self.clock = clock
-        self._known: dict[int, tuple[bool, float]] = {}
 
     async def wants_ping(self, user_id: int) -> bool:
         """Whether ``user_id`` is to be pinged by their turn notices (yes unless they said
@@ -57,30 +47,12 @@ class PingChoices:
     async def chosen(self, user_id: int) -> bool:
         """Whether ``user_id`` chose to be pinged (yes unless they said no); raise
         StorageError if the store cannot answer."""
-        known = self._known.get(user_id)
-        now = self.clock()
-        if known is not None and known[1] > now:
-            return known[0]
         chosen = await self.tables.store.turn_pings(user_id)
-        wants = True if chosen is None else chosen
-        self._remember(user_id, wants, now)
-        return wants
+        return True if chosen is None else chosen
 
     async def choose(self, user_id: int, pings: bool) -> None:
         """Store ``user_id``'s choice (raise StorageError if it cannot be stored)."""
         await self.tables.store.set_turn_pings(user_id, pings)
-        self._remember(user_id, pings, self.clock())
-
-    def forget(self, user_id: int) -> None:
-        """Drop what is remembered of ``user_id`` (their records were deleted)."""
-        self._known.pop(user_id, None)
-
-    def _remember(self, user_id: int, wants: bool, now: float) -> None:
-        if len(self._known) >= REMEMBER_MEMBERS:
-            self._known = {u: k for u, k in self._known.items() if k[1] > now}
-            if len(self._known) >= REMEMBER_MEMBERS:
-                self._known.clear()
-        self._known[user_id] = (wants, now + REMEMBER_SECONDS)
 
 
 def choice_button() -> discord.ui.Button[Any]:

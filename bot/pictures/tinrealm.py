@@ -6,7 +6,6 @@ import math
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from bot.games.tinrealm.text import SPENT
 from bot.pictures.breaks import broken_lines
 from bot.pictures.canvas import MARGIN, MIN_TEXT, Canvas
 from bot.pictures.cards import two_lines
@@ -370,15 +369,15 @@ def _bars(c: Canvas, view: Mapping[str, Any], y: int) -> int:
         value = number(view.get(key))
         values.append((value, number(view.get(top_key), 0) if top_key else -1))
     dice = tuple(d for d in items(view.get("dice")) if isinstance(d, int))[:4]
-    pack = ", ".join(str(i.get("name") or "?") + ("" if i.get("ready", True) else SPENT)
-                     for i in mappings(view.get("items")))
+    pack = tuple((str(i.get("name") or "?"), not i.get("ready", True))
+                 for i in mappings(view.get("items")))
     height = 3 * ROW + (42 if pack else 0)
     c.layer(_paint_bars, (tuple(values), dice, pack), (c.width, height), 0, y, opaque=True)
     return y + height
 
 
 def _paint_bars(c: Canvas, values: tuple[tuple[int, int], ...], dice: tuple[int, ...],
-                pack: str) -> None:
+                pack: tuple[tuple[str, bool], ...]) -> None:
     """Draw the bars, the dice and the pack at the top of a layer as wide as the board; a
     bar whose maximum is 0 (before the adventurer is chosen) reads "–"."""
     column = (c.width - 2 * MARGIN - 16) // 2
@@ -399,8 +398,30 @@ def _paint_bars(c: Canvas, values: tuple[tuple[int, int], ...], dice: tuple[int,
         for j, pips in enumerate(dice):
             _die(c, x + 80 + j * 40, 2 * ROW + 1, pips)
     if pack:
-        c.text(MARGIN, 3 * ROW + 2, f"Pack: {pack}", MIN_TEXT, fill=c.theme.muted,
-               max_width=c.width - 2 * MARGIN)
+        _pack(c, pack, 3 * ROW + 2)
+
+
+def _pack(c: Canvas, pack: tuple[tuple[str, bool], ...], y: int) -> None:
+    """Draw "Pack:" and the items carried by name at ``y``, those used up for now (spent)
+    struck through and dimmer, as many as fit whole and then how many more ("+2"); the
+    first is cut if it alone does not fit."""
+    right = c.width - MARGIN
+    x = MARGIN + c.text(MARGIN, y, "Pack:", MIN_TEXT, fill=c.theme.muted) + 12
+    gap = c.measure(" · ", MIN_TEXT)
+    for i, (name, spent) in enumerate(pack):
+        left = len(pack) - i - 1
+        more = c.measure(f" +{left}", MIN_TEXT) if left else 0
+        if i and x + gap + c.measure(name, MIN_TEXT) + more > right:  # the rest, counted
+            c.text(x, y, f" +{left + 1}", MIN_TEXT, fill=c.theme.muted)
+            return
+        if i:
+            x += c.text(x, y, " · ", MIN_TEXT, fill=c.theme.muted)
+        used = c.text(x, y, name, MIN_TEXT, fill=c.theme.muted if spent else c.theme.text,
+                      max_width=right - x - more)
+        if spent:  # struck through: a shape, not only a shade
+            middle = y + round(MIN_TEXT * 0.62)
+            c.draw.line((x, middle, x + used, middle), fill=c.theme.muted, width=3)
+        x += used
 
 
 def _die(c: Canvas, x: float, y: float, pips: int) -> None:

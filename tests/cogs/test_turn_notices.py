@@ -783,3 +783,20 @@ async def test_a_ping_choice_that_cannot_be_read_is_not_shown_as_chosen(
     monkeypatch.undo()
     shown = await discord_driver.click(helped.message, "pings:show", user="alice")
     assert "do not ping you" in shown.content
+
+
+async def test_a_ping_choice_holds_at_once_in_every_process_of_a_sharded_bot(
+        discord_driver, fake_discord, tmp_path):
+    """A member turns pings off in a server that shard 0's process serves: the process of
+    shard 1, which read their choice moments before for a notice in one of its servers,
+    pings them no more (the choice is read for each notice, not remembered)."""
+    clock = Clock()
+    zero = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2,
+                                               SHARD_IDS=0))
+    one = await discord_driver.login(make_bot(tmp_path, clock=clock, SHARD_COUNT=2,
+                                              SHARD_IDS=1))
+    member = 4242
+    assert await one.boards.pings.wants_ping(member)  # a turn notice in a shard 1 server
+    await zero.boards.pings.choose(member, False)     # "Don't ping me" in a shard 0 server
+    assert await zero.boards.pings.wants_ping(member) is False
+    assert await one.boards.pings.wants_ping(member) is False

@@ -1,7 +1,7 @@
-"""An item used up for today, this fight or good is said "(spent)" in words wherever the
-items are listed: the picture's pack line, its alt text, the text board and Rules &
-details (a pale ▫️ beside the name could not be seen on Discord's light theme, and the
-picture did not mark it at all)."""
+"""An item used up for today, this fight or good is marked wherever the items are listed:
+struck through on the picture's pack line (as on the text board), "(spent)" in its alt
+text and in Rules & details (a pale ▫️ beside the name could not be seen on Discord's
+light theme, and the picture did not mark it at all)."""
 
 from __future__ import annotations
 
@@ -10,23 +10,51 @@ from typing import Any
 from bot.games.tinrealm.engine import ENGINE
 from bot.pictures import tinrealm
 from bot.pictures.alt import describe
+from bot.pictures.canvas import MARGIN
 from bot.pictures.endings import ending
 from tests.cogs.board_messages import board_renderer, played
 
 
-def _view() -> dict[str, Any]:
+def _view(*items: tuple[str, bool]) -> dict[str, Any]:
     view = dict(ENGINE.view(ENGINE.new(1, 1, {"preset": "easy"})))
-    view["items"] = [{"name": "Rope", "ready": True, "text": "x"},
-                     {"name": "Lantern", "ready": False, "text": "y"}]
+    view["items"] = [{"name": name, "ready": ready, "text": "x"} for name, ready in items]
     return view
 
 
-def test_the_picture_and_its_alt_say_which_items_are_spent() -> None:
-    view = _view()
+def _struck(c: Any, name: str) -> bool:
+    """Whether the pack's ``name`` has a row of the muted colour right across it."""
+    (box,) = [b for what, b in c.boxes if what == f"text:{name}"]
+    muted = tuple(c.theme.muted)
+    for row in range(box[1], box[3]):
+        line = [c.image.getpixel((x, row))[:3] for x in range(box[0] + 2, box[2] - 2)]
+        if sum(p == muted for p in line) > 0.95 * len(line):
+            return True
+    return False
+
+
+def test_the_picture_strikes_the_spent_items_and_the_alt_says_so() -> None:
+    view = _view(("Rope", True), ("Lantern", False))
     c = tinrealm.board(view, ending("tinrealm", view, "active"))
-    lines = [what for what, _ in c.boxes if what.startswith("text:Pack:")]
-    assert lines == ["text:Pack: Rope, Lantern (spent)"]
+    words = [what for what, _ in c.boxes if what.startswith("text:")]
+    assert words[-3:] == ["text:Rope", "text: · ", "text:Lantern"]
+    assert _struck(c, "Lantern") and not _struck(c, "Rope")
     assert "Pack: Rope, Lantern (spent)." in describe("tinrealm", view, "active")
+
+
+def test_a_long_pack_names_whole_items_then_counts_the_rest() -> None:
+    """Five items do not fit one line: as many as fit whole, then "+2"; a spent item
+    among them is struck, never cut short of its mark."""
+    view = _view(("Throwing Axe", False), ("Buckler", True), ("Grapple Line", False),
+                 ("Salve Jar", True), ("Waybread Tin", True))
+    c = tinrealm.board(view, ending("tinrealm", view, "active"))
+    words = [what for what, _ in c.boxes if what.startswith("text:")]
+    assert words[-6:] == ["text:Throwing Axe", "text: · ", "text:Buckler", "text: · ",
+                          "text:Grapple Line", "text: +2"]
+    assert _struck(c, "Throwing Axe") and _struck(c, "Grapple Line")
+    assert not _struck(c, "Buckler")
+    (pack,) = [b for what, b in c.boxes if what == "text:Pack:"]
+    line = [b for what, b in c.boxes if what.startswith("text:") and b[1] == pack[1]]
+    assert len(line) == 7 and max(b[2] for b in line) <= c.width - MARGIN
 
 
 def test_rules_and_details_say_spent_in_words() -> None:
