@@ -387,6 +387,10 @@ class TableBot(commands.Bot):
         ended = await self.tables.expire_idle(cutoffs, self.boards.show_ended)
         if ended:
             log.info("sweeper ended %d idle games", ended)
+        try:  # the claims of starts (a deploy's overlap lasts seconds)
+            await self.boards.forget_claims()
+        except StorageError as exc:
+            log.warning("sweeper could not drop old start claims: %s", exc)
         try:  # a computer's turn another process left (stopped in a deploy's overlap)
             resumed = await self.boards.computers.resume(since=now - 2 * s.sweep_minutes * 60)
         except StorageError as exc:

@@ -11,7 +11,7 @@ import discord
 
 from bot.boards.in_flight import let_in
 from bot.boards.send_errors import UNKNOWN_INTERACTION, passing_failure, tell_privately
-from bot.table.errors import Refusal
+from bot.table.errors import AnsweredElsewhere, Refusal
 from bot.table.lobby import not_a_member
 from bot.text.names import member_name
 
@@ -35,6 +35,8 @@ class TableTree(discord.app_commands.CommandTree):
     ) -> None:
         """Answer every failed command privately: a refusal's reason, or a short apology."""
         cause = getattr(error, "original", error)
+        if isinstance(cause, AnsweredElsewhere):
+            return  # the process that took the start answers
         if isinstance(cause, Refusal):
             text = str(cause)
         elif isinstance(error, discord.app_commands.CheckFailure):

@@ -16,7 +16,7 @@ import discord
 from bot.boards.answer_clock import AnswerClock
 from bot.boards.in_flight import Tracked
 from bot.boards.send_errors import SEND_ERRORS
-from bot.table.errors import Refusal
+from bot.table.errors import AnsweredElsewhere, Refusal
 
 if TYPE_CHECKING:
     from cogs.base import GameCog
@@ -68,6 +68,8 @@ class StartButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
                 if interaction.guild_id is None or interaction.channel_id is None:
                     raise Refusal("Games are played in a server channel or thread.")
                 await cog.start_default(interaction)
+            except AnsweredElsewhere:
+                pass  # the process that took the start answers
             except Refusal as refusal:
                 await clock.tell(str(refusal))
             except SEND_ERRORS as exc:

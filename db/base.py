@@ -172,6 +172,10 @@ class GameStore(Protocol):
         """Store ``value`` for ``key`` unless a value is stored already; return the one
         stored."""
 
+    async def drop_meta_before(self, prefix: str, before: str) -> int:
+        """Delete the facts whose key starts with ``prefix`` and whose value sorts before
+        ``before``; return how many."""
+
     async def release_daily(self, game_id: int) -> None:
         """Let the channel of an ended daily game nobody saw (its board was never posted)
         start that day's deal again: the game no longer holds the day's place, and

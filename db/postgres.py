@@ -525,6 +525,16 @@ class PostgresStore(PgAccess, KeptReads):
         stored = await self.get_meta(key)
         return value if stored is None else stored
 
+    async def drop_meta_before(self, prefix: str, before: str) -> int:
+        """Delete the facts whose key starts with ``prefix`` (a range of the key's index)
+        and whose value sorts before ``before``; return how many."""
+        end = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+        async with self.acquire(write=True) as conn:
+            done = await conn.execute(
+                "DELETE FROM meta WHERE key >= $1 AND key < $2 AND value < $3",
+                prefix, end, before)
+        return int(str(done).rsplit(" ", 1)[-1] or 0)
+
     async def release_daily(self, game_id: int) -> None:
         """Let an ended daily game nobody saw no longer hold its channel's day."""
         async with self.acquire(write=True) as conn:

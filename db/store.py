@@ -535,6 +535,14 @@ class Store(SqliteAccess, KeptReads):
         stored = await self.get_meta(key)
         return value if stored is None else stored
 
+    async def drop_meta_before(self, prefix: str, before: str) -> int:
+        """Delete the facts whose key starts with ``prefix`` (a range of the key's index)
+        and whose value sorts before ``before``; return how many."""
+        end = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+        return int(await self._in_transaction(lambda conn: conn.execute(
+            "DELETE FROM meta WHERE key >= ? AND key < ? AND value < ?",
+            (prefix, end, before)).rowcount))
+
     async def release_daily(self, game_id: int) -> None:
         """Let an ended daily game nobody saw no longer hold its channel's day."""
         await self._in_transaction(lambda conn: conn.execute(

@@ -5,9 +5,11 @@ each process says it restored."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 
 from bot.alive import AliveNotes
+from bot.boards.service import START_CLAIM, START_CLAIM_SECONDS, claim_value
 from bot.table import downtime
 from bot.table.data import Poll, Vote
 from tests.support import ALICE, Clock, board_ids, button, make_bot, shard_down
@@ -180,3 +182,84 @@ async def test_a_shard_process_counts_only_its_own_games_restored(
                                 starter=ALICE)
     one = await discord_driver.login(make_bot(tmp_path, SHARD_COUNT=2, SHARD_IDS=1))
     assert one.restored == 1
+
+
+async def _both_get(driver, fake, clients, payload) -> None:
+    """Hand one interaction to every process in ``clients``, as Discord does in a
+    deploy's overlap (both sessions of the shard get every event)."""
+    before = asyncio.all_tasks()
+    for client in clients:
+        client._connection.parse_interaction_create(copy.deepcopy(dict(payload)))
+    await driver.settle(before)
+    await driver.settle()
+
+
+async def test_a_start_both_processes_get_starts_one_game_and_answers_once(
+        discord_driver, fake_discord, tmp_path, backend):
+    """/tinker start reaches both processes of a deploy: one takes it (its claim is stored
+    first) and answers with the board; the other says nothing. The starter never reads
+    "this channel already has a game", and the board is the public answer."""
+    old = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    new = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    payload = fake_discord.slash_payload("tinker", path=["start"], options=[], user="alice")
+    record = fake_discord.interactions[int(payload["id"])]
+    await _both_get(discord_driver, fake_discord, (old, new), payload)
+    game = await new.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None
+    original = fake_discord.get_message(record.original_message_id)
+    assert original is not None and board_ids(original) and not original.get("flags")
+    assert game.row.board_message_id == int(original["id"])
+    assert record.followup_ids == []  # nothing said privately
+    assert [m["id"] for m in fake_discord.channel_messages() if board_ids(m)] == [original["id"]]
+
+
+async def test_a_start_the_stopping_process_refuses_still_shows_the_board(
+        discord_driver, fake_discord, tmp_path, backend):
+    """The old process has had SIGTERM: its answer to the start is the private "the bot is
+    restarting", at once, while the new process starts the game; the new one posts the
+    board in the channel (never takes the private line for its board) and tells the
+    starter their game is on."""
+    old = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    new = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    old.tables.closing = True  # as close() sets it first, at SIGTERM
+    payload = fake_discord.slash_payload("tinker", path=["start"], options=[], user="alice")
+    record = fake_discord.interactions[int(payload["id"])]
+    await _both_get(discord_driver, fake_discord, (old, new), payload)
+    game = await new.tables.open_in_channel(fake_discord.channel_id)
+    assert game is not None
+    original = fake_discord.get_message(record.original_message_id)
+    assert original is not None and original.get("flags", 0) & 64  # the private line
+    boards = [m for m in fake_discord.channel_messages() if board_ids(m)]
+    assert [int(m["id"]) for m in boards] == [game.row.board_message_id]
+    assert game.row.board_message_id != int(original["id"])
+    told = [fake_discord.get_message(i) for i in record.followup_ids]
+    assert any("Your game is on" in (m or {}).get("content", "") for m in told)
+
+
+async def test_a_thread_start_both_processes_get_opens_one_thread(
+        discord_driver, fake_discord, tmp_path, backend):
+    """With threads on, one start reaching both processes opens one thread and one game
+    (the thread is opened after the start's claim)."""
+    old = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    new = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    payload = fake_discord.slash_payload("tinker", path=["start"],
+                                         options=[{"name": "thread", "type": 3,
+                                                   "value": "yes"}], user="alice")
+    await _both_get(discord_driver, fake_discord, (old, new), payload)
+    games = await new.store.query("SELECT id, channel_id FROM games WHERE status = 'active'")
+    threads = [c for c in fake_discord.channels.values() if c.get("type") in (11, 12)]
+    assert len(games) == 1 and len(threads) == 1
+
+
+async def test_old_start_claims_are_dropped_by_the_sweep(discord_driver, fake_discord,
+                                                         tmp_path, backend):
+    """A start's claim is kept an hour (an overlap lasts seconds), then the sweep drops
+    it; newer claims stay."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock, cogs=("cogs.tinker",)))
+    await discord_driver.slash("tinker", "start", user="alice")
+    clock.advance(START_CLAIM_SECONDS + 60)
+    await bot.boards.tables.store.set_meta(f"{START_CLAIM}1", claim_value(clock(), "x"))
+    await bot.sweep_once()
+    kept = await bot.store.query("SELECT key FROM meta WHERE key LIKE 'start_claim:%'")
+    assert kept == [(f"{START_CLAIM}1",)]

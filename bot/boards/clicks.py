@@ -45,6 +45,7 @@ from bot.boards.threads import in_forum, locked_out_text
 from bot.games.protocol import Action
 from bot.pictures import FILENAME
 from bot.table.errors import (
+    AnsweredElsewhere,
     BrokenGame,
     GameEnded,
     NotYourTurn,
@@ -520,6 +521,8 @@ class BoardClicks:
                 # Someone pressed Play again first: point to what they opened.
                 raise Refusal(_opened_already(after, interaction.user.id))
             await renderer.play_again(interaction, game)
+        except AnsweredElsewhere:
+            pass  # the process that took the start answers
         except Refusal as refusal:
             await clock.tell(str(refusal))
         except SEND_ERRORS as exc:

@@ -35,6 +35,7 @@ from bot.boards.send_errors import (
     mark_answered,
     passing_failure,
     tell_after_failure,
+    tell_privately,
 )
 from bot.boards.threads import MISSING_PERMISSIONS, GameThreads, refused_access
 from bot.boards.updates import FLUSH_SECONDS, BoardUpdates
@@ -152,11 +153,18 @@ class BoardMessages:
                 response = await interaction.response.send_message(**body)
                 message_id = response.message_id
         except SEND_ERRORS as exc:
+            if await self._answered_privately(interaction, exc):
+                # another process answered privately (a deploy's overlap: "restarting"
+                # from one stopping): the board goes in the channel, the starter is told
+                failed = await self.post(game, invite=invite)
+                if failed is None:
+                    await tell_privately(interaction, f"Your game is on: {game.link}")
+                return failed
             message_id = await self._shown_after_all(interaction, game, invite, exc)
             if message_id is None:
                 log.warning("could not answer with the board of game %s (%s); posting it",
                             game.id, exc)
-                failed = await self.post(game)
+                failed = await self.post(game, invite=invite)
                 if failed is None:  # the game is on: never "The application did not respond"
                     await tell_after_failure(interaction, f"Your game is on: {game.link}", exc)
                 return failed
@@ -166,6 +174,22 @@ class BoardMessages:
             self.mark_shown(game)
             await self._retire(replaced, game)
         return None
+
+    async def _answered_privately(self, interaction: discord.Interaction[Any],
+                                  error: BaseException) -> bool:
+        """Whether a command whose board ``error`` refused as answered already (40060)
+        was answered by a private line: another process's, in a deploy's overlap (see
+        :meth:`send_board`). The interaction is then marked answered."""
+        if not answered_already(interaction, error):
+            return False
+        try:
+            original = await interaction.original_response()
+        except SEND_ERRORS:
+            return False
+        if not original.flags.ephemeral:
+            return False
+        mark_answered(interaction, discord.InteractionResponseType.channel_message)
+        return True
 
     async def _shown_after_all(self, interaction: discord.Interaction[Any], game: LoadedGame,
                                invite: tuple[int, ...], error: BaseException) -> int | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -42,9 +43,11 @@ from bot.boards.threads import (
 )
 from bot.pictures.drawing import PictureDrawer
 from bot.table.errors import (
+    AnsweredElsewhere,
     Refusal,
 )
 from bot.table.service import LoadedGame, Play, Tables
+from db.errors import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +55,18 @@ log = logging.getLogger(__name__)
 #: The most games whose boards a start edits again (see :meth:`Boards.redraw_recent`):
 #: far more than the few minutes before a stop save, however busy.
 REDRAW_MOST = 1_000_000
+#: The ``meta`` key (with the interaction's id) of a start taken by one process (see
+#: :meth:`Boards.start_game`); its value is when, then the process's token.
+START_CLAIM = "start_claim:"
+#: How long a start's claim is kept (the sweep drops older ones): a deploy's overlap
+#: lasts seconds.
+START_CLAIM_SECONDS = 3600.0
+
+
+def claim_value(at: float, token: str) -> str:
+    """Return a start claim's ``meta`` value: the time, fixed-width so that values sort
+    by it, then the process's token."""
+    return f"{at:017.3f} {token}"
 
 
 class Boards:
@@ -69,6 +84,8 @@ class Boards:
     ) -> None:
         self.bot = bot
         self.tables = tables
+        #: This process's own mark on the starts it takes (:meth:`start_game`).
+        self.token = uuid.uuid4().hex
         #: Renders boards (embed, components, picture).
         self.drawing = BoardRenderer(images=images, drawer=drawer)
         self.drawing.pictures_for = self._pictures_in
@@ -151,6 +168,27 @@ class Boards:
 
     # -- starting -----------------------------------------------------------------------
 
+    async def _claim(self, interaction: discord.Interaction[Any]) -> None:
+        """Take this start for this process, or raise AnsweredElsewhere: in a deploy's
+        overlap both processes of a shard get every interaction, and one start must open
+        one thread and one game and answer once. A store that cannot be written lets the
+        start go on (storing its game says what is wrong)."""
+        mine = claim_value(self.tables.now(), self.token)
+        try:
+            taken = await self.tables.store.first_meta(f"{START_CLAIM}{interaction.id}", mine)
+        except StorageError as exc:
+            log.info("could not note the start of interaction %s: %s", interaction.id, exc)
+            return
+        if taken != mine:
+            log.info("start of interaction %s taken by another process", interaction.id)
+            raise AnsweredElsewhere()
+
+    async def forget_claims(self) -> int:
+        """Drop the starts' claims older than :data:`START_CLAIM_SECONDS`; return how
+        many (raise StorageError if the store cannot)."""
+        return await self.tables.store.drop_meta_before(
+            START_CLAIM, claim_value(self.tables.now() - START_CLAIM_SECONDS, ""))
+
     async def start_game(
         self,
         interaction: discord.Interaction[Any],
@@ -177,6 +215,7 @@ class Boards:
         # clock defers the command then, and the answer follows the deferral.
         clock = AnswerClock.of(interaction)
         try:
+            await self._claim(interaction)
             server = await self.tables.servers.get(interaction.guild_id)
             wants_thread = server.threads if thread is None else thread
             if wants_thread:  # refused before a thread is opened for nothing

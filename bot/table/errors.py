@@ -25,6 +25,14 @@ class NoSuchGame(Refusal):
                          "/tinrealm start or /steam new (see /help).")
 
 
+class AnsweredElsewhere(Refusal):
+    """Another process of the bot took this start (a deploy's overlap, when both processes
+    of a shard get every interaction): it answers the member; this one says nothing."""
+
+    def __init__(self) -> None:
+        super().__init__("Another process of the bot is starting this game.")
+
+
 class GameEnded(Refusal):
     """The game has already ended."""
 
