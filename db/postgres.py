@@ -526,13 +526,14 @@ class PostgresStore(PgAccess, KeptReads):
         return value if stored is None else stored
 
     async def drop_meta_before(self, prefix: str, before: str) -> int:
-        """Delete the facts whose key starts with ``prefix`` (a range of the key's index)
-        and whose value sorts before ``before``; return how many."""
-        end = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+        """Delete the facts whose key starts with ``prefix`` and whose value sorts before
+        ``before`` (in byte order); return how many."""
+        # (byte order, whatever the database's collation: under en_US ":" and ";" do not
+        # sort by their codes)
         async with self.acquire(write=True) as conn:
             done = await conn.execute(
-                "DELETE FROM meta WHERE key >= $1 AND key < $2 AND value < $3",
-                prefix, end, before)
+                "DELETE FROM meta WHERE starts_with(key, $1) AND value COLLATE \"C\" < $2",
+                prefix, before)
         return int(str(done).rsplit(" ", 1)[-1] or 0)
 
     async def release_daily(self, game_id: int) -> None:

@@ -263,3 +263,23 @@ async def test_old_start_claims_are_dropped_by_the_sweep(discord_driver, fake_di
     await bot.sweep_once()
     kept = await bot.store.query("SELECT key FROM meta WHERE key LIKE 'start_claim:%'")
     assert kept == [(f"{START_CLAIM}1",)]
+
+
+async def test_a_thread_start_the_stopping_process_refuses_says_where_the_game_is(
+        discord_driver, fake_discord, tmp_path, backend):
+    """With threads on, the stopping process's private "restarting" answers first: the
+    process that took the start opens the thread and its game, and tells the starter
+    privately where it is (not only "try again")."""
+    old = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    new = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    old.tables.closing = True  # as close() sets it first, at SIGTERM
+    payload = fake_discord.slash_payload("tinker", path=["start"],
+                                         options=[{"name": "thread", "type": 3,
+                                                   "value": "yes"}], user="alice")
+    record = fake_discord.interactions[int(payload["id"])]
+    await _both_get(discord_driver, fake_discord, (old, new), payload)
+    games = await new.store.query("SELECT id, channel_id FROM games WHERE status = 'active'")
+    assert len(games) == 1
+    told = [(fake_discord.get_message(i) or {}) for i in record.followup_ids]
+    assert [m.get("content", "") for m in told if m.get("flags", 0) & 64] == [
+        f"🧵 Alice started Tinker in <#{games[0][1]}>"]

@@ -32,6 +32,7 @@ from bot.boards.no_pictures import NoPictures
 from bot.boards.send_errors import (
     SEND_ERRORS,
     answered_already,
+    answered_privately,
     mark_answered,
     passing_failure,
     tell_after_failure,
@@ -153,7 +154,7 @@ class BoardMessages:
                 response = await interaction.response.send_message(**body)
                 message_id = response.message_id
         except SEND_ERRORS as exc:
-            if await self._answered_privately(interaction, exc):
+            if await answered_privately(interaction, exc):
                 # another process answered privately (a deploy's overlap: "restarting"
                 # from one stopping): the board goes in the channel, the starter is told
                 failed = await self.post(game, invite=invite)
@@ -174,22 +175,6 @@ class BoardMessages:
             self.mark_shown(game)
             await self._retire(replaced, game)
         return None
-
-    async def _answered_privately(self, interaction: discord.Interaction[Any],
-                                  error: BaseException) -> bool:
-        """Whether a command whose board ``error`` refused as answered already (40060)
-        was answered by a private line: another process's, in a deploy's overlap (see
-        :meth:`send_board`). The interaction is then marked answered."""
-        if not answered_already(interaction, error):
-            return False
-        try:
-            original = await interaction.original_response()
-        except SEND_ERRORS:
-            return False
-        if not original.flags.ephemeral:
-            return False
-        mark_answered(interaction, discord.InteractionResponseType.channel_message)
-        return True
 
     async def _shown_after_all(self, interaction: discord.Interaction[Any], game: LoadedGame,
                                invite: tuple[int, ...], error: BaseException) -> int | None:

@@ -112,6 +112,24 @@ async def tell_privately(interaction: discord.Interaction[Any], text: str, *,
             await tell_after_failure(interaction, text, exc)
 
 
+async def answered_privately(interaction: discord.Interaction[Any],
+                             error: BaseException) -> bool:
+    """Whether a command whose public answer ``error`` refused as answered already
+    (40060) was answered by a private line: another process's, in a deploy's overlap (a
+    stopping one's "restarting"). The interaction is then marked answered, so what
+    follows goes as follow-ups."""
+    if not answered_already(interaction, error):
+        return False
+    try:
+        original = await interaction.original_response()
+    except SEND_ERRORS:
+        return False
+    if not original.flags.ephemeral:
+        return False
+    mark_answered(interaction, discord.InteractionResponseType.channel_message)
+    return True
+
+
 async def tell_after_failure(interaction: discord.Interaction[Any], text: str,
                              error: BaseException) -> None:
     """After the answer to ``interaction`` failed with ``error``, though what it asked

@@ -33,7 +33,7 @@ from bot.boards.render import (
     Renderer,
 )
 from bot.boards.replay import Replays
-from bot.boards.send_errors import SEND_ERRORS, tell_privately
+from bot.boards.send_errors import SEND_ERRORS, answered_privately, tell_privately
 from bot.boards.threads import (
     GameThreads,
     Place,
@@ -452,6 +452,11 @@ async def _point_to_thread(interaction: discord.Interaction[Any], line: str,
         await interaction.response.send_message(
             line, allowed_mentions=discord.AllowedMentions.none())
     except SEND_ERRORS as exc:
+        if await answered_privately(interaction, exc):
+            # another process answered first, privately (a deploy's overlap): the starter
+            # is told where their game is, privately too
+            await tell_privately(interaction, line)
+            return None
         log.warning("could not point to the thread of game %s: %s", game_id, exc)
         return None
     return interaction.delete_original_response
