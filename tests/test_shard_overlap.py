@@ -184,14 +184,23 @@ async def test_a_shard_process_counts_only_its_own_games_restored(
     assert one.restored == 1
 
 
-async def _both_get(driver, fake, clients, payload) -> None:
-    """Hand one interaction to every process in ``clients``, as Discord does in a
-    deploy's overlap (both sessions of the shard get every event)."""
+async def _start_in_overlap(driver, fake, tmp_path, *, stopping: bool = False,
+                            thread: bool = False):
+    """Hand one /tinker start (``thread``: in a thread of its own) to the two processes of
+    a deploy's overlap, as Discord does (both sessions of the shard get every event),
+    the old one stopping (SIGTERM) if ``stopping``; return the new process and the
+    interaction's record."""
+    old = await driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    new = await driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    old.tables.closing = stopping  # as close() sets it first
+    options = [{"name": "thread", "type": 3, "value": "yes"}] if thread else []
+    payload = fake.slash_payload("tinker", path=["start"], options=options, user="alice")
     before = asyncio.all_tasks()
-    for client in clients:
+    for client in (old, new):
         client._connection.parse_interaction_create(copy.deepcopy(dict(payload)))
     await driver.settle(before)
     await driver.settle()
+    return new, fake.interactions[int(payload["id"])]
 
 
 async def test_a_start_both_processes_get_starts_one_game_and_answers_once(
@@ -199,11 +208,7 @@ async def test_a_start_both_processes_get_starts_one_game_and_answers_once(
     """/tinker start reaches both processes of a deploy: one takes it (its claim is stored
     first) and answers with the board; the other says nothing. The starter never reads
     "this channel already has a game", and the board is the public answer."""
-    old = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
-    new = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
-    payload = fake_discord.slash_payload("tinker", path=["start"], options=[], user="alice")
-    record = fake_discord.interactions[int(payload["id"])]
-    await _both_get(discord_driver, fake_discord, (old, new), payload)
+    new, record = await _start_in_overlap(discord_driver, fake_discord, tmp_path)
     game = await new.tables.open_in_channel(fake_discord.channel_id)
     assert game is not None
     original = fake_discord.get_message(record.original_message_id)
@@ -219,12 +224,8 @@ async def test_a_start_the_stopping_process_refuses_still_shows_the_board(
     restarting", at once, while the new process starts the game; the new one posts the
     board in the channel (never takes the private line for its board) and tells the
     starter their game is on."""
-    old = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
-    new = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
-    old.tables.closing = True  # as close() sets it first, at SIGTERM
-    payload = fake_discord.slash_payload("tinker", path=["start"], options=[], user="alice")
-    record = fake_discord.interactions[int(payload["id"])]
-    await _both_get(discord_driver, fake_discord, (old, new), payload)
+    new, record = await _start_in_overlap(discord_driver, fake_discord, tmp_path,
+                                          stopping=True)
     game = await new.tables.open_in_channel(fake_discord.channel_id)
     assert game is not None
     original = fake_discord.get_message(record.original_message_id)
@@ -240,12 +241,8 @@ async def test_a_thread_start_both_processes_get_opens_one_thread(
         discord_driver, fake_discord, tmp_path, backend):
     """With threads on, one start reaching both processes opens one thread and one game
     (the thread is opened after the start's claim)."""
-    old = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
-    new = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
-    payload = fake_discord.slash_payload("tinker", path=["start"],
-                                         options=[{"name": "thread", "type": 3,
-                                                   "value": "yes"}], user="alice")
-    await _both_get(discord_driver, fake_discord, (old, new), payload)
+    new, _record = await _start_in_overlap(discord_driver, fake_discord, tmp_path,
+                                           thread=True)
     games = await new.store.query("SELECT id, channel_id FROM games WHERE status = 'active'")
     threads = [c for c in fake_discord.channels.values() if c.get("type") in (11, 12)]
     assert len(games) == 1 and len(threads) == 1
@@ -270,14 +267,8 @@ async def test_a_thread_start_the_stopping_process_refuses_says_where_the_game_i
     """With threads on, the stopping process's private "restarting" answers first: the
     process that took the start opens the thread and its game, and tells the starter
     privately where it is (not only "try again")."""
-    old = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
-    new = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
-    old.tables.closing = True  # as close() sets it first, at SIGTERM
-    payload = fake_discord.slash_payload("tinker", path=["start"],
-                                         options=[{"name": "thread", "type": 3,
-                                                   "value": "yes"}], user="alice")
-    record = fake_discord.interactions[int(payload["id"])]
-    await _both_get(discord_driver, fake_discord, (old, new), payload)
+    new, record = await _start_in_overlap(discord_driver, fake_discord, tmp_path,
+                                          stopping=True, thread=True)
     games = await new.store.query("SELECT id, channel_id FROM games WHERE status = 'active'")
     assert len(games) == 1
     told = [(fake_discord.get_message(i) or {}) for i in record.followup_ids]

@@ -5,6 +5,7 @@ goes back to its idle look instead of looking again and again."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
 import pytest
 
@@ -55,12 +56,7 @@ async def test_games_failing_at_the_front_do_not_hide_later_ones(monkeypatch) ->
     stored = {1: clock() - 30, 2: clock() - 20, 3: clock() - 10, 4: clock() - 1}
     fired = []
 
-    async def due(now: float, limit: int) -> list[tuple[int, float]]:  # as the stores
-        return sorted(((g, at) for g, at in stored.items() if at <= now),
-                      key=lambda row: row[1])[:limit]
-
-    async def following() -> float | None:
-        return min(stored.values(), default=None)
+    due, following = _stored_as_the_stores(stored)
 
     async def fire(game_id: int) -> None:
         fired.append(game_id)
@@ -160,12 +156,7 @@ async def test_a_paused_game_does_not_hold_back_the_next_games_deadline() -> Non
     stored = {1: clock() - 5, 2: clock() + 2}  # 1 paused; 2 a vote window in 2 s
     fired = []
 
-    async def due(now: float, limit: int) -> list[tuple[int, float]]:  # as the stores
-        return sorted(((g, at) for g, at in stored.items() if at <= now),
-                      key=lambda row: row[1])[:limit]
-
-    async def following() -> float | None:
-        return min(stored.values(), default=None)
+    due, following = _stored_as_the_stores(stored)
 
     async def fire(game_id: int) -> None:
         if game_id == 1:
@@ -198,3 +189,18 @@ async def test_a_paused_game_does_not_hold_back_the_next_games_deadline() -> Non
                                                           abs=0.01)
     finally:
         await deadlines.stop()
+
+
+def _stored_as_the_stores(stored: dict[int, float]) -> tuple[
+        Callable[[float, int], Awaitable[list[tuple[int, float]]]],
+        Callable[[], Awaitable[float | None]]]:
+    """Return the looks of the stores (the due games, earliest first; the next deadline)
+    at the deadlines ``stored`` by game."""
+    async def due(now: float, limit: int) -> list[tuple[int, float]]:
+        return sorted(((g, at) for g, at in stored.items() if at <= now),
+                      key=lambda row: row[1])[:limit]
+
+    async def following() -> float | None:
+        return min(stored.values(), default=None)
+
+    return due, following
