@@ -33,10 +33,7 @@ async def test_a_failed_deadline_no_longer_due_lets_the_loop_rest() -> None:
     deadlines = Deadlines(None, fire, clock, due=due, following=following)
     deadlines.start()
     try:
-        for _ in range(50):
-            await asyncio.sleep(0.01)
-            if deadlines._sleeping_until is not None:
-                break
+        await _asleep(deadlines)
         assert deadlines._sleeping_until == pytest.approx(clock() + RETRY_SECONDS, abs=0.01)
         clock.advance(RETRY_SECONDS + 1)  # the retry time passes with nothing due
         deadlines.wake()
@@ -167,10 +164,7 @@ async def test_a_paused_game_does_not_hold_back_the_next_games_deadline() -> Non
     deadlines = Deadlines(None, fire, clock, due=due, following=following)
     deadlines.start()
     try:
-        for _ in range(50):
-            await asyncio.sleep(0.01)
-            if deadlines._sleeping_until is not None:
-                break
+        await _asleep(deadlines)
         assert deadlines._sleeping_until == pytest.approx(stored[2], abs=0.01)
         clock.advance(2)
         deadlines.wake()
@@ -181,10 +175,7 @@ async def test_a_paused_game_does_not_hold_back_the_next_games_deadline() -> Non
         assert fired == [2]
         # then it rests until its idle look (the paused game's look is later still),
         # not in a busy loop over the paused game's past deadline
-        for _ in range(50):
-            await asyncio.sleep(0.01)
-            if deadlines._sleeping_until is not None:
-                break
+        await _asleep(deadlines)
         assert deadlines._sleeping_until == pytest.approx(clock() + IDLE_LOOK_SECONDS,
                                                           abs=0.01)
     finally:
@@ -204,3 +195,11 @@ def _stored_as_the_stores(stored: dict[int, float]) -> tuple[
         return min(stored.values(), default=None)
 
     return due, following
+
+
+async def _asleep(deadlines: Deadlines) -> None:
+    """Wait (up to half a second) until the loop sleeps after its look."""
+    for _ in range(50):
+        await asyncio.sleep(0.01)
+        if deadlines._sleeping_until is not None:
+            return
