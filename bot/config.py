@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from bot.table.seating import TIMERS
 from bot.table.settings import (
     NOTICE_GRACE_BOUNDS,
     OPEN_GAMES_BOUNDS,
@@ -110,6 +111,18 @@ def _number(env: Mapping[str, str], name: str, default: float, minimum: float = 
     return value
 
 
+def _multi_idle_hours(env: Mapping[str, str]) -> float:
+    """Read MULTI_IDLE_HOURS: more than the longest turn timer a table may have, or a
+    table waiting on a slow player would end as idle before its timer's reminder and its
+    computer could move it on."""
+    longest = max(TIMERS.values()) / 3600
+    hours = _number(env, "MULTI_IDLE_HOURS", 2 * 24, 0.01)
+    if hours <= longest:
+        raise ConfigError(f"MULTI_IDLE_HOURS must be more than {longest:g} (the longest turn "
+                          f"timer of /steam new), got {env['MULTI_IDLE_HOURS'].strip()!r}")
+    return hours
+
+
 def _whole(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
     """Read a whole number from ``low`` to ``high``; raise ConfigError naming ``name``."""
     raw = env.get(name, "").strip()
@@ -196,7 +209,7 @@ def load_settings(
         log_level=level,
         solo_idle_hours=_number(env, "SOLO_IDLE_HOURS", 7 * 24, 0.01),
         lobby_idle_hours=_number(env, "LOBBY_IDLE_HOURS", 1, 0.01),
-        multi_idle_hours=_number(env, "MULTI_IDLE_HOURS", 2 * 24, 0.01),
+        multi_idle_hours=_multi_idle_hours(env),
         sweep_minutes=_number(env, "SWEEP_MINUTES", 10, 0.01),
         computer_delay_seconds=_number(env, "COMPUTER_DELAY_SECONDS", 1.5),
         tinrealm_content=content,

@@ -59,6 +59,9 @@ def test_env_values_are_the_servers_defaults():
         ("VOTE_WINDOW_SECONDS", "nan"),
         ("TURN_NOTICE_GRACE_SECONDS", "nan"),
         ("SWEEP_MINUTES", "inf"),
+        # a table waiting on a slow player would end idle before its 24 h turn timer
+        ("MULTI_IDLE_HOURS", "12"),
+        ("MULTI_IDLE_HOURS", "24"),
         # under two days a daily deal's states went before its replay opened
         ("RETENTION_DAYS", "1"),
         ("RETENTION_DAYS", "1.9"),

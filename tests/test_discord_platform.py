@@ -557,3 +557,19 @@ async def test_a_stop_during_the_starts_write_leaves_the_database_closed(tmp_pat
     finally:
         if not closed:  # left open: its threads would keep this test run alive too
             await real_close(bot.store)
+
+
+async def test_a_board_past_the_edit_cap_is_deleted_when_replaced(discord_driver,
+                                                                   fake_discord, tmp_path):
+    """The old board is as capped as the edit that failed (30046): it cannot be turned
+    into "This board moved", so it is deleted, leaving no second board with buttons."""
+    bot, board = await _start(discord_driver, fake_discord, tmp_path)
+    fake_discord.fail_next("PATCH", rf"/channels/\d+/messages/{board['id']}", 400,
+                           code=30046, times=99)
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    await bot.boards.messages.refresh(game)
+    await discord_driver.settle()
+    game = await bot.tables.load(game.id)
+    assert game.row.board_message_id != int(board["id"])
+    assert fake_discord.get_message(board["id"]) is None
+    assert board_ids(fake_discord.get_message(game.row.board_message_id))

@@ -10,7 +10,9 @@ import discord
 from bot.boards.threads import ENDED_ARCHIVE_MINUTES, OPEN_ARCHIVE_MINUTES, thread_name
 from bot.client import invite_url
 from tests.fake_discord import payloads
-from tests.support import abandon, board_ids, button, make_bot
+from tests.support import Clock, abandon, board_ids, button, make_bot
+
+DAY = 86_400.0
 
 COGS = ("cogs.tinker", "cogs.tinrealm", "cogs.steam", "cogs.server")
 
@@ -403,3 +405,33 @@ async def test_thread_yes_needs_the_members_own_create_public_threads(discord_dr
     await discord_driver.slash("tinker", "start", {"thread": "yes"}, user="mallory")
     await discord_driver.settle()
     assert len(fake_discord.threads_under()) == 1
+
+
+async def test_a_game_ended_idle_in_its_archived_thread_shows_its_end(
+        discord_driver, fake_discord, tmp_path):
+    """A solo game in its own thread posts nothing after its board (clicks are edits,
+    which are no activity to Discord): the thread is archived a week after the board,
+    the game ends idle a week after its last click, later. The ended board is still
+    shown (the thread opened again for it), then the thread is let to archive within
+    the hour."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock, cogs=("cogs.tinker",),
+                                              BOARD_IMAGES="off"))
+    await discord_driver.slash("tinker", "start", {"thread": "yes", "players": "only me"},
+                               user="alice")
+    (thread,) = fake_discord.threads_under()
+    game = await bot.tables.open_in_channel(int(thread["id"]))
+    board = fake_discord.get_message(game.row.board_message_id)
+    clock.advance(2 * DAY)  # Alice plays on day 2
+    await discord_driver.click(board, board_ids(board)[0], user="alice")
+    clock.advance(5 * DAY + 60)  # a week after the board was posted
+    thread["thread_metadata"]["archived"] = True
+    clock.advance(2 * DAY)  # a week after her last click
+    assert await bot.sweep_once() == 1
+    await discord_driver.settle()
+    game = await bot.tables.load(game.id)
+    assert game.row.status == "expired"
+    shown = fake_discord.get_message(game.row.board_message_id)
+    assert [c for c in board_ids(shown) if not c.endswith(("again", "replay", "rules"))] == []
+    assert thread["thread_metadata"]["archived"] is False
+    assert thread["thread_metadata"]["auto_archive_duration"] == ENDED_ARCHIVE_MINUTES
