@@ -273,19 +273,17 @@ class BoardMessages:
         return None
 
     async def refresh(self, game: LoadedGame, *, keep: bool = False,
-                      repost: bool = True, ending: bool = False) -> BaseException | None:
+                      repost: bool = True) -> BaseException | None:
         """Edit the game's board in place; post a new one if it was deleted or capped.
 
         With ``keep`` the message keeps its picture (only the text changed: a vote).
         Without ``repost`` (the start's redraw) no board is posted: a board deleted,
         capped or gone with its thread is left so, and a message that is no longer the
         game's board as stored is not edited. An ended game's own thread is let to be
-        archived; with ``ending`` (the table ended the game by itself: left idle), a
-        thread Discord archived meanwhile is opened again for the end to show. Return
-        None once the board shows the game (or is left so), or what stopped it (logged);
-        a board whose channel is gone ends its game.
+        archived. Return None once the board shows the game (or is left so), or what
+        stopped it (logged); a board whose channel is gone ends its game.
         """
-        failed = await self._edit(game, keep=keep, repost=repost, ending=ending)
+        failed = await self._edit(game, keep=keep, repost=repost)
         await self.threads.wind_up(game)
         if failed is None or not passing_failure(failed):
             self.let_go(game)  # (shown, left so, or never to be)
@@ -299,13 +297,12 @@ class BoardMessages:
             self.mark_shown(game)
             self.locked_out.pop(game.id, None)
 
-    async def show(self, game: LoadedGame, *, repost: bool = True,
-                   ending: bool = False) -> None:
+    async def show(self, game: LoadedGame, *, repost: bool = True) -> None:
         """Edit the game's board now (:meth:`refresh`); an edit Discord refuses for a
         while (a server error, a long rate limit) is left to :meth:`update_soon`, which
         tries again with pauses, so the board does not stay on an older move until a
         click."""
-        failed = await self.refresh(game, repost=repost, ending=ending)
+        failed = await self.refresh(game, repost=repost)
         if failed is not None and passing_failure(failed):
             self.update_soon(game.id, game, repost=repost)
         elif refused_access(failed) and game.row.is_open:
@@ -324,7 +321,7 @@ class BoardMessages:
         return error
 
     async def _edit(self, game: LoadedGame, *, keep: bool, repost: bool = True,
-                    reopened: bool = False, ending: bool = False) -> BaseException | None:
+                    reopened: bool = False) -> BaseException | None:
         if game.row.board_message_id is None or game.row.board_channel_id is None:
             return await self.post(game) if repost else None
         message = self._message(game)
@@ -380,18 +377,18 @@ class BoardMessages:
             if exc.code == INVALID_FORM_BODY and keep:
                 # No picture to keep: pictures were turned on since the board was shown,
                 # or it went as text (no Attach Files). The picture goes with the edit.
-                return await self._edit(game, keep=False, repost=repost, reopened=reopened,
-                                        ending=ending)
-            if (exc.code == THREAD_ARCHIVED and not reopened
-                    and (game.row.is_open or ending)
-                    and await self.threads.reopen(message.channel.id)):
+                return await self._edit(game, keep=False, repost=repost, reopened=reopened)
+            if exc.code == THREAD_ARCHIVED and not reopened and _reopens(game):
                 # A thread archived under an open game (a week of clicks alone, which do
-                # not count as activity), or under the game the table just ended as
-                # idle (its week from the board's post runs out before the game's from
-                # its last click): open again, its board is edited once more (an ended
-                # game's thread is then let to archive within the hour).
-                return await self._edit(game, keep=keep, repost=repost, reopened=True,
-                                        ending=ending)
+                # not count as activity), or the game's own thread under a game the table
+                # ended as idle (its week from the board's post runs out before the
+                # game's from its last click): open again, its board is edited once more
+                # (an ended game's thread is then let to archive within the hour).
+                opened = await self.threads.reopen(message.channel.id)
+                if opened is True:
+                    return await self._edit(game, keep=keep, repost=repost, reopened=True)
+                if isinstance(opened, BaseException) and passing_failure(opened):
+                    return opened  # tried again later (:meth:`show`), the thread first
             log.warning("could not edit the board of game %s: %s", game.id, exc)
             failed: BaseException = exc
         except SEND_ERRORS as exc:
@@ -544,3 +541,10 @@ async def _moved(message: discord.PartialMessage, link: str) -> None:
         if exc.code != EDIT_CAP:
             raise
         await message.delete()
+
+
+def _reopens(game: LoadedGame) -> bool:
+    """Whether an archived thread is opened again for an edit of ``game``'s board: while
+    the game is open, or once the table ended it as idle in its own thread (its end is
+    shown; a game called off, abandoned or played in a member's thread is left so)."""
+    return game.row.is_open or (game.data.thread and game.row.status == "expired")

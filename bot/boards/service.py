@@ -421,9 +421,10 @@ class Boards:
     async def show_ended(self, game: LoadedGame) -> None:
         """Show a game the table ended by itself (idle too long): its board says so and
         its turn notice leaves the channel, as when a game is abandoned. A board deleted
-        meanwhile is not posted again: nobody plays the game any more; its own thread,
-        archived by Discord meanwhile, is opened for the end to show."""
-        await self.messages.show(game, repost=False, ending=True)
+        meanwhile is not posted again: nobody plays the game any more. A game ended as
+        idle in its own thread, archived by Discord meanwhile, has the thread opened for
+        its end to show (:meth:`BoardMessages.refresh`)."""
+        await self.messages.show(game, repost=False)
         await self._announce(game, None)
 
     async def announce(self, game: LoadedGame, notice: tuple[int, str] | None) -> None:

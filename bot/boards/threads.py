@@ -402,11 +402,11 @@ class GameThreads:
             except SEND_ERRORS as exc:
                 log.info("could not change the archiving of thread %s: %s", thread.id, exc)
 
-    async def reopen(self, thread_id: int) -> bool:
-        """Unarchive a thread an open game's board is in (its archive time stays: a week
-        for the bot's own game threads, and only a server's moderators may change a
-        member's); return whether it was done (not for a thread a moderator locked:
-        logged)."""
+    async def reopen(self, thread_id: int) -> bool | BaseException:
+        """Unarchive a thread a game's board is in (its archive time stays: a week for the
+        bot's own game threads, and only a server's moderators may change a member's);
+        return True once done, False for a thread a moderator locked (logged), or what
+        Discord refused it with."""
         async with self._editing(thread_id):
             try:
                 thread = await self.bot.fetch_channel(thread_id)
@@ -416,8 +416,8 @@ class GameThreads:
                 await self.bot.http.edit_channel(thread_id, archived=False)
             except SEND_ERRORS as exc:
                 log.info("could not unarchive thread %s: %s", thread_id, exc)
-                return False
-        log.info("unarchived thread %s, which holds an open game", thread_id)
+                return exc
+        log.info("unarchived thread %s, which holds a game's board", thread_id)
         return True
 
     async def stored(self, thread: discord.Thread) -> None:
@@ -437,15 +437,17 @@ class GameThreads:
         """
         if game.row.is_open or not game.data.thread or game.id in self._wound:
             return
-        self._wound[game.id] = None
-        if len(self._wound) > WOUND_KEPT:
-            del self._wound[next(iter(self._wound))]
         thread_id = game.row.channel_id
         async with self._editing(thread_id):
             try:
                 thread = await self.bot.fetch_channel(thread_id)
-                if (not isinstance(thread, discord.Thread) or thread.archived
-                        or await self._holds_a_game(thread_id)):
+                if isinstance(thread, discord.Thread) and thread.archived:
+                    return  # (an edit that opens it again for its end winds it up then)
+                self._wound[game.id] = None
+                if len(self._wound) > WOUND_KEPT:
+                    del self._wound[next(iter(self._wound))]
+                if not isinstance(thread, discord.Thread) or await self._holds_a_game(
+                        thread_id):
                     return
                 await thread.edit(auto_archive_duration=ENDED_ARCHIVE_MINUTES)
                 self._short[thread_id] = None

@@ -539,3 +539,39 @@ async def test_a_restart_keeps_the_deadlines_of_a_server_that_removed_the_bot_wa
     await discord_driver.settle()
     waited = await bot.tables.load(game.id)
     assert waited.data.timer is not None and waited.data.timer.strikes == 0
+
+
+async def test_a_called_off_games_archived_thread_is_left_so_when_the_bot_is_back(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """A game called off while its server had removed the bot is shown ended once the
+    bot is back, but its own thread, archived by Discord since, is not opened for it:
+    only a game the table ended as idle has its thread opened for its end."""
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock, cogs=("cogs.tinker",),
+                                              BOARD_IMAGES="off"))
+    await discord_driver.slash("tinker", "start", {"thread": "yes", "players": "only me"},
+                               user="alice")
+    (thread,) = fake_discord.threads_under()
+    game = await bot.tables.open_in_channel(int(thread["id"]))
+    async with connected(discord_driver, fake_discord, bot, monkeypatch):
+        guild = fake_discord.guilds.pop(fake_discord.guild_id)
+        await gateway_event(discord_driver, fake_discord, bot, "GUILD_DELETE",
+                            {"id": str(guild.id)}, "guild_remove")
+        fake_discord.fail_next("*", r"^/channels/", 403, code=50001, times=1000)
+        clock.advance(SERVER_GRACE_SECONDS + 60)
+        await bot.sweep_once()
+        await discord_driver.settle()
+        assert (await bot.store.get_game(game.id)).status == "abandoned"
+        clock.advance(30 * 86_400)
+        thread["thread_metadata"]["archived"] = True
+        fake_discord.faults.clear()
+        fake_discord.guilds[guild.id] = guild
+        await fake_discord.announce_guild(guild.id)  # added back a month later
+        for _ in range(100):
+            if bot.get_guild(guild.id) is not None:
+                break
+            await asyncio.sleep(0.02)
+        await discord_driver.settle()
+        assert await bot.store.query(
+            "SELECT value FROM meta WHERE key LIKE 'server_called_off:%'") == [("",)]
+    assert thread["thread_metadata"]["archived"] is True

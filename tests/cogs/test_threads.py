@@ -3,13 +3,16 @@ the end, and refused without the permission (the game then starts in the channel
 
 from __future__ import annotations
 
+import asyncio
 from urllib.parse import parse_qs, urlparse
 
 import discord
+import pytest
 
 from bot.boards.threads import ENDED_ARCHIVE_MINUTES, OPEN_ARCHIVE_MINUTES, thread_name
 from bot.client import invite_url
 from tests.fake_discord import payloads
+from tests.fake_discord import threads as fake_threads
 from tests.support import Clock, abandon, board_ids, button, make_bot
 
 DAY = 86_400.0
@@ -414,24 +417,77 @@ async def test_a_game_ended_idle_in_its_archived_thread_shows_its_end(
     the game ends idle a week after its last click, later. The ended board is still
     shown (the thread opened again for it), then the thread is let to archive within
     the hour."""
-    clock = Clock()
-    bot = await discord_driver.login(make_bot(tmp_path, clock=clock, cogs=("cogs.tinker",),
-                                              BOARD_IMAGES="off"))
-    await discord_driver.slash("tinker", "start", {"thread": "yes", "players": "only me"},
-                               user="alice")
-    (thread,) = fake_discord.threads_under()
-    game = await bot.tables.open_in_channel(int(thread["id"]))
-    board = fake_discord.get_message(game.row.board_message_id)
-    clock.advance(2 * DAY)  # Alice plays on day 2
-    await discord_driver.click(board, board_ids(board)[0], user="alice")
-    clock.advance(5 * DAY + 60)  # a week after the board was posted
-    thread["thread_metadata"]["archived"] = True
-    clock.advance(2 * DAY)  # a week after her last click
+    bot, thread, game = await _idle_in_archived_thread(discord_driver, fake_discord,
+                                                       tmp_path)
     assert await bot.sweep_once() == 1
     await discord_driver.settle()
-    game = await bot.tables.load(game.id)
-    assert game.row.status == "expired"
-    shown = fake_discord.get_message(game.row.board_message_id)
-    assert [c for c in board_ids(shown) if not c.endswith(("again", "replay", "rules"))] == []
+    assert (await bot.tables.load(game.id)).row.status == "expired"
+    assert _moves_on(fake_discord, game) == []
     assert thread["thread_metadata"]["archived"] is False
     assert thread["thread_metadata"]["auto_archive_duration"] == ENDED_ARCHIVE_MINUTES
+
+
+async def _idle_in_archived_thread(driver, fake, tmp_path, *, members: bool = False):
+    """Alice's solo game in its own thread (``members``: in a thread she opened), played
+    on day 2; the thread archived by Discord a week after the board was posted; two days
+    on the game is due to end idle. Return the bot, the thread and the game."""
+    clock = Clock()
+    bot = await driver.login(make_bot(tmp_path, clock=clock, cogs=("cogs.tinker",),
+                                      BOARD_IMAGES="off"))
+    if members:
+        thread_id = fake.snowflakes.next()
+        fake.channels[thread_id] = fake_threads.thread_channel(
+            thread_id, fake.channels[fake.channel_id], fake.user("alice").id, "game night",
+            fake_threads.PUBLIC_THREAD, OPEN_ARCHIVE_MINUTES)
+        await driver.slash("tinker", "start", {"players": "only me"}, user="alice",
+                           channel=thread_id)
+        thread = fake.channels[thread_id]
+    else:
+        await driver.slash("tinker", "start", {"thread": "yes", "players": "only me"},
+                           user="alice")
+        (thread,) = fake.threads_under()
+    game = await bot.tables.open_in_channel(int(thread["id"]))
+    board = fake.get_message(game.row.board_message_id)
+    clock.advance(2 * DAY)
+    await driver.click(board, board_ids(board)[0], user="alice")
+    clock.advance(7 * DAY + 60)
+    thread["thread_metadata"]["archived"] = True
+    return bot, thread, game
+
+
+def _moves_on(fake, game) -> list[str]:
+    shown = fake.get_message(game.row.board_message_id)
+    return [c for c in board_ids(shown) if not c.endswith(("again", "replay", "rules"))]
+
+
+@pytest.mark.parametrize("failing", ["board", "thread"])
+async def test_an_idle_end_whose_edit_or_reopening_fails_once_still_shows(
+        discord_driver, fake_discord, tmp_path, failing):
+    """Discord fails the ended board's edit, or the thread's opening, once (a 503): the
+    edit is made again, the thread opened then, and the end shows; the thread is then
+    let to archive within the hour."""
+    bot, thread, game = await _idle_in_archived_thread(discord_driver, fake_discord,
+                                                       tmp_path)
+    path = (rf"/channels/{thread['id']}/messages/{game.row.board_message_id}"
+            if failing == "board" else rf"/channels/{thread['id']}$")
+    fake_discord.fail_next("PATCH", path, 503, times=1)
+    assert await bot.sweep_once() == 1
+    for _ in range(100):
+        await discord_driver.settle()
+        if not _moves_on(fake_discord, game):
+            break
+        await asyncio.sleep(0.05)
+    assert _moves_on(fake_discord, game) == []
+    assert thread["thread_metadata"]["auto_archive_duration"] == ENDED_ARCHIVE_MINUTES
+
+
+async def test_an_idle_end_leaves_a_members_archived_thread_as_it_is(
+        discord_driver, fake_discord, tmp_path):
+    """A game played in a thread Alice opened is not the bot's to open again (its archive
+    time is hers): it ends idle with the thread left archived."""
+    bot, thread, game = await _idle_in_archived_thread(discord_driver, fake_discord,
+                                                       tmp_path, members=True)
+    assert await bot.sweep_once() == 1
+    await discord_driver.settle()
+    assert (await bot.tables.load(game.id)).row.status == "expired"
+    assert thread["thread_metadata"]["archived"] is True
