@@ -291,16 +291,20 @@ class SteamCog(GameCog):
     ) -> LoadedGame:
         """Open a new table with the same options and the same table: whoever presses hosts,
         and when they sat at the last table every other person still playing at its end
-        is seated again (each may leave; one who resigned or whose seat a computer played
-        may join again) and the computer players come along, each with its name and level
-        (a name a person there has is given up for a free one). Someone who
+        is seated again (each may leave; one who resigned, whose seat a computer played,
+        or who was seated for it and never came may join again) and the computer players
+        come along, each with its name and level (a name a person there has is given up
+        for a free one). Someone who
         did not sit there seats nobody but themselves (and the computers): they cannot
         seat others at a table they never chose."""
         computers = [s.level or DEFAULT_LEVEL for s in game.seats if s.computer]
         named = [s.name for s in game.seats if s.computer]  # each keeps its name and level
         sat = game.seat_of(interaction.user.id) is not None
         if game.state is not None:
-            left = seating.resigned_seats(game.view())
+            # and those seated for it who never came (no action of theirs logged): one
+            # who never chose to play is not seated, and pinged, again and again
+            left = seating.resigned_seats(game.view()) | await self.bot.tables.core.no_part(
+                game, interaction.user.id)
         else:  # emptied by retention: its results still say who had left by the end
             gone = await self.bot.tables.find.left_before_the_end(
                 game.id, [s.user_id for s in game.seats if s.user_id and not s.computer])

@@ -26,7 +26,7 @@ from bot.boards.actors import actor_of
 from bot.boards.answer_clock import AnswerClock, edit_answer
 from bot.boards.host_panel import panel_items, panel_text
 from bot.boards.layout import view_of
-from bot.boards.notices import LobbyInvitations
+from bot.boards.notices import MOST_INVITES, LobbyInvitations
 from bot.boards.routing import NOT_VALID
 from bot.boards.send_errors import (
     SEND_ERRORS,
@@ -131,15 +131,23 @@ def why_not_invite(game: LoadedGame, asker: int, user_id: int, *, is_bot: bool,
                    sees: bool = True, name: str = "") -> str | None:
     """Return why ``asker`` cannot invite ``user_id`` (called ``name``, "" when not known)
     to ``game``, or None if they can; one invited already (by an invitation of its own,
-    or the board's line) is pointed to their invitation."""
+    or the board's line) is pointed to their invitation. A lobby with
+    :data:`MOST_INVITES` invitations out invites no more (one more would take down the
+    oldest, and its member could be invited, and pinged, again and again)."""
     ref = LobbyInvitations.invitation_of(game, user_id)
     link = board_link(game.row.guild_id, ref.channel, ref.message) if ref else ""
     if not link and user_id in game.data.invited:  # the board's own "Invited:" line
         link = game.link
-    return invite_refusal(game.seats, game.host_id, asker, user_id, is_bot=is_bot,
-                          status=game.row.status,
-                          full=len(game.seats) >= game.engine.max_seats, sees=sees,
-                          invited=f"[their invitation]({link})." if link else "", name=name)
+    refused = invite_refusal(game.seats, game.host_id, asker, user_id, is_bot=is_bot,
+                             status=game.row.status,
+                             full=len(game.seats) >= game.engine.max_seats, sees=sees,
+                             invited=f"[their invitation]({link})." if link else "",
+                             name=name)
+    if refused is None and len(game.data.invites) >= MOST_INVITES:
+        # a newer line would take down the oldest, whose member could then be pinged again
+        return (f"This table has {MOST_INVITES} invitations out already: more would only "
+                "fill the channel. Anyone who wants to play can press Join on the table.")
+    return refused
 
 
 async def left_server(interaction: discord.Interaction[Any], user_id: int) -> bool:

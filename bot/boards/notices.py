@@ -282,7 +282,9 @@ def _due(game: LoadedGame, user_id: int, made: int) -> bool:
                 and not last.by_computer)
 
 
-#: The most invitation lines a lobby keeps in the channel: a newer one deletes the oldest.
+#: The most invitation lines a lobby keeps in the channel: the host invites no more while
+#: this many are out (:func:`bot.boards.hosting.why_not_invite`); one past it (two
+#: picks at once) deletes the oldest.
 MOST_INVITES = 25
 
 

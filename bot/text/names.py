@@ -21,6 +21,7 @@ from typing import Any
 
 import discord
 
+from bot.text.alike import BLANK
 from bot.text.widths import FSI, PDI, clip_name, fits, group_start, joins_on, printable
 
 #: The most characters of a name a board shows.
@@ -43,15 +44,11 @@ _NUMBERED = re.compile(r"^(\s*\d+)\.(?=\s|$)", re.MULTILINE)
 #: letters of a region's flag (🏴 and its tags).
 _KEPT = frozenset("\u200c\u200d") | frozenset(map(chr, range(0xE0020, 0xE0080)))
 
-#: Letters that show as nothing (Hangul fillers, the blank Braille pattern, the Khmer
-#: inherent vowels, the Mongolian vowel separator): a name of these (and of spaces,
-#: marks and format characters) shows as blank.
-BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e")
 
 
 def blank(text: str) -> bool:
-    """Whether ``text`` shows as nothing: only spaces, :data:`BLANK` letters, marks,
-    selectors and format characters."""
+    """Whether ``text`` shows as nothing: only spaces, letters that show as nothing
+    (:data:`bot.text.alike.BLANK`), marks, selectors and format characters."""
     return all(ch.isspace() or ch in BLANK or joins_on(ch) for ch in text)
 
 

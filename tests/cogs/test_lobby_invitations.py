@@ -9,6 +9,7 @@ import asyncio
 
 import discord
 
+from bot.boards.notices import MOST_INVITES
 from tests.support import (
     button,
     drop_first_answer,
@@ -255,3 +256,30 @@ async def test_a_pick_arriving_twice_pings_the_member_once(discord_driver, fake_
     assert len(_invitations(fake)) == 1
     assert any(a.content == "Carol is being invited already." for a in answers), \
         [a.content for a in answers]
+
+
+async def test_a_lobby_with_25_invitations_out_invites_nobody_more(
+        discord_driver, fake_discord, tmp_path):
+    """A host inviting member after member: at MOST_INVITES lines out the next pick is
+    refused privately (one more line would take down the oldest, whose member could then
+    be invited, and pinged, again); picking them all again pings nobody twice."""
+    fake = fake_discord
+    await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("steam", "new", user="alice")
+    names = [f"m{i}" for i in range(MOST_INVITES + 1)]
+    for name in names:
+        fake.add_user(name)
+    for name in names[:MOST_INVITES]:
+        answer = await discord_driver.user_command("Invite to Steam to Solar", name,
+                                                   user="alice")
+        assert not answer.ephemeral, answer.content
+    await discord_driver.settle()
+    refused = await discord_driver.user_command("Invite to Steam to Solar", names[-1],
+                                                user="alice")
+    assert refused.ephemeral and f"{MOST_INVITES} invitations out" in refused.content
+    for name in names:
+        await discord_driver.user_command("Invite to Steam to Solar", name, user="alice")
+    await discord_driver.settle()
+    sent = pings_sent(fake)
+    assert [sent.count(fake.user(name).id) for name in names] == [1] * MOST_INVITES + [0]
+    assert len(_invitations(fake)) == MOST_INVITES

@@ -220,3 +220,37 @@ async def test_a_player_seated_again_who_asked_to_end_the_table_came(discord_dri
         lost = [r["outcome"] for r in await bot.store.results(person.id)
                 if r["game_id"] == game.id]
         assert lost == ["loss"], person.name
+
+
+async def test_play_again_leaves_out_who_was_seated_for_the_last_table_and_never_came(
+        discord_driver, fake_discord, tmp_path):
+    """Bob played one table with Alice; her Play again seated him at the next, where he
+    never pressed anything (it got no result of his). Her next Play again does not seat
+    him a third time (nor have him pinged at every table she starts and resigns); he may
+    join."""
+    driver, fake = discord_driver, fake_discord
+    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    alice, bob = fake.user("alice").id, fake.user("bob").id
+    board = (await driver.slash("steam", "new", {"first": "me (the host)"},
+                                user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+
+    async def resign_and_play_again() -> list[int | None]:
+        """Alice resigns the table under way and presses Play again: who is seated."""
+        game = await bot.tables.open_in_channel(fake.channel_id)
+        shown = fake.get_message(game.row.board_message_id)
+        ask = await driver.click(shown, button(shown, "ask.resign"), user="alice")
+        await driver.click(ask.message, ask.custom_ids[0], user="alice")
+        await driver.settle()
+        ended = fake.get_message((await bot.tables.load(game.id)).row.board_message_id)
+        await driver.click(ended, button(ended, "table.again"), user="alice")
+        lobby = await bot.tables.open_in_channel(fake.channel_id)
+        return [s.user_id for s in lobby.seats]
+
+    assert await resign_and_play_again() == [alice, bob]  # he played the first table
+    lobby = await bot.tables.open_in_channel(fake.channel_id)
+    await host_board(driver, fake.get_message(lobby.row.board_message_id), "lobby.start")
+    await driver.settle()
+    assert await resign_and_play_again() == [alice]  # he never came to the second

@@ -310,7 +310,9 @@ def test_a_web_address_in_a_name_keeps_its_markdown_escaped():
 def test_names_that_look_the_same_are_told_apart() -> None:
     """Two people whose names read the same are numbered at the table ("Zoë (2)") even
     when the names differ underneath: composed otherwise (NFD), with a Cyrillic letter,
-    with an unseen joiner or selector, in another case. Their records keep the name."""
+    with an unseen joiner or selector, in another case, after a letter that shows as
+    nothing (a Hangul filler, a blank Braille pattern) or a space at the end. Their
+    records keep the name."""
     import unicodedata
 
     from bot.table.lobby import distinct_name
@@ -319,7 +321,9 @@ def test_names_that_look_the_same_are_told_apart() -> None:
 
     pairs = [(unicodedata.normalize("NFC", "Zoë"), unicodedata.normalize("NFD", "Zoë")),
              ("Ana", "\u0410na"), ("Ana", "Ana\u200d"), ("Bob", "\u0412ob"),
-             ("Sam", "SAM"), ("Nico", "Nico\ufe0f"), ("Ｓam", "Sam")]
+             ("Sam", "SAM"), ("Nico", "Nico\ufe0f"), ("Ｓam", "Sam"),
+             ("Alice", "Alice\u3164"), ("Alice", "Alice\u2800"), ("Alice", "\u2800Alice"),
+             ("Alice", "Alice\u2002"), ("Al ice", "Al  ice")]
     for first, second in pairs:
         seats = [Seat(1, first)]
         name = distinct_name(second, seats)
