@@ -379,25 +379,13 @@ async def test_a_server_that_adds_the_bot_back_late_sees_its_called_off_games_en
     await discord_driver.settle()
     assert [m for m in fake_discord.channel_messages() if "your turn" in m["content"]]
     async with connected(discord_driver, fake_discord, bot, monkeypatch):
-        guild = fake_discord.guilds.pop(fake_discord.guild_id)
-        await gateway_event(discord_driver, fake_discord, bot, "GUILD_DELETE",
-                            {"id": str(guild.id)}, "guild_remove")
-        fake_discord.fail_next("*", r"^/channels/", 403, code=50001, times=1000)
-        clock.advance(SERVER_GRACE_SECONDS + 60)
-        await bot.sweep_once()
-        await discord_driver.settle()
+        guild = await _removed_past_its_grace(discord_driver, fake_discord, bot, clock)
         row = await bot.store.get_game(game.id)
         assert row is not None and row.status == "abandoned" and row.events[-1] == SERVER_LEFT
         clock.advance(days * 86_400)
         await bot.sweep_once()  # (after two days, retention empties the game)
         assert ((await bot.tables.load(game.id)).state is None) == (days > 2)
-        fake_discord.faults.clear()
-        fake_discord.guilds[guild.id] = guild
-        await fake_discord.announce_guild(guild.id)  # added back
-        for _ in range(100):
-            if bot.get_guild(guild.id) is not None:
-                break
-            await asyncio.sleep(0.02)
+        await _let_back(discord_driver, fake_discord, bot, guild)
         for _ in range(100):
             if not [m for m in fake_discord.channel_messages() if "your turn" in m["content"]]:
                 break
@@ -554,24 +542,32 @@ async def test_a_called_off_games_archived_thread_is_left_so_when_the_bot_is_bac
     (thread,) = fake_discord.threads_under()
     game = await bot.tables.open_in_channel(int(thread["id"]))
     async with connected(discord_driver, fake_discord, bot, monkeypatch):
-        guild = fake_discord.guilds.pop(fake_discord.guild_id)
-        await gateway_event(discord_driver, fake_discord, bot, "GUILD_DELETE",
-                            {"id": str(guild.id)}, "guild_remove")
-        fake_discord.fail_next("*", r"^/channels/", 403, code=50001, times=1000)
-        clock.advance(SERVER_GRACE_SECONDS + 60)
-        await bot.sweep_once()
-        await discord_driver.settle()
+        guild = await _removed_past_its_grace(discord_driver, fake_discord, bot, clock)
         assert (await bot.store.get_game(game.id)).status == "abandoned"
         clock.advance(30 * 86_400)
         thread["thread_metadata"]["archived"] = True
-        fake_discord.faults.clear()
-        fake_discord.guilds[guild.id] = guild
-        await fake_discord.announce_guild(guild.id)  # added back a month later
-        for _ in range(100):
-            if bot.get_guild(guild.id) is not None:
-                break
-            await asyncio.sleep(0.02)
+        await _let_back(discord_driver, fake_discord, bot, guild)  # a month later
         await discord_driver.settle()
         assert await bot.store.query(
             "SELECT value FROM meta WHERE key LIKE 'server_called_off:%'") == [("",)]
     assert thread["thread_metadata"]["archived"] is True
+
+
+async def _removed_past_its_grace(driver, fake, bot, clock):
+    """The server removes the bot (Discord then refuses it every channel) and the hour's
+    grace runs out: the sweep calls its games off. Return the server, for its return."""
+    guild = fake.guilds.pop(fake.guild_id)
+    await gateway_event(driver, fake, bot, "GUILD_DELETE", {"id": str(guild.id)},
+                        "guild_remove")
+    fake.fail_next("*", r"^/channels/", 403, code=50001, times=1000)
+    clock.advance(SERVER_GRACE_SECONDS + 60)
+    await bot.sweep_once()
+    await driver.settle()
+    return guild
+
+
+async def _let_back(driver, fake, bot, guild) -> None:
+    """The server removed past its grace adds the bot back: Discord serves it again."""
+    fake.faults.clear()
+    fake.guilds[guild.id] = guild
+    await _added_back(driver, fake, bot)
