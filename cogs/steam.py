@@ -301,10 +301,9 @@ class SteamCog(GameCog):
         named = [s.name for s in game.seats if s.computer]  # each keeps its name and level
         sat = game.seat_of(interaction.user.id) is not None
         if game.state is not None:
-            # and those seated for it who never came (no action of theirs logged): one
-            # who never chose to play is not seated, and pinged, again and again
-            left = seating.resigned_seats(game.view()) | await self.bot.tables.core.no_part(
-                game, interaction.user.id)
+            # and those seated for it who never came (as the end found them): one who
+            # never chose to play is not seated, and pinged, again and again
+            left = seating.resigned_seats(game.view()) | set(game.data.absent)
         else:  # emptied by retention: its results still say who had left by the end
             gone = await self.bot.tables.find.left_before_the_end(
                 game.id, [s.user_id for s in game.seats if s.user_id and not s.computer])

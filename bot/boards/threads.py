@@ -437,15 +437,17 @@ class GameThreads:
         """
         if game.row.is_open or not game.data.thread or game.id in self._wound:
             return
+        self._wound[game.id] = None
+        if len(self._wound) > WOUND_KEPT:
+            del self._wound[next(iter(self._wound))]
         thread_id = game.row.channel_id
         async with self._editing(thread_id):
             try:
                 thread = await self.bot.fetch_channel(thread_id)
                 if isinstance(thread, discord.Thread) and thread.archived:
-                    return  # (an edit that opens it again for its end winds it up then)
-                self._wound[game.id] = None
-                if len(self._wound) > WOUND_KEPT:
-                    del self._wound[next(iter(self._wound))]
+                    if game.row.status == "expired":  # its end's edit opens it again,
+                        self._wound.pop(game.id, None)  # and winds it up then
+                    return
                 if not isinstance(thread, discord.Thread) or await self._holds_a_game(
                         thread_id):
                     return

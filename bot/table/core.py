@@ -489,14 +489,16 @@ class TableCore:
         stalled on when it was left idle), a table where a computer plays counts as lost
         by them (:meth:`left_to_computers`), but by none who never came to it
         (:meth:`no_part`; ``came``: the users who asked to end it); the other people get
-        no result. ``named``: the names ``event`` gives people, by user id (kept with the
-        log, for forget-me: a moderator's who is not seated)."""
+        no result. Those who never came are kept with the table (:attr:`TableData.absent`:
+        Play again does not seat them again). ``named``: the names ``event`` gives people,
+        by user id (kept with the log, for forget-me: a moderator's who is not seated)."""
         row = game.row
         given_up = await self.given_up(game)
         ratings: list[RatedSeat] = []
+        absent = await self.no_part(game, actor_id, came) if game.state is not None else set()
+        game.data.absent = sorted(absent)
         if forfeit and self.left_to_computers(game):
             resigned = seating.resigned_seats(game.view())
-            absent = await self.no_part(game, actor_id, came)
             outcomes = [Outcome(i, "win", 0, {}) if seat.computer
                         else Outcome(i, "loss", 0, {"left": True, "resigned": True}
                                      if i in resigned else {"left": True})

@@ -28,12 +28,13 @@ BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e")
 def alike(name: str) -> str:
     """Return what ``name`` looks like, to tell when two names read the same: the same
     letters however composed (NFKC), in any case, with nothing unseen (joiners, variation
-    selectors, format characters, letters that show as nothing, spaces at either end or
-    doubled) and Cyrillic or Greek look-alikes read as Latin."""
+    selectors, format characters), a letter that shows as nothing read as the space it
+    shows, no space at either end nor two in a row, and Cyrillic or Greek look-alikes
+    read as Latin."""
     folded = unicodedata.normalize("NFKC", name).casefold()
-    seen = "".join(ch for ch in folded if unicodedata.category(ch) != "Cf"
-                   and not 0xFE00 <= ord(ch) <= 0xFE0F and ch != "\u034f"
-                   and ch not in BLANK)
+    seen = "".join(" " if ch in BLANK else ch for ch in folded
+                   if unicodedata.category(ch) != "Cf"
+                   and not 0xFE00 <= ord(ch) <= 0xFE0F and ch != "\u034f")
     return " ".join(seen.split()).translate(_LOOKALIKES)
 
 

@@ -254,3 +254,26 @@ async def test_play_again_leaves_out_who_was_seated_for_the_last_table_and_never
     await host_board(driver, fake.get_message(lobby.row.board_message_id), "lobby.start")
     await driver.settle()
     assert await resign_and_play_again() == [alice]  # he never came to the second
+
+
+async def test_play_again_seats_who_asked_to_end_the_table_it_follows(
+        discord_driver, fake_discord, tmp_path):
+    """Bob, seated again by Play again, asked to abandon the new table before his first
+    turn and Alice's ask ended it: he took part (an ask is no logged move), so her next
+    Play again seats him again."""
+    driver, fake = discord_driver, fake_discord
+    bot, ended = await _abandoned_table(driver, fake, tmp_path)
+    again = await driver.click(ended, button(ended, "table.again"), user="alice")
+    await host_board(driver, again.message, "lobby.start")
+    await driver.settle()
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    alice, bob = fake.user("alice").id, fake.user("bob").id
+    assert [s.user_id for s in game.seats] == [alice, bob]
+    await abandon(driver, "steam", "bob")
+    await abandon(driver, "steam", "alice")
+    game = await bot.tables.load(game.id)
+    assert game.row.status == "abandoned" and game.data.absent == []
+    board = fake.get_message(game.row.board_message_id)
+    await driver.click(board, button(board, "table.again"), user="alice")
+    lobby = await bot.tables.open_in_channel(fake.channel_id)
+    assert [s.user_id for s in lobby.seats] == [alice, bob]

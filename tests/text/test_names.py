@@ -323,7 +323,7 @@ def test_names_that_look_the_same_are_told_apart() -> None:
              ("Ana", "\u0410na"), ("Ana", "Ana\u200d"), ("Bob", "\u0412ob"),
              ("Sam", "SAM"), ("Nico", "Nico\ufe0f"), ("Ｓam", "Sam"),
              ("Alice", "Alice\u3164"), ("Alice", "Alice\u2800"), ("Alice", "\u2800Alice"),
-             ("Alice", "Alice\u2002"), ("Al ice", "Al  ice")]
+             ("Alice", "Alice\u2002"), ("Al ice", "Al  ice"), ("Ann Lee", "Ann\u3164Lee")]
     for first, second in pairs:
         seats = [Seat(1, first)]
         name = distinct_name(second, seats)
@@ -332,6 +332,8 @@ def test_names_that_look_the_same_are_told_apart() -> None:
         assert own_name(seats, seats[1]) == second
     assert distinct_name("Anna", [Seat(1, "Ana")]) == "Anna"  # only look-alikes
     assert distinct_name("Олег", [Seat(1, "Oleg")]) == "Олег"
+    # a letter that shows as nothing inside a name shows as a gap, not as nothing
+    assert distinct_name("Ann\u3164Lee", [Seat(1, "AnnLee")]) == "Ann\u3164Lee"
 
 
 def test_a_masked_link_in_a_name_leaves_no_markdown_between_its_brackets() -> None:
