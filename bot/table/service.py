@@ -398,6 +398,10 @@ class Tables:
             ) from None
         except ChannelBusy as busy:
             existing = await self.load(busy.game_id) if busy.game_id else None
+            if existing is not None and not existing.row.is_open:
+                # it ended between the two reads (a lobby closed, a game abandoned)
+                raise Refusal("The game in this channel ended just as you started yours: "
+                              "start it again.") from None
             title = existing.engine.title if existing else "another game"
             known = existing is not None and not isinstance(existing.engine, MissingGame)
             if existing is None or not known:

@@ -3,7 +3,8 @@ no longer has: the reply names that game in words and points to a command that w
 
 from __future__ import annotations
 
-from tests.support import make_bot
+from db.errors import ChannelBusy
+from tests.support import button, make_bot
 
 
 async def test_board_of_another_kind_names_the_channels_game(discord_driver, fake_discord,
@@ -66,3 +67,26 @@ async def test_a_game_of_this_kind_in_a_thread_is_pointed_to_first(discord_drive
     answer = await discord_driver.slash("tinrealm", "board", user="alice")
     assert answer.ephemeral and f"<#{thread['id']}>" in answer.content
     assert "Tinker" not in answer.content
+
+
+async def test_a_game_that_ends_as_another_starts_is_said_to_have_ended(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """The channel's lobby of two is closed in the moment between a new start's insert
+    (refused: the channel had an open game) and its read of that game: the starter is
+    told it ended just then, to start again (not a failure, nor "already has a game")."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    await discord_driver.click(board, button(board, "lobby.join"), user="bob")
+    lobby = await bot.tables.open_in_channel(fake_discord.channel_id)
+    await bot.store.connection.execute(
+        "UPDATE games SET status = 'abandoned', updated_at = updated_at + 1 WHERE id = ?",
+        (lobby.id,))
+    bot.store.kept.drop()
+
+    async def busy(*_args, **_kwargs):
+        raise ChannelBusy(lobby.id)
+
+    monkeypatch.setattr(bot.store, "create_game", busy)
+    said = await discord_driver.slash("steam", "new", user="alice")
+    assert said.ephemeral and said.content == (
+        "The game in this channel ended just as you started yours: start it again.")
