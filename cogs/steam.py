@@ -306,7 +306,8 @@ class SteamCog(GameCog):
             left = seating.resigned_seats(game.view()) | set(game.data.absent)
         else:  # emptied by retention: its results still say who had left by the end
             gone = await self.bot.tables.find.left_before_the_end(
-                game.id, [s.user_id for s in game.seats if s.user_id and not s.computer])
+                game.id, [s.user_id for s in game.seats if s.user_id and not s.computer],
+                finished=game.row.status == "over")
             left = {i for i, s in enumerate(game.seats) if s.user_id in gone}
         people = [(s.user_id, s.name) for i, s in enumerate(game.seats)
                   if sat and not s.computer and s.user_id is not None and not s.away

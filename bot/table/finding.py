@@ -38,11 +38,14 @@ class Finder:
         actor = rows[0][1]
         return action, None if actor is None else int(actor)
 
-    async def left_before_the_end(self, game_id: int, user_ids: Sequence[int]) -> set[int]:
-        """Return those of ``user_ids`` whose result of the finished game says they had
+    async def left_before_the_end(self, game_id: int, user_ids: Sequence[int], *,
+                                  finished: bool = False) -> set[int]:
+        """Return those of ``user_ids`` whose result of the ended game says they had
         resigned, or walked away (a computer playing their seat), by its end: what a
-        game retention emptied still tells of them (an index read per member). A read
-        that fails finds none."""
+        game retention emptied still tells of them (an index read per member). With
+        ``finished`` (a game played to its end, which gives every person who took part a
+        result), also those with no result: seated for it, they never came. A read that
+        fails finds none."""
         if not user_ids:
             return set()
         people = {f"u{i}": user for i, user in enumerate(user_ids)}
@@ -52,7 +55,8 @@ class Finder:
                 + ", ".join(f":{key}" for key in people) + ")", {"game": game_id, **people}))
         except Unavailable:
             return set()
-        left = set()
+        left = {user for user in user_ids if user not in {int(r[0]) for r in rows}} \
+            if finished else set()
         for user, detail in rows:
             try:
                 said = json.loads(detail)

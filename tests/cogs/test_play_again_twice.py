@@ -3,6 +3,8 @@ table just opened, to join it (not "finish or abandon it first")."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.table.loaded import Actor
 from tests.support import Clock, abandon, button, host_board, make_bot, seated_steam
 
@@ -222,12 +224,14 @@ async def test_a_player_seated_again_who_asked_to_end_the_table_came(discord_dri
         assert lost == ["loss"], person.name
 
 
+@pytest.mark.parametrize("pruned", [False, True])
 async def test_play_again_leaves_out_who_was_seated_for_the_last_table_and_never_came(
-        discord_driver, fake_discord, tmp_path):
+        discord_driver, fake_discord, tmp_path, pruned):
     """Bob played one table with Alice; her Play again seated him at the next, where he
     never pressed anything (it got no result of his). Her next Play again does not seat
     him a third time (nor have him pinged at every table she starts and resigns); he may
-    join."""
+    join. So too once retention has emptied that table (``pruned``): it was played to
+    its end, which gives everyone who took part a result, and he has none."""
     driver, fake = discord_driver, fake_discord
     bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
     alice, bob = fake.user("alice").id, fake.user("bob").id
@@ -237,14 +241,19 @@ async def test_play_again_leaves_out_who_was_seated_for_the_last_table_and_never
     await host_board(driver, board, "lobby.start")
     await driver.settle()
 
-    async def resign_and_play_again() -> list[int | None]:
-        """Alice resigns the table under way and presses Play again: who is seated."""
+    async def resign_and_play_again(prune: bool = False) -> list[int | None]:
+        """Alice resigns the table under way (retention empties it if ``prune``) and
+        presses Play again: who is seated."""
         game = await bot.tables.open_in_channel(fake.channel_id)
         shown = fake.get_message(game.row.board_message_id)
         ask = await driver.click(shown, button(shown, "ask.resign"), user="alice")
         await driver.click(ask.message, ask.custom_ids[0], user="alice")
         await driver.settle()
-        ended = fake.get_message((await bot.tables.load(game.id)).row.board_message_id)
+        over = await bot.tables.load(game.id)
+        if prune:
+            assert await bot.store.prune_finished(before=over.row.updated_at + 10) >= 1
+            assert (await bot.tables.load(game.id)).state is None
+        ended = fake.get_message(over.row.board_message_id)
         await driver.click(ended, button(ended, "table.again"), user="alice")
         lobby = await bot.tables.open_in_channel(fake.channel_id)
         return [s.user_id for s in lobby.seats]
@@ -253,7 +262,7 @@ async def test_play_again_leaves_out_who_was_seated_for_the_last_table_and_never
     lobby = await bot.tables.open_in_channel(fake.channel_id)
     await host_board(driver, fake.get_message(lobby.row.board_message_id), "lobby.start")
     await driver.settle()
-    assert await resign_and_play_again() == [alice]  # he never came to the second
+    assert await resign_and_play_again(pruned) == [alice]  # he never came to the second
 
 
 async def test_play_again_seats_who_asked_to_end_the_table_it_follows(
