@@ -183,6 +183,29 @@ def pings_sent(fake: object) -> list[int]:
             if record.method == "POST" for user in sorted(record.pinged)]
 
 
+async def steam_with_bob(driver: Any, fake: Any, tmp_path: Path, *,
+                         cogs: tuple[str, ...] = ("cogs.steam",),
+                         **options: str) -> tuple[Any, LoadedGame]:
+    """Open a Steam to Solar table as Alice with ``options`` on a bot of ``cogs``, seat
+    Bob and start it; return the bot and the game."""
+    bot = await driver.login(make_bot(tmp_path, cogs=cogs))
+    board = (await driver.slash("steam", "new", options, user="alice")).message
+    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
+    await host_board(driver, board, "lobby.start")
+    await driver.settle()
+    game = await bot.tables.open_in_channel(fake.channel_id)
+    assert game is not None
+    return bot, game
+
+
+async def resign(driver: Any, board: dict, user: str) -> None:
+    """Press Resign on a table's ``board`` as ``user`` and confirm it; wait for what
+    follows."""
+    asked = await driver.click(board, button(board, "ask.resign"), user=user)
+    await driver.click(asked.message, asked.custom_ids[0], user=user)
+    await driver.settle()
+
+
 async def abandon(driver: object, kind: str, user: str, **where: object) -> object:
     """Use ``/<kind> abandon`` as ``user`` and confirm it; return the confirmation's result
     (the line said in the channel is its first follow-up), or the refusal."""

@@ -327,15 +327,11 @@ async def test_a_moderator_who_ended_a_table_without_a_seat_is_forgotten(
         discord_driver, fake_discord, tmp_path):
     """A moderator not seated abandons a Steam table ("Zorblax abandoned the game."),
     then uses /forget-me: the line, stored and on the board, no longer names them."""
-    from tests.support import abandon
+    from tests.support import abandon, steam_with_bob
     driver, fake = discord_driver, fake_discord
     fake.add_user("Zorblax", moderator=True)
-    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam", "cogs.records")))
-    board = (await driver.slash("steam", "new", {}, user="alice")).message
-    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
-    await host_board(driver, board, "lobby.start")
-    await driver.settle()
-    game = await bot.tables.open_in_channel(fake.channel_id)
+    bot, game = await steam_with_bob(driver, fake, tmp_path,
+                                     cogs=("cogs.steam", "cogs.records"))
     await abandon(driver, "steam", "Zorblax")
     await driver.settle()
     assert "Zorblax abandoned the game." in (await bot.tables.load(game.id)).row.events

@@ -6,18 +6,22 @@ from __future__ import annotations
 import pytest
 
 from bot.table.loaded import Actor
-from tests.support import Clock, abandon, button, host_board, make_bot, seated_steam
+from tests.support import (
+    Clock,
+    abandon,
+    button,
+    host_board,
+    make_bot,
+    resign,
+    seated_steam,
+    steam_with_bob,
+)
 
 
 async def _abandoned_table(driver, fake, tmp_path, **options):
     """Alice and Bob's table (with ``options``), started, then abandoned by a moderator:
     return the bot and its ended board."""
-    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
-    board = (await driver.slash("steam", "new", options, user="alice")).message
-    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
-    await host_board(driver, board, "lobby.start")
-    await driver.settle()
-    old = await bot.tables.open_in_channel(fake.channel_id)
+    bot, old = await steam_with_bob(driver, fake, tmp_path, **options)
     await abandon(driver, "steam", "mod")
     await driver.settle()
     return bot, fake.get_message((await bot.tables.load(old.id)).row.board_message_id)
@@ -233,22 +237,14 @@ async def test_play_again_leaves_out_who_was_seated_for_the_last_table_and_never
     join. So too once retention has emptied that table (``pruned``): it was played to
     its end, which gives everyone who took part a result, and he has none."""
     driver, fake = discord_driver, fake_discord
-    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.steam",)))
+    bot, _game = await steam_with_bob(driver, fake, tmp_path, first="me (the host)")
     alice, bob = fake.user("alice").id, fake.user("bob").id
-    board = (await driver.slash("steam", "new", {"first": "me (the host)"},
-                                user="alice")).message
-    board = (await driver.click(board, button(board, "lobby.join"), user="bob")).message
-    await host_board(driver, board, "lobby.start")
-    await driver.settle()
 
     async def resign_and_play_again(prune: bool = False) -> list[int | None]:
         """Alice resigns the table under way (retention empties it if ``prune``) and
         presses Play again: who is seated."""
         game = await bot.tables.open_in_channel(fake.channel_id)
-        shown = fake.get_message(game.row.board_message_id)
-        ask = await driver.click(shown, button(shown, "ask.resign"), user="alice")
-        await driver.click(ask.message, ask.custom_ids[0], user="alice")
-        await driver.settle()
+        await resign(driver, fake.get_message(game.row.board_message_id), "alice")
         over = await bot.tables.load(game.id)
         if prune:
             assert await bot.store.prune_finished(before=over.row.updated_at + 10) >= 1

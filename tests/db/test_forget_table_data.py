@@ -9,7 +9,7 @@ import logging
 import pytest
 
 from bot.table.data import TableData
-from tests.support import button, host_board, make_bot
+from tests.support import button, host_board, make_bot, resign
 
 pytestmark = pytest.mark.sqlite_only  # the table data read back through the SQLite file
 
@@ -28,9 +28,7 @@ async def test_a_finished_steam_game_still_loads_after_forget_me(
     await host_board(discord_driver, board, "lobby.start")
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     board = fake_discord.get_message(game.row.board_message_id)
-    asked = await discord_driver.click(board, button(board, "ask.resign"), user="alice")
-    await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
-    await discord_driver.settle()
+    await resign(discord_driver, board, "alice")
     ended = await bot.tables.load(game.id)
     assert not ended.row.is_open
     assert ended.data.notice_due is None and ended.data.timer is None
