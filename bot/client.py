@@ -286,8 +286,11 @@ class TableBot(commands.Bot):
         later one (Discord replaced the gateway session) says only that."""
         if self._resumed:
             log.info("gateway session re-established")
+            dropped = self._dropped.pop(0, None)
+            self.restart.reconnected(dropped)
             if self.shard_filter is None:  # (a sharded bot looks as each shard is ready)
-                self.restart.look_for_missed(None, lost_at=self._dropped.pop(0, self.clock()))
+                self.restart.look_for_missed(
+                    None, lost_at=self.clock() if dropped is None else dropped)
             return
         if self.application_id:
             log.info("invite link: %s", invite_url(self.application_id))
@@ -304,8 +307,9 @@ class TableBot(commands.Bot):
         self._dropped.setdefault(0, self.clock())
 
     async def on_resumed(self) -> None:
-        """The session was resumed: Discord sends what it said meanwhile."""
-        self._dropped.pop(0, None)
+        """The session was resumed: Discord sends what it said meanwhile (no click came
+        while it was out: a long drop is a pause)."""
+        self.restart.reconnected(self._dropped.pop(0, None))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Route a click on a board to the boards (other interactions: discord.py's).
@@ -379,7 +383,7 @@ class TableBot(commands.Bot):
             "solo": s.solo_idle_hours * 3600,
             "lobby": s.lobby_idle_hours * 3600,
             "multi": s.multi_idle_hours * 3600,
-        }, [*self.outages, *self.tables.core.trouble.outages()])
+        }, [*self.outages, *self.tables.core.unplayed()])
         # A server that removed the bot first: its games end with no result, not as idle;
         # so do those of channels deleted while their games could not be read.
         await self.boards.messages.gone.sweep_left(self.in_server)
@@ -468,8 +472,10 @@ class ShardedTableBot(TableBot, commands.AutoShardedBot):
         dropped."""
         shards = ((shard_id,), self.settings.shard_count)
         if shard_id in self._looked:
+            dropped = self._dropped.pop(shard_id, None)
+            self.restart.reconnected(dropped)
             self.restart.look_for_missed(
-                shards, lost_at=self._dropped.pop(shard_id, self.clock()))
+                shards, lost_at=self.clock() if dropped is None else dropped)
             return
         self._looked.add(shard_id)
         self._dropped.pop(shard_id, None)  # a drop before its first READY lost nothing
@@ -486,5 +492,6 @@ class ShardedTableBot(TableBot, commands.AutoShardedBot):
         self._dropped.setdefault(shard_id, self.clock())
 
     async def on_shard_resumed(self, shard_id: int) -> None:
-        """The shard's session was resumed: Discord sends what it said meanwhile."""
-        self._dropped.pop(shard_id, None)
+        """The shard's session was resumed: Discord sends what it said meanwhile (a long
+        drop is a pause, for the whole process: its other shards' games wait too)."""
+        self.restart.reconnected(self._dropped.pop(shard_id, None))

@@ -101,18 +101,23 @@ class Restart:
                                                name="board-redraw")
 
     async def note_alive(self) -> None:
-        """Note that the bot is alive, and keep the time the store was out of reach with
-        the outages (also at a stop: the next start counts it)."""
-        trouble = self.tables.core.trouble
+        """Note that the bot is alive, and keep with the outages the time the store was
+        out of reach and the pauses (the process stood still, Discord out of reach); also
+        at a stop: the next start counts them."""
+        core = self.tables.core
+        core.pauses.look(self.clock())
+        trouble = core.trouble
         if await self.alive.note_alive():
             trouble.worked()
         else:  # the store out of reach: the time counts from its first failure
             trouble.failed(self.clock())
-        for start, length in trouble.take_closed():
+        spans = [(span, "the database was out of reach") for span in trouble.take_closed()]
+        spans += [(span, "nobody could play (the bot stood still or Discord was out of "
+                         "reach)") for span in core.pauses.take()]
+        for (start, length), why in spans:
             if length <= 0:
                 continue  # one failure, and the next write worked
-            log.info("the database was out of reach for %.0f s: not counted as idle or "
-                     "turn time", length)
+            log.info("%s for %.0f s: not counted as idle or turn time", why, length)
             # counted at once, while it is being stored (a deadline may fire meanwhile)
             self.outages = [*self.outages, (start, length)]
             self.tables.turns.outages = self.outages
@@ -121,6 +126,16 @@ class Restart:
             self.outages = downtime.kept([*self.outages, *kept], self.clock(),
                                          self.alive.keep_seconds)
             self.tables.turns.outages = self.outages
+
+    def reconnected(self, dropped: float | None) -> None:
+        """Discord's gateway is back after it dropped at ``dropped`` (None: it had not):
+        if it was out for longer than :data:`bot.table.downtime.STILL_SECONDS`, no click
+        could reach the bot, so that time is a pause (not idle or turn time)."""
+        if dropped is None:
+            return
+        out = self.clock() - dropped
+        if out > downtime.STILL_SECONDS:
+            self.tables.core.pauses.add(dropped, out)
 
     async def _put_off_timers(self) -> None:
         """Move the running turn timers later by the outage before this start (see

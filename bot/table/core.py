@@ -24,7 +24,7 @@ from bot.games.registry import engine as registry_engine
 from bot.table import seating, turnlog, voters
 from bot.table.daily import SECRET_KEY, new_secret
 from bot.table.data import TableData
-from bot.table.downtime import StorageTrouble
+from bot.table.downtime import Outage, Pauses, StorageTrouble
 from bot.table.errors import (
     BrokenGame,
     GameEnded,
@@ -55,6 +55,14 @@ RECENT_EVENTS = 12
 class SaveConflict(StaleBoard):
     """A save found the game written since it was read: refused as a stale board, or
     retried from a fresh read where the request allows it."""
+
+
+def _machine_clock() -> float:
+    """Seconds on the machine's own clock: it counts the time the machine slept and
+    never jumps with the wall clock (Linux's boot time; elsewhere the monotonic clock)."""
+    if hasattr(time, "CLOCK_BOOTTIME"):
+        return time.clock_gettime(time.CLOCK_BOOTTIME)
+    return time.monotonic()
 
 
 def _keep_as_read(row: GameRow, *columns: str) -> None:
@@ -106,11 +114,20 @@ class TableCore:
         self.seeds = seeds or (lambda: random.SystemRandom().randrange(2**31))
         #: The time the store could not be written while the bot ran (not idle time).
         self.trouble = StorageTrouble()
+        #: The times the process stood still or Discord was out of reach (not idle time).
+        self.pauses = Pauses(_machine_clock)
         self._locks: dict[int, _GameLock] = {}
         self._in_flight = 0
         self._idle = asyncio.Event()
         self._idle.set()
         self._daily_secret: str | None = None
+
+    def unplayed(self) -> list[Outage]:
+        """Return the times nobody could play though the bot ran, not yet handed on to
+        the outages: the store's trouble, and the pauses (a process that stood still until
+        now is found first)."""
+        self.pauses.look(self.clock())
+        return [*self.trouble.outages(), *self.pauses.outages()]
 
     def now(self) -> float:
         """Return the table's clock reading (seconds since the epoch)."""

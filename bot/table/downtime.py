@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 #: An outage: when it started (the bot last known alive) and how long it lasted, seconds.
 Outage = tuple[float, float]
@@ -160,3 +160,51 @@ class StorageTrouble:
         with the others (:meth:`bot.alive.AliveNotes.note_outage`)."""
         closed, self._closed = self._closed, []
         return closed
+
+
+#: A process that stood still longer than this between two looks at the clock (two notes
+#: of being alive, :data:`bot.restart.ALIVE_SECONDS`, and a look is at least that often)
+#: was paused: nobody could play meanwhile. A gateway connection out for longer is too.
+STILL_SECONDS = 60.0
+
+
+class Pauses:
+    """The times the bot ran but nobody could play, besides the store's trouble: its
+    process stood still (the machine asleep, the process or its virtual machine frozen,
+    the event loop blocked) or Discord's gateway was out of reach. Not idle time either.
+
+    The running bot looks at ``ticks`` (a clock that counts the time the machine slept
+    and never jumps with the wall clock) at least every :data:`STILL_SECONDS` / 2 (its
+    notes of being alive) and before it ends a turn or idle games; a look that comes
+    later than :data:`STILL_SECONDS` after the last one finds the process stood still in
+    between. Found spans are kept here until handed on to the list of outages
+    (:meth:`take`), as :class:`StorageTrouble`'s are.
+    """
+
+    def __init__(self, ticks: Callable[[], float]) -> None:
+        self.ticks = ticks
+        self._last: float | None = None
+        self._found: list[Outage] = []
+
+    def look(self, now: float) -> None:
+        """Look at the clock at ``now`` (the wall clock): if the process stood still for
+        longer than :data:`STILL_SECONDS` since the last look, that time, ending now, is
+        a pause."""
+        tick = self.ticks()
+        last, self._last = self._last, tick
+        if last is not None and tick - last > STILL_SECONDS:
+            self.add(now - (tick - last), tick - last)
+
+    def add(self, start: float, length: float) -> None:
+        """Note a pause of ``length`` seconds from ``start`` (the wall clock)."""
+        self._found.append((start, length))
+
+    def outages(self) -> list[Outage]:
+        """Return the pauses not yet handed on."""
+        return list(self._found)
+
+    def take(self) -> list[Outage]:
+        """Return the pauses not yet handed on, handed on: they count from now on as
+        outages kept with the others (:meth:`bot.alive.AliveNotes.note_outage`)."""
+        found, self._found = self._found, []
+        return found

@@ -95,9 +95,11 @@ class ChannelOccupied(Refusal):
 
     def __init__(self, title: str, link: str, kind: str = "", open: str = "",
                  starter: str = "") -> None:
-        # With no board message to link to (its board was never posted, or was deleted),
-        # the command that posts the board again.
-        where = f" ({link})" if link else f" (/{kind} board shows it)" if kind else ""
+        # The command that posts the board again, beside the link to its message (which a
+        # moderator may have deleted: the bot is not told) or alone, with no message.
+        again = f"/{kind} board shows it" if kind else ""
+        where = (f" ({link}, or {again} if it is gone)" if link and again
+                 else f" ({link or again})" if link or again else "")
         going = f"This channel already has a game of {title} going{where}"
         elsewhere = "start one in another channel or a thread."
         told = {

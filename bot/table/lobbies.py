@@ -69,7 +69,7 @@ class Lobbies:
         seen = game.data.host_seen
         if seen is None:
             seen = game.row.updated_at
-        down = downtime.down_between([*self.turns.outages, *self.core.trouble.outages()],
+        down = downtime.down_between([*self.turns.outages, *self.core.unplayed()],
                                      seen, self.core.now())
         return seen + down + HOST_AWAY_SECONDS
 

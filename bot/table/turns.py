@@ -37,7 +37,8 @@ class TurnPolicy:
         self.notice_grace: Callable[[int | None], float] = lambda _guild: notice_grace
         #: The bot's recent outages (:mod:`bot.table.downtime`), set at start and when
         #: the store was out of reach: a turn timer does not run while the bot is down
-        #: (the store's trouble not yet handed on counts too: ``core.trouble``).
+        #: (the store's trouble and the pauses not yet handed on count too:
+        #: ``core.unplayed``).
         self.outages: Sequence[downtime.Outage] = ()
 
     def turn_notice(self, game: LoadedGame, user: int, text: str) -> tuple[int, str] | None:
@@ -303,7 +304,7 @@ class TurnPolicy:
         while of before ``now`` (that time is added to it, counted from ``now``), or None
         when it was not down then or the wait was over before."""
         down = downtime.down_between(
-            [*self.outages, *self.core.trouble.outages(), *away], since, now)
+            [*self.outages, *self.core.unplayed(), *away], since, now)
         ran = now - since - down
         if ran >= at - since or down <= 0:
             return None
@@ -423,7 +424,7 @@ class TurnPolicy:
         # time the bot was down, or its database out of reach, nobody could play: it
         # does not count (as for a turn timer)
         down = 0.0 if since is None else downtime.down_between(
-            [*self.outages, *self.core.trouble.outages()], since, now)
+            [*self.outages, *self.core.unplayed()], since, now)
         left = 0.0 if since is None else since + down + AWAY_WAIT_SECONDS - now
         if left > 0:
             # (the minute counts from their turn's start or their last step, the bot up)

@@ -10,7 +10,8 @@ from bot.table import seating
 from tests.support import abandon, button, make_bot, seated_steam
 
 COGS = ("cogs.help", "cogs.tinker", "cogs.tinrealm", "cogs.steam")
-LINK = r"\(https://discord\.com/channels/\d+/\d+/\d+\)"
+#: The link to the board, and the command that posts it again if a moderator deleted it.
+LINK = r"\(https://discord\.com/channels/\d+/\d+/\d+, or /\w+ board shows it if it is gone\)"
 
 
 def _told(result, pattern: str) -> None:
@@ -91,3 +92,20 @@ async def test_a_running_table_is_to_be_finished_first(discord_driver, fake_disc
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert game.row.is_open and 2 in seating.resigned_seats(game.view())
     _told(await discord_driver.slash("steam", "new", user="carol"), watched)
+
+
+async def test_a_game_whose_board_a_moderator_deleted_is_found_again(
+        discord_driver, fake_discord, tmp_path):
+    """A moderator deleted the board of the channel's Tinker game (the bot is not told):
+    Bob, refused a new game, is told the command that posts the board again beside the
+    link, and it does."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    await discord_driver.slash("tinker", "start", user="alice")
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    fake_discord.delete_message(fake_discord.channel_id, game.row.board_message_id)
+    told = await discord_driver.slash("tinrealm", "start", user="bob")
+    assert told.ephemeral and "or /tinker board shows it if it is gone)" in told.content
+    again = await discord_driver.slash("tinker", "board", user="bob")
+    assert not again.ephemeral and again.message is not None
+    shown = await bot.tables.load(game.id)
+    assert shown.row.board_message_id == int(again.message["id"])
