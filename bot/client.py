@@ -33,7 +33,7 @@ from bot.pictures.fonts import RAQM
 from bot.restart import ALIVE_SECONDS, Restart
 from bot.table import downtime
 from bot.table.deadlines import STOP_WAIT_SECONDS, Deadlines
-from bot.table.downtime import Outage, idle_cutoffs
+from bot.table.downtime import Outage, Pauses, idle_cutoffs
 from bot.table.service import Tables
 from bot.table.settings import ServerSettings
 from db.base import STARTED_KEY, GameStore
@@ -153,9 +153,11 @@ class TableBot(commands.Bot):
         self.synced: list[str] = []
         self.restored = 0
         self._resumed = False
-        #: When the gateway connection (of each shard: by id, 0 unsharded) dropped and
-        #: has not been resumed since: a READY after it lost what Discord said meanwhile.
-        self._dropped: dict[int, float] = {}
+        #: The times nobody could play though the bot ran (the tables' too, once they
+        #: are made): among them when the gateway connection (of each shard: by id, 0
+        #: unsharded) dropped and is not back since; a READY after it lost what Discord
+        #: said meanwhile.
+        self.pauses = Pauses()
 
     async def open_store(self) -> None:
         """Open the database (once); raise ConfigError naming DATABASE_PATH if it is unusable."""
@@ -192,6 +194,7 @@ class TableBot(commands.Bot):
         s = self.settings
         self.tables = Tables(self.store, clock=self.clock, vote_window=s.vote_window_seconds,
                              defaults=server_defaults(s))
+        self.tables.core.pauses = self.pauses
         servers = self.tables.servers
         self.tables.notice_grace = lambda guild: servers.cached(guild).notice_grace_seconds
         try:  # known before the first move: turn notices follow each server's own wait
@@ -286,8 +289,7 @@ class TableBot(commands.Bot):
         later one (Discord replaced the gateway session) says only that."""
         if self._resumed:
             log.info("gateway session re-established")
-            dropped = self._dropped.pop(0, None)
-            self.restart.reconnected(dropped)
+            dropped = self.pauses.back(0, self.clock())
             if self.shard_filter is None:  # (a sharded bot looks as each shard is ready)
                 self.restart.look_for_missed(
                     None, lost_at=self.clock() if dropped is None else dropped)
@@ -295,7 +297,7 @@ class TableBot(commands.Bot):
         if self.application_id:
             log.info("invite link: %s", invite_url(self.application_id))
         log.info("ready: %d open games restored", self.restored)
-        self._dropped.pop(0, None)  # a drop before the first READY lost nothing
+        self.pauses.back(0, self.clock())  # a drop before the first READY lost nothing
         if not self._resumed:
             self._resumed = True
             self.restart.resume_computers()
@@ -304,12 +306,12 @@ class TableBot(commands.Bot):
 
     async def on_disconnect(self) -> None:
         """Note when the gateway connection dropped (a later READY looks from then)."""
-        self._dropped.setdefault(0, self.clock())
+        self.pauses.dropped(0, self.clock())
 
     async def on_resumed(self) -> None:
         """The session was resumed: Discord sends what it said meanwhile (no click came
         while it was out: a long drop is a pause)."""
-        self.restart.reconnected(self._dropped.pop(0, None))
+        self.pauses.back(0, self.clock())
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Route a click on a board to the boards (other interactions: discord.py's).
@@ -439,6 +441,7 @@ class TableBot(commands.Bot):
             await self.boards.replays.stop()
         if self.alive_marker.is_running():
             self.alive_marker.cancel()
+            self.pauses.stopping(self.clock())  # (the next start counts from the note)
             await self.restart.note_alive()
         if self.sweeper.is_running():
             self.sweeper.cancel()
@@ -472,13 +475,12 @@ class ShardedTableBot(TableBot, commands.AutoShardedBot):
         dropped."""
         shards = ((shard_id,), self.settings.shard_count)
         if shard_id in self._looked:
-            dropped = self._dropped.pop(shard_id, None)
-            self.restart.reconnected(dropped)
+            dropped = self.pauses.back(shard_id, self.clock())
             self.restart.look_for_missed(
                 shards, lost_at=self.clock() if dropped is None else dropped)
             return
         self._looked.add(shard_id)
-        self._dropped.pop(shard_id, None)  # a drop before its first READY lost nothing
+        self.pauses.back(shard_id, self.clock())  # a drop before it lost nothing to look for
         self.restart.look_for_missed(shards)
 
     async def on_disconnect(self) -> None:
@@ -489,9 +491,9 @@ class ShardedTableBot(TableBot, commands.AutoShardedBot):
 
     async def on_shard_disconnect(self, shard_id: int) -> None:
         """Note when the shard's gateway connection dropped."""
-        self._dropped.setdefault(shard_id, self.clock())
+        self.pauses.dropped(shard_id, self.clock())
 
     async def on_shard_resumed(self, shard_id: int) -> None:
         """The shard's session was resumed: Discord sends what it said meanwhile (a long
         drop is a pause, for the whole process: its other shards' games wait too)."""
-        self.restart.reconnected(self._dropped.pop(shard_id, None))
+        self.pauses.back(shard_id, self.clock())

@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 #: How often the running bot notes in the database (``meta``) that it is alive, and at a
 #: clean stop once more: the next start knows when the bot was last running (to within
 #: this after a crash), every backend alike.
-ALIVE_SECONDS = 30.0
+ALIVE_SECONDS = downtime.LOOK_SECONDS
 
 #: At start, the boards of the games (open or ended) saved from this long before the bot
 #: was last known alive are edited again (an edit the stop or a crash left unmade, even
@@ -126,16 +126,6 @@ class Restart:
             self.outages = downtime.kept([*self.outages, *kept], self.clock(),
                                          self.alive.keep_seconds)
             self.tables.turns.outages = self.outages
-
-    def reconnected(self, dropped: float | None) -> None:
-        """Discord's gateway is back after it dropped at ``dropped`` (None: it had not):
-        if it was out for longer than :data:`bot.table.downtime.STILL_SECONDS`, no click
-        could reach the bot, so that time is a pause (not idle or turn time)."""
-        if dropped is None:
-            return
-        out = self.clock() - dropped
-        if out > downtime.STILL_SECONDS:
-            self.tables.core.pauses.add(dropped, out)
 
     async def _put_off_timers(self) -> None:
         """Move the running turn timers later by the outage before this start (see

@@ -57,14 +57,6 @@ class SaveConflict(StaleBoard):
     retried from a fresh read where the request allows it."""
 
 
-def _machine_clock() -> float:
-    """Seconds on the machine's own clock: it counts the time the machine slept and
-    never jumps with the wall clock (Linux's boot time; elsewhere the monotonic clock)."""
-    if hasattr(time, "CLOCK_BOOTTIME"):
-        return time.clock_gettime(time.CLOCK_BOOTTIME)
-    return time.monotonic()
-
-
 def _keep_as_read(row: GameRow, *columns: str) -> None:
     """Have every save write ``columns`` back as read: their JSON could be read but not
     what it holds (the game is damaged), and the defaults that stand in for them in hand
@@ -115,7 +107,7 @@ class TableCore:
         #: The time the store could not be written while the bot ran (not idle time).
         self.trouble = StorageTrouble()
         #: The times the process stood still or Discord was out of reach (not idle time).
-        self.pauses = Pauses(_machine_clock)
+        self.pauses = Pauses()
         self._locks: dict[int, _GameLock] = {}
         self._in_flight = 0
         self._idle = asyncio.Event()
@@ -126,8 +118,9 @@ class TableCore:
         """Return the times nobody could play though the bot ran, not yet handed on to
         the outages: the store's trouble, and the pauses (a process that stood still until
         now is found first)."""
-        self.pauses.look(self.clock())
-        return [*self.trouble.outages(), *self.pauses.outages()]
+        now = self.clock()
+        self.pauses.look(now)
+        return [*self.trouble.outages(), *self.pauses.outages(now)]
 
     def now(self) -> float:
         """Return the table's clock reading (seconds since the epoch)."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 #: An outage: when it started (the bot last known alive) and how long it lasted, seconds.
@@ -162,10 +163,21 @@ class StorageTrouble:
         return closed
 
 
-#: A process that stood still longer than this between two looks at the clock (two notes
-#: of being alive, :data:`bot.restart.ALIVE_SECONDS`, and a look is at least that often)
-#: was paused: nobody could play meanwhile. A gateway connection out for longer is too.
-STILL_SECONDS = 60.0
+#: How often the running bot looks at the clock at the least (its notes of being alive,
+#: :data:`bot.restart.ALIVE_SECONDS`).
+LOOK_SECONDS = 30.0
+#: Two looks at the clock further apart than this: the process stood still in between
+#: (for all of it but the :data:`LOOK_SECONDS` it may have run). A gateway connection out
+#: for longer than this is a pause too.
+STILL_SECONDS = 2 * LOOK_SECONDS
+
+
+def machine_clock() -> float:
+    """Seconds on the machine's own clock: it counts the time the machine slept and
+    never jumps with the wall clock (Linux's boot time; elsewhere the monotonic clock)."""
+    if hasattr(time, "CLOCK_BOOTTIME"):
+        return time.clock_gettime(time.CLOCK_BOOTTIME)
+    return time.monotonic()
 
 
 class Pauses:
@@ -174,37 +186,58 @@ class Pauses:
     the event loop blocked) or Discord's gateway was out of reach. Not idle time either.
 
     The running bot looks at ``ticks`` (a clock that counts the time the machine slept
-    and never jumps with the wall clock) at least every :data:`STILL_SECONDS` / 2 (its
-    notes of being alive) and before it ends a turn or idle games; a look that comes
-    later than :data:`STILL_SECONDS` after the last one finds the process stood still in
-    between. Found spans are kept here until handed on to the list of outages
-    (:meth:`take`), as :class:`StorageTrouble`'s are.
+    and never jumps with the wall clock) at least every :data:`LOOK_SECONDS` (its notes of
+    being alive) and before it ends a turn or idle games; two looks more than
+    :data:`STILL_SECONDS` apart find that it stood still in between. A gateway connection
+    that dropped counts until it is back, and is kept as a pause if it was out longer
+    than :data:`STILL_SECONDS` (a brief reconnect is not). Found pauses are kept here
+    until handed on to the list of outages (:meth:`take`), as :class:`StorageTrouble`'s
+    spans are.
     """
 
-    def __init__(self, ticks: Callable[[], float]) -> None:
+    def __init__(self, ticks: Callable[[], float] = machine_clock) -> None:
         self.ticks = ticks
         self._last: float | None = None
         self._found: list[Outage] = []
+        #: When each gateway connection (a shard) out now dropped.
+        self._out: dict[int, float] = {}
 
     def look(self, now: float) -> None:
-        """Look at the clock at ``now`` (the wall clock): if the process stood still for
-        longer than :data:`STILL_SECONDS` since the last look, that time, ending now, is
-        a pause."""
+        """Look at the clock at ``now`` (the wall clock): if the last look was more than
+        :data:`STILL_SECONDS` ago, the process stood still since, for all of it but
+        :data:`LOOK_SECONDS`: a pause, ending now."""
         tick = self.ticks()
         last, self._last = self._last, tick
         if last is not None and tick - last > STILL_SECONDS:
-            self.add(now - (tick - last), tick - last)
+            still = tick - last - LOOK_SECONDS
+            self._found.append((now - still, still))
 
-    def add(self, start: float, length: float) -> None:
-        """Note a pause of ``length`` seconds from ``start`` (the wall clock)."""
-        self._found.append((start, length))
+    def dropped(self, connection: int, at: float) -> None:
+        """Note that the gateway connection ``connection`` (a shard's id) dropped at
+        ``at`` (a second drop before it is back changes nothing)."""
+        self._out.setdefault(connection, at)
 
-    def outages(self) -> list[Outage]:
-        """Return the pauses not yet handed on."""
-        return list(self._found)
+    def back(self, connection: int, now: float) -> float | None:
+        """The gateway connection ``connection`` is back at ``now``: one out longer than
+        :data:`STILL_SECONDS` was a pause. Return when it dropped (None: it had not)."""
+        at = self._out.pop(connection, None)
+        if at is not None and now - at > STILL_SECONDS:
+            self._found.append((at, now - at))
+        return at
+
+    def stopping(self, now: float) -> None:
+        """At a stop: the connections out are out until ``now`` (the next start counts
+        the time from then)."""
+        for connection in list(self._out):
+            self.back(connection, now)
+
+    def outages(self, now: float) -> list[Outage]:
+        """Return the pauses not yet handed on, and each connection out until ``now``."""
+        return [*self._found, *((at, now - at) for at in self._out.values())]
 
     def take(self) -> list[Outage]:
-        """Return the pauses not yet handed on, handed on: they count from now on as
-        outages kept with the others (:meth:`bot.alive.AliveNotes.note_outage`)."""
+        """Return the pauses found, handed on: they count from now on as outages kept
+        with the others (:meth:`bot.alive.AliveNotes.note_outage`); a connection still
+        out is not, until it is back."""
         found, self._found = self._found, []
         return found

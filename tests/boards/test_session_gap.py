@@ -108,8 +108,7 @@ async def test_a_drop_before_the_first_ready_is_not_taken_for_a_later_one(tmp_pa
     bot = make_bot(tmp_path, clock=clock)
     looks: list[dict[str, float]] = []
     bot.restart = SimpleNamespace(resume_computers=lambda: None,
-                                  look_for_missed=lambda _shards, **kw: looks.append(kw),
-                                  reconnected=lambda _dropped: None)
+                                  look_for_missed=lambda _shards, **kw: looks.append(kw))
     await bot.on_disconnect()
     await bot.on_ready()
     clock.advance(3600)
