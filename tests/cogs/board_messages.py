@@ -60,13 +60,40 @@ def preview_path() -> Path:
     return Path(os.environ.get("DISCORD_PREVIEW") or PREVIEW_DEFAULT)
 
 
+#: The only fonts Chromium draws the previews with, whatever else the machine has
+#: (fonts-liberation, fonts-dejavu-core, fonts-noto-color-emoji): the same heights on
+#: every machine. Text is measured in Liberation Sans (Arial's widths: the stylesheet's
+#: first font here), letters it lacks in DejaVu Sans, emoji in Noto Color Emoji.
+PREVIEW_FONTS = ("Liberation Sans", "Liberation Mono", "Liberation Serif", "DejaVu Sans",
+                 "DejaVu Sans Mono", "DejaVu Serif", "Noto Color Emoji")
+
+
+def _same_fonts_everywhere() -> None:
+    """Have Chromium (through fontconfig) use :data:`PREVIEW_FONTS` only, unless
+    ``FONTCONFIG_FILE`` is set already: the machine's own fonts.conf and a rule more."""
+    if os.environ.get("FONTCONFIG_FILE"):
+        return
+    accepted = "".join(f"<pattern><patelt name='family'><string>{html.escape(family)}"
+                       "</string></patelt></pattern>" for family in PREVIEW_FONTS)
+    folder = Path(tempfile.mkdtemp(prefix="tablehouse-fonts-"))
+    conf = folder / "fonts.conf"
+    conf.write_text("<?xml version='1.0'?><fontconfig>"
+                    "<include ignore_missing='yes'>/etc/fonts/fonts.conf</include>"
+                    "<selectfont><rejectfont><pattern></pattern></rejectfont>"
+                    f"<acceptfont>{accepted}</acceptfont></selectfont>"
+                    "</fontconfig>\n", encoding="utf-8")
+    os.environ["FONTCONFIG_FILE"] = str(conf)
+
+
 def load_preview(path: Path | None = None) -> ModuleType | None:
-    """Import the preview tool by its path; None when it (or Chromium) is not there."""
+    """Import the preview tool by its path; None when it (or Chromium) is not there.
+    Chromium then draws with the same fonts on every machine (:data:`PREVIEW_FONTS`)."""
     path = path or preview_path()
     if not path.is_file() or not any(
         (Path(d) / "chromium").exists() for d in os.environ.get("PATH", "").split(":")
     ):
         return None
+    _same_fonts_everywhere()
     spec = importlib.util.spec_from_file_location("discord_preview", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -75,23 +102,27 @@ def load_preview(path: Path | None = None) -> ModuleType | None:
 
 
 def need_preview() -> ModuleType:
-    """Return the preview tool; without it, Chromium or a colour emoji font (a board's
-    emoji drawn as Discord draws them, not as boxes) the test fails in CI and is skipped
-    elsewhere, saying what to install."""
+    """Return the preview tool; without it, Chromium, a colour emoji font (a board's
+    emoji drawn as Discord draws them, not as boxes) or Liberation Sans and DejaVu Sans
+    (the fonts every machine draws in) the test fails in CI and is skipped elsewhere,
+    saying what to install."""
     preview = load_preview()
     if preview is None:
         missing(f"the phone heights need {preview_path()} (shared/tools beside the"
                 " repository) and Chromium (apt-get install chromium)")
-    if not _has_emoji_font():
+    if not _has_font("Noto Color Emoji"):
         missing("the phone heights need a colour emoji font"
                 " (apt-get install fonts-noto-color-emoji)")
+    if not (_has_font("Liberation Sans") and _has_font("DejaVu Sans")):
+        missing("the phone heights are drawn in Liberation Sans and DejaVu Sans"
+                " (apt-get install fonts-liberation fonts-dejavu-core)")
     return preview
 
 
-def _has_emoji_font() -> bool:
-    """Whether the machine's fonts include Noto Color Emoji (as fontconfig lists them)."""
+def _has_font(family: str) -> bool:
+    """Whether the machine's fonts include ``family`` (as fontconfig lists them)."""
     try:
-        listed = subprocess.run(["fc-list", "Noto Color Emoji"], capture_output=True,
+        listed = subprocess.run(["fc-list", family], capture_output=True,
                                 text=True, timeout=60).stdout
     except OSError:
         return False

@@ -86,11 +86,16 @@ async def _play(fake, board, move):
 
 
 async def _start(fake, channel_id):
+    """Start a game in ``channel_id``; return its board's message id once it shows its
+    moves (answered at once, or, on a loaded machine, "thinking…" then the board)."""
     payload = fake.slash_payload("tinker", path=("start",), options=FAST, user="alice",
                                  channel_id=channel_id)
     record = await _answer(fake, payload)
-    assert record.response_type == 4, record
-    return record.original_message_id
+    assert record.response_type in (4, 5), record
+    board = record.original_message_id
+    if record.response_type == 5:
+        await fake.wait_until(lambda: bool(_moves(fake.get_message(board))), timeout=30)
+    return board
 
 
 async def _until(condition, what, timeout=30.0):
