@@ -343,3 +343,34 @@ def test_the_rules_page_names_a_forager_that_needs_more_than_the_usual_roll(tmp_
         path.write_text(json.dumps(data), encoding="utf-8")
         water = dict(rules_of(load_content(path)))["Camps, water and food"]
         assert f"Water: roll one die; 5-6 finds 1 food {said}." in water, water
+
+
+async def test_a_journey_that_cannot_go_on_shows_as_damaged(discord_driver, fake_discord,
+                                                             tmp_path):
+    """A stored journey whose fields each read well but whose task queue disagrees with
+    its cards (an automatic task first) is damaged: a click is told so privately, with
+    how to end it, not "something went wrong"; its board says it cannot be shown; and
+    /tinrealm abandon ends it."""
+    import json
+
+    from bot.games.tinrealm.engine import ENGINE as TINREALM
+    from tests.support import abandon, press
+
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    board = (await discord_driver.slash("tinrealm", "start", {"players": "only me"},
+                                        user="alice")).message
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    data = TINREALM.dump(game.state)
+    data["queue"] = ["discard", *data["queue"][1:]]
+    await bot.store.connection.execute(
+        "UPDATE games SET state = ?, updated_at = updated_at + 1 WHERE id = ?",
+        (json.dumps(data), game.id))
+    bot.store.kept.drop()
+    first = TINREALM.legal_actions(game.state, 0)[0].id
+    clicked = await press(discord_driver, board, first, "alice")
+    assert clicked.ephemeral and "/tinrealm abandon" in clicked.content, clicked.content
+    shown = await discord_driver.slash("tinrealm", "board", user="alice")
+    await discord_driver.settle()
+    assert "cannot be shown" in json.dumps(shown.message), shown.content
+    await abandon(discord_driver, "tinrealm", "alice")
+    assert await bot.tables.open_in_channel(fake_discord.channel_id) is None

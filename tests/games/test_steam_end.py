@@ -215,3 +215,17 @@ def test_s9_the_rules_page_says_the_second_half_deck_as_the_engine_makes_it():
 
     halves = dict(RULES)["Two halves"]
     assert "sunny cards and the discard pile are shuffled into the new deck" in halves
+
+
+def test_s6_an_arrangement_left_unfinished_by_the_end_keeps_only_what_fits():
+    """S6 counts only a finished arrangement: a game ended by another seat's resignation
+    while a six-card train is being arranged discards the cards past the fifth, so the
+    final trains (and their goods left, S12's tie-break) keep the limits."""
+    state = build(2, river=RIVER, trains=[[["Sea", "Forest", "Desert", "Mountain", "Market"]]])
+    state, _ = play(state, 0, "t1:1", "mv:AMoons:1")
+    assert [len(t) for t in state.players[0].trains] == [6]
+    state, events = play(state, 1, "resign")
+    assert state.over and [len(t) for t in state.players[0].trains] == [5]
+    assert names(state.discard)[-1:] == ["Ace of Moons"]
+    assert any("did not fit when the game ended" in e for e in events)
+    assert ENGINE.dump(ENGINE.load(ENGINE.dump(state))) == ENGINE.dump(state)

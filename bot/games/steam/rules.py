@@ -25,6 +25,8 @@ from bot.games.steam.state import (
     DEFAULT_DECK,
     DEFAULT_LEVEL,
     LEVELS,
+    MAX_TRAIN_CARDS,
+    MAX_TRAINS,
     RIVER_COSTS,
     RIVER_SIZE,
     STEAM,
@@ -476,8 +478,20 @@ def _resign(state: SteamState, seat: int, events: list[str]) -> None:
 
 
 def _finish(state: SteamState, events: list[str]) -> None:
-    """End the game; cards still in hand (another seat resigned mid-take) are discarded."""
+    """End the game; cards still in hand (another seat resigned mid-take) are discarded,
+    and so are the cards of an arrangement left unfinished that do not fit (S6: only a
+    finished arrangement counts): past the fifth of a train, and trains past the second."""
     state.discard.extend(state.in_hand())
+    if isinstance(state.pending, Arranging) and state.turn is not None:
+        player = state.players[state.turn]
+        kept = [train[:MAX_TRAIN_CARDS] for train in player.trains[:MAX_TRAINS]]
+        cut = [card for i, train in enumerate(player.trains)
+               for card in (train[MAX_TRAIN_CARDS:] if i < MAX_TRAINS else train)]
+        if cut:
+            state.discard.extend(cut)
+            player.trains = kept
+            events.append(f"{player.name}'s trains did not fit when the game ended: "
+                          f"{', '.join(label(c) for c in cut)} discarded.")
     state.over = True
     state.pending = None
     events.append(f"Game over. {game_result(state).summary}")

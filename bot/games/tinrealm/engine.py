@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.games.protocol import (
     Action,
+    BrokenState,
     GameError,
     IllegalAction,
     OptionSpec,
@@ -205,8 +206,20 @@ class TinRealmEngine:
         return serial.dump(state, self.schema_version)
 
     def load(self, data: Mapping[str, Any]) -> TinState:
-        """Rebuild a state from :meth:`dump` output; raise BrokenState on bad data."""
-        return serial.load(data, self.schema_version, self.content, (*PRESETS, "custom"))
+        """Rebuild a state from :meth:`dump` output; raise BrokenState on bad data, and on
+        a journey whose fields each read well but which cannot go on (a task waiting that
+        nobody can do, its cards not where the task needs them)."""
+        state = serial.load(data, self.schema_version, self.content, (*PRESETS, "custom"))
+        if state.queue:
+            c = self.content(state.content_path)
+            try:
+                playable = bool(actions.legal(c, state)) and bool(view(c, state))
+            except (KeyError, IndexError, TypeError, ValueError) as exc:
+                raise BrokenState(f"saved Tin Realm game cannot go on: {exc!r}") from exc
+            if not playable or (state.waiting_for == "decide" and len(state.deck) < 2):
+                raise BrokenState(f"saved Tin Realm game cannot go on from "
+                                  f"{state.waiting_for!r}")
+        return state
 
     def render_text(self, state: TinState) -> str:
         """Return the board as plain text."""

@@ -211,6 +211,34 @@ def test_load_rejects_bad_data(data):
         ENGINE.load(data)
 
 
+def _waiting(task: str):
+    """A journey played by the computer until it waits on ``task``."""
+    state = hero()
+    while state.waiting_for != task:
+        state = ENGINE.apply(state, 0, ENGINE.computer_action(state, 0)).state
+    return state
+
+
+def _damaged_journeys():
+    """Dumps whose every field reads well, of journeys that cannot go on."""
+    automatic = ENGINE.dump(hero())
+    automatic["queue"] = ["discard", *automatic["queue"][1:]]  # a task nobody chooses
+    moved = ENGINE.dump(_waiting("place"))
+    moved["location"], moved["result"] = None, moved["location"]  # nothing to place
+    short = ENGINE.dump(_waiting("decide"))
+    short["discard"] = [*short["discard"], *short["deck"][1:]]
+    short["deck"] = short["deck"][:1]  # one card to decide between
+    return [automatic, moved, short]
+
+
+@pytest.mark.parametrize("data", _damaged_journeys())
+def test_load_rejects_a_journey_that_cannot_go_on(data):
+    """A journey whose task queue and cards disagree is damaged (the table shows it so,
+    with how to end it), not a game whose every click fails."""
+    with pytest.raises(BrokenState):
+        ENGINE.load(data)
+
+
 def test_computer_action_is_always_legal():
     """The heuristic picks a legal action in every kind of state."""
     for state in _states():
