@@ -297,7 +297,8 @@ class TableBot(commands.Bot):
         if self.application_id:
             log.info("invite link: %s", invite_url(self.application_id))
         log.info("ready: %d open games restored", self.restored)
-        self.pauses.back(0, self.clock())  # a drop before the first READY lost nothing
+        # a drop before the first READY lost nothing to look for (a long one is a pause)
+        self.pauses.back(0, self.clock())
         if not self._resumed:
             self._resumed = True
             self.restart.resume_computers()
@@ -480,7 +481,8 @@ class ShardedTableBot(TableBot, commands.AutoShardedBot):
                 shards, lost_at=self.clock() if dropped is None else dropped)
             return
         self._looked.add(shard_id)
-        self.pauses.back(shard_id, self.clock())  # a drop before it lost nothing to look for
+        # a drop before it lost nothing to look for (a long one is a pause)
+        self.pauses.back(shard_id, self.clock())
         self.restart.look_for_missed(shards)
 
     async def on_disconnect(self) -> None:

@@ -116,3 +116,52 @@ def test_c6_frames_mark_a_seat_away_from_its_hand_to_a_computer_until_its_person
     shown = [f.view["players"][1]["away"] for f in frames(request)]
     assert shown == [False] * 3 + [True] * 4 + [False] * 4
     assert not any(f.view["players"][0]["away"] for f in frames(request))
+
+
+def _steam_ended_mid_arrangement():
+    """Two computers play a real Steam to Solar game until the seat to act, holding a
+    five-card train, takes one and moves it onto that train; return (moves, state, the
+    other seat), the other seat about to resign and so end the game."""
+    from bot.games.steam.engine import ENGINE as STEAM
+    from bot.games.steam.state import Arranging
+
+    options = {"names": ["Alice", "Bob"], "levels": ["normal"] * 2, "start_seat": None}
+    for seed in range(50):
+        state, moves = STEAM.new(seed, 2, options), []
+        while not state.over:
+            seat = STEAM.to_act(state)
+            legal = [a.id for a in STEAM.legal_actions(state, seat)]
+            full = [i for i, t in enumerate(state.players[seat].trains, 1) if len(t) == 5]
+            takes = [a for a in legal if a.startswith("t1:")]
+            if state.pending is None and full and takes:
+                after = STEAM.apply(state, seat, takes[0]).state
+                onto = [a.id for a in STEAM.legal_actions(after, seat)
+                        if a.id.startswith("mv:") and a.id.endswith(f":{full[0]}")]
+                if isinstance(after.pending, Arranging) and onto:
+                    moves += [(seat, takes[0]), (seat, onto[0])]
+                    return moves, STEAM.apply(after, seat, onto[0]).state, 1 - seat
+            action = STEAM.computer_action(state, seat)
+            moves.append((seat, action))
+            state = STEAM.apply(state, seat, action).state
+    raise AssertionError("no such game in 50 seeds")
+
+
+def test_s6_a_steam_game_an_older_release_ended_mid_arrangement_still_replays():
+    """Before an arrangement left unfinished was fitted at the end (S6), such a game
+    ended with a six-card train: its log still replays to how it ended (an older
+    reading), and a game ended so today replays to its fitted end."""
+    from bot.games.steam.engine import ENGINE as STEAM
+    from bot.table.replay import ReplayRequest, rebuild
+
+    moves, state, other = _steam_ended_mid_arrangement()
+    moves = (*moves, (other, "resign"))
+    today = STEAM.apply(state, other, "resign").state
+    older = STEAM.apply_unfitted(state, other, "resign")
+    arranger = 1 - other
+    assert [len(t) for t in state.players[arranger].trains] != [
+        len(t) for t in today.players[arranger].trains]
+    assert older.state.players[arranger].trains == state.players[arranger].trains
+    assert not any("did not fit" in e for e in older.events)
+    for final in (today, older.state):
+        request = ReplayRequest(1, "steam", STEAM.dump(final), 2, {}, moves, "over")
+        assert STEAM.dump(rebuild(request)[-1]) == STEAM.dump(final)

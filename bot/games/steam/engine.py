@@ -17,15 +17,15 @@ the default, or ``hard``), kept in the state with the seat.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.games.protocol import Action, IllegalAction, OptionSpec, Result, Step
 from bot.games.steam.legal import legal_actions
 from bot.games.steam.levels import computer_choice
-from bot.games.steam.rules import apply_action, check_options, new_game
+from bot.games.steam.rules import FIT_WORDS, apply_action, check_options, new_game
 from bot.games.steam.score import game_result
-from bot.games.steam.state import DECKS, DEFAULT_DECK, SCHEMA_VERSION, SteamState
+from bot.games.steam.state import DECKS, DEFAULT_DECK, SCHEMA_VERSION, Arranging, SteamState
 from bot.games.steam.store import dump_state, load_state
 from bot.games.steam.text import render_text, view
 
@@ -72,6 +72,30 @@ class SteamEngine:
         events: list[str] = []
         apply_action(new, seat, action_id, events)
         return Step(new, tuple(events))
+
+    def apply_unfitted(self, state: SteamState, seat: int, action_id: str) -> Step:
+        """Apply a move as releases before 7 December 2026 did, for a replay or a share of
+        a game they ended: an end that came mid-arrangement kept the trains as they stood,
+        over the limits or not (today what does not fit is discarded: S6)."""
+        step = self.apply(state, seat, action_id)
+        arranger = state.turn
+        if (not step.state.over or state.over or not isinstance(state.pending, Arranging)
+                or arranger is None or step.state.players[arranger].resigned):
+            return step
+        before = [list(train) for train in state.players[arranger].trains]
+        cut = sum(map(len, before)) - sum(map(len, step.state.players[arranger].trains))
+        if cut <= 0:
+            return step
+        new = step.state
+        new.players[arranger].trains = before
+        del new.discard[-cut:]
+        return Step(new, tuple(e for e in step.events if FIT_WORDS not in e))
+
+    def older_readings(self) -> list[tuple[Callable[[SteamState, int, str], Step], None]]:
+        """Return the ways a log written by an older release is read, for a replay or a
+        share, newest first: before an arrangement left unfinished was fitted at the end
+        (:meth:`apply_unfitted`)."""
+        return [(self.apply_unfitted, None)]
 
     def view(self, state: SteamState) -> dict[str, Any]:
         """Return the public view (fields listed in docs/steam.md)."""

@@ -477,6 +477,10 @@ def _resign(state: SteamState, seat: int, events: list[str]) -> None:
             _next_in_final_round(state, events)
 
 
+#: What the event of an arrangement cut to fit at the end says (after the player's name).
+FIT_WORDS = "trains did not fit when the game ended"
+
+
 def _finish(state: SteamState, events: list[str]) -> None:
     """End the game; cards still in hand (another seat resigned mid-take) are discarded,
     and so are the cards of an arrangement left unfinished that do not fit (S6: only a
@@ -490,7 +494,7 @@ def _finish(state: SteamState, events: list[str]) -> None:
         if cut:
             state.discard.extend(cut)
             player.trains = kept
-            events.append(f"{player.name}'s trains did not fit when the game ended: "
+            events.append(f"{player.name}'s {FIT_WORDS}: "
                           f"{', '.join(label(c) for c in cut)} discarded.")
     state.over = True
     state.pending = None
