@@ -1,6 +1,6 @@
 """Server admin commands: ``python -m bot backup``, ``migrate`` and ``health``.
 
-``backup`` copies the SQLite database with SQLite's online backup API (safe while the
+``backup`` copies the SQLite database with SQLite's ``VACUUM INTO`` (safe while the
 bot runs); ``migrate --to postgresql://...`` copies it into an empty PostgreSQL
 database; ``health`` reads the running bot's heartbeat file (see ``bot/health.py``) and
 exits 0 when it is healthy, 1 otherwise (Docker's ``HEALTHCHECK`` uses it).
@@ -51,7 +51,7 @@ def default_backup_path(database_path: Path, now: float | None = None) -> Path:
 def backup(database_path: Path, dest: Path) -> int:
     """Back the SQLite database at ``database_path`` up to ``dest``; return its size.
 
-    Through ``db.moving.backup_sqlite`` (SQLite's online backup API: safe while the bot
+    Through ``db.moving.backup_sqlite`` (``VACUUM INTO``, compacted: safe while the bot
     runs; a write in progress is not copied and is not waited for).
     """
     from db.errors import StorageError

@@ -28,6 +28,7 @@ from collections.abc import Callable, Collection, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from db.pg_params import qmarks_to_numbered
 from db.rows import to_json
 
 if TYPE_CHECKING:
@@ -43,6 +44,9 @@ FORMER_PLAYER = "a former player"
 OPEN_KEPT_DAILY_SQLITE = ("DELETE FROM daily_played WHERE user_id = ? AND game_id NOT IN"
                           " (SELECT id FROM games WHERE status IN ('lobby', 'active'))")
 OPEN_KEPT_DAILY_PG = OPEN_KEPT_DAILY_SQLITE.replace("?", "$1")
+#: A finished game's results, for their words about the member (read by its own index,
+#: ``results_by_game``: a member may have played thousands of games).
+RESULTS_OF_GAME_SQL = "SELECT id, detail FROM results WHERE game_id = ?"
 
 
 def seats_needle(user_id: int) -> str:
@@ -401,8 +405,7 @@ def forget_sqlite(conn: sqlite3.Connection, user_id: int, former: str) -> int:
     conn.execute(OPEN_KEPT_DAILY_SQLITE, (user_id,))
     conn.execute("DELETE FROM ratings WHERE user_id = ?", (user_id,))
     for game_id, *_raw in games:  # the other players' results of those games only
-        rows = conn.execute("SELECT id, detail FROM results WHERE game_id = ?",
-                            (game_id,)).fetchall()
+        rows = conn.execute(RESULTS_OF_GAME_SQL, (game_id,)).fetchall()
         conn.executemany(
             "UPDATE results SET detail = ? WHERE id = ?",
             [(text, rid) for rid, detail in rows
@@ -459,8 +462,7 @@ async def forget_postgres(conn: asyncpg.Connection, user_id: int, former: str) -
     await conn.execute(OPEN_KEPT_DAILY_PG, user_id)
     await conn.execute("DELETE FROM ratings WHERE user_id = $1", user_id)
     for game_id, *_raw in games:  # the other players' results of those games only
-        rows = await conn.fetch("SELECT id, detail FROM results WHERE game_id = $1",
-                                game_id)
+        rows = await conn.fetch(qmarks_to_numbered(RESULTS_OF_GAME_SQL), game_id)
         details = [(text, rid) for rid, detail in rows
                    if (text := scrub_text_column(detail, user_id, names[game_id],
                                                  former))]
