@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import aiohttp
 import discord
 import yarl
+from discord.gateway import ReconnectWebSocket
 
 from bot.config import ConfigError, Settings, load_settings
 from bot.health import health_file, unwritable
@@ -148,6 +149,9 @@ async def serve(force_sync: bool = False, cogs: Sequence[str] | None = None) -> 
     return 0
 
 
+#: The failures of a connection to Discord (a network's, or a gateway closed).
+CONNECTION_FAILURES = (aiohttp.ClientError, OSError, ReconnectWebSocket,
+                       discord.ConnectionClosed, discord.GatewayNotFound)
 #: Discord's gateway close code for a token it refuses (reset while the bot ran).
 TOKEN_REFUSED = 4004
 #: Discord's gateway close codes that ask for other shards, with what they mean.
@@ -158,11 +162,18 @@ SHARDING_CODES = {4010: "invalid shard", 4011: "sharding required",
 def _start_failure(exc: Exception, settings: Settings) -> int:
     """Say why the bot could not start serving and return the exit code (raise what is
     not known: a fault of the bot's own, with its traceback)."""
+    failed = exc.__context__
+    if isinstance(exc, AttributeError) and isinstance(failed, CONNECTION_FAILURES):
+        # discord.py 2.7 (Rapptz/discord.py#10520): a first gateway connection that fails
+        # raises AttributeError while handling the failure, which is what to say
+        log.info("discord.py failed while handling a failed connection: %r", exc)
+        return _start_failure(failed, settings)
     if isinstance(exc, StorageError):  # the database, from the start's own reads or writes
         print(database_failure(exc, settings), file=sys.stderr)
         return 2
-    if isinstance(exc, (aiohttp.ClientError, OSError)):
-        print(f"Could not reach Discord ({exc}). Check the network connection and try again.",
+    if isinstance(exc, (aiohttp.ClientError, OSError, ReconnectWebSocket)):
+        why = "the gateway connection closed" if isinstance(exc, ReconnectWebSocket) else exc
+        print(f"Could not reach Discord ({why}). Check the network connection and try again.",
               file=sys.stderr)
         return 1
     if isinstance(exc, discord.LoginFailure) or (

@@ -132,7 +132,9 @@ async def backup_sqlite(path: str | Path, dest: str | Path) -> None:
         try:
             src.execute("VACUUM INTO ?", (str(dest),))
         except BaseException:
-            Path(dest).unlink(missing_ok=True)  # no half-made file that looks like a backup
+            # no half-made file that looks like a backup, nor its journal left behind
+            Path(dest).unlink(missing_ok=True)
+            Path(f"{dest}-journal").unlink(missing_ok=True)
             raise
         finally:
             src.close()

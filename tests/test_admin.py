@@ -347,3 +347,24 @@ def test_sync_is_not_refused_for_a_heartbeat_it_never_writes(env, capsys, monkey
     monkeypatch.setattr(runner, "serve", serve)
     assert runner.main(force_sync=True) == 0
     assert served == [True]
+
+
+def test_a_backup_that_runs_out_of_room_leaves_nothing_behind(tmp_path):
+    """A disk full during a backup (here a limit on a file's size): the half-made copy
+    and its journal are removed, so no file a cleanup by name would miss is left."""
+    import resource
+
+    live = tmp_path / "live.db"
+    with sqlite3.connect(live) as conn:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("CREATE TABLE t (x)")
+        conn.executemany("INSERT INTO t VALUES (randomblob(500))", [()] * 20000)
+    dest = tmp_path / "backups" / "tablehouse-20261208-040000.db"
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, hard))
+    try:
+        with pytest.raises(admin.AdminError):
+            admin.backup(live, dest)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+    assert sorted(p.name for p in dest.parent.iterdir()) == []
