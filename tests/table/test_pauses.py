@@ -44,6 +44,17 @@ def _reminders(fake) -> list[dict]:
     return [m for m in fake.channel_messages() if "still your turn" in (m.get("content") or "")]
 
 
+async def _lobby_half_an_hour_old(driver, tmp_path, clock: Clock):
+    """Alice's lobby, waiting for players for 30 minutes; return the bot (its pauses
+    watched by a clock moved by hand), that clock and the lobby."""
+    bot = await driver.login(make_bot(tmp_path, clock=clock))
+    ticks = _watched(bot)
+    await driver.slash("toy", "new", user="alice")
+    lobby = await bot.tables.open_in_channel(driver.fake.channel_id)
+    clock.advance(30 * 60)
+    return bot, ticks, lobby
+
+
 def test_a_look_after_the_process_stood_still_finds_a_pause():
     """Looks at most STILL_SECONDS apart find nothing; a later one finds the span since
     the last look but the LOOK_SECONDS the process may have run, ending at the wall
@@ -86,11 +97,7 @@ async def test_a_lobby_is_not_ended_for_the_time_the_bot_stood_still(
     (LOBBY_IDLE_HOURS=1): the sweep as it wakes keeps the lobby, as it would after a
     40-minute stop; 61 minutes of running idle end it."""
     clock = Clock()
-    bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
-    ticks = _watched(bot)
-    await discord_driver.slash("toy", "new", user="alice")
-    lobby = await bot.tables.open_in_channel(discord_driver.fake.channel_id)
-    clock.advance(30 * 60)
+    bot, ticks, lobby = await _lobby_half_an_hour_old(discord_driver, tmp_path, clock)
     ticks.now += 30
     await bot.alive_marker()
     _still(bot, clock, ticks, 40 * 60)
@@ -138,11 +145,7 @@ async def test_a_lobby_is_not_ended_for_the_time_discord_was_out_of_reach(
     waiting 30 minutes before is kept, by the sweeps while it is out and after; a drop of
     30 s counts for nothing."""
     clock = Clock()
-    bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
-    ticks = _watched(bot)
-    await discord_driver.slash("toy", "new", user="alice")
-    lobby = await bot.tables.open_in_channel(discord_driver.fake.channel_id)
-    clock.advance(30 * 60)
+    bot, ticks, lobby = await _lobby_half_an_hour_old(discord_driver, tmp_path, clock)
     await bot.on_disconnect()
     clock.advance(30)
     await bot.on_resumed()  # a brief drop: nothing
@@ -185,10 +188,7 @@ async def test_a_stop_while_discord_is_out_of_reach_counts_the_drop(
     """An admin stops the bot 40 minutes into a gateway drop and starts it 5 minutes
     later: the drop and the stop are both left out of the lobby's idle time."""
     clock = Clock()
-    bot = await discord_driver.login(make_bot(tmp_path, clock=clock))
-    await discord_driver.slash("toy", "new", user="alice")
-    lobby = await bot.tables.open_in_channel(discord_driver.fake.channel_id)
-    clock.advance(30 * 60)
+    bot, _ticks, lobby = await _lobby_half_an_hour_old(discord_driver, tmp_path, clock)
     await bot.on_disconnect()
     clock.advance(40 * 60)
     await discord_driver.close_client(bot)
