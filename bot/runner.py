@@ -8,7 +8,9 @@ import gc
 import logging
 import signal
 import sys
+import traceback
 from collections.abc import Sequence
+from pathlib import Path
 
 import aiohttp
 import discord
@@ -159,11 +161,19 @@ SHARDING_CODES = {4010: "invalid shard", 4011: "sharding required",
                   4013: "invalid intents", 4014: "disallowed intents"}
 
 
+def _raised_in_discord(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised in discord.py's own code (not the bot's)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    return bool(frames) and Path(frames[-1].filename).is_relative_to(
+        Path(discord.__file__).parent)
+
+
 def _start_failure(exc: Exception, settings: Settings) -> int:
     """Say why the bot could not start serving and return the exit code (raise what is
     not known: a fault of the bot's own, with its traceback)."""
     failed = exc.__context__
-    if isinstance(exc, AttributeError) and isinstance(failed, CONNECTION_FAILURES):
+    if (isinstance(exc, AttributeError) and isinstance(failed, CONNECTION_FAILURES)
+            and _raised_in_discord(exc)):
         # discord.py 2.7 (Rapptz/discord.py#10520): a first gateway connection that fails
         # raises AttributeError while handling the failure, which is what to say
         log.info("discord.py failed while handling a failed connection: %r", exc)

@@ -33,3 +33,22 @@ async def test_a_failed_first_gateway_connection_is_said_plainly(fake_discord, t
         assert code == 1, proc.text[-3000:]
         assert "Could not reach Discord" in proc.text, proc.text[-3000:]
         assert "Traceback" not in proc.text, proc.text[-3000:]
+
+
+def test_an_attribute_error_of_the_bots_own_is_not_taken_for_discords():
+    """Only an AttributeError raised in discord.py's own code, while handling a failed
+    connection, is read as that failure: one raised by the bot's code is its own fault,
+    raised with its traceback."""
+    import pytest
+
+    from bot.config import load_settings
+    from bot.runner import _start_failure
+
+    try:
+        try:
+            raise OSError("network is unreachable")
+        except OSError:
+            None.sequence  # type: ignore[attr-defined]  # noqa: B018
+    except AttributeError as exc:
+        with pytest.raises(AttributeError):
+            _start_failure(exc, load_settings({"DISCORD_TOKEN": "MTAx.abcdef.ghijklmnop"}))
