@@ -2,8 +2,10 @@
 and Cyrillic letters and emoji measured in the preview's own fonts and styles, and the
 lines the boards cut to the model keeping to one phone line with such names.
 
-Each test needs ``shared/tools/discord_preview.py``, Chromium and a colour emoji font:
-in CI it fails without them, elsewhere it is skipped.
+Each test needs ``shared/tools/discord_preview.py``, Chromium, a colour emoji font and
+the fonts every machine draws the previews in (Liberation Sans, DejaVu Sans: see
+``tests.cogs.board_messages.PREVIEW_FONTS``): in CI it fails without them, elsewhere it
+is skipped.
 """
 
 from __future__ import annotations
