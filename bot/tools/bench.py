@@ -32,6 +32,7 @@ BENCHMARKS = {
     "pictures": "every board's picture drawn from scratch: CPU, encoding, bytes, height",
     "deflate": "the pictures' rows deflated with zlib and with zlib-ng, level by level",
     "quiet": "one whole game of each: clicks, private replies, pings",
+    "backup": "an SQLite backup after retention pruned, compacted and as every page",
 }
 """The benchmarks ``all`` runs, in order, with what each measures."""
 
