@@ -477,8 +477,8 @@ def _resign(state: SteamState, seat: int, events: list[str]) -> None:
             _next_in_final_round(state, events)
 
 
-#: What the event of an arrangement cut to fit at the end says (after the player's name).
-FIT_WORDS = "trains did not fit when the game ended"
+#: What the event of an arrangement cut to fit at the end says (after what is discarded).
+FIT_WORDS = "the trains did not fit at the end"
 
 
 def _finish(state: SteamState, events: list[str]) -> None:
@@ -494,8 +494,9 @@ def _finish(state: SteamState, events: list[str]) -> None:
         if cut:
             state.discard.extend(cut)
             player.trains = kept
-            events.append(f"{player.name}'s {FIT_WORDS}: "
-                          f"{', '.join(label(c) for c in cut)} discarded.")
+            # who and what first: a phone's footer shows the event's first line
+            events.append(f"{player.name} discards {', '.join(label(c) for c in cut)}: "
+                          f"{FIT_WORDS}.")
     state.over = True
     state.pending = None
     events.append(f"Game over. {game_result(state).summary}")
