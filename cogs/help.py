@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.boards.answer_clock import AnswerClock
 from bot.boards.pings import choice_button
+from bot.boards.threads import COMMANDS_ONLY_HELP, commands_only
 from bot.table.settings import ServerSettings
 from cogs.records import COLOUR, DAILY_GAMES
 from cogs.starting import StartButton, start_buttons
@@ -40,10 +41,11 @@ def daily_commands(tree: app_commands.CommandTree[Any]) -> list[str]:
 
 
 def help_embed(daily_deals: Sequence[str], server: ServerSettings | None = None, *,
-               here: bool = True) -> discord.Embed:
+               here: bool = True, note: str | None = None) -> discord.Embed:
     """Return the /help embed: the games, who may press what, the daily deals (their
     commands), the rules, the records and the server's settings, in a phone screen;
-    without ``here`` (a direct message) it says games are played in a server."""
+    without ``here`` (a direct message) it says games are played in a server. ``note``:
+    what this server lacks for games to start (in place of its settings)."""
     title = ("Tablehouse: tap a game to play here" if here else
              "Tablehouse: games to play in a server's channels")
     embed = discord.Embed(title=title, colour=COLOUR)
@@ -52,17 +54,20 @@ def help_embed(daily_deals: Sequence[str], server: ServerSettings | None = None,
     daily = " · ".join(f"`{c}`" for c in daily_deals) or "none yet"
     embed.add_field(name="More", value=f"{HELP_RULES}\nDaily: {daily}\n{HELP_RECORDS}",
                     inline=False)
-    if server is not None:
+    if note is not None:
+        embed.add_field(name="This server", value=note, inline=False)
+    elif server is not None:
         embed.add_field(name="This server", value=f"{server.summary()} "
                         "(`/tablehouse settings`)", inline=False)
     return embed
 
 
 def help_message(client: discord.Client | None = None,
-                 server: ServerSettings | None = None, *, here: bool = True) -> dict[str, Any]:
+                 server: ServerSettings | None = None, *, here: bool = True,
+                 note: str | None = None) -> dict[str, Any]:
     """Return the private /help answer: its embed, a button starting each game (only
-    ``here``, in a server: a direct message has none) and the member's choice of turn
-    pings."""
+    ``here``, in a server that has the bot: a direct message has none) and the member's
+    choice of turn pings (``note``: see :func:`help_embed`)."""
     tree = getattr(client, "tree", None)
     daily = (daily_commands(tree) if isinstance(tree, app_commands.CommandTree)
              else [f"/{kind} daily" for kind in DAILY_GAMES])
@@ -71,7 +76,7 @@ def help_message(client: discord.Client | None = None,
         view.add_item(button)
     view.add_item(choice_button())
     view.stop()
-    return {"embed": help_embed(daily, server, here=here), "view": view}
+    return {"embed": help_embed(daily, server, here=here, note=note), "view": view}
 
 
 class HelpCog(commands.Cog):
@@ -92,8 +97,13 @@ class HelpCog(commands.Cog):
     async def show_help(self, interaction: discord.Interaction) -> None:
         """Explain the bot privately."""
         async with AnswerClock.of(interaction, private=True) as clock:
-            # In a direct message there is no server, so no server's settings to show.
+            # In a direct message there is no server, so no server's settings to show;
+            # in a server that has the commands alone, no game can start.
             here = interaction.guild_id is not None
+            if commands_only(self.bot, interaction.guild_id):
+                await clock.send(**help_message(self.bot, here=False, note=COMMANDS_ONLY_HELP),
+                                 ephemeral=True)
+                return
             server = await self.bot.tables.servers.get(interaction.guild_id) if here else None
             await clock.send(**help_message(self.bot, server, here=here), ephemeral=True)
 

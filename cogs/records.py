@@ -21,13 +21,12 @@ from discord.ext import commands
 from bot.boards.answer_clock import AnswerClock
 from bot.boards.in_flight import Tracked
 from bot.boards.send_errors import SEND_ERRORS, tell_after_failure
-from bot.boards.threads import thread_starter
 from bot.games.registry import engine
 from bot.table.daily import daily_key
 from bot.table.errors import Unavailable
 from bot.table.ratings import RATED_KINDS
 from bot.text.alike import alike
-from bot.text.names import member_name, short_name, shown_name
+from bot.text.names import member_name, short_name
 from db import records
 from db.forget import FORMER_PLAYER
 from db.records import (
@@ -308,10 +307,7 @@ class ForgetButton(Tracked, discord.ui.DynamicItem[discord.ui.Button[Any]],
                 await clock.send(content=str(Unavailable()), ephemeral=True)
                 return
             deleted = None  # done, though how many results went is not known
-        user = interaction.user
-        named = {thread_starter(shown_name(user)), thread_starter(user.display_name, user.name),
-                 thread_starter(user.name)}
-        interaction.client.boards.show_forgotten(boards, FORMER_PLAYER, named)
+        interaction.client.boards.show_forgotten(boards, FORMER_PLAYER)
         if deleted is None:
             text = "Done: your records are gone from every server."
         elif deleted:

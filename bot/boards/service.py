@@ -307,20 +307,18 @@ class Boards:
             log.warning("could not post the notice of a deadline: %r", task.exception(),
                         exc_info=task.exception())
 
-    def show_forgotten(self, games: list[tuple[int, bool]], former: str,
-                       names: set[str]) -> None:
+    def show_forgotten(self, games: list[tuple[int, bool]], former: str) -> None:
         """Show again, in the background, the boards of the finished games a member's
         /forget-me took their name out of (``games``: each with whether they started
         it), pictures drawn again, and take down their replay posts; the thread the bot
-        opened for one they started and named after them (one of ``names``, as a thread
-        name gives it) is renamed after ``former``. Cut off at a stop, like a notice."""
-        task = asyncio.create_task(self._show_forgotten(games, former, names),
+        opened for one they started, named after them (by whatever name they had then),
+        is renamed after ``former``. Cut off at a stop, like a notice."""
+        task = asyncio.create_task(self._show_forgotten(games, former),
                                    name="forgotten-boards")
         self._announcing.add(task)
         task.add_done_callback(self._announced)
 
-    async def _show_forgotten(self, games: list[tuple[int, bool]], former: str,
-                              names: set[str]) -> None:
+    async def _show_forgotten(self, games: list[tuple[int, bool]], former: str) -> None:
         places: dict[int, list[LoadedGame]] = {}
         started = {game_id for game_id, theirs in games if theirs}
         for game_id, _theirs in games:
@@ -333,7 +331,7 @@ class Boards:
             places.setdefault(place, []).append(game)
 
         def renamed(name: str) -> str | None:
-            return thread_renamed(name, names, former)
+            return thread_renamed(name, former)
 
         for place, held in places.items():
             # a thread the bot opened for a game of theirs is named after them (not one

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -130,6 +131,23 @@ def lacking_text(names: Sequence[str], *, forum: bool = False) -> str:
             f"({_whose(forum)}); then start the game again.")
 
 
+#: The private refusal of a start in a server that has the bot's commands but not the
+#: bot itself (an install of its commands alone): no permission can be granted to it.
+COMMANDS_ONLY = ("No game was started: this server has the bot's commands but not the bot "
+                 "itself, so it cannot post a board. A server admin can add the bot with "
+                 "its invite link (from whoever runs it); then start the game again.")
+#: /help's line for such a server.
+COMMANDS_ONLY_HELP = ("This server has the bot's commands but not the bot itself: a "
+                      "server admin can add it with its invite link, then games start here.")
+
+
+def commands_only(client: discord.Client, guild_id: int | None) -> bool:
+    """Whether an interaction from server ``guild_id`` came where the bot itself is not
+    a member (its commands were added alone): once the bot is ready it knows every
+    server it is in, those in an outage included."""
+    return guild_id is not None and client.is_ready() and client.get_guild(guild_id) is None
+
+
 def refused_access(error: BaseException | None) -> bool:
     """Whether ``error`` is Discord refusing the bot access to a channel or a permission
     there (Missing Access, Missing Permissions): trying again soon changes nothing."""
@@ -192,30 +210,22 @@ def thread_name(title: str, starter: str, when: float, fallback: str = "") -> st
     return f"{title} · {isolated(name)} · {date}"[:NAME_LIMIT]
 
 
-def thread_renamed(name: str, starters: set[str], former: str) -> str | None:
-    """Return a game's thread name ``name`` with ``former`` for its starter, when it is
-    named after one of ``starters`` (names as :func:`thread_name` gives them, cut or
-    whole), its title and day kept; None when it is not (another's thread, or one a
-    moderator renamed)."""
+def thread_renamed(name: str, former: str) -> str | None:
+    """Return the name ``name`` of a thread the bot opened for a game (its starter's)
+    with ``former`` for the starter, its title and day kept, when it still has the shape
+    :func:`thread_name` gives (whatever the starter was called then: a name since
+    changed, a server nickname); None when it does not (one a moderator renamed)."""
     title, _, rest = name.partition(" · ")
     middle, _, day = rest.rpartition(" · ")
-    bare = middle.strip(_ISOLATES)
-    whole = {s.strip(_ISOLATES) for s in starters}
-    if not day or not bare:
-        return None
-    cut = bare.endswith("…") and any(s.startswith(bare[:-1]) for s in whole)
-    if bare not in whole and not cut:
+    if not title or not middle.strip(_ISOLATES) or not _DAY.fullmatch(day):
         return None
     return f"{title} · {former} · {day}"[:NAME_LIMIT]
 
 
+#: The day at the end of a game's thread name, as :func:`thread_name` writes it.
+_DAY = re.compile(r"[1-9]\d? (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)")
 #: The marks that isolate a right-to-left name in a thread's name.
 _ISOLATES = "\u2066\u2067\u2068\u2069"
-
-
-def thread_starter(starter: str, fallback: str = "") -> str:
-    """Return a starter's name as :func:`thread_name` puts it in a thread's name, whole."""
-    return isolated(_shown_starter(starter, fallback))
 
 
 def _shown_starter(starter: str, fallback: str) -> str:
@@ -268,6 +278,8 @@ class GameThreads:
         rate-limited). Raise a :class:`Refusal` naming the permissions to grant when
         the bot could post the game's board nowhere.
         """
+        if commands_only(self.bot, interaction.guild_id):
+            raise Refusal(COMMANDS_ONLY)
         channel = interaction.channel
         here = interaction.channel_id or 0
         allowed = interaction.app_permissions

@@ -42,6 +42,57 @@ async def test_forget_me_redraws_the_boards_and_renames_the_thread(
     assert thread["thread_metadata"]["archived"] is archived
 
 
+@pytest.mark.parametrize("where", ["a direct message", "another name"])
+async def test_the_thread_named_after_a_server_nickname_is_renamed(
+        discord_driver, fake_discord, tmp_path, where):
+    """Alice started Tinker in a thread of its own under her server nickname, Zephyrine.
+    Her /forget-me renames it whether she uses it in a direct message with the bot
+    (which knows no nickname) or in the server after changing her nickname since."""
+    from tests.cogs.test_help_start import _in_a_dm
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    alice = fake_discord.user("alice")
+
+    def nicked(payload: dict, nick: str = "Zephyrine") -> dict:
+        payload["member"]["nick"] = nick
+        return payload
+
+    await discord_driver.feed(nicked(fake_discord.slash_payload(
+        "tinker", path=["start"], user=alice, options=[
+            {"name": "thread", "type": 3, "value": "yes"},
+            {"name": "players", "type": 3, "value": "only me"}])))
+    (thread,) = fake_discord.threads_under()
+    assert thread["name"].startswith("Tinker · Zephyrine · ")
+    await _play_out(bot, await bot.tables.open_in_channel(int(thread["id"])), alice)
+    await discord_driver.settle()
+
+    def placed(payload: dict) -> dict:
+        return (_in_a_dm(payload, alice) if where == "a direct message"
+                else nicked(payload, "Zeph the Second"))
+
+    asked = await discord_driver.feed(placed(fake_discord.slash_payload("forget-me",
+                                                                        user=alice)))
+    await discord_driver.feed(placed(fake_discord.component_payload(
+        asked.message, asked.custom_ids[0], user=alice)))
+    await discord_driver.settle()
+    assert thread["name"].startswith("Tinker · a former player · "), thread["name"]
+
+
+async def test_a_thread_a_moderator_renamed_keeps_its_name(discord_driver, fake_discord,
+                                                           tmp_path):
+    """A moderator renamed Zephyrine's game thread "Friday night": her /forget-me leaves
+    that name (it no longer names her), and still redraws her board."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    zeph = fake_discord.add_user("Zephyrine")
+    thread, thread_id = await _tinker_in_own_thread(discord_driver, fake_discord,
+                                                    "Zephyrine")
+    game = await _play_out(bot, await bot.tables.open_in_channel(thread_id), zeph)
+    await discord_driver.settle()
+    thread["name"] = "Friday night"
+    await _forget(discord_driver, "Zephyrine")
+    assert thread["name"] == "Friday night"
+    assert "a former player" in _shown(fake_discord.get_message(game.row.board_message_id))
+
+
 async def _tinker_in_own_thread(driver, fake, user: str) -> tuple[dict, int]:
     """``user`` starts Tinker (theirs alone) in a thread of its own; return the thread
     and its id."""

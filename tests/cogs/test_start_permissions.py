@@ -193,3 +193,54 @@ async def test_a_forum_post_names_the_forums_own_permission(
         "No game was started: the bot needs the Send Messages in Posts permission here to "
         "post a game's board. A server admin can grant it to the bot (its role, or this "
         "forum's permissions); then start the game again.")
+
+
+#: What Discord gives an app whose bot user is not in the server: @everyone's
+#: permissions cut down to those an interaction's answer uses (Attach Files, Embed
+#: Links, Mention Everyone, Use External Emojis).
+ANSWER_ONLY = (1 << 15) | payloads.EMBED_LINKS | payloads.MENTION_EVERYONE | (1 << 18)
+
+
+def _commands_only(payload: dict) -> dict:
+    """``payload`` as Discord sends it from a server that added the bot's commands alone
+    (the bot user is not a member there)."""
+    guild_id, channel_id = "777000000000000001", "777000000000000002"
+    payload = {**payload, "guild_id": guild_id, "channel_id": channel_id,
+               "app_permissions": str(ANSWER_ONLY),
+               "guild": {"id": guild_id, "locale": "en-US", "features": []},
+               "authorizing_integration_owners": {"0": guild_id}}
+    payload["channel"] = {**payload["channel"], "id": channel_id, "guild_id": guild_id}
+    return payload
+
+
+@pytest.mark.parametrize(("command", "sub"), [("tinker", "start"), ("steam", "new")])
+async def test_a_server_with_the_commands_alone_is_told_to_add_the_bot(
+        discord_driver, fake_discord, tmp_path, monkeypatch, command, sub):
+    """An admin added the app's commands without the bot itself (no bot user, nothing
+    to grant permissions to): a start there says the bot must be added, not which
+    permission to grant its role, and nothing is stored."""
+    from tests.boards.test_deleted_channels import connected
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=COGS))
+    async with connected(discord_driver, fake_discord, bot, monkeypatch):
+        payload = _commands_only(fake_discord.slash_payload(command, path=[sub], user="alice"))
+        fake_discord.register_interaction(payload)
+        refused = await discord_driver.feed(payload)
+        assert refused.ephemeral
+        assert "not the bot itself" in refused.content and "role" not in refused.content
+        assert await bot.tables.open_in_channel(int(payload["channel_id"])) is None
+
+
+async def test_help_in_a_server_with_the_commands_alone_offers_no_start(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """/help there says the bot must be added first and offers no start button; in a
+    server that has the bot, it offers them."""
+    from tests.boards.test_deleted_channels import connected
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=(*COGS, "cogs.help")))
+    async with connected(discord_driver, fake_discord, bot, monkeypatch):
+        payload = _commands_only(fake_discord.slash_payload("help", user="alice"))
+        fake_discord.register_interaction(payload)
+        helped = await discord_driver.feed(payload)
+        assert not any(c.startswith("st1:") for c in helped.custom_ids)
+        assert "not the bot itself" in str(helped.embeds[0])
+        here = await discord_driver.slash("help", user="alice")
+        assert any(c.startswith("st1:") for c in here.custom_ids)
