@@ -338,6 +338,11 @@ class TableBot(commands.Bot):
         unless it is back within the grace (see :mod:`bot.boards.gone`)."""
         await self.boards.messages.gone.server_left(guild.id)
 
+    async def on_guild_unavailable(self, guild: discord.Guild) -> None:
+        """Discord reports a server unavailable (an outage there): its games wait until
+        it is available again (see :mod:`bot.boards.gone`)."""
+        self.boards.messages.gone.server_out(guild.id)
+
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """A server added the bot: one that had removed it within the grace gets its games
         back, their boards shown as they are now (see :mod:`bot.boards.gone`)."""

@@ -18,7 +18,9 @@ the games of a server the bot is still not back in once it is over
 added back later, their boards are shown ended and their turn notices and invitations
 taken down. Meanwhile nobody there can click: the games' deadlines
 wait (no vote closes, no turn timer runs out, no reminder is posted), and the turn
-timers are put off by the time away when the bot is back.
+timers are put off by the time away when the bot is back. A server Discord reports
+unavailable (an outage at Discord's) waits the same way, never called off, until
+Discord has it again.
 
 What Discord said while the bot was down is never said again: at a start, once a shard
 is ready (:meth:`GonePlaces.missed_while_down`), the servers and channels of the games
@@ -187,8 +189,8 @@ class GonePlaces:
                 if not ids:
                     break
                 for group in groups(ids):
-                    ended = await asyncio.gather(*(self.call_off(i, SERVER_LEFT)
-                                                   for i in group))
+                    ended = await asyncio.gather(*(
+                        self.call_off(i, SERVER_LEFT, reachable=False) for i in group))
                     count += sum(game is not None for game in ended)
                 after = ids[-1]
         except StorageError as exc:
@@ -243,38 +245,62 @@ class GonePlaces:
                  "" if since is None else " while the bot was down",
                  max(0.0, SERVER_GRACE_SECONDS - (now - left)) / 60)
 
+    def server_out(self, guild_id: int) -> None:
+        """Note that Discord reports a server unavailable (an outage at Discord's, not a
+        removal): its games' deadlines wait until it is there again
+        (:meth:`server_back`)."""
+        if guild_id not in self.tables.unavailable:
+            self.tables.unavailable[guild_id] = self.tables.now()
+            log.info("server %s is unavailable at Discord's: its games wait", guild_id)
+
     async def server_back(self, guild_id: int, redraw: Callable[[int], None]) -> int:
-        """The bot was added to a server: if it had been removed from it within the grace,
-        forget the removal, put each open game's turn timer off by the time away (nobody
-        could click; its deadlines waited) and ``redraw`` its board. Return how many
-        games; never raise."""
-        key = f"{LEFT_KEY}{guild_id}"
-        count, after = 0, 0
+        """The bot was added to a server, or Discord has it again after an outage: if it
+        had been removed from it within the grace, forget the removal; then put each open
+        game's turn timer off by the time away or out (nobody could click; its deadlines
+        waited) and ``redraw`` its board. Return how many games; never raise."""
         self.absent.discard(guild_id)
+        removals: dict[int, float] = {}
+        left = None
         try:
             removals = await self._left()
             left = removals.get(guild_id)
             if guild_id in self._called_off:
                 await self._tidy_called_off(guild_id)
-            if left is None:
-                return 0
-            await self.tables.store.set_meta(key, "")
-            away = ((left, max(0.0, self.tables.now() - left)),)
-            try:
-                while ids := await self.tables.store.open_games_in_guild(
-                        guild_id, limit=BATCH, after_id=after):
-                    for game_id in ids:
-                        await self._put_off(game_id, away)
-                        redraw(game_id)
-                    count += len(ids)
-                    after = ids[-1]
-            finally:
-                removals.pop(guild_id, None)  # its deadlines go on, from the new ends
-        except StorageError as exc:
+            if left is not None:
+                await self.tables.store.set_meta(f"{LEFT_KEY}{guild_id}", "")
+        except StorageError as exc:  # (a removal not forgotten: the sweep forgets it)
             log.warning("could not read whether server %s had removed the bot: %s",
                         guild_id, exc)
-            return count
-        log.info("added back to server %s: its %d open games go on", guild_id, count)
+        out = self.tables.unavailable.get(guild_id)
+        since = min((t for t in (left, out) if t is not None), default=None)
+        if since is None:
+            return 0
+        try:
+            count = await self._go_on(guild_id, since, redraw)
+        finally:
+            removals.pop(guild_id, None)  # its deadlines go on, from the new ends
+            self.tables.unavailable.pop(guild_id, None)
+        log.info("back in server %s (%s): its %d open games go on", guild_id,
+                 "added back" if left is not None else "available again", count)
+        return count
+
+    async def _go_on(self, guild_id: int, since: float,
+                     redraw: Callable[[int], None]) -> int:
+        """Put the turn timer of each open game of a server off by the time since
+        ``since``, and ``redraw`` its board; return how many games (those read before
+        the database failed, if it did)."""
+        away = ((since, max(0.0, self.tables.now() - since)),)
+        count, after = 0, 0
+        try:
+            while ids := await self.tables.store.open_games_in_guild(
+                    guild_id, limit=BATCH, after_id=after):
+                for game_id in ids:
+                    await self._put_off(game_id, away)
+                    redraw(game_id)
+                count += len(ids)
+                after = ids[-1]
+        except StorageError as exc:
+            log.warning("could not read the open games of server %s: %s", guild_id, exc)
         return count
 
     async def _put_off(self, game_id: int, away: tuple[tuple[float, float], ...]) -> None:
@@ -409,6 +435,7 @@ class GonePlaces:
                 found.left += 1
             elif guild.unavailable:  # an outage: its channels are not known now
                 self.unseen.add(guild.id)
+                self.server_out(guild.id)
             else:
                 await self._look_at_channels(client, guild, last, found)
         found.report()
@@ -469,14 +496,18 @@ class GonePlaces:
         if await self.channel_gone(channel_id, None if threaded else guild_id) is not None:
             found.gone += 1
 
-    async def call_off(self, game_id: int, why: str) -> LoadedGame | None:
+    async def call_off(self, game_id: int, why: str, *,
+                       reachable: bool = True) -> LoadedGame | None:
         """Call off one game (``why`` is its last event); return it afterwards, or None if
-        it had ended already or could not be ended (logged). Never raise."""
+        it had ended already or could not be ended (logged). Not ``reachable`` (a server
+        the bot is out of), what goes with it is left to the bot's return there
+        (:meth:`_tidy_called_off`): nothing of the server can be deleted now. Never
+        raise."""
         ended = await self.tables.call_off(game_id, why)
         if ended is not None:
             log.info("game %s called off: %s", game_id, why)
             self.forget(game_id)
-            if self.called_off is not None:
+            if self.called_off is not None and reachable:
                 await self.called_off(ended)
         return ended
 

@@ -36,7 +36,8 @@ STOP_WAIT_SECONDS = 10.0
 
 class Paused(Exception):
     """A game's deadline is not handled now: its server removed the bot, which may be
-    added back (nobody there can click meanwhile). It is looked at again later."""
+    added back, or is unavailable at Discord's (nobody there can click meanwhile). It is
+    looked at again later."""
 
 
 class Deadlines:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 
 from bot.table import polls
 from bot.table.abandoning import left_seats
@@ -23,11 +23,12 @@ log = logging.getLogger(__name__)
 class IdleExpiry:
     """Ends idle games, over the shared :class:`TableCore`."""
 
-    def __init__(self, core: TableCore, removed: Mapping[int, float]) -> None:
+    def __init__(self, core: TableCore, waiting: Callable[[int | None], bool]) -> None:
         self.core = core
-        #: Servers that removed the bot, within their grace: their games wait, never
-        #: idle (nobody there can click; if the bot is added back, they go on).
-        self.removed = removed
+        #: Whether a server's games wait, never idle: it removed the bot, within its
+        #: grace, or Discord reports it unavailable (nobody there can click; once the
+        #: bot is back there, they go on).
+        self.waiting = waiting
 
     async def expire_idle(
         self, cutoffs: dict[str, float], ended: Callable[[LoadedGame], Awaitable[None]], *,
@@ -59,7 +60,7 @@ class IdleExpiry:
                 group = "lobby" if game.row.status == "lobby" else (
                     "solo" if len(game.seats) <= 1 else "multi")
                 if (not game.row.is_open or game.row.updated_at >= cutoffs[group]
-                        or game.row.guild_id in self.removed):
+                        or self.waiting(game.row.guild_id)):
                     return None
                 event = "The game was idle too long and ended."
                 left: set[int] = set()

@@ -140,7 +140,11 @@ class Tables:
         #: idle meanwhile, and their turn timers are put off by the time away if the bot
         #: is added back.
         self.removed: dict[int, float] = {}
-        self.expiry = IdleExpiry(self.core, self.removed)
+        #: Servers Discord reports unavailable (an outage at Discord's), by guild id, with
+        #: since when: their games wait as a removed server's do, and their turn timers
+        #: are put off by the outage when Discord has them again.
+        self.unavailable: dict[int, float] = {}
+        self.expiry = IdleExpiry(self.core, self.waiting)
         #: Reads of games by place and starter, and of logged moves.
         self.find = Finder(self.core)
         #: This process's shards (ids, count) for background work; None: every game.
@@ -486,11 +490,17 @@ class Tables:
                 THINKING, game.engine.computer_action, game.state, seat)
             return await self.turns.move(game, seat, action_id, None)
 
+    def waiting(self, guild_id: int | None) -> bool:
+        """Whether the games of a server wait: nobody there can click, because the server
+        removed the bot (within its grace) or Discord reports it unavailable."""
+        return guild_id in self.removed or guild_id in self.unavailable
+
     async def fire_deadline(self, game_id: int) -> Play | None:
         """Do what a game's due deadline asks for: close its vote, run its turn timer, or
         send a turn notice whose grace time has passed. Raise :class:`Paused` for a game
-        of a server that removed the bot."""
-        if self.removed and (await self.load(game_id)).row.guild_id in self.removed:
+        of a server whose games wait (:meth:`waiting`)."""
+        if ((self.removed or self.unavailable)
+                and self.waiting((await self.load(game_id)).row.guild_id)):
             raise Paused(game_id)
         play = await self.channel.close_vote(game_id)
         if play is not None:
@@ -512,9 +522,11 @@ class Tables:
         return await self.turns.put_off_timer(game_id, away)
 
     async def notice_refused(self, game_id: int, version: int, user: int, text: str, *,
-                             reminder: bool = False) -> None:
-        """Post a turn notice Discord refused again later (see :class:`TurnPolicy`)."""
-        await self.turns.notice_refused(game_id, version, user, text, reminder=reminder)
+                             reminder: bool = False, again: bool = True) -> None:
+        """Post a turn notice Discord refused again later, or not a reminder refused for
+        good (see :class:`TurnPolicy`)."""
+        await self.turns.notice_refused(game_id, version, user, text, reminder=reminder,
+                                        again=again)
 
     async def come_back(self, game_id: int, actor: Actor) -> Play | None:
         """An away person used a button that is not a move (see :class:`TurnPolicy`)."""

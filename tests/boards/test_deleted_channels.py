@@ -571,3 +571,31 @@ async def _let_back(driver, fake, bot, guild) -> None:
     fake.faults.clear()
     fake.guilds[guild.id] = guild
     await _added_back(driver, fake, bot)
+
+
+async def test_a_called_off_lobbys_invitations_are_taken_down_when_the_bot_is_back(
+        discord_driver, fake_discord, tmp_path, monkeypatch):
+    """Alice's lobby has invited Erin when the server removes the bot for longer than
+    the grace: the lobby is called off, but Discord refuses every delete meanwhile, so
+    the invitation stays kept; a day later the bot is added back, and the line asking
+    Erin to join a table that no longer exists is taken down with the board's end."""
+    from tests.cogs.test_lobby_invitations import _invitations, _invite
+    from tests.support import button
+    fake = fake_discord
+    fake.add_user("bob")
+    fake.add_user("erin")
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=clock))
+    board = (await discord_driver.slash("steam", "new", user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
+    await _invite(discord_driver, fake, board, "erin")
+    assert len(_invitations(fake)) == 1
+    lobby = await bot.tables.open_in_channel(fake.channel_id)
+    async with connected(discord_driver, fake, bot, monkeypatch):
+        guild = await _removed_past_its_grace(discord_driver, fake, bot, clock)
+        assert (await bot.store.get_game(lobby.id)).events[-1] == SERVER_LEFT
+        assert len((await bot.tables.load(lobby.id)).data.invites) == 1
+        clock.advance(86_400)
+        await _let_back(discord_driver, fake, bot, guild)
+    assert _invitations(fake) == []
+    assert "lobby.join" not in str(fake.get_message(board["id"]).get("components"))
