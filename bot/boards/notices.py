@@ -169,16 +169,10 @@ class TurnNotices:
                 log.warning("could not post a turn notice in game %s: %s", game.id, exc)
                 if refused_access(exc):
                     self.locked_out.setdefault(game.id, False)
-                if passing_failure(exc) or reminder:
-                    # posted again in a while, while still their turn; a reminder refused
-                    # for good is not given either: its timer reminds again when it ends,
-                    # never handing the seat on meanwhile
+                if passing_failure(exc):  # posted again in a while, while still their turn
                     with contextlib.suppress(Refusal):
-                        await self.tables.notice_refused(
-                            game.id, game.row.version, user_id, text, reminder=reminder,
-                            again=passing_failure(exc))
-                    if stored and not passing_failure(exc):
-                        await self.tables.remember_notice(game.id, None)
+                        await self.tables.notice_refused(game.id, game.row.version,
+                                                         user_id, text, reminder=reminder)
                 elif stored or seen_to:  # refused for good: not tried again
                     await self.tables.remember_notice(game.id, None, seen_to=seen_to)
                 return

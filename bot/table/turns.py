@@ -218,14 +218,12 @@ class TurnPolicy:
                          reminder=True, since=now, nonce=nonce or new_nonce())
 
     async def notice_refused(self, game_id: int, version: int, user: int, text: str, *,
-                             reminder: bool, again: bool = True) -> None:
+                             reminder: bool) -> None:
         """Discord refused a turn notice, made for the game at ``version``, for a while:
         post it again in :data:`NOTICE_RETRY_SECONDS`, while it is still ``user``'s turn
         and nothing was played since (a move on the way makes its own notice). A refused
         reminder is not counted as given (C6: a computer takes the seat only after the
-        person was reminded), until it is posted. Not ``again`` (refused for good: the
-        channel does not take the bot's posts), it is not posted again: a reminder is
-        then made again when the timer next ends."""
+        person was reminded), until it is posted."""
         core = self.core
         async with core.hold(game_id):
             game = await core.load(game_id)
@@ -236,12 +234,6 @@ class TurnPolicy:
             timer = data.timer
             if reminder and timer is not None:
                 timer.strikes = 0
-            if not again:
-                due = data.notice_due
-                if due is not None and due.user == user and due.reminder == reminder:
-                    data.notice_due = None
-                await core.save_table(game)
-                return
             now = core.now()
             # a post refused for a while may have been taken all the same: the next try
             # carries the same nonce, so that Discord gives it back rather than post twice
