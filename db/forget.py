@@ -22,6 +22,7 @@ scrubbed documents back and deletes the member's own rows: :func:`forget_sqlite`
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sqlite3
 from collections.abc import Callable, Collection, Sequence
@@ -33,6 +34,8 @@ from db.rows import to_json
 
 if TYPE_CHECKING:
     import asyncpg
+
+log = logging.getLogger(__name__)
 
 #: How a forgotten member is named in the games they sat at.
 FORMER_PLAYER = "a former player"
@@ -241,14 +244,19 @@ def logged_names(logged: Sequence[Logged], user_id: int) -> set[str]:
     return names
 
 
-def json_or(raw: str | None, kind: type[Any]) -> Any:
+def json_or(raw: str | None, kind: type[Any], what: str | None = None) -> Any:
     """Return a JSON column's value when it is a ``kind`` (list or dict), else an empty
-    one (a damaged column holds no names to find)."""
+    one (a damaged column holds no names to find); with ``what`` it is (its table and
+    keys), a value there that is not one is logged."""
     try:
         value = json.loads(raw or "null")
     except ValueError:
         value = None
-    return value if isinstance(value, kind) else kind()
+    if isinstance(value, kind):
+        return value
+    if what is not None and raw:
+        log.warning("a stored %s cannot be read: taken as empty", what)
+    return kind()
 
 
 def member_names(seats_raw: str, extra_raw: str, user_id: int) -> set[str]:

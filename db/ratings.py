@@ -78,7 +78,8 @@ def rate_sqlite(conn: sqlite3.Connection, guild_id: int, kind: str, seats: Seque
     current = dict(readable(conn.execute(
         "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND kind = ?"
         f" AND user_id IN ({marks})", (guild_id, kind, *people)),
-        lambda r: (int(r[0]), Rating(float(r[1]), float(r[2]), int(r[3])))))
+        lambda r: (int(r[0]), Rating(float(r[1]), float(r[2]), int(r[3]))),
+        lambda r: f"rating of member {r[0]} ({kind}, server {guild_id})"))
     conn.executemany(
         "INSERT INTO ratings (guild_id, kind, user_id, mu, sigma, games, updated_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, kind, user_id) DO UPDATE SET"

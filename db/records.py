@@ -107,7 +107,8 @@ async def player_stats(
     current streak is the run that ends with the player's latest game.
     """
     rows = await _rows(store, _STATS_SQL, {"user": user_id, "guild": guild_id, "kind": kind})
-    return [GameStats(*row) for row in rows]
+    return readable(rows, lambda r: GameStats(str(r[0]), *(int(v) for v in r[1:])),
+                    lambda r: f"result of member {user_id} ({r[0]}, server {guild_id})")
 
 
 _BOARD_SQL = """
@@ -190,7 +191,9 @@ async def leaderboard(
             "asker": asker_id}
     rows = await _rows(store, sql, args)
     standings = readable(rows, lambda r: Standing(
-        r[0], r[1], r[2], r[3], r[4], float(r[5]), json_or(r[7], dict), r[8]))
+        int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), float(r[5]),
+        json_or(r[7], dict, f"result detail of member {r[1]} ({kind}, server {guild_id})"),
+        r[8]), lambda r: f"result of member {r[1]} ({kind}, server {guild_id})")
     top = [s for s in standings if s.place <= size]
     mine = next((s for s in standings if s.place > size), None)
     return Leaderboard(top, mine, int(rows[0][6]) if rows else 0)
@@ -363,7 +366,8 @@ async def rating_board(
     rows = await _rows(store, _RATING_BOARD_SQL.format(name=_LAST_NAME),
                        {"guild": guild_id, "kind": kind, "size": size, "asker": asker_id})
     standings = readable(rows, lambda r: RatingStanding(
-        int(r[0]), int(r[1]), float(r[2]), float(r[3]), int(r[4]), r[6]))
+        int(r[0]), int(r[1]), float(r[2]), float(r[3]), int(r[4]), r[6]),
+        lambda r: f"rating of member {r[1]} ({kind}, server {guild_id})")
     top = [s for s in standings if s.place <= size]
     mine = next((s for s in standings if s.place > size), None)
     return RatingBoard(top, mine, int(rows[0][5]) if rows else 0)
@@ -385,4 +389,5 @@ async def player_ratings(
         FROM ratings r WHERE r.user_id = :user AND r.guild_id = :guild
     """, {"user": user_id, "guild": guild_id})
     return dict(readable(rows, lambda r: (str(r[0]), RatingStanding(
-        int(r[4]), user_id, float(r[1]), float(r[2]), int(r[3])))))
+        int(r[4]), user_id, float(r[1]), float(r[2]), int(r[3]))),
+        lambda r: f"rating of member {user_id} ({r[0]}, server {guild_id})"))

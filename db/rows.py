@@ -219,12 +219,19 @@ VOTER_COLUMNS = "game_id, user_id, name, version, decided, action, label, at, se
 
 def row_to_voter(row: Sequence[Any]) -> VoterRow:
     """Build a VoterRow from a row of :data:`VOTER_COLUMNS`; a value that cannot be read
-    (a damaged row) reads as none: a ballot with no decision, time or order."""
+    (a damaged row) reads as none, logged: a ballot with no decision, time or order."""
     action, label = row[5], row[6]
-    return VoterRow(int(row[1]), str(row[2]), _read_or_none(int, row[3]),
-                    _read_or_none(int, row[4]), action if isinstance(action, str) else None,
-                    label if isinstance(label, str) else None, _read_or_none(float, row[7]),
-                    _read_or_none(int, row[8]) or 0)
+    numbers = (_read_or_none(int, row[3]), _read_or_none(int, row[4]),
+               _read_or_none(float, row[7]), _read_or_none(int, row[8]))
+    damaged = [name for name, raw, read in zip(("version", "decided", "at", "seq"),
+                                               (row[3], row[4], row[7], row[8]), numbers,
+                                               strict=True) if raw is not None and read is None]
+    if damaged:
+        log.warning("the stored ballot of member %s in game %s has unreadable %s: "
+                    "taken as none", row[1], row[0], ", ".join(damaged))
+    return VoterRow(int(row[1]), str(row[2]), numbers[0], numbers[1],
+                    action if isinstance(action, str) else None,
+                    label if isinstance(label, str) else None, numbers[2], numbers[3] or 0)
 
 
 def _read_or_none(kind: Callable[[Any], _N], value: Any) -> _N | None:
@@ -576,16 +583,16 @@ class KeptReads:
         return self.kept.voters(game_id)
 
 
-def readable(rows: Iterable[Sequence[Any]],
-             read: Callable[[Sequence[Any]], _Line]) -> list[_Line]:
+def readable(rows: Iterable[Sequence[Any]], read: Callable[[Sequence[Any]], _Line],
+             what: Callable[[Sequence[Any]], str]) -> list[_Line]:
     """Return ``rows`` each ``read``; a row whose values cannot be read (damaged) is left
-    out, and logged."""
+    out, and logged with ``what`` it is (its table and keys: where to look)."""
     out = []
     for row in rows:
         try:
             out.append(read(row))
         except (TypeError, ValueError) as exc:
-            log.warning("a stored row cannot be read, left out: %s", exc)
+            log.warning("a stored %s cannot be read, left out: %s", what(row), exc)
     return out
 
 

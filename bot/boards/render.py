@@ -204,7 +204,7 @@ class BoardRenderer:
         if self.pictured_in(game) and pictured and self.has_picture(game):
             try:
                 picture = await self.drawer.draw(game.row.kind, picture_view(game),
-                                                 game.row.status)
+                                                 game.row.status, what=f"game {game.id}")
             except Exception:
                 log.warning("could not draw the board of game %s", game.id, exc_info=True)
         return self.render(game, edit=edit, picture=picture, keep=keep and pictured,

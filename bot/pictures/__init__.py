@@ -10,6 +10,7 @@ See docs/pictures.md.
 from __future__ import annotations
 
 import logging
+import traceback
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -71,17 +72,28 @@ def render_board(kind: str, view: dict, *, status: str = "active") -> bytes:
     return png
 
 
-def draw_picture(kind: str, view: Mapping[str, Any], status: str = "active") -> bytes:
-    """Draw the board without the cache (what :func:`render_board` and the worker run)."""
+def drawn(kind: str, view: Mapping[str, Any], status: str = "active") -> tuple[bytes, str | None]:
+    """Draw the board without the cache (what the worker runs): the picture, and the
+    failure's traceback when the board could not be drawn and a plain picture stands in
+    for it (None when it was drawn). The caller logs it, naming the game."""
     draw = _drawer(kind, status)
     if draw is None or not isinstance(view, Mapping):
-        return b""
+        return b"", None
     look = ending(kind, view, status)
     try:
-        return draw(view, look)
+        return draw(view, look), None
     except Exception:
-        log.exception("the %s board could not be drawn; drawing a plain one", kind)
-        return plain(kind, look)
+        return plain(kind, look), traceback.format_exc()
+
+
+def draw_picture(kind: str, view: Mapping[str, Any], status: str = "active") -> bytes:
+    """Draw the board without the cache, in this process (what :func:`render_board` and
+    the replays run); a board that cannot be drawn is logged, a plain one drawn."""
+    png, failure = drawn(kind, view, status)
+    if failure is not None:
+        log.error("the %s board could not be drawn; drawing a plain one\n%s", kind,
+                  failure.rstrip())
+    return png
 
 
 def plain(kind: str, look: Ending) -> bytes:
@@ -105,4 +117,4 @@ def plain(kind: str, look: Ending) -> bytes:
     return c.png(c.header(title, ""))
 
 
-__all__ = ["CACHE", "FILENAME", "describe", "draw_picture", "render_board"]
+__all__ = ["CACHE", "FILENAME", "describe", "draw_picture", "drawn", "render_board"]

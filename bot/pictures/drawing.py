@@ -38,11 +38,13 @@ ROOT = Path(__file__).resolve().parents[2]
 STOP_SECONDS = 10.0
 
 
-def draw_uncached(kind: str, view: Mapping[str, Any], status: str) -> bytes:
-    """Draw one picture without the cache (what the worker process runs; picklable)."""
-    from bot.pictures import draw_picture
+def draw_uncached(kind: str, view: Mapping[str, Any], status: str) -> tuple[bytes, str | None]:
+    """Draw one picture without the cache (what the worker process runs; picklable):
+    the picture, and why a plain one stands in for the board (see
+    :func:`bot.pictures.drawn`)."""
+    from bot.pictures import drawn
 
-    return draw_picture(kind, dict(view), status)
+    return drawn(kind, dict(view), status)
 
 
 def _retrieved(task: asyncio.Future[Any]) -> None:
@@ -136,7 +138,8 @@ class DrawingProcess:
 class PictureDrawer:
     """Draws board pictures in one worker process; ``await draw(...)`` gives PNG bytes."""
 
-    work: Callable[[str, Mapping[str, Any], str], bytes] = staticmethod(draw_uncached)
+    work: Callable[[str, Mapping[str, Any], str], tuple[bytes, str | None]] = staticmethod(
+        draw_uncached)
     """What the worker runs for one picture (a module-level function, so it pickles)."""
 
     def __init__(self, cache: PictureCache | None = None, *, processes: bool = True) -> None:
@@ -170,8 +173,11 @@ class PictureDrawer:
         """Whether pictures are drawn in a worker process (False: in a thread)."""
         return self.processes
 
-    async def draw(self, kind: str, view: Mapping[str, Any], status: str = "active") -> bytes:
-        """Return the board of ``kind`` as PNG bytes (``b""`` when nothing is drawn)."""
+    async def draw(self, kind: str, view: Mapping[str, Any], status: str = "active", *,
+                   what: str = "a game") -> bytes:
+        """Return the board of ``kind`` as PNG bytes (``b""`` when nothing is drawn). A
+        board that cannot be drawn is logged here, in the bot's log, naming ``what`` it
+        is the board of; a plain picture stands in for it."""
         if self._closed:
             raise RuntimeError("the picture drawer is closed")
         if not isinstance(view, Mapping):
@@ -180,7 +186,10 @@ class PictureDrawer:
         cached = self.cache.get(key)
         if cached is not None:
             return cached
-        png = await self.run(self.work, kind, dict(view), status)
+        png, failure = await self.run(self.work, kind, dict(view), status)
+        if failure is not None:
+            log.error("the %s board of %s could not be drawn; a plain picture is shown\n%s",
+                      kind, what, failure.rstrip())
         self.cache.put(key, png)
         return png
 

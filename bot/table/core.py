@@ -192,20 +192,37 @@ class TableCore:
         try:
             row = await self.store.get_game(game_id)
         except StorageError as exc:
-            log.warning("storage unavailable loading game %s: %s", game_id, exc)
-            self.trouble.failed(self.clock())
+            self.storage_failed(f"loading game {game_id}", exc)
             raise Unavailable() from exc
         if row is None:
             raise NoSuchGame()
         return self.wrap(row)
+
+    def storage_failed(self, doing: str, exc: StorageError) -> None:
+        """Note a failed read or write of the store (``doing``: what it was for). The
+        first of a span of failures is logged as a warning, the rest at debug level: an
+        outage refuses every click, and is two lines, not one a click."""
+        if self.trouble.failed(self.clock()):
+            log.warning("storage unavailable %s: %s; reads and saves are refused until "
+                        "a save works again", doing, exc)
+        else:
+            log.debug("storage unavailable %s: %s", doing, exc)
+
+    def storage_worked(self) -> None:
+        """Note a save that worked: a span of failures, if one was open, is over (logged
+        with how long it lasted and how many reads and saves it refused)."""
+        failures = self.trouble.failures
+        span = self.trouble.worked()
+        if span is not None:
+            log.info("storage works again after %.0f s; %d reads and saves were refused",
+                     span[1], failures)
 
     async def guarded(self, work: Awaitable[_T]) -> _T:
         """Return what a read of the store gives; refuse as Unavailable if it fails."""
         try:
             return await work
         except StorageError as exc:
-            log.warning("storage unavailable reading: %s", exc)
-            self.trouble.failed(self.clock())
+            self.storage_failed("reading", exc)
             raise Unavailable() from exc
 
     async def open_in_channel(self, channel_id: int) -> LoadedGame | None:
@@ -605,10 +622,9 @@ class TableCore:
         except VersionConflict as exc:
             raise SaveConflict(game.link) from exc
         except StorageError as exc:
-            log.warning("storage unavailable saving game %s: %s", game.id, exc)
-            self.trouble.failed(self.clock())
+            self.storage_failed(f"saving game {game.id}", exc)
             raise Unavailable() from exc
-        self.trouble.worked()
+        self.storage_worked()
         game.data.kept_voters.update(game.data.unsaved)
         game.data.unsaved.clear()
         if sooner is not None:  # told once stored: a look before the commit would miss it

@@ -134,20 +134,30 @@ class StorageTrouble:
     def __init__(self) -> None:
         self._since: float | None = None
         self._last = 0.0
+        #: The failures of the open span.
+        self.failures = 0
         #: Closed spans not yet handed on to the list of outages (:meth:`take_closed`).
         self._closed: list[Outage] = []
 
-    def failed(self, now: float) -> None:
-        """Note that a read or a write of the store failed at ``now``."""
-        if self._since is None:
-            self._since = now
+    def failed(self, now: float) -> bool:
+        """Note that a read or a write of the store failed at ``now``; return whether it
+        is the first failure of a span (the one worth a line in the log)."""
+        first = self._since is None
+        if first:
+            self._since, self.failures = now, 0
+        self.failures += 1
         self._last = max(self._last, now)
+        return first
 
-    def worked(self) -> None:
-        """Note that a write of the store worked: the span open, if any, is over."""
-        if self._since is not None:
-            self._closed.append((self._since, self._last - self._since))
-            self._since = None
+    def worked(self) -> Outage | None:
+        """Note that a write of the store worked: the span open, if any, is over; return
+        it (None if none was open)."""
+        if self._since is None:
+            return None
+        span = (self._since, self._last - self._since)
+        self._closed.append(span)
+        self._since = None
+        return span
 
     def outages(self) -> list[Outage]:
         """Return the spans not yet handed on, the open one included (to its last

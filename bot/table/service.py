@@ -522,11 +522,9 @@ class Tables:
         return await self.turns.put_off_timer(game_id, away)
 
     async def notice_refused(self, game_id: int, version: int, user: int, text: str, *,
-                             reminder: bool = False, again: bool = True) -> None:
-        """Post a turn notice Discord refused again later, or not a reminder refused for
-        good (see :class:`TurnPolicy`)."""
-        await self.turns.notice_refused(game_id, version, user, text, reminder=reminder,
-                                        again=again)
+                             reminder: bool = False) -> None:
+        """Post a turn notice Discord refused again later (see :class:`TurnPolicy`)."""
+        await self.turns.notice_refused(game_id, version, user, text, reminder=reminder)
 
     async def come_back(self, game_id: int, actor: Actor) -> Play | None:
         """An away person used a button that is not a move (see :class:`TurnPolicy`)."""

@@ -79,9 +79,10 @@ class ServerSettings:
 SETTING_NAMES = tuple(f.name for f in fields(ServerSettings))
 
 
-def resolve(defaults: ServerSettings, stored: Mapping[str, Any]) -> ServerSettings:
-    """Return ``defaults`` with what a server stored (an absent name keeps its default,
-    and so does a value that cannot be read: logged)."""
+def resolve(defaults: ServerSettings, stored: Mapping[str, Any],
+            guild_id: int | None = None) -> ServerSettings:
+    """Return ``defaults`` with what a server (``guild_id``) stored (an absent name keeps
+    its default, and so does a value that cannot be read: logged)."""
     chosen = {k: v for k, v in stored.items() if k in SETTING_NAMES and v is not None}
     typed: dict[str, Any] = {}
     for name, value in chosen.items():
@@ -89,8 +90,8 @@ def resolve(defaults: ServerSettings, stored: Mapping[str, Any]) -> ServerSettin
         try:
             typed[name] = kind(value)
         except (TypeError, ValueError):
-            log.warning("a server's stored setting %s cannot be read (%r): its default "
-                        "applies", name, value)
+            log.warning("server %s's stored setting %s cannot be read (%r): its default "
+                        "applies", guild_id, name, value)
     return replace(defaults, **typed)
 
 
@@ -209,7 +210,7 @@ class ServerBook:
         return self._keep(guild_id, stored, self._clock())
 
     def _keep(self, guild_id: int, stored: Mapping[str, Any], now: float) -> ServerSettings:
-        settings = resolve(self.defaults, stored)
+        settings = resolve(self.defaults, stored, guild_id)
         self._known[guild_id] = (now, settings)
         self._chosen[guild_id] = frozenset(k for k, v in stored.items() if v is not None)
         return settings

@@ -25,7 +25,7 @@ def _failing(monkeypatch: pytest.MonkeyPatch, *, empty: bool = False) -> list[st
     asked: list[str] = []
 
     async def draw(self: PictureDrawer, kind: str, view: Mapping[str, Any],
-                   status: str = "active") -> bytes:
+                   status: str = "active", *, what: str = "") -> bytes:
         asked.append(kind)
         if empty:
             return b""

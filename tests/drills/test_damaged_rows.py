@@ -38,7 +38,8 @@ async def test_a_server_setting_that_cannot_be_read_keeps_its_default(
     assert started.message and board_ids(started.message)
     game = await bot.tables.open_in_channel(fake_discord.channel_id)
     assert game.data.window == bot.tables.vote_window
-    assert any("vote_window_seconds" in r.getMessage() for r in caplog.records)
+    assert any("vote_window_seconds" in r.getMessage()
+               and str(fake_discord.guild_id) in r.getMessage() for r in caplog.records)
     shown = await discord_driver.slash("help", user="alice")
     assert shown.ephemeral and not _errors(caplog)
 
@@ -63,6 +64,10 @@ async def test_a_ballot_that_cannot_be_read_does_not_hold_up_the_vote(
     await discord_driver.settle()
     assert (await bot.tables.load(game.id)).row.version == before + 1
     assert not _errors(caplog)
+    carol = fake_discord.user("carol").id
+    await bot.store.voters(game.id)  # (as the vote's tally reads every ballot)
+    assert any(f"ballot of member {carol} in game {game.id} has unreadable version, at"
+               in r.getMessage() for r in caplog.records if r.levelno == logging.WARNING)
 
 
 async def test_a_daily_deal_with_a_damaged_ballot_can_be_abandoned(
@@ -104,6 +109,8 @@ async def test_a_rating_that_cannot_be_read_starts_again(discord_driver, fake_di
     assert len(rows) == 1 and isinstance(rows[0][0], float) and rows[0][1] == 1
     stats = await discord_driver.slash("stats", user="alice")
     assert stats.response_type is not None and not _errors(caplog)
+    assert any(f"rating of member {alice} (steam, server {fake_discord.guild_id})"
+               in r.getMessage() for r in caplog.records if r.levelno == logging.WARNING)
 
 
 async def test_the_sweep_goes_on_past_a_game_it_cannot_end(discord_driver, fake_discord,
@@ -179,3 +186,27 @@ async def test_a_result_whose_detail_cannot_be_read_still_ranks(
     shown = await discord_driver.slash("leaderboard", options={"game": "tinker"}, user="bob")
     assert shown.embeds and f"<@{alice}>" in str(shown.embeds[0]), shown.embeds
     assert not _errors(caplog)
+    assert any(f"result detail of member {alice} (tinker, server {fake_discord.guild_id})"
+               in r.getMessage() for r in caplog.records if r.levelno == logging.WARNING)
+
+
+async def test_a_result_whose_score_cannot_be_read_is_left_out(
+        discord_driver, fake_discord, tmp_path, caplog) -> None:
+    """Alice's Tinker result holds a score that is not a number (SQLite keeps '' in an
+    INTEGER column): the leaderboard shows Bob, her /stats answers with her other
+    games, and a warning names the member, the game and the server."""
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.records", "cogs.tinker")))
+    alice, bob = fake_discord.user("alice").id, fake_discord.user("bob").id
+    now = bot.clock()
+    await add_results(bot.store, [
+        {**tinker(alice, 13, 20, now - 30), "guild_id": fake_discord.guild_id},
+        {**tinker(bob, 5, 2, now - 30), "guild_id": fake_discord.guild_id}])
+    await bot.store.connection.execute("UPDATE results SET score = '' WHERE user_id = ?",
+                                       (alice,))
+    shown = await discord_driver.slash("leaderboard", options={"game": "tinker"}, user="bob")
+    assert shown.embeds and f"<@{bob}>" in str(shown.embeds[0]), shown.embeds
+    stats = await discord_driver.slash("stats", user="alice")
+    assert stats.ephemeral and "went wrong" not in (stats.content or "")
+    assert not _errors(caplog)
+    assert any(f"result of member {alice} (tinker, server {fake_discord.guild_id})"
+               in r.getMessage() for r in caplog.records if r.levelno == logging.WARNING)

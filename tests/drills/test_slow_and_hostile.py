@@ -113,9 +113,9 @@ async def test_slow_board_picture_never_fails_a_click_that_happened(
         fake_discord.interactions[int(click["id"])].created = time.monotonic()
     real = bot.boards.drawer.draw
 
-    async def slow_picture(kind, view, status="active"):
+    async def slow_picture(kind, view, status="active", **named):
         await asyncio.sleep(0.5)  # a busy drawing process
-        return await real(kind, view, status)
+        return await real(kind, view, status, **named)
 
     monkeypatch.setattr(answer_clock, "ANSWER_WITHIN", 0.1)
     fake_discord.response_deadline = 0.3

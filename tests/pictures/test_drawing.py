@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import signal
 
@@ -153,11 +154,11 @@ async def test_what_the_work_raises_is_raised_in_the_bot() -> None:
         await drawer.close()
 
 
-def die_in_worker(kind: str, view: dict, status: str) -> bytes:
+def die_in_worker(kind: str, view: dict, status: str) -> tuple[bytes, str | None]:
     """Exit at once in any process but the test's own (whose id the view carries)."""
     if view.get("parent") != os.getpid():
         os._exit(3)
-    return draw_picture(kind, view, status)
+    return draw_picture(kind, view, status), None
 
 
 class DyingDrawer(PictureDrawer):
@@ -240,3 +241,28 @@ async def test_workers_that_died_are_reaped_before_the_drawer_goes_on(monkeypatc
         assert all(p.process.stdin is None or p.process.stdin.is_closing() for p in started)
     finally:
         await drawer.close()
+
+
+@pytest.mark.error_logs_expected
+async def test_a_board_the_worker_cannot_draw_is_logged_by_the_bot_naming_its_game(
+        caplog, capfd) -> None:
+    """A Tinker view with one odd value makes its drawer raise in the drawing process:
+    the bot gets a plain picture, and its own log (formatted, redacted) has one error
+    naming the game, with the worker's traceback; the worker writes nothing itself."""
+    from bot.games.registry import engine
+
+    tinker = engine("tinker")
+    view = tinker.view(tinker.new(5, 1))
+    view["offer"]["personality"]["suits"] = 5
+    drawer = PictureDrawer(PictureCache(4), processes=True)
+    try:
+        png = await drawer.draw("tinker", view, "active", what="game 42")
+        assert drawer.in_process and await drawer.worker_pid() is not None
+    finally:
+        await drawer.close()
+    assert png.startswith(b"\x89PNG")
+    (error,) = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert error.name == "bot.pictures.drawing"
+    assert "tinker board of game 42 could not be drawn" in error.getMessage()
+    assert "Traceback (most recent call last)" in error.getMessage()
+    assert "could not be drawn" not in capfd.readouterr().err

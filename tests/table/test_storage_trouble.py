@@ -197,3 +197,31 @@ async def test_the_outages_held_in_memory_are_those_stored(discord_driver, fake_
     assert clock() - bot.outages[0][0] < 2 * bot.alive.keep_seconds
     assert bot.outages[-1][0] == clock() - 30  # the newest is kept
     assert bot.tables.turns.outages == bot.outages
+
+
+async def test_an_outage_logs_one_warning_however_many_clicks_it_refuses(
+        discord_driver, fake_discord, tmp_path, caplog):
+    """The database refuses writes while ten clicks come: each clicker is told, the log
+    has one warning for the outage (not one a click), and one line when a save works
+    again, with how many reads and saves were refused."""
+    import logging
+
+    from tests.support import board_ids
+    caplog.set_level(logging.DEBUG, logger="bot.table.core")
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",)))
+    board = (await discord_driver.slash("tinker", "start", user="alice")).message
+    await discord_driver.settle()
+    await set_read_only(bot.store, True)
+    caplog.clear()
+    for _ in range(10):
+        refused = await discord_driver.click(board, board_ids(board)[0], user="alice")
+        assert refused.ephemeral and "storage" in refused.content
+    warnings = [r for r in caplog.records
+                if r.name == "bot.table.core" and r.levelno >= logging.WARNING]
+    assert len(warnings) == 1 and "until a save works again" in warnings[0].getMessage()
+    await set_read_only(bot.store, False)
+    moved = await discord_driver.click(board, board_ids(board)[0], user="alice")
+    assert moved.response_type == 7
+    back = [r.getMessage() for r in caplog.records
+            if r.name == "bot.table.core" and r.levelno == logging.INFO]
+    assert len(back) == 1 and "10 reads and saves were refused" in back[0]
