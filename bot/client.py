@@ -220,6 +220,8 @@ class TableBot(commands.Bot):
         self.tables.on_deadline = self.deadlines.wake
         for module in self.cog_modules:
             await self.load_extension(module)
+        if isinstance(self.tree, TableTree):
+            self.tree.check_choices()
         await self.sync_commands()
         longest = max(s.solo_idle_hours, s.lobby_idle_hours, s.multi_idle_hours) * 3600
         self.alive = AliveNotes(self.store, self.clock, self.shard_filter,

@@ -18,9 +18,39 @@ from bot.text.names import member_name
 log = logging.getLogger(__name__)
 
 
+#: The private answer to an option value Discord did not offer from this version's list.
+NOT_OFFERED = ("One of this command's options could not be read: choose it again from the "
+               "list Discord shows (reload Discord if it still shows the same choices).")
+
+
+def offered(interaction: discord.Interaction) -> bool:
+    """A command's check: every option with a fixed list of choices has one of this
+    version's (Discord may still show a member an older version's list, or another
+    process's during a deploy); raise CheckFailure with :data:`NOT_OFFERED` if not."""
+    command = interaction.command
+    if isinstance(command, discord.app_commands.Command):
+        for param in command.parameters:
+            value = getattr(interaction.namespace, param.display_name, None)
+            if param.choices and value is not None and value not in {
+                    choice.value for choice in param.choices}:
+                log.info("command %s got %s=%r, not one of its choices", command.name,
+                         param.display_name, value)
+                raise discord.app_commands.CheckFailure(NOT_OFFERED)
+    return True
+
+
 class TableTree(discord.app_commands.CommandTree):
     """The command tree: commands count as work in flight, and none start while closing;
     a failed command is answered privately."""
+
+    def check_choices(self) -> None:
+        """Give every command with an option of fixed choices the check :func:`offered`
+        (once every command is added)."""
+        for command in self.walk_commands():
+            if (isinstance(command, discord.app_commands.Command)
+                    and any(p.choices for p in command.parameters)
+                    and offered not in command.checks):
+                command.add_check(offered)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Refuse new commands privately once the bot is shutting down.
@@ -75,5 +105,4 @@ def option_refusal(error: discord.app_commands.TransformerError) -> str:
         who = error.value
         return not_a_member(member_name(who)
                             if isinstance(who, discord.User | discord.Member) else "That member")
-    return ("One of this command's options could not be read: choose it again from the "
-            "list Discord shows.")
+    return NOT_OFFERED
