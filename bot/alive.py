@@ -227,17 +227,18 @@ class AliveNotes:
             log.warning("the bot's recent outages are damaged (taken as none): %s", exc)
             return []
 
-    async def note_alive(self) -> bool:
-        """Store that the bot is alive now; return whether it could (a failure is a
-        warning)."""
+    async def note_alive(self) -> StorageError | None:
+        """Store that the bot is alive now; return the failure when it could not (the
+        caller notes it with the store's other failures: see
+        :meth:`bot.table.core.TableCore.storage_failed`), else None."""
         try:
             now = repr(self.clock())
             for key in {*self.alive_keys, ALIVE}:
                 await self.store.set_meta(key, now)
         except StorageError as exc:
-            log.warning("could not note that the bot is alive: %s", exc)
-            return False
-        return True
+            log.debug("could not note that the bot is alive: %s", exc)
+            return exc
+        return None
 
     async def redraw_done(self) -> None:
         """Note that the board redraw owed is done (a failure is a warning)."""

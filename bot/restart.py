@@ -107,10 +107,11 @@ class Restart:
         core = self.tables.core
         core.pauses.look(self.clock())
         trouble = core.trouble
-        if await self.alive.note_alive():
-            trouble.worked()
+        failure = await self.alive.note_alive()
+        if failure is None:
+            core.storage_worked()
         else:  # the store out of reach: the time counts from its first failure
-            trouble.failed(self.clock())
+            core.storage_failed("noting that the bot is alive", failure)
         spans = [(span, "the database was out of reach") for span in trouble.take_closed()]
         spans += [(span, "nobody could play (the bot stood still or Discord was out of "
                          "reach)") for span in core.pauses.take()]

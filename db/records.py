@@ -7,13 +7,16 @@ The ranking of each game is described in docs/records.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 from db.base import GameStore
 from db.forget import FORMER_PLAYER, json_or, seats_needle
 from db.retention import UNPRUNED
 from db.rows import readable
+
+#: A board's line: a :class:`Standing` or a :class:`RatingStanding`.
+_Placed = TypeVar("_Placed", "Standing", "RatingStanding")
 
 #: How each game ranks its players: by best single game, or by wins then average score.
 RANKED_BY_WINS = frozenset({"steam"})
@@ -194,9 +197,22 @@ async def leaderboard(
         int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), float(r[5]),
         json_or(r[7], dict, f"result detail of member {r[1]} ({kind}, server {guild_id})"),
         r[8]), lambda r: f"result of member {r[1]} ({kind}, server {guild_id})")
+    standings, left_out = _renumbered(standings, rows)
     top = [s for s in standings if s.place <= size]
     mine = next((s for s in standings if s.place > size), None)
-    return Leaderboard(top, mine, int(rows[0][6]) if rows else 0)
+    return Leaderboard(top, mine, int(rows[0][6]) - left_out if rows else 0)
+
+
+def _renumbered(standings: list[_Placed], rows: list[Any]) -> tuple[list[_Placed], int]:
+    """Return a board's ``standings`` with the places of the ``rows`` left out as
+    unreadable (damaged: see :func:`db.rows.readable`) taken out of the numbering, so
+    no place is skipped; and how many were left out."""
+    kept = {s.place for s in standings}
+    gone = sorted(int(r[0]) for r in rows if int(r[0]) not in kept)
+    if not gone:
+        return standings, 0
+    return [replace(s, place=s.place - sum(1 for g in gone if g < s.place))
+            for s in standings], len(gone)
 
 
 async def count_results(store: GameStore, user_id: int) -> int:
@@ -368,9 +384,10 @@ async def rating_board(
     standings = readable(rows, lambda r: RatingStanding(
         int(r[0]), int(r[1]), float(r[2]), float(r[3]), int(r[4]), r[6]),
         lambda r: f"rating of member {r[1]} ({kind}, server {guild_id})")
+    standings, left_out = _renumbered(standings, rows)
     top = [s for s in standings if s.place <= size]
     mine = next((s for s in standings if s.place > size), None)
-    return RatingBoard(top, mine, int(rows[0][5]) if rows else 0)
+    return RatingBoard(top, mine, int(rows[0][5]) - left_out if rows else 0)
 
 
 async def player_ratings(

@@ -215,7 +215,7 @@ class TableCore:
         span = self.trouble.worked()
         if span is not None:
             log.info("storage works again after %.0f s; %d reads and saves were refused",
-                     span[1], failures)
+                     max(0.0, self.clock() - span[0]), failures)
 
     async def guarded(self, work: Awaitable[_T]) -> _T:
         """Return what a read of the store gives; refuse as Unavailable if it fails."""

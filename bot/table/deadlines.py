@@ -138,7 +138,7 @@ class Deadlines:
                               game_id)
                     self._retry[game_id] = self._clock() + RETRY_SECONDS
                 except Unavailable:  # the store says so once per outage
-                    log.info("deadline of game %s waits for the storage; retrying soon",
+                    log.debug("deadline of game %s waits for the storage; retrying soon",
                              game_id)
                     self._retry[game_id] = self._clock() + RETRY_SECONDS
                 except Exception:

@@ -205,6 +205,8 @@ async def test_a_result_whose_score_cannot_be_read_is_left_out(
                                        (alice,))
     shown = await discord_driver.slash("leaderboard", options={"game": "tinker"}, user="bob")
     assert shown.embeds and f"<@{bob}>" in str(shown.embeds[0]), shown.embeds
+    assert shown.embeds[0]["description"].startswith(f"**1.** <@{bob}>")  # no place skipped
+    assert "1 player ranked" in str(shown.embeds[0].get("footer"))
     stats = await discord_driver.slash("stats", user="alice")
     assert stats.ephemeral and "went wrong" not in (stats.content or "")
     assert not _errors(caplog)

@@ -225,3 +225,33 @@ async def test_an_outage_logs_one_warning_however_many_clicks_it_refuses(
     back = [r.getMessage() for r in caplog.records
             if r.name == "bot.table.core" and r.levelno == logging.INFO]
     assert len(back) == 1 and "10 reads and saves were refused" in back[0]
+
+
+async def test_an_outage_the_alive_note_finds_first_and_ends_is_two_lines(
+        discord_driver, fake_discord, tmp_path, caplog):
+    """The note of being alive is the first write to fail, in a quiet minute; clicks are
+    refused after it; the next note is the first write to work again. The log says once
+    that reads and saves are refused, and once that the store works again, with how long
+    it was out."""
+    import logging
+
+    from tests.support import board_ids
+    caplog.set_level(logging.DEBUG)
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, clock=clock, cogs=("cogs.tinker",)))
+    board = (await discord_driver.slash("tinker", "start", user="alice")).message
+    await discord_driver.settle()
+    await set_read_only(bot.store, True)
+    caplog.clear()
+    clock.advance(30)
+    await bot.alive_marker()
+    for _ in range(3):
+        assert (await discord_driver.click(board, board_ids(board)[0], user="alice")).ephemeral
+    await set_read_only(bot.store, False)
+    clock.advance(600)
+    await bot.alive_marker()
+    lines = [r.getMessage() for r in caplog.records
+             if r.name == "bot.table.core" and r.levelno >= logging.INFO]
+    assert len(lines) == 2, lines
+    assert "noting that the bot is alive" in lines[0] and "until a save works" in lines[0]
+    assert lines[1].startswith("storage works again after 600 s; 4 reads and saves")
