@@ -90,8 +90,9 @@ class ChannelPolicy:
         one of that decision's voters, unless they are an active player already (C4):
         they share the game's result (C5) as if their vote had come in time. A game that
         ended with that move has shared its result already: nothing is counted. Return
-        whether the next decision's vote, under way, counts one more active player now
-        (its board says how many agreeing votes move: to be drawn again)."""
+        whether the board is to be drawn again: the next decision's vote, under way,
+        counts one more active player now (its board says how many agreeing votes move),
+        or a click no longer moves at once."""
         core = self.core
         async with core.hold(game_id):
             game = await core.load(game_id)
@@ -104,10 +105,14 @@ class ChannelPolicy:
                 return False
             if (mine is None or mine.version is None) and actor.user_id not in data.untold:
                 data.untold.append(actor.user_id)  # told how voting works at their next vote
+            at_once = polls.moves_at_once(data, game.row.version)
             voters.agreed_late(data, mine, actor.user_id, actor.name, decided, action_id,
                                core.now())
             await core.save_table(game)
-            return poll is not None and polls.voter_count(poll) > 0
+            # the board shows the vote's count, and what a click does: a player voting
+            # alone moves at once, and a move such as Give up asks first (C4)
+            return ((poll is not None and polls.voter_count(poll) > 0)
+                    or at_once != polls.moves_at_once(data, game.row.version))
 
     async def agreed_last(self, game_id: int, decided: int, actor: Actor,
                           action_id: str) -> bool:

@@ -448,9 +448,11 @@ class Tables:
         if game.row.status == "active" and not game.broken and len(game.seats) > 1:
             back = game.seat_of(actor.user_id)
             if back is not None and game.seats[back].away:
-                # Any click brings an away player back, even on a board left behind.
-                return await self.turns.back(game, back, actor, action_id,
-                                             fresh=version == game.row.version)
+                # Any click brings an away player back, even on a board left behind;
+                # a resign they confirm is made whatever moved meanwhile, as anyone's.
+                return await self.turns.back(
+                    game, back, actor, action_id,
+                    fresh=_as_shown(game, version, action_id) == game.row.version)
         if (game.row.status == "active" and not game.broken
                 and action_id in (LOBBY_JOIN, LOBBY_LEAVE)):
             raise StartedMeanwhile(game.link, _started_meanwhile(game, actor.user_id,

@@ -31,3 +31,28 @@ async def test_s10_a_resignation_confirmed_after_another_move_is_carried_out(
     after = await bot.tables.load(game.id)
     assert after.view()["players"][1]["resigned"], done.content
     assert "out of date" not in (done.content or "")
+
+
+async def test_s10_a_resignation_confirmed_after_the_seat_went_to_a_computer_resigns(
+        discord_driver, fake_discord, tmp_path):
+    """Alice, to act, asks to resign and thinks it over; meanwhile Bob and Carol hand her
+    seat to a computer (after a minute's wait), which plays her turn. Her "Yes, I am
+    sure" then resigns her: it is not taken as a click that brings her back."""
+    from bot.table.seating import resigned_seats
+    from tests.support import seated_steam
+    clock = Clock()
+    bot, game = await seated_steam(discord_driver, fake_discord, tmp_path, clock=clock)
+    assert game.to_act() == 0
+    board = fake_discord.get_message(game.row.board_message_id)
+    asked = await discord_driver.click(board, button(board, "ask.resign"), user="alice")
+    assert asked.ephemeral and asked.custom_ids
+    clock.advance(61)
+    for who in ("bob", "carol"):
+        await discord_driver.slash("steam", "away", {"player": fake_discord.user("alice")},
+                                   user=who)
+    await discord_driver.settle()
+    assert (await bot.tables.load(game.id)).seats[0].away
+    await discord_driver.click(asked.message, asked.custom_ids[0], user="alice")
+    await discord_driver.settle()
+    after = await bot.tables.load(game.id)
+    assert 0 in resigned_seats(after.view()), after.row.events[-3:]

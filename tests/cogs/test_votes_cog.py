@@ -576,3 +576,26 @@ async def test_c4_c5_a_late_agreeing_vote_on_the_last_move_shares_the_result(
     assert any(t.startswith("This game is over") for t in told), told
     assert await results_of("dave") == []
     assert (await bot.tables.load(game.id)).row.version == 5
+
+
+async def test_c4_a_late_agreeing_vote_redraws_give_up_as_a_vote(
+        discord_driver, fake_discord, tmp_path):
+    """C4: Alice and Bob tap the same first challenge; Alice's tap moves at once (she
+    is the only active player) and Bob's, a moment late, counts as one of its voters.
+    Two players are active now, so the board is drawn again: Give up no longer asks
+    first, it is a vote needing a majority like any move."""
+    from bot.table import polls
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.tinker",), clock=Clock()))
+    bot.tables.core.seeds = lambda: 5
+    board = (await discord_driver.slash("tinker", "start", user="alice")).message
+    first = board_ids(board)[0]
+    alice = fake_discord.component_payload(board, first, user="alice")
+    bob = fake_discord.component_payload(board, first, user="bob")
+    await discord_driver.feed(alice)
+    await discord_driver.feed(bob)
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    assert polls.active_on(game.data, game.row.version) == 2
+    shown = board_ids(fake_discord.get_message(game.row.board_message_id))
+    assert any(c.endswith(":give_up") for c in shown), shown
+    assert not any(c.endswith(":ask.give_up") for c in shown), shown
