@@ -391,7 +391,21 @@ class Boards:
         for start in range(0, len(ids), batch):
             if not await self.messages.redraw(ids[start:start + batch]):
                 return None
+            await self._tidy_ended(ids[start:start + batch])
         return len(ids)
+
+    async def _tidy_ended(self, game_ids: list[int]) -> None:
+        """Of ``game_ids`` (redrawn after a start), take down the turn notice and the
+        invitations of each game that ended with them still standing: a stop or a crash
+        came between its last save and its announcement, and an ended game gets no other
+        (its thread is wound up too)."""
+        for game_id in game_ids:
+            try:
+                game = await self.tables.load(game_id)
+            except Refusal:
+                continue
+            if not game.row.is_open and (game.data.notice is not None or game.data.invites):
+                await self._announce(game, None)
 
     async def put_off_timers(self) -> int:
         """After a start, move the running turn timers later by the time the bot was down

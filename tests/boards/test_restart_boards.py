@@ -288,3 +288,43 @@ async def test_a_board_ahead_of_a_restored_database_is_brought_back(discord_driv
     played = await discord_driver.click(shown, button(shown, "add1"), user="alice")
     assert played.response_type == 7
     assert (await bot.tables.load(game.id)).row.version == stored.row.version + 1
+
+
+async def test_a_turn_notice_of_a_game_ended_just_before_a_crash_is_taken_down(
+        discord_driver, fake_discord, tmp_path):
+    """Alice's turn notice stands when she resigns, ending the game; the process dies
+    after the save and before its announcement. The next start shows the board ended
+    and takes the notice down: no "@Alice, it is your turn" stays under a finished
+    table."""
+    from bot.table.loaded import Actor
+    clock = Clock()
+    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=clock))
+    board = (await discord_driver.slash("steam", "new", {"first": "me (the host)"},
+                                        user="alice")).message
+    board = (await discord_driver.click(board, button(board, "lobby.join"), user="bob")).message
+    await host_board(discord_driver, board, "lobby.start")
+    await discord_driver.settle()
+    game = await bot.tables.open_in_channel(fake_discord.channel_id)
+    clock.advance(46)  # Alice's grace time: her notice goes out
+    await bot.deadlines.run_due()
+    await discord_driver.settle()
+
+    def notices() -> list[dict]:
+        return [m for m in fake_discord.channel_messages()
+                if "your turn" in (m.get("content") or "")]
+
+    assert len(notices()) == 1
+    # From here on the process "dies": its edits are lost and nothing notes the stop.
+    bot.boards.messages.update_soon = lambda *a, **k: None  # type: ignore[method-assign]
+    bot.alive.note_alive = _nothing  # type: ignore[method-assign]
+    alice = fake_discord.user("alice")
+    await bot.tables.act(game.id, game.row.version, Actor(alice.id, "Alice"), "resign")
+    clock.advance(20)
+    bot = await discord_driver.restart(make_bot(tmp_path, cogs=("cogs.steam",), clock=clock))
+    await discord_driver.settle()
+    assert bot.restart._redraw is not None
+    await bot.restart._redraw
+    await discord_driver.settle()
+    ended = await bot.tables.load(game.id)
+    assert ended.row.status == "over" and ended.data.notice is None
+    assert notices() == []
