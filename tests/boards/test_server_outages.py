@@ -8,7 +8,12 @@ import pytest
 
 from bot.boards.gone import SERVER_GRACE_SECONDS
 from bot.client import TableBot
-from tests.boards.test_deleted_channels import connected, gateway_event
+from tests.boards.test_deleted_channels import (
+    _idle_from_the_return,
+    _lobby_idle_50_minutes,
+    connected,
+    gateway_event,
+)
 from tests.fake_discord import Driver, FakeDiscord
 from tests.support import Clock, make_bot, seated_steam
 
@@ -68,22 +73,14 @@ async def test_an_unavailable_server_is_never_called_off_nor_its_lobby_idle(
     longer than a removal's grace: the sweeps leave it (it is an outage, not a removal),
     and once the server is back its idle time counts from the return."""
     clock = Clock()
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.steam",), clock=clock))
-    await discord_driver.slash("steam", "new", user="alice")
-    lobby = await bot.tables.open_in_channel(fake_discord.channel_id)
-    clock.advance(50 * 60)
+    bot, lobby = await _lobby_idle_50_minutes(discord_driver, fake_discord, tmp_path, clock)
     async with connected(discord_driver, fake_discord, bot, monkeypatch):
         await _out(discord_driver, fake_discord, bot)
         clock.advance(SERVER_GRACE_SECONDS + 60)
         assert await bot.sweep_once() == 0
         assert (await bot.store.get_game(lobby.id)).status == "lobby"
         await _back(discord_driver, fake_discord, bot)
-        clock.advance(50 * 60)
-        assert await bot.sweep_once() == 0
-        assert (await bot.store.get_game(lobby.id)).status == "lobby"
-        clock.advance(11 * 60)
-        assert await bot.sweep_once() == 1
-        assert (await bot.store.get_game(lobby.id)).status == "expired"
+        await _idle_from_the_return(bot, lobby, clock)
 
 
 async def test_a_server_unavailable_when_a_start_looks_waits_until_it_is_back(

@@ -175,14 +175,8 @@ async def test_a_result_whose_detail_cannot_be_read_still_ranks(
         discord_driver, fake_discord, tmp_path, caplog, backend) -> None:
     """Alice's best result has a detail that is not JSON: the leaderboard still shows,
     her included."""
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.records", "cogs.tinker")))
-    alice, bob = fake_discord.user("alice").id, fake_discord.user("bob").id
-    now = bot.clock()
-    await add_results(bot.store, [
-        {**tinker(alice, 13, 20, now - 30), "guild_id": fake_discord.guild_id},
-        {**tinker(bob, 5, 2, now - 30), "guild_id": fake_discord.guild_id}])
-    await bot.store.connection.execute("UPDATE results SET detail = '{half' WHERE user_id = ?",
-                                       (alice,))
+    _bot, alice, _bob = await _two_results_one_damaged(discord_driver, fake_discord, tmp_path,
+                                                      "detail = '{half'")
     shown = await discord_driver.slash("leaderboard", options={"game": "tinker"}, user="bob")
     assert shown.embeds and f"<@{alice}>" in str(shown.embeds[0]), shown.embeds
     assert not _errors(caplog)
@@ -195,14 +189,8 @@ async def test_a_result_whose_score_cannot_be_read_is_left_out(
     """Alice's Tinker result holds a score that is not a number (SQLite keeps '' in an
     INTEGER column): the leaderboard shows Bob, her /stats answers with her other
     games, and a warning names the member, the game and the server."""
-    bot = await discord_driver.login(make_bot(tmp_path, cogs=("cogs.records", "cogs.tinker")))
-    alice, bob = fake_discord.user("alice").id, fake_discord.user("bob").id
-    now = bot.clock()
-    await add_results(bot.store, [
-        {**tinker(alice, 13, 20, now - 30), "guild_id": fake_discord.guild_id},
-        {**tinker(bob, 5, 2, now - 30), "guild_id": fake_discord.guild_id}])
-    await bot.store.connection.execute("UPDATE results SET score = '' WHERE user_id = ?",
-                                       (alice,))
+    _bot, alice, bob = await _two_results_one_damaged(discord_driver, fake_discord, tmp_path,
+                                                     "score = ''")
     shown = await discord_driver.slash("leaderboard", options={"game": "tinker"}, user="bob")
     assert shown.embeds and f"<@{bob}>" in str(shown.embeds[0]), shown.embeds
     assert shown.embeds[0]["description"].startswith(f"**1.** <@{bob}>")  # no place skipped
@@ -212,3 +200,17 @@ async def test_a_result_whose_score_cannot_be_read_is_left_out(
     assert not _errors(caplog)
     assert any(f"result of member {alice} (tinker, server {fake_discord.guild_id})"
                in r.getMessage() for r in caplog.records if r.levelno == logging.WARNING)
+
+
+async def _two_results_one_damaged(driver, fake, tmp_path, damage: str):
+    """Alice's won and Bob's lost Tinker result in the fake's server, Alice's row then
+    damaged by ``damage`` (an SQL assignment); return the bot and their ids."""
+    bot = await driver.login(make_bot(tmp_path, cogs=("cogs.records", "cogs.tinker")))
+    alice, bob = fake.user("alice").id, fake.user("bob").id
+    now = bot.clock()
+    await add_results(bot.store, [
+        {**tinker(alice, 13, 20, now - 30), "guild_id": fake.guild_id},
+        {**tinker(bob, 5, 2, now - 30), "guild_id": fake.guild_id}])
+    await bot.store.connection.execute(f"UPDATE results SET {damage} WHERE user_id = ?",
+                                       (alice,))
+    return bot, alice, bob
