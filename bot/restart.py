@@ -28,6 +28,9 @@ from db.errors import StorageError
 
 log = logging.getLogger(__name__)
 
+#: Why a span of time was not idle or turn time: the store could not be written.
+STORE_OUT = "the database was out of reach"
+
 #: How often the running bot notes in the database (``meta``) that it is alive, and at a
 #: clean stop once more: the next start knows when the bot was last running (to within
 #: this after a crash), every backend alike.
@@ -112,13 +115,14 @@ class Restart:
             core.storage_worked()
         else:  # the store out of reach: the time counts from its first failure
             core.storage_failed("noting that the bot is alive", failure)
-        spans = [(span, "the database was out of reach") for span in trouble.take_closed()]
+        spans = [(span, STORE_OUT) for span in trouble.take_closed()]
         spans += [(span, "nobody could play (the bot stood still or Discord was out of "
                          "reach)") for span in core.pauses.take()]
         for (start, length), why in spans:
             if length <= 0:
                 continue  # one failure, and the next write worked
-            log.info("%s for %.0f s: not counted as idle or turn time", why, length)
+            if why != STORE_OUT:  # (the store's own end is logged with its length)
+                log.info("%s for %.0f s: not counted as idle or turn time", why, length)
             # counted at once, while it is being stored (a deadline may fire meanwhile)
             self.outages = [*self.outages, (start, length)]
             self.tables.turns.outages = self.outages

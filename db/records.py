@@ -15,6 +15,10 @@ from db.forget import FORMER_PLAYER, json_or, seats_needle
 from db.retention import UNPRUNED
 from db.rows import readable
 
+#: How many lines a board reads beyond its top: a damaged line left out of the top is
+#: filled from them.
+DAMAGED_SLACK = 5
+
 #: A board's line: a :class:`Standing` or a :class:`RatingStanding`.
 _Placed = TypeVar("_Placed", "Standing", "RatingStanding")
 
@@ -190,29 +194,36 @@ async def leaderboard(
     order = _WINS_ORDER if kind in RANKED_BY_WINS else _BEST_ORDER
     sql = _BOARD_SQL.format(order=order, period=_SINCE if daily is None else _DAILY,
                             name=_LAST_NAME)
-    args = {"guild": guild_id, "kind": kind, "since": since, "daily": daily, "size": size,
-            "asker": asker_id}
+    args = {"guild": guild_id, "kind": kind, "since": since, "daily": daily,
+            "size": size + DAMAGED_SLACK, "asker": asker_id}
     rows = await _rows(store, sql, args)
     standings = readable(rows, lambda r: Standing(
         int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), float(r[5]),
         json_or(r[7], dict, f"result detail of member {r[1]} ({kind}, server {guild_id})"),
         r[8]), lambda r: f"result of member {r[1]} ({kind}, server {guild_id})")
-    standings, left_out = _renumbered(standings, rows)
-    top = [s for s in standings if s.place <= size]
-    mine = next((s for s in standings if s.place > size), None)
-    return Leaderboard(top, mine, int(rows[0][6]) - left_out if rows else 0)
+    top, mine = _board(_renumbered(standings, rows), size, asker_id)
+    return Leaderboard(top, mine, int(rows[0][6]) if rows else 0)
 
 
-def _renumbered(standings: list[_Placed], rows: list[Any]) -> tuple[list[_Placed], int]:
+def _renumbered(standings: list[_Placed], rows: list[Any]) -> list[_Placed]:
     """Return a board's ``standings`` with the places of the ``rows`` left out as
     unreadable (damaged: see :func:`db.rows.readable`) taken out of the numbering, so
-    no place is skipped; and how many were left out."""
+    no place is skipped."""
     kept = {s.place for s in standings}
     gone = sorted(int(r[0]) for r in rows if int(r[0]) not in kept)
     if not gone:
-        return standings, 0
+        return standings
     return [replace(s, place=s.place - sum(1 for g in gone if g < s.place))
-            for s in standings], len(gone)
+            for s in standings]
+
+
+def _board(standings: list[_Placed], size: int,
+           asker_id: int) -> tuple[list[_Placed], _Placed | None]:
+    """Return a board's top ``size`` lines, and the asker's line when below them (the
+    rows read beyond the top, :data:`DAMAGED_SLACK`, fill places of damaged ones)."""
+    top = [s for s in standings if s.place <= size]
+    mine = next((s for s in standings if s.place > size and s.user_id == asker_id), None)
+    return top, mine
 
 
 async def count_results(store: GameStore, user_id: int) -> int:
@@ -380,14 +391,13 @@ async def rating_board(
     """Return the server's rating leaderboard of ``kind``: the top ``size`` by the
     conservative rating (``mu - 3 sigma``), and the asker's line when below them."""
     rows = await _rows(store, _RATING_BOARD_SQL.format(name=_LAST_NAME),
-                       {"guild": guild_id, "kind": kind, "size": size, "asker": asker_id})
+                       {"guild": guild_id, "kind": kind, "size": size + DAMAGED_SLACK,
+                        "asker": asker_id})
     standings = readable(rows, lambda r: RatingStanding(
         int(r[0]), int(r[1]), float(r[2]), float(r[3]), int(r[4]), r[6]),
         lambda r: f"rating of member {r[1]} ({kind}, server {guild_id})")
-    standings, left_out = _renumbered(standings, rows)
-    top = [s for s in standings if s.place <= size]
-    mine = next((s for s in standings if s.place > size), None)
-    return RatingBoard(top, mine, int(rows[0][5]) - left_out if rows else 0)
+    top, mine = _board(_renumbered(standings, rows), size, asker_id)
+    return RatingBoard(top, mine, int(rows[0][5]) if rows else 0)
 
 
 async def player_ratings(

@@ -177,7 +177,7 @@ class Boards:
         try:
             taken = await self.tables.store.first_meta(f"{START_CLAIM}{interaction.id}", mine)
         except StorageError as exc:
-            log.info("could not note the start of interaction %s: %s", interaction.id, exc)
+            log.debug("could not note the start of interaction %s: %s", interaction.id, exc)
             return
         if taken != mine:
             log.info("start of interaction %s taken by another process", interaction.id)

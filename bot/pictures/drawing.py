@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import pickle
 import sys
 from collections.abc import Callable, Mapping
@@ -67,9 +68,11 @@ class DrawingProcess:
     @classmethod
     async def start(cls) -> DrawingProcess:
         """Start a worker (``OSError`` when no process can be started)."""
+        level = logging.getLevelName(logging.getLogger().getEffectiveLevel())
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot.pictures.worker", cwd=ROOT,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            env={**os.environ, worker.WORKER_LOG_LEVEL: str(level)})
         return cls(process)
 
     @property

@@ -26,6 +26,8 @@ from typing import Any, BinaryIO
 
 #: How much lower the worker's scheduling priority is than the bot's.
 WORKER_NICENESS = 5
+#: The environment variable the bot gives the worker its log level in.
+WORKER_LOG_LEVEL = "TABLEHOUSE_WORKER_LOG_LEVEL"
 #: A frame's length prefix: 4 bytes, big-endian.
 HEADER = struct.Struct(">I")
 
@@ -76,8 +78,11 @@ def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     source, sink = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not break the frames
+    from bot.logs import setup_logging
     from bot.pictures import draw_picture
 
+    # what it logs (a replay's frame it cannot draw) reads as the bot's own lines do
+    setup_logging(os.environ.get(WORKER_LOG_LEVEL, "WARNING"), "")
     draw_picture("tinker", {}, "active")  # fonts and icons loaded before the first board
     serve(source, sink)
 

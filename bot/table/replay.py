@@ -139,7 +139,7 @@ async def _read(work: Awaitable[_T]) -> _T:
     try:
         return await work
     except StorageError as exc:
-        log.warning("storage unavailable reading a game to replay or share: %s", exc)
+        log.debug("storage unavailable reading a game to replay or share: %s", exc)
         raise Unavailable() from exc
 
 

@@ -414,7 +414,7 @@ class Tables:
                                   existing.open_to(starter.user_id),
                                   existing.seat_name(0)) from None
         except StorageError as exc:
-            log.warning("storage unavailable creating a game: %s", exc)
+            self.core.storage_failed("creating a game", exc)
             raise Unavailable() from exc
         return self.core.wrap(row)
 

@@ -257,3 +257,4 @@ async def test_a_leaderboard_names_each_member_as_they_last_played_in_the_server
         assert [(s.user_id, s.name) for s in board.top] == [(1, "Samantha"), (2, None)]
     finally:
         await store.close()
+
