@@ -225,6 +225,7 @@ async def test_a_damaged_best_result_leaves_the_top_ten_whole(tmp_path):
                               for i in range(12)])
     await store.connection.execute("UPDATE results SET score = '' WHERE user_id = 100")
     board = await leaderboard(store, 1, "tinker", asker_id=111)
+    await store.close()
     assert [s.place for s in board.top] == list(range(1, 11))
     assert [s.user_id for s in board.top] == list(range(101, 111))
     assert board.mine is not None and (board.mine.user_id, board.mine.place) == (111, 11)
@@ -243,4 +244,5 @@ async def test_the_rating_boards_count_is_the_same_whoever_asks(tmp_path):
         " VALUES (1, 'steam', 299, 'garbage', 8.3, 1, 0)")
     other = await rating_board(store, 1, "steam", asker_id=200)
     damaged = await rating_board(store, 1, "steam", asker_id=299)
+    await store.close()
     assert other.players == damaged.players and damaged.mine is None
